@@ -1,0 +1,38 @@
+/**
+ * schemas/ is the single source of truth for payload shapes: the TypeScript types below, the ajv validators
+ * (validate.ts) and the fast-check arbitraries (arbitrary.ts) all derive from these JSON Schemas.
+ */
+import type { FromSchema } from 'json-schema-to-ts';
+import type { clientAttributesSchema, attributesResponseSchema } from './attributes';
+import type { claimSchema } from './claim';
+import type { provisionRequestSchema, provisionResponseSchema } from './provision';
+import type { rpcRequestSchema, serverRpcCallSchema } from './rpc';
+import type { targetProfileSchema } from './target';
+import type { requirementCatalogueSchema, requirementSchema } from './requirements';
+
+export * from './kv';
+export * from './telemetry';
+export * from './attributes';
+export * from './claim';
+export * from './provision';
+export * from './rpc';
+export * from './firmware';
+export * from './target';
+export * from './requirements';
+
+/** Plain-JS view of a JSON value (numbers as JS numbers). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type KeyValueObject = Record<string, string | number | boolean | JsonValue[] | { [key: string]: JsonValue }>;
+export type TimestampedTelemetry = { ts: number; values: KeyValueObject };
+/** The three telemetry forms. Written by hand from telemetrySchema: FromSchema cannot express its `not`. */
+export type Telemetry = KeyValueObject | TimestampedTelemetry | Array<KeyValueObject | TimestampedTelemetry>;
+export type ClientAttributes = FromSchema<typeof clientAttributesSchema>;
+export type AttributesResponse = FromSchema<typeof attributesResponseSchema>;
+export type Claim = FromSchema<typeof claimSchema>;
+export type ProvisionRequest = FromSchema<typeof provisionRequestSchema>;
+export type ProvisionResponse = FromSchema<typeof provisionResponseSchema>;
+export type RpcRequest = FromSchema<typeof rpcRequestSchema>;
+export type ServerRpcCall = FromSchema<typeof serverRpcCallSchema>;
+export type TargetProfile = FromSchema<typeof targetProfileSchema>;
+export type Requirement = FromSchema<typeof requirementSchema>;
+export type RequirementCatalogue = FromSchema<typeof requirementCatalogueSchema>;

@@ -1,0 +1,36 @@
+/** features/requirements.json: the requirement catalogue, one entry per normative statement of interfaces.md. */
+export const INTERFACES = [
+  'key-value-data',
+  'http-device-api',
+  'mqtt-gateway-api',
+  'rest-connector',
+  'admin-auth',
+  'analytics-report',
+] as const;
+
+export const requirementSchema = {
+  type: 'object',
+  required: ['id', 'interface', 'statement', 'section', 'level', 'testable'],
+  properties: {
+    id: { type: 'string', pattern: '^[A-Z]+(-[A-Z0-9]+)+$' },
+    interface: { enum: INTERFACES },
+    statement: { type: 'string', minLength: 1 },
+    section: { type: 'string', minLength: 1 },
+    level: { enum: ['MUST', 'SHOULD', 'MAY'] },
+    testable: { type: 'boolean' },
+    capability: { type: 'string' },
+    note: { type: 'string' },
+  },
+  additionalProperties: false,
+} as const;
+
+export const requirementCatalogueSchema = {
+  $id: 'iotc:requirements',
+  type: 'object',
+  required: ['source', 'requirements'],
+  properties: {
+    source: { type: 'string' },
+    requirements: { type: 'array', items: requirementSchema },
+  },
+  additionalProperties: false,
+} as const;

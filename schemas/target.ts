@@ -1,0 +1,74 @@
+/**
+ * A target profile: where the platform under test is, how to log in, what it can do, and how it knowingly differs
+ * from interfaces.md. Credentials are `${env:NAME}` references, resolved at load and never written to reports.
+ */
+const credentialsSchema = {
+  type: 'object',
+  required: ['username', 'password'],
+  properties: { username: { type: 'string', minLength: 1 }, password: { type: 'string', minLength: 1 } },
+  additionalProperties: false,
+} as const;
+
+export const CAPABILITIES = [
+  'mqtt5',
+  'provisioning',
+  'claiming',
+  'firmware',
+  'client-rpc',
+  'api-keys',
+  'rest-connector',
+  'analytics',
+] as const;
+
+export const targetProfileSchema = {
+  $id: 'iotc:target-profile',
+  type: 'object',
+  required: ['name', 'platform'],
+  properties: {
+    $schema: { type: 'string' },
+    name: { type: 'string', minLength: 1 },
+    description: { type: 'string' },
+    embedded: {
+      description: 'Start the reference platform in this process on free loopback ports and fill in its URLs.',
+      type: 'boolean',
+    },
+    platform: {
+      type: 'object',
+      properties: {
+        http: { description: 'Base URL of the HTTP device API ({base_url}).', type: 'string', format: 'uri' },
+        mqtt: { type: 'string', format: 'uri' },
+        adminUrl: { description: 'Base URL of the administration REST API; defaults to http.', type: 'string', format: 'uri' },
+        tenantAdmin: credentialsSchema,
+        customerUser: credentialsSchema,
+        claimDurationMs: {
+          description: 'The platform setting device.claim.duration, used when a claim gives no durationMs.',
+          type: 'integer',
+          minimum: 1,
+        },
+      },
+      additionalProperties: false,
+    },
+    capabilities: { type: 'array', items: { enum: CAPABILITIES }, uniqueItems: true },
+    deviations: {
+      description: 'Requirement id to the behaviour this target shows instead, and why.',
+      type: 'object',
+      additionalProperties: {
+        type: 'object',
+        required: ['observed', 'reason'],
+        properties: { observed: { type: 'string' }, reason: { type: 'string' } },
+        additionalProperties: false,
+      },
+    },
+    namePrefix: { description: 'Prefix of every entity a run creates.', type: 'string', minLength: 1 },
+    timeouts: {
+      type: 'object',
+      properties: {
+        eventuallyMs: { description: 'How long a read-back waits for an effect.', type: 'integer', minimum: 1 },
+        pollIntervalMs: { type: 'integer', minimum: 1 },
+        requestMs: { description: 'Timeout of one HTTP request made by a driver.', type: 'integer', minimum: 1 },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+} as const;

@@ -1,0 +1,46 @@
+/** ajv validators compiled once per schema; the one way payloads are checked on both sides of the socket. */
+import Ajv, { type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+addFormats(ajv);
+
+export interface Validation {
+  ok: boolean;
+  /** Human-readable reasons, empty when ok. */
+  errors: string[];
+}
+
+type Schema = { $id?: string } & object;
+const compiled = new WeakMap<object, ReturnType<typeof ajv.compile>>();
+
+function compile(schema: Schema) {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(stripIds(schema) as object);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** Composed schemas repeat the `$id`s of their parts and ajv refuses duplicates; validators are cached by identity. */
+function stripIds(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(stripIds);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$id').map(([key, value]) => [key, stripIds(value)]));
+}
+
+/** True when `value` (plain JS, numbers as numbers) satisfies `schema`. */
+export function isValid(schema: Schema, value: unknown): boolean {
+  return compile(schema)(value) as boolean;
+}
+
+export function validate(schema: Schema, value: unknown): Validation {
+  const check = compile(schema);
+  if (check(value)) return { ok: true, errors: [] };
+  return { ok: false, errors: (check.errors ?? []).map(describeError) };
+}
+
+function describeError(error: ErrorObject): string {
+  return `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`;
+}

@@ -1,0 +1,151 @@
+/**
+ * Typed key-value data: the five value types of interfaces.md (string, boolean, double, long, JSON) and the
+ * one place that decides which type a JSON value has.
+ *
+ * JSON.parse forgets whether a number was written `42` or `42.0`, and rounds longs past 2^53. The type rule needs
+ * the lexeme, so numbers are read with lossless-json. The rule follows the platform (platform-facts.md §2):
+ * an integer lexeme that fits a signed 64-bit long is LONG, an exponent form without `.` whose value is a long is
+ * LONG, anything else numeric is DOUBLE, except integers beyond the long range, which become STRING.
+ * Strings are never cast to numbers here (the real platform does: a declared deviation of its profiles).
+ *
+ * Used on both sides of the socket (reference platform and drivers), so it lives in src/, not in a simulator.
+ */
+import { isLosslessNumber, LosslessNumber, parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
+
+export type ValueType = 'STRING' | 'BOOLEAN' | 'DOUBLE' | 'LONG' | 'JSON';
+export const VALUE_TYPES: readonly ValueType[] = ['STRING', 'BOOLEAN', 'DOUBLE', 'LONG', 'JSON'];
+
+/** A stored value. LONG keeps a bigint so that 2^63-1 survives; JSON keeps the document as parsed (plain JS). */
+export type TypedValue =
+  | { type: 'STRING'; value: string }
+  | { type: 'BOOLEAN'; value: boolean }
+  | { type: 'DOUBLE'; value: number }
+  | { type: 'LONG'; value: bigint }
+  | { type: 'JSON'; value: unknown };
+
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+const INTEGER_LEXEME = /^-?\d+$/;
+const EXPONENT_WITHOUT_POINT = /^-?\d+[eE][+-]?\d+$/;
+
+/** Parses JSON text keeping every number's lexeme. Throws SyntaxError on malformed text. */
+export function parseLossless(text: string): unknown {
+  return losslessParse(text);
+}
+
+/** Converts a lossless tree into plain JS values (numbers as JS numbers), e.g. for schema validation. */
+export function toPlain(value: unknown): unknown {
+  if (isLosslessNumber(value)) return Number((value as LosslessNumber).value);
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) out[key] = toPlain(inner);
+    return out;
+  }
+  return value;
+}
+
+/** The type of one number lexeme, per the rule in the header comment. */
+export function numberFromLexeme(lexeme: string): TypedValue {
+  if (INTEGER_LEXEME.test(lexeme)) {
+    const asBig = BigInt(lexeme);
+    if (asBig >= LONG_MIN && asBig <= LONG_MAX) return { type: 'LONG', value: asBig };
+    return { type: 'STRING', value: lexeme };
+  }
+  if (EXPONENT_WITHOUT_POINT.test(lexeme)) {
+    const asNumber = Number(lexeme);
+    if (Number.isSafeInteger(asNumber)) return { type: 'LONG', value: BigInt(asNumber) };
+  }
+  return { type: 'DOUBLE', value: Number(lexeme) };
+}
+
+/**
+ * The typed value of one top-level value of a key-value object (as parsed by parseLossless).
+ * Returns undefined for null: null is not one of the five value types.
+ */
+export function typedValueOf(value: unknown): TypedValue | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'string') return { type: 'STRING', value };
+  if (typeof value === 'boolean') return { type: 'BOOLEAN', value };
+  if (isLosslessNumber(value)) return numberFromLexeme((value as LosslessNumber).value);
+  if (typeof value === 'number') return numberFromLexeme(Number.isInteger(value) ? value.toFixed(0) : String(value));
+  if (typeof value === 'bigint') return numberFromLexeme(value.toString());
+  return { type: 'JSON', value: toPlain(value) };
+}
+
+/** JSON text of a typed value that reads back as the same type (a DOUBLE always carries a `.` or exponent). */
+export function typedValueToJson(typed: TypedValue): string {
+  switch (typed.type) {
+    case 'DOUBLE':
+      return doubleLexeme(typed.value);
+    case 'LONG':
+      return typed.value.toString();
+    default:
+      return JSON.stringify(typed.value);
+  }
+}
+
+/** The value as the real platform shows it in non-strict reads: a string (JSON documents as their text). */
+export function typedValueToString(typed: TypedValue): string {
+  switch (typed.type) {
+    case 'STRING':
+      return typed.value;
+    case 'DOUBLE':
+      return doubleLexeme(typed.value);
+    case 'JSON':
+      return JSON.stringify(typed.value);
+    default:
+      return String(typed.value);
+  }
+}
+
+/** A plain-JS stand-in that serializes with the right lexeme through stringifyLossless. */
+export function typedValueToLossless(typed: TypedValue): unknown {
+  switch (typed.type) {
+    case 'DOUBLE':
+    case 'LONG':
+      return new LosslessNumber(typedValueToJson(typed));
+    default:
+      return typed.value;
+  }
+}
+
+/** Serializes a tree that may hold LosslessNumber values (e.g. from typedValueToLossless). */
+export function stringifyLossless(value: unknown): string {
+  return losslessStringify(value) ?? 'null';
+}
+
+function doubleLexeme(value: number): string {
+  if (!Number.isFinite(value)) return JSON.stringify(String(value));
+  const text = String(value);
+  return /[.eE]/.test(text) ? text : `${text}.0`;
+}
+
+/** Deep equality of two typed values (JSON documents compared structurally, key order ignored). */
+export function typedValuesEqual(left: TypedValue, right: TypedValue): boolean {
+  if (left.type !== right.type) return false;
+  if (left.type === 'JSON') return jsonEqual(left.value, right.value);
+  return left.value === right.value;
+}
+
+export function jsonEqual(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left !== typeof right || left === null || right === null) return false;
+  if (Array.isArray(left)) {
+    return Array.isArray(right) && left.length === right.length && left.every((item, i) => jsonEqual(item, right[i]));
+  }
+  if (typeof left === 'object') {
+    const leftKeys = Object.keys(left as object);
+    const rightRecord = right as Record<string, unknown>;
+    return (
+      leftKeys.length === Object.keys(rightRecord).length &&
+      leftKeys.every((key) => key in rightRecord && jsonEqual((left as Record<string, unknown>)[key], rightRecord[key]))
+    );
+  }
+  return false;
+}
+
+/** Renders a typed value for people (step tables, error messages). */
+export function describeTypedValue(typed: TypedValue): string {
+  return `${typedValueToJson(typed)} (${typed.type})`;
+}

@@ -1,0 +1,106 @@
+/**
+ * The one target abstraction: a validated profile with its URLs and credentials resolved. Steps, load profiles and
+ * the CLI see only this; they reach the platform over sockets at these URLs.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve, join } from 'node:path';
+import { targetProfileSchema, type TargetProfile } from '../../schemas';
+import { validate } from '../../schemas/validate';
+
+export type Capability = NonNullable<TargetProfile['capabilities']>[number];
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+export interface Target {
+  name: string;
+  /** Base URL of the HTTP device API ({base_url}), without a trailing slash. */
+  httpUrl: string;
+  /** Base URL of the administration REST API. */
+  adminUrl: string;
+  mqttUrl?: string;
+  tenantAdmin: Credentials;
+  customerUser?: Credentials;
+  /** device.claim.duration of the target, in milliseconds. */
+  claimDurationMs: number;
+  capabilities: ReadonlySet<Capability>;
+  deviations: Readonly<Record<string, { observed: string; reason: string }>>;
+  namePrefix: string;
+  timeouts: { eventuallyMs: number; pollIntervalMs: number; requestMs: number };
+  /** Stops what opening the target started (the embedded reference); a no-op for remote targets. */
+  close(): Promise<void>;
+}
+
+export class TargetProfileError extends Error {
+  readonly code = 'IOTC_TARGET_PROFILE';
+}
+
+const BUILT_IN_DIR = join(__dirname, 'profiles');
+
+/** Reads a profile by built-in name (`embedded`) or file path, validates it and resolves `${env:NAME}` references. */
+export function loadProfile(nameOrPath: string, env: NodeJS.ProcessEnv = process.env): TargetProfile {
+  const path = /^[\w.-]+$/.test(nameOrPath) && !nameOrPath.endsWith('.json') ? join(BUILT_IN_DIR, `${nameOrPath}.json`) : resolve(nameOrPath);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new TargetProfileError(`cannot read target profile ${nameOrPath}: ${(error as Error).message}`);
+  }
+  const resolved = resolveEnvReferences(raw, env, nameOrPath);
+  const check = validate(targetProfileSchema, resolved);
+  if (!check.ok) throw new TargetProfileError(`target profile ${nameOrPath} is invalid: ${check.errors.join('; ')}`);
+  return resolved as TargetProfile;
+}
+
+const ENV_REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+function resolveEnvReferences(value: unknown, env: NodeJS.ProcessEnv, source: string): unknown {
+  if (typeof value === 'string') {
+    return value.replace(ENV_REFERENCE, (_match, name: string) => {
+      const found = env[name];
+      if (found === undefined) throw new TargetProfileError(`target profile ${source} needs the environment variable ${name}`);
+      return found;
+    });
+  }
+  if (Array.isArray(value)) return value.map((item) => resolveEnvReferences(item, env, source));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, resolveEnvReferences(inner, env, source)]));
+  }
+  return value;
+}
+
+/** Opens a target: `embedded` (default) starts the reference platform in this process. */
+export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET || 'embedded'): Promise<Target> {
+  const profile = loadProfile(nameOrPath);
+  let urls = { httpUrl: profile.platform.http, adminUrl: profile.platform.adminUrl, mqttUrl: profile.platform.mqtt };
+  let close = async () => {};
+  if (profile.embedded) {
+    // Loaded lazily so that a run against a remote target never loads the reference platform.
+    const { startEmbedded } = require('./embedded') as typeof import('./embedded');
+    const embedded = await startEmbedded(profile);
+    urls = { httpUrl: embedded.httpUrl, adminUrl: embedded.httpUrl, mqttUrl: embedded.mqttUrl };
+    close = embedded.close;
+  }
+  if (!urls.httpUrl) throw new TargetProfileError(`target profile ${nameOrPath} has no platform.http URL`);
+  if (!profile.platform.tenantAdmin) throw new TargetProfileError(`target profile ${nameOrPath} has no platform.tenantAdmin`);
+  return {
+    name: profile.name,
+    httpUrl: trimSlash(urls.httpUrl),
+    adminUrl: trimSlash(urls.adminUrl ?? urls.httpUrl),
+    mqttUrl: urls.mqttUrl,
+    tenantAdmin: profile.platform.tenantAdmin,
+    customerUser: profile.platform.customerUser,
+    claimDurationMs: profile.platform.claimDurationMs ?? 86_400_000,
+    capabilities: new Set(profile.capabilities ?? []),
+    deviations: profile.deviations ?? {},
+    namePrefix: profile.namePrefix ?? 'iotc-',
+    timeouts: { eventuallyMs: 5000, pollIntervalMs: 50, requestMs: 10000, ...profile.timeouts },
+    close,
+  };
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
