@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// Runs the project's own tests (test/**/*.test.ts) with node's test runner. Node 20's `--test` does not expand
+// globs nor pick up .ts files, so this lists them and hands them over. Extra arguments narrow the set by path.
+'use strict';
+const { readdirSync } = require('node:fs');
+const { join, relative } = require('node:path');
+const { spawnSync } = require('node:child_process');
+
+const root = join(__dirname, '..');
+function find(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return find(path);
+    return entry.name.endsWith('.test.ts') ? [relative(root, path)] : [];
+  });
+}
+const filters = process.argv.slice(2);
+const files = find(join(root, 'test')).filter((file) => filters.length === 0 || filters.some((f) => file.includes(f))).sort();
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ['--require', 'ts-node/register/transpile-only', '--test', '--test-reporter', 'spec', ...files], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, TS_NODE_PROJECT: join(root, 'tsconfig.json') },
+});
+process.exit(result.status ?? 1);

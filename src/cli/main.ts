@@ -1,0 +1,49 @@
+/** The `iotc` command line. */
+import { Command, InvalidArgumentError } from 'commander';
+import { runConformance } from './run';
+import { simulate } from './simulate';
+
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535');
+  return parsed;
+}
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a positive integer');
+  return parsed;
+}
+
+const program = new Command()
+  .name('iotc')
+  .description('Conformance harness and reference simulator for ThingsBoard-style IoT platforms')
+  .version((require('../../package.json') as { version: string }).version);
+
+program
+  .command('run')
+  .description('run the conformance suite against a target and write reports')
+  .option('-t, --target <profile>', 'built-in profile name or target profile JSON file', process.env.IOTC_TARGET || 'embedded')
+  .option('--tags <expression>', 'cucumber tag expression selecting scenarios (e.g. "@http-device-api")')
+  .option('-r, --reports <dir>', 'where reports are written', 'reports')
+  .argument('[features...]', 'feature files or folders (default: all)')
+  .action(async (features: string[], options: { target: string; tags?: string; reports: string }) => {
+    process.exitCode = await runConformance({ target: options.target, tags: options.tags, reportsDir: options.reports, paths: features });
+  });
+
+program
+  .command('simulate')
+  .description('run the reference platform as a standalone server')
+  .option('--host <address>', 'address to listen on', '127.0.0.1')
+  .option('--http-port <port>', 'port of the HTTP device API and admin API (0 = any free port)', port, 8080)
+  .option('--claim-duration-ms <ms>', 'device.claim.duration: claim window when a claim gives no durationMs', positiveInteger)
+  .option('--json', 'print one JSON line with the URLs and demo credentials instead of text', false)
+  .action(async (options: { host: string; httpPort: number; claimDurationMs?: number; json: boolean }) => {
+    await simulate(options);
+  });
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  const err = error as { code?: string; message?: string };
+  console.error(`iotc: ${err.message ?? String(error)}`);
+  process.exitCode = 2;
+});

@@ -1,0 +1,99 @@
+/**
+ * `iotc run`: the conformance suite against a target, with reports and a verdict per requirement.
+ * Cucumber runs in this process through its API; the steps open the target named by IOTC_TARGET.
+ */
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type * as messages from '@cucumber/messages';
+import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
+import { loadProfile } from '../target';
+import { Redactor } from '../report/redact';
+import { scenarioResults, requirementVerdicts } from '../report/verdicts';
+import { buildConformanceReport, formatSummary, loadCatalogue } from '../report/conformance';
+
+export const PROJECT_ROOT = resolve(__dirname, '..', '..');
+
+export interface RunOptions {
+  target: string;
+  reportsDir: string;
+  tags?: string;
+  /** Feature files or folders; all features when empty. */
+  paths?: string[];
+  /** Cucumber's console formatter. */
+  progress?: string;
+}
+
+/** Runs the suite and writes reports; resolves to the process exit code (0 only when nothing failed). */
+export async function runConformance(options: RunOptions): Promise<number> {
+  const reportsDir = resolve(options.reportsDir);
+  mkdirSync(reportsDir, { recursive: true });
+  const profile = loadProfile(options.target); // fails fast on a bad profile, before cucumber starts
+  const redactor = new Redactor();
+  for (const credentials of [profile.platform.tenantAdmin, profile.platform.customerUser]) {
+    if (credentials && credentials.password.length >= 8) redactor.addSecret(credentials.password);
+  }
+
+  const { default: cucumberProfile } = require(join(PROJECT_ROOT, 'cucumber.js')) as { default: Record<string, unknown> };
+  const reportFiles = { html: 'cucumber.html', json: 'cucumber.json', junit: 'junit.xml' };
+  const { runConfiguration } = await loadConfiguration(
+    {
+      file: false,
+      provided: {
+        ...cucumberProfile,
+        requireModule: [], // this process already runs TypeScript through ts-node
+        paths: options.paths?.length ? options.paths.map((path) => resolve(path)) : (cucumberProfile.paths as string[]),
+        tags: options.tags ?? '',
+        format: [
+          options.progress ?? 'progress',
+          ...Object.entries(reportFiles).map(([format, file]) => `${format}:${join(reportsDir, file)}`),
+        ],
+        formatOptions: { junit: { suiteName: `iotc conformance (${profile.name})` } },
+      },
+    },
+    { cwd: PROJECT_ROOT },
+  );
+
+  const envelopes: messages.Envelope[] = [];
+  const startedAt = new Date();
+  process.env.IOTC_TARGET = options.target;
+  const { success } = await runCucumber(runConfiguration, { cwd: PROJECT_ROOT }, (envelope) => envelopes.push(envelope));
+  const finishedAt = new Date();
+
+  for (const file of Object.values(reportFiles)) redactFile(join(reportsDir, file), redactor);
+  const scenarios = scenarioResults(envelopes);
+  const capabilities = new Set<string>(profile.capabilities ?? []);
+  const requirements = requirementVerdicts(loadCatalogue(), scenarios, { capabilities });
+  const report = buildConformanceReport({
+    version: (require(join(PROJECT_ROOT, 'package.json')) as { version: string }).version,
+    target: {
+      name: profile.name,
+      httpUrl: profile.embedded ? 'embedded' : (profile.platform.http ?? ''),
+      adminUrl: profile.embedded ? 'embedded' : (profile.platform.adminUrl ?? profile.platform.http ?? ''),
+      capabilities: [...capabilities],
+    },
+    startedAt,
+    finishedAt,
+    tagExpression: options.tags ?? '',
+    scenarios,
+    requirements,
+    redactor,
+  });
+  writeFileSync(join(reportsDir, 'conformance.json'), redactor.redact(JSON.stringify(report, null, 2)) + '\n');
+
+  const failedScenarios = scenarios.filter((scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED').length;
+  const passedScenarios = scenarios.filter((scenario) => scenario.status === 'PASSED').length;
+  const failedRequirements = requirements.filter((requirement) => requirement.verdict === 'FAIL').length;
+  console.log('');
+  console.log(redactor.redact(formatSummary(report)));
+  console.log(`\nReports: ${reportsDir}/{conformance.json,cucumber.html,cucumber.json,junit.xml}`);
+  if (report.untraced.length) console.log(`Scenarios without a catalogued requirement id: ${report.untraced.length}`);
+  console.log(`scenarios: ${passedScenarios} passed, ${failedScenarios} failed`);
+  return success && failedRequirements === 0 && failedScenarios === 0 ? 0 : 1;
+}
+
+function redactFile(path: string, redactor: Redactor): void {
+  if (!existsSync(path)) return;
+  const text = readFileSync(path, 'utf8');
+  const redacted = redactor.redact(text);
+  if (redacted !== text) writeFileSync(path, redacted);
+}

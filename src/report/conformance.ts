@@ -1,0 +1,140 @@
+/**
+ * reports/conformance.json: target, run facts, per-requirement verdict with its evidence, coverage per interface.
+ * Everything written passes through the Redactor.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { requirementCatalogueSchema, INTERFACES, type Requirement, type RequirementCatalogue } from '../../schemas';
+import { validate } from '../../schemas/validate';
+import type { Redactor } from './redact';
+import type { RequirementResult, ScenarioResult, Verdict } from './verdicts';
+
+export const CATALOGUE_PATH = join(__dirname, '..', '..', 'features', 'requirements.json');
+
+export function loadCatalogue(path = CATALOGUE_PATH): Requirement[] {
+  const catalogue = JSON.parse(readFileSync(path, 'utf8')) as RequirementCatalogue;
+  const check = validate(requirementCatalogueSchema, catalogue);
+  if (!check.ok) throw new Error(`requirement catalogue ${path} is invalid: ${check.errors.join('; ')}`);
+  const seen = new Set<string>();
+  for (const requirement of catalogue.requirements) {
+    if (seen.has(requirement.id)) throw new Error(`requirement catalogue ${path} repeats the id ${requirement.id}`);
+    seen.add(requirement.id);
+  }
+  return catalogue.requirements;
+}
+
+export interface InterfaceSummary {
+  interface: string;
+  requirements: number;
+  testable: number;
+  tested: number;
+  verdicts: Record<Verdict, number>;
+}
+
+export interface ConformanceReport {
+  tool: { name: 'iotc'; version: string };
+  target: { name: string; httpUrl: string; adminUrl: string; capabilities: string[] };
+  run: {
+    startedAt: string;
+    finishedAt: string;
+    durationMs: number;
+    tagExpression: string;
+    scenarios: Record<string, number>;
+    /** fast-check seeds and replay paths recorded by property scenarios. */
+    seeds: unknown[];
+  };
+  summary: InterfaceSummary[];
+  requirements: RequirementResult[];
+  /** Scenarios that carry no requirement id of the catalogue: a catalogue gap to fix. */
+  untraced: string[];
+}
+
+const VERDICTS: Verdict[] = ['PASS', 'FAIL', 'DEVIATION', 'NOT APPLICABLE', 'NOT TESTED'];
+
+export function summarize(requirements: readonly RequirementResult[]): InterfaceSummary[] {
+  return INTERFACES.map((name) => {
+    const own = requirements.filter((requirement) => requirement.interface === name);
+    const verdicts = Object.fromEntries(VERDICTS.map((verdict) => [verdict, 0])) as Record<Verdict, number>;
+    for (const requirement of own) verdicts[requirement.verdict] += 1;
+    return {
+      interface: name,
+      requirements: own.length,
+      testable: own.filter((requirement) => requirement.testable).length,
+      tested: own.filter((requirement) => requirement.verdict !== 'NOT TESTED').length,
+      verdicts,
+    };
+  }).filter((summary) => summary.requirements > 0);
+}
+
+export function buildConformanceReport(input: {
+  version: string;
+  target: ConformanceReport['target'];
+  startedAt: Date;
+  finishedAt: Date;
+  tagExpression: string;
+  scenarios: readonly ScenarioResult[];
+  requirements: RequirementResult[];
+  redactor: Redactor;
+}): ConformanceReport {
+  const counts: Record<string, number> = {};
+  for (const scenario of input.scenarios) counts[scenario.status] = (counts[scenario.status] ?? 0) + 1;
+  const ids = new Set(input.requirements.map((requirement) => `@${requirement.id}`));
+  const requirements = input.requirements.map((requirement) => ({
+    ...requirement,
+    scenarios: requirement.scenarios.map((scenario) => ({
+      ...scenario,
+      error: scenario.error === undefined ? undefined : input.redactor.redactEvidence(scenario.error),
+    })),
+  }));
+  return {
+    tool: { name: 'iotc', version: input.version },
+    target: input.target,
+    run: {
+      startedAt: input.startedAt.toISOString(),
+      finishedAt: input.finishedAt.toISOString(),
+      durationMs: input.finishedAt.getTime() - input.startedAt.getTime(),
+      tagExpression: input.tagExpression,
+      scenarios: counts,
+      seeds: input.scenarios.flatMap((scenario) =>
+        scenario.evidence
+          .filter((item): item is { fastCheck: unknown } => typeof item === 'object' && item !== null && 'fastCheck' in item)
+          .map((item) => ({ scenario: scenario.name, location: scenario.location, ...(item.fastCheck as object) })),
+      ),
+    },
+    summary: summarize(requirements),
+    requirements,
+    untraced: input.scenarios
+      .filter((scenario) => !scenario.tags.some((tag) => ids.has(tag)))
+      .map((scenario) => `${scenario.location} ${scenario.name}`),
+  };
+}
+
+/** The per-interface table printed at the end of a run. */
+export function formatSummary(report: ConformanceReport): string {
+  const header = ['interface', 'reqs', 'testable', 'tested', 'PASS', 'FAIL', 'DEVIATION', 'N/A', 'NOT TESTED'];
+  const rows = report.summary.map((summary) => [
+    summary.interface,
+    summary.requirements,
+    summary.testable,
+    summary.tested,
+    summary.verdicts.PASS,
+    summary.verdicts.FAIL,
+    summary.verdicts.DEVIATION,
+    summary.verdicts['NOT APPLICABLE'],
+    summary.verdicts['NOT TESTED'],
+  ].map(String));
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+  const failures = report.requirements
+    .filter((requirement) => requirement.verdict === 'FAIL')
+    .map((requirement) => {
+      const failed = requirement.scenarios.find((scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED');
+      return `  FAIL ${requirement.id}: ${requirement.statement}\n       ${failed ? `${failed.location} ${failed.name} (${failed.status})` : ''}`;
+    });
+  return [
+    `Conformance of target "${report.target.name}"`,
+    line(header),
+    ...rows.map(line),
+    ...(failures.length ? ['', ...failures] : []),
+  ].join('\n');
+}

@@ -1,0 +1,87 @@
+/**
+ * The same HTTP feature set against the reference platform running as a separate process (`iotc simulate`),
+ * reached only by URL through a target profile: what a run against a staging platform does.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+
+const ROOT = join(__dirname, '..', '..');
+const IOTC = join(ROOT, 'bin', 'iotc.js');
+
+async function startSimulate(): Promise<{ child: ChildProcess; info: { httpUrl: string } }> {
+  const child = spawn(process.execPath, [IOTC, 'simulate', '--http-port', '0', '--json', '--claim-duration-ms', '60000'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const first = await Promise.race([
+    once(lines, 'line').then(([line]) => line as string),
+    once(child, 'exit').then(([code]) => Promise.reject(new Error(`iotc simulate exited with ${code}`))),
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('iotc simulate did not start in 20 s')), 20_000).unref()),
+  ]);
+  return { child, info: JSON.parse(first) };
+}
+
+test('the HTTP device API features pass against `iotc simulate` run as a separate process', { timeout: 180_000 }, async () => {
+  const { child, info } = await startSimulate();
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'iotc-remote-'));
+    const profilePath = join(dir, 'simulate.json');
+    writeFileSync(
+      profilePath,
+      JSON.stringify({
+        name: 'simulate-child',
+        platform: {
+          http: info.httpUrl,
+          tenantAdmin: { username: '${env:IOTC_TEST_TENANT_USER}', password: '${env:IOTC_TEST_TENANT_PASSWORD}' },
+          customerUser: { username: '${env:IOTC_TEST_CUSTOMER_USER}', password: '${env:IOTC_TEST_CUSTOMER_PASSWORD}' },
+          claimDurationMs: 60000,
+        },
+        capabilities: ['provisioning', 'claiming', 'firmware', 'client-rpc'],
+        namePrefix: 'iotc-remote-',
+      }),
+    );
+    const reports = join(dir, 'reports');
+    const run = spawn(process.execPath, [IOTC, 'run', '--target', profilePath, '--tags', '@http-device-api', '--reports', reports], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        IOTC_TEST_TENANT_USER: 'tenant@thingsboard.org',
+        IOTC_TEST_TENANT_PASSWORD: 'tenant',
+        IOTC_TEST_CUSTOMER_USER: 'customer@thingsboard.org',
+        IOTC_TEST_CUSTOMER_PASSWORD: 'customer',
+      },
+    });
+    let output = '';
+    run.stdout!.on('data', (chunk) => (output += chunk));
+    run.stderr!.on('data', (chunk) => (output += chunk));
+    const [code] = await once(run, 'exit');
+    assert.equal(code, 0, `iotc run against the separate process failed:\n${output.slice(-4000)}`);
+
+    const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as {
+      target: { name: string; httpUrl: string };
+      requirements: Array<{ id: string; interface: string; testable: boolean; verdict: string }>;
+    };
+    assert.equal(report.target.name, 'simulate-child');
+    assert.equal(report.target.httpUrl, info.httpUrl);
+    const notPassed = report.requirements.filter(
+      (requirement) =>
+        requirement.testable &&
+        ['http-device-api', 'key-value-data'].includes(requirement.interface) &&
+        requirement.id !== 'HTTP-GEN-01' && // HTTPS: the TLS targets work
+        requirement.verdict !== 'PASS',
+    );
+    assert.deepEqual(notPassed.map((requirement) => `${requirement.id}: ${requirement.verdict}`), []);
+  } finally {
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 0, 'iotc simulate exits cleanly on SIGTERM');
+  }
+});

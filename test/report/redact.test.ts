@@ -1,0 +1,21 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Redactor, REDACTED } from '../../src/report/redact';
+
+test('redacts secrets by shape and by value', () => {
+  const redactor = new Redactor();
+  redactor.addSecret('s3cret-password');
+  const jwt = ['eyJhbGciOiJIUzUxMiJ9', 'eyJzdWIiOiJ0ZW5hbnQifQ', 'c2lnbmF0dXJlLXNpZ25hdHVyZQ'].join('.');
+  const text = [
+    `POST http://127.0.0.1:1234/api/v1/A1_TEST_TOKEN/telemetry`,
+    `X-Authorization: Bearer ${jwt}`,
+    `ApiKey tb_abcdefghijklmnop`,
+    `password was s3cret-password`,
+    `POST http://127.0.0.1:1234/api/v1/provision`,
+  ].join('\n');
+  const out = redactor.redact(text);
+  for (const secret of ['A1_TEST_TOKEN', jwt, 'tb_abcdefghijklmnop', 's3cret-password']) assert.ok(!out.includes(secret), secret);
+  assert.ok(out.includes('/api/v1/provision'), 'the provisioning path is not a token');
+  assert.ok(out.includes(REDACTED));
+  assert.equal(redactor.redactEvidence('{"token":"abc","name":"n"}'), `{"token":"${REDACTED}","name":"n"}`);
+});
