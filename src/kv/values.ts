@@ -39,7 +39,10 @@ export function toPlain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toPlain);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) out[key] = toPlain(inner);
+    // defineProperty, not assignment: a member named __proto__ is data here, not the object's prototype
+    for (const [key, inner] of Object.entries(value)) {
+      Object.defineProperty(out, key, { value: toPlain(inner), enumerable: true, writable: true, configurable: true });
+    }
     return out;
   }
   return value;
