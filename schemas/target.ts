@@ -36,6 +36,17 @@ export const targetProfileSchema = {
       type: 'object',
       properties: {
         http: { description: 'Base URL of the HTTP device API ({base_url}).', type: 'string', format: 'uri' },
+        https: {
+          description: 'HTTPS base URL of the same HTTP device API, when http is plain HTTP (the platform accepts both).',
+          type: 'string',
+          format: 'uri',
+        },
+        tls: {
+          description: 'How drivers trust the TLS endpoints: a CA file, or explicitly no verification.',
+          type: 'object',
+          properties: { caFile: { type: 'string', minLength: 1 }, insecureSkipVerify: { type: 'boolean' } },
+          additionalProperties: false,
+        },
         mqtt: { type: 'string', format: 'uri' },
         adminUrl: { description: 'Base URL of the administration REST API; defaults to http.', type: 'string', format: 'uri' },
         tenantAdmin: credentialsSchema,

@@ -21,6 +21,10 @@ export interface Target {
   /** Base URL of the administration REST API. */
   adminUrl: string;
   mqttUrl?: string;
+  /** HTTPS base URL of the HTTP device API, when the target serves both (interfaces.md: HTTP and HTTPS). */
+  httpsUrl?: string;
+  /** Trust for TLS endpoints: a CA certificate (PEM), or no verification when the profile says so explicitly. */
+  tls: { ca?: string; insecureSkipVerify: boolean };
   tenantAdmin: Credentials;
   customerUser?: Credentials;
   /** device.claim.duration of the target, in milliseconds. */
@@ -74,13 +78,20 @@ function resolveEnvReferences(value: unknown, env: NodeJS.ProcessEnv, source: st
 /** Opens a target: `embedded` (default) starts the reference platform in this process. */
 export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET || 'embedded'): Promise<Target> {
   const profile = loadProfile(nameOrPath);
-  let urls = { httpUrl: profile.platform.http, adminUrl: profile.platform.adminUrl, mqttUrl: profile.platform.mqtt };
+  let urls = {
+    httpUrl: profile.platform.http,
+    adminUrl: profile.platform.adminUrl,
+    mqttUrl: profile.platform.mqtt,
+    httpsUrl: profile.platform.https,
+  };
+  let ca = profile.platform.tls?.caFile ? readCaFile(profile.platform.tls.caFile, nameOrPath) : undefined;
   let close = async () => {};
   if (profile.embedded) {
     // Loaded lazily so that a run against a remote target never loads the reference platform.
     const { startEmbedded } = require('./embedded') as typeof import('./embedded');
     const embedded = await startEmbedded(profile);
-    urls = { httpUrl: embedded.httpUrl, adminUrl: embedded.httpUrl, mqttUrl: embedded.mqttUrl };
+    urls = { httpUrl: embedded.httpUrl, adminUrl: embedded.httpUrl, mqttUrl: embedded.mqttUrl, httpsUrl: embedded.httpsUrl };
+    ca = embedded.ca;
     close = embedded.close;
   }
   if (!urls.httpUrl) throw new TargetProfileError(`target profile ${nameOrPath} has no platform.http URL`);
@@ -90,6 +101,8 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
     httpUrl: trimSlash(urls.httpUrl),
     adminUrl: trimSlash(urls.adminUrl ?? urls.httpUrl),
     mqttUrl: urls.mqttUrl,
+    httpsUrl: urls.httpsUrl && trimSlash(urls.httpsUrl),
+    tls: { ca, insecureSkipVerify: profile.platform.tls?.insecureSkipVerify ?? false },
     tenantAdmin: profile.platform.tenantAdmin,
     customerUser: profile.platform.customerUser,
     claimDurationMs: profile.platform.claimDurationMs ?? 86_400_000,
@@ -99,6 +112,14 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
     timeouts: { eventuallyMs: 5000, pollIntervalMs: 50, requestMs: 10000, ...profile.timeouts },
     close,
   };
+}
+
+function readCaFile(path: string, source: string): string {
+  try {
+    return readFileSync(resolve(path), 'utf8');
+  } catch (error) {
+    throw new TargetProfileError(`target profile ${source}: cannot read tls.caFile ${path}: ${(error as Error).message}`);
+  }
 }
 
 function trimSlash(url: string): string {
