@@ -1,0 +1,76 @@
+/** API keys (since platform 4.3; platform-facts.md §8): the value is shown once, at creation. */
+import { BadRequestError, NotFoundError, PermissionDeniedError } from '../core/errors';
+import type { User } from '../core/model';
+import type { PlatformCore } from '../core/platform-core';
+import { apiKeyView, page } from './views';
+import type { AdminRoute } from './route';
+
+function ownKey(core: PlatformCore, user: User, id: string) {
+  const key = core.apiKeys.get(id);
+  if (!key) throw new NotFoundError();
+  if (key.userId !== user.id && user.authority === 'CUSTOMER_USER') throw new PermissionDeniedError();
+  return key;
+}
+
+export const apiKeyRoutes: AdminRoute[] = [
+  {
+    method: 'POST',
+    path: '/api/apiKey',
+    summary: 'Create an API key for a user (the answer holds its value, shown this once)',
+    async handler({ core, user, bodyJson }) {
+      const body = (await bodyJson()) as { userId?: { id?: string }; description?: unknown; expirationTime?: unknown; enabled?: unknown } | null;
+      const userId = body?.userId?.id ?? user.id;
+      if (!core.users.some((candidate) => candidate.id === userId)) throw new BadRequestError('User is not found!');
+      if (userId !== user.id && user.authority !== 'SYS_ADMIN') throw new PermissionDeniedError();
+      const expirationTime = typeof body?.expirationTime === 'number' ? body.expirationTime : 0;
+      const key = core.createApiKey(userId, typeof body?.description === 'string' ? body.description : '', expirationTime, body?.enabled !== false);
+      return { json: apiKeyView(key, true) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/apiKeys/:userId',
+    summary: "A user's API keys, paged (values are not shown)",
+    handler({ core, user, params, query }) {
+      if (params.userId !== user.id && user.authority !== 'SYS_ADMIN') throw new PermissionDeniedError();
+      const keys = [...core.apiKeys.values()].filter((key) => key.userId === params.userId).map((key) => apiKeyView(key, false));
+      return { json: page(keys, query) };
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/apiKey/:keyId/description',
+    summary: 'Change the description of an API key',
+    async handler({ core, user, params, bodyText }) {
+      const key = ownKey(core, user, params.keyId);
+      const text = await bodyText();
+      try {
+        const parsed = JSON.parse(text) as unknown;
+        key.description = typeof parsed === 'string' ? parsed : text;
+      } catch {
+        key.description = text;
+      }
+      return { json: apiKeyView(key, false) };
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/apiKey/:keyId/enabled/:enabled',
+    summary: 'Enable or disable an API key',
+    handler({ core, user, params }) {
+      if (params.enabled !== 'true' && params.enabled !== 'false') throw new BadRequestError('enabled must be true or false');
+      const key = ownKey(core, user, params.keyId);
+      key.enabled = params.enabled === 'true';
+      return { json: apiKeyView(key, false) };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/apiKey/:keyId',
+    summary: 'Delete (revoke) an API key',
+    handler({ core, user, params }) {
+      ownKey(core, user, params.keyId);
+      core.apiKeys.delete(params.keyId);
+    },
+  },
+];

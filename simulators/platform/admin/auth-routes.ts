@@ -1,0 +1,32 @@
+/** Login, refresh and the current user (interfaces.md "Administration REST API"; platform-facts.md §8). */
+import { userView } from './views';
+import type { AdminRoute } from './route';
+
+export const authRoutes: AdminRoute[] = [
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    summary: 'Exchange user name and password for a JWT access token and refresh token',
+    access: 'public',
+    async handler({ auth, bodyJson }) {
+      const body = (await bodyJson()) as { username?: unknown; password?: unknown } | null;
+      return { json: await auth.login(body?.username, body?.password) };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/token',
+    summary: 'Exchange a refresh token for a new token pair',
+    access: 'public',
+    async handler({ auth, bodyJson }) {
+      const body = (await bodyJson()) as { refreshToken?: unknown } | null;
+      return { json: await auth.refresh(body?.refreshToken) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/user',
+    summary: 'The current user',
+    handler: ({ user }) => ({ json: userView(user) }),
+  },
+];

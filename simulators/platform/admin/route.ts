@@ -1,0 +1,81 @@
+/**
+ * Admin routes are data (method, path, who may call, a summary, the handler) so that one table drives both the
+ * router and, later, the OpenAPI description of the interactive documentation.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Router from 'find-my-way';
+import { PlatformError, PermissionDeniedError } from '../core/errors';
+import type { Authority, User } from '../core/model';
+import type { PlatformCore } from '../core/platform-core';
+import { queryOf, readBody, sendEmpty, sendError, sendJson, sendJsonText, sendText } from '../http/exchange';
+import { parseJson } from '../http/payloads';
+import type { AdminAuth } from './auth';
+
+export interface AdminContext {
+  core: PlatformCore;
+  auth: AdminAuth;
+  request: IncomingMessage;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The authenticated caller (absent only on public routes). */
+  user: User;
+  bodyText(): Promise<string>;
+  bodyJson(): Promise<unknown>;
+}
+
+/** What a handler answers: JSON (a value, or text already serialized), plain text, or an empty 200. */
+export type AdminAnswer = { status?: number; json?: unknown; jsonText?: string; text?: string } | void;
+
+export interface AdminRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  summary: string;
+  /** Who may call it; 'public' needs no credentials; absent = any authenticated user. */
+  access?: 'public' | Authority[];
+  handler(context: AdminContext): Promise<AdminAnswer> | AdminAnswer;
+}
+
+const MAX_ADMIN_BODY = 16 * 1024 * 1024;
+
+export function registerAdminRoutes(router: Router.Instance<Router.HTTPVersion.V1>, core: PlatformCore, auth: AdminAuth, routes: AdminRoute[]): void {
+  for (const route of routes) {
+    router.on(route.method, route.path, (request, response, params) => {
+      handle(route, core, auth, request, response, params as Record<string, string>).catch((error: unknown) => answerError(response, error));
+    });
+  }
+}
+
+async function handle(
+  route: AdminRoute,
+  core: PlatformCore,
+  auth: AdminAuth,
+  request: IncomingMessage,
+  response: ServerResponse,
+  params: Record<string, string>,
+): Promise<void> {
+  let body: Promise<string> | undefined;
+  const bodyText = () => (body ??= readBody(request, MAX_ADMIN_BODY).then((buffer) => buffer.toString('utf8')));
+  const user = route.access === 'public' ? (undefined as unknown as User) : await auth.authenticate(request);
+  if (Array.isArray(route.access) && !route.access.includes(user.authority)) throw new PermissionDeniedError();
+  const answer = await route.handler({
+    core,
+    auth,
+    request,
+    params,
+    query: queryOf(request.url),
+    user,
+    bodyText,
+    bodyJson: async () => parseJson(await bodyText(), 'request body'),
+  });
+  if (!body) request.resume();
+  const status = answer?.status ?? 200;
+  if (answer?.jsonText !== undefined) sendJsonText(response, status, answer.jsonText);
+  else if (answer?.json !== undefined) sendJson(response, status, answer.json);
+  else if (answer?.text !== undefined) sendText(response, status, answer.text);
+  else sendEmpty(response, status);
+}
+
+function answerError(response: ServerResponse, error: unknown): void {
+  if (error instanceof PlatformError) return sendError(response, error);
+  sendError(response, new PlatformError((error as Error)?.message ?? 'Internal error', 500, 2));
+}

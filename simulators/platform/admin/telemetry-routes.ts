@@ -1,0 +1,136 @@
+/** Time series and attributes of a device (prefix /api/plugins/telemetry; platform-facts.md §8). */
+import { parseLossless, stringifyLossless, typedValueToLossless, typedValueToString, type TypedValue } from '../../../src/kv/values';
+import { BadRequestError } from '../core/errors';
+import { ATTRIBUTE_SCOPES, type AttributeScope, type Device } from '../core/model';
+import { keysParameter } from '../http/exchange';
+import { telemetryEntries, typedEntries } from '../http/payloads';
+import type { AdminRoute } from './route';
+
+const PREFIX = '/api/plugins/telemetry/DEVICE/:deviceId';
+
+function valueOut(value: TypedValue, strict: boolean): unknown {
+  return strict ? typedValueToLossless(value) : typedValueToString(value);
+}
+
+function scopeOf(name: string, writable: boolean): AttributeScope {
+  const allowed: readonly string[] = writable ? ['SHARED_SCOPE', 'SERVER_SCOPE'] : ATTRIBUTE_SCOPES;
+  if (!allowed.includes(name)) throw new BadRequestError(`Invalid scope: ${name}`);
+  return name as AttributeScope;
+}
+
+function attributesOut(device: Device, scopes: readonly AttributeScope[], keys: string[] | undefined): string {
+  const out: Array<{ key: string; value: unknown; lastUpdateTs: number }> = [];
+  for (const scope of scopes) {
+    for (const [key, attribute] of device.attributes[scope]) {
+      if (!keys || keys.includes(key)) out.push({ key, value: typedValueToLossless(attribute.value), lastUpdateTs: attribute.lastUpdateTs });
+    }
+  }
+  return stringifyLossless(out);
+}
+
+/** A JSON object of attributes to save, with the REST API's messages for what it refuses. */
+function attributesToSave(text: string): Array<[string, TypedValue]> {
+  let document: unknown;
+  try {
+    document = parseLossless(text);
+  } catch {
+    throw new BadRequestError('Invalid JSON');
+  }
+  if (!document || typeof document !== 'object' || Array.isArray(document)) throw new BadRequestError('Invalid JSON');
+  const entries = typedEntries(document);
+  if (entries.length === 0) throw new BadRequestError('No attributes data found in request body!');
+  if (entries.some(([key]) => !key.trim())) throw new BadRequestError('Key cannot be blank');
+  return entries;
+}
+
+export const telemetryRoutes: AdminRoute[] = [
+  {
+    method: 'GET',
+    path: `${PREFIX}/values/timeseries`,
+    summary: 'Latest time series values, or the history with startTs and endTs; strings unless useStrictDataTypes=true',
+    handler({ core, params, query }) {
+      const device = core.device(params.deviceId);
+      const strict = query.get('useStrictDataTypes') === 'true';
+      const keys = keysParameter(query, 'keys') ?? keysParameter(query, 'key') ?? [...device.latest.keys()];
+      const out: Record<string, Array<{ ts: number; value: unknown }>> = {};
+      if (query.get('startTs') !== null || query.get('endTs') !== null) {
+        const startTs = Number(query.get('startTs') ?? 0);
+        const endTs = Number(query.get('endTs') ?? Date.now());
+        if (!Number.isFinite(startTs) || !Number.isFinite(endTs)) throw new BadRequestError('Invalid startTs or endTs');
+        const limit = Math.max(1, Number(query.get('limit') ?? 100) || 100);
+        const ascending = query.get('orderBy') === 'ASC';
+        for (const key of keys) {
+          const series = (device.history.get(key) ?? [])
+            .filter((entry) => entry.ts >= startTs && entry.ts <= endTs)
+            .sort((a, b) => (ascending ? a.ts - b.ts : b.ts - a.ts))
+            .slice(0, limit);
+          if (series.length) out[key] = series.map((entry) => ({ ts: entry.ts, value: valueOut(entry.value, strict) }));
+        }
+      } else {
+        for (const key of keys) {
+          const latest = device.latest.get(key);
+          out[key] = [latest ? { ts: latest.ts, value: valueOut(latest.value, strict) } : { ts: Date.now(), value: null }];
+        }
+      }
+      return { jsonText: stringifyLossless(out) };
+    },
+  },
+  {
+    method: 'GET',
+    path: `${PREFIX}/keys/timeseries`,
+    summary: 'The time series keys of a device',
+    handler: ({ core, params }) => ({ json: [...core.device(params.deviceId).latest.keys()] }),
+  },
+  {
+    method: 'POST',
+    path: `${PREFIX}/timeseries/:scope`,
+    summary: 'Save time series (any of the three telemetry forms)',
+    async handler({ core, params, bodyText }) {
+      const device = core.device(params.deviceId);
+      core.saveTelemetry(device, telemetryEntries(await bodyText(), Date.now()));
+    },
+  },
+  {
+    method: 'GET',
+    path: `${PREFIX}/values/attributes`,
+    summary: 'Attributes of every scope, typed',
+    handler({ core, params, query }) {
+      return { jsonText: attributesOut(core.device(params.deviceId), ATTRIBUTE_SCOPES, keysParameter(query, 'keys')) };
+    },
+  },
+  {
+    method: 'GET',
+    path: `${PREFIX}/values/attributes/:scope`,
+    summary: 'Attributes of one scope (CLIENT_SCOPE, SHARED_SCOPE, SERVER_SCOPE), typed',
+    handler({ core, params, query }) {
+      return { jsonText: attributesOut(core.device(params.deviceId), [scopeOf(params.scope, false)], keysParameter(query, 'keys')) };
+    },
+  },
+  ...[`${PREFIX}/:scope`, `${PREFIX}/attributes/:scope`].map(
+    (path): AdminRoute => ({
+      method: 'POST',
+      path,
+      summary: 'Save SHARED_SCOPE or SERVER_SCOPE attributes; shared changes reach the device',
+      async handler({ core, params, bodyText }) {
+        const device = core.device(params.deviceId);
+        const scope = scopeOf(params.scope, true);
+        try {
+          core.saveAttributes(device, scope, attributesToSave(await bodyText()));
+        } catch (error) {
+          if (error instanceof BadRequestError) return { status: 400, text: error.message };
+          throw error;
+        }
+      },
+    }),
+  ),
+  {
+    method: 'DELETE',
+    path: `${PREFIX}/:scope`,
+    summary: 'Delete attributes by keys',
+    handler({ core, params, query }) {
+      const keys = keysParameter(query, 'keys');
+      if (!keys?.length) throw new BadRequestError('Keys are required');
+      core.deleteAttributes(core.device(params.deviceId), scopeOf(params.scope, false), keys);
+    },
+  },
+];

@@ -1,0 +1,34 @@
+/** One error class per failure kind; each carries ThingsBoard's HTTP status and error code (platform-facts.md §8). */
+export class PlatformError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly errorCode: number,
+  ) {
+    super(message);
+  }
+}
+
+export class BadRequestError extends PlatformError {
+  constructor(message: string) {
+    super(message, 400, 31);
+  }
+}
+
+export class NotFoundError extends PlatformError {
+  constructor(message = "Requested item wasn't found!") {
+    super(message, 404, 32);
+  }
+}
+
+export class AuthenticationError extends PlatformError {
+  constructor(message = 'Authentication failed', errorCode = 10) {
+    super(message, 401, errorCode);
+  }
+}
+
+export class PermissionDeniedError extends PlatformError {
+  constructor(message = "You don't have permission to perform this operation!") {
+    super(message, 403, 20);
+  }
+}

@@ -1,0 +1,109 @@
+/** The reference platform's domain records. In memory: a run or a `simulate` session is their whole lifetime. */
+import type { TypedValue } from '../../../src/kv/values';
+
+export type Authority = 'SYS_ADMIN' | 'TENANT_ADMIN' | 'CUSTOMER_USER';
+export type AttributeScope = 'CLIENT_SCOPE' | 'SHARED_SCOPE' | 'SERVER_SCOPE';
+export const ATTRIBUTE_SCOPES: readonly AttributeScope[] = ['CLIENT_SCOPE', 'SHARED_SCOPE', 'SERVER_SCOPE'];
+export type ProvisionType = 'DISABLED' | 'ALLOW_CREATE_NEW_DEVICES' | 'CHECK_PRE_PROVISIONED_DEVICES';
+
+export interface User {
+  id: string;
+  email: string;
+  password: string;
+  authority: Authority;
+  tenantId: string;
+  customerId: string;
+  firstName: string;
+  lastName: string;
+}
+
+export interface DeviceProfile {
+  id: string;
+  name: string;
+  isDefault: boolean;
+  createdTime: number;
+  provisionType: ProvisionType;
+  provisionDeviceKey: string | null;
+  provisionDeviceSecret: string | null;
+  firmwareId: string | null;
+}
+
+export interface Attribute {
+  value: TypedValue;
+  lastUpdateTs: number;
+}
+
+export interface TimeseriesEntry {
+  ts: number;
+  value: TypedValue;
+}
+
+export type RpcState = 'QUEUED' | 'DELIVERED' | 'SUCCESSFUL' | 'TIMEOUT' | 'EXPIRED';
+
+/** How a server-side RPC ended, as its admin caller sees it. */
+export type RpcOutcome =
+  | { kind: 'DELIVERED' } // one-way, taken by a device session
+  | { kind: 'SUCCESSFUL'; response: string } // two-way, the device replied (raw JSON text)
+  | { kind: 'TIMEOUT' } // two-way, delivered but not answered before expiry
+  | { kind: 'NO_ACTIVE_CONNECTION' }; // never delivered before expiry
+
+export interface RpcRequest {
+  id: number;
+  method: string;
+  params: unknown;
+  oneway: boolean;
+  state: RpcState;
+  expiresAt: number;
+  settle: (outcome: RpcOutcome) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface ClaimRegistration {
+  secretKey: string;
+  expiresAt: number;
+}
+
+export interface Device {
+  id: string;
+  name: string;
+  label: string | null;
+  profileId: string;
+  token: string;
+  tenantId: string;
+  customerId: string | null;
+  additionalInfo: Record<string, unknown> | null;
+  firmwareId: string | null;
+  createdTime: number;
+  attributes: Record<AttributeScope, Map<string, Attribute>>;
+  latest: Map<string, TimeseriesEntry>;
+  history: Map<string, TimeseriesEntry[]>;
+  nextRpcId: number;
+  rpcs: Map<number, RpcRequest>;
+  claim: ClaimRegistration | null;
+  deleted: boolean;
+}
+
+export interface OtaPackage {
+  id: string;
+  title: string;
+  version: string;
+  type: 'FIRMWARE' | 'SOFTWARE';
+  deviceProfileId: string | null;
+  createdTime: number;
+  url: string | null;
+  data: Buffer | null;
+  fileName: string | null;
+  contentType: string | null;
+  checksumAlgorithm: string | null;
+  checksum: string | null;
+}
+
+export interface ApiKey {
+  id: string;
+  userId: string;
+  value: string;
+  description: string;
+  expirationTime: number;
+  enabled: boolean;
+  createdTime: number;
+}

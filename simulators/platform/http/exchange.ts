@@ -1,0 +1,80 @@
+/**
+ * Request and response plumbing shared by the device API and the admin API: body reading with a size cap,
+ * JSON answers (lossless, so a DOUBLE keeps its `.0`), ThingsBoard's error body.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PlatformError } from '../core/errors';
+
+export class PayloadTooLargeError extends PlatformError {
+  constructor(limit: number) {
+    super(`Payload size exceeds the limit of ${limit} bytes`, 413, 31);
+  }
+}
+
+/** Reads the whole body; rejects with PayloadTooLargeError past `limit` bytes (Content-Length checked first). */
+export function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(request.headers['content-length']);
+  if (declared > limit) {
+    request.resume();
+    return Promise.reject(new PayloadTooLargeError(limit));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.removeAllListeners('data');
+        request.resume();
+        reject(new PayloadTooLargeError(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+export function sendEmpty(response: ServerResponse, status: number): void {
+  response.writeHead(status, { 'content-length': '0' });
+  response.end();
+}
+
+/** Sends JSON text as is (already serialized, e.g. by stringifyLossless). */
+export function sendJsonText(response: ServerResponse, status: number, text: string): void {
+  const body = Buffer.from(text, 'utf8');
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': String(body.length) });
+  response.end(body);
+}
+
+export function sendJson(response: ServerResponse, status: number, value: unknown): void {
+  sendJsonText(response, status, JSON.stringify(value));
+}
+
+export function sendText(response: ServerResponse, status: number, text: string): void {
+  const body = Buffer.from(text, 'utf8');
+  response.writeHead(status, { 'content-type': 'text/plain;charset=UTF-8', 'content-length': String(body.length) });
+  response.end(body);
+}
+
+/** ThingsBoard's error body: {status, message, errorCode, timestamp}. */
+export function sendError(response: ServerResponse, error: PlatformError): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  sendJson(response, error.status, { status: error.status, message: error.message, errorCode: error.errorCode, timestamp: Date.now() });
+}
+
+export function queryOf(url: string | undefined): URLSearchParams {
+  const at = url?.indexOf('?') ?? -1;
+  return new URLSearchParams(at >= 0 ? url!.slice(at + 1) : '');
+}
+
+/** Comma-separated keys of a query parameter (repeated parameters are joined), blanks dropped. */
+export function keysParameter(query: URLSearchParams, name: string): string[] | undefined {
+  const values = query.getAll(name);
+  if (values.length === 0) return undefined;
+  return values.flatMap((value) => value.split(',')).map((key) => key.trim()).filter((key) => key.length > 0);
+}

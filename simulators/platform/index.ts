@@ -1,0 +1,155 @@
+/**
+ * The reference platform: the HTTP device API and the administration REST API on one port (as ThingsBoard's 8080),
+ * optionally also over HTTPS, over one in-memory core. Started in-process for the embedded target and standalone by
+ * `iotc simulate`.
+ *
+ * node:http with find-my-way rather than a framework: the device API is the load-test hot path, and a benchmark holds
+ * it to at least half the throughput of a bare node:http server.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import Router from 'find-my-way';
+import pino from 'pino';
+import { PlatformCore } from './core/platform-core';
+import { sendEmpty } from './http/exchange';
+import { echoClientRpcHandler, registerDeviceApi, type ClientRpcHandler } from './http/device-api';
+import { AdminAuth } from './admin/auth';
+import { registerAdminRoutes, type AdminRoute } from './admin/route';
+import { authRoutes } from './admin/auth-routes';
+import { deviceRoutes } from './admin/device-routes';
+import { telemetryRoutes } from './admin/telemetry-routes';
+import { rpcRoutes } from './admin/rpc-routes';
+import { profileRoutes } from './admin/profile-routes';
+import { claimRoutes } from './admin/claim-routes';
+import { firmwareRoutes } from './admin/firmware-routes';
+import { apiKeyRoutes } from './admin/api-key-routes';
+
+export type { ClientRpcHandler } from './http/device-api';
+
+export interface PlatformOptions {
+  host?: string;
+  /** Port of the HTTP device API and admin API; 0 (default) takes a free one. */
+  httpPort?: number;
+  /** Also serve HTTPS on this port (0 = a free one) with `tls`; absent = no HTTPS. */
+  httpsPort?: number;
+  tls?: { cert: string; key: string };
+  /** device.claim.duration: the claim window when a claim gives no durationMs (default 24 h, as ThingsBoard). */
+  claimDurationMs?: number;
+  /** Answers client-side RPC (POST /api/v1/{token}/rpc); default: echo the request document back. */
+  clientRpcHandler?: ClientRpcHandler;
+  /** Access token lifetime; default JWT_TOKEN_EXPIRATION_TIME or 9000 s. */
+  jwtExpirationSec?: number;
+  /** Refresh token lifetime; default JWT_REFRESH_TOKEN_EXPIRATION_TIME or 604800 s. */
+  refreshTokenExpirationSec?: number;
+  /** Shortest server-side RPC timeout (ThingsBoard's MIN_SERVER_SIDE_RPC_TIMEOUT, default 5000 ms). */
+  minServerRpcTimeoutMs?: number;
+  logger?: pino.Logger;
+}
+
+export interface RunningPlatform {
+  httpUrl: string;
+  httpsUrl?: string;
+  demo: { deviceName: string; deviceToken: string; users: Array<{ username: string; password: string; authority: string }> };
+  close(): Promise<void>;
+}
+
+export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  ...authRoutes,
+  ...deviceRoutes,
+  ...telemetryRoutes,
+  ...rpcRoutes,
+  ...profileRoutes,
+  ...claimRoutes,
+  ...firmwareRoutes,
+  ...apiKeyRoutes,
+];
+
+function secondsFromEnv(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
+  const host = options.host ?? '127.0.0.1';
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const core = new PlatformCore({
+    claimDurationMs: options.claimDurationMs ?? 86_400_000,
+    minServerRpcTimeoutMs: options.minServerRpcTimeoutMs ?? 5000,
+  });
+  const auth = new AdminAuth(core, {
+    accessSeconds: options.jwtExpirationSec ?? secondsFromEnv('JWT_TOKEN_EXPIRATION_TIME', 9000),
+    refreshSeconds: options.refreshTokenExpirationSec ?? secondsFromEnv('JWT_REFRESH_TOKEN_EXPIRATION_TIME', 604800),
+  });
+  const router = Router({
+    ignoreTrailingSlash: true,
+    maxParamLength: 500,
+    defaultRoute: (request, response) => {
+      request.resume();
+      sendEmpty(response, 404);
+    },
+  });
+  registerDeviceApi(router, core, options.clientRpcHandler ?? echoClientRpcHandler);
+  registerAdminRoutes(router, core, auth, [...ADMIN_ROUTES]);
+  const demo = core.createDevice({ name: 'Demo Device', token: 'A1_TEST_TOKEN' });
+
+  const handler = (request: IncomingMessage, response: ServerResponse) => {
+    try {
+      router.lookup(request, response);
+    } catch (error) {
+      logger.error({ err: error }, 'request failed');
+      if (!response.headersSent) sendEmpty(response, 500);
+    }
+  };
+  const servers: Server[] = [];
+  const listen = async (server: Server, port: number): Promise<number> => {
+    servers.push(server);
+    server.keepAliveTimeout = 65_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    return (server.address() as AddressInfo).port;
+  };
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  try {
+    const httpPort = await listen(createServer(handler), options.httpPort ?? 0);
+    let httpsUrl: string | undefined;
+    if (options.httpsPort !== undefined) {
+      if (!options.tls) throw new Error('httpsPort needs tls (cert and key)');
+      const httpsPort = await listen(createHttpsServer(options.tls, handler), options.httpsPort);
+      httpsUrl = `https://${urlHost}:${httpsPort}`;
+    }
+    logger.info({ httpPort }, 'reference platform listening');
+    let closing: Promise<void> | undefined;
+    return {
+      httpUrl: `http://${urlHost}:${httpPort}`,
+      httpsUrl,
+      demo: {
+        deviceName: demo.name,
+        deviceToken: demo.token,
+        users: core.users.map((user) => ({ username: user.email, password: user.password, authority: user.authority })),
+      },
+      close: () =>
+        (closing ??= (async () => {
+          core.close();
+          await Promise.all(
+            servers.map(
+              (server) =>
+                new Promise<void>((resolve) => {
+                  server.close(() => resolve());
+                  server.closeAllConnections();
+                }),
+            ),
+          );
+        })()),
+    };
+  } catch (error) {
+    for (const server of servers) server.close();
+    core.close();
+    throw error;
+  }
+}
