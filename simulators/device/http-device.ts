@@ -1,0 +1,140 @@
+/**
+ * The HTTP device driver: a simulated device speaking the HTTP device API (interfaces.md) to any target by URL.
+ * Used by steps, load profiles and the CLI. Every call answers {status, headers, text, json?, bytes} and never throws
+ * on a status: deciding what a status means is the caller's job. Bodies are always read, so connections are reused.
+ */
+import { Agent, request, type Dispatcher } from 'undici';
+import { parseLossless } from '../../src/kv/values';
+
+export interface DeviceResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** The body parsed losslessly when it is JSON (42.0 stays distinguishable from 42). */
+  json?: unknown;
+  bytes: Buffer;
+  elapsedMs: number;
+}
+
+export interface HttpDeviceOptions {
+  /** Per-request timeout; long-polls add their own timeout to it. */
+  requestTimeoutMs?: number;
+  /** Trust for an https base URL: a CA certificate, or no verification. */
+  tls?: { ca?: string; insecureSkipVerify?: boolean };
+  /** Share one connection pool among many simulated devices (load profiles). */
+  dispatcher?: Dispatcher;
+}
+
+/** A body: a value sent as JSON, or text sent exactly as given (malformed payloads, exact number lexemes). */
+export type DeviceBody = { json: unknown } | { raw: string } | undefined;
+
+export function createDeviceDispatcher(options: Pick<HttpDeviceOptions, 'tls'> = {}): Agent {
+  return new Agent({
+    keepAliveTimeout: 10_000,
+    connect: options.tls ? { ca: options.tls.ca, rejectUnauthorized: !options.tls.insecureSkipVerify } : undefined,
+  });
+}
+
+/** Sends one request of the HTTP device API. `path` starts with /api/v1/. */
+export async function deviceRequest(
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body: DeviceBody,
+  options: HttpDeviceOptions & { extraTimeoutMs?: number } = {},
+): Promise<DeviceResponse> {
+  const timeout = (options.requestTimeoutMs ?? 10_000) + (options.extraTimeoutMs ?? 0);
+  const started = performance.now();
+  const payload = body === undefined ? undefined : 'raw' in body ? body.raw : JSON.stringify(body.json);
+  const response = await request(baseUrl.replace(/\/+$/, '') + path, {
+    method,
+    // interfaces.md: requests with a body carry Content-Type: application/json
+    headers: payload === undefined ? {} : { 'content-type': 'application/json' },
+    body: payload,
+    dispatcher: options.dispatcher,
+    headersTimeout: timeout,
+    bodyTimeout: timeout,
+  });
+  const bytes = Buffer.from(await response.body.arrayBuffer());
+  const text = bytes.toString('utf8');
+  let json: unknown;
+  if (String(response.headers['content-type'] ?? '').includes('json') && text.length > 0) {
+    try {
+      json = parseLossless(text);
+    } catch {
+      json = undefined;
+    }
+  }
+  return { status: response.statusCode, headers: response.headers, text, json, bytes, elapsedMs: performance.now() - started };
+}
+
+/** POST /api/v1/provision: no token, the provisioning key and secret in the body. */
+export function provision(baseUrl: string, body: DeviceBody, options: HttpDeviceOptions = {}): Promise<DeviceResponse> {
+  return deviceRequest(baseUrl, 'POST', '/api/v1/provision', body, options);
+}
+
+export class HttpDevice {
+  private readonly options: HttpDeviceOptions;
+
+  constructor(
+    readonly baseUrl: string,
+    readonly accessToken: string,
+    options: HttpDeviceOptions = {},
+  ) {
+    this.options = { ...options, dispatcher: options.dispatcher ?? createDeviceDispatcher(options) };
+  }
+
+  private path(resource: string): string {
+    return `/api/v1/${encodeURIComponent(this.accessToken)}/${resource}`;
+  }
+
+  postTelemetry(body: DeviceBody): Promise<DeviceResponse> {
+    return deviceRequest(this.baseUrl, 'POST', this.path('telemetry'), body, this.options);
+  }
+
+  postAttributes(body: DeviceBody): Promise<DeviceResponse> {
+    return deviceRequest(this.baseUrl, 'POST', this.path('attributes'), body, this.options);
+  }
+
+  getAttributes(keys: { clientKeys?: string[]; sharedKeys?: string[] } = {}): Promise<DeviceResponse> {
+    const query = new URLSearchParams();
+    if (keys.clientKeys) query.set('clientKeys', keys.clientKeys.join(','));
+    if (keys.sharedKeys) query.set('sharedKeys', keys.sharedKeys.join(','));
+    const suffix = query.size ? `?${query}` : '';
+    return deviceRequest(this.baseUrl, 'GET', this.path(`attributes${suffix}`), undefined, this.options);
+  }
+
+  /** Long-poll for shared attribute updates; timeout in milliseconds. */
+  pollAttributeUpdates(timeoutMs: number): Promise<DeviceResponse> {
+    return deviceRequest(this.baseUrl, 'GET', this.path(`attributes/updates?timeout=${timeoutMs}`), undefined, { ...this.options, extraTimeoutMs: timeoutMs });
+  }
+
+  /** Long-poll for a server-side RPC request; timeout in milliseconds. */
+  pollRpc(timeoutMs: number): Promise<DeviceResponse> {
+    return deviceRequest(this.baseUrl, 'GET', this.path(`rpc?timeout=${timeoutMs}`), undefined, { ...this.options, extraTimeoutMs: timeoutMs });
+  }
+
+  replyRpc(id: number | string, body: DeviceBody): Promise<DeviceResponse> {
+    return deviceRequest(this.baseUrl, 'POST', this.path(`rpc/${id}`), body, this.options);
+  }
+
+  clientRpc(body: DeviceBody): Promise<DeviceResponse> {
+    return deviceRequest(this.baseUrl, 'POST', this.path('rpc'), body, this.options);
+  }
+
+  claim(body?: DeviceBody): Promise<DeviceResponse> {
+    return deviceRequest(this.baseUrl, 'POST', this.path('claim'), body, this.options);
+  }
+
+  firmware(title: string, version: string, part: { size?: number; chunk?: number } = {}): Promise<DeviceResponse> {
+    const query = new URLSearchParams({ title, version });
+    if (part.size !== undefined) query.set('size', String(part.size));
+    if (part.chunk !== undefined) query.set('chunk', String(part.chunk));
+    return deviceRequest(this.baseUrl, 'GET', this.path(`firmware?${query}`), undefined, this.options);
+  }
+
+  /** Any path under /api/v1/{token}/ (for checks of unknown resources and invalid URLs). */
+  request(method: 'GET' | 'POST', resource: string, body?: DeviceBody): Promise<DeviceResponse> {
+    return deviceRequest(this.baseUrl, method, this.path(resource), body, this.options);
+  }
+}
