@@ -6,7 +6,7 @@
  */
 const JWT = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/g;
 const API_KEY = /\btb_[A-Za-z0-9_-]{8,}/g;
-const DEVICE_TOKEN_IN_PATH = /(\/api\/v1\/)(?!provision\b)[^/?#\s"']+/g;
+const DEVICE_TOKEN_IN_PATH = /(\/api\/v1\/)(?!provision\b|\{token\})[^/?#\s"']+/g;
 const AUTH_HEADER = /((?:X-)?Authorization["']?\s*[:=]\s*["']?(?:Bearer|ApiKey|Basic)\s+)[^\s"',}]+/gi;
 const SECRET_FIELD = /("(?:password|token|refreshToken|accessToken|credentialsId|credentialsValue|provisionDeviceSecret|secretKey|value)"\s*:\s*)"[^"]*"/g;
 

@@ -1,0 +1,18 @@
+@http-device-api
+Feature: Shared attribute updates by long-poll
+  GET /attributes/updates?timeout=<ms> waits for a server-side component (here the REST API) to change a shared
+  attribute and answers with the updated shared attributes, or with a timeout answer when nothing changes in time.
+
+  Background:
+    Given a device "valve" with an access token
+
+  @HTTP-UPD-01
+  Scenario: A shared attribute changed through the REST API reaches the waiting device
+    Given the device "valve" is waiting for shared attribute updates for up to 5000 ms
+    When the platform sets the shared attributes of "valve" to {"position": 75, "unit": "percent"}
+    Then the attribute updates poll of "valve" answers 200 with {"position": 75, "unit": "percent"}
+
+  @HTTP-UPD-02
+  Scenario: Without a change the poll ends at its timeout with 408 and an empty body
+    When the device "valve" waits for shared attribute updates for up to 300 ms
+    Then the attribute updates poll of "valve" times out with 408 and an empty body after at least 300 ms

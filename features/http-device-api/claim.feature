@@ -1,0 +1,38 @@
+@http-device-api @capability-claiming
+Feature: Device claiming over the HTTP device API
+  A device posts {secretKey, durationMs} to /claim; during durationMs a customer can claim the device with that
+  secret key. secretKey defaults to the empty string and durationMs to the platform's device.claim.duration.
+
+  Background:
+    Given a device "tracker" with an access token
+
+  @HTTP-CLAIM-01
+  Scenario: A customer claims the device with the secret key within the duration
+    When the device "tracker" posts the claim {"secretKey": "s3cr3t-key", "durationMs": 60000}
+    Then the response status is 200
+    And the customer can claim "tracker" with the secret key "s3cr3t-key"
+
+  @HTTP-CLAIM-01
+  Scenario: A claim with another secret key fails
+    When the device "tracker" posts the claim {"secretKey": "right-key", "durationMs": 60000}
+    Then the response status is 200
+    And the customer cannot claim "tracker" with the secret key "wrong-key"
+
+  @HTTP-CLAIM-02
+  Scenario: Without a secretKey the secret key is the empty string
+    When the device "tracker" posts the claim {"durationMs": 60000}
+    Then the response status is 200
+    And the customer can claim "tracker" with the secret key ""
+
+  @HTTP-CLAIM-03
+  Scenario: The claim registration ends after durationMs
+    When the device "tracker" posts the claim {"secretKey": "brief", "durationMs": 400}
+    Then the response status is 200
+    When the claim window of "tracker" of 400 ms has passed
+    Then the customer cannot claim "tracker" with the secret key "brief"
+
+  @HTTP-CLAIM-04 @HTTP-CLAIM-02
+  Scenario: Without a body the claim uses device.claim.duration and the empty key
+    When the device "tracker" posts the claim {}
+    Then the response status is 200
+    And the customer can claim "tracker" with the secret key ""

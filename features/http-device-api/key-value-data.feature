@@ -1,0 +1,50 @@
+@http-device-api @key-value-data
+Feature: Key-value data
+  A key is always a string. A value is one of string, boolean, double, long or JSON (nested objects and arrays
+  allowed). What a device sends is what the platform holds: the same value and the same type.
+
+  Background:
+    Given a device "sensor" with an access token
+
+  @KV-02 @KV-03 @KV-04 @KV-05 @KV-06
+  Scenario Outline: A <type> value is stored as a <type>
+    When the device "sensor" posts telemetry {"reading": <json>}
+    Then the response status is 200
+    And the platform eventually holds telemetry of "sensor":
+      | key     | value   | type   |
+      | reading | <value> | <type> |
+
+    Examples:
+      | type    | json                              | value                           |
+      | string  | "21.5 degrees"                    | 21.5 degrees                    |
+      | string  | "42"                              | 42                              |
+      | boolean | false                             | false                           |
+      | double  | 42.0                              | 42.0                            |
+      | double  | -0.001                            | -0.001                          |
+      | long    | 9223372036854775807               | 9223372036854775807             |
+      | long    | -42                               | -42                             |
+      | json    | {"a": {"b": [1, 2.5, "x", null]}} | {"a": {"b": [1, 2.5, "x", null]}} |
+      | json    | [true, {"k": "v"}]                | [true, {"k": "v"}]              |
+
+  @KV-01
+  Scenario: Keys are strings and come back exactly as sent
+    When the device "sensor" posts telemetry {"temp.outside": 1, "Temperatur Außen": 2, "温度": 3, "a-b_c:d": 4}
+    Then the response status is 200
+    And the platform eventually holds telemetry of "sensor":
+      | key              | value | type |
+      | temp.outside     | 1     | long |
+      | Temperatur Außen | 2     | long |
+      | 温度             | 3     | long |
+      | a-b_c:d          | 4     | long |
+
+  @KV-02 @KV-03 @KV-04 @KV-05 @KV-06 @HTTP-ATTR-01
+  Scenario: Client attributes keep the type of every value
+    When the device "sensor" posts client attributes {"model": "T-1000", "active": true, "gain": 1.0, "serial": 1234567890123, "config": {"rate": 10, "bands": [1, 2]}}
+    Then the response status is 200
+    And the platform eventually holds client attributes of "sensor":
+      | key    | value                         | type    |
+      | model  | T-1000                        | string  |
+      | active | true                          | boolean |
+      | gain   | 1.0                           | double  |
+      | serial | 1234567890123                 | long    |
+      | config | {"rate": 10, "bands": [1, 2]} | json    |

@@ -1,0 +1,43 @@
+@http-device-api
+Feature: RPC over the HTTP device API
+  A device receives server-side RPC requests by long-poll on GET /rpc?timeout=<ms> as {id, method, params} and
+  answers with POST /rpc/{id}; the reply is relayed to the requester. A device sends client-side RPC with POST /rpc
+  and gets a JSON document back.
+
+  Background:
+    Given a device "lamp" with an access token
+
+  @HTTP-RPC-01 @HTTP-RPC-03
+  Scenario: A two-way RPC reaches the polling device and its reply returns to the requester
+    When the device "lamp" polls for an RPC for up to 5000 ms
+    And the platform sends a two-way RPC "setBrightness" with params {"level": 80} to "lamp"
+    Then the device "lamp" receives the RPC request "setBrightness" with params {"level": 80}
+    When the device "lamp" replies to that RPC with {"level": 80, "applied": true}
+    Then the response status is 200
+    And the platform's RPC call to "lamp" answers 200 with {"level": 80, "applied": true}
+
+  @HTTP-RPC-01
+  Scenario: An RPC sent before the device polls is delivered at its next poll
+    When the platform sends a two-way RPC "getState" with params {} to "lamp"
+    And the device "lamp" polls for an RPC for up to 5000 ms
+    Then the device "lamp" receives the RPC request "getState" with params {}
+    When the device "lamp" replies to that RPC with {"on": false}
+    Then the platform's RPC call to "lamp" answers 200 with {"on": false}
+
+  @HTTP-RPC-05
+  Scenario: A one-way RPC is delivered to the device
+    When the device "lamp" polls for an RPC for up to 5000 ms
+    And the platform sends a one-way RPC "blink" with params {"times": 3} to "lamp"
+    Then the device "lamp" receives the RPC request "blink" with params {"times": 3}
+    And the platform's RPC call to "lamp" answers 200
+
+  @HTTP-RPC-02
+  Scenario: Without an RPC the poll ends at its timeout with 408 and an empty body
+    When the device "lamp" polls for an RPC for up to 300 ms
+    Then the RPC poll of "lamp" times out with 408 and an empty body after at least 300 ms
+
+  @HTTP-RPC-04 @capability-client-rpc
+  Scenario: A client-side RPC is answered with a JSON document
+    When the device "lamp" sends the client-side RPC {"method": "getCurrentTime", "params": {}}
+    Then the response status is 200
+    And the response body is a JSON document

@@ -1,0 +1,75 @@
+/** Firmware: a package on the platform, the update start (fw_* shared attributes), the download by the device. */
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { Given, Then, When } from '@cucumber/cucumber';
+import { toPlain } from '../src/kv/values';
+import type { IotcWorld } from './world';
+
+const packageKey = (title: string, version: string) => `firmware:${title}@${version}`;
+
+Given('a firmware package {string} version {string} of {int} bytes for the profile of {string}', async function (this: IotcWorld, title: string, version: string, size: number, local: string) {
+  const device = this.device(local);
+  const profileId = (device.record.raw.deviceProfileId as { id: string }).id;
+  const data = randomBytes(size);
+  const created = await this.run.admin.createFirmware({ title: this.unique(title), version, deviceProfileId: profileId, data, fileName: `${title}-${version}.bin` });
+  this.cleanups.push({ what: `firmware ${title} ${version}`, undo: () => this.run.admin.deleteFirmware(created.id) });
+  this.ids.set(packageKey(title, version), created.id);
+  this.blobs.set(packageKey(title, version), data);
+});
+
+When('the platform assigns the firmware {string} version {string} to {string}', async function (this: IotcWorld, title: string, version: string, local: string) {
+  const device = this.device(local);
+  const packageId = this.ids.get(packageKey(title, version));
+  assert.ok(packageId, `no firmware package ${title} ${version} in this scenario`);
+  const current = await this.run.admin.getDevice(device.record.id);
+  await this.run.admin.saveDevice({ ...current.raw, firmwareId: { entityType: 'OTA_PACKAGE', id: packageId } });
+  this.cleanups.push({
+    what: `firmware assignment of ${device.record.name}`,
+    undo: async () => {
+      const latest = await this.run.admin.getDevice(device.record.id);
+      await this.run.admin.saveDevice({ ...latest.raw, firmwareId: null });
+    },
+  });
+});
+
+Then('the device {string} sees the shared attributes of the firmware {string} version {string}', async function (this: IotcWorld, local: string, title: string, version: string) {
+  const device = this.device(local);
+  const data = this.blobs.get(packageKey(title, version));
+  assert.ok(data, `no firmware package ${title} ${version} in this scenario`);
+  await this.eventually(async () => {
+    const response = await device.driver.getAttributes({ sharedKeys: ['fw_title', 'fw_version', 'fw_checksum', 'fw_checksum_algorithm'] });
+    assert.equal(response.status, 200, `GET attributes answered ${response.status}`);
+    const shared = (toPlain(response.json) as { shared?: Record<string, unknown> }).shared ?? {};
+    assert.equal(shared.fw_title, this.unique(title), `fw_title is ${JSON.stringify(shared.fw_title)}`);
+    assert.equal(shared.fw_version, version, `fw_version is ${JSON.stringify(shared.fw_version)}`);
+    assert.equal(typeof shared.fw_checksum_algorithm, 'string', 'fw_checksum_algorithm is not set');
+    const expected = createHash(String(shared.fw_checksum_algorithm).toLowerCase()).update(data).digest('hex');
+    assert.equal(String(shared.fw_checksum).toLowerCase(), expected, 'fw_checksum is not the checksum of the package');
+  });
+});
+
+When('the device {string} downloads the firmware {string} version {string}', async function (this: IotcWorld, local: string, title: string, version: string) {
+  this.response = await this.device(local).driver.firmware(this.unique(title), version);
+});
+
+Then('the download is the whole firmware {string} version {string}', function (this: IotcWorld, title: string, version: string) {
+  const response = this.lastResponse();
+  assert.equal(response.status, 200, `the download answered ${response.status}`);
+  assert.ok(response.bytes.equals(this.blobs.get(packageKey(title, version))!), 'the downloaded bytes are not the package');
+});
+
+Then('the device {string} downloads the firmware {string} version {string} in chunks of {int} bytes and gets the whole package', async function (this: IotcWorld, local: string, title: string, version: string, size: number) {
+  const device = this.device(local);
+  const data = this.blobs.get(packageKey(title, version))!;
+  const parts: Buffer[] = [];
+  const maxChunks = Math.ceil(data.length / size) + 1;
+  for (let chunk = 0; chunk <= maxChunks; chunk++) {
+    const response = await device.driver.firmware(this.unique(title), version, { size, chunk });
+    assert.equal(response.status, 200, `chunk ${chunk} answered ${response.status}`);
+    if (response.bytes.length === 0) break;
+    assert.ok(response.bytes.length <= size, `chunk ${chunk} has ${response.bytes.length} bytes, more than ${size}`);
+    parts.push(response.bytes);
+  }
+  assert.equal(parts.length, Math.ceil(data.length / size), 'the number of chunks');
+  assert.ok(Buffer.concat(parts).equals(data), 'the chunks put together are not the package');
+});

@@ -1,0 +1,70 @@
+/**
+ * Run and scenario lifecycle: open the target (IOTC_TARGET: `embedded` or a profile path) and log in once; skip
+ * scenarios whose capability the target lacks (reported NOT APPLICABLE); delete what each scenario created.
+ */
+import { After, AfterAll, Before, BeforeAll, setDefaultTimeout, type ITestCaseHookParameter } from '@cucumber/cucumber';
+import { openTarget } from '../src/target';
+import { AdminApiError, AdminClient } from '../src/admin-client';
+import { createDeviceDispatcher } from '../simulators/device/http-device';
+import { newRunId, run, setRun } from './support/run';
+import type { IotcWorld } from './world';
+
+setDefaultTimeout(30_000);
+
+BeforeAll({ timeout: 60_000 }, async function () {
+  const target = await openTarget();
+  const sessionOptions = {
+    requestTimeoutMs: target.timeouts.requestMs,
+    tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
+  };
+  const admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, sessionOptions);
+  const customer = target.customerUser ? await AdminClient.login(target.adminUrl, target.customerUser, sessionOptions) : undefined;
+  setRun({
+    target,
+    admin,
+    customer,
+    deviceDispatcher: createDeviceDispatcher({ tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify } }),
+    runId: newRunId(),
+  });
+});
+
+AfterAll({ timeout: 60_000 }, async function () {
+  let context;
+  try {
+    context = run();
+  } catch {
+    return; // BeforeAll failed: nothing was opened
+  }
+  setRun(undefined);
+  await Promise.allSettled([context.admin.close(), context.customer?.close(), context.deviceDispatcher.close()]);
+  await context.target.close();
+});
+
+Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
+  this.scenarioTags = pickle.tags.map((tag) => tag.name).join(' and ');
+  const missing = pickle.tags
+    .map((tag) => tag.name)
+    .filter((tag) => tag.startsWith('@capability-'))
+    .map((tag) => tag.slice('@capability-'.length))
+    .filter((capability) => !this.run.target.capabilities.has(capability as never));
+  if (missing.length) {
+    this.log(`skipped: the target profile lacks the capability ${missing.join(', ')}`);
+    return 'skipped';
+  }
+  return undefined;
+});
+
+After({ timeout: 60_000 }, async function (this: IotcWorld) {
+  const failures: string[] = [];
+  for (const { what, undo } of this.cleanups.reverse()) {
+    try {
+      await undo();
+    } catch (error) {
+      if (error instanceof AdminApiError && error.status === 404) continue; // the scenario deleted it itself
+      failures.push(`${what}: ${(error as Error).message}`);
+    }
+  }
+  // Abandoned long-polls and RPC calls are awaited so they cannot leak into the next scenario.
+  await Promise.allSettled(this.pending.values());
+  if (failures.length) throw new Error(`cleanup failed for ${failures.join('; ')}`);
+});

@@ -1,0 +1,237 @@
+/**
+ * Property-based payload scenarios (features/http-device-api/payload-properties.feature).
+ *
+ * Each step runs one fast-check property: payloads come from schemas/arbitrary.ts (derived from the JSON Schemas),
+ * every case posts through the HTTP device driver as a fresh device and reads back through the admin client, and
+ * the device is deleted after the case.
+ *
+ * Replaying a failure: the step prints `fast-check seed=S path=P` (also attached to the scenario as
+ * `{"fastCheck":{"seed":S,"path":"P"}}`, which reports/conformance.json lists under run.seeds) and the error ends
+ * with a replay line. Run the same scenario with those values:
+ *     FC_SEED=S FC_PATH="P" npx iotc run --tags @HTTP-TEL-02
+ * fast-check then starts at the shrunk counterexample and stops at the first failure. FC_SEED alone reruns the
+ * whole sequence; FC_RUNS sets the number of cases per property (default 25).
+ */
+import { randomUUID } from 'node:crypto';
+import { Then } from '@cucumber/cucumber';
+import type { IotcWorld } from './world';
+import fc from 'fast-check';
+import {
+  malformedClientAttributes,
+  malformedTelemetry,
+  validClientAttributes,
+  validTelemetry,
+  type ExpectedEntry,
+  type MalformedPayload,
+  type TelemetryForm,
+  type ValidPayload,
+} from '../schemas/arbitrary';
+import { describeTypedValue, typedValuesEqual, type TypedValue } from '../src/kv/values';
+
+const DEFAULT_RUNS = 25;
+/** A server-assigned timestamp must fall within the request, give or take this much clock difference. */
+const SERVER_CLOCK_TOLERANCE_MS = 10 * 60_000;
+/** Upper bound of one property, shrinking included, so that a slow target cannot hold the run forever. */
+const PROPERTY_TIME_LIMIT_MS = 120_000;
+const STEP_TIMEOUT_MS = PROPERTY_TIME_LIMIT_MS + 30_000;
+
+type Resource = 'telemetry' | 'attributes';
+
+// ---------------------------------------------------------------------------------------------------------------
+// What the properties need from the world, the HTTP device driver and the admin client. Kept as one narrow port so
+// that the property code below does not depend on their shapes; `portsOf` is the only place that knows them.
+
+/** One stored entry as read back through the admin API (telemetry carries its ts). */
+export interface StoredEntry {
+  value: TypedValue;
+  ts?: number;
+}
+
+export interface PropertyDevice {
+  /** POST /api/v1/{token}/{resource} with this exact body (Content-Type: application/json) through the driver. */
+  post(resource: Resource, body: string): Promise<{ status: number }>;
+  /** Latest telemetry / client attributes of these keys, typed, through the admin client. Missing keys are absent. */
+  readBack(resource: Resource, keys: string[]): Promise<Map<string, StoredEntry>>;
+  /** Every telemetry key / client-attribute key the device holds, through the admin client. */
+  storedKeys(resource: Resource): Promise<string[]>;
+}
+
+export interface PropertyPorts {
+  /** Creates a device (run prefix, cleanup journal), runs `use`, deletes the device whatever happened. */
+  withFreshDevice(label: string, use: (device: PropertyDevice) => Promise<void>): Promise<void>;
+  /** Retries `probe` until it resolves, within the target's timeouts (steps/support/eventually.ts). */
+  eventually(probe: () => Promise<void>): Promise<void>;
+  /** The tag expression that selects the current scenario, for the replay line. */
+  scenarioTags: string;
+}
+
+/** The world, the HTTP device driver and the admin client seen through PropertyPorts. */
+function portsOf(world: PropertyWorld): PropertyPorts {
+  const { admin } = world.run;
+  return {
+    async withFreshDevice(label, use) {
+      const name = world.unique(`${label}-${randomUUID().slice(0, 8)}`);
+      const record = await admin.createDevice(name);
+      try {
+        const token = await admin.deviceAccessToken(record.id);
+        const driver = world.newDriver(token);
+        await use({
+          post: (resource, body) => (resource === 'telemetry' ? driver.postTelemetry({ raw: body }) : driver.postAttributes({ raw: body })),
+          async readBack(resource, keys) {
+            const out = new Map<string, StoredEntry>();
+            if (resource === 'telemetry') {
+              for (const [key, stored] of await admin.latestTelemetry(record.id, keys)) if (stored.value) out.set(key, { value: stored.value, ts: stored.ts });
+            } else {
+              for (const [key, stored] of await admin.attributes(record.id, 'CLIENT_SCOPE', keys)) if (stored.value) out.set(key, { value: stored.value });
+            }
+            return out;
+          },
+          async storedKeys(resource) {
+            return resource === 'telemetry' ? admin.telemetryKeys(record.id) : [...(await admin.attributes(record.id, 'CLIENT_SCOPE')).keys()];
+          },
+        });
+      } finally {
+        await admin.deleteDevice(record.id);
+      }
+    },
+    eventually: (probe) => world.eventually(probe),
+    scenarioTags: world.scenarioTags,
+  };
+}
+
+/** cucumber's World plus what steps/world.ts adds. */
+type PropertyWorld = IotcWorld;
+
+function runsFromEnvironment(): number {
+  const runs = Number(process.env.FC_RUNS);
+  return Number.isInteger(runs) && runs > 0 ? runs : DEFAULT_RUNS;
+}
+
+/**
+ * Runs `check` for every generated case, records the seed in the report and fails the step with fast-check's
+ * report (counterexample, shrinks, the error) plus the replay line.
+ */
+export async function runProperty<T>(world: PropertyWorld, ports: PropertyPorts, arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<void>): Promise<void> {
+  const seedText = process.env.FC_SEED;
+  const path = process.env.FC_PATH || undefined;
+  const numRuns = runsFromEnvironment();
+  const out = await fc.check(fc.asyncProperty(arbitrary, check), {
+    numRuns,
+    seed: seedText ? Number(seedText) : undefined,
+    path,
+    endOnFailure: path !== undefined,
+    includeErrorInReport: true,
+    interruptAfterTimeLimit: PROPERTY_TIME_LIMIT_MS,
+    markInterruptAsFailure: true,
+  });
+  const failedPath = out.failed ? (out.counterexamplePath ?? undefined) : undefined;
+  world.log(`fast-check seed=${out.seed}${failedPath ? ` path=${failedPath}` : ''} runs=${out.numRuns}${out.interrupted ? ' (interrupted)' : ''}`);
+  await world.attach(JSON.stringify({ fastCheck: { seed: out.seed, path: failedPath, numRuns, failed: out.failed } }), 'application/json');
+  if (out.failed) {
+    const replay = `FC_SEED=${out.seed}${failedPath ? ` FC_PATH="${failedPath}"` : ''}`;
+    throw new Error(`${fc.defaultReportMessage(out)}\nReplay: ${replay} npx iotc run --tags "${ports.scenarioTags}"`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// One case
+
+function describeEntry(entry: ExpectedEntry): string {
+  return `${JSON.stringify(entry.key)} = ${describeTypedValue(entry.value)}${entry.ts === undefined ? '' : ` at ts ${entry.ts}`}`;
+}
+
+/** Posts a valid payload as a fresh device and proves every entry is stored with its value, type and timestamp. */
+export async function postsAndStoresExactly(ports: PropertyPorts, resource: Resource, payload: ValidPayload): Promise<void> {
+  await ports.withFreshDevice('fuzz', async (device) => {
+    const sentAt = Date.now();
+    const response = await device.post(resource, payload.body);
+    const answeredAt = Date.now();
+    if (response.status !== 200) throw new Error(`POST ${resource} answered ${response.status}, expected 200; body ${payload.body}`);
+    if (payload.expected.length === 0) return;
+    const keys = payload.expected.map((entry) => entry.key);
+    await ports.eventually(async () => {
+      const stored = await device.readBack(resource, keys);
+      for (const expected of payload.expected) {
+        const actual = stored.get(expected.key);
+        if (!actual) throw new Error(`${describeEntry(expected)} was not stored`);
+        if (!typedValuesEqual(actual.value, expected.value)) {
+          throw new Error(`${describeEntry(expected)} read back as ${describeTypedValue(actual.value)}`);
+        }
+        if (resource === 'telemetry') checkTimestamp(expected, actual.ts, sentAt, answeredAt);
+      }
+    });
+  });
+}
+
+function checkTimestamp(expected: ExpectedEntry, ts: number | undefined, sentAt: number, answeredAt: number): void {
+  if (expected.ts !== undefined) {
+    if (ts !== expected.ts) throw new Error(`${describeEntry(expected)} read back with ts ${ts}`);
+    return;
+  }
+  if (ts === undefined || ts < sentAt - SERVER_CLOCK_TOLERANCE_MS || ts > answeredAt + SERVER_CLOCK_TOLERANCE_MS) {
+    throw new Error(`${describeEntry(expected)} read back with ts ${ts}, not a server time of the request (${sentAt}..${answeredAt})`);
+  }
+}
+
+const SENTINEL_KEY = 'iotc.sentinel';
+
+/**
+ * Posts a malformed payload as a fresh device: the answer must be 400. Then a valid sentinel follows on the same
+ * resource; once the sentinel is readable, the device must hold nothing but the sentinel, which proves the
+ * malformed payload stored nothing (rather than "not yet").
+ */
+export async function rejectsAndStoresNothing(ports: PropertyPorts, resource: Resource, payload: MalformedPayload): Promise<void> {
+  await ports.withFreshDevice('fuzz', async (device) => {
+    const response = await device.post(resource, payload.body);
+    if (response.status !== 400) throw new Error(`${payload.defect}: POST ${resource} answered ${response.status}, expected 400; body ${JSON.stringify(payload.body)}`);
+    const sentinel = await device.post(resource, JSON.stringify({ [SENTINEL_KEY]: true }));
+    if (sentinel.status !== 200) throw new Error(`the sentinel POST ${resource} answered ${sentinel.status}`);
+    await ports.eventually(async () => {
+      const keys = await device.storedKeys(resource);
+      if (!keys.includes(SENTINEL_KEY)) throw new Error('the sentinel was not stored yet');
+      const others = keys.filter((key) => key !== SENTINEL_KEY);
+      if (others.length) throw new Error(`${payload.defect}: the rejected body ${JSON.stringify(payload.body)} stored ${others.map((key) => JSON.stringify(key)).join(', ')}`);
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Steps
+
+/** Runs a property with the world's ports. */
+async function property<T>(world: PropertyWorld, arbitrary: fc.Arbitrary<T>, check: (ports: PropertyPorts, value: T) => Promise<void>): Promise<void> {
+  const ports = portsOf(world);
+  await runProperty(world, ports, arbitrary, (value) => check(ports, value));
+}
+
+Then(
+  /^generated valid telemetry in the (object|array|timestamped) form is accepted and every key reads back with its value and type$/,
+  { timeout: STEP_TIMEOUT_MS },
+  async function (this: PropertyWorld, form: TelemetryForm) {
+    return property(this, validTelemetry(form), (ports, payload) => postsAndStoresExactly(ports, 'telemetry', payload));
+  },
+);
+
+Then(
+  'generated valid client attributes are accepted and every key reads back with its value and type',
+  { timeout: STEP_TIMEOUT_MS },
+  async function (this: PropertyWorld) {
+    return property(this, validClientAttributes(), (ports, payload) => postsAndStoresExactly(ports, 'attributes', payload));
+  },
+);
+
+Then(
+  'generated malformed telemetry is answered 400 and the device holds no telemetry afterwards',
+  { timeout: STEP_TIMEOUT_MS },
+  async function (this: PropertyWorld) {
+    return property(this, malformedTelemetry(), (ports, payload) => rejectsAndStoresNothing(ports, 'telemetry', payload));
+  },
+);
+
+Then(
+  'generated malformed client attributes are answered 400 and the device holds no client attributes afterwards',
+  { timeout: STEP_TIMEOUT_MS },
+  async function (this: PropertyWorld) {
+    return property(this, malformedClientAttributes(), (ports, payload) => rejectsAndStoresNothing(ports, 'attributes', payload));
+  },
+);

@@ -1,0 +1,60 @@
+/** Device provisioning: profiles with a strategy, key and secret; the provisioning request; what it created. */
+import assert from 'node:assert/strict';
+import { Given, Then, When } from '@cucumber/cucumber';
+import { provision } from '../simulators/device/http-device';
+import { toPlain } from '../src/kv/values';
+import type { ProvisionStrategy } from '../src/admin-client';
+import type { IotcWorld } from './world';
+
+Given(
+  'a device profile {string} with provisioning strategy {word}, key {string} and secret {string}',
+  async function (this: IotcWorld, local: string, strategy: ProvisionStrategy, key: string, secret: string) {
+    const profile = await this.run.admin.createDeviceProfile({
+      name: this.unique(local),
+      provisionType: strategy,
+      provisionDeviceKey: this.unique(key),
+      provisionDeviceSecret: secret,
+    });
+    this.cleanups.push({ what: `device profile ${profile.name}`, undo: () => this.run.admin.deleteDeviceProfile(profile.id) });
+    this.ids.set(`profile:${local}`, profile.id);
+  },
+);
+
+Given('a device {string} of the profile {string}', async function (this: IotcWorld, local: string, profile: string) {
+  const profileId = this.ids.get(`profile:${profile}`);
+  assert.ok(profileId, `no device profile "${profile}" in this scenario`);
+  await this.createDevice(local, { deviceProfileId: profileId });
+});
+
+/**
+ * Keys and device names in the scenario are local; the request carries their unique platform values. A JSON field
+ * written as "<unique:x>" is replaced by the unique value of x.
+ */
+When('a device sends the provisioning request:', async function (this: IotcWorld, body: string) {
+  const text = body.replace(/<unique:([^>]+)>/g, (_match, local: string) => this.unique(local));
+  this.response = await provision(this.run.target.httpUrl, { raw: text }, { requestTimeoutMs: this.run.target.timeouts.requestMs, dispatcher: this.run.deviceDispatcher });
+});
+
+Then('the provisioning status is {word}', function (this: IotcWorld, status: string) {
+  const response = this.lastResponse();
+  const body = toPlain(response.json) as { status?: string } | undefined;
+  assert.equal(body?.status, status, `the provisioning answer was ${response.status} ${response.text.replace(/"credentialsValue":"[^"]*"/, '"credentialsValue":"<redacted>"')}`);
+});
+
+Then('the returned credentials are the access token of the device {string} on the platform', async function (this: IotcWorld, local: string) {
+  const body = toPlain(this.lastResponse().json) as { credentialsType?: string; credentialsValue?: unknown };
+  assert.equal(body.credentialsType, 'ACCESS_TOKEN');
+  const record = await this.run.admin.findDeviceByName(this.unique(local));
+  assert.ok(record, `the device ${this.unique(local)} does not exist on the platform`);
+  if (!this.devices.has(local)) {
+    this.cleanups.push({ what: `device ${record.name}`, undo: () => this.run.admin.deleteDevice(record.id) });
+    await this.adoptDevice(local, record);
+  }
+  assert.equal(body.credentialsValue, await this.run.admin.deviceAccessToken(record.id), 'the returned credentials are not the device access token');
+});
+
+Then('no device {string} exists on the platform', async function (this: IotcWorld, local: string) {
+  const record = await this.run.admin.findDeviceByName(this.unique(local));
+  if (record) this.cleanups.push({ what: `device ${record.name}`, undo: () => this.run.admin.deleteDevice(record.id) });
+  assert.equal(record, undefined, `the device ${this.unique(local)} was created`);
+});

@@ -1,0 +1,31 @@
+/** What the whole run shares: the target, the admin sessions, one connection pool for the device drivers. */
+import { randomBytes } from 'node:crypto';
+import type { Agent } from 'undici';
+import type { Target } from '../../src/target';
+import type { AdminClient } from '../../src/admin-client';
+
+export interface RunContext {
+  target: Target;
+  /** Tenant administrator session. */
+  admin: AdminClient;
+  /** Customer user session, when the target profile names one (claiming). */
+  customer?: AdminClient;
+  deviceDispatcher: Agent;
+  /** Short id of this run: part of every created name, so parallel runs and leftovers never collide. */
+  runId: string;
+}
+
+let current: RunContext | undefined;
+
+export function setRun(context: RunContext | undefined): void {
+  current = context;
+}
+
+export function run(): RunContext {
+  if (!current) throw new Error('the run context is not set: the BeforeAll hook did not open the target');
+  return current;
+}
+
+export function newRunId(): string {
+  return randomBytes(3).toString('hex');
+}
