@@ -16,6 +16,7 @@ import type {
   ProvisionType,
   RpcOutcome,
   RpcRequest,
+  TimeseriesEntry,
   User,
 } from './model';
 
@@ -40,6 +41,30 @@ export function randomToken(length = 20): string {
   let out = '';
   for (let i = 0; i < length; i++) out += TOKEN_ALPHABET[bytes[i] % TOKEN_ALPHABET.length];
   return out;
+}
+
+/** History kept per key: the newest entries, so that a long `iotc simulate` session under load stays bounded. */
+export const MAX_HISTORY_PER_KEY = 100_000;
+
+/**
+ * Keeps a series sorted by ts, one entry per ts (a later value at the same ts replaces the earlier one, as the
+ * platform's time series). Appending in time order, the common case, is O(1); anything else is a binary search.
+ */
+function insertByTs(series: TimeseriesEntry[], entry: TimeseriesEntry): void {
+  const last = series[series.length - 1];
+  if (!last || last.ts < entry.ts) {
+    series.push(entry);
+    return;
+  }
+  let low = 0;
+  let high = series.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (series[middle].ts < entry.ts) low = middle + 1;
+    else high = middle;
+  }
+  if (series[low]?.ts === entry.ts) series[low] = entry;
+  else series.splice(low, 0, entry);
 }
 
 export const FIRMWARE_ATTRIBUTES = ['fw_title', 'fw_version', 'fw_size', 'fw_checksum_algorithm', 'fw_checksum'];
@@ -252,9 +277,8 @@ export class PlatformCore {
         const entry = { ts, value };
         let series = device.history.get(key);
         if (!series) device.history.set(key, (series = []));
-        const at = series.findIndex((existing) => existing.ts === ts);
-        if (at >= 0) series[at] = entry;
-        else series.push(entry);
+        insertByTs(series, entry);
+        if (series.length > MAX_HISTORY_PER_KEY) series.splice(0, series.length - MAX_HISTORY_PER_KEY);
         const latest = device.latest.get(key);
         if (!latest || latest.ts <= ts) device.latest.set(key, entry);
       }
