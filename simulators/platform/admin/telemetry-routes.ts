@@ -113,9 +113,8 @@ export const telemetryRoutes: AdminRoute[] = [
       summary: 'Save SHARED_SCOPE or SERVER_SCOPE attributes; shared changes reach the device',
       async handler({ core, params, bodyText }) {
         const device = core.device(params.deviceId);
-        const scope = scopeOf(params.scope, true);
         try {
-          core.saveAttributes(device, scope, attributesToSave(await bodyText()));
+          core.saveAttributes(device, scopeOf(params.scope, true), attributesToSave(await bodyText()));
         } catch (error) {
           if (error instanceof BadRequestError) return { status: 400, text: error.message };
           throw error;
