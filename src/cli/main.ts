@@ -36,9 +36,10 @@ program
   .description('run the reference platform as a standalone server')
   .option('--host <address>', 'address to listen on', '127.0.0.1')
   .option('--http-port <port>', 'port of the HTTP device API and admin API (0 = any free port)', port, 8080)
+  .option('--https-port <port>', 'also serve HTTPS on this port with a generated self-signed certificate (0 = any free port)', port)
   .option('--claim-duration-ms <ms>', 'device.claim.duration: claim window when a claim gives no durationMs', positiveInteger)
   .option('--json', 'print one JSON line with the URLs and demo credentials instead of text', false)
-  .action(async (options: { host: string; httpPort: number; claimDurationMs?: number; json: boolean }) => {
+  .action(async (options: { host: string; httpPort: number; httpsPort?: number; claimDurationMs?: number; json: boolean }) => {
     await simulate(options);
   });
 

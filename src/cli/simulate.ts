@@ -2,26 +2,40 @@
  * `iotc simulate`: the reference platform as a standalone server, for device vendors and for runs against a
  * separate process. Prints its URLs, the demo credentials and a demo device token; stops cleanly on SIGINT/SIGTERM.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startPlatform } from '../../simulators/platform';
+import { generateSelfSignedCertificate } from '../tls/certificate';
 
 export interface SimulateOptions {
   host: string;
   httpPort: number;
+  /** Also serve HTTPS with a generated self-signed certificate (written to a file to trust as the CA). */
+  httpsPort?: number;
   claimDurationMs?: number;
   /** One JSON line for programs instead of the text for people. */
   json: boolean;
 }
 
 export async function simulate(options: SimulateOptions): Promise<void> {
+  const tls = options.httpsPort === undefined ? undefined : await generateSelfSignedCertificate(['localhost', options.host]);
+  const certificateDir = tls ? mkdtempSync(join(tmpdir(), 'iotc-ca-')) : undefined;
+  const caFile = certificateDir ? join(certificateDir, 'ca.pem') : undefined;
+  if (caFile && tls) writeFileSync(caFile, tls.cert);
   const platform = await startPlatform({
     host: options.host,
     httpPort: options.httpPort,
+    httpsPort: options.httpsPort,
+    tls,
     claimDurationMs: options.claimDurationMs,
   });
   if (options.json) {
     process.stdout.write(
       JSON.stringify({
         httpUrl: platform.httpUrl,
+        httpsUrl: platform.httpsUrl,
+        caFile,
         adminUrl: platform.httpUrl,
         deviceName: platform.demo.deviceName,
         deviceToken: platform.demo.deviceToken,
@@ -32,8 +46,9 @@ export async function simulate(options: SimulateOptions): Promise<void> {
     const lines = [
       'iotc reference platform is running',
       `  HTTP device API   ${platform.httpUrl}/api/v1/{access_token}/...`,
+      ...(platform.httpsUrl ? [`  HTTPS             ${platform.httpsUrl} (self-signed; trust the CA file ${caFile})`] : []),
       `  admin REST API    ${platform.httpUrl}/api (login: POST ${platform.httpUrl}/api/auth/login)`,
-      '  demo users        ' + platform.demo.users.map((user) => `${user.username} / ${user.password} (${user.authority})`).join('\n                    '),
+      '  demo users        ' + platform.demo.users.map((user: { username: string; password: string; authority: string }) => `${user.username} / ${user.password} (${user.authority})`).join('\n                    '),
       `  demo device       "${platform.demo.deviceName}", access token ${platform.demo.deviceToken}`,
       `  try               curl -X POST -H 'Content-Type: application/json' -d '{"temperature":21.5}' ${platform.httpUrl}/api/v1/${platform.demo.deviceToken}/telemetry`,
       'Stop with Ctrl-C.',
@@ -46,4 +61,5 @@ export async function simulate(options: SimulateOptions): Promise<void> {
     process.once('SIGTERM', stop);
   });
   await platform.close();
+  if (certificateDir) rmSync(certificateDir, { recursive: true, force: true });
 }
