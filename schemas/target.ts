@@ -51,6 +51,16 @@ export const targetProfileSchema = {
         adminUrl: { description: 'Base URL of the administration REST API; defaults to http.', type: 'string', format: 'uri' },
         tenantAdmin: credentialsSchema,
         customerUser: credentialsSchema,
+        accessTokenLifetimeSec: {
+          description: 'JWT_TOKEN_EXPIRATION_TIME of the target (seconds); expiry scenarios run when it is short.',
+          type: 'integer',
+          minimum: 1,
+        },
+        refreshTokenLifetimeSec: {
+          description: 'JWT_REFRESH_TOKEN_EXPIRATION_TIME of the target (seconds).',
+          type: 'integer',
+          minimum: 1,
+        },
         claimDurationMs: {
           description: 'The platform setting device.claim.duration, used when a claim gives no durationMs.',
           type: 'integer',

@@ -24,6 +24,7 @@ import { profileRoutes } from './admin/profile-routes';
 import { claimRoutes } from './admin/claim-routes';
 import { firmwareRoutes } from './admin/firmware-routes';
 import { apiKeyRoutes } from './admin/api-key-routes';
+import { registerDocs } from './admin/docs-routes';
 
 export type { ClientRpcHandler } from './http/device-api';
 
@@ -91,6 +92,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   });
   registerDeviceApi(router, core, options.clientRpcHandler ?? echoClientRpcHandler);
   registerAdminRoutes(router, core, auth, [...ADMIN_ROUTES]);
+  registerDocs(router, ADMIN_ROUTES);
   const demo = core.createDevice({ name: 'Demo Device', token: 'A1_TEST_TOKEN' });
 
   const handler = (request: IncomingMessage, response: ServerResponse) => {

@@ -8,7 +8,8 @@ import { AdminApiError } from './errors';
 import { AdminSession, type AdminCredentials, type AdminResponse, type SessionOptions } from './session';
 
 export { AdminApiError } from './errors';
-export type { AdminCredentials, AdminResponse, SessionOptions } from './session';
+export { adminRequest } from './session';
+export type { AdminCredentials, AdminResponse, SessionOptions, Method } from './session';
 
 export interface DeviceRecord {
   id: string;

@@ -2,7 +2,7 @@
  * An authenticated session with the admin REST API: login, the X-Authorization header, refresh when the access
  * token expires (401 errorCode 11), and JSON requests with lossless number parsing (so 42.0 stays a DOUBLE).
  */
-import { Agent, request, FormData } from 'undici';
+import { Agent, request, FormData, type Dispatcher } from 'undici';
 import { parseLossless } from '../kv/values';
 import { AdminApiError } from './errors';
 
@@ -24,7 +24,7 @@ export interface SessionOptions {
   tls?: { ca?: string; insecureSkipVerify?: boolean };
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export class AdminSession {
   private token = '';
@@ -98,22 +98,17 @@ export class AdminSession {
   }
 
   private async send(method: Method, path: string, body: unknown, authenticated: boolean): Promise<AdminResponse> {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (authenticated) headers['x-authorization'] = `Bearer ${this.token}`;
-    let payload: string | undefined;
-    if (body !== undefined) {
-      headers['content-type'] = 'application/json';
-      payload = typeof body === 'string' ? body : JSON.stringify(body);
-    }
-    const response = await request(this.baseUrl + path, {
-      method,
-      headers,
-      body: payload,
+    return adminRequest(this.baseUrl, method, path, {
+      headers: authenticated ? { 'x-authorization': `Bearer ${this.token}` } : {},
+      body,
       dispatcher: this.dispatcher,
-      headersTimeout: this.options.requestTimeoutMs,
-      bodyTimeout: this.options.requestTimeoutMs,
+      timeoutMs: this.options.requestTimeoutMs,
     });
-    return readAnswer(response.statusCode, await response.body.text());
+  }
+
+  /** The current access token, for steps that test how the platform treats it. Never log it. */
+  get accessToken(): string {
+    return this.token;
   }
 
   private error(method: string, path: string, answer: AdminResponse): AdminApiError {
@@ -125,6 +120,33 @@ export class AdminSession {
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
+}
+
+/**
+ * One request to the admin REST API with exactly the headers given (no session): for login and for steps that
+ * check how missing, malformed, expired or revoked credentials are refused.
+ */
+export async function adminRequest(
+  baseUrl: string,
+  method: Method,
+  path: string,
+  options: { headers?: Record<string, string>; body?: unknown; dispatcher?: Dispatcher; timeoutMs?: number } = {},
+): Promise<AdminResponse> {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  let payload: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  }
+  const response = await request(baseUrl.replace(/\/+$/, '') + path, {
+    method,
+    headers,
+    body: payload,
+    dispatcher: options.dispatcher,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
+  return readAnswer(response.statusCode, await response.body.text());
 }
 
 function readAnswer(status: number, text: string): AdminResponse {

@@ -11,6 +11,8 @@ export async function startEmbedded(profile: TargetProfile) {
     httpsPort: 0,
     tls,
     claimDurationMs: profile.platform.claimDurationMs,
+    jwtExpirationSec: profile.platform.accessTokenLifetimeSec,
+    refreshTokenExpirationSec: profile.platform.refreshTokenLifetimeSec,
   });
   return {
     httpUrl: platform.httpUrl,

@@ -27,6 +27,8 @@ export interface Target {
   tls: { ca?: string; insecureSkipVerify: boolean };
   tenantAdmin: Credentials;
   customerUser?: Credentials;
+  /** JWT lifetimes the target is configured with (seconds), when the profile states them. */
+  tokenLifetimes: { accessSec?: number; refreshSec?: number };
   /** device.claim.duration of the target, in milliseconds. */
   claimDurationMs: number;
   capabilities: ReadonlySet<Capability>;
@@ -106,6 +108,7 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
     tenantAdmin: profile.platform.tenantAdmin,
     customerUser: profile.platform.customerUser,
     claimDurationMs: profile.platform.claimDurationMs ?? 86_400_000,
+    tokenLifetimes: { accessSec: profile.platform.accessTokenLifetimeSec, refreshSec: profile.platform.refreshTokenLifetimeSec },
     capabilities: new Set(profile.capabilities ?? []),
     deviations: profile.deviations ?? {},
     namePrefix: profile.namePrefix ?? 'iotc-',

@@ -1,0 +1,38 @@
+@admin-auth
+Feature: Every protected endpoint refuses requests without valid credentials
+  The administration REST API is authenticated by API key or JWT in the X-Authorization header. A request without
+  it, or with a malformed one, is refused (401, as the platform answers).
+
+  Background:
+    Given a device "subject" exists
+    And a JWT from the tenant administrator's login
+
+  @AUTH-05
+  Scenario Outline: <path> refuses a request without X-Authorization
+    When GET "<path>" is requested without X-Authorization
+    Then the answer is refused with 401 and errorCode 10
+
+    Examples:
+      | path                                                                  |
+      | /api/auth/user                                                        |
+      | /api/tenant/devices?pageSize=10&page=0                                |
+      | /api/device/<device id>                                               |
+      | /api/plugins/telemetry/DEVICE/<device id>/values/timeseries           |
+      | /api/plugins/telemetry/DEVICE/<device id>/values/attributes/CLIENT_SCOPE |
+
+  @AUTH-05
+  Scenario Outline: <path> refuses a malformed credential (<header>)
+    When GET "<path>" is requested with X-Authorization "<header>"
+    Then the answer is 401
+
+    Examples:
+      | path                                   | header                   |
+      | /api/auth/user                         | Bearer not-a-jwt         |
+      | /api/tenant/devices?pageSize=10&page=0 | Bearer <refresh token>x  |
+      | /api/device/<device id>                | ApiKey tb_no-such-key-at-all |
+      | /api/auth/user                         | Basic dXNlcjpwYXNz       |
+
+  @AUTH-04
+  Scenario: The same endpoints answer with a valid JWT
+    When GET "/api/device/<device id>" is requested with X-Authorization "Bearer <jwt>"
+    Then the answer is 200

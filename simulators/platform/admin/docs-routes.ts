@@ -1,0 +1,68 @@
+/**
+ * The interactive documentation of the admin API, hosted by the platform at /swagger-ui.html as interfaces.md says:
+ * Swagger UI from the swagger-ui-dist package (no hand-written page beyond its start-up options) over /v3/api-docs.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type Router from 'find-my-way';
+import type { TLSSocket } from 'node:tls';
+import { sendEmpty, sendJson } from '../http/exchange';
+import { openApiDocument } from './openapi';
+import type { AdminRoute } from './route';
+
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css',
+  'swagger-ui-bundle.js': 'application/javascript',
+  'swagger-ui-standalone-preset.js': 'application/javascript',
+  'favicon-32x32.png': 'image/png',
+};
+
+const PAGE = `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="UTF-8">
+  <title>Administration REST API</title>
+  <link rel="stylesheet" href="/swagger-ui/swagger-ui.css">
+  <link rel="icon" type="image/png" href="/swagger-ui/favicon-32x32.png">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/swagger-ui/swagger-ui-bundle.js"></script>
+  <script src="/swagger-ui/swagger-ui-standalone-preset.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({
+      url: '/v3/api-docs',
+      dom_id: '#swagger-ui',
+      presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+      layout: 'StandaloneLayout',
+      persistAuthorization: true
+    });
+  </script>
+</body>
+</html>
+`;
+
+export function registerDocs(router: Router.Instance<Router.HTTPVersion.V1>, routes: readonly AdminRoute[]): void {
+  // swagger-ui-dist ships no type declarations; getAbsoluteFSPath is its documented entry point
+  const { getAbsoluteFSPath } = require('swagger-ui-dist') as { getAbsoluteFSPath(): string };
+  const assetDir = getAbsoluteFSPath();
+  const cache = new Map<string, Buffer>();
+  router.on('GET', '/swagger-ui.html', (_request: IncomingMessage, response: ServerResponse) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(PAGE)) });
+    response.end(PAGE);
+  });
+  router.on('GET', '/swagger-ui/:file', (_request: IncomingMessage, response: ServerResponse, params) => {
+    const file = params.file ?? '';
+    const type = ASSETS[file];
+    if (!type) return sendEmpty(response, 404);
+    let body = cache.get(file);
+    if (!body) cache.set(file, (body = readFileSync(join(assetDir, file))));
+    response.writeHead(200, { 'content-type': type, 'content-length': String(body.length), 'cache-control': 'max-age=3600' });
+    response.end(body);
+  });
+  router.on('GET', '/v3/api-docs', (request: IncomingMessage, response: ServerResponse) => {
+    const scheme = (request.socket as TLSSocket).encrypted ? 'https' : 'http';
+    sendJson(response, 200, openApiDocument(routes, `${scheme}://${request.headers.host ?? 'localhost'}`));
+  });
+}
