@@ -10,6 +10,8 @@ import { loadProfile } from '../target';
 import { Redactor } from '../report/redact';
 import { scenarioResults, requirementVerdicts } from '../report/verdicts';
 import { buildConformanceReport, formatSummary, loadCatalogue } from '../report/conformance';
+import { conformanceHtml } from '../report/html';
+import { junitXml } from '../report/junit';
 
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
 
@@ -34,7 +36,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
   }
 
   const { default: cucumberProfile } = require(join(PROJECT_ROOT, 'cucumber.js')) as { default: Record<string, unknown> };
-  const reportFiles = { html: 'cucumber.html', json: 'cucumber.json', junit: 'junit.xml' };
+  const reportFiles = { html: 'cucumber.html', json: 'cucumber.json' };
   const { runConfiguration } = await loadConfiguration(
     {
       file: false,
@@ -47,7 +49,6 @@ export async function runConformance(options: RunOptions): Promise<number> {
           options.progress ?? 'progress',
           ...Object.entries(reportFiles).map(([format, file]) => `${format}:${join(reportsDir, file)}`),
         ],
-        formatOptions: { junit: { suiteName: `iotc conformance (${profile.name})` } },
       },
     },
     { cwd: PROJECT_ROOT },
@@ -79,13 +80,15 @@ export async function runConformance(options: RunOptions): Promise<number> {
     redactor,
   });
   writeFileSync(join(reportsDir, 'conformance.json'), redactor.redact(JSON.stringify(report, null, 2)) + '\n');
+  writeFileSync(join(reportsDir, 'conformance.html'), redactor.redact(conformanceHtml(report)));
+  writeFileSync(join(reportsDir, 'junit.xml'), redactor.redact(junitXml(report)));
 
   const failedScenarios = scenarios.filter((scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED').length;
   const passedScenarios = scenarios.filter((scenario) => scenario.status === 'PASSED').length;
   const failedRequirements = requirements.filter((requirement) => requirement.verdict === 'FAIL').length;
   console.log('');
   console.log(redactor.redact(formatSummary(report)));
-  console.log(`\nReports: ${reportsDir}/{conformance.json,cucumber.html,cucumber.json,junit.xml}`);
+  console.log(`\nReports: ${reportsDir}/{conformance.json,conformance.html,cucumber.html,cucumber.json,junit.xml}`);
   if (report.untraced.length) console.log(`Scenarios without a catalogued requirement id: ${report.untraced.length}`);
   console.log(`scenarios: ${passedScenarios} passed, ${failedScenarios} failed`);
   return success && failedRequirements === 0 && failedScenarios === 0 ? 0 : 1;

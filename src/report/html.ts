@@ -1,0 +1,103 @@
+/**
+ * reports/conformance.html: the conformance report for people. One self-contained page (no network): the summary per
+ * interface, then every requirement with its verdict and the scenarios that decided it, filterable by verdict.
+ * Built from the same ConformanceReport as conformance.json; text is HTML-escaped, secrets were redacted before.
+ */
+import type { ConformanceReport } from './conformance';
+
+const VERDICT_CLASS: Record<string, string> = {
+  PASS: 'pass',
+  FAIL: 'fail',
+  DEVIATION: 'deviation',
+  'NOT APPLICABLE': 'na',
+  'NOT TESTED': 'untested',
+};
+
+function escape(text: unknown): string {
+  return String(text ?? '').replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+export function conformanceHtml(report: ConformanceReport): string {
+  const summaryRows = report.summary
+    .map(
+      (row) => `<tr><th>${escape(row.interface)}</th><td>${row.requirements}</td><td>${row.testable}</td><td>${row.tested}</td>` +
+        `<td class="pass">${row.verdicts.PASS}</td><td class="fail">${row.verdicts.FAIL}</td><td class="deviation">${row.verdicts.DEVIATION}</td>` +
+        `<td class="na">${row.verdicts['NOT APPLICABLE']}</td><td class="untested">${row.verdicts['NOT TESTED']}</td></tr>`,
+    )
+    .join('\n');
+  const requirementRows = report.requirements
+    .map((requirement) => {
+      const scenarios = requirement.scenarios
+        .map((scenario) => `<li><span class="status ${scenario.status.toLowerCase()}">${escape(scenario.status)}</span> ${escape(scenario.name)} <code>${escape(scenario.location)}</code>` +
+          (scenario.error ? `<pre>${escape(scenario.error.slice(0, 2000))}</pre>` : '') + '</li>')
+        .join('');
+      const verdictClass = VERDICT_CLASS[requirement.verdict] ?? 'untested';
+      return `<tr class="requirement" data-verdict="${escape(requirement.verdict)}">` +
+        `<td><code>${escape(requirement.id)}</code></td><td>${escape(requirement.interface)}</td>` +
+        `<td><span class="verdict ${verdictClass}">${escape(requirement.verdict)}</span></td>` +
+        `<td>${escape(requirement.level)}${requirement.testable ? '' : ' · not testable'}</td>` +
+        `<td>${escape(requirement.statement)}${requirement.note ? `<div class="note">${escape(requirement.note)}</div>` : ''}` +
+        (scenarios ? `<details><summary>${requirement.scenarios.length} scenario(s)</summary><ul>${scenarios}</ul></details>` : '') +
+        '</td></tr>';
+    })
+    .join('\n');
+  const verdicts = ['ALL', 'PASS', 'FAIL', 'DEVIATION', 'NOT APPLICABLE', 'NOT TESTED'];
+  const buttons = verdicts
+    .map((verdict) => {
+      const count = verdict === 'ALL' ? report.requirements.length : report.requirements.filter((requirement) => requirement.verdict === verdict).length;
+      return `<button type="button" data-filter="${escape(verdict)}"${verdict === 'ALL' ? ' class="active"' : ''}>${escape(verdict)} (${count})</button>`;
+    })
+    .join(' ');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>iotc conformance: ${escape(report.target.name)}</title>
+<style>
+  body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem; color: #1d2330; }
+  h1 { font-size: 1.5rem; margin-bottom: .2rem; } .meta { color: #5b6475; margin-bottom: 1.5rem; }
+  table { border-collapse: collapse; width: 100%; margin-bottom: 1.5rem; }
+  th, td { border-bottom: 1px solid #e3e6ec; padding: .35rem .6rem; text-align: left; vertical-align: top; }
+  table.summary td { text-align: right; } table.summary { width: auto; }
+  .verdict { font-weight: 600; padding: .1rem .45rem; border-radius: .3rem; white-space: nowrap; }
+  .pass { color: #11643a; } .verdict.pass { background: #d9f3e5; }
+  .fail { color: #a11b1b; } .verdict.fail { background: #fbdcdc; }
+  .deviation { color: #8a5a00; } .verdict.deviation { background: #fcefd2; }
+  .na { color: #5b6475; } .verdict.na { background: #eceef2; }
+  .untested { color: #5b6475; } .verdict.untested { background: #f4f5f8; }
+  .status { font-size: .8em; font-weight: 600; } .status.passed { color: #11643a; } .status.failed { color: #a11b1b; }
+  .note { color: #5b6475; font-size: .9em; } pre { white-space: pre-wrap; background: #f6f7f9; padding: .5rem; }
+  button { margin-right: .3rem; padding: .3rem .7rem; border: 1px solid #c9ced8; background: #fff; border-radius: .3rem; cursor: pointer; }
+  button.active { background: #1d2330; color: #fff; }
+</style>
+</head>
+<body>
+<h1>Conformance of “${escape(report.target.name)}”</h1>
+<div class="meta">iotc ${escape(report.tool.version)} · ${escape(report.run.startedAt)} · ${Math.round(report.run.durationMs / 100) / 10} s ·
+HTTP ${escape(report.target.httpUrl)} · capabilities: ${escape(report.target.capabilities.join(', ') || 'none')}</div>
+<h2>Summary per interface</h2>
+<table class="summary">
+<tr><th>interface</th><th>requirements</th><th>testable</th><th>tested</th><th>PASS</th><th>FAIL</th><th>DEVIATION</th><th>N/A</th><th>NOT TESTED</th></tr>
+${summaryRows}
+</table>
+<h2>Requirements</h2>
+<div id="filters">${buttons}</div>
+<table id="requirements">
+<tr><th>id</th><th>interface</th><th>verdict</th><th>level</th><th>statement</th></tr>
+${requirementRows}
+</table>
+<script>
+  for (const button of document.querySelectorAll('#filters button')) {
+    button.addEventListener('click', () => {
+      for (const other of document.querySelectorAll('#filters button')) other.classList.toggle('active', other === button);
+      const filter = button.dataset.filter;
+      for (const row of document.querySelectorAll('tr.requirement')) {
+        row.style.display = filter === 'ALL' || row.dataset.verdict === filter ? '' : 'none';
+      }
+    });
+  }
+</script>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,40 @@
+/**
+ * reports/junit.xml: one test case per requirement, named by its id, so CI systems show requirement verdicts.
+ * FAIL is a failure, NOT TESTED and NOT APPLICABLE are skipped, PASS and DEVIATION pass (a deviation was verified).
+ * Written by hand: the format needs four elements and an escaper, less than a dependency would cost.
+ */
+import type { ConformanceReport } from './conformance';
+
+function xml(text: unknown): string {
+  return String(text ?? '').replace(/[<>&"']/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[char]!);
+}
+
+export function junitXml(report: ConformanceReport): string {
+  const cases = report.requirements.map((requirement) => {
+    const seconds = requirement.scenarios.reduce((sum, scenario) => sum + scenario.durationMs, 0) / 1000;
+    const name = `${requirement.id} ${requirement.statement}`;
+    const open = `    <testcase classname="${xml(requirement.interface)}" name="${xml(name)}" time="${seconds.toFixed(3)}"`;
+    const evidence = requirement.scenarios.map((scenario) => `${scenario.status} ${scenario.location} ${scenario.name}`).join('\n');
+    switch (requirement.verdict) {
+      case 'FAIL': {
+        const failed = requirement.scenarios.find((scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED');
+        return `${open}>\n      <failure message="${xml(`${failed?.status ?? 'FAILED'}: ${failed?.name ?? ''}`)}">${xml(failed?.error ?? evidence)}</failure>\n    </testcase>`;
+      }
+      case 'NOT TESTED':
+      case 'NOT APPLICABLE':
+        return `${open}>\n      <skipped message="${xml(requirement.verdict + (requirement.testable ? '' : ': not testable'))}"/>\n    </testcase>`;
+      default:
+        return `${open}>\n      <system-out>${xml(`${requirement.verdict}\n${evidence}`)}</system-out>\n    </testcase>`;
+    }
+  });
+  const count = (verdicts: string[]) => report.requirements.filter((requirement) => verdicts.includes(requirement.verdict)).length;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="iotc conformance" tests="${report.requirements.length}" failures="${count(['FAIL'])}">`,
+    `  <testsuite name="iotc conformance (${xml(report.target.name)})" tests="${report.requirements.length}" failures="${count(['FAIL'])}" skipped="${count(['NOT TESTED', 'NOT APPLICABLE'])}" errors="0" time="${(report.run.durationMs / 1000).toFixed(3)}" timestamp="${xml(report.run.startedAt)}">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
