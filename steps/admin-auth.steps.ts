@@ -121,12 +121,20 @@ Given('a device {string} exists', async function (this: IotcWorld, local: string
 
 async function createApiKey(world: IotcWorld, expirationTime: number): Promise<void> {
   const me = await world.run.admin.currentUser();
-  const answer = await world.run.admin.session.call('POST', '/api/apiKey', { userId: toPlain(me.id), description: world.unique('key'), expirationTime, enabled: true });
-  const key = toPlain(answer.json) as { id: { id: string }; value: string };
+  const description = world.unique(`key-${Date.now()}`);
+  const key = await world.track(
+    'apiKey',
+    description,
+    async () => {
+      const answer = await world.run.admin.session.call('POST', '/api/apiKey', { userId: toPlain(me.id), description, expirationTime, enabled: true });
+      const created = toPlain(answer.json) as { id: { id: string }; value: string };
+      return { id: created.id.id, value: created.value };
+    },
+    async (created) => void (await world.run.admin.session.raw('DELETE', `/api/apiKey/${created.id}`)),
+  );
   assert.equal(typeof key.value, 'string', 'the created API key shows no value');
   auth(world).secrets.set('api key', key.value);
-  auth(world).apiKeyId = key.id.id;
-  world.cleanups.push({ what: 'API key', undo: async () => void (await world.run.admin.session.raw('DELETE', `/api/apiKey/${key.id.id}`)) });
+  auth(world).apiKeyId = key.id;
 }
 
 Given('an API key of the tenant administrator', async function (this: IotcWorld) {

@@ -11,8 +11,12 @@ Given('a firmware package {string} version {string} of {int} bytes for the profi
   const device = this.device(local);
   const profileId = (device.record.raw.deviceProfileId as { id: string }).id;
   const data = randomBytes(size);
-  const created = await this.run.admin.createFirmware({ title: this.unique(title), version, deviceProfileId: profileId, data, fileName: `${title}-${version}.bin` });
-  this.cleanups.push({ what: `firmware ${title} ${version}`, undo: () => this.run.admin.deleteFirmware(created.id) });
+  const created = await this.track(
+    'otaPackage',
+    `${this.unique(title)}@${version}`,
+    () => this.run.admin.createFirmware({ title: this.unique(title), version, deviceProfileId: profileId, data, fileName: `${title}-${version}.bin` }),
+    (ota) => this.run.admin.deleteFirmware(ota.id),
+  );
   this.ids.set(packageKey(title, version), created.id);
   this.blobs.set(packageKey(title, version), data);
 });

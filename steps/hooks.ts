@@ -7,6 +7,7 @@ import { openTarget } from '../src/target';
 import { AdminApiError, AdminClient } from '../src/admin-client';
 import { createDeviceDispatcher } from '../simulators/device/http-device';
 import { newRunId, run, setRun } from './support/run';
+import { CleanupJournal, cleanupFromJournal, journalPath } from '../src/target/journal';
 import type { IotcWorld } from './world';
 
 setDefaultTimeout(30_000);
@@ -19,12 +20,14 @@ BeforeAll({ timeout: 60_000 }, async function () {
   };
   const admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, sessionOptions);
   const customer = target.customerUser ? await AdminClient.login(target.adminUrl, target.customerUser, sessionOptions) : undefined;
+  const runId = newRunId();
   setRun({
     target,
     admin,
     customer,
     deviceDispatcher: createDeviceDispatcher({ tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify } }),
-    runId: newRunId(),
+    journal: new CleanupJournal(journalPath(target.name), runId),
+    runId,
   });
 });
 
@@ -36,6 +39,9 @@ AfterAll({ timeout: 60_000 }, async function () {
     return; // BeforeAll failed: nothing was opened
   }
   setRun(undefined);
+  // whatever the scenarios left (a device a provisioning request created, an interrupted cleanup), per the journal
+  const { failed } = await cleanupFromJournal(context.journal.path, context.admin, context.target.namePrefix);
+  if (failed.length) console.error(`iotc: cleanup left ${failed.length} entities; run iotc cleanup --target: ${failed.join('; ')}`);
   await Promise.allSettled([context.admin.close(), context.customer?.close(), context.deviceDispatcher.close()]);
   await context.target.close();
 });

@@ -71,7 +71,9 @@ function portsOf(world: PropertyWorld): PropertyPorts {
   return {
     async withFreshDevice(label, use) {
       const name = world.unique(`${label}-${randomUUID().slice(0, 8)}`);
+      world.run.journal.intend('device', name);
       const record = await admin.createDevice(name);
+      world.run.journal.created('device', name, record.id);
       try {
         const token = await admin.deviceAccessToken(record.id);
         const driver = world.newDriver(token);
@@ -92,6 +94,7 @@ function portsOf(world: PropertyWorld): PropertyPorts {
         });
       } finally {
         await admin.deleteDevice(record.id);
+        world.run.journal.deleted('device', name, record.id);
       }
     },
     eventually: (probe) => world.eventually(probe),

@@ -9,13 +9,13 @@ import type { IotcWorld } from './world';
 Given(
   'a device profile {string} with provisioning strategy {word}, key {string} and secret {string}',
   async function (this: IotcWorld, local: string, strategy: ProvisionStrategy, key: string, secret: string) {
-    const profile = await this.run.admin.createDeviceProfile({
-      name: this.unique(local),
-      provisionType: strategy,
-      provisionDeviceKey: this.unique(key),
-      provisionDeviceSecret: secret,
-    });
-    this.cleanups.push({ what: `device profile ${profile.name}`, undo: () => this.run.admin.deleteDeviceProfile(profile.id) });
+    const name = this.unique(local);
+    const profile = await this.track(
+      'deviceProfile',
+      name,
+      () => this.run.admin.createDeviceProfile({ name, provisionType: strategy, provisionDeviceKey: this.unique(key), provisionDeviceSecret: secret }),
+      (created) => this.run.admin.deleteDeviceProfile(created.id),
+    );
     this.ids.set(`profile:${local}`, profile.id);
   },
 );
@@ -32,6 +32,9 @@ Given('a device {string} of the profile {string}', async function (this: IotcWor
  */
 When('a device sends the provisioning request:', async function (this: IotcWorld, body: string) {
   const text = body.replace(/<unique:([^>]+)>/g, (_match, local: string) => this.unique(local));
+  // the request may create a device: journal its name first, so an interrupted run still cleans it up
+  const deviceName = /"deviceName"\s*:\s*"([^"]+)"/.exec(text)?.[1];
+  if (deviceName?.startsWith(this.run.target.namePrefix)) this.run.journal.intend('device', deviceName);
   this.response = await provision(this.run.target.httpUrl, { raw: text }, { requestTimeoutMs: this.run.target.timeouts.requestMs, dispatcher: this.run.deviceDispatcher });
 });
 
@@ -47,7 +50,13 @@ Then('the returned credentials are the access token of the device {string} on th
   const record = await this.run.admin.findDeviceByName(this.unique(local));
   assert.ok(record, `the device ${this.unique(local)} does not exist on the platform`);
   if (!this.devices.has(local)) {
-    this.cleanups.push({ what: `device ${record.name}`, undo: () => this.run.admin.deleteDevice(record.id) });
+    this.cleanups.push({
+      what: `device ${record.name}`,
+      undo: async () => {
+        await this.run.admin.deleteDevice(record.id);
+        this.run.journal.deleted('device', record.name, record.id);
+      },
+    });
     await this.adoptDevice(local, record);
   }
   assert.equal(body.credentialsValue, await this.run.admin.deviceAccessToken(record.id), 'the returned credentials are not the device access token');

@@ -7,6 +7,7 @@ import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumb
 import { HttpDevice, type DeviceResponse } from '../simulators/device/http-device';
 import type { DeviceRecord } from '../src/admin-client';
 import { run, type RunContext } from './support/run';
+import type { EntityKind } from '../src/target/journal';
 import { eventually } from './support/eventually';
 
 export interface ScenarioDevice {
@@ -55,10 +56,28 @@ export class IotcWorld extends World {
     });
   }
 
+  /**
+   * Creates an entity the staging-safe way: journal the intent, create, journal the id, and register its removal
+   * (journaled too) for the After hook.
+   */
+  async track<T extends { id: string }>(kind: EntityKind, name: string, create: () => Promise<T>, remove: (created: T) => Promise<void>): Promise<T> {
+    const { journal } = this.run;
+    journal.intend(kind, name);
+    const created = await create();
+    journal.created(kind, name, created.id);
+    this.cleanups.push({
+      what: `${kind} ${name}`,
+      undo: async () => {
+        await remove(created);
+        journal.deleted(kind, name, created.id);
+      },
+    });
+    return created;
+  }
+
   async createDevice(local: string, options: { deviceProfileId?: string; type?: string } = {}): Promise<ScenarioDevice> {
     const name = this.unique(local);
-    const record = await this.run.admin.createDevice(name, options);
-    this.cleanups.push({ what: `device ${name}`, undo: () => this.run.admin.deleteDevice(record.id) });
+    const record = await this.track('device', name, () => this.run.admin.createDevice(name, options), (device) => this.run.admin.deleteDevice(device.id));
     return this.adoptDevice(local, record);
   }
 

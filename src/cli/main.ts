@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { runConformance } from './run';
 import { simulate } from './simulate';
+import { cleanupTarget } from './cleanup';
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -29,6 +30,14 @@ program
   .argument('[features...]', 'feature files or folders (default: all)')
   .action(async (features: string[], options: { target: string; tags?: string; reports: string }) => {
     process.exitCode = await runConformance({ target: options.target, tags: options.tags, reportsDir: options.reports, paths: features });
+  });
+
+program
+  .command('cleanup')
+  .description('delete what an interrupted run left on a target (only entities its cleanup journal names)')
+  .option('-t, --target <profile>', 'built-in profile name or target profile JSON file', process.env.IOTC_TARGET || 'embedded')
+  .action(async (options: { target: string }) => {
+    process.exitCode = await cleanupTarget(options.target);
   });
 
 program

@@ -11,6 +11,7 @@ import { Redactor } from '../report/redact';
 import { scenarioResults, requirementVerdicts } from '../report/verdicts';
 import { buildConformanceReport, formatSummary, loadCatalogue } from '../report/conformance';
 import { conformanceHtml } from '../report/html';
+import { cleanupTarget } from './cleanup';
 import { junitXml } from '../report/junit';
 
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
@@ -27,6 +28,15 @@ export interface RunOptions {
 
 /** Runs the suite and writes reports; resolves to the process exit code (0 only when nothing failed). */
 export async function runConformance(options: RunOptions): Promise<number> {
+  // Ctrl-C or a terminated CI job: delete what the run created (its journal says what), then stop
+  const interrupted = (signal: NodeJS.Signals) => {
+    console.error(`\niotc run: ${signal}: cleaning up what this run created`);
+    cleanupTarget(options.target, (line) => console.error(line))
+      .catch((error: unknown) => console.error(`iotc run: cleanup failed: ${(error as Error).message}; run iotc cleanup --target ${options.target}`))
+      .finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   const reportsDir = resolve(options.reportsDir);
   mkdirSync(reportsDir, { recursive: true });
   const profile = loadProfile(options.target); // fails fast on a bad profile, before cucumber starts
@@ -58,6 +68,8 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const startedAt = new Date();
   process.env.IOTC_TARGET = options.target;
   const { success } = await runCucumber(runConfiguration, { cwd: PROJECT_ROOT }, (envelope) => envelopes.push(envelope));
+  process.off('SIGINT', interrupted);
+  process.off('SIGTERM', interrupted);
   const finishedAt = new Date();
 
   for (const file of Object.values(reportFiles)) redactFile(join(reportsDir, file), redactor);

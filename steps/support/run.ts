@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Agent } from 'undici';
 import type { Target } from '../../src/target';
 import type { AdminClient } from '../../src/admin-client';
+import type { CleanupJournal } from '../../src/target/journal';
 
 export interface RunContext {
   target: Target;
@@ -11,6 +12,8 @@ export interface RunContext {
   /** Customer user session, when the target profile names one (claiming). */
   customer?: AdminClient;
   deviceDispatcher: Agent;
+  /** Every entity is written here before it is created (staging safety; `iotc cleanup` reads it). */
+  journal: CleanupJournal;
   /** Short id of this run: part of every created name, so parallel runs and leftovers never collide. */
   runId: string;
 }

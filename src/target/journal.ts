@@ -1,0 +1,126 @@
+/**
+ * The cleanup journal: every entity a run creates is written here BEFORE it is created, and marked when it is
+ * deleted, so that an interrupted run (a crash, Ctrl-C, a killed CI job) can be cleaned up later by `iotc cleanup`.
+ * One JSON line per event, appended synchronously (a line written is a line kept, whatever happens next).
+ * Cleanup deletes only what a journal names and only names that carry the profile's prefix: a run never touches
+ * entities it did not create.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { AdminClient } from '../admin-client';
+import { AdminApiError } from '../admin-client';
+
+export type EntityKind = 'device' | 'deviceProfile' | 'otaPackage' | 'apiKey';
+
+export interface JournalEntry {
+  event: 'intent' | 'created' | 'deleted';
+  kind: EntityKind;
+  /** The entity's name (device, profile), `title@version` (firmware) or description (API key). */
+  name: string;
+  /** The platform id once known. */
+  id?: string;
+  runId: string;
+  at: number;
+}
+
+export function journalPath(profileName: string, stateDir = process.env.IOTC_STATE_DIR ?? '.iotc'): string {
+  return resolve(join(stateDir, `cleanup-journal.${profileName.replace(/[^\w.-]+/g, '_')}.jsonl`));
+}
+
+export class CleanupJournal {
+  constructor(
+    readonly path: string,
+    private readonly runId: string,
+  ) {
+    mkdirSync(dirname(path), { recursive: true });
+  }
+
+  private append(entry: Omit<JournalEntry, 'runId' | 'at'>): void {
+    appendFileSync(this.path, JSON.stringify({ ...entry, runId: this.runId, at: Date.now() }) + '\n');
+  }
+
+  intend(kind: EntityKind, name: string): void {
+    this.append({ event: 'intent', kind, name });
+  }
+
+  created(kind: EntityKind, name: string, id: string): void {
+    this.append({ event: 'created', kind, name, id });
+  }
+
+  deleted(kind: EntityKind, name: string, id?: string): void {
+    this.append({ event: 'deleted', kind, name, id });
+  }
+}
+
+/** Entities of a journal that may still exist: intended or created, and not deleted since. Newest first. */
+export function leftovers(path: string): Array<{ kind: EntityKind; name: string; id?: string }> {
+  if (!existsSync(path)) return [];
+  const state = new Map<string, { kind: EntityKind; name: string; id?: string; order: number }>();
+  const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+  lines.forEach((line, order) => {
+    let entry: JournalEntry;
+    try {
+      entry = JSON.parse(line) as JournalEntry;
+    } catch {
+      return; // a line cut by a crash mid-write: the intent before it, if any, still counts
+    }
+    const key = `${entry.kind}:${entry.name}`;
+    if (entry.event === 'deleted') state.delete(key);
+    else state.set(key, { kind: entry.kind, name: entry.name, id: entry.id ?? state.get(key)?.id, order });
+  });
+  return [...state.values()].sort((a, b) => b.order - a.order).map(({ kind, name, id }) => ({ kind, name, id }));
+}
+
+const DELETE_ORDER: EntityKind[] = ['apiKey', 'device', 'otaPackage', 'deviceProfile'];
+
+/**
+ * Deletes what a journal says may still exist, devices before the profiles and packages they use. Refuses any name
+ * without the prefix. Returns what it deleted and what it could not; the journal is archived when nothing is left.
+ */
+export async function cleanupFromJournal(path: string, admin: AdminClient, namePrefix: string): Promise<{ deleted: string[]; failed: string[] }> {
+  const deleted: string[] = [];
+  const failed: string[] = [];
+  const entries = leftovers(path).sort((a, b) => DELETE_ORDER.indexOf(a.kind) - DELETE_ORDER.indexOf(b.kind));
+  const journal = new CleanupJournal(path, 'cleanup');
+  for (const entry of entries) {
+    const label = `${entry.kind} ${entry.name}`;
+    if (!entry.name.startsWith(namePrefix)) {
+      failed.push(`${label}: refused, the name does not carry the prefix ${namePrefix}`);
+      continue;
+    }
+    try {
+      const gone = await deleteEntity(admin, entry);
+      journal.deleted(entry.kind, entry.name, entry.id);
+      if (gone) deleted.push(label);
+    } catch (error) {
+      failed.push(`${label}: ${(error as Error).message}`);
+    }
+  }
+  if (failed.length === 0 && existsSync(path)) renameSync(path, `${path}.done`); // the last complete journal, for inspection
+  return { deleted, failed };
+}
+
+/** Deletes one entity; false when it was already gone. */
+async function deleteEntity(admin: AdminClient, entry: { kind: EntityKind; name: string; id?: string }): Promise<boolean> {
+  try {
+    switch (entry.kind) {
+      case 'device': {
+        const device = await admin.findDeviceByName(entry.name);
+        if (!device) return false;
+        await admin.deleteDevice(device.id);
+        return true;
+      }
+      case 'deviceProfile':
+      case 'otaPackage':
+      case 'apiKey': {
+        if (!entry.id) return false; // never created: the run stopped between the intent and the answer
+        const path = { deviceProfile: '/api/deviceProfile/', otaPackage: '/api/otaPackage/', apiKey: '/api/apiKey/' }[entry.kind];
+        await admin.session.call('DELETE', path + entry.id);
+        return true;
+      }
+    }
+  } catch (error) {
+    if (error instanceof AdminApiError && (error.status === 404 || (error.status === 400 && /not found/i.test(error.serverMessage)))) return false;
+    throw error;
+  }
+}
