@@ -73,7 +73,7 @@ function portsOf(world: PropertyWorld): PropertyPorts {
       const name = world.unique(`${label}-${randomUUID().slice(0, 8)}`);
       const record = await admin.createDevice(name);
       try {
-        const token = await admin.deviceAccessToken(record.id);
+        const token = await admin.getDeviceCredentials(record.id);
         const driver = world.newDriver(token);
         await use({
           post: (resource, body) => (resource === 'telemetry' ? driver.postTelemetry({ raw: body }) : driver.postAttributes({ raw: body })),
