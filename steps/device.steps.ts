@@ -9,44 +9,72 @@ Given('a device {string} with an access token', async function (this: IotcWorld,
   await this.createDevice(local);
 });
 
-When(/^the device "([^"]*)" sends (GET|POST) \/api\/v1\/\{token\}\/(\S+)$/, async function (this: IotcWorld, local: string, method: 'GET' | 'POST', resource: string) {
-  this.response = await this.device(local).driver.request(method, resource, method === 'POST' ? { json: {} } : undefined);
+/**
+ * A request to any path of the HTTP device API in which `{token}` stands for the device's access token (so the
+ * token never appears in a scenario). A POST carries the JSON body {}.
+ */
+When(/^the device "([^"]*)" sends (GET|POST) (\/\S*\{token\}\S*)$/, async function (this: IotcWorld, local: string, method: 'GET' | 'POST', path: string) {
+  const device = this.device(local);
+  const resolved = path.replace('{token}', encodeURIComponent(device.token));
+  this.response = await request(this, method, resolved);
 });
 
-When(/^a client sends (GET|POST) (\/api\/\S+)$/, async function (this: IotcWorld, method: 'GET' | 'POST', path: string) {
-  this.response = await deviceRequest(this.run.target.httpUrl, method, path, method === 'POST' ? { json: {} } : undefined, {
+/** The same with a body sent exactly as written (malformed JSON included), with Content-Type: application/json. */
+When(/^the device "([^"]*)" sends POST (\/\S*\{token\}\S*) with the body (.+)$/, async function (this: IotcWorld, local: string, path: string, body: string) {
+  const device = this.device(local);
+  this.response = await deviceRequest(this.run.target.httpUrl, 'POST', path.replace('{token}', encodeURIComponent(device.token)), { raw: body }, {
     requestTimeoutMs: this.run.target.timeouts.requestMs,
     dispatcher: this.run.deviceDispatcher,
   });
 });
 
+/** A request to a literal path, with no device token of this scenario in it (unknown tokens, other versions). */
+When(/^a client sends (GET|POST) (\/\S+)$/, async function (this: IotcWorld, method: 'GET' | 'POST', path: string) {
+  this.response = await request(this, method, path);
+});
+
+function request(world: IotcWorld, method: 'GET' | 'POST', path: string) {
+  return deviceRequest(world.run.target.httpUrl, method, path, method === 'POST' ? { json: {} } : undefined, {
+    requestTimeoutMs: world.run.target.timeouts.requestMs,
+    dispatcher: world.run.deviceDispatcher,
+  });
+}
+
 Then('the response status is {int}', function (this: IotcWorld, status: number) {
   const response = this.lastResponse();
-  assert.equal(response.status, status, `expected status ${status}, got ${response.status} with body ${response.text.slice(0, 300)}`);
+  assert.equal(response.status, status, `expected status ${status}, got ${this.shown(response)}`);
 });
 
 Then('the response status is not a server error', function (this: IotcWorld) {
   const response = this.lastResponse();
-  assert.ok(response.status < 500, `a client mistake got the server error ${response.status}: ${response.text.slice(0, 300)}`);
+  assert.ok(response.status < 500, `a client mistake got a server error: ${this.shown(response)}`);
 });
 
 Then('the response status is not {int}', function (this: IotcWorld, status: number) {
   const response = this.lastResponse();
-  assert.notEqual(response.status, status, `expected any status but ${status}: ${response.text.slice(0, 300)}`);
+  assert.notEqual(response.status, status, `expected any status but ${status}: ${this.shown(response)}`);
 });
 
 Then('the response body is empty', function (this: IotcWorld) {
-  assert.equal(this.lastResponse().text, '', 'expected an empty body');
+  const response = this.lastResponse();
+  assert.equal(response.text, '', `expected an empty body, got ${this.shown(response)}`);
 });
 
+function assertJsonBody(world: IotcWorld, expected: string): void {
+  const response = world.lastResponse();
+  assert.ok(response.json !== undefined, `expected a JSON body, got ${world.shown(response)}`);
+  assert.ok(sameJson(response.json, expected), `expected ${expected}, got ${world.shown(response)}`);
+}
+
 Then(/^the response body is the JSON (.+)$/, function (this: IotcWorld, expected: string) {
-  const response = this.lastResponse();
-  assert.ok(response.json !== undefined, `expected a JSON body, got: ${response.text.slice(0, 300)}`);
-  assert.ok(sameJson(response.json, expected), `expected ${expected}, got ${response.text}`);
+  assertJsonBody(this, expected);
 });
 
 Then('the response body is the JSON:', function (this: IotcWorld, expected: string) {
+  assertJsonBody(this, expected);
+});
+
+Then('the response body is a JSON document', function (this: IotcWorld) {
   const response = this.lastResponse();
-  assert.ok(response.json !== undefined, `expected a JSON body, got: ${response.text.slice(0, 300)}`);
-  assert.ok(sameJson(response.json, expected), `expected ${expected}, got ${response.text}`);
+  assert.ok(response.json !== undefined, `expected a JSON document, got ${this.shown(response)}`);
 });

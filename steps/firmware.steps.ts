@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
-import { toPlain } from '../src/kv/values';
+import { describeTypedValue, toPlain } from '../src/kv/values';
 import type { IotcWorld } from './world';
 
 const packageKey = (title: string, version: string) => `firmware:${title}@${version}`;
@@ -14,7 +14,7 @@ Given('a firmware package {string} version {string} of {int} bytes for the profi
   const created = await this.track(
     'otaPackage',
     `${this.unique(title)}@${version}`,
-    () => this.run.admin.createFirmware({ title: this.unique(title), version, deviceProfileId: profileId, data, fileName: `${title}-${version}.bin` }),
+    () => this.run.admin.createFirmware({ title: this.unique(title), version, deviceProfileId: profileId, data, checksumAlgorithm: 'SHA256' }),
     (ota) => this.run.admin.deleteFirmware(ota.id),
   );
   this.ids.set(packageKey(title, version), created.id);
@@ -42,13 +42,30 @@ Then('the device {string} sees the shared attributes of the firmware {string} ve
   assert.ok(data, `no firmware package ${title} ${version} in this scenario`);
   await this.eventually(async () => {
     const response = await device.driver.getAttributes({ sharedKeys: ['fw_title', 'fw_version', 'fw_checksum', 'fw_checksum_algorithm'] });
-    assert.equal(response.status, 200, `GET attributes answered ${response.status}`);
+    assert.equal(response.status, 200, `GET attributes answered ${this.shown(response)}`);
     const shared = (toPlain(response.json) as { shared?: Record<string, unknown> }).shared ?? {};
     assert.equal(shared.fw_title, this.unique(title), `fw_title is ${JSON.stringify(shared.fw_title)}`);
     assert.equal(shared.fw_version, version, `fw_version is ${JSON.stringify(shared.fw_version)}`);
     assert.equal(typeof shared.fw_checksum_algorithm, 'string', 'fw_checksum_algorithm is not set');
-    const expected = createHash(String(shared.fw_checksum_algorithm).toLowerCase()).update(data).digest('hex');
-    assert.equal(String(shared.fw_checksum).toLowerCase(), expected, 'fw_checksum is not the checksum of the package');
+    assert.equal(String(shared.fw_checksum).toLowerCase(), checksumOf(data, String(shared.fw_checksum_algorithm)), 'fw_checksum is not the checksum of the package');
+  });
+});
+
+/** The fw_* shared attributes as the admin API holds them: title, version, and a checksum of the package's bytes. */
+Then('the platform holds the shared attributes of the firmware {string} version {string} for {string}', async function (this: IotcWorld, title: string, version: string, local: string) {
+  const device = this.device(local);
+  const data = this.blobs.get(packageKey(title, version));
+  assert.ok(data, `no firmware package ${title} ${version} in this scenario`);
+  await this.eventually(async () => {
+    const stored = await this.run.admin.attributes(device.record.id, 'SHARED_SCOPE', ['fw_title', 'fw_version', 'fw_checksum', 'fw_checksum_algorithm']);
+    const text = (key: string) => {
+      const value = stored.get(key)?.value;
+      assert.ok(value?.type === 'STRING', `the shared attribute ${key} is ${value ? describeTypedValue(value) : 'not set'}, expected a string`);
+      return value.value;
+    };
+    assert.equal(text('fw_title'), this.unique(title), 'fw_title');
+    assert.equal(text('fw_version'), version, 'fw_version');
+    assert.equal(text('fw_checksum').toLowerCase(), checksumOf(data, text('fw_checksum_algorithm')), 'fw_checksum is not the checksum of the package');
   });
 });
 
@@ -58,9 +75,32 @@ When('the device {string} downloads the firmware {string} version {string}', asy
 
 Then('the download is the whole firmware {string} version {string}', function (this: IotcWorld, title: string, version: string) {
   const response = this.lastResponse();
-  assert.equal(response.status, 200, `the download answered ${response.status}`);
-  assert.ok(response.bytes.equals(this.blobs.get(packageKey(title, version))!), 'the downloaded bytes are not the package');
+  assert.equal(response.status, 200, `the download answered ${this.shown(response)}`);
+  const data = this.blobs.get(packageKey(title, version));
+  assert.ok(data, `no firmware package ${title} ${version} in this scenario`);
+  assert.equal(response.bytes.length, data.length, 'the download has not the size of the package');
+  assert.ok(response.bytes.equals(data), 'the downloaded bytes are not the package');
 });
+
+/** The checksum the platform announced (fw_checksum with fw_checksum_algorithm) verifies the downloaded bytes. */
+Then('the checksum announced to {string} verifies the download', async function (this: IotcWorld, local: string) {
+  const downloaded = this.lastResponse().bytes;
+  const response = await this.device(local).driver.getAttributes({ sharedKeys: ['fw_checksum', 'fw_checksum_algorithm'] });
+  assert.equal(response.status, 200, `GET attributes answered ${this.shown(response)}`);
+  const shared = (toPlain(response.json) as { shared?: Record<string, unknown> } | undefined)?.shared ?? {};
+  assert.equal(typeof shared.fw_checksum_algorithm, 'string', 'fw_checksum_algorithm is not set');
+  assert.equal(String(shared.fw_checksum).toLowerCase(), checksumOf(downloaded, String(shared.fw_checksum_algorithm)), 'fw_checksum does not verify the downloaded bytes');
+});
+
+/** The hex checksum of `data` with a platform algorithm name (SHA256, MD5, ...; the ones node:crypto has). */
+function checksumOf(data: Buffer, algorithm: string): string {
+  const name = algorithm.toLowerCase().replace(/^sha-?/, 'sha');
+  try {
+    return createHash(name).update(data).digest('hex');
+  } catch {
+    throw new Error(`the checksum algorithm ${algorithm} cannot be verified here (node:crypto has no ${name})`);
+  }
+}
 
 Then('the device {string} downloads the firmware {string} version {string} in chunks of {int} bytes and gets the whole package', async function (this: IotcWorld, local: string, title: string, version: string, size: number) {
   const device = this.device(local);
@@ -69,7 +109,7 @@ Then('the device {string} downloads the firmware {string} version {string} in ch
   const maxChunks = Math.ceil(data.length / size) + 1;
   for (let chunk = 0; chunk <= maxChunks; chunk++) {
     const response = await device.driver.firmware(this.unique(title), version, { size, chunk });
-    assert.equal(response.status, 200, `chunk ${chunk} answered ${response.status}`);
+    assert.equal(response.status, 200, `chunk ${chunk} answered ${this.shown(response)}`);
     if (response.bytes.length === 0) break;
     assert.ok(response.bytes.length <= size, `chunk ${chunk} has ${response.bytes.length} bytes, more than ${size}`);
     parts.push(response.bytes);

@@ -2,7 +2,7 @@
  * Run and scenario lifecycle: open the target (IOTC_TARGET: `embedded` or a profile path) and log in once; skip
  * scenarios whose capability the target lacks (reported NOT APPLICABLE); delete what each scenario created.
  */
-import { After, AfterAll, Before, BeforeAll, setDefaultTimeout, type ITestCaseHookParameter } from '@cucumber/cucumber';
+import { After, AfterAll, Before, BeforeAll, Status, setDefaultTimeout, type ITestCaseHookParameter } from '@cucumber/cucumber';
 import { openTarget } from '../src/target';
 import { AdminApiError, AdminClient } from '../src/admin-client';
 import { createDeviceDispatcher } from '../simulators/device/http-device';
@@ -18,8 +18,16 @@ BeforeAll({ timeout: 60_000 }, async function () {
     requestTimeoutMs: target.timeouts.requestMs,
     tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
   };
-  const admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, sessionOptions);
-  const customer = target.customerUser ? await AdminClient.login(target.adminUrl, target.customerUser, sessionOptions) : undefined;
+  let admin: AdminClient | undefined;
+  let customer: AdminClient | undefined;
+  try {
+    admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, sessionOptions);
+    customer = target.customerUser ? await AdminClient.login(target.adminUrl, target.customerUser, sessionOptions) : undefined;
+  } catch (error) {
+    // nothing of the run may stay open, or the process would not end
+    await Promise.allSettled([admin?.close(), target.close()]);
+    throw error;
+  }
   const runId = newRunId();
   setRun({
     target,
@@ -60,7 +68,15 @@ Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
   return undefined;
 });
 
-After({ timeout: 60_000 }, async function (this: IotcWorld) {
+After({ timeout: 60_000 }, async function (this: IotcWorld, { result }: ITestCaseHookParameter) {
+  // Evidence for a failed scenario: the last device API exchange, tokens and secrets redacted.
+  if (result?.status === Status.FAILED && this.response) {
+    const { request, status, text } = this.response;
+    await this.attach(
+      this.redact(JSON.stringify({ lastDeviceRequest: `${request.method} ${request.url}`, status, body: text.slice(0, 2000) }, null, 2)),
+      'application/json',
+    );
+  }
   const failures: string[] = [];
   for (const { what, undo } of this.cleanups.reverse()) {
     try {
@@ -72,5 +88,6 @@ After({ timeout: 60_000 }, async function (this: IotcWorld) {
   }
   // Abandoned long-polls and RPC calls are awaited so they cannot leak into the next scenario.
   await Promise.allSettled(this.pending.values());
+  await Promise.allSettled(this.ownDrivers.map((driver) => driver.close()));
   if (failures.length) throw new Error(`cleanup failed for ${failures.join('; ')}`);
 });

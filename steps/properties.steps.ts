@@ -75,7 +75,7 @@ function portsOf(world: PropertyWorld): PropertyPorts {
       const record = await admin.createDevice(name);
       world.run.journal.created('device', name, record.id);
       try {
-        const token = await admin.deviceAccessToken(record.id);
+        const token = await admin.getDeviceCredentials(record.id);
         const driver = world.newDriver(token);
         await use({
           post: (resource, body) => (resource === 'telemetry' ? driver.postTelemetry({ raw: body }) : driver.postAttributes({ raw: body })),

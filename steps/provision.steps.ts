@@ -36,12 +36,36 @@ When('a device sends the provisioning request:', async function (this: IotcWorld
   const deviceName = /"deviceName"\s*:\s*"([^"]+)"/.exec(text)?.[1];
   if (deviceName?.startsWith(this.run.target.namePrefix)) this.run.journal.intend('device', deviceName);
   this.response = await provision(this.run.target.httpUrl, { raw: text }, { requestTimeoutMs: this.run.target.timeouts.requestMs, dispatcher: this.run.deviceDispatcher });
+  const credentials = (toPlain(this.response.json) as { credentialsValue?: unknown } | undefined)?.credentialsValue;
+  if (typeof credentials === 'string') this.redactor.addSecret(credentials);
+  await forgetNothingCreated(this, text);
 });
+
+/** Whatever the request made on the platform is deleted after the scenario, whatever the later steps say. */
+async function forgetNothingCreated(world: IotcWorld, requestText: string): Promise<void> {
+  let deviceName: unknown;
+  try {
+    deviceName = (JSON.parse(requestText) as { deviceName?: unknown }).deviceName;
+  } catch {
+    return; // a malformed request names no device
+  }
+  if (typeof deviceName !== 'string' || !deviceName.startsWith(world.unique(''))) return;
+  const record = await world.run.admin.findDeviceByName(deviceName);
+  if (!record || [...world.devices.values()].some((device) => device.record.id === record.id)) return;
+  world.run.journal.created('device', record.name, record.id);
+  world.cleanups.push({ what: `device ${record.name}`, undo: () => deleteJournaled(world, record) });
+  world.ids.set(`provisioned:${record.name}`, record.id);
+}
+
+async function deleteJournaled(world: IotcWorld, record: { id: string; name: string }): Promise<void> {
+  await world.run.admin.deleteDevice(record.id);
+  world.run.journal.deleted('device', record.name, record.id);
+}
 
 Then('the provisioning status is {word}', function (this: IotcWorld, status: string) {
   const response = this.lastResponse();
   const body = toPlain(response.json) as { status?: string } | undefined;
-  assert.equal(body?.status, status, `the provisioning answer was ${response.status} ${response.text.replace(/"credentialsValue":"[^"]*"/, '"credentialsValue":"<redacted>"')}`);
+  assert.equal(body?.status, status, `the provisioning answer was ${this.shown(response)}`);
 });
 
 Then('the returned credentials are the access token of the device {string} on the platform', async function (this: IotcWorld, local: string) {
@@ -50,20 +74,14 @@ Then('the returned credentials are the access token of the device {string} on th
   const record = await this.run.admin.findDeviceByName(this.unique(local));
   assert.ok(record, `the device ${this.unique(local)} does not exist on the platform`);
   if (!this.devices.has(local)) {
-    this.cleanups.push({
-      what: `device ${record.name}`,
-      undo: async () => {
-        await this.run.admin.deleteDevice(record.id);
-        this.run.journal.deleted('device', record.name, record.id);
-      },
-    });
+    if (!this.ids.has(`provisioned:${record.name}`)) this.cleanups.push({ what: `device ${record.name}`, undo: () => deleteJournaled(this, record) });
     await this.adoptDevice(local, record);
   }
-  assert.equal(body.credentialsValue, await this.run.admin.deviceAccessToken(record.id), 'the returned credentials are not the device access token');
+  assert.equal(body.credentialsValue, await this.run.admin.getDeviceCredentials(record.id), 'the returned credentials are not the device access token');
 });
 
 Then('no device {string} exists on the platform', async function (this: IotcWorld, local: string) {
   const record = await this.run.admin.findDeviceByName(this.unique(local));
-  if (record) this.cleanups.push({ what: `device ${record.name}`, undo: () => this.run.admin.deleteDevice(record.id) });
+  if (record && !this.ids.has(`provisioned:${record.name}`)) this.cleanups.push({ what: `device ${record.name}`, undo: () => deleteJournaled(this, record) });
   assert.equal(record, undefined, `the device ${this.unique(local)} was created`);
 });

@@ -6,9 +6,13 @@
 import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumber';
 import { HttpDevice, type DeviceResponse } from '../simulators/device/http-device';
 import type { DeviceRecord } from '../src/admin-client';
+import { Redactor } from '../src/report/redact';
 import { run, type RunContext } from './support/run';
 import type { EntityKind } from '../src/target/journal';
 import { eventually } from './support/eventually';
+
+/** JSON members that carry credentials (the provisioning answer's credentialsValue, say). */
+const SECRET_FIELD = /("(?:credentialsValue|credentialsId|token|refreshToken|accessToken|password)"\s*:\s*)"[^"]*"/g;
 
 export interface ScenarioDevice {
   local: string;
@@ -31,6 +35,10 @@ export class IotcWorld extends World {
   response?: DeviceResponse;
   /** Requests started in a When step and awaited in a Then step (long-polls, RPC calls). */
   readonly pending = new Map<string, Promise<unknown>>();
+  /** Drivers with their own connection pool (HTTPS), closed by the After hook. */
+  readonly ownDrivers: HttpDevice[] = [];
+  /** Blanks the tokens of this scenario's devices (and secret shapes) in everything a step shows. */
+  readonly redactor = new Redactor();
 
   constructor(options: IWorldOptions) {
     super(options);
@@ -49,11 +57,24 @@ export class IotcWorld extends World {
     const { target, deviceDispatcher } = this.run;
     const baseUrl = options.https ? target.httpsUrl : target.httpUrl;
     if (!baseUrl) throw new Error('the target has no HTTPS URL for the HTTP device API');
-    return new HttpDevice(baseUrl, token, {
+    this.redactor.addSecret(token);
+    const driver = new HttpDevice(baseUrl, token, {
       requestTimeoutMs: target.timeouts.requestMs,
       dispatcher: options.https ? undefined : deviceDispatcher,
       tls: options.https ? { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify } : undefined,
     });
+    if (options.https) this.ownDrivers.push(driver);
+    return driver;
+  }
+
+  /** Text safe to show in a message, log or attachment: no device token, JWT, API key or secret field. */
+  redact(text: string): string {
+    return this.redactor.redact(text).replace(SECRET_FIELD, '$1"<redacted>"');
+  }
+
+  /** The start of a body for an assertion message, redacted. */
+  shown(response: { status: number; text: string }): string {
+    return `${response.status} ${this.redact(response.text.slice(0, 300)) || '(empty body)'}`;
   }
 
   /**
@@ -83,7 +104,7 @@ export class IotcWorld extends World {
 
   /** Registers a device that exists on the platform (created by provisioning, say) under a local name. */
   async adoptDevice(local: string, record: DeviceRecord, token?: string): Promise<ScenarioDevice> {
-    const accessToken = token ?? (await this.run.admin.deviceAccessToken(record.id));
+    const accessToken = token ?? (await this.run.admin.getDeviceCredentials(record.id));
     const device = { local, record, token: accessToken, driver: this.newDriver(accessToken) };
     this.devices.set(local, device);
     return device;
@@ -95,9 +116,10 @@ export class IotcWorld extends World {
     return device;
   }
 
-  eventually<T>(check: () => Promise<T> | T): Promise<T> {
+  /** Retries `check` until it passes, for the target's eventuallyMs (plus `extraMs` when the effect is known to take longer). */
+  eventually<T>(check: () => Promise<T> | T, extraMs = 0): Promise<T> {
     const { eventuallyMs, pollIntervalMs } = this.run.target.timeouts;
-    return eventually(check, { timeoutMs: eventuallyMs, intervalMs: pollIntervalMs });
+    return eventually(check, { timeoutMs: eventuallyMs + extraMs, intervalMs: pollIntervalMs });
   }
 
   lastResponse(): DeviceResponse {

@@ -28,11 +28,16 @@ Feature: Device claiming over the HTTP device API
   Scenario: The claim registration ends after durationMs
     When the device "tracker" posts the claim {"secretKey": "brief", "durationMs": 400}
     Then the response status is 200
-    When the claim window of "tracker" of 400 ms has passed
-    Then the customer cannot claim "tracker" with the secret key "brief"
+    And once its 400 ms claim window has ended, the customer cannot claim "tracker" with the secret key "brief"
 
   @HTTP-CLAIM-04 @HTTP-CLAIM-02
   Scenario: Without a body the claim uses device.claim.duration and the empty key
     When the device "tracker" posts the claim {}
     Then the response status is 200
     And the customer can claim "tracker" with the secret key ""
+
+  @HTTP-CLAIM-04
+  Scenario: Without durationMs the claim is registered for device.claim.duration
+    When the device "tracker" posts the claim {"secretKey": "no-duration"}
+    Then the response status is 200
+    And the customer can claim "tracker" with the secret key "no-duration"

@@ -35,6 +35,28 @@ Feature: Errors of the HTTP device API
       | a number        | 42                 |
       | a null value    | {"a": 1, "b": null} |
 
+  @HTTP-ERR-01 @HTTP-RPC-03
+  Scenario: A malformed RPC reply document is refused with 400
+    When the device "probe" sends POST /api/v1/{token}/rpc/1 with the body {"result": ok
+    Then the response status is 400
+
+  @HTTP-ERR-01 @HTTP-RPC-04 @capability-client-rpc
+  Scenario: A malformed client-side RPC document is refused with 400
+    When the device "probe" sends POST /api/v1/{token}/rpc with the body {"method": "getTime", "params":
+    Then the response status is 400
+
+  @HTTP-ERR-01 @HTTP-CLAIM-01 @capability-claiming
+  Scenario Outline: An invalid claim payload (<case>) is refused with 400
+    When the device "probe" sends POST /api/v1/{token}/claim with the body <body>
+    Then the response status is 400
+
+    Examples:
+      | case                     | body                               |
+      | malformed JSON           | {"secretKey": "k"                  |
+      | not an object            | ["k", 1000]                        |
+      | durationMs not a number  | {"secretKey": "k", "durationMs": "soon"} |
+      | secretKey not a string   | {"secretKey": 42}                  |
+
   @HTTP-ERR-02
   Scenario Outline: An invalid request parameter (<case>) is refused with 400
     When the device "probe" sends GET /api/v1/{token}/<resource>
@@ -58,11 +80,16 @@ Feature: Errors of the HTTP device API
     Then the response status is 401
 
     Examples:
-      | method | resource   |
-      | POST   | telemetry  |
-      | POST   | attributes |
-      | GET    | attributes |
-      | POST   | claim      |
+      | method | resource                           |
+      | POST   | telemetry                          |
+      | POST   | attributes                         |
+      | GET    | attributes                         |
+      | GET    | attributes/updates?timeout=100     |
+      | GET    | rpc?timeout=100                    |
+      | POST   | rpc/1                              |
+      | POST   | rpc                                |
+      | POST   | claim                              |
+      | GET    | firmware?title=fw&version=1        |
 
   @HTTP-ERR-05
   Scenario: An unknown resource is answered 404

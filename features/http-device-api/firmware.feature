@@ -11,15 +11,18 @@ Feature: Firmware over the HTTP device API
   Scenario: Starting an update sets the firmware shared attributes
     When the platform assigns the firmware "gadget-fw" version "2.0.1" to "gadget"
     Then the device "gadget" sees the shared attributes of the firmware "gadget-fw" version "2.0.1"
+    And the platform holds the shared attributes of the firmware "gadget-fw" version "2.0.1" for "gadget"
 
   @HTTP-FW-01
   Scenario: The device downloads the assigned package whole and in chunks
     When the platform assigns the firmware "gadget-fw" version "2.0.1" to "gadget"
     And the device "gadget" downloads the firmware "gadget-fw" version "2.0.1"
     Then the download is the whole firmware "gadget-fw" version "2.0.1"
+    And the checksum announced to "gadget" verifies the download
     And the device "gadget" downloads the firmware "gadget-fw" version "2.0.1" in chunks of 1024 bytes and gets the whole package
 
   @HTTP-FW-01 @HTTP-ERR-05
   Scenario: Without an assigned package there is nothing to download
     When the device "gadget" downloads the firmware "gadget-fw" version "2.0.1"
     Then the response status is 404
+

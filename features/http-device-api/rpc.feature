@@ -1,8 +1,7 @@
 @http-device-api
 Feature: RPC over the HTTP device API
   A device receives server-side RPC requests by long-poll on GET /rpc?timeout=<ms> as {id, method, params} and
-  answers with POST /rpc/{id}; the reply is relayed to the requester. A device sends client-side RPC with POST /rpc
-  and gets a JSON document back.
+  answers with POST /rpc/{id}; the reply is relayed to the requester. A one-way RPC is delivered the same way.
 
   Background:
     Given a device "lamp" with an access token
@@ -36,8 +35,11 @@ Feature: RPC over the HTTP device API
     When the device "lamp" polls for an RPC for up to 300 ms
     Then the RPC poll of "lamp" times out with 408 and an empty body after at least 300 ms
 
-  @HTTP-RPC-04 @capability-client-rpc
-  Scenario: A client-side RPC is answered with a JSON document
-    When the device "lamp" sends the client-side RPC {"method": "getCurrentTime", "params": {}}
+  @HTTP-RPC-03
+  Scenario: The reply document reaches the requester as the device sent it, number types included
+    When the device "lamp" polls for an RPC for up to 5000 ms
+    And the platform sends a two-way RPC "readAll" with params {"detail": true} to "lamp"
+    Then the device "lamp" receives the RPC request "readAll" with params {"detail": true}
+    When the device "lamp" replies to that RPC with {"t": 21.0, "count": 9223372036854775807, "tags": ["a", {"b": null}], "ok": false}
     Then the response status is 200
-    And the response body is a JSON document
+    And the platform's RPC call to "lamp" answers 200 with {"t": 21.0, "count": 9223372036854775807, "tags": ["a", {"b": null}], "ok": false}

@@ -6,11 +6,28 @@ Feature: Versioning and authentication of the HTTP device API
     Given a device "versioned" with an access token
 
   @HTTP-VER-01 @HTTP-AUTH-01
-  Scenario: The v1 path with the token segment is served; another version is not
+  Scenario: The v1 path with the device's token segment is served
     When the device "versioned" posts telemetry {"v": 1}
     Then the response status is 200
-    When a client sends POST /api/v2/no-such-token/telemetry
+    And the platform eventually holds telemetry of "versioned":
+      | key | value | type |
+      | v   | 1     | long |
+
+  @HTTP-VER-01 @HTTP-ERR-05
+  Scenario Outline: Another version segment (<version>) is not the HTTP device API
+    When the device "versioned" sends POST /api/<version>/{token}/telemetry
     Then the response status is 404
+
+    Examples:
+      | version |
+      | v2      |
+      | v0      |
+      | V1      |
+
+  @HTTP-AUTH-01 @HTTP-ERR-04
+  Scenario: The token is the device's own: a token of no device is refused with 401
+    When a client sends POST /api/v1/no-such-token-xyz/telemetry
+    Then the response status is 401
 
   @HTTP-AUTH-01
   Scenario: Without the token segment there is no device API

@@ -7,6 +7,8 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { parseLossless } from '../../src/kv/values';
 
 export interface DeviceResponse {
+  /** What was asked: method and URL (the URL carries the device token; redact before showing it). */
+  request: { method: string; url: string };
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
@@ -46,7 +48,8 @@ export async function deviceRequest(
   const timeout = (options.requestTimeoutMs ?? 10_000) + (options.extraTimeoutMs ?? 0);
   const started = performance.now();
   const payload = body === undefined ? undefined : 'raw' in body ? body.raw : JSON.stringify(body.json);
-  const response = await request(baseUrl.replace(/\/+$/, '') + path, {
+  const url = baseUrl.replace(/\/+$/, '') + path;
+  const response = await request(url, {
     method,
     // interfaces.md: requests with a body carry Content-Type: application/json
     headers: payload === undefined ? {} : { 'content-type': 'application/json' },
@@ -57,15 +60,23 @@ export async function deviceRequest(
   });
   const bytes = Buffer.from(await response.body.arrayBuffer());
   const text = bytes.toString('utf8');
-  let json: unknown;
-  if (String(response.headers['content-type'] ?? '').includes('json') && text.length > 0) {
-    try {
-      json = parseLossless(text);
-    } catch {
-      json = undefined;
-    }
+  const json = jsonBody(String(response.headers['content-type'] ?? ''), text);
+  return { request: { method, url }, status: response.statusCode, headers: response.headers, text, json, bytes, elapsedMs: performance.now() - started };
+}
+
+/**
+ * The body parsed losslessly when it is JSON: declared so by its content type, or an object or array whatever the
+ * content type says (some platforms answer JSON as text/plain). Text that does not parse stays text only.
+ */
+function jsonBody(contentType: string, text: string): unknown {
+  const trimmed = text.trimStart();
+  if (trimmed.length === 0) return undefined;
+  if (!contentType.includes('json') && !trimmed.startsWith('{') && !trimmed.startsWith('[')) return undefined;
+  try {
+    return parseLossless(text);
+  } catch {
+    return undefined;
   }
-  return { status: response.statusCode, headers: response.headers, text, json, bytes, elapsedMs: performance.now() - started };
 }
 
 /** POST /api/v1/provision: no token, the provisioning key and secret in the body. */
@@ -75,13 +86,21 @@ export function provision(baseUrl: string, body: DeviceBody, options: HttpDevice
 
 export class HttpDevice {
   private readonly options: HttpDeviceOptions;
+  /** The keep-alive pool this driver made itself (none when it was given a shared one). */
+  private readonly ownDispatcher?: Agent;
 
   constructor(
     readonly baseUrl: string,
     readonly accessToken: string,
     options: HttpDeviceOptions = {},
   ) {
-    this.options = { ...options, dispatcher: options.dispatcher ?? createDeviceDispatcher(options) };
+    this.ownDispatcher = options.dispatcher ? undefined : createDeviceDispatcher(options);
+    this.options = { ...options, dispatcher: options.dispatcher ?? this.ownDispatcher };
+  }
+
+  /** Closes the driver's own connection pool (a shared one belongs to whoever made it). */
+  async close(): Promise<void> {
+    await this.ownDispatcher?.close();
   }
 
   private path(resource: string): string {

@@ -13,7 +13,7 @@ import Router from 'find-my-way';
 import pino from 'pino';
 import { PlatformCore } from './core/platform-core';
 import { sendEmpty } from './http/exchange';
-import { echoClientRpcHandler, registerDeviceApi, type ClientRpcHandler } from './http/device-api';
+import { echoClientRpcHandler, registerDeviceApi, type ClientRpcHandler } from './http';
 import { AdminAuth } from './admin/auth';
 import { registerAdminRoutes, type AdminRoute } from './admin/route';
 import { authRoutes } from './admin/auth-routes';
@@ -26,7 +26,7 @@ import { firmwareRoutes } from './admin/firmware-routes';
 import { apiKeyRoutes } from './admin/api-key-routes';
 import { registerDocs } from './admin/docs-routes';
 
-export type { ClientRpcHandler } from './http/device-api';
+export type { ClientRpcHandler } from './http';
 
 export interface PlatformOptions {
   host?: string;
@@ -37,7 +37,10 @@ export interface PlatformOptions {
   tls?: { cert: string; key: string };
   /** device.claim.duration: the claim window when a claim gives no durationMs (default 24 h, as ThingsBoard). */
   claimDurationMs?: number;
-  /** Answers client-side RPC (POST /api/v1/{token}/rpc); default: echo the request document back. */
+  /**
+   * Answers client-side RPC (POST /api/v1/{token}/rpc) with a JSON value. Default: echo the request document back
+   * (its exact text, so 1.0 stays 1.0). An undefined answer is 200 with an empty body; a throw is 500.
+   */
   clientRpcHandler?: ClientRpcHandler;
   /** Access token lifetime; default JWT_TOKEN_EXPIRATION_TIME or 9000 s. */
   jwtExpirationSec?: number;
@@ -90,7 +93,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       sendEmpty(response, 404);
     },
   });
-  registerDeviceApi(router, core, options.clientRpcHandler ?? echoClientRpcHandler);
+  registerDeviceApi(router, core, options.clientRpcHandler ?? echoClientRpcHandler, logger);
   registerAdminRoutes(router, core, auth, [...ADMIN_ROUTES]);
   registerDocs(router, ADMIN_ROUTES);
   const demo = core.createDevice({ name: 'Demo Device', token: 'A1_TEST_TOKEN' });

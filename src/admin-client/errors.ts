@@ -1,14 +1,42 @@
-/** An answer of the admin REST API that is not a success. The message never carries a credential. */
+/** Failures of the administration REST API client. Messages never carry a credential (token, password, key). */
+import { Redactor } from '../report/redact';
+
+const SECRET_QUERY = /([?&](?:accessToken|token|refreshToken|password|secretKey|apiKey)=)[^&#]*/gi;
+const shapes = new Redactor();
+
+/** A path or message with query secrets and secret-shaped strings (JWTs, API keys, device tokens) blanked. */
+export function redactForMessage(text: string): string {
+  return shapes.redact(text.replace(SECRET_QUERY, '$1<redacted>'));
+}
+
+/** An answer of the admin REST API that is not a success: HTTP status, ThingsBoard errorCode and server message. */
 export class AdminApiError extends Error {
   readonly code = 'IOTC_ADMIN_API';
+  readonly path: string;
+  readonly serverMessage: string;
 
   constructor(
     readonly method: string,
-    readonly path: string,
+    path: string,
     readonly status: number,
     readonly errorCode: number | undefined,
-    readonly serverMessage: string,
+    serverMessage: string,
   ) {
-    super(`${method} ${path} answered ${status}${errorCode === undefined ? '' : ` (errorCode ${errorCode})`}: ${serverMessage || '(empty body)'}`);
+    const safePath = redactForMessage(path);
+    const safeMessage = redactForMessage(serverMessage);
+    super(`${method} ${safePath} answered ${status}${errorCode === undefined ? '' : ` (errorCode ${errorCode})`}: ${safeMessage || '(empty body)'}`);
+    this.name = 'AdminApiError';
+    this.path = safePath;
+    this.serverMessage = safeMessage;
+  }
+}
+
+/** The admin API answered a success whose body is not the documented shape. */
+export class AdminResponseShapeError extends Error {
+  readonly code = 'IOTC_ADMIN_RESPONSE_SHAPE';
+
+  constructor(what: string, text: string) {
+    super(`${what}: unexpected answer ${redactForMessage(text.slice(0, 300)) || '(empty body)'}`);
+    this.name = 'AdminResponseShapeError';
   }
 }

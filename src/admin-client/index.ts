@@ -1,234 +1,118 @@
 /**
  * Client of the administration REST API, with ThingsBoard's paths and shapes (platform-facts.md §6–§8, §12), so the
- * same steps read and drive the embedded reference and a real platform. Reads come back typed (src/kv/values.ts).
+ * same steps read and drive the embedded reference and a real platform. One small module per concern; this class is
+ * the one handle steps hold. Reads come back typed (src/kv/values.ts); failures are AdminApiError.
  */
-import { FormData } from 'undici';
-import { typedValueOf, type TypedValue } from '../kv/values';
-import { AdminApiError } from './errors';
-import { AdminSession, type AdminCredentials, type AdminResponse, type SessionOptions } from './session';
+import { AdminSession, type AdminCredentials, type AdminResponse, type SessionOptions } from './auth';
+import * as devices from './devices';
+import * as telemetry from './telemetry';
+import * as attributes from './attributes';
+import * as rpc from './rpc';
+import * as profiles from './profiles';
+import * as claim from './claim';
+import * as firmware from './firmware';
+import type { DeviceRecord } from './records';
+import type { AttributeScope, StoredAttribute } from './attributes';
+import type { StoredValue } from './telemetry';
 
-export { AdminApiError } from './errors';
-export { adminRequest } from './session';
-export type { AdminCredentials, AdminResponse, SessionOptions, Method } from './session';
-
-export interface DeviceRecord {
-  id: string;
-  name: string;
-  type: string;
-  /** The device JSON as the platform sent it (for saving it back). */
-  raw: Record<string, unknown>;
-}
-
-export interface StoredValue {
-  ts: number;
-  /** undefined when the platform holds no value for the key. */
-  value: TypedValue | undefined;
-}
-
-export interface StoredAttribute {
-  value: TypedValue | undefined;
-  lastUpdateTs: number;
-}
-
-export type AttributeScope = 'CLIENT_SCOPE' | 'SHARED_SCOPE' | 'SERVER_SCOPE';
-export type ProvisionStrategy = 'DISABLED' | 'ALLOW_CREATE_NEW_DEVICES' | 'CHECK_PRE_PROVISIONED_DEVICES';
-
-const TELEMETRY = '/api/plugins/telemetry/DEVICE';
+export { AdminApiError, AdminResponseShapeError, redactForMessage } from './errors';
+export { adminRequest } from './auth';
+export type { AdminCredentials, AdminResponse, SessionOptions, Method } from './auth';
+export type { DeviceRecord } from './records';
+export type { NewDevice, DevicePage } from './devices';
+export type { StoredValue } from './telemetry';
+export type { AttributeScope, StoredAttribute } from './attributes';
+export type { RpcCall } from './rpc';
+export type { ProvisionStrategy, NewDeviceProfile } from './profiles';
+export type { NewFirmware, FirmwarePackage } from './firmware';
 
 export class AdminClient {
   private constructor(readonly session: AdminSession) {}
 
-  static async login(baseUrl: string, credentials: AdminCredentials, options: SessionOptions = {}): Promise<AdminClient> {
-    return new AdminClient(await AdminSession.login(baseUrl, credentials, options));
+  /** Logs in with user name and password (POST /api/auth/login). */
+  static async login(adminUrl: string, credentials: AdminCredentials, options: SessionOptions = {}): Promise<AdminClient> {
+    return new AdminClient(await AdminSession.login(adminUrl, credentials, options));
   }
 
   close(): Promise<void> {
     return this.session.close();
   }
 
+  /** GET /api/auth/user: the logged-in user. */
   async currentUser(): Promise<Record<string, unknown>> {
     return (await this.session.call('GET', '/api/auth/user')).json as Record<string, unknown>;
   }
 
-  // ---- devices ----
-
-  async createDevice(
-    name: string,
-    options: { type?: string; label?: string; deviceProfileId?: string; additionalInfo?: Record<string, unknown>; accessToken?: string } = {},
-  ): Promise<DeviceRecord> {
-    const body: Record<string, unknown> = { name };
-    if (options.type) body.type = options.type;
-    if (options.label) body.label = options.label;
-    if (options.additionalInfo) body.additionalInfo = options.additionalInfo;
-    if (options.deviceProfileId) body.deviceProfileId = { entityType: 'DEVICE_PROFILE', id: options.deviceProfileId };
-    const query = options.accessToken ? `?accessToken=${encodeURIComponent(options.accessToken)}` : '';
-    return deviceRecord((await this.session.call('POST', `/api/device${query}`, body)).json);
+  // devices
+  createDevice(name: string, options?: devices.NewDevice): Promise<DeviceRecord> {
+    return devices.createDevice(this.session, name, options);
+  }
+  findDeviceByName(name: string): Promise<DeviceRecord | undefined> {
+    return devices.findDeviceByName(this.session, name);
+  }
+  getDevice(id: string): Promise<DeviceRecord> {
+    return devices.getDevice(this.session, id);
+  }
+  saveDevice(raw: Record<string, unknown>): Promise<DeviceRecord> {
+    return devices.saveDevice(this.session, raw);
+  }
+  /** The device's access token. */
+  getDeviceCredentials(id: string): Promise<string> {
+    return devices.getDeviceCredentials(this.session, id);
+  }
+  deleteDevice(id: string): Promise<void> {
+    return devices.deleteDevice(this.session, id);
+  }
+  listDevices(page: number, textSearch?: string, pageSize?: number): Promise<devices.DevicePage> {
+    return devices.listDevices(this.session, page, textSearch, pageSize);
   }
 
-  async findDeviceByName(name: string): Promise<DeviceRecord | undefined> {
-    const answer = await this.session.raw('GET', `/api/tenant/devices?deviceName=${encodeURIComponent(name)}`);
-    if (answer.status === 404) return undefined;
-    if (answer.status !== 200) throw new AdminApiError('GET', '/api/tenant/devices', answer.status, undefined, answer.text.slice(0, 200));
-    return deviceRecord(answer.json);
+  // telemetry and attributes
+  latestTelemetry(deviceId: string, keys?: readonly string[]): Promise<Map<string, StoredValue>> {
+    return telemetry.latestTelemetry(this.session, deviceId, keys);
+  }
+  telemetryHistory(deviceId: string, keys: readonly string[], startTs: number, endTs: number, limit?: number): Promise<Map<string, StoredValue[]>> {
+    return telemetry.telemetryHistory(this.session, deviceId, keys, startTs, endTs, limit);
+  }
+  telemetryKeys(deviceId: string): Promise<string[]> {
+    return telemetry.telemetryKeys(this.session, deviceId);
+  }
+  attributes(deviceId: string, scope: AttributeScope, keys?: readonly string[]): Promise<Map<string, StoredAttribute>> {
+    return attributes.attributes(this.session, deviceId, scope, keys);
+  }
+  saveAttributes(deviceId: string, scope: 'SHARED_SCOPE' | 'SERVER_SCOPE', values: Record<string, unknown> | string): Promise<void> {
+    return attributes.saveAttributes(this.session, deviceId, scope, values);
+  }
+  deleteAttributes(deviceId: string, scope: AttributeScope, keys: readonly string[]): Promise<void> {
+    return attributes.deleteAttributes(this.session, deviceId, scope, keys);
   }
 
-  async getDevice(id: string): Promise<DeviceRecord> {
-    return deviceRecord((await this.session.call('GET', `/api/device/${id}`)).json);
+  // server-side RPC
+  rpc(deviceId: string, kind: 'oneway' | 'twoway', call: rpc.RpcCall): Promise<AdminResponse> {
+    return rpc.rpc(this.session, deviceId, kind, call);
   }
 
-  /** Saves a device record (e.g. with firmwareId set, which starts a firmware update). */
-  async saveDevice(raw: Record<string, unknown>): Promise<DeviceRecord> {
-    return deviceRecord((await this.session.call('POST', '/api/device', plain(raw))).json);
+  // device profiles
+  createDeviceProfile(profile: profiles.NewDeviceProfile): Promise<{ id: string; name: string }> {
+    return profiles.createDeviceProfile(this.session, profile);
+  }
+  deleteDeviceProfile(id: string): Promise<void> {
+    return profiles.deleteDeviceProfile(this.session, id);
   }
 
-  async deviceAccessToken(id: string): Promise<string> {
-    const credentials = (await this.session.call('GET', `/api/device/${id}/credentials`)).json as { credentialsId: string };
-    return credentials.credentialsId;
-  }
-
-  async deleteDevice(id: string): Promise<void> {
-    await this.session.call('DELETE', `/api/device/${id}`);
-  }
-
-  /** Every device whose name starts with `textSearch`, all pages. */
-  async listDevices(textSearch = ''): Promise<DeviceRecord[]> {
-    const devices: DeviceRecord[] = [];
-    for (let page = 0; page < 1000; page++) {
-      const answer = await this.session.call('GET', `/api/tenant/devices?pageSize=100&page=${page}&textSearch=${encodeURIComponent(textSearch)}`);
-      const body = plain(answer.json) as { data: unknown[]; hasNext: boolean };
-      devices.push(...body.data.map(deviceRecord));
-      if (!body.hasNext) break;
-    }
-    return devices;
-  }
-
-  // ---- telemetry and attributes ----
-
-  /** Latest values of the keys (all keys when none are named), typed. */
-  async latestTelemetry(deviceId: string, keys?: string[]): Promise<Map<string, StoredValue>> {
-    const query = keys?.length ? `keys=${keys.map(encodeURIComponent).join(',')}&` : '';
-    const answer = await this.session.call('GET', `${TELEMETRY}/${deviceId}/values/timeseries?${query}useStrictDataTypes=true`);
-    const out = new Map<string, StoredValue>();
-    for (const [key, series] of Object.entries((answer.json ?? {}) as Record<string, Array<{ ts: unknown; value: unknown }>>)) {
-      const latest = series[0];
-      if (latest) out.set(key, { ts: Number(String(latest.ts)), value: typedValueOf(latest.value) });
-    }
-    return out;
-  }
-
-  /** Values of the keys stored between startTs and endTs (inclusive), newest first. */
-  async telemetryHistory(deviceId: string, keys: string[], startTs: number, endTs: number, limit = 1000): Promise<Map<string, StoredValue[]>> {
-    const path = `${TELEMETRY}/${deviceId}/values/timeseries?keys=${keys.map(encodeURIComponent).join(',')}&startTs=${startTs}&endTs=${endTs}&limit=${limit}&useStrictDataTypes=true`;
-    const answer = await this.session.call('GET', path);
-    const out = new Map<string, StoredValue[]>();
-    for (const [key, series] of Object.entries((answer.json ?? {}) as Record<string, Array<{ ts: unknown; value: unknown }>>)) {
-      out.set(key, series.map((entry) => ({ ts: Number(String(entry.ts)), value: typedValueOf(entry.value) })));
-    }
-    return out;
-  }
-
-  async telemetryKeys(deviceId: string): Promise<string[]> {
-    return (await this.session.call('GET', `${TELEMETRY}/${deviceId}/keys/timeseries`)).json as string[];
-  }
-
-  async attributes(deviceId: string, scope: AttributeScope, keys?: string[]): Promise<Map<string, StoredAttribute>> {
-    const query = keys?.length ? `?keys=${keys.map(encodeURIComponent).join(',')}` : '';
-    const answer = await this.session.call('GET', `${TELEMETRY}/${deviceId}/values/attributes/${scope}${query}`);
-    const out = new Map<string, StoredAttribute>();
-    for (const item of (answer.json ?? []) as Array<{ key: string; value: unknown; lastUpdateTs: unknown }>) {
-      out.set(item.key, { value: typedValueOf(item.value), lastUpdateTs: Number(String(item.lastUpdateTs)) });
-    }
-    return out;
-  }
-
-  /** Saves SHARED_SCOPE or SERVER_SCOPE attributes: an object, or JSON text sent as is (to keep number lexemes). */
-  async saveAttributes(deviceId: string, scope: 'SHARED_SCOPE' | 'SERVER_SCOPE', attributes: Record<string, unknown> | string): Promise<void> {
-    await this.session.call('POST', `${TELEMETRY}/${deviceId}/${scope}`, attributes);
-  }
-
-  async deleteAttributes(deviceId: string, scope: AttributeScope, keys: string[]): Promise<void> {
-    await this.session.call('DELETE', `${TELEMETRY}/${deviceId}/${scope}?keys=${keys.map(encodeURIComponent).join(',')}`);
-  }
-
-  // ---- RPC ----
-
-  /** Sends a server-side RPC (v1 endpoints) and returns the raw answer: 200 with the reply, 408, 409, ... */
-  rpc(deviceId: string, kind: 'oneway' | 'twoway', call: { method: string; params?: unknown; timeout?: number }): Promise<AdminResponse> {
-    return this.session.raw('POST', `/api/plugins/rpc/${kind}/${deviceId}`, call);
-  }
-
-  // ---- device profiles ----
-
-  async createDeviceProfile(profile: { name: string; provisionType: ProvisionStrategy; provisionDeviceKey?: string; provisionDeviceSecret?: string }) {
-    const body = {
-      name: profile.name,
-      type: 'DEFAULT',
-      transportType: 'DEFAULT',
-      provisionType: profile.provisionType,
-      provisionDeviceKey: profile.provisionDeviceKey ?? null,
-      profileData: {
-        configuration: { type: 'DEFAULT' },
-        transportConfiguration: { type: 'DEFAULT' },
-        provisionConfiguration: { type: profile.provisionType, provisionDeviceSecret: profile.provisionDeviceSecret ?? null },
-      },
-    };
-    const saved = plain((await this.session.call('POST', '/api/deviceProfile', body)).json) as { id: { id: string }; name: string };
-    return { id: saved.id.id, name: saved.name };
-  }
-
-  async deleteDeviceProfile(id: string): Promise<void> {
-    await this.session.call('DELETE', `/api/deviceProfile/${id}`);
-  }
-
-  // ---- claiming (as a customer user) ----
-
+  // claiming (on a client logged in as a customer user)
   claimDevice(deviceName: string, secretKey: string): Promise<AdminResponse> {
-    return this.session.raw('POST', `/api/customer/device/${encodeURIComponent(deviceName)}/claim`, { secretKey });
+    return claim.claimDevice(this.session, deviceName, secretKey);
   }
-
   reclaimDevice(deviceName: string): Promise<AdminResponse> {
-    return this.session.raw('DELETE', `/api/customer/device/${encodeURIComponent(deviceName)}/claim`);
+    return claim.reclaimDevice(this.session, deviceName);
   }
 
-  // ---- firmware ----
-
-  async createFirmware(input: { title: string; version: string; deviceProfileId: string; data: Buffer; fileName: string; checksumAlgorithm?: string }) {
-    const info = plain(
-      (
-        await this.session.call('POST', '/api/otaPackage', {
-          title: input.title,
-          version: input.version,
-          type: 'FIRMWARE',
-          deviceProfileId: { entityType: 'DEVICE_PROFILE', id: input.deviceProfileId },
-        })
-      ).json,
-    ) as { id: { id: string } };
-    const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(input.data)], { type: 'application/octet-stream' }), input.fileName);
-    const algorithm = input.checksumAlgorithm ?? 'SHA256';
-    const uploaded = plain((await this.session.upload(`/api/otaPackage/${info.id.id}?checksumAlgorithm=${algorithm}`, form)).json) as {
-      id: { id: string };
-      checksum: string;
-      checksumAlgorithm: string;
-    };
-    return { id: uploaded.id.id, checksum: uploaded.checksum, checksumAlgorithm: uploaded.checksumAlgorithm };
+  // firmware
+  createFirmware(input: firmware.NewFirmware): Promise<firmware.FirmwarePackage> {
+    return firmware.createFirmware(this.session, input);
   }
-
-  async deleteFirmware(id: string): Promise<void> {
-    await this.session.call('DELETE', `/api/otaPackage/${id}`);
+  deleteFirmware(id: string): Promise<void> {
+    return firmware.deleteFirmware(this.session, id);
   }
-}
-
-/** A lossless tree back to plain JS (numbers as numbers): for records whose numbers are ids and times. */
-function plain(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value, (_key, inner: unknown) => (isLossless(inner) ? Number(inner.value) : inner)));
-}
-
-function isLossless(value: unknown): value is { value: string; isLosslessNumber: true } {
-  return typeof value === 'object' && value !== null && (value as { isLosslessNumber?: unknown }).isLosslessNumber === true;
-}
-
-function deviceRecord(json: unknown): DeviceRecord {
-  const raw = plain(json) as Record<string, unknown> & { id: { id: string }; name: string; type: string };
-  return { id: raw.id.id, name: raw.name, type: raw.type, raw };
 }

@@ -1,21 +1,52 @@
 /**
  * Bounded waiting for an effect: the platform accepts data asynchronously (a 200 means queued), so read-backs
- * retry `check` until it passes or the target's eventuallyMs runs out, then fail with the last error. No fixed sleeps.
+ * retry `check` until it passes or timeoutMs runs out (both from the target profile), then fail with the last
+ * error. No fixed sleeps: the wait ends as soon as the check passes.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 
-export async function eventually<T>(check: () => Promise<T> | T, options: { timeoutMs: number; intervalMs: number }): Promise<T> {
+/** Thrown by a check when retrying cannot help (an irreversible wrong outcome): `eventually` fails at once. */
+export class GiveUp extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GiveUp';
+  }
+}
+
+export interface EventuallyOptions {
+  timeoutMs: number;
+  intervalMs: number;
+}
+
+export async function eventually<T>(check: () => Promise<T> | T, options: EventuallyOptions): Promise<T> {
   const deadline = Date.now() + options.timeoutMs;
   let lastError: unknown;
   for (let attempt = 0; ; attempt++) {
     try {
       return await check();
     } catch (error) {
+      if (error instanceof GiveUp) throw error;
       lastError = error;
     }
-    if (Date.now() >= deadline) break;
-    await delay(Math.min(options.intervalMs * Math.min(2 ** attempt, 8), Math.max(1, deadline - Date.now())));
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    await delay(Math.min(options.intervalMs * Math.min(2 ** attempt, 8), left));
   }
   const message = lastError instanceof Error ? lastError.message : String(lastError);
   throw new Error(`still failing after ${options.timeoutMs} ms: ${message}`, { cause: lastError });
+}
+
+/** True when `promise` settles within `ms` (it ends early when it does); never rejects. */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  const controller = new AbortController();
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  const timedOut = delay(ms, false, { signal: controller.signal }).catch(() => false);
+  try {
+    return await Promise.race([settled, timedOut]);
+  } finally {
+    controller.abort();
+  }
 }

@@ -73,7 +73,7 @@ for (const signal of ['SIGINT', 'SIGKILL'] as const) {
       assert.equal(cleanup.code, 0, cleanup.output);
       assert.ok(!/tenant/.test(cleanup.output.replace(/tenant@thingsboard\.org/g, '')), 'cleanup output shows no password');
 
-      const left = (await admin.listDevices(PREFIX)).map((device) => device.name);
+      const left = (await admin.listDevices(0, PREFIX, 1000)).data.map((device) => device.name);
       assert.deepEqual(left, [`${PREFIX}made-by-hand`], `after ${signal} at ${waitMs} ms the run left ${JSON.stringify(left)}`);
       for (const bystander of bystanders) assert.ok(await admin.findDeviceByName(bystander.name), `${bystander.name} was deleted`);
     } finally {

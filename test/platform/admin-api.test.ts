@@ -107,3 +107,67 @@ test('saving attributes refuses the client scope and blank bodies with plain-tex
   const empty = await call(base, 'POST', `/api/plugins/telemetry/DEVICE/${device.id}/SHARED_SCOPE`, { jwt, body: {} });
   assert.deepEqual([empty.status, empty.text], [400, 'No attributes data found in request body!']);
 });
+
+test('JWT: HS512 with ThingsBoard claims; a bad signature is code 11; Authorization: Bearer works too', async () => {
+  const [header, payload, signature] = jwt.split('.');
+  assert.equal(JSON.parse(Buffer.from(header, 'base64url').toString()).alg, 'HS512');
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+  assert.equal(claims.sub, 'tenant@thingsboard.org');
+  assert.deepEqual(claims.scopes, ['TENANT_ADMIN']);
+  for (const name of ['userId', 'sessionId', 'tenantId', 'customerId', 'iss', 'iat', 'exp']) assert.ok(claims[name] !== undefined, name);
+  assert.equal(claims.exp - claims.iat, 9000);
+  const forged = `${header}.${payload}.${signature.slice(0, -4)}AAAA`;
+  const bad = await call(base, 'GET', '/api/auth/user', { jwt: forged });
+  assert.deepEqual([bad.status, bad.json.errorCode, bad.json.message], [401, 11, 'Token has expired']);
+  const plain = await call(base, 'GET', '/api/auth/user', { headers: { authorization: `Bearer ${jwt}` } });
+  assert.equal(plain.status, 200);
+  const user = plain.json;
+  assert.deepEqual(Object.keys(user.id), ['entityType', 'id']);
+  assert.equal(user.id.entityType, 'USER');
+  assert.equal(user.id.id, claims.userId);
+});
+
+test('API keys: an expired key is refused, an unknown key is "Invalid username or password"', async () => {
+  const me = (await call(base, 'GET', '/api/auth/user', { jwt })).json;
+  const expired = (await call(base, 'POST', '/api/apiKey', { jwt, body: { userId: me.id, description: 'old', expirationTime: Date.now() - 1000, enabled: true } })).json;
+  assert.equal((await call(base, 'GET', '/api/auth/user', { headers: { 'x-authorization': `ApiKey ${expired.value}` } })).status, 401);
+  const unknown = await call(base, 'GET', '/api/auth/user', { headers: { 'x-authorization': 'ApiKey tb_nothing' } });
+  assert.deepEqual([unknown.status, unknown.json.errorCode, unknown.json.message], [401, 10, 'Invalid username or password']);
+});
+
+test('devices: paging, find by name on both paths, credentials, profiles (404 code 32 when unknown)', async () => {
+  for (const name of ['page-a', 'page-b', 'page-c']) await newDevice(base, jwt, name);
+  const first = (await call(base, 'GET', '/api/tenant/devices?pageSize=2&page=0&textSearch=page-', { jwt })).json;
+  assert.deepEqual([first.data.length, first.totalElements, first.totalPages, first.hasNext], [2, 3, 2, true]);
+  const second = (await call(base, 'GET', '/api/tenant/devices?pageSize=2&page=1&textSearch=page-', { jwt })).json;
+  assert.deepEqual([second.data.length, second.hasNext], [1, false]);
+  const byName = (await call(base, 'GET', '/api/tenant/device?deviceName=page-a', { jwt })).json;
+  assert.equal(byName.type, 'default');
+  assert.deepEqual(byName.id, (await call(base, 'GET', '/api/tenant/devices?deviceName=page-a', { jwt })).json.id);
+  const credentials = (await call(base, 'GET', `/api/device/${byName.id.id}/credentials`, { jwt })).json;
+  assert.deepEqual([credentials.credentialsType, credentials.credentialsValue, credentials.credentialsId.length], ['ACCESS_TOKEN', null, 20]);
+  const chosen = await call(base, 'POST', '/api/device?accessToken=my-own-token', { jwt, body: { name: 'own-token', type: 'thermostat', label: 'L' } });
+  assert.equal(chosen.json.type, 'thermostat', 'a new type creates the profile');
+  assert.equal((await call(base, 'POST', '/api/v1/my-own-token/telemetry', { body: { a: 1 } })).status, 200);
+  const defaultProfile = (await call(base, 'GET', '/api/deviceProfileInfo/default', { jwt })).json;
+  assert.equal(defaultProfile.name, 'default');
+  assert.equal((await call(base, 'GET', `/api/deviceProfile/${defaultProfile.id.id}`, { jwt })).json.name, 'default');
+  const missing = await call(base, 'GET', '/api/deviceProfile/00000000-0000-0000-0000-000000000000', { jwt });
+  assert.deepEqual([missing.status, missing.json.errorCode, missing.json.message], [404, 32, "Requested item wasn't found!"]);
+  const profiles = (await call(base, 'GET', '/api/deviceProfiles?pageSize=10&page=0', { jwt })).json;
+  assert.ok(profiles.data.some((profile: { name: string }) => profile.name === 'thermostat'));
+});
+
+test('admin telemetry save and attribute reads are typed; a null attribute value is 400', async () => {
+  const device = await newDevice(base, jwt, 'admin-telemetry');
+  assert.equal((await call(base, 'POST', `/api/plugins/telemetry/DEVICE/${device.id}/timeseries/ANY`, { jwt, raw: '{"ts":1000,"values":{"x":2.0}}' })).status, 200);
+  const read = await call(base, 'GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/timeseries?keys=x&useStrictDataTypes=true`, { jwt });
+  assert.equal(read.text, '{"x":[{"ts":1000,"value":2.0}]}');
+  assert.equal((await call(base, 'POST', `/api/plugins/telemetry/DEVICE/${device.id}/attributes/SERVER_SCOPE`, { jwt, raw: '{"big":9223372036854775807}' })).status, 200);
+  const attributes = await call(base, 'GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/attributes?keys=big`, { jwt });
+  assert.match(attributes.text, /^\[\{"key":"big","value":9223372036854775807,"lastUpdateTs":\d+\}\]$/);
+  const nullValue = await call(base, 'POST', `/api/plugins/telemetry/DEVICE/${device.id}/SHARED_SCOPE`, { jwt, raw: '{"a":null}' });
+  assert.equal(nullValue.status, 400);
+  const invalid = await call(base, 'POST', `/api/plugins/telemetry/DEVICE/${device.id}/SHARED_SCOPE`, { jwt, raw: '{"a":' });
+  assert.deepEqual([invalid.status, invalid.text], [400, 'Invalid JSON']);
+});

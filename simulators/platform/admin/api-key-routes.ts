@@ -70,7 +70,7 @@ export const apiKeyRoutes: AdminRoute[] = [
     summary: 'Delete (revoke) an API key',
     handler({ core, user, params }) {
       ownKey(core, user, params.keyId);
-      core.apiKeys.delete(params.keyId);
+      core.deleteApiKey(params.keyId);
     },
   },
 ];

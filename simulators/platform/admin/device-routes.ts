@@ -68,7 +68,7 @@ export const deviceRoutes: AdminRoute[] = [
         if (!query.get('pageSize') || query.get('page') === null) throw new BadRequestError("Required request parameter 'pageSize' is not present");
         const search = (query.get('textSearch') ?? '').toLowerCase();
         const devices = [...core.devices.values()]
-          .filter((device) => device.name.toLowerCase().startsWith(search))
+          .filter((device) => device.name.toLowerCase().includes(search))
           .sort((a, b) => a.name.localeCompare(b.name))
           .map((device) => deviceView(core, device));
         return { json: page(devices, query) };

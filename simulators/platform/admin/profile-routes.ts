@@ -33,7 +33,6 @@ export const profileRoutes: AdminRoute[] = [
         throw new BadRequestError('Provision device key and secret should be specified!');
       }
       const firmwareId = body.firmwareId?.id ?? null;
-      if (firmwareId) core.package(firmwareId);
       const profile = core.saveProfile({
         id: body.id?.id,
         name: body.name,
@@ -50,9 +49,7 @@ export const profileRoutes: AdminRoute[] = [
     path: '/api/deviceProfile/:profileId',
     summary: 'A device profile by id',
     handler({ core, params }) {
-      const profile = core.profiles.get(params.profileId);
-      if (!profile) throw new BadRequestError('Device profile is not found!');
-      return { json: profileView(profile) };
+      return { json: profileView(core.profile(params.profileId)) };
     },
   },
   {
@@ -67,7 +64,7 @@ export const profileRoutes: AdminRoute[] = [
     summary: 'Device profiles, paged (pageSize, page, textSearch)',
     handler({ core, query }) {
       const search = (query.get('textSearch') ?? '').toLowerCase();
-      const profiles = [...core.profiles.values()].filter((profile) => profile.name.toLowerCase().startsWith(search)).map(profileView);
+      const profiles = [...core.profiles.values()].filter((profile) => profile.name.toLowerCase().includes(search)).map(profileView);
       return { json: page(profiles, query) };
     },
   },

@@ -32,6 +32,8 @@ export interface AdminRoute {
   summary: string;
   /** Who may call it; 'public' needs no credentials; absent = any authenticated user. */
   access?: 'public' | Authority[];
+  /** JSON Schema of the request body, where there is one (for the OpenAPI description). */
+  requestSchema?: object;
   handler(context: AdminContext): Promise<AdminAnswer> | AdminAnswer;
 }
 
@@ -40,7 +42,7 @@ const MAX_ADMIN_BODY = 16 * 1024 * 1024;
 export function registerAdminRoutes(router: Router.Instance<Router.HTTPVersion.V1>, core: PlatformCore, auth: AdminAuth, routes: AdminRoute[]): void {
   for (const route of routes) {
     router.on(route.method, route.path, (request, response, params) => {
-      handle(route, core, auth, request, response, params as Record<string, string>).catch((error: unknown) => answerError(response, error));
+      handle(route, core, auth, request, response, params as Record<string, string>).catch((error: unknown) => answerError(request, response, error));
     });
   }
 }
@@ -75,7 +77,8 @@ async function handle(
   else sendEmpty(response, status);
 }
 
-function answerError(response: ServerResponse, error: unknown): void {
+function answerError(request: IncomingMessage, response: ServerResponse, error: unknown): void {
+  request.resume(); // an unread body must not hold the connection
   if (error instanceof PlatformError) return sendError(response, error);
   sendError(response, new PlatformError((error as Error)?.message ?? 'Internal error', 500, 2));
 }

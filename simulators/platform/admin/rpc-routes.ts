@@ -2,6 +2,7 @@
  * Server-side RPC (platform-facts.md §8): v1 /api/plugins/rpc/{oneway|twoway}/{deviceId} answers 408 when the
  * device got the request but did not answer and 409 when it never got it; v2 /api/rpc/... answers 504 for both.
  */
+import { parseLossless } from '../../../src/kv/values';
 import { serverRpcCallSchema } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
 import { BadRequestError, NotFoundError } from '../core/errors';
@@ -14,11 +15,15 @@ function rpcRoute(path: string, version: 1 | 2): AdminRoute {
     method: 'POST',
     path,
     summary: `Send a one-way or two-way RPC to a device (v${version})`,
-    async handler({ core, params, bodyJson }) {
+    requestSchema: serverRpcCallSchema,
+    async handler({ core, params, bodyText }) {
       if (params.kind !== 'oneway' && params.kind !== 'twoway') throw new NotFoundError();
+      const text = await bodyText();
       let body: unknown;
+      let lossless: { params?: unknown };
       try {
-        body = await bodyJson();
+        body = JSON.parse(text);
+        lossless = parseLossless(text) as { params?: unknown };
       } catch {
         throw new BadRequestError('Invalid request body');
       }
@@ -27,7 +32,8 @@ function rpcRoute(path: string, version: 1 | 2): AdminRoute {
       const device = core.device(params.deviceId);
       const outcome = await core.sendRpc(device, {
         method: call.method,
-        params: call.params ?? {},
+        // kept lossless: the device gets params with the lexemes the caller wrote (42.0 stays 42.0)
+        params: lossless.params ?? {},
         oneway: params.kind === 'oneway',
         timeoutMs: call.timeout ?? DEFAULT_TIMEOUT_MS,
         expirationTime: call.expirationTime,

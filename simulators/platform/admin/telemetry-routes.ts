@@ -1,7 +1,9 @@
 /** Time series and attributes of a device (prefix /api/plugins/telemetry; platform-facts.md §8). */
 import { parseLossless, stringifyLossless, typedValueToLossless, typedValueToString, type TypedValue } from '../../../src/kv/values';
+import { telemetrySchema } from '../../../schemas';
 import { BadRequestError } from '../core/errors';
 import { ATTRIBUTE_SCOPES, type AttributeScope, type Device } from '../core/model';
+import { historyOf } from '../core/time-series';
 import { keysParameter } from '../http/exchange';
 import { telemetryEntries, typedEntries } from '../http/payloads';
 import type { AdminRoute } from './route';
@@ -60,10 +62,7 @@ export const telemetryRoutes: AdminRoute[] = [
         const limit = Math.max(1, Number(query.get('limit') ?? 100) || 100);
         const ascending = query.get('orderBy') === 'ASC';
         for (const key of keys) {
-          const series = (device.history.get(key) ?? [])
-            .filter((entry) => entry.ts >= startTs && entry.ts <= endTs)
-            .sort((a, b) => (ascending ? a.ts - b.ts : b.ts - a.ts))
-            .slice(0, limit);
+          const series = historyOf(device, key, { startTs, endTs, limit, ascending });
           if (series.length) out[key] = series.map((entry) => ({ ts: entry.ts, value: valueOut(entry.value, strict) }));
         }
       } else {
@@ -85,6 +84,7 @@ export const telemetryRoutes: AdminRoute[] = [
     method: 'POST',
     path: `${PREFIX}/timeseries/:scope`,
     summary: 'Save time series (any of the three telemetry forms)',
+    requestSchema: telemetrySchema,
     async handler({ core, params, bodyText }) {
       const device = core.device(params.deviceId);
       core.saveTelemetry(device, telemetryEntries(await bodyText(), Date.now()));

@@ -1,8 +1,6 @@
 /** The admin API's JSON shapes of platform records, as ThingsBoard writes them (platform-facts.md §6, §8, §12). */
 import type { ApiKey, Device, DeviceProfile, OtaPackage, User } from '../core/model';
-import type { PlatformCore } from '../core/platform-core';
-
-export const NULL_UUID = '13814000-1dd2-11b2-8080-808080808080';
+import { NULL_UUID, type PlatformCore } from '../core/platform-core';
 
 const ref = (entityType: string, id: string | null) => (id ? { entityType, id } : null);
 

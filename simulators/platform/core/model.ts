@@ -50,6 +50,7 @@ export type RpcOutcome =
 export interface RpcRequest {
   id: number;
   method: string;
+  /** As the caller wrote it, numbers as LosslessNumber (render with stringifyLossless). */
   params: unknown;
   oneway: boolean;
   state: RpcState;

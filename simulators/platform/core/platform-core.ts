@@ -1,73 +1,35 @@
 /**
  * The reference platform's state and rules, with no HTTP in it: transports (the HTTP device API now, MQTT later)
- * and the admin API call these operations and subscribe to device events.
+ * and the admin API call these operations and subscribe to device events through `events` (event-hub.ts).
+ * The rules of each concept live in their own file (rpc.ts, claims.ts, provisioning.ts, firmware.ts,
+ * time-series.ts); this class holds the records, their indexes, and calls them.
  */
-import { EventEmitter } from 'node:events';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { TypedValue } from '../../../src/kv/values';
 import { BadRequestError, NotFoundError } from './errors';
-import type {
-  ApiKey,
-  Attribute,
-  AttributeScope,
-  Device,
-  DeviceProfile,
-  OtaPackage,
-  ProvisionType,
-  RpcOutcome,
-  RpcRequest,
-  TimeseriesEntry,
-  User,
-} from './model';
+import { EventHub, type DeviceEvents } from './event-hub';
+import { claimDevice, reclaimDevice, registerClaim, type ClaimResult } from './claims';
+import { startFirmwareUpdate, stopFirmwareUpdate } from './firmware';
+import { provisionDevice, type ProvisionOutcome, type ProvisionRequest } from './provisioning';
+import { endRpcs, queueRpc, replyRpc, takeRpc, type RpcCall } from './rpc';
+import { appendTelemetry, type TelemetryRecord } from './time-series';
+import { randomApiKeyValue, randomToken } from './tokens';
+import type { ApiKey, Attribute, AttributeScope, Device, DeviceProfile, OtaPackage, ProvisionType, RpcOutcome, RpcRequest, User } from './model';
+
+export { randomToken } from './tokens';
+export { checksum } from './checksum';
+export { FIRMWARE_ATTRIBUTES } from './firmware';
+export type { TelemetryRecord } from './time-series';
 
 export interface CoreOptions {
+  /** device.claim.duration: the claim window when the device gives none (ms). */
   claimDurationMs: number;
+  /** MIN_SERVER_SIDE_RPC_TIMEOUT (ms). */
   minServerRpcTimeoutMs: number;
 }
 
-/** Events of one device: what its transport sessions listen to. */
-export interface DeviceEvents {
-  /** Shared attributes changed: the changed keys with their values, or deleted keys. */
-  shared: (change: { updated: Map<string, Attribute>; deleted: string[] }) => void;
-  /** A server-side RPC was queued for the device. */
-  rpc: () => void;
-  deleted: () => void;
-}
-
-const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-export function randomToken(length = 20): string {
-  const bytes = randomBytes(length);
-  let out = '';
-  for (let i = 0; i < length; i++) out += TOKEN_ALPHABET[bytes[i] % TOKEN_ALPHABET.length];
-  return out;
-}
-
-/** History kept per key: the newest entries, so that a long `iotc simulate` session under load stays bounded. */
-export const MAX_HISTORY_PER_KEY = 100_000;
-
-/**
- * Keeps a series sorted by ts, one entry per ts (a later value at the same ts replaces the earlier one, as the
- * platform's time series). Appending in time order, the common case, is O(1); anything else is a binary search.
- */
-function insertByTs(series: TimeseriesEntry[], entry: TimeseriesEntry): void {
-  const last = series[series.length - 1];
-  if (!last || last.ts < entry.ts) {
-    series.push(entry);
-    return;
-  }
-  let low = 0;
-  let high = series.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (series[middle].ts < entry.ts) low = middle + 1;
-    else high = middle;
-  }
-  if (series[low]?.ts === entry.ts) series[low] = entry;
-  else series.splice(low, 0, entry);
-}
-
-export const FIRMWARE_ATTRIBUTES = ['fw_title', 'fw_version', 'fw_size', 'fw_checksum_algorithm', 'fw_checksum'];
+/** ThingsBoard's null UUID: the customerId of records that belong to no customer, the tenantId of the sysadmin. */
+export const NULL_UUID = '13814000-1dd2-11b2-8080-808080808080';
 
 export class PlatformCore {
   readonly tenantId = randomUUID();
@@ -77,9 +39,11 @@ export class PlatformCore {
   readonly devices = new Map<string, Device>();
   readonly otaPackages = new Map<string, OtaPackage>();
   readonly apiKeys = new Map<string, ApiKey>();
+  /** Device events for transport sessions (HTTP long-polls, MQTT sessions). */
+  readonly events = new EventHub();
   private readonly deviceByName = new Map<string, Device>();
   private readonly deviceByToken = new Map<string, Device>();
-  private readonly events = new Map<string, EventEmitter>();
+  private readonly apiKeyByValueIndex = new Map<string, ApiKey>();
 
   constructor(readonly options: CoreOptions) {
     const user = (email: string, password: string, authority: User['authority'], firstName: string): User => ({
@@ -87,11 +51,12 @@ export class PlatformCore {
       email,
       password,
       authority,
-      tenantId: authority === 'SYS_ADMIN' ? '13814000-1dd2-11b2-8080-808080808080' : this.tenantId,
-      customerId: authority === 'CUSTOMER_USER' ? this.customerId : '13814000-1dd2-11b2-8080-808080808080',
+      tenantId: authority === 'SYS_ADMIN' ? NULL_UUID : this.tenantId,
+      customerId: authority === 'CUSTOMER_USER' ? this.customerId : NULL_UUID,
       firstName,
       lastName: 'Demo',
     });
+    // ThingsBoard's demo identities: one tenant, one customer of it
     this.users = [
       user('sysadmin@thingsboard.org', 'sysadmin', 'SYS_ADMIN', 'System'),
       user('tenant@thingsboard.org', 'tenant', 'TENANT_ADMIN', 'Tenant'),
@@ -107,11 +72,23 @@ export class PlatformCore {
     throw new Error('the default device profile is missing');
   }
 
+  profile(id: string): DeviceProfile {
+    const profile = this.profiles.get(id);
+    if (!profile) throw new NotFoundError();
+    return profile;
+  }
+
   profileByName(name: string): DeviceProfile | undefined {
     for (const profile of this.profiles.values()) if (profile.name === name) return profile;
     return undefined;
   }
 
+  profileByProvisionKey(key: string): DeviceProfile | undefined {
+    for (const profile of this.profiles.values()) if (profile.provisionDeviceKey === key) return profile;
+    return undefined;
+  }
+
+  /** Creates (no id) or saves a profile; names and provision keys are unique. */
   saveProfile(input: {
     id?: string;
     name: string;
@@ -121,18 +98,13 @@ export class PlatformCore {
     provisionDeviceSecret?: string | null;
     firmwareId?: string | null;
   }): DeviceProfile {
-    const existing = input.id ? this.profiles.get(input.id) : undefined;
-    if (input.id && !existing) throw new NotFoundError();
+    const existing = input.id ? this.profile(input.id) : undefined;
     const sameName = this.profileByName(input.name);
     if (sameName && sameName.id !== input.id) throw new BadRequestError('Device profile with such name already exists!');
-    const key = input.provisionDeviceKey ?? null;
-    if (key) {
-      for (const profile of this.profiles.values()) {
-        if (profile.provisionDeviceKey === key && profile.id !== input.id) {
-          throw new BadRequestError('Device profile with such provision device key already exists!');
-        }
-      }
-    }
+    const key = input.provisionDeviceKey || null;
+    const sameKey = key ? this.profileByProvisionKey(key) : undefined;
+    if (sameKey && sameKey.id !== input.id) throw new BadRequestError('Device profile with such provision device key already exists!');
+    if (input.firmwareId) this.package(input.firmwareId);
     const profile: DeviceProfile = {
       id: existing?.id ?? randomUUID(),
       name: input.name,
@@ -148,13 +120,16 @@ export class PlatformCore {
   }
 
   deleteProfile(id: string): void {
-    const profile = this.profiles.get(id);
-    if (!profile) throw new NotFoundError();
+    const profile = this.profile(id);
     if (profile.isDefault) throw new BadRequestError("Default device profile can't be deleted!");
     for (const device of this.devices.values()) {
-      if (device.profileId === id) throw new BadRequestError("The device profile referenced by the devices cannot be deleted!");
+      if (device.profileId === id) throw new BadRequestError('The device profile referenced by the devices cannot be deleted!');
     }
     this.profiles.delete(id);
+  }
+
+  profileOf(device: Device): DeviceProfile {
+    return this.profiles.get(device.profileId) ?? this.defaultProfile();
   }
 
   // ---- devices ------------------------------------------------------------------------------------------------
@@ -173,6 +148,10 @@ export class PlatformCore {
     return device;
   }
 
+  /**
+   * Creates a device: name unique in the tenant, a random 20-character token unless given, the profile by id, else
+   * by name (created when missing), else the default one; type is always the profile's name.
+   */
   createDevice(input: {
     name: string;
     profileId?: string;
@@ -185,10 +164,11 @@ export class PlatformCore {
     if (!name || !name.trim()) throw new BadRequestError('Device name should be specified!');
     if (this.deviceByName.has(name)) throw new BadRequestError('Device with such name already exists!');
     const token = input.token ?? randomToken();
+    if (!token.trim()) throw new BadRequestError('Device credentials id should be specified!');
     if (this.deviceByToken.has(token)) throw new BadRequestError('Device credentials are already assigned to another device!');
     let profile: DeviceProfile;
     if (input.profileId) {
-      profile = this.profiles.get(input.profileId) ?? (() => { throw new BadRequestError('Device profile is not found!'); })();
+      profile = this.profiles.get(input.profileId) ?? throwError(new BadRequestError('Device profile is not found!'));
     } else if (input.profileName) {
       profile = this.profileByName(input.profileName) ?? this.saveProfile({ name: input.profileName });
     } else {
@@ -216,174 +196,94 @@ export class PlatformCore {
     this.devices.set(device.id, device);
     this.deviceByName.set(name, device);
     this.deviceByToken.set(token, device);
-    if (profile.firmwareId) this.assignFirmware(device, profile.firmwareId);
+    if (profile.firmwareId) startFirmwareUpdate(this, device, this.package(profile.firmwareId));
     return device;
   }
 
   updateDevice(device: Device, input: { name?: string; label?: string | null; profileId?: string; additionalInfo?: Record<string, unknown> | null }): void {
     if (input.name !== undefined && input.name !== device.name) {
+      if (!input.name.trim()) throw new BadRequestError('Device name should be specified!');
       if (this.deviceByName.has(input.name)) throw new BadRequestError('Device with such name already exists!');
       this.deviceByName.delete(device.name);
       device.name = input.name;
       this.deviceByName.set(device.name, device);
     }
+    if (input.profileId !== undefined && !this.profiles.has(input.profileId)) throw new BadRequestError('Device profile is not found!');
     if (input.label !== undefined) device.label = input.label;
     if (input.additionalInfo !== undefined) device.additionalInfo = input.additionalInfo;
-    if (input.profileId !== undefined) {
-      if (!this.profiles.has(input.profileId)) throw new BadRequestError('Device profile is not found!');
-      device.profileId = input.profileId;
-    }
+    if (input.profileId !== undefined) device.profileId = input.profileId;
   }
 
+  /** Deletes a device: its pending RPCs end, its sessions get the `deleted` event, its token stops working. */
   deleteDevice(id: string): void {
     const device = this.device(id);
     device.deleted = true;
     this.devices.delete(id);
     this.deviceByName.delete(device.name);
     this.deviceByToken.delete(device.token);
-    for (const rpc of device.rpcs.values()) clearTimeout(rpc.timer);
-    this.emitter(device).emit('deleted');
-    this.events.delete(device.id);
-  }
-
-  profileOf(device: Device): DeviceProfile {
-    return this.profiles.get(device.profileId) ?? this.defaultProfile();
-  }
-
-  // ---- events -------------------------------------------------------------------------------------------------
-
-  private emitter(device: Device): EventEmitter {
-    let emitter = this.events.get(device.id);
-    if (!emitter) {
-      emitter = new EventEmitter();
-      emitter.setMaxListeners(0);
-      this.events.set(device.id, emitter);
-    }
-    return emitter;
+    endRpcs(device);
+    this.events.emit(device.id, 'deleted');
+    this.events.forget(device.id);
   }
 
   /** Subscribes to a device's events; returns the unsubscribe function. */
   on<E extends keyof DeviceEvents>(device: Device, event: E, listener: DeviceEvents[E]): () => void {
-    const emitter = this.emitter(device);
-    emitter.on(event, listener);
-    return () => emitter.off(event, listener);
+    return this.events.on(device.id, event, listener);
   }
 
   // ---- telemetry and attributes -------------------------------------------------------------------------------
 
-  saveTelemetry(device: Device, entries: Array<{ ts: number; values: Array<[string, TypedValue]> }>): void {
-    for (const { ts, values } of entries) {
-      for (const [key, value] of values) {
-        const entry = { ts, value };
-        let series = device.history.get(key);
-        if (!series) device.history.set(key, (series = []));
-        insertByTs(series, entry);
-        if (series.length > MAX_HISTORY_PER_KEY) series.splice(0, series.length - MAX_HISTORY_PER_KEY);
-        const latest = device.latest.get(key);
-        if (!latest || latest.ts <= ts) device.latest.set(key, entry);
-      }
-    }
+  /** Stores validated telemetry records (the transports validate the whole payload first). */
+  saveTelemetry(device: Device, records: TelemetryRecord[]): void {
+    appendTelemetry(device, records);
   }
 
   saveAttributes(device: Device, scope: AttributeScope, values: Array<[string, TypedValue]>): void {
+    if (values.length === 0) return;
     const now = Date.now();
-    const updated = new Map<string, Attribute>();
     const map = device.attributes[scope];
+    const shared = scope === 'SHARED_SCOPE';
+    const updated = shared ? new Map<string, Attribute>() : undefined;
     for (const [key, value] of values) {
       const attribute = { value, lastUpdateTs: now };
       map.set(key, attribute);
-      updated.set(key, attribute);
+      updated?.set(key, attribute);
     }
-    if (scope === 'SHARED_SCOPE' && updated.size > 0) this.emitter(device).emit('shared', { updated, deleted: [] });
+    if (updated) this.events.emit(device.id, 'shared', { updated, deleted: [] });
   }
 
   deleteAttributes(device: Device, scope: AttributeScope, keys: string[]): void {
     const map = device.attributes[scope];
     const deleted = keys.filter((key) => map.delete(key));
-    if (scope === 'SHARED_SCOPE' && deleted.length > 0) this.emitter(device).emit('shared', { updated: new Map(), deleted });
+    if (scope === 'SHARED_SCOPE' && deleted.length > 0) this.events.emit(device.id, 'shared', { updated: new Map(), deleted });
   }
 
   // ---- server-side RPC ----------------------------------------------------------------------------------------
 
-  /** Queues an RPC for the device; resolves when it is delivered (one-way), answered, or expired. */
-  sendRpc(device: Device, input: { method: string; params: unknown; oneway: boolean; timeoutMs: number; expirationTime?: number }): Promise<RpcOutcome> {
-    return new Promise((resolve) => {
-      const expiresAt = input.expirationTime ?? Date.now() + Math.max(this.options.minServerRpcTimeoutMs, input.timeoutMs);
-      const id = device.nextRpcId++;
-      const rpc: RpcRequest = {
-        id,
-        method: input.method,
-        params: input.params,
-        oneway: input.oneway,
-        state: 'QUEUED',
-        expiresAt,
-        settle: (outcome) => {
-          clearTimeout(rpc.timer);
-          rpc.settle = () => {};
-          resolve(outcome);
-        },
-        timer: setTimeout(() => {
-          if (rpc.state === 'QUEUED') {
-            rpc.state = 'EXPIRED';
-            rpc.settle({ kind: 'NO_ACTIVE_CONNECTION' });
-          } else if (rpc.state === 'DELIVERED') {
-            rpc.state = 'TIMEOUT';
-            rpc.settle({ kind: 'TIMEOUT' });
-          }
-        }, Math.max(0, expiresAt - Date.now())),
-      };
-      device.rpcs.set(id, rpc);
-      this.emitter(device).emit('rpc');
-    });
+  sendRpc(device: Device, call: RpcCall): Promise<RpcOutcome> {
+    return queueRpc(device, this.events, call, this.options.minServerRpcTimeoutMs);
   }
 
-  /** The oldest queued, unexpired RPC of the device, now marked delivered; undefined when there is none. */
   takeRpc(device: Device): RpcRequest | undefined {
-    const now = Date.now();
-    for (const rpc of device.rpcs.values()) {
-      if (rpc.state !== 'QUEUED' || rpc.expiresAt <= now) continue;
-      if (rpc.oneway) {
-        rpc.state = 'SUCCESSFUL';
-        rpc.settle({ kind: 'DELIVERED' });
-      } else {
-        rpc.state = 'DELIVERED';
-      }
-      return rpc;
-    }
-    return undefined;
+    return takeRpc(device);
   }
 
-  /** A device's reply to RPC `id` (raw JSON text); replies to unknown or finished requests are ignored. */
   replyRpc(device: Device, id: number, response: string): void {
-    const rpc = device.rpcs.get(id);
-    if (!rpc || rpc.state !== 'DELIVERED') return;
-    rpc.state = 'SUCCESSFUL';
-    rpc.settle({ kind: 'SUCCESSFUL', response });
+    replyRpc(device, id, response);
   }
 
   // ---- claiming -----------------------------------------------------------------------------------------------
 
-  /** Device side: registers a claim unless the device is owned or an unexpired registration exists (put-if-absent). */
   registerClaim(device: Device, secretKey: string | undefined, durationMs: number | undefined): void {
-    if (device.customerId) return;
-    const now = Date.now();
-    if (device.claim && device.claim.expiresAt > now) return;
-    const duration = durationMs !== undefined && durationMs > 0 ? durationMs : this.options.claimDurationMs;
-    device.claim = { secretKey: secretKey ?? '', expiresAt: now + duration };
+    registerClaim(device, secretKey, durationMs, this.options.claimDurationMs);
   }
 
-  /** Customer side: 'SUCCESS', 'CLAIMED' (already owned) or 'FAILURE' (no, expired or other-key registration). */
-  claim(device: Device, customerId: string, secretKey: string): 'SUCCESS' | 'CLAIMED' | 'FAILURE' {
-    if (device.customerId) return 'CLAIMED';
-    const registration = device.claim;
-    if (!registration || registration.expiresAt <= Date.now() || registration.secretKey !== secretKey) return 'FAILURE';
-    device.customerId = customerId;
-    device.claim = null;
-    return 'SUCCESS';
+  claim(device: Device, customerId: string, secretKey: string): ClaimResult {
+    return claimDevice(device, customerId, secretKey);
   }
 
   reclaim(device: Device): void {
-    device.customerId = null;
+    reclaimDevice(device);
   }
 
   // ---- firmware -----------------------------------------------------------------------------------------------
@@ -400,106 +300,45 @@ export class PlatformCore {
     return id ? this.otaPackages.get(id) : undefined;
   }
 
-  /** Starts (or, with null, stops) a firmware update: the shared fw_* attributes and the fw_state telemetry. */
+  /** Starts (or, with null, stops) a firmware update of the device. */
   assignFirmware(device: Device, packageId: string | null): void {
-    if (packageId === null) {
-      device.firmwareId = null;
-      this.deleteAttributes(device, 'SHARED_SCOPE', FIRMWARE_ATTRIBUTES.filter((key) => device.attributes.SHARED_SCOPE.has(key)));
-      return;
-    }
-    const ota = this.package(packageId);
-    device.firmwareId = ota.id;
-    const values: Array<[string, TypedValue]> = [
-      ['fw_title', { type: 'STRING', value: ota.title }],
-      ['fw_version', { type: 'STRING', value: ota.version }],
-    ];
-    if (ota.data) {
-      values.push(['fw_size', { type: 'LONG', value: BigInt(ota.data.length) }]);
-      values.push(['fw_checksum_algorithm', { type: 'STRING', value: ota.checksumAlgorithm ?? 'SHA256' }]);
-      values.push(['fw_checksum', { type: 'STRING', value: ota.checksum ?? '' }]);
-    } else if (ota.url) {
-      values.push(['fw_url', { type: 'STRING', value: ota.url }]);
-    }
-    this.saveAttributes(device, 'SHARED_SCOPE', values);
-    const now = Date.now();
-    this.saveTelemetry(device, [
-      {
-        ts: now,
-        values: [
-          ['target_fw_title', { type: 'STRING', value: ota.title }],
-          ['target_fw_version', { type: 'STRING', value: ota.version }],
-          ['target_fw_ts', { type: 'LONG', value: BigInt(now) }],
-          ['fw_state', { type: 'STRING', value: 'QUEUED' }],
-        ],
-      },
-    ]);
+    if (packageId === null) stopFirmwareUpdate(this, device);
+    else startFirmwareUpdate(this, device, this.package(packageId));
   }
 
   // ---- provisioning -------------------------------------------------------------------------------------------
 
-  provision(request: { deviceName: string; provisionDeviceKey: string; provisionDeviceSecret: string; token?: string; gateway?: boolean }):
-    | { status: 'SUCCESS'; device: Device }
-    | { status: 'NOT_FOUND' | 'FAILURE' } {
-    const { deviceName, provisionDeviceKey: key, provisionDeviceSecret: secret } = request;
-    if (!key || !secret) return { status: 'NOT_FOUND' };
-    const profile = [...this.profiles.values()].find((candidate) => candidate.provisionDeviceKey === key);
-    if (!profile || !profile.provisionDeviceSecret || profile.provisionDeviceSecret !== secret || profile.provisionType === 'DISABLED') {
-      return { status: 'NOT_FOUND' };
-    }
-    if (!deviceName.trim()) return { status: 'FAILURE' };
-    const existing = this.deviceByName.get(deviceName);
-    let device: Device;
-    if (profile.provisionType === 'ALLOW_CREATE_NEW_DEVICES') {
-      if (existing) return { status: 'FAILURE' };
-      try {
-        device = this.createDevice({
-          name: deviceName,
-          profileId: profile.id,
-          token: request.token,
-          additionalInfo: request.gateway ? { gateway: true } : null,
-        });
-      } catch {
-        return { status: 'FAILURE' };
-      }
-    } else {
-      if (!existing || existing.profileId !== profile.id || existing.attributes.SERVER_SCOPE.has('provisionState')) return { status: 'FAILURE' };
-      device = existing;
-    }
-    this.saveAttributes(device, 'SERVER_SCOPE', [['provisionState', { type: 'STRING', value: 'provisioned' }]]);
-    return { status: 'SUCCESS', device };
+  provision(request: ProvisionRequest): ProvisionOutcome {
+    return provisionDevice(this, request);
   }
 
   // ---- API keys -----------------------------------------------------------------------------------------------
 
   createApiKey(userId: string, description: string, expirationTime: number, enabled: boolean): ApiKey {
-    const key: ApiKey = {
-      id: randomUUID(),
-      userId,
-      value: `tb_${randomBytes(48).toString('base64url')}`,
-      description,
-      expirationTime,
-      enabled,
-      createdTime: Date.now(),
-    };
+    const key: ApiKey = { id: randomUUID(), userId, value: randomApiKeyValue(), description, expirationTime, enabled, createdTime: Date.now() };
     this.apiKeys.set(key.id, key);
+    this.apiKeyByValueIndex.set(key.value, key);
     return key;
   }
 
   apiKeyByValue(value: string): ApiKey | undefined {
-    for (const key of this.apiKeys.values()) if (key.value === value) return key;
-    return undefined;
+    return this.apiKeyByValueIndex.get(value);
   }
 
-  /** Ends every pending RPC timer: the platform is closing. */
+  deleteApiKey(id: string): void {
+    const key = this.apiKeys.get(id);
+    if (!key) throw new NotFoundError();
+    this.apiKeys.delete(id);
+    this.apiKeyByValueIndex.delete(key.value);
+  }
+
+  /** The platform is closing: pending RPCs end, listeners go. */
   close(): void {
-    for (const device of this.devices.values()) for (const rpc of device.rpcs.values()) clearTimeout(rpc.timer);
-    for (const emitter of this.events.values()) emitter.removeAllListeners();
+    for (const device of this.devices.values()) endRpcs(device);
+    this.events.close();
   }
 }
 
-export function checksum(algorithm: string, data: Buffer): string {
-  const names: Record<string, string> = { MD5: 'md5', SHA256: 'sha256', SHA384: 'sha384', SHA512: 'sha512' };
-  const name = names[algorithm.toUpperCase()];
-  if (!name) throw new BadRequestError(`Unsupported checksum algorithm: ${algorithm}`);
-  return createHash(name).update(data).digest('hex');
+function throwError(error: Error): never {
+  throw error;
 }

@@ -1,0 +1,45 @@
+/**
+ * Firmware update start and stop (platform-facts.md §12): assigning a package sets the shared attributes
+ * fw_title, fw_version, fw_size, fw_checksum_algorithm, fw_checksum (fw_url for a URL package), which reach the
+ * device's sessions, and the telemetry fw_state=QUEUED, target_fw_title, target_fw_version, target_fw_ts.
+ * Clearing the assignment removes those shared attributes.
+ */
+import type { TypedValue } from '../../../src/kv/values';
+import type { Device, OtaPackage } from './model';
+import type { PlatformCore } from './platform-core';
+
+export const FIRMWARE_ATTRIBUTES = ['fw_title', 'fw_version', 'fw_tag', 'fw_size', 'fw_checksum_algorithm', 'fw_checksum', 'fw_url'];
+
+export function startFirmwareUpdate(core: PlatformCore, device: Device, ota: OtaPackage): void {
+  device.firmwareId = ota.id;
+  const text = (value: string): TypedValue => ({ type: 'STRING', value });
+  const values: Array<[string, TypedValue]> = [
+    ['fw_title', text(ota.title)],
+    ['fw_version', text(ota.version)],
+  ];
+  if (ota.data) {
+    values.push(['fw_size', { type: 'LONG', value: BigInt(ota.data.length) }]);
+    values.push(['fw_checksum_algorithm', text(ota.checksumAlgorithm ?? 'SHA256')]);
+    values.push(['fw_checksum', text(ota.checksum ?? '')]);
+  } else if (ota.url) {
+    values.push(['fw_url', text(ota.url)]);
+  }
+  core.saveAttributes(device, 'SHARED_SCOPE', values);
+  const now = Date.now();
+  core.saveTelemetry(device, [
+    {
+      ts: now,
+      values: [
+        ['target_fw_title', text(ota.title)],
+        ['target_fw_version', text(ota.version)],
+        ['target_fw_ts', { type: 'LONG', value: BigInt(now) }],
+        ['fw_state', text('QUEUED')],
+      ],
+    },
+  ]);
+}
+
+export function stopFirmwareUpdate(core: PlatformCore, device: Device): void {
+  device.firmwareId = null;
+  core.deleteAttributes(device, 'SHARED_SCOPE', FIRMWARE_ATTRIBUTES.filter((key) => device.attributes.SHARED_SCOPE.has(key)));
+}

@@ -1,0 +1,49 @@
+/**
+ * Dynamic provisioning (platform-facts.md §6). The outcome is always a status, never an error: SUCCESS with the
+ * device's credentials, NOT_FOUND (no profile with that key and secret, or provisioning disabled) or FAILURE
+ * (blank name; ALLOW_CREATE_NEW_DEVICES and the device exists; CHECK_PRE_PROVISIONED_DEVICES and the device is
+ * missing, in another profile, or already provisioned).
+ */
+import type { Device } from './model';
+import type { PlatformCore } from './platform-core';
+
+export interface ProvisionRequest {
+  deviceName: string;
+  provisionDeviceKey: string;
+  provisionDeviceSecret: string;
+  /** The access token to give a new device (credentialsType ACCESS_TOKEN); absent = a random one. */
+  token?: string;
+  gateway?: boolean;
+}
+
+export type ProvisionOutcome = { status: 'SUCCESS'; device: Device } | { status: 'NOT_FOUND' | 'FAILURE' };
+
+export function provisionDevice(core: PlatformCore, request: ProvisionRequest): ProvisionOutcome {
+  const { deviceName, provisionDeviceKey: key, provisionDeviceSecret: secret } = request;
+  if (!key || !secret) return { status: 'NOT_FOUND' };
+  const profile = core.profileByProvisionKey(key);
+  if (!profile || !profile.provisionDeviceSecret || profile.provisionDeviceSecret !== secret || profile.provisionType === 'DISABLED') {
+    return { status: 'NOT_FOUND' };
+  }
+  if (!deviceName.trim()) return { status: 'FAILURE' };
+  const existing = core.deviceNamed(deviceName);
+  let device: Device;
+  if (profile.provisionType === 'ALLOW_CREATE_NEW_DEVICES') {
+    if (existing) return { status: 'FAILURE' };
+    try {
+      device = core.createDevice({
+        name: deviceName,
+        profileId: profile.id,
+        token: request.token,
+        additionalInfo: request.gateway ? { gateway: true } : null,
+      });
+    } catch {
+      return { status: 'FAILURE' }; // e.g. the requested token belongs to another device
+    }
+  } else {
+    if (!existing || existing.profileId !== profile.id || existing.attributes.SERVER_SCOPE.has('provisionState')) return { status: 'FAILURE' };
+    device = existing;
+  }
+  core.saveAttributes(device, 'SERVER_SCOPE', [['provisionState', { type: 'STRING', value: 'provisioned' }]]);
+  return { status: 'SUCCESS', device };
+}

@@ -1,0 +1,15 @@
+/** POST /api/v1/{token}/claim: optional {secretKey, durationMs}; an empty body is allowed. 200, empty body. */
+import { claimSchema } from '../../../schemas';
+import { MAX_BODY, authenticate, type DeviceHandler } from './context';
+import { readBody, sendEmpty } from './exchange';
+import { parseValid } from './payloads';
+
+export const postClaim: DeviceHandler = async (request, response, params, api) => {
+  const device = authenticate(api, params, request, response);
+  if (!device) return;
+  const text = (await readBody(request, MAX_BODY)).toString('utf8');
+  const claim = text.trim() === '' ? {} : (parseValid(text, claimSchema, 'claim') as { secretKey?: string; durationMs?: unknown });
+  const durationMs = claim.durationMs === undefined ? undefined : Number(String(claim.durationMs));
+  api.core.registerClaim(device, claim.secretKey, durationMs);
+  sendEmpty(response, 200);
+};

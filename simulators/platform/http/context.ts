@@ -1,0 +1,55 @@
+/**
+ * What every device API handler gets: the request, the response, the path parameters and the API's shared state
+ * (find-my-way's route store), so handlers are plain module functions and no closure is made per request.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { PlatformCore } from '../core/platform-core';
+import { PlatformError } from '../core/errors';
+import type { Device } from '../core/model';
+import { sendEmpty, sendError } from './exchange';
+
+/** Answers client-side RPC (POST /api/v1/{token}/rpc): the request document (plain JSON values) → the answer. */
+export type ClientRpcHandler = (device: { name: string; id: string }, request: unknown) => unknown | Promise<unknown>;
+
+export interface DeviceApi {
+  core: PlatformCore;
+  clientRpc: ClientRpcHandler;
+  logger: Logger;
+}
+
+export type Params = Record<string, string | undefined>;
+export type DeviceHandler = (request: IncomingMessage, response: ServerResponse, params: Params, api: DeviceApi) => void | Promise<void>;
+
+/** HTTP transport limits (transport.http.max_payload_size): 64 KiB for rpc, 50 MiB for the rest. */
+export const MAX_BODY = 50 * 1024 * 1024;
+export const MAX_RPC_BODY = 64 * 1024;
+
+/** The device of the path's token; answers 401 with an empty body (as the platform) when there is none. */
+export function authenticate(api: DeviceApi, params: Params, request: IncomingMessage, response: ServerResponse): Device | undefined {
+  const device = api.core.deviceByTokenValue(params.token ?? '');
+  if (!device) {
+    request.resume(); // the body of a refused request is drained, never read
+    sendEmpty(response, 401);
+  }
+  return device;
+}
+
+/** Wraps a handler so that any error becomes an answer: PlatformError as itself, anything else 500 code 2. */
+export function guarded(handler: DeviceHandler) {
+  return (request: IncomingMessage, response: ServerResponse, params: Params, api: DeviceApi): void => {
+    try {
+      const pending = handler(request, response, params, api);
+      if (pending) pending.catch((error: unknown) => failed(request, response, error, api));
+    } catch (error) {
+      failed(request, response, error, api);
+    }
+  };
+}
+
+function failed(request: IncomingMessage, response: ServerResponse, error: unknown, api: DeviceApi): void {
+  request.resume();
+  if (error instanceof PlatformError) return sendError(response, error);
+  api.logger.error({ err: error, url: request.url }, 'device API request failed');
+  sendError(response, new PlatformError((error as Error)?.message ?? 'Internal error', 500, 2));
+}

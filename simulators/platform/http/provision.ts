@@ -1,0 +1,30 @@
+/**
+ * POST /api/v1/provision (no token): a schema-valid request is always answered 200 with the status JSON of
+ * platform-facts.md §6; a request missing deviceName, provisionDeviceKey or provisionDeviceSecret (or with wrong
+ * types) is 400.
+ */
+import { provisionRequestSchema } from '../../../schemas';
+import type { ProvisionRequest } from '../core/provisioning';
+import { MAX_BODY, type DeviceHandler } from './context';
+import { readBody, sendJson } from './exchange';
+import { parseValid } from './payloads';
+
+export const postProvision: DeviceHandler = async (request, response, _params, api) => {
+  const text = (await readBody(request, MAX_BODY)).toString('utf8');
+  const body = parseValid(text, provisionRequestSchema, 'provisioning request') as ProvisionRequest & { credentialsType?: string };
+  const outcome = api.core.provision({
+    deviceName: body.deviceName,
+    provisionDeviceKey: body.provisionDeviceKey,
+    provisionDeviceSecret: body.provisionDeviceSecret,
+    // only access-token credentials exist here; a token is taken when the request names that type or none
+    token: body.credentialsType === undefined || body.credentialsType === 'ACCESS_TOKEN' ? body.token : undefined,
+    gateway: body.gateway,
+  });
+  if (outcome.status === 'SUCCESS') {
+    sendJson(response, 200, { credentialsValue: outcome.device.token, credentialsType: 'ACCESS_TOKEN', status: 'SUCCESS' });
+  } else if (outcome.status === 'NOT_FOUND') {
+    sendJson(response, 200, { errorMsg: 'Provision data was not found!', status: 'NOT_FOUND' });
+  } else {
+    sendJson(response, 200, { errorMsg: 'Failed to provision device!', status: 'FAILURE' });
+  }
+};

@@ -1,0 +1,12 @@
+/** POST /api/v1/{token}/telemetry: object, array or timestamped form; validated whole, then stored. 200, empty body. */
+import { MAX_BODY, authenticate, type DeviceHandler } from './context';
+import { readBody, sendEmpty } from './exchange';
+import { telemetryEntries } from './payloads';
+
+export const postTelemetry: DeviceHandler = async (request, response, params, api) => {
+  const device = authenticate(api, params, request, response);
+  if (!device) return;
+  const body = await readBody(request, MAX_BODY);
+  api.core.saveTelemetry(device, telemetryEntries(body.toString('utf8'), Date.now()));
+  sendEmpty(response, 200);
+};
