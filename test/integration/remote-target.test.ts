@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
@@ -26,6 +26,24 @@ async function startSimulate(): Promise<{ child: ChildProcess; info: { httpUrl: 
     new Promise<never>((_, reject) => setTimeout(() => reject(new Error('iotc simulate did not start in 20 s')), 20_000).unref()),
   ]);
   return { child, info: JSON.parse(first) };
+}
+
+/** No token, password, API key or JWT in anything the run wrote or printed. */
+function assertNoSecrets(reportsDir: string, output: string): void {
+  const patterns: Array<[string, RegExp]> = [
+    ['a JWT', /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/],
+    ['an API key', /\btb_[A-Za-z0-9_-]{16,}/],
+    ['a device token in a URL', /\/api\/v1\/(?!provision\b|<redacted>|\{token\}|no-such-token|telemetry\b)[A-Za-z0-9_-]{8,}\//],
+    ['the demo device token', /A1_TEST_TOKEN/],
+    ['a password field', /"password"\s*:\s*"(?!<redacted>)[^"]+"/],
+  ];
+  const files = readdirSync(reportsDir).map((name) => [name, readFileSync(join(reportsDir, name), 'utf8')] as const);
+  for (const [name, text] of [...files, ['the console output', output] as const]) {
+    for (const [what, pattern] of patterns) {
+      const found = pattern.exec(text);
+      assert.equal(found, null, `${name} shows ${what}: ...${found ? text.slice(Math.max(0, found.index - 60), found.index + 80) : ''}...`);
+    }
+  }
 }
 
 test('the HTTP device API and admin authentication features pass against `iotc simulate` run as a separate process', { timeout: 180_000 }, async () => {
@@ -72,6 +90,7 @@ test('the HTTP device API and admin authentication features pass against `iotc s
       requirements: Array<{ id: string; interface: string; testable: boolean; verdict: string }>;
     };
     assert.equal(report.target.name, 'simulate-child');
+    assertNoSecrets(reports, output);
     assert.equal(report.target.httpUrl, info.httpUrl);
     const notPassed = report.requirements.filter(
       (requirement) =>
