@@ -32,6 +32,15 @@ export const targetProfileSchema = {
       description: 'Start the reference platform in this process on free loopback ports and fill in its URLs.',
       type: 'boolean',
     },
+    quirks: {
+      description: 'Embedded only: the reference reproduces this real version\'s known deviations (to test deviation profiles).',
+      enum: ['thingsboard-4.3'],
+    },
+    deviationsFrom: {
+      description: 'Take the declared deviations of this built-in profile (its own deviations are added on top).',
+      type: 'string',
+      minLength: 1,
+    },
     platform: {
       type: 'object',
       properties: {

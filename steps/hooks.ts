@@ -65,6 +65,20 @@ Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
     this.log(`skipped: the target profile lacks the capability ${missing.join(', ')}`);
     return 'skipped';
   }
+  // A declared deviation is verified by its alternative scenarios (@deviation-<id>); the specification's own
+  // scenarios of that requirement do not run, and alternatives run only where the deviation is declared.
+  const tags = pickle.tags.map((tag) => tag.name);
+  const deviations = this.run.target.deviations;
+  const alternativeOf = tags.filter((tag) => tag.startsWith('@deviation-')).map((tag) => tag.slice('@deviation-'.length));
+  if (alternativeOf.length && !alternativeOf.some((id) => id in deviations)) {
+    this.log(`skipped: verifies a deviation the target profile does not declare (${alternativeOf.join(', ')})`);
+    return 'skipped';
+  }
+  const deviating = tags.map((tag) => tag.slice(1)).filter((id) => id in deviations);
+  if (!alternativeOf.length && deviating.length) {
+    this.log(`skipped: the target profile declares a deviation for ${deviating.join(', ')}; its alternative is verified instead`);
+    return 'skipped';
+  }
   return undefined;
 });
 

@@ -115,3 +115,12 @@ When(/^the device "([^"]*)" posts over HTTPS the telemetry (.+)$/, async functio
   this.response = await this.newDriver(device.token, { https: true }).postTelemetry({ raw: body });
   this.ids.set(`sent-window:${local}`, `${before}:${Date.now()}`);
 });
+
+Then('the telemetry keys of {string} are exactly {string}', async function (this: IotcWorld, local: string, list: string) {
+  const device = this.device(local);
+  const expected = list.split(',').map((key) => key.trim()).filter(Boolean).sort();
+  await this.eventually(async () => {
+    const keys = [...(await this.run.admin.telemetryKeys(device.record.id))].sort();
+    assert.deepEqual(keys, expected, `the device holds telemetry keys ${JSON.stringify(keys)}`);
+  });
+});

@@ -8,12 +8,12 @@ Feature: Attributes over the HTTP device API
 
   @HTTP-ATTR-01 @HTTP-ATTR-02
   Scenario: A later upload updates an existing client-side attribute
-    When the device "meter" posts client attributes {"firmware": "1.0", "interval": 10}
-    And the device "meter" posts client attributes {"firmware": "1.1"}
+    When the device "meter" posts client attributes {"firmware": "v1.0", "interval": 10}
+    And the device "meter" posts client attributes {"firmware": "v1.1"}
     Then the response status is 200
     And the platform eventually holds client attributes of "meter":
       | key      | value | type   |
-      | firmware | 1.1   | string |
+      | firmware | v1.1  | string |
       | interval | 10    | long   |
 
   @HTTP-ATTR-03

@@ -6,7 +6,6 @@ Feature: Key-value data
   Background:
     Given a device "sensor" with an access token
 
-  @KV-02 @KV-03 @KV-04 @KV-05 @KV-06
   Scenario Outline: A <type> value is stored as a <type>
     When the device "sensor" posts telemetry {"reading": <json>}
     Then the response status is 200
@@ -14,17 +13,34 @@ Feature: Key-value data
       | key     | value   | type   |
       | reading | <value> | <type> |
 
-    Examples:
-      | type    | json                              | value                           |
-      | string  | "21.5 degrees"                    | 21.5 degrees                    |
-      | string  | "42"                              | 42                              |
-      | boolean | false                             | false                           |
-      | double  | 42.0                              | 42.0                            |
-      | double  | -0.001                            | -0.001                          |
-      | long    | 9223372036854775807               | 9223372036854775807             |
-      | long    | -42                               | -42                             |
-      | json    | {"a": {"b": [1, 2.5, "x", null]}} | {"a": {"b": [1, 2.5, "x", null]}} |
-      | json    | [true, {"k": "v"}]                | [true, {"k": "v"}]              |
+    @KV-02
+    Examples: strings
+      | type   | json           | value        |
+      | string | "21.5 degrees" | 21.5 degrees |
+      | string | "42"           | 42           |
+
+    @KV-03
+    Examples: booleans
+      | type    | json  | value |
+      | boolean | false | false |
+
+    @KV-04
+    Examples: doubles
+      | type   | json   | value  |
+      | double | 42.0   | 42.0   |
+      | double | -0.001 | -0.001 |
+
+    @KV-05
+    Examples: longs
+      | type | json                | value               |
+      | long | 9223372036854775807 | 9223372036854775807 |
+      | long | -42                 | -42                 |
+
+    @KV-06
+    Examples: JSON documents
+      | type | json                              | value                             |
+      | json | {"a": {"b": [1, 2.5, "x", null]}} | {"a": {"b": [1, 2.5, "x", null]}} |
+      | json | [true, {"k": "v"}]                | [true, {"k": "v"}]                |
 
   @KV-01
   Scenario: Keys are strings and come back exactly as sent

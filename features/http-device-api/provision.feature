@@ -48,7 +48,7 @@ Feature: Device provisioning over the HTTP device API
       | unknown key           | ALLOW_CREATE_NEW_DEVICES | <unique:no-such-key> | guarded-secret |
       | provisioning disabled | DISABLED                 | <unique:guarded-key> | guarded-secret |
 
-  @HTTP-PROV-05 @HTTP-ERR-01
+  @HTTP-PROV-05
   Scenario Outline: A provisioning request without <field> is invalid
     When a device sends the provisioning request:
       """

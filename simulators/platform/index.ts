@@ -25,6 +25,7 @@ import { claimRoutes } from './admin/claim-routes';
 import { firmwareRoutes } from './admin/firmware-routes';
 import { apiKeyRoutes } from './admin/api-key-routes';
 import { registerDocs } from './admin/docs-routes';
+import { NO_QUIRKS, QUIRKS_MODES, type QuirksMode } from './quirks';
 
 export type { ClientRpcHandler } from './http';
 
@@ -42,6 +43,8 @@ export interface PlatformOptions {
    * (its exact text, so 1.0 stays 1.0). An undefined answer is 200 with an empty body; a throw is 500.
    */
   clientRpcHandler?: ClientRpcHandler;
+  /** Reproduce a real platform's known deviations (for testing deviation profiles); default: none. */
+  quirks?: QuirksMode;
   /** Access token lifetime; default JWT_TOKEN_EXPIRATION_TIME or 9000 s. */
   jwtExpirationSec?: number;
   /** Refresh token lifetime; default JWT_REFRESH_TOKEN_EXPIRATION_TIME or 604800 s. */
@@ -93,7 +96,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       sendEmpty(response, 404);
     },
   });
-  registerDeviceApi(router, core, options.clientRpcHandler ?? echoClientRpcHandler, logger);
+  registerDeviceApi(router, core, options.clientRpcHandler ?? echoClientRpcHandler, logger, options.quirks ? QUIRKS_MODES[options.quirks] : NO_QUIRKS);
   registerAdminRoutes(router, core, auth, [...ADMIN_ROUTES]);
   registerDocs(router, ADMIN_ROUTES);
   const demo = core.createDevice({ name: 'Demo Device', token: 'A1_TEST_TOKEN' });

@@ -75,7 +75,8 @@ export async function runConformance(options: RunOptions): Promise<number> {
   for (const file of Object.values(reportFiles)) redactFile(join(reportsDir, file), redactor);
   const scenarios = scenarioResults(envelopes);
   const capabilities = new Set<string>(profile.capabilities ?? []);
-  const requirements = requirementVerdicts(loadCatalogue(), scenarios, { capabilities });
+  const deviations = new Set(Object.keys(profile.deviations ?? {}));
+  const requirements = requirementVerdicts(loadCatalogue(), scenarios, { capabilities, deviations });
   const report = buildConformanceReport({
     version: (require(join(PROJECT_ROOT, 'package.json')) as { version: string }).version,
     target: {

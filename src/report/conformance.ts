@@ -78,7 +78,7 @@ export function buildConformanceReport(input: {
 }): ConformanceReport {
   const counts: Record<string, number> = {};
   for (const scenario of input.scenarios) counts[scenario.status] = (counts[scenario.status] ?? 0) + 1;
-  const ids = new Set(input.requirements.map((requirement) => `@${requirement.id}`));
+  const ids = new Set(input.requirements.flatMap((requirement) => [`@${requirement.id}`, `@deviation-${requirement.id}`]));
   const requirements = input.requirements.map((requirement) => ({
     ...requirement,
     scenarios: requirement.scenarios.map((scenario) => ({

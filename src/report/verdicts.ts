@@ -5,7 +5,10 @@
  * - PASS when it has scenarios and every one passed;
  * - FAIL when any of its scenarios failed, was ambiguous, undefined or pending (not implemented is never passed);
  * - NOT APPLICABLE when its capability is absent from the target and its scenarios were skipped for that;
- * - NOT TESTED when no scenario carries it (or it is not testable; the entry says which).
+ * - NOT TESTED when no scenario carries it (or it is not testable; the entry says which);
+ * - DEVIATION when the target profile declares a deviation for it and the scenarios that verify the declared
+ *   alternative (tagged `@deviation-<id>`) all passed. A declared deviation without such a scenario, or whose
+ *   scenario failed, is FAIL: a deviation is verified, never waved through.
  */
 import type * as messages from '@cucumber/messages';
 import type { Requirement } from '../../schemas';
@@ -91,6 +94,8 @@ export function scenarioResults(envelopes: readonly messages.Envelope[]): Scenar
 
 export interface VerdictContext {
   capabilities: ReadonlySet<string>;
+  /** Requirement ids the target profile declares deviations for. */
+  deviations?: ReadonlySet<string>;
 }
 
 export function requirementVerdicts(
@@ -100,10 +105,11 @@ export function requirementVerdicts(
 ): RequirementResult[] {
   return catalogue.map((requirement) => {
     const tag = `@${requirement.id}`;
-    const own = scenarios.filter((scenario) => scenario.tags.includes(tag));
+    const declared = context.deviations?.has(requirement.id) ?? false;
+    const own = scenarios.filter((scenario) => scenario.tags.includes(declared ? `@deviation-${requirement.id}` : tag));
     return {
       ...requirement,
-      verdict: verdictOf(requirement, own, context),
+      verdict: declared ? deviationVerdict(own) : verdictOf(requirement, own, context),
       scenarios: own.map(({ name, location, status, durationMs, error }) => ({ name, location, status, durationMs, error })),
     };
   });
@@ -116,6 +122,11 @@ function verdictOf(requirement: Requirement, scenarios: readonly ScenarioResult[
   if (requirement.capability && !context.capabilities.has(requirement.capability)) return 'NOT APPLICABLE';
   if (scenarios.some((scenario) => scenario.status === 'PASSED')) return 'PASS';
   return 'NOT TESTED';
+}
+
+function deviationVerdict(alternatives: readonly ScenarioResult[]): Verdict {
+  if (alternatives.length === 0) return 'FAIL';
+  return alternatives.every((scenario) => scenario.status === 'PASSED') ? 'DEVIATION' : 'FAIL';
 }
 
 function toMs(timestamp: messages.Timestamp): number {

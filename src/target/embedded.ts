@@ -11,6 +11,7 @@ export async function startEmbedded(profile: TargetProfile) {
     httpsPort: 0,
     tls,
     claimDurationMs: profile.platform.claimDurationMs,
+    quirks: profile.quirks,
     jwtExpirationSec: profile.platform.accessTokenLifetimeSec,
     refreshTokenExpirationSec: profile.platform.refreshTokenLifetimeSec,
   });

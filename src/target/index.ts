@@ -47,17 +47,30 @@ const BUILT_IN_DIR = join(__dirname, 'profiles');
 
 /** Reads a profile by built-in name (`embedded`) or file path, validates it and resolves `${env:NAME}` references. */
 export function loadProfile(nameOrPath: string, env: NodeJS.ProcessEnv = process.env): TargetProfile {
-  const path = /^[\w.-]+$/.test(nameOrPath) && !nameOrPath.endsWith('.json') ? join(BUILT_IN_DIR, `${nameOrPath}.json`) : resolve(nameOrPath);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new TargetProfileError(`cannot read target profile ${nameOrPath}: ${(error as Error).message}`);
-  }
+  const raw = readProfile(nameOrPath);
   const resolved = resolveEnvReferences(raw, env, nameOrPath);
   const check = validate(targetProfileSchema, resolved);
   if (!check.ok) throw new TargetProfileError(`target profile ${nameOrPath} is invalid: ${check.errors.join('; ')}`);
-  return resolved as TargetProfile;
+  const profile = resolved as TargetProfile;
+  if (profile.deviationsFrom) profile.deviations = { ...deviationsOf(profile.deviationsFrom, [nameOrPath]), ...profile.deviations };
+  return profile;
+}
+
+/** The declared deviations of a profile, following deviationsFrom; its credentials are not resolved (not needed). */
+function deviationsOf(nameOrPath: string, seen: string[]): NonNullable<TargetProfile['deviations']> {
+  if (seen.includes(nameOrPath)) throw new TargetProfileError(`target profiles take deviations from each other in a circle: ${[...seen, nameOrPath].join(' -> ')}`);
+  const raw = readProfile(nameOrPath) as Pick<TargetProfile, 'deviations' | 'deviationsFrom'>;
+  const inherited = raw.deviationsFrom ? deviationsOf(raw.deviationsFrom, [...seen, nameOrPath]) : {};
+  return { ...inherited, ...raw.deviations };
+}
+
+function readProfile(nameOrPath: string): unknown {
+  const path = /^[\w.-]+$/.test(nameOrPath) && !nameOrPath.endsWith('.json') ? join(BUILT_IN_DIR, `${nameOrPath}.json`) : resolve(nameOrPath);
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new TargetProfileError(`cannot read target profile ${nameOrPath}: ${(error as Error).message}`);
+  }
 }
 
 const ENV_REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;

@@ -6,7 +6,7 @@
 import { stringifyLossless, typedValueToLossless } from '../../../src/kv/values';
 import { clientAttributesSchema } from '../../../schemas';
 import type { AttributeScope, Device } from '../core/model';
-import { MAX_BODY, authenticate, type DeviceHandler } from './context';
+import { MAX_BODY, authenticate, payloadFailure, type DeviceHandler } from './context';
 import { keysParameter, queryOf, readBody, sendEmpty, sendJsonText } from './exchange';
 import { parseValid, typedEntries } from './payloads';
 
@@ -14,8 +14,13 @@ export const postAttributes: DeviceHandler = async (request, response, params, a
   const device = authenticate(api, params, request, response);
   if (!device) return;
   const text = (await readBody(request, MAX_BODY)).toString('utf8');
-  const document = parseValid(text, clientAttributesSchema, 'attributes');
-  api.core.saveAttributes(device, 'CLIENT_SCOPE', typedEntries(document));
+  try {
+    const document = parseValid(text, clientAttributesSchema, 'attributes', api.quirks);
+    api.core.saveAttributes(device, 'CLIENT_SCOPE', typedEntries(document, api.quirks));
+  } catch (error) {
+    if (payloadFailure(error, response, api)) return;
+    throw error;
+  }
   sendEmpty(response, 200);
 };
 

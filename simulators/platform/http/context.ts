@@ -7,7 +7,9 @@ import type { Logger } from 'pino';
 import type { PlatformCore } from '../core/platform-core';
 import { PlatformError } from '../core/errors';
 import type { Device } from '../core/model';
-import { sendEmpty, sendError } from './exchange';
+import { sendEmpty, sendError, sendText } from './exchange';
+import { BadRequestError } from '../core/errors';
+import type { Quirks } from '../quirks';
 
 /** Answers client-side RPC (POST /api/v1/{token}/rpc): the request document (plain JSON values) → the answer. */
 export type ClientRpcHandler = (device: { name: string; id: string }, request: unknown) => unknown | Promise<unknown>;
@@ -16,6 +18,7 @@ export interface DeviceApi {
   core: PlatformCore;
   clientRpc: ClientRpcHandler;
   logger: Logger;
+  quirks: Quirks;
 }
 
 export type Params = Record<string, string | undefined>;
@@ -45,6 +48,16 @@ export function guarded(handler: DeviceHandler) {
       failed(request, response, error, api);
     }
   };
+}
+
+/**
+ * Quirks mode: a payload the platform cannot parse is answered 500 with the parser's message as plain text, as
+ * ThingsBoard does (platform-facts.md §3). Only for the handlers that parse device payloads.
+ */
+export function payloadFailure(error: unknown, response: ServerResponse, api: DeviceApi): boolean {
+  if (!(error instanceof BadRequestError) || api.quirks.malformedPayloadStatus === 400) return false;
+  sendText(response, api.quirks.malformedPayloadStatus, error.message);
+  return true;
 }
 
 function failed(request: IncomingMessage, response: ServerResponse, error: unknown, api: DeviceApi): void {

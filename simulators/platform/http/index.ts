@@ -33,6 +33,7 @@
 import type Router from 'find-my-way';
 import type { Logger } from 'pino';
 import type { PlatformCore } from '../core/platform-core';
+import { NO_QUIRKS, type Quirks } from '../quirks';
 import { guarded, type ClientRpcHandler, type DeviceApi, type DeviceHandler } from './context';
 import { postTelemetry } from './telemetry';
 import { getAttributes, postAttributes } from './attributes';
@@ -61,7 +62,13 @@ export const DEVICE_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST'; path: string
   { method: 'GET', path: '/api/v1/:token/firmware', handler: getFirmware },
 ];
 
-export function registerDeviceApi(router: Router.Instance<Router.HTTPVersion.V1>, core: PlatformCore, clientRpc: ClientRpcHandler, logger: Logger): void {
-  const api: DeviceApi = { core, clientRpc, logger };
+export function registerDeviceApi(
+  router: Router.Instance<Router.HTTPVersion.V1>,
+  core: PlatformCore,
+  clientRpc: ClientRpcHandler,
+  logger: Logger,
+  quirks: Quirks = NO_QUIRKS,
+): void {
+  const api: DeviceApi = { core, clientRpc, logger, quirks };
   for (const route of DEVICE_ROUTES) router.on(route.method, route.path, guarded(route.handler) as Router.Handler<Router.HTTPVersion.V1>, api);
 }

@@ -1,0 +1,35 @@
+@http-device-api
+Feature: Declared deviations of real platform versions
+  A target profile may declare that the platform knowingly differs from the specification for a requirement
+  (deviations in its profile). Then the specification's scenarios of that requirement do not run; these do, and
+  check that the platform does what the profile declares instead. Against a target that declares no deviation they
+  are skipped. A declared deviation whose scenario fails is reported FAIL, never waved through.
+
+  Background:
+    Given a device "legacy" with an access token
+
+  @deviation-HTTP-ERR-01
+  Scenario: Malformed telemetry is answered 500 with the parser's message, and nothing is stored
+    When the device "legacy" posts telemetry {"temperature": 21.5
+    Then the response status is 500
+    And no telemetry was stored for "legacy"
+
+  @deviation-HTTP-ERR-01
+  Scenario: A null value is dropped silently and the other keys are stored
+    When the device "legacy" posts telemetry {"kept": 1, "dropped": null}
+    Then the response status is 200
+    And the platform eventually holds telemetry of "legacy":
+      | key  | value | type |
+      | kept | 1     | long |
+    And the telemetry keys of "legacy" are exactly "kept"
+
+  @deviation-KV-02
+  Scenario: A string that parses as a number is stored as a number
+    When the device "legacy" posts telemetry {"count": "42", "ratio": "1.5", "notation": "1e3", "word": "abc"}
+    Then the response status is 200
+    And the platform eventually holds telemetry of "legacy":
+      | key      | value | type   |
+      | count    | 42    | long   |
+      | ratio    | 1.5   | double |
+      | notation | 1e3   | string |
+      | word     | abc   | string |

@@ -1,0 +1,60 @@
+/**
+ * The deviation machinery, tested on the reference in quirks mode (it reproduces ThingsBoard 4.3's declared
+ * deviations): with the matching profile the declared requirements are DEVIATION and everything else PASS; with a
+ * profile that declares nothing, the same platform FAILs exactly those requirements.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+
+const ROOT = join(__dirname, '..', '..');
+const DECLARED = ['HTTP-ERR-01', 'KV-02'];
+
+interface Report {
+  requirements: Array<{ id: string; interface: string; testable: boolean; verdict: string }>;
+}
+
+async function run(target: string, dir: string, features: string[] = []): Promise<{ code: number | null; report: Report; output: string }> {
+  const reports = join(dir, 'reports');
+  const args = ['run', '--target', target, '--tags', '@http-device-api or @key-value-data', '--reports', reports, ...features];
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'iotc.js'), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, IOTC_STATE_DIR: join(dir, 'state') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const [code] = await once(child, 'exit');
+  return { code: code as number | null, report: JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as Report, output };
+}
+
+const deviceApi = (report: Report) =>
+  report.requirements.filter((requirement) => requirement.testable && ['http-device-api', 'key-value-data'].includes(requirement.interface));
+
+test('quirks mode with the matching profile: DEVIATION for exactly the declared requirements, PASS elsewhere', { timeout: 120_000 }, async () => {
+  const { code, report, output } = await run('embedded-thingsboard-4.3', mkdtempSync(join(tmpdir(), 'iotc-deviations-')));
+  assert.equal(code, 0, output.slice(-3000));
+  const verdicts = deviceApi(report);
+  assert.deepEqual(verdicts.filter((requirement) => requirement.verdict === 'DEVIATION').map((requirement) => requirement.id).sort(), DECLARED);
+  assert.deepEqual(verdicts.filter((requirement) => !['PASS', 'DEVIATION'].includes(requirement.verdict)).map((requirement) => `${requirement.id}: ${requirement.verdict}`), []);
+});
+
+test('quirks mode with a profile that declares no deviation: the deviating requirements FAIL', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-deviations-'));
+  const profile = JSON.parse(readFileSync(join(ROOT, 'src', 'target', 'profiles', 'embedded-thingsboard-4.3.json'), 'utf8')) as Record<string, unknown>;
+  delete profile.deviationsFrom;
+  const path = join(dir, 'wrong-profile.json');
+  writeFileSync(path, JSON.stringify({ ...profile, name: 'quirks-without-deviations', deviations: {} }));
+  // the features that carry the deviating requirements (failing read-backs wait out eventuallyMs, so no more)
+  const features = ['errors', 'key-value-data', 'deviations'].map((name) => join(ROOT, 'features', 'http-device-api', `${name}.feature`));
+  const { code, report } = await run(path, dir, features);
+  assert.equal(code, 1, 'the run fails');
+  const failed = deviceApi(report).filter((requirement) => requirement.verdict === 'FAIL').map((requirement) => requirement.id);
+  for (const id of DECLARED) assert.ok(failed.includes(id), `${id} is FAIL (failed: ${failed.join(', ')})`);
+  assert.ok(!deviceApi(report).some((requirement) => requirement.verdict === 'DEVIATION'), 'no DEVIATION without a declaration');
+});
