@@ -78,6 +78,26 @@ export const targetProfileSchema = {
       },
       additionalProperties: false,
     },
+    analytics: {
+      description: 'The analytics component (report API): where it is, the view the features use, its declared limits.',
+      type: 'object',
+      properties: {
+        url: { type: 'string', format: 'uri' },
+        pathPrefix: { description: "Default '/apianalytics' (interfaces.md); real Trendz: '/apiTrendz'.", type: 'string' },
+        viewConfigId: {
+          description: 'A saved table view over devices whose names contain "-analytics-", with the columns and filter of the conformance view (README).',
+          type: 'string',
+        },
+        limits: {
+          type: 'object',
+          required: ['poolSize', 'queueCapacity'],
+          properties: { poolSize: { type: 'integer', minimum: 1 }, queueCapacity: { type: 'integer', minimum: 0 } },
+          additionalProperties: false,
+        },
+        reportCostMs: { description: 'Embedded only: how long each report holds a pool slot.', type: 'integer', minimum: 0 },
+      },
+      additionalProperties: false,
+    },
     capabilities: { type: 'array', items: { enum: CAPABILITIES }, uniqueItems: true },
     deviations: {
       description: 'Requirement id to the behaviour this target shows instead, and why.',

@@ -19,6 +19,13 @@ interface AuthState {
 }
 
 const states = new WeakMap<IotcWorld, AuthState>();
+
+/** The JWT the scenario obtained from the admin login (for the analytics steps); never print it. */
+export function scenarioJwt(world: IotcWorld): string {
+  const jwt = states.get(world)?.secrets.get('jwt');
+  if (!jwt) throw new Error('no JWT in this scenario: log in with "a JWT from the tenant administrator\'s login" first');
+  return jwt;
+}
 function auth(world: IotcWorld): AuthState {
   let state = states.get(world);
   if (!state) states.set(world, (state = { secrets: new Map() }));
@@ -209,7 +216,7 @@ Then('the tokens live as long as the target states', function (this: IotcWorld) 
 When('the access token lifetime has passed', async function (this: IotcWorld) {
   // the lifetime is the behaviour under test: waiting it out is the effect itself
   const token = claimsOf(auth(this).secrets.get('jwt')!);
-  const remaining = token.exp * 1000 + 1000 - Date.now();
+  const remaining = token.exp * 1000 + 1000 - Date.now(); // exp is in whole seconds; a second more satisfies every reading of "past exp"
   if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
 });
 

@@ -29,7 +29,7 @@ Feature: API keys of the administration REST API
 
   @AUTH-KEY-03 @AUTH-05
   Scenario: An API key is valid until its expiry date and refused after it
-    Given an API key of the tenant administrator that expires in 1500 ms
+    Given an API key of the tenant administrator that expires in 800 ms
     When the current user is requested with X-Authorization "ApiKey <api key>"
     Then the answer is the tenant administrator
     When the expiry date of the API key has passed

@@ -1,7 +1,13 @@
 /** Starts the reference platform in this process on free loopback ports: the `embedded` target. */
 import type { TargetProfile } from '../../schemas';
 import { startPlatform } from '../../simulators/platform';
+import { join } from 'node:path';
+import { startAnalytics } from '../../simulators/analytics';
 import { generateSelfSignedCertificate } from '../tls/certificate';
+
+/** The saved views of the embedded analytics: the conformance view the analytics features use. */
+export const EMBEDDED_VIEWS_FILE = join(__dirname, 'embedded-analytics-views.json');
+export const CONFORMANCE_VIEW_ID = '5f0c7a4e-2b1d-4c3e-9f8a-6b7c8d9e0f1a';
 
 export async function startEmbedded(profile: TargetProfile) {
   const tls = await generateSelfSignedCertificate();
@@ -15,11 +21,27 @@ export async function startEmbedded(profile: TargetProfile) {
     jwtExpirationSec: profile.platform.accessTokenLifetimeSec,
     refreshTokenExpirationSec: profile.platform.refreshTokenLifetimeSec,
   });
+  const analytics = await startAnalytics({
+    platformUrl: platform.httpUrl,
+    pathPrefix: profile.analytics?.pathPrefix,
+    poolSize: profile.analytics?.limits?.poolSize,
+    queueCapacity: profile.analytics?.limits?.queueCapacity,
+    reportCostMs: profile.analytics?.reportCostMs,
+    viewsFile: EMBEDDED_VIEWS_FILE,
+  }).catch(async (error: unknown) => {
+    await platform.close();
+    throw error;
+  });
   return {
+    analyticsUrl: analytics.url,
+    viewConfigId: CONFORMANCE_VIEW_ID,
     httpUrl: platform.httpUrl,
     httpsUrl: platform.httpsUrl,
     ca: tls.cert,
     mqttUrl: undefined as string | undefined,
-    close: () => platform.close(),
+    close: async () => {
+      await analytics.close();
+      await platform.close();
+    },
   };
 }

@@ -27,6 +27,8 @@ export interface Target {
   tls: { ca?: string; insecureSkipVerify: boolean };
   tenantAdmin: Credentials;
   customerUser?: Credentials;
+  /** The analytics report API, when the target has one. */
+  analytics?: { reportUrl: string; viewConfigId?: string; limits?: { poolSize: number; queueCapacity: number } };
   /** JWT lifetimes the target is configured with (seconds), when the profile states them. */
   tokenLifetimes: { accessSec?: number; refreshSec?: number };
   /** device.claim.duration of the target, in milliseconds. */
@@ -98,14 +100,17 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
     adminUrl: profile.platform.adminUrl,
     mqttUrl: profile.platform.mqtt,
     httpsUrl: profile.platform.https,
+    analyticsUrl: profile.analytics?.url,
   };
+  let viewConfigId = profile.analytics?.viewConfigId;
   let ca = profile.platform.tls?.caFile ? readCaFile(profile.platform.tls.caFile, nameOrPath) : undefined;
   let close = async () => {};
   if (profile.embedded) {
     // Loaded lazily so that a run against a remote target never loads the reference platform.
     const { startEmbedded } = require('./embedded') as typeof import('./embedded');
     const embedded = await startEmbedded(profile);
-    urls = { httpUrl: embedded.httpUrl, adminUrl: embedded.httpUrl, mqttUrl: embedded.mqttUrl, httpsUrl: embedded.httpsUrl };
+    urls = { httpUrl: embedded.httpUrl, adminUrl: embedded.httpUrl, mqttUrl: embedded.mqttUrl, httpsUrl: embedded.httpsUrl, analyticsUrl: embedded.analyticsUrl };
+    viewConfigId ??= embedded.viewConfigId;
     ca = embedded.ca;
     close = embedded.close;
   }
@@ -121,6 +126,13 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
     tenantAdmin: profile.platform.tenantAdmin,
     customerUser: profile.platform.customerUser,
     claimDurationMs: profile.platform.claimDurationMs ?? 86_400_000,
+    analytics: urls.analyticsUrl
+      ? {
+          reportUrl: `${trimSlash(urls.analyticsUrl)}${profile.analytics?.pathPrefix ?? '/apianalytics'}/publicApi/buildReport`,
+          viewConfigId,
+          limits: profile.analytics?.limits,
+        }
+      : undefined,
     tokenLifetimes: { accessSec: profile.platform.accessTokenLifetimeSec, refreshSec: profile.platform.refreshTokenLifetimeSec },
     capabilities: new Set(profile.capabilities ?? []),
     deviations: profile.deviations ?? {},

@@ -1,0 +1,20 @@
+@analytics-report @capability-analytics
+Feature: The report rate limiter
+  SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE reports run in parallel and SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY more
+  wait; further requests are answered 429 at once. Waiting and repeating succeeds. The limits are those the target
+  profile declares (analytics.limits); every request varies its range so that a report cache cannot hide the limiter.
+
+  Background:
+    Given a JWT from the tenant administrator's login
+
+  @AN-LIM-01
+  Scenario: No request is refused while no more than the pool size run at once
+    When as many report requests as the pool size are sent at once
+    Then none of them is answered 429
+
+  @AN-ERR-03 @AN-LIM-02 @AN-LIM-04
+  Scenario: Beyond the pool and the queue requests are answered 429 at once, and service recovers
+    When 10 more report requests than the pool and the queue hold are sent at once
+    Then at least 1 of them are answered 429 and the others 200
+    And every 429 comes back faster than the fastest 200
+    And once the burst is over a report request succeeds again

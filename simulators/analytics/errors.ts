@@ -1,0 +1,84 @@
+/**
+ * One error class per way a report request fails. Each carries the HTTP status it is answered with and a stable
+ * `code`; the answer body is `{"status": <http>, "message": "..."}` (the spec shows no error shape: this one is small
+ * and clear, and close to the platform's own `{status, message, ...}`).
+ */
+export abstract class AnalyticsError extends Error {
+  abstract readonly status: number;
+  abstract readonly code: string;
+}
+
+export class UnsupportedMediaTypeError extends AnalyticsError {
+  readonly status = 415;
+  readonly code = 'ANALYTICS_UNSUPPORTED_MEDIA_TYPE';
+  constructor(contentType: string | undefined) {
+    super(`Content-Type '${contentType ?? ''}' is not supported; use application/json`);
+  }
+}
+
+export class InvalidJwtError extends AnalyticsError {
+  readonly status = 403;
+  readonly code = 'ANALYTICS_INVALID_JWT';
+  constructor(message = 'JWT is not valid or has expired') {
+    super(message);
+  }
+}
+
+export class TooManyRequestsError extends AnalyticsError {
+  readonly status = 429;
+  readonly code = 'ANALYTICS_TOO_MANY_REQUESTS';
+  constructor() {
+    super('Too many requests: the report pool and queue are full; wait and repeat');
+  }
+}
+
+export class BadReportRequestError extends AnalyticsError {
+  readonly status = 400;
+  readonly code = 'ANALYTICS_BAD_REQUEST';
+}
+
+export class PayloadTooLargeError extends AnalyticsError {
+  readonly status = 413;
+  readonly code = 'ANALYTICS_PAYLOAD_TOO_LARGE';
+  constructor(limit: number) {
+    super(`Request body is larger than ${limit} bytes`);
+  }
+}
+
+export class ViewNotFoundError extends AnalyticsError {
+  readonly status = 404;
+  readonly code = 'ANALYTICS_VIEW_NOT_FOUND';
+  constructor(viewConfigId: string) {
+    super(`View ${viewConfigId} was not found`);
+  }
+}
+
+export class NotFoundError extends AnalyticsError {
+  readonly status = 404;
+  readonly code = 'ANALYTICS_NOT_FOUND';
+  constructor(path: string) {
+    super(`No such endpoint: ${path}`);
+  }
+}
+
+export class MethodNotAllowedError extends AnalyticsError {
+  readonly status = 405;
+  readonly code = 'ANALYTICS_METHOD_NOT_ALLOWED';
+  constructor(
+    method: string,
+    readonly allowed: string,
+  ) {
+    super(`Method ${method} is not allowed here; use ${allowed}`);
+  }
+}
+
+/** The platform answered a read with something other than the data or an authentication refusal. */
+export class PlatformReadError extends AnalyticsError {
+  readonly status = 502;
+  readonly code = 'ANALYTICS_PLATFORM_READ_FAILED';
+}
+
+/** A views file that does not satisfy the views schema; thrown at start, never answered over HTTP. */
+export class ViewsFileError extends Error {
+  readonly code = 'ANALYTICS_VIEWS_FILE_INVALID';
+}

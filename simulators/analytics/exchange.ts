@@ -1,0 +1,72 @@
+/** Small pieces of one HTTP exchange: answers, the request body, the Content-Type rule and the JWT's place. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AnalyticsError, BadReportRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export function sendJsonText(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  if (response.headersSent || response.destroyed) return;
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.end(text);
+}
+
+/** `{"status": <http>, "message": "..."}` */
+export function sendError(response: ServerResponse, error: AnalyticsError, headers: Record<string, string> = {}): void {
+  sendJsonText(response, error.status, JSON.stringify({ status: error.status, message: error.message }), headers);
+}
+
+/** application/json, with or without parameters such as charset (Spring also takes application/*+json). */
+export function requireJson(request: IncomingMessage): void {
+  const contentType = request.headers['content-type'];
+  const mediaType = contentType?.split(';')[0].trim().toLowerCase();
+  if (mediaType !== 'application/json' && !/^application\/[^/]+\+json$/.test(mediaType ?? '')) throw new UnsupportedMediaTypeError(contentType);
+}
+
+/** The JWT from the `jwt` query parameter, else the `jwt` header. */
+export function jwtOf(request: IncomingMessage, url: URL): string | undefined {
+  const fromQuery = url.searchParams.get('jwt');
+  if (fromQuery) return fromQuery;
+  const header = request.headers.jwt;
+  return (Array.isArray(header) ? header[0] : header) || undefined;
+}
+
+/** The body as UTF-8 text, at most MAX_BODY_BYTES; rejects when the client goes away first. */
+export function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const fail = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        fail(new PayloadTooLargeError(MAX_BODY_BYTES));
+        request.resume();
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (!text.trim()) reject(new BadReportRequestError('Request body is empty; a report request needs viewConfigId'));
+      else resolve(text);
+    };
+    const onAborted = () => fail(new Error('client closed the request'));
+    const cleanup = () => {
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', fail);
+      request.off('close', onClose);
+    };
+    const onClose = () => {
+      if (!request.complete) onAborted();
+    };
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', fail);
+    request.on('close', onClose);
+  });
+}
