@@ -118,6 +118,11 @@ export class AdminSession {
     });
   }
 
+  /** The current access token, for what needs the JWT itself (the analytics report API). Never log it. */
+  get accessToken(): string {
+    return this.token;
+  }
+
   async close(): Promise<void> {
     await this.dispatcher.close();
   }

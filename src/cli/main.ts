@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { runConformance } from './run';
 import { simulate } from './simulate';
 import { cleanupTarget } from './cleanup';
+import { probeReportRateLimit } from '../../load/report-rate-limit';
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -30,6 +31,18 @@ program
   .argument('[features...]', 'feature files or folders (default: all)')
   .action(async (features: string[], options: { target: string; tags?: string; reports: string }) => {
     process.exitCode = await runConformance({ target: options.target, tags: options.tags, reportsDir: options.reports, paths: features });
+  });
+
+const load = program.command('load').description('load profiles against a target');
+load
+  .command('report-rate-limit')
+  .description('find the analytics report limiter (pool size, queue capacity) with rising concurrency; fail when it differs from the profile')
+  .option('-t, --target <profile>', 'built-in profile name or target profile JSON file', process.env.IOTC_TARGET || 'embedded')
+  .option('-r, --reports <dir>', 'where reports/load/ is written', 'reports')
+  .option('--max-concurrency <n>', 'highest concurrency tried (default: declared pool + queue + 3)', positiveInteger)
+  .action(async (options: { target: string; reports: string; maxConcurrency?: number }) => {
+    const { exitCode } = await probeReportRateLimit({ target: options.target, reportsDir: options.reports, maxConcurrency: options.maxConcurrency });
+    process.exitCode = exitCode;
   });
 
 program

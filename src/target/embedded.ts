@@ -21,11 +21,16 @@ export async function startEmbedded(profile: TargetProfile) {
     jwtExpirationSec: profile.platform.accessTokenLifetimeSec,
     refreshTokenExpirationSec: profile.platform.refreshTokenLifetimeSec,
   });
+  // SIMPLE_API_RATE_LIMITER_* in the environment configure the embedded analytics as they configure Trendz
+  const limits = {
+    poolSize: envInteger('SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE') ?? profile.analytics?.limits?.poolSize ?? 10,
+    queueCapacity: envInteger('SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY') ?? profile.analytics?.limits?.queueCapacity ?? 10,
+  };
   const analytics = await startAnalytics({
     platformUrl: platform.httpUrl,
     pathPrefix: profile.analytics?.pathPrefix,
-    poolSize: profile.analytics?.limits?.poolSize,
-    queueCapacity: profile.analytics?.limits?.queueCapacity,
+    poolSize: limits.poolSize,
+    queueCapacity: limits.queueCapacity,
     reportCostMs: profile.analytics?.reportCostMs,
     viewsFile: EMBEDDED_VIEWS_FILE,
   }).catch(async (error: unknown) => {
@@ -34,6 +39,7 @@ export async function startEmbedded(profile: TargetProfile) {
   });
   return {
     analyticsUrl: analytics.url,
+    analyticsLimits: limits,
     viewConfigId: CONFORMANCE_VIEW_ID,
     httpUrl: platform.httpUrl,
     httpsUrl: platform.httpsUrl,
@@ -44,4 +50,9 @@ export async function startEmbedded(profile: TargetProfile) {
       await platform.close();
     },
   };
+}
+
+function envInteger(name: string): number | undefined {
+  const value = process.env[name];
+  return value === undefined || value === '' ? undefined : Number(value);
 }

@@ -103,6 +103,7 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
     analyticsUrl: profile.analytics?.url,
   };
   let viewConfigId = profile.analytics?.viewConfigId;
+  let analyticsLimits = profile.analytics?.limits;
   let ca = profile.platform.tls?.caFile ? readCaFile(profile.platform.tls.caFile, nameOrPath) : undefined;
   let close = async () => {};
   if (profile.embedded) {
@@ -111,6 +112,7 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
     const embedded = await startEmbedded(profile);
     urls = { httpUrl: embedded.httpUrl, adminUrl: embedded.httpUrl, mqttUrl: embedded.mqttUrl, httpsUrl: embedded.httpsUrl, analyticsUrl: embedded.analyticsUrl };
     viewConfigId ??= embedded.viewConfigId;
+    analyticsLimits = embedded.analyticsLimits;
     ca = embedded.ca;
     close = embedded.close;
   }
@@ -130,7 +132,7 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
       ? {
           reportUrl: `${trimSlash(urls.analyticsUrl)}${profile.analytics?.pathPrefix ?? '/apianalytics'}/publicApi/buildReport`,
           viewConfigId,
-          limits: profile.analytics?.limits,
+          limits: analyticsLimits,
         }
       : undefined,
     tokenLifetimes: { accessSec: profile.platform.accessTokenLifetimeSec, refreshSec: profile.platform.refreshTokenLifetimeSec },
