@@ -12,7 +12,7 @@
 import type { PlatformDevice, PlatformReader, TimeseriesPoint } from './platform-reader';
 import type { ReportPlan } from './report-request';
 import type { TableView } from './views';
-import type { AttributeScope, ColumnSource } from './views-schema';
+import type { AttributeScope, ColumnSource } from '../../schemas/analytics-views';
 
 /** Devices read at the same time within one report. */
 const DEVICE_CONCURRENCY = 4;

@@ -36,7 +36,7 @@ export interface AnalyticsOptions {
   queueCapacity?: number;
   /** Extra time each report takes while holding a pool slot (default 0), so tests and load runs can exercise the limiter. */
   reportCostMs?: number;
-  /** JSON file of saved table views (views-schema.ts); the demo view is always there too. */
+  /** JSON file of saved table views (schemas/analytics-views.ts); the demo view is always there too. */
   viewsFile?: string;
   /** Longest time a positive JWT check is remembered (default 1000 ms; never beyond the JWT's exp; 0 = ask every time). */
   jwtCacheMs?: number;

@@ -6,7 +6,7 @@
  */
 import { Agent, request } from 'undici';
 import { InvalidJwtError, PlatformReadError } from './errors';
-import type { AttributeScope } from './views-schema';
+import type { AttributeScope } from '../../schemas/analytics-views';
 
 export interface PlatformDevice {
   id: string;

@@ -1,12 +1,12 @@
 /**
- * Saved table views: the built-in demo view plus those of an optional JSON file (views-schema.ts), checked at start
+ * Saved table views: the built-in demo view plus those of an optional JSON file (schemas/analytics-views.ts), checked at start
  * by the schema and by the rules a schema cannot state (unique ids and column labels, a saved range that ends after
  * it starts).
  */
 import { readFileSync } from 'node:fs';
 import { validate } from '../../schemas/validate';
 import { ViewsFileError } from './errors';
-import { viewsFileSchema, type ColumnSource, type FilterSource, type TableViewFile } from './views-schema';
+import { viewsFileSchema, type ColumnSource, type FilterSource, type TableViewFile } from '../../schemas/analytics-views';
 
 export type RowMode = 'perTimestamp' | 'latest';
 export type SavedRange = { startTs: number; endTs: number } | { lastMs: number };

@@ -1,7 +1,7 @@
 /**
- * JSON Schema of the saved table views file (the lead will move it into schemas/). A view names the devices it
- * covers, its columns, its named filters with saved values, its saved range and how rows are formed. The README of
- * this folder documents every member with an example.
+ * JSON Schema of the reference analytics' saved table views file. A view names the devices it covers, its columns,
+ * its named filters with saved values, its saved range and how rows are formed. simulators/analytics/README.md
+ * documents every member with an example.
  */
 import type { FromSchema } from 'json-schema-to-ts';
 
