@@ -7,12 +7,12 @@ Feature: The report rate limiter
   Background:
     Given a JWT from the tenant administrator's login
 
-  @AN-LIM-01
+  @AN-LIM-01 @AN-LIM-05
   Scenario: No request is refused while no more than the pool size run at once
     When as many report requests as the pool size are sent at once
     Then none of them is answered 429
 
-  @AN-ERR-03 @AN-LIM-02 @AN-LIM-04
+  @AN-ERR-03 @AN-LIM-02 @AN-LIM-04 @AN-LIM-05
   Scenario: Beyond the pool and the queue requests are answered 429 at once, and service recovers
     When 10 more report requests than the pool and the queue hold are sent at once
     Then at least 1 of them are answered 429 and the others 200
