@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { runConformance } from './run';
 import { simulate } from './simulate';
 import { cleanupTarget } from './cleanup';
+import { mergeCommand } from './report';
 import { probeReportRateLimit } from '../../load/report-rate-limit';
 
 function port(value: string): number {
@@ -43,6 +44,17 @@ load
   .action(async (options: { target: string; reports: string; maxConcurrency?: number }) => {
     const { exitCode } = await probeReportRateLimit({ target: options.target, reportsDir: options.reports, maxConcurrency: options.maxConcurrency });
     process.exitCode = exitCode;
+  });
+
+program
+  .command('report')
+  .description('work with conformance reports')
+  .command('merge')
+  .description('merge the conformance reports of runs split across machines (exit non-zero on any FAIL)')
+  .argument('<parts...>', 'report folders or conformance.json files')
+  .requiredOption('-o, --out <dir>', 'where the merged reports are written')
+  .action((parts: string[], options: { out: string }) => {
+    process.exitCode = mergeCommand(parts, options.out);
   });
 
 program
