@@ -76,24 +76,23 @@ export class AdminAuth {
   }
 
   private async pair(user: User): Promise<{ token: string; refreshToken: string }> {
-    const sessionId = randomUUID();
-    const common = { userId: user.id, sessionId, tenantId: user.tenantId, customerId: user.customerId, isPublic: false };
-    const token = await new SignJWT({ ...common, scopes: [user.authority], firstName: user.firstName, lastName: user.lastName, enabled: true })
+    const common = { userId: user.id, sessionId: randomUUID(), tenantId: user.tenantId, customerId: user.customerId, isPublic: false };
+    const issuedAt = Math.floor(Date.now() / 1000);
+    return {
+      token: await this.sign(user, { ...common, scopes: [user.authority], firstName: user.firstName, lastName: user.lastName, enabled: true }, issuedAt, issuedAt + this.lifetimes.accessSeconds),
+      refreshToken: await this.sign(user, { ...common, scopes: ['REFRESH_TOKEN'] }, issuedAt, issuedAt + this.lifetimes.refreshSeconds),
+    };
+  }
+
+  /** exp - iat is exactly the lifetime: both come from the one issuedAt. */
+  private sign(user: User, claims: Record<string, unknown>, issuedAt: number, expiresAt: number): Promise<string> {
+    return new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS512' })
       .setSubject(user.email)
       .setIssuer('thingsboard.io')
       .setJti(randomUUID())
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(Date.now() / 1000) + this.lifetimes.accessSeconds)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
       .sign(this.secret);
-    const refreshToken = await new SignJWT({ ...common, scopes: ['REFRESH_TOKEN'] })
-      .setProtectedHeader({ alg: 'HS512' })
-      .setSubject(user.email)
-      .setIssuer('thingsboard.io')
-      .setJti(randomUUID())
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(Date.now() / 1000) + this.lifetimes.refreshSeconds)
-      .sign(this.secret);
-    return { token, refreshToken };
   }
 }
