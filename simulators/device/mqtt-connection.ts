@@ -1,0 +1,222 @@
+/**
+ * One MQTT connection of a simulated device or gateway, on mqtt.js: connect with the access token as user name,
+ * publish and learn the PUBACK's reason code (MQTT 5) instead of an exception, subscribe, and route incoming
+ * messages by topic. Shared by the MQTT device driver and the gateway driver (a gateway is also a device).
+ *
+ * Never throws on a protocol outcome: a refused CONNACK, a failure PUBACK, a closed connection are answers the
+ * caller asserts on. It throws only on misuse (publishing after close) and on a connect that never answers.
+ */
+import mqtt, { type IClientOptions, type MqttClient, type Packet } from 'mqtt';
+
+export type MqttVersion = 4 | 5;
+export type Qos = 0 | 1;
+
+export interface MqttConnectionOptions {
+  /** mqtt://host:port or mqtts://host:port */
+  url: string;
+  /** The device access token, sent as the MQTT user name (interfaces.md, MQTT gateway API). */
+  token: string;
+  /** 4 = MQTT 3.1.1, 5 = MQTT 5; default 5. */
+  protocolVersion?: MqttVersion;
+  clientId?: string;
+  password?: string;
+  /** Trust for mqtts: a CA certificate, or no verification. */
+  tls?: { ca?: string; insecureSkipVerify?: boolean };
+  connectTimeoutMs?: number;
+  /** How long a QoS 1 publish waits for its PUBACK before it counts as unanswered. */
+  ackTimeoutMs?: number;
+  keepaliveSec?: number;
+}
+
+/** How a publish ended. */
+export interface PublishOutcome {
+  topic: string;
+  qos: Qos;
+  /** 'acked': a PUBACK came (QoS 1); 'sent': written (QoS 0); 'closed': the connection closed first; 'timeout'. */
+  result: 'acked' | 'sent' | 'closed' | 'timeout';
+  /** The PUBACK reason code (MQTT 5; 0 for MQTT 3.1.1, whose PUBACK has none). */
+  reasonCode?: number;
+  reasonString?: string;
+  elapsedMs: number;
+}
+
+/** Failure PUBACK reason codes are ≥ 0x80 (MQTT 5, 3.4.2.1). */
+export function isFailure(outcome: PublishOutcome): boolean {
+  return outcome.result !== 'acked' && outcome.result !== 'sent' ? true : (outcome.reasonCode ?? 0) >= 0x80;
+}
+
+export interface ConnectRefusal {
+  /** CONNACK return code (3.1.1) or reason code (5). */
+  code: number;
+  message: string;
+}
+
+export interface ReceivedMessage {
+  topic: string;
+  payload: Buffer;
+  qos: number;
+  receivedAt: number;
+}
+
+export class MqttConnectionError extends Error {
+  readonly code = 'IOTC_MQTT_CONNECTION';
+}
+
+/** A refused or failed connect, with the CONNACK code when there was one. */
+export class MqttConnectRefusedError extends MqttConnectionError {
+  constructor(readonly refusal: ConnectRefusal) {
+    super(`MQTT connect refused: ${refusal.code} ${refusal.message}`);
+  }
+}
+
+type MessageListener = (message: ReceivedMessage) => void;
+
+export class MqttConnection {
+  /** Why the server ended the connection, when it sent an MQTT 5 DISCONNECT. */
+  disconnectReason?: number;
+  private readonly listeners = new Set<{ filter: (topic: string) => boolean; listener: MessageListener }>();
+  private readonly closeWaiters = new Set<() => void>();
+  private closedFlag = false;
+
+  private constructor(
+    readonly client: MqttClient,
+    readonly protocolVersion: MqttVersion,
+    private readonly ackTimeoutMs: number,
+  ) {
+    client.on('message', (topic, payload, packet) => {
+      const message = { topic, payload, qos: packet.qos, receivedAt: Date.now() };
+      for (const { filter, listener } of this.listeners) if (filter(topic)) listener(message);
+    });
+    client.on('disconnect', (packet) => {
+      this.disconnectReason = packet.reasonCode;
+    });
+    client.on('close', () => {
+      this.closedFlag = true;
+      for (const waiter of this.closeWaiters) waiter();
+      this.closeWaiters.clear();
+    });
+    // errors after the connect (a refused subscription, a broken socket) end in 'close'; the outcome says so
+    client.on('error', () => {});
+  }
+
+  /** Opens a connection; rejects with MqttConnectRefusedError when the CONNACK refuses. */
+  static async open(options: MqttConnectionOptions): Promise<MqttConnection> {
+    const protocolVersion = options.protocolVersion ?? 5;
+    const clientOptions: IClientOptions = {
+      protocolVersion,
+      username: options.token,
+      password: options.password,
+      clientId: options.clientId ?? `iotc-${Math.random().toString(36).slice(2, 12)}`,
+      clean: true,
+      reconnectPeriod: 0,
+      connectTimeout: options.connectTimeoutMs ?? 10_000,
+      keepalive: options.keepaliveSec ?? 60,
+      ca: options.tls?.ca,
+      rejectUnauthorized: options.tls ? !options.tls.insecureSkipVerify : undefined,
+    };
+    const client = mqtt.connect(options.url, clientOptions);
+    let closedEarly = () => {};
+    await new Promise<void>((resolve, reject) => {
+      const fail = (error: Error & { code?: number }) => {
+        client.removeListener('connect', succeed);
+        client.removeListener('close', closedEarly);
+        client.end(true);
+        reject(typeof error.code === 'number' ? new MqttConnectRefusedError({ code: error.code, message: error.message }) : new MqttConnectionError(`MQTT connect to ${options.url} failed: ${error.message}`));
+      };
+      const succeed = () => {
+        client.removeListener('error', fail);
+        client.removeListener('close', closedEarly);
+        resolve();
+      };
+      closedEarly = () => fail(new Error('connection closed before CONNACK'));
+      client.once('connect', succeed);
+      client.once('error', fail);
+      client.once('close', closedEarly);
+    });
+    return new MqttConnection(client, protocolVersion, options.ackTimeoutMs ?? 10_000);
+  }
+
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  /** Resolves when the connection is closed (by either side). */
+  whenClosed(): Promise<void> {
+    if (this.closedFlag) return Promise.resolve();
+    return new Promise((resolve) => this.closeWaiters.add(resolve));
+  }
+
+  /** Publishes and reports how it ended; a failure PUBACK is an outcome, not an exception. */
+  async publish(topic: string, payload: string | Buffer, qos: Qos = 1): Promise<PublishOutcome> {
+    const started = performance.now();
+    const done = (result: PublishOutcome['result'], packet?: Packet): PublishOutcome => {
+      const ack = packet as { reasonCode?: number; properties?: { reasonString?: string } } | undefined;
+      return {
+        topic,
+        qos,
+        result,
+        reasonCode: result === 'acked' ? (ack?.reasonCode ?? 0) : undefined,
+        reasonString: ack?.properties?.reasonString,
+        elapsedMs: performance.now() - started,
+      };
+    };
+    if (this.closedFlag) return done('closed');
+    let timer: NodeJS.Timeout | undefined;
+    let stopWaiting: (() => void) | undefined;
+    const closedOrTimedOut = new Promise<PublishOutcome>((resolve) => {
+      stopWaiting = () => resolve(done('closed'));
+      this.closeWaiters.add(stopWaiting);
+      timer = setTimeout(() => resolve(done('timeout')), this.ackTimeoutMs);
+    });
+    const published = new Promise<PublishOutcome>((resolve) => {
+      this.client.publish(topic, payload, { qos }, (error, packet) => {
+        if (!error) return resolve(done(qos === 0 ? 'sent' : 'acked', packet));
+        const code = (error as Error & { code?: unknown }).code;
+        // mqtt.js reports a PUBACK reason code >= 0x80 as an error carrying the code
+        if (typeof code === 'number') resolve({ ...done('acked'), reasonCode: code, reasonString: error.message });
+        else resolve(done('closed'));
+      });
+    });
+    try {
+      return await Promise.race([published, closedOrTimedOut]);
+    } finally {
+      clearTimeout(timer);
+      if (stopWaiting) this.closeWaiters.delete(stopWaiting);
+    }
+  }
+
+  /** Subscribes; answers the granted QoS per filter (≥ 0x80 = refused). */
+  async subscribe(filters: string[], qos: Qos = 1): Promise<number[]> {
+    const granted = await this.client.subscribeAsync(filters, { qos });
+    return granted.map((grant) => grant.qos);
+  }
+
+  /** Calls the listener for every message whose topic passes the filter; returns the remove function. */
+  onMessage(filter: string | ((topic: string) => boolean), listener: MessageListener): () => void {
+    const entry = { filter: typeof filter === 'string' ? (topic: string) => topic === filter : filter, listener };
+    this.listeners.add(entry);
+    return () => this.listeners.delete(entry);
+  }
+
+  /** Waits for the next message that passes the filter, or undefined after the timeout. */
+  nextMessage(filter: string | ((topic: string) => boolean), timeoutMs: number, accept: (message: ReceivedMessage) => boolean = () => true): Promise<ReceivedMessage | undefined> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        remove();
+        resolve(undefined);
+      }, timeoutMs);
+      const remove = this.onMessage(filter, (message) => {
+        if (!accept(message)) return;
+        clearTimeout(timer);
+        remove();
+        resolve(message);
+      });
+    });
+  }
+
+  /** Ends the connection with a DISCONNECT (or by dropping the socket when `abrupt`). */
+  async close(abrupt = false): Promise<void> {
+    if (this.closedFlag) return;
+    await this.client.endAsync(abrupt);
+  }
+}
