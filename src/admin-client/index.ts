@@ -96,6 +96,10 @@ export class AdminClient {
   createDeviceProfile(profile: profiles.NewDeviceProfile): Promise<{ id: string; name: string }> {
     return profiles.createDeviceProfile(this.session, profile);
   }
+  findDeviceProfileByName(name: string): Promise<{ id: string; name: string } | undefined> {
+    return profiles.findDeviceProfileByName(this.session, name);
+  }
+
   deleteDeviceProfile(id: string): Promise<void> {
     return profiles.deleteDeviceProfile(this.session, id);
   }

@@ -32,3 +32,11 @@ export async function createDeviceProfile(session: AdminSession, profile: NewDev
 export async function deleteDeviceProfile(session: AdminSession, id: string): Promise<void> {
   await session.call('DELETE', `/api/deviceProfile/${id}`);
 }
+
+/** The device profile of that exact name (GET /api/deviceProfiles with textSearch), or undefined. */
+export async function findDeviceProfileByName(session: AdminSession, name: string): Promise<{ id: string; name: string } | undefined> {
+  const answer = (await session.call('GET', `/api/deviceProfiles?pageSize=100&page=0&textSearch=${encodeURIComponent(name)}`)).json;
+  const data = (toPlain(answer) as { data?: Array<{ id?: { id?: string }; name?: string }> }).data ?? [];
+  const found = data.find((profile) => profile.name === name);
+  return found?.id?.id ? { id: found.id.id, name } : undefined;
+}
