@@ -23,11 +23,11 @@ function mqttUrl(world: IotcWorld): string {
 }
 
 /** Opens an MQTT connection with a device's token; closed after the scenario. */
-async function connectGateway(world: IotcWorld, local: string, token: string, protocolVersion: MqttVersion): Promise<MqttGateway> {
+async function connectGateway(world: IotcWorld, local: string, token: string, protocolVersion: MqttVersion, url = mqttUrl(world)): Promise<MqttGateway> {
   const { target } = world.run;
   world.redactor.addSecret(token);
   const driver = await MqttGateway.connect({
-    url: mqttUrl(world),
+    url,
     token,
     protocolVersion,
     ackTimeoutMs: target.timeouts.requestMs,
@@ -43,11 +43,30 @@ function withDeviceNames(world: IotcWorld, text: string): string {
   return text.replace(/\{\{([^}]+)\}\}/g, (_match, local: string) => world.platformCreatedDevice(local.trim()));
 }
 
+/** Creates a gateway device (additionalInfo.gateway = true) and connects it at `url`. */
+async function startGateway(world: IotcWorld, local: string, version: MqttVersion, url: string): Promise<void> {
+  const name = world.unique(local);
+  const record = await world.track('device', name, () => world.run.admin.createDevice(name, { additionalInfo: { gateway: true } }), (device) => world.run.admin.deleteDevice(device.id));
+  const device = await world.adoptDevice(local, record);
+  world.gateways.set(local, { local, driver: await connectGateway(world, local, device.token, version, url) });
+}
+
 Given('a gateway {string} connected over MQTT {mqttVersion}', async function (this: IotcWorld, local: string, version: MqttVersion) {
-  const name = this.unique(local);
-  const record = await this.track('device', name, () => this.run.admin.createDevice(name, { additionalInfo: { gateway: true } }), (device) => this.run.admin.deleteDevice(device.id));
-  const device = await this.adoptDevice(local, record);
-  this.gateways.set(local, { local, driver: await connectGateway(this, local, device.token, version) });
+  await startGateway(this, local, version, mqttUrl(this));
+});
+
+Given('the target serves MQTT over TLS too', function (this: IotcWorld) {
+  if (!this.run.target.mqttsUrl) {
+    this.log('skipped: the target profile names no mqtts URL (platform.mqtts)');
+    return 'skipped';
+  }
+  return undefined;
+});
+
+Given('a gateway {string} connected over mqtts with MQTT {mqttVersion}', async function (this: IotcWorld, local: string, version: MqttVersion) {
+  const url = this.run.target.mqttsUrl;
+  assert.ok(url, 'the target profile names no mqtts URL (platform.mqtts)');
+  await startGateway(this, local, version, url);
 });
 
 Given('a device {string} that is not a gateway, connected over MQTT {mqttVersion}', async function (this: IotcWorld, local: string, version: MqttVersion) {

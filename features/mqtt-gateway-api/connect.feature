@@ -99,3 +99,23 @@ Feature: Connecting devices through the gateway
     And the platform eventually holds telemetry of "c":
       | key | ts            | value | type |
       | n   | 1700000000003 | 3     | long |
+
+  @GW-AUTH-01
+  Scenario Outline: The gateway connects over TLS (mqtts) (MQTT <version>)
+    Given the target serves MQTT over TLS too
+    And a gateway "gw" connected over mqtts with MQTT <version>
+    When the gateway "gw" publishes telemetry for "secure": [{"ts": 1700000000777, "values": {"sealed": true}}]
+    Then the PUBACK reports success
+    And the platform eventually holds a device "secure" of the profile "default"
+    And the platform eventually holds telemetry of "secure":
+      | key    | ts            | value | type    |
+      | sealed | 1700000000777 | true  | boolean |
+
+    Examples: MQTT 3.1.1
+      | version |
+      | 3.1.1   |
+
+    @capability-mqtt5
+    Examples: MQTT 5
+      | version |
+      | 5       |
