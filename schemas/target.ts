@@ -62,6 +62,7 @@ export const targetProfileSchema = {
         adminUrl: { description: 'Base URL of the administration REST API; defaults to http.', type: 'string', format: 'uri' },
         tenantAdmin: credentialsSchema,
         customerUser: credentialsSchema,
+        sysAdmin: { ...credentialsSchema, description: 'System administrator: only for the tenant-limits capability (it changes the tenant profile).' },
         accessTokenLifetimeSec: {
           description: 'JWT_TOKEN_EXPIRATION_TIME of the target (seconds); expiry scenarios run when it is short.',
           type: 'integer',

@@ -8,6 +8,7 @@ import { Given, Then, When, defineParameterType } from '@cucumber/cucumber';
 import { MqttConnectRefusedError, MqttConnection, isFailure, type MqttVersion } from '../simulators/device/mqtt-connection';
 import { MqttGateway, GATEWAY_TOPICS, type AttributeResponse, type GatewayRpcRequest } from '../simulators/gateway/mqtt-gateway';
 import { jsonEqual, parseLossless, toPlain } from '../src/kv/values';
+import { AdminClient } from '../src/admin-client';
 import type { IotcWorld } from './world';
 
 defineParameterType({
@@ -276,6 +277,30 @@ Then(/^the gateway "([^"]*)" receives its own shared attribute update (.+)$/, as
 
 When(/^the gateway "([^"]*)" answers its own RPCs with (.+)$/, async function (this: IotcWorld, gateway: string, reply: string) {
   await this.gateway(gateway).driver.device.handleRpc(() => JSON.parse(reply) as unknown);
+});
+
+// ---- the tenant's device limit (tenant-limits capability: it changes the tenant profile, so never on staging) ----
+
+Given("the tenant's device limit is reached", async function (this: IotcWorld) {
+  const { target, admin } = this.run;
+  assert.ok(target.sysAdmin, 'the tenant-limits capability needs platform.sysAdmin credentials in the target profile');
+  const sysadmin = await AdminClient.login(target.adminUrl, target.sysAdmin, {
+    requestTimeoutMs: target.timeouts.requestMs,
+    tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
+  });
+  this.cleanups.push({ what: 'system administrator session', undo: () => sysadmin.close() });
+  const profile = await sysadmin.defaultTenantProfile();
+  const configuration = (profile.profileData as { configuration: { maxDevices?: number } }).configuration;
+  const previous = configuration.maxDevices ?? 0;
+  configuration.maxDevices = (await admin.listDevices(0, undefined, 1)).totalElements;
+  await sysadmin.saveTenantProfile(profile);
+  this.cleanups.push({
+    what: "the tenant's device limit",
+    undo: async () => {
+      configuration.maxDevices = previous;
+      await sysadmin.saveTenantProfile(profile);
+    },
+  });
 });
 
 // ---- authentication -------------------------------------------------------------------------------------------

@@ -100,6 +100,15 @@ export class AdminClient {
     return profiles.findDeviceProfileByName(this.session, name);
   }
 
+  /** The default tenant profile (system administrator only). */
+  defaultTenantProfile(): Promise<Record<string, unknown>> {
+    return profiles.defaultTenantProfile(this.session);
+  }
+
+  saveTenantProfile(profile: Record<string, unknown>): Promise<void> {
+    return profiles.saveTenantProfile(this.session, profile);
+  }
+
   deleteDeviceProfile(id: string): Promise<void> {
     return profiles.deleteDeviceProfile(this.session, id);
   }

@@ -40,3 +40,15 @@ export async function findDeviceProfileByName(session: AdminSession, name: strin
   const found = data.find((profile) => profile.name === name);
   return found?.id?.id ? { id: found.id.id, name } : undefined;
 }
+
+/** The default tenant profile as the platform holds it (system administrator; GET /api/tenantProfile/{id}). */
+export async function defaultTenantProfile(session: AdminSession): Promise<Record<string, unknown>> {
+  const info = (await session.call('GET', '/api/tenantProfileInfo/default')).json;
+  const id = idOf(info, 'tenant profile');
+  return toPlain((await session.call('GET', `/api/tenantProfile/${id}`)).json) as Record<string, unknown>;
+}
+
+/** Saves a tenant profile (system administrator; POST /api/tenantProfile). */
+export async function saveTenantProfile(session: AdminSession, profile: Record<string, unknown>): Promise<void> {
+  await session.call('POST', '/api/tenantProfile', profile);
+}

@@ -29,6 +29,8 @@ export interface Target {
   tls: { ca?: string; insecureSkipVerify: boolean };
   tenantAdmin: Credentials;
   customerUser?: Credentials;
+  /** The system administrator, for the tenant-limits capability only. */
+  sysAdmin?: Credentials;
   /** The analytics report API, when the target has one. */
   analytics?: { reportUrl: string; viewConfigId?: string; limits?: { poolSize: number; queueCapacity: number } };
   /** JWT lifetimes the target is configured with (seconds), when the profile states them. */
@@ -131,6 +133,7 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
     tls: { ca, insecureSkipVerify: profile.platform.tls?.insecureSkipVerify ?? false },
     tenantAdmin: profile.platform.tenantAdmin,
     customerUser: profile.platform.customerUser,
+    sysAdmin: profile.platform.sysAdmin,
     claimDurationMs: profile.platform.claimDurationMs ?? 86_400_000,
     analytics: urls.analyticsUrl
       ? {
