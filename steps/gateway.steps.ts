@@ -128,6 +128,13 @@ Then('the PUBACK carries a failure reason code', function (this: IotcWorld) {
   assert.ok((outcome.reasonCode ?? 0) >= 0x80, `the PUBACK of ${outcome.topic} reports success (0x${(outcome.reasonCode ?? 0).toString(16)}), expected a failure code (0x80 or above)`);
 });
 
+Then('the publish is refused with a failure reason code or a closed connection', function (this: IotcWorld) {
+  const outcome = this.lastPublish;
+  assert.ok(outcome, 'nothing was published in this scenario');
+  const refused = outcome.result === 'closed' || (outcome.result === 'acked' && (outcome.reasonCode ?? 0) >= 0x80);
+  assert.ok(refused, `the publish on ${outcome.topic} was accepted (${outcome.result}, reason code ${outcome.reasonCode ?? 'none'})`);
+});
+
 // ---- devices and profiles as the platform holds them ----------------------------------------------------------
 
 Then('the platform eventually holds a device {string} of the profile {string}', async function (this: IotcWorld, local: string, profile: string) {

@@ -48,13 +48,13 @@ Feature: Attributes through the gateway
   @GW-RULE-02-UPD
   Scenario: A later publish updates an existing attribute
     Given a gateway "gw" connected over MQTT 3.1.1
-    When the gateway "gw" publishes attributes for "valve": {"firmware": "1.0"}
-    And the gateway "gw" publishes attributes for "valve": {"firmware": "2.0"}
+    When the gateway "gw" publishes attributes for "valve": {"firmware": "fw-1"}
+    And the gateway "gw" publishes attributes for "valve": {"firmware": "fw-2"}
     Then the PUBACK reports success
     And the platform eventually holds a device "valve" of the profile "default"
     And the platform eventually holds client attributes of "valve":
       | key      | value | type   |
-      | firmware | 2.0   | string |
+      | firmware | fw-2  | string |
 
   @GW-ATTR-03 @GW-EVT-01 @GW-EVT-02 @GW-STATE-04
   Scenario Outline: A shared attribute update of a connected device reaches the gateway (MQTT <version>)
