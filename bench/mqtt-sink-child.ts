@@ -7,6 +7,7 @@
  */
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import mqttPacket, { type Packet } from 'mqtt-packet';
+import { stopWithParent } from './child-lifecycle';
 
 const sockets = new Set<Socket>();
 
@@ -50,8 +51,4 @@ function stop(): void {
   for (const socket of sockets) socket.destroy();
   setTimeout(() => process.exit(0), 200).unref();
 }
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
-process.stdin.on('end', stop);
-process.stdin.on('error', stop);
-process.stdin.resume();
+stopWithParent(stop);

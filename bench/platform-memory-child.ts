@@ -7,6 +7,7 @@
  */
 import { createInterface } from 'node:readline';
 import { startPlatform } from '../simulators/platform';
+import { stopWithParent } from './child-lifecycle';
 
 async function main(): Promise<void> {
   const platform = await startPlatform({ host: '127.0.0.1', httpPort: 0, mqttPort: 0 });
@@ -27,9 +28,7 @@ async function main(): Promise<void> {
     const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
     process.stdout.write(JSON.stringify({ memory: { rss, heapUsed, heapTotal, external, arrayBuffers } }) + '\n');
   });
-  lines.on('close', stop);
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  stopWithParent(stop);
 }
 
 main().catch((error: unknown) => {
