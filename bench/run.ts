@@ -2,7 +2,7 @@
  * `npm run bench`: ratios measured side by side in ONE run, so that a noisy, shared machine cancels out.
  *
  *  a) HTTP telemetry throughput of the reference platform ÷ a bare node:http server answering 200.
- *     Each server runs in its own child process (`iotc simulate --http-port 0 --json` and bench/bare-http-child.ts);
+ *     Each server runs in its own child process (`iotc simulate --http-port 0 --mqtt-port 0 --json` and bench/bare-http-child.ts);
  *     autocannon runs here, a third process. Same load for both (POST of the same small JSON body, c connections,
  *     pipelining 1); rounds alternate A/B/A/B, each measurement preceded by a warm-up (the first seconds of a
  *     process run at about half speed, toolchain-notes.md §4). The median of the per-round ratios is reported.
