@@ -4,6 +4,7 @@
  * Built from the same ConformanceReport as conformance.json; text is HTML-escaped, secrets were redacted before.
  */
 import type { ConformanceReport } from './conformance';
+import { describeExchange, type Exchange } from './exchanges';
 
 const VERDICT_CLASS: Record<string, string> = {
   PASS: 'pass',
@@ -15,6 +16,25 @@ const VERDICT_CLASS: Record<string, string> = {
 
 function escape(text: unknown): string {
   return String(text ?? '').replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** The exchanges of one scenario, collapsed: one line each, the bodies under it. */
+function exchangesHtml(exchanges: readonly Exchange[] | undefined): string {
+  if (!exchanges?.length) return '';
+  const items = exchanges
+    .map((exchange) => {
+      const sent = exchange.protocol === 'http' ? exchange.request.body : exchange.request.payload;
+      const answered = exchange.protocol === 'http' ? exchange.response.body : undefined;
+      const headers = exchange.protocol === 'http' && exchange.request.headers
+        ? Object.entries(exchange.request.headers).map(([name, value]) => `${name}: ${value}`).join('\n')
+        : '';
+      const request = [headers, sent].filter(Boolean).join('\n\n');
+      return `<li><code>${escape(describeExchange(exchange))}</code> <span class="via">${escape(exchange.via)} · ${exchange.elapsedMs} ms</span>` +
+        (request ? `<pre class="sent">${escape(request)}</pre>` : '') +
+        (answered ? `<pre class="answered">${escape(answered)}</pre>` : '') + '</li>';
+    })
+    .join('');
+  return `<details class="evidence"><summary>evidence: ${exchanges.length} exchange(s)</summary><ol>${items}</ol></details>`;
 }
 
 export function conformanceHtml(report: ConformanceReport): string {
@@ -29,7 +49,7 @@ export function conformanceHtml(report: ConformanceReport): string {
     .map((requirement) => {
       const scenarios = requirement.scenarios
         .map((scenario) => `<li><span class="status ${scenario.status.toLowerCase()}">${escape(scenario.status)}</span> ${escape(scenario.name)} <code>${escape(scenario.location)}</code>` +
-          (scenario.error ? `<pre>${escape(scenario.error.slice(0, 2000))}</pre>` : '') + '</li>')
+          (scenario.error ? `<pre>${escape(scenario.error.slice(0, 2000))}</pre>` : '') + exchangesHtml(scenario.exchanges) + '</li>')
         .join('');
       const verdictClass = VERDICT_CLASS[requirement.verdict] ?? 'untested';
       return `<tr class="requirement" data-verdict="${escape(requirement.verdict)}">` +
@@ -67,6 +87,9 @@ export function conformanceHtml(report: ConformanceReport): string {
   .untested { color: #5b6475; } .verdict.untested { background: #f4f5f8; }
   .status { font-size: .8em; font-weight: 600; } .status.passed { color: #11643a; } .status.failed { color: #a11b1b; }
   .note { color: #5b6475; font-size: .9em; } pre { white-space: pre-wrap; background: #f6f7f9; padding: .5rem; }
+  .evidence ol { padding-left: 1.4rem; } .evidence li { margin: .3rem 0; } .via { color: #5b6475; font-size: .85em; }
+  .evidence pre { margin: .2rem 0; font-size: .85em; max-height: 12rem; overflow: auto; word-break: break-all; }
+  pre.sent { border-left: 3px solid #9fb3d9; } pre.answered { border-left: 3px solid #9fd9b5; }
   button { margin-right: .3rem; padding: .3rem .7rem; border: 1px solid #c9ced8; background: #fff; border-radius: .3rem; cursor: pointer; }
   button.active { background: #1d2330; color: #fff; }
 </style>
