@@ -17,7 +17,7 @@ export interface HttpExchange {
   request: { method: string; url: string; headers?: Record<string, string>; body?: string };
   response: { status: number; body?: string };
   elapsedMs: number;
-  /** How many times in a row the same request was made (polls of an `eventually`); the last answer is shown. */
+  /** How many times in a row the same request got the same status (polls of an `eventually`); the last answer is shown. */
   repeated?: number;
 }
 
@@ -129,7 +129,9 @@ function sanitizeHeaders(headers: Record<string, string>, redact: (text: string)
 
 function sameRequest(a: Exchange, b: Exchange): boolean {
   if (a.protocol === 'http' && b.protocol === 'http') {
-    return a.via === b.via && a.request.method === b.request.method && a.request.url === b.request.url && a.request.body === b.request.body;
+    // the same request with the same status (an `eventually` polling); a new status is news and gets its own entry
+    const request = a.via === b.via && a.request.method === b.request.method && a.request.url === b.request.url && a.request.body === b.request.body;
+    return request && a.response.status === b.response.status;
   }
   if (a.protocol === 'mqtt' && b.protocol === 'mqtt') {
     // the same publish with the same outcome (a device repeating itself); a different outcome is news

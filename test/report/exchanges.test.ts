@@ -21,10 +21,10 @@ test('the log keeps the last exchanges, folds repeated polls into one with a cou
   const log = new ExchangeLog({ limit: 3 });
   log.record(http('POST', 'http://127.0.0.1:1/api/v1/t/telemetry', 200));
   for (let i = 0; i < 4; i++) log.record(http('GET', 'http://127.0.0.1:1/api/plugins/x', 200, `{"try":${i}}`));
-  log.record(http('GET', 'http://127.0.0.1:1/api/a', 404));
-  log.record(http('GET', 'http://127.0.0.1:1/api/b', 401));
+  log.record(http('GET', 'http://127.0.0.1:1/api/plugins/x', 401));
+  log.record(http('GET', 'http://127.0.0.1:1/api/b', 404));
   assert.equal(log.total, 7);
-  assert.deepEqual(log.exchanges.map(describeExchange), ['GET /api/plugins/x → 200 (×4)', 'GET /api/a → 404', 'GET /api/b → 401']);
+  assert.deepEqual(log.exchanges.map(describeExchange), ['GET /api/plugins/x → 200 (×4)', 'GET /api/plugins/x → 401', 'GET /api/b → 404']);
   const polled = log.exchanges[0] as HttpExchange;
   assert.equal(polled.response.body, '{"try":3}', 'the last answer of the polls is kept');
   assert.equal(polled.elapsedMs, 1);
