@@ -91,7 +91,8 @@ export function conformanceHtml(report: ConformanceReport): string {
   .evidence pre { margin: .2rem 0; font-size: .85em; max-height: 12rem; overflow: auto; word-break: break-all; }
   pre.sent { border-left: 3px solid #9fb3d9; } pre.answered { border-left: 3px solid #9fd9b5; }
   button { margin-right: .3rem; padding: .3rem .7rem; border: 1px solid #c9ced8; background: #fff; border-radius: .3rem; cursor: pointer; }
-  button.active { background: #1d2330; color: #fff; }
+  button.active { background: #1d2330; color: #fff; } #shown { color: #5b6475; margin-left: .5rem; }
+  #filters { margin-bottom: .6rem; } #requirements td:nth-child(-n+3) { white-space: nowrap; }
 </style>
 </head>
 <body>
@@ -104,21 +105,37 @@ HTTP ${escape(report.target.httpUrl)} · capabilities: ${escape(report.target.ca
 ${summaryRows}
 </table>
 <h2>Requirements</h2>
-<div id="filters">${buttons}</div>
+<div id="filters">${buttons} <span id="shown">${report.requirements.length} of ${report.requirements.length} requirements shown</span></div>
+<p id="none" hidden>No requirement has this verdict.</p>
 <table id="requirements">
 <tr><th>id</th><th>interface</th><th>verdict</th><th>level</th><th>statement</th></tr>
 ${requirementRows}
 </table>
 <script>
-  for (const button of document.querySelectorAll('#filters button')) {
+  // Filter by verdict. The state lives in the URL (#verdict=FAIL), so a filtered view can be linked to.
+  const buttons = Array.from(document.querySelectorAll('#filters button'));
+  const rows = Array.from(document.querySelectorAll('tr.requirement'));
+  function show(wanted) {
+    const filter = buttons.some((button) => button.dataset.filter === wanted) ? wanted : 'ALL';
+    for (const button of buttons) button.classList.toggle('active', button.dataset.filter === filter);
+    let shown = 0;
+    for (const row of rows) {
+      row.hidden = filter !== 'ALL' && row.dataset.verdict !== filter;
+      if (!row.hidden) shown += 1;
+    }
+    document.getElementById('filters').dataset.active = filter;
+    document.getElementById('shown').textContent = shown + ' of ' + rows.length + ' requirements shown';
+    document.getElementById('none').hidden = shown > 0;
+  }
+  const fromUrl = () => new URLSearchParams(location.hash.slice(1)).get('verdict') || 'ALL';
+  for (const button of buttons) {
     button.addEventListener('click', () => {
-      for (const other of document.querySelectorAll('#filters button')) other.classList.toggle('active', other === button);
-      const filter = button.dataset.filter;
-      for (const row of document.querySelectorAll('tr.requirement')) {
-        row.style.display = filter === 'ALL' || row.dataset.verdict === filter ? '' : 'none';
-      }
+      history.replaceState(null, '', '#verdict=' + encodeURIComponent(button.dataset.filter));
+      show(button.dataset.filter);
     });
   }
+  window.addEventListener('hashchange', () => show(fromUrl()));
+  show(fromUrl());
 </script>
 </body>
 </html>
