@@ -8,6 +8,7 @@ import type { claimSchema } from './claim';
 import type { provisionRequestSchema, provisionResponseSchema } from './provision';
 import type { rpcRequestSchema, serverRpcCallSchema } from './rpc';
 import type { targetProfileSchema } from './target';
+import type { gatewayAttributeRequestSchema, gatewayClaimSchema, gatewayConnectSchema, gatewayRpcReplySchema } from './gateway';
 import type { requirementCatalogueSchema, requirementSchema } from './requirements';
 
 export * from './kv';
@@ -17,6 +18,7 @@ export * from './claim';
 export * from './provision';
 export * from './rpc';
 export * from './firmware';
+export * from './gateway';
 export * from './target';
 export * from './requirements';
 
@@ -36,3 +38,7 @@ export type ServerRpcCall = FromSchema<typeof serverRpcCallSchema>;
 export type TargetProfile = FromSchema<typeof targetProfileSchema>;
 export type Requirement = FromSchema<typeof requirementSchema>;
 export type RequirementCatalogue = FromSchema<typeof requirementCatalogueSchema>;
+export type GatewayConnect = FromSchema<typeof gatewayConnectSchema>;
+export type GatewayAttributeRequest = FromSchema<typeof gatewayAttributeRequestSchema>;
+export type GatewayRpcReply = FromSchema<typeof gatewayRpcReplySchema>;
+export type GatewayClaim = FromSchema<typeof gatewayClaimSchema>;

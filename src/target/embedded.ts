@@ -15,8 +15,12 @@ export async function startEmbedded(profile: TargetProfile) {
     host: '127.0.0.1',
     httpPort: 0,
     httpsPort: 0,
+    mqttPort: 0,
+    mqttTlsPort: 0,
     tls,
     claimDurationMs: profile.platform.claimDurationMs,
+    // undelivered RPCs end after 1 s instead of ThingsBoard's 5 s minimum: scenarios that check non-delivery wait less
+    minServerRpcTimeoutMs: 1000,
     quirks: profile.quirks,
     jwtExpirationSec: profile.platform.accessTokenLifetimeSec,
     refreshTokenExpirationSec: profile.platform.refreshTokenLifetimeSec,
@@ -44,7 +48,8 @@ export async function startEmbedded(profile: TargetProfile) {
     httpUrl: platform.httpUrl,
     httpsUrl: platform.httpsUrl,
     ca: tls.cert,
-    mqttUrl: undefined as string | undefined,
+    mqttUrl: platform.mqttUrl,
+    mqttsUrl: platform.mqttsUrl,
     close: async () => {
       await analytics.close();
       await platform.close();
