@@ -34,6 +34,7 @@ async function connectGateway(world: IotcWorld, local: string, token: string, pr
     ackTimeoutMs: target.timeouts.requestMs,
     attributeRequestTimeoutMs: target.timeouts.eventuallyMs,
     tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
+    recorder: world.exchanges.record,
   });
   world.cleanups.push({ what: `MQTT connection of ${local}`, undo: () => driver.close() });
   return driver;
@@ -314,7 +315,13 @@ Given("the tenant's device limit is reached", async function (this: IotcWorld) {
 
 When('a gateway connects over MQTT {mqttVersion} with the access token {string}', async function (this: IotcWorld, version: MqttVersion, token: string) {
   try {
-    const connection = await MqttConnection.open({ url: mqttUrl(this), token, protocolVersion: version, connectTimeoutMs: this.run.target.timeouts.requestMs });
+    const connection = await MqttConnection.open({
+      url: mqttUrl(this),
+      token,
+      protocolVersion: version,
+      connectTimeoutMs: this.run.target.timeouts.requestMs,
+      recorder: this.exchanges.record,
+    });
     this.cleanups.push({ what: 'MQTT connection', undo: () => connection.close() });
     this.ids.set('mqtt-connect', 'accepted');
   } catch (error) {
