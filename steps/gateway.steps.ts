@@ -293,7 +293,13 @@ Given("the tenant's device limit is reached", async function (this: IotcWorld) {
 
 When('a gateway connects over MQTT {mqttVersion} with the access token {string}', async function (this: IotcWorld, version: MqttVersion, token: string) {
   try {
-    const connection = await MqttConnection.open({ url: mqttUrl(this), token, protocolVersion: version, connectTimeoutMs: this.run.target.timeouts.requestMs });
+    const connection = await MqttConnection.open({
+      url: mqttUrl(this),
+      token,
+      protocolVersion: version,
+      connectTimeoutMs: this.run.target.timeouts.requestMs,
+      recorder: this.exchanges.record,
+    });
     this.cleanups.push({ what: 'MQTT connection', undo: () => connection.close() });
     this.ids.set('mqtt-connect', 'accepted');
   } catch (error) {

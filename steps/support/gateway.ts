@@ -21,6 +21,7 @@ export async function connectGateway(world: IotcWorld, local: string, token: str
     ackTimeoutMs: target.timeouts.requestMs,
     attributeRequestTimeoutMs: target.timeouts.eventuallyMs,
     tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
+    recorder: world.exchanges.record,
   });
   world.cleanups.push({ what: `MQTT connection of ${local}`, undo: () => driver.close() });
   return driver;
