@@ -94,7 +94,8 @@ async function publishesAndStoresExactly(world: IotcWorld, gateway: MqttGateway,
 
 /** The sentinel: a valid message naming every slot device, stored once the rejected payload was handled. */
 function sentinelBody(resource: GatewayResource, devices: CaseDevices): string {
-  const value = resource === 'telemetry' ? [{ values: { [SENTINEL_KEY]: true } }] : { [SENTINEL_KEY]: true };
+  // timestamped, so that a platform reading an entry without ts otherwise (a declared deviation) stores it the same
+  const value = resource === 'telemetry' ? [{ ts: Date.now(), values: { [SENTINEL_KEY]: true } }] : { [SENTINEL_KEY]: true };
   return JSON.stringify(Object.fromEntries(SLOTS.map((slot) => [devices.name(slot), value])));
 }
 

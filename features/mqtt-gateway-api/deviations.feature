@@ -25,3 +25,25 @@ Feature: Declared deviations of real platform versions (MQTT gateway API)
     And the platform eventually holds telemetry of "clock":
       | key    | ts     | value      | type |
       | values | server | {"tick":7} | json |
+
+  @deviation-GW-ERR-03 @capability-mqtt5
+  Scenario: A null attribute value is dropped with success; attributes that are not JSON fail with a status code
+    Given a gateway "gw" connected over MQTT 5
+    When the gateway "gw" publishes attributes for "valve": {"kept": "k", "dropped": null}
+    Then the PUBACK reports success
+    And the platform eventually holds a device "valve" of the profile "default"
+    And the platform eventually holds client attributes of "valve":
+      | key  | value | type   |
+      | kept | k     | string |
+    When the gateway "gw" publishes on "v1/gateway/attributes" the payload {"{{valve}}": {"k": tru
+    Then the PUBACK carries a failure reason code
+
+  @deviation-GW-ERR-04 @capability-mqtt5
+  Scenario: A null telemetry value is dropped with success; values that are not an object fail with a status code
+    Given a gateway "gw" connected over MQTT 5
+    When the gateway "gw" publishes telemetry for "gauge": [{"ts": 1700000000000, "values": {"kept": 1, "dropped": null}}]
+    Then the PUBACK reports success
+    And the platform eventually holds a device "gauge" of the profile "default"
+    And the telemetry keys of "gauge" are exactly "kept"
+    When the gateway "gw" publishes telemetry for "gauge": [{"ts": 1700000000000, "values": 5}]
+    Then the PUBACK carries a failure reason code

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { iotc, ROOT } from '../support/iotc';
 
-const DECLARED = ['GW-ATTRREQ-01', 'GW-TEL-03', 'HTTP-ERR-01', 'KV-02'];
+const DECLARED = ['GW-ATTRREQ-01', 'GW-ERR-03', 'GW-ERR-04', 'GW-TEL-03', 'HTTP-ERR-01', 'KV-02'];
 
 interface Report {
   requirements: Array<{ id: string; interface: string; testable: boolean; verdict: string }>;
