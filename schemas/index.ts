@@ -8,6 +8,7 @@ import type { claimSchema } from './claim';
 import type { provisionRequestSchema, provisionResponseSchema } from './provision';
 import type { rpcRequestSchema, serverRpcCallSchema } from './rpc';
 import type { targetProfileSchema } from './target';
+import type { restConnectorConfigSchema } from './rest-connector';
 import type { requirementCatalogueSchema, requirementSchema } from './requirements';
 
 export * from './kv';
@@ -19,6 +20,7 @@ export * from './rpc';
 export * from './firmware';
 export * from './target';
 export * from './requirements';
+export * from './rest-connector';
 
 /** Plain-JS view of a JSON value (numbers as JS numbers). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -36,3 +38,5 @@ export type ServerRpcCall = FromSchema<typeof serverRpcCallSchema>;
 export type TargetProfile = FromSchema<typeof targetProfileSchema>;
 export type Requirement = FromSchema<typeof requirementSchema>;
 export type RequirementCatalogue = FromSchema<typeof requirementCatalogueSchema>;
+/** A rest.json as written (defaults not applied; simulators/connector/config.ts completes it). */
+export type RestConnectorFile = FromSchema<typeof restConnectorConfigSchema>;
