@@ -9,6 +9,7 @@ import type { provisionRequestSchema, provisionResponseSchema } from './provisio
 import type { rpcRequestSchema, serverRpcCallSchema } from './rpc';
 import type { targetProfileSchema } from './target';
 import type { restConnectorConfigSchema } from './rest-connector';
+import type { gatewayAttributeRequestSchema, gatewayClaimSchema, gatewayConnectSchema, gatewayRpcReplySchema } from './gateway';
 import type { requirementCatalogueSchema, requirementSchema } from './requirements';
 
 export * from './kv';
@@ -18,6 +19,7 @@ export * from './claim';
 export * from './provision';
 export * from './rpc';
 export * from './firmware';
+export * from './gateway';
 export * from './target';
 export * from './requirements';
 export * from './rest-connector';
@@ -40,3 +42,7 @@ export type Requirement = FromSchema<typeof requirementSchema>;
 export type RequirementCatalogue = FromSchema<typeof requirementCatalogueSchema>;
 /** A rest.json as written (defaults not applied; simulators/connector/config.ts completes it). */
 export type RestConnectorFile = FromSchema<typeof restConnectorConfigSchema>;
+export type GatewayConnect = FromSchema<typeof gatewayConnectSchema>;
+export type GatewayAttributeRequest = FromSchema<typeof gatewayAttributeRequestSchema>;
+export type GatewayRpcReply = FromSchema<typeof gatewayRpcReplySchema>;
+export type GatewayClaim = FromSchema<typeof gatewayClaimSchema>;

@@ -1,6 +1,6 @@
 /**
  * The reference platform: the HTTP device API and the administration REST API on one port (as ThingsBoard's 8080),
- * optionally also over HTTPS, over one in-memory core. Started in-process for the embedded target and standalone by
+ * optionally also over HTTPS, and the MQTT transport (mqtt/, optionally also mqtts), over one in-memory core. Started in-process for the embedded target and standalone by
  * `iotc simulate`.
  *
  * node:http with find-my-way rather than a framework: the device API is the load-test hot path, and a benchmark holds
@@ -26,6 +26,7 @@ import { firmwareRoutes } from './admin/firmware-routes';
 import { apiKeyRoutes } from './admin/api-key-routes';
 import { registerDocs } from './admin/docs-routes';
 import { NO_QUIRKS, QUIRKS_MODES, type QuirksMode } from './quirks';
+import { startMqttTransport, type RunningMqttTransport } from './mqtt';
 
 export type { ClientRpcHandler } from './http';
 
@@ -49,6 +50,12 @@ export interface PlatformOptions {
   jwtExpirationSec?: number;
   /** Refresh token lifetime; default JWT_REFRESH_TOKEN_EXPIRATION_TIME or 604800 s. */
   refreshTokenExpirationSec?: number;
+  /** MQTT port (0 = a free one); absent = no MQTT transport. */
+  mqttPort?: number;
+  /** Also serve MQTT over TLS (mqtts) on this port with `tls`. */
+  mqttTlsPort?: number;
+  /** The tenant's device limit (tenant profile maxDevices); absent or 0 = unlimited. */
+  maxDevices?: number;
   /** Shortest server-side RPC timeout (ThingsBoard's MIN_SERVER_SIDE_RPC_TIMEOUT, default 5000 ms). */
   minServerRpcTimeoutMs?: number;
   logger?: pino.Logger;
@@ -57,7 +64,9 @@ export interface PlatformOptions {
 export interface RunningPlatform {
   httpUrl: string;
   httpsUrl?: string;
-  demo: { deviceName: string; deviceToken: string; users: Array<{ username: string; password: string; authority: string }> };
+  mqttUrl?: string;
+  mqttsUrl?: string;
+  demo: { deviceName: string; deviceToken: string; gatewayName: string; gatewayToken: string; users: Array<{ username: string; password: string; authority: string }> };
   close(): Promise<void>;
 }
 
@@ -83,7 +92,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const core = new PlatformCore({
     claimDurationMs: options.claimDurationMs ?? 86_400_000,
     minServerRpcTimeoutMs: options.minServerRpcTimeoutMs ?? 5000,
+    maxDevices: options.maxDevices,
   });
+  const quirks = options.quirks ? QUIRKS_MODES[options.quirks] : NO_QUIRKS;
+  const clientRpc = options.clientRpcHandler ?? echoClientRpcHandler;
   const auth = new AdminAuth(core, {
     accessSeconds: options.jwtExpirationSec ?? secondsFromEnv('JWT_TOKEN_EXPIRATION_TIME', 9000),
     refreshSeconds: options.refreshTokenExpirationSec ?? secondsFromEnv('JWT_REFRESH_TOKEN_EXPIRATION_TIME', 604800),
@@ -96,10 +108,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       sendEmpty(response, 404);
     },
   });
-  registerDeviceApi(router, core, options.clientRpcHandler ?? echoClientRpcHandler, logger, options.quirks ? QUIRKS_MODES[options.quirks] : NO_QUIRKS);
+  registerDeviceApi(router, core, clientRpc, logger, quirks);
   registerAdminRoutes(router, core, auth, [...ADMIN_ROUTES]);
   registerDocs(router, ADMIN_ROUTES);
   const demo = core.createDevice({ name: 'Demo Device', token: 'A1_TEST_TOKEN' });
+  const demoGateway = core.createDevice({ name: 'Demo Gateway', token: 'A1_GATEWAY_TOKEN', additionalInfo: { gateway: true } });
 
   const handler = (request: IncomingMessage, response: ServerResponse) => {
     try {
@@ -123,6 +136,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     return (server.address() as AddressInfo).port;
   };
   const urlHost = host.includes(':') ? `[${host}]` : host;
+  let mqtt: RunningMqttTransport | undefined;
   try {
     const httpPort = await listen(createServer(handler), options.httpPort ?? 0);
     let httpsUrl: string | undefined;
@@ -131,18 +145,27 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       const httpsPort = await listen(createHttpsServer(options.tls, handler), options.httpsPort);
       httpsUrl = `https://${urlHost}:${httpsPort}`;
     }
+    if (options.mqttPort !== undefined) {
+      if (options.mqttTlsPort !== undefined && !options.tls) throw new Error('mqttTlsPort needs tls (cert and key)');
+      mqtt = await startMqttTransport({ core, quirks, logger, clientRpc, host, port: options.mqttPort, tlsPort: options.mqttTlsPort, tls: options.tls });
+    }
     logger.info({ httpPort }, 'reference platform listening');
     let closing: Promise<void> | undefined;
     return {
       httpUrl: `http://${urlHost}:${httpPort}`,
       httpsUrl,
+      mqttUrl: mqtt?.url,
+      mqttsUrl: mqtt?.tlsUrl,
       demo: {
         deviceName: demo.name,
         deviceToken: demo.token,
+        gatewayName: demoGateway.name,
+        gatewayToken: demoGateway.token,
         users: core.users.map((user) => ({ username: user.email, password: user.password, authority: user.authority })),
       },
       close: () =>
         (closing ??= (async () => {
+          await mqtt?.close();
           core.close();
           await Promise.all(
             servers.map(
@@ -156,6 +179,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
         })()),
     };
   } catch (error) {
+    await mqtt?.close();
     for (const server of servers) server.close();
     core.close();
     throw error;

@@ -1,7 +1,7 @@
 /** The `iotc` command line. */
 import { Command, InvalidArgumentError } from 'commander';
 import { runConformance } from './run';
-import { simulate } from './simulate';
+import { simulate, type SimulateOptions } from './simulate';
 import { cleanupTarget } from './cleanup';
 import { mergeCommand } from './report';
 import { probeReportRateLimit } from '../../load/report-rate-limit';
@@ -71,9 +71,12 @@ program
   .option('--host <address>', 'address to listen on', '127.0.0.1')
   .option('--http-port <port>', 'port of the HTTP device API and admin API (0 = any free port)', port, 8080)
   .option('--https-port <port>', 'also serve HTTPS on this port with a generated self-signed certificate (0 = any free port)', port)
+  .option('--mqtt-port <port>', 'port of the MQTT transport, device and gateway topics (0 = any free port)', port, 1883)
+  .option('--mqtts-port <port>', 'also serve MQTT over TLS on this port with a generated self-signed certificate (0 = any free port)', port)
+  .option('--max-devices <n>', "the tenant's device limit (a gateway connect beyond it fails with PUBACK 0x97)", positiveInteger)
   .option('--claim-duration-ms <ms>', 'device.claim.duration: claim window when a claim gives no durationMs', positiveInteger)
   .option('--json', 'print one JSON line with the URLs and demo credentials instead of text', false)
-  .action(async (options: { host: string; httpPort: number; httpsPort?: number; claimDurationMs?: number; json: boolean }) => {
+  .action(async (options: SimulateOptions) => {
     await simulate(options);
   });
 

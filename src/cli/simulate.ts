@@ -13,13 +13,17 @@ export interface SimulateOptions {
   httpPort: number;
   /** Also serve HTTPS with a generated self-signed certificate (written to a file to trust as the CA). */
   httpsPort?: number;
+  mqttPort: number;
+  /** Also serve MQTT over TLS with the same generated certificate. */
+  mqttsPort?: number;
+  maxDevices?: number;
   claimDurationMs?: number;
   /** One JSON line for programs instead of the text for people. */
   json: boolean;
 }
 
 export async function simulate(options: SimulateOptions): Promise<void> {
-  const tls = options.httpsPort === undefined ? undefined : await generateSelfSignedCertificate(['localhost', options.host]);
+  const tls = options.httpsPort === undefined && options.mqttsPort === undefined ? undefined : await generateSelfSignedCertificate(['localhost', options.host]);
   const certificateDir = tls ? mkdtempSync(join(tmpdir(), 'iotc-ca-')) : undefined;
   const caFile = certificateDir ? join(certificateDir, 'ca.pem') : undefined;
   if (caFile && tls) writeFileSync(caFile, tls.cert);
@@ -27,6 +31,9 @@ export async function simulate(options: SimulateOptions): Promise<void> {
     host: options.host,
     httpPort: options.httpPort,
     httpsPort: options.httpsPort,
+    mqttPort: options.mqttPort,
+    mqttTlsPort: options.mqttsPort,
+    maxDevices: options.maxDevices,
     tls,
     claimDurationMs: options.claimDurationMs,
   });
@@ -35,10 +42,14 @@ export async function simulate(options: SimulateOptions): Promise<void> {
       JSON.stringify({
         httpUrl: platform.httpUrl,
         httpsUrl: platform.httpsUrl,
+        mqttUrl: platform.mqttUrl,
+        mqttsUrl: platform.mqttsUrl,
         caFile,
         adminUrl: platform.httpUrl,
         deviceName: platform.demo.deviceName,
         deviceToken: platform.demo.deviceToken,
+        gatewayName: platform.demo.gatewayName,
+        gatewayToken: platform.demo.gatewayToken,
         users: platform.demo.users,
       }) + '\n',
     );
@@ -47,10 +58,14 @@ export async function simulate(options: SimulateOptions): Promise<void> {
       'iotc reference platform is running',
       `  HTTP device API   ${platform.httpUrl}/api/v1/{access_token}/...`,
       ...(platform.httpsUrl ? [`  HTTPS             ${platform.httpsUrl} (self-signed; trust the CA file ${caFile})`] : []),
+      `  MQTT              ${platform.mqttUrl} (device topics v1/devices/me/..., gateway topics v1/gateway/...; access token as user name)`,
+      ...(platform.mqttsUrl ? [`  MQTT over TLS     ${platform.mqttsUrl} (self-signed; trust the CA file ${caFile})`] : []),
       `  admin REST API    ${platform.httpUrl}/api (login: POST ${platform.httpUrl}/api/auth/login)`,
       '  demo users        ' + platform.demo.users.map((user: { username: string; password: string; authority: string }) => `${user.username} / ${user.password} (${user.authority})`).join('\n                    '),
       `  demo device       "${platform.demo.deviceName}", access token ${platform.demo.deviceToken}`,
+      `  demo gateway      "${platform.demo.gatewayName}", access token ${platform.demo.gatewayToken}`,
       `  try               curl -X POST -H 'Content-Type: application/json' -d '{"temperature":21.5}' ${platform.httpUrl}/api/v1/${platform.demo.deviceToken}/telemetry`,
+      `  try MQTT          mosquitto_pub -h ${hostOf(platform.mqttUrl)} -p ${portOf(platform.mqttUrl)} -u ${platform.demo.gatewayToken} -t v1/gateway/connect -m '{"device":"Sensor A"}'`,
       'Stop with Ctrl-C.',
     ];
     process.stdout.write(lines.join('\n') + '\n');
@@ -62,4 +77,12 @@ export async function simulate(options: SimulateOptions): Promise<void> {
   });
   await platform.close();
   if (certificateDir) rmSync(certificateDir, { recursive: true, force: true });
+}
+
+function hostOf(url: string | undefined): string {
+  return url ? new URL(url).hostname.replace(/^\[|\]$/g, '') : '';
+}
+
+function portOf(url: string | undefined): string {
+  return url ? new URL(url).port : '';
 }

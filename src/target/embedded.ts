@@ -15,6 +15,8 @@ export async function startEmbedded(profile: TargetProfile) {
     host: '127.0.0.1',
     httpPort: 0,
     httpsPort: 0,
+    mqttPort: 0,
+    mqttTlsPort: 0,
     tls,
     claimDurationMs: profile.platform.claimDurationMs,
     quirks: profile.quirks,
@@ -44,7 +46,8 @@ export async function startEmbedded(profile: TargetProfile) {
     httpUrl: platform.httpUrl,
     httpsUrl: platform.httpsUrl,
     ca: tls.cert,
-    mqttUrl: undefined as string | undefined,
+    mqttUrl: platform.mqttUrl,
+    mqttsUrl: platform.mqttsUrl,
     close: async () => {
       await analytics.close();
       await platform.close();

@@ -8,7 +8,7 @@ import { PlatformError, PermissionDeniedError } from '../core/errors';
 import type { Authority, User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
 import { queryOf, readBody, sendEmpty, sendError, sendJson, sendJsonText, sendText } from '../http/exchange';
-import { parseJson } from '../http/payloads';
+import { parseJson } from '../core/payloads';
 import type { AdminAuth } from './auth';
 
 export interface AdminContext {

@@ -5,7 +5,7 @@ import { BadRequestError } from '../core/errors';
 import { ATTRIBUTE_SCOPES, type AttributeScope, type Device } from '../core/model';
 import { historyOf } from '../core/time-series';
 import { keysParameter } from '../http/exchange';
-import { telemetryEntries, typedEntries } from '../http/payloads';
+import { telemetryEntries, typedEntries } from '../core/payloads';
 import type { AdminRoute } from './route';
 
 const PREFIX = '/api/plugins/telemetry/DEVICE/:deviceId';

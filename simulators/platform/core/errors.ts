@@ -32,3 +32,10 @@ export class PermissionDeniedError extends PlatformError {
     super(message, 403, 20);
   }
 }
+
+/** The tenant's device limit (tenant profile maxDevices) is reached: no device is created. */
+export class QuotaExceededError extends PlatformError {
+  constructor(message = 'Maximum number of devices reached!') {
+    super(message, 403, 20);
+  }
+}

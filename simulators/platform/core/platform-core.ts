@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TypedValue } from '../../../src/kv/values';
-import { BadRequestError, NotFoundError } from './errors';
+import { BadRequestError, NotFoundError, QuotaExceededError } from './errors';
 import { EventHub, type DeviceEvents } from './event-hub';
 import { claimDevice, reclaimDevice, registerClaim, type ClaimResult } from './claims';
 import { startFirmwareUpdate, stopFirmwareUpdate } from './firmware';
@@ -26,6 +26,8 @@ export interface CoreOptions {
   claimDurationMs: number;
   /** MIN_SERVER_SIDE_RPC_TIMEOUT (ms). */
   minServerRpcTimeoutMs: number;
+  /** The tenant's device limit (tenant profile maxDevices); absent or 0 = unlimited. */
+  maxDevices?: number;
 }
 
 /** ThingsBoard's null UUID: the customerId of records that belong to no customer, the tenantId of the sysadmin. */
@@ -41,11 +43,14 @@ export class PlatformCore {
   readonly apiKeys = new Map<string, ApiKey>();
   /** Device events for transport sessions (HTTP long-polls, MQTT sessions). */
   readonly events = new EventHub();
+  /** The tenant's device limit (tenant profile maxDevices, 0 = unlimited); the admin API can change it. */
+  maxDevices: number;
   private readonly deviceByName = new Map<string, Device>();
   private readonly deviceByToken = new Map<string, Device>();
   private readonly apiKeyByValueIndex = new Map<string, ApiKey>();
 
   constructor(readonly options: CoreOptions) {
+    this.maxDevices = options.maxDevices ?? 0;
     const user = (email: string, password: string, authority: User['authority'], firstName: string): User => ({
       id: randomUUID(),
       email,
@@ -163,6 +168,7 @@ export class PlatformCore {
     const name = input.name;
     if (!name || !name.trim()) throw new BadRequestError('Device name should be specified!');
     if (this.deviceByName.has(name)) throw new BadRequestError('Device with such name already exists!');
+    if (this.maxDevices > 0 && this.devices.size >= this.maxDevices) throw new QuotaExceededError();
     const token = input.token ?? randomToken();
     if (!token.trim()) throw new BadRequestError('Device credentials id should be specified!');
     if (this.deviceByToken.has(token)) throw new BadRequestError('Device credentials are already assigned to another device!');

@@ -2,7 +2,8 @@
  * GET /api/v1/{token}/attributes/updates?timeout=ms: the first shared-attribute change after the poll began,
  * changed keys flattened at the top level plus "deleted":[keys]; 408 empty at the timeout.
  */
-import { stringifyLossless, typedValueToLossless } from '../../../src/kv/values';
+import { stringifyLossless } from '../../../src/kv/values';
+import { sharedChangeDocument } from '../core/render';
 import type { SharedAttributesChange } from '../core/event-hub';
 import { authenticate, type DeviceHandler } from './context';
 import { sendJsonText, sendText } from './exchange';
@@ -22,10 +23,5 @@ export const getAttributeUpdates: DeviceHandler = (request, response, params, ap
 
 /** {"k":v,...,"deleted":[...]} with each value in its JSON type. */
 export function renderChange(change: SharedAttributesChange): string {
-  const body: Record<string, unknown> = {};
-  for (const [key, attribute] of change.updated) {
-    Object.defineProperty(body, key, { value: typedValueToLossless(attribute.value), enumerable: true, writable: true, configurable: true });
-  }
-  if (change.deleted.length) body.deleted = change.deleted;
-  return stringifyLossless(body);
+  return stringifyLossless(sharedChangeDocument(change));
 }

@@ -3,12 +3,12 @@
  * {"client":{...},"shared":{...}}, a member present only when it has matches. With neither clientKeys nor
  * sharedKeys: every client and shared attribute; with one of them: only that scope. Values keep their JSON type.
  */
-import { stringifyLossless, typedValueToLossless } from '../../../src/kv/values';
+import { stringifyLossless } from '../../../src/kv/values';
+import { pickAttributes } from '../core/render';
 import { clientAttributesSchema } from '../../../schemas';
-import type { AttributeScope, Device } from '../core/model';
 import { MAX_BODY, authenticate, payloadFailure, type DeviceHandler } from './context';
 import { keysParameter, queryOf, readBody, sendEmpty, sendJsonText } from './exchange';
-import { parseValid, typedEntries } from './payloads';
+import { parseValid, typedEntries } from '../core/payloads';
 
 export const postAttributes: DeviceHandler = async (request, response, params, api) => {
   const device = authenticate(api, params, request, response);
@@ -32,25 +32,9 @@ export const getAttributes: DeviceHandler = (request, response, params, api) => 
   const sharedKeys = keysParameter(query, 'sharedKeys');
   const both = clientKeys === undefined && sharedKeys === undefined;
   const answer: Record<string, Record<string, unknown>> = {};
-  const client = both || clientKeys ? pick(device, 'CLIENT_SCOPE', clientKeys) : undefined;
-  const shared = both || sharedKeys ? pick(device, 'SHARED_SCOPE', sharedKeys) : undefined;
+  const client = both || clientKeys ? pickAttributes(device, 'CLIENT_SCOPE', clientKeys) : undefined;
+  const shared = both || sharedKeys ? pickAttributes(device, 'SHARED_SCOPE', sharedKeys) : undefined;
   if (client) answer.client = client;
   if (shared) answer.shared = shared;
   sendJsonText(response, 200, stringifyLossless(answer));
 };
-
-/** The scope's attributes among `keys` (all when undefined), rendered losslessly; undefined when none matches. */
-function pick(device: Device, scope: AttributeScope, keys: string[] | undefined): Record<string, unknown> | undefined {
-  const found: Record<string, unknown> = {};
-  let any = false;
-  const attributes = device.attributes[scope];
-  const wanted = keys ?? attributes.keys();
-  for (const key of wanted) {
-    const attribute = attributes.get(key);
-    if (!attribute) continue;
-    // defineProperty: a key named __proto__ is data here, not the object's prototype
-    Object.defineProperty(found, key, { value: typedValueToLossless(attribute.value), enumerable: true, writable: true, configurable: true });
-    any = true;
-  }
-  return any ? found : undefined;
-}

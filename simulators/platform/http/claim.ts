@@ -2,7 +2,7 @@
 import { claimSchema } from '../../../schemas';
 import { MAX_BODY, authenticate, type DeviceHandler } from './context';
 import { readBody, sendEmpty } from './exchange';
-import { parseValid } from './payloads';
+import { parseValid } from '../core/payloads';
 
 export const postClaim: DeviceHandler = async (request, response, params, api) => {
   const device = authenticate(api, params, request, response);

@@ -7,7 +7,7 @@ import { provisionRequestSchema } from '../../../schemas';
 import type { ProvisionRequest } from '../core/provisioning';
 import { MAX_BODY, type DeviceHandler } from './context';
 import { readBody, sendJson } from './exchange';
-import { parseValid } from './payloads';
+import { parseValid } from '../core/payloads';
 
 export const postProvision: DeviceHandler = async (request, response, _params, api) => {
   const text = (await readBody(request, MAX_BODY)).toString('utf8');

@@ -13,7 +13,7 @@ import { MAX_RPC_BODY, authenticate, type DeviceHandler } from './context';
 import { readBody, sendEmpty, sendJsonText, sendText } from './exchange';
 import { DEVICE_DELETED } from './attribute-updates';
 import { longPoll, longPollTimeout } from './long-poll';
-import { parseJson } from './payloads';
+import { parseJson } from '../core/payloads';
 import type { Device } from '../core/model';
 import type { ServerResponse } from 'node:http';
 import type { PlatformCore } from '../core/platform-core';

@@ -1,7 +1,7 @@
 /** POST /api/v1/{token}/telemetry: object, array or timestamped form; validated whole, then stored. 200, empty body. */
 import { MAX_BODY, authenticate, payloadFailure, type DeviceHandler } from './context';
 import { readBody, sendEmpty } from './exchange';
-import { telemetryEntries } from './payloads';
+import { telemetryEntries } from '../core/payloads';
 
 export const postTelemetry: DeviceHandler = async (request, response, params, api) => {
   const device = authenticate(api, params, request, response);

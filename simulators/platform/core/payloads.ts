@@ -6,7 +6,7 @@ import { numberFromLexeme, parseLossless, typedValueOf, type TypedValue } from '
 import { NO_QUIRKS, type Quirks } from '../quirks';
 import { telemetrySchema } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
-import { BadRequestError } from '../core/errors';
+import { BadRequestError } from './errors';
 
 export function parseJson(text: string, what: string): unknown {
   try {

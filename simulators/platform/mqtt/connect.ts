@@ -1,0 +1,48 @@
+/**
+ * CONNECT: the access token is the user name (interfaces.md, MQTT gateway API); the password is ignored. Refusals
+ * follow ThingsBoard (platform-facts.md §4.1): unknown credentials → v5 0x86 / v3 5; no user name and no password
+ * but a client id → v5 0x85 / v3 2; otherwise → v5 0x87 / v3 5. A device whose additionalInfo.gateway is true at
+ * connect time gets a gateway session. A second connection with the same token takes the session over: the older
+ * one gets DISCONNECT 0x8E (v5) and closes.
+ */
+import type { IConnectPacket } from 'mqtt-packet';
+import { CONNACK_V3, REASON } from './reason-codes';
+import { GatewayDevices } from './gateway-devices';
+import type { MqttSession } from './session';
+
+const CLIENT_IDENTIFIER_NOT_VALID = 0x85;
+
+export function handleConnect(session: MqttSession, packet: IConnectPacket): void {
+  if (session.device) return session.end(REASON.PROTOCOL_ERROR); // a second CONNECT is a protocol violation
+  session.protocolVersion = packet.protocolVersion ?? 4;
+  if (![3, 4, 5].includes(session.protocolVersion)) {
+    session.protocolVersion = 4;
+    session.send({ cmd: 'connack', returnCode: 1, sessionPresent: false }); // unacceptable protocol version
+    return session.end();
+  }
+  const { core, sessionsByDevice } = session.context;
+  const username = packet.username ?? '';
+  const device = username ? core.deviceByTokenValue(username) : undefined;
+  if (!device) {
+    const anonymous = !username && packet.password === undefined;
+    const [v5, v3] = anonymous && packet.clientId ? [CLIENT_IDENTIFIER_NOT_VALID, CONNACK_V3.IDENTIFIER_REJECTED] : username ? [REASON.BAD_USER_NAME_OR_PASSWORD, CONNACK_V3.NOT_AUTHORIZED] : [REASON.NOT_AUTHORIZED, CONNACK_V3.NOT_AUTHORIZED];
+    refuse(session, v5, v3);
+    return;
+  }
+  sessionsByDevice.get(device.id)?.end(REASON.SESSION_TAKEN_OVER);
+  session.device = device;
+  sessionsByDevice.set(device.id, session);
+  if (device.additionalInfo?.gateway === true) session.gateway = new GatewayDevices(session);
+  session.onEnd('deleted', core.on(device, 'deleted', () => session.end(REASON.ADMINISTRATIVE_ACTION)));
+  session.send(session.v5 ? { cmd: 'connack', reasonCode: 0, sessionPresent: false } : { cmd: 'connack', returnCode: 0, sessionPresent: false });
+}
+
+function refuse(session: MqttSession, v5Code: number, v3Code: number): void {
+  if (session.v5) {
+    session.send({ cmd: 'connack', reasonCode: v5Code, sessionPresent: false });
+    session.send({ cmd: 'disconnect', reasonCode: v5Code });
+  } else {
+    session.send({ cmd: 'connack', returnCode: v3Code, sessionPresent: false });
+  }
+  session.end();
+}

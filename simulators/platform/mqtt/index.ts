@@ -1,0 +1,135 @@
+/**
+ * The reference platform's MQTT transport: MQTT 3.1.1 and 5, QoS 0 and 1, the access token as user name, the device
+ * topics and the gateway topics (interfaces.md "MQTT gateway API"; platform-facts.md §4 where it is silent).
+ *
+ * A purpose-built server on mqtt-packet rather than a broker: the platform is not a broker (clients never publish to
+ * each other), and it must answer an MQTT 5 PUBACK with a reason code of its choosing, which aedes cannot
+ * (toolchain-notes.md §5). One small module per packet type, as MQTT.js's handlers: connect.ts, publish.ts,
+ * subscribe.ts (with unsubscribe), ping.ts, disconnect.ts. A malformed packet or payload ends only its own
+ * connection (or gets a failure PUBACK); nothing a client sends can stop the server or touch another client.
+ */
+import { createServer, type Server, type Socket, type AddressInfo } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import type { Packet } from 'mqtt-packet';
+import type { Logger } from 'pino';
+import type { PlatformCore } from '../core/platform-core';
+import type { Quirks } from '../quirks';
+import type { ClientRpcHandler } from '../http/context';
+import { handleConnect } from './connect';
+import { handleDisconnect } from './disconnect';
+import { handlePing } from './ping';
+import { handlePublish } from './publish';
+import { REASON } from './reason-codes';
+import { MqttSession, type MqttTransportContext } from './session';
+import { handleSubscribe, handleUnsubscribe } from './subscribe';
+
+/** Packets over this size fail (ThingsBoard's NETTY_MAX_PAYLOAD_SIZE, platform-facts.md §4.1). */
+export const MAX_PACKET_BYTES = 65536;
+
+export interface MqttTransportOptions {
+  core: PlatformCore;
+  quirks: Quirks;
+  logger: Logger;
+  clientRpc: ClientRpcHandler;
+  host: string;
+  /** Plain MQTT port (0 = a free one). */
+  port: number;
+  /** Also serve MQTT over TLS (mqtts) on this port with `tls`. */
+  tlsPort?: number;
+  tls?: { cert: string; key: string };
+}
+
+export interface RunningMqttTransport {
+  url: string;
+  tlsUrl?: string;
+  close(): Promise<void>;
+}
+
+export async function startMqttTransport(options: MqttTransportOptions): Promise<RunningMqttTransport> {
+  const context: MqttTransportContext = {
+    core: options.core,
+    quirks: options.quirks,
+    logger: options.logger,
+    clientRpc: options.clientRpc,
+    sessionsByDevice: new Map(),
+  };
+  const sessions = new Set<MqttSession>();
+  const accept = (socket: Socket) => {
+    socket.setNoDelay(true);
+    const session = new MqttSession(socket, context);
+    sessions.add(session);
+    session.parser.on('packet', (packet: Packet) => {
+      if ((packet.length ?? 0) > MAX_PACKET_BYTES) return session.end(REASON.MALFORMED_PACKET);
+      dispatch(session, packet);
+    });
+    session.parser.on('error', (error: Error) => {
+      context.logger.debug({ err: error }, 'malformed MQTT packet');
+      session.end(REASON.MALFORMED_PACKET);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      if (session.closed) return;
+      session.parser.parse(chunk);
+      // a packet may span chunks: the parser buffers the unfinished one; past the limit it is refused at once
+      if (unfinishedPacketLength(session) > MAX_PACKET_BYTES) session.end(REASON.MALFORMED_PACKET);
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      session.release();
+      sessions.delete(session);
+    });
+  };
+  const servers: Server[] = [];
+  const listen = (server: Server, port: number) =>
+    new Promise<number>((resolve, reject) => {
+      servers.push(server);
+      server.once('error', reject);
+      server.listen(port, options.host, () => {
+        server.off('error', reject);
+        resolve((server.address() as AddressInfo).port);
+      });
+    });
+  const urlHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const port = await listen(createServer(accept), options.port);
+  let tlsUrl: string | undefined;
+  if (options.tlsPort !== undefined) {
+    if (!options.tls) throw new Error('MQTT tlsPort needs tls (cert and key)');
+    tlsUrl = `mqtts://${urlHost}:${await listen(createTlsServer(options.tls, accept) as unknown as Server, options.tlsPort)}`;
+  }
+  options.logger.info({ port }, 'reference MQTT transport listening');
+  return {
+    url: `mqtt://${urlHost}:${port}`,
+    tlsUrl,
+    close: async () => {
+      for (const session of sessions) session.end(REASON.SERVER_SHUTTING_DOWN);
+      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    },
+  };
+}
+
+function dispatch(session: MqttSession, packet: Packet): void {
+  if (session.closed) return;
+  if (packet.cmd !== 'connect' && !session.device) return session.end(REASON.PROTOCOL_ERROR);
+  switch (packet.cmd) {
+    case 'connect':
+      return handleConnect(session, packet);
+    case 'publish':
+      return handlePublish(session, packet);
+    case 'subscribe':
+      return handleSubscribe(session, packet);
+    case 'unsubscribe':
+      return handleUnsubscribe(session, packet);
+    case 'pingreq':
+      return handlePing(session);
+    case 'disconnect':
+      return handleDisconnect(session);
+    case 'puback':
+      return; // outgoing QoS 1 messages are not retried, so an acknowledgement needs nothing
+    default:
+      return session.end(REASON.PROTOCOL_ERROR);
+  }
+}
+
+/** The announced length of the packet the parser is still receiving (-1 when none). */
+function unfinishedPacketLength(session: MqttSession): number {
+  return (session.parser as unknown as { packet: { length: number } }).packet.length;
+}

@@ -1,0 +1,124 @@
+/**
+ * One MQTT connection of the reference platform: its socket and parser, the authenticated device, the granted
+ * subscriptions, the sub-devices a gateway connected, and how packets go out. The packet handlers (connect.ts,
+ * publish.ts, subscribe.ts, ...) act on it; nothing here knows a topic's meaning.
+ */
+import type { Socket } from 'node:net';
+import mqttPacket, { type Packet, type Parser } from 'mqtt-packet';
+import type { Logger } from 'pino';
+import type { PlatformCore } from '../core/platform-core';
+import type { Device } from '../core/model';
+import type { Quirks } from '../quirks';
+import type { ClientRpcHandler } from '../http/context';
+import { REASON } from './reason-codes';
+import { topicMatches } from './topic-filter';
+import type { GatewayDevices } from './gateway-devices';
+
+export type MqttQos = 0 | 1;
+
+/** What every session shares: the core, the settings, and the sessions by device id (for take-over). */
+export interface MqttTransportContext {
+  core: PlatformCore;
+  quirks: Quirks;
+  logger: Logger;
+  clientRpc: ClientRpcHandler;
+  sessionsByDevice: Map<string, MqttSession>;
+}
+
+export class MqttSession {
+  /** 3 = MQTT 3.1, 4 = MQTT 3.1.1, 5 = MQTT 5; set by the CONNECT. */
+  protocolVersion = 4;
+  device?: Device;
+  /** A gateway session: the device had additionalInfo.gateway = true when it connected. */
+  gateway?: GatewayDevices;
+  /** Granted topic filters and their QoS. */
+  readonly subscriptions = new Map<string, MqttQos>();
+  readonly parser: Parser;
+  private nextMessageId = 1;
+  private readonly cleanups = new Map<string, () => void>();
+  private ended = false;
+
+  constructor(
+    readonly socket: Socket,
+    readonly context: MqttTransportContext,
+  ) {
+    this.parser = mqttPacket.parser({ protocolVersion: 4 });
+  }
+
+  get closed(): boolean {
+    return this.ended;
+  }
+
+  get v5(): boolean {
+    return this.protocolVersion === 5;
+  }
+
+  /** Writes one packet in the session's protocol version. */
+  send(packet: Packet): void {
+    if (this.ended || this.socket.destroyed) return;
+    this.socket.write(mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }));
+  }
+
+  /**
+   * Publishes to the client with the QoS of its matching subscription (at most 1). `always` sends even without a
+   * subscription, at QoS 1 (responses the platform sends regardless, platform-facts.md §4.3); otherwise a topic
+   * nobody subscribed to is not sent (interfaces.md MQTT rule 1).
+   */
+  publish(topic: string, payload: string | Buffer, options: { always?: boolean } = {}): boolean {
+    const qos = this.qosFor(topic) ?? (options.always ? 1 : undefined);
+    if (qos === undefined) return false;
+    const messageId = qos > 0 ? this.allocateMessageId() : undefined;
+    this.send({ cmd: 'publish', topic, payload, qos, retain: false, dup: false, messageId });
+    return true;
+  }
+
+  /** The QoS granted to the first subscription matching the topic; undefined when none matches. */
+  qosFor(topic: string): MqttQos | undefined {
+    const exact = this.subscriptions.get(topic);
+    if (exact !== undefined) return exact;
+    for (const [filter, qos] of this.subscriptions) if (topicMatches(filter, topic)) return qos;
+    return undefined;
+  }
+
+  /** Registers an undo for the session's end under a name (replacing one of the same name). */
+  onEnd(name: string, cleanup: () => void): void {
+    this.cleanups.get(name)?.();
+    this.cleanups.set(name, cleanup);
+  }
+
+  /** Runs and forgets the undo of that name. */
+  cancel(name: string): void {
+    this.cleanups.get(name)?.();
+    this.cleanups.delete(name);
+  }
+
+  /**
+   * Ends the session: with an MQTT 5 DISCONNECT carrying `reasonCode` when given (and the client is MQTT 5 and
+   * connected), then the socket closes. Safe to call more than once.
+   */
+  end(reasonCode?: number): void {
+    if (this.ended) return;
+    if (reasonCode !== undefined && this.v5 && this.device) this.send({ cmd: 'disconnect', reasonCode });
+    this.release();
+    this.socket.end();
+    this.socket.destroySoon?.();
+  }
+
+  /** The socket closed: drop every subscription to the core and the sub-devices. */
+  release(): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const cleanup of this.cleanups.values()) cleanup();
+    this.cleanups.clear();
+    this.gateway?.releaseAll();
+    if (this.device && this.context.sessionsByDevice.get(this.device.id) === this) this.context.sessionsByDevice.delete(this.device.id);
+  }
+
+  private allocateMessageId(): number {
+    const id = this.nextMessageId;
+    this.nextMessageId = id >= 65535 ? 1 : id + 1;
+    return id;
+  }
+}
+
+export { REASON };

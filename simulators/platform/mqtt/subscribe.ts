@@ -1,0 +1,67 @@
+/**
+ * SUBSCRIBE and UNSUBSCRIBE. Only the filters ThingsBoard allows are granted (platform-facts.md §4.3), at
+ * min(requested, 1); any other filter is refused (v5 0x8F, v3 0x80). Subscribing to a device's update or RPC topic
+ * starts delivery to this session; a gateway's subscription to v1/gateway/rpc delivers RPCs queued meanwhile.
+ */
+import type { ISubscribePacket, IUnsubscribePacket } from 'mqtt-packet';
+import { stringifyLossless } from '../../../src/kv/values';
+import { sharedChangeDocument } from '../core/render';
+import { REASON, SUBACK_FAILURE_V3 } from './reason-codes';
+import type { MqttQos, MqttSession } from './session';
+
+const DEVICE_ATTRIBUTES = 'v1/devices/me/attributes';
+const DEVICE_RPC_REQUESTS = 'v1/devices/me/rpc/request/+';
+
+const ALLOWED = new Set([
+  DEVICE_ATTRIBUTES,
+  'v1/devices/me/attributes/response/+',
+  DEVICE_RPC_REQUESTS,
+  'v1/devices/me/rpc/response/+',
+  'v1/gateway/attributes',
+  'v1/gateway/attributes/response',
+  'v1/gateway/rpc',
+]);
+
+const NO_SUBSCRIPTION_EXISTED = 0x11;
+
+export function handleSubscribe(session: MqttSession, packet: ISubscribePacket): void {
+  if (!session.device) return session.end(REASON.PROTOCOL_ERROR);
+  const granted = packet.subscriptions.map(({ topic, qos }) => {
+    if (!ALLOWED.has(topic)) return session.v5 ? REASON.TOPIC_FILTER_INVALID : SUBACK_FAILURE_V3;
+    const grantedQos: MqttQos = qos >= 1 ? 1 : 0;
+    session.subscriptions.set(topic, grantedQos);
+    return grantedQos;
+  });
+  session.send({ cmd: 'suback', messageId: packet.messageId, granted });
+  for (const { topic } of packet.subscriptions) if (ALLOWED.has(topic)) activate(session, topic);
+}
+
+export function handleUnsubscribe(session: MqttSession, packet: IUnsubscribePacket): void {
+  if (!session.device) return session.end(REASON.PROTOCOL_ERROR);
+  const codes = packet.unsubscriptions.map((topic) => {
+    const existed = session.subscriptions.delete(topic);
+    if (topic === DEVICE_ATTRIBUTES || topic === DEVICE_RPC_REQUESTS) session.cancel(topic);
+    return existed ? REASON.SUCCESS : NO_SUBSCRIPTION_EXISTED;
+  });
+  session.send({ cmd: 'unsuback', messageId: packet.messageId, granted: session.v5 ? codes : [] });
+}
+
+/** Starts what a granted subscription turns on. */
+function activate(session: MqttSession, topic: string): void {
+  const device = session.device!;
+  const { core } = session.context;
+  if (topic === DEVICE_ATTRIBUTES) {
+    session.onEnd(topic, core.on(device, 'shared', (change) => session.publish(DEVICE_ATTRIBUTES, stringifyLossless(sharedChangeDocument(change)))));
+  } else if (topic === DEVICE_RPC_REQUESTS) {
+    const deliver = () => {
+      for (let rpc = core.takeRpc(device); rpc; rpc = core.takeRpc(device)) {
+        // ThingsBoard puts the id in the topic, not in the body
+        session.publish(`v1/devices/me/rpc/request/${rpc.id}`, stringifyLossless({ method: rpc.method, params: rpc.params ?? {} }));
+      }
+    };
+    session.onEnd(topic, core.on(device, 'rpc', deliver));
+    deliver();
+  } else if (topic === 'v1/gateway/rpc') {
+    session.gateway?.deliverAllRpcs();
+  }
+}
