@@ -259,7 +259,7 @@ function response(section: ResponseSection | undefined): ResponseConfig {
   if (remoteMembers && section.responseExpected !== false) {
     return { kind: 'remote', responseAttribute: section.responseAttribute ?? 'result', timeoutSec: section.timeout ?? 120, unsuccessfulResponse: section.unsuccessfulResponse };
   }
-  if (section.successResponse === undefined && section.unsuccessfulResponse === undefined) return { kind: 'default' };
+  // a response section without the remote members (or with responseExpected false) is the hardcoded variant
   return { kind: 'hardcoded', successResponse: section.successResponse ?? 'OK', unsuccessfulResponse: section.unsuccessfulResponse ?? 'Error' };
 }
 

@@ -1,0 +1,77 @@
+/**
+ * The REST connector client: what a device or a third-party system does against a connector endpoint. JSON
+ * bodies, multipart forms (fields and files, through undici FormData and Blob), query parameters, basic
+ * credentials, any method. Every call answers {status, headers, text} and never throws on a status.
+ */
+import { Agent, FormData, request, type Dispatcher } from 'undici';
+
+export interface ConnectorResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  elapsedMs: number;
+}
+
+export type ConnectorBody =
+  | { json: unknown }
+  | { raw: string; contentType?: string }
+  | { multipart: { fields: Record<string, string>; files?: Array<{ field: string; filename: string; content: string; type?: string }> } };
+
+export interface ConnectorCall {
+  method?: string;
+  path: string;
+  query?: Record<string, string>;
+  body?: ConnectorBody;
+  /** Basic credentials; `authorization` sends that header as it is (malformed headers). */
+  basic?: { username: string; password: string };
+  authorization?: string;
+  timeoutMs?: number;
+}
+
+export class ConnectorClient {
+  private readonly dispatcher: Agent;
+
+  constructor(
+    readonly baseUrl: string,
+    options: { ca?: string; insecureSkipVerify?: boolean } = {},
+  ) {
+    this.dispatcher = new Agent({ keepAliveTimeout: 5_000, connect: { ca: options.ca, rejectUnauthorized: !options.insecureSkipVerify } });
+  }
+
+  async send(call: ConnectorCall): Promise<ConnectorResponse> {
+    const url = new URL(call.path, this.baseUrl.replace(/\/+$/, '') + '/');
+    url.pathname = call.path;
+    for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.append(name, value);
+    const headers: Record<string, string> = {};
+    if (call.basic) headers.authorization = `Basic ${Buffer.from(`${call.basic.username}:${call.basic.password}`).toString('base64')}`;
+    if (call.authorization !== undefined) headers.authorization = call.authorization;
+    let body: string | FormData | undefined;
+    if (call.body && 'json' in call.body) {
+      body = JSON.stringify(call.body.json);
+      headers['content-type'] = 'application/json';
+    } else if (call.body && 'raw' in call.body) {
+      body = call.body.raw;
+      if (call.body.contentType) headers['content-type'] = call.body.contentType;
+    } else if (call.body && 'multipart' in call.body) {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(call.body.multipart.fields)) form.append(name, value);
+      for (const file of call.body.multipart.files ?? []) form.append(file.field, new Blob([file.content], { type: file.type ?? 'application/octet-stream' }), file.filename);
+      body = form;
+    }
+    const started = performance.now();
+    const response = await request(url, {
+      method: (call.method ?? (body === undefined ? 'GET' : 'POST')) as Dispatcher.HttpMethod,
+      headers,
+      body,
+      dispatcher: this.dispatcher,
+      headersTimeout: call.timeoutMs ?? 10_000,
+      bodyTimeout: call.timeoutMs ?? 10_000,
+    });
+    const text = await response.body.text();
+    return { status: response.statusCode, headers: response.headers, text, elapsedMs: performance.now() - started };
+  }
+
+  close(): Promise<void> {
+    return this.dispatcher.close();
+  }
+}
