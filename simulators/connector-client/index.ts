@@ -15,6 +15,7 @@ export interface ConnectorResponse {
 export type ConnectorBody =
   | { json: unknown }
   | { raw: string; contentType?: string }
+  | { bytes: Buffer; contentType?: string }
   | { multipart: { fields: Record<string, string>; files?: Array<{ field: string; filename: string; content: string; type?: string }> } };
 
 export interface ConnectorCall {
@@ -39,18 +40,20 @@ export class ConnectorClient {
   }
 
   async send(call: ConnectorCall): Promise<ConnectorResponse> {
-    const url = new URL(call.path, this.baseUrl.replace(/\/+$/, '') + '/');
-    url.pathname = call.path;
+    const url = new URL(this.baseUrl.replace(/\/+$/, '') + call.path);
     for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.append(name, value);
     const headers: Record<string, string> = {};
     if (call.basic) headers.authorization = `Basic ${Buffer.from(`${call.basic.username}:${call.basic.password}`).toString('base64')}`;
     if (call.authorization !== undefined) headers.authorization = call.authorization;
-    let body: string | FormData | undefined;
+    let body: string | Buffer | FormData | undefined;
     if (call.body && 'json' in call.body) {
       body = JSON.stringify(call.body.json);
       headers['content-type'] = 'application/json';
     } else if (call.body && 'raw' in call.body) {
       body = call.body.raw;
+      if (call.body.contentType) headers['content-type'] = call.body.contentType;
+    } else if (call.body && 'bytes' in call.body) {
+      body = call.body.bytes;
       if (call.body.contentType) headers['content-type'] = call.body.contentType;
     } else if (call.body && 'multipart' in call.body) {
       const form = new FormData();

@@ -8,6 +8,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
 import { AdminClient } from '../admin-client';
 import { startConnector } from '../../simulators/connector';
 import { ExternalApiSimulator } from '../../simulators/external-api';
@@ -32,15 +33,17 @@ export async function startEmbeddedConnector(options: { httpUrl: string; mqttUrl
   const external = await ExternalApiSimulator.start({ tls: externalTls });
   try {
     const configFile = join(folder, 'rest.json');
-    const config = JSON.parse(await readFile(EMBEDDED_REST_CONFIG, 'utf8')) as { server: { security?: { cert: string; key: string } } };
+    const config = JSON.parse(await readFile(EMBEDDED_REST_CONFIG, 'utf8')) as { server: { port?: number; security?: { cert: string; key: string } } };
+    // the file says where the connector listens, as a deployed one does: a free loopback port
+    config.server.port = await freePort();
     if (config.server.security) {
       config.server.security = { cert: join(folder, config.server.security.cert), key: join(folder, config.server.security.key) };
       await writeFile(config.server.security.cert, serverTls.cert);
       await writeFile(config.server.security.key, serverTls.key, { mode: 0o600 });
     }
-    const text = JSON.stringify(config, null, 2).replaceAll('http://127.0.0.1:5001', external.url).replaceAll('https://127.0.0.1:5443', external.httpsUrl ?? '');
+    const text = JSON.stringify(config, null, 2).replaceAll('127.0.0.1:5001', new URL(external.url).host).replaceAll('127.0.0.1:5443', new URL(external.httpsUrl ?? external.url).host);
     await writeFile(configFile, text);
-    const connector = await startConnector({ config: configFile, mqttUrl: options.mqttUrl, gatewayToken, host: '127.0.0.1', port: 0 });
+    const connector = await startConnector({ config: configFile, mqttUrl: options.mqttUrl, gatewayToken });
     return {
       connector: { url: connector.url, configFile, externalApiUrl: external.url, tls: { ca: connector.certificate, insecureSkipVerify: false } },
       close: async () => {
@@ -54,4 +57,15 @@ export async function startEmbeddedConnector(options: { httpUrl: string; mqttUrl
     await rm(folder, { recursive: true, force: true });
     throw error;
   }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }
