@@ -52,7 +52,7 @@ Feature: REST connector endpoint responses
       """
     Then the connector answers 401 with the body "Error"
 
-  @RC-RESP-04 @RC-RESP-05
+  @RC-RESP-04 @RC-RESP-05 @RC-RESP-06
   Scenario: The remote answer is the responseAttribute the platform sets for the device, to that request only
     When the client starts sending POST "/response/remote" as request "north" with JSON:
       """

@@ -1,8 +1,9 @@
 /**
  * The shipped example custom converter: decodes telemetry from the raw bytes of the request body.
  * extensionConfig is one decoding or a list of them: key, datatype (int | float | double | string), fromByte
- * (inclusive) and toByte (exclusive), byteorder (big | little), signed, multiplier. The device comes from the
- * converter's deviceInfo (resolved by the connector).
+ * (inclusive) and toByte (exclusive), byteorder (big | little), signed, multiplier. The converter section's own
+ * member attributeKeys (optional) lists decoded keys sent as client attributes instead of telemetry. The device
+ * comes from the converter's deviceInfo (resolved by the connector).
  */
 import type { Logger } from 'pino';
 import type { TypedValue } from '../../../src/kv/values';
@@ -21,11 +22,13 @@ interface Decoding {
 
 export class ByteDecodingConverter implements CustomConverterModule {
   private readonly decodings: Decoding[];
+  private readonly attributeKeys: ReadonlySet<string>;
 
   constructor(
     section: Record<string, unknown>,
     private readonly logger: Logger,
   ) {
+    this.attributeKeys = new Set(Array.isArray(section.attributeKeys) ? section.attributeKeys.map(String) : []);
     const config = section.extensionConfig;
     const list = Array.isArray(config) ? config : config ? [config] : [];
     this.decodings = list.map((item: Record<string, unknown>) => ({
@@ -41,12 +44,14 @@ export class ByteDecodingConverter implements CustomConverterModule {
 
   convert(request: RequestData): CustomConversion {
     const values: Record<string, TypedValue> = {};
+    const attributes: Record<string, TypedValue> = {};
     for (const decoding of this.decodings) {
       const value = decode(request.body, decoding);
       if (value === undefined) this.logger.info({ key: decoding.key, bytes: request.body.length }, 'not enough bytes for the key');
+      else if (this.attributeKeys.has(decoding.key)) attributes[decoding.key] = value;
       else values[decoding.key] = value;
     }
-    return { attributes: {}, telemetry: Object.keys(values).length ? [{ ts: request.receivedAt, values }] : [] };
+    return { attributes, telemetry: Object.keys(values).length ? [{ ts: request.receivedAt, values }] : [] };
   }
 }
 
