@@ -1,14 +1,10 @@
 /**
- * Loading rest.json: schema check (schemas/rest-connector.ts), semantic checks (regular expressions compile,
- * expressions parse, converter sections), then the defaults of interfaces.md applied once, so the rest of the
- * connector reads a complete, typed configuration. Every message names the JSON path ($.mapping[0].endpoint).
- * `iotc validate` runs the same checks.
+ * Loading rest.json: the checks of checks.ts, then the defaults of interfaces.md applied once, so the rest of the
+ * connector reads a complete, typed configuration.
  */
 import { readFileSync } from 'node:fs';
-import type { ErrorObject } from 'ajv';
-import { customConverterSectionSchema, jsonConverterSectionSchema, restConnectorConfigSchema, type RestConnectorFile } from '../../schemas';
-import { validationErrors } from '../../schemas/validate';
-import { ExpressionSyntaxError, parseTemplate } from '../../src/expressions';
+import type { RestConnectorFile } from '../../schemas';
+import { checkConnectorConfig } from './checks';
 
 export type Security = { type: 'anonymous' } | { type: 'basic'; username: string; password: string };
 
@@ -128,94 +124,6 @@ export function completeConfig(value: unknown, source = 'rest.json'): ConnectorC
   const problems = checkConnectorConfig(value);
   if (problems.length) throw new ConnectorConfigError(source, problems);
   return applyDefaults(value as RestConnectorFile);
-}
-
-/** Every problem of a parsed rest.json, each naming its JSON path; empty when it is valid. */
-export function checkConnectorConfig(value: unknown): string[] {
-  const problems = validationErrors(restConnectorConfigSchema, value).map((error) => describe(error));
-  if (problems.length) return problems;
-  const file = value as RestConnectorFile;
-  file.mapping.forEach((mapping, index) => {
-    const at = `$.mapping[${index}]`;
-    const converter = (mapping.converter ?? {}) as Record<string, unknown>;
-    const schema = converter.type === 'custom' ? customConverterSectionSchema : jsonConverterSectionSchema;
-    problems.push(...validationErrors(schema, converter).map((error) => describe(error, `${at}.converter`)));
-    const deviceInfo = (converter.deviceInfo ?? {}) as Record<string, unknown>;
-    for (const member of ['deviceNameExpression', 'deviceProfileExpression']) checkExpression(deviceInfo[member], `${at}.converter.deviceInfo.${member}`, problems);
-    for (const list of ['attributes', 'timeseries'] as const) {
-      const entries = Array.isArray(converter[list]) ? (converter[list] as Array<Record<string, unknown>>) : [];
-      entries.forEach((entry, entryIndex) => {
-        for (const member of ['key', 'value', 'tsField']) checkExpression(entry[member], `${at}.converter.${list}[${entryIndex}].${member}`, problems);
-      });
-    }
-  });
-  const requests = file.requestsMapping ?? {};
-  (requests.attributeRequests ?? []).forEach((rule, index) => {
-    const at = `$.requestsMapping.attributeRequests[${index}]`;
-    checkExpression(rule.deviceNameExpression, `${at}.deviceNameExpression`, problems);
-    checkExpression(rule.attributeNameExpression, `${at}.attributeNameExpression`, problems);
-  });
-  const outgoing = [
-    ...(requests.attributeUpdates ?? []).map((rule, index) => ({ rule: rule as Record<string, unknown>, at: `$.requestsMapping.attributeUpdates[${index}]` })),
-    ...(requests.serverSideRpc ?? []).map((rule, index) => ({ rule: rule as Record<string, unknown>, at: `$.requestsMapping.serverSideRpc[${index}]` })),
-  ];
-  for (const { rule, at } of outgoing) {
-    for (const member of ['deviceNameFilter', 'attributeFilter', 'methodFilter']) checkRegularExpression(rule[member], `${at}.${member}`, problems);
-    checkExpression(rule.requestUrlExpression, `${at}.requestUrlExpression`, problems);
-    if (typeof rule.valueExpression === 'string') checkExpression(rule.valueExpression, `${at}.valueExpression`, problems);
-    if (rule.httpMethod && rule.HTTPMethod && rule.httpMethod !== rule.HTTPMethod) problems.push(`${at}: httpMethod and HTTPMethod disagree (${String(rule.httpMethod)} / ${String(rule.HTTPMethod)})`);
-  }
-  const paths = new Map<string, string>();
-  const endpoints = [
-    ...file.mapping.map((mapping, index) => ({ endpoint: mapping.endpoint ?? '/test_device', at: `$.mapping[${index}].endpoint` })),
-    ...(requests.attributeRequests ?? []).map((rule, index) => ({ endpoint: rule.endpoint ?? '/sharedAttributes', at: `$.requestsMapping.attributeRequests[${index}].endpoint` })),
-  ];
-  for (const { endpoint, at } of endpoints) {
-    const first = paths.get(endpoint);
-    if (first) problems.push(`${at}: the endpoint ${endpoint} is already served by ${first}`);
-    else paths.set(endpoint, at);
-  }
-  if (file.server?.SSL === false && file.server.security) problems.push('$.server.security: certificate files are given but SSL is false');
-  return problems;
-}
-
-function checkExpression(value: unknown, at: string, problems: string[]): void {
-  if (typeof value !== 'string') return;
-  try {
-    parseTemplate(value);
-  } catch (error) {
-    if (error instanceof ExpressionSyntaxError) problems.push(`${at}: ${error.message}`);
-    else throw error;
-  }
-}
-
-function checkRegularExpression(value: unknown, at: string, problems: string[]): void {
-  if (typeof value !== 'string') return;
-  try {
-    new RegExp(value);
-  } catch (error) {
-    problems.push(`${at}: not a valid regular expression: ${(error as Error).message}`);
-  }
-}
-
-/** An ajv error as `$.path.to[0].member: reason`. */
-function describe(error: ErrorObject, base = '$'): string {
-  const path = base + error.instancePath.split('/').slice(1).map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment.replace(/~1/g, '/').replace(/~0/g, '~')}`)).join('');
-  const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'additionalProperties':
-      return `${path}.${String(params.additionalProperty)}: unknown member`;
-    case 'required':
-      return `${path}.${String(params.missingProperty)}: required member is missing`;
-    case 'type':
-      return `${path}: must be of type ${String(params.type)}`;
-    case 'enum':
-      return `${path}: must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'const':
-      return `${path}: must be ${JSON.stringify(params.allowedValue)}`;
-    default:
-      return `${path}: ${error.message ?? 'is invalid'}`;
-  }
 }
 
 function security(section: { type?: 'basic' | 'anonymous'; username?: string; password?: string } | undefined, fallback: 'basic' | 'anonymous'): Security {

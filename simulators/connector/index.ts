@@ -6,7 +6,6 @@
  * target and standalone by `iotc simulate`.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { MqttGateway, NO_REPLY } from '../gateway/mqtt-gateway';
@@ -23,11 +22,11 @@ import { OutgoingDispatchers } from './outgoing-call';
 import { sendAttributeUpdate } from './attribute-updates';
 import { handleServerSideRpc, NOT_HANDLED } from './server-side-rpc';
 
-export { loadConnectorConfig, completeConfig, checkConnectorConfig, ConnectorConfigError } from './config';
+export { loadConnectorConfig, completeConfig, ConnectorConfigError } from './config';
+export { checkConnectorConfig, DEFAULT_EXTENSIONS_FOLDER } from './checks';
+import { DEFAULT_EXTENSIONS_FOLDER } from './checks';
 export type { ConnectorConfig } from './config';
 
-/** Where shipped custom converters live (converter.extension names a module here). */
-export const DEFAULT_EXTENSIONS_FOLDER = join(__dirname, 'extensions');
 
 export interface ConnectorOptions {
   /** A parsed, completed configuration, or the path of a rest.json. */

@@ -58,6 +58,17 @@ program
   });
 
 program
+  .command('validate')
+  .description('check a REST connector configuration (rest.json): schema, regular expressions, expressions; exit 1 on problems')
+  .argument('<file>', 'the rest.json to check')
+  .option('--extensions <dir>', 'folder of custom converters named by converter.extension')
+  .action((file: string, options: { extensions?: string }) => {
+    // loaded here: validating a file needs none of the servers the other commands load
+    const { validateCommand } = require('./validate') as typeof import('./validate');
+    process.exitCode = validateCommand(file, options);
+  });
+
+program
   .command('cleanup')
   .description('delete what an interrupted run left on a target (only entities its cleanup journal names)')
   .option('-t, --target <profile>', 'built-in profile name or target profile JSON file', process.env.IOTC_TARGET || 'embedded')
