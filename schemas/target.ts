@@ -11,6 +11,7 @@ const credentialsSchema = {
 
 export const CAPABILITIES = [
   'mqtt5',
+  'tenant-limits',
   'provisioning',
   'claiming',
   'firmware',
@@ -56,10 +57,12 @@ export const targetProfileSchema = {
           properties: { caFile: { type: 'string', minLength: 1 }, insecureSkipVerify: { type: 'boolean' } },
           additionalProperties: false,
         },
-        mqtt: { type: 'string', format: 'uri' },
+        mqtt: { description: 'mqtt://host:port of the MQTT transport (device and gateway topics).', type: 'string', format: 'uri' },
+        mqtts: { description: 'mqtts://host:port of the MQTT transport over TLS, trusted through tls.', type: 'string', format: 'uri' },
         adminUrl: { description: 'Base URL of the administration REST API; defaults to http.', type: 'string', format: 'uri' },
         tenantAdmin: credentialsSchema,
         customerUser: credentialsSchema,
+        sysAdmin: { ...credentialsSchema, description: 'System administrator: only for the tenant-limits capability (it changes the tenant profile).' },
         accessTokenLifetimeSec: {
           description: 'JWT_TOKEN_EXPIRATION_TIME of the target (seconds); expiry scenarios run when it is short.',
           type: 'integer',

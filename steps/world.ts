@@ -10,6 +10,14 @@ import { Redactor } from '../src/report/redact';
 import { run, type RunContext } from './support/run';
 import type { EntityKind } from '../src/target/journal';
 import { eventually } from './support/eventually';
+import type { MqttGateway } from '../simulators/gateway/mqtt-gateway';
+import type { PublishOutcome } from '../simulators/device/mqtt-connection';
+
+/** A gateway of the scenario: its device (also in `devices`) and its MQTT connection. */
+export interface ScenarioGateway {
+  local: string;
+  driver: MqttGateway;
+}
 
 /** JSON members that carry credentials (the provisioning answer's credentialsValue, say). */
 const SECRET_FIELD = /("(?:credentialsValue|credentialsId|token|refreshToken|accessToken|password)"\s*:\s*)"[^"]*"/g;
@@ -37,6 +45,10 @@ export class IotcWorld extends World {
   readonly pending = new Map<string, Promise<unknown>>();
   /** Drivers with their own connection pool (HTTPS), closed by the After hook. */
   readonly ownDrivers: HttpDevice[] = [];
+  /** Gateways of this scenario by local name (their devices are in `devices` too). */
+  readonly gateways = new Map<string, ScenarioGateway>();
+  /** The outcome of the last MQTT publish, for Then steps. */
+  lastPublish?: PublishOutcome;
   /** Blanks the tokens of this scenario's devices (and secret shapes) in everything a step shows. */
   readonly redactor = new Redactor();
 
@@ -108,6 +120,50 @@ export class IotcWorld extends World {
     const device = { local, record, token: accessToken, driver: this.newDriver(accessToken) };
     this.devices.set(local, device);
     return device;
+  }
+
+  /**
+   * The platform name of a device that the platform will create by itself (a gateway connects it or publishes for
+   * it): journaled before it can exist, and deleted by name after the scenario. Local names already known map to
+   * their device.
+   */
+  platformCreatedDevice(local: string): string {
+    const known = this.devices.get(local);
+    if (known) return known.record.name;
+    return this.platformCreated('device', local, async (name) => {
+      const record = await this.run.admin.findDeviceByName(name);
+      if (record) await this.run.admin.deleteDevice(record.id);
+    });
+  }
+
+  /** The platform name of a device profile the platform will create by itself (a gateway connect with a type). */
+  platformCreatedProfile(local: string): string {
+    return this.platformCreated('deviceProfile', local, async (name) => {
+      const profile = await this.run.admin.findDeviceProfileByName(name);
+      if (profile) await this.run.admin.deleteDeviceProfile(profile.id);
+    });
+  }
+
+  private platformCreated(kind: EntityKind, local: string, remove: (name: string) => Promise<void>): string {
+    const name = this.unique(local);
+    const key = `platform-created:${kind}:${local}`;
+    if (this.ids.has(key)) return name;
+    this.ids.set(key, name);
+    this.run.journal.intend(kind, name);
+    this.cleanups.push({
+      what: `${kind} ${name}`,
+      undo: async () => {
+        await remove(name);
+        this.run.journal.deleted(kind, name);
+      },
+    });
+    return name;
+  }
+
+  gateway(local: string): ScenarioGateway {
+    const gateway = this.gateways.get(local);
+    if (!gateway) throw new Error(`no gateway "${local}" in this scenario: create it with a Given step first`);
+    return gateway;
   }
 
   device(local: string): ScenarioDevice {

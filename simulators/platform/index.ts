@@ -24,6 +24,7 @@ import { profileRoutes } from './admin/profile-routes';
 import { claimRoutes } from './admin/claim-routes';
 import { firmwareRoutes } from './admin/firmware-routes';
 import { apiKeyRoutes } from './admin/api-key-routes';
+import { tenantProfileRoutes } from './admin/tenant-profile-routes';
 import { registerDocs } from './admin/docs-routes';
 import { NO_QUIRKS, QUIRKS_MODES, type QuirksMode } from './quirks';
 import { startMqttTransport, type RunningMqttTransport } from './mqtt';
@@ -79,6 +80,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...claimRoutes,
   ...firmwareRoutes,
   ...apiKeyRoutes,
+  ...tenantProfileRoutes,
 ];
 
 function secondsFromEnv(name: string, fallback: number): number {

@@ -10,13 +10,32 @@ export interface Quirks {
   dropNullValues: boolean;
   /** ThingsBoard stores a string that parses as a number as a LONG or DOUBLE (transport.json.type_cast_enabled). */
   castNumericStrings: boolean;
+  /**
+   * ThingsBoard reads a gateway attribute request only in its own shape ({id, device, client: true|false, key|keys});
+   * interfaces.md's shape (client and shared as arrays) fails: MQTT 5 PUBACK 0x83 and DISCONNECT, 3.1.1 close.
+   */
+  gatewayAttributeRequestThingsboardShapeOnly: boolean;
+  /** ThingsBoard treats a gateway telemetry element without ts as a plain key-value object (a key named values). */
+  gatewayEntryWithoutTsIsKeyValues: boolean;
 }
 
-export const NO_QUIRKS: Quirks = { malformedPayloadStatus: 400, dropNullValues: false, castNumericStrings: false };
+export const NO_QUIRKS: Quirks = {
+  malformedPayloadStatus: 400,
+  dropNullValues: false,
+  castNumericStrings: false,
+  gatewayAttributeRequestThingsboardShapeOnly: false,
+  gatewayEntryWithoutTsIsKeyValues: false,
+};
 
 export const QUIRKS_MODES = {
-  /** ThingsBoard 4.3 (monolith or microservices): platform-facts.md §2 and §3. */
-  'thingsboard-4.3': { malformedPayloadStatus: 500, dropNullValues: true, castNumericStrings: true },
+  /** ThingsBoard 4.3 (monolith or microservices): platform-facts.md §2, §3 and §4.5. */
+  'thingsboard-4.3': {
+    malformedPayloadStatus: 500,
+    dropNullValues: true,
+    castNumericStrings: true,
+    gatewayAttributeRequestThingsboardShapeOnly: true,
+    gatewayEntryWithoutTsIsKeyValues: true,
+  },
 } as const satisfies Record<string, Quirks>;
 
 export type QuirksMode = keyof typeof QUIRKS_MODES;

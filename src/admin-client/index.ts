@@ -96,6 +96,19 @@ export class AdminClient {
   createDeviceProfile(profile: profiles.NewDeviceProfile): Promise<{ id: string; name: string }> {
     return profiles.createDeviceProfile(this.session, profile);
   }
+  findDeviceProfileByName(name: string): Promise<{ id: string; name: string } | undefined> {
+    return profiles.findDeviceProfileByName(this.session, name);
+  }
+
+  /** The default tenant profile (system administrator only). */
+  defaultTenantProfile(): Promise<Record<string, unknown>> {
+    return profiles.defaultTenantProfile(this.session);
+  }
+
+  saveTenantProfile(profile: Record<string, unknown>): Promise<void> {
+    return profiles.saveTenantProfile(this.session, profile);
+  }
+
   deleteDeviceProfile(id: string): Promise<void> {
     return profiles.deleteDeviceProfile(this.session, id);
   }

@@ -32,3 +32,23 @@ export async function createDeviceProfile(session: AdminSession, profile: NewDev
 export async function deleteDeviceProfile(session: AdminSession, id: string): Promise<void> {
   await session.call('DELETE', `/api/deviceProfile/${id}`);
 }
+
+/** The device profile of that exact name (GET /api/deviceProfiles with textSearch), or undefined. */
+export async function findDeviceProfileByName(session: AdminSession, name: string): Promise<{ id: string; name: string } | undefined> {
+  const answer = (await session.call('GET', `/api/deviceProfiles?pageSize=100&page=0&textSearch=${encodeURIComponent(name)}`)).json;
+  const data = (toPlain(answer) as { data?: Array<{ id?: { id?: string }; name?: string }> }).data ?? [];
+  const found = data.find((profile) => profile.name === name);
+  return found?.id?.id ? { id: found.id.id, name } : undefined;
+}
+
+/** The default tenant profile as the platform holds it (system administrator; GET /api/tenantProfile/{id}). */
+export async function defaultTenantProfile(session: AdminSession): Promise<Record<string, unknown>> {
+  const info = (await session.call('GET', '/api/tenantProfileInfo/default')).json;
+  const id = idOf(info, 'tenant profile');
+  return toPlain((await session.call('GET', `/api/tenantProfile/${id}`)).json) as Record<string, unknown>;
+}
+
+/** Saves a tenant profile (system administrator; POST /api/tenantProfile). */
+export async function saveTenantProfile(session: AdminSession, profile: Record<string, unknown>): Promise<void> {
+  await session.call('POST', '/api/tenantProfile', profile);
+}

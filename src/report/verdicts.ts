@@ -8,7 +8,8 @@
  * - NOT TESTED when no scenario carries it (or it is not testable; the entry says which);
  * - DEVIATION when the target profile declares a deviation for it and the scenarios that verify the declared
  *   alternative (tagged `@deviation-<id>`) all passed. A declared deviation without such a scenario, or whose
- *   scenario failed, is FAIL: a deviation is verified, never waved through.
+ *   scenario failed, is FAIL: a deviation is verified, never waved through (NOT TESTED only when the run held no
+ *   scenario of the requirement at all, e.g. a tag filter left them out).
  */
 import type * as messages from '@cucumber/messages';
 import type { Requirement } from '../../schemas';
@@ -107,9 +108,10 @@ export function requirementVerdicts(
     const tag = `@${requirement.id}`;
     const declared = context.deviations?.has(requirement.id) ?? false;
     const own = scenarios.filter((scenario) => scenario.tags.includes(declared ? `@deviation-${requirement.id}` : tag));
+    const specification = declared ? scenarios.filter((scenario) => scenario.tags.includes(tag)).length : 0;
     return {
       ...requirement,
-      verdict: declared ? deviationVerdict(own) : verdictOf(requirement, own, context),
+      verdict: declared ? deviationVerdict(own, specification) : verdictOf(requirement, own, context),
       scenarios: own.map(({ name, location, status, durationMs, error }) => ({ name, location, status, durationMs, error })),
     };
   });
@@ -124,8 +126,13 @@ function verdictOf(requirement: Requirement, scenarios: readonly ScenarioResult[
   return 'NOT TESTED';
 }
 
-function deviationVerdict(alternatives: readonly ScenarioResult[]): Verdict {
-  if (alternatives.length === 0) return 'FAIL';
+/**
+ * A declared deviation: DEVIATION when its alternatives ran and passed. When the run held the requirement's own
+ * scenarios (skipped for the declaration) but no alternative, the declaration is unverified: FAIL. When the run held
+ * no scenario of it at all (a tag filter left them out), nothing was tested.
+ */
+function deviationVerdict(alternatives: readonly ScenarioResult[], specificationScenarios: number): Verdict {
+  if (alternatives.length === 0) return specificationScenarios === 0 ? 'NOT TESTED' : 'FAIL';
   return alternatives.every((scenario) => scenario.status === 'PASSED') ? 'DEVIATION' : 'FAIL';
 }
 

@@ -20,6 +20,8 @@ export async function startEmbedded(profile: TargetProfile) {
     mqttTlsPort: 0,
     tls,
     claimDurationMs: profile.platform.claimDurationMs,
+    // undelivered RPCs end after 1 s instead of ThingsBoard's 5 s minimum: scenarios that check non-delivery wait less
+    minServerRpcTimeoutMs: 1000,
     quirks: profile.quirks,
     jwtExpirationSec: profile.platform.accessTokenLifetimeSec,
     refreshTokenExpirationSec: profile.platform.refreshTokenLifetimeSec,

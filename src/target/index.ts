@@ -21,12 +21,16 @@ export interface Target {
   /** Base URL of the administration REST API. */
   adminUrl: string;
   mqttUrl?: string;
+  /** mqtts:// URL of the MQTT transport over TLS, when the target serves it (trusted through `tls`). */
+  mqttsUrl?: string;
   /** HTTPS base URL of the HTTP device API, when the target serves both (interfaces.md: HTTP and HTTPS). */
   httpsUrl?: string;
   /** Trust for TLS endpoints: a CA certificate (PEM), or no verification when the profile says so explicitly. */
   tls: { ca?: string; insecureSkipVerify: boolean };
   tenantAdmin: Credentials;
   customerUser?: Credentials;
+  /** The system administrator, for the tenant-limits capability only. */
+  sysAdmin?: Credentials;
   /** The analytics report API, when the target has one. */
   analytics?: { reportUrl: string; viewConfigId?: string; limits?: { poolSize: number; queueCapacity: number } };
   /** The REST connector under test, when the target has one. */
@@ -112,6 +116,7 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
     httpUrl: profile.platform.http,
     adminUrl: profile.platform.adminUrl,
     mqttUrl: profile.platform.mqtt,
+    mqttsUrl: profile.platform.mqtts,
     httpsUrl: profile.platform.https,
     analyticsUrl: profile.analytics?.url,
   };
@@ -132,7 +137,7 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
     // Loaded lazily so that a run against a remote target never loads the reference platform.
     const { startEmbedded } = require('./embedded') as typeof import('./embedded');
     const embedded = await startEmbedded(profile);
-    urls = { httpUrl: embedded.httpUrl, adminUrl: embedded.httpUrl, mqttUrl: embedded.mqttUrl, httpsUrl: embedded.httpsUrl, analyticsUrl: embedded.analyticsUrl };
+    urls = { httpUrl: embedded.httpUrl, adminUrl: embedded.httpUrl, mqttUrl: embedded.mqttUrl, mqttsUrl: embedded.mqttsUrl, httpsUrl: embedded.httpsUrl, analyticsUrl: embedded.analyticsUrl };
     viewConfigId ??= embedded.viewConfigId;
     analyticsLimits = embedded.analyticsLimits;
     ca = embedded.ca;
@@ -146,10 +151,12 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
     httpUrl: trimSlash(urls.httpUrl),
     adminUrl: trimSlash(urls.adminUrl ?? urls.httpUrl),
     mqttUrl: urls.mqttUrl,
+    mqttsUrl: urls.mqttsUrl,
     httpsUrl: urls.httpsUrl && trimSlash(urls.httpsUrl),
     tls: { ca, insecureSkipVerify: profile.platform.tls?.insecureSkipVerify ?? false },
     tenantAdmin: profile.platform.tenantAdmin,
     customerUser: profile.platform.customerUser,
+    sysAdmin: profile.platform.sysAdmin,
     claimDurationMs: profile.platform.claimDurationMs ?? 86_400_000,
     analytics: urls.analyticsUrl
       ? {

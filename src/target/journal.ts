@@ -110,7 +110,13 @@ async function deleteEntity(admin: AdminClient, entry: { kind: EntityKind; name:
         await admin.deleteDevice(device.id);
         return true;
       }
-      case 'deviceProfile':
+      case 'deviceProfile': {
+        // a profile a gateway connect created has no id in the journal: it is found by its (prefixed) name
+        const id = entry.id ?? (await admin.findDeviceProfileByName(entry.name))?.id;
+        if (!id) return false;
+        await admin.deleteDeviceProfile(id);
+        return true;
+      }
       case 'otaPackage':
       case 'apiKey': {
         if (!entry.id) return false; // never created: the run stopped between the intent and the answer

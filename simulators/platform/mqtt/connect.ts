@@ -37,12 +37,11 @@ export function handleConnect(session: MqttSession, packet: IConnectPacket): voi
   session.send(session.v5 ? { cmd: 'connack', reasonCode: 0, sessionPresent: false } : { cmd: 'connack', returnCode: 0, sessionPresent: false });
 }
 
+/**
+ * A refusing CONNACK, then the connection closes. ThingsBoard also sends an MQTT 5 DISCONNECT with the CONNACK's
+ * code, but 0x85–0x87 are not DISCONNECT reason codes (MQTT 5 §3.14.2.1) and clients reject that packet as malformed.
+ */
 function refuse(session: MqttSession, v5Code: number, v3Code: number): void {
-  if (session.v5) {
-    session.send({ cmd: 'connack', reasonCode: v5Code, sessionPresent: false });
-    session.send({ cmd: 'disconnect', reasonCode: v5Code });
-  } else {
-    session.send({ cmd: 'connack', returnCode: v3Code, sessionPresent: false });
-  }
+  session.send(session.v5 ? { cmd: 'connack', reasonCode: v5Code, sessionPresent: false } : { cmd: 'connack', returnCode: v3Code, sessionPresent: false });
   session.end();
 }

@@ -25,7 +25,7 @@ import { parseValid, typedEntries } from '../core/payloads';
 import { pickAttributes, setMember } from '../core/render';
 import type { AttributeScope } from '../core/model';
 import type { GatewayDevices } from './gateway-devices';
-import { PublishFailure } from './reason-codes';
+import { PublishFailure, REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
 export const GATEWAY_ATTRIBUTES_RESPONSE_TOPIC = 'v1/gateway/attributes/response';
@@ -50,7 +50,11 @@ const HANDLERS: Record<string, Handler> = {
     // every entry is converted before anything is stored: a bad value anywhere refuses the whole message
     const converted = Object.entries(document).map(([name, entries]) => ({
       name,
-      records: entries.map((entry) => ({ ts: entry.ts === undefined ? now : Number(String(entry.ts)), values: typedEntries(entry.values, quirks) })),
+      records: entries.map((entry) =>
+        entry.ts === undefined && quirks.gatewayEntryWithoutTsIsKeyValues
+          ? { ts: now, values: typedEntries(entry, quirks) } // ThingsBoard: the element itself is the key-value object
+          : { ts: entry.ts === undefined ? now : Number(String(entry.ts)), values: typedEntries(entry.values, quirks) },
+      ),
     }));
     for (const { name, records } of converted) session.context.core.saveTelemetry(devices.connect(name), records);
   },
@@ -64,6 +68,9 @@ const HANDLERS: Record<string, Handler> = {
 
   'v1/gateway/attributes/request': (session, devices, text) => {
     const request = parseValid(text, gatewayAttributeRequestSchema, 'gateway attribute request') as Record<string, unknown> & { id: unknown; device: string };
+    if (typeof request.client !== 'boolean' && session.context.quirks.gatewayAttributeRequestThingsboardShapeOnly) {
+      throw new PublishFailure(REASON.IMPLEMENTATION_SPECIFIC_ERROR, 'client must be true or false', true, REASON.IMPLEMENTATION_SPECIFIC_ERROR);
+    }
     const device = devices.connect(request.device);
     const answer: Record<string, unknown> = { id: request.id, device: request.device };
     if (typeof request.client === 'boolean') {

@@ -1,0 +1,27 @@
+@mqtt-gateway-api
+Feature: Declared deviations of real platform versions (MQTT gateway API)
+  Where a target profile declares that the platform knowingly differs from the specification, these scenarios run
+  instead of the specification's and check that the declared alternative holds. Against a target that declares no
+  deviation they are skipped.
+
+  @deviation-GW-ATTRREQ-01 @GW-ATTRREQ-02 @capability-mqtt5
+  Scenario: An attribute request in ThingsBoard's shape is answered; the specification's shape is refused
+    Given a gateway "gw" connected over MQTT 5
+    When the gateway "gw" publishes attributes for "dial": {"unit": "bar"}
+    Then the PUBACK reports success
+    And the platform eventually holds a device "dial" of the profile "default"
+    When the gateway "gw" requests attributes of "dial" with {"client": true, "key": "unit"}
+    Then the gateway "gw" receives on v1/gateway/attributes/response an answer with the id of its request for "dial"
+    And the gateway's attribute answer for "gw" holds {"unit": "bar"}
+    When the gateway "gw" publishes on "v1/gateway/attributes/request" the payload {"id": 90, "device": "{{dial}}", "client": ["unit"]}
+    Then the publish is refused with a failure reason code or a closed connection
+
+  @deviation-GW-TEL-03
+  Scenario: An entry without ts is stored as a key named values at server time
+    Given a gateway "gw" connected over MQTT 3.1.1
+    When the gateway "gw" publishes telemetry for "clock": [{"values": {"tick": 7}}]
+    Then the PUBACK reports success
+    And the platform eventually holds a device "clock" of the profile "default"
+    And the platform eventually holds telemetry of "clock":
+      | key    | ts     | value      | type |
+      | values | server | {"tick":7} | json |

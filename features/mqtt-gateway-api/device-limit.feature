@@ -1,0 +1,21 @@
+@mqtt-gateway-api @capability-tenant-limits
+Feature: The device limit of a gateway connect
+  The gateway connect is subject to the tenant's device limit: exceeding it fails the connect and no device is
+  created; with MQTT 5 the PUBACK carries a failure status code. (The scenarios lower the tenant's limit to the
+  current device count and restore it afterwards, so they run only where the target profile allows it.)
+
+  @GW-LIM-01
+  Scenario: A connect beyond the device limit creates no device (MQTT 3.1.1)
+    Given a gateway "gw" connected over MQTT 3.1.1
+    And the tenant's device limit is reached
+    When the gateway "gw" connects the device "one-too-many"
+    Then no device "one-too-many" exists on the platform
+
+  @GW-LIM-01 @GW-ERR-01 @GW-RULE-04 @capability-mqtt5
+  Scenario: A connect beyond the device limit fails with a status code and creates no device (MQTT 5)
+    Given a gateway "gw" connected over MQTT 5
+    And the tenant's device limit is reached
+    When the gateway "gw" connects the device "one-too-many"
+    Then the PUBACK carries a failure reason code
+    And no device "one-too-many" exists on the platform
+    And the gateway "gw" is still connected

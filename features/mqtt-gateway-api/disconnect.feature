@@ -1,0 +1,48 @@
+@mqtt-gateway-api
+Feature: Disconnecting devices from the gateway
+  {"device": name} on v1/gateway/disconnect makes a connected device not active: the platform stops sending its
+  attribute updates and RPC commands to the gateway. A disconnect for an unknown name is ignored.
+
+  @GW-DISC-01 @GW-STATE-05 @GW-STATE-06
+  Scenario Outline: After a disconnect no attribute update reaches the gateway (MQTT <version>)
+    Given a gateway "gw" connected over MQTT <version>
+    When the gateway "gw" connects the device "lamp"
+    Then the platform eventually holds a device "lamp" of the profile "default"
+    When the gateway "gw" disconnects the device "lamp"
+    Then the PUBACK reports success
+    When the platform sets the shared attributes of "lamp" to {"mode": "night"}
+    Then the gateway "gw" receives no attribute update for "lamp" within 300 ms
+
+    Examples: MQTT 3.1.1
+      | version |
+      | 3.1.1   |
+
+    @capability-mqtt5
+    Examples: MQTT 5
+      | version |
+      | 5       |
+
+  @GW-STATE-06
+  Scenario: After a disconnect no RPC reaches the gateway
+    Given a gateway "gw" connected over MQTT 5
+    When the gateway "gw" connects the device "lamp"
+    Then the platform eventually holds a device "lamp" of the profile "default"
+    When the gateway "gw" disconnects the device "lamp"
+    And the platform sends a two-way RPC "blink" with a timeout of 1000 ms and params {} to "lamp"
+    Then the gateway "gw" receives no RPC for "lamp" within 300 ms
+
+  @GW-DISC-01 @GW-STATE-07
+  Scenario Outline: A disconnect for an unknown device is ignored (MQTT <version>)
+    Given a gateway "gw" connected over MQTT <version>
+    When the gateway "gw" disconnects the device "ghost"
+    Then the PUBACK reports success
+    And no device "ghost" exists on the platform
+
+    Examples: MQTT 3.1.1
+      | version |
+      | 3.1.1   |
+
+    @capability-mqtt5
+    Examples: MQTT 5
+      | version |
+      | 5       |
