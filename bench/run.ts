@@ -7,6 +7,10 @@
  *     pipelining 1); rounds alternate A/B/A/B, each measurement preceded by a warm-up (the first seconds of a
  *     process run at about half speed, toolchain-notes.md §4). The median of the per-round ratios is reported.
  *     Goal: ≥ 0.5. Every non-2xx answer, error or timeout counts as a failure and fails the check.
+ *  c) JSON POSTs per second through the reference REST connector (bench/connector-child.ts, its own process) ÷
+ *     direct HTTP device-API telemetry posts per second, same body, same rounds. The connector answers 200 only after
+ *     the platform's PUBACK for the device's telemetry, so every counted request was taken by the platform.
+ *     Reported, no goal yet (the issue asks for the figure).
  *  b) Wall time of the full conformance run (`node bin/iotc.js run`, reports in a temporary folder). Goal: ≤ 15 s.
  *
  * Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION_S (4), BENCH_WARMUP_S (1), BENCH_CONNECTIONS (10),
@@ -63,8 +67,8 @@ interface ServerChild {
 }
 
 /** Spawns a server and waits for its one-line JSON ready message carrying `httpUrl`. */
-function startServer(label: string, args: string[]): Promise<ServerChild> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+function startServer(label: string, args: string[], env: Record<string, string> = {}): Promise<ServerChild> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env, NODE_ENV: 'production' } });
   children.add(child);
   child.on('exit', () => children.delete(child));
   let stdout = '';
@@ -123,12 +127,12 @@ interface Measurement {
   total: number;
 }
 
-async function load(url: string, seconds: number): Promise<Measurement> {
+async function load(url: string, seconds: number, body = TELEMETRY_BODY): Promise<Measurement> {
   const result = await autocannon({
     url,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: TELEMETRY_BODY,
+    body,
     connections: CONNECTIONS,
     pipelining: 1,
     duration: seconds,
@@ -144,9 +148,9 @@ async function load(url: string, seconds: number): Promise<Measurement> {
   };
 }
 
-async function measure(url: string): Promise<Measurement> {
-  await load(url, WARMUP_S);
-  return load(url, DURATION_S);
+async function measure(url: string, body?: string): Promise<Measurement> {
+  await load(url, WARMUP_S, body);
+  return load(url, DURATION_S, body);
 }
 
 function median(values: number[]): number {
@@ -155,45 +159,66 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-async function throughputRatio(): Promise<{ ratio: number; failures: number; lines: string[] }> {
-  const platform = await startServer('reference platform (iotc simulate)', [join(ROOT, 'bin', 'iotc.js'), 'simulate', '--http-port', '0', '--json']);
-  const bare = await startServer('bare node:http server', ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'bare-http-child.ts')]);
-  const token = platform.ready.deviceToken;
-  if (typeof token !== 'string' || !token) throw new Error('iotc simulate --json gave no deviceToken');
-  const platformUrl = `${platform.httpUrl}/api/v1/${encodeURIComponent(token)}/telemetry`;
-  const bareUrl = `${bare.httpUrl}/api/v1/bench-token/telemetry`;
+interface Side {
+  label: string;
+  url: string;
+  body?: string;
+}
 
+/** Rounds of A then B (B then A every other round), each measured after a warm-up; the median ratio A/B. */
+async function sideBySide(a: Side, b: Side): Promise<{ ratio: number; failures: number; lines: string[] }> {
   const lines: string[] = [];
   const ratios: number[] = [];
   let failures = 0;
-  const row = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(7) : cell.padStart(12))).join(' ');
-  lines.push(row(['round', 'platform r/s', 'bare r/s', 'ratio', 'plat p50/p99', 'bare p50/p99', 'failures']));
-  try {
-    for (let round = 1; round <= ROUNDS; round++) {
-      // A/B, then B/A: neither side always gets the quieter second slot.
-      const order = round % 2 ? (['platform', 'bare'] as const) : (['bare', 'platform'] as const);
-      const results: Partial<Record<'platform' | 'bare', Measurement>> = {};
-      for (const side of order) results[side] = await measure(side === 'platform' ? platformUrl : bareUrl);
-      const { platform: onPlatform, bare: onBare } = results as Record<'platform' | 'bare', Measurement>;
-      const ratio = onPlatform.requestsPerSecond / Math.max(onBare.requestsPerSecond, 1);
-      ratios.push(ratio);
-      failures += onPlatform.failures + onBare.failures;
-      lines.push(
-        row([
-          String(round),
-          onPlatform.requestsPerSecond.toFixed(0),
-          onBare.requestsPerSecond.toFixed(0),
-          ratio.toFixed(2),
-          `${onPlatform.p50}/${onPlatform.p99} ms`,
-          `${onBare.p50}/${onBare.p99} ms`,
-          String(onPlatform.failures + onBare.failures),
-        ]),
-      );
-    }
-  } finally {
-    await Promise.all([stopServer(platform), stopServer(bare)]);
+  const row = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(7) : cell.padStart(14))).join(' ');
+  lines.push(row(['round', `${a.label} r/s`, `${b.label} r/s`, 'ratio', `${a.label} p50/p99`, `${b.label} p50/p99`, 'failures']));
+  for (let round = 1; round <= ROUNDS; round++) {
+    // A/B, then B/A: neither side always gets the quieter second slot.
+    const order = round % 2 ? [a, b] : [b, a];
+    const results = new Map<Side, Measurement>();
+    for (const side of order) results.set(side, await measure(side.url, side.body));
+    const onA = results.get(a)!;
+    const onB = results.get(b)!;
+    const ratio = onA.requestsPerSecond / Math.max(onB.requestsPerSecond, 1);
+    ratios.push(ratio);
+    failures += onA.failures + onB.failures;
+    lines.push(
+      row([
+        String(round),
+        onA.requestsPerSecond.toFixed(0),
+        onB.requestsPerSecond.toFixed(0),
+        ratio.toFixed(2),
+        `${onA.p50}/${onA.p99} ms`,
+        `${onB.p50}/${onB.p99} ms`,
+        String(onA.failures + onB.failures),
+      ]),
+    );
   }
   return { ratio: median(ratios), failures, lines };
+}
+
+async function throughputRatios(): Promise<{ platform: Awaited<ReturnType<typeof sideBySide>>; connector: Awaited<ReturnType<typeof sideBySide>> }> {
+  const platform = await startServer('reference platform (iotc simulate)', [join(ROOT, 'bin', 'iotc.js'), 'simulate', '--http-port', '0', '--mqtt-port', '0', '--json']);
+  const servers = [platform];
+  try {
+    const bare = await startServer('bare node:http server', ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'bare-http-child.ts')]);
+    servers.push(bare);
+    const { deviceToken, mqttUrl, gatewayToken } = platform.ready;
+    if (typeof deviceToken !== 'string' || !deviceToken) throw new Error('iotc simulate --json gave no deviceToken');
+    if (typeof mqttUrl !== 'string' || typeof gatewayToken !== 'string') throw new Error('iotc simulate --json gave no mqttUrl or gatewayToken');
+    const connector = await startServer('reference REST connector', ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'connector-child.ts')], {
+      IOTC_BENCH_MQTT_URL: mqttUrl,
+      IOTC_BENCH_GATEWAY_TOKEN: gatewayToken,
+    });
+    servers.push(connector);
+    const direct: Side = { label: 'platform', url: `${platform.httpUrl}/api/v1/${encodeURIComponent(deviceToken)}/telemetry` };
+    return {
+      platform: await sideBySide(direct, { label: 'bare', url: `${bare.httpUrl}/api/v1/bench-token/telemetry` }),
+      connector: await sideBySide({ label: 'connector', url: `${connector.httpUrl}/bench` }, direct),
+    };
+  } finally {
+    await Promise.all(servers.reverse().map(stopServer));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -229,16 +254,24 @@ function timeConformanceRun(): Promise<{ seconds: number; exitCode: number | nul
 // ---------------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  const total = ROUNDS * 2 * (WARMUP_S + DURATION_S);
+  const total = 2 * ROUNDS * 2 * (WARMUP_S + DURATION_S);
   console.log(`iotc bench: HTTP telemetry POST, c=${CONNECTIONS} p=1, ${WARMUP_S} s warm-up + ${DURATION_S} s, ${ROUNDS} rounds A/B (~${total} s), then the conformance run`);
   let ok = true;
 
-  const throughput = await throughputRatio();
+  const ratios = await throughputRatios();
+  const throughput = ratios.platform;
   console.log(throughput.lines.join('\n'));
   const ratioOk = throughput.ratio >= GOAL_THROUGHPUT_RATIO && throughput.failures === 0;
   ok &&= ratioOk;
   console.log(
     `${ratioOk ? 'PASS' : 'FAIL'}  platform/bare throughput, median of ${ROUNDS}: ${throughput.ratio.toFixed(2)} (goal >= ${GOAL_THROUGHPUT_RATIO}), failed requests: ${throughput.failures} (goal 0)`,
+  );
+
+  console.log(ratios.connector.lines.join('\n'));
+  const connectorOk = ratios.connector.failures === 0;
+  ok &&= connectorOk;
+  console.log(
+    `${connectorOk ? 'INFO' : 'FAIL'}  REST connector JSON POSTs (200 after the platform's PUBACK) / direct device-API telemetry posts, median of ${ROUNDS}: ${ratios.connector.ratio.toFixed(2)}, failed requests: ${ratios.connector.failures} (goal 0)`,
   );
 
   if (process.env.BENCH_SKIP_RUN === '1') {
@@ -261,7 +294,7 @@ const watchdog = setTimeout(
     killChildren();
     process.exit(1);
   },
-  (ROUNDS * 2 * (WARMUP_S + DURATION_S + 5) + 60) * 1000 + RUN_TIMEOUT_MS,
+  (2 * ROUNDS * 2 * (WARMUP_S + DURATION_S + 5) + 90) * 1000 + RUN_TIMEOUT_MS,
 );
 watchdog.unref();
 
