@@ -69,6 +69,16 @@ program
   });
 
 program
+  .command('external-api')
+  .description('run the external-API simulator a REST connector under test calls (attribute updates, server-side RPC)')
+  .option('--host <address>', 'address to listen on', '127.0.0.1')
+  .option('--port <port>', 'port (0 = any free port)', port, 5001)
+  .action(async (options: { host: string; port: number }) => {
+    const { runExternalApi } = require('./external-api') as typeof import('./external-api');
+    await runExternalApi(options);
+  });
+
+program
   .command('cleanup')
   .description('delete what an interrupted run left on a target (only entities its cleanup journal names)')
   .option('-t, --target <profile>', 'built-in profile name or target profile JSON file', process.env.IOTC_TARGET || 'embedded')
