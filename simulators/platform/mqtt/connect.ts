@@ -34,7 +34,12 @@ export function handleConnect(session: MqttSession, packet: IConnectPacket): voi
   sessionsByDevice.set(device.id, session);
   if (device.additionalInfo?.gateway === true) session.gateway = new GatewayDevices(session);
   session.onEnd('deleted', core.on(device, 'deleted', () => session.end(REASON.ADMINISTRATIVE_ACTION)));
-  session.send(session.v5 ? { cmd: 'connack', reasonCode: 0, sessionPresent: false } : { cmd: 'connack', returnCode: 0, sessionPresent: false });
+  // MQTT 5: the platform's maximum QoS is 1 and it keeps no retained messages (platform-facts.md §4.2)
+  session.send(
+    session.v5
+      ? { cmd: 'connack', reasonCode: 0, sessionPresent: false, properties: { maximumQoS: 1, retainAvailable: false } }
+      : { cmd: 'connack', returnCode: 0, sessionPresent: false },
+  );
 }
 
 /**
