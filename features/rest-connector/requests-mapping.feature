@@ -100,6 +100,16 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
     Then the external API receives exactly 3 requests to "/down/<<upd-down-1>>"
 
+  @RC-AUPD-07
+  Scenario: Without tries, an external API that stays down gets 3 attempts
+    Given the external API fails every request to "/sensor/<<upd-down-REST>>"
+    And the connector has forwarded data of the device "<<upd-down-REST>>"
+    When the platform sets the shared attributes of "<<upd-down-REST>>":
+      """
+      {"data": 1}
+      """
+    Then the external API receives exactly 3 requests to "/sensor/<<upd-down-REST>>"
+
   @RC-AUPD-06 @RC-AUPD-07
   Scenario: An attempt that gets no answer within timeout seconds is abandoned and tried again
     Given the external API answers requests to "/slow/<<upd-slow-1>>" after 600 ms
@@ -191,6 +201,14 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
     When the platform sends the RPC "anything" with params "{}" to "<<dev-rpcdown-1>>"
     Then the RPC reply is an error mentioning "503"
     And the external API receives exactly 3 requests to "/rpcdown/<<dev-rpcdown-1>>"
+
+  @RC-RPC-10
+  Scenario: Without tries, an RPC call to an external API that stays down is attempted 3 times
+    Given the external API fails every request to "/rpcdefault/<<rest-echo-down>>"
+    And the connector has forwarded data of the device "<<rest-echo-down>>"
+    When the platform sends the RPC "echo" with params "{}" to "<<rest-echo-down>>"
+    Then the RPC reply is an error mentioning "503"
+    And the external API receives exactly 3 requests to "/rpcdefault/<<rest-echo-down>>"
 
   @RC-RPC-06 @RC-RPC-09
   Scenario: No answer within responseTimeout seconds ends the call with an error reply

@@ -5,6 +5,7 @@
  * answer holds up nobody else (the real gateway blocks its event loop).
  */
 import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { startPlatform, type RunningPlatform } from '../../simulators/platform';
@@ -17,6 +18,7 @@ describe('reference REST connector', () => {
   let connector: RunningConnector;
   let client: ConnectorClient;
   let jwt: string;
+  const logLines: string[] = [];
 
   before(async () => {
     platform = await startPlatform({ httpPort: 0, mqttPort: 0 });
@@ -31,7 +33,8 @@ describe('reference REST connector', () => {
         { endpoint: '/wait', HTTPMethods: ['POST'], security: { type: 'anonymous' }, converter, response: { timeout: 2 } },
       ],
     });
-    connector = await startConnector({ config, mqttUrl: platform.mqttUrl!, gatewayToken: credentials.json.credentialsId });
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
+    connector = await startConnector({ config, mqttUrl: platform.mqttUrl!, gatewayToken: credentials.json.credentialsId, logger });
     client = new ConnectorClient(connector.url, { ca: connector.certificate });
   });
 
@@ -52,6 +55,15 @@ describe('reference REST connector', () => {
     assert.equal((await client.send({ path: '/data', body: { raw: '[1,2]', contentType: 'application/json' } })).status, 400);
     assert.equal((await client.send({ path: '/data', body: { raw: 'name=a', contentType: 'text/plain' } })).status, 415);
     assert.equal((await client.send({ path: '/data', body: { json: { v: 1 } } })).status, 400, 'no device name');
+  });
+
+  it('ignores file parts of multipart requests with an info log', async () => {
+    const answer = await client.send({ path: '/data', body: { multipart: { fields: { name: 'former', v: '1.5' }, files: [{ field: 'v', filename: 'v.txt', content: '9' }] } } });
+    assert.equal(answer.status, 200);
+    const line = logLines.map((text) => JSON.parse(text) as { level: number; msg: string; filename?: string }).find((entry) => entry.msg.includes('file parts'));
+    assert.ok(line, 'no log line about the file part');
+    assert.equal(line.level, 30, 'logged at info');
+    assert.equal(line.filename, 'v.txt');
   });
 
   it('keeps serving other requests while one waits for its remote answer, which only it receives', async () => {
