@@ -63,13 +63,12 @@ async function send(world: IotcWorld, call: ConnectorCall): Promise<ConnectorRes
 }
 
 function lastAnswer(world: IotcWorld): ConnectorResponse {
-  const answer = (world as IotcWorld & { connectorResponse?: ConnectorResponse }).connectorResponse;
-  if (!answer) throw new Error('no connector request was sent in this scenario yet');
-  return answer;
+  if (!world.connectorResponse) throw new Error('no connector request was sent in this scenario yet');
+  return world.connectorResponse;
 }
 
 function remember(world: IotcWorld, response: ConnectorResponse): void {
-  (world as IotcWorld & { connectorResponse?: ConnectorResponse }).connectorResponse = response;
+  world.connectorResponse = response;
 }
 
 // ---- credentials --------------------------------------------------------------------------------------------

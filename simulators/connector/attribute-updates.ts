@@ -6,10 +6,10 @@
  * when the call sends JSON. Other ${...} read the update's data.
  */
 import type { Logger } from 'pino';
-import { evaluate, evaluateText, jsonFragment, parseTemplate, textOf, urlComponent } from '../../src/expressions';
+import { evaluateText, urlComponent } from '../../src/expressions';
 import type { AttributeUpdate } from '../gateway/mqtt-gateway';
-import type { AttributeUpdateRule, OutgoingCallConfig } from './config';
-import { absoluteUrl, callOut, type CallOutcome, type OutgoingDispatchers } from './outgoing-call';
+import type { AttributeUpdateRule } from './config';
+import { absoluteUrl, callOut, renderBody, type CallOutcome, type OutgoingDispatchers } from './outgoing-call';
 
 export async function sendAttributeUpdate(update: AttributeUpdate, rules: AttributeUpdateRule[], dispatchers: OutgoingDispatchers, logger: Logger): Promise<CallOutcome[]> {
   const calls: Array<Promise<CallOutcome>> = [];
@@ -31,17 +31,4 @@ export async function sendAttributeUpdate(update: AttributeUpdate, rules: Attrib
     }
   }
   return Promise.all(calls);
-}
-
-/** The body of an outgoing call: the valueExpression, JSON-aware when the call sends JSON. */
-export function renderBody(config: OutgoingCallConfig, data: unknown, variables: Record<string, unknown>): string | undefined {
-  const json = Object.entries(config.headers).some(([name, value]) => name.toLowerCase() === 'content-type' && /json/i.test(value));
-  const parts = parseTemplate(config.valueExpression).parts;
-  if (parts.length === 1 && 'path' in parts[0]!) {
-    // the body is one value: as a JSON document, or as text
-    const value = evaluate(config.valueExpression, data, { variables });
-    if (value === undefined) return undefined;
-    return json ? JSON.stringify(value) : textOf(value);
-  }
-  return evaluateText(config.valueExpression, data, { variables, render: json ? jsonFragment : textOf, missing: 'keep' });
 }

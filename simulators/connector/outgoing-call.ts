@@ -2,9 +2,11 @@
  * One outgoing HTTP call of attributeUpdates or serverSideRpc, with undici: method, headers, basic security,
  * SSLVerify, allowRedirects, a per-attempt timeout (seconds) and up to `tries` attempts. An attempt that fails
  * to connect, times out or gets a 5xx is tried again; a 2xx/3xx/4xx answer ends the call. An optional deadline
- * (the RPC responseTimeout, seconds) bounds all attempts together.
+ * (the RPC responseTimeout, seconds) bounds all attempts together. The body is the valueExpression rendered
+ * JSON-aware when the call's Content-Type is JSON.
  */
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { evaluate, evaluateText, jsonFragment, parseTemplate, textOf } from '../../src/expressions';
 import { basicAuthorization } from './basic-auth';
 import type { OutgoingCallConfig } from './config';
 
@@ -75,4 +77,17 @@ export async function callOut(call: PreparedCall, dispatchers: OutgoingDispatche
     }
   }
   return last;
+}
+
+/** The body of an outgoing call: the valueExpression, JSON-aware when the call sends JSON. */
+export function renderBody(config: OutgoingCallConfig, data: unknown, variables: Record<string, unknown>): string | undefined {
+  const json = Object.entries(config.headers).some(([name, value]) => name.toLowerCase() === 'content-type' && /json/i.test(value));
+  const parts = parseTemplate(config.valueExpression).parts;
+  if (parts.length === 1 && 'path' in parts[0]!) {
+    // the body is one value: as a JSON document, or as text
+    const value = evaluate(config.valueExpression, data, { variables });
+    if (value === undefined) return undefined;
+    return json ? JSON.stringify(value) : textOf(value);
+  }
+  return evaluateText(config.valueExpression, data, { variables, render: json ? jsonFragment : textOf, missing: 'keep' });
 }

@@ -13,8 +13,7 @@ import type { Logger } from 'pino';
 import { evaluateText, urlComponent } from '../../src/expressions';
 import type { GatewayRpcRequest } from '../gateway/mqtt-gateway';
 import type { OutgoingCallConfig, ServerSideRpcRule } from './config';
-import { absoluteUrl, callOut, type CallOutcome, type OutgoingDispatchers } from './outgoing-call';
-import { renderBody } from './attribute-updates';
+import { absoluteUrl, callOut, renderBody, type CallOutcome, type OutgoingDispatchers } from './outgoing-call';
 
 /** No rule and no built-in method: the RPC is left to the platform's timeout. */
 export const NOT_HANDLED = Symbol('not handled');
