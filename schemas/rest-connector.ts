@@ -168,7 +168,14 @@ export const restConnectorConfigSchema = {
       type: 'object',
       properties: {
         host: { ...nonEmpty, default: '127.0.0.1' },
-        port: { type: 'integer', minimum: 0, maximum: 65535, default: 5000 },
+        /** A number, or its digits as a string (the gateway's own example files write "5000"). */
+        port: {
+          anyOf: [
+            { type: 'integer', minimum: 0, maximum: 65535 },
+            { type: 'string', pattern: '^\\d{1,5}$' },
+          ],
+          default: 5000,
+        },
         SSL: { type: 'boolean', default: false },
         security: {
           type: 'object',

@@ -59,7 +59,12 @@ export function checkConnectorConfig(value: unknown): string[] {
     if (first) problems.push(`${at}: the endpoint ${endpoint} is already served by ${first}`);
     else paths.set(endpoint, at);
   }
+  if (file.server === undefined && ('host' in file || 'port' in file)) {
+    problems.push('$: an old-format file (host, port and mapping at the root): interfaces.md puts host, port, SSL and security in server, and requestsMapping beside mapping');
+  }
   const server = record(file.server);
+  const port = Number(server.port);
+  if (typeof server.port === 'string' && (!Number.isInteger(port) || port > 65535)) problems.push(`$.server.port: ${server.port} is not a port`);
   if (server.SSL === false && server.security) problems.push('$.server.security: certificate files are given but SSL is false');
   return problems;
 }

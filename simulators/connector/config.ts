@@ -198,7 +198,7 @@ function applyDefaults(file: RestConnectorFile): ConnectorConfig {
   return {
     server: {
       host: file.server.host ?? '127.0.0.1',
-      port: file.server.port ?? 5000,
+      port: Number(file.server.port ?? 5000),
       ssl: file.server.SSL ?? false,
       security: file.server.security,
     },

@@ -68,6 +68,13 @@ describe('iotc validate', () => {
     assert.match(result.out, /\$\.mapping\[1\]\.endpoint: the endpoint \/x is already served by \$\.mapping\[0\]\.endpoint/);
   });
 
+  it('takes a port written as digits and explains an old-format file', () => {
+    assert.equal(validate({ server: { port: '5000' }, mapping: [] }).status, 0);
+    const old = validate({ host: '127.0.0.1', port: '5000', mapping: [] });
+    assert.equal(old.status, 1);
+    assert.match(old.out, /\$: an old-format file .* puts host, port, SSL and security in server/);
+  });
+
   it('reports the line and column of malformed JSON', () => {
     const result = validate('{\n  "server": {,\n}');
     assert.equal(result.status, 1);
