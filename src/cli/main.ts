@@ -69,6 +69,17 @@ program
   });
 
 program
+  .command('connector')
+  .description('run the reference REST connector from a rest.json, forwarding to a platform over MQTT (token in IOTC_GATEWAY_TOKEN)')
+  .argument('<file>', 'the rest.json')
+  .requiredOption('--mqtt-url <url>', "the platform's MQTT URL, e.g. mqtt://127.0.0.1:1883")
+  .option('--extensions <dir>', 'folder of custom converters named by converter.extension')
+  .action(async (file: string, options: { mqttUrl: string; extensions?: string }) => {
+    const { runConnector } = require('./connector') as typeof import('./connector');
+    process.exitCode = await runConnector(file, options);
+  });
+
+program
   .command('external-api')
   .description('run the external-API simulator a REST connector under test calls (attribute updates, server-side RPC)')
   .option('--host <address>', 'address to listen on', '127.0.0.1')
