@@ -7,14 +7,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { evaluateText } from '../../src/expressions';
-import { AttributeRequestTimeoutError, type AttributeResponse, type MqttGateway } from '../gateway/mqtt-gateway';
+import { AttributeRequestTimeoutError, type AttributeResponse } from '../gateway/mqtt-gateway';
+import type { PlatformLink } from './platform-link';
 import { isAuthorized } from './basic-auth';
 import type { AttributeRequestConfig } from './config';
 import { WWW_AUTHENTICATE } from './mapping-endpoint';
 import { readRequestData, RequestBodyError } from './request-data';
 import { send } from './responses';
 
-export function attributeRequestHandler(config: AttributeRequestConfig, gateway: MqttGateway, logger: Logger) {
+export function attributeRequestHandler(config: AttributeRequestConfig, link: PlatformLink, logger: Logger) {
   return async (request: IncomingMessage, url: URL, reply: ServerResponse): Promise<void> => {
     if (!isAuthorized(config.security, request.headers)) {
       request.resume();
@@ -27,7 +28,7 @@ export function attributeRequestHandler(config: AttributeRequestConfig, gateway:
       if (!device) return send(reply, 400, `the device name expression ${config.deviceNameExpression} finds no value in the request`, 'text/plain; charset=utf-8');
       if (!keys.length) return send(reply, 400, `the attribute name expression ${config.attributeNameExpression} finds no value in the request`, 'text/plain; charset=utf-8');
       const scope = config.type === 'client' ? { client: keys } : { shared: keys };
-      const { response } = await gateway.requestAttributes({ device, ...scope }, config.timeoutSec * 1000);
+      const { response } = await link.gateway.requestAttributes({ device, ...scope }, config.timeoutSec * 1000);
       return send(reply, 200, JSON.stringify(valuesOf(response, keys)), 'application/json');
     } catch (error) {
       if (error instanceof AttributeRequestTimeoutError) return send(reply, 408, '');

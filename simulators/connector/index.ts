@@ -58,10 +58,27 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
   const logger = options.logger ?? pino({ name: 'rest-connector', level: process.env.IOTC_CONNECTOR_LOG ?? 'silent' });
   const host = options.host ?? config.server.host;
   const tls = config.server.ssl ? await tlsMaterial(config, host) : undefined;
-  const gateway = await MqttGateway.connect({ url: options.mqttUrl, token: options.gatewayToken, protocolVersion: 5, tls: options.mqttTls });
-  const link = new PlatformLink(gateway);
   const remote = new RemoteResponses();
   const dispatchers = new OutgoingDispatchers();
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>) => {
+    inFlight.add(work);
+    void work.catch(() => undefined).finally(() => inFlight.delete(work));
+  };
+  // the downlink handlers of a gateway session; attached again to every new session after a reconnect
+  let link: PlatformLink | undefined;
+  const attach = (gateway: MqttGateway) => {
+    gateway.onAttributeUpdate((update) => {
+      if (remote.deliver(update)) return;
+      if (config.attributeUpdates.length && link?.isConnected(update.device)) track(sendAttributeUpdate(update, config.attributeUpdates, dispatchers, logger));
+    });
+    gateway.handleRpc(async (request) => {
+      if (!link?.isConnected(request.device)) return NO_REPLY;
+      const reply = await handleServerSideRpc(request, config.serverSideRpc, dispatchers, logger);
+      return reply === NOT_HANDLED ? NO_REPLY : reply;
+    });
+  };
+  link = await PlatformLink.start(() => MqttGateway.connect({ url: options.mqttUrl, token: options.gatewayToken, protocolVersion: 5, tls: options.mqttTls }), attach, logger);
   const routes = new Routes();
   try {
     for (const endpoint of config.mapping) {
@@ -69,32 +86,18 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
       routes.add(endpoint.endpoint, endpoint.methods, mappingHandler(endpoint, converter, { link, remote, logger }));
     }
     for (const attributeRequest of config.attributeRequests) {
-      routes.add(attributeRequest.endpoint, attributeRequest.methods, attributeRequestHandler(attributeRequest, gateway, logger));
+      routes.add(attributeRequest.endpoint, attributeRequest.methods, attributeRequestHandler(attributeRequest, link, logger));
     }
   } catch (error) {
-    await gateway.close();
+    await link.close();
     throw error;
   }
-  const inFlight = new Set<Promise<unknown>>();
-  const track = (work: Promise<unknown>) => {
-    inFlight.add(work);
-    void work.finally(() => inFlight.delete(work));
-  };
-  gateway.onAttributeUpdate((update) => {
-    if (remote.deliver(update)) return;
-    if (config.attributeUpdates.length && link.isConnected(update.device)) track(sendAttributeUpdate(update, config.attributeUpdates, dispatchers, logger));
-  });
-  gateway.handleRpc(async (request) => {
-    if (!link.isConnected(request.device)) return NO_REPLY;
-    const reply = await handleServerSideRpc(request, config.serverSideRpc, dispatchers, logger);
-    return reply === NOT_HANDLED ? NO_REPLY : reply;
-  });
   let server: Server;
   let port: number;
   try {
     ({ server, port } = await listen(routes, { host, port: options.port ?? config.server.port, tls }, logger));
   } catch (error) {
-    await gateway.close();
+    await link.close();
     throw error;
   }
   const shownHost = host.includes(':') ? `[${host}]` : host;
@@ -103,13 +106,12 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
     certificate: tls?.cert,
     config,
     close: async () => {
-      gateway.handleRpc(undefined);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
       await Promise.allSettled(inFlight);
-      await gateway.close();
+      await link.close();
       await dispatchers.close();
     },
   };

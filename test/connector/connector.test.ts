@@ -12,12 +12,15 @@ import { startPlatform, type RunningPlatform } from '../../simulators/platform';
 import { completeConfig, startConnector, type RunningConnector } from '../../simulators/connector';
 import { ConnectorClient } from '../../simulators/connector-client';
 import { call, login } from '../platform/support';
+import { MqttConnection } from '../../simulators/device/mqtt-connection';
+import { setTimeout as delay } from 'node:timers/promises';
 
 describe('reference REST connector', () => {
   let platform: RunningPlatform;
   let connector: RunningConnector;
   let client: ConnectorClient;
   let jwt: string;
+  let gatewayToken: string;
   const logLines: string[] = [];
 
   before(async () => {
@@ -34,7 +37,8 @@ describe('reference REST connector', () => {
       ],
     });
     const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
-    connector = await startConnector({ config, mqttUrl: platform.mqttUrl!, gatewayToken: credentials.json.credentialsId, logger });
+    gatewayToken = credentials.json.credentialsId;
+    connector = await startConnector({ config, mqttUrl: platform.mqttUrl!, gatewayToken, logger });
     client = new ConnectorClient(connector.url, { ca: connector.certificate });
   });
 
@@ -77,5 +81,17 @@ describe('reference REST connector', () => {
     const answered = await waiting;
     assert.equal(answered.status, 200);
     assert.deepEqual(JSON.parse(answered.text), { ok: true });
+  });
+
+  it('opens a new MQTT session when its session is taken over, and forwards again', async () => {
+    const intruder = await MqttConnection.open({ url: platform.mqttUrl!, token: gatewayToken });
+    await intruder.close();
+    let status = 0;
+    for (let attempt = 0; attempt < 40 && status !== 200; attempt++) {
+      status = (await client.send({ path: '/data', body: { json: { name: 'after-takeover', v: 3.5 } } })).status;
+      if (status !== 200) await delay(100);
+    }
+    assert.equal(status, 200, 'the connector did not forward again within 4 s');
+    assert.ok(logLines.some((line) => line.includes('MQTT gateway session open again')));
   });
 });
