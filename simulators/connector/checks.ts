@@ -14,7 +14,7 @@ export const DEFAULT_EXTENSIONS_FOLDER = join(__dirname, 'extensions');
 
 /** Every problem of a parsed rest.json, each naming its JSON path; empty when it is valid. */
 export function checkConnectorConfig(value: unknown): string[] {
-  const problems = validationErrors(restConnectorConfigSchema, value).map((error) => describe(error));
+  const problems = schemaProblems(restConnectorConfigSchema, value, '$');
   // the semantic rules run on whatever shape is there, so one pass reports everything
   const file = record(value);
   const mappings = records(file.mapping);
@@ -22,7 +22,7 @@ export function checkConnectorConfig(value: unknown): string[] {
     const at = `$.mapping[${index}]`;
     const converter = record(mapping.converter);
     const schema = converter.type === 'custom' ? customConverterSectionSchema : jsonConverterSectionSchema;
-    if (mapping.converter !== undefined) problems.push(...validationErrors(schema, converter).map((error) => describe(error, `${at}.converter`)));
+    if (mapping.converter !== undefined) problems.push(...schemaProblems(schema, converter, `${at}.converter`));
     const deviceInfo = record(converter.deviceInfo);
     for (const member of ['deviceNameExpression', 'deviceProfileExpression']) checkExpression(deviceInfo[member], `${at}.converter.deviceInfo.${member}`, problems);
     for (const list of ['attributes', 'timeseries'] as const) {
@@ -64,7 +64,7 @@ export function checkConnectorConfig(value: unknown): string[] {
   }
   const server = record(file.server);
   const port = Number(server.port);
-  if (typeof server.port === 'string' && (!Number.isInteger(port) || port > 65535)) problems.push(`$.server.port: ${server.port} is not a port`);
+  if (typeof server.port === 'string' && /^\d+$/.test(server.port) && port > 65535) problems.push(`$.server.port: ${server.port} is above 65535`);
   if (server.SSL === false && server.security) problems.push('$.server.security: certificate files are given but SSL is false');
   return problems;
 }
@@ -75,6 +75,13 @@ function record(value: unknown): Record<string, unknown> {
 
 function records(value: unknown): Array<Record<string, unknown>> {
   return Array.isArray(value) ? value.map(record) : [];
+}
+
+/** ajv's errors in words; the alternatives of an anyOf are one problem, not one per alternative. */
+function schemaProblems(schema: object, value: unknown, base: string): string[] {
+  const errors = validationErrors(schema, value);
+  const anyOfPaths = new Set(errors.filter((error) => error.keyword === 'anyOf').map((error) => error.instancePath));
+  return errors.filter((error) => error.keyword === 'anyOf' || !anyOfPaths.has(error.instancePath)).map((error) => describe(error, base));
 }
 
 function checkExpression(value: unknown, at: string, problems: string[]): void {
@@ -109,6 +116,8 @@ function describe(error: ErrorObject, base = '$'): string {
       return `${path}: must be of type ${String(params.type)}`;
     case 'enum':
       return `${path}: must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'anyOf':
+      return `${path}: has none of the allowed forms (see schemas/rest-connector.ts)`;
     case 'const':
       return `${path}: must be ${JSON.stringify(params.allowedValue)}`;
     default:
