@@ -68,9 +68,12 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
   // the downlink handlers of a gateway session; attached again to every new session after a reconnect
   let link: PlatformLink | undefined;
   const attach = (gateway: MqttGateway) => {
-    gateway.onAttributeUpdate((update) => {
-      if (remote.deliver(update)) return;
-      if (config.attributeUpdates.length && link?.isConnected(update.device)) track(sendAttributeUpdate(update, config.attributeUpdates, dispatchers, logger));
+    gateway.onAttributeUpdate((received) => {
+      // an attribute that answers a waiting request is that request's, not an update to send on
+      const update = remote.deliver(received);
+      if (Object.keys(update.data).length && config.attributeUpdates.length && link?.isConnected(update.device)) {
+        track(sendAttributeUpdate(update, config.attributeUpdates, dispatchers, logger));
+      }
     });
     gateway.handleRpc(async (request) => {
       if (!link?.isConnected(request.device)) return NO_REPLY;

@@ -47,19 +47,19 @@ export class RemoteResponses {
     };
   }
 
-  /** Hands an update's attributes to the device's waiters; answers true when one was consumed as a response. */
-  deliver(update: AttributeUpdate): boolean {
+  /** Hands an update's attributes to the device's waiters; answers the update without the attributes consumed. */
+  deliver(update: AttributeUpdate): AttributeUpdate {
     const list = this.waiters.get(update.device);
-    if (!list) return false;
-    let consumed = false;
+    if (!list) return update;
+    const rest = { ...update.data };
     for (const [key, value] of Object.entries(update.data)) {
       const index = list.findIndex((waiter) => waiter.attribute === key);
       if (index < 0) continue;
       const [waiter] = list.splice(index, 1);
       waiter!.resolve(value);
-      consumed = true;
+      delete rest[key];
     }
     if (!list.length) this.waiters.delete(update.device);
-    return consumed;
+    return { ...update, data: rest };
   }
 }
