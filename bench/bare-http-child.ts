@@ -6,6 +6,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { stopWithParent } from './child-lifecycle';
 
 const server = createServer((request, response) => {
   request.on('data', () => {});
@@ -25,8 +26,4 @@ function stop(): void {
   server.closeAllConnections();
   setTimeout(() => process.exit(0), 200).unref();
 }
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
-process.stdin.on('end', stop);
-process.stdin.on('error', stop);
-process.stdin.resume();
+stopWithParent(stop);

@@ -2,27 +2,44 @@
  * `npm run bench`: ratios measured side by side in ONE run, so that a noisy, shared machine cancels out.
  *
  *  a) HTTP telemetry throughput of the reference platform ÷ a bare node:http server answering 200.
- *     Each server runs in its own child process (`iotc simulate --http-port 0 --json` and bench/bare-http-child.ts);
+ *     Each server runs in its own child process (`iotc simulate --http-port 0 --mqtt-port 0 --json` and bench/bare-http-child.ts);
  *     autocannon runs here, a third process. Same load for both (POST of the same small JSON body, c connections,
  *     pipelining 1); rounds alternate A/B/A/B, each measurement preceded by a warm-up (the first seconds of a
  *     process run at about half speed, toolchain-notes.md §4). The median of the per-round ratios is reported.
  *     Goal: ≥ 0.5. Every non-2xx answer, error or timeout counts as a failure and fails the check.
- *  c) JSON POSTs per second through the reference REST connector (bench/connector-child.ts, its own process) ÷
- *     direct HTTP device-API telemetry posts per second, same body, same rounds. The connector answers 200 only after
- *     the platform's PUBACK for the device's telemetry, so every counted request was taken by the platform.
- *     Reported, no goal yet (the issue asks for the figure).
+ *  f) JSON POSTs per second through the reference REST connector (bench/connector-child.ts, its own process) ÷
+ *     direct HTTP device-API telemetry posts per second to the same platform, same body, same rounds as a). The
+ *     connector answers 200 only after the platform's PUBACK for the device's telemetry, so every counted request
+ *     was taken by the platform. Reported (INFO), no goal yet; failed requests fail the bench.
  *  b) Wall time of the full conformance run (`node bin/iotc.js run`, reports in a temporary folder). Goal: ≤ 15 s.
+ *  c) MQTT QoS 1 throughput: the gateway driver (MqttGateway on mqtt.js, MQTT 5, a fixed window of BENCH_MQTT_WINDOW
+ *     unacknowledged publishes) → the reference platform (`iotc simulate --mqtt-port 0`) ÷ the same client → a
+ *     minimal mqtt-packet sink that answers PUBACK 0 to everything (bench/mqtt-sink-child.ts). Same payload (one
+ *     device's gateway telemetry message), same rounds as a). Goal: ≥ 0.5, no failed publish.
+ *  d) Resident memory per simulated sub-device: RSS of the reference platform child (bench/platform-memory-child.ts,
+ *     forced full GCs before each reading) after 100 gateways connected 10,000 sub-devices, minus its RSS after the
+ *     same gateways connected none, divided by 10,000. Goal: ≤ 2 KiB.
+ *  e) A QoS 1 run of the load profile (`iotc load mqtt-gateway`, 10 gateways × 10 devices, embedded target in its
+ *     own process): PASS when every message sent is stored exactly once (0 lost, 0 duplicated, no failed publish).
  *
  * Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION_S (4), BENCH_WARMUP_S (1), BENCH_CONNECTIONS (10),
- * BENCH_SKIP_RUN=1 skips b). Every duration is bounded; children are killed on exit, error and Ctrl-C.
+ * BENCH_MQTT_WINDOW (100), BENCH_MEMORY_GATEWAYS (100), BENCH_MEMORY_DEVICES (10000), BENCH_LOAD_DURATION_S (3),
+ * BENCH_SKIP_RUN=1 skips b), BENCH_SKIP_MQTT=1 skips c) to e). Every duration is bounded; children are killed on
+ * exit, error and Ctrl-C.
  * Tokens and credentials printed by the platform child are never printed here.
  * Exit code: 0 when every goal holds, 1 otherwise.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { AdminClient } from '../src/admin-client';
+import { CleanupJournal } from '../src/target/journal';
+import { isFailure } from '../simulators/device/mqtt-connection';
+import { GATEWAY_TOPICS, MqttGateway } from '../simulators/gateway/mqtt-gateway';
+import { closeGateways, connectGateways, connectSubDevices, createGatewayDevices, fleetNames } from '../load/gateway-fleet';
+import type { MqttGatewayReport } from '../load/mqtt-gateway';
 
 const ROOT = resolve(__dirname, '..');
 const ROUNDS = positiveEnv('BENCH_ROUNDS', 3);
@@ -33,6 +50,19 @@ const READY_TIMEOUT_MS = 30_000;
 const RUN_TIMEOUT_MS = 180_000;
 const GOAL_THROUGHPUT_RATIO = 0.5;
 const GOAL_RUN_SECONDS = 15;
+const MQTT_WINDOW = positiveEnv('BENCH_MQTT_WINDOW', 100);
+const MEMORY_GATEWAYS = positiveEnv('BENCH_MEMORY_GATEWAYS', 100);
+const MEMORY_DEVICES = positiveEnv('BENCH_MEMORY_DEVICES', 10_000);
+const LOAD_GATEWAYS = 10;
+const LOAD_DEVICES = 10;
+const LOAD_RATE = 100;
+const LOAD_DURATION_S = positiveEnv('BENCH_LOAD_DURATION_S', 3);
+const GOAL_MQTT_RATIO = 0.5;
+const GOAL_BYTES_PER_SUB_DEVICE = 2048;
+
+/** One device's telemetry as a gateway sends it (v1/gateway/telemetry), without ts: stored at server time. */
+const MQTT_DEVICE = 'Bench Device';
+const MQTT_TELEMETRY = JSON.stringify({ [MQTT_DEVICE]: [{ values: { temperature: 21.5, humidity: 48, active: true, status: 'ok' } }] });
 
 /** A small realistic telemetry body: a double, a long, a boolean and a string. */
 const TELEMETRY_BODY = JSON.stringify({ temperature: 21.5, humidity: 48, active: true, status: 'ok' });
@@ -61,13 +91,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 interface ServerChild {
   process: ChildProcess;
-  httpUrl: string;
+  /** The ready line's `readyKey` (httpUrl, mqttUrl). */
+  url: string;
   /** The whole ready line (may hold tokens: never printed). */
   ready: Record<string, unknown>;
 }
 
-/** Spawns a server and waits for its one-line JSON ready message carrying `httpUrl`. */
-function startServer(label: string, args: string[], env: Record<string, string> = {}): Promise<ServerChild> {
+/** Spawns a server and waits for its one-line JSON ready message carrying `readyKey` (a URL). */
+function startServer(label: string, args: string[], readyKey: 'httpUrl' | 'mqttUrl' = 'httpUrl', env: Record<string, string> = {}): Promise<ServerChild> {
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env, NODE_ENV: 'production' } });
   children.add(child);
   child.on('exit', () => children.delete(child));
@@ -86,11 +117,12 @@ function startServer(label: string, args: string[], env: Record<string, string> 
       for (const line of stdout.split('\n').slice(0, -1)) {
         try {
           const ready = JSON.parse(line) as Record<string, unknown>;
-          if (typeof ready.httpUrl === 'string') {
+          const url = ready[readyKey];
+          if (typeof url === 'string') {
             clearTimeout(timer);
             child.stdout!.removeAllListeners('data');
             child.stdout!.resume(); // keep draining
-            resolveReady({ process: child, httpUrl: ready.httpUrl, ready });
+            resolveReady({ process: child, url, ready });
             return;
           }
         } catch {
@@ -116,23 +148,24 @@ function stopServer(server: ServerChild): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// a) throughput
+// a) and c) throughput, measured in alternating rounds
 
 interface Measurement {
-  requestsPerSecond: number;
+  /** Requests or messages answered with success per second. */
+  perSecond: number;
   p50: number;
   p99: number;
-  /** non-2xx + errors + timeouts */
+  /** non-2xx + errors + timeouts; failure PUBACKs and unanswered publishes */
   failures: number;
   total: number;
 }
 
-async function load(url: string, seconds: number, body = TELEMETRY_BODY): Promise<Measurement> {
+async function load(url: string, seconds: number): Promise<Measurement> {
   const result = await autocannon({
     url,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body,
+    body: TELEMETRY_BODY,
     connections: CONNECTIONS,
     pipelining: 1,
     duration: seconds,
@@ -140,17 +173,12 @@ async function load(url: string, seconds: number, body = TELEMETRY_BODY): Promis
   });
   const total = result.requests.total;
   return {
-    requestsPerSecond: total / Math.max(result.duration, 0.001),
+    perSecond: total / Math.max(result.duration, 0.001),
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
     total,
   };
-}
-
-async function measure(url: string, body?: string): Promise<Measurement> {
-  await load(url, WARMUP_S, body);
-  return load(url, DURATION_S, body);
 }
 
 function median(values: number[]): number {
@@ -159,66 +187,231 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-interface Side {
-  label: string;
-  url: string;
-  body?: string;
-}
-
-/** Rounds of A then B (B then A every other round), each measured after a warm-up; the median ratio A/B. */
-async function sideBySide(a: Side, b: Side): Promise<{ ratio: number; failures: number; lines: string[] }> {
+/**
+ * ROUNDS rounds of platform and baseline, A/B then B/A (neither side always gets the quieter second slot), each
+ * measurement after a warm-up; the median of the per-round ratios platform ÷ baseline.
+ */
+async function alternatingRounds(
+  unit: string,
+  measureOn: Record<'platform' | 'bare', (seconds: number) => Promise<Measurement>>,
+  labels: Record<'platform' | 'bare', string> = { platform: 'platform', bare: 'bare' },
+): Promise<{ ratio: number; failures: number; lines: string[] }> {
   const lines: string[] = [];
   const ratios: number[] = [];
   let failures = 0;
   const row = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(7) : cell.padStart(14))).join(' ');
-  lines.push(row(['round', `${a.label} r/s`, `${b.label} r/s`, 'ratio', `${a.label} p50/p99`, `${b.label} p50/p99`, 'failures']));
+  lines.push(row(['round', `${labels.platform} ${unit}`, `${labels.bare} ${unit}`, 'ratio', `${labels.platform.slice(0, 4)} p50/p99`, `${labels.bare.slice(0, 4)} p50/p99`, 'failures']));
   for (let round = 1; round <= ROUNDS; round++) {
-    // A/B, then B/A: neither side always gets the quieter second slot.
-    const order = round % 2 ? [a, b] : [b, a];
-    const results = new Map<Side, Measurement>();
-    for (const side of order) results.set(side, await measure(side.url, side.body));
-    const onA = results.get(a)!;
-    const onB = results.get(b)!;
-    const ratio = onA.requestsPerSecond / Math.max(onB.requestsPerSecond, 1);
+    const order = round % 2 ? (['platform', 'bare'] as const) : (['bare', 'platform'] as const);
+    const results: Partial<Record<'platform' | 'bare', Measurement>> = {};
+    for (const side of order) {
+      await measureOn[side](WARMUP_S);
+      results[side] = await measureOn[side](DURATION_S);
+    }
+    const { platform: onPlatform, bare: onBare } = results as Record<'platform' | 'bare', Measurement>;
+    const ratio = onPlatform.perSecond / Math.max(onBare.perSecond, 1);
     ratios.push(ratio);
-    failures += onA.failures + onB.failures;
+    failures += onPlatform.failures + onBare.failures;
     lines.push(
       row([
         String(round),
-        onA.requestsPerSecond.toFixed(0),
-        onB.requestsPerSecond.toFixed(0),
+        onPlatform.perSecond.toFixed(0),
+        onBare.perSecond.toFixed(0),
         ratio.toFixed(2),
-        `${onA.p50}/${onA.p99} ms`,
-        `${onB.p50}/${onB.p99} ms`,
-        String(onA.failures + onB.failures),
+        `${onPlatform.p50}/${onPlatform.p99} ms`,
+        `${onBare.p50}/${onBare.p99} ms`,
+        String(onPlatform.failures + onBare.failures),
       ]),
     );
   }
   return { ratio: median(ratios), failures, lines };
 }
 
-async function throughputRatios(): Promise<{ platform: Awaited<ReturnType<typeof sideBySide>>; connector: Awaited<ReturnType<typeof sideBySide>> }> {
+async function httpThroughputRatio(): Promise<{ ratio: number; failures: number; lines: string[] }> {
+  const platform = await startServer('reference platform (iotc simulate)', [join(ROOT, 'bin', 'iotc.js'), 'simulate', '--http-port', '0', '--mqtt-port', '0', '--json']);
+  const bare = await startServer('bare node:http server', ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'bare-http-child.ts')]);
+  const token = platform.ready.deviceToken;
+  try {
+    if (typeof token !== 'string' || !token) throw new Error('iotc simulate --json gave no deviceToken');
+    const platformUrl = `${platform.url}/api/v1/${encodeURIComponent(token)}/telemetry`;
+    const bareUrl = `${bare.url}/api/v1/bench-token/telemetry`;
+    return await alternatingRounds('r/s', { platform: (seconds) => load(platformUrl, seconds), bare: (seconds) => load(bareUrl, seconds) });
+  } finally {
+    await Promise.all([stopServer(platform), stopServer(bare)]);
+  }
+}
+
+/** f) JSON POSTs through the reference REST connector ÷ direct device-API telemetry posts, same platform and body. */
+async function connectorThroughputRatio(): Promise<{ ratio: number; failures: number; lines: string[] }> {
   const platform = await startServer('reference platform (iotc simulate)', [join(ROOT, 'bin', 'iotc.js'), 'simulate', '--http-port', '0', '--mqtt-port', '0', '--json']);
   const servers = [platform];
   try {
-    const bare = await startServer('bare node:http server', ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'bare-http-child.ts')]);
-    servers.push(bare);
     const { deviceToken, mqttUrl, gatewayToken } = platform.ready;
-    if (typeof deviceToken !== 'string' || !deviceToken) throw new Error('iotc simulate --json gave no deviceToken');
-    if (typeof mqttUrl !== 'string' || typeof gatewayToken !== 'string') throw new Error('iotc simulate --json gave no mqttUrl or gatewayToken');
-    const connector = await startServer('reference REST connector', ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'connector-child.ts')], {
+    if (typeof deviceToken !== 'string' || typeof mqttUrl !== 'string' || typeof gatewayToken !== 'string') throw new Error('iotc simulate --json gave no deviceToken, mqttUrl or gatewayToken');
+    const connector = await startServer('reference REST connector', ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'connector-child.ts')], 'httpUrl', {
       IOTC_BENCH_MQTT_URL: mqttUrl,
       IOTC_BENCH_GATEWAY_TOKEN: gatewayToken,
     });
     servers.push(connector);
-    const direct: Side = { label: 'platform', url: `${platform.httpUrl}/api/v1/${encodeURIComponent(deviceToken)}/telemetry` };
-    return {
-      platform: await sideBySide(direct, { label: 'bare', url: `${bare.httpUrl}/api/v1/bench-token/telemetry` }),
-      connector: await sideBySide({ label: 'connector', url: `${connector.httpUrl}/bench` }, direct),
-    };
+    const directUrl = `${platform.url}/api/v1/${encodeURIComponent(deviceToken)}/telemetry`;
+    return await alternatingRounds('r/s', { platform: (seconds) => load(`${connector.url}/bench`, seconds), bare: (seconds) => load(directUrl, seconds) }, { platform: 'connector', bare: 'direct' });
   } finally {
     await Promise.all(servers.reverse().map(stopServer));
   }
+}
+
+/**
+ * The gateway driver (MqttGateway on mqtt.js, MQTT 5) publishing one device's telemetry at QoS 1 with a fixed
+ * window of MQTT_WINDOW unacknowledged publishes (as toolchain-notes.md §4 measured this machine), for `seconds`.
+ * Counts success PUBACKs; latency is publish→PUBACK.
+ */
+async function mqttLoad(url: string, token: string, seconds: number): Promise<Measurement> {
+  const gateway = await MqttGateway.connect({ url, token, protocolVersion: 5, qos: 1, subscribe: false });
+  try {
+    const connected = await gateway.connectDevice(MQTT_DEVICE);
+    if (isFailure(connected)) throw new Error(`gateway connect of the bench device failed: ${connected.result} ${connected.reasonCode ?? ''}`);
+    const latencies: number[] = [];
+    let acknowledged = 0;
+    let failures = 0;
+    const started = performance.now();
+    const end = started + seconds * 1000;
+    const publisher = async () => {
+      while (performance.now() < end) {
+        const outcome = await gateway.publish(GATEWAY_TOPICS.telemetry, { raw: MQTT_TELEMETRY }, 1);
+        if (isFailure(outcome)) failures++;
+        else acknowledged++;
+        if (latencies.length < 200_000) latencies.push(outcome.elapsedMs);
+      }
+    };
+    await Promise.all(Array.from({ length: MQTT_WINDOW }, publisher));
+    const elapsedS = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 10) / 10;
+    return { perSecond: acknowledged / elapsedS, p50: at(0.5), p99: at(0.99), failures, total: acknowledged + failures };
+  } finally {
+    await gateway.close();
+  }
+}
+
+async function mqttThroughputRatio(): Promise<{ ratio: number; failures: number; lines: string[] }> {
+  const platform = await startServer('reference platform (iotc simulate)', [join(ROOT, 'bin', 'iotc.js'), 'simulate', '--http-port', '0', '--mqtt-port', '0', '--json'], 'mqttUrl');
+  const sink = await startServer('mqtt-packet sink', ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'mqtt-sink-child.ts')], 'mqttUrl');
+  const token = platform.ready.gatewayToken;
+  try {
+    if (typeof token !== 'string' || !token) throw new Error('iotc simulate --json gave no gatewayToken');
+    return await alternatingRounds('msg/s', {
+      platform: (seconds) => mqttLoad(platform.url, token, seconds),
+      bare: (seconds) => mqttLoad(sink.url, 'bench-token', seconds),
+    });
+  } finally {
+    await Promise.all([stopServer(platform), stopServer(sink)]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// d) resident memory per sub-device
+
+/** Sends `memory` to the memory child and waits for its answer line. */
+function memoryOf(server: ServerChild): Promise<{ rss: number; heapUsed: number }> {
+  return new Promise((resolveMemory, rejectMemory) => {
+    let buffered = '';
+    const timer = setTimeout(() => {
+      server.process.stdout!.off('data', onData);
+      rejectMemory(new Error('the platform child did not report its memory within 30 s'));
+    }, 30_000);
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString();
+      for (const line of buffered.split('\n').slice(0, -1)) {
+        try {
+          const answer = JSON.parse(line) as { memory?: { rss: number; heapUsed: number } };
+          if (answer.memory) {
+            clearTimeout(timer);
+            server.process.stdout!.off('data', onData);
+            return resolveMemory(answer.memory);
+          }
+        } catch {
+          // not the answer
+        }
+      }
+    };
+    server.process.stdout!.on('data', onData);
+    server.process.stdin!.write('memory\n');
+  });
+}
+
+/**
+ * RSS of the reference platform child (after forced full GCs) once MEMORY_GATEWAYS gateways have connected
+ * MEMORY_DEVICES sub-devices between them, minus its RSS once the same gateways were connected with no sub-device,
+ * divided by MEMORY_DEVICES. The gateways are created through the admin API and connected with the load profile's
+ * fleet code (load/gateway-fleet.ts); every sub-device is connected with v1/gateway/connect, waiting for its PUBACK.
+ */
+async function memoryPerSubDevice(): Promise<{ bytesPerDevice: number; heapBytesPerDevice: number; line: string }> {
+  const server = await startServer('reference platform (memory child)', ['--expose-gc', '-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'platform-memory-child.ts')], 'mqttUrl');
+  const stateDir = mkdtempSync(join(tmpdir(), 'iotc-bench-journal-'));
+  let gateways: MqttGateway[] = [];
+  try {
+    const httpUrl = server.ready.httpUrl as string;
+    const admin = await AdminClient.login(httpUrl, { username: 'tenant@thingsboard.org', password: 'tenant' });
+    const perGateway = Math.ceil(MEMORY_DEVICES / MEMORY_GATEWAYS);
+    const names = fleetNames('iotc-', 'bench', MEMORY_GATEWAYS, perGateway);
+    try {
+      const tokens = await createGatewayDevices(admin, new CleanupJournal(join(stateDir, 'journal.jsonl'), 'bench'), names.gateways);
+      gateways = await connectGateways(tokens, { url: server.url, protocolVersion: 5, qos: 1 });
+    } finally {
+      await admin.close();
+    }
+    const before = await memoryOf(server);
+    await Promise.all(gateways.map((gateway, i) => connectSubDevices(gateway, names.devices[i])));
+    const after = await memoryOf(server);
+    const devices = MEMORY_GATEWAYS * perGateway;
+    const bytesPerDevice = (after.rss - before.rss) / devices;
+    const heapBytesPerDevice = (after.heapUsed - before.heapUsed) / devices;
+    const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
+    return {
+      bytesPerDevice,
+      heapBytesPerDevice,
+      line: `      RSS ${mib(before.rss)} MiB with ${MEMORY_GATEWAYS} gateways and no sub-device, ${mib(after.rss)} MiB with ${devices}; heap used ${mib(before.heapUsed)} -> ${mib(after.heapUsed)} MiB`,
+    };
+  } finally {
+    await closeGateways(gateways);
+    await stopServer(server);
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// e) a QoS 1 run of the load profile: nothing lost, nothing duplicated
+
+function loadProfileRun(): Promise<{ report?: MqttGatewayReport; exitCode: number | null; output: string }> {
+  const reportsDir = mkdtempSync(join(tmpdir(), 'iotc-bench-load-'));
+  const args = ['load', 'mqtt-gateway', '--gateways', String(LOAD_GATEWAYS), '--devices', String(LOAD_DEVICES), '--rate', String(LOAD_RATE), '--qos', '1', '--duration', String(LOAD_DURATION_S), '--reports', reportsDir];
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'iotc.js'), ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, IOTC_STATE_DIR: join(reportsDir, 'state') },
+  });
+  children.add(child);
+  let output = '';
+  const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  return new Promise((resolveRun) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), LOAD_DURATION_S * 1000 + 120_000);
+    const finish = (exitCode: number | null) => {
+      clearTimeout(timer);
+      children.delete(child);
+      let report: MqttGatewayReport | undefined;
+      try {
+        report = JSON.parse(readFileSync(join(reportsDir, 'load', 'mqtt-gateway.json'), 'utf8')) as MqttGatewayReport;
+      } catch {
+        // no report: the run failed before writing it; the output says why
+      }
+      rmSync(reportsDir, { recursive: true, force: true });
+      resolveRun({ report, exitCode, output });
+    };
+    child.once('exit', (code) => finish(code));
+    child.once('error', () => finish(null));
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -254,12 +447,11 @@ function timeConformanceRun(): Promise<{ seconds: number; exitCode: number | nul
 // ---------------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
-  const total = 2 * ROUNDS * 2 * (WARMUP_S + DURATION_S);
+  const total = ROUNDS * 2 * (WARMUP_S + DURATION_S);
   console.log(`iotc bench: HTTP telemetry POST, c=${CONNECTIONS} p=1, ${WARMUP_S} s warm-up + ${DURATION_S} s, ${ROUNDS} rounds A/B (~${total} s), then the conformance run`);
   let ok = true;
 
-  const ratios = await throughputRatios();
-  const throughput = ratios.platform;
+  const throughput = await httpThroughputRatio();
   console.log(throughput.lines.join('\n'));
   const ratioOk = throughput.ratio >= GOAL_THROUGHPUT_RATIO && throughput.failures === 0;
   ok &&= ratioOk;
@@ -267,11 +459,12 @@ async function main(): Promise<number> {
     `${ratioOk ? 'PASS' : 'FAIL'}  platform/bare throughput, median of ${ROUNDS}: ${throughput.ratio.toFixed(2)} (goal >= ${GOAL_THROUGHPUT_RATIO}), failed requests: ${throughput.failures} (goal 0)`,
   );
 
-  console.log(ratios.connector.lines.join('\n'));
-  const connectorOk = ratios.connector.failures === 0;
+  const viaConnector = await connectorThroughputRatio();
+  console.log(viaConnector.lines.join('\n'));
+  const connectorOk = viaConnector.failures === 0;
   ok &&= connectorOk;
   console.log(
-    `${connectorOk ? 'INFO' : 'FAIL'}  REST connector JSON POSTs (200 after the platform's PUBACK) / direct device-API telemetry posts, median of ${ROUNDS}: ${ratios.connector.ratio.toFixed(2)}, failed requests: ${ratios.connector.failures} (goal 0)`,
+    `${connectorOk ? 'INFO' : 'FAIL'}  REST connector JSON POSTs (200 after the platform's PUBACK) / direct device-API telemetry posts, median of ${ROUNDS}: ${viaConnector.ratio.toFixed(2)}, failed requests: ${viaConnector.failures} (goal 0)`,
   );
 
   if (process.env.BENCH_SKIP_RUN === '1') {
@@ -285,6 +478,39 @@ async function main(): Promise<number> {
       `${runOk ? 'PASS' : 'FAIL'}  conformance run (node bin/iotc.js run) wall time: ${run.seconds.toFixed(1)} s (goal <= ${GOAL_RUN_SECONDS} s), exit code ${run.exitCode ?? 'killed'} (goal 0)`,
     );
   }
+
+  if (process.env.BENCH_SKIP_MQTT === '1') {
+    console.log('SKIP  MQTT gateway throughput, memory per sub-device and QoS 1 load run (BENCH_SKIP_MQTT=1)');
+    return ok ? 0 : 1;
+  }
+  console.log(`MQTT: gateway driver, MQTT 5, QoS 1, window ${MQTT_WINDOW}, ${WARMUP_S} s warm-up + ${DURATION_S} s, ${ROUNDS} rounds A/B (~${total} s)`);
+  const mqtt = await mqttThroughputRatio();
+  console.log(mqtt.lines.join('\n'));
+  const mqttOk = mqtt.ratio >= GOAL_MQTT_RATIO && mqtt.failures === 0;
+  ok &&= mqttOk;
+  console.log(
+    `${mqttOk ? 'PASS' : 'FAIL'}  platform/sink MQTT QoS 1 throughput, median of ${ROUNDS}: ${mqtt.ratio.toFixed(2)} (goal >= ${GOAL_MQTT_RATIO}), failed publishes: ${mqtt.failures} (goal 0)`,
+  );
+
+  const memory = await memoryPerSubDevice();
+  const memoryOk = memory.bytesPerDevice <= GOAL_BYTES_PER_SUB_DEVICE;
+  ok &&= memoryOk;
+  console.log(memory.line);
+  console.log(
+    `${memoryOk ? 'PASS' : 'FAIL'}  resident memory per sub-device (${MEMORY_DEVICES} behind ${MEMORY_GATEWAYS} gateways): ${Math.round(memory.bytesPerDevice)} bytes (goal <= ${GOAL_BYTES_PER_SUB_DEVICE}); heap ${Math.round(memory.heapBytesPerDevice)} bytes`,
+  );
+
+  const loadRun = await loadProfileRun();
+  const readback = loadRun.report?.readback;
+  const loadOk = loadRun.exitCode === 0 && loadRun.report?.verdict === 'PASS' && readback?.lost === 0 && readback.duplicated === 0;
+  ok &&= loadOk;
+  if (!loadRun.report) console.log(loadRun.output.trim().split('\n').slice(-6).join('\n').replace(/^/gm, '      '));
+  console.log(
+    `${loadOk ? 'PASS' : 'FAIL'}  load mqtt-gateway QoS 1, ${LOAD_GATEWAYS} gateways x ${LOAD_DEVICES} devices x ${LOAD_RATE} msg/s per gateway, ${LOAD_DURATION_S} s: ` +
+      (loadRun.report && readback
+        ? `sent ${loadRun.report.sent}, acknowledged ${loadRun.report.acknowledged}, stored ${readback.stored}, lost ${readback.lost}, duplicated ${readback.duplicated} (goal 0 and 0); PUBACK p50 ${loadRun.report.latency.p50} ms, p99 ${loadRun.report.latency.p99} ms`
+        : `no report, exit code ${loadRun.exitCode ?? 'killed'}`),
+  );
   return ok ? 0 : 1;
 }
 
@@ -294,7 +520,8 @@ const watchdog = setTimeout(
     killChildren();
     process.exit(1);
   },
-  (2 * ROUNDS * 2 * (WARMUP_S + DURATION_S + 5) + 90) * 1000 + RUN_TIMEOUT_MS,
+  // a) and c), the conformance run, the memory fleet and the load run, each with room to start and stop
+  (3 * ROUNDS * 2 * (WARMUP_S + DURATION_S + 5) + 90) * 1000 + RUN_TIMEOUT_MS + 120_000 + (LOAD_DURATION_S * 1000 + 120_000),
 );
 watchdog.unref();
 

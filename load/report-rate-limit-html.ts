@@ -4,10 +4,7 @@
  * offline, and a chart library would have to be bundled into it.
  */
 import type { ProbeReport } from './report-rate-limit';
-
-function escape(text: unknown): string {
-  return String(text ?? '').replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
+import { escapeHtml as escape, loadReportPage } from './html';
 
 export function reportRateLimitHtml(report: ProbeReport): string {
   const width = 760;
@@ -41,11 +38,9 @@ export function reportRateLimitHtml(report: ProbeReport): string {
   const rows = steps
     .map((step) => `<tr><td>${step.concurrency}</td><td>${step.requests}</td><td>${step.accepted}</td><td>${step.rejected}</td><td>${step.p50Ms}</td><td>${step.p99Ms}</td></tr>`)
     .join('');
-  return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Report rate limit: ${escape(report.target)}</title>
-<style>body{font:14px/1.4 system-ui,sans-serif;margin:2rem;color:#1d2330} table{border-collapse:collapse} td,th{padding:.2rem .6rem;border-bottom:1px solid #e3e6ec;text-align:right}</style>
-</head><body>
-<h1>Report rate limit of “${escape(report.target)}”: ${escape(report.verdict)}</h1>
+  return loadReportPage(
+    `Report rate limit: ${report.target}`,
+    `<h1>Report rate limit of “${escape(report.target)}”: ${escape(report.verdict)}</h1>
 <p>Observed pool <b>${escape(report.observed.poolSize ?? '?')}</b> and queue <b>${escape(report.observed.queueCapacity ?? '?')}</b>${
     report.declared ? `; declared pool ${report.declared.poolSize} and queue ${report.declared.queueCapacity}` : ''
   }. Single-request latency ${report.baselineMs} ms. Burst of ${report.burst.sent}: ${report.burst.accepted} accepted, ${report.burst.rejected} rejected,
@@ -58,7 +53,6 @@ ${marker(report.observed.poolSize, '#3559a8', 'pool')}
 ${marker(observedAdmitted, '#d35d5d', 'pool + queue')}
 <text x="${width / 2}" y="${height - 5}" font-size="11" text-anchor="middle">concurrency</text>
 </svg>
-<table><tr><th>concurrency</th><th>requests</th><th>200</th><th>429</th><th>p50 ms</th><th>p99 ms</th></tr>${rows}</table>
-</body></html>
-`;
+<table><tr><th>concurrency</th><th>requests</th><th>200</th><th>429</th><th>p50 ms</th><th>p99 ms</th></tr>${rows}</table>`,
+  );
 }

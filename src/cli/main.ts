@@ -5,6 +5,7 @@ import { simulate, type SimulateOptions } from './simulate';
 import { cleanupTarget } from './cleanup';
 import { mergeCommand } from './report';
 import { probeReportRateLimit } from '../../load/report-rate-limit';
+import { mqttGatewayCommand, type MqttGatewayCommandOptions } from './load-mqtt-gateway';
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -15,6 +16,29 @@ function port(value: string): number {
 function positiveInteger(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a positive integer');
+  return parsed;
+}
+
+function positiveNumber(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a positive number');
+  return parsed;
+}
+
+function qos(value: string): 0 | 1 {
+  if (value !== '0' && value !== '1') throw new InvalidArgumentError('QoS is 0 or 1');
+  return value === '1' ? 1 : 0;
+}
+
+function mqttVersion(value: string): 4 | 5 {
+  if (value === '5') return 5;
+  if (value === '3.1.1' || value === '4') return 4;
+  throw new InvalidArgumentError('MQTT version is 3.1.1 or 5');
+}
+
+function duration(value: string): number {
+  const parsed = positiveNumber(value);
+  if (parsed > 3600) throw new InvalidArgumentError('at most 3600 seconds: a load run stops by itself');
   return parsed;
 }
 
@@ -44,6 +68,27 @@ load
   .action(async (options: { target: string; reports: string; maxConcurrency?: number }) => {
     const { exitCode } = await probeReportRateLimit({ target: options.target, reportsDir: options.reports, maxConcurrency: options.maxConcurrency });
     process.exitCode = exitCode;
+  });
+
+load
+  .command('mqtt-gateway')
+  .description('G gateways x D devices publish telemetry over MQTT for a bounded time; sent, acknowledged, stored, lost, duplicated, latency')
+  .option('-t, --target <profile>', 'built-in profile name or target profile JSON file', process.env.IOTC_TARGET || 'embedded')
+  .option('--mqtt-url <url>', 'a bare MQTT target instead of a profile (no admin API: nothing is created, stored counts are not measured)')
+  .option('--gateway-token-env <VAR>', 'with --mqtt-url: environment variable holding the gateway access tokens, comma-separated, one per gateway')
+  .option('-g, --gateways <n>', 'gateways', positiveInteger, 10)
+  .option('-d, --devices <n>', 'devices per gateway', positiveInteger, 10)
+  .option('--rate <n>', 'messages per second per gateway', positiveNumber, 100)
+  .option('--total-rate <n>', 'messages per second for the whole fleet (instead of --rate)', positiveNumber)
+  .option('--qos <0|1>', 'QoS of the telemetry publishes', qos, 1 as const)
+  .option('--mqtt-version <3.1.1|5>', 'MQTT protocol version', mqttVersion, 5 as const)
+  .option('--duration <s>', 'seconds of publishing (at most 3600)', duration, 10)
+  .option('--payload-bytes <n>', 'pad each telemetry message to this many bytes', positiveInteger)
+  .option('--window <n>', 'unanswered publishes a gateway keeps at most', positiveInteger, 1000)
+  .option('--sample <n>', 'read back at most this many devices, spread over the fleet (default: all up to 1000)', positiveInteger)
+  .option('-r, --reports <dir>', 'where reports/load/ is written', 'reports')
+  .action(async (options: MqttGatewayCommandOptions) => {
+    process.exitCode = await mqttGatewayCommand(options);
   });
 
 program

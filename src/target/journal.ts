@@ -35,12 +35,18 @@ export class CleanupJournal {
     mkdirSync(dirname(path), { recursive: true });
   }
 
-  private append(entry: Omit<JournalEntry, 'runId' | 'at'>): void {
-    appendFileSync(this.path, JSON.stringify({ ...entry, runId: this.runId, at: Date.now() }) + '\n');
+  private append(...entries: Array<Omit<JournalEntry, 'runId' | 'at'>>): void {
+    const at = Date.now();
+    appendFileSync(this.path, entries.map((entry) => JSON.stringify({ ...entry, runId: this.runId, at }) + '\n').join(''));
   }
 
   intend(kind: EntityKind, name: string): void {
     this.append({ event: 'intent', kind, name });
+  }
+
+  /** The intents of many names in one write (the sub-devices of a gateway fleet). */
+  intendAll(kind: EntityKind, names: readonly string[]): void {
+    if (names.length) this.append(...names.map((name) => ({ event: 'intent' as const, kind, name })));
   }
 
   created(kind: EntityKind, name: string, id: string): void {

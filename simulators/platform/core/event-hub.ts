@@ -5,7 +5,6 @@
  * Events carry no transport format: a session renders a change in its own protocol (HTTP body, MQTT publish).
  * Emitting to a device nobody listens to costs one map lookup (the hot path of attribute saves).
  */
-import { EventEmitter } from 'node:events';
 import type { Attribute } from './model';
 
 export interface SharedAttributesChange {
@@ -24,42 +23,54 @@ export interface DeviceEvents {
   deleted: () => void;
 }
 
+/** One device's listeners by event, in the order they subscribed; an event nobody listens to has no array. */
+type DeviceListeners = { [E in keyof DeviceEvents]: Array<DeviceEvents[E]> | undefined };
+
+/**
+ * Plain arrays per device rather than an EventEmitter per device: a gateway fleet keeps three listeners for each of
+ * tens of thousands of sub-devices, and an emitter (with its dictionary-mode event table) cost several times more.
+ * Semantics as EventEmitter's: listeners run in subscription order, an unsubscribe during an emit does not stop the
+ * listeners of that emit, the same listener subscribed twice runs twice, a listener's exception propagates to the
+ * emitter.
+ */
 export class EventHub {
-  private readonly emitters = new Map<string, EventEmitter>();
+  private readonly listeners = new Map<string, DeviceListeners>();
 
   /** Subscribes to one event of one device; returns the unsubscribe function. */
   on<E extends keyof DeviceEvents>(deviceId: string, event: E, listener: DeviceEvents[E]): () => void {
-    let emitter = this.emitters.get(deviceId);
-    if (!emitter) {
-      emitter = new EventEmitter();
-      emitter.setMaxListeners(0);
-      this.emitters.set(deviceId, emitter);
-    }
-    const own = emitter;
-    own.on(event, listener);
+    let own = this.listeners.get(deviceId);
+    if (!own) this.listeners.set(deviceId, (own = { shared: undefined, rpc: undefined, deleted: undefined }));
+    const device = own;
+    // copy on write: an emit iterates the array it started with, whatever subscribes or unsubscribes meanwhile
+    const before = device[event] as Array<DeviceEvents[E]> | undefined;
+    device[event] = (before ? [...before, listener] : [listener]) as DeviceListeners[E];
     return () => {
-      own.off(event, listener);
-      if (own.eventNames().length === 0 && this.emitters.get(deviceId) === own) this.emitters.delete(deviceId);
+      const current = device[event] as Array<DeviceEvents[E]> | undefined;
+      const index = current ? current.lastIndexOf(listener) : -1;
+      if (!current || index < 0) return;
+      device[event] = (current.length === 1 ? undefined : current.filter((_, i) => i !== index)) as DeviceListeners[E];
+      if (!device.shared && !device.rpc && !device.deleted && this.listeners.get(deviceId) === device) this.listeners.delete(deviceId);
     };
   }
 
   emit<E extends keyof DeviceEvents>(deviceId: string, event: E, ...args: Parameters<DeviceEvents[E]>): void {
-    this.emitters.get(deviceId)?.emit(event, ...args);
+    const list = this.listeners.get(deviceId)?.[event] as Array<(...args: Parameters<DeviceEvents[E]>) => void> | undefined;
+    if (list) for (const listener of list) listener(...args);
   }
 
   /** Whether any session listens to this event of the device (e.g. is any device session subscribed to RPC). */
   hasListeners(deviceId: string, event: keyof DeviceEvents): boolean {
-    return (this.emitters.get(deviceId)?.listenerCount(event) ?? 0) > 0;
+    return (this.listeners.get(deviceId)?.[event]?.length ?? 0) > 0;
   }
 
   /** Drops a device's listeners (after its `deleted` event). */
   forget(deviceId: string): void {
-    this.emitters.get(deviceId)?.removeAllListeners();
-    this.emitters.delete(deviceId);
+    const own = this.listeners.get(deviceId);
+    if (own) own.shared = own.rpc = own.deleted = undefined;
+    this.listeners.delete(deviceId);
   }
 
   close(): void {
-    for (const emitter of this.emitters.values()) emitter.removeAllListeners();
-    this.emitters.clear();
+    for (const deviceId of [...this.listeners.keys()]) this.forget(deviceId);
   }
 }

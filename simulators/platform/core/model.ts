@@ -64,7 +64,12 @@ export interface ClaimRegistration {
   expiresAt: number;
 }
 
-export interface Device {
+/**
+ * A device record whose collections (attributes, latest values, history, RPCs) are created on first use: most
+ * sub-devices of a large gateway fleet never get some of them, and six empty Maps per device were half of its
+ * memory (bench: resident memory per sub-device).
+ */
+export class DeviceRecord {
   id: string;
   name: string;
   label: string | null;
@@ -75,14 +80,48 @@ export interface Device {
   additionalInfo: Record<string, unknown> | null;
   firmwareId: string | null;
   createdTime: number;
-  attributes: Record<AttributeScope, Map<string, Attribute>>;
-  latest: Map<string, TimeseriesEntry>;
-  history: Map<string, TimeseriesEntry[]>;
-  nextRpcId: number;
-  rpcs: Map<number, RpcRequest>;
-  claim: ClaimRegistration | null;
-  deleted: boolean;
+  nextRpcId = 1;
+  claim: ClaimRegistration | null = null;
+  deleted = false;
+  private attributeMaps?: Record<AttributeScope, Map<string, Attribute>>;
+  private latestMap?: Map<string, TimeseriesEntry>;
+  private historyMap?: Map<string, TimeseriesEntry[]>;
+  private rpcMap?: Map<number, RpcRequest>;
+
+  constructor(fields: NewDeviceFields) {
+    this.id = fields.id;
+    this.name = fields.name;
+    this.label = fields.label;
+    this.profileId = fields.profileId;
+    this.token = fields.token;
+    this.tenantId = fields.tenantId;
+    this.customerId = fields.customerId;
+    this.additionalInfo = fields.additionalInfo;
+    this.firmwareId = fields.firmwareId;
+    this.createdTime = fields.createdTime;
+  }
+
+  get attributes(): Record<AttributeScope, Map<string, Attribute>> {
+    return (this.attributeMaps ??= { CLIENT_SCOPE: new Map(), SHARED_SCOPE: new Map(), SERVER_SCOPE: new Map() });
+  }
+
+  get latest(): Map<string, TimeseriesEntry> {
+    return (this.latestMap ??= new Map());
+  }
+
+  get history(): Map<string, TimeseriesEntry[]> {
+    return (this.historyMap ??= new Map());
+  }
+
+  get rpcs(): Map<number, RpcRequest> {
+    return (this.rpcMap ??= new Map());
+  }
 }
+
+export type Device = DeviceRecord;
+
+/** What a new device record is made of; its collections, RPC counter, claim and deleted flag start empty. */
+export type NewDeviceFields = Pick<Device, 'id' | 'name' | 'label' | 'profileId' | 'token' | 'tenantId' | 'customerId' | 'additionalInfo' | 'firmwareId' | 'createdTime'>;
 
 export interface OtaPackage {
   id: string;

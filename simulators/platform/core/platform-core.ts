@@ -13,8 +13,8 @@ import { startFirmwareUpdate, stopFirmwareUpdate } from './firmware';
 import { provisionDevice, type ProvisionOutcome, type ProvisionRequest } from './provisioning';
 import { endRpcs, queueRpc, replyRpc, takeRpc, type RpcCall } from './rpc';
 import { appendTelemetry, type TelemetryRecord } from './time-series';
-import { randomApiKeyValue, randomToken } from './tokens';
-import type { ApiKey, Attribute, AttributeScope, Device, DeviceProfile, OtaPackage, ProvisionType, RpcOutcome, RpcRequest, User } from './model';
+import { randomApiKeyValue, randomId, randomToken } from './tokens';
+import { DeviceRecord, type ApiKey, type Attribute, type AttributeScope, type Device, type DeviceProfile, type OtaPackage, type ProvisionType, type RpcOutcome, type RpcRequest, type User } from './model';
 
 export { randomToken } from './tokens';
 export { checksum } from './checksum';
@@ -180,8 +180,8 @@ export class PlatformCore {
     } else {
       profile = this.defaultProfile();
     }
-    const device: Device = {
-      id: randomUUID(),
+    const device: Device = new DeviceRecord({
+      id: randomId(),
       name,
       label: input.label ?? null,
       profileId: profile.id,
@@ -191,14 +191,7 @@ export class PlatformCore {
       additionalInfo: input.additionalInfo ?? null,
       firmwareId: null,
       createdTime: Date.now(),
-      attributes: { CLIENT_SCOPE: new Map(), SHARED_SCOPE: new Map(), SERVER_SCOPE: new Map() },
-      latest: new Map(),
-      history: new Map(),
-      nextRpcId: 1,
-      rpcs: new Map(),
-      claim: null,
-      deleted: false,
-    };
+    });
     this.devices.set(device.id, device);
     this.deviceByName.set(name, device);
     this.deviceByToken.set(token, device);
