@@ -102,6 +102,8 @@ const mappingSchema = {
     security: basicOrAnonymous,
     converter: { type: 'object', required: [], properties: { type: { enum: ['json', 'custom'] } } },
     response: responseSchema,
+    /** Read by the real gateway (which values to send when); the reference sends every value it receives. */
+    reportStrategy: { type: 'object' },
   },
   additionalProperties: false,
 } as const;
