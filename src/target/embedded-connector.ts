@@ -16,7 +16,8 @@ import { generateSelfSignedCertificate } from '../tls/certificate';
 import type { ConnectorTarget } from './index';
 
 export const EMBEDDED_REST_CONFIG = join(__dirname, 'embedded-rest.json');
-export const EMBEDDED_GATEWAY_NAME = 'iotc-embedded-rest-connector';
+// not carrying the run prefix: it belongs to the embedded target, not to a run, and runs never clean it up
+export const EMBEDDED_GATEWAY_NAME = 'Embedded REST connector gateway';
 
 export async function startEmbeddedConnector(options: { httpUrl: string; mqttUrl: string; tenantAdmin: { username: string; password: string } }): Promise<{ connector: ConnectorTarget; close(): Promise<void> }> {
   const admin = await AdminClient.login(options.httpUrl, options.tenantAdmin);
