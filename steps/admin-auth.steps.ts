@@ -33,7 +33,7 @@ function auth(world: IotcWorld): AuthState {
 }
 
 function request(world: IotcWorld, method: Method, path: string, headers: Record<string, string> = {}, body?: unknown) {
-  return adminRequest(world.run.target.adminUrl, method, path, { headers, body, timeoutMs: world.run.target.timeouts.requestMs });
+  return adminRequest(world.run.target.adminUrl, method, path, { headers, body, timeoutMs: world.run.target.timeouts.requestMs, recorder: world.exchanges.record });
 }
 
 /** Replaces <jwt>, <refresh token>, <api key>, <device id> in a header value or path with the scenario's values. */

@@ -37,11 +37,12 @@ async function buildReport(
   const url = where === 'query' ? `${reportUrl}?jwt=${encodeURIComponent(jwt)}` : reportUrl;
   const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/json', accept: 'application/json' };
   if (where === 'header') headers.jwt = jwt;
+  const requestBody = JSON.stringify({ viewConfigId, ...options.body });
   const started = performance.now();
   const response = await request(url, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ viewConfigId, ...options.body }),
+    body: requestBody,
     dispatcher: world.run.deviceDispatcher,
     headersTimeout: world.run.target.timeouts.requestMs,
     bodyTimeout: world.run.target.timeouts.requestMs,
@@ -53,7 +54,9 @@ async function buildReport(
   } catch {
     json = undefined;
   }
-  return { status: response.statusCode, text, json, elapsedMs: performance.now() - started };
+  const elapsedMs = performance.now() - started;
+  world.exchanges.record({ protocol: 'http', via: 'analytics', request: { method: 'POST', url, headers, body: requestBody }, response: { status: response.statusCode, body: text }, elapsedMs });
+  return { status: response.statusCode, text, json, elapsedMs };
 }
 
 Given('a device {string} in building {string} that reported temperature {word} at {int}', async function (this: IotcWorld, local: string, building: string, temperature: string, ts: number) {

@@ -25,6 +25,7 @@ When(/^the device "([^"]*)" sends POST (\/\S*\{token\}\S*) with the body (.+)$/,
   this.response = await deviceRequest(this.run.target.httpUrl, 'POST', path.replace('{token}', encodeURIComponent(device.token)), { raw: body }, {
     requestTimeoutMs: this.run.target.timeouts.requestMs,
     dispatcher: this.run.deviceDispatcher,
+    recorder: this.exchanges.record,
   });
 });
 
@@ -37,6 +38,7 @@ function request(world: IotcWorld, method: 'GET' | 'POST', path: string) {
   return deviceRequest(world.run.target.httpUrl, method, path, method === 'POST' ? { json: {} } : undefined, {
     requestTimeoutMs: world.run.target.timeouts.requestMs,
     dispatcher: world.run.deviceDispatcher,
+    recorder: world.exchanges.record,
   });
 }
 

@@ -6,38 +6,17 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When, defineParameterType } from '@cucumber/cucumber';
 import { MqttConnectRefusedError, MqttConnection, isFailure, type MqttVersion } from '../simulators/device/mqtt-connection';
-import { MqttGateway, GATEWAY_TOPICS, type AttributeResponse, type GatewayRpcRequest } from '../simulators/gateway/mqtt-gateway';
+import { GATEWAY_TOPICS, type AttributeResponse, type GatewayRpcRequest } from '../simulators/gateway/mqtt-gateway';
 import { jsonEqual, parseLossless, toPlain } from '../src/kv/values';
 import { AdminClient } from '../src/admin-client';
 import type { IotcWorld } from './world';
+import { connectGateway, mqttUrl } from './support/gateway';
 
 defineParameterType({
   name: 'mqttVersion',
   regexp: /3\.1\.1|5/,
   transformer: (text: string): MqttVersion => (text === '5' ? 5 : 4),
 });
-
-function mqttUrl(world: IotcWorld): string {
-  const url = world.run.target.mqttUrl;
-  assert.ok(url, 'the target profile names no MQTT URL (platform.mqtt)');
-  return url;
-}
-
-/** Opens an MQTT connection with a device's token; closed after the scenario. */
-async function connectGateway(world: IotcWorld, local: string, token: string, protocolVersion: MqttVersion, url = mqttUrl(world)): Promise<MqttGateway> {
-  const { target } = world.run;
-  world.redactor.addSecret(token);
-  const driver = await MqttGateway.connect({
-    url,
-    token,
-    protocolVersion,
-    ackTimeoutMs: target.timeouts.requestMs,
-    attributeRequestTimeoutMs: target.timeouts.eventuallyMs,
-    tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
-  });
-  world.cleanups.push({ what: `MQTT connection of ${local}`, undo: () => driver.close() });
-  return driver;
-}
 
 /** `{{local}}` → the platform name of that device (journaled: the platform may create it). */
 function withDeviceNames(world: IotcWorld, text: string): string {
@@ -314,7 +293,13 @@ Given("the tenant's device limit is reached", async function (this: IotcWorld) {
 
 When('a gateway connects over MQTT {mqttVersion} with the access token {string}', async function (this: IotcWorld, version: MqttVersion, token: string) {
   try {
-    const connection = await MqttConnection.open({ url: mqttUrl(this), token, protocolVersion: version, connectTimeoutMs: this.run.target.timeouts.requestMs });
+    const connection = await MqttConnection.open({
+      url: mqttUrl(this),
+      token,
+      protocolVersion: version,
+      connectTimeoutMs: this.run.target.timeouts.requestMs,
+      recorder: this.exchanges.record,
+    });
     this.cleanups.push({ what: 'MQTT connection', undo: () => connection.close() });
     this.ids.set('mqtt-connect', 'accepted');
   } catch (error) {

@@ -9,6 +9,8 @@ import { createDeviceDispatcher } from '../simulators/device/http-device';
 import { newRunId, run, setRun } from './support/run';
 import { CleanupJournal, cleanupFromJournal, journalPath } from '../src/target/journal';
 import type { IotcWorld } from './world';
+import { recordExchange, recordInto } from './support/evidence';
+import { EXCHANGES_MEDIA_TYPE } from '../src/report/exchanges';
 
 setDefaultTimeout(30_000);
 
@@ -17,6 +19,7 @@ BeforeAll({ timeout: 60_000 }, async function () {
   const sessionOptions = {
     requestTimeoutMs: target.timeouts.requestMs,
     tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
+    recorder: recordExchange, // into the running scenario's evidence
   };
   let admin: AdminClient | undefined;
   let customer: AdminClient | undefined;
@@ -55,6 +58,7 @@ AfterAll({ timeout: 60_000 }, async function () {
 });
 
 Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
+  recordInto(this.exchanges);
   this.scenarioTags = pickle.tags.map((tag) => tag.name).join(' and ');
   const missing = pickle.tags
     .map((tag) => tag.name)
@@ -83,13 +87,10 @@ Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
 });
 
 After({ timeout: 60_000 }, async function (this: IotcWorld, { result }: ITestCaseHookParameter) {
-  // Evidence for a failed scenario: the last device API exchange, tokens and secrets redacted.
-  if (result?.status === Status.FAILED && this.response) {
-    const { request, status, text } = this.response;
-    await this.attach(
-      this.redact(JSON.stringify({ lastDeviceRequest: `${request.method} ${request.url}`, status, body: text.slice(0, 2000) }, null, 2)),
-      'application/json',
-    );
+  // Evidence, passed or failed: the scenario's last exchanges (redacted as recorded); cleanup is not evidence.
+  recordInto(undefined);
+  if (this.exchanges.total > 0 && result?.status !== Status.SKIPPED) {
+    await this.attach(this.redact(JSON.stringify(this.exchanges)), { mediaType: EXCHANGES_MEDIA_TYPE, fileName: 'iotc-exchanges.json' });
   }
   const failures: string[] = [];
   for (const { what, undo } of this.cleanups.reverse()) {

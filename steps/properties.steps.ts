@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { Then } from '@cucumber/cucumber';
 import type { IotcWorld } from './world';
+import type { AdminClient } from '../src/admin-client';
 import fc from 'fast-check';
 import {
   malformedClientAttributes,
@@ -35,7 +36,7 @@ const SERVER_CLOCK_TOLERANCE_MS = 10 * 60_000;
 const PROPERTY_TIME_LIMIT_MS = 120_000;
 const STEP_TIMEOUT_MS = PROPERTY_TIME_LIMIT_MS + 30_000;
 
-type Resource = 'telemetry' | 'attributes';
+export type Resource = 'telemetry' | 'attributes';
 
 // ---------------------------------------------------------------------------------------------------------------
 // What the properties need from the world, the HTTP device driver and the admin client. Kept as one narrow port so
@@ -79,18 +80,7 @@ function portsOf(world: PropertyWorld): PropertyPorts {
         const driver = world.newDriver(token);
         await use({
           post: (resource, body) => (resource === 'telemetry' ? driver.postTelemetry({ raw: body }) : driver.postAttributes({ raw: body })),
-          async readBack(resource, keys) {
-            const out = new Map<string, StoredEntry>();
-            if (resource === 'telemetry') {
-              for (const [key, stored] of await admin.latestTelemetry(record.id, keys)) if (stored.value) out.set(key, { value: stored.value, ts: stored.ts });
-            } else {
-              for (const [key, stored] of await admin.attributes(record.id, 'CLIENT_SCOPE', keys)) if (stored.value) out.set(key, { value: stored.value });
-            }
-            return out;
-          },
-          async storedKeys(resource) {
-            return resource === 'telemetry' ? admin.telemetryKeys(record.id) : [...(await admin.attributes(record.id, 'CLIENT_SCOPE')).keys()];
-          },
+          ...storedDataOf(admin, record.id),
         });
       } finally {
         await admin.deleteDevice(record.id);
@@ -102,22 +92,40 @@ function portsOf(world: PropertyWorld): PropertyPorts {
   };
 }
 
+/** What a device holds, read through the admin client: typed latest telemetry / client attributes, and their keys. */
+export function storedDataOf(admin: AdminClient, deviceId: string): Pick<PropertyDevice, 'readBack' | 'storedKeys'> {
+  return {
+    async readBack(resource, keys) {
+      const out = new Map<string, StoredEntry>();
+      if (resource === 'telemetry') {
+        for (const [key, stored] of await admin.latestTelemetry(deviceId, keys)) if (stored.value) out.set(key, { value: stored.value, ts: stored.ts });
+      } else {
+        for (const [key, stored] of await admin.attributes(deviceId, 'CLIENT_SCOPE', keys)) if (stored.value) out.set(key, { value: stored.value });
+      }
+      return out;
+    },
+    async storedKeys(resource) {
+      return resource === 'telemetry' ? admin.telemetryKeys(deviceId) : [...(await admin.attributes(deviceId, 'CLIENT_SCOPE')).keys()];
+    },
+  };
+}
+
 /** cucumber's World plus what steps/world.ts adds. */
 type PropertyWorld = IotcWorld;
 
-function runsFromEnvironment(): number {
+function runsFromEnvironment(defaultRuns: number): number {
   const runs = Number(process.env.FC_RUNS);
-  return Number.isInteger(runs) && runs > 0 ? runs : DEFAULT_RUNS;
+  return Number.isInteger(runs) && runs > 0 ? runs : defaultRuns;
 }
 
 /**
  * Runs `check` for every generated case, records the seed in the report and fails the step with fast-check's
  * report (counterexample, shrinks, the error) plus the replay line.
  */
-export async function runProperty<T>(world: PropertyWorld, ports: PropertyPorts, arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<void>): Promise<void> {
+export async function runProperty<T>(world: PropertyWorld, arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<void>, defaultRuns = DEFAULT_RUNS): Promise<void> {
   const seedText = process.env.FC_SEED;
   const path = process.env.FC_PATH || undefined;
-  const numRuns = runsFromEnvironment();
+  const numRuns = runsFromEnvironment(defaultRuns);
   const out = await fc.check(fc.asyncProperty(arbitrary, check), {
     numRuns,
     seed: seedText ? Number(seedText) : undefined,
@@ -132,7 +140,7 @@ export async function runProperty<T>(world: PropertyWorld, ports: PropertyPorts,
   await world.attach(JSON.stringify({ fastCheck: { seed: out.seed, path: failedPath, numRuns, failed: out.failed } }), 'application/json');
   if (out.failed) {
     const replay = `FC_SEED=${out.seed}${failedPath ? ` FC_PATH="${failedPath}"` : ''}`;
-    throw new Error(`${fc.defaultReportMessage(out)}\nReplay: ${replay} npx iotc run --tags "${ports.scenarioTags}"`);
+    throw new Error(`${fc.defaultReportMessage(out)}\nReplay: ${replay} npx iotc run --tags "${world.scenarioTags}"`);
   }
 }
 
@@ -152,18 +160,21 @@ export async function postsAndStoresExactly(ports: PropertyPorts, resource: Reso
     if (response.status !== 200) throw new Error(`POST ${resource} answered ${response.status}, expected 200; body ${payload.body}`);
     if (payload.expected.length === 0) return;
     const keys = payload.expected.map((entry) => entry.key);
-    await ports.eventually(async () => {
-      const stored = await device.readBack(resource, keys);
-      for (const expected of payload.expected) {
-        const actual = stored.get(expected.key);
-        if (!actual) throw new Error(`${describeEntry(expected)} was not stored`);
-        if (!typedValuesEqual(actual.value, expected.value)) {
-          throw new Error(`${describeEntry(expected)} read back as ${describeTypedValue(actual.value)}`);
-        }
-        if (resource === 'telemetry') checkTimestamp(expected, actual.ts, sentAt, answeredAt);
-      }
-    });
+    await ports.eventually(async () => checkStored(resource, payload.expected, await device.readBack(resource, keys), { sentAt, answeredAt }));
   });
+}
+
+/**
+ * Every expected entry is among the stored ones with its value and type; telemetry also with its timestamp (the
+ * device's ts, or a server time within the request window).
+ */
+export function checkStored(resource: Resource, expected: readonly ExpectedEntry[], stored: Map<string, StoredEntry>, window: { sentAt: number; answeredAt: number }): void {
+  for (const entry of expected) {
+    const actual = stored.get(entry.key);
+    if (!actual) throw new Error(`${describeEntry(entry)} was not stored`);
+    if (!typedValuesEqual(actual.value, entry.value)) throw new Error(`${describeEntry(entry)} read back as ${describeTypedValue(actual.value)}`);
+    if (resource === 'telemetry') checkTimestamp(entry, actual.ts, window.sentAt, window.answeredAt);
+  }
 }
 
 function checkTimestamp(expected: ExpectedEntry, ts: number | undefined, sentAt: number, answeredAt: number): void {
@@ -176,7 +187,14 @@ function checkTimestamp(expected: ExpectedEntry, ts: number | undefined, sentAt:
   }
 }
 
-const SENTINEL_KEY = 'iotc.sentinel';
+export const SENTINEL_KEY = 'iotc.sentinel';
+
+/** Once the sentinel (sent after the rejected payload) is stored, nothing else may be: the rejected one stored nothing. */
+export function checkOnlySentinel(storedKeys: readonly string[], rejected: MalformedPayload, device = 'the device'): void {
+  if (!storedKeys.includes(SENTINEL_KEY)) throw new Error(`the sentinel was not stored yet for ${device}`);
+  const others = storedKeys.filter((key) => key !== SENTINEL_KEY);
+  if (others.length) throw new Error(`${rejected.defect}: the rejected body ${JSON.stringify(rejected.body)} stored ${others.map((key) => JSON.stringify(key)).join(', ')} for ${device}`);
+}
 
 /**
  * Posts a malformed payload as a fresh device: the answer must be 400. Then a valid sentinel follows on the same
@@ -189,12 +207,7 @@ export async function rejectsAndStoresNothing(ports: PropertyPorts, resource: Re
     if (response.status !== 400) throw new Error(`${payload.defect}: POST ${resource} answered ${response.status}, expected 400; body ${JSON.stringify(payload.body)}`);
     const sentinel = await device.post(resource, JSON.stringify({ [SENTINEL_KEY]: true }));
     if (sentinel.status !== 200) throw new Error(`the sentinel POST ${resource} answered ${sentinel.status}`);
-    await ports.eventually(async () => {
-      const keys = await device.storedKeys(resource);
-      if (!keys.includes(SENTINEL_KEY)) throw new Error('the sentinel was not stored yet');
-      const others = keys.filter((key) => key !== SENTINEL_KEY);
-      if (others.length) throw new Error(`${payload.defect}: the rejected body ${JSON.stringify(payload.body)} stored ${others.map((key) => JSON.stringify(key)).join(', ')}`);
-    });
+    await ports.eventually(async () => checkOnlySentinel(await device.storedKeys(resource), payload));
   });
 }
 
@@ -204,7 +217,7 @@ export async function rejectsAndStoresNothing(ports: PropertyPorts, resource: Re
 /** Runs a property with the world's ports. */
 async function property<T>(world: PropertyWorld, arbitrary: fc.Arbitrary<T>, check: (ports: PropertyPorts, value: T) => Promise<void>): Promise<void> {
   const ports = portsOf(world);
-  await runProperty(world, ports, arbitrary, (value) => check(ports, value));
+  await runProperty(world, arbitrary, (value) => check(ports, value));
 }
 
 Then(

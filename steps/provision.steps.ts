@@ -35,7 +35,11 @@ When('a device sends the provisioning request:', async function (this: IotcWorld
   // the request may create a device: journal its name first, so an interrupted run still cleans it up
   const deviceName = /"deviceName"\s*:\s*"([^"]+)"/.exec(text)?.[1];
   if (deviceName?.startsWith(this.run.target.namePrefix)) this.run.journal.intend('device', deviceName);
-  this.response = await provision(this.run.target.httpUrl, { raw: text }, { requestTimeoutMs: this.run.target.timeouts.requestMs, dispatcher: this.run.deviceDispatcher });
+  this.response = await provision(this.run.target.httpUrl, { raw: text }, {
+    requestTimeoutMs: this.run.target.timeouts.requestMs,
+    dispatcher: this.run.deviceDispatcher,
+    recorder: this.exchanges.record,
+  });
   const credentials = (toPlain(this.response.json) as { credentialsValue?: unknown } | undefined)?.credentialsValue;
   if (typeof credentials === 'string') this.redactor.addSecret(credentials);
   await forgetNothingCreated(this, text);

@@ -8,6 +8,7 @@ import { HttpDevice, type DeviceResponse } from '../simulators/device/http-devic
 import type { ConnectorResponse } from '../simulators/connector-client';
 import type { DeviceRecord } from '../src/admin-client';
 import { Redactor } from '../src/report/redact';
+import { ExchangeLog } from '../src/report/exchanges';
 import { run, type RunContext } from './support/run';
 import type { EntityKind } from '../src/target/journal';
 import { eventually } from './support/eventually';
@@ -54,6 +55,8 @@ export class IotcWorld extends World {
   lastPublish?: PublishOutcome;
   /** Blanks the tokens of this scenario's devices (and secret shapes) in everything a step shows. */
   readonly redactor = new Redactor();
+  /** The last requests and responses of this scenario, redacted: its evidence in the conformance report. */
+  readonly exchanges = new ExchangeLog({ redact: (text) => this.redact(text) });
 
   constructor(options: IWorldOptions) {
     super(options);
@@ -77,6 +80,7 @@ export class IotcWorld extends World {
       requestTimeoutMs: target.timeouts.requestMs,
       dispatcher: options.https ? undefined : deviceDispatcher,
       tls: options.https ? { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify } : undefined,
+      recorder: this.exchanges.record,
     });
     if (options.https) this.ownDrivers.push(driver);
     return driver;

@@ -5,6 +5,7 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { parseLossless } from '../../src/kv/values';
+import type { ExchangeRecorder } from '../../src/report/exchanges';
 
 export interface DeviceResponse {
   /** What was asked: method and URL (the URL carries the device token; redact before showing it). */
@@ -25,6 +26,8 @@ export interface HttpDeviceOptions {
   tls?: { ca?: string; insecureSkipVerify?: boolean };
   /** Share one connection pool among many simulated devices (load profiles). */
   dispatcher?: Dispatcher;
+  /** Told every request and its answer (scenario evidence); the driver behaves the same without it. */
+  recorder?: ExchangeRecorder;
 }
 
 /** A body: a value sent as JSON, or text sent exactly as given (malformed payloads, exact number lexemes). */
@@ -61,7 +64,9 @@ export async function deviceRequest(
   const bytes = Buffer.from(await response.body.arrayBuffer());
   const text = bytes.toString('utf8');
   const json = jsonBody(String(response.headers['content-type'] ?? ''), text);
-  return { request: { method, url }, status: response.statusCode, headers: response.headers, text, json, bytes, elapsedMs: performance.now() - started };
+  const elapsedMs = performance.now() - started;
+  options.recorder?.({ protocol: 'http', via: 'device', request: { method, url, body: payload }, response: { status: response.statusCode, body: text }, elapsedMs });
+  return { request: { method, url }, status: response.statusCode, headers: response.headers, text, json, bytes, elapsedMs };
 }
 
 /**

@@ -7,6 +7,7 @@
  * caller asserts on. It throws only on misuse (publishing after close) and on a connect that never answers.
  */
 import mqtt, { type IClientOptions, type MqttClient, type Packet } from 'mqtt';
+import type { ExchangeRecorder } from '../../src/report/exchanges';
 
 export type MqttVersion = 4 | 5;
 export type Qos = 0 | 1;
@@ -26,6 +27,8 @@ export interface MqttConnectionOptions {
   /** How long a QoS 1 publish waits for its PUBACK before it counts as unanswered. */
   ackTimeoutMs?: number;
   keepaliveSec?: number;
+  /** Told the outcome of the connect and of every publish (scenario evidence); the connection behaves the same without it. */
+  recorder?: ExchangeRecorder;
 }
 
 /** How a publish ended. */
@@ -74,6 +77,8 @@ type MessageListener = (message: ReceivedMessage) => void;
 export class MqttConnection {
   /** Why the server ended the connection, when it sent an MQTT 5 DISCONNECT. */
   disconnectReason?: number;
+  /** Told every publish outcome (from the options; may be set later, e.g. per scenario). */
+  recorder?: ExchangeRecorder;
   private readonly listeners = new Set<{ filter: (topic: string) => boolean; listener: MessageListener }>();
   private readonly closeWaiters = new Set<() => void>();
   private closedFlag = false;
@@ -115,17 +120,22 @@ export class MqttConnection {
       rejectUnauthorized: options.tls ? !options.tls.insecureSkipVerify : undefined,
     };
     const client = mqtt.connect(options.url, clientOptions);
+    const started = performance.now();
+    const recordConnect = (result: 'accepted' | 'refused' | 'failed', reasonCode?: number, reasonString?: string) =>
+      options.recorder?.({ protocol: 'mqtt', via: 'mqtt', request: { packet: 'CONNECT', url: options.url }, response: { result, reasonCode, reasonString }, elapsedMs: performance.now() - started });
     let closedEarly = () => {};
     await new Promise<void>((resolve, reject) => {
       const fail = (error: Error & { code?: number }) => {
         client.removeListener('connect', succeed);
         client.removeListener('close', closedEarly);
         client.end(true);
+        recordConnect(typeof error.code === 'number' ? 'refused' : 'failed', typeof error.code === 'number' ? error.code : undefined, error.message);
         reject(typeof error.code === 'number' ? new MqttConnectRefusedError({ code: error.code, message: error.message }) : new MqttConnectionError(`MQTT connect to ${options.url} failed: ${error.message}`));
       };
       const succeed = () => {
         client.removeListener('error', fail);
         client.removeListener('close', closedEarly);
+        recordConnect('accepted', 0);
         resolve();
       };
       closedEarly = () => fail(new Error('connection closed before CONNACK'));
@@ -133,7 +143,9 @@ export class MqttConnection {
       client.once('error', fail);
       client.once('close', closedEarly);
     });
-    return new MqttConnection(client, protocolVersion, options.ackTimeoutMs ?? 10_000);
+    const connection = new MqttConnection(client, protocolVersion, options.ackTimeoutMs ?? 10_000);
+    connection.recorder = options.recorder;
+    return connection;
   }
 
   get closed(): boolean {
@@ -160,7 +172,7 @@ export class MqttConnection {
         elapsedMs: performance.now() - started,
       };
     };
-    if (this.closedFlag) return done('closed');
+    if (this.closedFlag) return this.recorded(payload, done('closed'));
     let timer: NodeJS.Timeout | undefined;
     let stopWaiting: (() => void) | undefined;
     const closedOrTimedOut = new Promise<PublishOutcome>((resolve) => {
@@ -178,11 +190,20 @@ export class MqttConnection {
       });
     });
     try {
-      return await Promise.race([published, closedOrTimedOut]);
+      return this.recorded(payload, await Promise.race([published, closedOrTimedOut]));
     } finally {
       clearTimeout(timer);
       if (stopWaiting) this.closeWaiters.delete(stopWaiting);
     }
+  }
+
+  /** Hands a publish outcome to the recorder, if any, and returns it. */
+  private recorded(payload: string | Buffer, outcome: PublishOutcome): PublishOutcome {
+    if (!this.recorder) return outcome;
+    const text = typeof payload === 'string' ? payload : payload.subarray(0, 65_536).toString('utf8');
+    const { topic, qos, result, reasonCode, reasonString, elapsedMs } = outcome;
+    this.recorder({ protocol: 'mqtt', via: 'mqtt', request: { packet: 'PUBLISH', topic, qos, payload: text }, response: { result, reasonCode, reasonString }, elapsedMs });
+    return outcome;
   }
 
   /** Subscribes; answers the granted QoS per filter (≥ 0x80 = refused). */

@@ -51,6 +51,8 @@ export interface AttributeResponse {
 export interface AttributeUpdate {
   device: string;
   data: Record<string, unknown>;
+  /** The message exactly as received (number lexemes intact: 42.0 versus 42, longs beyond 2^53). */
+  raw: string;
   receivedAt: number;
 }
 
@@ -225,9 +227,10 @@ export class MqttGateway {
   }
 
   private receiveAttributeUpdate(message: ReceivedMessage): void {
-    const document = parseObject(message.payload.toString('utf8'));
+    const raw = message.payload.toString('utf8');
+    const document = parseObject(raw);
     if (!document || typeof document.device !== 'string' || !isObject(document.data)) return;
-    const update: AttributeUpdate = { device: document.device, data: document.data, receivedAt: message.receivedAt };
+    const update: AttributeUpdate = { device: document.device, data: document.data, raw, receivedAt: message.receivedAt };
     this.attributeUpdates.push(update);
     for (const listener of this.updateListeners) listener(update);
   }

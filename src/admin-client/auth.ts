@@ -7,6 +7,7 @@
 import { Agent, request, FormData, type Dispatcher } from 'undici';
 import { parseLossless } from '../kv/values';
 import { AdminApiError, AdminResponseShapeError } from './errors';
+import type { ExchangeRecorder } from '../report/exchanges';
 
 export interface AdminCredentials {
   username: string;
@@ -25,6 +26,8 @@ export interface SessionOptions {
   requestTimeoutMs?: number;
   /** Trust for an https admin URL: a CA certificate, or no verification. */
   tls?: { ca?: string; insecureSkipVerify?: boolean };
+  /** Told every request and its answer (scenario evidence); the session behaves the same without it. */
+  recorder?: ExchangeRecorder;
 }
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -37,6 +40,8 @@ export class AdminSession {
   private refreshToken = '';
   private refreshing?: Promise<void>;
   private readonly dispatcher: Agent;
+  /** Hands the session's exchanges on without its own X-Authorization header (the same on every request). */
+  private readonly recorder?: ExchangeRecorder;
 
   private constructor(
     readonly baseUrl: string,
@@ -47,6 +52,8 @@ export class AdminSession {
       keepAliveTimeout: 10_000,
       connect: options.tls ? { ca: options.tls.ca, rejectUnauthorized: !options.tls.insecureSkipVerify } : undefined,
     });
+    const { recorder } = options;
+    if (recorder) this.recorder = (exchange) => recorder(exchange.protocol === 'http' ? { ...exchange, request: { ...exchange.request, headers: undefined } } : exchange);
   }
 
   static async login(baseUrl: string, credentials: AdminCredentials, options: SessionOptions = {}): Promise<AdminSession> {
@@ -115,6 +122,7 @@ export class AdminSession {
       body,
       dispatcher: this.dispatcher,
       timeoutMs: this.options.requestTimeoutMs,
+      recorder: this.recorder,
     });
   }
 
@@ -137,8 +145,9 @@ export async function adminRequest(
   baseUrl: string,
   method: Method,
   path: string,
-  options: { headers?: Record<string, string>; body?: Body; dispatcher?: Dispatcher; timeoutMs?: number } = {},
+  options: { headers?: Record<string, string>; body?: Body; dispatcher?: Dispatcher; timeoutMs?: number; recorder?: ExchangeRecorder } = {},
 ): Promise<AdminResponse> {
+  const started = performance.now();
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   let payload: string | FormData | undefined;
   if (options.body instanceof FormData) {
@@ -155,7 +164,15 @@ export async function adminRequest(
     headersTimeout: options.timeoutMs,
     bodyTimeout: options.timeoutMs,
   });
-  return readAnswer(response.statusCode, await response.body.text());
+  const answer = readAnswer(response.statusCode, await response.body.text());
+  options.recorder?.({
+    protocol: 'http',
+    via: 'admin',
+    request: { method, url: path, headers: options.headers, body: typeof payload === 'string' ? payload : payload === undefined ? undefined : '(multipart form data)' },
+    response: { status: answer.status, body: answer.text },
+    elapsedMs: performance.now() - started,
+  });
+  return answer;
 }
 
 function readAnswer(status: number, text: string): AdminResponse {

@@ -4,6 +4,7 @@
  * Built from the same ConformanceReport as conformance.json; text is HTML-escaped, secrets were redacted before.
  */
 import type { ConformanceReport } from './conformance';
+import { describeExchange, type Exchange } from './exchanges';
 
 const VERDICT_CLASS: Record<string, string> = {
   PASS: 'pass',
@@ -15,6 +16,25 @@ const VERDICT_CLASS: Record<string, string> = {
 
 function escape(text: unknown): string {
   return String(text ?? '').replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** The exchanges of one scenario, collapsed: one line each, the bodies under it. */
+function exchangesHtml(exchanges: readonly Exchange[] | undefined): string {
+  if (!exchanges?.length) return '';
+  const items = exchanges
+    .map((exchange) => {
+      const sent = exchange.protocol === 'http' ? exchange.request.body : exchange.request.payload;
+      const answered = exchange.protocol === 'http' ? exchange.response.body : undefined;
+      const headers = exchange.protocol === 'http' && exchange.request.headers
+        ? Object.entries(exchange.request.headers).map(([name, value]) => `${name}: ${value}`).join('\n')
+        : '';
+      const request = [headers, sent].filter(Boolean).join('\n\n');
+      return `<li><code>${escape(describeExchange(exchange))}</code> <span class="via">${escape(exchange.via)} · ${exchange.elapsedMs} ms</span>` +
+        (request ? `<pre class="sent">${escape(request)}</pre>` : '') +
+        (answered ? `<pre class="answered">${escape(answered)}</pre>` : '') + '</li>';
+    })
+    .join('');
+  return `<details class="evidence"><summary>evidence: ${exchanges.length} exchange(s)</summary><ol>${items}</ol></details>`;
 }
 
 export function conformanceHtml(report: ConformanceReport): string {
@@ -29,7 +49,7 @@ export function conformanceHtml(report: ConformanceReport): string {
     .map((requirement) => {
       const scenarios = requirement.scenarios
         .map((scenario) => `<li><span class="status ${scenario.status.toLowerCase()}">${escape(scenario.status)}</span> ${escape(scenario.name)} <code>${escape(scenario.location)}</code>` +
-          (scenario.error ? `<pre>${escape(scenario.error.slice(0, 2000))}</pre>` : '') + '</li>')
+          (scenario.error ? `<pre>${escape(scenario.error.slice(0, 2000))}</pre>` : '') + exchangesHtml(scenario.exchanges) + '</li>')
         .join('');
       const verdictClass = VERDICT_CLASS[requirement.verdict] ?? 'untested';
       return `<tr class="requirement" data-verdict="${escape(requirement.verdict)}">` +
@@ -67,8 +87,12 @@ export function conformanceHtml(report: ConformanceReport): string {
   .untested { color: #5b6475; } .verdict.untested { background: #f4f5f8; }
   .status { font-size: .8em; font-weight: 600; } .status.passed { color: #11643a; } .status.failed { color: #a11b1b; }
   .note { color: #5b6475; font-size: .9em; } pre { white-space: pre-wrap; background: #f6f7f9; padding: .5rem; }
+  .evidence ol { padding-left: 1.4rem; } .evidence li { margin: .3rem 0; } .via { color: #5b6475; font-size: .85em; }
+  .evidence pre { margin: .2rem 0; font-size: .85em; max-height: 12rem; overflow: auto; word-break: break-all; }
+  pre.sent { border-left: 3px solid #9fb3d9; } pre.answered { border-left: 3px solid #9fd9b5; }
   button { margin-right: .3rem; padding: .3rem .7rem; border: 1px solid #c9ced8; background: #fff; border-radius: .3rem; cursor: pointer; }
-  button.active { background: #1d2330; color: #fff; }
+  button.active { background: #1d2330; color: #fff; } #shown { color: #5b6475; margin-left: .5rem; }
+  #filters { margin-bottom: .6rem; } #requirements td:nth-child(-n+3) { white-space: nowrap; }
 </style>
 </head>
 <body>
@@ -81,21 +105,37 @@ HTTP ${escape(report.target.httpUrl)} · capabilities: ${escape(report.target.ca
 ${summaryRows}
 </table>
 <h2>Requirements</h2>
-<div id="filters">${buttons}</div>
+<div id="filters">${buttons} <span id="shown">${report.requirements.length} of ${report.requirements.length} requirements shown</span></div>
+<p id="none" hidden>No requirement has this verdict.</p>
 <table id="requirements">
 <tr><th>id</th><th>interface</th><th>verdict</th><th>level</th><th>statement</th></tr>
 ${requirementRows}
 </table>
 <script>
-  for (const button of document.querySelectorAll('#filters button')) {
+  // Filter by verdict. The state lives in the URL (#verdict=FAIL), so a filtered view can be linked to.
+  const buttons = Array.from(document.querySelectorAll('#filters button'));
+  const rows = Array.from(document.querySelectorAll('tr.requirement'));
+  function show(wanted) {
+    const filter = buttons.some((button) => button.dataset.filter === wanted) ? wanted : 'ALL';
+    for (const button of buttons) button.classList.toggle('active', button.dataset.filter === filter);
+    let shown = 0;
+    for (const row of rows) {
+      row.hidden = filter !== 'ALL' && row.dataset.verdict !== filter;
+      if (!row.hidden) shown += 1;
+    }
+    document.getElementById('filters').dataset.active = filter;
+    document.getElementById('shown').textContent = shown + ' of ' + rows.length + ' requirements shown';
+    document.getElementById('none').hidden = shown > 0;
+  }
+  const fromUrl = () => new URLSearchParams(location.hash.slice(1)).get('verdict') || 'ALL';
+  for (const button of buttons) {
     button.addEventListener('click', () => {
-      for (const other of document.querySelectorAll('#filters button')) other.classList.toggle('active', other === button);
-      const filter = button.dataset.filter;
-      for (const row of document.querySelectorAll('tr.requirement')) {
-        row.style.display = filter === 'ALL' || row.dataset.verdict === filter ? '' : 'none';
-      }
+      history.replaceState(null, '', '#verdict=' + encodeURIComponent(button.dataset.filter));
+      show(button.dataset.filter);
     });
   }
+  window.addEventListener('hashchange', () => show(fromUrl()));
+  show(fromUrl());
 </script>
 </body>
 </html>

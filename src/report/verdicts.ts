@@ -13,6 +13,7 @@
  */
 import type * as messages from '@cucumber/messages';
 import type { Requirement } from '../../schemas';
+import { EXCHANGES_MEDIA_TYPE, parseExchanges, type Exchange } from './exchanges';
 
 export type Verdict = 'PASS' | 'FAIL' | 'DEVIATION' | 'NOT APPLICABLE' | 'NOT TESTED';
 export type ScenarioStatus = 'PASSED' | 'FAILED' | 'SKIPPED' | 'UNDEFINED' | 'PENDING' | 'AMBIGUOUS' | 'UNKNOWN';
@@ -27,11 +28,14 @@ export interface ScenarioResult {
   error?: string;
   /** JSON attachments of the scenario (e.g. fast-check seeds), parsed. */
   evidence: unknown[];
+  /** The scenario's last requests and responses (its exchanges attachment), redacted when recorded. */
+  exchanges?: Exchange[];
 }
 
 export interface RequirementResult extends Requirement {
   verdict: Verdict;
-  scenarios: Array<Pick<ScenarioResult, 'name' | 'location' | 'status' | 'durationMs' | 'error'>>;
+  /** The scenarios that decided the verdict, each with its error (if any) and the exchanges it made. */
+  scenarios: Array<Pick<ScenarioResult, 'name' | 'location' | 'status' | 'durationMs' | 'error' | 'exchanges'>>;
 }
 
 const STATUS_RANK: Record<ScenarioStatus, number> = {
@@ -77,6 +81,9 @@ export function scenarioResults(envelopes: readonly messages.Envelope[]): Scenar
         result.status = status;
         if (stepResult.message && !result.error) result.error = stepResult.message;
       }
+    } else if (envelope.attachment?.testCaseStartedId && envelope.attachment.mediaType === EXCHANGES_MEDIA_TYPE) {
+      const result = results.get(envelope.attachment.testCaseStartedId);
+      if (result) result.exchanges = parseExchanges(envelope.attachment.body);
     } else if (envelope.attachment?.testCaseStartedId && envelope.attachment.mediaType === 'application/json') {
       const result = results.get(envelope.attachment.testCaseStartedId);
       try {
@@ -112,7 +119,7 @@ export function requirementVerdicts(
     return {
       ...requirement,
       verdict: declared ? deviationVerdict(own, specification) : verdictOf(requirement, own, context),
-      scenarios: own.map(({ name, location, status, durationMs, error }) => ({ name, location, status, durationMs, error })),
+      scenarios: own.map(({ name, location, status, durationMs, error, exchanges }) => ({ name, location, status, durationMs, error, exchanges })),
     };
   });
 }

@@ -5,13 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
+import { iotc, ROOT } from '../support/iotc';
 
-const ROOT = join(__dirname, '..', '..');
 const DECLARED = ['GW-ATTRREQ-01', 'GW-TEL-03', 'HTTP-ERR-01', 'KV-02'];
 
 interface Report {
@@ -20,17 +18,9 @@ interface Report {
 
 async function run(target: string, dir: string, features: string[] = []): Promise<{ code: number | null; report: Report; output: string }> {
   const reports = join(dir, 'reports');
-  const args = ['run', '--target', target, '--tags', '@http-device-api or @key-value-data or @mqtt-gateway-api', '--reports', reports, ...features];
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'iotc.js'), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, IOTC_STATE_DIR: join(dir, 'state') },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const [code] = await once(child, 'exit');
-  return { code: code as number | null, report: JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as Report, output };
+  const tags = '@http-device-api or @key-value-data or @mqtt-gateway-api';
+  const { code, output } = await iotc(['run', '--target', target, '--tags', tags, '--reports', reports, ...features], join(dir, 'state'));
+  return { code, report: JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as Report, output };
 }
 
 const deviceApi = (report: Report) =>

@@ -19,3 +19,13 @@ test('redacts secrets by shape and by value', () => {
   assert.ok(out.includes(REDACTED));
   assert.equal(redactor.redactEvidence('{"token":"abc","name":"n"}'), `{"token":"${REDACTED}","name":"n"}`);
 });
+
+test('redacting JSON text or HTML never eats an escape or markup, and prose ellipses are not tokens', () => {
+  const redactor = new Redactor();
+  const json = JSON.stringify({ message: 'GET "/api/v1/A1_TEST_TOKEN" failed', statement: 'its path (/api/v1/...).' });
+  const redacted = redactor.redact(json);
+  assert.deepEqual(JSON.parse(redacted), { message: `GET "/api/v1/${REDACTED}" failed`, statement: 'its path (/api/v1/...).' });
+  assert.equal(redactor.redact('<td>/api/v1/A1_TEST_TOKEN</td>'), `<td>/api/v1/${REDACTED}</td>`);
+  assert.equal(redactor.redact('<td>/api/v1/&#60;redacted&#62;/telemetry</td>'), '<td>/api/v1/&#60;redacted&#62;/telemetry</td>');
+  assert.equal(redactor.redact('"X-Authorization: Bearer abc.def\\"'), `"X-Authorization: Bearer ${REDACTED}\\"`);
+});

@@ -1,0 +1,162 @@
+/**
+ * Evidence of a scenario: the requests and responses (HTTP) and publish outcomes (MQTT) that decided it.
+ *
+ * Drivers take an optional `recorder` and hand it one Exchange per request they made; a scenario keeps them in an
+ * ExchangeLog (bounded: the last few, bodies cut to a few hundred characters, secrets redacted as they are recorded,
+ * so a JWT is never cut in half before redaction could see it whole). The After hook attaches the log to the scenario
+ * under EXCHANGES_MEDIA_TYPE and the report reads it back from the cucumber messages as the requirement's evidence.
+ */
+
+/** The media type of the scenario attachment that carries its exchanges. */
+export const EXCHANGES_MEDIA_TYPE = 'application/vnd.iotc.exchanges+json';
+
+export interface HttpExchange {
+  protocol: 'http';
+  /** Who sent it: the device API driver, the admin client, the analytics client. */
+  via: string;
+  request: { method: string; url: string; headers?: Record<string, string>; body?: string };
+  response: { status: number; body?: string };
+  elapsedMs: number;
+  /** How many times in a row the same request got the same status (polls of an `eventually`); the last answer is shown. */
+  repeated?: number;
+}
+
+export interface MqttExchange {
+  protocol: 'mqtt';
+  via: string;
+  request: { packet: 'CONNECT' | 'PUBLISH'; topic?: string; qos?: number; url?: string; payload?: string };
+  /** How it ended: 'acked', 'sent', 'closed', 'timeout' (PUBLISH); 'accepted', 'refused' (CONNECT). */
+  response: { result: string; reasonCode?: number; reasonString?: string };
+  elapsedMs: number;
+  repeated?: number;
+}
+
+export type Exchange = HttpExchange | MqttExchange;
+export type ExchangeRecorder = (exchange: Exchange) => void;
+
+export interface ExchangeLogOptions {
+  /** How many exchanges a scenario keeps (the last ones). */
+  limit?: number;
+  /** How many characters of a body are kept. */
+  bodyChars?: number;
+  /** Blanks secrets; applied to every URL, header value and body before it is cut. */
+  redact?: (text: string) => string;
+}
+
+/** Longest text handed to the redactor (bodies are cut far shorter afterwards; a firmware download is not read whole). */
+const REDACT_WINDOW = 65_536;
+/** Header names whose values are credentials: only the scheme (Bearer, ApiKey) is kept. */
+const SECRET_HEADER = /authorization|token|jwt|key|cookie|secret|password/i;
+
+export class ExchangeLog {
+  private readonly entries: Exchange[] = [];
+  private readonly limit: number;
+  private readonly bodyChars: number;
+  private readonly redact: (text: string) => string;
+  /** How many exchanges were recorded in all (older ones beyond the limit are dropped). */
+  total = 0;
+
+  constructor(options: ExchangeLogOptions = {}) {
+    this.limit = options.limit ?? 6;
+    this.bodyChars = options.bodyChars ?? 300;
+    this.redact = options.redact ?? ((text) => text);
+  }
+
+  /** Records one exchange (a recorder: pass `log.record` to a driver). */
+  readonly record: ExchangeRecorder = (exchange) => {
+    this.total += 1;
+    const safe = this.sanitize(exchange);
+    const last = this.entries.at(-1);
+    if (last && sameRequest(last, safe)) {
+      this.entries[this.entries.length - 1] = { ...safe, repeated: (last.repeated ?? 1) + 1 };
+      return;
+    }
+    this.entries.push(safe);
+    if (this.entries.length > this.limit) this.entries.shift();
+  };
+
+  get exchanges(): readonly Exchange[] {
+    return this.entries;
+  }
+
+  /** The attachment body: JSON, already redacted. */
+  toJSON(): { total: number; exchanges: Exchange[] } {
+    return { total: this.total, exchanges: [...this.entries] };
+  }
+
+  private text(value: string | undefined): string | undefined {
+    if (value === undefined || value === '') return undefined;
+    const redacted = this.redact(value.slice(0, REDACT_WINDOW));
+    return redacted.length > this.bodyChars ? `${redacted.slice(0, this.bodyChars)}… (${value.length} characters)` : redacted;
+  }
+
+  private sanitize(exchange: Exchange): Exchange {
+    if (exchange.protocol === 'mqtt') {
+      const { request } = exchange;
+      return {
+        ...exchange,
+        request: { ...request, url: request.url && this.redact(request.url), topic: request.topic && this.redact(request.topic), payload: this.text(request.payload) },
+        elapsedMs: Math.round(exchange.elapsedMs),
+      };
+    }
+    const { request, response } = exchange;
+    const headers = request.headers && Object.keys(request.headers).length ? sanitizeHeaders(request.headers, this.redact) : undefined;
+    return {
+      ...exchange,
+      request: { method: request.method, url: this.redact(pathOf(request.url)), ...(headers ? { headers } : {}), body: this.text(request.body) },
+      response: { status: response.status, body: this.text(response.body) },
+      elapsedMs: Math.round(exchange.elapsedMs),
+    };
+  }
+}
+
+/** Path and query of a URL (the target's origin is in the report's header). */
+function pathOf(url: string): string {
+  const match = /^[a-z][a-z0-9+.-]*:\/\/[^/]+(\/.*)?$/i.exec(url);
+  return match ? (match[1] ?? '/') : url;
+}
+
+function sanitizeHeaders(headers: Record<string, string>, redact: (text: string) => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (SECRET_HEADER.test(name)) {
+      const scheme = /^(Bearer|ApiKey|Basic)\s+/i.exec(value)?.[1];
+      out[name] = value === '' ? '' : `${scheme ? `${scheme} ` : ''}<redacted>`;
+    } else out[name] = redact(value);
+  }
+  return out;
+}
+
+function sameRequest(a: Exchange, b: Exchange): boolean {
+  if (a.protocol === 'http' && b.protocol === 'http') {
+    // the same request with the same status (an `eventually` polling); a new status is news and gets its own entry
+    const request = a.via === b.via && a.request.method === b.request.method && a.request.url === b.request.url && a.request.body === b.request.body;
+    return request && a.response.status === b.response.status;
+  }
+  if (a.protocol === 'mqtt' && b.protocol === 'mqtt') {
+    // the same publish with the same outcome (a device repeating itself); a different outcome is news
+    const request = a.request.packet === b.request.packet && a.request.topic === b.request.topic && a.request.qos === b.request.qos && a.request.payload === b.request.payload;
+    return request && a.response.result === b.response.result && a.response.reasonCode === b.response.reasonCode;
+  }
+  return false;
+}
+
+/** One line for people: `POST /api/v1/<redacted>/telemetry → 200`, `PUBLISH v1/devices/me/telemetry qos 1 → acked 0x00`. */
+export function describeExchange(exchange: Exchange): string {
+  const times = exchange.repeated ? ` (×${exchange.repeated})` : '';
+  if (exchange.protocol === 'http') return `${exchange.request.method} ${exchange.request.url} → ${exchange.response.status}${times}`;
+  const { request, response } = exchange;
+  const what = request.packet === 'PUBLISH' ? `PUBLISH ${request.topic ?? ''} qos ${request.qos ?? 0}` : `CONNECT ${request.url ?? ''}`;
+  const code = response.reasonCode === undefined ? '' : ` 0x${response.reasonCode.toString(16).padStart(2, '0')}`;
+  return `${what} → ${response.result}${code}${response.reasonString ? ` ${response.reasonString}` : ''}${times}`;
+}
+
+/** Reads an exchanges attachment back; anything not of that shape gives an empty list. */
+export function parseExchanges(body: string): Exchange[] {
+  try {
+    const parsed = JSON.parse(body) as { exchanges?: unknown };
+    return Array.isArray(parsed.exchanges) ? (parsed.exchanges as Exchange[]) : [];
+  } catch {
+    return [];
+  }
+}
