@@ -4,6 +4,7 @@
  * credentials, any method. Every call answers {status, headers, text} and never throws on a status.
  */
 import { Agent, FormData, request, type Dispatcher } from 'undici';
+import type { ExchangeRecorder } from '../../src/report/exchanges';
 
 export interface ConnectorResponse {
   status: number;
@@ -32,10 +33,14 @@ export interface ConnectorCall {
 export class ConnectorClient {
   private readonly dispatcher: Agent;
 
+  private readonly recorder?: ExchangeRecorder;
+
   constructor(
     readonly baseUrl: string,
-    options: { ca?: string; insecureSkipVerify?: boolean } = {},
+    /** Trust for an https connector; `recorder` is told every request and its answer (scenario evidence). */
+    options: { ca?: string; insecureSkipVerify?: boolean; recorder?: ExchangeRecorder } = {},
   ) {
+    this.recorder = options.recorder;
     this.dispatcher = new Agent({ keepAliveTimeout: 5_000, connect: { ca: options.ca, rejectUnauthorized: !options.insecureSkipVerify } });
   }
 
@@ -71,10 +76,28 @@ export class ConnectorClient {
       bodyTimeout: call.timeoutMs ?? 10_000,
     });
     const text = await response.body.text();
-    return { status: response.statusCode, headers: response.headers, text, elapsedMs: performance.now() - started };
+    const elapsedMs = performance.now() - started;
+    this.recorder?.({
+      protocol: 'http',
+      via: 'connector client',
+      request: { method: call.method ?? (body === undefined ? 'GET' : 'POST'), url: url.toString(), headers, body: shownBody(call.body) },
+      response: { status: response.statusCode, body: text },
+      elapsedMs,
+    });
+    return { status: response.statusCode, headers: response.headers, text, elapsedMs };
   }
 
   close(): Promise<void> {
     return this.dispatcher.close();
   }
+}
+
+/** A body as evidence shows it: JSON and text as sent, bytes in hex, multipart as its parts. */
+function shownBody(body: ConnectorBody | undefined): string | undefined {
+  if (!body) return undefined;
+  if ('json' in body) return JSON.stringify(body.json);
+  if ('raw' in body) return body.raw;
+  if ('bytes' in body) return `bytes ${body.bytes.toString('hex')}`;
+  const files = (body.multipart.files ?? []).map((file) => `${file.field}=<file ${file.filename}>`);
+  return `multipart ${[...Object.entries(body.multipart.fields).map(([name, value]) => `${name}=${value}`), ...files].join('; ')}`;
 }

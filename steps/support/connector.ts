@@ -8,6 +8,7 @@ import { ConnectorClient } from '../../simulators/connector-client';
 import { ExternalApiControl } from '../../simulators/external-api/control';
 import type { ConnectorTarget } from '../../src/target';
 import { run } from './run';
+import { recordExchange } from './evidence';
 
 export interface EndpointSecurity {
   type?: string;
@@ -35,7 +36,8 @@ function state() {
     const connector = connectorTarget();
     shared = {
       runId,
-      client: new ConnectorClient(connector.url, { ca: connector.tls.ca, insecureSkipVerify: connector.tls.insecureSkipVerify }),
+      // shared by the run's scenarios: its exchanges go to the evidence of the scenario running
+      client: new ConnectorClient(connector.url, { ca: connector.tls.ca, insecureSkipVerify: connector.tls.insecureSkipVerify, recorder: recordExchange }),
       external: connector.externalApiUrl ? new ExternalApiControl(connector.externalApiUrl) : undefined,
       file: JSON.parse(readFileSync(connector.configFile, 'utf8')) as RestFile,
     };
