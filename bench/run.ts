@@ -7,6 +7,10 @@
  *     pipelining 1); rounds alternate A/B/A/B, each measurement preceded by a warm-up (the first seconds of a
  *     process run at about half speed, toolchain-notes.md §4). The median of the per-round ratios is reported.
  *     Goal: ≥ 0.5. Every non-2xx answer, error or timeout counts as a failure and fails the check.
+ *  f) JSON POSTs per second through the reference REST connector (bench/connector-child.ts, its own process) ÷
+ *     direct HTTP device-API telemetry posts per second to the same platform, same body, same rounds as a). The
+ *     connector answers 200 only after the platform's PUBACK for the device's telemetry, so every counted request
+ *     was taken by the platform. Reported (INFO), no goal yet; failed requests fail the bench.
  *  b) Wall time of the full conformance run (`node bin/iotc.js run`, reports in a temporary folder). Goal: ≤ 15 s.
  *  c) MQTT QoS 1 throughput: the gateway driver (MqttGateway on mqtt.js, MQTT 5, a fixed window of BENCH_MQTT_WINDOW
  *     unacknowledged publishes) → the reference platform (`iotc simulate --mqtt-port 0`) ÷ the same client → a
@@ -94,8 +98,8 @@ interface ServerChild {
 }
 
 /** Spawns a server and waits for its one-line JSON ready message carrying `readyKey` (a URL). */
-function startServer(label: string, args: string[], readyKey: 'httpUrl' | 'mqttUrl' = 'httpUrl'): Promise<ServerChild> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } });
+function startServer(label: string, args: string[], readyKey: 'httpUrl' | 'mqttUrl' = 'httpUrl', env: Record<string, string> = {}): Promise<ServerChild> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env, NODE_ENV: 'production' } });
   children.add(child);
   child.on('exit', () => children.delete(child));
   let stdout = '';
@@ -187,12 +191,16 @@ function median(values: number[]): number {
  * ROUNDS rounds of platform and baseline, A/B then B/A (neither side always gets the quieter second slot), each
  * measurement after a warm-up; the median of the per-round ratios platform ÷ baseline.
  */
-async function alternatingRounds(unit: string, measureOn: Record<'platform' | 'bare', (seconds: number) => Promise<Measurement>>): Promise<{ ratio: number; failures: number; lines: string[] }> {
+async function alternatingRounds(
+  unit: string,
+  measureOn: Record<'platform' | 'bare', (seconds: number) => Promise<Measurement>>,
+  labels: Record<'platform' | 'bare', string> = { platform: 'platform', bare: 'bare' },
+): Promise<{ ratio: number; failures: number; lines: string[] }> {
   const lines: string[] = [];
   const ratios: number[] = [];
   let failures = 0;
   const row = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(7) : cell.padStart(14))).join(' ');
-  lines.push(row(['round', `platform ${unit}`, `bare ${unit}`, 'ratio', 'plat p50/p99', 'bare p50/p99', 'failures']));
+  lines.push(row(['round', `${labels.platform} ${unit}`, `${labels.bare} ${unit}`, 'ratio', `${labels.platform.slice(0, 4)} p50/p99`, `${labels.bare.slice(0, 4)} p50/p99`, 'failures']));
   for (let round = 1; round <= ROUNDS; round++) {
     const order = round % 2 ? (['platform', 'bare'] as const) : (['bare', 'platform'] as const);
     const results: Partial<Record<'platform' | 'bare', Measurement>> = {};
@@ -230,6 +238,25 @@ async function httpThroughputRatio(): Promise<{ ratio: number; failures: number;
     return await alternatingRounds('r/s', { platform: (seconds) => load(platformUrl, seconds), bare: (seconds) => load(bareUrl, seconds) });
   } finally {
     await Promise.all([stopServer(platform), stopServer(bare)]);
+  }
+}
+
+/** f) JSON POSTs through the reference REST connector ÷ direct device-API telemetry posts, same platform and body. */
+async function connectorThroughputRatio(): Promise<{ ratio: number; failures: number; lines: string[] }> {
+  const platform = await startServer('reference platform (iotc simulate)', [join(ROOT, 'bin', 'iotc.js'), 'simulate', '--http-port', '0', '--mqtt-port', '0', '--json']);
+  const servers = [platform];
+  try {
+    const { deviceToken, mqttUrl, gatewayToken } = platform.ready;
+    if (typeof deviceToken !== 'string' || typeof mqttUrl !== 'string' || typeof gatewayToken !== 'string') throw new Error('iotc simulate --json gave no deviceToken, mqttUrl or gatewayToken');
+    const connector = await startServer('reference REST connector', ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'connector-child.ts')], 'httpUrl', {
+      IOTC_BENCH_MQTT_URL: mqttUrl,
+      IOTC_BENCH_GATEWAY_TOKEN: gatewayToken,
+    });
+    servers.push(connector);
+    const directUrl = `${platform.url}/api/v1/${encodeURIComponent(deviceToken)}/telemetry`;
+    return await alternatingRounds('r/s', { platform: (seconds) => load(`${connector.url}/bench`, seconds), bare: (seconds) => load(directUrl, seconds) }, { platform: 'connector', bare: 'direct' });
+  } finally {
+    await Promise.all(servers.reverse().map(stopServer));
   }
 }
 
@@ -432,6 +459,14 @@ async function main(): Promise<number> {
     `${ratioOk ? 'PASS' : 'FAIL'}  platform/bare throughput, median of ${ROUNDS}: ${throughput.ratio.toFixed(2)} (goal >= ${GOAL_THROUGHPUT_RATIO}), failed requests: ${throughput.failures} (goal 0)`,
   );
 
+  const viaConnector = await connectorThroughputRatio();
+  console.log(viaConnector.lines.join('\n'));
+  const connectorOk = viaConnector.failures === 0;
+  ok &&= connectorOk;
+  console.log(
+    `${connectorOk ? 'INFO' : 'FAIL'}  REST connector JSON POSTs (200 after the platform's PUBACK) / direct device-API telemetry posts, median of ${ROUNDS}: ${viaConnector.ratio.toFixed(2)}, failed requests: ${viaConnector.failures} (goal 0)`,
+  );
+
   if (process.env.BENCH_SKIP_RUN === '1') {
     console.log('SKIP  conformance run wall time (BENCH_SKIP_RUN=1)');
   } else {
@@ -486,7 +521,7 @@ const watchdog = setTimeout(
     process.exit(1);
   },
   // a) and c), the conformance run, the memory fleet and the load run, each with room to start and stop
-  (2 * ROUNDS * 2 * (WARMUP_S + DURATION_S + 5) + 60) * 1000 + RUN_TIMEOUT_MS + 120_000 + (LOAD_DURATION_S * 1000 + 120_000),
+  (3 * ROUNDS * 2 * (WARMUP_S + DURATION_S + 5) + 90) * 1000 + RUN_TIMEOUT_MS + 120_000 + (LOAD_DURATION_S * 1000 + 120_000),
 );
 watchdog.unref();
 

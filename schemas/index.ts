@@ -8,6 +8,7 @@ import type { claimSchema } from './claim';
 import type { provisionRequestSchema, provisionResponseSchema } from './provision';
 import type { rpcRequestSchema, serverRpcCallSchema } from './rpc';
 import type { targetProfileSchema } from './target';
+import type { restConnectorConfigSchema } from './rest-connector';
 import type { gatewayAttributeRequestSchema, gatewayClaimSchema, gatewayConnectSchema, gatewayRpcReplySchema } from './gateway';
 import type { requirementCatalogueSchema, requirementSchema } from './requirements';
 
@@ -21,6 +22,7 @@ export * from './firmware';
 export * from './gateway';
 export * from './target';
 export * from './requirements';
+export * from './rest-connector';
 
 /** Plain-JS view of a JSON value (numbers as JS numbers). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -38,6 +40,8 @@ export type ServerRpcCall = FromSchema<typeof serverRpcCallSchema>;
 export type TargetProfile = FromSchema<typeof targetProfileSchema>;
 export type Requirement = FromSchema<typeof requirementSchema>;
 export type RequirementCatalogue = FromSchema<typeof requirementCatalogueSchema>;
+/** A rest.json as written (defaults not applied; simulators/connector/config.ts completes it). */
+export type RestConnectorFile = FromSchema<typeof restConnectorConfigSchema>;
 export type GatewayConnect = FromSchema<typeof gatewayConnectSchema>;
 export type GatewayAttributeRequest = FromSchema<typeof gatewayAttributeRequestSchema>;
 export type GatewayRpcReply = FromSchema<typeof gatewayRpcReplySchema>;

@@ -101,6 +101,27 @@ export const targetProfileSchema = {
       },
       additionalProperties: false,
     },
+    connector: {
+      description: 'The REST connector under test: its endpoints, the rest.json it runs with (steps learn endpoints, credentials and rules from it), and the external-API simulator its outgoing calls reach.',
+      type: 'object',
+      required: ['url', 'configFile'],
+      properties: {
+        url: { description: 'http(s)://host:port of the connector endpoints.', type: 'string', format: 'uri' },
+        configFile: { description: 'Path of the rest.json the connector runs with.', type: 'string', minLength: 1 },
+        gatewayToken: { description: "The connector's gateway access token (an ${env:NAME} reference).", type: 'string' },
+        externalApiUrl: {
+          description: 'Control URL of the external-API simulator (iotc simulate external-api) that the rest.json outgoing calls reach.',
+          type: 'string',
+          format: 'uri',
+        },
+        tls: {
+          type: 'object',
+          properties: { caFile: { type: 'string', minLength: 1 }, insecureSkipVerify: { type: 'boolean' } },
+          additionalProperties: false,
+        },
+      },
+      additionalProperties: false,
+    },
     capabilities: { type: 'array', items: { enum: CAPABILITIES }, uniqueItems: true },
     deviations: {
       description: 'Requirement id to the behaviour this target shows instead, and why.',

@@ -41,6 +41,12 @@ export function validate(schema: Schema, value: unknown): Validation {
   return { ok: false, errors: (check.errors ?? []).map(describeError) };
 }
 
+/** The raw ajv errors (JSON pointer, keyword, params), for callers that word their own messages. */
+export function validationErrors(schema: Schema, value: unknown): ErrorObject[] {
+  const check = compile(schema);
+  return check(value) ? [] : [...(check.errors ?? [])];
+}
+
 function describeError(error: ErrorObject): string {
   return `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`;
 }

@@ -5,6 +5,7 @@
  */
 import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumber';
 import { HttpDevice, type DeviceResponse } from '../simulators/device/http-device';
+import type { ConnectorResponse } from '../simulators/connector-client';
 import type { DeviceRecord } from '../src/admin-client';
 import { Redactor } from '../src/report/redact';
 import { ExchangeLog } from '../src/report/exchanges';
@@ -42,6 +43,8 @@ export class IotcWorld extends World {
   scenarioTags = '';
   /** The last answer of the device API, for Then steps. */
   response?: DeviceResponse;
+  /** The last answer of a REST connector endpoint, for Then steps. */
+  connectorResponse?: ConnectorResponse;
   /** Requests started in a When step and awaited in a Then step (long-polls, RPC calls). */
   readonly pending = new Map<string, Promise<unknown>>();
   /** Drivers with their own connection pool (HTTPS), closed by the After hook. */

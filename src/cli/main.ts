@@ -103,6 +103,38 @@ program
   });
 
 program
+  .command('validate')
+  .description('check a REST connector configuration (rest.json): schema, regular expressions, expressions; exit 1 on problems')
+  .argument('<file>', 'the rest.json to check')
+  .option('--extensions <dir>', 'folder of custom converters named by converter.extension')
+  .action((file: string, options: { extensions?: string }) => {
+    // loaded here: validating a file needs none of the servers the other commands load
+    const { validateCommand } = require('./validate') as typeof import('./validate');
+    process.exitCode = validateCommand(file, options);
+  });
+
+program
+  .command('connector')
+  .description('run the reference REST connector from a rest.json, forwarding to a platform over MQTT (token in IOTC_GATEWAY_TOKEN)')
+  .argument('<file>', 'the rest.json')
+  .requiredOption('--mqtt-url <url>', "the platform's MQTT URL, e.g. mqtt://127.0.0.1:1883")
+  .option('--extensions <dir>', 'folder of custom converters named by converter.extension')
+  .action(async (file: string, options: { mqttUrl: string; extensions?: string }) => {
+    const { runConnector } = require('./connector') as typeof import('./connector');
+    process.exitCode = await runConnector(file, options);
+  });
+
+program
+  .command('external-api')
+  .description('run the external-API simulator a REST connector under test calls (attribute updates, server-side RPC)')
+  .option('--host <address>', 'address to listen on', '127.0.0.1')
+  .option('--port <port>', 'port (0 = any free port)', port, 5001)
+  .action(async (options: { host: string; port: number }) => {
+    const { runExternalApi } = require('./external-api') as typeof import('./external-api');
+    await runExternalApi(options);
+  });
+
+program
   .command('cleanup')
   .description('delete what an interrupted run left on a target (only entities its cleanup journal names)')
   .option('-t, --target <profile>', 'built-in profile name or target profile JSON file', process.env.IOTC_TARGET || 'embedded')

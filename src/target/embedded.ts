@@ -4,6 +4,7 @@ import { startPlatform } from '../../simulators/platform';
 import { join } from 'node:path';
 import { startAnalytics } from '../../simulators/analytics';
 import { generateSelfSignedCertificate } from '../tls/certificate';
+import { startEmbeddedConnector } from './embedded-connector';
 
 /** The saved views of the embedded analytics: the conformance view the analytics features use. */
 export const EMBEDDED_VIEWS_FILE = join(__dirname, 'embedded-analytics-views.json');
@@ -41,7 +42,15 @@ export async function startEmbedded(profile: TargetProfile) {
     await platform.close();
     throw error;
   });
+  const connector = platform.mqttUrl
+    ? await startEmbeddedConnector({ httpUrl: platform.httpUrl, mqttUrl: platform.mqttUrl, tenantAdmin: profile.platform.tenantAdmin! }).catch(async (error: unknown) => {
+        await analytics.close();
+        await platform.close();
+        throw error;
+      })
+    : undefined;
   return {
+    connector: connector?.connector,
     analyticsUrl: analytics.url,
     analyticsLimits: limits,
     viewConfigId: CONFORMANCE_VIEW_ID,
@@ -51,6 +60,7 @@ export async function startEmbedded(profile: TargetProfile) {
     mqttUrl: platform.mqttUrl,
     mqttsUrl: platform.mqttsUrl,
     close: async () => {
+      await connector?.close();
       await analytics.close();
       await platform.close();
     },

@@ -33,6 +33,8 @@ export interface Target {
   sysAdmin?: Credentials;
   /** The analytics report API, when the target has one. */
   analytics?: { reportUrl: string; viewConfigId?: string; limits?: { poolSize: number; queueCapacity: number } };
+  /** The REST connector under test, when the target has one. */
+  connector?: ConnectorTarget;
   /** JWT lifetimes the target is configured with (seconds), when the profile states them. */
   tokenLifetimes: { accessSec?: number; refreshSec?: number };
   /** device.claim.duration of the target, in milliseconds. */
@@ -43,6 +45,17 @@ export interface Target {
   timeouts: { eventuallyMs: number; pollIntervalMs: number; requestMs: number };
   /** Stops what opening the target started (the embedded reference); a no-op for remote targets. */
   close(): Promise<void>;
+}
+
+export interface ConnectorTarget {
+  /** Base URL of the connector endpoints. */
+  url: string;
+  /** The rest.json the connector runs with. */
+  configFile: string;
+  /** Control URL of the external-API simulator that its outgoing calls reach. */
+  externalApiUrl?: string;
+  /** Trust for an https connector: the CA (PEM), or no verification. */
+  tls: { ca?: string; insecureSkipVerify: boolean };
 }
 
 export class TargetProfileError extends Error {
@@ -110,6 +123,15 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
   let viewConfigId = profile.analytics?.viewConfigId;
   let analyticsLimits = profile.analytics?.limits;
   let ca = profile.platform.tls?.caFile ? readCaFile(profile.platform.tls.caFile, nameOrPath) : undefined;
+  let connector: ConnectorTarget | undefined = profile.connector && {
+    url: trimSlash(profile.connector.url),
+    configFile: resolve(profile.connector.configFile),
+    externalApiUrl: profile.connector.externalApiUrl && trimSlash(profile.connector.externalApiUrl),
+    tls: {
+      ca: profile.connector.tls?.caFile ? readCaFile(profile.connector.tls.caFile, nameOrPath) : undefined,
+      insecureSkipVerify: profile.connector.tls?.insecureSkipVerify ?? false,
+    },
+  };
   let close = async () => {};
   if (profile.embedded) {
     // Loaded lazily so that a run against a remote target never loads the reference platform.
@@ -119,6 +141,7 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
     viewConfigId ??= embedded.viewConfigId;
     analyticsLimits = embedded.analyticsLimits;
     ca = embedded.ca;
+    connector = embedded.connector;
     close = embedded.close;
   }
   if (!urls.httpUrl) throw new TargetProfileError(`target profile ${nameOrPath} has no platform.http URL`);
@@ -142,6 +165,7 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
           limits: analyticsLimits,
         }
       : undefined,
+    connector,
     tokenLifetimes: { accessSec: profile.platform.accessTokenLifetimeSec, refreshSec: profile.platform.refreshTokenLifetimeSec },
     capabilities: new Set(profile.capabilities ?? []),
     deviations: profile.deviations ?? {},

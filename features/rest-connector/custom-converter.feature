@@ -1,0 +1,30 @@
+@rest-connector @capability-rest-connector
+Feature: REST connector custom converter
+  converter.type custom selects a converter written for a device: converter.extension names its class, and the
+  whole converter section (extensionConfig included) is passed to it on initialization. The conformance
+  rest.json's /custom endpoint uses the shipped byte-decoding converter: a big-endian float in bytes 0-3
+  (totaliser), a little-endian unsigned 16-bit integer in bytes 4-5 (counter) and a signed byte times 0.5 in
+  byte 6 (offset), which the section's own member attributeKeys sends as a client attribute.
+
+  @RC-CONV-02 @RC-CUST-01 @RC-CUST-03 @RC-CUST-04 @RC-CUST-05
+  Scenario: The named custom converter decodes the request with the configuration of its section
+    When the client sends POST "/custom?name=<<rest-bytes>>" with the bytes "41480000 2c01 fc"
+    Then the connector answers 200
+    And the device "<<rest-bytes>>" eventually has telemetry:
+      | key       | value | type   |
+      | totaliser | 12.5  | double |
+      | counter   | 300   | long   |
+    And the device "<<rest-bytes>>" eventually has client attributes:
+      | key    | value | type   |
+      | offset | -2.0  | double |
+
+  @RC-CONV-01
+  Scenario: A converter section without a type is the json converter
+    When the client sends POST "/ts" with JSON:
+      """
+      {"name": "<<rest-json-default>>", "v": 4.5, "ts": 1700000000500}
+      """
+    Then the connector answers 200
+    And the device "<<rest-json-default>>" eventually has telemetry:
+      | key   | value | type   | ts            |
+      | plain | 4.5   | double | 1700000000500 |

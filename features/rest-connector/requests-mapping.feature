@@ -1,0 +1,241 @@
+@rest-connector @capability-rest-connector
+Feature: REST connector requestsMapping: attribute requests, attribute updates, server-side RPC
+  attributeRequests are endpoints that ask the platform for attributes of a device. attributeUpdates and
+  serverSideRpc turn the platform's shared-attribute updates and RPC commands for the connector's devices into
+  outgoing HTTP calls, here to the external-API simulator (${external} in a step is its URL).
+
+  @RC-AREQ-01 @RC-AREQ-02 @RC-AREQ-03 @RC-AREQ-04 @RC-AREQ-06 @RC-AREQ-07
+  Scenario: An attribute-request endpoint answers shared attributes named by several expressions
+    Given the connector has forwarded data of the device "<<rest-areq>>"
+    When the platform sets the shared attributes of "<<rest-areq>>":
+      """
+      {"setpoint": 21.5, "mode": "eco", "unrelated": 1}
+      """
+    And the client sends POST "/attributes/shared" with JSON:
+      """
+      {"deviceName": "<<rest-areq>>", "first": "setpoint", "second": "mode"}
+      """
+    Then the connector answers 200 with a JSON body holding:
+      """
+      {"setpoint": 21.5, "mode": "eco"}
+      """
+
+  @RC-AREQ-02 @RC-AREQ-03 @RC-AREQ-04
+  Scenario: A client-type attribute-request endpoint answers client attributes, with its own methods and security
+    Given the connector has forwarded data of the device "<<rest-areq-client>>"
+    When the client sends GET "/attributes/client?device=<<rest-areq-client>>&key=model"
+    Then the connector answers 200 with a JSON body holding:
+      """
+      {"model": "M1"}
+      """
+    When the client sends POST "/attributes/client?device=<<rest-areq-client>>&key=model"
+    Then the connector answers 405
+    Given the client sends no credentials
+    When the client sends GET "/attributes/client?device=<<rest-areq-client>>&key=model"
+    Then the connector answers 401
+
+  @RC-AREQ-01 @RC-AREQ-02 @RC-AREQ-03 @RC-AREQ-04 @RC-AREQ-06 @RC-AREQ-07
+  Scenario: An empty attributeRequests entry serves POST /sharedAttributes with basic security, ${deviceName} and ${attribute}
+    Given the connector has forwarded data of the device "<<rest-areq-defaults>>"
+    When the platform sets the shared attributes of "<<rest-areq-defaults>>":
+      """
+      {"mode": "away"}
+      """
+    And the client sends POST "/sharedAttributes" with JSON:
+      """
+      {"deviceName": "<<rest-areq-defaults>>", "attribute": "mode"}
+      """
+    Then the connector answers 200 with a JSON body holding:
+      """
+      {"mode": "away"}
+      """
+    When the client sends GET "/sharedAttributes?deviceName=<<rest-areq-defaults>>&attribute=mode"
+    Then the connector answers 405
+
+  @RC-GEN-02 @RC-AUPD-01 @RC-AUPD-02 @RC-AUPD-04 @RC-AUPD-05 @RC-AUPD-09 @RC-AUPD-10 @RC-AUPD-11 @RC-AUPD-12
+  Scenario: A shared-attribute update matching a rule's filters becomes the configured outgoing call
+    Given the connector has forwarded data of the device "<<dev-upd-1>>"
+    When the platform sets the shared attributes of "<<dev-upd-1>>":
+      """
+      {"setpointTemp": 22.5, "other": 1}
+      """
+    Then the external API eventually receives a request to "/upd/<<dev-upd-1>>/setpointTemp":
+      | method          | PUT                                                 |
+      | json body       | {"setpointTemp": 22.5, "device": "<<dev-upd-1>>"}   |
+      | header x-iotc   | conformance                                         |
+      | header content-type | application/json                                |
+      | basic           | external:secret                                     |
+    And the external API receives no request to "/upd/<<dev-upd-1>>/other"
+
+  @RC-AUPD-02 @RC-AUPD-04 @RC-AUPD-05 @RC-AUPD-09 @RC-AUPD-10 @RC-AUPD-11 @RC-AUPD-12
+  Scenario: The defaults: POST, CONTENT-TYPE application/json, device names ending in REST, the attribute data, {"key": "value"}
+    Given the connector has forwarded data of the device "<<upd-REST>>"
+    When the platform sets the shared attributes of "<<upd-REST>>":
+      """
+      {"data": "on", "notdata": "off"}
+      """
+    Then the external API eventually receives a request to "/sensor/<<upd-REST>>/data":
+      | method              | POST             |
+      | json body           | {"data": "on"}   |
+      | header content-type | application/json |
+      | no header authorization |              |
+    And the external API receives no request to "/sensor/<<upd-REST>>/notdata"
+
+  @RC-AUPD-09
+  Scenario: A device whose name the filter does not match gets no outgoing call
+    Given the connector has forwarded data of the device "<<upd-REST-not>>"
+    When the platform sets the shared attributes of "<<upd-REST-not>>":
+      """
+      {"data": "on"}
+      """
+    Then the external API receives no request to "/sensor/<<upd-REST-not>>"
+
+  @RC-AUPD-07
+  Scenario: An external API that stays down gets exactly tries attempts
+    Given the external API fails every request to "/down/<<upd-down-1>>"
+    And the connector has forwarded data of the device "<<upd-down-1>>"
+    When the platform sets the shared attributes of "<<upd-down-1>>":
+      """
+      {"anything": 1}
+      """
+    Then the external API receives exactly 3 requests to "/down/<<upd-down-1>>"
+
+  @RC-AUPD-07
+  Scenario: Without tries, an external API that stays down gets 3 attempts
+    Given the external API fails every request to "/sensor/<<upd-down-REST>>"
+    And the connector has forwarded data of the device "<<upd-down-REST>>"
+    When the platform sets the shared attributes of "<<upd-down-REST>>":
+      """
+      {"data": 1}
+      """
+    Then the external API receives exactly 3 requests to "/sensor/<<upd-down-REST>>"
+
+  @RC-AUPD-06 @RC-AUPD-07
+  Scenario: An attempt that gets no answer within timeout seconds is abandoned and tried again
+    Given the external API answers requests to "/slow/<<upd-slow-1>>" after 600 ms
+    And the connector has forwarded data of the device "<<upd-slow-1>>"
+    When the platform sets the shared attributes of "<<upd-slow-1>>":
+      """
+      {"anything": 1}
+      """
+    Then the external API receives exactly 2 requests to "/slow/<<upd-slow-1>>"
+    And the requests to "/slow/<<upd-slow-1>>" came at least 200 ms apart
+
+  @RC-AUPD-08
+  Scenario: allowRedirects true follows a redirect
+    Given the external API redirects requests to "/redir/<<upd-redir-1>>" to "/redirected/<<upd-redir-1>>"
+    And the connector has forwarded data of the device "<<upd-redir-1>>"
+    When the platform sets the shared attributes of "<<upd-redir-1>>":
+      """
+      {"anything": 1}
+      """
+    Then the external API eventually receives a request to "/redirected/<<upd-redir-1>>":
+      | path | /redirected/<<upd-redir-1>>?redirected=1 |
+
+  @RC-AUPD-08
+  Scenario: allowRedirects false does not follow a redirect
+    Given the external API redirects requests to "/noredir/<<upd-noredir-1>>" to "/redirected/<<upd-noredir-1>>"
+    And the connector has forwarded data of the device "<<upd-noredir-1>>"
+    When the platform sets the shared attributes of "<<upd-noredir-1>>":
+      """
+      {"anything": 1}
+      """
+    Then the external API eventually receives a request to "/noredir/<<upd-noredir-1>>":
+      | method | POST |
+    And the external API receives no request to "/redirected/<<upd-noredir-1>>"
+
+  @RC-AUPD-03
+  Scenario: SSLVerify false accepts an untrusted certificate, SSLVerify true refuses it
+    Given the connector has forwarded data of the device "<<upd-tls-1>>"
+    When the platform sets the shared attributes of "<<upd-tls-1>>":
+      """
+      {"unverified": 1, "verified": 2}
+      """
+    Then the external API eventually receives a request to "/tls/<<upd-tls-1>>/unverified":
+      | method | POST |
+    And the external API receives no request to "/tls/<<upd-tls-1>>/verified"
+
+  @RC-RPC-01 @RC-RPC-02 @RC-RPC-03 @RC-RPC-04 @RC-RPC-05 @RC-RPC-07 @RC-RPC-08 @RC-RPC-11 @RC-RPC-12 @RC-RPC-13
+  Scenario: A server-side RPC matching a rule becomes the configured call and its answer is the reply
+    Given the external API answers requests to "/rpc/<<dev-rpc-1>>/setLevel" with status 200 and body "{\"applied\": true, \"level\": 7}"
+    And the connector has forwarded data of the device "<<dev-rpc-1>>"
+    When the platform sends the RPC "setLevel" with params "{\"level\": 7, \"field\": \"abc\"}" to "<<dev-rpc-1>>"
+    Then the RPC reply holds:
+      """
+      {"applied": true, "level": 7}
+      """
+    And the external API eventually receives a request to "/rpc/<<dev-rpc-1>>/setLevel/":
+      | method        | POST                                                     |
+      | json body     | {"level": 7, "params": {"level": 7, "field": "abc"}}     |
+      | header x-iotc | rpc                                                      |
+      | basic         | external:secret                                          |
+
+  @RC-RPC-05
+  Scenario: ${requestId} is the id of the RPC, ${params.field} a member of its params
+    Given the connector has forwarded data of the device "<<dev-rpc-2>>"
+    When the platform sends the RPC "getLevel" with params "{\"level\": 1, \"field\": \"xyz\"}" to "<<dev-rpc-2>>"
+    Then the RPC reply holds:
+      """
+      {"status": "ok"}
+      """
+    And the external API records an RPC request id in "/rpc/<<dev-rpc-2>>/getLevel/" with the query "?field=xyz"
+
+  @RC-RPC-02 @RC-RPC-03 @RC-RPC-04 @RC-RPC-07 @RC-RPC-08 @RC-RPC-11 @RC-RPC-12
+  Scenario: The defaults: any device, the method echo, GET, ${params}, CONTENT-TYPE application/json, anonymous
+    Given the external API answers requests to "/rpcdefault/<<rest-echo>>" with status 200 and body "{\"echoed\": true}"
+    And the connector has forwarded data of the device "<<rest-echo>>"
+    When the platform sends the RPC "echo" with params "{\"x\": 1}" to "<<rest-echo>>"
+    Then the RPC reply holds:
+      """
+      {"echoed": true}
+      """
+    And the external API eventually receives a request to "/rpcdefault/<<rest-echo>>":
+      | method                  | GET              |
+      | header content-type     | application/json |
+      | no header authorization |                  |
+
+  @RC-RPC-10 @RC-RPC-13
+  Scenario: An external API that stays down gets exactly tries attempts and the reply says why
+    Given the external API fails every request to "/rpcdown/<<dev-rpcdown-1>>"
+    And the connector has forwarded data of the device "<<dev-rpcdown-1>>"
+    When the platform sends the RPC "anything" with params "{}" to "<<dev-rpcdown-1>>"
+    Then the RPC reply is an error mentioning "503"
+    And the external API receives exactly 3 requests to "/rpcdown/<<dev-rpcdown-1>>"
+
+  @RC-RPC-10
+  Scenario: Without tries, an RPC call to an external API that stays down is attempted 3 times
+    Given the external API fails every request to "/rpcdefault/<<rest-echo-down>>"
+    And the connector has forwarded data of the device "<<rest-echo-down>>"
+    When the platform sends the RPC "echo" with params "{}" to "<<rest-echo-down>>"
+    Then the RPC reply is an error mentioning "503"
+    And the external API receives exactly 3 requests to "/rpcdefault/<<rest-echo-down>>"
+
+  @RC-RPC-06 @RC-RPC-09
+  Scenario: No answer within responseTimeout seconds ends the call with an error reply
+    Given the external API answers requests to "/rpcslow/<<dev-rpcslow-1>>" after 1500 ms
+    And the connector has forwarded data of the device "<<dev-rpcslow-1>>"
+    When the platform sends the RPC "anything" with params "{}" to "<<dev-rpcslow-1>>"
+    Then the RPC reply is an error mentioning "no answer within 0.3 s"
+
+  @RC-RPC-16 @RC-RPC-17
+  Scenario: The built-in SET method makes the call its params describe
+    Given the external API answers requests to "/builtin/<<rest-set>>" with status 200 and body "{\"stored\": 80}"
+    And the connector has forwarded data of the device "<<rest-set>>"
+    When the platform sends the RPC "set" to "<<rest-set>>" with params:
+      """
+      {"requestUrlExpression": "${external}/builtin/<<rest-set>>/level", "responseTimeout": 1, "httpMethod": "POST",
+       "valueExpression": "{\"level\": ${params.level}}", "level": 80}
+      """
+    Then the RPC reply holds:
+      """
+      {"stored": 80}
+      """
+    And the external API eventually receives a request to "/builtin/<<rest-set>>/level":
+      | method    | POST           |
+      | json body | {"level": 80}  |
+
+  @RC-RPC-17
+  Scenario: The built-in GET method needs requestUrlExpression, responseTimeout, httpMethod and valueExpression
+    Given the connector has forwarded data of the device "<<rest-get-builtin>>"
+    When the platform sends the RPC "get" with params "{\"requestUrlExpression\": \"${external}/builtin/x\"}" to "<<rest-get-builtin>>"
+    Then the RPC reply is an error mentioning "responseTimeout, httpMethod, valueExpression"

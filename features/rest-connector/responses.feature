@@ -1,0 +1,94 @@
+@rest-connector @capability-rest-connector
+Feature: REST connector endpoint responses
+  Default: only the status. Hardcoded: successResponse (default OK) on 200, unsuccessfulResponse (default Error)
+  on any other status. Remote: the answer is the shared attribute responseAttribute (default result) of the
+  device, set by the platform; responseExpected switches it on or off.
+
+  @RC-RESP-01
+  Scenario: Without a response section only the status is returned
+    When the client sends POST "/conv" with JSON:
+      """
+      {"name": "<<rest-resp-default>>", "temp": 1.5}
+      """
+    Then the connector answers 200 with an empty body
+
+  @RC-RESP-01 @RC-ERR-01
+  Scenario: Without a response section a refusal is only a status too
+    Given the client sends no credentials
+    When the client sends POST "/conv" with JSON:
+      """
+      {"name": "<<rest-resp-default-refused>>", "temp": 1.5}
+      """
+    Then the connector answers 401 with an empty body
+
+  @RC-RESP-02 @RC-ERR-01
+  Scenario: successResponse is the body of a 200
+    When the client sends POST "/response/hardcoded" with JSON:
+      """
+      {"name": "<<rest-resp-hard>>", "v": 1.5}
+      """
+    Then the connector answers 200 with the body "Accepted by iotc"
+
+  @RC-RESP-03 @RC-ERR-01
+  Scenario: unsuccessfulResponse is the body of any other status
+    Given the client sends the password "wrong"
+    When the client sends POST "/response/hardcoded" with JSON:
+      """
+      {"name": "<<rest-resp-hard-refused>>", "v": 1.5}
+      """
+    Then the connector answers 401 with the body "Refused by iotc"
+
+  @RC-RESP-02 @RC-RESP-03
+  Scenario: The hardcoded bodies default to OK and Error
+    When the client sends POST "/response/hardcoded-defaults" with JSON:
+      """
+      {"name": "<<rest-resp-hard-defaults>>", "v": 1.5}
+      """
+    Then the connector answers 200 with the body "OK"
+    Given the client sends no credentials
+    When the client sends POST "/response/hardcoded-defaults" with JSON:
+      """
+      {"name": "<<rest-resp-hard-defaults>>", "v": 1.5}
+      """
+    Then the connector answers 401 with the body "Error"
+
+  @RC-RESP-04 @RC-RESP-05 @RC-RESP-06
+  Scenario: The remote answer is the responseAttribute the platform sets for the device, to that request only
+    When the client starts sending POST "/response/remote" as request "north" with JSON:
+      """
+      {"name": "<<rest-remote-north>>", "v": 1.5}
+      """
+    And the client starts sending POST "/response/remote" as request "south" with JSON:
+      """
+      {"name": "<<rest-remote-south>>", "v": 2.5}
+      """
+    Then the request "north" is not answered yet
+    When the platform sets the shared attributes of "<<rest-remote-north>>":
+      """
+      {"answer": {"accepted": true, "slot": 7}}
+      """
+    Then the request "north" is answered 200 with a JSON body holding:
+      """
+      {"accepted": true, "slot": 7}
+      """
+    And the request "south" is answered 408 with the body "No answer"
+
+  @RC-RESP-04
+  Scenario: The response attribute defaults to result
+    When the client starts sending POST "/response/remote-defaults" as request "only" with JSON:
+      """
+      {"name": "<<rest-remote-default>>", "v": 1.5}
+      """
+    And the platform sets the shared attributes of "<<rest-remote-default>>":
+      """
+      {"result": "done"}
+      """
+    Then the request "only" is answered 200 with the body "done"
+
+  @RC-RESP-05
+  Scenario: responseExpected false answers without waiting for the platform
+    When the client sends POST "/response/remote-off" with JSON:
+      """
+      {"name": "<<rest-remote-off>>", "v": 1.5}
+      """
+    Then the connector answers 200 with the body "OK"

@@ -1,0 +1,127 @@
+/**
+ * The reference REST connector: loads rest.json, serves every mapping[] and attributeRequests[] endpoint over HTTP
+ * (HTTPS when server.SSL), converts requests and forwards them to the platform over the MQTT gateway API with its
+ * own gateway token (the gateway driver), and turns the platform's shared-attribute updates and server-side RPCs
+ * of its devices into outgoing HTTP calls (attributeUpdates, serverSideRpc). Started in-process by the embedded
+ * target and standalone by `iotc simulate`.
+ */
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import pino, { type Logger } from 'pino';
+import { MqttGateway, NO_REPLY } from '../gateway/mqtt-gateway';
+import { generateSelfSignedCertificate } from '../../src/tls/certificate';
+import { loadConnectorConfig, type ConnectorConfig } from './config';
+import { JsonConverter } from './json-converter';
+import { loadCustomConverter } from './custom-converter';
+import { PlatformLink } from './platform-link';
+import { RemoteResponses } from './remote-responses';
+import { mappingHandler } from './mapping-endpoint';
+import { attributeRequestHandler } from './attribute-request-endpoint';
+import { listen, Routes } from './http-server';
+import { OutgoingDispatchers } from './outgoing-call';
+import { sendAttributeUpdate } from './attribute-updates';
+import { handleServerSideRpc, NOT_HANDLED } from './server-side-rpc';
+
+export { loadConnectorConfig, completeConfig, ConnectorConfigError } from './config';
+export { checkConnectorConfig, DEFAULT_EXTENSIONS_FOLDER } from './checks';
+import { DEFAULT_EXTENSIONS_FOLDER } from './checks';
+export type { ConnectorConfig } from './config';
+
+
+export interface ConnectorOptions {
+  /** A parsed, completed configuration, or the path of a rest.json. */
+  config: ConnectorConfig | string;
+  /** The platform's MQTT URL and the connector's gateway device token (sent as the MQTT user name). */
+  mqttUrl: string;
+  gatewayToken: string;
+  /** Overrides of server.host / server.port (0 = a free port), for embedded runs. */
+  host?: string;
+  port?: number;
+  /** Folder of custom converters; default DEFAULT_EXTENSIONS_FOLDER. */
+  extensionsFolder?: string;
+  /** Trust for an mqtts URL. */
+  mqttTls?: { ca?: string; insecureSkipVerify?: boolean };
+  logger?: Logger;
+}
+
+export interface RunningConnector {
+  /** http(s)://host:port of the endpoints. */
+  url: string;
+  /** The certificate the server presents when SSL is on (self-signed or from server.security.cert). */
+  certificate?: string;
+  config: ConnectorConfig;
+  close(): Promise<void>;
+}
+
+export async function startConnector(options: ConnectorOptions): Promise<RunningConnector> {
+  const config = typeof options.config === 'string' ? loadConnectorConfig(options.config) : options.config;
+  const logger = options.logger ?? pino({ name: 'rest-connector', level: process.env.IOTC_CONNECTOR_LOG ?? 'silent' });
+  const host = options.host ?? config.server.host;
+  const tls = config.server.ssl ? await tlsMaterial(config, host) : undefined;
+  const remote = new RemoteResponses();
+  const dispatchers = new OutgoingDispatchers();
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (work: Promise<unknown>) => {
+    inFlight.add(work);
+    void work.catch(() => undefined).finally(() => inFlight.delete(work));
+  };
+  // the downlink handlers of a gateway session; attached again to every new session after a reconnect
+  let link: PlatformLink | undefined;
+  const attach = (gateway: MqttGateway) => {
+    gateway.onAttributeUpdate((received) => {
+      // an attribute that answers a waiting request is that request's, not an update to send on
+      const update = remote.deliver(received);
+      if (Object.keys(update.data).length && config.attributeUpdates.length && link?.isConnected(update.device)) {
+        track(sendAttributeUpdate(update, config.attributeUpdates, dispatchers, logger));
+      }
+    });
+    gateway.handleRpc(async (request) => {
+      if (!link?.isConnected(request.device)) return NO_REPLY;
+      const reply = await handleServerSideRpc(request, config.serverSideRpc, dispatchers, logger);
+      return reply === NOT_HANDLED ? NO_REPLY : reply;
+    });
+  };
+  link = await PlatformLink.start(() => MqttGateway.connect({ url: options.mqttUrl, token: options.gatewayToken, protocolVersion: 5, tls: options.mqttTls }), attach, logger);
+  const routes = new Routes();
+  try {
+    for (const endpoint of config.mapping) {
+      const converter = endpoint.converter.type === 'custom' ? loadCustomConverter(endpoint.converter, options.extensionsFolder ?? DEFAULT_EXTENSIONS_FOLDER, logger) : new JsonConverter(endpoint.converter);
+      routes.add(endpoint.endpoint, endpoint.methods, mappingHandler(endpoint, converter, { link, remote, logger }));
+    }
+    for (const attributeRequest of config.attributeRequests) {
+      routes.add(attributeRequest.endpoint, attributeRequest.methods, attributeRequestHandler(attributeRequest, link, logger));
+    }
+  } catch (error) {
+    await link.close();
+    throw error;
+  }
+  let server: Server;
+  let port: number;
+  try {
+    ({ server, port } = await listen(routes, { host, port: options.port ?? config.server.port, tls }, logger));
+  } catch (error) {
+    await link.close();
+    throw error;
+  }
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `${tls ? 'https' : 'http'}://${shownHost}:${port}`,
+    certificate: tls?.cert,
+    config,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await Promise.allSettled(inFlight);
+      await link.close();
+      await dispatchers.close();
+    },
+  };
+}
+
+async function tlsMaterial(config: ConnectorConfig, host: string): Promise<{ cert: string; key: string }> {
+  const security = config.server.security;
+  if (security) return { cert: readFileSync(security.cert, 'utf8'), key: readFileSync(security.key, 'utf8') };
+  return generateSelfSignedCertificate([...new Set([host, 'localhost', '127.0.0.1'])]);
+}

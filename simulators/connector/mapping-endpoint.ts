@@ -1,0 +1,48 @@
+/**
+ * One mapping[] endpoint: check its security, read the request, convert it, forward it to the platform, answer in
+ * the configured response variant. Status codes: 401 refused credentials, 400 unreadable body or no device name,
+ * 415 unsupported media type, 503 platform did not take the data, 408 no remote answer in time, 500 converter
+ * failure, 200 otherwise.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { isAuthorized } from './basic-auth';
+import type { EndpointConfig } from './config';
+import { ConversionRefusedError, type UplinkConverter } from './converted';
+import { PlatformForwardError, type PlatformLink } from './platform-link';
+import { readRequestData, RequestBodyError } from './request-data';
+import type { RemoteResponses } from './remote-responses';
+import { answer, answerRemote } from './responses';
+
+export const WWW_AUTHENTICATE = { 'www-authenticate': 'Basic realm="iotc REST connector"' };
+
+export interface EndpointContext {
+  link: PlatformLink;
+  remote: RemoteResponses;
+  logger: Logger;
+}
+
+export function mappingHandler(endpoint: EndpointConfig, converter: UplinkConverter, context: EndpointContext) {
+  const { response } = endpoint;
+  return async (request: IncomingMessage, url: URL, reply: ServerResponse): Promise<void> => {
+    if (!isAuthorized(endpoint.security, request.headers)) {
+      request.resume();
+      return answer(reply, 401, response, WWW_AUTHENTICATE);
+    }
+    let remoteWait: ReturnType<RemoteResponses['expect']> | undefined;
+    try {
+      const data = await readRequestData(request, url, { rawBody: endpoint.converter.type === 'custom', logger: context.logger });
+      const converted = await converter.convert(data);
+      if (response.kind === 'remote') remoteWait = context.remote.expect(converted.deviceName, response.responseAttribute);
+      await context.link.forward(converted);
+      if (response.kind !== 'remote' || !remoteWait) return answer(reply, 200, response);
+      const value = await remoteWait.wait(response.timeoutSec);
+      return value === undefined ? answer(reply, 408, response) : answerRemote(reply, value);
+    } catch (error) {
+      remoteWait?.cancel();
+      const status = error instanceof RequestBodyError ? error.status : error instanceof ConversionRefusedError ? 400 : error instanceof PlatformForwardError ? 503 : 500;
+      context.logger[status === 500 ? 'error' : 'info']({ endpoint: endpoint.endpoint, status, error: (error as Error).message }, 'request not converted');
+      return answer(reply, status, response);
+    }
+  };
+}

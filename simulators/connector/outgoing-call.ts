@@ -1,0 +1,93 @@
+/**
+ * One outgoing HTTP call of attributeUpdates or serverSideRpc, with undici: method, headers, basic security,
+ * SSLVerify, allowRedirects, a per-attempt timeout (seconds) and up to `tries` attempts. An attempt that fails
+ * to connect, times out or gets a 5xx is tried again; a 2xx/3xx/4xx answer ends the call. An optional deadline
+ * (the RPC responseTimeout, seconds) bounds all attempts together. The body is the valueExpression rendered
+ * JSON-aware when the call's Content-Type is JSON.
+ */
+import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { evaluate, evaluateText, jsonFragment, parseTemplate, textOf } from '../../src/expressions';
+import { basicAuthorization } from './basic-auth';
+import type { OutgoingCallConfig } from './config';
+
+export type CallOutcome =
+  | { ok: true; status: number; text: string; attempts: number }
+  | { ok: false; status?: number; text?: string; error: string; attempts: number };
+
+export class OutgoingDispatchers {
+  private readonly dispatchers = new Map<string, Dispatcher>();
+  private readonly agents: Agent[] = [];
+
+  get(sslVerify: boolean, allowRedirects: boolean): Dispatcher {
+    const key = `${sslVerify}:${allowRedirects}`;
+    let dispatcher = this.dispatchers.get(key);
+    if (!dispatcher) {
+      const agent = new Agent({ connect: { rejectUnauthorized: sslVerify }, keepAliveTimeout: 4_000 });
+      this.agents.push(agent);
+      dispatcher = allowRedirects ? agent.compose(interceptors.redirect({ maxRedirections: 10 })) : agent;
+      this.dispatchers.set(key, dispatcher);
+    }
+    return dispatcher;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.agents.map((agent) => agent.destroy()));
+  }
+}
+
+export interface PreparedCall {
+  url: string;
+  body?: string;
+  config: OutgoingCallConfig;
+}
+
+/** The URL as written, with http:// in front when the expression gave no scheme (the real gateway does the same). */
+export function absoluteUrl(url: string): string {
+  return /^https?:\/\//i.test(url) ? url : `http://${url.replace(/^\/+/, '')}`;
+}
+
+export async function callOut(call: PreparedCall, dispatchers: OutgoingDispatchers, deadlineSec?: number): Promise<CallOutcome> {
+  const { config } = call;
+  const headers: Record<string, string> = { ...config.headers };
+  if (config.security.type === 'basic') headers.authorization = basicAuthorization(config.security.username, config.security.password);
+  const deadline = deadlineSec === undefined ? Infinity : Date.now() + deadlineSec * 1000;
+  const method = config.method.toUpperCase() as Dispatcher.HttpMethod;
+  const sendsBody = call.body !== undefined && method !== 'GET' && method !== 'HEAD';
+  let last: CallOutcome = { ok: false, error: 'not attempted', attempts: 0 };
+  for (let attempt = 1; attempt <= config.tries; attempt++) {
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    const timeoutMs = Math.min(config.timeoutSec * 1000, left);
+    try {
+      const response = await request(call.url, {
+        method,
+        headers,
+        body: sendsBody ? call.body : undefined,
+        dispatcher: dispatchers.get(config.sslVerify, config.allowRedirects),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const text = await response.body.text();
+      if (response.statusCode < 500) {
+        return response.statusCode < 400 ? { ok: true, status: response.statusCode, text, attempts: attempt } : { ok: false, status: response.statusCode, text, error: `answered ${response.statusCode}`, attempts: attempt };
+      }
+      last = { ok: false, status: response.statusCode, text, error: `answered ${response.statusCode}`, attempts: attempt };
+    } catch (error) {
+      const name = (error as Error).name;
+      last = { ok: false, error: name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutMs / 1000} s` : (error as Error).message, attempts: attempt };
+    }
+  }
+  return last;
+}
+
+/** The body of an outgoing call: the valueExpression, JSON-aware when the call sends JSON. */
+export function renderBody(config: OutgoingCallConfig, data: unknown, variables: Record<string, unknown>): string | undefined {
+  const json = Object.entries(config.headers).some(([name, value]) => name.toLowerCase() === 'content-type' && /json/i.test(value));
+  const parts = parseTemplate(config.valueExpression).parts;
+  if (parts.length === 1 && 'path' in parts[0]!) {
+    // the body is one value: as a JSON document, or as text
+    const value = evaluate(config.valueExpression, data, { variables });
+    if (value === undefined) return undefined;
+    return json ? JSON.stringify(value) : textOf(value);
+  }
+  return evaluateText(config.valueExpression, data, { variables, render: json ? jsonFragment : textOf, missing: 'keep' });
+}

@@ -1,0 +1,104 @@
+/**
+ * From an HTTP request to the one key-value object converters read (interfaces.md "Request body rules"):
+ * JSON and multipart/form-data on the same endpoint with no extra configuration, multipart fields merged (file
+ * parts ignored with an info log), url-encoded forms, and the query parameters, which win over body fields
+ * (rest-connector-facts.md §3). GET requests read only the query. Raw bodies are kept for custom converters.
+ */
+import type { IncomingMessage } from 'node:http';
+import busboy from 'busboy';
+import type { Logger } from 'pino';
+import type { RequestData } from './converted';
+
+/** A request body that cannot be read: malformed JSON (400) or a media type no converter takes (415). */
+export class RequestBodyError extends Error {
+  readonly code = 'IOTC_REQUEST_BODY';
+  constructor(
+    readonly status: 400 | 415,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+export async function readRequestData(request: IncomingMessage, url: URL, options: { rawBody: boolean; logger: Logger }): Promise<RequestData> {
+  const receivedAt = Date.now();
+  const query: Record<string, unknown> = {};
+  for (const [name, value] of url.searchParams) if (!Object.hasOwn(query, name)) query[name] = value; // a repeated name keeps its first value
+  const method = request.method ?? 'GET';
+  const contentType = request.headers['content-type'];
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+  if (method === 'GET' || method === 'HEAD') {
+    request.resume();
+    return { method, data: query, body: Buffer.alloc(0), contentType, receivedAt };
+  }
+  if (mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded') {
+    const fields = await readForm(request, options.logger);
+    return { method, data: { ...fields, ...query }, body: Buffer.alloc(0), contentType, receivedAt };
+  }
+  const body = await readBody(request);
+  if (options.rawBody) return { method, data: query, body, contentType, receivedAt };
+  if (body.length === 0) return { method, data: query, body, contentType, receivedAt };
+  if (mediaType === 'application/json' || mediaType.endsWith('+json') || mediaType === '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch (error) {
+      throw new RequestBodyError(400, `the body is not JSON: ${(error as Error).message}`);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new RequestBodyError(400, 'the JSON body must be an object');
+    return { method, data: { ...(parsed as Record<string, unknown>), ...query }, body, contentType, receivedAt };
+  }
+  throw new RequestBodyError(415, `unsupported media type ${mediaType}: send application/json or multipart/form-data`);
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        request.destroy();
+        reject(new RequestBodyError(400, 'the body is too large'));
+      } else chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+/** Multipart and url-encoded fields as one object; a part with Content-Type application/json is parsed. */
+function readForm(request: IncomingMessage, logger: Logger): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const fields: Record<string, unknown> = {};
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: request.headers, limits: { fieldSize: MAX_BODY_BYTES } });
+    } catch (error) {
+      request.resume();
+      reject(new RequestBodyError(400, `malformed form body: ${(error as Error).message}`));
+      return;
+    }
+    parser.on('field', (name, value, info) => {
+      if (Object.hasOwn(fields, name)) return;
+      if (info.mimeType === 'application/json') {
+        try {
+          fields[name] = JSON.parse(value);
+          return;
+        } catch {
+          // kept as text
+        }
+      }
+      fields[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      logger.info({ field: name, filename: info.filename }, 'file parts of multipart requests are ignored');
+      stream.resume();
+    });
+    parser.on('close', () => resolve(fields));
+    parser.on('error', (error: Error) => reject(new RequestBodyError(400, `malformed form body: ${error.message}`)));
+    request.pipe(parser);
+  });
+}

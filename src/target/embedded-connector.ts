@@ -1,0 +1,72 @@
+/**
+ * The embedded target's REST connector: a gateway device on the embedded platform, an external-API simulator
+ * (HTTP and HTTPS) for its outgoing calls, and the reference connector started from the conformance rest.json
+ * (embedded-rest.json). The file is materialized into a temporary folder as a real deployment would have it:
+ * the certificate and key it names are written there, and the external API's placeholder addresses
+ * (http://127.0.0.1:5001, https://127.0.0.1:5443) become the simulator's. Steps read that file.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type AddressInfo } from 'node:net';
+import { AdminClient } from '../admin-client';
+import { startConnector } from '../../simulators/connector';
+import { ExternalApiSimulator } from '../../simulators/external-api';
+import { generateSelfSignedCertificate } from '../tls/certificate';
+import type { ConnectorTarget } from './index';
+
+export const EMBEDDED_REST_CONFIG = join(__dirname, 'embedded-rest.json');
+// not carrying the run prefix: it belongs to the embedded target, not to a run, and runs never clean it up
+export const EMBEDDED_GATEWAY_NAME = 'Embedded REST connector gateway';
+
+export async function startEmbeddedConnector(options: { httpUrl: string; mqttUrl: string; tenantAdmin: { username: string; password: string } }): Promise<{ connector: ConnectorTarget; close(): Promise<void> }> {
+  const admin = await AdminClient.login(options.httpUrl, options.tenantAdmin);
+  let gatewayToken: string;
+  try {
+    const gateway = await admin.createDevice(EMBEDDED_GATEWAY_NAME, { additionalInfo: { gateway: true } });
+    gatewayToken = await admin.getDeviceCredentials(gateway.id);
+  } finally {
+    await admin.close();
+  }
+  const folder = await mkdtemp(join(tmpdir(), 'iotc-connector-'));
+  const serverTls = await generateSelfSignedCertificate();
+  const externalTls = await generateSelfSignedCertificate();
+  const external = await ExternalApiSimulator.start({ tls: externalTls });
+  try {
+    const configFile = join(folder, 'rest.json');
+    const config = JSON.parse(await readFile(EMBEDDED_REST_CONFIG, 'utf8')) as { server: { port?: number; security?: { cert: string; key: string } } };
+    // the file says where the connector listens, as a deployed one does: a free loopback port
+    config.server.port = await freePort();
+    if (config.server.security) {
+      config.server.security = { cert: join(folder, config.server.security.cert), key: join(folder, config.server.security.key) };
+      await writeFile(config.server.security.cert, serverTls.cert);
+      await writeFile(config.server.security.key, serverTls.key, { mode: 0o600 });
+    }
+    const text = JSON.stringify(config, null, 2).replaceAll('127.0.0.1:5001', new URL(external.url).host).replaceAll('127.0.0.1:5443', new URL(external.httpsUrl ?? external.url).host);
+    await writeFile(configFile, text);
+    const connector = await startConnector({ config: configFile, mqttUrl: options.mqttUrl, gatewayToken });
+    return {
+      connector: { url: connector.url, configFile, externalApiUrl: external.url, tls: { ca: connector.certificate, insecureSkipVerify: false } },
+      close: async () => {
+        await connector.close();
+        await external.close();
+        await rm(folder, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await external.close();
+    await rm(folder, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,79 @@
+/** rest.json defaults: every parameter left out takes the default of interfaces.md's tables (timeouts in seconds). */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { completeConfig, ConnectorConfigError } from '../../simulators/connector';
+
+describe('rest.json defaults', () => {
+  const config = completeConfig({ server: {}, mapping: [{}], requestsMapping: { attributeRequests: [{}], attributeUpdates: [{}], serverSideRpc: [{}] } });
+
+  it('server: 127.0.0.1, port 5000, SSL off', () => {
+    assert.deepEqual(config.server, { host: '127.0.0.1', port: 5000, ssl: false, security: undefined });
+  });
+
+  it('mapping: /test_device, GET, basic <USERNAME>/<PASSWORD>, json converter with Device ${name} and profile default, status-only response', () => {
+    const [mapping] = config.mapping;
+    assert.equal(mapping!.endpoint, '/test_device');
+    assert.deepEqual(mapping!.methods, ['GET']);
+    assert.deepEqual(mapping!.security, { type: 'basic', username: '<USERNAME>', password: '<PASSWORD>' });
+    assert.deepEqual(mapping!.converter, {
+      type: 'json',
+      deviceInfo: { deviceNameExpression: 'Device ${name}', deviceNameExpressionSource: 'request', deviceProfileExpression: 'default', deviceProfileExpressionSource: 'request' },
+      attributes: [],
+      timeseries: [],
+    });
+    assert.deepEqual(mapping!.response, { kind: 'default' });
+  });
+
+  it('responses: hardcoded OK/Error; remote with responseExpected true, timeout 120 s, attribute result', () => {
+    const responses = completeConfig({ server: {}, mapping: [{ endpoint: '/a', response: {} }, { endpoint: '/b', response: { timeout: 5 } }, { endpoint: '/c', response: { responseExpected: false, responseAttribute: 'x' } }] }).mapping.map((mapping) => mapping.response);
+    assert.deepEqual(responses[0], { kind: 'hardcoded', successResponse: 'OK', unsuccessfulResponse: 'Error' });
+    assert.deepEqual(responses[1], { kind: 'remote', responseAttribute: 'result', timeoutSec: 5, unsuccessfulResponse: undefined });
+    assert.deepEqual(responses[2], { kind: 'hardcoded', successResponse: 'OK', unsuccessfulResponse: 'Error' });
+    const remote = completeConfig({ server: {}, mapping: [{ response: { responseAttribute: 'r' } }] }).mapping[0]!.response;
+    assert.deepEqual(remote, { kind: 'remote', responseAttribute: 'r', timeoutSec: 120, unsuccessfulResponse: undefined });
+  });
+
+  it('attributeRequests: /sharedAttributes, shared, POST, basic, 10 s, ${deviceName}, ${attribute}', () => {
+    assert.deepEqual(config.attributeRequests[0], {
+      endpoint: '/sharedAttributes',
+      type: 'shared',
+      methods: ['POST'],
+      security: { type: 'basic', username: '<USERNAME>', password: '<PASSWORD>' },
+      timeoutSec: 10,
+      deviceNameExpression: '${deviceName}',
+      attributeNameExpression: '${attribute}',
+    });
+  });
+
+  it('attributeUpdates: POST, SSLVerify false, JSON header, 0.5 s, 3 tries, redirects followed, .*REST$, data, sensor URL and body', () => {
+    const rule = config.attributeUpdates[0]!;
+    assert.equal(rule.method, 'POST');
+    assert.equal(rule.sslVerify, false);
+    assert.deepEqual(rule.headers, { 'CONTENT-TYPE': 'application/json' });
+    assert.equal(rule.timeoutSec, 0.5);
+    assert.equal(rule.tries, 3);
+    assert.equal(rule.allowRedirects, true);
+    assert.ok(rule.deviceNameFilter.test('Device REST') && !rule.deviceNameFilter.test('RESTless'));
+    assert.ok(rule.attributeFilter.test('data') && !rule.attributeFilter.test('metadata'));
+    assert.equal(rule.requestUrlExpression, 'sensor/${deviceName}/${attributeKey}');
+    assert.equal(rule.valueExpression, '{"${attributeKey}":"${attributeValue}"}');
+  });
+
+  it('serverSideRpc: any device, echo, 127.0.0.1:5001/${deviceName}, responseTimeout 1 s, GET, ${params}, 0.5 s, 3 tries, anonymous', () => {
+    const rule = config.serverSideRpc[0]!;
+    assert.ok(rule.deviceNameFilter.test('anything at all'));
+    assert.ok(rule.methodFilter.test('echo') && !rule.methodFilter.test('echo2'));
+    assert.equal(rule.requestUrlExpression, 'http://127.0.0.1:5001/${deviceName}');
+    assert.equal(rule.responseTimeoutSec, 1);
+    assert.equal(rule.method, 'GET');
+    assert.equal(rule.valueExpression, '${params}');
+    assert.equal(rule.timeoutSec, 0.5);
+    assert.equal(rule.tries, 3);
+    assert.deepEqual(rule.headers, { 'CONTENT-TYPE': 'application/json' });
+    assert.deepEqual(rule.security, { type: 'anonymous' });
+  });
+
+  it('refuses an invalid file with every problem', () => {
+    assert.throws(() => completeConfig({ server: { port: 'x' }, mapping: [{ HTTPMethods: [] }] }), (error: unknown) => error instanceof ConnectorConfigError && error.problems.length === 2);
+  });
+});
