@@ -51,7 +51,8 @@ AfterAll({ timeout: 60_000 }, async function () {
   }
   setRun(undefined);
   // whatever the scenarios left (a device a provisioning request created, an interrupted cleanup), per the journal
-  const { failed } = await cleanupFromJournal(context.journal.path, context.admin, context.target.namePrefix);
+  // only this run's own entities: other workers of a parallel run share the journal and may still use theirs
+  const { failed } = await cleanupFromJournal(context.journal.path, context.admin, context.target.namePrefix, context.runId);
   if (failed.length) console.error(`iotc: cleanup left ${failed.length} entities; run iotc cleanup --target: ${failed.join('; ')}`);
   await Promise.allSettled([context.admin.close(), context.customer?.close(), context.deviceDispatcher.close()]);
   await context.target.close();

@@ -53,9 +53,10 @@ program
   .option('-t, --target <profile>', 'built-in profile name or target profile JSON file', process.env.IOTC_TARGET || 'embedded')
   .option('--tags <expression>', 'cucumber tag expression selecting scenarios (e.g. "@http-device-api")')
   .option('-r, --reports <dir>', 'where reports are written', 'reports')
+  .option('-p, --parallel <n>', 'scenarios run in n worker processes at once (each embedded worker starts its own reference)', positiveInteger, 1)
   .argument('[features...]', 'feature files or folders (default: all)')
-  .action(async (features: string[], options: { target: string; tags?: string; reports: string }) => {
-    process.exitCode = await runConformance({ target: options.target, tags: options.tags, reportsDir: options.reports, paths: features });
+  .action(async (features: string[], options: { target: string; tags?: string; reports: string; parallel: number }) => {
+    process.exitCode = await runConformance({ target: options.target, tags: options.tags, reportsDir: options.reports, paths: features, parallel: options.parallel });
   });
 
 const load = program.command('load').description('load profiles against a target');

@@ -24,6 +24,8 @@ export interface RunOptions {
   paths?: string[];
   /** Cucumber's console formatter. */
   progress?: string;
+  /** Worker processes running scenarios at once (cucumber's parallel); 1 = in this process. */
+  parallel?: number;
 }
 
 /** Runs the suite and writes reports; resolves to the process exit code (0 only when nothing failed). */
@@ -54,7 +56,9 @@ export async function runConformance(options: RunOptions): Promise<number> {
       file: false,
       provided: {
         ...cucumberProfile,
-        requireModule: [], // this process already runs TypeScript through ts-node
+        // this process already runs TypeScript through ts-node; worker processes of a parallel run need it loaded
+        requireModule: (options.parallel ?? 1) > 1 ? (cucumberProfile.requireModule as string[]) : [],
+        parallel: (options.parallel ?? 1) > 1 ? options.parallel : 0,
         paths: options.paths?.length ? options.paths.map((path) => resolve(path)) : (cucumberProfile.paths as string[]),
         tags: options.tags ?? '',
         format: [

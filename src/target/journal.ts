@@ -58,10 +58,13 @@ export class CleanupJournal {
   }
 }
 
-/** Entities of a journal that may still exist: intended or created, and not deleted since. Newest first. */
-export function leftovers(path: string): Array<{ kind: EntityKind; name: string; id?: string }> {
+/**
+ * Entities of a journal that may still exist: intended or created, and not deleted since. Newest first. With `runId`,
+ * only those that run intended (runs in parallel share one journal; each cleans up only its own).
+ */
+export function leftovers(path: string, runId?: string): Array<{ kind: EntityKind; name: string; id?: string }> {
   if (!existsSync(path)) return [];
-  const state = new Map<string, { kind: EntityKind; name: string; id?: string; order: number }>();
+  const state = new Map<string, { kind: EntityKind; name: string; id?: string; order: number; runId: string }>();
   const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
   lines.forEach((line, order) => {
     let entry: JournalEntry;
@@ -72,21 +75,25 @@ export function leftovers(path: string): Array<{ kind: EntityKind; name: string;
     }
     const key = `${entry.kind}:${entry.name}`;
     if (entry.event === 'deleted') state.delete(key);
-    else state.set(key, { kind: entry.kind, name: entry.name, id: entry.id ?? state.get(key)?.id, order });
+    else state.set(key, { kind: entry.kind, name: entry.name, id: entry.id ?? state.get(key)?.id, order, runId: state.get(key)?.runId ?? entry.runId });
   });
-  return [...state.values()].sort((a, b) => b.order - a.order).map(({ kind, name, id }) => ({ kind, name, id }));
+  return [...state.values()]
+    .filter((entry) => runId === undefined || entry.runId === runId)
+    .sort((a, b) => b.order - a.order)
+    .map(({ kind, name, id }) => ({ kind, name, id }));
 }
 
 const DELETE_ORDER: EntityKind[] = ['apiKey', 'device', 'otaPackage', 'deviceProfile'];
 
 /**
  * Deletes what a journal says may still exist, devices before the profiles and packages they use. Refuses any name
- * without the prefix. Returns what it deleted and what it could not; the journal is archived when nothing is left.
+ * without the prefix. With `runId`, only what that run intended. Returns what it deleted and what it could not; the
+ * journal is archived when nothing is left in it.
  */
-export async function cleanupFromJournal(path: string, admin: AdminClient, namePrefix: string): Promise<{ deleted: string[]; failed: string[] }> {
+export async function cleanupFromJournal(path: string, admin: AdminClient, namePrefix: string, runId?: string): Promise<{ deleted: string[]; failed: string[] }> {
   const deleted: string[] = [];
   const failed: string[] = [];
-  const entries = leftovers(path).sort((a, b) => DELETE_ORDER.indexOf(a.kind) - DELETE_ORDER.indexOf(b.kind));
+  const entries = leftovers(path, runId).sort((a, b) => DELETE_ORDER.indexOf(a.kind) - DELETE_ORDER.indexOf(b.kind));
   const journal = new CleanupJournal(path, 'cleanup');
   for (const entry of entries) {
     const label = `${entry.kind} ${entry.name}`;
@@ -102,7 +109,8 @@ export async function cleanupFromJournal(path: string, admin: AdminClient, nameP
       failed.push(`${label}: ${(error as Error).message}`);
     }
   }
-  if (failed.length === 0 && existsSync(path)) renameSync(path, `${path}.done`); // the last complete journal, for inspection
+  // the last complete journal, kept for inspection; not while another run (in parallel) still has entities in it
+  if (failed.length === 0 && existsSync(path) && leftovers(path).length === 0) renameSync(path, `${path}.done`);
   return { deleted, failed };
 }
 
