@@ -37,6 +37,10 @@ export const targetProfileSchema = {
       description: 'Embedded only: the reference reproduces this real version\'s known deviations (to test deviation profiles).',
       enum: ['thingsboard-4.3'],
     },
+    connectorQuirks: {
+      description: 'Embedded only: the reference REST connector reproduces this real gateway version\'s known deviations (simulators/connector/quirks.ts).',
+      enum: ['tb-gateway-3.8'],
+    },
     deviationsFrom: {
       description: 'Take the declared deviations of this built-in profile (its own deviations are added on top).',
       type: 'string',

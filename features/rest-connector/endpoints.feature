@@ -31,7 +31,14 @@ Feature: REST connector server, endpoints and security
     Then the connector serves HTTPS with the certificate of server.security.cert
     And plain HTTP to the connector port gets no HTTP answer
 
-  @RC-MAP-02 @RC-MAP-03 @RC-SEC-03 @RC-SEC-04 @RC-JSON-02 @RC-JSON-05
+  @RC-SEC-03
+  Scenario: A mapping without a security section requires basic credentials
+    Given the client sends no credentials
+    When the client sends GET "/test_device?name=<<rest-default-refused>>&reading=1.5"
+    Then the connector answers 401
+    And no device "Device <<rest-default-refused>>" was created
+
+  @RC-MAP-02 @RC-MAP-03 @RC-SEC-04 @RC-JSON-02 @RC-JSON-05
   Scenario: A mapping with only a converter serves GET /test_device with basic security <USERNAME>:<PASSWORD> and names devices "Device ${name}"
     When the client sends GET "/test_device?name=<<rest-default>>&reading=3.5"
     Then the connector answers 200

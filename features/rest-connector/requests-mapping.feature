@@ -155,7 +155,7 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       | method | POST |
     And the external API receives no request to "/tls/<<upd-tls-1>>/verified"
 
-  @RC-RPC-01 @RC-RPC-02 @RC-RPC-03 @RC-RPC-04 @RC-RPC-05 @RC-RPC-07 @RC-RPC-08 @RC-RPC-11 @RC-RPC-12 @RC-RPC-13
+  @RC-RPC-01 @RC-RPC-02 @RC-RPC-03 @RC-RPC-04 @RC-RPC-07 @RC-RPC-08 @RC-RPC-11 @RC-RPC-12 @RC-RPC-13
   Scenario: A server-side RPC matching a rule becomes the configured call and its answer is the reply
     Given the external API answers requests to "/rpc/<<dev-rpc-1>>/setLevel" with status 200 and body "{\"applied\": true, \"level\": 7}"
     And the connector has forwarded data of the device "<<dev-rpc-1>>"

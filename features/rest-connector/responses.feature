@@ -91,4 +91,4 @@ Feature: REST connector endpoint responses
       """
       {"name": "<<rest-remote-off>>", "v": 1.5}
       """
-    Then the connector answers 200 with the body "OK"
+    Then the connector answers 200 with the body "Answered without waiting"

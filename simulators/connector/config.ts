@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { RestConnectorFile } from '../../schemas';
 import { checkConnectorConfig } from './checks';
+import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';
 
 export type Security = { type: 'anonymous' } | { type: 'basic'; username: string; password: string };
 
@@ -82,6 +83,8 @@ export interface ServerSideRpcRule extends OutgoingCallConfig {
   methodFilter: RegExp;
   /** Seconds: the whole wait for the external reply, every try included. */
   responseTimeoutSec: number;
+  /** The placeholder of the RPC id in the expressions (requestId; restId in a gateway 3.8 quirks mode). */
+  idPlaceholder: 'requestId' | 'restId';
 }
 
 export interface ConnectorConfig {
@@ -108,22 +111,25 @@ const ENTRY_TYPE_NAMES: Record<string, EntryType> = {
   boolean: 'boolean', bool: 'boolean', json: 'json',
 };
 
-/** Reads, checks and completes a rest.json file; throws ConnectorConfigError listing every problem. */
-export function loadConnectorConfig(path: string): ConnectorConfig {
+/**
+ * Reads, checks and completes a rest.json file; throws ConnectorConfigError listing every problem. A quirks mode
+ * (quirks.ts) changes defaults the way a real gateway version does.
+ */
+export function loadConnectorConfig(path: string, quirks: ConnectorQuirks = NO_CONNECTOR_QUIRKS): ConnectorConfig {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new ConnectorConfigError(path, [`$: ${(error as Error).message}`]);
   }
-  return completeConfig(parsed, path);
+  return completeConfig(parsed, path, quirks);
 }
 
 /** Checks a parsed rest.json and applies the defaults. */
-export function completeConfig(value: unknown, source = 'rest.json'): ConnectorConfig {
+export function completeConfig(value: unknown, source = 'rest.json', quirks: ConnectorQuirks = NO_CONNECTOR_QUIRKS): ConnectorConfig {
   const problems = checkConnectorConfig(value);
   if (problems.length) throw new ConnectorConfigError(source, problems);
-  return applyDefaults(value as RestConnectorFile);
+  return applyDefaults(value as RestConnectorFile, quirks);
 }
 
 function security(section: { type?: 'basic' | 'anonymous'; username?: string; password?: string } | undefined, fallback: 'basic' | 'anonymous'): Security {
@@ -161,28 +167,29 @@ function converter(section: Record<string, unknown> | undefined): ConverterConfi
 
 type ResponseSection = NonNullable<RestConnectorFile['mapping'][number]['response']>;
 
-function response(section: ResponseSection | undefined): ResponseConfig {
+function response(section: ResponseSection | undefined, quirks: ConnectorQuirks): ResponseConfig {
   if (!section) return { kind: 'default' };
   const remoteMembers = section.responseExpected !== undefined || section.timeout !== undefined || section.responseAttribute !== undefined;
   if (remoteMembers && section.responseExpected !== false) {
     return { kind: 'remote', responseAttribute: section.responseAttribute ?? 'result', timeoutSec: section.timeout ?? 120, unsuccessfulResponse: section.unsuccessfulResponse };
   }
   // a response section without the remote members (or with responseExpected false) is the hardcoded variant
-  return { kind: 'hardcoded', successResponse: section.successResponse ?? 'OK', unsuccessfulResponse: section.unsuccessfulResponse ?? 'Error' };
+  const defaults = quirks.noHardcodedResponseDefaults ? { success: '', unsuccessful: '' } : { success: 'OK', unsuccessful: 'Error' };
+  return { kind: 'hardcoded', successResponse: section.successResponse ?? defaults.success, unsuccessfulResponse: section.unsuccessfulResponse ?? defaults.unsuccessful };
 }
 
 type OutgoingSection = NonNullable<NonNullable<RestConnectorFile['requestsMapping']>['serverSideRpc']>[number];
 
-function outgoing(rule: OutgoingSection, defaults: { method: string; security: 'basic' | 'anonymous'; url: string; value: string }): OutgoingCallConfig {
+function outgoing(rule: OutgoingSection, defaults: { method: string; security: 'basic' | 'anonymous'; url: string; value: string }, quirks: ConnectorQuirks): OutgoingCallConfig {
   return {
     method: rule.httpMethod ?? rule.HTTPMethod ?? defaults.method,
-    sslVerify: rule.SSLVerify ?? false,
+    sslVerify: rule.SSLVerify ?? quirks.sslVerifyDefault,
     headers: rule.httpHeaders ?? JSON_HEADERS,
     // a security section without credentials cannot authenticate: no section means anonymous
     security: rule.security ? security(rule.security, defaults.security) : { type: 'anonymous' },
     timeoutSec: rule.timeout ?? 0.5,
     tries: rule.tries ?? 3,
-    allowRedirects: rule.allowRedirects ?? true,
+    allowRedirects: rule.allowRedirects ?? quirks.allowRedirectsDefault,
     requestUrlExpression: rule.requestUrlExpression ?? defaults.url,
     valueExpression: rule.valueExpression === undefined ? defaults.value : typeof rule.valueExpression === 'string' ? rule.valueExpression : JSON.stringify(rule.valueExpression),
   };
@@ -193,7 +200,7 @@ function fullMatch(source: string): RegExp {
   return new RegExp(`^(?:${source})$`);
 }
 
-function applyDefaults(file: RestConnectorFile): ConnectorConfig {
+function applyDefaults(file: RestConnectorFile, quirks: ConnectorQuirks): ConnectorConfig {
   const requests = file.requestsMapping ?? {};
   return {
     server: {
@@ -205,9 +212,9 @@ function applyDefaults(file: RestConnectorFile): ConnectorConfig {
     mapping: file.mapping.map((mapping) => ({
       endpoint: mapping.endpoint ?? '/test_device',
       methods: [...(mapping.HTTPMethods ?? ['GET'])],
-      security: security(mapping.security, 'basic'),
+      security: security(mapping.security, quirks.mappingSecurityDefault),
       converter: converter(mapping.converter as Record<string, unknown> | undefined),
-      response: response(mapping.response),
+      response: response(mapping.response, quirks),
     })),
     attributeRequests: (requests.attributeRequests ?? []).map((rule) => ({
       endpoint: rule.endpoint ?? '/sharedAttributes',
@@ -219,15 +226,16 @@ function applyDefaults(file: RestConnectorFile): ConnectorConfig {
       attributeNameExpression: rule.attributeNameExpression ?? '${attribute}',
     })),
     attributeUpdates: (requests.attributeUpdates ?? []).map((rule) => ({
-      ...outgoing(rule, { method: 'POST', security: 'basic', url: 'sensor/${deviceName}/${attributeKey}', value: '{"${attributeKey}":"${attributeValue}"}' }),
+      ...outgoing(rule, { method: 'POST', security: 'basic', url: 'sensor/${deviceName}/${attributeKey}', value: '{"${attributeKey}":"${attributeValue}"}' }, quirks),
       deviceNameFilter: fullMatch(rule.deviceNameFilter ?? '.*REST$'),
       attributeFilter: fullMatch(rule.attributeFilter ?? 'data'),
     })),
     serverSideRpc: (requests.serverSideRpc ?? []).map((rule) => ({
-      ...outgoing(rule, { method: 'GET', security: 'anonymous', url: 'http://127.0.0.1:5001/${deviceName}', value: '${params}' }),
+      ...outgoing(rule, { method: 'GET', security: 'anonymous', url: 'http://127.0.0.1:5001/${deviceName}', value: '${params}' }, quirks),
       deviceNameFilter: fullMatch(rule.deviceNameFilter ?? '.*'),
       methodFilter: fullMatch(rule.methodFilter ?? 'echo'),
       responseTimeoutSec: rule.responseTimeout ?? 1,
+      idPlaceholder: quirks.rpcIdPlaceholder,
     })),
   };
 }

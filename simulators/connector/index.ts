@@ -21,11 +21,13 @@ import { listen, Routes } from './http-server';
 import { OutgoingDispatchers } from './outgoing-call';
 import { sendAttributeUpdate } from './attribute-updates';
 import { handleServerSideRpc, NOT_HANDLED } from './server-side-rpc';
+import { connectorQuirks, type ConnectorQuirksMode } from './quirks';
 
 export { loadConnectorConfig, completeConfig, ConnectorConfigError } from './config';
 export { checkConnectorConfig, DEFAULT_EXTENSIONS_FOLDER } from './checks';
 import { DEFAULT_EXTENSIONS_FOLDER } from './checks';
 export type { ConnectorConfig } from './config';
+export { CONNECTOR_QUIRKS_MODES, type ConnectorQuirksMode } from './quirks';
 
 
 export interface ConnectorOptions {
@@ -41,6 +43,8 @@ export interface ConnectorOptions {
   extensionsFolder?: string;
   /** Trust for an mqtts URL. */
   mqttTls?: { ca?: string; insecureSkipVerify?: boolean };
+  /** Reproduce a real gateway version's known differences (quirks.ts) when config is a path (a completed config carries its own). */
+  quirks?: ConnectorQuirksMode;
   logger?: Logger;
 }
 
@@ -54,7 +58,7 @@ export interface RunningConnector {
 }
 
 export async function startConnector(options: ConnectorOptions): Promise<RunningConnector> {
-  const config = typeof options.config === 'string' ? loadConnectorConfig(options.config) : options.config;
+  const config = typeof options.config === 'string' ? loadConnectorConfig(options.config, connectorQuirks(options.quirks)) : options.config;
   const logger = options.logger ?? pino({ name: 'rest-connector', level: process.env.IOTC_CONNECTOR_LOG ?? 'silent' });
   const host = options.host ?? config.server.host;
   const tls = config.server.ssl ? await tlsMaterial(config, host) : undefined;

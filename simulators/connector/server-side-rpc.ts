@@ -28,7 +28,7 @@ export async function handleServerSideRpc(request: GatewayRpcRequest, rules: Ser
     logger.info({ device: request.device, method: request.method }, 'no serverSideRpc rule matches the RPC');
     return NOT_HANDLED;
   }
-  const variables = { deviceName: request.device, methodName: request.method, requestId: request.id, params: request.params };
+  const variables = { deviceName: request.device, methodName: request.method, [rule.idPlaceholder]: request.id, params: request.params };
   const url = evaluateText(rule.requestUrlExpression, {}, { variables, render: urlComponent, missing: 'keep' });
   const body = renderBody(rule, {}, variables);
   const outcome = await callOut({ url: absoluteUrl(url ?? ''), body, config: rule }, dispatchers, rule.responseTimeoutSec);
@@ -67,7 +67,7 @@ function builtInRule(request: GatewayRpcRequest): ServerSideRpcRule | { error: s
     requestUrlExpression: String(given.requestUrlExpression),
     valueExpression: typeof given.valueExpression === 'string' ? given.valueExpression : JSON.stringify(given.valueExpression),
   };
-  return { ...call, deviceNameFilter: /.*/, methodFilter: /.*/, responseTimeoutSec: positive(given.responseTimeout) ?? 1 };
+  return { ...call, deviceNameFilter: /.*/, methodFilter: /.*/, responseTimeoutSec: positive(given.responseTimeout) ?? 1, idPlaceholder: 'requestId' };
 }
 
 function positive(value: unknown): number | undefined {

@@ -13,13 +13,14 @@ import { AdminClient } from '../admin-client';
 import { startConnector } from '../../simulators/connector';
 import { ExternalApiSimulator } from '../../simulators/external-api';
 import { generateSelfSignedCertificate } from '../tls/certificate';
+import type { ConnectorQuirksMode } from '../../simulators/connector';
 import type { ConnectorTarget } from './index';
 
 export const EMBEDDED_REST_CONFIG = join(__dirname, 'embedded-rest.json');
 // not carrying the run prefix: it belongs to the embedded target, not to a run, and runs never clean it up
 export const EMBEDDED_GATEWAY_NAME = 'Embedded REST connector gateway';
 
-export async function startEmbeddedConnector(options: { httpUrl: string; mqttUrl: string; tenantAdmin: { username: string; password: string } }): Promise<{ connector: ConnectorTarget; close(): Promise<void> }> {
+export async function startEmbeddedConnector(options: { httpUrl: string; mqttUrl: string; tenantAdmin: { username: string; password: string }; quirks?: ConnectorQuirksMode }): Promise<{ connector: ConnectorTarget; close(): Promise<void> }> {
   const admin = await AdminClient.login(options.httpUrl, options.tenantAdmin);
   let gatewayToken: string;
   try {
@@ -44,7 +45,7 @@ export async function startEmbeddedConnector(options: { httpUrl: string; mqttUrl
     }
     const text = JSON.stringify(config, null, 2).replaceAll('127.0.0.1:5001', new URL(external.url).host).replaceAll('127.0.0.1:5443', new URL(external.httpsUrl ?? external.url).host);
     await writeFile(configFile, text);
-    const connector = await startConnector({ config: configFile, mqttUrl: options.mqttUrl, gatewayToken });
+    const connector = await startConnector({ config: configFile, mqttUrl: options.mqttUrl, gatewayToken, quirks: options.quirks });
     return {
       connector: { url: connector.url, configFile, externalApiUrl: external.url, tls: { ca: connector.certificate, insecureSkipVerify: false } },
       close: async () => {

@@ -43,7 +43,7 @@ export async function startEmbedded(profile: TargetProfile) {
     throw error;
   });
   const connector = platform.mqttUrl
-    ? await startEmbeddedConnector({ httpUrl: platform.httpUrl, mqttUrl: platform.mqttUrl, tenantAdmin: profile.platform.tenantAdmin! }).catch(async (error: unknown) => {
+    ? await startEmbeddedConnector({ httpUrl: platform.httpUrl, mqttUrl: platform.mqttUrl, tenantAdmin: profile.platform.tenantAdmin!, quirks: profile.connectorQuirks }).catch(async (error: unknown) => {
         await analytics.close();
         await platform.close();
         throw error;

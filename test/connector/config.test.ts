@@ -1,7 +1,8 @@
 /** rest.json defaults: every parameter left out takes the default of interfaces.md's tables (timeouts in seconds). */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { completeConfig, ConnectorConfigError } from '../../simulators/connector';
+import { completeConfig, ConnectorConfigError, CONNECTOR_QUIRKS_MODES } from '../../simulators/connector';
+import { targetProfileSchema } from '../../schemas';
 
 describe('rest.json defaults', () => {
   const config = completeConfig({ server: {}, mapping: [{}], requestsMapping: { attributeRequests: [{}], attributeUpdates: [{}], serverSideRpc: [{}] } });
@@ -65,6 +66,7 @@ describe('rest.json defaults', () => {
     assert.ok(rule.methodFilter.test('echo') && !rule.methodFilter.test('echo2'));
     assert.equal(rule.requestUrlExpression, 'http://127.0.0.1:5001/${deviceName}');
     assert.equal(rule.responseTimeoutSec, 1);
+    assert.equal(rule.idPlaceholder, 'requestId');
     assert.equal(rule.method, 'GET');
     assert.equal(rule.valueExpression, '${params}');
     assert.equal(rule.timeoutSec, 0.5);
@@ -75,5 +77,34 @@ describe('rest.json defaults', () => {
 
   it('refuses an invalid file with every problem', () => {
     assert.throws(() => completeConfig({ server: { port: 'x' }, mapping: [{ HTTPMethods: [] }] }), (error: unknown) => error instanceof ConnectorConfigError && error.problems.length === 2);
+  });
+});
+
+describe('rest.json defaults in the tb-gateway-3.8 quirks mode', () => {
+  const file = {
+    server: {},
+    mapping: [{ response: {} }, { endpoint: '/explicit', security: { type: 'basic' as const, username: 'u', password: 'p' }, response: { successResponse: 'S', unsuccessfulResponse: 'U' } }],
+    requestsMapping: { attributeUpdates: [{}, { SSLVerify: false, allowRedirects: true }], serverSideRpc: [{}] },
+  };
+  const config = completeConfig(file, 'rest.json', CONNECTOR_QUIRKS_MODES['tb-gateway-3.8']);
+
+  it('a mapping without security is anonymous; an explicit basic section stays basic', () => {
+    assert.deepEqual(config.mapping[0]!.security, { type: 'anonymous' });
+    assert.deepEqual(config.mapping[1]!.security, { type: 'basic', username: 'u', password: 'p' });
+  });
+
+  it('hardcoded responses have no OK / Error defaults; configured bodies stay', () => {
+    assert.deepEqual(config.mapping[0]!.response, { kind: 'hardcoded', successResponse: '', unsuccessfulResponse: '' });
+    assert.deepEqual(config.mapping[1]!.response, { kind: 'hardcoded', successResponse: 'S', unsuccessfulResponse: 'U' });
+  });
+
+  it('outgoing calls verify certificates and do not follow redirects unless told; the RPC id is ${restId}', () => {
+    assert.deepEqual([config.attributeUpdates[0]!.sslVerify, config.attributeUpdates[0]!.allowRedirects], [true, false]);
+    assert.deepEqual([config.attributeUpdates[1]!.sslVerify, config.attributeUpdates[1]!.allowRedirects], [false, true]);
+    assert.equal(config.serverSideRpc[0]!.idPlaceholder, 'restId');
+  });
+
+  it('the target profile schema offers exactly the quirks modes the connector has', () => {
+    assert.deepEqual([...targetProfileSchema.properties.connectorQuirks.enum].sort(), Object.keys(CONNECTOR_QUIRKS_MODES).sort());
   });
 });
