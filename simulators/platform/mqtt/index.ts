@@ -68,7 +68,10 @@ export async function startMqttTransport(options: MqttTransportOptions): Promise
     });
     socket.on('data', (chunk: Buffer) => {
       if (session.closed) return;
+      // every answer to the packets of one chunk (PUBACKs mostly) leaves in one write
+      socket.cork();
       session.parser.parse(chunk);
+      socket.uncork();
       // a packet may span chunks: the parser buffers the unfinished one; past the limit it is refused at once
       if (unfinishedPacketLength(session) > MAX_PACKET_BYTES) session.end(REASON.MALFORMED_PACKET);
     });
