@@ -90,6 +90,13 @@ export class MqttConnection {
   ) {
     client.on('message', (topic, payload, packet) => {
       const message = { topic, payload, qos: packet.qos, receivedAt: Date.now() };
+      this.recorder?.({
+        protocol: 'mqtt',
+        via: 'mqtt',
+        request: { packet: 'RECEIVED', topic, qos: packet.qos, payload: payload.subarray(0, 65_536).toString('utf8') },
+        response: { result: 'received' },
+        elapsedMs: 0,
+      });
       for (const { filter, listener } of this.listeners) if (filter(topic)) listener(message);
     });
     client.on('disconnect', (packet) => {

@@ -24,8 +24,9 @@ export interface HttpExchange {
 export interface MqttExchange {
   protocol: 'mqtt';
   via: string;
-  request: { packet: 'CONNECT' | 'PUBLISH'; topic?: string; qos?: number; url?: string; payload?: string };
-  /** How it ended: 'acked', 'sent', 'closed', 'timeout' (PUBLISH); 'accepted', 'refused' (CONNECT). */
+  /** CONNECT and PUBLISH are sent by the driver; RECEIVED is a PUBLISH the platform sent to it. */
+  request: { packet: 'CONNECT' | 'PUBLISH' | 'RECEIVED'; topic?: string; qos?: number; url?: string; payload?: string };
+  /** How it ended: 'acked', 'sent', 'closed', 'timeout' (PUBLISH); 'accepted', 'refused' (CONNECT); 'received'. */
   response: { result: string; reasonCode?: number; reasonString?: string };
   elapsedMs: number;
   repeated?: number;
@@ -141,11 +142,15 @@ function sameRequest(a: Exchange, b: Exchange): boolean {
   return false;
 }
 
-/** One line for people: `POST /api/v1/<redacted>/telemetry → 200`, `PUBLISH v1/devices/me/telemetry qos 1 → acked 0x00`. */
+/**
+ * One line for people: `POST /api/v1/<redacted>/telemetry → 200`, `PUBLISH v1/devices/me/telemetry qos 1 → acked 0x00`,
+ * `RECEIVED v1/gateway/rpc qos 1` (the payload is shown under it).
+ */
 export function describeExchange(exchange: Exchange): string {
   const times = exchange.repeated ? ` (×${exchange.repeated})` : '';
   if (exchange.protocol === 'http') return `${exchange.request.method} ${exchange.request.url} → ${exchange.response.status}${times}`;
   const { request, response } = exchange;
+  if (request.packet === 'RECEIVED') return `RECEIVED ${request.topic ?? ''} qos ${request.qos ?? 0}${times}`;
   const what = request.packet === 'PUBLISH' ? `PUBLISH ${request.topic ?? ''} qos ${request.qos ?? 0}` : `CONNECT ${request.url ?? ''}`;
   const code = response.reasonCode === undefined ? '' : ` 0x${response.reasonCode.toString(16).padStart(2, '0')}`;
   return `${what} → ${response.result}${code}${response.reasonString ? ` ${response.reasonString}` : ''}${times}`;
