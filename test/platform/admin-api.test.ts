@@ -31,11 +31,12 @@ test('authentication errors carry ThingsBoard codes', async () => {
 });
 
 test('an expired access token is code 11 and the refresh token gives a new pair', async () => {
-  const shortLived = await start({ jwtExpirationSec: 1 });
+  // 2 s, not 1: the refreshed token must still be valid when the next request arrives on a loaded machine
+  const shortLived = await start({ jwtExpirationSec: 2 });
   try {
     const url = shortLived.httpUrl;
     const pair = (await call(url, 'POST', '/api/auth/login', { body: { username: 'tenant@thingsboard.org', password: 'tenant' } })).json;
-    await new Promise((resolve) => setTimeout(resolve, 2100)); // the access token lives 1 s here: its expiry is what is tested
+    await new Promise((resolve) => setTimeout(resolve, 3100)); // the access token lives 2 s here: its expiry is what is tested
     const expired = await call(url, 'GET', '/api/auth/user', { jwt: pair.token });
     assert.deepEqual([expired.status, expired.json.errorCode, expired.json.message], [401, 11, 'Token has expired']);
     const refreshed = await call(url, 'POST', '/api/auth/token', { body: { refreshToken: pair.refreshToken } });
