@@ -34,3 +34,23 @@ Feature: Failure status codes of MQTT 5
     When the gateway "gw" publishes telemetry for "gauge": [{"ts": 1700000000000, "values": {"iotc_sentinel": 1}}]
     Then the PUBACK reports success
     And the telemetry keys of "gauge" are exactly "iotc_sentinel"
+
+  @GW-RULE-04 @GW-ERR-03
+  Scenario: An attribute publish with a null value fails with a status code and stores nothing
+    Given a gateway "gw" connected over MQTT 5
+    When the gateway "gw" connects the device "valve"
+    Then the PUBACK reports success
+    And the platform eventually holds a device "valve" of the profile "default"
+    When the gateway "gw" publishes attributes for "valve": {"kept": "k", "dropped": null}
+    Then the PUBACK carries a failure reason code
+    And no client attribute was stored for "valve"
+
+  @GW-RULE-04 @GW-ERR-04
+  Scenario: A telemetry publish with a null value fails with a status code and stores nothing
+    Given a gateway "gw" connected over MQTT 5
+    When the gateway "gw" connects the device "gauge"
+    Then the PUBACK reports success
+    And the platform eventually holds a device "gauge" of the profile "default"
+    When the gateway "gw" publishes telemetry for "gauge": [{"ts": 1700000000000, "values": {"kept": 1, "dropped": null}}]
+    Then the PUBACK carries a failure reason code
+    And no telemetry was stored for "gauge"

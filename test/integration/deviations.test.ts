@@ -53,7 +53,7 @@ test('quirks mode with a profile that declares no deviation: the deviating requi
   // the features that carry the deviating requirements (failing read-backs wait out eventuallyMs, so no more)
   const features = [
     ...['errors', 'key-value-data', 'deviations'].map((name) => join(ROOT, 'features', 'http-device-api', `${name}.feature`)),
-    ...['attributes', 'telemetry', 'payload-properties', 'deviations'].map((name) => join(ROOT, 'features', 'mqtt-gateway-api', `${name}.feature`)),
+    ...['attributes', 'telemetry', 'errors', 'payload-properties', 'deviations'].map((name) => join(ROOT, 'features', 'mqtt-gateway-api', `${name}.feature`)),
   ];
   const { code, report } = await run(path, dir, features);
   assert.equal(code, 1, 'the run fails');
