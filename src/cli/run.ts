@@ -45,7 +45,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const redactor = new Redactor();
   // An embedded target's users are the published demo users ("customer" / "customer"): blanking their passwords
   // by value would only blank words such as customerId in the evidence. Password fields are blanked by shape anyway.
-  for (const credentials of profile.embedded ? [] : [profile.platform.tenantAdmin, profile.platform.customerUser]) {
+  for (const credentials of profile.embedded ? [] : [profile.platform.tenantAdmin, profile.platform.customerUser, profile.platform.sysAdmin]) {
     if (credentials && credentials.password.length >= 8) redactor.addSecret(credentials.password);
   }
 
