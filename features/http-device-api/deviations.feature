@@ -33,3 +33,23 @@ Feature: Declared deviations of real platform versions
       | ratio    | 1.5   | double |
       | notation | 1e3   | string |
       | word     | abc   | string |
+
+  @deviation-HTTP-PROV-05 @capability-provisioning
+  Scenario: Without deviceName provisioning proceeds; without the key or the secret the platform answers 500
+    When a device sends the provisioning request:
+      """
+      {"provisionDeviceKey": "iotc-no-such-provision-key", "provisionDeviceSecret": "iotc-no-such-secret"}
+      """
+    Then the response status is 200
+    And the provisioning status is NOT_FOUND
+    When a device sends the provisioning request:
+      """
+      {"deviceName": "<unique:unkeyed>", "provisionDeviceSecret": "s"}
+      """
+    Then the response status is 500
+    When a device sends the provisioning request:
+      """
+      {"deviceName": "<unique:unkeyed>", "provisionDeviceKey": "k"}
+      """
+    Then the response status is 500
+    And no device "unkeyed" exists on the platform

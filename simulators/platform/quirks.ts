@@ -17,6 +17,11 @@ export interface Quirks {
   gatewayAttributeRequestThingsboardShapeOnly: boolean;
   /** ThingsBoard treats a gateway telemetry element without ts as a plain key-value object (a key named values). */
   gatewayEntryWithoutTsIsKeyValues: boolean;
+  /**
+   * ThingsBoard's provisioning: without deviceName the device gets a random 20-character name; without
+   * provisionDeviceKey or provisionDeviceSecret the controller throws (500). platform-facts.md §6.
+   */
+  provisioningFieldsOptional: boolean;
 }
 
 export const NO_QUIRKS: Quirks = {
@@ -25,6 +30,7 @@ export const NO_QUIRKS: Quirks = {
   castNumericStrings: false,
   gatewayAttributeRequestThingsboardShapeOnly: false,
   gatewayEntryWithoutTsIsKeyValues: false,
+  provisioningFieldsOptional: false,
 };
 
 export const QUIRKS_MODES = {
@@ -35,6 +41,7 @@ export const QUIRKS_MODES = {
     castNumericStrings: true,
     gatewayAttributeRequestThingsboardShapeOnly: true,
     gatewayEntryWithoutTsIsKeyValues: true,
+    provisioningFieldsOptional: true,
   },
 } as const satisfies Record<string, Quirks>;
 

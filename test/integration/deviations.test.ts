@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { iotc, ROOT } from '../support/iotc';
 
-const DECLARED = ['GW-ATTRREQ-01', 'GW-ERR-03', 'GW-ERR-04', 'GW-TEL-03', 'HTTP-ERR-01', 'KV-02'];
+const DECLARED = ['GW-ATTRREQ-01', 'GW-ERR-03', 'GW-ERR-04', 'GW-TEL-03', 'HTTP-ERR-01', 'HTTP-PROV-05', 'KV-02'];
 const CONNECTOR_DECLARED = ['RC-AUPD-03', 'RC-AUPD-08', 'RC-RESP-02', 'RC-RESP-03', 'RC-RPC-05', 'RC-SEC-03'];
 const DEVICE_API_TAGS = '@http-device-api or @key-value-data or @mqtt-gateway-api';
 
@@ -52,7 +52,7 @@ test('quirks mode with a profile that declares no deviation: the deviating requi
   const path = withoutDeviations('embedded-thingsboard-4.3', dir);
   // the features that carry the deviating requirements (failing read-backs wait out eventuallyMs, so no more)
   const features = [
-    ...['errors', 'key-value-data', 'deviations'].map((name) => join(ROOT, 'features', 'http-device-api', `${name}.feature`)),
+    ...['errors', 'key-value-data', 'provision', 'deviations'].map((name) => join(ROOT, 'features', 'http-device-api', `${name}.feature`)),
     ...['attributes', 'telemetry', 'errors', 'payload-properties', 'deviations'].map((name) => join(ROOT, 'features', 'mqtt-gateway-api', `${name}.feature`)),
   ];
   const { code, report } = await run(path, dir, features);

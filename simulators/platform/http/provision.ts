@@ -7,11 +7,13 @@ import { provisionRequestSchema } from '../../../schemas';
 import type { ProvisionRequest } from '../core/provisioning';
 import { MAX_BODY, type DeviceHandler } from './context';
 import { readBody, sendJson } from './exchange';
-import { parseValid } from '../core/payloads';
+import { parseJson, parseValid } from '../core/payloads';
+import { PlatformError } from '../core/errors';
+import { randomToken } from '../core/tokens';
 
 export const postProvision: DeviceHandler = async (request, response, _params, api) => {
   const text = (await readBody(request, MAX_BODY)).toString('utf8');
-  const body = parseValid(text, provisionRequestSchema, 'provisioning request') as ProvisionRequest & { credentialsType?: string };
+  const body = api.quirks.provisioningFieldsOptional ? thingsboardProvisionRequest(text) : (parseValid(text, provisionRequestSchema, 'provisioning request') as ProvisionRequest & { credentialsType?: string });
   const outcome = api.core.provision({
     deviceName: body.deviceName,
     provisionDeviceKey: body.provisionDeviceKey,
@@ -28,3 +30,15 @@ export const postProvision: DeviceHandler = async (request, response, _params, a
     sendJson(response, 200, { errorMsg: 'Failed to provision device!', status: 'FAILURE' });
   }
 };
+
+/**
+ * Quirks mode: ThingsBoard's reading of a provisioning request (platform-facts.md §6). A missing key or secret field
+ * throws inside the controller (500, code 2); a missing deviceName becomes a random 20-character name.
+ */
+function thingsboardProvisionRequest(text: string): ProvisionRequest & { credentialsType?: string } {
+  const body = parseJson(text, 'provisioning request') as Partial<ProvisionRequest> & { credentialsType?: string };
+  for (const field of ['provisionDeviceKey', 'provisionDeviceSecret'] as const) {
+    if (typeof body?.[field] !== 'string') throw new PlatformError(`Failed to find the field ${field} in JSON body!`, 500, 2);
+  }
+  return { ...body, deviceName: typeof body.deviceName === 'string' ? body.deviceName : randomToken() } as ProvisionRequest & { credentialsType?: string };
+}
