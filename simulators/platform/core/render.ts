@@ -32,3 +32,18 @@ export function pickAttributes(device: Device, scope: AttributeScope, keys: Iter
   }
   return any ? found : undefined;
 }
+
+/**
+ * The device API's attribute answer {"client":{...},"shared":{...}} (HTTP GET /attributes and the MQTT device
+ * attribute request): with neither key list every client and shared attribute, with one of them only that scope; a
+ * member is present only when it has matches.
+ */
+export function attributesAnswer(device: Device, clientKeys: string[] | undefined, sharedKeys: string[] | undefined): Record<string, unknown> {
+  const both = clientKeys === undefined && sharedKeys === undefined;
+  const answer: Record<string, unknown> = {};
+  const client = both || clientKeys ? pickAttributes(device, 'CLIENT_SCOPE', clientKeys) : undefined;
+  const shared = both || sharedKeys ? pickAttributes(device, 'SHARED_SCOPE', sharedKeys) : undefined;
+  if (client) answer.client = client;
+  if (shared) answer.shared = shared;
+  return answer;
+}

@@ -4,7 +4,7 @@
  * sharedKeys: every client and shared attribute; with one of them: only that scope. Values keep their JSON type.
  */
 import { stringifyLossless } from '../../../src/kv/values';
-import { pickAttributes } from '../core/render';
+import { attributesAnswer } from '../core/render';
 import { clientAttributesSchema } from '../../../schemas';
 import { MAX_BODY, authenticate, payloadFailure, type DeviceHandler } from './context';
 import { keysParameter, queryOf, readBody, sendEmpty, sendJsonText } from './exchange';
@@ -30,11 +30,5 @@ export const getAttributes: DeviceHandler = (request, response, params, api) => 
   if (!device) return;
   const clientKeys = keysParameter(query, 'clientKeys');
   const sharedKeys = keysParameter(query, 'sharedKeys');
-  const both = clientKeys === undefined && sharedKeys === undefined;
-  const answer: Record<string, Record<string, unknown>> = {};
-  const client = both || clientKeys ? pickAttributes(device, 'CLIENT_SCOPE', clientKeys) : undefined;
-  const shared = both || sharedKeys ? pickAttributes(device, 'SHARED_SCOPE', sharedKeys) : undefined;
-  if (client) answer.client = client;
-  if (shared) answer.shared = shared;
-  sendJsonText(response, 200, stringifyLossless(answer));
+  sendJsonText(response, 200, stringifyLossless(attributesAnswer(device, clientKeys, sharedKeys)));
 };

@@ -7,7 +7,7 @@ import { stringifyLossless } from '../../../src/kv/values';
 import { claimSchema, clientAttributesSchema } from '../../../schemas';
 import { BadRequestError } from '../core/errors';
 import { parseJson, parseValid, telemetryEntries, typedEntries } from '../core/payloads';
-import { pickAttributes, setMember } from '../core/render';
+import { attributesAnswer } from '../core/render';
 import { PublishFailure } from './reason-codes';
 import type { MqttSession } from './session';
 
@@ -53,15 +53,7 @@ function answerAttributeRequest(session: MqttSession, id: string, text: string):
   if (!request || typeof request !== 'object' || Array.isArray(request)) throw new BadRequestError('Invalid attribute request: not an object');
   const { clientKeys, sharedKeys } = request as { clientKeys?: unknown; sharedKeys?: unknown };
   const keys = (value: unknown) => (typeof value === 'string' ? value.split(',').map((key) => key.trim()).filter(Boolean) : undefined);
-  const client = keys(clientKeys);
-  const shared = keys(sharedKeys);
-  const both = client === undefined && shared === undefined;
-  const answer: Record<string, unknown> = {};
-  const device = session.device!;
-  const clientFound = both || client ? pickAttributes(device, 'CLIENT_SCOPE', client) : undefined;
-  const sharedFound = both || shared ? pickAttributes(device, 'SHARED_SCOPE', shared) : undefined;
-  if (clientFound) setMember(answer, 'client', clientFound);
-  if (sharedFound) setMember(answer, 'shared', sharedFound);
+  const answer = attributesAnswer(session.device!, keys(clientKeys), keys(sharedKeys));
   // sent even when the device did not subscribe (platform-facts.md §4.3)
   session.publish(`v1/devices/me/attributes/response/${id}`, stringifyLossless(answer), { always: true });
 }
