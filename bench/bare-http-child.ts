@@ -18,7 +18,7 @@ const server = createServer((request, response) => {
 
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
-  process.stdout.write(JSON.stringify({ httpUrl: `http://127.0.0.1:${port}` }) + '\n');
+  process.stdout.write(`${JSON.stringify({ httpUrl: `http://127.0.0.1:${port}` })}\n`);
 });
 
 function stop(): void {

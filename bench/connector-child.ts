@@ -10,7 +10,8 @@ import { completeConfig, startConnector } from '../simulators/connector';
 async function main(): Promise<void> {
   const mqttUrl = process.env.IOTC_BENCH_MQTT_URL;
   const gatewayToken = process.env.IOTC_BENCH_GATEWAY_TOKEN;
-  if (!mqttUrl || !gatewayToken) throw new Error('IOTC_BENCH_MQTT_URL and IOTC_BENCH_GATEWAY_TOKEN are needed');
+  if (!mqttUrl || !gatewayToken)
+    throw new Error('IOTC_BENCH_MQTT_URL and IOTC_BENCH_GATEWAY_TOKEN are needed');
   const config = completeConfig({
     server: { host: '127.0.0.1', port: 0 },
     mapping: [
@@ -20,7 +21,10 @@ async function main(): Promise<void> {
         security: { type: 'anonymous' },
         converter: {
           type: 'json',
-          deviceInfo: { deviceNameExpression: 'bench-connector-device', deviceNameExpressionSource: 'constant' },
+          deviceInfo: {
+            deviceNameExpression: 'bench-connector-device',
+            deviceNameExpressionSource: 'constant',
+          },
           timeseries: [
             { key: 'temperature', type: 'double', value: '${temperature}' },
             { key: 'humidity', type: 'integer', value: '${humidity}' },
@@ -32,7 +36,7 @@ async function main(): Promise<void> {
     ],
   });
   const connector = await startConnector({ config, mqttUrl, gatewayToken });
-  process.stdout.write(JSON.stringify({ httpUrl: connector.url }) + '\n');
+  process.stdout.write(`${JSON.stringify({ httpUrl: connector.url })}\n`);
   const stop = () => {
     void connector.close().finally(() => process.exit(0));
     setTimeout(() => process.exit(0), 2000).unref();

@@ -21,11 +21,24 @@ const server = createServer((socket) => {
     switch (packet.cmd) {
       case 'connect':
         protocolVersion = packet.protocolVersion ?? 4;
-        return send(protocolVersion === 5 ? { cmd: 'connack', reasonCode: 0, sessionPresent: false } : { cmd: 'connack', returnCode: 0, sessionPresent: false });
+        return send(
+          protocolVersion === 5
+            ? { cmd: 'connack', reasonCode: 0, sessionPresent: false }
+            : { cmd: 'connack', returnCode: 0, sessionPresent: false },
+        );
       case 'subscribe':
-        return send({ cmd: 'suback', messageId: packet.messageId, granted: packet.subscriptions.map(() => 1) });
+        return send({
+          cmd: 'suback',
+          messageId: packet.messageId,
+          granted: packet.subscriptions.map(() => 1),
+        });
       case 'publish':
-        if (packet.qos > 0) send(protocolVersion === 5 ? { cmd: 'puback', messageId: packet.messageId, reasonCode: 0 } : { cmd: 'puback', messageId: packet.messageId });
+        if (packet.qos > 0)
+          send(
+            protocolVersion === 5
+              ? { cmd: 'puback', messageId: packet.messageId, reasonCode: 0 }
+              : { cmd: 'puback', messageId: packet.messageId },
+          );
         return;
       case 'pingreq':
         return send({ cmd: 'pingresp' });
@@ -43,7 +56,7 @@ const server = createServer((socket) => {
 
 server.listen(0, '127.0.0.1', () => {
   const { port } = server.address() as AddressInfo;
-  process.stdout.write(JSON.stringify({ mqttUrl: `mqtt://127.0.0.1:${port}` }) + '\n');
+  process.stdout.write(`${JSON.stringify({ mqttUrl: `mqtt://127.0.0.1:${port}` })}\n`);
 });
 
 function stop(): void {

@@ -11,7 +11,9 @@ import { stopWithParent } from './child-lifecycle';
 
 async function main(): Promise<void> {
   const platform = await startPlatform({ host: '127.0.0.1', httpPort: 0, mqttPort: 0 });
-  process.stdout.write(JSON.stringify({ httpUrl: platform.httpUrl, mqttUrl: platform.mqttUrl }) + '\n');
+  process.stdout.write(
+    `${JSON.stringify({ httpUrl: platform.httpUrl, mqttUrl: platform.mqttUrl })}\n`,
+  );
   const collect = (globalThis as { gc?: () => void }).gc;
   if (!collect) throw new Error('run with --expose-gc');
   const stop = () => {
@@ -26,7 +28,9 @@ async function main(): Promise<void> {
       await new Promise((resolveTurn) => setImmediate(resolveTurn));
     }
     const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
-    process.stdout.write(JSON.stringify({ memory: { rss, heapUsed, heapTotal, external, arrayBuffers } }) + '\n');
+    process.stdout.write(
+      `${JSON.stringify({ memory: { rss, heapUsed, heapTotal, external, arrayBuffers } })}\n`,
+    );
   });
   stopWithParent(stop);
 }

@@ -38,7 +38,13 @@ import { AdminClient } from '../src/admin-client';
 import { CleanupJournal } from '../src/target/journal';
 import { isFailure } from '../simulators/device/mqtt-connection';
 import { GATEWAY_TOPICS, MqttGateway } from '../simulators/gateway/mqtt-gateway';
-import { closeGateways, connectGateways, connectSubDevices, createGatewayDevices, fleetNames } from '../load/gateway-fleet';
+import {
+  closeGateways,
+  connectGateways,
+  connectSubDevices,
+  createGatewayDevices,
+  fleetNames,
+} from '../load/gateway-fleet';
 import type { MqttGatewayReport } from '../load/mqtt-gateway';
 
 const ROOT = resolve(__dirname, '..');
@@ -62,10 +68,17 @@ const GOAL_BYTES_PER_SUB_DEVICE = 2048;
 
 /** One device's telemetry as a gateway sends it (v1/gateway/telemetry), without ts: stored at server time. */
 const MQTT_DEVICE = 'Bench Device';
-const MQTT_TELEMETRY = JSON.stringify({ [MQTT_DEVICE]: [{ values: { temperature: 21.5, humidity: 48, active: true, status: 'ok' } }] });
+const MQTT_TELEMETRY = JSON.stringify({
+  [MQTT_DEVICE]: [{ values: { temperature: 21.5, humidity: 48, active: true, status: 'ok' } }],
+});
 
 /** A small realistic telemetry body: a double, a long, a boolean and a string. */
-const TELEMETRY_BODY = JSON.stringify({ temperature: 21.5, humidity: 48, active: true, status: 'ok' });
+const TELEMETRY_BODY = JSON.stringify({
+  temperature: 21.5,
+  humidity: 48,
+  active: true,
+  status: 'ok',
+});
 
 function positiveEnv(name: string, fallback: number): number {
   const value = Number(process.env[name]);
@@ -78,7 +91,8 @@ function positiveEnv(name: string, fallback: number): number {
 const children = new Set<ChildProcess>();
 
 function killChildren(): void {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
 }
 
 process.on('exit', killChildren);
@@ -98,8 +112,17 @@ interface ServerChild {
 }
 
 /** Spawns a server and waits for its one-line JSON ready message carrying `readyKey` (a URL). */
-function startServer(label: string, args: string[], readyKey: 'httpUrl' | 'mqttUrl' = 'httpUrl', env: Record<string, string> = {}): Promise<ServerChild> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env, NODE_ENV: 'production' } });
+function startServer(
+  label: string,
+  args: string[],
+  readyKey: 'httpUrl' | 'mqttUrl' = 'httpUrl',
+  env: Record<string, string> = {},
+): Promise<ServerChild> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...env, NODE_ENV: 'production' },
+  });
   children.add(child);
   child.on('exit', () => children.delete(child));
   let stdout = '';
@@ -108,10 +131,29 @@ function startServer(label: string, args: string[], readyKey: 'httpUrl' | 'mqttU
     const fail = (reason: string) => {
       clearTimeout(timer);
       child.kill('SIGTERM');
-      rejectReady(new Error(`${label} did not start: ${reason}${stderr ? `\n${stderr.trim().split('\n').filter((line) => !/^\s+at /.test(line)).slice(-8).join('\n')}` : ''}`));
+      rejectReady(
+        new Error(
+          `${label} did not start: ${reason}${
+            stderr
+              ? `\n${stderr
+                  .trim()
+                  .split('\n')
+                  .filter((line) => !/^\s+at /.test(line))
+                  .slice(-8)
+                  .join('\n')}`
+              : ''
+          }`,
+        ),
+      );
     };
-    const timer = setTimeout(() => fail(`no ready line within ${READY_TIMEOUT_MS} ms`), READY_TIMEOUT_MS);
-    child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+    const timer = setTimeout(
+      () => fail(`no ready line within ${READY_TIMEOUT_MS} ms`),
+      READY_TIMEOUT_MS,
+    );
+    child.stderr!.on(
+      'data',
+      (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)),
+    );
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       for (const line of stdout.split('\n').slice(0, -1)) {
@@ -137,7 +179,8 @@ function startServer(label: string, args: string[], readyKey: 'httpUrl' | 'mqttU
 
 function stopServer(server: ServerChild): Promise<void> {
   return new Promise((resolveStop) => {
-    if (server.process.exitCode !== null || server.process.signalCode !== null) return resolveStop();
+    if (server.process.exitCode !== null || server.process.signalCode !== null)
+      return resolveStop();
     const force = setTimeout(() => server.process.kill('SIGKILL'), 3000);
     server.process.once('exit', () => {
       clearTimeout(force);
@@ -199,8 +242,19 @@ async function alternatingRounds(
   const lines: string[] = [];
   const ratios: number[] = [];
   let failures = 0;
-  const row = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(7) : cell.padStart(14))).join(' ');
-  lines.push(row(['round', `${labels.platform} ${unit}`, `${labels.bare} ${unit}`, 'ratio', `${labels.platform.slice(0, 4)} p50/p99`, `${labels.bare.slice(0, 4)} p50/p99`, 'failures']));
+  const row = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(7) : cell.padStart(14))).join(' ');
+  lines.push(
+    row([
+      'round',
+      `${labels.platform} ${unit}`,
+      `${labels.bare} ${unit}`,
+      'ratio',
+      `${labels.platform.slice(0, 4)} p50/p99`,
+      `${labels.bare.slice(0, 4)} p50/p99`,
+      'failures',
+    ]),
+  );
   for (let round = 1; round <= ROUNDS; round++) {
     const order = round % 2 ? (['platform', 'bare'] as const) : (['bare', 'platform'] as const);
     const results: Partial<Record<'platform' | 'bare', Measurement>> = {};
@@ -208,7 +262,10 @@ async function alternatingRounds(
       await measureOn[side](WARMUP_S);
       results[side] = await measureOn[side](DURATION_S);
     }
-    const { platform: onPlatform, bare: onBare } = results as Record<'platform' | 'bare', Measurement>;
+    const { platform: onPlatform, bare: onBare } = results as Record<
+      'platform' | 'bare',
+      Measurement
+    >;
     const ratio = onPlatform.perSecond / Math.max(onBare.perSecond, 1);
     ratios.push(ratio);
     failures += onPlatform.failures + onBare.failures;
@@ -227,34 +284,83 @@ async function alternatingRounds(
   return { ratio: median(ratios), failures, lines };
 }
 
-async function httpThroughputRatio(): Promise<{ ratio: number; failures: number; lines: string[] }> {
-  const platform = await startServer('reference platform (iotc simulate)', [join(ROOT, 'bin', 'iotc.js'), 'simulate', '--http-port', '0', '--mqtt-port', '0', '--json']);
-  const bare = await startServer('bare node:http server', ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'bare-http-child.ts')]);
+async function httpThroughputRatio(): Promise<{
+  ratio: number;
+  failures: number;
+  lines: string[];
+}> {
+  const platform = await startServer('reference platform (iotc simulate)', [
+    join(ROOT, 'bin', 'iotc.js'),
+    'simulate',
+    '--http-port',
+    '0',
+    '--mqtt-port',
+    '0',
+    '--json',
+  ]);
+  const bare = await startServer('bare node:http server', [
+    '-r',
+    'ts-node/register/transpile-only',
+    join(ROOT, 'bench', 'bare-http-child.ts'),
+  ]);
   const token = platform.ready.deviceToken;
   try {
-    if (typeof token !== 'string' || !token) throw new Error('iotc simulate --json gave no deviceToken');
+    if (typeof token !== 'string' || !token)
+      throw new Error('iotc simulate --json gave no deviceToken');
     const platformUrl = `${platform.url}/api/v1/${encodeURIComponent(token)}/telemetry`;
     const bareUrl = `${bare.url}/api/v1/bench-token/telemetry`;
-    return await alternatingRounds('r/s', { platform: (seconds) => load(platformUrl, seconds), bare: (seconds) => load(bareUrl, seconds) });
+    return await alternatingRounds('r/s', {
+      platform: (seconds) => load(platformUrl, seconds),
+      bare: (seconds) => load(bareUrl, seconds),
+    });
   } finally {
     await Promise.all([stopServer(platform), stopServer(bare)]);
   }
 }
 
 /** f) JSON POSTs through the reference REST connector ÷ direct device-API telemetry posts, same platform and body. */
-async function connectorThroughputRatio(): Promise<{ ratio: number; failures: number; lines: string[] }> {
-  const platform = await startServer('reference platform (iotc simulate)', [join(ROOT, 'bin', 'iotc.js'), 'simulate', '--http-port', '0', '--mqtt-port', '0', '--json']);
+async function connectorThroughputRatio(): Promise<{
+  ratio: number;
+  failures: number;
+  lines: string[];
+}> {
+  const platform = await startServer('reference platform (iotc simulate)', [
+    join(ROOT, 'bin', 'iotc.js'),
+    'simulate',
+    '--http-port',
+    '0',
+    '--mqtt-port',
+    '0',
+    '--json',
+  ]);
   const servers = [platform];
   try {
     const { deviceToken, mqttUrl, gatewayToken } = platform.ready;
-    if (typeof deviceToken !== 'string' || typeof mqttUrl !== 'string' || typeof gatewayToken !== 'string') throw new Error('iotc simulate --json gave no deviceToken, mqttUrl or gatewayToken');
-    const connector = await startServer('reference REST connector', ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'connector-child.ts')], 'httpUrl', {
-      IOTC_BENCH_MQTT_URL: mqttUrl,
-      IOTC_BENCH_GATEWAY_TOKEN: gatewayToken,
-    });
+    if (
+      typeof deviceToken !== 'string' ||
+      typeof mqttUrl !== 'string' ||
+      typeof gatewayToken !== 'string'
+    )
+      throw new Error('iotc simulate --json gave no deviceToken, mqttUrl or gatewayToken');
+    const connector = await startServer(
+      'reference REST connector',
+      ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'connector-child.ts')],
+      'httpUrl',
+      {
+        IOTC_BENCH_MQTT_URL: mqttUrl,
+        IOTC_BENCH_GATEWAY_TOKEN: gatewayToken,
+      },
+    );
     servers.push(connector);
     const directUrl = `${platform.url}/api/v1/${encodeURIComponent(deviceToken)}/telemetry`;
-    return await alternatingRounds('r/s', { platform: (seconds) => load(`${connector.url}/bench`, seconds), bare: (seconds) => load(directUrl, seconds) }, { platform: 'connector', bare: 'direct' });
+    return await alternatingRounds(
+      'r/s',
+      {
+        platform: (seconds) => load(`${connector.url}/bench`, seconds),
+        bare: (seconds) => load(directUrl, seconds),
+      },
+      { platform: 'connector', bare: 'direct' },
+    );
   } finally {
     await Promise.all(servers.reverse().map(stopServer));
   }
@@ -266,10 +372,19 @@ async function connectorThroughputRatio(): Promise<{ ratio: number; failures: nu
  * Counts success PUBACKs; latency is publish→PUBACK.
  */
 async function mqttLoad(url: string, token: string, seconds: number): Promise<Measurement> {
-  const gateway = await MqttGateway.connect({ url, token, protocolVersion: 5, qos: 1, subscribe: false });
+  const gateway = await MqttGateway.connect({
+    url,
+    token,
+    protocolVersion: 5,
+    qos: 1,
+    subscribe: false,
+  });
   try {
     const connected = await gateway.connectDevice(MQTT_DEVICE);
-    if (isFailure(connected)) throw new Error(`gateway connect of the bench device failed: ${connected.result} ${connected.reasonCode ?? ''}`);
+    if (isFailure(connected))
+      throw new Error(
+        `gateway connect of the bench device failed: ${connected.result} ${connected.reasonCode ?? ''}`,
+      );
     const latencies: number[] = [];
     let acknowledged = 0;
     let failures = 0;
@@ -286,19 +401,41 @@ async function mqttLoad(url: string, token: string, seconds: number): Promise<Me
     await Promise.all(Array.from({ length: MQTT_WINDOW }, publisher));
     const elapsedS = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
-    const at = (q: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 10) / 10;
-    return { perSecond: acknowledged / elapsedS, p50: at(0.5), p99: at(0.99), failures, total: acknowledged + failures };
+    const at = (q: number) =>
+      Math.round(
+        (latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0) * 10,
+      ) / 10;
+    return {
+      perSecond: acknowledged / elapsedS,
+      p50: at(0.5),
+      p99: at(0.99),
+      failures,
+      total: acknowledged + failures,
+    };
   } finally {
     await gateway.close();
   }
 }
 
-async function mqttThroughputRatio(): Promise<{ ratio: number; failures: number; lines: string[] }> {
-  const platform = await startServer('reference platform (iotc simulate)', [join(ROOT, 'bin', 'iotc.js'), 'simulate', '--http-port', '0', '--mqtt-port', '0', '--json'], 'mqttUrl');
-  const sink = await startServer('mqtt-packet sink', ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'mqtt-sink-child.ts')], 'mqttUrl');
+async function mqttThroughputRatio(): Promise<{
+  ratio: number;
+  failures: number;
+  lines: string[];
+}> {
+  const platform = await startServer(
+    'reference platform (iotc simulate)',
+    [join(ROOT, 'bin', 'iotc.js'), 'simulate', '--http-port', '0', '--mqtt-port', '0', '--json'],
+    'mqttUrl',
+  );
+  const sink = await startServer(
+    'mqtt-packet sink',
+    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'mqtt-sink-child.ts')],
+    'mqttUrl',
+  );
   const token = platform.ready.gatewayToken;
   try {
-    if (typeof token !== 'string' || !token) throw new Error('iotc simulate --json gave no gatewayToken');
+    if (typeof token !== 'string' || !token)
+      throw new Error('iotc simulate --json gave no gatewayToken');
     return await alternatingRounds('msg/s', {
       platform: (seconds) => mqttLoad(platform.url, token, seconds),
       bare: (seconds) => mqttLoad(sink.url, 'bench-token', seconds),
@@ -345,17 +482,37 @@ function memoryOf(server: ServerChild): Promise<{ rss: number; heapUsed: number 
  * divided by MEMORY_DEVICES. The gateways are created through the admin API and connected with the load profile's
  * fleet code (load/gateway-fleet.ts); every sub-device is connected with v1/gateway/connect, waiting for its PUBACK.
  */
-async function memoryPerSubDevice(): Promise<{ bytesPerDevice: number; heapBytesPerDevice: number; line: string }> {
-  const server = await startServer('reference platform (memory child)', ['--expose-gc', '-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'platform-memory-child.ts')], 'mqttUrl');
+async function memoryPerSubDevice(): Promise<{
+  bytesPerDevice: number;
+  heapBytesPerDevice: number;
+  line: string;
+}> {
+  const server = await startServer(
+    'reference platform (memory child)',
+    [
+      '--expose-gc',
+      '-r',
+      'ts-node/register/transpile-only',
+      join(ROOT, 'bench', 'platform-memory-child.ts'),
+    ],
+    'mqttUrl',
+  );
   const stateDir = mkdtempSync(join(tmpdir(), 'iotc-bench-journal-'));
   let gateways: MqttGateway[] = [];
   try {
     const httpUrl = server.ready.httpUrl as string;
-    const admin = await AdminClient.login(httpUrl, { username: 'tenant@thingsboard.org', password: 'tenant' });
+    const admin = await AdminClient.login(httpUrl, {
+      username: 'tenant@thingsboard.org',
+      password: 'tenant',
+    });
     const perGateway = Math.ceil(MEMORY_DEVICES / MEMORY_GATEWAYS);
     const names = fleetNames('iotc-', 'bench', MEMORY_GATEWAYS, perGateway);
     try {
-      const tokens = await createGatewayDevices(admin, new CleanupJournal(join(stateDir, 'journal.jsonl'), 'bench'), names.gateways);
+      const tokens = await createGatewayDevices(
+        admin,
+        new CleanupJournal(join(stateDir, 'journal.jsonl'), 'bench'),
+        names.gateways,
+      );
       gateways = await connectGateways(tokens, { url: server.url, protocolVersion: 5, qos: 1 });
     } finally {
       await admin.close();
@@ -382,9 +539,28 @@ async function memoryPerSubDevice(): Promise<{ bytesPerDevice: number; heapBytes
 // ---------------------------------------------------------------------------------------------------------------
 // e) a QoS 1 run of the load profile: nothing lost, nothing duplicated
 
-function loadProfileRun(): Promise<{ report?: MqttGatewayReport; exitCode: number | null; output: string }> {
+function loadProfileRun(): Promise<{
+  report?: MqttGatewayReport;
+  exitCode: number | null;
+  output: string;
+}> {
   const reportsDir = mkdtempSync(join(tmpdir(), 'iotc-bench-load-'));
-  const args = ['load', 'mqtt-gateway', '--gateways', String(LOAD_GATEWAYS), '--devices', String(LOAD_DEVICES), '--rate', String(LOAD_RATE), '--qos', '1', '--duration', String(LOAD_DURATION_S), '--reports', reportsDir];
+  const args = [
+    'load',
+    'mqtt-gateway',
+    '--gateways',
+    String(LOAD_GATEWAYS),
+    '--devices',
+    String(LOAD_DEVICES),
+    '--rate',
+    String(LOAD_RATE),
+    '--qos',
+    '1',
+    '--duration',
+    String(LOAD_DURATION_S),
+    '--reports',
+    reportsDir,
+  ];
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'iotc.js'), ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -402,7 +578,9 @@ function loadProfileRun(): Promise<{ report?: MqttGatewayReport; exitCode: numbe
       children.delete(child);
       let report: MqttGatewayReport | undefined;
       try {
-        report = JSON.parse(readFileSync(join(reportsDir, 'load', 'mqtt-gateway.json'), 'utf8')) as MqttGatewayReport;
+        report = JSON.parse(
+          readFileSync(join(reportsDir, 'load', 'mqtt-gateway.json'), 'utf8'),
+        ) as MqttGatewayReport;
       } catch {
         // no report: the run failed before writing it; the output says why
       }
@@ -417,13 +595,21 @@ function loadProfileRun(): Promise<{ report?: MqttGatewayReport; exitCode: numbe
 // ---------------------------------------------------------------------------------------------------------------
 // b) wall time of the conformance run
 
-function timeConformanceRun(): Promise<{ seconds: number; exitCode: number | null; summary: string }> {
+function timeConformanceRun(): Promise<{
+  seconds: number;
+  exitCode: number | null;
+  summary: string;
+}> {
   const reportsDir = mkdtempSync(join(tmpdir(), 'iotc-bench-reports-'));
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'iotc.js'), 'run', '--reports', reportsDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'iotc.js'), 'run', '--reports', reportsDir],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.add(child);
   let output = '';
   const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
@@ -436,7 +622,11 @@ function timeConformanceRun(): Promise<{ seconds: number; exitCode: number | nul
       children.delete(child);
       rmSync(reportsDir, { recursive: true, force: true });
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const summary = output.split('\n').filter((line) => /^scenarios:|passed|failed|Error|error/.test(line)).slice(-4).join('\n');
+      const summary = output
+        .split('\n')
+        .filter((line) => /^scenarios:|passed|failed|Error|error/.test(line))
+        .slice(-4)
+        .join('\n');
       resolveRun({ seconds, exitCode, summary });
     };
     child.once('exit', (code) => finish(code));
@@ -448,7 +638,9 @@ function timeConformanceRun(): Promise<{ seconds: number; exitCode: number | nul
 
 async function main(): Promise<number> {
   const total = ROUNDS * 2 * (WARMUP_S + DURATION_S);
-  console.log(`iotc bench: HTTP telemetry POST, c=${CONNECTIONS} p=1, ${WARMUP_S} s warm-up + ${DURATION_S} s, ${ROUNDS} rounds A/B (~${total} s), then the conformance run`);
+  console.log(
+    `iotc bench: HTTP telemetry POST, c=${CONNECTIONS} p=1, ${WARMUP_S} s warm-up + ${DURATION_S} s, ${ROUNDS} rounds A/B (~${total} s), then the conformance run`,
+  );
   let ok = true;
 
   const throughput = await httpThroughputRatio();
@@ -480,10 +672,14 @@ async function main(): Promise<number> {
   }
 
   if (process.env.BENCH_SKIP_MQTT === '1') {
-    console.log('SKIP  MQTT gateway throughput, memory per sub-device and QoS 1 load run (BENCH_SKIP_MQTT=1)');
+    console.log(
+      'SKIP  MQTT gateway throughput, memory per sub-device and QoS 1 load run (BENCH_SKIP_MQTT=1)',
+    );
     return ok ? 0 : 1;
   }
-  console.log(`MQTT: gateway driver, MQTT 5, QoS 1, window ${MQTT_WINDOW}, ${WARMUP_S} s warm-up + ${DURATION_S} s, ${ROUNDS} rounds A/B (~${total} s)`);
+  console.log(
+    `MQTT: gateway driver, MQTT 5, QoS 1, window ${MQTT_WINDOW}, ${WARMUP_S} s warm-up + ${DURATION_S} s, ${ROUNDS} rounds A/B (~${total} s)`,
+  );
   const mqtt = await mqttThroughputRatio();
   console.log(mqtt.lines.join('\n'));
   const mqttOk = mqtt.ratio >= GOAL_MQTT_RATIO && mqtt.failures === 0;
@@ -502,9 +698,14 @@ async function main(): Promise<number> {
 
   const loadRun = await loadProfileRun();
   const readback = loadRun.report?.readback;
-  const loadOk = loadRun.exitCode === 0 && loadRun.report?.verdict === 'PASS' && readback?.lost === 0 && readback.duplicated === 0;
+  const loadOk =
+    loadRun.exitCode === 0 &&
+    loadRun.report?.verdict === 'PASS' &&
+    readback?.lost === 0 &&
+    readback.duplicated === 0;
   ok &&= loadOk;
-  if (!loadRun.report) console.log(loadRun.output.trim().split('\n').slice(-6).join('\n').replace(/^/gm, '      '));
+  if (!loadRun.report)
+    console.log(loadRun.output.trim().split('\n').slice(-6).join('\n').replace(/^/gm, '      '));
   console.log(
     `${loadOk ? 'PASS' : 'FAIL'}  load mqtt-gateway QoS 1, ${LOAD_GATEWAYS} gateways x ${LOAD_DEVICES} devices x ${LOAD_RATE} msg/s per gateway, ${LOAD_DURATION_S} s: ` +
       (loadRun.report && readback
@@ -521,7 +722,10 @@ const watchdog = setTimeout(
     process.exit(1);
   },
   // a) and c), the conformance run, the memory fleet and the load run, each with room to start and stop
-  (3 * ROUNDS * 2 * (WARMUP_S + DURATION_S + 5) + 90) * 1000 + RUN_TIMEOUT_MS + 120_000 + (LOAD_DURATION_S * 1000 + 120_000),
+  (3 * ROUNDS * 2 * (WARMUP_S + DURATION_S + 5) + 90) * 1000 +
+    RUN_TIMEOUT_MS +
+    120_000 +
+    (LOAD_DURATION_S * 1000 + 120_000),
 );
 watchdog.unref();
 

@@ -3,7 +3,7 @@
  * (prefixed names, journaled before they exist), one MqttGateway driver per gateway, and the sub-devices each
  * gateway connects (journaled before the platform can create them). Used by load/mqtt-gateway.ts and bench/run.ts.
  */
-import { AdminClient } from '../src/admin-client';
+import type { AdminClient } from '../src/admin-client';
 import type { CleanupJournal } from '../src/target/journal';
 import { isFailure, type MqttVersion, type Qos } from '../simulators/device/mqtt-connection';
 import { MqttGateway } from '../simulators/gateway/mqtt-gateway';
@@ -20,11 +20,21 @@ export interface FleetNames {
 }
 
 /** The names of a fleet: every one carries the profile's prefix and the run id (cleanup finds them by it). */
-export function fleetNames(namePrefix: string, runId: string, gateways: number, devicesPerGateway: number): FleetNames {
-  const gatewayNames = Array.from({ length: gateways }, (_, i) => `${namePrefix}load-${runId}-g${i}`);
+export function fleetNames(
+  namePrefix: string,
+  runId: string,
+  gateways: number,
+  devicesPerGateway: number,
+): FleetNames {
+  const gatewayNames = Array.from(
+    { length: gateways },
+    (_, i) => `${namePrefix}load-${runId}-g${i}`,
+  );
   return {
     gateways: gatewayNames,
-    devices: gatewayNames.map((gateway) => Array.from({ length: devicesPerGateway }, (_, j) => `${gateway}-d${j}`)),
+    devices: gatewayNames.map((gateway) =>
+      Array.from({ length: devicesPerGateway }, (_, j) => `${gateway}-d${j}`),
+    ),
   };
 }
 
@@ -32,7 +42,11 @@ export function fleetNames(namePrefix: string, runId: string, gateways: number, 
  * Runs `work` over the items with at most `limit` at once; resolves with the results in order. After a failure no
  * new item starts, the running ones finish, then the first error is thrown (nothing is left running behind it).
  */
-export async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   let failure: { error: unknown } | undefined;
@@ -55,7 +69,12 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, work:
  * Creates the gateway devices (additionalInfo.gateway = true) and returns their access tokens, in order. Each name is
  * journaled before its creation and its id after, so an interrupted run can be cleaned up.
  */
-export async function createGatewayDevices(admin: AdminClient, journal: CleanupJournal, names: readonly string[], concurrency = 8): Promise<string[]> {
+export async function createGatewayDevices(
+  admin: AdminClient,
+  journal: CleanupJournal,
+  names: readonly string[],
+  concurrency = 8,
+): Promise<string[]> {
   return mapLimited(names, concurrency, async (name) => {
     journal.intend('device', name);
     const record = await admin.createDevice(name, { additionalInfo: { gateway: true } });
@@ -73,7 +92,11 @@ export interface FleetConnectOptions {
 }
 
 /** Connects one driver per token (no downlink subscriptions: a load run only publishes). Closes all on a failure. */
-export async function connectGateways(tokens: readonly string[], options: FleetConnectOptions, concurrency = 16): Promise<MqttGateway[]> {
+export async function connectGateways(
+  tokens: readonly string[],
+  options: FleetConnectOptions,
+  concurrency = 16,
+): Promise<MqttGateway[]> {
   const opened: MqttGateway[] = [];
   try {
     return await mapLimited(tokens, concurrency, async (token) => {
@@ -91,10 +114,17 @@ export async function connectGateways(tokens: readonly string[], options: FleetC
  * v1/gateway/connect for every device of the gateway, waiting for each PUBACK (interfaces.md rule 4) before the
  * caller publishes for them; at most `window` connects unacknowledged at once. Throws FleetSetupError on a refusal.
  */
-export async function connectSubDevices(gateway: MqttGateway, names: readonly string[], window = 100): Promise<void> {
+export async function connectSubDevices(
+  gateway: MqttGateway,
+  names: readonly string[],
+  window = 100,
+): Promise<void> {
   await mapLimited(names, window, async (name) => {
     const outcome = await gateway.connectDevice(name);
-    if (isFailure(outcome)) throw new FleetSetupError(`gateway connect of ${name} failed: ${outcome.result} ${outcome.reasonCode ?? ''} ${outcome.reasonString ?? ''}`.trim());
+    if (isFailure(outcome))
+      throw new FleetSetupError(
+        `gateway connect of ${name} failed: ${outcome.result} ${outcome.reasonCode ?? ''} ${outcome.reasonString ?? ''}`.trim(),
+      );
   });
 }
 

@@ -2,7 +2,7 @@
  * The HTML page of the mqtt-gateway load profile: the counts (sent, acknowledged, stored, lost, duplicated), the
  * settings, and the latency percentiles as horizontal bars (inline SVG, as the other load pages).
  */
-import { escapeHtml as escape, loadReportPage } from './html';
+import { escapeHtml, loadReportPage } from './html';
 import type { MqttGatewayReport } from './mqtt-gateway';
 
 export function mqttGatewayHtml(report: MqttGatewayReport): string {
@@ -29,15 +29,22 @@ export function mqttGatewayHtml(report: MqttGatewayReport): string {
       );
     })
     .join('');
-  const row = (label: string, value: unknown) => `<tr><th style="text-align:left">${escape(label)}</th><td>${escape(value)}</td></tr>`;
+  const row = (label: string, value: unknown) =>
+    `<tr><th style="text-align:left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`;
   const counts = [
     row('sent', report.sent),
-    row(settings.qos === 1 ? 'acknowledged (PUBACK success)' : 'written (QoS 0)', report.acknowledged),
+    row(
+      settings.qos === 1 ? 'acknowledged (PUBACK success)' : 'written (QoS 0)',
+      report.acknowledged,
+    ),
     row('failed publishes', report.failed),
     row('behind schedule (window full)', report.behindSchedule),
     ...(readback
       ? [
-          row('devices read back', `${readback.devicesRead} of ${readback.devicesTotal}${readback.devicesRead < readback.devicesTotal ? ' (a sample spread over the fleet)' : ''}`),
+          row(
+            'devices read back',
+            `${readback.devicesRead} of ${readback.devicesTotal}${readback.devicesRead < readback.devicesTotal ? ' (a sample spread over the fleet)' : ''}`,
+          ),
           row('sent to them', readback.sent),
           row('stored', readback.stored),
           row('lost', readback.lost),
@@ -47,16 +54,23 @@ export function mqttGatewayHtml(report: MqttGatewayReport): string {
       : [row('stored / lost / duplicated', 'not measured: the target has no admin API')]),
     row('sent per second', report.throughput.sentPerSecond),
     row('acknowledged per second', report.throughput.acknowledgedPerSecond),
-    ...(report.cleanup ? [row('deleted at the end', `${report.cleanup.deleted} entities${report.cleanup.failed.length ? `, ${report.cleanup.failed.length} NOT deleted` : ''}`)] : []),
+    ...(report.cleanup
+      ? [
+          row(
+            'deleted at the end',
+            `${report.cleanup.deleted} entities${report.cleanup.failed.length ? `, ${report.cleanup.failed.length} NOT deleted` : ''}`,
+          ),
+        ]
+      : []),
   ].join('');
   return loadReportPage(
     `MQTT gateway load: ${report.target}`,
-    `<h1>MQTT gateway load on “${escape(report.target)}”: ${escape(report.verdict)}</h1>
-<p>${settings.gateways} gateways × ${settings.devicesPerGateway} devices, MQTT ${escape(settings.protocolVersion)}, QoS ${settings.qos},
+    `<h1>MQTT gateway load on “${escapeHtml(report.target)}”: ${escapeHtml(report.verdict)}</h1>
+<p>${settings.gateways} gateways × ${settings.devicesPerGateway} devices, MQTT ${escapeHtml(settings.protocolVersion)}, QoS ${settings.qos},
 ${settings.targetRate} messages/s asked for ${settings.durationS} s, ${settings.payloadBytes}-byte payloads, at most ${settings.window} unanswered publishes per gateway.
 Setup ${report.durationMs.setup} ms, publishing ${report.durationMs.publishing} ms, readback ${report.durationMs.readback} ms, cleanup ${report.durationMs.cleanup} ms.</p>
 <table>${counts}</table>
-<h2>Latency, ${escape(latency.measures)} (${latency.count} samples, mean ${latency.mean} ms)</h2>
+<h2>Latency, ${escapeHtml(latency.measures)} (${latency.count} samples, mean ${latency.mean} ms)</h2>
 <svg width="${width}" height="${24 + percentiles.length * (barHeight + 6)}" role="img" aria-label="latency percentiles">${bars}</svg>`,
   );
 }

@@ -30,7 +30,14 @@ import { CleanupJournal, cleanupFromJournal, journalPath } from '../src/target/j
 import { typedValueToString } from '../src/kv/values';
 import { isFailure, type MqttVersion, type Qos } from '../simulators/device/mqtt-connection';
 import { GATEWAY_TOPICS, type MqttGateway } from '../simulators/gateway/mqtt-gateway';
-import { closeGateways, connectGateways, connectSubDevices, createGatewayDevices, fleetNames, mapLimited } from './gateway-fleet';
+import {
+  closeGateways,
+  connectGateways,
+  connectSubDevices,
+  createGatewayDevices,
+  fleetNames,
+  mapLimited,
+} from './gateway-fleet';
 import { mqttGatewayHtml } from './mqtt-gateway-html';
 
 export interface MqttGatewayLoadOptions {
@@ -109,7 +116,13 @@ export interface MqttGatewayReport {
   /** Achieved messages per second: sent over the publishing time; acknowledged over the time to the last answer. */
   throughput: { sentPerSecond: number; acknowledgedPerSecond: number };
   latency: LatencySummary;
-  durationMs: { setup: number; publishing: number; readback: number; cleanup: number; total: number };
+  durationMs: {
+    setup: number;
+    publishing: number;
+    readback: number;
+    cleanup: number;
+    total: number;
+  };
   cleanup: null | { deleted: number; failed: string[] };
   verdict: 'PASS' | 'FAIL' | 'NOT MEASURED';
 }
@@ -129,11 +142,17 @@ const TICK_MS = 5;
 /** What the publishing and the readback measured, before cleanup. */
 type Measured = Omit<MqttGatewayReport, 'durationMs' | 'cleanup' | 'verdict'>;
 
-export async function runMqttGatewayLoad(options: MqttGatewayLoadOptions): Promise<{ report: MqttGatewayReport; exitCode: number }> {
+export async function runMqttGatewayLoad(
+  options: MqttGatewayLoadOptions,
+): Promise<{ report: MqttGatewayReport; exitCode: number }> {
   const log = options.log ?? ((line: string) => console.log(line));
   const started = Date.now();
   const ownsTarget = typeof options.target !== 'object';
-  const target = options.bare ? undefined : typeof options.target === 'object' ? options.target : await openTarget(options.target ?? 'embedded');
+  const target = options.bare
+    ? undefined
+    : typeof options.target === 'object'
+      ? options.target
+      : await openTarget(options.target ?? 'embedded');
   const timings = { setup: 0, publishing: 0, readback: 0, cleanup: 0, total: 0 };
   const fleet: Fleet = { gateways: [] };
   let measured: Measured;
@@ -144,9 +163,16 @@ export async function runMqttGatewayLoad(options: MqttGatewayLoadOptions): Promi
     await closeGateways(fleet.gateways);
     const cleanupStarted = Date.now();
     if (fleet.admin && fleet.journal && target) {
-      const { deleted, failed } = await cleanupFromJournal(fleet.journal.path, fleet.admin, target.namePrefix);
+      const { deleted, failed } = await cleanupFromJournal(
+        fleet.journal.path,
+        fleet.admin,
+        target.namePrefix,
+      );
       cleanup = { deleted: deleted.length, failed };
-      if (failed.length) log(`cleanup left ${failed.length} entities; run iotc cleanup --target ${target.name}: ${failed.slice(0, 5).join('; ')}`);
+      if (failed.length)
+        log(
+          `cleanup left ${failed.length} entities; run iotc cleanup --target ${target.name}: ${failed.slice(0, 5).join('; ')}`,
+        );
     }
     timings.cleanup = Date.now() - cleanupStarted;
     timings.total = Date.now() - started;
@@ -158,16 +184,22 @@ export async function runMqttGatewayLoad(options: MqttGatewayLoadOptions): Promi
     ? 'FAIL'
     : !readback
       ? 'NOT MEASURED'
-      : readback.lost === 0 && readback.duplicated === 0 && measured.failed === 0 && measured.sent > 0 && !cleanup?.failed.length
+      : readback.lost === 0 &&
+          readback.duplicated === 0 &&
+          measured.failed === 0 &&
+          measured.sent > 0 &&
+          !cleanup?.failed.length
         ? 'PASS'
         : 'FAIL';
   const report: MqttGatewayReport = { ...measured, durationMs: timings, cleanup, verdict };
   if (options.reportsDir) {
     const dir = resolve(options.reportsDir, 'load');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'mqtt-gateway.json'), JSON.stringify(report, null, 2) + '\n');
+    writeFileSync(join(dir, 'mqtt-gateway.json'), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(dir, 'mqtt-gateway.html'), mqttGatewayHtml(report));
-    log(`${verdict}: reports ${join(dir, 'mqtt-gateway.json')} and .html (${Math.round(timings.total / 100) / 10} s)`);
+    log(
+      `${verdict}: reports ${join(dir, 'mqtt-gateway.json')} and .html (${Math.round(timings.total / 100) / 10} s)`,
+    );
   }
   return { report, exitCode: verdict === 'FAIL' ? 1 : 0 };
 }
@@ -179,36 +211,71 @@ interface Fleet {
   journal?: CleanupJournal;
 }
 
-async function measure(options: MqttGatewayLoadOptions, target: Target | undefined, fleet: Fleet, timings: MqttGatewayReport['durationMs'], log: (line: string) => void): Promise<Measured> {
+async function measure(
+  options: MqttGatewayLoadOptions,
+  target: Target | undefined,
+  fleet: Fleet,
+  timings: MqttGatewayReport['durationMs'],
+  log: (line: string) => void,
+): Promise<Measured> {
   const started = Date.now();
   const window = options.window ?? 1000;
   const runId = randomBytes(3).toString('hex');
-  const names = fleetNames(target?.namePrefix ?? 'iotc-', runId, options.gateways, options.devicesPerGateway);
+  const names = fleetNames(
+    target?.namePrefix ?? 'iotc-',
+    runId,
+    options.gateways,
+    options.devicesPerGateway,
+  );
   const mqttUrl = options.bare?.mqttUrl ?? target?.mqttUrl;
   if (!mqttUrl) throw new Error(`target ${target?.name} has no MQTT URL`);
   let tokens: string[];
   if (target) {
-    fleet.admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, { requestTimeoutMs: target.timeouts.requestMs, tls: target.tls });
+    fleet.admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, {
+      requestTimeoutMs: target.timeouts.requestMs,
+      tls: target.tls,
+    });
     fleet.journal = new CleanupJournal(journalPath(target.name), runId);
     tokens = await createGatewayDevices(fleet.admin, fleet.journal, names.gateways);
   } else {
     tokens = options.bare!.gatewayTokens;
-    if (tokens.length < options.gateways) throw new Error(`a bare target needs one gateway token per gateway: ${options.gateways} gateways, ${tokens.length} tokens`);
+    if (tokens.length < options.gateways)
+      throw new Error(
+        `a bare target needs one gateway token per gateway: ${options.gateways} gateways, ${tokens.length} tokens`,
+      );
     tokens = tokens.slice(0, options.gateways);
   }
-  fleet.gateways = await connectGateways(tokens, { url: mqttUrl, protocolVersion: options.protocolVersion, qos: options.qos, tls: target?.tls });
+  fleet.gateways = await connectGateways(tokens, {
+    url: mqttUrl,
+    protocolVersion: options.protocolVersion,
+    qos: options.qos,
+    tls: target?.tls,
+  });
   // the platform creates the sub-devices on connect: their names go to the journal before
   fleet.journal?.intendAll('device', names.devices.flat());
-  await Promise.all(fleet.gateways.map((gateway, i) => connectSubDevices(gateway, names.devices[i])));
+  await Promise.all(
+    fleet.gateways.map((gateway, i) => connectSubDevices(gateway, names.devices[i])),
+  );
   timings.setup = Date.now() - started;
-  log(`${options.gateways} gateways connected ${options.gateways * options.devicesPerGateway} devices in ${timings.setup} ms`);
+  log(
+    `${options.gateways} gateways connected ${options.gateways * options.devicesPerGateway} devices in ${timings.setup} ms`,
+  );
 
-  const devices: DeviceState[][] = names.devices.map((list) => list.map((name) => ({ name, sent: 0, notAcknowledged: [], lastTs: 0 })));
-  const perGatewayRate = options.rateOf === 'total' ? options.rate / options.gateways : options.rate;
+  const devices: DeviceState[][] = names.devices.map((list) =>
+    list.map((name) => ({ name, sent: 0, notAcknowledged: [], lastTs: 0 })),
+  );
+  const perGatewayRate =
+    options.rateOf === 'total' ? options.rate / options.gateways : options.rate;
   const unpadded = messageText(names.devices[0]?.[0] ?? '', Date.now(), 1_000_000, '').length;
-  const padLength = options.payloadBytes ? Math.max(0, options.payloadBytes - unpadded - PAD_OVERHEAD) : 0;
+  const padLength = options.payloadBytes
+    ? Math.max(0, options.payloadBytes - unpadded - PAD_OVERHEAD)
+    : 0;
   const pad = 'x'.repeat(padLength);
-  const histogram = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: 3 });
+  const histogram = hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 120_000_000,
+    numberOfSignificantValueDigits: 3,
+  });
   const counters = { sent: 0, acknowledged: 0, failed: 0, behind: 0, lastAnswerAt: 0 };
 
   const publishStarted = Date.now();
@@ -220,7 +287,14 @@ async function measure(options: MqttGatewayLoadOptions, target: Target | undefin
     counters.lastAnswerAt = Date.now();
   };
   const loops = await Promise.all(
-    fleet.gateways.map((gateway, i) => publishLoop(gateway, devices[i], { rate: perGatewayRate, deadline, window, qos: options.qos, pad, signal: options.signal }, answered)),
+    fleet.gateways.map((gateway, i) =>
+      publishLoop(
+        gateway,
+        devices[i],
+        { rate: perGatewayRate, deadline, window, qos: options.qos, pad, signal: options.signal },
+        answered,
+      ),
+    ),
   );
   for (const loop of loops) {
     counters.sent += loop.sent;
@@ -228,17 +302,30 @@ async function measure(options: MqttGatewayLoadOptions, target: Target | undefin
   }
   const publishingMs = Math.min(Date.now(), deadline) - publishStarted;
   timings.publishing = Date.now() - publishStarted;
-  log(`sent ${counters.sent}, acknowledged ${counters.acknowledged}, failed ${counters.failed} in ${timings.publishing} ms`);
+  log(
+    `sent ${counters.sent}, acknowledged ${counters.acknowledged}, failed ${counters.failed} in ${timings.publishing} ms`,
+  );
 
   let readback: MqttGatewayReport['readback'] = null;
   if (fleet.admin && target && !options.signal?.aborted) {
     const readStarted = Date.now();
-    readback = await readBack(fleet.admin, target, devices.flat(), options.qos, publishStarted - 1, options.sampleDevices ?? MAX_READBACK_DEVICES);
+    readback = await readBack(
+      fleet.admin,
+      target,
+      devices.flat(),
+      options.qos,
+      publishStarted - 1,
+      options.sampleDevices ?? MAX_READBACK_DEVICES,
+    );
     timings.readback = Date.now() - readStarted;
-    log(`read back ${readback.devicesRead} of ${readback.devicesTotal} devices: stored ${readback.stored} of ${readback.sent}, lost ${readback.lost}, duplicated ${readback.duplicated}`);
+    log(
+      `read back ${readback.devicesRead} of ${readback.devicesTotal} devices: stored ${readback.stored} of ${readback.sent}, lost ${readback.lost}, duplicated ${readback.duplicated}`,
+    );
   }
   const latency = summarize(histogram, options.qos);
-  log(`latency (${latency.measures}) p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms`);
+  log(
+    `latency (${latency.measures}) p50 ${latency.p50} ms, p99 ${latency.p99} ms, max ${latency.max} ms`,
+  );
   return {
     profile: 'mqtt-gateway',
     target: target?.name ?? mqttUrl,
@@ -259,7 +346,13 @@ async function measure(options: MqttGatewayLoadOptions, target: Target | undefin
     readback,
     throughput: {
       sentPerSecond: round(counters.sent / Math.max(publishingMs / 1000, 0.001)),
-      acknowledgedPerSecond: round(counters.acknowledged / Math.max((Math.max(counters.lastAnswerAt, publishStarted + 1) - publishStarted) / 1000, 0.001)),
+      acknowledgedPerSecond: round(
+        counters.acknowledged /
+          Math.max(
+            (Math.max(counters.lastAnswerAt, publishStarted + 1) - publishStarted) / 1000,
+            0.001,
+          ),
+      ),
     },
     latency,
   };
@@ -269,7 +362,9 @@ async function measure(options: MqttGatewayLoadOptions, target: Target | undefin
 const PAD_OVERHEAD = ',"pad":""'.length;
 
 function messageText(device: string, ts: number, seq: number, pad: string): string {
-  const values = pad ? `{"seq":${seq},"v":${seq % 1000},"pad":"${pad}"}` : `{"seq":${seq},"v":${seq % 1000}}`;
+  const values = pad
+    ? `{"seq":${seq},"v":${seq % 1000},"pad":"${pad}"}`
+    : `{"seq":${seq},"v":${seq % 1000}}`;
   return `{${JSON.stringify(device)}:[{"ts":${ts},"values":${values}}]}`;
 }
 
@@ -287,7 +382,12 @@ interface LoopSettings {
  * devices, while fewer than `window` are unanswered. Stops at the deadline (or on abort), then waits for the answers
  * of what it sent (each bounded by the connection's ack timeout).
  */
-async function publishLoop(gateway: MqttGateway, devices: DeviceState[], settings: LoopSettings, answered: (elapsedMs: number, ok: boolean) => void): Promise<{ sent: number; behind: number }> {
+async function publishLoop(
+  gateway: MqttGateway,
+  devices: DeviceState[],
+  settings: LoopSettings,
+  answered: (elapsedMs: number, ok: boolean) => void,
+): Promise<{ sent: number; behind: number }> {
   const started = Date.now();
   let sent = 0;
   let inFlight = 0;
@@ -303,7 +403,11 @@ async function publishLoop(gateway: MqttGateway, devices: DeviceState[], setting
     inFlight++;
     sent++;
     const done = gateway
-      .publish(GATEWAY_TOPICS.telemetry, { raw: messageText(device.name, device.lastTs, seq, settings.pad) }, settings.qos)
+      .publish(
+        GATEWAY_TOPICS.telemetry,
+        { raw: messageText(device.name, device.lastTs, seq, settings.pad) },
+        settings.qos,
+      )
       .then((outcome) => {
         const ok = !isFailure(outcome);
         if (!ok) device.notAcknowledged.push(seq);
@@ -321,18 +425,26 @@ async function publishLoop(gateway: MqttGateway, devices: DeviceState[], setting
     while (sent < owed && inFlight < settings.window) publishOne();
     // sleep a tick, or less when an answer frees the window while messages are owed
     await new Promise<void>((resolveTick) => {
-      const timer = setTimeout(() => {
-        wake = undefined;
-        resolveTick();
-      }, Math.min(TICK_MS, Math.max(0, settings.deadline - Date.now())));
-      wake = sent < owed ? () => {
-        clearTimeout(timer);
-        wake = undefined;
-        resolveTick();
-      } : undefined;
+      const timer = setTimeout(
+        () => {
+          wake = undefined;
+          resolveTick();
+        },
+        Math.min(TICK_MS, Math.max(0, settings.deadline - Date.now())),
+      );
+      wake =
+        sent < owed
+          ? () => {
+              clearTimeout(timer);
+              wake = undefined;
+              resolveTick();
+            }
+          : undefined;
     });
   }
-  const owedAtEnd = Math.floor(((Math.min(Date.now(), settings.deadline) - started) / 1000) * settings.rate);
+  const owedAtEnd = Math.floor(
+    ((Math.min(Date.now(), settings.deadline) - started) / 1000) * settings.rate,
+  );
   await Promise.all([...pending]);
   return { sent, behind: Math.max(0, owedAtEnd - sent) };
 }
@@ -342,9 +454,19 @@ async function publishLoop(gateway: MqttGateway, devices: DeviceState[], setting
  * was sent. The platform may store after its PUBACK: each device is read again until it holds every acknowledged
  * seq or the target's `eventually` time has passed.
  */
-async function readBack(admin: AdminClient, target: Target, devices: DeviceState[], qos: Qos, startTs: number, limit: number): Promise<NonNullable<MqttGatewayReport['readback']>> {
+async function readBack(
+  admin: AdminClient,
+  target: Target,
+  devices: DeviceState[],
+  qos: Qos,
+  startTs: number,
+  limit: number,
+): Promise<NonNullable<MqttGatewayReport['readback']>> {
   const step = Math.max(1, devices.length / Math.min(limit, devices.length));
-  const sample = Array.from({ length: Math.min(limit, devices.length) }, (_, i) => devices[Math.floor(i * step)]);
+  const sample = Array.from(
+    { length: Math.min(limit, devices.length) },
+    (_, i) => devices[Math.floor(i * step)],
+  );
   const deadline = Date.now() + Math.max(target.timeouts.eventuallyMs, 2000);
   const totals = { sent: 0, stored: 0, lost: 0, duplicated: 0, acknowledgedNotStored: 0 };
   await mapLimited(sample, 8, async (device) => {
@@ -353,8 +475,16 @@ async function readBack(admin: AdminClient, target: Target, devices: DeviceState
     let seqs: number[] = [];
     for (;;) {
       if (record) {
-        const history = await admin.telemetryHistory(record.id, ['seq'], startTs, device.lastTs + 1, device.sent * 2 + 100);
-        seqs = (history.get('seq') ?? []).map((entry) => (entry.value ? Number(typedValueToString(entry.value)) : NaN));
+        const history = await admin.telemetryHistory(
+          record.id,
+          ['seq'],
+          startTs,
+          device.lastTs + 1,
+          device.sent * 2 + 100,
+        );
+        seqs = (history.get('seq') ?? []).map((entry) =>
+          entry.value ? Number(typedValueToString(entry.value)) : NaN,
+        );
       }
       if (!record || new Set(seqs).size >= expected || Date.now() >= deadline) break;
       await new Promise((resolveWait) => setTimeout(resolveWait, target.timeouts.pollIntervalMs));
@@ -369,12 +499,31 @@ async function readBack(admin: AdminClient, target: Target, devices: DeviceState
  * Compares one device's stored seqs (one per stored entry, any order) with what it sent (seqs 1..sent): stored is
  * the distinct seqs sent, lost the seqs never stored, duplicated the entries beyond one per seq.
  */
-export function tallySeqs(sent: number, notAcknowledged: readonly number[], storedSeqs: readonly number[]): { sent: number; stored: number; lost: number; duplicated: number; acknowledgedNotStored: number } {
-  const distinct = new Set(storedSeqs.filter((seq) => Number.isInteger(seq) && seq >= 1 && seq <= sent));
+export function tallySeqs(
+  sent: number,
+  notAcknowledged: readonly number[],
+  storedSeqs: readonly number[],
+): {
+  sent: number;
+  stored: number;
+  lost: number;
+  duplicated: number;
+  acknowledgedNotStored: number;
+} {
+  const distinct = new Set(
+    storedSeqs.filter((seq) => Number.isInteger(seq) && seq >= 1 && seq <= sent),
+  );
   const unanswered = new Set(notAcknowledged);
   let acknowledgedNotStored = 0;
-  for (let seq = 1; seq <= sent; seq++) if (!distinct.has(seq) && !unanswered.has(seq)) acknowledgedNotStored++;
-  return { sent, stored: distinct.size, lost: sent - distinct.size, duplicated: storedSeqs.length - new Set(storedSeqs).size, acknowledgedNotStored };
+  for (let seq = 1; seq <= sent; seq++)
+    if (!distinct.has(seq) && !unanswered.has(seq)) acknowledgedNotStored++;
+  return {
+    sent,
+    stored: distinct.size,
+    lost: sent - distinct.size,
+    duplicated: storedSeqs.length - new Set(storedSeqs).size,
+    acknowledgedNotStored,
+  };
 }
 
 function summarize(histogram: hdr.Histogram, qos: Qos): LatencySummary {

@@ -4,7 +4,7 @@
  * offline, and a chart library would have to be bundled into it.
  */
 import type { ProbeReport } from './report-rate-limit';
-import { escapeHtml as escape, loadReportPage } from './html';
+import { escapeHtml, loadReportPage } from './html';
 
 export function reportRateLimitHtml(report: ProbeReport): string {
   const width = 760;
@@ -28,22 +28,32 @@ export function reportRateLimitHtml(report: ProbeReport): string {
       );
     })
     .join('');
-  const line = steps.map((step, i) => `${left + i * barWidth + barWidth / 2},${y(step.p50Ms, maxLatency)}`).join(' ');
+  const line = steps
+    .map((step, i) => `${left + i * barWidth + barWidth / 2},${y(step.p50Ms, maxLatency)}`)
+    .join(' ');
   const marker = (concurrency: number | null | undefined, color: string, label: string) =>
     concurrency === null || concurrency === undefined
       ? ''
       : `<line x1="${left + concurrency * barWidth}" x2="${left + concurrency * barWidth}" y1="20" y2="${bottom}" stroke="${color}" stroke-dasharray="4 3"/>` +
-        `<text x="${left + concurrency * barWidth + 3}" y="30" font-size="11" fill="${color}">${escape(label)}</text>`;
-  const observedAdmitted = report.observed.poolSize !== null && report.observed.queueCapacity !== null ? report.observed.poolSize + report.observed.queueCapacity : null;
+        `<text x="${left + concurrency * barWidth + 3}" y="30" font-size="11" fill="${color}">${escapeHtml(label)}</text>`;
+  const observedAdmitted =
+    report.observed.poolSize !== null && report.observed.queueCapacity !== null
+      ? report.observed.poolSize + report.observed.queueCapacity
+      : null;
   const rows = steps
-    .map((step) => `<tr><td>${step.concurrency}</td><td>${step.requests}</td><td>${step.accepted}</td><td>${step.rejected}</td><td>${step.p50Ms}</td><td>${step.p99Ms}</td></tr>`)
+    .map(
+      (step) =>
+        `<tr><td>${step.concurrency}</td><td>${step.requests}</td><td>${step.accepted}</td><td>${step.rejected}</td><td>${step.p50Ms}</td><td>${step.p99Ms}</td></tr>`,
+    )
     .join('');
   return loadReportPage(
     `Report rate limit: ${report.target}`,
-    `<h1>Report rate limit of “${escape(report.target)}”: ${escape(report.verdict)}</h1>
-<p>Observed pool <b>${escape(report.observed.poolSize ?? '?')}</b> and queue <b>${escape(report.observed.queueCapacity ?? '?')}</b>${
-    report.declared ? `; declared pool ${report.declared.poolSize} and queue ${report.declared.queueCapacity}` : ''
-  }. Single-request latency ${report.baselineMs} ms. Burst of ${report.burst.sent}: ${report.burst.accepted} accepted, ${report.burst.rejected} rejected,
+    `<h1>Report rate limit of “${escapeHtml(report.target)}”: ${escapeHtml(report.verdict)}</h1>
+<p>Observed pool <b>${escapeHtml(report.observed.poolSize ?? '?')}</b> and queue <b>${escapeHtml(report.observed.queueCapacity ?? '?')}</b>${
+      report.declared
+        ? `; declared pool ${report.declared.poolSize} and queue ${report.declared.queueCapacity}`
+        : ''
+    }. Single-request latency ${report.baselineMs} ms. Burst of ${report.burst.sent}: ${report.burst.accepted} accepted, ${report.burst.rejected} rejected,
 429 answered in ${report.burst.rejectP50Ms} ms (median), ${report.burst.rejectMaxMs} ms at most; the fastest 200 took ${report.burst.acceptedMinMs} ms.</p>
 <svg width="${width}" height="${height}" role="img" aria-label="requests and latency per concurrency step">
 <text x="${left}" y="14" font-size="11">requests per step (green 200, red 429); line: median latency (max ${maxLatency} ms)</text>

@@ -34,7 +34,14 @@ export interface ProbeReport {
   observed: { poolSize: number | null; queueCapacity: number | null };
   baselineMs: number;
   steps: StepResult[];
-  burst: { sent: number; accepted: number; rejected: number; rejectP50Ms: number; rejectMaxMs: number; acceptedMinMs: number };
+  burst: {
+    sent: number;
+    accepted: number;
+    rejected: number;
+    rejectP50Ms: number;
+    rejectMaxMs: number;
+    acceptedMinMs: number;
+  };
   verdict: 'MATCH' | 'MISMATCH' | 'UNDECLARED';
   durationMs: number;
 }
@@ -52,25 +59,38 @@ export interface ProbeOptions {
 /** A latency at least this many times the single-request baseline means requests are queueing. */
 const QUEUEING_FACTOR = 1.5;
 
-export async function probeReportRateLimit(options: ProbeOptions): Promise<{ report: ProbeReport; exitCode: number }> {
+export async function probeReportRateLimit(
+  options: ProbeOptions,
+): Promise<{ report: ProbeReport; exitCode: number }> {
   const log = options.log ?? ((line: string) => console.log(line));
   const started = Date.now();
   const target = await openTarget(options.target);
   try {
     const analytics = target.analytics;
-    if (!analytics?.viewConfigId) throw new Error(`target ${target.name} names no analytics component with a viewConfigId`);
+    if (!analytics?.viewConfigId)
+      throw new Error(`target ${target.name} names no analytics component with a viewConfigId`);
     // a fresh login before each step: a target may run with short token lifetimes (the embedded one does)
     const freshJwt = async () => {
-      const admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, { requestTimeoutMs: target.timeouts.requestMs });
+      const admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, {
+        requestTimeoutMs: target.timeouts.requestMs,
+      });
       const jwt = admin.session.accessToken;
       await admin.close();
       return jwt;
     };
     const declared = analytics.limits;
-    const maxConcurrency = Math.min(options.maxConcurrency ?? (declared ? declared.poolSize + declared.queueCapacity + 3 : 32), 64);
+    const maxConcurrency = Math.min(
+      options.maxConcurrency ?? (declared ? declared.poolSize + declared.queueCapacity + 3 : 32),
+      64,
+    );
     const perConnection = options.perConnection ?? 3;
     let sequence = 0;
-    const body = () => JSON.stringify({ viewConfigId: analytics.viewConfigId, rangeStartTs: 1700000000000 + sequence++, rangeEndTs: 1700003600000 });
+    const body = () =>
+      JSON.stringify({
+        viewConfigId: analytics.viewConfigId,
+        rangeStartTs: 1700000000000 + sequence++,
+        rangeEndTs: 1700003600000,
+      });
     const urlWith = (jwt: string) => `${analytics.reportUrl}?jwt=${encodeURIComponent(jwt)}`;
 
     const step = async (concurrency: number): Promise<StepResult> => {
@@ -104,33 +124,60 @@ export async function probeReportRateLimit(options: ProbeOptions): Promise<{ rep
     for (let concurrency = 1; concurrency <= maxConcurrency; concurrency++) {
       const result = await step(concurrency);
       steps.push(result);
-      log(`  c=${String(concurrency).padStart(2)}  200: ${String(result.accepted).padStart(3)}  429: ${String(result.rejected).padStart(3)}  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms`);
+      log(
+        `  c=${String(concurrency).padStart(2)}  200: ${String(result.accepted).padStart(3)}  429: ${String(result.rejected).padStart(3)}  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms`,
+      );
       if (result.rejected > 0 && steps.filter((earlier) => earlier.rejected > 0).length >= 3) break; // the edge is found
     }
     const firstRejecting = steps.find((result) => result.rejected > 0);
     const admitted = firstRejecting ? firstRejecting.concurrency - 1 : null;
     // one request waiting in the queue already lifts the slowest latencies: the p99, not the median, shows the step
-    const firstQueueing = steps.find((result) => result.rejected === 0 && result.p99Ms >= baselineMs * QUEUEING_FACTOR + 1);
+    const firstQueueing = steps.find(
+      (result) => result.rejected === 0 && result.p99Ms >= baselineMs * QUEUEING_FACTOR + 1,
+    );
     const poolSize = firstQueueing ? firstQueueing.concurrency - 1 : admitted;
-    const observed = { poolSize, queueCapacity: admitted !== null && poolSize !== null ? admitted - poolSize : null };
+    const observed = {
+      poolSize,
+      queueCapacity: admitted !== null && poolSize !== null ? admitted - poolSize : null,
+    };
 
-    const burst = await burstProbe(urlWith(await freshJwt()), body, (declared ? declared.poolSize + declared.queueCapacity : (admitted ?? 20)) + 5, target.timeouts.requestMs);
+    const burst = await burstProbe(
+      urlWith(await freshJwt()),
+      body,
+      (declared ? declared.poolSize + declared.queueCapacity : (admitted ?? 20)) + 5,
+      target.timeouts.requestMs,
+    );
     const verdict = !declared
       ? 'UNDECLARED'
       : observed.poolSize === declared.poolSize && observed.queueCapacity === declared.queueCapacity
         ? 'MATCH'
         : 'MISMATCH';
-    const report: ProbeReport = { target: target.name, declared, observed, baselineMs, steps, burst, verdict, durationMs: Date.now() - started };
+    const report: ProbeReport = {
+      target: target.name,
+      declared,
+      observed,
+      baselineMs,
+      steps,
+      burst,
+      verdict,
+      durationMs: Date.now() - started,
+    };
     const dir = resolve(options.reportsDir, 'load');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'report-rate-limit.json'), JSON.stringify(report, null, 2) + '\n');
+    writeFileSync(join(dir, 'report-rate-limit.json'), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(dir, 'report-rate-limit.html'), reportRateLimitHtml(report));
     log(
       `observed pool ${observed.poolSize ?? '?'} and queue ${observed.queueCapacity ?? '?'}` +
-        (declared ? `; declared pool ${declared.poolSize} and queue ${declared.queueCapacity}: ${verdict}` : ' (the profile declares no limits)'),
+        (declared
+          ? `; declared pool ${declared.poolSize} and queue ${declared.queueCapacity}: ${verdict}`
+          : ' (the profile declares no limits)'),
     );
-    log(`burst of ${burst.sent}: ${burst.accepted} accepted, ${burst.rejected} rejected; 429 p50 ${burst.rejectP50Ms} ms, max ${burst.rejectMaxMs} ms; fastest 200 ${burst.acceptedMinMs} ms`);
-    log(`reports: ${join(dir, 'report-rate-limit.json')} and .html (${Math.round(report.durationMs / 100) / 10} s)`);
+    log(
+      `burst of ${burst.sent}: ${burst.accepted} accepted, ${burst.rejected} rejected; 429 p50 ${burst.rejectP50Ms} ms, max ${burst.rejectMaxMs} ms; fastest 200 ${burst.acceptedMinMs} ms`,
+    );
+    log(
+      `reports: ${join(dir, 'report-rate-limit.json')} and .html (${Math.round(report.durationMs / 100) / 10} s)`,
+    );
     return { report, exitCode: verdict === 'MISMATCH' || observed.poolSize === null ? 1 : 0 };
   } finally {
     await target.close();
@@ -138,16 +185,30 @@ export async function probeReportRateLimit(options: ProbeOptions): Promise<{ rep
 }
 
 /** `count` requests at once, each timed: how fast rejects come back compared with served requests. */
-async function burstProbe(url: string, body: () => string, count: number, timeoutMs: number): Promise<ProbeReport['burst']> {
+async function burstProbe(
+  url: string,
+  body: () => string,
+  count: number,
+  timeoutMs: number,
+): Promise<ProbeReport['burst']> {
   const timed = await Promise.all(
     Array.from({ length: count }, async () => {
       const started = performance.now();
-      const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(), headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      const response = await request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: body(),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
       await response.body.dump();
       return { status: response.statusCode, ms: performance.now() - started };
     }),
   );
-  const rejects = timed.filter((item) => item.status === 429).map((item) => item.ms).sort((a, b) => a - b);
+  const rejects = timed
+    .filter((item) => item.status === 429)
+    .map((item) => item.ms)
+    .sort((a, b) => a - b);
   const accepted = timed.filter((item) => item.status === 200).map((item) => item.ms);
   const round = (ms: number | undefined) => (ms === undefined ? 0 : Math.round(ms * 10) / 10);
   return {

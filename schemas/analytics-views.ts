@@ -45,7 +45,14 @@ export const columnSchema = {
   additionalProperties: false,
   properties: {
     label: { type: 'string', minLength: 1 },
-    source: { oneOf: [dateSourceSchema, deviceNameSourceSchema, telemetrySourceSchema, attributeSourceSchema] },
+    source: {
+      oneOf: [
+        dateSourceSchema,
+        deviceNameSourceSchema,
+        telemetrySourceSchema,
+        attributeSourceSchema,
+      ],
+    },
   },
 } as const;
 
@@ -66,7 +73,9 @@ const devicesSchema = {
       type: 'object',
       required: ['names'],
       additionalProperties: false,
-      properties: { names: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } } },
+      properties: {
+        names: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+      },
     },
     {
       type: 'object',
@@ -83,7 +92,10 @@ const rangeSchema = {
       type: 'object',
       required: ['startTs', 'endTs'],
       additionalProperties: false,
-      properties: { startTs: { type: 'integer', minimum: 0 }, endTs: { type: 'integer', minimum: 0 } },
+      properties: {
+        startTs: { type: 'integer', minimum: 0 },
+        endTs: { type: 'integer', minimum: 0 },
+      },
     },
     {
       type: 'object',

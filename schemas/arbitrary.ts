@@ -23,9 +23,19 @@ import fc from 'fast-check';
 import { keyValueSchema } from './kv';
 import { clientAttributesSchema } from './attributes';
 import { plainTelemetrySchema, telemetrySchema, timestampedTelemetrySchema } from './telemetry';
-import { gatewayAttributesSchema, gatewayTelemetryEntrySchema, gatewayTelemetrySchema } from './gateway';
+import {
+  gatewayAttributesSchema,
+  gatewayTelemetryEntrySchema,
+  gatewayTelemetrySchema,
+} from './gateway';
 import { isValid } from './validate';
-import { parseLossless, stringifyLossless, toPlain, typedValueToLossless, type TypedValue } from '../src/kv/values';
+import {
+  parseLossless,
+  stringifyLossless,
+  toPlain,
+  typedValueToLossless,
+  type TypedValue,
+} from '../src/kv/values';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The deriver
@@ -49,16 +59,43 @@ export class UnsupportedSchemaError extends Error {
 }
 
 const SUPPORTED_KEYWORDS = new Set([
-  '$id', '$schema', 'description', 'title', 'type', 'enum', 'const', 'properties', 'required', 'additionalProperties',
-  'propertyNames', 'minProperties', 'maxProperties', 'items', 'minItems', 'maxItems', 'uniqueItems', 'anyOf', 'oneOf', 'not',
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern',
+  '$id',
+  '$schema',
+  'description',
+  'title',
+  'type',
+  'enum',
+  'const',
+  'properties',
+  'required',
+  'additionalProperties',
+  'propertyNames',
+  'minProperties',
+  'maxProperties',
+  'items',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'anyOf',
+  'oneOf',
+  'not',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'pattern',
 ]);
 
 const JSON_TYPES = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'] as const;
 type JsonType = (typeof JSON_TYPES)[number];
 
 /** An arbitrary of plain JS values (numbers as JS numbers) that satisfy `schema`, or an override's values. */
-export function arbitraryFromSchema(schema: JsonSchema, options: DeriveOptions = {}): fc.Arbitrary<unknown> {
+export function arbitraryFromSchema(
+  schema: JsonSchema,
+  options: DeriveOptions = {},
+): fc.Arbitrary<unknown> {
   return new Deriver(options).derive(schema);
 }
 
@@ -69,7 +106,11 @@ class Deriver {
   private anyJsonArbitrary: fc.Arbitrary<unknown> | undefined;
 
   constructor(private readonly options: DeriveOptions) {
-    this.keys = options.keys ?? fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }).filter((key) => key !== '__proto__');
+    this.keys =
+      options.keys ??
+      fc
+        .string({ unit: 'grapheme', minLength: 1, maxLength: 12 })
+        .filter((key) => key !== '__proto__');
     this.maxEntries = options.maxEntries ?? 5;
     this.maxDepth = options.maxDepth ?? 3;
   }
@@ -78,7 +119,10 @@ class Deriver {
     const override = this.options.overrides?.get(schema);
     if (override) return override;
     const unsupported = Object.keys(schema).filter((keyword) => !SUPPORTED_KEYWORDS.has(keyword));
-    if (unsupported.length) throw new UnsupportedSchemaError(`cannot derive an arbitrary for keyword(s) ${unsupported.join(', ')}`);
+    if (unsupported.length)
+      throw new UnsupportedSchemaError(
+        `cannot derive an arbitrary for keyword(s) ${unsupported.join(', ')}`,
+      );
 
     if (schema.not !== undefined) {
       const { not, ...rest } = schema;
@@ -89,13 +133,17 @@ class Deriver {
     if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
     if (Array.isArray(schema.anyOf)) {
       const { anyOf, ...rest } = schema;
-      return fc.oneof(...(anyOf as JsonSchema[]).map((branch) => this.derive(withSiblings(branch, rest))));
+      return fc.oneof(
+        ...(anyOf as JsonSchema[]).map((branch) => this.derive(withSiblings(branch, rest))),
+      );
     }
     if (Array.isArray(schema.oneOf)) {
       // Exactly one branch must hold: generate from any branch, keep the values no other branch accepts.
       const { oneOf, ...rest } = schema;
       const branches = oneOf as JsonSchema[];
-      return fc.oneof(...branches.map((branch) => this.derive(withSiblings(branch, rest)))).filter((value) => branches.filter((branch) => isValid(branch, value)).length === 1);
+      return fc
+        .oneof(...branches.map((branch) => this.derive(withSiblings(branch, rest))))
+        .filter((value) => branches.filter((branch) => isValid(branch, value)).length === 1);
     }
 
     const types = typesOf(schema);
@@ -123,10 +171,16 @@ class Deriver {
   }
 
   private arrayOf(schema: JsonSchema): fc.Arbitrary<unknown[]> {
-    const items = schema.items === undefined ? this.anyJson() : this.derive(schema.items as JsonSchema);
+    const items =
+      schema.items === undefined ? this.anyJson() : this.derive(schema.items as JsonSchema);
     const minLength = numberKeyword(schema, 'minItems') ?? 0;
     const maxLength = numberKeyword(schema, 'maxItems') ?? Math.max(minLength, this.maxEntries);
-    if (schema.uniqueItems === true) return fc.uniqueArray(items, { minLength, maxLength, comparator: (a, b) => JSON.stringify(a) === JSON.stringify(b) });
+    if (schema.uniqueItems === true)
+      return fc.uniqueArray(items, {
+        minLength,
+        maxLength,
+        comparator: (a, b) => JSON.stringify(a) === JSON.stringify(b),
+      });
     return fc.array(items, { minLength, maxLength });
   }
 
@@ -134,7 +188,8 @@ class Deriver {
     const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((schema.required ?? []) as string[]);
     const model: Record<string, fc.Arbitrary<unknown>> = {};
-    for (const [name, propertySchema] of Object.entries(properties)) model[name] = this.derive(propertySchema);
+    for (const [name, propertySchema] of Object.entries(properties))
+      model[name] = this.derive(propertySchema);
     for (const name of required) if (!(name in model)) model[name] = this.anyJson();
     const named = fc.record(model, { requiredKeys: [...required] });
 
@@ -142,21 +197,31 @@ class Deriver {
     const minProperties = numberKeyword(schema, 'minProperties') ?? 0;
     const maxProperties = numberKeyword(schema, 'maxProperties');
     if (additional === false) {
-      return named.filter((value) => withinBounds(Object.keys(value).length, minProperties, maxProperties));
+      return named.filter((value) =>
+        withinBounds(Object.keys(value).length, minProperties, maxProperties),
+      );
     }
-    const extraValues = additional === undefined || additional === true ? this.anyJson() : this.derive(additional as JsonSchema);
-    const extraKeys = this.memberNames(schema.propertyNames as JsonSchema | undefined).filter((key) => !(key in properties));
+    const extraValues =
+      additional === undefined || additional === true
+        ? this.anyJson()
+        : this.derive(additional as JsonSchema);
+    const extraKeys = this.memberNames(schema.propertyNames as JsonSchema | undefined).filter(
+      (key) => !(key in properties),
+    );
     const extras = fc.uniqueArray(fc.tuple(extraKeys, extraValues), {
       selector: ([key]) => key,
       minLength: minProperties,
       maxLength: Math.max(minProperties, maxProperties ?? this.maxEntries),
     });
-    return fc.tuple(named, extras).map(([namedPart, extraPart]) => {
-      const out: Record<string, unknown> = {};
-      for (const [key, value] of extraPart) defineMember(out, key, value);
-      for (const [key, value] of Object.entries(namedPart)) defineMember(out, key, value);
-      return out;
-    }).filter((value) => withinBounds(Object.keys(value).length, minProperties, maxProperties));
+    return fc
+      .tuple(named, extras)
+      .map(([namedPart, extraPart]) => {
+        const out: Record<string, unknown> = {};
+        for (const [key, value] of extraPart) defineMember(out, key, value);
+        for (const [key, value] of Object.entries(namedPart)) defineMember(out, key, value);
+        return out;
+      })
+      .filter((value) => withinBounds(Object.keys(value).length, minProperties, maxProperties));
   }
 
   /**
@@ -184,7 +249,13 @@ class Deriver {
           fc.double({ noNaN: true, noDefaultInfinity: true }),
           fc.string({ unit: 'grapheme', maxLength: 12 }),
           fc.array(tie('json'), { maxLength, depthIdentifier: 'any-json' }),
-          fc.uniqueArray(fc.tuple(keys, tie('json')), { selector: ([key]) => key, maxLength, depthIdentifier: 'any-json' }).map(entriesToObject),
+          fc
+            .uniqueArray(fc.tuple(keys, tie('json')), {
+              selector: ([key]) => key,
+              maxLength,
+              depthIdentifier: 'any-json',
+            })
+            .map(entriesToObject),
         ),
       }));
       this.anyJsonArbitrary = json;
@@ -199,10 +270,22 @@ class Deriver {
  * `properties` united. A branch that is just a sub-schema (no siblings) is derived as it is.
  */
 function withSiblings(branch: JsonSchema, siblings: JsonSchema): JsonSchema {
-  if (Object.keys(siblings).every((keyword) => keyword === '$id' || keyword === 'description' || keyword === 'title')) return branch;
+  if (
+    Object.keys(siblings).every(
+      (keyword) => keyword === '$id' || keyword === 'description' || keyword === 'title',
+    )
+  )
+    return branch;
   const merged: Record<string, unknown> = { ...siblings, ...branch };
-  if (siblings.required || branch.required) merged.required = [...new Set([...((siblings.required ?? []) as string[]), ...((branch.required ?? []) as string[])])];
-  if (siblings.properties || branch.properties) merged.properties = { ...(siblings.properties as object), ...(branch.properties as object) };
+  if (siblings.required || branch.required)
+    merged.required = [
+      ...new Set([
+        ...((siblings.required ?? []) as string[]),
+        ...((branch.required ?? []) as string[]),
+      ]),
+    ];
+  if (siblings.properties || branch.properties)
+    merged.properties = { ...(siblings.properties as object), ...(branch.properties as object) };
   delete merged.$id;
   return merged;
 }
@@ -210,12 +293,19 @@ function withSiblings(branch: JsonSchema, siblings: JsonSchema): JsonSchema {
 function typesOf(schema: JsonSchema): JsonType[] | undefined {
   if (schema.type === undefined) {
     // Type implied by the other keywords (e.g. `{properties: ...}`), else any JSON.
-    if (schema.properties !== undefined || schema.required !== undefined || schema.additionalProperties !== undefined) return ['object'];
+    if (
+      schema.properties !== undefined ||
+      schema.required !== undefined ||
+      schema.additionalProperties !== undefined
+    )
+      return ['object'];
     if (schema.items !== undefined) return ['array'];
     return undefined;
   }
   const types = (Array.isArray(schema.type) ? schema.type : [schema.type]) as string[];
-  for (const type of types) if (!(JSON_TYPES as readonly string[]).includes(type)) throw new UnsupportedSchemaError(`unknown type ${type}`);
+  for (const type of types)
+    if (!(JSON_TYPES as readonly string[]).includes(type))
+      throw new UnsupportedSchemaError(`unknown type ${type}`);
   return types as JsonType[];
 }
 
@@ -266,22 +356,38 @@ function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
   const simple = SIMPLE_PATTERN.exec(pattern);
   if (simple) {
     const characters = expandCharacterClass(simple[1]);
-    let [low, high] = simple[2] === '+' ? [1, maxLength] : simple[2] === '*' ? [0, maxLength] : [Number(simple[3]), simple[4] === undefined ? Number(simple[3]) : simple[4] === '' ? maxLength : Number(simple[4])];
+    let [low, high] =
+      simple[2] === '+'
+        ? [1, maxLength]
+        : simple[2] === '*'
+          ? [0, maxLength]
+          : [
+              Number(simple[3]),
+              simple[4] === undefined
+                ? Number(simple[3])
+                : simple[4] === ''
+                  ? maxLength
+                  : Number(simple[4]),
+            ];
     low = Math.max(low, minLength);
     high = Math.min(high, Math.max(low, maxLength));
     return fc.string({ unit: fc.constantFrom(...characters), minLength: low, maxLength: high });
   }
   const regex = new RegExp(pattern, 'u');
-  return fc.string({ unit: 'grapheme-ascii', minLength, maxLength }).filter((text) => regex.test(text));
+  return fc
+    .string({ unit: 'grapheme-ascii', minLength, maxLength })
+    .filter((text) => regex.test(text));
 }
 
 function expandCharacterClass(body: string): string[] {
-  if (body.startsWith('^')) throw new UnsupportedSchemaError(`negated character class [${body}] is not a simple pattern`);
+  if (body.startsWith('^'))
+    throw new UnsupportedSchemaError(`negated character class [${body}] is not a simple pattern`);
   const characters: string[] = [];
   const chars = [...body.replace(/\\(.)/g, '$1')];
   for (let i = 0; i < chars.length; i++) {
     if (chars[i + 1] === '-' && i + 2 < chars.length) {
-      for (let code = chars[i].codePointAt(0)!; code <= chars[i + 2].codePointAt(0)!; code++) characters.push(String.fromCodePoint(code));
+      for (let code = chars[i].codePointAt(0)!; code <= chars[i + 2].codePointAt(0)!; code++)
+        characters.push(String.fromCodePoint(code));
       i += 2;
     } else {
       characters.push(chars[i]);
@@ -292,7 +398,12 @@ function expandCharacterClass(body: string): string[] {
 
 /** Own data property even for keys such as `__proto__`, so a generated object never changes its prototype. */
 function defineMember(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 function entriesToObject(entries: Array<[string, unknown]>): Record<string, unknown> {
@@ -306,9 +417,36 @@ function entriesToObject(entries: Array<[string, unknown]>): Record<string, unkn
 
 /** Words of real device payloads; combined with separators and unicode they make realistic but tricky keys. */
 const KEY_WORDS = [
-  'temperature', 'humidity', 'pressure', 'battery', 'rssi', 'fw', 'version', 'status', 'active', 'location', 'lat', 'lon',
-  'Température', 'Luftfeuchtigkeit', 'температура', '温度', 'ضغط', 'sensor', 'room', 'A', 'x', '1', 'ok', '🌡️', 'ünïcödé',
-  'constructor', 'toString', 'hasOwnProperty', 'length', 'valueOf',
+  'temperature',
+  'humidity',
+  'pressure',
+  'battery',
+  'rssi',
+  'fw',
+  'version',
+  'status',
+  'active',
+  'location',
+  'lat',
+  'lon',
+  'Température',
+  'Luftfeuchtigkeit',
+  'температура',
+  '温度',
+  'ضغط',
+  'sensor',
+  'room',
+  'A',
+  'x',
+  '1',
+  'ok',
+  '🌡️',
+  'ünïcödé',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'length',
+  'valueOf',
 ];
 const KEY_SEPARATORS = ['', ' ', '.', '_', '-', '/', ':', '$', '#', '.'];
 
@@ -328,7 +466,14 @@ export function keyArbitrary(): fc.Arbitrary<string> {
     .tuple(word, fc.array(fc.tuple(separator, word), { maxLength: 3 }))
     .map(([first, rest]) => first + rest.map(([sep, next]) => sep + next).join(''))
     .map((key) => key.replace(/,/g, ';').trim())
-    .filter((key) => key.length > 0 && key.length <= 64 && key !== '__proto__' && key !== 'ts' && key !== 'values');
+    .filter(
+      (key) =>
+        key.length > 0 &&
+        key.length <= 64 &&
+        key !== '__proto__' &&
+        key !== 'ts' &&
+        key !== 'values',
+    );
 }
 
 const LONG_MIN = -(2n ** 63n);
@@ -340,7 +485,20 @@ export function stringValueArbitrary(): fc.Arbitrary<TypedValue> {
     .oneof(
       fc.string({ unit: 'grapheme', maxLength: 24 }),
       fc.string({ unit: 'binary-ascii', maxLength: 24 }),
-      fc.constantFrom('', ' ', 'on', 'OFF', 'true', 'null', '42', '1.5', '{"a":1}', '[1,2]', 'line\nbreak', 'tab\tand "quotes" \\'),
+      fc.constantFrom(
+        '',
+        ' ',
+        'on',
+        'OFF',
+        'true',
+        'null',
+        '42',
+        '1.5',
+        '{"a":1}',
+        '[1,2]',
+        'line\nbreak',
+        'tab\tand "quotes" \\',
+      ),
     )
     .map((value): TypedValue => ({ type: 'STRING', value }));
 }
@@ -362,19 +520,30 @@ export function doubleValueArbitrary(): fc.Arbitrary<TypedValue> {
 
 /** LONG: the whole signed 64-bit range, as bigint (2^63-1 must survive the round trip). */
 export function longValueArbitrary(): fc.Arbitrary<TypedValue> {
-  return fc.bigInt({ min: LONG_MIN, max: LONG_MAX }).map((value): TypedValue => ({ type: 'LONG', value }));
+  return fc
+    .bigInt({ min: LONG_MIN, max: LONG_MAX })
+    .map((value): TypedValue => ({ type: 'LONG', value }));
 }
 
 /** JSON: a nested object or array (null allowed inside, not at the top: null is not a value). */
 export function jsonValueArbitrary(): fc.Arbitrary<TypedValue> {
   const deriver = new Deriver({ keys: keyArbitrary(), maxEntries: 3, maxDepth: 2 });
-  const document = fc.oneof(deriver.derive({ type: 'object', additionalProperties: {} }), deriver.derive({ type: 'array', items: {} }));
+  const document = fc.oneof(
+    deriver.derive({ type: 'object', additionalProperties: {} }),
+    deriver.derive({ type: 'array', items: {} }),
+  );
   return document.map((value): TypedValue => ({ type: 'JSON', value }));
 }
 
 /** One of the five value types of interfaces.md, with its type explicit. */
 export function typedValueArbitrary(): fc.Arbitrary<TypedValue> {
-  return fc.oneof(stringValueArbitrary(), booleanValueArbitrary(), doubleValueArbitrary(), longValueArbitrary(), jsonValueArbitrary());
+  return fc.oneof(
+    stringValueArbitrary(),
+    booleanValueArbitrary(),
+    doubleValueArbitrary(),
+    longValueArbitrary(),
+    jsonValueArbitrary(),
+  );
 }
 
 /** Marks a generated key-value value inside a document until serialization, so its type is never guessed. */
@@ -383,9 +552,15 @@ class GeneratedValue {
 }
 
 const keyValueOverrides = (): ReadonlyMap<object, fc.Arbitrary<unknown>> =>
-  new Map<object, fc.Arbitrary<unknown>>([[keyValueSchema, typedValueArbitrary().map((typed) => new GeneratedValue(typed))]]);
+  new Map<object, fc.Arbitrary<unknown>>([
+    [keyValueSchema, typedValueArbitrary().map((typed) => new GeneratedValue(typed))],
+  ]);
 
-const payloadDeriveOptions = (): DeriveOptions => ({ overrides: keyValueOverrides(), keys: keyArbitrary(), maxEntries: 5 });
+const payloadDeriveOptions = (): DeriveOptions => ({
+  overrides: keyValueOverrides(),
+  keys: keyArbitrary(),
+  maxEntries: 5,
+});
 
 /** A document with GeneratedValue markers → the lossless tree that stringifies with the right lexemes. */
 function toWireTree(document: unknown): unknown {
@@ -436,7 +611,12 @@ const TELEMETRY_FORM_SCHEMAS: Record<TelemetryForm, JsonSchema> = {
 
 /** Valid telemetry of one form (or any form), with every key unique within the payload. */
 export function validTelemetry(form?: TelemetryForm): fc.Arbitrary<ValidPayload<TelemetryForm>> {
-  if (form === undefined) return fc.oneof(validTelemetry('object'), validTelemetry('array'), validTelemetry('timestamped'));
+  if (form === undefined)
+    return fc.oneof(
+      validTelemetry('object'),
+      validTelemetry('array'),
+      validTelemetry('timestamped'),
+    );
   const options = { ...payloadDeriveOptions(), maxEntries: form === 'array' ? 3 : 5 };
   return arbitraryFromSchema(TELEMETRY_FORM_SCHEMAS[form], options)
     .map(makeKeysUnique)
@@ -450,7 +630,11 @@ export function validClientAttributes(): fc.Arbitrary<ValidPayload<'attributes'>
   );
 }
 
-function toValidPayload<Form extends string>(form: Form, document: unknown, expected: ExpectedEntry[]): ValidPayload<Form> {
+function toValidPayload<Form extends string>(
+  form: Form,
+  document: unknown,
+  expected: ExpectedEntry[],
+): ValidPayload<Form> {
   const body = stringifyLossless(toWireTree(document));
   return { form, body, document: toPlain(parseLossless(body)), expected };
 }
@@ -460,15 +644,20 @@ function isTimestamped(element: Record<string, unknown>): boolean {
 }
 
 function telemetryEntries(document: unknown): ExpectedEntry[] {
-  const elements = (Array.isArray(document) ? document : [document]) as Array<Record<string, unknown>>;
+  const elements = (Array.isArray(document) ? document : [document]) as Array<
+    Record<string, unknown>
+  >;
   return elements.flatMap((element) =>
-    isTimestamped(element) ? objectEntries(element.values as Record<string, unknown>, element.ts as number) : objectEntries(element),
+    isTimestamped(element)
+      ? objectEntries(element.values as Record<string, unknown>, element.ts as number)
+      : objectEntries(element),
   );
 }
 
 function objectEntries(object: Record<string, unknown>, ts?: number): ExpectedEntry[] {
   return Object.entries(object).map(([key, value]) => {
-    if (!(value instanceof GeneratedValue)) throw new Error(`key ${JSON.stringify(key)} holds no generated value`);
+    if (!(value instanceof GeneratedValue))
+      throw new Error(`key ${JSON.stringify(key)} holds no generated value`);
     return ts === undefined ? { key, value: value.typed } : { key, value: value.typed, ts };
   });
 }
@@ -502,7 +691,13 @@ function makeKeysUnique(document: unknown): unknown {
 
 /** JSON documents that are never key-value objects or telemetry (as plain JS; parsed by every JSON parser). */
 const primitive = (): fc.Arbitrary<unknown> =>
-  fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ maxLength: 8 }));
+  fc.oneof(
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.string({ maxLength: 8 }),
+  );
 
 /** A valid key-value object as plain JS (what a malformed document is built around). */
 const plainKeyValues = (): fc.Arbitrary<Record<string, unknown>> =>
@@ -511,17 +706,33 @@ const plainKeyValues = (): fc.Arbitrary<Record<string, unknown>> =>
 /** Broken JSON text made from valid text: cut short, garbage after the end, or a key without quotes. */
 function brokenText(validBody: fc.Arbitrary<string>): fc.Arbitrary<MalformedPayload> {
   return fc.oneof(
-    fc.tuple(validBody, fc.nat()).map(([text, cut]): MalformedPayload => ({ defect: 'truncated JSON text', body: text.slice(0, cut % Math.max(1, text.length)) })),
-    fc
-      .tuple(validBody, fc.constantFrom('}', ']', ',', 'x', ' garbage', '{}', '"', '\u0000'))
-      .map(([text, garbage]): MalformedPayload => ({ defect: 'trailing garbage after the JSON text', body: text + garbage })),
+    fc.tuple(validBody, fc.nat()).map(
+      ([text, cut]): MalformedPayload => ({
+        defect: 'truncated JSON text',
+        body: text.slice(0, cut % Math.max(1, text.length)),
+      }),
+    ),
+    fc.tuple(validBody, fc.constantFrom('}', ']', ',', 'x', ' garbage', '{}', '"', '\u0000')).map(
+      ([text, garbage]): MalformedPayload => ({
+        defect: 'trailing garbage after the JSON text',
+        body: text + garbage,
+      }),
+    ),
     validBody
       .filter((text) => /"[A-Za-z_][A-Za-z0-9_]*":/.test(text))
-      .map((text): MalformedPayload => ({ defect: 'unquoted key', body: text.replace(/"([A-Za-z_][A-Za-z0-9_]*)":/, '$1:') })),
+      .map(
+        (text): MalformedPayload => ({
+          defect: 'unquoted key',
+          body: text.replace(/"([A-Za-z_][A-Za-z0-9_]*)":/, '$1:'),
+        }),
+      ),
   );
 }
 
-const structural = (defect: string, document: fc.Arbitrary<unknown>): fc.Arbitrary<MalformedPayload> =>
+const structural = (
+  defect: string,
+  document: fc.Arbitrary<unknown>,
+): fc.Arbitrary<MalformedPayload> =>
   document.map((value): MalformedPayload => ({ defect, body: stringifyLossless(value) }));
 
 /** True when `body` cannot be parsed as JSON, or parses to a document `schema` rejects. */
@@ -549,12 +760,45 @@ export function malformedTelemetry(): fc.Arbitrary<MalformedPayload> {
   return fc
     .oneof(
       structural('top-level primitive', primitive()),
-      structural('array holding a non-object', fc.tuple(fc.array(plainKeyValues(), { maxLength: 2 }), fc.oneof(primitive(), fc.array(primitive(), { maxLength: 2 }))).map(([objects, bad]) => [...objects, bad])),
-      structural('values is not an object', fc.tuple(timestamp, fc.oneof(primitive(), fc.array(primitive(), { maxLength: 3 }))).map(([ts, values]) => ({ ts, values }))),
-      structural('ts is not an integer', fc.tuple(fc.oneof(fc.string({ maxLength: 8 }), fc.boolean(), fc.constant(null), doubleValueArbitrary().map((typed) => typed.value), fc.constant({})), plainKeyValues()).map(([ts, values]) => ({ ts, values }))),
+      structural(
+        'array holding a non-object',
+        fc
+          .tuple(
+            fc.array(plainKeyValues(), { maxLength: 2 }),
+            fc.oneof(primitive(), fc.array(primitive(), { maxLength: 2 })),
+          )
+          .map(([objects, bad]) => [...objects, bad]),
+      ),
+      structural(
+        'values is not an object',
+        fc
+          .tuple(timestamp, fc.oneof(primitive(), fc.array(primitive(), { maxLength: 3 })))
+          .map(([ts, values]) => ({ ts, values })),
+      ),
+      structural(
+        'ts is not an integer',
+        fc
+          .tuple(
+            fc.oneof(
+              fc.string({ maxLength: 8 }),
+              fc.boolean(),
+              fc.constant(null),
+              doubleValueArbitrary().map((typed) => typed.value),
+              fc.constant({}),
+            ),
+            plainKeyValues(),
+          )
+          .map(([ts, values]) => ({ ts, values })),
+      ),
       structural('null value', withNullValue()),
-      structural('null value in timestamped values', fc.tuple(timestamp, withNullValue()).map(([ts, values]) => ({ ts, values }))),
-      structural('null value in an array element', fc.tuple(plainKeyValues(), withNullValue()).map(([first, second]) => [first, second])),
+      structural(
+        'null value in timestamped values',
+        fc.tuple(timestamp, withNullValue()).map(([ts, values]) => ({ ts, values })),
+      ),
+      structural(
+        'null value in an array element',
+        fc.tuple(plainKeyValues(), withNullValue()).map(([first, second]) => [first, second]),
+      ),
       brokenText(validTelemetry().map((payload) => payload.body)),
     )
     .filter((payload) => isMalformedFor(telemetrySchema, payload.body));
@@ -565,7 +809,10 @@ export function malformedClientAttributes(): fc.Arbitrary<MalformedPayload> {
   return fc
     .oneof(
       structural('top-level primitive', primitive()),
-      structural('array instead of an object', fc.array(fc.oneof(plainKeyValues(), primitive()), { maxLength: 3 })),
+      structural(
+        'array instead of an object',
+        fc.array(fc.oneof(plainKeyValues(), primitive()), { maxLength: 3 }),
+      ),
       structural('null value', withNullValue()),
       brokenText(validClientAttributes().map((payload) => payload.body)),
     )
@@ -602,7 +849,11 @@ export interface GatewayPayloadOptions {
 }
 
 /** The derive options of a gateway payload: typed values, and the caller's device names for `propertyNames`. */
-function gatewayDeriveOptions(schema: JsonSchema, options: GatewayPayloadOptions, maxEntries: number): DeriveOptions {
+function gatewayDeriveOptions(
+  schema: JsonSchema,
+  options: GatewayPayloadOptions,
+  maxEntries: number,
+): DeriveOptions {
   const overrides = new Map(keyValueOverrides());
   if (options.deviceNames) overrides.set(schema.propertyNames as object, options.deviceNames);
   return { overrides, keys: keyArbitrary(), maxEntries };
@@ -613,11 +864,18 @@ function gatewayDeriveOptions(schema: JsonSchema, options: GatewayPayloadOptions
  * every key is unique across its entries (renamed `key~2`), so each key names exactly one expected entry; an
  * entry without ts is stored at server time (interfaces.md), so its expected entries carry no ts.
  */
-export function validGatewayTelemetry(options: GatewayPayloadOptions = {}): fc.Arbitrary<ValidGatewayPayload> {
-  return arbitraryFromSchema(gatewayTelemetrySchema, gatewayDeriveOptions(gatewayTelemetrySchema, options, 3)).map((generated) => {
+export function validGatewayTelemetry(
+  options: GatewayPayloadOptions = {},
+): fc.Arbitrary<ValidGatewayPayload> {
+  return arbitraryFromSchema(
+    gatewayTelemetrySchema,
+    gatewayDeriveOptions(gatewayTelemetrySchema, options, 3),
+  ).map((generated) => {
     const document: Record<string, unknown> = {};
     const expected: GatewayExpectedEntry[] = [];
-    for (const [device, entries] of Object.entries(generated as Record<string, Array<Record<string, unknown>>>)) {
+    for (const [device, entries] of Object.entries(
+      generated as Record<string, Array<Record<string, unknown>>>,
+    )) {
       const unique = uniqueKeys();
       const renamed = entries.map((entry) => {
         const copy: Record<string, unknown> = {};
@@ -628,19 +886,35 @@ export function validGatewayTelemetry(options: GatewayPayloadOptions = {}): fc.A
       defineMember(document, device, renamed);
       for (const entry of renamed) {
         const ts = entry.ts as number | undefined;
-        for (const item of objectEntries(entry.values as Record<string, unknown>, ts)) expected.push({ device, ...item });
+        for (const item of objectEntries(entry.values as Record<string, unknown>, ts))
+          expected.push({ device, ...item });
       }
     }
-    return { ...toValidPayload<GatewayResource>('telemetry', document, expected), expected, devices: Object.keys(document) };
+    return {
+      ...toValidPayload<GatewayResource>('telemetry', document, expected),
+      expected,
+      devices: Object.keys(document),
+    };
   });
 }
 
 /** Valid v1/gateway/attributes: device → {key: value}, derived from gatewayAttributesSchema. */
-export function validGatewayAttributes(options: GatewayPayloadOptions = {}): fc.Arbitrary<ValidGatewayPayload> {
-  return arbitraryFromSchema(gatewayAttributesSchema, gatewayDeriveOptions(gatewayAttributesSchema, options, 3)).map((generated) => {
+export function validGatewayAttributes(
+  options: GatewayPayloadOptions = {},
+): fc.Arbitrary<ValidGatewayPayload> {
+  return arbitraryFromSchema(
+    gatewayAttributesSchema,
+    gatewayDeriveOptions(gatewayAttributesSchema, options, 3),
+  ).map((generated) => {
     const document = generated as Record<string, Record<string, unknown>>;
-    const expected = Object.entries(document).flatMap(([device, attributes]) => objectEntries(attributes).map((entry) => ({ device, ...entry })));
-    return { ...toValidPayload<GatewayResource>('attributes', document, expected), expected, devices: Object.keys(document) };
+    const expected = Object.entries(document).flatMap(([device, attributes]) =>
+      objectEntries(attributes).map((entry) => ({ device, ...entry })),
+    );
+    return {
+      ...toValidPayload<GatewayResource>('attributes', document, expected),
+      expected,
+      devices: Object.keys(document),
+    };
   });
 }
 
@@ -654,14 +928,21 @@ function uniqueKeys(): (key: string) => string {
   };
 }
 
-function renameMembers(object: Record<string, unknown>, unique: (key: string) => string): Record<string, unknown> {
+function renameMembers(
+  object: Record<string, unknown>,
+  unique: (key: string) => string,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(object)) defineMember(out, unique(key), value);
   return out;
 }
 
 /** A document with one member added (a device holding a defect), as plain JS. */
-function withMember(document: Record<string, unknown>, name: string, value: unknown): Record<string, unknown> {
+function withMember(
+  document: Record<string, unknown>,
+  name: string,
+  value: unknown,
+): Record<string, unknown> {
   const out = { ...document };
   defineMember(out, name, value);
   return out;
@@ -671,7 +952,9 @@ function withMember(document: Record<string, unknown>, name: string, value: unkn
 function namedDevices(body: string): string[] {
   try {
     const parsed: unknown = JSON.parse(body);
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.keys(parsed).filter((name) => name !== '') : [];
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? Object.keys(parsed).filter((name) => name !== '')
+      : [];
   } catch {
     return [];
   }
@@ -690,42 +973,139 @@ function malformedGateway(
   const documents = defects.map(([defect, document]) => structural(defect, document));
   return fc
     .oneof(...documents, brokenText(valid.map((payload) => payload.body)))
-    .map((payload): GatewayMalformedPayload => ({ ...payload, devices: namedDevices(payload.body) }))
+    .map(
+      (payload): GatewayMalformedPayload => ({ ...payload, devices: namedDevices(payload.body) }),
+    )
     .filter((payload) => isMalformedFor(schema, payload.body));
 }
 
 /** Malformed v1/gateway/telemetry: not JSON, wrong top level, device value not an array, bad entries, null values. */
-export function malformedGatewayTelemetry(options: GatewayPayloadOptions = {}): fc.Arbitrary<GatewayMalformedPayload> {
+export function malformedGatewayTelemetry(
+  options: GatewayPayloadOptions = {},
+): fc.Arbitrary<GatewayMalformedPayload> {
   const names = options.deviceNames ?? keyArbitrary();
   const valid = validGatewayTelemetry({ deviceNames: names });
-  const neighbours = fc.option(valid.map((payload) => payload.document as Record<string, unknown>), { nil: {} });
-  const entry = arbitraryFromSchema(gatewayTelemetryEntrySchema, { ...payloadDeriveOptions(), maxEntries: 3 }).map((generated) => JSON.parse(stringifyLossless(toWireTree(generated))) as unknown);
+  const neighbours = fc.option(
+    valid.map((payload) => payload.document as Record<string, unknown>),
+    { nil: {} },
+  );
+  const entry = arbitraryFromSchema(gatewayTelemetryEntrySchema, {
+    ...payloadDeriveOptions(),
+    maxEntries: 3,
+  }).map((generated) => JSON.parse(stringifyLossless(toWireTree(generated))) as unknown);
   const timestamp = arbitraryFromSchema(gatewayTelemetryEntrySchema.properties.ts);
-  const badDevice = (value: fc.Arbitrary<unknown>) => fc.tuple(neighbours, names, value).map(([others, name, bad]) => withMember(others, name, bad));
+  const badDevice = (value: fc.Arbitrary<unknown>) =>
+    fc.tuple(neighbours, names, value).map(([others, name, bad]) => withMember(others, name, bad));
   return malformedGateway(gatewayTelemetrySchema, valid, [
-    ['top level is not an object', fc.oneof(primitive(), fc.array(valid.map((payload) => payload.document), { maxLength: 2 }))],
+    [
+      'top level is not an object',
+      fc.oneof(
+        primitive(),
+        fc.array(
+          valid.map((payload) => payload.document),
+          { maxLength: 2 },
+        ),
+      ),
+    ],
     ['no device', fc.constant({})],
-    ['empty device name', fc.tuple(neighbours, fc.array(entry, { minLength: 1, maxLength: 2 })).map(([others, entries]) => withMember(others, '', entries))],
-    ['device value is not an array', badDevice(fc.oneof(primitive(), entry, fc.dictionary(keyArbitrary(), primitive(), { maxKeys: 2 })))],
-    ['entry is not an object', badDevice(fc.tuple(fc.array(entry, { maxLength: 2 }), fc.oneof(primitive(), fc.array(primitive(), { maxLength: 2 }))).map(([good, bad]) => [...good, bad]))],
-    ['values is not an object', badDevice(fc.tuple(fc.option(timestamp, { nil: undefined }), fc.oneof(primitive(), fc.array(primitive(), { maxLength: 3 }))).map(([ts, values]) => [ts === undefined ? { values } : { ts, values }]))],
+    [
+      'empty device name',
+      fc
+        .tuple(neighbours, fc.array(entry, { minLength: 1, maxLength: 2 }))
+        .map(([others, entries]) => withMember(others, '', entries)),
+    ],
+    [
+      'device value is not an array',
+      badDevice(
+        fc.oneof(primitive(), entry, fc.dictionary(keyArbitrary(), primitive(), { maxKeys: 2 })),
+      ),
+    ],
+    [
+      'entry is not an object',
+      badDevice(
+        fc
+          .tuple(
+            fc.array(entry, { maxLength: 2 }),
+            fc.oneof(primitive(), fc.array(primitive(), { maxLength: 2 })),
+          )
+          .map(([good, bad]) => [...good, bad]),
+      ),
+    ],
+    [
+      'values is not an object',
+      badDevice(
+        fc
+          .tuple(
+            fc.option(timestamp, { nil: undefined }),
+            fc.oneof(primitive(), fc.array(primitive(), { maxLength: 3 })),
+          )
+          .map(([ts, values]) => [ts === undefined ? { values } : { ts, values }]),
+      ),
+    ],
     ['entry without values', badDevice(timestamp.map((ts) => [{ ts }]))],
-    ['ts is not an integer', badDevice(fc.tuple(fc.oneof(fc.string({ maxLength: 8 }), fc.boolean(), fc.constant(null), doubleValueArbitrary().map((typed) => typed.value)), plainKeyValues()).map(([ts, values]) => [{ ts, values }]))],
-    ['null value', badDevice(fc.tuple(fc.option(timestamp, { nil: undefined }), withNullValue()).map(([ts, values]) => [ts === undefined ? { values } : { ts, values }]))],
+    [
+      'ts is not an integer',
+      badDevice(
+        fc
+          .tuple(
+            fc.oneof(
+              fc.string({ maxLength: 8 }),
+              fc.boolean(),
+              fc.constant(null),
+              doubleValueArbitrary().map((typed) => typed.value),
+            ),
+            plainKeyValues(),
+          )
+          .map(([ts, values]) => [{ ts, values }]),
+      ),
+    ],
+    [
+      'null value',
+      badDevice(
+        fc
+          .tuple(fc.option(timestamp, { nil: undefined }), withNullValue())
+          .map(([ts, values]) => [ts === undefined ? { values } : { ts, values }]),
+      ),
+    ],
   ]);
 }
 
 /** Malformed v1/gateway/attributes: not JSON, wrong top level, device value not an object, null values. */
-export function malformedGatewayAttributes(options: GatewayPayloadOptions = {}): fc.Arbitrary<GatewayMalformedPayload> {
+export function malformedGatewayAttributes(
+  options: GatewayPayloadOptions = {},
+): fc.Arbitrary<GatewayMalformedPayload> {
   const names = options.deviceNames ?? keyArbitrary();
   const valid = validGatewayAttributes({ deviceNames: names });
-  const neighbours = fc.option(valid.map((payload) => payload.document as Record<string, unknown>), { nil: {} });
-  const badDevice = (value: fc.Arbitrary<unknown>) => fc.tuple(neighbours, names, value).map(([others, name, bad]) => withMember(others, name, bad));
+  const neighbours = fc.option(
+    valid.map((payload) => payload.document as Record<string, unknown>),
+    { nil: {} },
+  );
+  const badDevice = (value: fc.Arbitrary<unknown>) =>
+    fc.tuple(neighbours, names, value).map(([others, name, bad]) => withMember(others, name, bad));
   return malformedGateway(gatewayAttributesSchema, valid, [
-    ['top level is not an object', fc.oneof(primitive(), fc.array(valid.map((payload) => payload.document), { maxLength: 2 }))],
+    [
+      'top level is not an object',
+      fc.oneof(
+        primitive(),
+        fc.array(
+          valid.map((payload) => payload.document),
+          { maxLength: 2 },
+        ),
+      ),
+    ],
     ['no device', fc.constant({})],
-    ['empty device name', fc.tuple(neighbours, plainKeyValues()).map(([others, attributes]) => withMember(others, '', attributes))],
-    ['device value is not an object', badDevice(fc.oneof(primitive(), fc.array(fc.oneof(primitive(), plainKeyValues()), { maxLength: 2 })))],
+    [
+      'empty device name',
+      fc
+        .tuple(neighbours, plainKeyValues())
+        .map(([others, attributes]) => withMember(others, '', attributes)),
+    ],
+    [
+      'device value is not an object',
+      badDevice(
+        fc.oneof(primitive(), fc.array(fc.oneof(primitive(), plainKeyValues()), { maxLength: 2 })),
+      ),
+    ],
     ['null value', badDevice(withNullValue())],
   ]);
 }

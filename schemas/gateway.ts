@@ -63,7 +63,13 @@ export const gatewayAttributeRequestThingsboardSchema = {
   $id: 'iotc:gateway-attribute-request-thingsboard',
   type: 'object',
   required: ['id', 'device', 'client'],
-  properties: { id: integer, device: deviceName, client: { type: 'boolean' }, key: { type: 'string' }, keys: keyNames },
+  properties: {
+    id: integer,
+    device: deviceName,
+    client: { type: 'boolean' },
+    key: { type: 'string' },
+    keys: keyNames,
+  },
   anyOf: [{ required: ['key'] }, { required: ['keys'] }],
 } as const;
 
@@ -98,7 +104,10 @@ export const gatewayAttributeUpdateSchema = {
   $id: 'iotc:gateway-attribute-update',
   type: 'object',
   required: ['device', 'data'],
-  properties: { device: deviceName, data: { type: 'object', additionalProperties: keyValueSchema } },
+  properties: {
+    device: deviceName,
+    data: { type: 'object', additionalProperties: keyValueSchema },
+  },
 } as const;
 
 /** v1/gateway/rpc (downlink): a server-side RPC for one connected device. */
@@ -108,6 +117,10 @@ export const gatewayRpcRequestSchema = {
   required: ['device', 'data'],
   properties: {
     device: deviceName,
-    data: { type: 'object', required: ['id', 'method'], properties: { id: integer, method: { type: 'string' }, params: {} } },
+    data: {
+      type: 'object',
+      required: ['id', 'method'],
+      properties: { id: integer, method: { type: 'string' }, params: {} },
+    },
   },
 } as const;

@@ -9,7 +9,12 @@ import type { provisionRequestSchema, provisionResponseSchema } from './provisio
 import type { rpcRequestSchema, serverRpcCallSchema } from './rpc';
 import type { targetProfileSchema } from './target';
 import type { restConnectorConfigSchema } from './rest-connector';
-import type { gatewayAttributeRequestSchema, gatewayClaimSchema, gatewayConnectSchema, gatewayRpcReplySchema } from './gateway';
+import type {
+  gatewayAttributeRequestSchema,
+  gatewayClaimSchema,
+  gatewayConnectSchema,
+  gatewayRpcReplySchema,
+} from './gateway';
 import type { requirementCatalogueSchema, requirementSchema } from './requirements';
 
 export * from './kv';
@@ -25,11 +30,23 @@ export * from './requirements';
 export * from './rest-connector';
 
 /** Plain-JS view of a JSON value (numbers as JS numbers). */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type KeyValueObject = Record<string, string | number | boolean | JsonValue[] | { [key: string]: JsonValue }>;
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+export type KeyValueObject = Record<
+  string,
+  string | number | boolean | JsonValue[] | { [key: string]: JsonValue }
+>;
 export type TimestampedTelemetry = { ts: number; values: KeyValueObject };
 /** The three telemetry forms. Written by hand from telemetrySchema: FromSchema cannot express its `not`. */
-export type Telemetry = KeyValueObject | TimestampedTelemetry | Array<KeyValueObject | TimestampedTelemetry>;
+export type Telemetry =
+  | KeyValueObject
+  | TimestampedTelemetry
+  | Array<KeyValueObject | TimestampedTelemetry>;
 export type ClientAttributes = FromSchema<typeof clientAttributesSchema>;
 export type AttributesResponse = FromSchema<typeof attributesResponseSchema>;
 export type Claim = FromSchema<typeof claimSchema>;

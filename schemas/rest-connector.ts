@@ -36,7 +36,18 @@ const deviceInfoSchema = {
 } as const;
 
 /** Types an entry may declare; multipart strings are converted by them (interfaces.md rule 3). */
-export const ENTRY_TYPES = ['string', 'str', 'double', 'float', 'integer', 'int', 'long', 'boolean', 'bool', 'json'] as const;
+export const ENTRY_TYPES = [
+  'string',
+  'str',
+  'double',
+  'float',
+  'integer',
+  'int',
+  'long',
+  'boolean',
+  'bool',
+  'json',
+] as const;
 
 const entrySchema = {
   type: 'object',
@@ -98,7 +109,13 @@ const mappingSchema = {
   type: 'object',
   properties: {
     endpoint: { type: 'string', pattern: '^/', default: '/test_device' },
-    HTTPMethods: { type: 'array', items: httpMethod, minItems: 1, uniqueItems: true, default: ['GET'] },
+    HTTPMethods: {
+      type: 'array',
+      items: httpMethod,
+      minItems: 1,
+      uniqueItems: true,
+      default: ['GET'],
+    },
     security: basicOrAnonymous,
     converter: { type: 'object', required: [], properties: { type: { enum: ['json', 'custom'] } } },
     response: responseSchema,
@@ -113,7 +130,13 @@ const attributeRequestSchema = {
   properties: {
     endpoint: { type: 'string', pattern: '^/', default: '/sharedAttributes' },
     type: { enum: ['shared', 'client'], default: 'shared' },
-    HTTPMethods: { type: 'array', items: httpMethod, minItems: 1, uniqueItems: true, default: ['POST'] },
+    HTTPMethods: {
+      type: 'array',
+      items: httpMethod,
+      minItems: 1,
+      uniqueItems: true,
+      default: ['POST'],
+    },
     security: basicOrAnonymous,
     timeout: { ...seconds, default: 10, description: 'seconds' },
     deviceNameExpression: { ...expression, default: '${deviceName}' },
@@ -149,7 +172,10 @@ const serverSideRpcSchema = {
   properties: {
     ...outgoingProperties,
     methodFilter: regularExpression,
-    responseTimeout: { ...seconds, description: 'seconds: the whole wait for the reply, every try included' },
+    responseTimeout: {
+      ...seconds,
+      description: 'seconds: the whole wait for the reply, every try included',
+    },
   },
   additionalProperties: false,
 } as const;

@@ -5,7 +5,10 @@
 const credentialsSchema = {
   type: 'object',
   required: ['username', 'password'],
-  properties: { username: { type: 'string', minLength: 1 }, password: { type: 'string', minLength: 1 } },
+  properties: {
+    username: { type: 'string', minLength: 1 },
+    password: { type: 'string', minLength: 1 },
+  },
   additionalProperties: false,
 } as const;
 
@@ -30,45 +33,75 @@ export const targetProfileSchema = {
     name: { type: 'string', minLength: 1 },
     description: { type: 'string' },
     embedded: {
-      description: 'Start the reference platform in this process on free loopback ports and fill in its URLs.',
+      description:
+        'Start the reference platform in this process on free loopback ports and fill in its URLs.',
       type: 'boolean',
     },
     quirks: {
-      description: 'Embedded only: the reference reproduces this real version\'s known deviations (to test deviation profiles).',
+      description:
+        "Embedded only: the reference reproduces this real version's known deviations (to test deviation profiles).",
       enum: ['thingsboard-4.3'],
     },
     connectorQuirks: {
-      description: 'Embedded only: the reference REST connector reproduces this real gateway version\'s known deviations (simulators/connector/quirks.ts).',
+      description:
+        "Embedded only: the reference REST connector reproduces this real gateway version's known deviations (simulators/connector/quirks.ts).",
       enum: ['tb-gateway-3.8'],
     },
     deviationsFrom: {
-      description: 'Take the declared deviations of this built-in profile (its own deviations are added on top).',
+      description:
+        'Take the declared deviations of this built-in profile (its own deviations are added on top).',
       type: 'string',
       minLength: 1,
     },
     platform: {
       type: 'object',
       properties: {
-        http: { description: 'Base URL of the HTTP device API ({base_url}).', type: 'string', format: 'uri' },
+        http: {
+          description: 'Base URL of the HTTP device API ({base_url}).',
+          type: 'string',
+          format: 'uri',
+        },
         https: {
-          description: 'HTTPS base URL of the same HTTP device API, when http is plain HTTP (the platform accepts both).',
+          description:
+            'HTTPS base URL of the same HTTP device API, when http is plain HTTP (the platform accepts both).',
           type: 'string',
           format: 'uri',
         },
         tls: {
-          description: 'How drivers trust the TLS endpoints: a CA file, or explicitly no verification.',
+          description:
+            'How drivers trust the TLS endpoints: a CA file, or explicitly no verification.',
           type: 'object',
-          properties: { caFile: { type: 'string', minLength: 1 }, insecureSkipVerify: { type: 'boolean' } },
+          properties: {
+            caFile: { type: 'string', minLength: 1 },
+            insecureSkipVerify: { type: 'boolean' },
+          },
           additionalProperties: false,
         },
-        mqtt: { description: 'mqtt://host:port of the MQTT transport (device and gateway topics).', type: 'string', format: 'uri' },
-        mqtts: { description: 'mqtts://host:port of the MQTT transport over TLS, trusted through tls.', type: 'string', format: 'uri' },
-        adminUrl: { description: 'Base URL of the administration REST API; defaults to http.', type: 'string', format: 'uri' },
+        mqtt: {
+          description: 'mqtt://host:port of the MQTT transport (device and gateway topics).',
+          type: 'string',
+          format: 'uri',
+        },
+        mqtts: {
+          description: 'mqtts://host:port of the MQTT transport over TLS, trusted through tls.',
+          type: 'string',
+          format: 'uri',
+        },
+        adminUrl: {
+          description: 'Base URL of the administration REST API; defaults to http.',
+          type: 'string',
+          format: 'uri',
+        },
         tenantAdmin: credentialsSchema,
         customerUser: credentialsSchema,
-        sysAdmin: { ...credentialsSchema, description: 'System administrator: only for the tenant-limits capability (it changes the tenant profile).' },
+        sysAdmin: {
+          ...credentialsSchema,
+          description:
+            'System administrator: only for the tenant-limits capability (it changes the tenant profile).',
+        },
         accessTokenLifetimeSec: {
-          description: 'JWT_TOKEN_EXPIRATION_TIME of the target (seconds); expiry scenarios run when it is short.',
+          description:
+            'JWT_TOKEN_EXPIRATION_TIME of the target (seconds); expiry scenarios run when it is short.',
           type: 'integer',
           minimum: 1,
         },
@@ -78,7 +111,8 @@ export const targetProfileSchema = {
           minimum: 1,
         },
         claimDurationMs: {
-          description: 'The platform setting device.claim.duration, used when a claim gives no durationMs.',
+          description:
+            'The platform setting device.claim.duration, used when a claim gives no durationMs.',
           type: 'integer',
           minimum: 1,
         },
@@ -86,41 +120,69 @@ export const targetProfileSchema = {
       additionalProperties: false,
     },
     analytics: {
-      description: 'The analytics component (report API): where it is, the view the features use, its declared limits.',
+      description:
+        'The analytics component (report API): where it is, the view the features use, its declared limits.',
       type: 'object',
       properties: {
         url: { type: 'string', format: 'uri' },
-        pathPrefix: { description: "Default '/apianalytics' (interfaces.md); real Trendz: '/apiTrendz'.", type: 'string' },
+        pathPrefix: {
+          description: "Default '/apianalytics' (interfaces.md); real Trendz: '/apiTrendz'.",
+          type: 'string',
+        },
         viewConfigId: {
-          description: 'A saved table view over devices whose names contain "-analytics-", with the columns and filter of the conformance view (README).',
+          description:
+            'A saved table view over devices whose names contain "-analytics-", with the columns and filter of the conformance view (README).',
           type: 'string',
         },
         limits: {
           type: 'object',
           required: ['poolSize', 'queueCapacity'],
-          properties: { poolSize: { type: 'integer', minimum: 1 }, queueCapacity: { type: 'integer', minimum: 0 } },
+          properties: {
+            poolSize: { type: 'integer', minimum: 1 },
+            queueCapacity: { type: 'integer', minimum: 0 },
+          },
           additionalProperties: false,
         },
-        reportCostMs: { description: 'Embedded only: how long each report holds a pool slot.', type: 'integer', minimum: 0 },
+        reportCostMs: {
+          description: 'Embedded only: how long each report holds a pool slot.',
+          type: 'integer',
+          minimum: 0,
+        },
       },
       additionalProperties: false,
     },
     connector: {
-      description: 'The REST connector under test: its endpoints, the rest.json it runs with (steps learn endpoints, credentials and rules from it), and the external-API simulator its outgoing calls reach.',
+      description:
+        'The REST connector under test: its endpoints, the rest.json it runs with (steps learn endpoints, credentials and rules from it), and the external-API simulator its outgoing calls reach.',
       type: 'object',
       required: ['url', 'configFile'],
       properties: {
-        url: { description: 'http(s)://host:port of the connector endpoints.', type: 'string', format: 'uri' },
-        configFile: { description: 'Path of the rest.json the connector runs with.', type: 'string', minLength: 1 },
-        gatewayToken: { description: "The connector's gateway access token (an ${env:NAME} reference).", type: 'string' },
+        url: {
+          description: 'http(s)://host:port of the connector endpoints.',
+          type: 'string',
+          format: 'uri',
+        },
+        configFile: {
+          description: 'Path of the rest.json the connector runs with.',
+          type: 'string',
+          minLength: 1,
+        },
+        gatewayToken: {
+          description: "The connector's gateway access token (an ${env:NAME} reference).",
+          type: 'string',
+        },
         externalApiUrl: {
-          description: 'Control URL of the external-API simulator (iotc simulate external-api) that the rest.json outgoing calls reach.',
+          description:
+            'Control URL of the external-API simulator (iotc simulate external-api) that the rest.json outgoing calls reach.',
           type: 'string',
           format: 'uri',
         },
         tls: {
           type: 'object',
-          properties: { caFile: { type: 'string', minLength: 1 }, insecureSkipVerify: { type: 'boolean' } },
+          properties: {
+            caFile: { type: 'string', minLength: 1 },
+            insecureSkipVerify: { type: 'boolean' },
+          },
           additionalProperties: false,
         },
       },
@@ -137,13 +199,25 @@ export const targetProfileSchema = {
         additionalProperties: false,
       },
     },
-    namePrefix: { description: 'Prefix of every entity a run creates.', type: 'string', minLength: 1 },
+    namePrefix: {
+      description: 'Prefix of every entity a run creates.',
+      type: 'string',
+      minLength: 1,
+    },
     timeouts: {
       type: 'object',
       properties: {
-        eventuallyMs: { description: 'How long a read-back waits for an effect.', type: 'integer', minimum: 1 },
+        eventuallyMs: {
+          description: 'How long a read-back waits for an effect.',
+          type: 'integer',
+          minimum: 1,
+        },
         pollIntervalMs: { type: 'integer', minimum: 1 },
-        requestMs: { description: 'Timeout of one HTTP request made by a driver.', type: 'integer', minimum: 1 },
+        requestMs: {
+          description: 'Timeout of one HTTP request made by a driver.',
+          type: 'integer',
+          minimum: 1,
+        },
       },
       additionalProperties: false,
     },

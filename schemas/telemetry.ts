@@ -24,5 +24,9 @@ const elementSchema = { anyOf: [timestampedTelemetrySchema, plainTelemetrySchema
 /** The three telemetry payload forms of the HTTP device API: object, array of objects, timestamped. */
 export const telemetrySchema = {
   $id: 'iotc:telemetry',
-  anyOf: [timestampedTelemetrySchema, plainTelemetrySchema, { type: 'array', items: elementSchema }],
+  anyOf: [
+    timestampedTelemetrySchema,
+    plainTelemetrySchema,
+    { type: 'array', items: elementSchema },
+  ],
 } as const;

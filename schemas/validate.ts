@@ -27,7 +27,11 @@ function compile(schema: Schema) {
 function stripIds(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(stripIds);
   if (schema === null || typeof schema !== 'object') return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$id').map(([key, value]) => [key, stripIds(value)]));
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => key !== '$id')
+      .map(([key, value]) => [key, stripIds(value)]),
+  );
 }
 
 /** True when `value` (plain JS, numbers as numbers) satisfies `schema`. */

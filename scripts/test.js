@@ -15,14 +15,20 @@ function find(dir) {
   });
 }
 const filters = process.argv.slice(2);
-const files = find(join(root, 'test')).filter((file) => filters.length === 0 || filters.some((f) => file.includes(f))).sort();
+const files = find(join(root, 'test'))
+  .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
+  .sort();
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--require', 'ts-node/register/transpile-only', '--test', '--test-reporter', 'spec', ...files], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, TS_NODE_PROJECT: join(root, 'tsconfig.json') },
-});
+const result = spawnSync(
+  process.execPath,
+  ['--require', 'ts-node/register/transpile-only', '--test', '--test-reporter', 'spec', ...files],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, TS_NODE_PROJECT: join(root, 'tsconfig.json') },
+  },
+);
 process.exit(result.status ?? 1);

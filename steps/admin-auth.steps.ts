@@ -23,7 +23,10 @@ const states = new WeakMap<IotcWorld, AuthState>();
 /** The JWT the scenario obtained from the admin login (for the analytics steps); never print it. */
 export function scenarioJwt(world: IotcWorld): string {
   const jwt = states.get(world)?.secrets.get('jwt');
-  if (!jwt) throw new Error('no JWT in this scenario: log in with "a JWT from the tenant administrator\'s login" first');
+  if (!jwt)
+    throw new Error(
+      'no JWT in this scenario: log in with "a JWT from the tenant administrator\'s login" first',
+    );
   return jwt;
 }
 function auth(world: IotcWorld): AuthState {
@@ -32,13 +35,24 @@ function auth(world: IotcWorld): AuthState {
   return state;
 }
 
-function request(world: IotcWorld, method: Method, path: string, headers: Record<string, string> = {}, body?: unknown) {
-  return adminRequest(world.run.target.adminUrl, method, path, { headers, body, timeoutMs: world.run.target.timeouts.requestMs, recorder: world.exchanges.record });
+function request(
+  world: IotcWorld,
+  method: Method,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+) {
+  return adminRequest(world.run.target.adminUrl, method, path, {
+    headers,
+    body,
+    timeoutMs: world.run.target.timeouts.requestMs,
+    recorder: world.exchanges.record,
+  });
 }
 
 /** Replaces <jwt>, <refresh token>, <api key>, <device id> in a header value or path with the scenario's values. */
 function fill(world: IotcWorld, template: string): string {
-  return template.replace(/<([a-z ]+)>/g, (match, name: string) => {
+  return template.replace(/<([a-z ]+)>/g, (_match, name: string) => {
     if (name === 'device id') return world.device('subject').record.id;
     const value = auth(world).secrets.get(name);
     if (value === undefined) throw new Error(`no ${name} in this scenario`);
@@ -52,7 +66,13 @@ function claimsOf(jwt: string): { iat: number; exp: number; sub?: string } {
 
 async function login(world: IotcWorld, password?: string): Promise<AdminResponse> {
   const { username, password: right } = world.run.target.tenantAdmin;
-  const answer = await request(world, 'POST', '/api/auth/login', { 'content-type': 'application/json' }, { username, password: password ?? right });
+  const answer = await request(
+    world,
+    'POST',
+    '/api/auth/login',
+    { 'content-type': 'application/json' },
+    { username, password: password ?? right },
+  );
   auth(world).answer = answer;
   if (answer.status === 200) {
     const body = toPlain(answer.json) as { token: string; refreshToken: string };
@@ -63,11 +83,14 @@ async function login(world: IotcWorld, password?: string): Promise<AdminResponse
   return answer;
 }
 
-When('the tenant administrator logs in with user name and password', async function (this: IotcWorld) {
-  await login(this);
-});
+When(
+  'the tenant administrator logs in with user name and password',
+  async function (this: IotcWorld) {
+    await login(this);
+  },
+);
 
-Given('a JWT from the tenant administrator\'s login', async function (this: IotcWorld) {
+Given("a JWT from the tenant administrator's login", async function (this: IotcWorld) {
   const answer = await login(this);
   assert.equal(answer.status, 200, `login answered ${answer.status}`);
 });
@@ -86,21 +109,34 @@ Then('the login answers a JWT access token and a refresh token', function (this:
   assert.ok((body.refreshToken as string).length > 0);
 });
 
-When('the current user is requested with X-Authorization {string}', async function (this: IotcWorld, header: string) {
-  auth(this).answer = await request(this, 'GET', '/api/auth/user', { 'x-authorization': fill(this, header) });
-});
+When(
+  'the current user is requested with X-Authorization {string}',
+  async function (this: IotcWorld, header: string) {
+    auth(this).answer = await request(this, 'GET', '/api/auth/user', {
+      'x-authorization': fill(this, header),
+    });
+  },
+);
 
 When('the current user is requested without X-Authorization', async function (this: IotcWorld) {
   auth(this).answer = await request(this, 'GET', '/api/auth/user');
 });
 
-When('GET {string} is requested with X-Authorization {string}', async function (this: IotcWorld, path: string, header: string) {
-  auth(this).answer = await request(this, 'GET', fill(this, path), { 'x-authorization': fill(this, header) });
-});
+When(
+  'GET {string} is requested with X-Authorization {string}',
+  async function (this: IotcWorld, path: string, header: string) {
+    auth(this).answer = await request(this, 'GET', fill(this, path), {
+      'x-authorization': fill(this, header),
+    });
+  },
+);
 
-When('GET {string} is requested without X-Authorization', async function (this: IotcWorld, path: string) {
-  auth(this).answer = await request(this, 'GET', fill(this, path));
-});
+When(
+  'GET {string} is requested without X-Authorization',
+  async function (this: IotcWorld, path: string) {
+    auth(this).answer = await request(this, 'GET', fill(this, path));
+  },
+);
 
 Then('the answer is the tenant administrator', function (this: IotcWorld) {
   const answer = auth(this).answer!;
@@ -114,11 +150,18 @@ Then('the answer is {int}', function (this: IotcWorld, status: number) {
   assert.equal(answer.status, status, `answered ${answer.status}: ${answer.text.slice(0, 200)}`);
 });
 
-Then('the answer is refused with {int} and errorCode {int}', function (this: IotcWorld, status: number, errorCode: number) {
-  const answer = auth(this).answer!;
-  assert.equal(answer.status, status, `answered ${answer.status}: ${answer.text.slice(0, 200)}`);
-  assert.equal(Number((toPlain(answer.json) as { errorCode?: unknown } | undefined)?.errorCode), errorCode, `error body ${answer.text.slice(0, 200)}`);
-});
+Then(
+  'the answer is refused with {int} and errorCode {int}',
+  function (this: IotcWorld, status: number, errorCode: number) {
+    const answer = auth(this).answer!;
+    assert.equal(answer.status, status, `answered ${answer.status}: ${answer.text.slice(0, 200)}`);
+    assert.equal(
+      Number((toPlain(answer.json) as { errorCode?: unknown } | undefined)?.errorCode),
+      errorCode,
+      `error body ${answer.text.slice(0, 200)}`,
+    );
+  },
+);
 
 Given('a device {string} exists', async function (this: IotcWorld, local: string) {
   await this.createDevice(local);
@@ -133,11 +176,17 @@ async function createApiKey(world: IotcWorld, expirationTime: number): Promise<v
     'apiKey',
     description,
     async () => {
-      const answer = await world.run.admin.session.call('POST', '/api/apiKey', { userId: toPlain(me.id), description, expirationTime, enabled: true });
+      const answer = await world.run.admin.session.call('POST', '/api/apiKey', {
+        userId: toPlain(me.id),
+        description,
+        expirationTime,
+        enabled: true,
+      });
       const created = toPlain(answer.json) as { id: { id: string }; value: string };
       return { id: created.id.id, value: created.value };
     },
-    async (created) => void (await world.run.admin.session.raw('DELETE', `/api/apiKey/${created.id}`)),
+    async (created) =>
+      void (await world.run.admin.session.raw('DELETE', `/api/apiKey/${created.id}`)),
   );
   assert.equal(typeof key.value, 'string', 'the created API key shows no value');
   auth(world).secrets.set('api key', key.value);
@@ -148,13 +197,19 @@ Given('an API key of the tenant administrator', async function (this: IotcWorld)
   await createApiKey(this, 0);
 });
 
-Given('an API key of the tenant administrator that expires in {int} ms', async function (this: IotcWorld, ms: number) {
-  await createApiKey(this, Date.now() + ms);
-  auth(this).secrets.set('expires at', String(Date.now() + ms));
-});
+Given(
+  'an API key of the tenant administrator that expires in {int} ms',
+  async function (this: IotcWorld, ms: number) {
+    await createApiKey(this, Date.now() + ms);
+    auth(this).secrets.set('expires at', String(Date.now() + ms));
+  },
+);
 
 When(/^the API key is (disabled|enabled)$/, async function (this: IotcWorld, state: string) {
-  await this.run.admin.session.call('PUT', `/api/apiKey/${auth(this).apiKeyId}/enabled/${state === 'enabled'}`);
+  await this.run.admin.session.call(
+    'PUT',
+    `/api/apiKey/${auth(this).apiKeyId}/enabled/${state === 'enabled'}`,
+  );
 });
 
 When('the API key is deleted', async function (this: IotcWorld) {
@@ -169,8 +224,12 @@ When('the expiry date of the API key has passed', async function (this: IotcWorl
 
 Then('the list of API keys does not show the value of the key', async function (this: IotcWorld) {
   const me = toPlain(await this.run.admin.currentUser()) as { id: { id: string } };
-  const answer = await this.run.admin.session.call('GET', `/api/apiKeys/${me.id.id}?pageSize=100&page=0`);
-  const keys = (toPlain(answer.json) as { data: Array<{ id: { id: string }; value?: string }> }).data;
+  const answer = await this.run.admin.session.call(
+    'GET',
+    `/api/apiKeys/${me.id.id}?pageSize=100&page=0`,
+  );
+  const keys = (toPlain(answer.json) as { data: Array<{ id: { id: string }; value?: string }> })
+    .data;
   const listed = keys.find((key) => key.id.id === auth(this).apiKeyId);
   assert.ok(listed, 'the key is not listed');
   assert.equal(listed.value, undefined, 'the listed key shows its value');
@@ -184,23 +243,31 @@ Given('the target states its token lifetimes', function (this: IotcWorld) {
 });
 
 Given('the target runs with the default token lifetimes', function (this: IotcWorld) {
-  if (this.run.target.tokenLifetimes.accessSec || this.run.target.tokenLifetimes.refreshSec) return 'skipped';
+  if (this.run.target.tokenLifetimes.accessSec || this.run.target.tokenLifetimes.refreshSec)
+    return 'skipped';
   return undefined;
 });
 
-Given('the target\'s access token lifetime is short enough to wait for', function (this: IotcWorld) {
+Given("the target's access token lifetime is short enough to wait for", function (this: IotcWorld) {
   const seconds = this.run.target.tokenLifetimes.accessSec;
   if (!seconds || seconds > 10) return 'skipped';
   return undefined;
 });
 
-Then('the access token lives {int} s and the refresh token {int} s', function (this: IotcWorld, access: number, refresh: number) {
-  const secrets = auth(this).secrets;
-  const token = claimsOf(secrets.get('jwt')!);
-  const refreshToken = claimsOf(secrets.get('refresh token')!);
-  assert.equal(token.exp - token.iat, access, 'access token lifetime (exp - iat)');
-  assert.equal(refreshToken.exp - refreshToken.iat, refresh, 'refresh token lifetime (exp - iat)');
-});
+Then(
+  'the access token lives {int} s and the refresh token {int} s',
+  function (this: IotcWorld, access: number, refresh: number) {
+    const secrets = auth(this).secrets;
+    const token = claimsOf(secrets.get('jwt')!);
+    const refreshToken = claimsOf(secrets.get('refresh token')!);
+    assert.equal(token.exp - token.iat, access, 'access token lifetime (exp - iat)');
+    assert.equal(
+      refreshToken.exp - refreshToken.iat,
+      refresh,
+      'refresh token lifetime (exp - iat)',
+    );
+  },
+);
 
 Then('the tokens live as long as the target states', function (this: IotcWorld) {
   const secrets = auth(this).secrets;
@@ -209,7 +276,11 @@ Then('the tokens live as long as the target states', function (this: IotcWorld) 
   assert.equal(token.exp - token.iat, accessSec, 'access token lifetime (exp - iat)');
   if (refreshSec) {
     const refreshToken = claimsOf(secrets.get('refresh token')!);
-    assert.equal(refreshToken.exp - refreshToken.iat, refreshSec, 'refresh token lifetime (exp - iat)');
+    assert.equal(
+      refreshToken.exp - refreshToken.iat,
+      refreshSec,
+      'refresh token lifetime (exp - iat)',
+    );
   }
 });
 
@@ -221,40 +292,70 @@ When('the access token lifetime has passed', async function (this: IotcWorld) {
 });
 
 When('the refresh token is exchanged for a new token pair', async function (this: IotcWorld) {
-  const answer = await request(this, 'POST', '/api/auth/token', { 'content-type': 'application/json' }, { refreshToken: auth(this).secrets.get('refresh token') });
+  const answer = await request(
+    this,
+    'POST',
+    '/api/auth/token',
+    { 'content-type': 'application/json' },
+    { refreshToken: auth(this).secrets.get('refresh token') },
+  );
   assert.equal(answer.status, 200, `the refresh answered ${answer.status}`);
   auth(this).secrets.set('jwt', (toPlain(answer.json) as { token: string }).token);
 });
 
 // ---- interactive documentation ----
 
-Then('the interactive documentation page \\/swagger-ui.html is served with its scripts', async function (this: IotcWorld) {
-  const page = await request(this, 'GET', '/swagger-ui.html', { accept: 'text/html' });
-  assert.equal(page.status, 200, `/swagger-ui.html answered ${page.status}`);
-  assert.match(page.text, /swagger-ui/i, 'the page is not Swagger UI');
-  const scripts = [...page.text.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => match[1]);
-  assert.ok(scripts.length > 0, 'the page loads no script');
-  for (const script of scripts) {
-    const path = script.startsWith('http') ? new URL(script).pathname : script.startsWith('/') ? script : `/${script}`;
-    const answer = await request(this, 'GET', path, { accept: '*/*' });
-    assert.equal(answer.status, 200, `${path} answered ${answer.status}`);
-  }
-});
+Then(
+  'the interactive documentation page \\/swagger-ui.html is served with its scripts',
+  async function (this: IotcWorld) {
+    const page = await request(this, 'GET', '/swagger-ui.html', { accept: 'text/html' });
+    assert.equal(page.status, 200, `/swagger-ui.html answered ${page.status}`);
+    assert.match(page.text, /swagger-ui/i, 'the page is not Swagger UI');
+    const scripts = [...page.text.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => match[1]);
+    assert.ok(scripts.length > 0, 'the page loads no script');
+    for (const script of scripts) {
+      const path = script.startsWith('http')
+        ? new URL(script).pathname
+        : script.startsWith('/')
+          ? script
+          : `/${script}`;
+      const answer = await request(this, 'GET', path, { accept: '*/*' });
+      assert.equal(answer.status, 200, `${path} answered ${answer.status}`);
+    }
+  },
+);
 
-Then('its API description lists the login and current-user endpoints and both authorizations', async function (this: IotcWorld) {
-  const answer = await request(this, 'GET', '/v3/api-docs');
-  assert.equal(answer.status, 200, `/v3/api-docs answered ${answer.status}`);
-  const document = toPlain(answer.json) as {
-    paths: Record<string, Record<string, unknown>>;
-    components?: { securitySchemes?: Record<string, { type: string; in?: string; name?: string; description?: string; flows?: unknown }> };
-  };
-  assert.ok(document.paths['/api/auth/login']?.post, 'POST /api/auth/login is not described');
-  assert.ok(document.paths['/api/auth/user']?.get, 'GET /api/auth/user is not described');
-  const schemes = Object.values(document.components?.securitySchemes ?? {});
-  const headerSchemes = schemes.filter((scheme) => scheme.type === 'apiKey' && scheme.in === 'header' && /authorization/i.test(scheme.name ?? ''));
-  assert.ok(headerSchemes.some((scheme) => /api ?key/i.test(scheme.description ?? '')), 'no API key authorization is declared');
-  assert.ok(
-    headerSchemes.some((scheme) => /bearer|jwt/i.test(scheme.description ?? '')) || schemes.some((scheme) => scheme.type === 'oauth2' || scheme.type === 'http'),
-    'no JWT (login) authorization is declared',
-  );
-});
+Then(
+  'its API description lists the login and current-user endpoints and both authorizations',
+  async function (this: IotcWorld) {
+    const answer = await request(this, 'GET', '/v3/api-docs');
+    assert.equal(answer.status, 200, `/v3/api-docs answered ${answer.status}`);
+    const document = toPlain(answer.json) as {
+      paths: Record<string, Record<string, unknown>>;
+      components?: {
+        securitySchemes?: Record<
+          string,
+          { type: string; in?: string; name?: string; description?: string; flows?: unknown }
+        >;
+      };
+    };
+    assert.ok(document.paths['/api/auth/login']?.post, 'POST /api/auth/login is not described');
+    assert.ok(document.paths['/api/auth/user']?.get, 'GET /api/auth/user is not described');
+    const schemes = Object.values(document.components?.securitySchemes ?? {});
+    const headerSchemes = schemes.filter(
+      (scheme) =>
+        scheme.type === 'apiKey' &&
+        scheme.in === 'header' &&
+        /authorization/i.test(scheme.name ?? ''),
+    );
+    assert.ok(
+      headerSchemes.some((scheme) => /api ?key/i.test(scheme.description ?? '')),
+      'no API key authorization is declared',
+    );
+    assert.ok(
+      headerSchemes.some((scheme) => /bearer|jwt/i.test(scheme.description ?? '')) ||
+        schemes.some((scheme) => scheme.type === 'oauth2' || scheme.type === 'http'),
+      'no JWT (login) authorization is declared',
+    );
+  },
+);

@@ -22,20 +22,29 @@ const bursts = new WeakMap<IotcWorld, ReportAnswer[]>();
 function analytics(world: IotcWorld) {
   const found = world.run.target.analytics;
   if (!found) throw new Error('the target profile names no analytics component');
-  if (!found.viewConfigId) throw new Error('the target profile names no analytics.viewConfigId (the conformance view)');
+  if (!found.viewConfigId)
+    throw new Error('the target profile names no analytics.viewConfigId (the conformance view)');
   return { reportUrl: found.reportUrl, viewConfigId: found.viewConfigId, limits: found.limits };
 }
 
 /** One buildReport request. `jwtIn` says where the JWT goes; `body` is the request document (viewConfigId added). */
 async function buildReport(
   world: IotcWorld,
-  options: { jwtIn?: 'query' | 'header' | 'none'; jwt?: string; body?: Record<string, unknown>; contentType?: string } = {},
+  options: {
+    jwtIn?: 'query' | 'header' | 'none';
+    jwt?: string;
+    body?: Record<string, unknown>;
+    contentType?: string;
+  } = {},
 ): Promise<ReportAnswer> {
   const { reportUrl, viewConfigId } = analytics(world);
   const jwt = options.jwt ?? scenarioJwt(world);
   const where = options.jwtIn ?? 'query';
   const url = where === 'query' ? `${reportUrl}?jwt=${encodeURIComponent(jwt)}` : reportUrl;
-  const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/json', accept: 'application/json' };
+  const headers: Record<string, string> = {
+    'content-type': options.contentType ?? 'application/json',
+    accept: 'application/json',
+  };
   if (where === 'header') headers.jwt = jwt;
   const requestBody = JSON.stringify({ viewConfigId, ...options.body });
   const started = performance.now();
@@ -55,45 +64,91 @@ async function buildReport(
     json = undefined;
   }
   const elapsedMs = performance.now() - started;
-  world.exchanges.record({ protocol: 'http', via: 'analytics', request: { method: 'POST', url, headers, body: requestBody }, response: { status: response.statusCode, body: text }, elapsedMs });
+  world.exchanges.record({
+    protocol: 'http',
+    via: 'analytics',
+    request: { method: 'POST', url, headers, body: requestBody },
+    response: { status: response.statusCode, body: text },
+    elapsedMs,
+  });
   return { status: response.statusCode, text, json, elapsedMs };
 }
 
-Given('a device {string} in building {string} that reported temperature {word} at {int}', async function (this: IotcWorld, local: string, building: string, temperature: string, ts: number) {
-  assert.ok(local.startsWith('analytics-'), 'devices of the conformance view have local names starting with "analytics-"');
-  const device = await this.createDevice(local);
-  await this.run.admin.saveAttributes(device.record.id, 'SERVER_SCOPE', { building });
-  const posted = await device.driver.postTelemetry({ raw: `{"ts": ${ts}, "values": {"temperature": ${temperature}}}` });
-  assert.equal(posted.status, 200, `telemetry answered ${posted.status}`);
-  await this.eventually(async () => {
-    const history = await this.run.admin.telemetryHistory(device.record.id, ['temperature'], ts, ts);
-    assert.equal(history.get('temperature')?.length, 1, 'the telemetry is not stored yet');
-  });
-});
+Given(
+  'a device {string} in building {string} that reported temperature {word} at {int}',
+  async function (
+    this: IotcWorld,
+    local: string,
+    building: string,
+    temperature: string,
+    ts: number,
+  ) {
+    assert.ok(
+      local.startsWith('analytics-'),
+      'devices of the conformance view have local names starting with "analytics-"',
+    );
+    const device = await this.createDevice(local);
+    await this.run.admin.saveAttributes(device.record.id, 'SERVER_SCOPE', { building });
+    const posted = await device.driver.postTelemetry({
+      raw: `{"ts": ${ts}, "values": {"temperature": ${temperature}}}`,
+    });
+    assert.equal(posted.status, 200, `telemetry answered ${posted.status}`);
+    await this.eventually(async () => {
+      const history = await this.run.admin.telemetryHistory(
+        device.record.id,
+        ['temperature'],
+        ts,
+        ts,
+      );
+      assert.equal(history.get('temperature')?.length, 1, 'the telemetry is not stored yet');
+    });
+  },
+);
 
-When(/^the report of the conformance view is requested with the JWT (?:as|in) (?:the )?(query parameter|header) jwt$/, async function (this: IotcWorld, where: string) {
-  answers.set(this, await buildReport(this, { jwtIn: where === 'header' ? 'header' : 'query' }));
-});
+When(
+  /^the report of the conformance view is requested with the JWT (?:as|in) (?:the )?(query parameter|header) jwt$/,
+  async function (this: IotcWorld, where: string) {
+    answers.set(this, await buildReport(this, { jwtIn: where === 'header' ? 'header' : 'query' }));
+  },
+);
 
-When('the report of the conformance view is requested with range {int} to {int}', async function (this: IotcWorld, start: number, end: number) {
-  answers.set(this, await buildReport(this, { body: { rangeStartTs: start, rangeEndTs: end } }));
-});
+When(
+  'the report of the conformance view is requested with range {int} to {int}',
+  async function (this: IotcWorld, start: number, end: number) {
+    answers.set(this, await buildReport(this, { body: { rangeStartTs: start, rangeEndTs: end } }));
+  },
+);
 
-When(/^the report of the conformance view is requested with filters (.+)$/, async function (this: IotcWorld, filters: string) {
-  answers.set(this, await buildReport(this, { body: { filters: JSON.parse(filters) } }));
-});
+When(
+  /^the report of the conformance view is requested with filters (.+)$/,
+  async function (this: IotcWorld, filters: string) {
+    answers.set(this, await buildReport(this, { body: { filters: JSON.parse(filters) } }));
+  },
+);
 
-When('the report of the conformance view is requested with Content-Type {string}', async function (this: IotcWorld, contentType: string) {
-  answers.set(this, await buildReport(this, { contentType }));
-});
+When(
+  'the report of the conformance view is requested with Content-Type {string}',
+  async function (this: IotcWorld, contentType: string) {
+    answers.set(this, await buildReport(this, { contentType }));
+  },
+);
 
-When('the report of the conformance view is requested with the JWT {string} in the {word}', async function (this: IotcWorld, jwt: string, where: string) {
-  answers.set(this, await buildReport(this, { jwt, jwtIn: where === 'header' ? 'header' : 'query' }));
-});
+When(
+  'the report of the conformance view is requested with the JWT {string} in the {word}',
+  async function (this: IotcWorld, jwt: string, where: string) {
+    answers.set(
+      this,
+      await buildReport(this, { jwt, jwtIn: where === 'header' ? 'header' : 'query' }),
+    );
+  },
+);
 
-When('the report of the conformance view is requested with that expired JWT', async function (this: IotcWorld) {
-  answers.set(this, await buildReport(this));
-});
+When(
+  'the report of the conformance view is requested with that expired JWT',
+  async function (this: IotcWorld) {
+    answers.set(this, await buildReport(this));
+  },
+);
 
 function answer(world: IotcWorld): ReportAnswer {
   const found = answers.get(world);
@@ -103,37 +158,62 @@ function answer(world: IotcWorld): ReportAnswer {
 
 Then('the report answers {int}', function (this: IotcWorld, status: number) {
   const found = answer(this);
-  assert.equal(found.status, status, `buildReport answered ${found.status}: ${found.text.slice(0, 300)}`);
+  assert.equal(
+    found.status,
+    status,
+    `buildReport answered ${found.status}: ${found.text.slice(0, 300)}`,
+  );
 });
 
 Then(/^the report's columnLabels are (.+)$/, function (this: IotcWorld, labels: string) {
   const found = answer(this);
-  assert.equal(found.status, 200, `buildReport answered ${found.status}: ${found.text.slice(0, 300)}`);
-  assert.deepEqual((toPlain(found.json) as { columnLabels: unknown }).columnLabels, JSON.parse(labels));
+  assert.equal(
+    found.status,
+    200,
+    `buildReport answered ${found.status}: ${found.text.slice(0, 300)}`,
+  );
+  assert.deepEqual(
+    (toPlain(found.json) as { columnLabels: unknown }).columnLabels,
+    JSON.parse(labels),
+  );
 });
 
 type Row = Record<string, unknown>;
 
 function rowsOf(world: IotcWorld, local: string): Row[] {
   const found = answer(world);
-  assert.equal(found.status, 200, `buildReport answered ${found.status}: ${found.text.slice(0, 300)}`);
+  assert.equal(
+    found.status,
+    200,
+    `buildReport answered ${found.status}: ${found.text.slice(0, 300)}`,
+  );
   const table = (found.json as { dataTable?: Row[] }).dataTable;
   assert.ok(Array.isArray(table), 'the report has no dataTable array');
   return table.filter((row) => row.Device === world.unique(local));
 }
 
-Then('the report has a row for {string} with Date {string}, temperature {string} and building {string}', function (this: IotcWorld, local: string, date: string, temperature: string, building: string) {
-  const rows = rowsOf(this, local);
-  assert.equal(rows.length, 1, `${rows.length} rows for ${local}`);
-  const row = rows[0];
-  assert.equal(typeof row.Date, 'string', `Date is ${JSON.stringify(row.Date)}, not a string of milliseconds`);
-  assert.equal(row.Date, date);
-  const cell = row.temperature as { isLosslessNumber?: boolean; value?: string } | undefined;
-  assert.ok(cell?.isLosslessNumber, `temperature is ${JSON.stringify(toPlain(cell))}, not a number`);
-  assert.match(cell.value!, /[.eE]/, `temperature ${cell.value} is not written as a double`);
-  assert.equal(Number(cell.value), Number(temperature));
-  assert.equal(row.building, building);
-});
+Then(
+  'the report has a row for {string} with Date {string}, temperature {string} and building {string}',
+  function (this: IotcWorld, local: string, date: string, temperature: string, building: string) {
+    const rows = rowsOf(this, local);
+    assert.equal(rows.length, 1, `${rows.length} rows for ${local}`);
+    const row = rows[0];
+    assert.equal(
+      typeof row.Date,
+      'string',
+      `Date is ${JSON.stringify(row.Date)}, not a string of milliseconds`,
+    );
+    assert.equal(row.Date, date);
+    const cell = row.temperature as { isLosslessNumber?: boolean; value?: string } | undefined;
+    assert.ok(
+      cell?.isLosslessNumber,
+      `temperature is ${JSON.stringify(toPlain(cell))}, not a number`,
+    );
+    assert.match(cell.value!, /[.eE]/, `temperature ${cell.value} is not written as a double`);
+    assert.equal(Number(cell.value), Number(temperature));
+    assert.equal(row.building, building);
+  },
+);
 
 Then('the report has no row for {string}', function (this: IotcWorld, local: string) {
   assert.deepEqual(rowsOf(this, local), [], `the report holds rows for ${local}`);
@@ -143,13 +223,16 @@ Then('the report has no row for {string}', function (this: IotcWorld, local: str
 
 function declaredLimits(world: IotcWorld): { poolSize: number; queueCapacity: number } {
   const limits = analytics(world).limits;
-  if (!limits) throw new Error('the target profile declares no analytics.limits (poolSize, queueCapacity)');
+  if (!limits)
+    throw new Error('the target profile declares no analytics.limits (poolSize, queueCapacity)');
   return limits;
 }
 
 async function burst(world: IotcWorld, count: number): Promise<void> {
   // distinct ranges, so that a report cache cannot answer in place of the limiter (analytics-facts.md)
-  const requests = Array.from({ length: count }, (_, i) => buildReport(world, { body: { rangeStartTs: 1700000000000 + i, rangeEndTs: 1700003600000 } }));
+  const requests = Array.from({ length: count }, (_, i) =>
+    buildReport(world, { body: { rangeStartTs: 1700000000000 + i, rangeEndTs: 1700003600000 } }),
+  );
   bursts.set(world, await Promise.all(requests));
 }
 
@@ -157,10 +240,13 @@ When('as many report requests as the pool size are sent at once', async function
   await burst(this, declaredLimits(this).poolSize);
 });
 
-When('{int} more report requests than the pool and the queue hold are sent at once', async function (this: IotcWorld, extra: number) {
-  const { poolSize, queueCapacity } = declaredLimits(this);
-  await burst(this, poolSize + queueCapacity + extra);
-});
+When(
+  '{int} more report requests than the pool and the queue hold are sent at once',
+  async function (this: IotcWorld, extra: number) {
+    const { poolSize, queueCapacity } = declaredLimits(this);
+    await burst(this, poolSize + queueCapacity + extra);
+  },
+);
 
 function burstAnswers(world: IotcWorld): ReportAnswer[] {
   const found = bursts.get(world);
@@ -171,24 +257,42 @@ function burstAnswers(world: IotcWorld): ReportAnswer[] {
 Then('none of them is answered 429', function (this: IotcWorld) {
   const statuses = burstAnswers(this).map((found) => found.status);
   assert.ok(!statuses.includes(429), `statuses ${JSON.stringify(statuses)}`);
-  assert.ok(statuses.every((status) => status === 200), `statuses ${JSON.stringify(statuses)}`);
+  assert.ok(
+    statuses.every((status) => status === 200),
+    `statuses ${JSON.stringify(statuses)}`,
+  );
 });
 
-Then('at least {int} of them are answered 429 and the others 200', function (this: IotcWorld, minimum: number) {
-  const statuses = burstAnswers(this).map((found) => found.status);
-  const rejected = statuses.filter((status) => status === 429).length;
-  assert.ok(rejected >= minimum, `${rejected} answered 429 (statuses ${JSON.stringify(statuses)})`);
-  assert.ok(statuses.every((status) => status === 429 || status === 200), `statuses ${JSON.stringify(statuses)}`);
-  const { poolSize } = declaredLimits(this);
-  assert.ok(statuses.filter((status) => status === 200).length >= poolSize, 'fewer requests than the pool size were served');
-});
+Then(
+  'at least {int} of them are answered 429 and the others 200',
+  function (this: IotcWorld, minimum: number) {
+    const statuses = burstAnswers(this).map((found) => found.status);
+    const rejected = statuses.filter((status) => status === 429).length;
+    assert.ok(
+      rejected >= minimum,
+      `${rejected} answered 429 (statuses ${JSON.stringify(statuses)})`,
+    );
+    assert.ok(
+      statuses.every((status) => status === 429 || status === 200),
+      `statuses ${JSON.stringify(statuses)}`,
+    );
+    const { poolSize } = declaredLimits(this);
+    assert.ok(
+      statuses.filter((status) => status === 200).length >= poolSize,
+      'fewer requests than the pool size were served',
+    );
+  },
+);
 
 Then('every 429 comes back faster than the fastest 200', function (this: IotcWorld) {
   const all = burstAnswers(this);
   const rejects = all.filter((found) => found.status === 429).map((found) => found.elapsedMs);
   const served = all.filter((found) => found.status === 200).map((found) => found.elapsedMs);
   assert.ok(rejects.length > 0 && served.length > 0, 'the burst had no 429 or no 200');
-  assert.ok(Math.max(...rejects) < Math.min(...served), `slowest 429 ${Math.round(Math.max(...rejects))} ms, fastest 200 ${Math.round(Math.min(...served))} ms`);
+  assert.ok(
+    Math.max(...rejects) < Math.min(...served),
+    `slowest 429 ${Math.round(Math.max(...rejects))} ms, fastest 200 ${Math.round(Math.min(...served))} ms`,
+  );
 });
 
 Then('once the burst is over a report request succeeds again', async function (this: IotcWorld) {

@@ -6,7 +6,11 @@ import type { IotcWorld } from './world';
 import { sameJson } from './support/expectations';
 import { settlesWithin } from './support/eventually';
 
-const keyList = (text: string) => text.split(',').map((key) => key.trim()).filter(Boolean);
+const keyList = (text: string) =>
+  text
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
 
 /**
  * Sets attributes through the admin API. When the device has an attribute-updates poll waiting, the platform may
@@ -14,36 +18,60 @@ const keyList = (text: string) => text.split(',').map((key) => key.trim()).filte
  * says when it is registered). So the same change is saved again, at growing intervals, until the poll answers or
  * eventuallyMs runs out: a repeated save of the same values is still a change made by a server-side component.
  */
-Given(/^the platform sets the (shared|server) attributes of "([^"]*)" to (.+)$/, async function (this: IotcWorld, scope: string, local: string, body: string) {
-  const device = this.device(local);
-  const save = () => this.run.admin.saveAttributes(device.record.id, scope === 'shared' ? 'SHARED_SCOPE' : 'SERVER_SCOPE', body);
-  const poll = this.pending.get(`updates:${local}`);
-  if (scope !== 'shared' || !poll) return save();
-  const { eventuallyMs, pollIntervalMs } = this.run.target.timeouts;
-  const deadline = Date.now() + eventuallyMs;
-  for (let attempt = 0; ; attempt++) {
-    await save();
-    const left = deadline - Date.now();
-    if (left <= 0) return; // the Then step reports what the poll answered
-    if (await settlesWithin(poll, Math.min(pollIntervalMs * 2 ** Math.min(attempt + 1, 5), left))) return;
-  }
-});
+Given(
+  /^the platform sets the (shared|server) attributes of "([^"]*)" to (.+)$/,
+  async function (this: IotcWorld, scope: string, local: string, body: string) {
+    const device = this.device(local);
+    const save = () =>
+      this.run.admin.saveAttributes(
+        device.record.id,
+        scope === 'shared' ? 'SHARED_SCOPE' : 'SERVER_SCOPE',
+        body,
+      );
+    const poll = this.pending.get(`updates:${local}`);
+    if (scope !== 'shared' || !poll) return save();
+    const { eventuallyMs, pollIntervalMs } = this.run.target.timeouts;
+    const deadline = Date.now() + eventuallyMs;
+    for (let attempt = 0; ; attempt++) {
+      await save();
+      const left = deadline - Date.now();
+      if (left <= 0) return; // the Then step reports what the poll answered
+      if (await settlesWithin(poll, Math.min(pollIntervalMs * 2 ** Math.min(attempt + 1, 5), left)))
+        return;
+    }
+  },
+);
 
-When('the device {string} requests its attributes with clientKeys {string} and sharedKeys {string}', async function (this: IotcWorld, local: string, client: string, shared: string) {
-  this.response = await this.device(local).driver.getAttributes({ clientKeys: keyList(client), sharedKeys: keyList(shared) });
-});
+When(
+  'the device {string} requests its attributes with clientKeys {string} and sharedKeys {string}',
+  async function (this: IotcWorld, local: string, client: string, shared: string) {
+    this.response = await this.device(local).driver.getAttributes({
+      clientKeys: keyList(client),
+      sharedKeys: keyList(shared),
+    });
+  },
+);
 
-When('the device {string} requests its attributes with clientKeys {string}', async function (this: IotcWorld, local: string, client: string) {
-  this.response = await this.device(local).driver.getAttributes({ clientKeys: keyList(client) });
-});
+When(
+  'the device {string} requests its attributes with clientKeys {string}',
+  async function (this: IotcWorld, local: string, client: string) {
+    this.response = await this.device(local).driver.getAttributes({ clientKeys: keyList(client) });
+  },
+);
 
-When('the device {string} requests its attributes with sharedKeys {string}', async function (this: IotcWorld, local: string, shared: string) {
-  this.response = await this.device(local).driver.getAttributes({ sharedKeys: keyList(shared) });
-});
+When(
+  'the device {string} requests its attributes with sharedKeys {string}',
+  async function (this: IotcWorld, local: string, shared: string) {
+    this.response = await this.device(local).driver.getAttributes({ sharedKeys: keyList(shared) });
+  },
+);
 
-When('the device {string} requests its attributes with no keys', async function (this: IotcWorld, local: string) {
-  this.response = await this.device(local).driver.getAttributes();
-});
+When(
+  'the device {string} requests its attributes with no keys',
+  async function (this: IotcWorld, local: string) {
+    this.response = await this.device(local).driver.getAttributes();
+  },
+);
 
 /** Starts the long-poll and goes on at once; a Then step awaits its answer. */
 function startUpdatesPoll(this: IotcWorld, local: string, timeoutMs: number): void {
@@ -51,27 +79,45 @@ function startUpdatesPoll(this: IotcWorld, local: string, timeoutMs: number): vo
 }
 
 When('the device {string} waits for shared attribute updates for up to {int} ms', startUpdatesPoll);
-Given('the device {string} is waiting for shared attribute updates for up to {int} ms', startUpdatesPoll);
+Given(
+  'the device {string} is waiting for shared attribute updates for up to {int} ms',
+  startUpdatesPoll,
+);
 
-Then(/^the attribute updates poll of "([^"]*)" answers 200 with (.+)$/, async function (this: IotcWorld, local: string, expected: string) {
-  const response = (await this.pending.get(`updates:${local}`)) as DeviceResponse;
-  assert.ok(response, 'no attribute updates poll was started');
-  assert.equal(response.status, 200, `the poll answered ${this.shown(response)}`);
-  assert.ok(sameJson(response.json, expected), `the poll answered ${this.shown(response)}, expected ${expected}`);
-});
+Then(
+  /^the attribute updates poll of "([^"]*)" answers 200 with (.+)$/,
+  async function (this: IotcWorld, local: string, expected: string) {
+    const response = (await this.pending.get(`updates:${local}`)) as DeviceResponse;
+    assert.ok(response, 'no attribute updates poll was started');
+    assert.equal(response.status, 200, `the poll answered ${this.shown(response)}`);
+    assert.ok(
+      sameJson(response.json, expected),
+      `the poll answered ${this.shown(response)}, expected ${expected}`,
+    );
+  },
+);
 
-Then('the attribute updates poll of {string} times out with {int} and an empty body after at least {int} ms', async function (this: IotcWorld, local: string, status: number, minimumMs: number) {
-  const response = (await this.pending.get(`updates:${local}`)) as DeviceResponse;
-  assert.ok(response, 'no attribute updates poll was started');
-  assert.equal(response.status, status, `the poll answered ${this.shown(response)}`);
-  assert.equal(response.text, '', 'a timed-out poll has an empty body');
-  assert.ok(response.elapsedMs >= minimumMs * 0.95, `the poll ended after ${Math.round(response.elapsedMs)} ms, before its timeout of ${minimumMs} ms`);
-});
+Then(
+  'the attribute updates poll of {string} times out with {int} and an empty body after at least {int} ms',
+  async function (this: IotcWorld, local: string, status: number, minimumMs: number) {
+    const response = (await this.pending.get(`updates:${local}`)) as DeviceResponse;
+    assert.ok(response, 'no attribute updates poll was started');
+    assert.equal(response.status, status, `the poll answered ${this.shown(response)}`);
+    assert.equal(response.text, '', 'a timed-out poll has an empty body');
+    assert.ok(
+      response.elapsedMs >= minimumMs * 0.95,
+      `the poll ended after ${Math.round(response.elapsedMs)} ms, before its timeout of ${minimumMs} ms`,
+    );
+  },
+);
 
-Then('the platform eventually holds the shared attribute {string} of {string}', async function (this: IotcWorld, key: string, local: string) {
-  const device = this.device(local);
-  await this.eventually(async () => {
-    const stored = await this.run.admin.attributes(device.record.id, 'SHARED_SCOPE', [key]);
-    assert.ok(stored.has(key), `the shared attribute ${key} is not stored`);
-  });
-});
+Then(
+  'the platform eventually holds the shared attribute {string} of {string}',
+  async function (this: IotcWorld, key: string, local: string) {
+    const device = this.device(local);
+    await this.eventually(async () => {
+      const stored = await this.run.admin.attributes(device.record.id, 'SHARED_SCOPE', [key]);
+      assert.ok(stored.has(key), `the shared attribute ${key} is not stored`);
+    });
+  },
+);

@@ -11,38 +11,61 @@ import { GiveUp } from './support/eventually';
  */
 const REGISTRATION_SLACK_MS = 100;
 
-When(/^the device "([^"]*)" posts the claim (.+)$/, async function (this: IotcWorld, local: string, body: string) {
-  this.response = await this.device(local).driver.claim({ raw: body });
-  this.ids.set(`claim-acknowledged:${local}`, String(Date.now()));
-});
+When(
+  /^the device "([^"]*)" posts the claim (.+)$/,
+  async function (this: IotcWorld, local: string, body: string) {
+    this.response = await this.device(local).driver.claim({ raw: body });
+    this.ids.set(`claim-acknowledged:${local}`, String(Date.now()));
+  },
+);
 
-When('the device {string} posts a claim with no body', async function (this: IotcWorld, local: string) {
-  this.response = await this.device(local).driver.claim();
-  this.ids.set(`claim-acknowledged:${local}`, String(Date.now()));
-});
+When(
+  'the device {string} posts a claim with no body',
+  async function (this: IotcWorld, local: string) {
+    this.response = await this.device(local).driver.claim();
+    this.ids.set(`claim-acknowledged:${local}`, String(Date.now()));
+  },
+);
 
-async function customerClaims(world: IotcWorld, local: string, secretKey: string): Promise<AdminResponse> {
+async function customerClaims(
+  world: IotcWorld,
+  local: string,
+  secretKey: string,
+): Promise<AdminResponse> {
   const customer = world.run.customer;
   assert.ok(customer, 'the target profile names no customerUser, who claims devices');
   const device = world.device(local);
   const answer = await customer.claimDevice(device.record.name, secretKey);
   if (answer.status === 200) {
-    world.cleanups.push({ what: `claim of ${device.record.name}`, undo: async () => void (await customer.reclaimDevice(device.record.name)) });
+    world.cleanups.push({
+      what: `claim of ${device.record.name}`,
+      undo: async () => void (await customer.reclaimDevice(device.record.name)),
+    });
   }
   return answer;
 }
 
-Then('the customer can claim {string} with the secret key {string}', async function (this: IotcWorld, local: string, secretKey: string) {
-  const answer = await customerClaims(this, local, secretKey);
-  assert.equal(answer.status, 200, `the claim answered ${this.shown(answer)}`);
-  assert.equal((answer.json as { response?: string } | undefined)?.response, 'SUCCESS', `the claim answered ${this.shown(answer)}`);
-});
+Then(
+  'the customer can claim {string} with the secret key {string}',
+  async function (this: IotcWorld, local: string, secretKey: string) {
+    const answer = await customerClaims(this, local, secretKey);
+    assert.equal(answer.status, 200, `the claim answered ${this.shown(answer)}`);
+    assert.equal(
+      (answer.json as { response?: string } | undefined)?.response,
+      'SUCCESS',
+      `the claim answered ${this.shown(answer)}`,
+    );
+  },
+);
 
-Then('the customer cannot claim {string} with the secret key {string}', async function (this: IotcWorld, local: string, secretKey: string) {
-  const answer = await customerClaims(this, local, secretKey);
-  assert.notEqual(answer.status, 200, `the claim succeeded: ${this.shown(answer)}`);
-  assert.ok(answer.status < 500, `the claim answered a server error: ${this.shown(answer)}`);
-});
+Then(
+  'the customer cannot claim {string} with the secret key {string}',
+  async function (this: IotcWorld, local: string, secretKey: string) {
+    const answer = await customerClaims(this, local, secretKey);
+    assert.notEqual(answer.status, 200, `the claim succeeded: ${this.shown(answer)}`);
+    assert.ok(answer.status < 500, `the claim answered a server error: ${this.shown(answer)}`);
+  },
+);
 
 /**
  * A claim with the right key that succeeds cannot be taken back as evidence (it consumes the registration), so no
@@ -60,7 +83,9 @@ Then(
       if (open > 0) throw new Error(`the claim window is open for ${open} ms more`);
       const answer = await customerClaims(this, local, secretKey);
       if (answer.status === 200) {
-        throw new GiveUp(`the claim succeeded ${Date.now() - acknowledged} ms after the device registered it for ${durationMs} ms: ${this.shown(answer)}`);
+        throw new GiveUp(
+          `the claim succeeded ${Date.now() - acknowledged} ms after the device registered it for ${durationMs} ms: ${this.shown(answer)}`,
+        );
       }
       assert.ok(answer.status < 500, `the claim answered a server error: ${this.shown(answer)}`);
     }, durationMs + REGISTRATION_SLACK_MS);

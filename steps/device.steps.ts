@@ -13,33 +13,54 @@ Given('a device {string} with an access token', async function (this: IotcWorld,
  * A request to any path of the HTTP device API in which `{token}` stands for the device's access token (so the
  * token never appears in a scenario). A POST carries the JSON body {}.
  */
-When(/^the device "([^"]*)" sends (GET|POST) (\/\S*\{token\}\S*)$/, async function (this: IotcWorld, local: string, method: 'GET' | 'POST', path: string) {
-  const device = this.device(local);
-  const resolved = path.replace('{token}', encodeURIComponent(device.token));
-  this.response = await request(this, method, resolved);
-});
+When(
+  /^the device "([^"]*)" sends (GET|POST) (\/\S*\{token\}\S*)$/,
+  async function (this: IotcWorld, local: string, method: 'GET' | 'POST', path: string) {
+    const device = this.device(local);
+    const resolved = path.replace('{token}', encodeURIComponent(device.token));
+    this.response = await request(this, method, resolved);
+  },
+);
 
 /** The same with a body sent exactly as written (malformed JSON included), with Content-Type: application/json. */
-When(/^the device "([^"]*)" sends POST (\/\S*\{token\}\S*) with the body (.+)$/, async function (this: IotcWorld, local: string, path: string, body: string) {
-  const device = this.device(local);
-  this.response = await deviceRequest(this.run.target.httpUrl, 'POST', path.replace('{token}', encodeURIComponent(device.token)), { raw: body }, {
-    requestTimeoutMs: this.run.target.timeouts.requestMs,
-    dispatcher: this.run.deviceDispatcher,
-    recorder: this.exchanges.record,
-  });
-});
+When(
+  /^the device "([^"]*)" sends POST (\/\S*\{token\}\S*) with the body (.+)$/,
+  async function (this: IotcWorld, local: string, path: string, body: string) {
+    const device = this.device(local);
+    this.response = await deviceRequest(
+      this.run.target.httpUrl,
+      'POST',
+      path.replace('{token}', encodeURIComponent(device.token)),
+      { raw: body },
+      {
+        requestTimeoutMs: this.run.target.timeouts.requestMs,
+        dispatcher: this.run.deviceDispatcher,
+        recorder: this.exchanges.record,
+      },
+    );
+  },
+);
 
 /** A request to a literal path, with no device token of this scenario in it (unknown tokens, other versions). */
-When(/^a client sends (GET|POST) (\/\S+)$/, async function (this: IotcWorld, method: 'GET' | 'POST', path: string) {
-  this.response = await request(this, method, path);
-});
+When(
+  /^a client sends (GET|POST) (\/\S+)$/,
+  async function (this: IotcWorld, method: 'GET' | 'POST', path: string) {
+    this.response = await request(this, method, path);
+  },
+);
 
 function request(world: IotcWorld, method: 'GET' | 'POST', path: string) {
-  return deviceRequest(world.run.target.httpUrl, method, path, method === 'POST' ? { json: {} } : undefined, {
-    requestTimeoutMs: world.run.target.timeouts.requestMs,
-    dispatcher: world.run.deviceDispatcher,
-    recorder: world.exchanges.record,
-  });
+  return deviceRequest(
+    world.run.target.httpUrl,
+    method,
+    path,
+    method === 'POST' ? { json: {} } : undefined,
+    {
+      requestTimeoutMs: world.run.target.timeouts.requestMs,
+      dispatcher: world.run.deviceDispatcher,
+      recorder: world.exchanges.record,
+    },
+  );
 }
 
 Then('the response status is {int}', function (this: IotcWorld, status: number) {
@@ -54,7 +75,11 @@ Then('the response status is not a server error', function (this: IotcWorld) {
 
 Then('the response status is not {int}', function (this: IotcWorld, status: number) {
   const response = this.lastResponse();
-  assert.notEqual(response.status, status, `expected any status but ${status}: ${this.shown(response)}`);
+  assert.notEqual(
+    response.status,
+    status,
+    `expected any status but ${status}: ${this.shown(response)}`,
+  );
 });
 
 Then('the response body is empty', function (this: IotcWorld) {
@@ -65,7 +90,10 @@ Then('the response body is empty', function (this: IotcWorld) {
 function assertJsonBody(world: IotcWorld, expected: string): void {
   const response = world.lastResponse();
   assert.ok(response.json !== undefined, `expected a JSON body, got ${world.shown(response)}`);
-  assert.ok(sameJson(response.json, expected), `expected ${expected}, got ${world.shown(response)}`);
+  assert.ok(
+    sameJson(response.json, expected),
+    `expected ${expected}, got ${world.shown(response)}`,
+  );
 }
 
 Then(/^the response body is the JSON (.+)$/, function (this: IotcWorld, expected: string) {

@@ -22,7 +22,13 @@ import {
 } from '../schemas/arbitrary';
 import { GATEWAY_TOPICS, type MqttGateway } from '../simulators/gateway/mqtt-gateway';
 import { isFailure, type PublishOutcome } from '../simulators/device/mqtt-connection';
-import { checkOnlySentinel, checkStored, runProperty, SENTINEL_KEY, storedDataOf } from './properties.steps';
+import {
+  checkOnlySentinel,
+  checkStored,
+  runProperty,
+  SENTINEL_KEY,
+  storedDataOf,
+} from './properties.steps';
 import type { IotcWorld } from './world';
 
 const DEFAULT_RUNS = 20;
@@ -31,7 +37,10 @@ const SLOTS = ['iotc-slot-a', 'iotc-slot-b'] as const;
 type Slot = (typeof SLOTS)[number];
 const deviceNames = fc.constantFrom<string>(...SLOTS);
 
-const TOPIC: Record<GatewayResource, string> = { telemetry: GATEWAY_TOPICS.telemetry, attributes: GATEWAY_TOPICS.attributes };
+const TOPIC: Record<GatewayResource, string> = {
+  telemetry: GATEWAY_TOPICS.telemetry,
+  attributes: GATEWAY_TOPICS.attributes,
+};
 
 /** The devices of one case: fresh platform names for the slots, and the body with those names put in. */
 interface CaseDevices {
@@ -42,16 +51,25 @@ interface CaseDevices {
   idOf(slot: string): Promise<string>;
 }
 
-async function withFreshDevices(world: IotcWorld, use: (devices: CaseDevices) => Promise<void>): Promise<void> {
+async function withFreshDevices(
+  world: IotcWorld,
+  use: (devices: CaseDevices) => Promise<void>,
+): Promise<void> {
   const { admin, journal } = world.run;
   const run = randomUUID().slice(0, 8);
-  const names = new Map<string, string>(SLOTS.map((slot) => [slot, world.unique(`gwfuzz-${run}-${slot.slice(-1)}`)]));
+  const names = new Map<string, string>(
+    SLOTS.map((slot) => [slot, world.unique(`gwfuzz-${run}-${slot.slice(-1)}`)]),
+  );
   for (const name of names.values()) journal.intend('device', name);
   const name = (slot: string) => names.get(slot) ?? slot;
   try {
     await use({
       name,
-      render: (body) => SLOTS.reduce((text, slot: Slot) => text.split(JSON.stringify(slot)).join(JSON.stringify(name(slot))), body),
+      render: (body) =>
+        SLOTS.reduce(
+          (text, slot: Slot) => text.split(JSON.stringify(slot)).join(JSON.stringify(name(slot))),
+          body,
+        ),
       async idOf(slot) {
         const record = await admin.findDeviceByName(name(slot));
         if (!record) throw new Error(`no device ${name(slot)} on the platform`);
@@ -73,13 +91,21 @@ function describeOutcome(outcome: PublishOutcome): string {
 }
 
 /** Publishes a valid payload for fresh devices: PUBACK success, and every entry stored for its device exactly. */
-async function publishesAndStoresExactly(world: IotcWorld, gateway: MqttGateway, resource: GatewayResource, payload: ValidGatewayPayload): Promise<void> {
+async function publishesAndStoresExactly(
+  world: IotcWorld,
+  gateway: MqttGateway,
+  resource: GatewayResource,
+  payload: ValidGatewayPayload,
+): Promise<void> {
   await withFreshDevices(world, async (devices) => {
     const body = devices.render(payload.body);
     const sentAt = Date.now();
     const outcome = await gateway.publish(TOPIC[resource], { raw: body });
     const answeredAt = Date.now();
-    if (outcome.result !== 'acked' || isFailure(outcome)) throw new Error(`${TOPIC[resource]} ${describeOutcome(outcome)}, expected success; body ${body}`);
+    if (outcome.result !== 'acked' || isFailure(outcome))
+      throw new Error(
+        `${TOPIC[resource]} ${describeOutcome(outcome)}, expected success; body ${body}`,
+      );
     for (const slot of payload.devices) {
       const expected = payload.expected.filter((entry) => entry.device === slot);
       // every named device is created, even one without entries (interfaces.md MQTT rule 2)
@@ -87,7 +113,12 @@ async function publishesAndStoresExactly(world: IotcWorld, gateway: MqttGateway,
       if (expected.length === 0) continue;
       const stored = storedDataOf(world.run.admin, id);
       const keys = expected.map((entry) => entry.key);
-      await world.eventually(async () => checkStored(resource, expected, await stored.readBack(resource, keys), { sentAt, answeredAt }));
+      await world.eventually(async () =>
+        checkStored(resource, expected, await stored.readBack(resource, keys), {
+          sentAt,
+          answeredAt,
+        }),
+      );
     }
   });
 }
@@ -95,7 +126,10 @@ async function publishesAndStoresExactly(world: IotcWorld, gateway: MqttGateway,
 /** The sentinel: a valid message naming every slot device, stored once the rejected payload was handled. */
 function sentinelBody(resource: GatewayResource, devices: CaseDevices): string {
   // timestamped, so that a platform reading an entry without ts otherwise (a declared deviation) stores it the same
-  const value = resource === 'telemetry' ? [{ ts: Date.now(), values: { [SENTINEL_KEY]: true } }] : { [SENTINEL_KEY]: true };
+  const value =
+    resource === 'telemetry'
+      ? [{ ts: Date.now(), values: { [SENTINEL_KEY]: true } }]
+      : { [SENTINEL_KEY]: true };
   return JSON.stringify(Object.fromEntries(SLOTS.map((slot) => [devices.name(slot), value])));
 }
 
@@ -103,19 +137,35 @@ function sentinelBody(resource: GatewayResource, devices: CaseDevices): string {
  * Publishes a malformed payload for fresh devices: a failure PUBACK (≥ 0x80) and the connection stays usable. A
  * sentinel for the same devices follows; once it is stored, each device holds nothing but the sentinel.
  */
-async function rejectsAndStoresNothing(world: IotcWorld, gateway: MqttGateway, resource: GatewayResource, payload: MalformedPayload): Promise<void> {
+async function rejectsAndStoresNothing(
+  world: IotcWorld,
+  gateway: MqttGateway,
+  resource: GatewayResource,
+  payload: MalformedPayload,
+): Promise<void> {
   await withFreshDevices(world, async (devices) => {
     const body = devices.render(payload.body);
     const outcome = await gateway.publish(TOPIC[resource], { raw: body });
     if (outcome.result !== 'acked' || (outcome.reasonCode ?? 0) < 0x80) {
-      throw new Error(`${payload.defect}: ${TOPIC[resource]} ${describeOutcome(outcome)}, expected a failure reason code; body ${JSON.stringify(body)}`);
+      throw new Error(
+        `${payload.defect}: ${TOPIC[resource]} ${describeOutcome(outcome)}, expected a failure reason code; body ${JSON.stringify(body)}`,
+      );
     }
-    const sentinel = await gateway.publish(TOPIC[resource], { raw: sentinelBody(resource, devices) });
-    if (sentinel.result !== 'acked' || isFailure(sentinel)) throw new Error(`the sentinel ${describeOutcome(sentinel)}`);
+    const sentinel = await gateway.publish(TOPIC[resource], {
+      raw: sentinelBody(resource, devices),
+    });
+    if (sentinel.result !== 'acked' || isFailure(sentinel))
+      throw new Error(`the sentinel ${describeOutcome(sentinel)}`);
     for (const slot of SLOTS) {
       const id = await world.eventually(() => devices.idOf(slot));
       const stored = storedDataOf(world.run.admin, id);
-      await world.eventually(async () => checkOnlySentinel(await stored.storedKeys(resource), { defect: payload.defect, body }, devices.name(slot)));
+      await world.eventually(async () =>
+        checkOnlySentinel(
+          await stored.storedKeys(resource),
+          { defect: payload.defect, body },
+          devices.name(slot),
+        ),
+      );
     }
   });
 }
@@ -125,8 +175,16 @@ Then(
   { timeout: STEP_TIMEOUT_MS },
   async function (this: IotcWorld, resource: GatewayResource, gateway: string) {
     const driver = this.gateway(gateway).driver;
-    const arbitrary = resource === 'telemetry' ? validGatewayTelemetry({ deviceNames }) : validGatewayAttributes({ deviceNames });
-    await runProperty(this, arbitrary, (payload) => publishesAndStoresExactly(this, driver, resource, payload), DEFAULT_RUNS);
+    const arbitrary =
+      resource === 'telemetry'
+        ? validGatewayTelemetry({ deviceNames })
+        : validGatewayAttributes({ deviceNames });
+    await runProperty(
+      this,
+      arbitrary,
+      (payload) => publishesAndStoresExactly(this, driver, resource, payload),
+      DEFAULT_RUNS,
+    );
   },
 );
 
@@ -135,7 +193,15 @@ Then(
   { timeout: STEP_TIMEOUT_MS },
   async function (this: IotcWorld, resource: GatewayResource, gateway: string) {
     const driver = this.gateway(gateway).driver;
-    const arbitrary = resource === 'telemetry' ? malformedGatewayTelemetry({ deviceNames }) : malformedGatewayAttributes({ deviceNames });
-    await runProperty(this, arbitrary, (payload) => rejectsAndStoresNothing(this, driver, resource, payload), DEFAULT_RUNS);
+    const arbitrary =
+      resource === 'telemetry'
+        ? malformedGatewayTelemetry({ deviceNames })
+        : malformedGatewayAttributes({ deviceNames });
+    await runProperty(
+      this,
+      arbitrary,
+      (payload) => rejectsAndStoresNothing(this, driver, resource, payload),
+      DEFAULT_RUNS,
+    );
   },
 );

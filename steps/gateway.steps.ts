@@ -5,8 +5,17 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When, defineParameterType } from '@cucumber/cucumber';
-import { MqttConnectRefusedError, MqttConnection, isFailure, type MqttVersion } from '../simulators/device/mqtt-connection';
-import { GATEWAY_TOPICS, type AttributeResponse, type GatewayRpcRequest } from '../simulators/gateway/mqtt-gateway';
+import {
+  MqttConnectRefusedError,
+  MqttConnection,
+  isFailure,
+  type MqttVersion,
+} from '../simulators/device/mqtt-connection';
+import {
+  GATEWAY_TOPICS,
+  type AttributeResponse,
+  type GatewayRpcRequest,
+} from '../simulators/gateway/mqtt-gateway';
 import { jsonEqual, parseLossless, toPlain } from '../src/kv/values';
 import { AdminClient } from '../src/admin-client';
 import type { IotcWorld } from './world';
@@ -20,20 +29,38 @@ defineParameterType({
 
 /** `{{local}}` → the platform name of that device (journaled: the platform may create it). */
 function withDeviceNames(world: IotcWorld, text: string): string {
-  return text.replace(/\{\{([^}]+)\}\}/g, (_match, local: string) => world.platformCreatedDevice(local.trim()));
+  return text.replace(/\{\{([^}]+)\}\}/g, (_match, local: string) =>
+    world.platformCreatedDevice(local.trim()),
+  );
 }
 
 /** Creates a gateway device (additionalInfo.gateway = true) and connects it at `url`. */
-async function startGateway(world: IotcWorld, local: string, version: MqttVersion, url: string): Promise<void> {
+async function startGateway(
+  world: IotcWorld,
+  local: string,
+  version: MqttVersion,
+  url: string,
+): Promise<void> {
   const name = world.unique(local);
-  const record = await world.track('device', name, () => world.run.admin.createDevice(name, { additionalInfo: { gateway: true } }), (device) => world.run.admin.deleteDevice(device.id));
+  const record = await world.track(
+    'device',
+    name,
+    () => world.run.admin.createDevice(name, { additionalInfo: { gateway: true } }),
+    (device) => world.run.admin.deleteDevice(device.id),
+  );
   const device = await world.adoptDevice(local, record);
-  world.gateways.set(local, { local, driver: await connectGateway(world, local, device.token, version, url) });
+  world.gateways.set(local, {
+    local,
+    driver: await connectGateway(world, local, device.token, version, url),
+  });
 }
 
-Given('a gateway {string} connected over MQTT {mqttVersion}', async function (this: IotcWorld, local: string, version: MqttVersion) {
-  await startGateway(this, local, version, mqttUrl(this));
-});
+Given(
+  'a gateway {string} connected over MQTT {mqttVersion}',
+  async function (this: IotcWorld, local: string, version: MqttVersion) {
+    await startGateway(this, local, version, mqttUrl(this));
+  },
+);
 
 Given('the target serves MQTT over TLS too', function (this: IotcWorld) {
   if (!this.run.target.mqttsUrl) {
@@ -43,130 +70,239 @@ Given('the target serves MQTT over TLS too', function (this: IotcWorld) {
   return undefined;
 });
 
-Given('a gateway {string} connected over mqtts with MQTT {mqttVersion}', async function (this: IotcWorld, local: string, version: MqttVersion) {
-  const url = this.run.target.mqttsUrl;
-  assert.ok(url, 'the target profile names no mqtts URL (platform.mqtts)');
-  await startGateway(this, local, version, url);
-});
+Given(
+  'a gateway {string} connected over mqtts with MQTT {mqttVersion}',
+  async function (this: IotcWorld, local: string, version: MqttVersion) {
+    const url = this.run.target.mqttsUrl;
+    assert.ok(url, 'the target profile names no mqtts URL (platform.mqtts)');
+    await startGateway(this, local, version, url);
+  },
+);
 
-Given('a device {string} that is not a gateway, connected over MQTT {mqttVersion}', async function (this: IotcWorld, local: string, version: MqttVersion) {
-  const device = await this.createDevice(local);
-  this.gateways.set(local, { local, driver: await connectGateway(this, local, device.token, version) });
-});
+Given(
+  'a device {string} that is not a gateway, connected over MQTT {mqttVersion}',
+  async function (this: IotcWorld, local: string, version: MqttVersion) {
+    const device = await this.createDevice(local);
+    this.gateways.set(local, {
+      local,
+      driver: await connectGateway(this, local, device.token, version),
+    });
+  },
+);
 
-When('the gateway {string} connects the device {string}', async function (this: IotcWorld, gateway: string, local: string) {
-  this.lastPublish = await this.gateway(gateway).driver.connectDevice(this.platformCreatedDevice(local));
-});
+When(
+  'the gateway {string} connects the device {string}',
+  async function (this: IotcWorld, gateway: string, local: string) {
+    this.lastPublish = await this.gateway(gateway).driver.connectDevice(
+      this.platformCreatedDevice(local),
+    );
+  },
+);
 
-When('the gateway {string} connects the device {string} with the type {string}', async function (this: IotcWorld, gateway: string, local: string, type: string) {
-  const profile = this.platformCreatedProfile(type);
-  this.lastPublish = await this.gateway(gateway).driver.connectDevice(this.platformCreatedDevice(local), profile);
-});
+When(
+  'the gateway {string} connects the device {string} with the type {string}',
+  async function (this: IotcWorld, gateway: string, local: string, type: string) {
+    const profile = this.platformCreatedProfile(type);
+    this.lastPublish = await this.gateway(gateway).driver.connectDevice(
+      this.platformCreatedDevice(local),
+      profile,
+    );
+  },
+);
 
-When('the gateway {string} disconnects the device {string}', async function (this: IotcWorld, gateway: string, local: string) {
-  this.lastPublish = await this.gateway(gateway).driver.disconnectDevice(this.platformCreatedDevice(local));
-});
+When(
+  'the gateway {string} disconnects the device {string}',
+  async function (this: IotcWorld, gateway: string, local: string) {
+    this.lastPublish = await this.gateway(gateway).driver.disconnectDevice(
+      this.platformCreatedDevice(local),
+    );
+  },
+);
 
-When('the gateway {string} publishes on {string}:', async function (this: IotcWorld, gateway: string, topic: string, payload: string) {
-  this.lastPublish = await this.gateway(gateway).driver.publish(topic, { raw: withDeviceNames(this, payload) });
-});
+When(
+  'the gateway {string} publishes on {string}:',
+  async function (this: IotcWorld, gateway: string, topic: string, payload: string) {
+    this.lastPublish = await this.gateway(gateway).driver.publish(topic, {
+      raw: withDeviceNames(this, payload),
+    });
+  },
+);
 
-When(/^the gateway "([^"]*)" publishes on "([^"]*)" the payload (.+)$/, async function (this: IotcWorld, gateway: string, topic: string, payload: string) {
-  this.lastPublish = await this.gateway(gateway).driver.publish(topic, { raw: withDeviceNames(this, payload) });
-});
+When(
+  /^the gateway "([^"]*)" publishes on "([^"]*)" the payload (.+)$/,
+  async function (this: IotcWorld, gateway: string, topic: string, payload: string) {
+    this.lastPublish = await this.gateway(gateway).driver.publish(topic, {
+      raw: withDeviceNames(this, payload),
+    });
+  },
+);
 
-When(/^the gateway "([^"]*)" publishes telemetry for "([^"]*)": (.+)$/, async function (this: IotcWorld, gateway: string, local: string, entries: string) {
-  const name = JSON.stringify(this.platformCreatedDevice(local));
-  const before = Date.now();
-  this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.telemetry, { raw: `{${name}:${entries}}` });
-  this.ids.set(`sent-window:${local}`, `${before}:${Date.now()}`);
-});
+When(
+  /^the gateway "([^"]*)" publishes telemetry for "([^"]*)": (.+)$/,
+  async function (this: IotcWorld, gateway: string, local: string, entries: string) {
+    const name = JSON.stringify(this.platformCreatedDevice(local));
+    const before = Date.now();
+    this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.telemetry, {
+      raw: `{${name}:${entries}}`,
+    });
+    this.ids.set(`sent-window:${local}`, `${before}:${Date.now()}`);
+  },
+);
 
-When(/^the gateway "([^"]*)" publishes attributes for "([^"]*)": (.+)$/, async function (this: IotcWorld, gateway: string, local: string, attributes: string) {
-  const name = JSON.stringify(this.platformCreatedDevice(local));
-  this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.attributes, { raw: `{${name}:${attributes}}` });
-});
+When(
+  /^the gateway "([^"]*)" publishes attributes for "([^"]*)": (.+)$/,
+  async function (this: IotcWorld, gateway: string, local: string, attributes: string) {
+    const name = JSON.stringify(this.platformCreatedDevice(local));
+    this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.attributes, {
+      raw: `{${name}:${attributes}}`,
+    });
+  },
+);
 
-When(/^the gateway "([^"]*)" publishes a claim for "([^"]*)": (.+)$/, async function (this: IotcWorld, gateway: string, local: string, claim: string) {
-  const name = JSON.stringify(this.platformCreatedDevice(local));
-  this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.claim, { raw: `{${name}:${claim}}` });
-  this.ids.set(`claim-acknowledged:${local}`, String(Date.now()));
-});
+When(
+  /^the gateway "([^"]*)" publishes a claim for "([^"]*)": (.+)$/,
+  async function (this: IotcWorld, gateway: string, local: string, claim: string) {
+    const name = JSON.stringify(this.platformCreatedDevice(local));
+    this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.claim, {
+      raw: `{${name}:${claim}}`,
+    });
+    this.ids.set(`claim-acknowledged:${local}`, String(Date.now()));
+  },
+);
 
 Then('the PUBACK reports success', function (this: IotcWorld) {
   const outcome = this.lastPublish;
   assert.ok(outcome, 'nothing was published in this scenario');
   assert.equal(outcome.result, 'acked', `the publish on ${outcome.topic} ended ${outcome.result}`);
-  assert.ok(!isFailure(outcome), `the PUBACK of ${outcome.topic} carries the failure code 0x${outcome.reasonCode?.toString(16)} ${outcome.reasonString ?? ''}`);
+  assert.ok(
+    !isFailure(outcome),
+    `the PUBACK of ${outcome.topic} carries the failure code 0x${outcome.reasonCode?.toString(16)} ${outcome.reasonString ?? ''}`,
+  );
 });
 
 Then('the PUBACK carries a failure reason code', function (this: IotcWorld) {
   const outcome = this.lastPublish;
   assert.ok(outcome, 'nothing was published in this scenario');
-  assert.equal(outcome.result, 'acked', `the publish on ${outcome.topic} ended ${outcome.result}, expected a PUBACK with a failure code`);
-  assert.ok((outcome.reasonCode ?? 0) >= 0x80, `the PUBACK of ${outcome.topic} reports success (0x${(outcome.reasonCode ?? 0).toString(16)}), expected a failure code (0x80 or above)`);
+  assert.equal(
+    outcome.result,
+    'acked',
+    `the publish on ${outcome.topic} ended ${outcome.result}, expected a PUBACK with a failure code`,
+  );
+  assert.ok(
+    (outcome.reasonCode ?? 0) >= 0x80,
+    `the PUBACK of ${outcome.topic} reports success (0x${(outcome.reasonCode ?? 0).toString(16)}), expected a failure code (0x80 or above)`,
+  );
 });
 
-Then('the publish is refused with a failure reason code or a closed connection', function (this: IotcWorld) {
-  const outcome = this.lastPublish;
-  assert.ok(outcome, 'nothing was published in this scenario');
-  const refused = outcome.result === 'closed' || (outcome.result === 'acked' && (outcome.reasonCode ?? 0) >= 0x80);
-  assert.ok(refused, `the publish on ${outcome.topic} was accepted (${outcome.result}, reason code ${outcome.reasonCode ?? 'none'})`);
-});
+Then(
+  'the publish is refused with a failure reason code or a closed connection',
+  function (this: IotcWorld) {
+    const outcome = this.lastPublish;
+    assert.ok(outcome, 'nothing was published in this scenario');
+    const refused =
+      outcome.result === 'closed' ||
+      (outcome.result === 'acked' && (outcome.reasonCode ?? 0) >= 0x80);
+    assert.ok(
+      refused,
+      `the publish on ${outcome.topic} was accepted (${outcome.result}, reason code ${outcome.reasonCode ?? 'none'})`,
+    );
+  },
+);
 
 // ---- devices and profiles as the platform holds them ----------------------------------------------------------
 
-Then('the platform eventually holds a device {string} of the profile {string}', async function (this: IotcWorld, local: string, profile: string) {
-  const name = this.platformCreatedDevice(local);
-  const expectedProfile = profile === 'default' ? 'default' : this.unique(profile);
-  const record = await this.eventually(async () => {
-    const found = await this.run.admin.findDeviceByName(name);
-    assert.ok(found, `no device ${name} on the platform`);
-    return found;
-  });
-  assert.equal(record.type, expectedProfile, `the device ${name} has the profile ${record.type}`);
-  if (!this.devices.has(local)) await this.adoptDevice(local, record);
-});
+Then(
+  'the platform eventually holds a device {string} of the profile {string}',
+  async function (this: IotcWorld, local: string, profile: string) {
+    const name = this.platformCreatedDevice(local);
+    const expectedProfile = profile === 'default' ? 'default' : this.unique(profile);
+    const record = await this.eventually(async () => {
+      const found = await this.run.admin.findDeviceByName(name);
+      assert.ok(found, `no device ${name} on the platform`);
+      return found;
+    });
+    assert.equal(record.type, expectedProfile, `the device ${name} has the profile ${record.type}`);
+    if (!this.devices.has(local)) await this.adoptDevice(local, record);
+  },
+);
 
-Then('the platform holds a device profile {string}', async function (this: IotcWorld, local: string) {
-  const name = this.unique(local);
-  await this.eventually(async () => assert.ok(await this.run.admin.findDeviceProfileByName(name), `no device profile ${name} on the platform`));
-});
+Then(
+  'the platform holds a device profile {string}',
+  async function (this: IotcWorld, local: string) {
+    const name = this.unique(local);
+    await this.eventually(async () =>
+      assert.ok(
+        await this.run.admin.findDeviceProfileByName(name),
+        `no device profile ${name} on the platform`,
+      ),
+    );
+  },
+);
 
-Then('the device {string} still has the profile {string}', async function (this: IotcWorld, local: string, profile: string) {
-  const record = await this.run.admin.findDeviceByName(this.device(local).record.name);
-  assert.ok(record, `the device ${local} is gone`);
-  assert.equal(record.type, profile === 'default' ? 'default' : this.unique(profile));
-});
+Then(
+  'the device {string} still has the profile {string}',
+  async function (this: IotcWorld, local: string, profile: string) {
+    const record = await this.run.admin.findDeviceByName(this.device(local).record.name);
+    assert.ok(record, `the device ${local} is gone`);
+    assert.equal(record.type, profile === 'default' ? 'default' : this.unique(profile));
+  },
+);
 
 // ---- attribute requests ---------------------------------------------------------------------------------------
 
-When(/^the gateway "([^"]*)" requests attributes of "([^"]*)" with (.+)$/, async function (this: IotcWorld, gateway: string, local: string, request: string) {
-  const fields = JSON.parse(request) as Record<string, unknown>;
-  const answer = await this.gateway(gateway).driver.requestAttributes({ device: this.platformCreatedDevice(local), ...fields } as never);
-  this.lastPublish = answer.publish;
-  this.pending.set(`attribute-response:${gateway}`, Promise.resolve(answer.response));
-});
+When(
+  /^the gateway "([^"]*)" requests attributes of "([^"]*)" with (.+)$/,
+  async function (this: IotcWorld, gateway: string, local: string, request: string) {
+    const fields = JSON.parse(request) as Record<string, unknown>;
+    const answer = await this.gateway(gateway).driver.requestAttributes({
+      device: this.platformCreatedDevice(local),
+      ...fields,
+    } as never);
+    this.lastPublish = answer.publish;
+    this.pending.set(`attribute-response:${gateway}`, Promise.resolve(answer.response));
+  },
+);
 
-Then(/^the gateway "([^"]*)" receives on v1\/gateway\/attributes\/response an answer with the id of its request for "([^"]*)"$/, async function (this: IotcWorld, gateway: string, local: string) {
-  const response = (await this.pending.get(`attribute-response:${gateway}`)) as AttributeResponse | undefined;
-  assert.ok(response, 'the gateway sent no attribute request');
-  assert.equal(typeof response.id, 'number', `the answer ${this.redact(response.raw)} has no integer id`);
-  if (response.device !== undefined) assert.equal(response.device, this.device(local).record.name);
-});
+Then(
+  /^the gateway "([^"]*)" receives on v1\/gateway\/attributes\/response an answer with the id of its request for "([^"]*)"$/,
+  async function (this: IotcWorld, gateway: string, local: string) {
+    const response = (await this.pending.get(`attribute-response:${gateway}`)) as
+      | AttributeResponse
+      | undefined;
+    assert.ok(response, 'the gateway sent no attribute request');
+    assert.equal(
+      typeof response.id,
+      'number',
+      `the answer ${this.redact(response.raw)} has no integer id`,
+    );
+    if (response.device !== undefined)
+      assert.equal(response.device, this.device(local).record.name);
+  },
+);
 
 /** The answer holds each expected key with its value, wherever the platform's answer shape puts it. */
-Then(/^the gateway's attribute answer for "([^"]*)" holds (.+)$/, async function (this: IotcWorld, gateway: string, expected: string) {
-  const response = (await this.pending.get(`attribute-response:${gateway}`)) as AttributeResponse | undefined;
-  assert.ok(response, 'the gateway sent no attribute request');
-  const found = collectValues(toPlain(parseLossless(response.raw)));
-  for (const [key, value] of Object.entries(JSON.parse(expected) as Record<string, unknown>)) {
-    assert.ok(found.some(([k, v]) => (k === key || k === 'value') && jsonEqual(v, value)), `the answer ${this.redact(response.raw)} does not hold ${key} = ${JSON.stringify(value)}`);
-  }
-});
+Then(
+  /^the gateway's attribute answer for "([^"]*)" holds (.+)$/,
+  async function (this: IotcWorld, gateway: string, expected: string) {
+    const response = (await this.pending.get(`attribute-response:${gateway}`)) as
+      | AttributeResponse
+      | undefined;
+    assert.ok(response, 'the gateway sent no attribute request');
+    const found = collectValues(toPlain(parseLossless(response.raw)));
+    for (const [key, value] of Object.entries(JSON.parse(expected) as Record<string, unknown>)) {
+      assert.ok(
+        found.some(([k, v]) => (k === key || k === 'value') && jsonEqual(v, value)),
+        `the answer ${this.redact(response.raw)} does not hold ${key} = ${JSON.stringify(value)}`,
+      );
+    }
+  },
+);
 
 /** Every (member, value) pair of a document, at any depth. */
-function collectValues(document: unknown, out: Array<[string, unknown]> = []): Array<[string, unknown]> {
+function collectValues(
+  document: unknown,
+  out: Array<[string, unknown]> = [],
+): Array<[string, unknown]> {
   if (document && typeof document === 'object' && !Array.isArray(document)) {
     for (const [key, value] of Object.entries(document)) {
       out.push([key, value]);
@@ -178,105 +314,182 @@ function collectValues(document: unknown, out: Array<[string, unknown]> = []): A
 
 // ---- downlink: shared attribute updates and RPC ---------------------------------------------------------------
 
-Then(/^the gateway "([^"]*)" receives an attribute update for "([^"]*)" with (.+)$/, async function (this: IotcWorld, gateway: string, local: string, expected: string) {
-  const name = this.device(local).record.name;
-  const wanted = JSON.parse(expected) as Record<string, unknown>;
-  const matches = (data: Record<string, unknown>) => Object.entries(wanted).every(([key, value]) => jsonEqual(data[key], value));
-  const driver = this.gateway(gateway).driver;
-  const seen = driver.attributeUpdates.find((update) => update.device === name && matches(update.data));
-  const update = seen ?? (await driver.nextAttributeUpdate(name, this.run.target.timeouts.eventuallyMs, (candidate) => matches(candidate.data)));
-  assert.ok(update, `no update of ${JSON.stringify(wanted)} for ${local} reached the gateway; it received ${JSON.stringify(driver.attributeUpdates.map((u) => u.data))}`);
-});
+Then(
+  /^the gateway "([^"]*)" receives an attribute update for "([^"]*)" with (.+)$/,
+  async function (this: IotcWorld, gateway: string, local: string, expected: string) {
+    const name = this.device(local).record.name;
+    const wanted = JSON.parse(expected) as Record<string, unknown>;
+    const matches = (data: Record<string, unknown>) =>
+      Object.entries(wanted).every(([key, value]) => jsonEqual(data[key], value));
+    const driver = this.gateway(gateway).driver;
+    const seen = driver.attributeUpdates.find(
+      (update) => update.device === name && matches(update.data),
+    );
+    const update =
+      seen ??
+      (await driver.nextAttributeUpdate(name, this.run.target.timeouts.eventuallyMs, (candidate) =>
+        matches(candidate.data),
+      ));
+    assert.ok(
+      update,
+      `no update of ${JSON.stringify(wanted)} for ${local} reached the gateway; it received ${JSON.stringify(driver.attributeUpdates.map((u) => u.data))}`,
+    );
+  },
+);
 
-Then('the gateway {string} receives no attribute update for {string} within {int} ms', async function (this: IotcWorld, gateway: string, local: string, ms: number) {
-  const name = this.device(local).record.name;
-  const driver = this.gateway(gateway).driver;
-  const already = driver.attributeUpdates.filter((update) => update.device === name).length;
-  const update = await driver.nextAttributeUpdate(name, ms);
-  assert.equal(update, undefined, `an update for ${local} reached the gateway: ${JSON.stringify(update?.data)}`);
-  assert.equal(driver.attributeUpdates.filter((u) => u.device === name).length, already);
-});
+Then(
+  'the gateway {string} receives no attribute update for {string} within {int} ms',
+  async function (this: IotcWorld, gateway: string, local: string, ms: number) {
+    const name = this.device(local).record.name;
+    const driver = this.gateway(gateway).driver;
+    const already = driver.attributeUpdates.filter((update) => update.device === name).length;
+    const update = await driver.nextAttributeUpdate(name, ms);
+    assert.equal(
+      update,
+      undefined,
+      `an update for ${local} reached the gateway: ${JSON.stringify(update?.data)}`,
+    );
+    assert.equal(driver.attributeUpdates.filter((u) => u.device === name).length, already);
+  },
+);
 
-async function receivedRpc(world: IotcWorld, gateway: string, local: string, timeoutMs: number): Promise<GatewayRpcRequest | undefined> {
+async function receivedRpc(
+  world: IotcWorld,
+  gateway: string,
+  local: string,
+  timeoutMs: number,
+): Promise<GatewayRpcRequest | undefined> {
   const name = world.device(local).record.name;
   const driver = world.gateway(gateway).driver;
   const taken = new Set((world.ids.get(`rpc-taken:${gateway}`) ?? '').split(',').filter(Boolean));
-  const fresh = (request: GatewayRpcRequest) => request.device === name && !taken.has(`${name}#${request.id}`);
+  const fresh = (request: GatewayRpcRequest) =>
+    request.device === name && !taken.has(`${name}#${request.id}`);
   const request = driver.rpcRequests.find(fresh) ?? (await driver.nextRpcRequest(name, timeoutMs));
   if (request) world.ids.set(`rpc-taken:${gateway}`, [...taken, `${name}#${request.id}`].join(','));
   return request;
 }
 
-Then(/^the gateway "([^"]*)" receives the RPC "([^"]*)" with params (.+) for "([^"]*)"$/, async function (this: IotcWorld, gateway: string, method: string, params: string, local: string) {
-  const request = await receivedRpc(this, gateway, local, this.run.target.timeouts.eventuallyMs);
-  assert.ok(request, `no RPC for ${local} reached the gateway on v1/gateway/rpc`);
-  assert.equal(request.method, method);
-  assert.ok(Number.isInteger(request.id), `the RPC id ${String(request.id)} is not an integer`);
-  assert.ok(jsonEqual(request.params, JSON.parse(params)), `the RPC params are ${JSON.stringify(request.params)}, expected ${params}`);
-  this.ids.set(`gateway-rpc-id:${local}`, String(request.id));
-});
+Then(
+  /^the gateway "([^"]*)" receives the RPC "([^"]*)" with params (.+) for "([^"]*)"$/,
+  async function (this: IotcWorld, gateway: string, method: string, params: string, local: string) {
+    const request = await receivedRpc(this, gateway, local, this.run.target.timeouts.eventuallyMs);
+    assert.ok(request, `no RPC for ${local} reached the gateway on v1/gateway/rpc`);
+    assert.equal(request.method, method);
+    assert.ok(Number.isInteger(request.id), `the RPC id ${String(request.id)} is not an integer`);
+    assert.ok(
+      jsonEqual(request.params, JSON.parse(params)),
+      `the RPC params are ${JSON.stringify(request.params)}, expected ${params}`,
+    );
+    this.ids.set(`gateway-rpc-id:${local}`, String(request.id));
+  },
+);
 
-When(/^the gateway "([^"]*)" replies to that RPC for "([^"]*)" with (.+)$/, async function (this: IotcWorld, gateway: string, local: string, reply: string) {
-  const id = this.ids.get(`gateway-rpc-id:${local}`);
-  assert.ok(id, `the gateway has received no RPC for ${local}`);
-  const name = JSON.stringify(this.device(local).record.name);
-  this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.rpc, { raw: `{"device":${name},"id":${id},"data":${reply}}` });
-});
+When(
+  /^the gateway "([^"]*)" replies to that RPC for "([^"]*)" with (.+)$/,
+  async function (this: IotcWorld, gateway: string, local: string, reply: string) {
+    const id = this.ids.get(`gateway-rpc-id:${local}`);
+    assert.ok(id, `the gateway has received no RPC for ${local}`);
+    const name = JSON.stringify(this.device(local).record.name);
+    this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.rpc, {
+      raw: `{"device":${name},"id":${id},"data":${reply}}`,
+    });
+  },
+);
 
-Then('the gateway {string} receives no RPC for {string} within {int} ms', async function (this: IotcWorld, gateway: string, local: string, ms: number) {
-  const request = await receivedRpc(this, gateway, local, ms);
-  assert.equal(request, undefined, `an RPC for ${local} reached the gateway: ${JSON.stringify(request)}`);
-});
+Then(
+  'the gateway {string} receives no RPC for {string} within {int} ms',
+  async function (this: IotcWorld, gateway: string, local: string, ms: number) {
+    const request = await receivedRpc(this, gateway, local, ms);
+    assert.equal(
+      request,
+      undefined,
+      `an RPC for ${local} reached the gateway: ${JSON.stringify(request)}`,
+    );
+  },
+);
 
-When(/^the platform sends a two-way RPC "([^"]*)" with a timeout of (\d+) ms and params (.+) to "([^"]*)"$/, function (this: IotcWorld, method: string, timeout: string, params: string, local: string) {
-  const device = this.device(local);
-  this.pending.set(`rpc-call:${local}`, this.run.admin.rpc(device.record.id, 'twoway', { method, params: JSON.parse(params), timeout: Number(timeout) }));
-});
+When(
+  /^the platform sends a two-way RPC "([^"]*)" with a timeout of (\d+) ms and params (.+) to "([^"]*)"$/,
+  function (this: IotcWorld, method: string, timeout: string, params: string, local: string) {
+    const device = this.device(local);
+    this.pending.set(
+      `rpc-call:${local}`,
+      this.run.admin.rpc(device.record.id, 'twoway', {
+        method,
+        params: JSON.parse(params),
+        timeout: Number(timeout),
+      }),
+    );
+  },
+);
 
 // ---- the gateway as an ordinary device ------------------------------------------------------------------------
 
-When(/^the gateway "([^"]*)" publishes its own telemetry (.+)$/, async function (this: IotcWorld, gateway: string, payload: string) {
-  this.lastPublish = await this.gateway(gateway).driver.device.sendTelemetry(payload);
-});
+When(
+  /^the gateway "([^"]*)" publishes its own telemetry (.+)$/,
+  async function (this: IotcWorld, gateway: string, payload: string) {
+    this.lastPublish = await this.gateway(gateway).driver.device.sendTelemetry(payload);
+  },
+);
 
-When(/^the gateway "([^"]*)" publishes its own client attributes (.+)$/, async function (this: IotcWorld, gateway: string, payload: string) {
-  this.lastPublish = await this.gateway(gateway).driver.device.sendAttributes(payload);
-});
+When(
+  /^the gateway "([^"]*)" publishes its own client attributes (.+)$/,
+  async function (this: IotcWorld, gateway: string, payload: string) {
+    this.lastPublish = await this.gateway(gateway).driver.device.sendAttributes(payload);
+  },
+);
 
-When('the gateway {string} subscribes to its own shared attribute updates', async function (this: IotcWorld, gateway: string) {
-  const updates: Array<Record<string, unknown>> = [];
-  await this.gateway(gateway).driver.device.onSharedAttributes((update) => updates.push(update));
-  this.pending.set(`own-updates:${gateway}`, Promise.resolve(updates));
-});
+When(
+  'the gateway {string} subscribes to its own shared attribute updates',
+  async function (this: IotcWorld, gateway: string) {
+    const updates: Array<Record<string, unknown>> = [];
+    await this.gateway(gateway).driver.device.onSharedAttributes((update) => updates.push(update));
+    this.pending.set(`own-updates:${gateway}`, Promise.resolve(updates));
+  },
+);
 
-Then(/^the gateway "([^"]*)" receives its own shared attribute update (.+)$/, async function (this: IotcWorld, gateway: string, expected: string) {
-  const updates = (await this.pending.get(`own-updates:${gateway}`)) as Array<Record<string, unknown>> | undefined;
-  assert.ok(updates, 'the gateway has not subscribed to its own shared attribute updates');
-  const wanted = JSON.parse(expected) as Record<string, unknown>;
-  await this.eventually(() => {
-    assert.ok(
-      updates.some((update) => Object.entries(wanted).every(([key, value]) => jsonEqual(update[key], value))),
-      `the gateway received ${JSON.stringify(updates)} on v1/devices/me/attributes, expected ${expected}`,
-    );
-  });
-});
+Then(
+  /^the gateway "([^"]*)" receives its own shared attribute update (.+)$/,
+  async function (this: IotcWorld, gateway: string, expected: string) {
+    const updates = (await this.pending.get(`own-updates:${gateway}`)) as
+      | Array<Record<string, unknown>>
+      | undefined;
+    assert.ok(updates, 'the gateway has not subscribed to its own shared attribute updates');
+    const wanted = JSON.parse(expected) as Record<string, unknown>;
+    await this.eventually(() => {
+      assert.ok(
+        updates.some((update) =>
+          Object.entries(wanted).every(([key, value]) => jsonEqual(update[key], value)),
+        ),
+        `the gateway received ${JSON.stringify(updates)} on v1/devices/me/attributes, expected ${expected}`,
+      );
+    });
+  },
+);
 
-When(/^the gateway "([^"]*)" answers its own RPCs with (.+)$/, async function (this: IotcWorld, gateway: string, reply: string) {
-  await this.gateway(gateway).driver.device.handleRpc(() => JSON.parse(reply) as unknown);
-});
+When(
+  /^the gateway "([^"]*)" answers its own RPCs with (.+)$/,
+  async function (this: IotcWorld, gateway: string, reply: string) {
+    await this.gateway(gateway).driver.device.handleRpc(() => JSON.parse(reply) as unknown);
+  },
+);
 
 // ---- the tenant's device limit (tenant-limits capability: it changes the tenant profile, so never on staging) ----
 
 Given("the tenant's device limit is reached", async function (this: IotcWorld) {
   const { target, admin } = this.run;
-  assert.ok(target.sysAdmin, 'the tenant-limits capability needs platform.sysAdmin credentials in the target profile');
+  assert.ok(
+    target.sysAdmin,
+    'the tenant-limits capability needs platform.sysAdmin credentials in the target profile',
+  );
   const sysadmin = await AdminClient.login(target.adminUrl, target.sysAdmin, {
     requestTimeoutMs: target.timeouts.requestMs,
     tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
   });
   this.cleanups.push({ what: 'system administrator session', undo: () => sysadmin.close() });
   const profile = await sysadmin.defaultTenantProfile();
-  const configuration = (profile.profileData as { configuration: { maxDevices?: number } }).configuration;
+  const configuration = (profile.profileData as { configuration: { maxDevices?: number } })
+    .configuration;
   const previous = configuration.maxDevices ?? 0;
   configuration.maxDevices = (await admin.listDevices(0, undefined, 1)).totalElements;
   await sysadmin.saveTenantProfile(profile);
@@ -291,28 +504,38 @@ Given("the tenant's device limit is reached", async function (this: IotcWorld) {
 
 // ---- authentication -------------------------------------------------------------------------------------------
 
-When('a gateway connects over MQTT {mqttVersion} with the access token {string}', async function (this: IotcWorld, version: MqttVersion, token: string) {
-  try {
-    const connection = await MqttConnection.open({
-      url: mqttUrl(this),
-      token,
-      protocolVersion: version,
-      connectTimeoutMs: this.run.target.timeouts.requestMs,
-      recorder: this.exchanges.record,
-    });
-    this.cleanups.push({ what: 'MQTT connection', undo: () => connection.close() });
-    this.ids.set('mqtt-connect', 'accepted');
-  } catch (error) {
-    if (!(error instanceof MqttConnectRefusedError)) throw error;
-    this.ids.set('mqtt-connect', `refused ${error.refusal.code}`);
-  }
-});
+When(
+  'a gateway connects over MQTT {mqttVersion} with the access token {string}',
+  async function (this: IotcWorld, version: MqttVersion, token: string) {
+    try {
+      const connection = await MqttConnection.open({
+        url: mqttUrl(this),
+        token,
+        protocolVersion: version,
+        connectTimeoutMs: this.run.target.timeouts.requestMs,
+        recorder: this.exchanges.record,
+      });
+      this.cleanups.push({ what: 'MQTT connection', undo: () => connection.close() });
+      this.ids.set('mqtt-connect', 'accepted');
+    } catch (error) {
+      if (!(error instanceof MqttConnectRefusedError)) throw error;
+      this.ids.set('mqtt-connect', `refused ${error.refusal.code}`);
+    }
+  },
+);
 
 Then('the MQTT connection is refused', function (this: IotcWorld) {
   const outcome = this.ids.get('mqtt-connect');
-  assert.ok(outcome?.startsWith('refused'), `the MQTT connection was ${outcome ?? 'not attempted'}`);
+  assert.ok(
+    outcome?.startsWith('refused'),
+    `the MQTT connection was ${outcome ?? 'not attempted'}`,
+  );
 });
 
 Then('the gateway {string} is still connected', function (this: IotcWorld, gateway: string) {
-  assert.equal(this.gateway(gateway).driver.connection.closed, false, 'the platform closed the gateway connection');
+  assert.equal(
+    this.gateway(gateway).driver.connection.closed,
+    false,
+    'the platform closed the gateway connection',
+  );
 });

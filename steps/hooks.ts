@@ -2,7 +2,15 @@
  * Run and scenario lifecycle: open the target (IOTC_TARGET: `embedded` or a profile path) and log in once; skip
  * scenarios whose capability the target lacks (reported NOT APPLICABLE); delete what each scenario created.
  */
-import { After, AfterAll, Before, BeforeAll, Status, setDefaultTimeout, type ITestCaseHookParameter } from '@cucumber/cucumber';
+import {
+  After,
+  AfterAll,
+  Before,
+  BeforeAll,
+  Status,
+  setDefaultTimeout,
+  type ITestCaseHookParameter,
+} from '@cucumber/cucumber';
 import { openTarget } from '../src/target';
 import { AdminApiError, AdminClient } from '../src/admin-client';
 import { createDeviceDispatcher } from '../simulators/device/http-device';
@@ -14,7 +22,7 @@ import { EXCHANGES_MEDIA_TYPE } from '../src/report/exchanges';
 
 setDefaultTimeout(30_000);
 
-BeforeAll({ timeout: 60_000 }, async function () {
+BeforeAll({ timeout: 60_000 }, async () => {
   const target = await openTarget();
   const sessionOptions = {
     requestTimeoutMs: target.timeouts.requestMs,
@@ -25,7 +33,9 @@ BeforeAll({ timeout: 60_000 }, async function () {
   let customer: AdminClient | undefined;
   try {
     admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, sessionOptions);
-    customer = target.customerUser ? await AdminClient.login(target.adminUrl, target.customerUser, sessionOptions) : undefined;
+    customer = target.customerUser
+      ? await AdminClient.login(target.adminUrl, target.customerUser, sessionOptions)
+      : undefined;
   } catch (error) {
     // nothing of the run may stay open, or the process would not end
     await Promise.allSettled([admin?.close(), target.close()]);
@@ -36,14 +46,16 @@ BeforeAll({ timeout: 60_000 }, async function () {
     target,
     admin,
     customer,
-    deviceDispatcher: createDeviceDispatcher({ tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify } }),
+    deviceDispatcher: createDeviceDispatcher({
+      tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
+    }),
     journal: new CleanupJournal(journalPath(target.name), runId),
     runId,
   });
 });
 
-AfterAll({ timeout: 60_000 }, async function () {
-  let context;
+AfterAll({ timeout: 60_000 }, async () => {
+  let context: ReturnType<typeof run>;
   try {
     context = run();
   } catch {
@@ -52,9 +64,21 @@ AfterAll({ timeout: 60_000 }, async function () {
   setRun(undefined);
   // whatever the scenarios left (a device a provisioning request created, an interrupted cleanup), per the journal
   // only this run's own entities: other workers of a parallel run share the journal and may still use theirs
-  const { failed } = await cleanupFromJournal(context.journal.path, context.admin, context.target.namePrefix, context.runId);
-  if (failed.length) console.error(`iotc: cleanup left ${failed.length} entities; run iotc cleanup --target: ${failed.join('; ')}`);
-  await Promise.allSettled([context.admin.close(), context.customer?.close(), context.deviceDispatcher.close()]);
+  const { failed } = await cleanupFromJournal(
+    context.journal.path,
+    context.admin,
+    context.target.namePrefix,
+    context.runId,
+  );
+  if (failed.length)
+    console.error(
+      `iotc: cleanup left ${failed.length} entities; run iotc cleanup --target: ${failed.join('; ')}`,
+    );
+  await Promise.allSettled([
+    context.admin.close(),
+    context.customer?.close(),
+    context.deviceDispatcher.close(),
+  ]);
   await context.target.close();
 });
 
@@ -74,14 +98,20 @@ Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
   // scenarios of that requirement do not run, and alternatives run only where the deviation is declared.
   const tags = pickle.tags.map((tag) => tag.name);
   const deviations = this.run.target.deviations;
-  const alternativeOf = tags.filter((tag) => tag.startsWith('@deviation-')).map((tag) => tag.slice('@deviation-'.length));
+  const alternativeOf = tags
+    .filter((tag) => tag.startsWith('@deviation-'))
+    .map((tag) => tag.slice('@deviation-'.length));
   if (alternativeOf.length && !alternativeOf.some((id) => id in deviations)) {
-    this.log(`skipped: verifies a deviation the target profile does not declare (${alternativeOf.join(', ')})`);
+    this.log(
+      `skipped: verifies a deviation the target profile does not declare (${alternativeOf.join(', ')})`,
+    );
     return 'skipped';
   }
   const deviating = tags.map((tag) => tag.slice(1)).filter((id) => id in deviations);
   if (!alternativeOf.length && deviating.length) {
-    this.log(`skipped: the target profile declares a deviation for ${deviating.join(', ')}; its alternative is verified instead`);
+    this.log(
+      `skipped: the target profile declares a deviation for ${deviating.join(', ')}; its alternative is verified instead`,
+    );
     return 'skipped';
   }
   return undefined;
@@ -91,7 +121,10 @@ After({ timeout: 60_000 }, async function (this: IotcWorld, { result }: ITestCas
   // Evidence, passed or failed: the scenario's last exchanges (redacted as recorded); cleanup is not evidence.
   recordInto(undefined);
   if (this.exchanges.total > 0 && result?.status !== Status.SKIPPED) {
-    await this.attach(this.redact(JSON.stringify(this.exchanges)), { mediaType: EXCHANGES_MEDIA_TYPE, fileName: 'iotc-exchanges.json' });
+    await this.attach(this.redact(JSON.stringify(this.exchanges)), {
+      mediaType: EXCHANGES_MEDIA_TYPE,
+      fileName: 'iotc-exchanges.json',
+    });
   }
   const failures: string[] = [];
   for (const { what, undo } of this.cleanups.reverse()) {

@@ -79,7 +79,10 @@ function portsOf(world: PropertyWorld): PropertyPorts {
         const token = await admin.getDeviceCredentials(record.id);
         const driver = world.newDriver(token);
         await use({
-          post: (resource, body) => (resource === 'telemetry' ? driver.postTelemetry({ raw: body }) : driver.postAttributes({ raw: body })),
+          post: (resource, body) =>
+            resource === 'telemetry'
+              ? driver.postTelemetry({ raw: body })
+              : driver.postAttributes({ raw: body }),
           ...storedDataOf(admin, record.id),
         });
       } finally {
@@ -93,19 +96,26 @@ function portsOf(world: PropertyWorld): PropertyPorts {
 }
 
 /** What a device holds, read through the admin client: typed latest telemetry / client attributes, and their keys. */
-export function storedDataOf(admin: AdminClient, deviceId: string): Pick<PropertyDevice, 'readBack' | 'storedKeys'> {
+export function storedDataOf(
+  admin: AdminClient,
+  deviceId: string,
+): Pick<PropertyDevice, 'readBack' | 'storedKeys'> {
   return {
     async readBack(resource, keys) {
       const out = new Map<string, StoredEntry>();
       if (resource === 'telemetry') {
-        for (const [key, stored] of await admin.latestTelemetry(deviceId, keys)) if (stored.value) out.set(key, { value: stored.value, ts: stored.ts });
+        for (const [key, stored] of await admin.latestTelemetry(deviceId, keys))
+          if (stored.value) out.set(key, { value: stored.value, ts: stored.ts });
       } else {
-        for (const [key, stored] of await admin.attributes(deviceId, 'CLIENT_SCOPE', keys)) if (stored.value) out.set(key, { value: stored.value });
+        for (const [key, stored] of await admin.attributes(deviceId, 'CLIENT_SCOPE', keys))
+          if (stored.value) out.set(key, { value: stored.value });
       }
       return out;
     },
     async storedKeys(resource) {
-      return resource === 'telemetry' ? admin.telemetryKeys(deviceId) : [...(await admin.attributes(deviceId, 'CLIENT_SCOPE')).keys()];
+      return resource === 'telemetry'
+        ? admin.telemetryKeys(deviceId)
+        : [...(await admin.attributes(deviceId, 'CLIENT_SCOPE')).keys()];
     },
   };
 }
@@ -122,7 +132,12 @@ function runsFromEnvironment(defaultRuns: number): number {
  * Runs `check` for every generated case, records the seed in the report and fails the step with fast-check's
  * report (counterexample, shrinks, the error) plus the replay line.
  */
-export async function runProperty<T>(world: PropertyWorld, arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<void>, defaultRuns = DEFAULT_RUNS): Promise<void> {
+export async function runProperty<T>(
+  world: PropertyWorld,
+  arbitrary: fc.Arbitrary<T>,
+  check: (value: T) => Promise<void>,
+  defaultRuns = DEFAULT_RUNS,
+): Promise<void> {
   const seedText = process.env.FC_SEED;
   const path = process.env.FC_PATH || undefined;
   const numRuns = runsFromEnvironment(defaultRuns);
@@ -136,11 +151,20 @@ export async function runProperty<T>(world: PropertyWorld, arbitrary: fc.Arbitra
     markInterruptAsFailure: true,
   });
   const failedPath = out.failed ? (out.counterexamplePath ?? undefined) : undefined;
-  world.log(`fast-check seed=${out.seed}${failedPath ? ` path=${failedPath}` : ''} runs=${out.numRuns}${out.interrupted ? ' (interrupted)' : ''}`);
-  await world.attach(JSON.stringify({ fastCheck: { seed: out.seed, path: failedPath, numRuns, failed: out.failed } }), 'application/json');
+  world.log(
+    `fast-check seed=${out.seed}${failedPath ? ` path=${failedPath}` : ''} runs=${out.numRuns}${out.interrupted ? ' (interrupted)' : ''}`,
+  );
+  await world.attach(
+    JSON.stringify({
+      fastCheck: { seed: out.seed, path: failedPath, numRuns, failed: out.failed },
+    }),
+    'application/json',
+  );
   if (out.failed) {
     const replay = `FC_SEED=${out.seed}${failedPath ? ` FC_PATH="${failedPath}"` : ''}`;
-    throw new Error(`${fc.defaultReportMessage(out)}\nReplay: ${replay} npx iotc run --tags "${world.scenarioTags}"`);
+    throw new Error(
+      `${fc.defaultReportMessage(out)}\nReplay: ${replay} npx iotc run --tags "${world.scenarioTags}"`,
+    );
   }
 }
 
@@ -152,15 +176,27 @@ function describeEntry(entry: ExpectedEntry): string {
 }
 
 /** Posts a valid payload as a fresh device and proves every entry is stored with its value, type and timestamp. */
-export async function postsAndStoresExactly(ports: PropertyPorts, resource: Resource, payload: ValidPayload): Promise<void> {
+export async function postsAndStoresExactly(
+  ports: PropertyPorts,
+  resource: Resource,
+  payload: ValidPayload,
+): Promise<void> {
   await ports.withFreshDevice('fuzz', async (device) => {
     const sentAt = Date.now();
     const response = await device.post(resource, payload.body);
     const answeredAt = Date.now();
-    if (response.status !== 200) throw new Error(`POST ${resource} answered ${response.status}, expected 200; body ${payload.body}`);
+    if (response.status !== 200)
+      throw new Error(
+        `POST ${resource} answered ${response.status}, expected 200; body ${payload.body}`,
+      );
     if (payload.expected.length === 0) return;
     const keys = payload.expected.map((entry) => entry.key);
-    await ports.eventually(async () => checkStored(resource, payload.expected, await device.readBack(resource, keys), { sentAt, answeredAt }));
+    await ports.eventually(async () =>
+      checkStored(resource, payload.expected, await device.readBack(resource, keys), {
+        sentAt,
+        answeredAt,
+      }),
+    );
   });
 }
 
@@ -168,32 +204,58 @@ export async function postsAndStoresExactly(ports: PropertyPorts, resource: Reso
  * Every expected entry is among the stored ones with its value and type; telemetry also with its timestamp (the
  * device's ts, or a server time within the request window).
  */
-export function checkStored(resource: Resource, expected: readonly ExpectedEntry[], stored: Map<string, StoredEntry>, window: { sentAt: number; answeredAt: number }): void {
+export function checkStored(
+  resource: Resource,
+  expected: readonly ExpectedEntry[],
+  stored: Map<string, StoredEntry>,
+  window: { sentAt: number; answeredAt: number },
+): void {
   for (const entry of expected) {
     const actual = stored.get(entry.key);
     if (!actual) throw new Error(`${describeEntry(entry)} was not stored`);
-    if (!typedValuesEqual(actual.value, entry.value)) throw new Error(`${describeEntry(entry)} read back as ${describeTypedValue(actual.value)}`);
-    if (resource === 'telemetry') checkTimestamp(entry, actual.ts, window.sentAt, window.answeredAt);
+    if (!typedValuesEqual(actual.value, entry.value))
+      throw new Error(`${describeEntry(entry)} read back as ${describeTypedValue(actual.value)}`);
+    if (resource === 'telemetry')
+      checkTimestamp(entry, actual.ts, window.sentAt, window.answeredAt);
   }
 }
 
-function checkTimestamp(expected: ExpectedEntry, ts: number | undefined, sentAt: number, answeredAt: number): void {
+function checkTimestamp(
+  expected: ExpectedEntry,
+  ts: number | undefined,
+  sentAt: number,
+  answeredAt: number,
+): void {
   if (expected.ts !== undefined) {
     if (ts !== expected.ts) throw new Error(`${describeEntry(expected)} read back with ts ${ts}`);
     return;
   }
-  if (ts === undefined || ts < sentAt - SERVER_CLOCK_TOLERANCE_MS || ts > answeredAt + SERVER_CLOCK_TOLERANCE_MS) {
-    throw new Error(`${describeEntry(expected)} read back with ts ${ts}, not a server time of the request (${sentAt}..${answeredAt})`);
+  if (
+    ts === undefined ||
+    ts < sentAt - SERVER_CLOCK_TOLERANCE_MS ||
+    ts > answeredAt + SERVER_CLOCK_TOLERANCE_MS
+  ) {
+    throw new Error(
+      `${describeEntry(expected)} read back with ts ${ts}, not a server time of the request (${sentAt}..${answeredAt})`,
+    );
   }
 }
 
 export const SENTINEL_KEY = 'iotc.sentinel';
 
 /** Once the sentinel (sent after the rejected payload) is stored, nothing else may be: the rejected one stored nothing. */
-export function checkOnlySentinel(storedKeys: readonly string[], rejected: MalformedPayload, device = 'the device'): void {
-  if (!storedKeys.includes(SENTINEL_KEY)) throw new Error(`the sentinel was not stored yet for ${device}`);
+export function checkOnlySentinel(
+  storedKeys: readonly string[],
+  rejected: MalformedPayload,
+  device = 'the device',
+): void {
+  if (!storedKeys.includes(SENTINEL_KEY))
+    throw new Error(`the sentinel was not stored yet for ${device}`);
   const others = storedKeys.filter((key) => key !== SENTINEL_KEY);
-  if (others.length) throw new Error(`${rejected.defect}: the rejected body ${JSON.stringify(rejected.body)} stored ${others.map((key) => JSON.stringify(key)).join(', ')} for ${device}`);
+  if (others.length)
+    throw new Error(
+      `${rejected.defect}: the rejected body ${JSON.stringify(rejected.body)} stored ${others.map((key) => JSON.stringify(key)).join(', ')} for ${device}`,
+    );
 }
 
 /**
@@ -201,13 +263,23 @@ export function checkOnlySentinel(storedKeys: readonly string[], rejected: Malfo
  * resource; once the sentinel is readable, the device must hold nothing but the sentinel, which proves the
  * malformed payload stored nothing (rather than "not yet").
  */
-export async function rejectsAndStoresNothing(ports: PropertyPorts, resource: Resource, payload: MalformedPayload): Promise<void> {
+export async function rejectsAndStoresNothing(
+  ports: PropertyPorts,
+  resource: Resource,
+  payload: MalformedPayload,
+): Promise<void> {
   await ports.withFreshDevice('fuzz', async (device) => {
     const response = await device.post(resource, payload.body);
-    if (response.status !== 400) throw new Error(`${payload.defect}: POST ${resource} answered ${response.status}, expected 400; body ${JSON.stringify(payload.body)}`);
+    if (response.status !== 400)
+      throw new Error(
+        `${payload.defect}: POST ${resource} answered ${response.status}, expected 400; body ${JSON.stringify(payload.body)}`,
+      );
     const sentinel = await device.post(resource, JSON.stringify({ [SENTINEL_KEY]: true }));
-    if (sentinel.status !== 200) throw new Error(`the sentinel POST ${resource} answered ${sentinel.status}`);
-    await ports.eventually(async () => checkOnlySentinel(await device.storedKeys(resource), payload));
+    if (sentinel.status !== 200)
+      throw new Error(`the sentinel POST ${resource} answered ${sentinel.status}`);
+    await ports.eventually(async () =>
+      checkOnlySentinel(await device.storedKeys(resource), payload),
+    );
   });
 }
 
@@ -215,7 +287,11 @@ export async function rejectsAndStoresNothing(ports: PropertyPorts, resource: Re
 // Steps
 
 /** Runs a property with the world's ports. */
-async function property<T>(world: PropertyWorld, arbitrary: fc.Arbitrary<T>, check: (ports: PropertyPorts, value: T) => Promise<void>): Promise<void> {
+async function property<T>(
+  world: PropertyWorld,
+  arbitrary: fc.Arbitrary<T>,
+  check: (ports: PropertyPorts, value: T) => Promise<void>,
+): Promise<void> {
   const ports = portsOf(world);
   await runProperty(world, arbitrary, (value) => check(ports, value));
 }
@@ -224,7 +300,9 @@ Then(
   /^generated valid telemetry in the (object|array|timestamped) form is accepted and every key reads back with its value and type$/,
   { timeout: STEP_TIMEOUT_MS },
   async function (this: PropertyWorld, form: TelemetryForm) {
-    return property(this, validTelemetry(form), (ports, payload) => postsAndStoresExactly(ports, 'telemetry', payload));
+    return property(this, validTelemetry(form), (ports, payload) =>
+      postsAndStoresExactly(ports, 'telemetry', payload),
+    );
   },
 );
 
@@ -232,7 +310,9 @@ Then(
   'generated valid client attributes are accepted and every key reads back with its value and type',
   { timeout: STEP_TIMEOUT_MS },
   async function (this: PropertyWorld) {
-    return property(this, validClientAttributes(), (ports, payload) => postsAndStoresExactly(ports, 'attributes', payload));
+    return property(this, validClientAttributes(), (ports, payload) =>
+      postsAndStoresExactly(ports, 'attributes', payload),
+    );
   },
 );
 
@@ -240,7 +320,9 @@ Then(
   'generated malformed telemetry is answered 400 and the device holds no telemetry afterwards',
   { timeout: STEP_TIMEOUT_MS },
   async function (this: PropertyWorld) {
-    return property(this, malformedTelemetry(), (ports, payload) => rejectsAndStoresNothing(ports, 'telemetry', payload));
+    return property(this, malformedTelemetry(), (ports, payload) =>
+      rejectsAndStoresNothing(ports, 'telemetry', payload),
+    );
   },
 );
 
@@ -248,6 +330,8 @@ Then(
   'generated malformed client attributes are answered 400 and the device holds no client attributes afterwards',
   { timeout: STEP_TIMEOUT_MS },
   async function (this: PropertyWorld) {
-    return property(this, malformedClientAttributes(), (ports, payload) => rejectsAndStoresNothing(ports, 'attributes', payload));
+    return property(this, malformedClientAttributes(), (ports, payload) =>
+      rejectsAndStoresNothing(ports, 'attributes', payload),
+    );
   },
 );

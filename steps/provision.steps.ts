@@ -8,23 +8,38 @@ import type { IotcWorld } from './world';
 
 Given(
   'a device profile {string} with provisioning strategy {word}, key {string} and secret {string}',
-  async function (this: IotcWorld, local: string, strategy: ProvisionStrategy, key: string, secret: string) {
+  async function (
+    this: IotcWorld,
+    local: string,
+    strategy: ProvisionStrategy,
+    key: string,
+    secret: string,
+  ) {
     const name = this.unique(local);
     const profile = await this.track(
       'deviceProfile',
       name,
-      () => this.run.admin.createDeviceProfile({ name, provisionType: strategy, provisionDeviceKey: this.unique(key), provisionDeviceSecret: secret }),
+      () =>
+        this.run.admin.createDeviceProfile({
+          name,
+          provisionType: strategy,
+          provisionDeviceKey: this.unique(key),
+          provisionDeviceSecret: secret,
+        }),
       (created) => this.run.admin.deleteDeviceProfile(created.id),
     );
     this.ids.set(`profile:${local}`, profile.id);
   },
 );
 
-Given('a device {string} of the profile {string}', async function (this: IotcWorld, local: string, profile: string) {
-  const profileId = this.ids.get(`profile:${profile}`);
-  assert.ok(profileId, `no device profile "${profile}" in this scenario`);
-  await this.createDevice(local, { deviceProfileId: profileId });
-});
+Given(
+  'a device {string} of the profile {string}',
+  async function (this: IotcWorld, local: string, profile: string) {
+    const profileId = this.ids.get(`profile:${profile}`);
+    assert.ok(profileId, `no device profile "${profile}" in this scenario`);
+    await this.createDevice(local, { deviceProfileId: profileId });
+  },
+);
 
 /**
  * Keys and device names in the scenario are local; the request carries their unique platform values. A JSON field
@@ -34,13 +49,19 @@ When('a device sends the provisioning request:', async function (this: IotcWorld
   const text = body.replace(/<unique:([^>]+)>/g, (_match, local: string) => this.unique(local));
   // the request may create a device: journal its name first, so an interrupted run still cleans it up
   const deviceName = /"deviceName"\s*:\s*"([^"]+)"/.exec(text)?.[1];
-  if (deviceName?.startsWith(this.run.target.namePrefix)) this.run.journal.intend('device', deviceName);
-  this.response = await provision(this.run.target.httpUrl, { raw: text }, {
-    requestTimeoutMs: this.run.target.timeouts.requestMs,
-    dispatcher: this.run.deviceDispatcher,
-    recorder: this.exchanges.record,
-  });
-  const credentials = (toPlain(this.response.json) as { credentialsValue?: unknown } | undefined)?.credentialsValue;
+  if (deviceName?.startsWith(this.run.target.namePrefix))
+    this.run.journal.intend('device', deviceName);
+  this.response = await provision(
+    this.run.target.httpUrl,
+    { raw: text },
+    {
+      requestTimeoutMs: this.run.target.timeouts.requestMs,
+      dispatcher: this.run.deviceDispatcher,
+      recorder: this.exchanges.record,
+    },
+  );
+  const credentials = (toPlain(this.response.json) as { credentialsValue?: unknown } | undefined)
+    ?.credentialsValue;
   if (typeof credentials === 'string') this.redactor.addSecret(credentials);
   await forgetNothingCreated(this, text);
 });
@@ -55,13 +76,20 @@ async function forgetNothingCreated(world: IotcWorld, requestText: string): Prom
   }
   if (typeof deviceName !== 'string' || !deviceName.startsWith(world.unique(''))) return;
   const record = await world.run.admin.findDeviceByName(deviceName);
-  if (!record || [...world.devices.values()].some((device) => device.record.id === record.id)) return;
+  if (!record || [...world.devices.values()].some((device) => device.record.id === record.id))
+    return;
   world.run.journal.created('device', record.name, record.id);
-  world.cleanups.push({ what: `device ${record.name}`, undo: () => deleteJournaled(world, record) });
+  world.cleanups.push({
+    what: `device ${record.name}`,
+    undo: () => deleteJournaled(world, record),
+  });
   world.ids.set(`provisioned:${record.name}`, record.id);
 }
 
-async function deleteJournaled(world: IotcWorld, record: { id: string; name: string }): Promise<void> {
+async function deleteJournaled(
+  world: IotcWorld,
+  record: { id: string; name: string },
+): Promise<void> {
   await world.run.admin.deleteDevice(record.id);
   world.run.journal.deleted('device', record.name, record.id);
 }
@@ -72,20 +100,38 @@ Then('the provisioning status is {word}', function (this: IotcWorld, status: str
   assert.equal(body?.status, status, `the provisioning answer was ${this.shown(response)}`);
 });
 
-Then('the returned credentials are the access token of the device {string} on the platform', async function (this: IotcWorld, local: string) {
-  const body = toPlain(this.lastResponse().json) as { credentialsType?: string; credentialsValue?: unknown };
-  assert.equal(body.credentialsType, 'ACCESS_TOKEN');
-  const record = await this.run.admin.findDeviceByName(this.unique(local));
-  assert.ok(record, `the device ${this.unique(local)} does not exist on the platform`);
-  if (!this.devices.has(local)) {
-    if (!this.ids.has(`provisioned:${record.name}`)) this.cleanups.push({ what: `device ${record.name}`, undo: () => deleteJournaled(this, record) });
-    await this.adoptDevice(local, record);
-  }
-  assert.equal(body.credentialsValue, await this.run.admin.getDeviceCredentials(record.id), 'the returned credentials are not the device access token');
-});
+Then(
+  'the returned credentials are the access token of the device {string} on the platform',
+  async function (this: IotcWorld, local: string) {
+    const body = toPlain(this.lastResponse().json) as {
+      credentialsType?: string;
+      credentialsValue?: unknown;
+    };
+    assert.equal(body.credentialsType, 'ACCESS_TOKEN');
+    const record = await this.run.admin.findDeviceByName(this.unique(local));
+    assert.ok(record, `the device ${this.unique(local)} does not exist on the platform`);
+    if (!this.devices.has(local)) {
+      if (!this.ids.has(`provisioned:${record.name}`))
+        this.cleanups.push({
+          what: `device ${record.name}`,
+          undo: () => deleteJournaled(this, record),
+        });
+      await this.adoptDevice(local, record);
+    }
+    assert.equal(
+      body.credentialsValue,
+      await this.run.admin.getDeviceCredentials(record.id),
+      'the returned credentials are not the device access token',
+    );
+  },
+);
 
 Then('no device {string} exists on the platform', async function (this: IotcWorld, local: string) {
   const record = await this.run.admin.findDeviceByName(this.unique(local));
-  if (record && !this.ids.has(`provisioned:${record.name}`)) this.cleanups.push({ what: `device ${record.name}`, undo: () => deleteJournaled(this, record) });
+  if (record && !this.ids.has(`provisioned:${record.name}`))
+    this.cleanups.push({
+      what: `device ${record.name}`,
+      undo: () => deleteJournaled(this, record),
+    });
   assert.equal(record, undefined, `the device ${this.unique(local)} was created`);
 });

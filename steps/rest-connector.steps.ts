@@ -14,7 +14,14 @@ import { describeTypedValue } from '../src/kv/values';
 import type { ConnectorCall, ConnectorResponse } from '../simulators/connector-client';
 import type { IotcWorld } from './world';
 import { expectedValue, storedMatches } from './support/expectations';
-import { closeConnectorSteps, connectorClient, connectorTarget, endpointSecurity, externalApi, restFile } from './support/connector';
+import {
+  closeConnectorSteps,
+  connectorClient,
+  connectorTarget,
+  endpointSecurity,
+  externalApi,
+  restFile,
+} from './support/connector';
 import { settlesWithin } from './support/eventually';
 
 AfterAll(closeConnectorSteps);
@@ -23,11 +30,14 @@ const QUIET_MS = 150; // how long "no request" and "exactly n requests" watch fo
 
 /** Replaces <<local>> (and <<profile:local>>) by run-unique names; every device name is journaled for cleanup. */
 function names(world: IotcWorld, text: string): string {
-  return text.replace(/<<(profile:)?([\w.-]+)>>/g, (_match, profile: string | undefined, local: string) => {
-    const name = world.unique(local);
-    if (!profile) trackDevice(world, name);
-    return name;
-  });
+  return text.replace(
+    /<<(profile:)?([\w.-]+)>>/g,
+    (_match, profile: string | undefined, local: string) => {
+      const name = world.unique(local);
+      if (!profile) trackDevice(world, name);
+      return name;
+    },
+  );
 }
 
 /** A device the connector will create: journaled before the request, deleted after the scenario. */
@@ -45,25 +55,39 @@ function trackDevice(world: IotcWorld, name: string): void {
   });
 }
 
-function credentials(world: IotcWorld, path: string): Pick<ConnectorCall, 'basic' | 'authorization'> {
+function credentials(
+  world: IotcWorld,
+  path: string,
+): Pick<ConnectorCall, 'basic' | 'authorization'> {
   const mode = world.ids.get('connector-credentials');
   if (mode === 'none') return {};
   if (mode?.startsWith('header:')) return { authorization: mode.slice('header:'.length) };
   const security = endpointSecurity(path.split('?')[0]!);
   if (security.type !== 'basic') return {};
-  return { basic: { username: security.username!, password: mode?.startsWith('password:') ? mode.slice('password:'.length) : security.password! } };
+  return {
+    basic: {
+      username: security.username!,
+      password: mode?.startsWith('password:') ? mode.slice('password:'.length) : security.password!,
+    },
+  };
 }
 
 async function send(world: IotcWorld, call: ConnectorCall): Promise<ConnectorResponse> {
   const path = names(world, call.path);
   const started = Date.now();
-  const response = await connectorClient().send({ ...call, path, ...credentials(world, path), timeoutMs: world.run.target.timeouts.requestMs });
+  const response = await connectorClient().send({
+    ...call,
+    path,
+    ...credentials(world, path),
+    timeoutMs: world.run.target.timeouts.requestMs,
+  });
   world.ids.set('connector-window', `${started}:${Date.now()}`);
   return response;
 }
 
 function lastAnswer(world: IotcWorld): ConnectorResponse {
-  if (!world.connectorResponse) throw new Error('no connector request was sent in this scenario yet');
+  if (!world.connectorResponse)
+    throw new Error('no connector request was sent in this scenario yet');
   return world.connectorResponse;
 }
 
@@ -81,97 +105,193 @@ Given('the client sends the password {string}', function (this: IotcWorld, passw
   this.ids.set('connector-credentials', `password:${password}`);
 });
 
-Given('the client sends the Authorization header {string}', function (this: IotcWorld, header: string) {
-  this.ids.set('connector-credentials', `header:${header}`);
-});
+Given(
+  'the client sends the Authorization header {string}',
+  function (this: IotcWorld, header: string) {
+    this.ids.set('connector-credentials', `header:${header}`);
+  },
+);
 
 // ---- requests -----------------------------------------------------------------------------------------------
 
-When(/^the client sends (GET|POST|PUT|DELETE|PATCH|HEAD) "([^"]*)" with JSON:$/, async function (this: IotcWorld, method: string, path: string, body: string) {
-  remember(this, await send(this, { method, path, body: { raw: names(this, body), contentType: 'application/json' } }));
-});
+When(
+  /^the client sends (GET|POST|PUT|DELETE|PATCH|HEAD) "([^"]*)" with JSON:$/,
+  async function (this: IotcWorld, method: string, path: string, body: string) {
+    remember(
+      this,
+      await send(this, {
+        method,
+        path,
+        body: { raw: names(this, body), contentType: 'application/json' },
+      }),
+    );
+  },
+);
 
-When(/^the client sends (GET|POST|PUT|DELETE|PATCH|HEAD) "([^"]*)"$/, async function (this: IotcWorld, method: string, path: string) {
-  remember(this, await send(this, { method, path }));
-});
+When(
+  /^the client sends (GET|POST|PUT|DELETE|PATCH|HEAD) "([^"]*)"$/,
+  async function (this: IotcWorld, method: string, path: string) {
+    remember(this, await send(this, { method, path }));
+  },
+);
 
-When(/^the client sends (POST|PUT) "([^"]*)" with the body "([^"]*)" of type "([^"]*)"$/, async function (this: IotcWorld, method: string, path: string, body: string, contentType: string) {
-  remember(this, await send(this, { method, path, body: { raw: names(this, body), contentType } }));
-});
+When(
+  /^the client sends (POST|PUT) "([^"]*)" with the body "([^"]*)" of type "([^"]*)"$/,
+  async function (
+    this: IotcWorld,
+    method: string,
+    path: string,
+    body: string,
+    contentType: string,
+  ) {
+    remember(
+      this,
+      await send(this, { method, path, body: { raw: names(this, body), contentType } }),
+    );
+  },
+);
 
-When(/^the client sends (POST|PUT) "([^"]*)" with the bytes "([0-9a-fA-F ]*)"$/, async function (this: IotcWorld, method: string, path: string, hex: string) {
-  const bytes = Buffer.from(hex.replace(/\s+/g, ''), 'hex');
-  remember(this, await send(this, { method, path, body: { bytes, contentType: 'application/octet-stream' } }));
-});
+When(
+  /^the client sends (POST|PUT) "([^"]*)" with the bytes "([0-9a-fA-F ]*)"$/,
+  async function (this: IotcWorld, method: string, path: string, hex: string) {
+    const bytes = Buffer.from(hex.replace(/\s+/g, ''), 'hex');
+    remember(
+      this,
+      await send(this, { method, path, body: { bytes, contentType: 'application/octet-stream' } }),
+    );
+  },
+);
 
 /** Rows: | part | value | and optionally | filename | (a file part). */
-When(/^the client sends (POST|PUT) "([^"]*)" with multipart parts:$/, async function (this: IotcWorld, method: string, path: string, table: DataTable) {
-  const rows = table.hashes() as Array<{ part: string; value: string; filename?: string }>;
-  const fields: Record<string, string> = {};
-  const files: Array<{ field: string; filename: string; content: string }> = [];
-  for (const row of rows) {
-    if (row.filename) files.push({ field: row.part, filename: row.filename, content: names(this, row.value) });
-    else fields[row.part] = names(this, row.value);
-  }
-  remember(this, await send(this, { method, path, body: { multipart: { fields, files } } }));
-});
+When(
+  /^the client sends (POST|PUT) "([^"]*)" with multipart parts:$/,
+  async function (this: IotcWorld, method: string, path: string, table: DataTable) {
+    const rows = table.hashes() as Array<{ part: string; value: string; filename?: string }>;
+    const fields: Record<string, string> = {};
+    const files: Array<{ field: string; filename: string; content: string }> = [];
+    for (const row of rows) {
+      if (row.filename)
+        files.push({ field: row.part, filename: row.filename, content: names(this, row.value) });
+      else fields[row.part] = names(this, row.value);
+    }
+    remember(this, await send(this, { method, path, body: { multipart: { fields, files } } }));
+  },
+);
 
-When(/^the client starts sending POST "([^"]*)" as request "([^"]*)" with JSON:$/, function (this: IotcWorld, path: string, label: string, body: string) {
-  this.pending.set(`connector:${label}`, send(this, { method: 'POST', path, body: { raw: names(this, body), contentType: 'application/json' } }));
-});
+When(
+  /^the client starts sending POST "([^"]*)" as request "([^"]*)" with JSON:$/,
+  function (this: IotcWorld, path: string, label: string, body: string) {
+    this.pending.set(
+      `connector:${label}`,
+      send(this, {
+        method: 'POST',
+        path,
+        body: { raw: names(this, body), contentType: 'application/json' },
+      }),
+    );
+  },
+);
 
 // ---- answers ------------------------------------------------------------------------------------------------
 
 Then('the connector answers {int}', function (this: IotcWorld, status: number) {
   const answer = lastAnswer(this);
-  assert.equal(answer.status, status, `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`);
+  assert.equal(
+    answer.status,
+    status,
+    `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`,
+  );
 });
 
-Then('the connector answers {int} with the body {string}', function (this: IotcWorld, status: number, body: string) {
-  const answer = lastAnswer(this);
-  assert.equal(answer.status, status, `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`);
-  assert.equal(answer.text, body);
-});
+Then(
+  'the connector answers {int} with the body {string}',
+  function (this: IotcWorld, status: number, body: string) {
+    const answer = lastAnswer(this);
+    assert.equal(
+      answer.status,
+      status,
+      `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`,
+    );
+    assert.equal(answer.text, body);
+  },
+);
 
 Then('the connector answers {int} with an empty body', function (this: IotcWorld, status: number) {
   const answer = lastAnswer(this);
-  assert.equal(answer.status, status, `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`);
+  assert.equal(
+    answer.status,
+    status,
+    `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`,
+  );
   assert.equal(answer.text, '', 'the body is not empty');
 });
 
-Then('the connector answers {int} with a JSON body holding:', function (this: IotcWorld, status: number, expected: string) {
-  const answer = lastAnswer(this);
-  assert.equal(answer.status, status, `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`);
-  assertHolds(JSON.parse(answer.text), JSON.parse(names(this, expected)));
-});
+Then(
+  'the connector answers {int} with a JSON body holding:',
+  function (this: IotcWorld, status: number, expected: string) {
+    const answer = lastAnswer(this);
+    assert.equal(
+      answer.status,
+      status,
+      `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`,
+    );
+    assertHolds(JSON.parse(answer.text), JSON.parse(names(this, expected)));
+  },
+);
 
-Then('the request {string} is answered {int} with the body {string}', async function (this: IotcWorld, label: string, status: number, body: string) {
-  const answer = (await this.pending.get(`connector:${label}`)) as ConnectorResponse | undefined;
-  assert.ok(answer, `no request "${label}" was started`);
-  assert.equal(answer.status, status, `request ${label} was answered ${answer.status} ${answer.text.slice(0, 200)}`);
-  assert.equal(answer.text, body);
-});
+Then(
+  'the request {string} is answered {int} with the body {string}',
+  async function (this: IotcWorld, label: string, status: number, body: string) {
+    const answer = (await this.pending.get(`connector:${label}`)) as ConnectorResponse | undefined;
+    assert.ok(answer, `no request "${label}" was started`);
+    assert.equal(
+      answer.status,
+      status,
+      `request ${label} was answered ${answer.status} ${answer.text.slice(0, 200)}`,
+    );
+    assert.equal(answer.text, body);
+  },
+);
 
-Then('the request {string} is answered {int} with a JSON body holding:', async function (this: IotcWorld, label: string, status: number, expected: string) {
-  const answer = (await this.pending.get(`connector:${label}`)) as ConnectorResponse | undefined;
-  assert.ok(answer, `no request "${label}" was started`);
-  assert.equal(answer.status, status, `request ${label} was answered ${answer.status} ${answer.text.slice(0, 200)}`);
-  assertHolds(JSON.parse(answer.text), JSON.parse(expected));
-});
+Then(
+  'the request {string} is answered {int} with a JSON body holding:',
+  async function (this: IotcWorld, label: string, status: number, expected: string) {
+    const answer = (await this.pending.get(`connector:${label}`)) as ConnectorResponse | undefined;
+    assert.ok(answer, `no request "${label}" was started`);
+    assert.equal(
+      answer.status,
+      status,
+      `request ${label} was answered ${answer.status} ${answer.text.slice(0, 200)}`,
+    );
+    assertHolds(JSON.parse(answer.text), JSON.parse(expected));
+  },
+);
 
 Then('the request {string} is not answered yet', async function (this: IotcWorld, label: string) {
   const pending = this.pending.get(`connector:${label}`);
   assert.ok(pending, `no request "${label}" was started`);
-  assert.equal(await settlesWithin(pending, 100), false, `request ${label} was answered before the platform produced its answer`);
+  assert.equal(
+    await settlesWithin(pending, 100),
+    false,
+    `request ${label} was answered before the platform produced its answer`,
+  );
 });
 
 /** Every member of `expected` is in `actual` with the same value (recursively). */
 function assertHolds(actual: unknown, expected: unknown, at = '$'): void {
   if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
-    assert.ok(actual !== null && typeof actual === 'object', `${at}: expected an object, got ${JSON.stringify(actual)}`);
-    for (const [key, value] of Object.entries(expected)) assertHolds((actual as Record<string, unknown>)[key], value, `${at}.${key}`);
+    assert.ok(
+      actual !== null && typeof actual === 'object',
+      `${at}: expected an object, got ${JSON.stringify(actual)}`,
+    );
+    for (const [key, value] of Object.entries(expected))
+      assertHolds((actual as Record<string, unknown>)[key], value, `${at}.${key}`);
   } else {
-    assert.deepEqual(actual, expected, `${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+    assert.deepEqual(
+      actual,
+      expected,
+      `${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`,
+    );
   }
 }
 
@@ -188,130 +308,222 @@ async function deviceNamed(world: IotcWorld, text: string) {
 }
 
 /** ts column: a number; `request` (assigned while the request ran); `day YYYY-MM-DD` (that calendar day in any zone). */
-function checkTimestamp(world: IotcWorld, key: string, expected: string | undefined, actual: number): void {
+function checkTimestamp(
+  world: IotcWorld,
+  key: string,
+  expected: string | undefined,
+  actual: number,
+): void {
   if (!expected) return;
   if (expected === 'request') {
     const [before, after] = (world.ids.get('connector-window') ?? '0:0').split(':').map(Number);
-    assert.ok(actual >= before! - 60_000 && actual <= after! + 60_000, `${key}: ts ${actual} is not the time of the request`);
+    assert.ok(
+      actual >= before! - 60_000 && actual <= after! + 60_000,
+      `${key}: ts ${actual} is not the time of the request`,
+    );
   } else if (expected.startsWith('day ')) {
     const midnight = Date.parse(`${expected.slice(4)}T00:00:00Z`);
     const zoneSlack = 14 * 3_600_000; // a zone-less datetime is read in the connector's zone: UTC-12..UTC+14
-    assert.ok(actual >= midnight - zoneSlack && actual < midnight + 86_400_000 + zoneSlack, `${key}: ts ${actual} (${new Date(actual).toISOString()}) is not on ${expected.slice(4)}`);
+    assert.ok(
+      actual >= midnight - zoneSlack && actual < midnight + 86_400_000 + zoneSlack,
+      `${key}: ts ${actual} (${new Date(actual).toISOString()}) is not on ${expected.slice(4)}`,
+    );
   } else {
-    assert.equal(actual, Number(expected), `${key}: stored at ts ${actual} (${new Date(actual).toISOString()}), expected ${expected}`);
+    assert.equal(
+      actual,
+      Number(expected),
+      `${key}: stored at ts ${actual} (${new Date(actual).toISOString()}), expected ${expected}`,
+    );
   }
 }
 
-Then('the device {string} eventually has telemetry:', async function (this: IotcWorld, local: string, table: DataTable) {
-  const device = await deviceNamed(this, local);
-  const rows = table.hashes() as Array<{ key: string; value: string; type: string; ts?: string }>;
-  await this.eventually(async () => {
-    const stored = await this.run.admin.latestTelemetry(device.id, rows.map((row) => row.key));
-    for (const row of rows) {
-      const expected = expectedValue(row.value, row.type);
-      const found = stored.get(row.key);
-      assert.ok(found && storedMatches(expected, found.value), `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`);
-      checkTimestamp(this, row.key, row.ts, found.ts);
-    }
-  });
-});
+Then(
+  'the device {string} eventually has telemetry:',
+  async function (this: IotcWorld, local: string, table: DataTable) {
+    const device = await deviceNamed(this, local);
+    const rows = table.hashes() as Array<{ key: string; value: string; type: string; ts?: string }>;
+    await this.eventually(async () => {
+      const stored = await this.run.admin.latestTelemetry(
+        device.id,
+        rows.map((row) => row.key),
+      );
+      for (const row of rows) {
+        const expected = expectedValue(row.value, row.type);
+        const found = stored.get(row.key);
+        assert.ok(
+          found && storedMatches(expected, found.value),
+          `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`,
+        );
+        checkTimestamp(this, row.key, row.ts, found.ts);
+      }
+    });
+  },
+);
 
-Then('the device {string} eventually has client attributes:', async function (this: IotcWorld, local: string, table: DataTable) {
-  const device = await deviceNamed(this, local);
-  const rows = table.hashes() as Array<{ key: string; value: string; type: string }>;
-  await this.eventually(async () => {
-    const stored = await this.run.admin.attributes(device.id, 'CLIENT_SCOPE', rows.map((row) => row.key));
-    for (const row of rows) {
-      const expected = expectedValue(names(this, row.value), row.type);
-      const found = stored.get(names(this, row.key));
-      assert.ok(found && storedMatches(expected, found.value), `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`);
-    }
-  });
-});
+Then(
+  'the device {string} eventually has client attributes:',
+  async function (this: IotcWorld, local: string, table: DataTable) {
+    const device = await deviceNamed(this, local);
+    const rows = table.hashes() as Array<{ key: string; value: string; type: string }>;
+    await this.eventually(async () => {
+      const stored = await this.run.admin.attributes(
+        device.id,
+        'CLIENT_SCOPE',
+        rows.map((row) => row.key),
+      );
+      for (const row of rows) {
+        const expected = expectedValue(names(this, row.value), row.type);
+        const found = stored.get(names(this, row.key));
+        assert.ok(
+          found && storedMatches(expected, found.value),
+          `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`,
+        );
+      }
+    });
+  },
+);
 
 /** Checked after a positive read-back of the same request: what the request carried has been stored by then. */
-Then('the device {string} has no telemetry {string}', async function (this: IotcWorld, local: string, keys: string) {
-  const device = await deviceNamed(this, local);
-  const stored = await this.run.admin.telemetryKeys(device.id);
-  const unexpected = keys.split(',').map((key) => key.trim()).filter((key) => stored.includes(key));
-  assert.deepEqual(unexpected, [], `stored although not passed on: ${unexpected.join(', ')}`);
-});
+Then(
+  'the device {string} has no telemetry {string}',
+  async function (this: IotcWorld, local: string, keys: string) {
+    const device = await deviceNamed(this, local);
+    const stored = await this.run.admin.telemetryKeys(device.id);
+    const unexpected = keys
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => stored.includes(key));
+    assert.deepEqual(unexpected, [], `stored although not passed on: ${unexpected.join(', ')}`);
+  },
+);
 
-Then('the device {string} has no client attribute {string}', async function (this: IotcWorld, local: string, keys: string) {
-  const device = await deviceNamed(this, local);
-  const stored = await this.run.admin.attributes(device.id, 'CLIENT_SCOPE');
-  const unexpected = keys.split(',').map((key) => key.trim()).filter((key) => stored.has(key));
-  assert.deepEqual(unexpected, [], `stored although not passed on: ${unexpected.join(', ')}`);
-});
+Then(
+  'the device {string} has no client attribute {string}',
+  async function (this: IotcWorld, local: string, keys: string) {
+    const device = await deviceNamed(this, local);
+    const stored = await this.run.admin.attributes(device.id, 'CLIENT_SCOPE');
+    const unexpected = keys
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => stored.has(key));
+    assert.deepEqual(unexpected, [], `stored although not passed on: ${unexpected.join(', ')}`);
+  },
+);
 
-Then('the device {string} has the device profile {string}', async function (this: IotcWorld, local: string, profileText: string) {
-  const device = await deviceNamed(this, local);
-  const profile = names(this, profileText);
-  assert.equal(device.type, profile, `the device has the profile ${device.type}`);
-  const profileId = (device.raw.deviceProfileId as { id?: string } | undefined)?.id;
-  if (profileText.includes('<<profile:') && profileId) {
-    // the connect created the profile: journal it and delete it after the scenario (its device first)
-    this.run.journal.created('deviceProfile', profile, profileId);
-    this.cleanups.push({
-      what: `device profile ${profile}`,
-      undo: async () => {
-        const holder = await this.run.admin.findDeviceByName(device.name);
-        if (holder) await this.run.admin.deleteDevice(holder.id);
-        await this.run.admin.deleteDeviceProfile(profileId);
-        this.run.journal.deleted('deviceProfile', profile, profileId);
-      },
-    });
-  }
-});
+Then(
+  'the device {string} has the device profile {string}',
+  async function (this: IotcWorld, local: string, profileText: string) {
+    const device = await deviceNamed(this, local);
+    const profile = names(this, profileText);
+    assert.equal(device.type, profile, `the device has the profile ${device.type}`);
+    const profileId = (device.raw.deviceProfileId as { id?: string } | undefined)?.id;
+    if (profileText.includes('<<profile:') && profileId) {
+      // the connect created the profile: journal it and delete it after the scenario (its device first)
+      this.run.journal.created('deviceProfile', profile, profileId);
+      this.cleanups.push({
+        what: `device profile ${profile}`,
+        undo: async () => {
+          const holder = await this.run.admin.findDeviceByName(device.name);
+          if (holder) await this.run.admin.deleteDevice(holder.id);
+          await this.run.admin.deleteDeviceProfile(profileId);
+          this.run.journal.deleted('deviceProfile', profile, profileId);
+        },
+      });
+    }
+  },
+);
 
 Then('no device {string} was created', async function (this: IotcWorld, local: string) {
   const name = names(this, local);
   trackDevice(this, name);
-  assert.equal(await this.run.admin.findDeviceByName(name), undefined, `the device ${name} exists: the refused request was forwarded`);
+  assert.equal(
+    await this.run.admin.findDeviceByName(name),
+    undefined,
+    `the device ${name} exists: the refused request was forwarded`,
+  );
 });
 
 // ---- the platform's side ------------------------------------------------------------------------------------
 
-Given('the connector has forwarded data of the device {string}', async function (this: IotcWorld, local: string) {
-  const name = names(this, local);
-  const response = await send(this, { method: 'POST', path: '/conv', body: { json: { name, temp: 1.5, model: 'M1' } } });
-  assert.equal(response.status, 200, `the connector answered ${response.status} ${response.text}`);
-  await deviceNamed(this, local);
-});
+Given(
+  'the connector has forwarded data of the device {string}',
+  async function (this: IotcWorld, local: string) {
+    const name = names(this, local);
+    const response = await send(this, {
+      method: 'POST',
+      path: '/conv',
+      body: { json: { name, temp: 1.5, model: 'M1' } },
+    });
+    assert.equal(
+      response.status,
+      200,
+      `the connector answered ${response.status} ${response.text}`,
+    );
+    await deviceNamed(this, local);
+  },
+);
 
-When('the platform sets the shared attributes of {string}:', async function (this: IotcWorld, local: string, values: string) {
-  const device = await deviceNamed(this, local);
-  await this.run.admin.saveAttributes(device.id, 'SHARED_SCOPE', names(this, values));
-});
+When(
+  'the platform sets the shared attributes of {string}:',
+  async function (this: IotcWorld, local: string, values: string) {
+    const device = await deviceNamed(this, local);
+    await this.run.admin.saveAttributes(device.id, 'SHARED_SCOPE', names(this, values));
+  },
+);
 
-async function sendRpc(world: IotcWorld, method: string, params: string, local: string): Promise<void> {
+async function sendRpc(
+  world: IotcWorld,
+  method: string,
+  params: string,
+  local: string,
+): Promise<void> {
   const device = await deviceNamed(world, local);
-  const call = world.run.admin.rpc(device.id, 'twoway', { method, params: JSON.parse(names(world, externalUrls(params))), timeout: 5000 });
+  const call = world.run.admin.rpc(device.id, 'twoway', {
+    method,
+    params: JSON.parse(names(world, externalUrls(params))),
+    timeout: 5000,
+  });
   world.pending.set('connector-rpc', call);
 }
 
-When('the platform sends the RPC {string} with params {string} to {string}', async function (this: IotcWorld, method: string, params: string, local: string) {
-  await sendRpc(this, method, params, local);
-});
+When(
+  'the platform sends the RPC {string} with params {string} to {string}',
+  async function (this: IotcWorld, method: string, params: string, local: string) {
+    await sendRpc(this, method, params, local);
+  },
+);
 
-When('the platform sends the RPC {string} to {string} with params:', async function (this: IotcWorld, method: string, local: string, params: string) {
-  await sendRpc(this, method, params, local);
-});
+When(
+  'the platform sends the RPC {string} to {string} with params:',
+  async function (this: IotcWorld, method: string, local: string, params: string) {
+    await sendRpc(this, method, params, local);
+  },
+);
 
 Then('the RPC reply holds:', async function (this: IotcWorld, expected: string) {
-  const reply = (await this.pending.get('connector-rpc')) as { status: number; text: string } | undefined;
+  const reply = (await this.pending.get('connector-rpc')) as
+    | { status: number; text: string }
+    | undefined;
   assert.ok(reply, 'no RPC was sent');
   assert.equal(reply.status, 200, `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}`);
   assertHolds(JSON.parse(reply.text), JSON.parse(expected));
 });
 
-Then('the RPC reply is an error mentioning {string}', async function (this: IotcWorld, text: string) {
-  const reply = (await this.pending.get('connector-rpc')) as { status: number; text: string } | undefined;
-  assert.ok(reply, 'no RPC was sent');
-  assert.equal(reply.status, 200, `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}`);
-  const document = JSON.parse(reply.text) as { error?: unknown };
-  assert.ok(typeof document.error === 'string' && document.error.includes(text), `the reply ${reply.text} is not an error mentioning ${text}`);
-});
+Then(
+  'the RPC reply is an error mentioning {string}',
+  async function (this: IotcWorld, text: string) {
+    const reply = (await this.pending.get('connector-rpc')) as
+      | { status: number; text: string }
+      | undefined;
+    assert.ok(reply, 'no RPC was sent');
+    assert.equal(reply.status, 200, `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}`);
+    const document = JSON.parse(reply.text) as { error?: unknown };
+    assert.ok(
+      typeof document.error === 'string' && document.error.includes(text),
+      `the reply ${reply.text} is not an error mentioning ${text}`,
+    );
+  },
+);
 
 // ---- the external API ---------------------------------------------------------------------------------------
 
@@ -320,21 +532,40 @@ function externalUrls(text: string): string {
   return text.replaceAll('${external}', connectorTarget().externalApiUrl ?? '');
 }
 
-Given('the external API answers requests to {string} with status {int} and body {string}', async function (this: IotcWorld, path: string, status: number, body: string) {
-  await externalApi().script({ pathPrefix: names(this, path), status, body });
-});
+Given(
+  'the external API answers requests to {string} with status {int} and body {string}',
+  async function (this: IotcWorld, path: string, status: number, body: string) {
+    await externalApi().script({ pathPrefix: names(this, path), status, body });
+  },
+);
 
-Given('the external API fails every request to {string}', async function (this: IotcWorld, path: string) {
-  await externalApi().script({ pathPrefix: names(this, path), failures: 1_000_000, failWith: 'status' });
-});
+Given(
+  'the external API fails every request to {string}',
+  async function (this: IotcWorld, path: string) {
+    await externalApi().script({
+      pathPrefix: names(this, path),
+      failures: 1_000_000,
+      failWith: 'status',
+    });
+  },
+);
 
-Given('the external API answers requests to {string} after {int} ms', async function (this: IotcWorld, path: string, delayMs: number) {
-  await externalApi().script({ pathPrefix: names(this, path), delayMs });
-});
+Given(
+  'the external API answers requests to {string} after {int} ms',
+  async function (this: IotcWorld, path: string, delayMs: number) {
+    await externalApi().script({ pathPrefix: names(this, path), delayMs });
+  },
+);
 
-Given('the external API redirects requests to {string} to {string}', async function (this: IotcWorld, path: string, target: string) {
-  await externalApi().script({ pathPrefix: names(this, path), redirectTo: `${connectorTarget().externalApiUrl}${names(this, target)}?redirected=1` });
-});
+Given(
+  'the external API redirects requests to {string} to {string}',
+  async function (this: IotcWorld, path: string, target: string) {
+    await externalApi().script({
+      pathPrefix: names(this, path),
+      redirectTo: `${connectorTarget().externalApiUrl}${names(this, target)}?redirected=1`,
+    });
+  },
+);
 
 async function recorded(world: IotcWorld, path: string) {
   return externalApi().requests(names(world, path));
@@ -344,60 +575,95 @@ async function recorded(world: IotcWorld, path: string) {
  * Rows of | what | expected |: `method`, `path`, `body` (exact text), `json body` (a JSON document, compared
  * as documents), `header <name>` (exact value), `no header <name>`, `basic` (user:password of the Authorization).
  */
-Then('the external API eventually receives a request to {string}:', async function (this: IotcWorld, path: string, table: DataTable) {
-  const expectations = table.rows().map(([what, value]) => [what!, names(this, value ?? '')] as const);
-  await this.eventually(async () => {
+Then(
+  'the external API eventually receives a request to {string}:',
+  async function (this: IotcWorld, path: string, table: DataTable) {
+    const expectations = table
+      .rows()
+      .map(([what, value]) => [what!, names(this, value ?? '')] as const);
+    await this.eventually(async () => {
+      const requests = await recorded(this, path);
+      assert.ok(requests.length > 0, `no request to ${names(this, path)} yet`);
+      const request = requests[0]!;
+      for (const [what, value] of expectations) {
+        if (what === 'method') assert.equal(request.method, value);
+        else if (what === 'path') assert.equal(request.path + request.query, value);
+        else if (what === 'body') assert.equal(request.body, value);
+        else if (what === 'json body')
+          assert.deepEqual(JSON.parse(request.body), JSON.parse(value), `body ${request.body}`);
+        else if (what === 'basic')
+          assert.equal(
+            request.headers.authorization,
+            `Basic ${Buffer.from(value).toString('base64')}`,
+          );
+        else if (what.startsWith('no header '))
+          assert.equal(
+            request.headers[what.slice('no header '.length).toLowerCase()],
+            undefined,
+            `${what}: ${String(request.headers[what.slice('no header '.length).toLowerCase()])}`,
+          );
+        else if (what.startsWith('header '))
+          assert.equal(request.headers[what.slice('header '.length).toLowerCase()], value, what);
+        else throw new Error(`unknown expectation ${what}`);
+      }
+    });
+  },
+);
+
+Then(
+  'the external API receives no request to {string}',
+  async function (this: IotcWorld, path: string) {
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
     const requests = await recorded(this, path);
-    assert.ok(requests.length > 0, `no request to ${names(this, path)} yet`);
+    assert.equal(requests.length, 0, `${requests.length} requests to ${names(this, path)}`);
+  },
+);
+
+Then(
+  'the external API receives exactly {int} requests to {string}',
+  async function (this: IotcWorld, count: number, path: string) {
+    await this.eventually(async () => {
+      const requests = await recorded(this, path);
+      assert.ok(
+        requests.length >= count,
+        `${requests.length} of ${count} requests to ${names(this, path)} so far`,
+      );
+    }, 2000);
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    const requests = await recorded(this, path);
+    assert.equal(
+      requests.length,
+      count,
+      `${requests.length} requests to ${names(this, path)}, expected exactly ${count}`,
+    );
+  },
+);
+
+Then(
+  'the external API records an RPC request id in {string} with the query {string}',
+  async function (this: IotcWorld, path: string, query: string) {
+    const requests = await this.eventually(async () => {
+      const found = await recorded(this, path);
+      assert.ok(found.length > 0, `no request to ${names(this, path)} yet`);
+      return found;
+    });
     const request = requests[0]!;
-    for (const [what, value] of expectations) {
-      if (what === 'method') assert.equal(request.method, value);
-      else if (what === 'path') assert.equal(request.path + request.query, value);
-      else if (what === 'body') assert.equal(request.body, value);
-      else if (what === 'json body') assert.deepEqual(JSON.parse(request.body), JSON.parse(value), `body ${request.body}`);
-      else if (what === 'basic') assert.equal(request.headers.authorization, `Basic ${Buffer.from(value).toString('base64')}`);
-      else if (what.startsWith('no header ')) assert.equal(request.headers[what.slice('no header '.length).toLowerCase()], undefined, `${what}: ${String(request.headers[what.slice('no header '.length).toLowerCase()])}`);
-      else if (what.startsWith('header ')) assert.equal(request.headers[what.slice('header '.length).toLowerCase()], value, what);
-      else throw new Error(`unknown expectation ${what}`);
-    }
-  });
-});
+    const id = request.path.slice(names(this, path).length);
+    assert.match(id, /^\d+$/, `the path ends in ${id}, not an RPC id`);
+    assert.equal(request.query, query);
+  },
+);
 
-Then('the external API receives no request to {string}', async function (this: IotcWorld, path: string) {
-  await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-  const requests = await recorded(this, path);
-  assert.equal(requests.length, 0, `${requests.length} requests to ${names(this, path)}`);
-});
-
-Then('the external API receives exactly {int} requests to {string}', async function (this: IotcWorld, count: number, path: string) {
-  await this.eventually(async () => {
+Then(
+  'the requests to {string} came at least {int} ms apart',
+  async function (this: IotcWorld, path: string, gapMs: number) {
     const requests = await recorded(this, path);
-    assert.ok(requests.length >= count, `${requests.length} of ${count} requests to ${names(this, path)} so far`);
-  }, 2000);
-  await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
-  const requests = await recorded(this, path);
-  assert.equal(requests.length, count, `${requests.length} requests to ${names(this, path)}, expected exactly ${count}`);
-});
-
-Then('the external API records an RPC request id in {string} with the query {string}', async function (this: IotcWorld, path: string, query: string) {
-  const requests = await this.eventually(async () => {
-    const found = await recorded(this, path);
-    assert.ok(found.length > 0, `no request to ${names(this, path)} yet`);
-    return found;
-  });
-  const request = requests[0]!;
-  const id = request.path.slice(names(this, path).length);
-  assert.match(id, /^\d+$/, `the path ends in ${id}, not an RPC id`);
-  assert.equal(request.query, query);
-});
-
-Then('the requests to {string} came at least {int} ms apart', async function (this: IotcWorld, path: string, gapMs: number) {
-  const requests = await recorded(this, path);
-  for (let index = 1; index < requests.length; index++) {
-    const gap = requests[index]!.receivedAt - requests[index - 1]!.receivedAt;
-    assert.ok(gap >= gapMs * 0.9, `requests ${index} and ${index + 1} came ${gap} ms apart`);
-  }
-});
+    for (let index = 1; index < requests.length; index++) {
+      const gap = requests[index]!.receivedAt - requests[index - 1]!.receivedAt;
+      assert.ok(gap >= gapMs * 0.9, `requests ${index} and ${index + 1} came ${gap} ms apart`);
+    }
+  },
+);
 
 // ---- the server ---------------------------------------------------------------------------------------------
 
@@ -408,27 +674,45 @@ Then('the connector listens on the host and port of its rest.json', function (th
   assert.equal(Number(url.port || (url.protocol === 'https:' ? 443 : 80)), server.port ?? 5000);
 });
 
-Then('the connector serves HTTPS with the certificate of server.security.cert', async function (this: IotcWorld) {
-  const { server } = restFile();
-  assert.equal(server.SSL, true, 'rest.json does not switch SSL on');
-  assert.ok(server.security?.cert, 'rest.json names no server.security.cert');
-  const expected = new X509Certificate(readFileSync(server.security.cert));
-  const url = new URL(connectorTarget().url);
-  assert.equal(url.protocol, 'https:');
-  const presented = await new Promise<Buffer>((resolve, reject) => {
-    const socket = tlsConnect({ host: url.hostname, port: Number(url.port), servername: url.hostname === '127.0.0.1' ? undefined : url.hostname, rejectUnauthorized: false }, () => {
-      const certificate = socket.getPeerCertificate();
-      socket.end();
-      resolve(certificate.raw);
+Then(
+  'the connector serves HTTPS with the certificate of server.security.cert',
+  async function (this: IotcWorld) {
+    const { server } = restFile();
+    assert.equal(server.SSL, true, 'rest.json does not switch SSL on');
+    assert.ok(server.security?.cert, 'rest.json names no server.security.cert');
+    const expected = new X509Certificate(readFileSync(server.security.cert));
+    const url = new URL(connectorTarget().url);
+    assert.equal(url.protocol, 'https:');
+    const presented = await new Promise<Buffer>((resolve, reject) => {
+      const socket = tlsConnect(
+        {
+          host: url.hostname,
+          port: Number(url.port),
+          servername: url.hostname === '127.0.0.1' ? undefined : url.hostname,
+          rejectUnauthorized: false,
+        },
+        () => {
+          const certificate = socket.getPeerCertificate();
+          socket.end();
+          resolve(certificate.raw);
+        },
+      );
+      socket.once('error', reject);
     });
-    socket.once('error', reject);
-  });
-  assert.ok(presented.equals(expected.raw), 'the connector presents another certificate than server.security.cert');
-});
+    assert.ok(
+      presented.equals(expected.raw),
+      'the connector presents another certificate than server.security.cert',
+    );
+  },
+);
 
 Then('plain HTTP to the connector port gets no HTTP answer', async function (this: IotcWorld) {
   const url = new URL(connectorTarget().url);
-  const outcome = await request(`http://${url.host}/conv`, { method: 'GET', headersTimeout: 2000, bodyTimeout: 2000 }).then(
+  const outcome = await request(`http://${url.host}/conv`, {
+    method: 'GET',
+    headersTimeout: 2000,
+    bodyTimeout: 2000,
+  }).then(
     async (response) => {
       await response.body.dump();
       return response.statusCode;

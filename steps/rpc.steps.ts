@@ -9,60 +9,100 @@ import type { AdminResponse } from '../src/admin-client';
 import type { IotcWorld } from './world';
 import { sameJson } from './support/expectations';
 
-When(/^the platform sends a (one-way|two-way) RPC "([^"]*)" with params (.+) to "([^"]*)"$/, function (this: IotcWorld, kind: string, method: string, params: string, local: string) {
-  const device = this.device(local);
-  const call = this.run.admin.rpc(device.record.id, kind === 'one-way' ? 'oneway' : 'twoway', { method, params: JSON.parse(params), timeout: 10_000 });
-  this.pending.set(`rpc-call:${local}`, call);
-});
+When(
+  /^the platform sends a (one-way|two-way) RPC "([^"]*)" with params (.+) to "([^"]*)"$/,
+  function (this: IotcWorld, kind: string, method: string, params: string, local: string) {
+    const device = this.device(local);
+    const call = this.run.admin.rpc(device.record.id, kind === 'one-way' ? 'oneway' : 'twoway', {
+      method,
+      params: JSON.parse(params),
+      timeout: 10_000,
+    });
+    this.pending.set(`rpc-call:${local}`, call);
+  },
+);
 
-When('the device {string} polls for an RPC for up to {int} ms', function (this: IotcWorld, local: string, timeoutMs: number) {
-  this.pending.set(`rpc-poll:${local}`, this.device(local).driver.pollRpc(timeoutMs));
-});
+When(
+  'the device {string} polls for an RPC for up to {int} ms',
+  function (this: IotcWorld, local: string, timeoutMs: number) {
+    this.pending.set(`rpc-poll:${local}`, this.device(local).driver.pollRpc(timeoutMs));
+  },
+);
 
-async function receivedRequest(world: IotcWorld, local: string): Promise<{ id: number; method: string; params: unknown }> {
+async function receivedRequest(
+  world: IotcWorld,
+  local: string,
+): Promise<{ id: number; method: string; params: unknown }> {
   const response = (await world.pending.get(`rpc-poll:${local}`)) as DeviceResponse | undefined;
   assert.ok(response, 'the device did not poll for an RPC');
   assert.equal(response.status, 200, `the RPC poll answered ${world.shown(response)}`);
   const request = toPlain(response.json) as { id: number; method: string; params: unknown };
   const check = validate(rpcRequestSchema, request);
-  assert.ok(check.ok, `the RPC request ${world.shown(response)} is not {id integer, method string, params}: ${check.errors.join('; ')}`);
+  assert.ok(
+    check.ok,
+    `the RPC request ${world.shown(response)} is not {id integer, method string, params}: ${check.errors.join('; ')}`,
+  );
   return request;
 }
 
-Then(/^the device "([^"]*)" receives the RPC request "([^"]*)" with params (.+)$/, async function (this: IotcWorld, local: string, method: string, params: string) {
-  const request = await receivedRequest(this, local);
-  assert.equal(request.method, method);
-  assert.deepEqual(request.params, JSON.parse(params));
-  this.ids.set(`rpc-id:${local}`, String(request.id));
-});
+Then(
+  /^the device "([^"]*)" receives the RPC request "([^"]*)" with params (.+)$/,
+  async function (this: IotcWorld, local: string, method: string, params: string) {
+    const request = await receivedRequest(this, local);
+    assert.equal(request.method, method);
+    assert.deepEqual(request.params, JSON.parse(params));
+    this.ids.set(`rpc-id:${local}`, String(request.id));
+  },
+);
 
-When(/^the device "([^"]*)" replies to that RPC with (.+)$/, async function (this: IotcWorld, local: string, reply: string) {
-  const id = this.ids.get(`rpc-id:${local}`);
-  assert.ok(id, 'the device has received no RPC request to reply to');
-  this.response = await this.device(local).driver.replyRpc(id, { raw: reply });
-});
+When(
+  /^the device "([^"]*)" replies to that RPC with (.+)$/,
+  async function (this: IotcWorld, local: string, reply: string) {
+    const id = this.ids.get(`rpc-id:${local}`);
+    assert.ok(id, 'the device has received no RPC request to reply to');
+    this.response = await this.device(local).driver.replyRpc(id, { raw: reply });
+  },
+);
 
-Then(/^the platform's RPC call to "([^"]*)" answers (\d+) with (.+)$/, async function (this: IotcWorld, local: string, status: string, expected: string) {
-  const answer = (await this.pending.get(`rpc-call:${local}`)) as AdminResponse | undefined;
-  assert.ok(answer, 'the platform sent no RPC');
-  assert.equal(answer.status, Number(status), `the RPC call answered ${this.shown(answer)}`);
-  assert.ok(sameJson(answer.json, expected), `the RPC call answered ${this.shown(answer)}, expected ${expected}`);
-});
+Then(
+  /^the platform's RPC call to "([^"]*)" answers (\d+) with (.+)$/,
+  async function (this: IotcWorld, local: string, status: string, expected: string) {
+    const answer = (await this.pending.get(`rpc-call:${local}`)) as AdminResponse | undefined;
+    assert.ok(answer, 'the platform sent no RPC');
+    assert.equal(answer.status, Number(status), `the RPC call answered ${this.shown(answer)}`);
+    assert.ok(
+      sameJson(answer.json, expected),
+      `the RPC call answered ${this.shown(answer)}, expected ${expected}`,
+    );
+  },
+);
 
-Then(/^the platform's RPC call to "([^"]*)" answers (\d+)$/, async function (this: IotcWorld, local: string, status: string) {
-  const answer = (await this.pending.get(`rpc-call:${local}`)) as AdminResponse | undefined;
-  assert.ok(answer, 'the platform sent no RPC');
-  assert.equal(answer.status, Number(status), `the RPC call answered ${this.shown(answer)}`);
-});
+Then(
+  /^the platform's RPC call to "([^"]*)" answers (\d+)$/,
+  async function (this: IotcWorld, local: string, status: string) {
+    const answer = (await this.pending.get(`rpc-call:${local}`)) as AdminResponse | undefined;
+    assert.ok(answer, 'the platform sent no RPC');
+    assert.equal(answer.status, Number(status), `the RPC call answered ${this.shown(answer)}`);
+  },
+);
 
-Then('the RPC poll of {string} times out with {int} and an empty body after at least {int} ms', async function (this: IotcWorld, local: string, status: number, minimumMs: number) {
-  const response = (await this.pending.get(`rpc-poll:${local}`)) as DeviceResponse | undefined;
-  assert.ok(response, 'the device did not poll for an RPC');
-  assert.equal(response.status, status, `the RPC poll answered ${this.shown(response)}`);
-  assert.equal(response.text, '', 'a timed-out poll has an empty body');
-  assert.ok(response.elapsedMs >= minimumMs * 0.95, `the poll ended after ${Math.round(response.elapsedMs)} ms, before its timeout of ${minimumMs} ms`);
-});
+Then(
+  'the RPC poll of {string} times out with {int} and an empty body after at least {int} ms',
+  async function (this: IotcWorld, local: string, status: number, minimumMs: number) {
+    const response = (await this.pending.get(`rpc-poll:${local}`)) as DeviceResponse | undefined;
+    assert.ok(response, 'the device did not poll for an RPC');
+    assert.equal(response.status, status, `the RPC poll answered ${this.shown(response)}`);
+    assert.equal(response.text, '', 'a timed-out poll has an empty body');
+    assert.ok(
+      response.elapsedMs >= minimumMs * 0.95,
+      `the poll ended after ${Math.round(response.elapsedMs)} ms, before its timeout of ${minimumMs} ms`,
+    );
+  },
+);
 
-When(/^the device "([^"]*)" sends the client-side RPC (.+)$/, async function (this: IotcWorld, local: string, body: string) {
-  this.response = await this.device(local).driver.clientRpc({ raw: body });
-});
+When(
+  /^the device "([^"]*)" sends the client-side RPC (.+)$/,
+  async function (this: IotcWorld, local: string, body: string) {
+    this.response = await this.device(local).driver.clientRpc({ raw: body });
+  },
+);

@@ -7,66 +7,108 @@ import { expectedValue, storedMatches } from './support/expectations';
 
 const SENTINEL = 'iotc_sentinel';
 
-async function post(world: IotcWorld, local: string, resource: 'telemetry' | 'attributes', body: string) {
+async function post(
+  world: IotcWorld,
+  local: string,
+  resource: 'telemetry' | 'attributes',
+  body: string,
+) {
   const device = world.device(local);
   const before = Date.now();
-  world.response = resource === 'telemetry' ? await device.driver.postTelemetry({ raw: body }) : await device.driver.postAttributes({ raw: body });
+  world.response =
+    resource === 'telemetry'
+      ? await device.driver.postTelemetry({ raw: body })
+      : await device.driver.postAttributes({ raw: body });
   world.ids.set(`sent-window:${local}`, `${before}:${Date.now()}`);
 }
 
-When(/^the device "([^"]*)" posts telemetry (.+)$/, async function (this: IotcWorld, local: string, body: string) {
-  await post(this, local, 'telemetry', body);
-});
+When(
+  /^the device "([^"]*)" posts telemetry (.+)$/,
+  async function (this: IotcWorld, local: string, body: string) {
+    await post(this, local, 'telemetry', body);
+  },
+);
 
-When('the device {string} posts telemetry:', async function (this: IotcWorld, local: string, body: string) {
-  await post(this, local, 'telemetry', body);
-});
+When(
+  'the device {string} posts telemetry:',
+  async function (this: IotcWorld, local: string, body: string) {
+    await post(this, local, 'telemetry', body);
+  },
+);
 
-When(/^the device "([^"]*)" posts client attributes (.+)$/, async function (this: IotcWorld, local: string, body: string) {
-  await post(this, local, 'attributes', body);
-});
+When(
+  /^the device "([^"]*)" posts client attributes (.+)$/,
+  async function (this: IotcWorld, local: string, body: string) {
+    await post(this, local, 'attributes', body);
+  },
+);
 
-When('the device {string} posts client attributes:', async function (this: IotcWorld, local: string, body: string) {
-  await post(this, local, 'attributes', body);
-});
+When(
+  'the device {string} posts client attributes:',
+  async function (this: IotcWorld, local: string, body: string) {
+    await post(this, local, 'attributes', body);
+  },
+);
 
 /** `ts` column: a number, or `server` for a timestamp the platform assigned during the last request. */
 function checkTs(world: IotcWorld, local: string, key: string, expected: string, actual: number) {
   if (expected === 'server') {
     const [before, after] = (world.ids.get(`sent-window:${local}`) ?? '0:0').split(':').map(Number);
     const slack = 60_000; // clocks of a remote platform and of this machine may differ a little
-    assert.ok(actual >= before - slack && actual <= after + slack, `${key}: ts ${actual} is not a server time of the request (${before}..${after})`);
+    assert.ok(
+      actual >= before - slack && actual <= after + slack,
+      `${key}: ts ${actual} is not a server time of the request (${before}..${after})`,
+    );
   } else {
     assert.equal(actual, Number(expected), `${key}: stored at ts ${actual}, expected ${expected}`);
   }
 }
 
-Then('the platform eventually holds telemetry of {string}:', async function (this: IotcWorld, local: string, table: DataTable) {
-  const device = this.device(local);
-  const rows = table.hashes() as Array<{ key: string; ts?: string; value: string; type: string }>;
-  await this.eventually(async () => {
-    const stored = await this.run.admin.latestTelemetry(device.record.id, rows.map((row) => row.key));
-    for (const row of rows) {
-      const expected = expectedValue(row.value, row.type);
-      const found = stored.get(row.key);
-      assert.ok(found && storedMatches(expected, found.value), `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`);
-      if (row.ts) checkTs(this, local, row.key, row.ts, found.ts);
-    }
-  });
-});
+Then(
+  'the platform eventually holds telemetry of {string}:',
+  async function (this: IotcWorld, local: string, table: DataTable) {
+    const device = this.device(local);
+    const rows = table.hashes() as Array<{ key: string; ts?: string; value: string; type: string }>;
+    await this.eventually(async () => {
+      const stored = await this.run.admin.latestTelemetry(
+        device.record.id,
+        rows.map((row) => row.key),
+      );
+      for (const row of rows) {
+        const expected = expectedValue(row.value, row.type);
+        const found = stored.get(row.key);
+        assert.ok(
+          found && storedMatches(expected, found.value),
+          `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`,
+        );
+        if (row.ts) checkTs(this, local, row.key, row.ts, found.ts);
+      }
+    });
+  },
+);
 
-Then('the platform eventually holds client attributes of {string}:', async function (this: IotcWorld, local: string, table: DataTable) {
-  const device = this.device(local);
-  const rows = table.hashes() as Array<{ key: string; value: string; type: string }>;
-  await this.eventually(async () => {
-    const stored = await this.run.admin.attributes(device.record.id, 'CLIENT_SCOPE', rows.map((row) => row.key));
-    for (const row of rows) {
-      const expected = expectedValue(row.value, row.type);
-      const found = stored.get(row.key);
-      assert.ok(found && storedMatches(expected, found.value), `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`);
-    }
-  });
-});
+Then(
+  'the platform eventually holds client attributes of {string}:',
+  async function (this: IotcWorld, local: string, table: DataTable) {
+    const device = this.device(local);
+    const rows = table.hashes() as Array<{ key: string; value: string; type: string }>;
+    await this.eventually(async () => {
+      const stored = await this.run.admin.attributes(
+        device.record.id,
+        'CLIENT_SCOPE',
+        rows.map((row) => row.key),
+      );
+      for (const row of rows) {
+        const expected = expectedValue(row.value, row.type);
+        const found = stored.get(row.key);
+        assert.ok(
+          found && storedMatches(expected, found.value),
+          `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`,
+        );
+      }
+    });
+  },
+);
 
 /**
  * "Nothing was stored": a later valid sentinel proves the platform has processed what came before it, so checking
@@ -82,24 +124,43 @@ Then('no telemetry was stored for {string}', async function (this: IotcWorld, lo
   });
 });
 
-Then('no client attribute was stored for {string}', async function (this: IotcWorld, local: string) {
-  const device = this.device(local);
-  const sentinel = await device.driver.postAttributes({ json: { [SENTINEL]: 1 } });
-  assert.equal(sentinel.status, 200, `the sentinel attribute was refused: ${sentinel.status}`);
-  await this.eventually(async () => {
-    const keys = [...(await this.run.admin.attributes(device.record.id, 'CLIENT_SCOPE')).keys()];
-    assert.deepEqual(keys, [SENTINEL], `the device holds client attributes ${JSON.stringify(keys)}`);
-  });
-});
+Then(
+  'no client attribute was stored for {string}',
+  async function (this: IotcWorld, local: string) {
+    const device = this.device(local);
+    const sentinel = await device.driver.postAttributes({ json: { [SENTINEL]: 1 } });
+    assert.equal(sentinel.status, 200, `the sentinel attribute was refused: ${sentinel.status}`);
+    await this.eventually(async () => {
+      const keys = [...(await this.run.admin.attributes(device.record.id, 'CLIENT_SCOPE')).keys()];
+      assert.deepEqual(
+        keys,
+        [SENTINEL],
+        `the device holds client attributes ${JSON.stringify(keys)}`,
+      );
+    });
+  },
+);
 
-Then('the telemetry history of {string} holds {string} at {int} and {int}', async function (this: IotcWorld, local: string, key: string, first: number, second: number) {
-  const device = this.device(local);
-  await this.eventually(async () => {
-    const history = await this.run.admin.telemetryHistory(device.record.id, [key], Math.min(first, second), Math.max(first, second));
-    const times = (history.get(key) ?? []).map((entry) => entry.ts).sort();
-    assert.deepEqual(times, [first, second].sort(), `${key} is stored at ${JSON.stringify(times)}`);
-  });
-});
+Then(
+  'the telemetry history of {string} holds {string} at {int} and {int}',
+  async function (this: IotcWorld, local: string, key: string, first: number, second: number) {
+    const device = this.device(local);
+    await this.eventually(async () => {
+      const history = await this.run.admin.telemetryHistory(
+        device.record.id,
+        [key],
+        Math.min(first, second),
+        Math.max(first, second),
+      );
+      const times = (history.get(key) ?? []).map((entry) => entry.ts).sort();
+      assert.deepEqual(
+        times,
+        [first, second].sort(),
+        `${key} is stored at ${JSON.stringify(times)}`,
+      );
+    });
+  },
+);
 
 Given('the target serves the HTTP device API over HTTPS too', function (this: IotcWorld) {
   if (!this.run.target.httpsUrl) {
@@ -109,18 +170,30 @@ Given('the target serves the HTTP device API over HTTPS too', function (this: Io
   return undefined;
 });
 
-When(/^the device "([^"]*)" posts over HTTPS the telemetry (.+)$/, async function (this: IotcWorld, local: string, body: string) {
-  const device = this.device(local);
-  const before = Date.now();
-  this.response = await this.newDriver(device.token, { https: true }).postTelemetry({ raw: body });
-  this.ids.set(`sent-window:${local}`, `${before}:${Date.now()}`);
-});
+When(
+  /^the device "([^"]*)" posts over HTTPS the telemetry (.+)$/,
+  async function (this: IotcWorld, local: string, body: string) {
+    const device = this.device(local);
+    const before = Date.now();
+    this.response = await this.newDriver(device.token, { https: true }).postTelemetry({
+      raw: body,
+    });
+    this.ids.set(`sent-window:${local}`, `${before}:${Date.now()}`);
+  },
+);
 
-Then('the telemetry keys of {string} are exactly {string}', async function (this: IotcWorld, local: string, list: string) {
-  const device = this.device(local);
-  const expected = list.split(',').map((key) => key.trim()).filter(Boolean).sort();
-  await this.eventually(async () => {
-    const keys = [...(await this.run.admin.telemetryKeys(device.record.id))].sort();
-    assert.deepEqual(keys, expected, `the device holds telemetry keys ${JSON.stringify(keys)}`);
-  });
-});
+Then(
+  'the telemetry keys of {string} are exactly {string}',
+  async function (this: IotcWorld, local: string, list: string) {
+    const device = this.device(local);
+    const expected = list
+      .split(',')
+      .map((key) => key.trim())
+      .filter(Boolean)
+      .sort();
+    await this.eventually(async () => {
+      const keys = [...(await this.run.admin.telemetryKeys(device.record.id))].sort();
+      assert.deepEqual(keys, expected, `the device holds telemetry keys ${JSON.stringify(keys)}`);
+    });
+  },
+);

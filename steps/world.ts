@@ -22,7 +22,8 @@ export interface ScenarioGateway {
 }
 
 /** JSON members that carry credentials (the provisioning answer's credentialsValue, say). */
-const SECRET_FIELD = /("(?:credentialsValue|credentialsId|token|refreshToken|accessToken|password)"\s*:\s*)"[^"]*"/g;
+const SECRET_FIELD =
+  /("(?:credentialsValue|credentialsId|token|refreshToken|accessToken|password)"\s*:\s*)"[^"]*"/g;
 
 export interface ScenarioDevice {
   local: string;
@@ -79,7 +80,9 @@ export class IotcWorld extends World {
     const driver = new HttpDevice(baseUrl, token, {
       requestTimeoutMs: target.timeouts.requestMs,
       dispatcher: options.https ? undefined : deviceDispatcher,
-      tls: options.https ? { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify } : undefined,
+      tls: options.https
+        ? { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify }
+        : undefined,
       recorder: this.exchanges.record,
     });
     if (options.https) this.ownDrivers.push(driver);
@@ -100,7 +103,12 @@ export class IotcWorld extends World {
    * Creates an entity the staging-safe way: journal the intent, create, journal the id, and register its removal
    * (journaled too) for the After hook.
    */
-  async track<T extends { id: string }>(kind: EntityKind, name: string, create: () => Promise<T>, remove: (created: T) => Promise<void>): Promise<T> {
+  async track<T extends { id: string }>(
+    kind: EntityKind,
+    name: string,
+    create: () => Promise<T>,
+    remove: (created: T) => Promise<void>,
+  ): Promise<T> {
     const { journal } = this.run;
     journal.intend(kind, name);
     const created = await create();
@@ -115,9 +123,17 @@ export class IotcWorld extends World {
     return created;
   }
 
-  async createDevice(local: string, options: { deviceProfileId?: string; type?: string } = {}): Promise<ScenarioDevice> {
+  async createDevice(
+    local: string,
+    options: { deviceProfileId?: string; type?: string } = {},
+  ): Promise<ScenarioDevice> {
     const name = this.unique(local);
-    const record = await this.track('device', name, () => this.run.admin.createDevice(name, options), (device) => this.run.admin.deleteDevice(device.id));
+    const record = await this.track(
+      'device',
+      name,
+      () => this.run.admin.createDevice(name, options),
+      (device) => this.run.admin.deleteDevice(device.id),
+    );
     return this.adoptDevice(local, record);
   }
 
@@ -151,7 +167,11 @@ export class IotcWorld extends World {
     });
   }
 
-  private platformCreated(kind: EntityKind, local: string, remove: (name: string) => Promise<void>): string {
+  private platformCreated(
+    kind: EntityKind,
+    local: string,
+    remove: (name: string) => Promise<void>,
+  ): string {
     const name = this.unique(local);
     const key = `platform-created:${kind}:${local}`;
     if (this.ids.has(key)) return name;
@@ -169,13 +189,15 @@ export class IotcWorld extends World {
 
   gateway(local: string): ScenarioGateway {
     const gateway = this.gateways.get(local);
-    if (!gateway) throw new Error(`no gateway "${local}" in this scenario: create it with a Given step first`);
+    if (!gateway)
+      throw new Error(`no gateway "${local}" in this scenario: create it with a Given step first`);
     return gateway;
   }
 
   device(local: string): ScenarioDevice {
     const device = this.devices.get(local);
-    if (!device) throw new Error(`no device "${local}" in this scenario: create it with a Given step first`);
+    if (!device)
+      throw new Error(`no device "${local}" in this scenario: create it with a Given step first`);
     return device;
   }
 

@@ -42,7 +42,9 @@ function cellOf(source: ColumnSource, row: Row): unknown {
     case 'telemetry':
       return row.telemetry.has(source.key) ? row.telemetry.get(source.key) : null;
     case 'attribute':
-      return row.attributes.has(attributeSlot(source.scope, source.key)) ? row.attributes.get(attributeSlot(source.scope, source.key)) : null;
+      return row.attributes.has(attributeSlot(source.scope, source.key))
+        ? row.attributes.get(attributeSlot(source.scope, source.key))
+        : null;
   }
 }
 
@@ -64,11 +66,18 @@ function passes(plan: ReportPlan, row: Row, which: (source: ColumnSource) => boo
 }
 
 function sourcesOf(view: TableView): ColumnSource[] {
-  return [...view.columns.map((column) => column.source), ...Object.values(view.filters).map((filter) => filter.source)];
+  return [
+    ...view.columns.map((column) => column.source),
+    ...Object.values(view.filters).map((filter) => filter.source),
+  ];
 }
 
 function telemetryKeysOf(view: TableView): string[] {
-  return [...new Set(sourcesOf(view).flatMap((source) => (source.type === 'telemetry' ? [source.key] : [])))];
+  return [
+    ...new Set(
+      sourcesOf(view).flatMap((source) => (source.type === 'telemetry' ? [source.key] : [])),
+    ),
+  ];
 }
 
 function attributeKeysOf(view: TableView): Map<AttributeScope, string[]> {
@@ -82,21 +91,44 @@ function attributeKeysOf(view: TableView): Map<AttributeScope, string[]> {
   return new Map([...byScope].map(([scope, keys]) => [scope, [...keys]]));
 }
 
-async function devicesOf(view: TableView, reader: PlatformReader, jwt: string, signal: AbortSignal): Promise<PlatformDevice[]> {
-  if ('nameContains' in view.devices) return reader.devicesContaining(jwt, view.devices.nameContains, signal);
-  const found = await Promise.all(view.devices.names.map((name) => reader.deviceNamed(jwt, name, signal)));
+async function devicesOf(
+  view: TableView,
+  reader: PlatformReader,
+  jwt: string,
+  signal: AbortSignal,
+): Promise<PlatformDevice[]> {
+  if ('nameContains' in view.devices)
+    return reader.devicesContaining(jwt, view.devices.nameContains, signal);
+  const found = await Promise.all(
+    view.devices.names.map((name) => reader.deviceNamed(jwt, name, signal)),
+  );
   return found.filter((device): device is PlatformDevice => device !== undefined);
 }
 
-async function rowsOfDevice(plan: ReportPlan, device: PlatformDevice, deviceOrder: number, reader: PlatformReader, jwt: string, signal: AbortSignal): Promise<Row[]> {
+async function rowsOfDevice(
+  plan: ReportPlan,
+  device: PlatformDevice,
+  deviceOrder: number,
+  reader: PlatformReader,
+  jwt: string,
+  signal: AbortSignal,
+): Promise<Row[]> {
   const { view } = plan;
   const attributes = new Map<string, unknown>();
   for (const [scope, keys] of attributeKeysOf(view)) {
-    for (const entry of await reader.attributes(jwt, device.id, scope, keys, signal)) attributes.set(attributeSlot(scope, entry.key), entry.value);
+    for (const entry of await reader.attributes(jwt, device.id, scope, keys, signal))
+      attributes.set(attributeSlot(scope, entry.key), entry.value);
   }
   const deviceRow: Row = { device, deviceOrder, ts: null, telemetry: new Map(), attributes };
   // Device-level filters first: a device they exclude needs no telemetry read.
-  if (!passes(plan, deviceRow, (source) => source.type === 'deviceName' || source.type === 'attribute')) return [];
+  if (
+    !passes(
+      plan,
+      deviceRow,
+      (source) => source.type === 'deviceName' || source.type === 'attribute',
+    )
+  )
+    return [];
 
   const keys = telemetryKeysOf(view);
   if (keys.length === 0) return passes(plan, deviceRow, () => true) ? [deviceRow] : [];
@@ -104,7 +136,13 @@ async function rowsOfDevice(plan: ReportPlan, device: PlatformDevice, deviceOrde
   const series = await reader.timeseries(
     jwt,
     device.id,
-    { keys, startTs: plan.startTs, endTs: plan.endTs, limit: latest ? 1 : view.limit, orderBy: latest ? 'DESC' : 'ASC' },
+    {
+      keys,
+      startTs: plan.startTs,
+      endTs: plan.endTs,
+      limit: latest ? 1 : view.limit,
+      orderBy: latest ? 'DESC' : 'ASC',
+    },
     signal,
   );
   const inRange = (point: TimeseriesPoint) => point.ts >= plan.startTs && point.ts <= plan.endTs;
@@ -113,7 +151,12 @@ async function rowsOfDevice(plan: ReportPlan, device: PlatformDevice, deviceOrde
   if (latest) {
     const row: Row = { ...deviceRow, telemetry: new Map() };
     for (const key of keys) {
-      const newest = (series[key] ?? []).filter(inRange).reduce<TimeseriesPoint | undefined>((best, point) => (!best || point.ts > best.ts ? point : best), undefined);
+      const newest = (series[key] ?? [])
+        .filter(inRange)
+        .reduce<TimeseriesPoint | undefined>(
+          (best, point) => (!best || point.ts > best.ts ? point : best),
+          undefined,
+        );
       if (!newest) continue;
       row.telemetry.set(key, newest.value);
       row.ts = row.ts === null ? newest.ts : Math.max(row.ts, newest.ts);
@@ -133,7 +176,12 @@ async function rowsOfDevice(plan: ReportPlan, device: PlatformDevice, deviceOrde
   return rows.filter((row) => passes(plan, row, (source) => source.type === 'telemetry'));
 }
 
-export async function buildReport(plan: ReportPlan, reader: PlatformReader, jwt: string, signal: AbortSignal): Promise<Report> {
+export async function buildReport(
+  plan: ReportPlan,
+  reader: PlatformReader,
+  jwt: string,
+  signal: AbortSignal,
+): Promise<Report> {
   const devices = await devicesOf(plan.view, reader, jwt, signal);
   const perDevice: Row[][] = new Array(devices.length);
   let next = 0;
@@ -145,9 +193,15 @@ export async function buildReport(plan: ReportPlan, reader: PlatformReader, jwt:
   };
   await Promise.all(Array.from({ length: Math.min(DEVICE_CONCURRENCY, devices.length) }, worker));
   signal.throwIfAborted();
-  const rows = perDevice.flat().sort((a, b) => (a.ts ?? -Infinity) - (b.ts ?? -Infinity) || a.deviceOrder - b.deviceOrder);
+  const rows = perDevice
+    .flat()
+    .sort((a, b) => (a.ts ?? -Infinity) - (b.ts ?? -Infinity) || a.deviceOrder - b.deviceOrder);
   return {
     columnLabels: plan.view.columns.map((column) => column.label),
-    dataTable: rows.map((row) => Object.fromEntries(plan.view.columns.map((column) => [column.label, cellOf(column.source, row)]))),
+    dataTable: rows.map((row) =>
+      Object.fromEntries(
+        plan.view.columns.map((column) => [column.label, cellOf(column.source, row)]),
+      ),
+    ),
   };
 }

@@ -1,25 +1,49 @@
 /** Small pieces of one HTTP exchange: answers, the request body, the Content-Type rule and the JWT's place. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AnalyticsError, BadReportRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors';
+import {
+  type AnalyticsError,
+  BadReportRequestError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+} from './errors';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export function sendJsonText(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendJsonText(
+  response: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   if (response.headersSent || response.destroyed) return;
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   response.end(text);
 }
 
 /** `{"status": <http>, "message": "..."}` */
-export function sendError(response: ServerResponse, error: AnalyticsError, headers: Record<string, string> = {}): void {
-  sendJsonText(response, error.status, JSON.stringify({ status: error.status, message: error.message }), headers);
+export function sendError(
+  response: ServerResponse,
+  error: AnalyticsError,
+  headers: Record<string, string> = {},
+): void {
+  sendJsonText(
+    response,
+    error.status,
+    JSON.stringify({ status: error.status, message: error.message }),
+    headers,
+  );
 }
 
 /** application/json, with or without parameters such as charset (Spring also takes application/*+json). */
 export function requireJson(request: IncomingMessage): void {
   const contentType = request.headers['content-type'];
   const mediaType = contentType?.split(';')[0].trim().toLowerCase();
-  if (mediaType !== 'application/json' && !/^application\/[^/]+\+json$/.test(mediaType ?? '')) throw new UnsupportedMediaTypeError(contentType);
+  if (mediaType !== 'application/json' && !/^application\/[^/]+\+json$/.test(mediaType ?? ''))
+    throw new UnsupportedMediaTypeError(contentType);
 }
 
 /** The JWT from the `jwt` query parameter, else the `jwt` header. */
@@ -51,7 +75,10 @@ export function readBody(request: IncomingMessage): Promise<string> {
     const onEnd = () => {
       cleanup();
       const text = Buffer.concat(chunks).toString('utf8');
-      if (!text.trim()) reject(new BadReportRequestError('Request body is empty; a report request needs viewConfigId'));
+      if (!text.trim())
+        reject(
+          new BadReportRequestError('Request body is empty; a report request needs viewConfigId'),
+        );
       else resolve(text);
     };
     const onAborted = () => fail(new Error('client closed the request'));

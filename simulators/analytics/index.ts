@@ -55,9 +55,19 @@ export interface RunningAnalytics {
   close(): Promise<void>;
 }
 
-function integerOption(value: number | undefined, envName: string, fallback: number, minimum: number): number {
-  const chosen = value ?? (process.env[envName] !== undefined && process.env[envName] !== '' ? Number(process.env[envName]) : fallback);
-  if (!Number.isInteger(chosen) || chosen < minimum) throw new RangeError(`${envName} must be an integer >= ${minimum}, got ${chosen}`);
+function integerOption(
+  value: number | undefined,
+  envName: string,
+  fallback: number,
+  minimum: number,
+): number {
+  const chosen =
+    value ??
+    (process.env[envName] !== undefined && process.env[envName] !== ''
+      ? Number(process.env[envName])
+      : fallback);
+  if (!Number.isInteger(chosen) || chosen < minimum)
+    throw new RangeError(`${envName} must be an integer >= ${minimum}, got ${chosen}`);
   return chosen;
 }
 
@@ -106,7 +116,11 @@ export async function startAnalytics(options: AnalyticsOptions): Promise<Running
     route(request, response).catch((error: unknown) => {
       request.resume();
       if (error instanceof AnalyticsError) {
-        sendError(response, error, error instanceof MethodNotAllowedError ? { allow: error.allowed } : {});
+        sendError(
+          response,
+          error,
+          error instanceof MethodNotAllowedError ? { allow: error.allowed } : {},
+        );
         return;
       }
       logger.error({ err: error }, 'request failed');
@@ -128,7 +142,10 @@ export async function startAnalytics(options: AnalyticsOptions): Promise<Running
   }
   const port = (server.address() as AddressInfo).port;
   const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  logger.info({ port, prefix, poolSize: limiter.poolSize, queueCapacity: limiter.queueCapacity }, 'reference analytics listening');
+  logger.info(
+    { port, prefix, poolSize: limiter.poolSize, queueCapacity: limiter.queueCapacity },
+    'reference analytics listening',
+  );
   let closing: Promise<void> | undefined;
   return {
     url: base,

@@ -14,8 +14,12 @@ export function expiryOf(jwt: string): number | undefined {
   const parts = jwt.split('.');
   if (parts.length !== 3) return undefined;
   try {
-    const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as { exp?: unknown };
-    return typeof claims?.exp === 'number' && Number.isFinite(claims.exp) ? claims.exp * 1000 : undefined;
+    const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as {
+      exp?: unknown;
+    };
+    return typeof claims?.exp === 'number' && Number.isFinite(claims.exp)
+      ? claims.exp * 1000
+      : undefined;
   } catch {
     return undefined;
   }
@@ -33,7 +37,10 @@ export class JwtCheck {
 
   /** Resolves when the JWT is accepted; throws InvalidJwtError (403) otherwise. */
   async check(jwt: string | undefined): Promise<void> {
-    if (!jwt) throw new InvalidJwtError('JWT is missing: send it in the jwt query parameter or the jwt header');
+    if (!jwt)
+      throw new InvalidJwtError(
+        'JWT is missing: send it in the jwt query parameter or the jwt header',
+      );
     const now = this.now();
     const expiry = expiryOf(jwt);
     if (expiry !== undefined && expiry <= now) throw new InvalidJwtError('JWT has expired');

@@ -61,8 +61,10 @@ export class Limiter {
     readonly poolSize: number,
     readonly queueCapacity: number,
   ) {
-    if (!Number.isInteger(poolSize) || poolSize < 1) throw new RangeError(`poolSize must be a positive integer, got ${poolSize}`);
-    if (!Number.isInteger(queueCapacity) || queueCapacity < 0) throw new RangeError(`queueCapacity must be an integer >= 0, got ${queueCapacity}`);
+    if (!Number.isInteger(poolSize) || poolSize < 1)
+      throw new RangeError(`poolSize must be a positive integer, got ${poolSize}`);
+    if (!Number.isInteger(queueCapacity) || queueCapacity < 0)
+      throw new RangeError(`queueCapacity must be an integer >= 0, got ${queueCapacity}`);
   }
 
   /** A ticket that is running or queued, or undefined when pool and queue are both full (counted as rejected). */
@@ -94,7 +96,8 @@ export class Limiter {
     ticket.state = 'released';
     this.completed++;
     const next = this.queue.shift();
-    if (next) next.activate(); // the slot passes straight to the oldest waiter
+    if (next)
+      next.activate(); // the slot passes straight to the oldest waiter
     else this.active--;
   }
 

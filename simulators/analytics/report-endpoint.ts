@@ -45,7 +45,12 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> 
   });
 }
 
-export async function handleBuildReport(context: ReportContext, request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+export async function handleBuildReport(
+  context: ReportContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+): Promise<void> {
   const clientGone = new AbortController();
   response.on('close', () => {
     if (!response.writableFinished) clientGone.abort(new Error('client went away'));
@@ -59,9 +64,14 @@ export async function handleBuildReport(context: ReportContext, request: Incomin
     const releaseOnClose = () => ticket.release();
     response.on('close', releaseOnClose);
     try {
-      const plan = planReport(await unlessAborted(readBody(request), clientGone.signal), context.views, Date.now());
+      const plan = planReport(
+        await unlessAborted(readBody(request), clientGone.signal),
+        context.views,
+        Date.now(),
+      );
       await unlessAborted(ticket.started, clientGone.signal);
-      if (context.reportCostMs > 0) await sleep(context.reportCostMs, undefined, { signal: clientGone.signal });
+      if (context.reportCostMs > 0)
+        await sleep(context.reportCostMs, undefined, { signal: clientGone.signal });
       const report = await buildReport(plan, context.reader, jwt as string, clientGone.signal);
       sendJsonText(response, 200, reportJson(report));
     } finally {
@@ -71,11 +81,16 @@ export async function handleBuildReport(context: ReportContext, request: Incomin
   } catch (error) {
     if (clientGone.signal.aborted) return;
     if (error instanceof AnalyticsError) {
-      if (!(error instanceof TooManyRequestsError)) context.logger.debug({ status: error.status, code: error.code }, error.message);
+      if (!(error instanceof TooManyRequestsError))
+        context.logger.debug({ status: error.status, code: error.code }, error.message);
       sendError(response, error);
       return;
     }
     context.logger.error({ err: error }, 'report failed');
-    sendJsonText(response, 500, JSON.stringify({ status: 500, message: 'Internal error while building the report' }));
+    sendJsonText(
+      response,
+      500,
+      JSON.stringify({ status: 500, message: 'Internal error while building the report' }),
+    );
   }
 }

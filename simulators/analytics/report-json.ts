@@ -14,7 +14,12 @@ export function doubleLexeme(value: number): string {
 
 export function reportJson(report: Report): string {
   const dataTable = report.dataTable.map((row) =>
-    Object.fromEntries(Object.entries(row).map(([label, cell]) => [label, typeof cell === 'number' ? new LosslessNumber(doubleLexeme(cell)) : cell])),
+    Object.fromEntries(
+      Object.entries(row).map(([label, cell]) => [
+        label,
+        typeof cell === 'number' ? new LosslessNumber(doubleLexeme(cell)) : cell,
+      ]),
+    ),
   );
   return stringify({ columnLabels: report.columnLabels, dataTable }) ?? '{}';
 }

@@ -40,7 +40,11 @@ export interface ReportPlan {
 }
 
 /** Parses the body text; throws BadReportRequestError (400) or ViewNotFoundError (404). */
-export function planReport(bodyText: string, views: ReadonlyMap<string, TableView>, now: number): ReportPlan {
+export function planReport(
+  bodyText: string,
+  views: ReadonlyMap<string, TableView>,
+  now: number,
+): ReportPlan {
   let body: unknown;
   try {
     body = JSON.parse(bodyText);
@@ -48,7 +52,8 @@ export function planReport(bodyText: string, views: ReadonlyMap<string, TableVie
     throw new BadReportRequestError(`Malformed JSON: ${(error as Error).message}`);
   }
   const validation = validate(reportRequestSchema, body);
-  if (!validation.ok) throw new BadReportRequestError(`Invalid report request: ${validation.errors.join('; ')}`);
+  if (!validation.ok)
+    throw new BadReportRequestError(`Invalid report request: ${validation.errors.join('; ')}`);
   const request = body as ReportRequestBody;
   const view = views.get(request.viewConfigId.toLowerCase());
   if (!view) throw new ViewNotFoundError(request.viewConfigId);
@@ -56,13 +61,18 @@ export function planReport(bodyText: string, views: ReadonlyMap<string, TableVie
   const saved = savedRangeBounds(view.range, now);
   const startTs = request.rangeStartTs ?? saved.startTs;
   const endTs = request.rangeEndTs ?? saved.endTs;
-  if (startTs > endTs) throw new BadReportRequestError(`rangeStartTs (${startTs}) is after rangeEndTs (${endTs})`);
+  if (startTs > endTs)
+    throw new BadReportRequestError(`rangeStartTs (${startTs}) is after rangeEndTs (${endTs})`);
 
-  const filters = Object.fromEntries(Object.entries(view.filters).map(([name, filter]) => [name, filter.values]));
+  const filters = Object.fromEntries(
+    Object.entries(view.filters).map(([name, filter]) => [name, filter.values]),
+  );
   for (const [name, values] of Object.entries(request.filters ?? {})) {
     if (!Object.hasOwn(view.filters, name)) {
       const known = Object.keys(view.filters);
-      throw new BadReportRequestError(`"${name}" is not a filter of view ${view.id}; its filters are: ${known.length ? known.join(', ') : '(none)'}`);
+      throw new BadReportRequestError(
+        `"${name}" is not a filter of view ${view.id}; its filters are: ${known.length ? known.join(', ') : '(none)'}`,
+      );
     }
     filters[name] = values;
   }

@@ -6,7 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { validate } from '../../schemas/validate';
 import { ViewsFileError } from './errors';
-import { viewsFileSchema, type ColumnSource, type FilterSource, type TableViewFile } from '../../schemas/analytics-views';
+import {
+  viewsFileSchema,
+  type ColumnSource,
+  type FilterSource,
+  type TableViewFile,
+} from '../../schemas/analytics-views';
 
 export type RowMode = 'perTimestamp' | 'latest';
 export type SavedRange = { startTs: number; endTs: number } | { lastMs: number };
@@ -46,10 +51,18 @@ function complete(view: TableViewFile): TableView {
   return {
     id: view.id.toLowerCase(),
     name: view.name,
-    devices: 'names' in view.devices ? { names: [...view.devices.names] } : { nameContains: view.devices.nameContains },
+    devices:
+      'names' in view.devices
+        ? { names: [...view.devices.names] }
+        : { nameContains: view.devices.nameContains },
     rows: view.rows ?? 'perTimestamp',
     columns: view.columns.map((column) => ({ label: column.label, source: column.source })),
-    filters: Object.fromEntries(Object.entries(view.filters ?? {}).map(([name, filter]) => [name, { source: filter.source, values: [...filter.values] }])),
+    filters: Object.fromEntries(
+      Object.entries(view.filters ?? {}).map(([name, filter]) => [
+        name,
+        { source: filter.source, values: [...filter.values] },
+      ]),
+    ),
     range: view.range ?? DEFAULT_RANGE,
     limit: view.limit ?? DEFAULT_LIMIT,
   };
@@ -60,10 +73,12 @@ function problemsOf(view: TableViewFile, where: string): string[] {
   const problems: string[] = [];
   const labels = new Set<string>();
   for (const column of view.columns) {
-    if (labels.has(column.label)) problems.push(`${where} column label "${column.label}" is repeated`);
+    if (labels.has(column.label))
+      problems.push(`${where} column label "${column.label}" is repeated`);
     labels.add(column.label);
   }
-  if (view.range && 'startTs' in view.range && view.range.startTs > view.range.endTs) problems.push(`${where} range.startTs is after range.endTs`);
+  if (view.range && 'startTs' in view.range && view.range.startTs > view.range.endTs)
+    problems.push(`${where} range.startTs is after range.endTs`);
   return problems;
 }
 
@@ -76,7 +91,8 @@ export function parseViews(text: string, source = 'views file'): TableView[] {
     throw new ViewsFileError(`${source} is not JSON: ${(error as Error).message}`);
   }
   const validation = validate(viewsFileSchema, document);
-  if (!validation.ok) throw new ViewsFileError(`${source} is invalid: ${validation.errors.join('; ')}`);
+  if (!validation.ok)
+    throw new ViewsFileError(`${source} is invalid: ${validation.errors.join('; ')}`);
   const views = (document as { views: TableViewFile[] }).views;
   const problems = views.flatMap((view, index) => problemsOf(view, `/views/${index}`));
   if (problems.length) throw new ViewsFileError(`${source} is invalid: ${problems.join('; ')}`);
@@ -97,13 +113,21 @@ export function loadViews(viewsFile?: string): Map<string, TableView> {
   }
   const byId = new Map<string, TableView>();
   for (const view of views) {
-    if (byId.has(view.id)) throw new ViewsFileError(`view id ${view.id} is used twice (the demo view has id ${DEMO_VIEW.id})`);
+    if (byId.has(view.id))
+      throw new ViewsFileError(
+        `view id ${view.id} is used twice (the demo view has id ${DEMO_VIEW.id})`,
+      );
     byId.set(view.id, view);
   }
   return byId;
 }
 
 /** The range a report covers: the request's bounds where given, the view's saved range for the rest. */
-export function savedRangeBounds(range: SavedRange, now: number): { startTs: number; endTs: number } {
-  return 'lastMs' in range ? { startTs: now - range.lastMs, endTs: now } : { startTs: range.startTs, endTs: range.endTs };
+export function savedRangeBounds(
+  range: SavedRange,
+  now: number,
+): { startTs: number; endTs: number } {
+  return 'lastMs' in range
+    ? { startTs: now - range.lastMs, endTs: now }
+    : { startTs: range.startTs, endTs: range.endTs };
 }

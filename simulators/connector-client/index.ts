@@ -17,7 +17,12 @@ export type ConnectorBody =
   | { json: unknown }
   | { raw: string; contentType?: string }
   | { bytes: Buffer; contentType?: string }
-  | { multipart: { fields: Record<string, string>; files?: Array<{ field: string; filename: string; content: string; type?: string }> } };
+  | {
+      multipart: {
+        fields: Record<string, string>;
+        files?: Array<{ field: string; filename: string; content: string; type?: string }>;
+      };
+    };
 
 export interface ConnectorCall {
   method?: string;
@@ -41,14 +46,19 @@ export class ConnectorClient {
     options: { ca?: string; insecureSkipVerify?: boolean; recorder?: ExchangeRecorder } = {},
   ) {
     this.recorder = options.recorder;
-    this.dispatcher = new Agent({ keepAliveTimeout: 5_000, connect: { ca: options.ca, rejectUnauthorized: !options.insecureSkipVerify } });
+    this.dispatcher = new Agent({
+      keepAliveTimeout: 5_000,
+      connect: { ca: options.ca, rejectUnauthorized: !options.insecureSkipVerify },
+    });
   }
 
   async send(call: ConnectorCall): Promise<ConnectorResponse> {
     const url = new URL(this.baseUrl.replace(/\/+$/, '') + call.path);
-    for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.append(name, value);
+    for (const [name, value] of Object.entries(call.query ?? {}))
+      url.searchParams.append(name, value);
     const headers: Record<string, string> = {};
-    if (call.basic) headers.authorization = `Basic ${Buffer.from(`${call.basic.username}:${call.basic.password}`).toString('base64')}`;
+    if (call.basic)
+      headers.authorization = `Basic ${Buffer.from(`${call.basic.username}:${call.basic.password}`).toString('base64')}`;
     if (call.authorization !== undefined) headers.authorization = call.authorization;
     let body: string | Buffer | FormData | undefined;
     if (call.body && 'json' in call.body) {
@@ -62,8 +72,14 @@ export class ConnectorClient {
       if (call.body.contentType) headers['content-type'] = call.body.contentType;
     } else if (call.body && 'multipart' in call.body) {
       const form = new FormData();
-      for (const [name, value] of Object.entries(call.body.multipart.fields)) form.append(name, value);
-      for (const file of call.body.multipart.files ?? []) form.append(file.field, new Blob([file.content], { type: file.type ?? 'application/octet-stream' }), file.filename);
+      for (const [name, value] of Object.entries(call.body.multipart.fields))
+        form.append(name, value);
+      for (const file of call.body.multipart.files ?? [])
+        form.append(
+          file.field,
+          new Blob([file.content], { type: file.type ?? 'application/octet-stream' }),
+          file.filename,
+        );
       body = form;
     }
     const started = performance.now();
@@ -80,7 +96,12 @@ export class ConnectorClient {
     this.recorder?.({
       protocol: 'http',
       via: 'connector client',
-      request: { method: call.method ?? (body === undefined ? 'GET' : 'POST'), url: url.toString(), headers, body: shownBody(call.body) },
+      request: {
+        method: call.method ?? (body === undefined ? 'GET' : 'POST'),
+        url: url.toString(),
+        headers,
+        body: shownBody(call.body),
+      },
       response: { status: response.statusCode, body: text },
       elapsedMs,
     });

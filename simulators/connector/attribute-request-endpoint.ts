@@ -15,7 +15,11 @@ import { WWW_AUTHENTICATE } from './mapping-endpoint';
 import { readRequestData, RequestBodyError } from './request-data';
 import { send } from './responses';
 
-export function attributeRequestHandler(config: AttributeRequestConfig, link: PlatformLink, logger: Logger) {
+export function attributeRequestHandler(
+  config: AttributeRequestConfig,
+  link: PlatformLink,
+  logger: Logger,
+) {
   return async (request: IncomingMessage, url: URL, reply: ServerResponse): Promise<void> => {
     if (!isAuthorized(config.security, request.headers)) {
       request.resume();
@@ -25,14 +29,30 @@ export function attributeRequestHandler(config: AttributeRequestConfig, link: Pl
       const { data } = await readRequestData(request, url, { rawBody: false, logger });
       const device = evaluateText(config.deviceNameExpression, data);
       const keys = attributeNames(config.attributeNameExpression, data);
-      if (!device) return send(reply, 400, `the device name expression ${config.deviceNameExpression} finds no value in the request`, 'text/plain; charset=utf-8');
-      if (!keys.length) return send(reply, 400, `the attribute name expression ${config.attributeNameExpression} finds no value in the request`, 'text/plain; charset=utf-8');
+      if (!device)
+        return send(
+          reply,
+          400,
+          `the device name expression ${config.deviceNameExpression} finds no value in the request`,
+          'text/plain; charset=utf-8',
+        );
+      if (!keys.length)
+        return send(
+          reply,
+          400,
+          `the attribute name expression ${config.attributeNameExpression} finds no value in the request`,
+          'text/plain; charset=utf-8',
+        );
       const scope = config.type === 'client' ? { client: keys } : { shared: keys };
-      const { response } = await link.gateway.requestAttributes({ device, ...scope }, config.timeoutSec * 1000);
+      const { response } = await link.gateway.requestAttributes(
+        { device, ...scope },
+        config.timeoutSec * 1000,
+      );
       return send(reply, 200, JSON.stringify(valuesOf(response, keys)), 'application/json');
     } catch (error) {
       if (error instanceof AttributeRequestTimeoutError) return send(reply, 408, '');
-      if (error instanceof RequestBodyError) return send(reply, error.status, error.message, 'text/plain; charset=utf-8');
+      if (error instanceof RequestBodyError)
+        return send(reply, error.status, error.message, 'text/plain; charset=utf-8');
       logger.error({ error: (error as Error).message }, 'attribute request failed');
       return send(reply, 500, '');
     }
@@ -55,7 +75,8 @@ function valuesOf(response: AttributeResponse, keys: string[]): Record<string, u
   const merged: Record<string, unknown> = {};
   for (const member of ['values', 'client', 'shared']) {
     const part = document[member];
-    if (part !== null && typeof part === 'object' && !Array.isArray(part)) Object.assign(merged, part);
+    if (part !== null && typeof part === 'object' && !Array.isArray(part))
+      Object.assign(merged, part);
   }
   if ('value' in document && keys.length === 1) merged[keys[0]!] = document.value;
   return merged;

@@ -9,20 +9,42 @@ import type { Logger } from 'pino';
 import { evaluateText, urlComponent } from '../../src/expressions';
 import type { AttributeUpdate } from '../gateway/mqtt-gateway';
 import type { AttributeUpdateRule } from './config';
-import { absoluteUrl, callOut, renderBody, type CallOutcome, type OutgoingDispatchers } from './outgoing-call';
+import {
+  absoluteUrl,
+  callOut,
+  renderBody,
+  type CallOutcome,
+  type OutgoingDispatchers,
+} from './outgoing-call';
 
-export async function sendAttributeUpdate(update: AttributeUpdate, rules: AttributeUpdateRule[], dispatchers: OutgoingDispatchers, logger: Logger): Promise<CallOutcome[]> {
+export async function sendAttributeUpdate(
+  update: AttributeUpdate,
+  rules: AttributeUpdateRule[],
+  dispatchers: OutgoingDispatchers,
+  logger: Logger,
+): Promise<CallOutcome[]> {
   const calls: Array<Promise<CallOutcome>> = [];
   for (const [attributeKey, attributeValue] of Object.entries(update.data)) {
     for (const rule of rules) {
-      if (!rule.deviceNameFilter.test(update.device) || !rule.attributeFilter.test(attributeKey)) continue;
+      if (!rule.deviceNameFilter.test(update.device) || !rule.attributeFilter.test(attributeKey))
+        continue;
       const variables = { deviceName: update.device, attributeKey, attributeValue };
-      const url = evaluateText(rule.requestUrlExpression, update.data, { variables, render: urlComponent, missing: 'keep' });
+      const url = evaluateText(rule.requestUrlExpression, update.data, {
+        variables,
+        render: urlComponent,
+        missing: 'keep',
+      });
       const body = renderBody(rule, update.data, variables);
       if (url === undefined || body === undefined) continue;
       calls.push(
         callOut({ url: absoluteUrl(url), body, config: rule }, dispatchers).then((outcome) => {
-          const log = { device: update.device, attributeKey, url, attempts: outcome.attempts, status: outcome.status };
+          const log = {
+            device: update.device,
+            attributeKey,
+            url,
+            attempts: outcome.attempts,
+            status: outcome.status,
+          };
           if (outcome.ok) logger.debug(log, 'attribute update sent');
           else logger.warn({ ...log, error: outcome.error }, 'attribute update not delivered');
           return outcome;

@@ -5,7 +5,11 @@
  */
 import { join } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import { customConverterSectionSchema, jsonConverterSectionSchema, restConnectorConfigSchema } from '../../schemas';
+import {
+  customConverterSectionSchema,
+  jsonConverterSectionSchema,
+  restConnectorConfigSchema,
+} from '../../schemas';
 import { validationErrors } from '../../schemas/validate';
 import { ExpressionSyntaxError, parseTemplate } from '../../src/expressions';
 
@@ -21,13 +25,21 @@ export function checkConnectorConfig(value: unknown): string[] {
   mappings.forEach((mapping, index) => {
     const at = `$.mapping[${index}]`;
     const converter = record(mapping.converter);
-    const schema = converter.type === 'custom' ? customConverterSectionSchema : jsonConverterSectionSchema;
-    if (mapping.converter !== undefined) problems.push(...schemaProblems(schema, converter, `${at}.converter`));
+    const schema =
+      converter.type === 'custom' ? customConverterSectionSchema : jsonConverterSectionSchema;
+    if (mapping.converter !== undefined)
+      problems.push(...schemaProblems(schema, converter, `${at}.converter`));
     const deviceInfo = record(converter.deviceInfo);
-    for (const member of ['deviceNameExpression', 'deviceProfileExpression']) checkExpression(deviceInfo[member], `${at}.converter.deviceInfo.${member}`, problems);
+    for (const member of ['deviceNameExpression', 'deviceProfileExpression'])
+      checkExpression(deviceInfo[member], `${at}.converter.deviceInfo.${member}`, problems);
     for (const list of ['attributes', 'timeseries'] as const) {
       records(converter[list]).forEach((entry, entryIndex) => {
-        for (const member of ['key', 'value', 'tsField']) checkExpression(entry[member], `${at}.converter.${list}[${entryIndex}].${member}`, problems);
+        for (const member of ['key', 'value', 'tsField'])
+          checkExpression(
+            entry[member],
+            `${at}.converter.${list}[${entryIndex}].${member}`,
+            problems,
+          );
       });
     }
   });
@@ -39,19 +51,35 @@ export function checkConnectorConfig(value: unknown): string[] {
     checkExpression(rule.attributeNameExpression, `${at}.attributeNameExpression`, problems);
   });
   const outgoing = [
-    ...records(requests.attributeUpdates).map((rule, index) => ({ rule, at: `$.requestsMapping.attributeUpdates[${index}]` })),
-    ...records(requests.serverSideRpc).map((rule, index) => ({ rule, at: `$.requestsMapping.serverSideRpc[${index}]` })),
+    ...records(requests.attributeUpdates).map((rule, index) => ({
+      rule,
+      at: `$.requestsMapping.attributeUpdates[${index}]`,
+    })),
+    ...records(requests.serverSideRpc).map((rule, index) => ({
+      rule,
+      at: `$.requestsMapping.serverSideRpc[${index}]`,
+    })),
   ];
   for (const { rule, at } of outgoing) {
-    for (const member of ['deviceNameFilter', 'attributeFilter', 'methodFilter']) checkRegularExpression(rule[member], `${at}.${member}`, problems);
+    for (const member of ['deviceNameFilter', 'attributeFilter', 'methodFilter'])
+      checkRegularExpression(rule[member], `${at}.${member}`, problems);
     checkExpression(rule.requestUrlExpression, `${at}.requestUrlExpression`, problems);
     checkExpression(rule.valueExpression, `${at}.valueExpression`, problems);
-    if (rule.httpMethod && rule.HTTPMethod && rule.httpMethod !== rule.HTTPMethod) problems.push(`${at}: httpMethod and HTTPMethod disagree (${String(rule.httpMethod)} / ${String(rule.HTTPMethod)})`);
+    if (rule.httpMethod && rule.HTTPMethod && rule.httpMethod !== rule.HTTPMethod)
+      problems.push(
+        `${at}: httpMethod and HTTPMethod disagree (${String(rule.httpMethod)} / ${String(rule.HTTPMethod)})`,
+      );
   }
   const paths = new Map<string, string>();
   const endpoints = [
-    ...mappings.map((mapping, index) => ({ endpoint: mapping.endpoint ?? '/test_device', at: `$.mapping[${index}].endpoint` })),
-    ...attributeRequests.map((rule, index) => ({ endpoint: rule.endpoint ?? '/sharedAttributes', at: `$.requestsMapping.attributeRequests[${index}].endpoint` })),
+    ...mappings.map((mapping, index) => ({
+      endpoint: mapping.endpoint ?? '/test_device',
+      at: `$.mapping[${index}].endpoint`,
+    })),
+    ...attributeRequests.map((rule, index) => ({
+      endpoint: rule.endpoint ?? '/sharedAttributes',
+      at: `$.requestsMapping.attributeRequests[${index}].endpoint`,
+    })),
   ];
   for (const { endpoint, at } of endpoints) {
     if (typeof endpoint !== 'string') continue;
@@ -60,17 +88,23 @@ export function checkConnectorConfig(value: unknown): string[] {
     else paths.set(endpoint, at);
   }
   if (file.server === undefined && ('host' in file || 'port' in file)) {
-    problems.push('$: an old-format file (host, port and mapping at the root): interfaces.md puts host, port, SSL and security in server, and requestsMapping beside mapping');
+    problems.push(
+      '$: an old-format file (host, port and mapping at the root): interfaces.md puts host, port, SSL and security in server, and requestsMapping beside mapping',
+    );
   }
   const server = record(file.server);
   const port = Number(server.port);
-  if (typeof server.port === 'string' && /^\d+$/.test(server.port) && port > 65535) problems.push(`$.server.port: ${server.port} is above 65535`);
-  if (server.SSL === false && server.security) problems.push('$.server.security: certificate files are given but SSL is false');
+  if (typeof server.port === 'string' && /^\d+$/.test(server.port) && port > 65535)
+    problems.push(`$.server.port: ${server.port} is above 65535`);
+  if (server.SSL === false && server.security)
+    problems.push('$.server.security: certificate files are given but SSL is false');
   return problems;
 }
 
 function record(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 function records(value: unknown): Array<Record<string, unknown>> {
@@ -80,8 +114,12 @@ function records(value: unknown): Array<Record<string, unknown>> {
 /** ajv's errors in words; the alternatives of an anyOf are one problem, not one per alternative. */
 function schemaProblems(schema: object, value: unknown, base: string): string[] {
   const errors = validationErrors(schema, value);
-  const anyOfPaths = new Set(errors.filter((error) => error.keyword === 'anyOf').map((error) => error.instancePath));
-  return errors.filter((error) => error.keyword === 'anyOf' || !anyOfPaths.has(error.instancePath)).map((error) => describe(error, base));
+  const anyOfPaths = new Set(
+    errors.filter((error) => error.keyword === 'anyOf').map((error) => error.instancePath),
+  );
+  return errors
+    .filter((error) => error.keyword === 'anyOf' || !anyOfPaths.has(error.instancePath))
+    .map((error) => describe(error, base));
 }
 
 function checkExpression(value: unknown, at: string, problems: string[]): void {
@@ -105,7 +143,17 @@ function checkRegularExpression(value: unknown, at: string, problems: string[]):
 
 /** An ajv error as `$.path.to[0].member: reason`. */
 function describe(error: ErrorObject, base = '$'): string {
-  const path = base + error.instancePath.split('/').slice(1).map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : `.${segment.replace(/~1/g, '/').replace(/~0/g, '~')}`)).join('');
+  const path =
+    base +
+    error.instancePath
+      .split('/')
+      .slice(1)
+      .map((segment) =>
+        /^\d+$/.test(segment)
+          ? `[${segment}]`
+          : `.${segment.replace(/~1/g, '/').replace(/~0/g, '~')}`,
+      )
+      .join('');
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'additionalProperties':

@@ -7,7 +7,9 @@ import type { RestConnectorFile } from '../../schemas';
 import { checkConnectorConfig } from './checks';
 import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';
 
-export type Security = { type: 'anonymous' } | { type: 'basic'; username: string; password: string };
+export type Security =
+  | { type: 'anonymous' }
+  | { type: 'basic'; username: string; password: string };
 
 export type EntryType = 'string' | 'double' | 'integer' | 'boolean' | 'json';
 
@@ -38,7 +40,12 @@ export type ResponseConfig =
   | { kind: 'default' }
   | { kind: 'hardcoded'; successResponse: string; unsuccessfulResponse: string }
   /** The answer is the shared attribute responseAttribute of the device, set by the platform within timeoutSec. */
-  | { kind: 'remote'; responseAttribute: string; timeoutSec: number; unsuccessfulResponse?: string };
+  | {
+      kind: 'remote';
+      responseAttribute: string;
+      timeoutSec: number;
+      unsuccessfulResponse?: string;
+    };
 
 export interface EndpointConfig {
   endpoint: string;
@@ -107,15 +114,26 @@ export class ConnectorConfigError extends Error {
 
 const JSON_HEADERS = { 'CONTENT-TYPE': 'application/json' };
 const ENTRY_TYPE_NAMES: Record<string, EntryType> = {
-  string: 'string', str: 'string', double: 'double', float: 'double', integer: 'integer', int: 'integer', long: 'integer',
-  boolean: 'boolean', bool: 'boolean', json: 'json',
+  string: 'string',
+  str: 'string',
+  double: 'double',
+  float: 'double',
+  integer: 'integer',
+  int: 'integer',
+  long: 'integer',
+  boolean: 'boolean',
+  bool: 'boolean',
+  json: 'json',
 };
 
 /**
  * Reads, checks and completes a rest.json file; throws ConnectorConfigError listing every problem. A quirks mode
  * (quirks.ts) changes defaults the way a real gateway version does.
  */
-export function loadConnectorConfig(path: string, quirks: ConnectorQuirks = NO_CONNECTOR_QUIRKS): ConnectorConfig {
+export function loadConnectorConfig(
+  path: string,
+  quirks: ConnectorQuirks = NO_CONNECTOR_QUIRKS,
+): ConnectorConfig {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
@@ -126,32 +144,62 @@ export function loadConnectorConfig(path: string, quirks: ConnectorQuirks = NO_C
 }
 
 /** Checks a parsed rest.json and applies the defaults. */
-export function completeConfig(value: unknown, source = 'rest.json', quirks: ConnectorQuirks = NO_CONNECTOR_QUIRKS): ConnectorConfig {
+export function completeConfig(
+  value: unknown,
+  source = 'rest.json',
+  quirks: ConnectorQuirks = NO_CONNECTOR_QUIRKS,
+): ConnectorConfig {
   const problems = checkConnectorConfig(value);
   if (problems.length) throw new ConnectorConfigError(source, problems);
   return applyDefaults(value as RestConnectorFile, quirks);
 }
 
-function security(section: { type?: 'basic' | 'anonymous'; username?: string; password?: string } | undefined, fallback: 'basic' | 'anonymous'): Security {
-  const type = section?.type ?? (section && (section.username !== undefined || section.password !== undefined) ? 'basic' : fallback);
+function security(
+  section: { type?: 'basic' | 'anonymous'; username?: string; password?: string } | undefined,
+  fallback: 'basic' | 'anonymous',
+): Security {
+  const type =
+    section?.type ??
+    (section && (section.username !== undefined || section.password !== undefined)
+      ? 'basic'
+      : fallback);
   // interfaces.md: basic's username and password default to the placeholders <USERNAME> and <PASSWORD>
-  return type === 'anonymous' ? { type } : { type, username: section?.username ?? '<USERNAME>', password: section?.password ?? '<PASSWORD>' };
+  return type === 'anonymous'
+    ? { type }
+    : {
+        type,
+        username: section?.username ?? '<USERNAME>',
+        password: section?.password ?? '<PASSWORD>',
+      };
 }
 
 function deviceInfo(section: Partial<DeviceInfo> | undefined, custom: boolean): DeviceInfo {
   // the custom converter's defaults are constant sources and a fixed name (interfaces.md)
   return {
-    deviceNameExpression: section?.deviceNameExpression ?? (custom ? 'Custom device' : 'Device ${name}'),
-    deviceNameExpressionSource: section?.deviceNameExpressionSource ?? (custom ? 'constant' : 'request'),
+    deviceNameExpression:
+      section?.deviceNameExpression ?? (custom ? 'Custom device' : 'Device ${name}'),
+    deviceNameExpressionSource:
+      section?.deviceNameExpressionSource ?? (custom ? 'constant' : 'request'),
     deviceProfileExpression: section?.deviceProfileExpression ?? 'default',
-    deviceProfileExpressionSource: section?.deviceProfileExpressionSource ?? (custom ? 'constant' : 'request'),
+    deviceProfileExpressionSource:
+      section?.deviceProfileExpressionSource ?? (custom ? 'constant' : 'request'),
   };
 }
 
 function converter(section: Record<string, unknown> | undefined): ConverterConfig {
   const raw = section ?? {};
-  if (raw.type === 'custom') return { type: 'custom', deviceInfo: deviceInfo(raw.deviceInfo as Partial<DeviceInfo>, true), extension: String(raw.extension), section: raw };
-  const entry = (item: Record<string, unknown>): Entry => ({ key: String(item.key), type: ENTRY_TYPE_NAMES[String(item.type)] ?? 'string', value: item.value as Entry['value'] });
+  if (raw.type === 'custom')
+    return {
+      type: 'custom',
+      deviceInfo: deviceInfo(raw.deviceInfo as Partial<DeviceInfo>, true),
+      extension: String(raw.extension),
+      section: raw,
+    };
+  const entry = (item: Record<string, unknown>): Entry => ({
+    key: String(item.key),
+    type: ENTRY_TYPE_NAMES[String(item.type)] ?? 'string',
+    value: item.value as Entry['value'],
+  });
   return {
     type: 'json',
     deviceInfo: deviceInfo(raw.deviceInfo as Partial<DeviceInfo>, false),
@@ -169,18 +217,38 @@ type ResponseSection = NonNullable<RestConnectorFile['mapping'][number]['respons
 
 function response(section: ResponseSection | undefined, quirks: ConnectorQuirks): ResponseConfig {
   if (!section) return { kind: 'default' };
-  const remoteMembers = section.responseExpected !== undefined || section.timeout !== undefined || section.responseAttribute !== undefined;
+  const remoteMembers =
+    section.responseExpected !== undefined ||
+    section.timeout !== undefined ||
+    section.responseAttribute !== undefined;
   if (remoteMembers && section.responseExpected !== false) {
-    return { kind: 'remote', responseAttribute: section.responseAttribute ?? 'result', timeoutSec: section.timeout ?? 120, unsuccessfulResponse: section.unsuccessfulResponse };
+    return {
+      kind: 'remote',
+      responseAttribute: section.responseAttribute ?? 'result',
+      timeoutSec: section.timeout ?? 120,
+      unsuccessfulResponse: section.unsuccessfulResponse,
+    };
   }
   // a response section without the remote members (or with responseExpected false) is the hardcoded variant
-  const defaults = quirks.noHardcodedResponseDefaults ? { success: '', unsuccessful: '' } : { success: 'OK', unsuccessful: 'Error' };
-  return { kind: 'hardcoded', successResponse: section.successResponse ?? defaults.success, unsuccessfulResponse: section.unsuccessfulResponse ?? defaults.unsuccessful };
+  const defaults = quirks.noHardcodedResponseDefaults
+    ? { success: '', unsuccessful: '' }
+    : { success: 'OK', unsuccessful: 'Error' };
+  return {
+    kind: 'hardcoded',
+    successResponse: section.successResponse ?? defaults.success,
+    unsuccessfulResponse: section.unsuccessfulResponse ?? defaults.unsuccessful,
+  };
 }
 
-type OutgoingSection = NonNullable<NonNullable<RestConnectorFile['requestsMapping']>['serverSideRpc']>[number];
+type OutgoingSection = NonNullable<
+  NonNullable<RestConnectorFile['requestsMapping']>['serverSideRpc']
+>[number];
 
-function outgoing(rule: OutgoingSection, defaults: { method: string; security: 'basic' | 'anonymous'; url: string; value: string }, quirks: ConnectorQuirks): OutgoingCallConfig {
+function outgoing(
+  rule: OutgoingSection,
+  defaults: { method: string; security: 'basic' | 'anonymous'; url: string; value: string },
+  quirks: ConnectorQuirks,
+): OutgoingCallConfig {
   return {
     method: rule.httpMethod ?? rule.HTTPMethod ?? defaults.method,
     sslVerify: rule.SSLVerify ?? quirks.sslVerifyDefault,
@@ -191,7 +259,12 @@ function outgoing(rule: OutgoingSection, defaults: { method: string; security: '
     tries: rule.tries ?? 3,
     allowRedirects: rule.allowRedirects ?? quirks.allowRedirectsDefault,
     requestUrlExpression: rule.requestUrlExpression ?? defaults.url,
-    valueExpression: rule.valueExpression === undefined ? defaults.value : typeof rule.valueExpression === 'string' ? rule.valueExpression : JSON.stringify(rule.valueExpression),
+    valueExpression:
+      rule.valueExpression === undefined
+        ? defaults.value
+        : typeof rule.valueExpression === 'string'
+          ? rule.valueExpression
+          : JSON.stringify(rule.valueExpression),
   };
 }
 
@@ -226,12 +299,30 @@ function applyDefaults(file: RestConnectorFile, quirks: ConnectorQuirks): Connec
       attributeNameExpression: rule.attributeNameExpression ?? '${attribute}',
     })),
     attributeUpdates: (requests.attributeUpdates ?? []).map((rule) => ({
-      ...outgoing(rule, { method: 'POST', security: 'basic', url: 'sensor/${deviceName}/${attributeKey}', value: '{"${attributeKey}":"${attributeValue}"}' }, quirks),
+      ...outgoing(
+        rule,
+        {
+          method: 'POST',
+          security: 'basic',
+          url: 'sensor/${deviceName}/${attributeKey}',
+          value: '{"${attributeKey}":"${attributeValue}"}',
+        },
+        quirks,
+      ),
       deviceNameFilter: fullMatch(rule.deviceNameFilter ?? '.*REST$'),
       attributeFilter: fullMatch(rule.attributeFilter ?? 'data'),
     })),
     serverSideRpc: (requests.serverSideRpc ?? []).map((rule) => ({
-      ...outgoing(rule, { method: 'GET', security: 'anonymous', url: 'http://127.0.0.1:5001/${deviceName}', value: '${params}' }, quirks),
+      ...outgoing(
+        rule,
+        {
+          method: 'GET',
+          security: 'anonymous',
+          url: 'http://127.0.0.1:5001/${deviceName}',
+          value: '${params}',
+        },
+        quirks,
+      ),
       deviceNameFilter: fullMatch(rule.deviceNameFilter ?? '.*'),
       methodFilter: fullMatch(rule.methodFilter ?? 'echo'),
       responseTimeoutSec: rule.responseTimeout ?? 1,

@@ -13,30 +13,49 @@ import type { ConvertedData, RequestData, UplinkConverter } from './converted';
 import { deviceOf } from './device-info';
 
 /** What a custom converter returns: data for the platform, with the device when it chooses it itself. */
-export type CustomConversion = Omit<ConvertedData, 'deviceName' | 'deviceProfile'> & { deviceName?: string; deviceProfile?: string };
+export type CustomConversion = Omit<ConvertedData, 'deviceName' | 'deviceProfile'> & {
+  deviceName?: string;
+  deviceProfile?: string;
+};
 
 export interface CustomConverterModule {
   convert(request: RequestData): CustomConversion | Promise<CustomConversion>;
 }
 
-export type CustomConverterClass = new (section: Record<string, unknown>, logger: Logger) => CustomConverterModule;
+export type CustomConverterClass = new (
+  section: Record<string, unknown>,
+  logger: Logger,
+) => CustomConverterModule;
 
 export class CustomConverterLoadError extends Error {
   readonly code = 'IOTC_CUSTOM_CONVERTER';
 }
 
-export function loadCustomConverter(config: Extract<ConverterConfig, { type: 'custom' }>, folder: string, logger: Logger): UplinkConverter {
-  const file = ['.ts', '.js'].map((suffix) => join(folder, `${config.extension}${suffix}`)).find((path) => existsSync(path));
-  if (!file) throw new CustomConverterLoadError(`no custom converter ${config.extension} in ${folder}`);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- extensions are found at run time by name
+export function loadCustomConverter(
+  config: Extract<ConverterConfig, { type: 'custom' }>,
+  folder: string,
+  logger: Logger,
+): UplinkConverter {
+  const file = ['.ts', '.js']
+    .map((suffix) => join(folder, `${config.extension}${suffix}`))
+    .find((path) => existsSync(path));
+  if (!file)
+    throw new CustomConverterLoadError(`no custom converter ${config.extension} in ${folder}`);
+  // extensions are found at run time by name, so a static import cannot load them
   const loaded = require(file) as Record<string, unknown>;
   const Class = (loaded[config.extension] ?? loaded.default) as CustomConverterClass | undefined;
-  if (typeof Class !== 'function') throw new CustomConverterLoadError(`${file} exports no class ${config.extension}`);
-  const instance = new Class(structuredClone(config.section), logger.child({ converter: config.extension }));
+  if (typeof Class !== 'function')
+    throw new CustomConverterLoadError(`${file} exports no class ${config.extension}`);
+  const instance = new Class(
+    structuredClone(config.section),
+    logger.child({ converter: config.extension }),
+  );
   return {
     async convert(request) {
       const result = await instance.convert(request);
-      const device = result.deviceName ? { deviceName: result.deviceName, deviceProfile: result.deviceProfile ?? 'default' } : deviceOf(config.deviceInfo, request.data);
+      const device = result.deviceName
+        ? { deviceName: result.deviceName, deviceProfile: result.deviceProfile ?? 'default' }
+        : deviceOf(config.deviceInfo, request.data);
       return { ...result, ...device };
     },
   };

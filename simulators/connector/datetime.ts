@@ -10,7 +10,8 @@ export interface DateOrder {
   yearfirst: boolean;
 }
 
-const NUMERIC_DATE = /^(\d{1,4})[./-](\d{1,2})[./-](\d{1,4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const NUMERIC_DATE =
+  /^(\d{1,4})[./-](\d{1,2})[./-](\d{1,4})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 export function parseDatetime(text: string, order: DateOrder): number | undefined {
   const trimmed = text.trim();
@@ -23,7 +24,17 @@ export function parseDatetime(text: string, order: DateOrder): number | undefine
     }
     return undefined;
   }
-  const [, first, second, third, hour = '0', minute = '0', secondOfMinute = '0', fraction = '', zone] = match;
+  const [
+    ,
+    first,
+    second,
+    third,
+    hour = '0',
+    minute = '0',
+    secondOfMinute = '0',
+    fraction = '',
+    zone,
+  ] = match;
   let year: number;
   let month: number;
   let day: number;
@@ -31,7 +42,9 @@ export function parseDatetime(text: string, order: DateOrder): number | undefine
     [year, month, day] = [Number(first), Number(second), Number(third)];
   } else if (order.yearfirst) {
     // yearfirst and dayfirst together: year, day, month (dateutil)
-    [year, month, day] = order.dayfirst ? [Number(first), Number(third), Number(second)] : [Number(first), Number(second), Number(third)];
+    [year, month, day] = order.dayfirst
+      ? [Number(first), Number(third), Number(second)]
+      : [Number(first), Number(second), Number(third)];
   } else if (order.dayfirst) {
     [day, month, year] = [Number(first), Number(second), Number(third)];
   } else {
@@ -40,7 +53,15 @@ export function parseDatetime(text: string, order: DateOrder): number | undefine
   if (year < 100) year += 2000;
   if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
   const milliseconds = Number(fraction.padEnd(3, '0').slice(0, 3));
-  const utc = Date.UTC(year, month - 1, day, Number(hour), Number(minute), Number(secondOfMinute), milliseconds);
+  const utc = Date.UTC(
+    year,
+    month - 1,
+    day,
+    Number(hour),
+    Number(minute),
+    Number(secondOfMinute),
+    milliseconds,
+  );
   const date = new Date(utc);
   if (date.getUTCDate() !== day || date.getUTCMonth() !== month - 1) return undefined; // 31.02 and the like
   return utc - zoneOffsetMs(zone);

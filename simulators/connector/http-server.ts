@@ -8,7 +8,11 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { send } from './responses';
 
-export type RouteHandler = (request: IncomingMessage, url: URL, response: ServerResponse) => Promise<void>;
+export type RouteHandler = (
+  request: IncomingMessage,
+  url: URL,
+  response: ServerResponse,
+) => Promise<void>;
 
 export class Routes {
   private readonly byPath = new Map<string, Map<string, RouteHandler>>();
@@ -29,7 +33,9 @@ export class Routes {
     const handler = methods.get(request.method ?? 'GET');
     if (!handler) {
       request.resume();
-      return send(response, 405, '405: Method Not Allowed', 'text/plain; charset=utf-8', { allow: [...methods.keys()].join(', ') });
+      return send(response, 405, '405: Method Not Allowed', 'text/plain; charset=utf-8', {
+        allow: [...methods.keys()].join(', '),
+      });
     }
     return handler(request, url, response);
   }
@@ -41,14 +47,20 @@ export interface ListenOptions {
   tls?: { cert: string; key: string };
 }
 
-export async function listen(routes: Routes, options: ListenOptions, logger: Logger): Promise<{ server: Server; port: number }> {
+export async function listen(
+  routes: Routes,
+  options: ListenOptions,
+  logger: Logger,
+): Promise<{ server: Server; port: number }> {
   const onRequest = (request: IncomingMessage, response: ServerResponse) => {
     routes.dispatch(request, response).catch((error: unknown) => {
       logger.error({ error: (error as Error).message }, 'request failed');
       send(response, 500, '');
     });
   };
-  const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest) : createServer(onRequest);
+  const server = options.tls
+    ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
+    : createServer(onRequest);
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

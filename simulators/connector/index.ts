@@ -29,7 +29,6 @@ import { DEFAULT_EXTENSIONS_FOLDER } from './checks';
 export type { ConnectorConfig } from './config';
 export { CONNECTOR_QUIRKS_MODES, type ConnectorQuirksMode } from './quirks';
 
-
 export interface ConnectorOptions {
   /** A parsed, completed configuration, or the path of a rest.json. */
   config: ConnectorConfig | string;
@@ -58,8 +57,13 @@ export interface RunningConnector {
 }
 
 export async function startConnector(options: ConnectorOptions): Promise<RunningConnector> {
-  const config = typeof options.config === 'string' ? loadConnectorConfig(options.config, connectorQuirks(options.quirks)) : options.config;
-  const logger = options.logger ?? pino({ name: 'rest-connector', level: process.env.IOTC_CONNECTOR_LOG ?? 'silent' });
+  const config =
+    typeof options.config === 'string'
+      ? loadConnectorConfig(options.config, connectorQuirks(options.quirks))
+      : options.config;
+  const logger =
+    options.logger ??
+    pino({ name: 'rest-connector', level: process.env.IOTC_CONNECTOR_LOG ?? 'silent' });
   const host = options.host ?? config.server.host;
   const tls = config.server.ssl ? await tlsMaterial(config, host) : undefined;
   const remote = new RemoteResponses();
@@ -75,7 +79,11 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
     gateway.onAttributeUpdate((received) => {
       // an attribute that answers a waiting request is that request's, not an update to send on
       const update = remote.deliver(received);
-      if (Object.keys(update.data).length && config.attributeUpdates.length && link?.isConnected(update.device)) {
+      if (
+        Object.keys(update.data).length &&
+        config.attributeUpdates.length &&
+        link?.isConnected(update.device)
+      ) {
         track(sendAttributeUpdate(update, config.attributeUpdates, dispatchers, logger));
       }
     });
@@ -85,15 +93,40 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
       return reply === NOT_HANDLED ? NO_REPLY : reply;
     });
   };
-  link = await PlatformLink.start(() => MqttGateway.connect({ url: options.mqttUrl, token: options.gatewayToken, protocolVersion: 5, tls: options.mqttTls }), attach, logger);
+  link = await PlatformLink.start(
+    () =>
+      MqttGateway.connect({
+        url: options.mqttUrl,
+        token: options.gatewayToken,
+        protocolVersion: 5,
+        tls: options.mqttTls,
+      }),
+    attach,
+    logger,
+  );
   const routes = new Routes();
   try {
     for (const endpoint of config.mapping) {
-      const converter = endpoint.converter.type === 'custom' ? loadCustomConverter(endpoint.converter, options.extensionsFolder ?? DEFAULT_EXTENSIONS_FOLDER, logger) : new JsonConverter(endpoint.converter);
-      routes.add(endpoint.endpoint, endpoint.methods, mappingHandler(endpoint, converter, { link, remote, logger }));
+      const converter =
+        endpoint.converter.type === 'custom'
+          ? loadCustomConverter(
+              endpoint.converter,
+              options.extensionsFolder ?? DEFAULT_EXTENSIONS_FOLDER,
+              logger,
+            )
+          : new JsonConverter(endpoint.converter);
+      routes.add(
+        endpoint.endpoint,
+        endpoint.methods,
+        mappingHandler(endpoint, converter, { link, remote, logger }),
+      );
     }
     for (const attributeRequest of config.attributeRequests) {
-      routes.add(attributeRequest.endpoint, attributeRequest.methods, attributeRequestHandler(attributeRequest, link, logger));
+      routes.add(
+        attributeRequest.endpoint,
+        attributeRequest.methods,
+        attributeRequestHandler(attributeRequest, link, logger),
+      );
     }
   } catch (error) {
     await link.close();
@@ -102,7 +135,11 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
   let server: Server;
   let port: number;
   try {
-    ({ server, port } = await listen(routes, { host, port: options.port ?? config.server.port, tls }, logger));
+    ({ server, port } = await listen(
+      routes,
+      { host, port: options.port ?? config.server.port, tls },
+      logger,
+    ));
   } catch (error) {
     await link.close();
     throw error;
@@ -124,8 +161,12 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
   };
 }
 
-async function tlsMaterial(config: ConnectorConfig, host: string): Promise<{ cert: string; key: string }> {
+async function tlsMaterial(
+  config: ConnectorConfig,
+  host: string,
+): Promise<{ cert: string; key: string }> {
   const security = config.server.security;
-  if (security) return { cert: readFileSync(security.cert, 'utf8'), key: readFileSync(security.key, 'utf8') };
+  if (security)
+    return { cert: readFileSync(security.cert, 'utf8'), key: readFileSync(security.key, 'utf8') };
   return generateSelfSignedCertificate([...new Set([host, 'localhost', '127.0.0.1'])]);
 }

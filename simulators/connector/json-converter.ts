@@ -41,15 +41,25 @@ export class JsonConverter implements UplinkConverter {
 }
 
 /** One entry's key and typed value, or undefined when either is None. */
-function convertEntry(entry: Entry, data: Record<string, unknown>): { key: string; value: TypedValue } | undefined {
+function convertEntry(
+  entry: Entry,
+  data: Record<string, unknown>,
+): { key: string; value: TypedValue } | undefined {
   const key = evaluateText(entry.key, data);
   if (key === undefined || key === '') return undefined;
-  const raw = typeof entry.value === 'string' && hasPlaceholders(entry.value) ? evaluate(entry.value, data) : entry.value;
+  const raw =
+    typeof entry.value === 'string' && hasPlaceholders(entry.value)
+      ? evaluate(entry.value, data)
+      : entry.value;
   const value = convertValue(raw, entry.type);
   return value && { key, value };
 }
 
-function timestampOf(entry: TimeseriesEntry, data: Record<string, unknown>, receivedAt: number): number {
+function timestampOf(
+  entry: TimeseriesEntry,
+  data: Record<string, unknown>,
+  receivedAt: number,
+): number {
   if (entry.tsField) {
     const field = evaluate(entry.tsField, data);
     const parsed = typeof field === 'string' ? parseDatetime(field, entry) : undefined;
@@ -57,7 +67,12 @@ function timestampOf(entry: TimeseriesEntry, data: Record<string, unknown>, rece
   }
   for (const member of ['ts', 'timestamp']) {
     const value = data[member];
-    const number = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
+    const number =
+      typeof value === 'number'
+        ? value
+        : typeof value === 'string' && /^\d+$/.test(value)
+          ? Number(value)
+          : undefined;
     if (number !== undefined && Number.isSafeInteger(number)) return number;
   }
   return receivedAt;

@@ -22,7 +22,11 @@ export interface EndpointContext {
   logger: Logger;
 }
 
-export function mappingHandler(endpoint: EndpointConfig, converter: UplinkConverter, context: EndpointContext) {
+export function mappingHandler(
+  endpoint: EndpointConfig,
+  converter: UplinkConverter,
+  context: EndpointContext,
+) {
   const { response } = endpoint;
   return async (request: IncomingMessage, url: URL, reply: ServerResponse): Promise<void> => {
     if (!isAuthorized(endpoint.security, request.headers)) {
@@ -31,17 +35,31 @@ export function mappingHandler(endpoint: EndpointConfig, converter: UplinkConver
     }
     let remoteWait: ReturnType<RemoteResponses['expect']> | undefined;
     try {
-      const data = await readRequestData(request, url, { rawBody: endpoint.converter.type === 'custom', logger: context.logger });
+      const data = await readRequestData(request, url, {
+        rawBody: endpoint.converter.type === 'custom',
+        logger: context.logger,
+      });
       const converted = await converter.convert(data);
-      if (response.kind === 'remote') remoteWait = context.remote.expect(converted.deviceName, response.responseAttribute);
+      if (response.kind === 'remote')
+        remoteWait = context.remote.expect(converted.deviceName, response.responseAttribute);
       await context.link.forward(converted);
       if (response.kind !== 'remote' || !remoteWait) return answer(reply, 200, response);
       const value = await remoteWait.wait(response.timeoutSec);
       return value === undefined ? answer(reply, 408, response) : answerRemote(reply, value);
     } catch (error) {
       remoteWait?.cancel();
-      const status = error instanceof RequestBodyError ? error.status : error instanceof ConversionRefusedError ? 400 : error instanceof PlatformForwardError ? 503 : 500;
-      context.logger[status === 500 ? 'error' : 'info']({ endpoint: endpoint.endpoint, status, error: (error as Error).message }, 'request not converted');
+      const status =
+        error instanceof RequestBodyError
+          ? error.status
+          : error instanceof ConversionRefusedError
+            ? 400
+            : error instanceof PlatformForwardError
+              ? 503
+              : 500;
+      context.logger[status === 500 ? 'error' : 'info'](
+        { endpoint: endpoint.endpoint, status, error: (error as Error).message },
+        'request not converted',
+      );
       return answer(reply, status, response);
     }
   };

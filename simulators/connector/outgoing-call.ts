@@ -22,9 +22,14 @@ export class OutgoingDispatchers {
     const key = `${sslVerify}:${allowRedirects}`;
     let dispatcher = this.dispatchers.get(key);
     if (!dispatcher) {
-      const agent = new Agent({ connect: { rejectUnauthorized: sslVerify }, keepAliveTimeout: 4_000 });
+      const agent = new Agent({
+        connect: { rejectUnauthorized: sslVerify },
+        keepAliveTimeout: 4_000,
+      });
       this.agents.push(agent);
-      dispatcher = allowRedirects ? agent.compose(interceptors.redirect({ maxRedirections: 10 })) : agent;
+      dispatcher = allowRedirects
+        ? agent.compose(interceptors.redirect({ maxRedirections: 10 }))
+        : agent;
       this.dispatchers.set(key, dispatcher);
     }
     return dispatcher;
@@ -46,10 +51,15 @@ export function absoluteUrl(url: string): string {
   return /^https?:\/\//i.test(url) ? url : `http://${url.replace(/^\/+/, '')}`;
 }
 
-export async function callOut(call: PreparedCall, dispatchers: OutgoingDispatchers, deadlineSec?: number): Promise<CallOutcome> {
+export async function callOut(
+  call: PreparedCall,
+  dispatchers: OutgoingDispatchers,
+  deadlineSec?: number,
+): Promise<CallOutcome> {
   const { config } = call;
   const headers: Record<string, string> = { ...config.headers };
-  if (config.security.type === 'basic') headers.authorization = basicAuthorization(config.security.username, config.security.password);
+  if (config.security.type === 'basic')
+    headers.authorization = basicAuthorization(config.security.username, config.security.password);
   const deadline = deadlineSec === undefined ? Infinity : Date.now() + deadlineSec * 1000;
   const method = config.method.toUpperCase() as Dispatcher.HttpMethod;
   const sendsBody = call.body !== undefined && method !== 'GET' && method !== 'HEAD';
@@ -68,20 +78,47 @@ export async function callOut(call: PreparedCall, dispatchers: OutgoingDispatche
       });
       const text = await response.body.text();
       if (response.statusCode < 500) {
-        return response.statusCode < 400 ? { ok: true, status: response.statusCode, text, attempts: attempt } : { ok: false, status: response.statusCode, text, error: `answered ${response.statusCode}`, attempts: attempt };
+        return response.statusCode < 400
+          ? { ok: true, status: response.statusCode, text, attempts: attempt }
+          : {
+              ok: false,
+              status: response.statusCode,
+              text,
+              error: `answered ${response.statusCode}`,
+              attempts: attempt,
+            };
       }
-      last = { ok: false, status: response.statusCode, text, error: `answered ${response.statusCode}`, attempts: attempt };
+      last = {
+        ok: false,
+        status: response.statusCode,
+        text,
+        error: `answered ${response.statusCode}`,
+        attempts: attempt,
+      };
     } catch (error) {
       const name = (error as Error).name;
-      last = { ok: false, error: name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutMs / 1000} s` : (error as Error).message, attempts: attempt };
+      last = {
+        ok: false,
+        error:
+          name === 'TimeoutError' || name === 'AbortError'
+            ? `no answer within ${timeoutMs / 1000} s`
+            : (error as Error).message,
+        attempts: attempt,
+      };
     }
   }
   return last;
 }
 
 /** The body of an outgoing call: the valueExpression, JSON-aware when the call sends JSON. */
-export function renderBody(config: OutgoingCallConfig, data: unknown, variables: Record<string, unknown>): string | undefined {
-  const json = Object.entries(config.headers).some(([name, value]) => name.toLowerCase() === 'content-type' && /json/i.test(value));
+export function renderBody(
+  config: OutgoingCallConfig,
+  data: unknown,
+  variables: Record<string, unknown>,
+): string | undefined {
+  const json = Object.entries(config.headers).some(
+    ([name, value]) => name.toLowerCase() === 'content-type' && /json/i.test(value),
+  );
   const parts = parseTemplate(config.valueExpression).parts;
   if (parts.length === 1 && 'path' in parts[0]!) {
     // the body is one value: as a JSON document, or as text
@@ -89,5 +126,9 @@ export function renderBody(config: OutgoingCallConfig, data: unknown, variables:
     if (value === undefined) return undefined;
     return json ? JSON.stringify(value) : textOf(value);
   }
-  return evaluateText(config.valueExpression, data, { variables, render: json ? jsonFragment : textOf, missing: 'keep' });
+  return evaluateText(config.valueExpression, data, {
+    variables,
+    render: json ? jsonFragment : textOf,
+    missing: 'keep',
+  });
 }

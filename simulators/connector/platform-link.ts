@@ -20,7 +20,9 @@ import type { ConvertedData } from './converted';
 export class PlatformForwardError extends Error {
   readonly code = 'IOTC_CONNECTOR_FORWARD';
   constructor(readonly outcome: PublishOutcome) {
-    super(`the platform did not take ${outcome.topic}: ${outcome.result}${outcome.reasonCode !== undefined ? ` reason code 0x${outcome.reasonCode.toString(16)}` : ''}`);
+    super(
+      `the platform did not take ${outcome.topic}: ${outcome.result}${outcome.reasonCode !== undefined ? ` reason code 0x${outcome.reasonCode.toString(16)}` : ''}`,
+    );
   }
 }
 
@@ -42,7 +44,11 @@ export class PlatformLink {
   }
 
   /** Opens the first connection (its failure is the caller's) and keeps one open until close(). */
-  static async start(open: () => Promise<MqttGateway>, attach: (gateway: MqttGateway) => void, logger: Logger): Promise<PlatformLink> {
+  static async start(
+    open: () => Promise<MqttGateway>,
+    attach: (gateway: MqttGateway) => void,
+    logger: Logger,
+  ): Promise<PlatformLink> {
     const first = await open();
     attach(first);
     return new PlatformLink(open, first, attach, logger);
@@ -70,7 +76,9 @@ export class PlatformLink {
     this.connects.clear();
     for (let attempt = 0; !this.closing; attempt++) {
       try {
-        await delay(Math.min(500 * 2 ** attempt, 10_000), undefined, { signal: this.stopped.signal });
+        await delay(Math.min(500 * 2 ** attempt, 10_000), undefined, {
+          signal: this.stopped.signal,
+        });
         const gateway = await this.open();
         if (this.closing) return void (await gateway.close());
         this.current = gateway;
@@ -80,7 +88,10 @@ export class PlatformLink {
         return;
       } catch (error) {
         if (this.closing) return;
-        this.logger.warn({ attempt: attempt + 1, error: (error as Error).message }, 'MQTT gateway session not open yet');
+        this.logger.warn(
+          { attempt: attempt + 1, error: (error as Error).message },
+          'MQTT gateway session not open yet',
+        );
       }
     }
   }
@@ -94,10 +105,17 @@ export class PlatformLink {
     const { deviceName } = converted;
     await this.connect(deviceName, converted.deviceProfile);
     if (Object.keys(converted.attributes).length) {
-      await this.publish(GATEWAY_TOPICS.attributes, { [deviceName]: lossless(converted.attributes) });
+      await this.publish(GATEWAY_TOPICS.attributes, {
+        [deviceName]: lossless(converted.attributes),
+      });
     }
     if (converted.telemetry.length) {
-      await this.publish(GATEWAY_TOPICS.telemetry, { [deviceName]: converted.telemetry.map(({ ts, values }) => ({ ts, values: lossless(values) })) });
+      await this.publish(GATEWAY_TOPICS.telemetry, {
+        [deviceName]: converted.telemetry.map(({ ts, values }) => ({
+          ts,
+          values: lossless(values),
+        })),
+      });
     }
   }
 
@@ -122,5 +140,7 @@ export class PlatformLink {
 }
 
 function lossless(values: Record<string, TypedValue>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).map(([key, value]) => [key, typedValueToLossless(value)]));
+  return Object.fromEntries(
+    Object.entries(values).map(([key, value]) => [key, typedValueToLossless(value)]),
+  );
 }

@@ -18,7 +18,10 @@ export class RemoteResponses {
    * Registers a waiter before the request's data is forwarded (so a quick answer is not missed); `wait` then
    * resolves with the value, or undefined after timeoutSec (seconds).
    */
-  expect(deviceName: string, attribute: string): { wait(timeoutSec: number): Promise<unknown>; cancel(): void } {
+  expect(
+    deviceName: string,
+    attribute: string,
+  ): { wait(timeoutSec: number): Promise<unknown>; cancel(): void } {
     let settle: (value: unknown) => void = () => {};
     const answered = new Promise<unknown>((resolve) => (settle = resolve));
     const waiter: Waiter = { attribute, resolve: (value) => settle(value) };
@@ -36,7 +39,9 @@ export class RemoteResponses {
       cancel,
       wait: async (timeoutSec) => {
         let timer: NodeJS.Timeout | undefined;
-        const timedOut = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutSec * 1000)));
+        const timedOut = new Promise<undefined>(
+          (resolve) => (timer = setTimeout(() => resolve(undefined), timeoutSec * 1000)),
+        );
         try {
           return await Promise.race([answered, timedOut]);
         } finally {

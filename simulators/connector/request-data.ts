@@ -22,10 +22,15 @@ export class RequestBodyError extends Error {
 
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
-export async function readRequestData(request: IncomingMessage, url: URL, options: { rawBody: boolean; logger: Logger }): Promise<RequestData> {
+export async function readRequestData(
+  request: IncomingMessage,
+  url: URL,
+  options: { rawBody: boolean; logger: Logger },
+): Promise<RequestData> {
   const receivedAt = Date.now();
   const query: Record<string, unknown> = {};
-  for (const [name, value] of url.searchParams) if (!Object.hasOwn(query, name)) query[name] = value; // a repeated name keeps its first value
+  for (const [name, value] of url.searchParams)
+    if (!Object.hasOwn(query, name)) query[name] = value; // a repeated name keeps its first value
   const method = request.method ?? 'GET';
   const contentType = request.headers['content-type'];
   const mediaType = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
@@ -35,7 +40,13 @@ export async function readRequestData(request: IncomingMessage, url: URL, option
   }
   if (mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded') {
     const fields = await readForm(request, options.logger);
-    return { method, data: { ...fields, ...query }, body: Buffer.alloc(0), contentType, receivedAt };
+    return {
+      method,
+      data: { ...fields, ...query },
+      body: Buffer.alloc(0),
+      contentType,
+      receivedAt,
+    };
   }
   const body = await readBody(request);
   if (options.rawBody) return { method, data: query, body, contentType, receivedAt };
@@ -47,10 +58,20 @@ export async function readRequestData(request: IncomingMessage, url: URL, option
     } catch (error) {
       throw new RequestBodyError(400, `the body is not JSON: ${(error as Error).message}`);
     }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new RequestBodyError(400, 'the JSON body must be an object');
-    return { method, data: { ...(parsed as Record<string, unknown>), ...query }, body, contentType, receivedAt };
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new RequestBodyError(400, 'the JSON body must be an object');
+    return {
+      method,
+      data: { ...(parsed as Record<string, unknown>), ...query },
+      body,
+      contentType,
+      receivedAt,
+    };
   }
-  throw new RequestBodyError(415, `unsupported media type ${mediaType}: send application/json or multipart/form-data`);
+  throw new RequestBodyError(
+    415,
+    `unsupported media type ${mediaType}: send application/json or multipart/form-data`,
+  );
 }
 
 function readBody(request: IncomingMessage): Promise<Buffer> {
@@ -94,11 +115,16 @@ function readForm(request: IncomingMessage, logger: Logger): Promise<Record<stri
       fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
-      logger.info({ field: name, filename: info.filename }, 'file parts of multipart requests are ignored');
+      logger.info(
+        { field: name, filename: info.filename },
+        'file parts of multipart requests are ignored',
+      );
       stream.resume();
     });
     parser.on('close', () => resolve(fields));
-    parser.on('error', (error: Error) => reject(new RequestBodyError(400, `malformed form body: ${error.message}`)));
+    parser.on('error', (error: Error) =>
+      reject(new RequestBodyError(400, `malformed form body: ${error.message}`)),
+    );
     request.pipe(parser);
   });
 }

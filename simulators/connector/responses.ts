@@ -7,22 +7,38 @@ import type { ServerResponse } from 'node:http';
 import { textOf } from '../../src/expressions';
 import type { ResponseConfig } from './config';
 
-export function answer(response: ServerResponse, status: number, config: ResponseConfig, extraHeaders: Record<string, string> = {}): void {
+export function answer(
+  response: ServerResponse,
+  status: number,
+  config: ResponseConfig,
+  extraHeaders: Record<string, string> = {},
+): void {
   let body = '';
-  if (config.kind === 'hardcoded') body = status === 200 ? config.successResponse : config.unsuccessfulResponse;
+  if (config.kind === 'hardcoded')
+    body = status === 200 ? config.successResponse : config.unsuccessfulResponse;
   else if (config.kind === 'remote' && status !== 200) body = config.unsuccessfulResponse ?? '';
   send(response, status, body, body ? 'text/plain; charset=utf-8' : undefined, extraHeaders);
 }
 
 /** 200 with the value the platform produced (remote variant). */
 export function answerRemote(response: ServerResponse, value: unknown): void {
-  if (value !== null && typeof value === 'object') send(response, 200, JSON.stringify(value), 'application/json');
+  if (value !== null && typeof value === 'object')
+    send(response, 200, JSON.stringify(value), 'application/json');
   else send(response, 200, textOf(value), 'text/plain; charset=utf-8');
 }
 
-export function send(response: ServerResponse, status: number, body: string, contentType?: string, extraHeaders: Record<string, string> = {}): void {
+export function send(
+  response: ServerResponse,
+  status: number,
+  body: string,
+  contentType?: string,
+  extraHeaders: Record<string, string> = {},
+): void {
   if (response.headersSent) return;
-  const headers: Record<string, string | number> = { ...extraHeaders, 'content-length': Buffer.byteLength(body) };
+  const headers: Record<string, string | number> = {
+    ...extraHeaders,
+    'content-length': Buffer.byteLength(body),
+  };
   if (contentType) headers['content-type'] = contentType;
   response.writeHead(status, headers);
   response.end(body);

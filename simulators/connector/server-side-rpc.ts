@@ -13,32 +13,82 @@ import type { Logger } from 'pino';
 import { evaluateText, urlComponent } from '../../src/expressions';
 import type { GatewayRpcRequest } from '../gateway/mqtt-gateway';
 import type { OutgoingCallConfig, ServerSideRpcRule } from './config';
-import { absoluteUrl, callOut, renderBody, type CallOutcome, type OutgoingDispatchers } from './outgoing-call';
+import {
+  absoluteUrl,
+  callOut,
+  renderBody,
+  type CallOutcome,
+  type OutgoingDispatchers,
+} from './outgoing-call';
 
 /** No rule and no built-in method: the RPC is left to the platform's timeout. */
 export const NOT_HANDLED = Symbol('not handled');
 
-const BUILT_IN_REQUIRED = ['requestUrlExpression', 'responseTimeout', 'httpMethod', 'valueExpression'] as const;
+const BUILT_IN_REQUIRED = [
+  'requestUrlExpression',
+  'responseTimeout',
+  'httpMethod',
+  'valueExpression',
+] as const;
 
-export async function handleServerSideRpc(request: GatewayRpcRequest, rules: ServerSideRpcRule[], dispatchers: OutgoingDispatchers, logger: Logger): Promise<unknown> {
+export async function handleServerSideRpc(
+  request: GatewayRpcRequest,
+  rules: ServerSideRpcRule[],
+  dispatchers: OutgoingDispatchers,
+  logger: Logger,
+): Promise<unknown> {
   const builtIn = /^(get|set)$/i.test(request.method) ? builtInRule(request) : undefined;
   if (builtIn && 'error' in builtIn) return builtIn;
-  const rule = builtIn ?? rules.find((candidate) => candidate.deviceNameFilter.test(request.device) && candidate.methodFilter.test(request.method));
+  const rule =
+    builtIn ??
+    rules.find(
+      (candidate) =>
+        candidate.deviceNameFilter.test(request.device) &&
+        candidate.methodFilter.test(request.method),
+    );
   if (!rule) {
-    logger.info({ device: request.device, method: request.method }, 'no serverSideRpc rule matches the RPC');
+    logger.info(
+      { device: request.device, method: request.method },
+      'no serverSideRpc rule matches the RPC',
+    );
     return NOT_HANDLED;
   }
-  const variables = { deviceName: request.device, methodName: request.method, [rule.idPlaceholder]: request.id, params: request.params };
-  const url = evaluateText(rule.requestUrlExpression, {}, { variables, render: urlComponent, missing: 'keep' });
+  const variables = {
+    deviceName: request.device,
+    methodName: request.method,
+    [rule.idPlaceholder]: request.id,
+    params: request.params,
+  };
+  const url = evaluateText(
+    rule.requestUrlExpression,
+    {},
+    { variables, render: urlComponent, missing: 'keep' },
+  );
   const body = renderBody(rule, {}, variables);
-  const outcome = await callOut({ url: absoluteUrl(url ?? ''), body, config: rule }, dispatchers, rule.responseTimeoutSec);
-  logger.debug({ device: request.device, method: request.method, url, attempts: outcome.attempts, ok: outcome.ok }, 'server-side RPC call');
+  const outcome = await callOut(
+    { url: absoluteUrl(url ?? ''), body, config: rule },
+    dispatchers,
+    rule.responseTimeoutSec,
+  );
+  logger.debug(
+    {
+      device: request.device,
+      method: request.method,
+      url,
+      attempts: outcome.attempts,
+      ok: outcome.ok,
+    },
+    'server-side RPC call',
+  );
   return replyOf(outcome);
 }
 
 /** The reply document: the answer's JSON or text; a failure as {error, code}. */
 function replyOf(outcome: CallOutcome): unknown {
-  if (!outcome.ok) return outcome.status === undefined ? { error: outcome.error } : { error: outcome.error, code: outcome.status };
+  if (!outcome.ok)
+    return outcome.status === undefined
+      ? { error: outcome.error }
+      : { error: outcome.error, code: outcome.status };
   if (outcome.text === '') return {};
   try {
     return JSON.parse(outcome.text);
@@ -51,23 +101,42 @@ function replyOf(outcome: CallOutcome): unknown {
 function builtInRule(request: GatewayRpcRequest): ServerSideRpcRule | { error: string } {
   const params = request.params;
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-    return { error: `the built-in ${request.method} method needs params with ${BUILT_IN_REQUIRED.join(', ')}` };
+    return {
+      error: `the built-in ${request.method} method needs params with ${BUILT_IN_REQUIRED.join(', ')}`,
+    };
   }
   const given = params as Record<string, unknown>;
-  const missing = BUILT_IN_REQUIRED.filter((member) => given[member] === undefined && !(member === 'httpMethod' && given.HTTPMethod !== undefined));
-  if (missing.length) return { error: `the built-in ${request.method} method needs ${missing.join(', ')} in its params` };
+  const missing = BUILT_IN_REQUIRED.filter(
+    (member) =>
+      given[member] === undefined && !(member === 'httpMethod' && given.HTTPMethod !== undefined),
+  );
+  if (missing.length)
+    return {
+      error: `the built-in ${request.method} method needs ${missing.join(', ')} in its params`,
+    };
   const call: OutgoingCallConfig = {
     method: String(given.httpMethod ?? given.HTTPMethod),
     sslVerify: given.SSLVerify === true,
-    headers: isHeaders(given.httpHeaders) ? given.httpHeaders : { 'CONTENT-TYPE': 'application/json' },
+    headers: isHeaders(given.httpHeaders)
+      ? given.httpHeaders
+      : { 'CONTENT-TYPE': 'application/json' },
     security: { type: 'anonymous' },
     timeoutSec: positive(given.timeout) ?? positive(given.responseTimeout) ?? 1,
     tries: positive(given.tries) ?? 1,
     allowRedirects: given.allowRedirects !== false,
     requestUrlExpression: String(given.requestUrlExpression),
-    valueExpression: typeof given.valueExpression === 'string' ? given.valueExpression : JSON.stringify(given.valueExpression),
+    valueExpression:
+      typeof given.valueExpression === 'string'
+        ? given.valueExpression
+        : JSON.stringify(given.valueExpression),
   };
-  return { ...call, deviceNameFilter: /.*/, methodFilter: /.*/, responseTimeoutSec: positive(given.responseTimeout) ?? 1, idPlaceholder: 'requestId' };
+  return {
+    ...call,
+    deviceNameFilter: /.*/,
+    methodFilter: /.*/,
+    responseTimeoutSec: positive(given.responseTimeout) ?? 1,
+    idPlaceholder: 'requestId',
+  };
 }
 
 function positive(value: unknown): number | undefined {
@@ -76,5 +145,10 @@ function positive(value: unknown): number | undefined {
 }
 
 function isHeaders(value: unknown): value is Record<string, string> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((item) => typeof item === 'string');
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.values(value).every((item) => typeof item === 'string')
+  );
 }

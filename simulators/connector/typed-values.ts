@@ -25,7 +25,8 @@ export function convertValue(value: unknown, type: EntryType): TypedValue | unde
     }
     case 'boolean':
       if (typeof value === 'boolean') return { type: 'BOOLEAN', value };
-      if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return { type: 'BOOLEAN', value: value.trim().toLowerCase() === 'true' };
+      if (typeof value === 'string' && /^(true|false)$/i.test(value.trim()))
+        return { type: 'BOOLEAN', value: value.trim().toLowerCase() === 'true' };
       if (value === 1 || value === 0) return { type: 'BOOLEAN', value: value === 1 };
       return undefined;
     case 'json':
@@ -42,6 +43,11 @@ export function convertValue(value: unknown, type: EntryType): TypedValue | unde
 
 function toNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value === 'string' && value.trim() !== '' && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value.trim())) return Number(value.trim());
+  if (
+    typeof value === 'string' &&
+    value.trim() !== '' &&
+    /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value.trim())
+  )
+    return Number(value.trim());
   return undefined;
 }

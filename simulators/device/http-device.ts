@@ -36,7 +36,9 @@ export type DeviceBody = { json: unknown } | { raw: string } | undefined;
 export function createDeviceDispatcher(options: Pick<HttpDeviceOptions, 'tls'> = {}): Agent {
   return new Agent({
     keepAliveTimeout: 10_000,
-    connect: options.tls ? { ca: options.tls.ca, rejectUnauthorized: !options.tls.insecureSkipVerify } : undefined,
+    connect: options.tls
+      ? { ca: options.tls.ca, rejectUnauthorized: !options.tls.insecureSkipVerify }
+      : undefined,
   });
 }
 
@@ -50,7 +52,8 @@ export async function deviceRequest(
 ): Promise<DeviceResponse> {
   const timeout = (options.requestTimeoutMs ?? 10_000) + (options.extraTimeoutMs ?? 0);
   const started = performance.now();
-  const payload = body === undefined ? undefined : 'raw' in body ? body.raw : JSON.stringify(body.json);
+  const payload =
+    body === undefined ? undefined : 'raw' in body ? body.raw : JSON.stringify(body.json);
   const url = baseUrl.replace(/\/+$/, '') + path;
   const response = await request(url, {
     method,
@@ -65,8 +68,22 @@ export async function deviceRequest(
   const text = bytes.toString('utf8');
   const json = jsonBody(String(response.headers['content-type'] ?? ''), text);
   const elapsedMs = performance.now() - started;
-  options.recorder?.({ protocol: 'http', via: 'device', request: { method, url, body: payload }, response: { status: response.statusCode, body: text }, elapsedMs });
-  return { request: { method, url }, status: response.statusCode, headers: response.headers, text, json, bytes, elapsedMs };
+  options.recorder?.({
+    protocol: 'http',
+    via: 'device',
+    request: { method, url, body: payload },
+    response: { status: response.statusCode, body: text },
+    elapsedMs,
+  });
+  return {
+    request: { method, url },
+    status: response.statusCode,
+    headers: response.headers,
+    text,
+    json,
+    bytes,
+    elapsedMs,
+  };
 }
 
 /**
@@ -76,7 +93,8 @@ export async function deviceRequest(
 function jsonBody(contentType: string, text: string): unknown {
   const trimmed = text.trimStart();
   if (trimmed.length === 0) return undefined;
-  if (!contentType.includes('json') && !trimmed.startsWith('{') && !trimmed.startsWith('[')) return undefined;
+  if (!contentType.includes('json') && !trimmed.startsWith('{') && !trimmed.startsWith('['))
+    return undefined;
   try {
     return parseLossless(text);
   } catch {
@@ -85,7 +103,11 @@ function jsonBody(contentType: string, text: string): unknown {
 }
 
 /** POST /api/v1/provision: no token, the provisioning key and secret in the body. */
-export function provision(baseUrl: string, body: DeviceBody, options: HttpDeviceOptions = {}): Promise<DeviceResponse> {
+export function provision(
+  baseUrl: string,
+  body: DeviceBody,
+  options: HttpDeviceOptions = {},
+): Promise<DeviceResponse> {
   return deviceRequest(baseUrl, 'POST', '/api/v1/provision', body, options);
 }
 
@@ -120,22 +142,39 @@ export class HttpDevice {
     return deviceRequest(this.baseUrl, 'POST', this.path('attributes'), body, this.options);
   }
 
-  getAttributes(keys: { clientKeys?: string[]; sharedKeys?: string[] } = {}): Promise<DeviceResponse> {
+  getAttributes(
+    keys: { clientKeys?: string[]; sharedKeys?: string[] } = {},
+  ): Promise<DeviceResponse> {
     const query = new URLSearchParams();
     if (keys.clientKeys) query.set('clientKeys', keys.clientKeys.join(','));
     if (keys.sharedKeys) query.set('sharedKeys', keys.sharedKeys.join(','));
     const suffix = query.size ? `?${query}` : '';
-    return deviceRequest(this.baseUrl, 'GET', this.path(`attributes${suffix}`), undefined, this.options);
+    return deviceRequest(
+      this.baseUrl,
+      'GET',
+      this.path(`attributes${suffix}`),
+      undefined,
+      this.options,
+    );
   }
 
   /** Long-poll for shared attribute updates; timeout in milliseconds. */
   pollAttributeUpdates(timeoutMs: number): Promise<DeviceResponse> {
-    return deviceRequest(this.baseUrl, 'GET', this.path(`attributes/updates?timeout=${timeoutMs}`), undefined, { ...this.options, extraTimeoutMs: timeoutMs });
+    return deviceRequest(
+      this.baseUrl,
+      'GET',
+      this.path(`attributes/updates?timeout=${timeoutMs}`),
+      undefined,
+      { ...this.options, extraTimeoutMs: timeoutMs },
+    );
   }
 
   /** Long-poll for a server-side RPC request; timeout in milliseconds. */
   pollRpc(timeoutMs: number): Promise<DeviceResponse> {
-    return deviceRequest(this.baseUrl, 'GET', this.path(`rpc?timeout=${timeoutMs}`), undefined, { ...this.options, extraTimeoutMs: timeoutMs });
+    return deviceRequest(this.baseUrl, 'GET', this.path(`rpc?timeout=${timeoutMs}`), undefined, {
+      ...this.options,
+      extraTimeoutMs: timeoutMs,
+    });
   }
 
   replyRpc(id: number | string, body: DeviceBody): Promise<DeviceResponse> {
@@ -150,11 +189,21 @@ export class HttpDevice {
     return deviceRequest(this.baseUrl, 'POST', this.path('claim'), body, this.options);
   }
 
-  firmware(title: string, version: string, part: { size?: number; chunk?: number } = {}): Promise<DeviceResponse> {
+  firmware(
+    title: string,
+    version: string,
+    part: { size?: number; chunk?: number } = {},
+  ): Promise<DeviceResponse> {
     const query = new URLSearchParams({ title, version });
     if (part.size !== undefined) query.set('size', String(part.size));
     if (part.chunk !== undefined) query.set('chunk', String(part.chunk));
-    return deviceRequest(this.baseUrl, 'GET', this.path(`firmware?${query}`), undefined, this.options);
+    return deviceRequest(
+      this.baseUrl,
+      'GET',
+      this.path(`firmware?${query}`),
+      undefined,
+      this.options,
+    );
   }
 
   /** Any path under /api/v1/{token}/ (for checks of unknown resources and invalid URLs). */

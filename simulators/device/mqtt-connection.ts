@@ -45,7 +45,9 @@ export interface PublishOutcome {
 
 /** Failure PUBACK reason codes are ≥ 0x80 (MQTT 5, 3.4.2.1). */
 export function isFailure(outcome: PublishOutcome): boolean {
-  return outcome.result !== 'acked' && outcome.result !== 'sent' ? true : (outcome.reasonCode ?? 0) >= 0x80;
+  return outcome.result !== 'acked' && outcome.result !== 'sent'
+    ? true
+    : (outcome.reasonCode ?? 0) >= 0x80;
 }
 
 export interface ConnectRefusal {
@@ -79,7 +81,10 @@ export class MqttConnection {
   disconnectReason?: number;
   /** Told every publish outcome (from the options; may be set later, e.g. per scenario). */
   recorder?: ExchangeRecorder;
-  private readonly listeners = new Set<{ filter: (topic: string) => boolean; listener: MessageListener }>();
+  private readonly listeners = new Set<{
+    filter: (topic: string) => boolean;
+    listener: MessageListener;
+  }>();
   private readonly closeWaiters = new Set<() => void>();
   private closedFlag = false;
 
@@ -93,7 +98,12 @@ export class MqttConnection {
       this.recorder?.({
         protocol: 'mqtt',
         via: 'mqtt',
-        request: { packet: 'RECEIVED', topic, qos: packet.qos, payload: payload.subarray(0, 65_536).toString('utf8') },
+        request: {
+          packet: 'RECEIVED',
+          topic,
+          qos: packet.qos,
+          payload: payload.subarray(0, 65_536).toString('utf8'),
+        },
         response: { result: 'received' },
         elapsedMs: 0,
       });
@@ -128,16 +138,34 @@ export class MqttConnection {
     };
     const client = mqtt.connect(options.url, clientOptions);
     const started = performance.now();
-    const recordConnect = (result: 'accepted' | 'refused' | 'failed', reasonCode?: number, reasonString?: string) =>
-      options.recorder?.({ protocol: 'mqtt', via: 'mqtt', request: { packet: 'CONNECT', url: options.url }, response: { result, reasonCode, reasonString }, elapsedMs: performance.now() - started });
+    const recordConnect = (
+      result: 'accepted' | 'refused' | 'failed',
+      reasonCode?: number,
+      reasonString?: string,
+    ) =>
+      options.recorder?.({
+        protocol: 'mqtt',
+        via: 'mqtt',
+        request: { packet: 'CONNECT', url: options.url },
+        response: { result, reasonCode, reasonString },
+        elapsedMs: performance.now() - started,
+      });
     let closedEarly = () => {};
     await new Promise<void>((resolve, reject) => {
       const fail = (error: Error & { code?: number }) => {
         client.removeListener('connect', succeed);
         client.removeListener('close', closedEarly);
         client.end(true);
-        recordConnect(typeof error.code === 'number' ? 'refused' : 'failed', typeof error.code === 'number' ? error.code : undefined, error.message);
-        reject(typeof error.code === 'number' ? new MqttConnectRefusedError({ code: error.code, message: error.message }) : new MqttConnectionError(`MQTT connect to ${options.url} failed: ${error.message}`));
+        recordConnect(
+          typeof error.code === 'number' ? 'refused' : 'failed',
+          typeof error.code === 'number' ? error.code : undefined,
+          error.message,
+        );
+        reject(
+          typeof error.code === 'number'
+            ? new MqttConnectRefusedError({ code: error.code, message: error.message })
+            : new MqttConnectionError(`MQTT connect to ${options.url} failed: ${error.message}`),
+        );
       };
       const succeed = () => {
         client.removeListener('error', fail);
@@ -169,7 +197,9 @@ export class MqttConnection {
   async publish(topic: string, payload: string | Buffer, qos: Qos = 1): Promise<PublishOutcome> {
     const started = performance.now();
     const done = (result: PublishOutcome['result'], packet?: Packet): PublishOutcome => {
-      const ack = packet as { reasonCode?: number; properties?: { reasonString?: string } } | undefined;
+      const ack = packet as
+        | { reasonCode?: number; properties?: { reasonString?: string } }
+        | undefined;
       return {
         topic,
         qos,
@@ -192,7 +222,8 @@ export class MqttConnection {
         if (!error) return resolve(done(qos === 0 ? 'sent' : 'acked', packet));
         const code = (error as Error & { code?: unknown }).code;
         // mqtt.js reports a PUBACK reason code >= 0x80 as an error carrying the code
-        if (typeof code === 'number') resolve({ ...done('acked'), reasonCode: code, reasonString: error.message });
+        if (typeof code === 'number')
+          resolve({ ...done('acked'), reasonCode: code, reasonString: error.message });
         else resolve(done('closed'));
       });
     });
@@ -207,9 +238,16 @@ export class MqttConnection {
   /** Hands a publish outcome to the recorder, if any, and returns it. */
   private recorded(payload: string | Buffer, outcome: PublishOutcome): PublishOutcome {
     if (!this.recorder) return outcome;
-    const text = typeof payload === 'string' ? payload : payload.subarray(0, 65_536).toString('utf8');
+    const text =
+      typeof payload === 'string' ? payload : payload.subarray(0, 65_536).toString('utf8');
     const { topic, qos, result, reasonCode, reasonString, elapsedMs } = outcome;
-    this.recorder({ protocol: 'mqtt', via: 'mqtt', request: { packet: 'PUBLISH', topic, qos, payload: text }, response: { result, reasonCode, reasonString }, elapsedMs });
+    this.recorder({
+      protocol: 'mqtt',
+      via: 'mqtt',
+      request: { packet: 'PUBLISH', topic, qos, payload: text },
+      response: { result, reasonCode, reasonString },
+      elapsedMs,
+    });
     return outcome;
   }
 
@@ -221,13 +259,20 @@ export class MqttConnection {
 
   /** Calls the listener for every message whose topic passes the filter; returns the remove function. */
   onMessage(filter: string | ((topic: string) => boolean), listener: MessageListener): () => void {
-    const entry = { filter: typeof filter === 'string' ? (topic: string) => topic === filter : filter, listener };
+    const entry = {
+      filter: typeof filter === 'string' ? (topic: string) => topic === filter : filter,
+      listener,
+    };
     this.listeners.add(entry);
     return () => this.listeners.delete(entry);
   }
 
   /** Waits for the next message that passes the filter, or undefined after the timeout. */
-  nextMessage(filter: string | ((topic: string) => boolean), timeoutMs: number, accept: (message: ReceivedMessage) => boolean = () => true): Promise<ReceivedMessage | undefined> {
+  nextMessage(
+    filter: string | ((topic: string) => boolean),
+    timeoutMs: number,
+    accept: (message: ReceivedMessage) => boolean = () => true,
+  ): Promise<ReceivedMessage | undefined> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         remove();

@@ -3,7 +3,12 @@
  * (platform-facts.md §4.3): telemetry, client attributes, attribute requests and responses by id, shared-attribute
  * updates, server-side RPC with replies, and claim. A gateway uses it for its own device API (same connection).
  */
-import { MqttConnection, type MqttConnectionOptions, type PublishOutcome, type Qos } from './mqtt-connection';
+import {
+  MqttConnection,
+  type MqttConnectionOptions,
+  type PublishOutcome,
+  type Qos,
+} from './mqtt-connection';
 
 export const DEVICE_TOPICS = {
   telemetry: 'v1/devices/me/telemetry',
@@ -36,47 +41,83 @@ export class MqttDevice {
 
   /** Telemetry in any of the three forms (object, array, timestamped), or raw text. */
   sendTelemetry(payload: unknown, qos?: Qos): Promise<PublishOutcome> {
-    return this.connection.publish(DEVICE_TOPICS.telemetry, asText(payload), qos ?? this.options.qos ?? 1);
+    return this.connection.publish(
+      DEVICE_TOPICS.telemetry,
+      asText(payload),
+      qos ?? this.options.qos ?? 1,
+    );
   }
 
   sendAttributes(payload: unknown, qos?: Qos): Promise<PublishOutcome> {
-    return this.connection.publish(DEVICE_TOPICS.attributes, asText(payload), qos ?? this.options.qos ?? 1);
+    return this.connection.publish(
+      DEVICE_TOPICS.attributes,
+      asText(payload),
+      qos ?? this.options.qos ?? 1,
+    );
   }
 
-  claim(payload: { secretKey?: string; durationMs?: number } = {}, qos?: Qos): Promise<PublishOutcome> {
-    return this.connection.publish(DEVICE_TOPICS.claim, JSON.stringify(payload), qos ?? this.options.qos ?? 1);
+  claim(
+    payload: { secretKey?: string; durationMs?: number } = {},
+    qos?: Qos,
+  ): Promise<PublishOutcome> {
+    return this.connection.publish(
+      DEVICE_TOPICS.claim,
+      JSON.stringify(payload),
+      qos ?? this.options.qos ?? 1,
+    );
   }
 
   /** Asks for attributes (comma-separated key lists, as ThingsBoard); resolves with the answer or undefined. */
-  async requestAttributes(keys: { clientKeys?: string[]; sharedKeys?: string[] }, timeoutMs = 5000): Promise<Record<string, unknown> | undefined> {
+  async requestAttributes(
+    keys: { clientKeys?: string[]; sharedKeys?: string[] },
+    timeoutMs = 5000,
+  ): Promise<Record<string, unknown> | undefined> {
     await this.connection.subscribe([DEVICE_TOPICS.attributesResponse]);
     const id = this.nextRequestId++;
-    const answered = this.connection.nextMessage(`v1/devices/me/attributes/response/${id}`, timeoutMs);
+    const answered = this.connection.nextMessage(
+      `v1/devices/me/attributes/response/${id}`,
+      timeoutMs,
+    );
     const body: Record<string, string> = {};
     if (keys.clientKeys) body.clientKeys = keys.clientKeys.join(',');
     if (keys.sharedKeys) body.sharedKeys = keys.sharedKeys.join(',');
     await this.connection.publish(DEVICE_TOPICS.attributesRequest(id), JSON.stringify(body), 1);
     const message = await answered;
-    return message ? (JSON.parse(message.payload.toString('utf8')) as Record<string, unknown>) : undefined;
+    return message
+      ? (JSON.parse(message.payload.toString('utf8')) as Record<string, unknown>)
+      : undefined;
   }
 
   /** Subscribes to shared-attribute updates; the listener gets each update document. */
-  async onSharedAttributes(listener: (update: Record<string, unknown>) => void): Promise<() => void> {
-    const remove = this.connection.onMessage(DEVICE_TOPICS.attributes, (message) => listener(JSON.parse(message.payload.toString('utf8')) as Record<string, unknown>));
+  async onSharedAttributes(
+    listener: (update: Record<string, unknown>) => void,
+  ): Promise<() => void> {
+    const remove = this.connection.onMessage(DEVICE_TOPICS.attributes, (message) =>
+      listener(JSON.parse(message.payload.toString('utf8')) as Record<string, unknown>),
+    );
     await this.connection.subscribe([DEVICE_TOPICS.attributes]);
     return remove;
   }
 
   /** Subscribes to server-side RPC; the handler's result is published as the reply (undefined: no reply). */
-  async handleRpc(handler: (request: DeviceRpcRequest) => unknown | Promise<unknown>): Promise<() => void> {
+  async handleRpc(
+    handler: (request: DeviceRpcRequest) => unknown | Promise<unknown>,
+  ): Promise<() => void> {
     const prefix = 'v1/devices/me/rpc/request/';
     const remove = this.connection.onMessage(
       (topic) => topic.startsWith(prefix),
       (message) => {
         const id = Number(message.topic.slice(prefix.length));
-        const body = JSON.parse(message.payload.toString('utf8')) as { method: string; params: unknown };
+        const body = JSON.parse(message.payload.toString('utf8')) as {
+          method: string;
+          params: unknown;
+        };
         void Promise.resolve(handler({ id, method: body.method, params: body.params }))
-          .then((reply) => (reply === undefined ? undefined : this.connection.publish(DEVICE_TOPICS.rpcResponse(id), JSON.stringify(reply), 1)))
+          .then((reply) =>
+            reply === undefined
+              ? undefined
+              : this.connection.publish(DEVICE_TOPICS.rpcResponse(id), JSON.stringify(reply), 1),
+          )
           .catch(() => undefined);
       },
     );
@@ -90,5 +131,7 @@ export class MqttDevice {
 }
 
 function asText(payload: unknown): string | Buffer {
-  return typeof payload === 'string' || Buffer.isBuffer(payload) ? payload : JSON.stringify(payload);
+  return typeof payload === 'string' || Buffer.isBuffer(payload)
+    ? payload
+    : JSON.stringify(payload);
 }

@@ -8,13 +8,22 @@ export class ExternalApiControl {
   constructor(readonly url: string) {}
 
   async script(script: Script): Promise<void> {
-    const response = await request(`${this.url}${CONTROL_PREFIX}/scripts`, { method: 'POST', body: JSON.stringify(script), headers: { 'content-type': 'application/json' } });
+    const response = await request(`${this.url}${CONTROL_PREFIX}/scripts`, {
+      method: 'POST',
+      body: JSON.stringify(script),
+      headers: { 'content-type': 'application/json' },
+    });
     const text = await response.body.text();
-    if (response.statusCode !== 204) throw new Error(`the external-API simulator refused the script: ${response.statusCode} ${text}`);
+    if (response.statusCode !== 204)
+      throw new Error(
+        `the external-API simulator refused the script: ${response.statusCode} ${text}`,
+      );
   }
 
   async requests(pathPrefix: string): Promise<RecordedRequest[]> {
-    const response = await request(`${this.url}${CONTROL_PREFIX}/requests?pathPrefix=${encodeURIComponent(pathPrefix)}`);
+    const response = await request(
+      `${this.url}${CONTROL_PREFIX}/requests?pathPrefix=${encodeURIComponent(pathPrefix)}`,
+    );
     return (await response.body.json()) as RecordedRequest[];
   }
 }

@@ -49,7 +49,14 @@ export class ExternalApiSimulator {
     readonly httpsUrl?: string,
   ) {}
 
-  static async start(options: { host?: string; port?: number; tls?: { cert: string; key: string }; httpsPort?: number } = {}): Promise<ExternalApiSimulator> {
+  static async start(
+    options: {
+      host?: string;
+      port?: number;
+      tls?: { cert: string; key: string };
+      httpsPort?: number;
+    } = {},
+  ): Promise<ExternalApiSimulator> {
     let simulator: ExternalApiSimulator | undefined;
     const handler = (request: IncomingMessage, response: ServerResponse) => {
       void simulator?.handle(request, response);
@@ -98,9 +105,17 @@ export class ExternalApiSimulator {
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const url = new URL(request.url ?? '/', 'http://external-api');
-    if (url.pathname.startsWith(`${CONTROL_PREFIX}/`)) return this.control(request.method ?? 'GET', url, body, response);
+    if (url.pathname.startsWith(`${CONTROL_PREFIX}/`))
+      return this.control(request.method ?? 'GET', url, body, response);
     if (this.requests.length >= MAX_RECORDED) this.requests.shift();
-    this.requests.push({ method: request.method ?? 'GET', path: url.pathname, query: url.search, headers: request.headers, body, receivedAt: Date.now() });
+    this.requests.push({
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      query: url.search,
+      headers: request.headers,
+      body,
+      receivedAt: Date.now(),
+    });
     const script = this.scripts.find((candidate) => url.pathname.startsWith(candidate.pathPrefix));
     if (script?.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
     const left = script ? (this.failuresLeft.get(script) ?? 0) : 0;
@@ -110,10 +125,18 @@ export class ExternalApiSimulator {
         request.socket.destroy();
         return;
       }
-      return reply(response, 503, '{"error":"scripted failure"}', { 'content-type': 'application/json' });
+      return reply(response, 503, '{"error":"scripted failure"}', {
+        'content-type': 'application/json',
+      });
     }
-    if (script?.redirectTo && !url.searchParams.has('redirected')) return reply(response, 302, '', { location: script.redirectTo });
-    reply(response, script?.status ?? 200, script?.body ?? '{"status":"ok"}', script?.headers ?? { 'content-type': 'application/json' });
+    if (script?.redirectTo && !url.searchParams.has('redirected'))
+      return reply(response, 302, '', { location: script.redirectTo });
+    reply(
+      response,
+      script?.status ?? 200,
+      script?.body ?? '{"status":"ok"}',
+      script?.headers ?? { 'content-type': 'application/json' },
+    );
   }
 
   /** POST /__iotc/scripts (a Script), GET /__iotc/requests?pathPrefix=... (recorded requests as JSON). */
@@ -128,13 +151,23 @@ export class ExternalApiSimulator {
     }
     if (method === 'GET' && url.pathname === `${CONTROL_PREFIX}/requests`) {
       const prefix = url.searchParams.get('pathPrefix') ?? '';
-      return reply(response, 200, JSON.stringify(this.requests.filter((recorded) => recorded.path.startsWith(prefix))), { 'content-type': 'application/json' });
+      return reply(
+        response,
+        200,
+        JSON.stringify(this.requests.filter((recorded) => recorded.path.startsWith(prefix))),
+        { 'content-type': 'application/json' },
+      );
     }
     reply(response, 404, 'unknown control request');
   }
 }
 
-function reply(response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+function reply(
+  response: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) });
   response.end(body);
 }

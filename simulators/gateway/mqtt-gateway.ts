@@ -8,7 +8,13 @@
  * A gateway is also an ordinary device: `device` is the MQTT device API on the same connection.
  * Used by steps, the REST connector (simulators/connector), load profiles and the CLI.
  */
-import { MqttConnection, type MqttConnectionOptions, type PublishOutcome, type Qos, type ReceivedMessage } from '../device/mqtt-connection';
+import {
+  MqttConnection,
+  type MqttConnectionOptions,
+  type PublishOutcome,
+  type Qos,
+  type ReceivedMessage,
+} from '../device/mqtt-connection';
 import { MqttDevice } from '../device/mqtt-device';
 
 export const GATEWAY_TOPICS = {
@@ -89,7 +95,10 @@ export class MqttGateway {
   readonly attributeUpdates: AttributeUpdate[] = [];
   readonly rpcRequests: GatewayRpcRequest[] = [];
   private nextRequestId = 1;
-  private readonly pendingAttributeRequests = new Map<number, (response: AttributeResponse) => void>();
+  private readonly pendingAttributeRequests = new Map<
+    number,
+    (response: AttributeResponse) => void
+  >();
   private readonly updateListeners = new Set<(update: AttributeUpdate) => void>();
   private rpcHandler?: RpcHandler;
   private readonly rpcListeners = new Set<(request: GatewayRpcRequest) => void>();
@@ -99,8 +108,12 @@ export class MqttGateway {
     private readonly options: GatewayOptions,
   ) {
     this.device = new MqttDevice(connection, { qos: options.qos });
-    connection.onMessage(GATEWAY_TOPICS.attributesResponse, (message) => this.receiveAttributeResponse(message));
-    connection.onMessage(GATEWAY_TOPICS.attributes, (message) => this.receiveAttributeUpdate(message));
+    connection.onMessage(GATEWAY_TOPICS.attributesResponse, (message) =>
+      this.receiveAttributeResponse(message),
+    );
+    connection.onMessage(GATEWAY_TOPICS.attributes, (message) =>
+      this.receiveAttributeUpdate(message),
+    );
     connection.onMessage(GATEWAY_TOPICS.rpc, (message) => this.receiveRpc(message));
   }
 
@@ -109,7 +122,10 @@ export class MqttGateway {
     const connection = await MqttConnection.open(options);
     const gateway = new MqttGateway(connection, options);
     if (options.subscribe ?? true) {
-      await connection.subscribe([GATEWAY_TOPICS.attributes, GATEWAY_TOPICS.attributesResponse, GATEWAY_TOPICS.rpc], 1);
+      await connection.subscribe(
+        [GATEWAY_TOPICS.attributes, GATEWAY_TOPICS.attributesResponse, GATEWAY_TOPICS.rpc],
+        1,
+      );
     }
     return gateway;
   }
@@ -122,7 +138,10 @@ export class MqttGateway {
 
   /** v1/gateway/connect { device, type? }. Wait for its PUBACK before publishing for the device (rule 4). */
   connectDevice(device: string, type?: string): Promise<PublishOutcome> {
-    return this.publishJson(GATEWAY_TOPICS.connect, type === undefined ? { device } : { device, type });
+    return this.publishJson(
+      GATEWAY_TOPICS.connect,
+      type === undefined ? { device } : { device, type },
+    );
   }
 
   /** v1/gateway/disconnect { device }. */
@@ -136,12 +155,18 @@ export class MqttGateway {
   }
 
   /** v1/gateway/attributes { name: { key: value } }: client-side attributes of one or several devices. */
-  sendAttributes(byDevice: Record<string, Record<string, unknown>>, qos?: Qos): Promise<PublishOutcome> {
+  sendAttributes(
+    byDevice: Record<string, Record<string, unknown>>,
+    qos?: Qos,
+  ): Promise<PublishOutcome> {
     return this.publishJson(GATEWAY_TOPICS.attributes, byDevice, qos);
   }
 
   /** v1/gateway/claim { name: { secretKey?, durationMs? } }. */
-  claim(byDevice: Record<string, { secretKey?: string; durationMs?: number }>, qos?: Qos): Promise<PublishOutcome> {
+  claim(
+    byDevice: Record<string, { secretKey?: string; durationMs?: number }>,
+    qos?: Qos,
+  ): Promise<PublishOutcome> {
     return this.publishJson(GATEWAY_TOPICS.claim, byDevice, qos);
   }
 
@@ -155,12 +180,19 @@ export class MqttGateway {
    * v1/gateway/attributes/request with a fresh id; resolves with the answer of that id. The PUBACK outcome is
    * returned too, so a refused request is visible. Rejects with AttributeRequestTimeoutError when no answer comes.
    */
-  async requestAttributes(request: AttributeRequest, timeoutMs = this.options.attributeRequestTimeoutMs ?? 5000): Promise<{ publish: PublishOutcome; response: AttributeResponse }> {
+  async requestAttributes(
+    request: AttributeRequest,
+    timeoutMs = this.options.attributeRequestTimeoutMs ?? 5000,
+  ): Promise<{ publish: PublishOutcome; response: AttributeResponse }> {
     const id = this.nextRequestId++;
     const answered = new Promise<AttributeResponse>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pendingAttributeRequests.delete(id);
-        reject(new AttributeRequestTimeoutError(`no answer to attribute request ${id} for ${request.device} within ${timeoutMs} ms`));
+        reject(
+          new AttributeRequestTimeoutError(
+            `no answer to attribute request ${id} for ${request.device} within ${timeoutMs} ms`,
+          ),
+        );
       }, timeoutMs);
       this.pendingAttributeRequests.set(id, (response) => {
         clearTimeout(timer);
@@ -197,8 +229,16 @@ export class MqttGateway {
   }
 
   /** Waits for an update of the device (optionally one that passes `accept`), or undefined after the timeout. */
-  nextAttributeUpdate(device: string, timeoutMs: number, accept: (update: AttributeUpdate) => boolean = () => true): Promise<AttributeUpdate | undefined> {
-    return this.waitFor(this.updateListeners, (update) => update.device === device && accept(update), timeoutMs);
+  nextAttributeUpdate(
+    device: string,
+    timeoutMs: number,
+    accept: (update: AttributeUpdate) => boolean = () => true,
+  ): Promise<AttributeUpdate | undefined> {
+    return this.waitFor(
+      this.updateListeners,
+      (update) => update.device === device && accept(update),
+      timeoutMs,
+    );
   }
 
   /** Waits for an RPC request for the device, or undefined after the timeout. */
@@ -223,14 +263,24 @@ export class MqttGateway {
     const resolve = this.pendingAttributeRequests.get(document.id);
     if (!resolve) return;
     this.pendingAttributeRequests.delete(document.id);
-    resolve({ id: document.id, device: typeof document.device === 'string' ? document.device : undefined, document, raw });
+    resolve({
+      id: document.id,
+      device: typeof document.device === 'string' ? document.device : undefined,
+      document,
+      raw,
+    });
   }
 
   private receiveAttributeUpdate(message: ReceivedMessage): void {
     const raw = message.payload.toString('utf8');
     const document = parseObject(raw);
     if (!document || typeof document.device !== 'string' || !isObject(document.data)) return;
-    const update: AttributeUpdate = { device: document.device, data: document.data, raw, receivedAt: message.receivedAt };
+    const update: AttributeUpdate = {
+      device: document.device,
+      data: document.data,
+      raw,
+      receivedAt: message.receivedAt,
+    };
     this.attributeUpdates.push(update);
     for (const listener of this.updateListeners) listener(update);
   }
@@ -240,19 +290,31 @@ export class MqttGateway {
     if (!document || typeof document.device !== 'string' || !isObject(document.data)) return;
     const data = document.data;
     if (typeof data.id !== 'number' || typeof data.method !== 'string') return;
-    const request: GatewayRpcRequest = { device: document.device, id: data.id, method: data.method, params: data.params, receivedAt: message.receivedAt };
+    const request: GatewayRpcRequest = {
+      device: document.device,
+      id: data.id,
+      method: data.method,
+      params: data.params,
+      receivedAt: message.receivedAt,
+    };
     this.rpcRequests.push(request);
     const handler = this.rpcHandler;
     if (handler) {
       void Promise.resolve()
         .then(() => handler(request))
-        .then((reply) => (reply === NO_REPLY ? undefined : this.replyRpc(request.device, request.id, reply ?? {})))
+        .then((reply) =>
+          reply === NO_REPLY ? undefined : this.replyRpc(request.device, request.id, reply ?? {}),
+        )
         .catch(() => undefined);
     }
     for (const listener of this.rpcListeners) listener(request);
   }
 
-  private waitFor<T>(listeners: Set<(item: T) => void>, accept: (item: T) => boolean, timeoutMs: number): Promise<T | undefined> {
+  private waitFor<T>(
+    listeners: Set<(item: T) => void>,
+    accept: (item: T) => boolean,
+    timeoutMs: number,
+  ): Promise<T | undefined> {
     return new Promise((resolve) => {
       const listener = (item: T) => {
         if (!accept(item)) return;

@@ -67,7 +67,13 @@ export interface RunningPlatform {
   httpsUrl?: string;
   mqttUrl?: string;
   mqttsUrl?: string;
-  demo: { deviceName: string; deviceToken: string; gatewayName: string; gatewayToken: string; users: Array<{ username: string; password: string; authority: string }> };
+  demo: {
+    deviceName: string;
+    deviceToken: string;
+    gatewayName: string;
+    gatewayToken: string;
+    users: Array<{ username: string; password: string; authority: string }>;
+  };
   close(): Promise<void>;
 }
 
@@ -100,7 +106,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const clientRpc = options.clientRpcHandler ?? echoClientRpcHandler;
   const auth = new AdminAuth(core, {
     accessSeconds: options.jwtExpirationSec ?? secondsFromEnv('JWT_TOKEN_EXPIRATION_TIME', 9000),
-    refreshSeconds: options.refreshTokenExpirationSec ?? secondsFromEnv('JWT_REFRESH_TOKEN_EXPIRATION_TIME', 604800),
+    refreshSeconds:
+      options.refreshTokenExpirationSec ??
+      secondsFromEnv('JWT_REFRESH_TOKEN_EXPIRATION_TIME', 604800),
   });
   const router = Router({
     ignoreTrailingSlash: true,
@@ -114,7 +122,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   registerAdminRoutes(router, core, auth, [...ADMIN_ROUTES]);
   registerDocs(router, ADMIN_ROUTES);
   const demo = core.createDevice({ name: 'Demo Device', token: 'A1_TEST_TOKEN' });
-  const demoGateway = core.createDevice({ name: 'Demo Gateway', token: 'A1_GATEWAY_TOKEN', additionalInfo: { gateway: true } });
+  const demoGateway = core.createDevice({
+    name: 'Demo Gateway',
+    token: 'A1_GATEWAY_TOKEN',
+    additionalInfo: { gateway: true },
+  });
 
   const handler = (request: IncomingMessage, response: ServerResponse) => {
     try {
@@ -148,8 +160,18 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       httpsUrl = `https://${urlHost}:${httpsPort}`;
     }
     if (options.mqttPort !== undefined) {
-      if (options.mqttTlsPort !== undefined && !options.tls) throw new Error('mqttTlsPort needs tls (cert and key)');
-      mqtt = await startMqttTransport({ core, quirks, logger, clientRpc, host, port: options.mqttPort, tlsPort: options.mqttTlsPort, tls: options.tls });
+      if (options.mqttTlsPort !== undefined && !options.tls)
+        throw new Error('mqttTlsPort needs tls (cert and key)');
+      mqtt = await startMqttTransport({
+        core,
+        quirks,
+        logger,
+        clientRpc,
+        host,
+        port: options.mqttPort,
+        tlsPort: options.mqttTlsPort,
+        tls: options.tls,
+      });
     }
     logger.info({ httpPort }, 'reference platform listening');
     let closing: Promise<void> | undefined;
@@ -163,7 +185,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
         deviceToken: demo.token,
         gatewayName: demoGateway.name,
         gatewayToken: demoGateway.token,
-        users: core.users.map((user) => ({ username: user.email, password: user.password, authority: user.authority })),
+        users: core.users.map((user) => ({
+          username: user.email,
+          password: user.password,
+          authority: user.authority,
+        })),
       },
       close: () =>
         (closing ??= (async () => {

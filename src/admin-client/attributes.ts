@@ -12,12 +12,27 @@ export interface StoredAttribute {
 }
 
 /** The attributes of one scope (all keys when none are named), typed. */
-export async function attributes(session: AdminSession, deviceId: string, scope: AttributeScope, keys?: readonly string[]): Promise<Map<string, StoredAttribute>> {
+export async function attributes(
+  session: AdminSession,
+  deviceId: string,
+  scope: AttributeScope,
+  keys?: readonly string[],
+): Promise<Map<string, StoredAttribute>> {
   const query = keys?.length ? `?${keysQuery(keys)}` : '';
-  const answer = await session.call('GET', `${TELEMETRY_API}/${deviceId}/values/attributes/${scope}${query}`);
+  const answer = await session.call(
+    'GET',
+    `${TELEMETRY_API}/${deviceId}/values/attributes/${scope}${query}`,
+  );
   const out = new Map<string, StoredAttribute>();
-  for (const item of (answer.json ?? []) as Array<{ key: string; value: unknown; lastUpdateTs: unknown }>) {
-    out.set(item.key, { value: typedValueOf(item.value), lastUpdateTs: Number(String(item.lastUpdateTs)) });
+  for (const item of (answer.json ?? []) as Array<{
+    key: string;
+    value: unknown;
+    lastUpdateTs: unknown;
+  }>) {
+    out.set(item.key, {
+      value: typedValueOf(item.value),
+      lastUpdateTs: Number(String(item.lastUpdateTs)),
+    });
   }
   return out;
 }
@@ -35,6 +50,11 @@ export async function saveAttributes(
   await session.call('POST', `${TELEMETRY_API}/${deviceId}/${scope}`, values);
 }
 
-export async function deleteAttributes(session: AdminSession, deviceId: string, scope: AttributeScope, keys: readonly string[]): Promise<void> {
+export async function deleteAttributes(
+  session: AdminSession,
+  deviceId: string,
+  scope: AttributeScope,
+  keys: readonly string[],
+): Promise<void> {
   await session.call('DELETE', `${TELEMETRY_API}/${deviceId}/${scope}?${keysQuery(keys)}`);
 }

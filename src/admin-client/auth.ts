@@ -50,13 +50,25 @@ export class AdminSession {
   ) {
     this.dispatcher = new Agent({
       keepAliveTimeout: 10_000,
-      connect: options.tls ? { ca: options.tls.ca, rejectUnauthorized: !options.tls.insecureSkipVerify } : undefined,
+      connect: options.tls
+        ? { ca: options.tls.ca, rejectUnauthorized: !options.tls.insecureSkipVerify }
+        : undefined,
     });
     const { recorder } = options;
-    if (recorder) this.recorder = (exchange) => recorder(exchange.protocol === 'http' ? { ...exchange, request: { ...exchange.request, headers: undefined } } : exchange);
+    if (recorder)
+      this.recorder = (exchange) =>
+        recorder(
+          exchange.protocol === 'http'
+            ? { ...exchange, request: { ...exchange.request, headers: undefined } }
+            : exchange,
+        );
   }
 
-  static async login(baseUrl: string, credentials: AdminCredentials, options: SessionOptions = {}): Promise<AdminSession> {
+  static async login(
+    baseUrl: string,
+    credentials: AdminCredentials,
+    options: SessionOptions = {},
+  ): Promise<AdminSession> {
     const session = new AdminSession(baseUrl.replace(/\/+$/, ''), credentials, options);
     try {
       await session.login();
@@ -68,7 +80,12 @@ export class AdminSession {
   }
 
   private async login(): Promise<void> {
-    const answer = await this.send('POST', '/api/auth/login', { username: this.credentials.username, password: this.credentials.password }, false);
+    const answer = await this.send(
+      'POST',
+      '/api/auth/login',
+      { username: this.credentials.username, password: this.credentials.password },
+      false,
+    );
     if (answer.status !== 200) throw errorOf('POST', '/api/auth/login', answer);
     this.adopt(answer, '/api/auth/login');
   }
@@ -77,7 +94,12 @@ export class AdminSession {
   private refresh(): Promise<void> {
     this.refreshing ??= (async () => {
       try {
-        const answer = await this.send('POST', '/api/auth/token', { refreshToken: this.refreshToken }, false);
+        const answer = await this.send(
+          'POST',
+          '/api/auth/token',
+          { refreshToken: this.refreshToken },
+          false,
+        );
         if (answer.status === 200) this.adopt(answer, '/api/auth/token');
         else await this.login();
       } finally {
@@ -89,7 +111,8 @@ export class AdminSession {
 
   private adopt(answer: AdminResponse, path: string): void {
     const pair = answer.json as { token?: unknown; refreshToken?: unknown } | undefined;
-    if (typeof pair?.token !== 'string') throw new AdminResponseShapeError(`POST ${path} gave no token`, '');
+    if (typeof pair?.token !== 'string')
+      throw new AdminResponseShapeError(`POST ${path} gave no token`, '');
     this.token = pair.token;
     this.refreshToken = typeof pair.refreshToken === 'string' ? pair.refreshToken : '';
   }
@@ -116,7 +139,12 @@ export class AdminSession {
    * Sends `body`: a FormData as multipart/form-data, a string as JSON text exactly as given (to keep number
    * lexemes), anything else as JSON.
    */
-  private send(method: Method, path: string, body: Body, authenticated: boolean): Promise<AdminResponse> {
+  private send(
+    method: Method,
+    path: string,
+    body: Body,
+    authenticated: boolean,
+  ): Promise<AdminResponse> {
     return adminRequest(this.baseUrl, method, path, {
       headers: authenticated ? { 'x-authorization': `Bearer ${this.token}` } : {},
       body,
@@ -145,7 +173,13 @@ export async function adminRequest(
   baseUrl: string,
   method: Method,
   path: string,
-  options: { headers?: Record<string, string>; body?: Body; dispatcher?: Dispatcher; timeoutMs?: number; recorder?: ExchangeRecorder } = {},
+  options: {
+    headers?: Record<string, string>;
+    body?: Body;
+    dispatcher?: Dispatcher;
+    timeoutMs?: number;
+    recorder?: ExchangeRecorder;
+  } = {},
 ): Promise<AdminResponse> {
   const started = performance.now();
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
@@ -168,7 +202,17 @@ export async function adminRequest(
   options.recorder?.({
     protocol: 'http',
     via: 'admin',
-    request: { method, url: path, headers: options.headers, body: typeof payload === 'string' ? payload : payload === undefined ? undefined : '(multipart form data)' },
+    request: {
+      method,
+      url: path,
+      headers: options.headers,
+      body:
+        typeof payload === 'string'
+          ? payload
+          : payload === undefined
+            ? undefined
+            : '(multipart form data)',
+    },
     response: { status: answer.status, body: answer.text },
     elapsedMs: performance.now() - started,
   });

@@ -4,8 +4,14 @@
  */
 import type { AdminResponse, AdminSession } from './auth';
 
-export function claimDevice(session: AdminSession, deviceName: string, secretKey: string): Promise<AdminResponse> {
-  return session.raw('POST', `/api/customer/device/${encodeURIComponent(deviceName)}/claim`, { secretKey });
+export function claimDevice(
+  session: AdminSession,
+  deviceName: string,
+  secretKey: string,
+): Promise<AdminResponse> {
+  return session.raw('POST', `/api/customer/device/${encodeURIComponent(deviceName)}/claim`, {
+    secretKey,
+  });
 }
 
 /** Gives a claimed device back (unassigns it from the customer). */

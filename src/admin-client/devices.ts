@@ -19,18 +19,28 @@ export interface DevicePage {
   totalElements: number;
 }
 
-export async function createDevice(session: AdminSession, name: string, options: NewDevice = {}): Promise<DeviceRecord> {
+export async function createDevice(
+  session: AdminSession,
+  name: string,
+  options: NewDevice = {},
+): Promise<DeviceRecord> {
   const body: Record<string, unknown> = { name };
   if (options.type) body.type = options.type;
   if (options.label) body.label = options.label;
   if (options.additionalInfo) body.additionalInfo = options.additionalInfo;
-  if (options.deviceProfileId) body.deviceProfileId = entityRef('DEVICE_PROFILE', options.deviceProfileId);
-  const query = options.accessToken ? `?accessToken=${encodeURIComponent(options.accessToken)}` : '';
+  if (options.deviceProfileId)
+    body.deviceProfileId = entityRef('DEVICE_PROFILE', options.deviceProfileId);
+  const query = options.accessToken
+    ? `?accessToken=${encodeURIComponent(options.accessToken)}`
+    : '';
   return deviceRecord((await session.call('POST', `/api/device${query}`, body)).json);
 }
 
 /** The device of that exact name, or undefined (404). */
-export async function findDeviceByName(session: AdminSession, name: string): Promise<DeviceRecord | undefined> {
+export async function findDeviceByName(
+  session: AdminSession,
+  name: string,
+): Promise<DeviceRecord | undefined> {
   const path = `/api/tenant/devices?deviceName=${encodeURIComponent(name)}`;
   const answer = await session.raw('GET', path);
   if (answer.status === 404) return undefined;
@@ -43,13 +53,18 @@ export async function getDevice(session: AdminSession, id: string): Promise<Devi
 }
 
 /** Saves a whole device record (with `firmwareId` set this starts a firmware update, platform-facts.md §12). */
-export async function saveDevice(session: AdminSession, raw: Record<string, unknown>): Promise<DeviceRecord> {
+export async function saveDevice(
+  session: AdminSession,
+  raw: Record<string, unknown>,
+): Promise<DeviceRecord> {
   return deviceRecord((await session.call('POST', '/api/device', raw)).json);
 }
 
 /** The device's access token (`credentialsId` of ACCESS_TOKEN credentials). */
 export async function getDeviceCredentials(session: AdminSession, id: string): Promise<string> {
-  const credentials = toPlain((await session.call('GET', `/api/device/${id}/credentials`)).json) as { credentialsId?: unknown };
+  const credentials = toPlain(
+    (await session.call('GET', `/api/device/${id}/credentials`)).json,
+  ) as { credentialsId?: unknown };
   return String(credentials.credentialsId);
 }
 
@@ -58,9 +73,18 @@ export async function deleteDevice(session: AdminSession, id: string): Promise<v
 }
 
 /** One page of the tenant's devices whose name matches `textSearch`. */
-export async function listDevices(session: AdminSession, page: number, textSearch = '', pageSize = 100): Promise<DevicePage> {
+export async function listDevices(
+  session: AdminSession,
+  page: number,
+  textSearch = '',
+  pageSize = 100,
+): Promise<DevicePage> {
   const query = `pageSize=${pageSize}&page=${page}${textSearch ? `&textSearch=${encodeURIComponent(textSearch)}` : ''}`;
-  const body = (await session.call('GET', `/api/tenant/devices?${query}`)).json as { data?: unknown[]; hasNext?: unknown; totalElements?: unknown };
+  const body = (await session.call('GET', `/api/tenant/devices?${query}`)).json as {
+    data?: unknown[];
+    hasNext?: unknown;
+    totalElements?: unknown;
+  };
   return {
     data: (body.data ?? []).map(deviceRecord),
     hasNext: body.hasNext === true,

@@ -24,7 +24,9 @@ export class AdminApiError extends Error {
   ) {
     const safePath = redactForMessage(path);
     const safeMessage = redactForMessage(serverMessage);
-    super(`${method} ${safePath} answered ${status}${errorCode === undefined ? '' : ` (errorCode ${errorCode})`}: ${safeMessage || '(empty body)'}`);
+    super(
+      `${method} ${safePath} answered ${status}${errorCode === undefined ? '' : ` (errorCode ${errorCode})`}: ${safeMessage || '(empty body)'}`,
+    );
     this.name = 'AdminApiError';
     this.path = safePath;
     this.serverMessage = safeMessage;

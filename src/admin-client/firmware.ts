@@ -24,7 +24,10 @@ export interface FirmwarePackage {
   checksumAlgorithm: string;
 }
 
-export async function createFirmware(session: AdminSession, input: NewFirmware): Promise<FirmwarePackage> {
+export async function createFirmware(
+  session: AdminSession,
+  input: NewFirmware,
+): Promise<FirmwarePackage> {
   const info = (
     await session.call('POST', '/api/otaPackage', {
       title: input.title,
@@ -36,14 +39,30 @@ export async function createFirmware(session: AdminSession, input: NewFirmware):
   const id = idOf(info, 'firmware package');
   const form = new FormData();
   const fileName = input.fileName ?? `${input.title}-${input.version}.bin`;
-  form.append('file', new Blob([new Uint8Array(input.data)], { type: 'application/octet-stream' }), fileName);
+  form.append(
+    'file',
+    new Blob([new Uint8Array(input.data)], { type: 'application/octet-stream' }),
+    fileName,
+  );
   const algorithm = input.checksumAlgorithm ?? 'SHA256';
   try {
-    const uploaded = toPlain((await session.call('POST', `/api/otaPackage/${id}?checksumAlgorithm=${encodeURIComponent(algorithm)}`, form)).json) as {
+    const uploaded = toPlain(
+      (
+        await session.call(
+          'POST',
+          `/api/otaPackage/${id}?checksumAlgorithm=${encodeURIComponent(algorithm)}`,
+          form,
+        )
+      ).json,
+    ) as {
       checksum?: unknown;
       checksumAlgorithm?: unknown;
     };
-    return { id, checksum: String(uploaded.checksum), checksumAlgorithm: String(uploaded.checksumAlgorithm) };
+    return {
+      id,
+      checksum: String(uploaded.checksum),
+      checksumAlgorithm: String(uploaded.checksumAlgorithm),
+    };
   } catch (error) {
     await deleteFirmware(session, id).catch(() => undefined); // no half-made package left behind
     throw error;

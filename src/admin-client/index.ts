@@ -3,7 +3,12 @@
  * same steps read and drive the embedded reference and a real platform. One small module per concern; this class is
  * the one handle steps hold. Reads come back typed (src/kv/values.ts); failures are AdminApiError.
  */
-import { AdminSession, type AdminCredentials, type AdminResponse, type SessionOptions } from './auth';
+import {
+  AdminSession,
+  type AdminCredentials,
+  type AdminResponse,
+  type SessionOptions,
+} from './auth';
 import * as devices from './devices';
 import * as telemetry from './telemetry';
 import * as attributes from './attributes';
@@ -30,7 +35,11 @@ export class AdminClient {
   private constructor(readonly session: AdminSession) {}
 
   /** Logs in with user name and password (POST /api/auth/login). */
-  static async login(adminUrl: string, credentials: AdminCredentials, options: SessionOptions = {}): Promise<AdminClient> {
+  static async login(
+    adminUrl: string,
+    credentials: AdminCredentials,
+    options: SessionOptions = {},
+  ): Promise<AdminClient> {
     return new AdminClient(await AdminSession.login(adminUrl, credentials, options));
   }
 
@@ -71,19 +80,37 @@ export class AdminClient {
   latestTelemetry(deviceId: string, keys?: readonly string[]): Promise<Map<string, StoredValue>> {
     return telemetry.latestTelemetry(this.session, deviceId, keys);
   }
-  telemetryHistory(deviceId: string, keys: readonly string[], startTs: number, endTs: number, limit?: number): Promise<Map<string, StoredValue[]>> {
+  telemetryHistory(
+    deviceId: string,
+    keys: readonly string[],
+    startTs: number,
+    endTs: number,
+    limit?: number,
+  ): Promise<Map<string, StoredValue[]>> {
     return telemetry.telemetryHistory(this.session, deviceId, keys, startTs, endTs, limit);
   }
   telemetryKeys(deviceId: string): Promise<string[]> {
     return telemetry.telemetryKeys(this.session, deviceId);
   }
-  attributes(deviceId: string, scope: AttributeScope, keys?: readonly string[]): Promise<Map<string, StoredAttribute>> {
+  attributes(
+    deviceId: string,
+    scope: AttributeScope,
+    keys?: readonly string[],
+  ): Promise<Map<string, StoredAttribute>> {
     return attributes.attributes(this.session, deviceId, scope, keys);
   }
-  saveAttributes(deviceId: string, scope: 'SHARED_SCOPE' | 'SERVER_SCOPE', values: Record<string, unknown> | string): Promise<void> {
+  saveAttributes(
+    deviceId: string,
+    scope: 'SHARED_SCOPE' | 'SERVER_SCOPE',
+    values: Record<string, unknown> | string,
+  ): Promise<void> {
     return attributes.saveAttributes(this.session, deviceId, scope, values);
   }
-  deleteAttributes(deviceId: string, scope: AttributeScope, keys: readonly string[]): Promise<void> {
+  deleteAttributes(
+    deviceId: string,
+    scope: AttributeScope,
+    keys: readonly string[],
+  ): Promise<void> {
     return attributes.deleteAttributes(this.session, deviceId, scope, keys);
   }
 

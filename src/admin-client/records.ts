@@ -19,7 +19,8 @@ export function entityRef(entityType: string, id: string): { entityType: string;
 /** The uuid of an entity record's `id` member. */
 export function idOf(json: unknown, what: string): string {
   const id = (toPlain(json) as { id?: { id?: unknown } } | undefined)?.id?.id;
-  if (typeof id !== 'string') throw new AdminResponseShapeError(`${what} has no id`, JSON.stringify(toPlain(json)) ?? '');
+  if (typeof id !== 'string')
+    throw new AdminResponseShapeError(`${what} has no id`, JSON.stringify(toPlain(json)) ?? '');
   return id;
 }
 

@@ -11,6 +11,11 @@ export interface RpcCall {
   timeout?: number;
 }
 
-export function rpc(session: AdminSession, deviceId: string, kind: 'oneway' | 'twoway', call: RpcCall): Promise<AdminResponse> {
+export function rpc(
+  session: AdminSession,
+  deviceId: string,
+  kind: 'oneway' | 'twoway',
+  call: RpcCall,
+): Promise<AdminResponse> {
   return session.raw('POST', `/api/plugins/rpc/${kind}/${deviceId}`, call);
 }

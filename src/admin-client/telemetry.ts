@@ -19,9 +19,16 @@ export const TELEMETRY_API = '/api/plugins/telemetry/DEVICE';
 type Series = Array<{ ts?: unknown; value?: unknown }>;
 
 /** Latest value of each key (all keys when none are named). */
-export async function latestTelemetry(session: AdminSession, deviceId: string, keys?: readonly string[]): Promise<Map<string, StoredValue>> {
+export async function latestTelemetry(
+  session: AdminSession,
+  deviceId: string,
+  keys?: readonly string[],
+): Promise<Map<string, StoredValue>> {
   const query = keys?.length ? `${keysQuery(keys)}&` : '';
-  const answer = await session.call('GET', `${TELEMETRY_API}/${deviceId}/values/timeseries?${query}useStrictDataTypes=true`);
+  const answer = await session.call(
+    'GET',
+    `${TELEMETRY_API}/${deviceId}/values/timeseries?${query}useStrictDataTypes=true`,
+  );
   const out = new Map<string, StoredValue>();
   for (const [key, series] of Object.entries((answer.json ?? {}) as Record<string, Series>)) {
     const latest = series[0];
@@ -42,13 +49,15 @@ export async function telemetryHistory(
   const path = `${TELEMETRY_API}/${deviceId}/values/timeseries?${keysQuery(keys)}&startTs=${startTs}&endTs=${endTs}&limit=${limit}&useStrictDataTypes=true`;
   const answer = await session.call('GET', path);
   const out = new Map<string, StoredValue[]>();
-  for (const [key, series] of Object.entries((answer.json ?? {}) as Record<string, Series>)) out.set(key, series.map(storedValue));
+  for (const [key, series] of Object.entries((answer.json ?? {}) as Record<string, Series>))
+    out.set(key, series.map(storedValue));
   return out;
 }
 
 /** Every telemetry key the device holds. */
 export async function telemetryKeys(session: AdminSession, deviceId: string): Promise<string[]> {
-  return ((await session.call('GET', `${TELEMETRY_API}/${deviceId}/keys/timeseries`)).json ?? []) as string[];
+  return ((await session.call('GET', `${TELEMETRY_API}/${deviceId}/keys/timeseries`)).json ??
+    []) as string[];
 }
 
 function storedValue(entry: { ts?: unknown; value?: unknown }): StoredValue {

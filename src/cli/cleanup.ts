@@ -6,7 +6,10 @@ import { AdminClient } from '../admin-client';
 import { loadProfile, openTarget } from '../target';
 import { cleanupFromJournal, journalPath, leftovers } from '../target/journal';
 
-export async function cleanupTarget(targetName: string, log: (line: string) => void = console.log): Promise<number> {
+export async function cleanupTarget(
+  targetName: string,
+  log: (line: string) => void = console.log,
+): Promise<number> {
   const profile = loadProfile(targetName);
   const path = journalPath(profile.name);
   const pending = leftovers(path);
@@ -15,7 +18,9 @@ export async function cleanupTarget(targetName: string, log: (line: string) => v
     return 0;
   }
   if (profile.embedded) {
-    log(`iotc cleanup: target "${profile.name}" is embedded: its entities ended with the run that created them`);
+    log(
+      `iotc cleanup: target "${profile.name}" is embedded: its entities ended with the run that created them`,
+    );
     return 0;
   }
   const target = await openTarget(targetName);
@@ -27,7 +32,9 @@ export async function cleanupTarget(targetName: string, log: (line: string) => v
     const { deleted, failed } = await cleanupFromJournal(path, admin, target.namePrefix);
     for (const label of deleted) log(`deleted ${label}`);
     for (const label of failed) log(`NOT deleted ${label}`);
-    log(`iotc cleanup: ${deleted.length} deleted, ${failed.length} failed, ${pending.length - deleted.length - failed.length} already gone`);
+    log(
+      `iotc cleanup: ${deleted.length} deleted, ${failed.length} failed, ${pending.length - deleted.length - failed.length} already gone`,
+    );
     return failed.length ? 1 : 0;
   } finally {
     await admin.close();

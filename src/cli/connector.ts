@@ -5,14 +5,26 @@
  */
 import { startConnector } from '../../simulators/connector';
 
-export async function runConnector(configFile: string, options: { mqttUrl: string; extensions?: string }): Promise<number> {
+export async function runConnector(
+  configFile: string,
+  options: { mqttUrl: string; extensions?: string },
+): Promise<number> {
   const gatewayToken = process.env.IOTC_GATEWAY_TOKEN;
   if (!gatewayToken) {
-    console.error('iotc connector: set IOTC_GATEWAY_TOKEN to the access token of a gateway device (additionalInfo.gateway = true)');
+    console.error(
+      'iotc connector: set IOTC_GATEWAY_TOKEN to the access token of a gateway device (additionalInfo.gateway = true)',
+    );
     return 2;
   }
-  const connector = await startConnector({ config: configFile, mqttUrl: options.mqttUrl, gatewayToken, extensionsFolder: options.extensions });
-  process.stdout.write(`iotc REST connector serving ${configFile} at ${connector.url}, forwarding to ${options.mqttUrl}; stop with Ctrl-C\n`);
+  const connector = await startConnector({
+    config: configFile,
+    mqttUrl: options.mqttUrl,
+    gatewayToken,
+    extensionsFolder: options.extensions,
+  });
+  process.stdout.write(
+    `iotc REST connector serving ${configFile} at ${connector.url}, forwarding to ${options.mqttUrl}; stop with Ctrl-C\n`,
+  );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());

@@ -7,7 +7,9 @@ import { ExternalApiSimulator } from '../../simulators/external-api';
 
 export async function runExternalApi(options: { host: string; port: number }): Promise<void> {
   const simulator = await ExternalApiSimulator.start({ host: options.host, port: options.port });
-  process.stdout.write(`iotc external-API simulator at ${simulator.url} (control under ${simulator.url}/__iotc/); stop with Ctrl-C\n`);
+  process.stdout.write(
+    `iotc external-API simulator at ${simulator.url} (control under ${simulator.url}/__iotc/); stop with Ctrl-C\n`,
+  );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());

@@ -24,9 +24,16 @@ export interface MqttGatewayCommandOptions {
 export async function mqttGatewayCommand(options: MqttGatewayCommandOptions): Promise<number> {
   let bare: { mqttUrl: string; gatewayTokens: string[] } | undefined;
   if (options.mqttUrl) {
-    if (!options.gatewayTokenEnv) throw new Error('--mqtt-url needs --gateway-token-env VAR (the gateway access tokens, comma-separated)');
-    const tokens = (process.env[options.gatewayTokenEnv] ?? '').split(',').map((token) => token.trim()).filter(Boolean);
-    if (tokens.length === 0) throw new Error(`the environment variable ${options.gatewayTokenEnv} holds no gateway token`);
+    if (!options.gatewayTokenEnv)
+      throw new Error(
+        '--mqtt-url needs --gateway-token-env VAR (the gateway access tokens, comma-separated)',
+      );
+    const tokens = (process.env[options.gatewayTokenEnv] ?? '')
+      .split(',')
+      .map((token) => token.trim())
+      .filter(Boolean);
+    if (tokens.length === 0)
+      throw new Error(`the environment variable ${options.gatewayTokenEnv} holds no gateway token`);
     bare = { mqttUrl: options.mqttUrl, gatewayTokens: tokens };
   }
   const abort = new AbortController();

@@ -9,19 +9,22 @@ import { mqttGatewayCommand, type MqttGatewayCommandOptions } from './load-mqtt-
 
 function port(value: string): number {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535');
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535)
+    throw new InvalidArgumentError('a port is an integer from 0 to 65535');
   return parsed;
 }
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a positive integer');
+  if (!Number.isInteger(parsed) || parsed <= 0)
+    throw new InvalidArgumentError('expected a positive integer');
   return parsed;
 }
 
 function positiveNumber(value: string): number {
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a positive number');
+  if (!Number.isFinite(parsed) || parsed <= 0)
+    throw new InvalidArgumentError('expected a positive number');
   return parsed;
 }
 
@@ -38,7 +41,8 @@ function mqttVersion(value: string): 4 | 5 {
 
 function duration(value: string): number {
   const parsed = positiveNumber(value);
-  if (parsed > 3600) throw new InvalidArgumentError('at most 3600 seconds: a load run stops by itself');
+  if (parsed > 3600)
+    throw new InvalidArgumentError('at most 3600 seconds: a load run stops by itself');
   return parsed;
 }
 
@@ -50,43 +54,100 @@ const program = new Command()
 program
   .command('run')
   .description('run the conformance suite against a target and write reports')
-  .option('-t, --target <profile>', 'built-in profile name or target profile JSON file', process.env.IOTC_TARGET || 'embedded')
-  .option('--tags <expression>', 'cucumber tag expression selecting scenarios (e.g. "@http-device-api")')
+  .option(
+    '-t, --target <profile>',
+    'built-in profile name or target profile JSON file',
+    process.env.IOTC_TARGET || 'embedded',
+  )
+  .option(
+    '--tags <expression>',
+    'cucumber tag expression selecting scenarios (e.g. "@http-device-api")',
+  )
   .option('-r, --reports <dir>', 'where reports are written', 'reports')
-  .option('-p, --parallel <n>', 'scenarios run in n worker processes at once (each embedded worker starts its own reference)', positiveInteger, 1)
+  .option(
+    '-p, --parallel <n>',
+    'scenarios run in n worker processes at once (each embedded worker starts its own reference)',
+    positiveInteger,
+    1,
+  )
   .argument('[features...]', 'feature files or folders (default: all)')
-  .action(async (features: string[], options: { target: string; tags?: string; reports: string; parallel: number }) => {
-    process.exitCode = await runConformance({ target: options.target, tags: options.tags, reportsDir: options.reports, paths: features, parallel: options.parallel });
-  });
+  .action(
+    async (
+      features: string[],
+      options: { target: string; tags?: string; reports: string; parallel: number },
+    ) => {
+      process.exitCode = await runConformance({
+        target: options.target,
+        tags: options.tags,
+        reportsDir: options.reports,
+        paths: features,
+        parallel: options.parallel,
+      });
+    },
+  );
 
 const load = program.command('load').description('load profiles against a target');
 load
   .command('report-rate-limit')
-  .description('find the analytics report limiter (pool size, queue capacity) with rising concurrency; fail when it differs from the profile')
-  .option('-t, --target <profile>', 'built-in profile name or target profile JSON file', process.env.IOTC_TARGET || 'embedded')
+  .description(
+    'find the analytics report limiter (pool size, queue capacity) with rising concurrency; fail when it differs from the profile',
+  )
+  .option(
+    '-t, --target <profile>',
+    'built-in profile name or target profile JSON file',
+    process.env.IOTC_TARGET || 'embedded',
+  )
   .option('-r, --reports <dir>', 'where reports/load/ is written', 'reports')
-  .option('--max-concurrency <n>', 'highest concurrency tried (default: declared pool + queue + 3)', positiveInteger)
+  .option(
+    '--max-concurrency <n>',
+    'highest concurrency tried (default: declared pool + queue + 3)',
+    positiveInteger,
+  )
   .action(async (options: { target: string; reports: string; maxConcurrency?: number }) => {
-    const { exitCode } = await probeReportRateLimit({ target: options.target, reportsDir: options.reports, maxConcurrency: options.maxConcurrency });
+    const { exitCode } = await probeReportRateLimit({
+      target: options.target,
+      reportsDir: options.reports,
+      maxConcurrency: options.maxConcurrency,
+    });
     process.exitCode = exitCode;
   });
 
 load
   .command('mqtt-gateway')
-  .description('G gateways x D devices publish telemetry over MQTT for a bounded time; sent, acknowledged, stored, lost, duplicated, latency')
-  .option('-t, --target <profile>', 'built-in profile name or target profile JSON file', process.env.IOTC_TARGET || 'embedded')
-  .option('--mqtt-url <url>', 'a bare MQTT target instead of a profile (no admin API: nothing is created, stored counts are not measured)')
-  .option('--gateway-token-env <VAR>', 'with --mqtt-url: environment variable holding the gateway access tokens, comma-separated, one per gateway')
+  .description(
+    'G gateways x D devices publish telemetry over MQTT for a bounded time; sent, acknowledged, stored, lost, duplicated, latency',
+  )
+  .option(
+    '-t, --target <profile>',
+    'built-in profile name or target profile JSON file',
+    process.env.IOTC_TARGET || 'embedded',
+  )
+  .option(
+    '--mqtt-url <url>',
+    'a bare MQTT target instead of a profile (no admin API: nothing is created, stored counts are not measured)',
+  )
+  .option(
+    '--gateway-token-env <VAR>',
+    'with --mqtt-url: environment variable holding the gateway access tokens, comma-separated, one per gateway',
+  )
   .option('-g, --gateways <n>', 'gateways', positiveInteger, 10)
   .option('-d, --devices <n>', 'devices per gateway', positiveInteger, 10)
   .option('--rate <n>', 'messages per second per gateway', positiveNumber, 100)
-  .option('--total-rate <n>', 'messages per second for the whole fleet (instead of --rate)', positiveNumber)
+  .option(
+    '--total-rate <n>',
+    'messages per second for the whole fleet (instead of --rate)',
+    positiveNumber,
+  )
   .option('--qos <0|1>', 'QoS of the telemetry publishes', qos, 1 as const)
   .option('--mqtt-version <3.1.1|5>', 'MQTT protocol version', mqttVersion, 5 as const)
   .option('--duration <s>', 'seconds of publishing (at most 3600)', duration, 10)
   .option('--payload-bytes <n>', 'pad each telemetry message to this many bytes', positiveInteger)
   .option('--window <n>', 'unanswered publishes a gateway keeps at most', positiveInteger, 1000)
-  .option('--sample <n>', 'read back at most this many devices, spread over the fleet (default: all up to 1000)', positiveInteger)
+  .option(
+    '--sample <n>',
+    'read back at most this many devices, spread over the fleet (default: all up to 1000)',
+    positiveInteger,
+  )
   .option('-r, --reports <dir>', 'where reports/load/ is written', 'reports')
   .action(async (options: MqttGatewayCommandOptions) => {
     process.exitCode = await mqttGatewayCommand(options);
@@ -96,7 +157,9 @@ program
   .command('report')
   .description('work with conformance reports')
   .command('merge')
-  .description('merge the conformance reports of runs split across machines (exit non-zero on any FAIL)')
+  .description(
+    'merge the conformance reports of runs split across machines (exit non-zero on any FAIL)',
+  )
   .argument('<parts...>', 'report folders or conformance.json files')
   .requiredOption('-o, --out <dir>', 'where the merged reports are written')
   .action((parts: string[], options: { out: string }) => {
@@ -105,7 +168,9 @@ program
 
 program
   .command('validate')
-  .description('check a REST connector configuration (rest.json): schema, regular expressions, expressions; exit 1 on problems')
+  .description(
+    'check a REST connector configuration (rest.json): schema, regular expressions, expressions; exit 1 on problems',
+  )
   .argument('<file>', 'the rest.json to check')
   .option('--extensions <dir>', 'folder of custom converters named by converter.extension')
   .action((file: string, options: { extensions?: string }) => {
@@ -116,7 +181,9 @@ program
 
 program
   .command('connector')
-  .description('run the reference REST connector from a rest.json, forwarding to a platform over MQTT (token in IOTC_GATEWAY_TOKEN)')
+  .description(
+    'run the reference REST connector from a rest.json, forwarding to a platform over MQTT (token in IOTC_GATEWAY_TOKEN)',
+  )
   .argument('<file>', 'the rest.json')
   .requiredOption('--mqtt-url <url>', "the platform's MQTT URL, e.g. mqtt://127.0.0.1:1883")
   .option('--extensions <dir>', 'folder of custom converters named by converter.extension')
@@ -127,7 +194,9 @@ program
 
 program
   .command('external-api')
-  .description('run the external-API simulator a REST connector under test calls (attribute updates, server-side RPC)')
+  .description(
+    'run the external-API simulator a REST connector under test calls (attribute updates, server-side RPC)',
+  )
   .option('--host <address>', 'address to listen on', '127.0.0.1')
   .option('--port <port>', 'port (0 = any free port)', port, 5001)
   .action(async (options: { host: string; port: number }) => {
@@ -137,8 +206,14 @@ program
 
 program
   .command('cleanup')
-  .description('delete what an interrupted run left on a target (only entities its cleanup journal names)')
-  .option('-t, --target <profile>', 'built-in profile name or target profile JSON file', process.env.IOTC_TARGET || 'embedded')
+  .description(
+    'delete what an interrupted run left on a target (only entities its cleanup journal names)',
+  )
+  .option(
+    '-t, --target <profile>',
+    'built-in profile name or target profile JSON file',
+    process.env.IOTC_TARGET || 'embedded',
+  )
   .action(async (options: { target: string }) => {
     process.exitCode = await cleanupTarget(options.target);
   });
@@ -147,12 +222,38 @@ program
   .command('simulate')
   .description('run the reference platform as a standalone server')
   .option('--host <address>', 'address to listen on', '127.0.0.1')
-  .option('--http-port <port>', 'port of the HTTP device API and admin API (0 = any free port)', port, 8080)
-  .option('--https-port <port>', 'also serve HTTPS on this port with a generated self-signed certificate (0 = any free port)', port)
-  .option('--mqtt-port <port>', 'port of the MQTT transport, device and gateway topics (0 = any free port)', port, 1883)
-  .option('--mqtts-port <port>', 'also serve MQTT over TLS on this port with a generated self-signed certificate (0 = any free port)', port)
-  .option('--max-devices <n>', "the tenant's device limit (a gateway connect beyond it fails with PUBACK 0x97)", positiveInteger)
-  .option('--claim-duration-ms <ms>', 'device.claim.duration: claim window when a claim gives no durationMs', positiveInteger)
+  .option(
+    '--http-port <port>',
+    'port of the HTTP device API and admin API (0 = any free port)',
+    port,
+    8080,
+  )
+  .option(
+    '--https-port <port>',
+    'also serve HTTPS on this port with a generated self-signed certificate (0 = any free port)',
+    port,
+  )
+  .option(
+    '--mqtt-port <port>',
+    'port of the MQTT transport, device and gateway topics (0 = any free port)',
+    port,
+    1883,
+  )
+  .option(
+    '--mqtts-port <port>',
+    'also serve MQTT over TLS on this port with a generated self-signed certificate (0 = any free port)',
+    port,
+  )
+  .option(
+    '--max-devices <n>',
+    "the tenant's device limit (a gateway connect beyond it fails with PUBACK 0x97)",
+    positiveInteger,
+  )
+  .option(
+    '--claim-duration-ms <ms>',
+    'device.claim.duration: claim window when a claim gives no durationMs',
+    positiveInteger,
+  )
   .option('--json', 'print one JSON line with the URLs and demo credentials instead of text', false)
   .action(async (options: SimulateOptions) => {
     await simulate(options);

@@ -9,7 +9,12 @@ import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
 import { loadProfile } from '../target';
 import { Redactor } from '../report/redact';
 import { scenarioResults, requirementVerdicts } from '../report/verdicts';
-import { buildConformanceReport, formatSummary, loadCatalogue, type ConformanceReport } from '../report/conformance';
+import {
+  buildConformanceReport,
+  formatSummary,
+  loadCatalogue,
+  type ConformanceReport,
+} from '../report/conformance';
 import { conformanceHtml } from '../report/html';
 import { cleanupTarget } from './cleanup';
 import { junitXml } from '../report/junit';
@@ -34,7 +39,11 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const interrupted = (signal: NodeJS.Signals) => {
     console.error(`\niotc run: ${signal}: cleaning up what this run created`);
     cleanupTarget(options.target, (line) => console.error(line))
-      .catch((error: unknown) => console.error(`iotc run: cleanup failed: ${(error as Error).message}; run iotc cleanup --target ${options.target}`))
+      .catch((error: unknown) =>
+        console.error(
+          `iotc run: cleanup failed: ${(error as Error).message}; run iotc cleanup --target ${options.target}`,
+        ),
+      )
       .finally(() => process.exit(130));
   };
   process.once('SIGINT', interrupted);
@@ -45,11 +54,15 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const redactor = new Redactor();
   // An embedded target's users are the published demo users ("customer" / "customer"): blanking their passwords
   // by value would only blank words such as customerId in the evidence. Password fields are blanked by shape anyway.
-  for (const credentials of profile.embedded ? [] : [profile.platform.tenantAdmin, profile.platform.customerUser, profile.platform.sysAdmin]) {
+  for (const credentials of profile.embedded
+    ? []
+    : [profile.platform.tenantAdmin, profile.platform.customerUser, profile.platform.sysAdmin]) {
     if (credentials && credentials.password.length >= 8) redactor.addSecret(credentials.password);
   }
 
-  const { default: cucumberProfile } = require(join(PROJECT_ROOT, 'cucumber.js')) as { default: Record<string, unknown> };
+  const { default: cucumberProfile } = require(join(PROJECT_ROOT, 'cucumber.js')) as {
+    default: Record<string, unknown>;
+  };
   const reportFiles = { html: 'cucumber.html', json: 'cucumber.json' };
   const { runConfiguration } = await loadConfiguration(
     {
@@ -57,13 +70,18 @@ export async function runConformance(options: RunOptions): Promise<number> {
       provided: {
         ...cucumberProfile,
         // this process already runs TypeScript through ts-node; worker processes of a parallel run need it loaded
-        requireModule: (options.parallel ?? 1) > 1 ? (cucumberProfile.requireModule as string[]) : [],
+        requireModule:
+          (options.parallel ?? 1) > 1 ? (cucumberProfile.requireModule as string[]) : [],
         parallel: (options.parallel ?? 1) > 1 ? options.parallel : 0,
-        paths: options.paths?.length ? options.paths.map((path) => resolve(path)) : (cucumberProfile.paths as string[]),
+        paths: options.paths?.length
+          ? options.paths.map((path) => resolve(path))
+          : (cucumberProfile.paths as string[]),
         tags: options.tags ?? '',
         format: [
           options.progress ?? 'progress',
-          ...Object.entries(reportFiles).map(([format, file]) => `${format}:${join(reportsDir, file)}`),
+          ...Object.entries(reportFiles).map(
+            ([format, file]) => `${format}:${join(reportsDir, file)}`,
+          ),
         ],
       },
     },
@@ -73,7 +91,9 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const envelopes: messages.Envelope[] = [];
   const startedAt = new Date();
   process.env.IOTC_TARGET = options.target;
-  const { success } = await runCucumber(runConfiguration, { cwd: PROJECT_ROOT }, (envelope) => envelopes.push(envelope));
+  const { success } = await runCucumber(runConfiguration, { cwd: PROJECT_ROOT }, (envelope) =>
+    envelopes.push(envelope),
+  );
   process.off('SIGINT', interrupted);
   process.off('SIGTERM', interrupted);
   const finishedAt = new Date();
@@ -82,13 +102,18 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const scenarios = scenarioResults(envelopes);
   const capabilities = new Set<string>(profile.capabilities ?? []);
   const deviations = new Set(Object.keys(profile.deviations ?? {}));
-  const requirements = requirementVerdicts(loadCatalogue(), scenarios, { capabilities, deviations });
+  const requirements = requirementVerdicts(loadCatalogue(), scenarios, {
+    capabilities,
+    deviations,
+  });
   const report = buildConformanceReport({
     version: (require(join(PROJECT_ROOT, 'package.json')) as { version: string }).version,
     target: {
       name: profile.name,
       httpUrl: profile.embedded ? 'embedded' : (profile.platform.http ?? ''),
-      adminUrl: profile.embedded ? 'embedded' : (profile.platform.adminUrl ?? profile.platform.http ?? ''),
+      adminUrl: profile.embedded
+        ? 'embedded'
+        : (profile.platform.adminUrl ?? profile.platform.http ?? ''),
       capabilities: [...capabilities],
     },
     startedAt,
@@ -102,17 +127,27 @@ export async function runConformance(options: RunOptions): Promise<number> {
   // the finished HTML would put a raw <redacted> tag into it); the final redact of each file is the safety net.
   const json = redactor.redact(JSON.stringify(report, null, 2));
   const redactedReport = JSON.parse(json) as ConformanceReport;
-  writeFileSync(join(reportsDir, 'conformance.json'), json + '\n');
-  writeFileSync(join(reportsDir, 'conformance.html'), redactor.redact(conformanceHtml(redactedReport)));
+  writeFileSync(join(reportsDir, 'conformance.json'), `${json}\n`);
+  writeFileSync(
+    join(reportsDir, 'conformance.html'),
+    redactor.redact(conformanceHtml(redactedReport)),
+  );
   writeFileSync(join(reportsDir, 'junit.xml'), redactor.redact(junitXml(redactedReport)));
 
-  const failedScenarios = scenarios.filter((scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED').length;
+  const failedScenarios = scenarios.filter(
+    (scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED',
+  ).length;
   const passedScenarios = scenarios.filter((scenario) => scenario.status === 'PASSED').length;
-  const failedRequirements = requirements.filter((requirement) => requirement.verdict === 'FAIL').length;
+  const failedRequirements = requirements.filter(
+    (requirement) => requirement.verdict === 'FAIL',
+  ).length;
   console.log('');
   console.log(redactor.redact(formatSummary(report)));
-  console.log(`\nReports: ${reportsDir}/{conformance.json,conformance.html,cucumber.html,cucumber.json,junit.xml}`);
-  if (report.untraced.length) console.log(`Scenarios without a catalogued requirement id: ${report.untraced.length}`);
+  console.log(
+    `\nReports: ${reportsDir}/{conformance.json,conformance.html,cucumber.html,cucumber.json,junit.xml}`,
+  );
+  if (report.untraced.length)
+    console.log(`Scenarios without a catalogued requirement id: ${report.untraced.length}`);
   console.log(`scenarios: ${passedScenarios} passed, ${failedScenarios} failed`);
   return success && failedRequirements === 0 && failedScenarios === 0 ? 0 : 1;
 }

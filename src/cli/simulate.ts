@@ -23,7 +23,10 @@ export interface SimulateOptions {
 }
 
 export async function simulate(options: SimulateOptions): Promise<void> {
-  const tls = options.httpsPort === undefined && options.mqttsPort === undefined ? undefined : await generateSelfSignedCertificate(['localhost', options.host]);
+  const tls =
+    options.httpsPort === undefined && options.mqttsPort === undefined
+      ? undefined
+      : await generateSelfSignedCertificate(['localhost', options.host]);
   const certificateDir = tls ? mkdtempSync(join(tmpdir(), 'iotc-ca-')) : undefined;
   const caFile = certificateDir ? join(certificateDir, 'ca.pem') : undefined;
   if (caFile && tls) writeFileSync(caFile, tls.cert);
@@ -39,7 +42,7 @@ export async function simulate(options: SimulateOptions): Promise<void> {
   });
   if (options.json) {
     process.stdout.write(
-      JSON.stringify({
+      `${JSON.stringify({
         httpUrl: platform.httpUrl,
         httpsUrl: platform.httpsUrl,
         mqttUrl: platform.mqttUrl,
@@ -51,24 +54,28 @@ export async function simulate(options: SimulateOptions): Promise<void> {
         gatewayName: platform.demo.gatewayName,
         gatewayToken: platform.demo.gatewayToken,
         users: platform.demo.users,
-      }) + '\n',
+      })}\n`,
     );
   } else {
     const lines = [
       'iotc reference platform is running',
       `  HTTP device API   ${platform.httpUrl}/api/v1/{access_token}/...`,
-      ...(platform.httpsUrl ? [`  HTTPS             ${platform.httpsUrl} (self-signed; trust the CA file ${caFile})`] : []),
+      ...(platform.httpsUrl
+        ? [`  HTTPS             ${platform.httpsUrl} (self-signed; trust the CA file ${caFile})`]
+        : []),
       `  MQTT              ${platform.mqttUrl} (device topics v1/devices/me/..., gateway topics v1/gateway/...; access token as user name)`,
-      ...(platform.mqttsUrl ? [`  MQTT over TLS     ${platform.mqttsUrl} (self-signed; trust the CA file ${caFile})`] : []),
+      ...(platform.mqttsUrl
+        ? [`  MQTT over TLS     ${platform.mqttsUrl} (self-signed; trust the CA file ${caFile})`]
+        : []),
       `  admin REST API    ${platform.httpUrl}/api (login: POST ${platform.httpUrl}/api/auth/login)`,
-      '  demo users        ' + platform.demo.users.map((user: { username: string; password: string; authority: string }) => `${user.username} / ${user.password} (${user.authority})`).join('\n                    '),
+      `  demo users        ${platform.demo.users.map((user: { username: string; password: string; authority: string }) => `${user.username} / ${user.password} (${user.authority})`).join('\n                    ')}`,
       `  demo device       "${platform.demo.deviceName}", access token ${platform.demo.deviceToken}`,
       `  demo gateway      "${platform.demo.gatewayName}", access token ${platform.demo.gatewayToken}`,
       `  try               curl -X POST -H 'Content-Type: application/json' -d '{"temperature":21.5}' ${platform.httpUrl}/api/v1/${platform.demo.deviceToken}/telemetry`,
       `  try MQTT          mosquitto_pub -h ${hostOf(platform.mqttUrl)} -p ${portOf(platform.mqttUrl)} -u ${platform.demo.gatewayToken} -t v1/gateway/connect -m '{"device":"Sensor A"}'`,
       'Stop with Ctrl-C.',
     ];
-    process.stdout.write(lines.join('\n') + '\n');
+    process.stdout.write(`${lines.join('\n')}\n`);
   }
   await new Promise<void>((resolveStop) => {
     const stop = () => resolveStop();

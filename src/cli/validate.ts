@@ -26,10 +26,17 @@ export function validateRestFile(path: string, options: ValidateOptions = {}): s
   } catch (error) {
     return [`$: not JSON: ${describeJsonError(text, error as Error)}`];
   }
-  return [...checkConnectorConfig(parsed), ...missingExtensions(parsed, options.extensions ?? DEFAULT_EXTENSIONS_FOLDER)];
+  return [
+    ...checkConnectorConfig(parsed),
+    ...missingExtensions(parsed, options.extensions ?? DEFAULT_EXTENSIONS_FOLDER),
+  ];
 }
 
-export function validateCommand(path: string, options: ValidateOptions = {}, log: (line: string) => void = console.log): number {
+export function validateCommand(
+  path: string,
+  options: ValidateOptions = {},
+  log: (line: string) => void = console.log,
+): number {
   const problems = validateRestFile(path, options);
   if (problems.length === 0) {
     log(`${path}: valid REST connector configuration`);
@@ -43,12 +50,20 @@ export function validateCommand(path: string, options: ValidateOptions = {}, log
 function missingExtensions(parsed: unknown, folder: string): string[] {
   const mapping = (parsed as { mapping?: unknown } | null)?.mapping;
   if (!Array.isArray(mapping)) return [];
-  return mapping.flatMap((item: { converter?: { type?: unknown; extension?: unknown } } | null, index) => {
-    const converter = item?.converter;
-    if (converter?.type !== 'custom' || typeof converter.extension !== 'string') return [];
-    const found = ['.ts', '.js'].some((suffix) => existsSync(join(folder, `${converter.extension}${suffix}`)));
-    return found ? [] : [`$.mapping[${index}].converter.extension: no custom converter ${converter.extension} in ${folder}`];
-  });
+  return mapping.flatMap(
+    (item: { converter?: { type?: unknown; extension?: unknown } } | null, index) => {
+      const converter = item?.converter;
+      if (converter?.type !== 'custom' || typeof converter.extension !== 'string') return [];
+      const found = ['.ts', '.js'].some((suffix) =>
+        existsSync(join(folder, `${converter.extension}${suffix}`)),
+      );
+      return found
+        ? []
+        : [
+            `$.mapping[${index}].converter.extension: no custom converter ${converter.extension} in ${folder}`,
+          ];
+    },
+  );
 }
 
 /** "Unexpected token } in JSON at position 42" with the line and column of the position. */

@@ -24,7 +24,9 @@ export class ExpressionSyntaxError extends Error {
     readonly position: number,
     reason: string,
   ) {
-    super(`malformed expression ${JSON.stringify(expression)} at character ${position + 1}: ${reason}`);
+    super(
+      `malformed expression ${JSON.stringify(expression)} at character ${position + 1}: ${reason}`,
+    );
   }
 }
 
@@ -45,10 +47,13 @@ export function parseTemplate(source: string): Template {
     }
     literal += source.slice(index, start);
     const end = source.indexOf('}', start + 2);
-    if (end < 0) throw new ExpressionSyntaxError(source, start, 'the placeholder is not closed with }');
+    if (end < 0)
+      throw new ExpressionSyntaxError(source, start, 'the placeholder is not closed with }');
     const path = source.slice(start + 2, end);
-    if (path.includes('${')) throw new ExpressionSyntaxError(source, start, 'placeholders cannot be nested');
-    if (path.trim() === '') throw new ExpressionSyntaxError(source, start, 'the placeholder is empty');
+    if (path.includes('${'))
+      throw new ExpressionSyntaxError(source, start, 'placeholders cannot be nested');
+    if (path.trim() === '')
+      throw new ExpressionSyntaxError(source, start, 'the placeholder is empty');
     if (literal) parts.push({ literal });
     literal = '';
     parts.push({ path, segments: parsePath(source, start, path) });
@@ -69,11 +74,21 @@ function parsePath(source: string, position: number, path: string): PathSegment[
   let match: RegExpExecArray | null;
   while ((match = pattern.exec(path))) {
     if (match[1] !== undefined) {
-      if (!expectName) throw new ExpressionSyntaxError(source, position, `a "." is missing before "${match[1]}" in ${path}`);
+      if (!expectName)
+        throw new ExpressionSyntaxError(
+          source,
+          position,
+          `a "." is missing before "${match[1]}" in ${path}`,
+        );
       segments.push(match[1]);
       expectName = false;
     } else if (match[2] !== undefined) {
-      if (expectName) throw new ExpressionSyntaxError(source, position, `an index needs something to index in ${path}`);
+      if (expectName)
+        throw new ExpressionSyntaxError(
+          source,
+          position,
+          `an index needs something to index in ${path}`,
+        );
       segments.push(Number(match[2]));
     } else {
       if (expectName) throw new ExpressionSyntaxError(source, position, `an empty name in ${path}`);
@@ -81,7 +96,12 @@ function parsePath(source: string, position: number, path: string): PathSegment[
     }
     if (pattern.lastIndex === path.length) break;
   }
-  if (pattern.lastIndex !== path.length || expectName) throw new ExpressionSyntaxError(source, position, `${JSON.stringify(path)} is not a name or a path such as params.field or list[0]`);
+  if (pattern.lastIndex !== path.length || expectName)
+    throw new ExpressionSyntaxError(
+      source,
+      position,
+      `${JSON.stringify(path)} is not a name or a path such as params.field or list[0]`,
+    );
   return segments;
 }
 
@@ -96,7 +116,11 @@ export function placeholderPaths(source: string): string[] {
 }
 
 /** Reads a placeholder path in the data; undefined when any step is missing. */
-export function resolvePath(data: unknown, path: string, segments: PathSegment[] = parsePathOf(path)): unknown {
+export function resolvePath(
+  data: unknown,
+  path: string,
+  segments: PathSegment[] = parsePathOf(path),
+): unknown {
   if (isRecord(data) && Object.hasOwn(data, path)) return data[path];
   return walk(data, segments);
 }
@@ -142,14 +166,16 @@ export function evaluate(source: string, data: unknown, options: EvaluateOptions
     const variables = options.variables;
     if (variables) {
       const [head, ...rest] = part.segments;
-      if (typeof head === 'string' && Object.hasOwn(variables, head)) return walk(variables[head], rest);
+      if (typeof head === 'string' && Object.hasOwn(variables, head))
+        return walk(variables[head], rest);
     }
     return resolvePath(data, part.path, part.segments);
   };
   const only = template.parts.length === 1 ? template.parts[0] : undefined;
   if (only && 'path' in only && !options.render) {
     const value = lookup(only);
-    if (value === undefined || value === null) return options.missing === 'keep' ? source : undefined;
+    if (value === undefined || value === null)
+      return options.missing === 'keep' ? source : undefined;
     return value;
   }
   const render = options.render ?? textOf;
@@ -173,7 +199,11 @@ export function evaluate(source: string, data: unknown, options: EvaluateOptions
 }
 
 /** Evaluates to text (undefined for None). */
-export function evaluateText(source: string, data: unknown, options: EvaluateOptions = {}): string | undefined {
+export function evaluateText(
+  source: string,
+  data: unknown,
+  options: EvaluateOptions = {},
+): string | undefined {
   const value = evaluate(source, data, options);
   return value === undefined ? undefined : textOf(value);
 }
@@ -181,7 +211,8 @@ export function evaluateText(source: string, data: unknown, options: EvaluateOpt
 /** A value as text: strings as they are, numbers and booleans as JSON writes them, documents as JSON. */
 export function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
   return JSON.stringify(value) ?? '';
 }
 
@@ -196,7 +227,9 @@ export function urlComponent(value: unknown): string {
  * its type.
  */
 export function jsonFragment(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value).slice(1, -1) : (JSON.stringify(value) ?? 'null');
+  return typeof value === 'string'
+    ? JSON.stringify(value).slice(1, -1)
+    : (JSON.stringify(value) ?? 'null');
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -10,7 +10,12 @@
  *
  * Used on both sides of the socket (reference platform and drivers), so it lives in src/, not in a simulator.
  */
-import { isLosslessNumber, LosslessNumber, parse as losslessParse, stringify as losslessStringify } from 'lossless-json';
+import {
+  isLosslessNumber,
+  LosslessNumber,
+  parse as losslessParse,
+  stringify as losslessStringify,
+} from 'lossless-json';
 
 export type ValueType = 'STRING' | 'BOOLEAN' | 'DOUBLE' | 'LONG' | 'JSON';
 export const VALUE_TYPES: readonly ValueType[] = ['STRING', 'BOOLEAN', 'DOUBLE', 'LONG', 'JSON'];
@@ -41,7 +46,12 @@ export function toPlain(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     // defineProperty, not assignment: a member named __proto__ is data here, not the object's prototype
     for (const [key, inner] of Object.entries(value)) {
-      Object.defineProperty(out, key, { value: toPlain(inner), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: toPlain(inner),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }
@@ -71,7 +81,8 @@ export function typedValueOf(value: unknown): TypedValue | undefined {
   if (typeof value === 'string') return { type: 'STRING', value };
   if (typeof value === 'boolean') return { type: 'BOOLEAN', value };
   if (isLosslessNumber(value)) return numberFromLexeme((value as LosslessNumber).value);
-  if (typeof value === 'number') return numberFromLexeme(Number.isInteger(value) ? value.toFixed(0) : String(value));
+  if (typeof value === 'number')
+    return numberFromLexeme(Number.isInteger(value) ? value.toFixed(0) : String(value));
   if (typeof value === 'bigint') return numberFromLexeme(value.toString());
   return { type: 'JSON', value: toPlain(value) };
 }
@@ -135,14 +146,21 @@ export function jsonEqual(left: unknown, right: unknown): boolean {
   if (left === right) return true;
   if (typeof left !== typeof right || left === null || right === null) return false;
   if (Array.isArray(left)) {
-    return Array.isArray(right) && left.length === right.length && left.every((item, i) => jsonEqual(item, right[i]));
+    return (
+      Array.isArray(right) &&
+      left.length === right.length &&
+      left.every((item, i) => jsonEqual(item, right[i]))
+    );
   }
   if (typeof left === 'object') {
     const leftKeys = Object.keys(left as object);
     const rightRecord = right as Record<string, unknown>;
     return (
       leftKeys.length === Object.keys(rightRecord).length &&
-      leftKeys.every((key) => key in rightRecord && jsonEqual((left as Record<string, unknown>)[key], rightRecord[key]))
+      leftKeys.every(
+        (key) =>
+          key in rightRecord && jsonEqual((left as Record<string, unknown>)[key], rightRecord[key]),
+      )
     );
   }
   return false;

@@ -4,7 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { requirementCatalogueSchema, INTERFACES, type Requirement, type RequirementCatalogue } from '../../schemas';
+import {
+  requirementCatalogueSchema,
+  INTERFACES,
+  type Requirement,
+  type RequirementCatalogue,
+} from '../../schemas';
 import { validate } from '../../schemas/validate';
 import type { Redactor } from './redact';
 import type { RequirementResult, ScenarioResult, Verdict } from './verdicts';
@@ -14,10 +19,12 @@ export const CATALOGUE_PATH = join(__dirname, '..', '..', 'features', 'requireme
 export function loadCatalogue(path = CATALOGUE_PATH): Requirement[] {
   const catalogue = JSON.parse(readFileSync(path, 'utf8')) as RequirementCatalogue;
   const check = validate(requirementCatalogueSchema, catalogue);
-  if (!check.ok) throw new Error(`requirement catalogue ${path} is invalid: ${check.errors.join('; ')}`);
+  if (!check.ok)
+    throw new Error(`requirement catalogue ${path} is invalid: ${check.errors.join('; ')}`);
   const seen = new Set<string>();
   for (const requirement of catalogue.requirements) {
-    if (seen.has(requirement.id)) throw new Error(`requirement catalogue ${path} repeats the id ${requirement.id}`);
+    if (seen.has(requirement.id))
+      throw new Error(`requirement catalogue ${path} repeats the id ${requirement.id}`);
     seen.add(requirement.id);
   }
   return catalogue.requirements;
@@ -54,7 +61,10 @@ const VERDICTS: Verdict[] = ['PASS', 'FAIL', 'DEVIATION', 'NOT APPLICABLE', 'NOT
 export function summarize(requirements: readonly RequirementResult[]): InterfaceSummary[] {
   return INTERFACES.map((name) => {
     const own = requirements.filter((requirement) => requirement.interface === name);
-    const verdicts = Object.fromEntries(VERDICTS.map((verdict) => [verdict, 0])) as Record<Verdict, number>;
+    const verdicts = Object.fromEntries(VERDICTS.map((verdict) => [verdict, 0])) as Record<
+      Verdict,
+      number
+    >;
     for (const requirement of own) verdicts[requirement.verdict] += 1;
     return {
       interface: name,
@@ -77,13 +87,20 @@ export function buildConformanceReport(input: {
   redactor: Redactor;
 }): ConformanceReport {
   const counts: Record<string, number> = {};
-  for (const scenario of input.scenarios) counts[scenario.status] = (counts[scenario.status] ?? 0) + 1;
-  const ids = new Set(input.requirements.flatMap((requirement) => [`@${requirement.id}`, `@deviation-${requirement.id}`]));
+  for (const scenario of input.scenarios)
+    counts[scenario.status] = (counts[scenario.status] ?? 0) + 1;
+  const ids = new Set(
+    input.requirements.flatMap((requirement) => [
+      `@${requirement.id}`,
+      `@deviation-${requirement.id}`,
+    ]),
+  );
   const requirements = input.requirements.map((requirement) => ({
     ...requirement,
     scenarios: requirement.scenarios.map((scenario) => ({
       ...scenario,
-      error: scenario.error === undefined ? undefined : input.redactor.redactEvidence(scenario.error),
+      error:
+        scenario.error === undefined ? undefined : input.redactor.redactEvidence(scenario.error),
     })),
   }));
   return {
@@ -97,8 +114,15 @@ export function buildConformanceReport(input: {
       scenarios: counts,
       seeds: input.scenarios.flatMap((scenario) =>
         scenario.evidence
-          .filter((item): item is { fastCheck: unknown } => typeof item === 'object' && item !== null && 'fastCheck' in item)
-          .map((item) => ({ scenario: scenario.name, location: scenario.location, ...(item.fastCheck as object) })),
+          .filter(
+            (item): item is { fastCheck: unknown } =>
+              typeof item === 'object' && item !== null && 'fastCheck' in item,
+          )
+          .map((item) => ({
+            scenario: scenario.name,
+            location: scenario.location,
+            ...(item.fastCheck as object),
+          })),
       ),
     },
     summary: summarize(requirements),
@@ -111,24 +135,45 @@ export function buildConformanceReport(input: {
 
 /** The per-interface table printed at the end of a run. */
 export function formatSummary(report: ConformanceReport): string {
-  const header = ['interface', 'reqs', 'testable', 'tested', 'PASS', 'FAIL', 'DEVIATION', 'N/A', 'NOT TESTED'];
-  const rows = report.summary.map((summary) => [
-    summary.interface,
-    summary.requirements,
-    summary.testable,
-    summary.tested,
-    summary.verdicts.PASS,
-    summary.verdicts.FAIL,
-    summary.verdicts.DEVIATION,
-    summary.verdicts['NOT APPLICABLE'],
-    summary.verdicts['NOT TESTED'],
-  ].map(String));
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+  const header = [
+    'interface',
+    'reqs',
+    'testable',
+    'tested',
+    'PASS',
+    'FAIL',
+    'DEVIATION',
+    'N/A',
+    'NOT TESTED',
+  ];
+  const rows = report.summary.map((summary) =>
+    [
+      summary.interface,
+      summary.requirements,
+      summary.testable,
+      summary.tested,
+      summary.verdicts.PASS,
+      summary.verdicts.FAIL,
+      summary.verdicts.DEVIATION,
+      summary.verdicts['NOT APPLICABLE'],
+      summary.verdicts['NOT TESTED'],
+    ].map(String),
+  );
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column].length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]),
+      )
+      .join('  ');
   const failures = report.requirements
     .filter((requirement) => requirement.verdict === 'FAIL')
     .map((requirement) => {
-      const failed = requirement.scenarios.find((scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED');
+      const failed = requirement.scenarios.find(
+        (scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED',
+      );
       return `  FAIL ${requirement.id}: ${requirement.statement}\n       ${failed ? `${failed.location} ${failed.name} (${failed.status})` : ''}`;
     });
   return [

@@ -25,7 +25,13 @@ export interface MqttExchange {
   protocol: 'mqtt';
   via: string;
   /** CONNECT and PUBLISH are sent by the driver; RECEIVED is a PUBLISH the platform sent to it. */
-  request: { packet: 'CONNECT' | 'PUBLISH' | 'RECEIVED'; topic?: string; qos?: number; url?: string; payload?: string };
+  request: {
+    packet: 'CONNECT' | 'PUBLISH' | 'RECEIVED';
+    topic?: string;
+    qos?: number;
+    url?: string;
+    payload?: string;
+  };
   /** How it ended: 'acked', 'sent', 'closed', 'timeout' (PUBLISH); 'accepted', 'refused' (CONNECT); 'received'. */
   response: { result: string; reasonCode?: number; reasonString?: string };
   elapsedMs: number;
@@ -88,7 +94,9 @@ export class ExchangeLog {
   private text(value: string | undefined): string | undefined {
     if (value === undefined || value === '') return undefined;
     const redacted = this.redact(value.slice(0, REDACT_WINDOW));
-    return redacted.length > this.bodyChars ? `${redacted.slice(0, this.bodyChars)}… (${value.length} characters)` : redacted;
+    return redacted.length > this.bodyChars
+      ? `${redacted.slice(0, this.bodyChars)}… (${value.length} characters)`
+      : redacted;
   }
 
   private sanitize(exchange: Exchange): Exchange {
@@ -96,15 +104,28 @@ export class ExchangeLog {
       const { request } = exchange;
       return {
         ...exchange,
-        request: { ...request, url: request.url && this.redact(request.url), topic: request.topic && this.redact(request.topic), payload: this.text(request.payload) },
+        request: {
+          ...request,
+          url: request.url && this.redact(request.url),
+          topic: request.topic && this.redact(request.topic),
+          payload: this.text(request.payload),
+        },
         elapsedMs: Math.round(exchange.elapsedMs),
       };
     }
     const { request, response } = exchange;
-    const headers = request.headers && Object.keys(request.headers).length ? sanitizeHeaders(request.headers, this.redact) : undefined;
+    const headers =
+      request.headers && Object.keys(request.headers).length
+        ? sanitizeHeaders(request.headers, this.redact)
+        : undefined;
     return {
       ...exchange,
-      request: { method: request.method, url: this.redact(pathOf(request.url)), ...(headers ? { headers } : {}), body: this.text(request.body) },
+      request: {
+        method: request.method,
+        url: this.redact(pathOf(request.url)),
+        ...(headers ? { headers } : {}),
+        body: this.text(request.body),
+      },
       response: { status: response.status, body: this.text(response.body) },
       elapsedMs: Math.round(exchange.elapsedMs),
     };
@@ -117,7 +138,10 @@ function pathOf(url: string): string {
   return match ? (match[1] ?? '/') : url;
 }
 
-function sanitizeHeaders(headers: Record<string, string>, redact: (text: string) => string): Record<string, string> {
+function sanitizeHeaders(
+  headers: Record<string, string>,
+  redact: (text: string) => string,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (SECRET_HEADER.test(name)) {
@@ -131,13 +155,25 @@ function sanitizeHeaders(headers: Record<string, string>, redact: (text: string)
 function sameRequest(a: Exchange, b: Exchange): boolean {
   if (a.protocol === 'http' && b.protocol === 'http') {
     // the same request with the same status (an `eventually` polling); a new status is news and gets its own entry
-    const request = a.via === b.via && a.request.method === b.request.method && a.request.url === b.request.url && a.request.body === b.request.body;
+    const request =
+      a.via === b.via &&
+      a.request.method === b.request.method &&
+      a.request.url === b.request.url &&
+      a.request.body === b.request.body;
     return request && a.response.status === b.response.status;
   }
   if (a.protocol === 'mqtt' && b.protocol === 'mqtt') {
     // the same publish with the same outcome (a device repeating itself); a different outcome is news
-    const request = a.request.packet === b.request.packet && a.request.topic === b.request.topic && a.request.qos === b.request.qos && a.request.payload === b.request.payload;
-    return request && a.response.result === b.response.result && a.response.reasonCode === b.response.reasonCode;
+    const request =
+      a.request.packet === b.request.packet &&
+      a.request.topic === b.request.topic &&
+      a.request.qos === b.request.qos &&
+      a.request.payload === b.request.payload;
+    return (
+      request &&
+      a.response.result === b.response.result &&
+      a.response.reasonCode === b.response.reasonCode
+    );
   }
   return false;
 }
@@ -148,11 +184,19 @@ function sameRequest(a: Exchange, b: Exchange): boolean {
  */
 export function describeExchange(exchange: Exchange): string {
   const times = exchange.repeated ? ` (×${exchange.repeated})` : '';
-  if (exchange.protocol === 'http') return `${exchange.request.method} ${exchange.request.url} → ${exchange.response.status}${times}`;
+  if (exchange.protocol === 'http')
+    return `${exchange.request.method} ${exchange.request.url} → ${exchange.response.status}${times}`;
   const { request, response } = exchange;
-  if (request.packet === 'RECEIVED') return `RECEIVED ${request.topic ?? ''} qos ${request.qos ?? 0}${times}`;
-  const what = request.packet === 'PUBLISH' ? `PUBLISH ${request.topic ?? ''} qos ${request.qos ?? 0}` : `CONNECT ${request.url ?? ''}`;
-  const code = response.reasonCode === undefined ? '' : ` 0x${response.reasonCode.toString(16).padStart(2, '0')}`;
+  if (request.packet === 'RECEIVED')
+    return `RECEIVED ${request.topic ?? ''} qos ${request.qos ?? 0}${times}`;
+  const what =
+    request.packet === 'PUBLISH'
+      ? `PUBLISH ${request.topic ?? ''} qos ${request.qos ?? 0}`
+      : `CONNECT ${request.url ?? ''}`;
+  const code =
+    response.reasonCode === undefined
+      ? ''
+      : ` 0x${response.reasonCode.toString(16).padStart(2, '0')}`;
   return `${what} → ${response.result}${code}${response.reasonString ? ` ${response.reasonString}` : ''}${times}`;
 }
 

@@ -14,7 +14,7 @@ const VERDICT_CLASS: Record<string, string> = {
   'NOT TESTED': 'untested',
 };
 
-function escape(text: unknown): string {
+function escapeHtml(text: unknown): string {
   return String(text ?? '').replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
@@ -25,13 +25,19 @@ function exchangesHtml(exchanges: readonly Exchange[] | undefined): string {
     .map((exchange) => {
       const sent = exchange.protocol === 'http' ? exchange.request.body : exchange.request.payload;
       const answered = exchange.protocol === 'http' ? exchange.response.body : undefined;
-      const headers = exchange.protocol === 'http' && exchange.request.headers
-        ? Object.entries(exchange.request.headers).map(([name, value]) => `${name}: ${value}`).join('\n')
-        : '';
+      const headers =
+        exchange.protocol === 'http' && exchange.request.headers
+          ? Object.entries(exchange.request.headers)
+              .map(([name, value]) => `${name}: ${value}`)
+              .join('\n')
+          : '';
       const request = [headers, sent].filter(Boolean).join('\n\n');
-      return `<li><code>${escape(describeExchange(exchange))}</code> <span class="via">${escape(exchange.via)} · ${exchange.elapsedMs} ms</span>` +
-        (request ? `<pre class="sent">${escape(request)}</pre>` : '') +
-        (answered ? `<pre class="answered">${escape(answered)}</pre>` : '') + '</li>';
+      return (
+        `<li><code>${escapeHtml(describeExchange(exchange))}</code> <span class="via">${escapeHtml(exchange.via)} · ${exchange.elapsedMs} ms</span>` +
+        (request ? `<pre class="sent">${escapeHtml(request)}</pre>` : '') +
+        (answered ? `<pre class="answered">${escapeHtml(answered)}</pre>` : '') +
+        '</li>'
+      );
     })
     .join('');
   return `<details class="evidence"><summary>evidence: ${exchanges.length} exchange(s)</summary><ol>${items}</ol></details>`;
@@ -40,7 +46,8 @@ function exchangesHtml(exchanges: readonly Exchange[] | undefined): string {
 export function conformanceHtml(report: ConformanceReport): string {
   const summaryRows = report.summary
     .map(
-      (row) => `<tr><th>${escape(row.interface)}</th><td>${row.requirements}</td><td>${row.testable}</td><td>${row.tested}</td>` +
+      (row) =>
+        `<tr><th>${escapeHtml(row.interface)}</th><td>${row.requirements}</td><td>${row.testable}</td><td>${row.tested}</td>` +
         `<td class="pass">${row.verdicts.PASS}</td><td class="fail">${row.verdicts.FAIL}</td><td class="deviation">${row.verdicts.DEVIATION}</td>` +
         `<td class="na">${row.verdicts['NOT APPLICABLE']}</td><td class="untested">${row.verdicts['NOT TESTED']}</td></tr>`,
     )
@@ -48,31 +55,43 @@ export function conformanceHtml(report: ConformanceReport): string {
   const requirementRows = report.requirements
     .map((requirement) => {
       const scenarios = requirement.scenarios
-        .map((scenario) => `<li><span class="status ${scenario.status.toLowerCase()}">${escape(scenario.status)}</span> ${escape(scenario.name)} <code>${escape(scenario.location)}</code>` +
-          (scenario.error ? `<pre>${escape(scenario.error.slice(0, 2000))}</pre>` : '') + exchangesHtml(scenario.exchanges) + '</li>')
+        .map(
+          (scenario) =>
+            `<li><span class="status ${scenario.status.toLowerCase()}">${escapeHtml(scenario.status)}</span> ${escapeHtml(scenario.name)} <code>${escapeHtml(scenario.location)}</code>` +
+            (scenario.error ? `<pre>${escapeHtml(scenario.error.slice(0, 2000))}</pre>` : '') +
+            exchangesHtml(scenario.exchanges) +
+            '</li>',
+        )
         .join('');
       const verdictClass = VERDICT_CLASS[requirement.verdict] ?? 'untested';
-      return `<tr class="requirement" data-verdict="${escape(requirement.verdict)}">` +
-        `<td><code>${escape(requirement.id)}</code></td><td>${escape(requirement.interface)}</td>` +
-        `<td><span class="verdict ${verdictClass}">${escape(requirement.verdict)}</span></td>` +
-        `<td>${escape(requirement.level)}${requirement.testable ? '' : ' · not testable'}</td>` +
-        `<td>${escape(requirement.statement)}${requirement.note ? `<div class="note">${escape(requirement.note)}</div>` : ''}` +
-        (scenarios ? `<details><summary>${requirement.scenarios.length} scenario(s)</summary><ul>${scenarios}</ul></details>` : '') +
-        '</td></tr>';
+      return (
+        `<tr class="requirement" data-verdict="${escapeHtml(requirement.verdict)}">` +
+        `<td><code>${escapeHtml(requirement.id)}</code></td><td>${escapeHtml(requirement.interface)}</td>` +
+        `<td><span class="verdict ${verdictClass}">${escapeHtml(requirement.verdict)}</span></td>` +
+        `<td>${escapeHtml(requirement.level)}${requirement.testable ? '' : ' · not testable'}</td>` +
+        `<td>${escapeHtml(requirement.statement)}${requirement.note ? `<div class="note">${escapeHtml(requirement.note)}</div>` : ''}` +
+        (scenarios
+          ? `<details><summary>${requirement.scenarios.length} scenario(s)</summary><ul>${scenarios}</ul></details>`
+          : '') +
+        '</td></tr>'
+      );
     })
     .join('\n');
   const verdicts = ['ALL', 'PASS', 'FAIL', 'DEVIATION', 'NOT APPLICABLE', 'NOT TESTED'];
   const buttons = verdicts
     .map((verdict) => {
-      const count = verdict === 'ALL' ? report.requirements.length : report.requirements.filter((requirement) => requirement.verdict === verdict).length;
-      return `<button type="button" data-filter="${escape(verdict)}"${verdict === 'ALL' ? ' class="active"' : ''}>${escape(verdict)} (${count})</button>`;
+      const count =
+        verdict === 'ALL'
+          ? report.requirements.length
+          : report.requirements.filter((requirement) => requirement.verdict === verdict).length;
+      return `<button type="button" data-filter="${escapeHtml(verdict)}"${verdict === 'ALL' ? ' class="active"' : ''}>${escapeHtml(verdict)} (${count})</button>`;
     })
     .join(' ');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>iotc conformance: ${escape(report.target.name)}</title>
+<title>iotc conformance: ${escapeHtml(report.target.name)}</title>
 <style>
   body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem; color: #1d2330; }
   h1 { font-size: 1.5rem; margin-bottom: .2rem; } .meta { color: #5b6475; margin-bottom: 1.5rem; }
@@ -96,9 +115,9 @@ export function conformanceHtml(report: ConformanceReport): string {
 </style>
 </head>
 <body>
-<h1>Conformance of “${escape(report.target.name)}”</h1>
-<div class="meta">iotc ${escape(report.tool.version)} · ${escape(report.run.startedAt)} · ${Math.round(report.run.durationMs / 100) / 10} s ·
-HTTP ${escape(report.target.httpUrl)} · capabilities: ${escape(report.target.capabilities.join(', ') || 'none')}</div>
+<h1>Conformance of “${escapeHtml(report.target.name)}”</h1>
+<div class="meta">iotc ${escapeHtml(report.tool.version)} · ${escapeHtml(report.run.startedAt)} · ${Math.round(report.run.durationMs / 100) / 10} s ·
+HTTP ${escapeHtml(report.target.httpUrl)} · capabilities: ${escapeHtml(report.target.capabilities.join(', ') || 'none')}</div>
 <h2>Summary per interface</h2>
 <table class="summary">
 <tr><th>interface</th><th>requirements</th><th>testable</th><th>tested</th><th>PASS</th><th>FAIL</th><th>DEVIATION</th><th>N/A</th><th>NOT TESTED</th></tr>

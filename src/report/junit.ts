@@ -6,18 +6,26 @@
 import type { ConformanceReport } from './conformance';
 
 function xml(text: unknown): string {
-  return String(text ?? '').replace(/[<>&"']/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[char]!);
+  return String(text ?? '').replace(
+    /[<>&"']/g,
+    (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[char]!,
+  );
 }
 
 export function junitXml(report: ConformanceReport): string {
   const cases = report.requirements.map((requirement) => {
-    const seconds = requirement.scenarios.reduce((sum, scenario) => sum + scenario.durationMs, 0) / 1000;
+    const seconds =
+      requirement.scenarios.reduce((sum, scenario) => sum + scenario.durationMs, 0) / 1000;
     const name = `${requirement.id} ${requirement.statement}`;
     const open = `    <testcase classname="${xml(requirement.interface)}" name="${xml(name)}" time="${seconds.toFixed(3)}"`;
-    const evidence = requirement.scenarios.map((scenario) => `${scenario.status} ${scenario.location} ${scenario.name}`).join('\n');
+    const evidence = requirement.scenarios
+      .map((scenario) => `${scenario.status} ${scenario.location} ${scenario.name}`)
+      .join('\n');
     switch (requirement.verdict) {
       case 'FAIL': {
-        const failed = requirement.scenarios.find((scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED');
+        const failed = requirement.scenarios.find(
+          (scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED',
+        );
         return `${open}>\n      <failure message="${xml(`${failed?.status ?? 'FAILED'}: ${failed?.name ?? ''}`)}">${xml(failed?.error ?? evidence)}</failure>\n    </testcase>`;
       }
       case 'NOT TESTED':
@@ -27,7 +35,8 @@ export function junitXml(report: ConformanceReport): string {
         return `${open}>\n      <system-out>${xml(`${requirement.verdict}\n${evidence}`)}</system-out>\n    </testcase>`;
     }
   });
-  const count = (verdicts: string[]) => report.requirements.filter((requirement) => verdicts.includes(requirement.verdict)).length;
+  const count = (verdicts: string[]) =>
+    report.requirements.filter((requirement) => verdicts.includes(requirement.verdict)).length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="iotc conformance" tests="${report.requirements.length}" failures="${count(['FAIL'])}">`,

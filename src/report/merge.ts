@@ -15,7 +15,8 @@ export class ReportMergeError extends Error {
 export function mergeReports(parts: readonly ConformanceReport[]): ConformanceReport {
   if (parts.length === 0) throw new ReportMergeError('nothing to merge');
   const targets = new Set(parts.map((part) => part.target.name));
-  if (targets.size > 1) throw new ReportMergeError(`the reports are of different targets: ${[...targets].join(', ')}`);
+  if (targets.size > 1)
+    throw new ReportMergeError(`the reports are of different targets: ${[...targets].join(', ')}`);
   const byId = new Map<string, RequirementResult>();
   for (const part of parts) {
     for (const requirement of part.requirements) {
@@ -25,17 +26,26 @@ export function mergeReports(parts: readonly ConformanceReport[]): ConformanceRe
         continue;
       }
       merged.scenarios.push(...requirement.scenarios);
-      if (ORDER.indexOf(requirement.verdict) < ORDER.indexOf(merged.verdict)) merged.verdict = requirement.verdict;
+      if (ORDER.indexOf(requirement.verdict) < ORDER.indexOf(merged.verdict))
+        merged.verdict = requirement.verdict;
     }
   }
   const requirements = [...byId.values()];
   const scenarios: Record<string, number> = {};
-  for (const part of parts) for (const [status, count] of Object.entries(part.run.scenarios)) scenarios[status] = (scenarios[status] ?? 0) + count;
+  for (const part of parts)
+    for (const [status, count] of Object.entries(part.run.scenarios))
+      scenarios[status] = (scenarios[status] ?? 0) + count;
   const startedAt = parts.map((part) => part.run.startedAt).sort()[0];
-  const finishedAt = parts.map((part) => part.run.finishedAt).sort().at(-1)!;
+  const finishedAt = parts
+    .map((part) => part.run.finishedAt)
+    .sort()
+    .at(-1)!;
   return {
     tool: parts[0].tool,
-    target: { ...parts[0].target, capabilities: [...new Set(parts.flatMap((part) => part.target.capabilities))] },
+    target: {
+      ...parts[0].target,
+      capabilities: [...new Set(parts.flatMap((part) => part.target.capabilities))],
+    },
     run: {
       startedAt,
       finishedAt,

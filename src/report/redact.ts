@@ -9,8 +9,10 @@ const API_KEY = /\btb_[A-Za-z0-9_-]{8,}/g;
 // A token ends where a URL or its surroundings do; \ < > & never belong to it, so redacting JSON text or HTML never
 // eats an escape or markup (and a report built from redacted text stays well-formed). "..." is prose, not a token.
 const DEVICE_TOKEN_IN_PATH = /(\/api\/v1\/)(?!provision\b|\{token\}|\.\.\.)[^/?#\s"'\\<>&]+/g;
-const AUTH_HEADER = /((?:X-)?Authorization["']?\s*[:=]\s*["']?(?:Bearer|ApiKey|Basic)\s+)[^\s"',}\\<>&]+/gi;
-const SECRET_FIELD = /("(?:password|token|refreshToken|accessToken|credentialsId|credentialsValue|provisionDeviceSecret|secretKey|value)"\s*:\s*)"[^"]*"/g;
+const AUTH_HEADER =
+  /((?:X-)?Authorization["']?\s*[:=]\s*["']?(?:Bearer|ApiKey|Basic)\s+)[^\s"',}\\<>&]+/gi;
+const SECRET_FIELD =
+  /("(?:password|token|refreshToken|accessToken|credentialsId|credentialsValue|provisionDeviceSecret|secretKey|value)"\s*:\s*)"[^"]*"/g;
 
 export const REDACTED = '<redacted>';
 

@@ -16,7 +16,14 @@ import type { Requirement } from '../../schemas';
 import { EXCHANGES_MEDIA_TYPE, parseExchanges, type Exchange } from './exchanges';
 
 export type Verdict = 'PASS' | 'FAIL' | 'DEVIATION' | 'NOT APPLICABLE' | 'NOT TESTED';
-export type ScenarioStatus = 'PASSED' | 'FAILED' | 'SKIPPED' | 'UNDEFINED' | 'PENDING' | 'AMBIGUOUS' | 'UNKNOWN';
+export type ScenarioStatus =
+  | 'PASSED'
+  | 'FAILED'
+  | 'SKIPPED'
+  | 'UNDEFINED'
+  | 'PENDING'
+  | 'AMBIGUOUS'
+  | 'UNKNOWN';
 
 export interface ScenarioResult {
   name: string;
@@ -35,7 +42,9 @@ export interface ScenarioResult {
 export interface RequirementResult extends Requirement {
   verdict: Verdict;
   /** The scenarios that decided the verdict, each with its error (if any) and the exchanges it made. */
-  scenarios: Array<Pick<ScenarioResult, 'name' | 'location' | 'status' | 'durationMs' | 'error' | 'exchanges'>>;
+  scenarios: Array<
+    Pick<ScenarioResult, 'name' | 'location' | 'status' | 'durationMs' | 'error' | 'exchanges'>
+  >;
 }
 
 const STATUS_RANK: Record<ScenarioStatus, number> = {
@@ -81,10 +90,16 @@ export function scenarioResults(envelopes: readonly messages.Envelope[]): Scenar
         result.status = status;
         if (stepResult.message && !result.error) result.error = stepResult.message;
       }
-    } else if (envelope.attachment?.testCaseStartedId && envelope.attachment.mediaType === EXCHANGES_MEDIA_TYPE) {
+    } else if (
+      envelope.attachment?.testCaseStartedId &&
+      envelope.attachment.mediaType === EXCHANGES_MEDIA_TYPE
+    ) {
       const result = results.get(envelope.attachment.testCaseStartedId);
       if (result) result.exchanges = parseExchanges(envelope.attachment.body);
-    } else if (envelope.attachment?.testCaseStartedId && envelope.attachment.mediaType === 'application/json') {
+    } else if (
+      envelope.attachment?.testCaseStartedId &&
+      envelope.attachment.mediaType === 'application/json'
+    ) {
       const result = results.get(envelope.attachment.testCaseStartedId);
       try {
         result?.evidence.push(JSON.parse(envelope.attachment.body));
@@ -94,10 +109,13 @@ export function scenarioResults(envelopes: readonly messages.Envelope[]): Scenar
     } else if (envelope.testCaseFinished) {
       const result = results.get(envelope.testCaseFinished.testCaseStartedId);
       const start = started.get(envelope.testCaseFinished.testCaseStartedId);
-      if (result && start) result.durationMs = toMs(envelope.testCaseFinished.timestamp) - start.startMs;
+      if (result && start)
+        result.durationMs = toMs(envelope.testCaseFinished.timestamp) - start.startMs;
     }
   }
-  return [...finalAttempt.values()].map((id) => results.get(id)).filter((r): r is ScenarioResult => !!r);
+  return [...finalAttempt.values()]
+    .map((id) => results.get(id))
+    .filter((r): r is ScenarioResult => !!r);
 }
 
 export interface VerdictContext {
@@ -114,21 +132,40 @@ export function requirementVerdicts(
   return catalogue.map((requirement) => {
     const tag = `@${requirement.id}`;
     const declared = context.deviations?.has(requirement.id) ?? false;
-    const own = scenarios.filter((scenario) => scenario.tags.includes(declared ? `@deviation-${requirement.id}` : tag));
-    const specification = declared ? scenarios.filter((scenario) => scenario.tags.includes(tag)).length : 0;
+    const own = scenarios.filter((scenario) =>
+      scenario.tags.includes(declared ? `@deviation-${requirement.id}` : tag),
+    );
+    const specification = declared
+      ? scenarios.filter((scenario) => scenario.tags.includes(tag)).length
+      : 0;
     return {
       ...requirement,
-      verdict: declared ? deviationVerdict(own, specification) : verdictOf(requirement, own, context),
-      scenarios: own.map(({ name, location, status, durationMs, error, exchanges }) => ({ name, location, status, durationMs, error, exchanges })),
+      verdict: declared
+        ? deviationVerdict(own, specification)
+        : verdictOf(requirement, own, context),
+      scenarios: own.map(({ name, location, status, durationMs, error, exchanges }) => ({
+        name,
+        location,
+        status,
+        durationMs,
+        error,
+        exchanges,
+      })),
     };
   });
 }
 
-function verdictOf(requirement: Requirement, scenarios: readonly ScenarioResult[], context: VerdictContext): Verdict {
+function verdictOf(
+  requirement: Requirement,
+  scenarios: readonly ScenarioResult[],
+  context: VerdictContext,
+): Verdict {
   if (scenarios.length === 0) return 'NOT TESTED';
-  if (scenarios.some((scenario) => STATUS_RANK[scenario.status] > STATUS_RANK.SKIPPED)) return 'FAIL';
+  if (scenarios.some((scenario) => STATUS_RANK[scenario.status] > STATUS_RANK.SKIPPED))
+    return 'FAIL';
   if (scenarios.every((scenario) => scenario.status === 'PASSED')) return 'PASS';
-  if (requirement.capability && !context.capabilities.has(requirement.capability)) return 'NOT APPLICABLE';
+  if (requirement.capability && !context.capabilities.has(requirement.capability))
+    return 'NOT APPLICABLE';
   if (scenarios.some((scenario) => scenario.status === 'PASSED')) return 'PASS';
   return 'NOT TESTED';
 }
@@ -138,7 +175,10 @@ function verdictOf(requirement: Requirement, scenarios: readonly ScenarioResult[
  * scenarios (skipped for the declaration) but no alternative, the declaration is unverified: FAIL. When the run held
  * no scenario of it at all (a tag filter left them out), nothing was tested.
  */
-function deviationVerdict(alternatives: readonly ScenarioResult[], specificationScenarios: number): Verdict {
+function deviationVerdict(
+  alternatives: readonly ScenarioResult[],
+  specificationScenarios: number,
+): Verdict {
   if (alternatives.length === 0) return specificationScenarios === 0 ? 'NOT TESTED' : 'FAIL';
   return alternatives.every((scenario) => scenario.status === 'PASSED') ? 'DEVIATION' : 'FAIL';
 }

@@ -20,11 +20,18 @@ export const EMBEDDED_REST_CONFIG = join(__dirname, 'embedded-rest.json');
 // not carrying the run prefix: it belongs to the embedded target, not to a run, and runs never clean it up
 export const EMBEDDED_GATEWAY_NAME = 'Embedded REST connector gateway';
 
-export async function startEmbeddedConnector(options: { httpUrl: string; mqttUrl: string; tenantAdmin: { username: string; password: string }; quirks?: ConnectorQuirksMode }): Promise<{ connector: ConnectorTarget; close(): Promise<void> }> {
+export async function startEmbeddedConnector(options: {
+  httpUrl: string;
+  mqttUrl: string;
+  tenantAdmin: { username: string; password: string };
+  quirks?: ConnectorQuirksMode;
+}): Promise<{ connector: ConnectorTarget; close(): Promise<void> }> {
   const admin = await AdminClient.login(options.httpUrl, options.tenantAdmin);
   let gatewayToken: string;
   try {
-    const gateway = await admin.createDevice(EMBEDDED_GATEWAY_NAME, { additionalInfo: { gateway: true } });
+    const gateway = await admin.createDevice(EMBEDDED_GATEWAY_NAME, {
+      additionalInfo: { gateway: true },
+    });
     gatewayToken = await admin.getDeviceCredentials(gateway.id);
   } finally {
     await admin.close();
@@ -35,19 +42,36 @@ export async function startEmbeddedConnector(options: { httpUrl: string; mqttUrl
   const external = await ExternalApiSimulator.start({ tls: externalTls });
   try {
     const configFile = join(folder, 'rest.json');
-    const config = JSON.parse(await readFile(EMBEDDED_REST_CONFIG, 'utf8')) as { server: { port?: number; security?: { cert: string; key: string } } };
+    const config = JSON.parse(await readFile(EMBEDDED_REST_CONFIG, 'utf8')) as {
+      server: { port?: number; security?: { cert: string; key: string } };
+    };
     // the file says where the connector listens, as a deployed one does: a free loopback port
     config.server.port = await freePort();
     if (config.server.security) {
-      config.server.security = { cert: join(folder, config.server.security.cert), key: join(folder, config.server.security.key) };
+      config.server.security = {
+        cert: join(folder, config.server.security.cert),
+        key: join(folder, config.server.security.key),
+      };
       await writeFile(config.server.security.cert, serverTls.cert);
       await writeFile(config.server.security.key, serverTls.key, { mode: 0o600 });
     }
-    const text = JSON.stringify(config, null, 2).replaceAll('127.0.0.1:5001', new URL(external.url).host).replaceAll('127.0.0.1:5443', new URL(external.httpsUrl ?? external.url).host);
+    const text = JSON.stringify(config, null, 2)
+      .replaceAll('127.0.0.1:5001', new URL(external.url).host)
+      .replaceAll('127.0.0.1:5443', new URL(external.httpsUrl ?? external.url).host);
     await writeFile(configFile, text);
-    const connector = await startConnector({ config: configFile, mqttUrl: options.mqttUrl, gatewayToken, quirks: options.quirks });
+    const connector = await startConnector({
+      config: configFile,
+      mqttUrl: options.mqttUrl,
+      gatewayToken,
+      quirks: options.quirks,
+    });
     return {
-      connector: { url: connector.url, configFile, externalApiUrl: external.url, tls: { ca: connector.certificate, insecureSkipVerify: false } },
+      connector: {
+        url: connector.url,
+        configFile,
+        externalApiUrl: external.url,
+        tls: { ca: connector.certificate, insecureSkipVerify: false },
+      },
       close: async () => {
         await connector.close();
         await external.close();

@@ -28,8 +28,14 @@ export async function startEmbedded(profile: TargetProfile) {
   });
   // SIMPLE_API_RATE_LIMITER_* in the environment configure the embedded analytics as they configure Trendz
   const limits = {
-    poolSize: envInteger('SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE') ?? profile.analytics?.limits?.poolSize ?? 10,
-    queueCapacity: envInteger('SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY') ?? profile.analytics?.limits?.queueCapacity ?? 10,
+    poolSize:
+      envInteger('SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE') ??
+      profile.analytics?.limits?.poolSize ??
+      10,
+    queueCapacity:
+      envInteger('SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY') ??
+      profile.analytics?.limits?.queueCapacity ??
+      10,
   };
   const analytics = await startAnalytics({
     platformUrl: platform.httpUrl,
@@ -43,7 +49,12 @@ export async function startEmbedded(profile: TargetProfile) {
     throw error;
   });
   const connector = platform.mqttUrl
-    ? await startEmbeddedConnector({ httpUrl: platform.httpUrl, mqttUrl: platform.mqttUrl, tenantAdmin: profile.platform.tenantAdmin!, quirks: profile.connectorQuirks }).catch(async (error: unknown) => {
+    ? await startEmbeddedConnector({
+        httpUrl: platform.httpUrl,
+        mqttUrl: platform.mqttUrl,
+        tenantAdmin: profile.platform.tenantAdmin!,
+        quirks: profile.connectorQuirks,
+      }).catch(async (error: unknown) => {
         await analytics.close();
         await platform.close();
         throw error;

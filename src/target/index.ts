@@ -32,7 +32,11 @@ export interface Target {
   /** The system administrator, for the tenant-limits capability only. */
   sysAdmin?: Credentials;
   /** The analytics report API, when the target has one. */
-  analytics?: { reportUrl: string; viewConfigId?: string; limits?: { poolSize: number; queueCapacity: number } };
+  analytics?: {
+    reportUrl: string;
+    viewConfigId?: string;
+    limits?: { poolSize: number; queueCapacity: number };
+  };
   /** The REST connector under test, when the target has one. */
   connector?: ConnectorTarget;
   /** JWT lifetimes the target is configured with (seconds), when the profile states them. */
@@ -65,30 +69,53 @@ export class TargetProfileError extends Error {
 const BUILT_IN_DIR = join(__dirname, 'profiles');
 
 /** Reads a profile by built-in name (`embedded`) or file path, validates it and resolves `${env:NAME}` references. */
-export function loadProfile(nameOrPath: string, env: NodeJS.ProcessEnv = process.env): TargetProfile {
+export function loadProfile(
+  nameOrPath: string,
+  env: NodeJS.ProcessEnv = process.env,
+): TargetProfile {
   const raw = readProfile(nameOrPath);
   const resolved = resolveEnvReferences(raw, env, nameOrPath);
   const check = validate(targetProfileSchema, resolved);
-  if (!check.ok) throw new TargetProfileError(`target profile ${nameOrPath} is invalid: ${check.errors.join('; ')}`);
+  if (!check.ok)
+    throw new TargetProfileError(
+      `target profile ${nameOrPath} is invalid: ${check.errors.join('; ')}`,
+    );
   const profile = resolved as TargetProfile;
-  if (profile.deviationsFrom) profile.deviations = { ...deviationsOf(profile.deviationsFrom, [nameOrPath]), ...profile.deviations };
+  if (profile.deviationsFrom)
+    profile.deviations = {
+      ...deviationsOf(profile.deviationsFrom, [nameOrPath]),
+      ...profile.deviations,
+    };
   return profile;
 }
 
 /** The declared deviations of a profile, following deviationsFrom; its credentials are not resolved (not needed). */
-function deviationsOf(nameOrPath: string, seen: string[]): NonNullable<TargetProfile['deviations']> {
-  if (seen.includes(nameOrPath)) throw new TargetProfileError(`target profiles take deviations from each other in a circle: ${[...seen, nameOrPath].join(' -> ')}`);
+function deviationsOf(
+  nameOrPath: string,
+  seen: string[],
+): NonNullable<TargetProfile['deviations']> {
+  if (seen.includes(nameOrPath))
+    throw new TargetProfileError(
+      `target profiles take deviations from each other in a circle: ${[...seen, nameOrPath].join(' -> ')}`,
+    );
   const raw = readProfile(nameOrPath) as Pick<TargetProfile, 'deviations' | 'deviationsFrom'>;
-  const inherited = raw.deviationsFrom ? deviationsOf(raw.deviationsFrom, [...seen, nameOrPath]) : {};
+  const inherited = raw.deviationsFrom
+    ? deviationsOf(raw.deviationsFrom, [...seen, nameOrPath])
+    : {};
   return { ...inherited, ...raw.deviations };
 }
 
 function readProfile(nameOrPath: string): unknown {
-  const path = /^[\w.-]+$/.test(nameOrPath) && !nameOrPath.endsWith('.json') ? join(BUILT_IN_DIR, `${nameOrPath}.json`) : resolve(nameOrPath);
+  const path =
+    /^[\w.-]+$/.test(nameOrPath) && !nameOrPath.endsWith('.json')
+      ? join(BUILT_IN_DIR, `${nameOrPath}.json`)
+      : resolve(nameOrPath);
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new TargetProfileError(`cannot read target profile ${nameOrPath}: ${(error as Error).message}`);
+    throw new TargetProfileError(
+      `cannot read target profile ${nameOrPath}: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -98,19 +125,26 @@ function resolveEnvReferences(value: unknown, env: NodeJS.ProcessEnv, source: st
   if (typeof value === 'string') {
     return value.replace(ENV_REFERENCE, (_match, name: string) => {
       const found = env[name];
-      if (found === undefined) throw new TargetProfileError(`target profile ${source} needs the environment variable ${name}`);
+      if (found === undefined)
+        throw new TargetProfileError(
+          `target profile ${source} needs the environment variable ${name}`,
+        );
       return found;
     });
   }
   if (Array.isArray(value)) return value.map((item) => resolveEnvReferences(item, env, source));
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, resolveEnvReferences(inner, env, source)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, resolveEnvReferences(inner, env, source)]),
+    );
   }
   return value;
 }
 
 /** Opens a target: `embedded` (default) starts the reference platform in this process. */
-export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET || 'embedded'): Promise<Target> {
+export async function openTarget(
+  nameOrPath: string = process.env.IOTC_TARGET || 'embedded',
+): Promise<Target> {
   const profile = loadProfile(nameOrPath);
   let urls = {
     httpUrl: profile.platform.http,
@@ -122,13 +156,17 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
   };
   let viewConfigId = profile.analytics?.viewConfigId;
   let analyticsLimits = profile.analytics?.limits;
-  let ca = profile.platform.tls?.caFile ? readCaFile(profile.platform.tls.caFile, nameOrPath) : undefined;
+  let ca = profile.platform.tls?.caFile
+    ? readCaFile(profile.platform.tls.caFile, nameOrPath)
+    : undefined;
   let connector: ConnectorTarget | undefined = profile.connector && {
     url: trimSlash(profile.connector.url),
     configFile: resolve(profile.connector.configFile),
     externalApiUrl: profile.connector.externalApiUrl && trimSlash(profile.connector.externalApiUrl),
     tls: {
-      ca: profile.connector.tls?.caFile ? readCaFile(profile.connector.tls.caFile, nameOrPath) : undefined,
+      ca: profile.connector.tls?.caFile
+        ? readCaFile(profile.connector.tls.caFile, nameOrPath)
+        : undefined,
       insecureSkipVerify: profile.connector.tls?.insecureSkipVerify ?? false,
     },
   };
@@ -137,15 +175,24 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
     // Loaded lazily so that a run against a remote target never loads the reference platform.
     const { startEmbedded } = require('./embedded') as typeof import('./embedded');
     const embedded = await startEmbedded(profile);
-    urls = { httpUrl: embedded.httpUrl, adminUrl: embedded.httpUrl, mqttUrl: embedded.mqttUrl, mqttsUrl: embedded.mqttsUrl, httpsUrl: embedded.httpsUrl, analyticsUrl: embedded.analyticsUrl };
+    urls = {
+      httpUrl: embedded.httpUrl,
+      adminUrl: embedded.httpUrl,
+      mqttUrl: embedded.mqttUrl,
+      mqttsUrl: embedded.mqttsUrl,
+      httpsUrl: embedded.httpsUrl,
+      analyticsUrl: embedded.analyticsUrl,
+    };
     viewConfigId ??= embedded.viewConfigId;
     analyticsLimits = embedded.analyticsLimits;
     ca = embedded.ca;
     connector = embedded.connector;
     close = embedded.close;
   }
-  if (!urls.httpUrl) throw new TargetProfileError(`target profile ${nameOrPath} has no platform.http URL`);
-  if (!profile.platform.tenantAdmin) throw new TargetProfileError(`target profile ${nameOrPath} has no platform.tenantAdmin`);
+  if (!urls.httpUrl)
+    throw new TargetProfileError(`target profile ${nameOrPath} has no platform.http URL`);
+  if (!profile.platform.tenantAdmin)
+    throw new TargetProfileError(`target profile ${nameOrPath} has no platform.tenantAdmin`);
   return {
     name: profile.name,
     httpUrl: trimSlash(urls.httpUrl),
@@ -166,7 +213,10 @@ export async function openTarget(nameOrPath: string = process.env.IOTC_TARGET ||
         }
       : undefined,
     connector,
-    tokenLifetimes: { accessSec: profile.platform.accessTokenLifetimeSec, refreshSec: profile.platform.refreshTokenLifetimeSec },
+    tokenLifetimes: {
+      accessSec: profile.platform.accessTokenLifetimeSec,
+      refreshSec: profile.platform.refreshTokenLifetimeSec,
+    },
     capabilities: new Set(profile.capabilities ?? []),
     deviations: profile.deviations ?? {},
     namePrefix: profile.namePrefix ?? 'iotc-',
@@ -179,7 +229,9 @@ function readCaFile(path: string, source: string): string {
   try {
     return readFileSync(resolve(path), 'utf8');
   } catch (error) {
-    throw new TargetProfileError(`target profile ${source}: cannot read tls.caFile ${path}: ${(error as Error).message}`);
+    throw new TargetProfileError(
+      `target profile ${source}: cannot read tls.caFile ${path}: ${(error as Error).message}`,
+    );
   }
 }
 

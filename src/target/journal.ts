@@ -23,7 +23,10 @@ export interface JournalEntry {
   at: number;
 }
 
-export function journalPath(profileName: string, stateDir = process.env.IOTC_STATE_DIR ?? '.iotc'): string {
+export function journalPath(
+  profileName: string,
+  stateDir = process.env.IOTC_STATE_DIR ?? '.iotc',
+): string {
   return resolve(join(stateDir, `cleanup-journal.${profileName.replace(/[^\w.-]+/g, '_')}.jsonl`));
 }
 
@@ -37,7 +40,10 @@ export class CleanupJournal {
 
   private append(...entries: Array<Omit<JournalEntry, 'runId' | 'at'>>): void {
     const at = Date.now();
-    appendFileSync(this.path, entries.map((entry) => JSON.stringify({ ...entry, runId: this.runId, at }) + '\n').join(''));
+    appendFileSync(
+      this.path,
+      entries.map((entry) => `${JSON.stringify({ ...entry, runId: this.runId, at })}\n`).join(''),
+    );
   }
 
   intend(kind: EntityKind, name: string): void {
@@ -46,7 +52,8 @@ export class CleanupJournal {
 
   /** The intents of many names in one write (the sub-devices of a gateway fleet). */
   intendAll(kind: EntityKind, names: readonly string[]): void {
-    if (names.length) this.append(...names.map((name) => ({ event: 'intent' as const, kind, name })));
+    if (names.length)
+      this.append(...names.map((name) => ({ event: 'intent' as const, kind, name })));
   }
 
   created(kind: EntityKind, name: string, id: string): void {
@@ -62,9 +69,15 @@ export class CleanupJournal {
  * Entities of a journal that may still exist: intended or created, and not deleted since. Newest first. With `runId`,
  * only those that run intended (runs in parallel share one journal; each cleans up only its own).
  */
-export function leftovers(path: string, runId?: string): Array<{ kind: EntityKind; name: string; id?: string }> {
+export function leftovers(
+  path: string,
+  runId?: string,
+): Array<{ kind: EntityKind; name: string; id?: string }> {
   if (!existsSync(path)) return [];
-  const state = new Map<string, { kind: EntityKind; name: string; id?: string; order: number; runId: string }>();
+  const state = new Map<
+    string,
+    { kind: EntityKind; name: string; id?: string; order: number; runId: string }
+  >();
   const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
   lines.forEach((line, order) => {
     let entry: JournalEntry;
@@ -75,7 +88,14 @@ export function leftovers(path: string, runId?: string): Array<{ kind: EntityKin
     }
     const key = `${entry.kind}:${entry.name}`;
     if (entry.event === 'deleted') state.delete(key);
-    else state.set(key, { kind: entry.kind, name: entry.name, id: entry.id ?? state.get(key)?.id, order, runId: state.get(key)?.runId ?? entry.runId });
+    else
+      state.set(key, {
+        kind: entry.kind,
+        name: entry.name,
+        id: entry.id ?? state.get(key)?.id,
+        order,
+        runId: state.get(key)?.runId ?? entry.runId,
+      });
   });
   return [...state.values()]
     .filter((entry) => runId === undefined || entry.runId === runId)
@@ -90,10 +110,17 @@ const DELETE_ORDER: EntityKind[] = ['apiKey', 'device', 'otaPackage', 'devicePro
  * without the prefix. With `runId`, only what that run intended. Returns what it deleted and what it could not; the
  * journal is archived when nothing is left in it.
  */
-export async function cleanupFromJournal(path: string, admin: AdminClient, namePrefix: string, runId?: string): Promise<{ deleted: string[]; failed: string[] }> {
+export async function cleanupFromJournal(
+  path: string,
+  admin: AdminClient,
+  namePrefix: string,
+  runId?: string,
+): Promise<{ deleted: string[]; failed: string[] }> {
   const deleted: string[] = [];
   const failed: string[] = [];
-  const entries = leftovers(path, runId).sort((a, b) => DELETE_ORDER.indexOf(a.kind) - DELETE_ORDER.indexOf(b.kind));
+  const entries = leftovers(path, runId).sort(
+    (a, b) => DELETE_ORDER.indexOf(a.kind) - DELETE_ORDER.indexOf(b.kind),
+  );
   const journal = new CleanupJournal(path, 'cleanup');
   for (const entry of entries) {
     const label = `${entry.kind} ${entry.name}`;
@@ -110,12 +137,16 @@ export async function cleanupFromJournal(path: string, admin: AdminClient, nameP
     }
   }
   // the last complete journal, kept for inspection; not while another run (in parallel) still has entities in it
-  if (failed.length === 0 && existsSync(path) && leftovers(path).length === 0) renameSync(path, `${path}.done`);
+  if (failed.length === 0 && existsSync(path) && leftovers(path).length === 0)
+    renameSync(path, `${path}.done`);
   return { deleted, failed };
 }
 
 /** Deletes one entity; false when it was already gone. */
-async function deleteEntity(admin: AdminClient, entry: { kind: EntityKind; name: string; id?: string }): Promise<boolean> {
+async function deleteEntity(
+  admin: AdminClient,
+  entry: { kind: EntityKind; name: string; id?: string },
+): Promise<boolean> {
   try {
     switch (entry.kind) {
       case 'device': {
@@ -134,13 +165,21 @@ async function deleteEntity(admin: AdminClient, entry: { kind: EntityKind; name:
       case 'otaPackage':
       case 'apiKey': {
         if (!entry.id) return false; // never created: the run stopped between the intent and the answer
-        const path = { deviceProfile: '/api/deviceProfile/', otaPackage: '/api/otaPackage/', apiKey: '/api/apiKey/' }[entry.kind];
+        const path = {
+          deviceProfile: '/api/deviceProfile/',
+          otaPackage: '/api/otaPackage/',
+          apiKey: '/api/apiKey/',
+        }[entry.kind];
         await admin.session.call('DELETE', path + entry.id);
         return true;
       }
     }
   } catch (error) {
-    if (error instanceof AdminApiError && (error.status === 404 || (error.status === 400 && /not found/i.test(error.serverMessage)))) return false;
+    if (
+      error instanceof AdminApiError &&
+      (error.status === 404 || (error.status === 400 && /not found/i.test(error.serverMessage)))
+    )
+      return false;
     throw error;
   }
 }

@@ -11,8 +11,12 @@ export interface TlsMaterial {
   key: string;
 }
 
-export async function generateSelfSignedCertificate(hosts: string[] = ['localhost', '127.0.0.1']): Promise<TlsMaterial> {
-  const altNames = hosts.map((host) => (/^[\d.]+$/.test(host) ? { type: 7 as const, ip: host } : { type: 2 as const, value: host }));
+export async function generateSelfSignedCertificate(
+  hosts: string[] = ['localhost', '127.0.0.1'],
+): Promise<TlsMaterial> {
+  const altNames = hosts.map((host) =>
+    /^[\d.]+$/.test(host) ? { type: 7 as const, ip: host } : { type: 2 as const, value: host },
+  );
   const pems = await selfsigned.generate([{ name: 'commonName', value: hosts[0] ?? 'localhost' }], {
     keyType: 'ec', // P-256: generated in milliseconds, where RSA 2048 takes a quarter of a second at every start
     notAfterDate: new Date(Date.now() + 30 * 86_400_000),

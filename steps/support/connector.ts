@@ -18,11 +18,20 @@ export interface EndpointSecurity {
 
 export interface RestFile {
   server: { host?: string; port?: number; SSL?: boolean; security?: { cert: string; key: string } };
-  mapping: Array<{ endpoint?: string; HTTPMethods?: string[]; security?: EndpointSecurity; response?: Record<string, unknown> }>;
-  requestsMapping?: { attributeRequests?: Array<{ endpoint?: string; security?: EndpointSecurity }> };
+  mapping: Array<{
+    endpoint?: string;
+    HTTPMethods?: string[];
+    security?: EndpointSecurity;
+    response?: Record<string, unknown>;
+  }>;
+  requestsMapping?: {
+    attributeRequests?: Array<{ endpoint?: string; security?: EndpointSecurity }>;
+  };
 }
 
-let shared: { runId: string; client: ConnectorClient; external?: ExternalApiControl; file: RestFile } | undefined;
+let shared:
+  | { runId: string; client: ConnectorClient; external?: ExternalApiControl; file: RestFile }
+  | undefined;
 
 export function connectorTarget(): ConnectorTarget {
   const connector = run().target.connector;
@@ -37,8 +46,14 @@ function state() {
     shared = {
       runId,
       // shared by the run's scenarios: its exchanges go to the evidence of the scenario running
-      client: new ConnectorClient(connector.url, { ca: connector.tls.ca, insecureSkipVerify: connector.tls.insecureSkipVerify, recorder: recordExchange }),
-      external: connector.externalApiUrl ? new ExternalApiControl(connector.externalApiUrl) : undefined,
+      client: new ConnectorClient(connector.url, {
+        ca: connector.tls.ca,
+        insecureSkipVerify: connector.tls.insecureSkipVerify,
+        recorder: recordExchange,
+      }),
+      external: connector.externalApiUrl
+        ? new ExternalApiControl(connector.externalApiUrl)
+        : undefined,
       file: JSON.parse(readFileSync(connector.configFile, 'utf8')) as RestFile,
     };
   }
@@ -63,12 +78,18 @@ export function externalApi(): ExternalApiControl {
 export function endpointSecurity(path: string): EndpointSecurity {
   const file = restFile();
   const mapping = file.mapping.find((item) => (item.endpoint ?? '/test_device') === path);
-  const request = file.requestsMapping?.attributeRequests?.find((item) => (item.endpoint ?? '/sharedAttributes') === path);
+  const request = file.requestsMapping?.attributeRequests?.find(
+    (item) => (item.endpoint ?? '/sharedAttributes') === path,
+  );
   const found = mapping ?? request;
   if (!found) return { type: 'anonymous' }; // a path the connector does not serve: nothing to authenticate
 
   const security = found.security ?? {};
-  return { type: security.type ?? 'basic', username: security.username ?? '<USERNAME>', password: security.password ?? '<PASSWORD>' };
+  return {
+    type: security.type ?? 'basic',
+    username: security.username ?? '<USERNAME>',
+    password: security.password ?? '<PASSWORD>',
+  };
 }
 
 export async function closeConnectorSteps(): Promise<void> {

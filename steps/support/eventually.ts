@@ -18,7 +18,10 @@ export interface EventuallyOptions {
   intervalMs: number;
 }
 
-export async function eventually<T>(check: () => Promise<T> | T, options: EventuallyOptions): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T> | T,
+  options: EventuallyOptions,
+): Promise<T> {
   const deadline = Date.now() + options.timeoutMs;
   let lastError: unknown;
   for (let attempt = 0; ; attempt++) {

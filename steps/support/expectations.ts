@@ -1,8 +1,21 @@
 /** Reading expectations written in scenarios: typed values from a table row, JSON documents compared by type. */
 import { isLosslessNumber } from 'lossless-json';
-import { jsonEqual, numberFromLexeme, parseLossless, typedValuesEqual, type TypedValue, type ValueType } from '../../src/kv/values';
+import {
+  jsonEqual,
+  numberFromLexeme,
+  parseLossless,
+  typedValuesEqual,
+  type TypedValue,
+  type ValueType,
+} from '../../src/kv/values';
 
-const TYPE_NAMES: Record<string, ValueType> = { string: 'STRING', boolean: 'BOOLEAN', double: 'DOUBLE', long: 'LONG', json: 'JSON' };
+const TYPE_NAMES: Record<string, ValueType> = {
+  string: 'STRING',
+  boolean: 'BOOLEAN',
+  double: 'DOUBLE',
+  long: 'LONG',
+  json: 'JSON',
+};
 
 /** The typed value a table row means: `| 21.5 | double |`, `| abc | string |`, `| {"a":[1]} | json |`. */
 export function expectedValue(text: string, typeName: string): TypedValue {
@@ -11,7 +24,8 @@ export function expectedValue(text: string, typeName: string): TypedValue {
     case 'STRING':
       return { type, value: text };
     case 'BOOLEAN':
-      if (text !== 'true' && text !== 'false') throw new Error(`a boolean is true or false, not ${text}`);
+      if (text !== 'true' && text !== 'false')
+        throw new Error(`a boolean is true or false, not ${text}`);
       return { type, value: text === 'true' };
     case 'DOUBLE':
       return { type, value: Number(text) };
@@ -20,7 +34,9 @@ export function expectedValue(text: string, typeName: string): TypedValue {
     case 'JSON':
       return { type, value: JSON.parse(text) };
     default:
-      throw new Error(`unknown value type "${typeName}": use string, boolean, double, long or json`);
+      throw new Error(
+        `unknown value type "${typeName}": use string, boolean, double, long or json`,
+      );
   }
 }
 

@@ -11,7 +11,13 @@ export function mqttUrl(world: IotcWorld): string {
 }
 
 /** Opens an MQTT connection with a device's token (at the target's MQTT URL unless `url` says otherwise); closed after the scenario. */
-export async function connectGateway(world: IotcWorld, local: string, token: string, protocolVersion: MqttVersion, url = mqttUrl(world)): Promise<MqttGateway> {
+export async function connectGateway(
+  world: IotcWorld,
+  local: string,
+  token: string,
+  protocolVersion: MqttVersion,
+  url = mqttUrl(world),
+): Promise<MqttGateway> {
   const { target } = world.run;
   world.redactor.addSecret(token);
   const driver = await MqttGateway.connect({

@@ -25,7 +25,8 @@ export function setRun(context: RunContext | undefined): void {
 }
 
 export function run(): RunContext {
-  if (!current) throw new Error('the run context is not set: the BeforeAll hook did not open the target');
+  if (!current)
+    throw new Error('the run context is not set: the BeforeAll hook did not open the target');
   return current;
 }
 

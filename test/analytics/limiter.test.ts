@@ -8,7 +8,14 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startAnalytics, type RunningAnalytics } from '../../simulators/analytics';
 import { Limiter } from '../../simulators/analytics/limiter';
-import { eventually, limiterStatus, makeJwt, postReport, startFakePlatform, type FakePlatform } from './support';
+import {
+  eventually,
+  limiterStatus,
+  makeJwt,
+  postReport,
+  startFakePlatform,
+  type FakePlatform,
+} from './support';
 
 describe('Limiter', () => {
   it('runs poolSize at once, queues queueCapacity, refuses the rest, and starts queued tickets in arrival order', async () => {
@@ -16,7 +23,15 @@ describe('Limiter', () => {
     const tickets = [1, 2, 3, 4].map(() => limiter.admit());
     assert.ok(tickets.every((ticket) => ticket !== undefined));
     assert.equal(limiter.admit(), undefined);
-    assert.deepEqual(limiter.status(), { poolSize: 2, queueCapacity: 2, active: 2, queued: 2, rejected: 1, completed: 0, abandoned: 0 });
+    assert.deepEqual(limiter.status(), {
+      poolSize: 2,
+      queueCapacity: 2,
+      active: 2,
+      queued: 2,
+      rejected: 1,
+      completed: 0,
+      abandoned: 0,
+    });
     const started: number[] = [];
     void tickets[2]!.started.then(() => started.push(3));
     void tickets[3]!.started.then(() => started.push(4));
@@ -26,10 +41,29 @@ describe('Limiter', () => {
     assert.deepEqual(started, [3]);
     assert.equal(tickets[2]!.state, 'active');
     tickets[3]!.release(); // leaves the queue before its turn
-    assert.deepEqual(limiter.status(), { poolSize: 2, queueCapacity: 2, active: 2, queued: 0, rejected: 1, completed: 1, abandoned: 1 });
+    assert.deepEqual(limiter.status(), {
+      poolSize: 2,
+      queueCapacity: 2,
+      active: 2,
+      queued: 0,
+      rejected: 1,
+      completed: 1,
+      abandoned: 1,
+    });
     tickets[0]!.release();
     tickets[2]!.release();
-    assert.deepEqual({ ...limiter.status(), rejected: 0 }, { poolSize: 2, queueCapacity: 2, active: 0, queued: 0, rejected: 0, completed: 3, abandoned: 1 });
+    assert.deepEqual(
+      { ...limiter.status(), rejected: 0 },
+      {
+        poolSize: 2,
+        queueCapacity: 2,
+        active: 0,
+        queued: 0,
+        rejected: 0,
+        completed: 3,
+        abandoned: 1,
+      },
+    );
   });
 
   it('accepts a queue capacity of 0 and refuses bad sizes', () => {
@@ -50,14 +84,35 @@ describe('analytics limiter over HTTP', () => {
   const jwt = makeJwt(Math.floor(Date.now() / 1000) + 3600);
   // Every request varies its range, as a load run must (a report cache could otherwise hide the limiter).
   let counter = 0;
-  const body = () => ({ viewConfigId: analytics.demoViewId, rangeStartTs: counter++, rangeEndTs: 10_000_000 });
+  const body = () => ({
+    viewConfigId: analytics.demoViewId,
+    rangeStartTs: counter++,
+    rangeEndTs: 10_000_000,
+  });
   const status = () => limiterStatus(analytics.limiterStatusUrl);
 
   before(async () => {
-    platform = await startFakePlatform([{ id: 'd1', name: 'Demo Device', telemetry: { temperature: [{ ts: 5, value: 21 }] }, attributes: {} }]);
+    platform = await startFakePlatform([
+      {
+        id: 'd1',
+        name: 'Demo Device',
+        telemetry: { temperature: [{ ts: 5, value: 21 }] },
+        attributes: {},
+      },
+    ]);
     platform.validTokens.add(jwt);
-    analytics = await startAnalytics({ platformUrl: platform.url, poolSize: POOL, queueCapacity: QUEUE, reportCostMs: COST_MS, jwtCacheMs: 60_000 });
-    const warm = await postReport(analytics.reportUrl, { viewConfigId: '00000000-0000-4000-8000-000000000000' }, { jwt });
+    analytics = await startAnalytics({
+      platformUrl: platform.url,
+      poolSize: POOL,
+      queueCapacity: QUEUE,
+      reportCostMs: COST_MS,
+      jwtCacheMs: 60_000,
+    });
+    const warm = await postReport(
+      analytics.reportUrl,
+      { viewConfigId: '00000000-0000-4000-8000-000000000000' },
+      { jwt },
+    );
     assert.equal(warm.status, 404, 'a validation failure holds no slot and warms the JWT check');
   });
   after(async () => {
@@ -66,56 +121,114 @@ describe('analytics limiter over HTTP', () => {
   });
 
   it('answers 429 above pool + queue at once, never at or below it, and recovers after the burst', async () => {
-    const atPool = await Promise.all(Array.from({ length: POOL }, () => postReport(analytics.reportUrl, body(), { jwt })));
-    assert.deepEqual(atPool.map((answer) => answer.status), Array(POOL).fill(200));
-    assert.deepEqual(atPool[0].json.dataTable, [{ Date: '5', Device: 'Demo Device', temperature: 21, humidity: null }]);
-    assert.ok(atPool.every((answer) => answer.ms >= COST_MS - 20), 'each report holds its slot for reportCostMs');
+    const atPool = await Promise.all(
+      Array.from({ length: POOL }, () => postReport(analytics.reportUrl, body(), { jwt })),
+    );
+    assert.deepEqual(
+      atPool.map((answer) => answer.status),
+      Array(POOL).fill(200),
+    );
+    assert.deepEqual(atPool[0].json.dataTable, [
+      { Date: '5', Device: 'Demo Device', temperature: 21, humidity: null },
+    ]);
+    assert.ok(
+      atPool.every((answer) => answer.ms >= COST_MS - 20),
+      'each report holds its slot for reportCostMs',
+    );
 
-    const burst = await Promise.all(Array.from({ length: POOL + QUEUE + 4 }, () => postReport(analytics.reportUrl, body(), { jwt })));
+    const burst = await Promise.all(
+      Array.from({ length: POOL + QUEUE + 4 }, () =>
+        postReport(analytics.reportUrl, body(), { jwt }),
+      ),
+    );
     const accepted = burst.filter((answer) => answer.status === 200);
     const rejected = burst.filter((answer) => answer.status === 429);
     assert.equal(accepted.length, POOL + QUEUE);
     assert.equal(rejected.length, 4);
     assert.deepEqual(rejected[0].json, { status: 429, message: rejected[0].json.message });
     const slowestReject = Math.max(...rejected.map((answer) => answer.ms));
-    assert.ok(slowestReject < COST_MS / 2, `rejects answered before any report finishes (slowest ${slowestReject.toFixed(1)} ms)`);
-    assert.ok(Math.max(...accepted.map((answer) => answer.ms)) >= 2 * COST_MS - 20, 'queued requests waited for a slot');
+    assert.ok(
+      slowestReject < COST_MS / 2,
+      `rejects answered before any report finishes (slowest ${slowestReject.toFixed(1)} ms)`,
+    );
+    assert.ok(
+      Math.max(...accepted.map((answer) => answer.ms)) >= 2 * COST_MS - 20,
+      'queued requests waited for a slot',
+    );
 
     await eventually(async () => (await status()).active === 0, 2000, 'the pool to drain');
-    const recovered = await Promise.all(Array.from({ length: POOL + QUEUE }, () => postReport(analytics.reportUrl, body(), { jwt })));
-    assert.deepEqual(recovered.map((answer) => answer.status), Array(POOL + QUEUE).fill(200), 'no 429 at exactly pool + queue after the burst');
+    const recovered = await Promise.all(
+      Array.from({ length: POOL + QUEUE }, () => postReport(analytics.reportUrl, body(), { jwt })),
+    );
+    assert.deepEqual(
+      recovered.map((answer) => answer.status),
+      Array(POOL + QUEUE).fill(200),
+      'no 429 at exactly pool + queue after the burst',
+    );
     const counters = await status();
     assert.equal(counters.rejected, 4);
     assert.equal(counters.active + counters.queued, 0);
   });
 
   it('answers each reject in under 50 ms while the pool and queue are full, checking JWT (403) before admission and admission (429) before the body', async () => {
-    const holders = Array.from({ length: POOL + QUEUE }, () => postReport(analytics.reportUrl, body(), { jwt }));
-    await eventually(async () => {
-      const counters = await status();
-      return counters.active === POOL && counters.queued === QUEUE;
-    }, 2000, 'pool and queue to fill');
+    const holders = Array.from({ length: POOL + QUEUE }, () =>
+      postReport(analytics.reportUrl, body(), { jwt }),
+    );
+    await eventually(
+      async () => {
+        const counters = await status();
+        return counters.active === POOL && counters.queued === QUEUE;
+      },
+      2000,
+      'pool and queue to fill',
+    );
     for (let attempt = 0; attempt < 5; attempt++) {
       const answer = await postReport(analytics.reportUrl, body(), { jwt });
       assert.equal(answer.status, 429);
       assert.ok(answer.ms < 50, `reject took ${answer.ms.toFixed(1)} ms`);
     }
     assert.equal((await postReport(analytics.reportUrl, body(), { jwt: 'bad' })).status, 403);
-    assert.equal((await postReport(analytics.reportUrl, body(), { jwt, contentType: 'text/plain' })).status, 415);
-    assert.equal((await postReport(analytics.reportUrl, undefined, { jwt, raw: '{broken' })).status, 429);
-    assert.deepEqual((await Promise.all(holders)).map((answer) => answer.status), Array(POOL + QUEUE).fill(200));
+    assert.equal(
+      (await postReport(analytics.reportUrl, body(), { jwt, contentType: 'text/plain' })).status,
+      415,
+    );
+    assert.equal(
+      (await postReport(analytics.reportUrl, undefined, { jwt, raw: '{broken' })).status,
+      429,
+    );
+    assert.deepEqual(
+      (await Promise.all(holders)).map((answer) => answer.status),
+      Array(POOL + QUEUE).fill(200),
+    );
   });
 
   it('runs queued requests in arrival order', async () => {
-    const fifo = await startAnalytics({ platformUrl: platform.url, poolSize: 1, queueCapacity: 4, reportCostMs: 120, jwtCacheMs: 60_000 });
+    const fifo = await startAnalytics({
+      platformUrl: platform.url,
+      poolSize: 1,
+      queueCapacity: 4,
+      reportCostMs: 120,
+      jwtCacheMs: 60_000,
+    });
     try {
       const finished: string[] = [];
-      const send = (name: string) => postReport(fifo.reportUrl, body(), { jwt }).then((answer) => finished.push(`${name}:${answer.status}`));
+      const send = (name: string) =>
+        postReport(fifo.reportUrl, body(), { jwt }).then((answer) =>
+          finished.push(`${name}:${answer.status}`),
+        );
       const pending = [send('first')];
-      await eventually(async () => (await limiterStatus(fifo.limiterStatusUrl)).active === 1, 2000, 'the first report to run');
+      await eventually(
+        async () => (await limiterStatus(fifo.limiterStatusUrl)).active === 1,
+        2000,
+        'the first report to run',
+      );
       for (const [index, name] of ['second', 'third', 'fourth'].entries()) {
         pending.push(send(name));
-        await eventually(async () => (await limiterStatus(fifo.limiterStatusUrl)).queued === index + 1, 2000, `${name} to queue`);
+        await eventually(
+          async () => (await limiterStatus(fifo.limiterStatusUrl)).queued === index + 1,
+          2000,
+          `${name} to queue`,
+        );
       }
       await Promise.all(pending);
       assert.deepEqual(finished, ['first:200', 'second:200', 'third:200', 'fourth:200']);
@@ -127,32 +240,57 @@ describe('analytics limiter over HTTP', () => {
   it('leaks no slot when clients leave while queued, while running, or while sending their body', async () => {
     const before = await status();
     const controllers = Array.from({ length: POOL + QUEUE }, () => new AbortController());
-    const leaving = controllers.map((controller) => postReport(analytics.reportUrl, body(), { jwt, signal: controller.signal }).catch((error: Error) => error));
-    await eventually(async () => {
-      const counters = await status();
-      return counters.active === POOL && counters.queued === QUEUE;
-    }, 2000, 'pool and queue to fill');
+    const leaving = controllers.map((controller) =>
+      postReport(analytics.reportUrl, body(), { jwt, signal: controller.signal }).catch(
+        (error: Error) => error,
+      ),
+    );
+    await eventually(
+      async () => {
+        const counters = await status();
+        return counters.active === POOL && counters.queued === QUEUE;
+      },
+      2000,
+      'pool and queue to fill',
+    );
     for (const controller of controllers) controller.abort();
-    for (const outcome of await Promise.all(leaving)) assert.ok(outcome instanceof Error, 'aborted on the client side');
+    for (const outcome of await Promise.all(leaving))
+      assert.ok(outcome instanceof Error, 'aborted on the client side');
 
     // A client that sends its headers and half its body, then hangs up, while holding a slot.
     const socket = connect(Number(new URL(analytics.url).port), '127.0.0.1');
     await new Promise<void>((resolve) => socket.once('connect', resolve));
     const path = new URL(analytics.reportUrl).pathname;
-    socket.write(`POST ${path}?jwt=${jwt} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"viewConfigId":`);
-    await eventually(async () => (await status()).active === 1, 2000, 'the half-sent request to take a slot');
+    socket.write(
+      `POST ${path}?jwt=${jwt} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"viewConfigId":`,
+    );
+    await eventually(
+      async () => (await status()).active === 1,
+      2000,
+      'the half-sent request to take a slot',
+    );
     socket.destroy();
 
-    await eventually(async () => {
-      const counters = await status();
-      return counters.active === 0 && counters.queued === 0;
-    }, 2000, 'every slot to come back');
+    await eventually(
+      async () => {
+        const counters = await status();
+        return counters.active === 0 && counters.queued === 0;
+      },
+      2000,
+      'every slot to come back',
+    );
     const after = await status();
     assert.equal(after.abandoned - before.abandoned, QUEUE, 'the queued ones left the queue');
     assert.equal(after.rejected, before.rejected, 'nobody was refused');
 
-    const full = await Promise.all(Array.from({ length: POOL + QUEUE }, () => postReport(analytics.reportUrl, body(), { jwt })));
-    assert.deepEqual(full.map((answer) => answer.status), Array(POOL + QUEUE).fill(200), 'the whole capacity is available again');
+    const full = await Promise.all(
+      Array.from({ length: POOL + QUEUE }, () => postReport(analytics.reportUrl, body(), { jwt })),
+    );
+    assert.deepEqual(
+      full.map((answer) => answer.status),
+      Array(POOL + QUEUE).fill(200),
+      'the whole capacity is available again',
+    );
     assert.equal((await status()).rejected, before.rejected);
   });
 });

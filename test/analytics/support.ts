@@ -11,7 +11,9 @@ export interface FakeDevice {
   id: string;
   name: string;
   telemetry: Record<string, Array<{ ts: number; value: unknown }>>;
-  attributes: Partial<Record<'CLIENT_SCOPE' | 'SHARED_SCOPE' | 'SERVER_SCOPE', Record<string, unknown>>>;
+  attributes: Partial<
+    Record<'CLIENT_SCOPE' | 'SHARED_SCOPE' | 'SERVER_SCOPE', Record<string, unknown>>
+  >;
 }
 
 export interface FakePlatform {
@@ -32,42 +34,74 @@ export function makeJwt(expSeconds: number, subject = 'tenant@thingsboard.org'):
 
 function send(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
   response.end(text);
 }
 
-const tbError = (status: number, message: string, errorCode: number) => ({ status, message, errorCode, timestamp: Date.now() });
+const tbError = (status: number, message: string, errorCode: number) => ({
+  status,
+  message,
+  errorCode,
+  timestamp: Date.now(),
+});
 
 export async function startFakePlatform(devices: FakeDevice[]): Promise<FakePlatform> {
   const validTokens = new Set<string>();
   const hits = new Map<string, number>();
-  const deviceView = (device: FakeDevice) => ({ id: { entityType: 'DEVICE', id: device.id }, name: device.name, type: 'default', label: null });
+  const deviceView = (device: FakeDevice) => ({
+    id: { entityType: 'DEVICE', id: device.id },
+    name: device.name,
+    type: 'default',
+    label: null,
+  });
 
   const handle = (incoming: IncomingMessage, response: ServerResponse) => {
     const url = new URL(incoming.url ?? '/', 'http://fake');
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
     const header = incoming.headers['x-authorization'];
-    const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : undefined;
-    if (!token || !validTokens.has(token)) return send(response, 401, tbError(401, 'Authentication failed', 10));
+    const token =
+      typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : undefined;
+    if (!token || !validTokens.has(token))
+      return send(response, 401, tbError(401, 'Authentication failed', 10));
     if (url.pathname === '/api/auth/user') {
-      return send(response, 200, { id: { entityType: 'USER', id: 'u1' }, email: 'tenant@thingsboard.org', authority: 'TENANT_ADMIN' });
+      return send(response, 200, {
+        id: { entityType: 'USER', id: 'u1' },
+        email: 'tenant@thingsboard.org',
+        authority: 'TENANT_ADMIN',
+      });
     }
     if (url.pathname === '/api/tenant/devices') {
       const name = url.searchParams.get('deviceName');
       if (name !== null) {
         const device = devices.find((candidate) => candidate.name === name);
-        return device ? send(response, 200, deviceView(device)) : send(response, 404, tbError(404, "Requested item wasn't found!", 32));
+        return device
+          ? send(response, 200, deviceView(device))
+          : send(response, 404, tbError(404, "Requested item wasn't found!", 32));
       }
       const search = (url.searchParams.get('textSearch') ?? '').toLowerCase();
       const pageSize = Number(url.searchParams.get('pageSize'));
       const page = Number(url.searchParams.get('page'));
-      const all = devices.filter((device) => device.name.toLowerCase().includes(search)).sort((a, b) => a.name.localeCompare(b.name));
+      const all = devices
+        .filter((device) => device.name.toLowerCase().includes(search))
+        .sort((a, b) => a.name.localeCompare(b.name));
       const data = all.slice(page * pageSize, (page + 1) * pageSize).map(deviceView);
-      return send(response, 200, { data, totalPages: Math.ceil(all.length / pageSize), totalElements: all.length, hasNext: (page + 1) * pageSize < all.length });
+      return send(response, 200, {
+        data,
+        totalPages: Math.ceil(all.length / pageSize),
+        totalElements: all.length,
+        hasNext: (page + 1) * pageSize < all.length,
+      });
     }
-    const match = /^\/api\/plugins\/telemetry\/DEVICE\/([^/]+)\/values\/(timeseries|attributes\/(\w+))$/.exec(url.pathname);
+    const match =
+      /^\/api\/plugins\/telemetry\/DEVICE\/([^/]+)\/values\/(timeseries|attributes\/(\w+))$/.exec(
+        url.pathname,
+      );
     const device = match && devices.find((candidate) => candidate.id === match[1]);
-    if (!match || !device) return send(response, 404, tbError(404, "Requested item wasn't found!", 32));
+    if (!match || !device)
+      return send(response, 404, tbError(404, "Requested item wasn't found!", 32));
     const keys = (url.searchParams.get('keys') ?? '').split(',').filter(Boolean);
     if (match[2] === 'timeseries') {
       const startTs = Number(url.searchParams.get('startTs'));
@@ -109,7 +143,8 @@ export async function startFakePlatform(devices: FakeDevice[]): Promise<FakePlat
 export interface Answer {
   status: number;
   text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test answers are inspected field by field
+  // biome-ignore lint/suspicious/noExplicitAny: test answers are inspected field by field
+  json: any;
   contentType: string;
   ms: number;
 }
@@ -118,16 +153,29 @@ export interface Answer {
 export async function postReport(
   reportUrl: string,
   body: unknown,
-  options: { jwt?: string; jwtIn?: 'query' | 'header'; contentType?: string; raw?: string; signal?: AbortSignal } = {},
+  options: {
+    jwt?: string;
+    jwtIn?: 'query' | 'header';
+    contentType?: string;
+    raw?: string;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<Answer> {
   const started = performance.now();
-  const headers: Record<string, string> = { 'content-type': options.contentType ?? 'application/json' };
+  const headers: Record<string, string> = {
+    'content-type': options.contentType ?? 'application/json',
+  };
   let url = reportUrl;
   if (options.jwt !== undefined) {
     if (options.jwtIn === 'header') headers.jwt = options.jwt;
     else url += `?jwt=${encodeURIComponent(options.jwt)}`;
   }
-  const response = await request(url, { method: 'POST', headers, body: options.raw ?? JSON.stringify(body), signal: options.signal });
+  const response = await request(url, {
+    method: 'POST',
+    headers,
+    body: options.raw ?? JSON.stringify(body),
+    signal: options.signal,
+  });
   const text = await response.body.text();
   let json: unknown;
   try {
@@ -135,16 +183,34 @@ export async function postReport(
   } catch {
     json = undefined;
   }
-  return { status: response.statusCode, text, json, contentType: String(response.headers['content-type'] ?? ''), ms: performance.now() - started };
+  return {
+    status: response.statusCode,
+    text,
+    json,
+    contentType: String(response.headers['content-type'] ?? ''),
+    ms: performance.now() - started,
+  };
 }
 
-export async function limiterStatus(statusUrl: string): Promise<{ active: number; queued: number; rejected: number; completed: number; abandoned: number; poolSize: number; queueCapacity: number }> {
+export async function limiterStatus(statusUrl: string): Promise<{
+  active: number;
+  queued: number;
+  rejected: number;
+  completed: number;
+  abandoned: number;
+  poolSize: number;
+  queueCapacity: number;
+}> {
   const response = await request(statusUrl);
   return (await response.body.json()) as Awaited<ReturnType<typeof limiterStatus>>;
 }
 
 /** Polls `condition` every 10 ms until it holds; fails after `timeoutMs`. */
-export async function eventually(condition: () => Promise<boolean> | boolean, timeoutMs = 3000, what = 'condition'): Promise<void> {
+export async function eventually(
+  condition: () => Promise<boolean> | boolean,
+  timeoutMs = 3000,
+  what = 'condition',
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await condition()) return;

@@ -30,15 +30,34 @@ describe('analytics views file', () => {
     const refused: Array<[unknown, RegExp]> = [
       [{ views: [view({ id: 'nope' })] }, /\/views\/0\/id must match format "uuid"/],
       [{ views: [view({ columns: [] })] }, /columns/],
-      [{ views: [view({ columns: [{ label: 'x', source: { type: 'attribute', key: 'k' } }] })] }, /source/],
+      [
+        { views: [view({ columns: [{ label: 'x', source: { type: 'attribute', key: 'k' } }] })] },
+        /source/,
+      ],
       [{ views: [view({ devices: { names: ['A'], nameContains: 'A' } })] }, /devices/],
       [{ views: [view({ range: { startTs: 5, endTs: 1 } })] }, /startTs is after range.endTs/],
-      [{ views: [view({ columns: [{ label: 'x', source: { type: 'date' } }, { label: 'x', source: { type: 'deviceName' } }] })] }, /label "x" is repeated/],
+      [
+        {
+          views: [
+            view({
+              columns: [
+                { label: 'x', source: { type: 'date' } },
+                { label: 'x', source: { type: 'deviceName' } },
+              ],
+            }),
+          ],
+        },
+        /label "x" is repeated/,
+      ],
       [{ views: [view({ filters: { f: { source: { type: 'date' }, values: [] } } })] }, /filters/],
       [[view()], /must be object/],
     ];
     for (const [document, reason] of refused) {
-      assert.throws(() => parseViews(JSON.stringify(document)), (error: Error) => error instanceof ViewsFileError && reason.test(error.message), JSON.stringify(document));
+      assert.throws(
+        () => parseViews(JSON.stringify(document)),
+        (error: Error) => error instanceof ViewsFileError && reason.test(error.message),
+        JSON.stringify(document),
+      );
     }
     assert.throws(() => parseViews('{'), ViewsFileError);
   });
@@ -54,7 +73,10 @@ describe('analytics views file', () => {
   });
 
   it('takes pool size and queue capacity from the environment when the options leave them out', async () => {
-    const saved = { pool: process.env.SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE, queue: process.env.SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY };
+    const saved = {
+      pool: process.env.SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE,
+      queue: process.env.SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY,
+    };
     process.env.SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE = '4';
     process.env.SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY = '6';
     try {
@@ -68,9 +90,15 @@ describe('analytics views file', () => {
       const defaultCounters = await limiterStatus(defaults.limiterStatusUrl);
       await defaults.close();
       assert.deepEqual([defaultCounters.poolSize, defaultCounters.queueCapacity], [2, 10]);
-      await assert.rejects(startAnalytics({ platformUrl: 'http://127.0.0.1:9', poolSize: 0 }), RangeError);
+      await assert.rejects(
+        startAnalytics({ platformUrl: 'http://127.0.0.1:9', poolSize: 0 }),
+        RangeError,
+      );
     } finally {
-      for (const [name, value] of [['SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE', saved.pool], ['SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY', saved.queue]] as const) {
+      for (const [name, value] of [
+        ['SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE', saved.pool],
+        ['SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY', saved.queue],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }

@@ -1,24 +1,46 @@
 /** rest.json defaults: every parameter left out takes the default of interfaces.md's tables (timeouts in seconds). */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { completeConfig, ConnectorConfigError, CONNECTOR_QUIRKS_MODES } from '../../simulators/connector';
+import {
+  completeConfig,
+  ConnectorConfigError,
+  CONNECTOR_QUIRKS_MODES,
+} from '../../simulators/connector';
 import { targetProfileSchema } from '../../schemas';
 
 describe('rest.json defaults', () => {
-  const config = completeConfig({ server: {}, mapping: [{}], requestsMapping: { attributeRequests: [{}], attributeUpdates: [{}], serverSideRpc: [{}] } });
+  const config = completeConfig({
+    server: {},
+    mapping: [{}],
+    requestsMapping: { attributeRequests: [{}], attributeUpdates: [{}], serverSideRpc: [{}] },
+  });
 
   it('server: 127.0.0.1, port 5000, SSL off', () => {
-    assert.deepEqual(config.server, { host: '127.0.0.1', port: 5000, ssl: false, security: undefined });
+    assert.deepEqual(config.server, {
+      host: '127.0.0.1',
+      port: 5000,
+      ssl: false,
+      security: undefined,
+    });
   });
 
   it('mapping: /test_device, GET, basic <USERNAME>/<PASSWORD>, json converter with Device ${name} and profile default, status-only response', () => {
     const [mapping] = config.mapping;
     assert.equal(mapping!.endpoint, '/test_device');
     assert.deepEqual(mapping!.methods, ['GET']);
-    assert.deepEqual(mapping!.security, { type: 'basic', username: '<USERNAME>', password: '<PASSWORD>' });
+    assert.deepEqual(mapping!.security, {
+      type: 'basic',
+      username: '<USERNAME>',
+      password: '<PASSWORD>',
+    });
     assert.deepEqual(mapping!.converter, {
       type: 'json',
-      deviceInfo: { deviceNameExpression: 'Device ${name}', deviceNameExpressionSource: 'request', deviceProfileExpression: 'default', deviceProfileExpressionSource: 'request' },
+      deviceInfo: {
+        deviceNameExpression: 'Device ${name}',
+        deviceNameExpressionSource: 'request',
+        deviceProfileExpression: 'default',
+        deviceProfileExpressionSource: 'request',
+      },
       attributes: [],
       timeseries: [],
     });
@@ -26,12 +48,40 @@ describe('rest.json defaults', () => {
   });
 
   it('responses: hardcoded OK/Error; remote with responseExpected true, timeout 120 s, attribute result', () => {
-    const responses = completeConfig({ server: {}, mapping: [{ endpoint: '/a', response: {} }, { endpoint: '/b', response: { timeout: 5 } }, { endpoint: '/c', response: { responseExpected: false, responseAttribute: 'x' } }] }).mapping.map((mapping) => mapping.response);
-    assert.deepEqual(responses[0], { kind: 'hardcoded', successResponse: 'OK', unsuccessfulResponse: 'Error' });
-    assert.deepEqual(responses[1], { kind: 'remote', responseAttribute: 'result', timeoutSec: 5, unsuccessfulResponse: undefined });
-    assert.deepEqual(responses[2], { kind: 'hardcoded', successResponse: 'OK', unsuccessfulResponse: 'Error' });
-    const remote = completeConfig({ server: {}, mapping: [{ response: { responseAttribute: 'r' } }] }).mapping[0]!.response;
-    assert.deepEqual(remote, { kind: 'remote', responseAttribute: 'r', timeoutSec: 120, unsuccessfulResponse: undefined });
+    const responses = completeConfig({
+      server: {},
+      mapping: [
+        { endpoint: '/a', response: {} },
+        { endpoint: '/b', response: { timeout: 5 } },
+        { endpoint: '/c', response: { responseExpected: false, responseAttribute: 'x' } },
+      ],
+    }).mapping.map((mapping) => mapping.response);
+    assert.deepEqual(responses[0], {
+      kind: 'hardcoded',
+      successResponse: 'OK',
+      unsuccessfulResponse: 'Error',
+    });
+    assert.deepEqual(responses[1], {
+      kind: 'remote',
+      responseAttribute: 'result',
+      timeoutSec: 5,
+      unsuccessfulResponse: undefined,
+    });
+    assert.deepEqual(responses[2], {
+      kind: 'hardcoded',
+      successResponse: 'OK',
+      unsuccessfulResponse: 'Error',
+    });
+    const remote = completeConfig({
+      server: {},
+      mapping: [{ response: { responseAttribute: 'r' } }],
+    }).mapping[0]!.response;
+    assert.deepEqual(remote, {
+      kind: 'remote',
+      responseAttribute: 'r',
+      timeoutSec: 120,
+      unsuccessfulResponse: undefined,
+    });
   });
 
   it('attributeRequests: /sharedAttributes, shared, POST, basic, 10 s, ${deviceName}, ${attribute}', () => {
@@ -76,15 +126,28 @@ describe('rest.json defaults', () => {
   });
 
   it('refuses an invalid file with every problem', () => {
-    assert.throws(() => completeConfig({ server: { port: 'x' }, mapping: [{ HTTPMethods: [] }] }), (error: unknown) => error instanceof ConnectorConfigError && error.problems.length === 2);
+    assert.throws(
+      () => completeConfig({ server: { port: 'x' }, mapping: [{ HTTPMethods: [] }] }),
+      (error: unknown) => error instanceof ConnectorConfigError && error.problems.length === 2,
+    );
   });
 });
 
 describe('rest.json defaults in the tb-gateway-3.8 quirks mode', () => {
   const file = {
     server: {},
-    mapping: [{ response: {} }, { endpoint: '/explicit', security: { type: 'basic' as const, username: 'u', password: 'p' }, response: { successResponse: 'S', unsuccessfulResponse: 'U' } }],
-    requestsMapping: { attributeUpdates: [{}, { SSLVerify: false, allowRedirects: true }], serverSideRpc: [{}] },
+    mapping: [
+      { response: {} },
+      {
+        endpoint: '/explicit',
+        security: { type: 'basic' as const, username: 'u', password: 'p' },
+        response: { successResponse: 'S', unsuccessfulResponse: 'U' },
+      },
+    ],
+    requestsMapping: {
+      attributeUpdates: [{}, { SSLVerify: false, allowRedirects: true }],
+      serverSideRpc: [{}],
+    },
   };
   const config = completeConfig(file, 'rest.json', CONNECTOR_QUIRKS_MODES['tb-gateway-3.8']);
 
@@ -94,17 +157,34 @@ describe('rest.json defaults in the tb-gateway-3.8 quirks mode', () => {
   });
 
   it('hardcoded responses have no OK / Error defaults; configured bodies stay', () => {
-    assert.deepEqual(config.mapping[0]!.response, { kind: 'hardcoded', successResponse: '', unsuccessfulResponse: '' });
-    assert.deepEqual(config.mapping[1]!.response, { kind: 'hardcoded', successResponse: 'S', unsuccessfulResponse: 'U' });
+    assert.deepEqual(config.mapping[0]!.response, {
+      kind: 'hardcoded',
+      successResponse: '',
+      unsuccessfulResponse: '',
+    });
+    assert.deepEqual(config.mapping[1]!.response, {
+      kind: 'hardcoded',
+      successResponse: 'S',
+      unsuccessfulResponse: 'U',
+    });
   });
 
   it('outgoing calls verify certificates and do not follow redirects unless told; the RPC id is ${restId}', () => {
-    assert.deepEqual([config.attributeUpdates[0]!.sslVerify, config.attributeUpdates[0]!.allowRedirects], [true, false]);
-    assert.deepEqual([config.attributeUpdates[1]!.sslVerify, config.attributeUpdates[1]!.allowRedirects], [false, true]);
+    assert.deepEqual(
+      [config.attributeUpdates[0]!.sslVerify, config.attributeUpdates[0]!.allowRedirects],
+      [true, false],
+    );
+    assert.deepEqual(
+      [config.attributeUpdates[1]!.sslVerify, config.attributeUpdates[1]!.allowRedirects],
+      [false, true],
+    );
     assert.equal(config.serverSideRpc[0]!.idPlaceholder, 'restId');
   });
 
   it('the target profile schema offers exactly the quirks modes the connector has', () => {
-    assert.deepEqual([...targetProfileSchema.properties.connectorQuirks.enum].sort(), Object.keys(CONNECTOR_QUIRKS_MODES).sort());
+    assert.deepEqual(
+      [...targetProfileSchema.properties.connectorQuirks.enum].sort(),
+      Object.keys(CONNECTOR_QUIRKS_MODES).sort(),
+    );
   });
 });

@@ -26,14 +26,31 @@ describe('reference REST connector', () => {
   before(async () => {
     platform = await startPlatform({ httpPort: 0, mqttPort: 0 });
     jwt = await login(platform.httpUrl);
-    const gateway = await call(platform.httpUrl, 'POST', '/api/device', { body: { name: 'test-gateway', additionalInfo: { gateway: true } }, jwt });
-    const credentials = await call(platform.httpUrl, 'GET', `/api/device/${gateway.json.id.id}/credentials`, { jwt });
-    const converter = { deviceInfo: { deviceNameExpression: '${name}' }, timeseries: [{ key: 'v', type: 'double', value: '${v}' }] };
+    const gateway = await call(platform.httpUrl, 'POST', '/api/device', {
+      body: { name: 'test-gateway', additionalInfo: { gateway: true } },
+      jwt,
+    });
+    const credentials = await call(
+      platform.httpUrl,
+      'GET',
+      `/api/device/${gateway.json.id.id}/credentials`,
+      { jwt },
+    );
+    const converter = {
+      deviceInfo: { deviceNameExpression: '${name}' },
+      timeseries: [{ key: 'v', type: 'double', value: '${v}' }],
+    };
     const config = completeConfig({
       server: { host: '127.0.0.1', port: 0, SSL: true },
       mapping: [
         { endpoint: '/data', HTTPMethods: ['POST'], security: { type: 'anonymous' }, converter },
-        { endpoint: '/wait', HTTPMethods: ['POST'], security: { type: 'anonymous' }, converter, response: { timeout: 2 } },
+        {
+          endpoint: '/wait',
+          HTTPMethods: ['POST'],
+          security: { type: 'anonymous' },
+          converter,
+          response: { timeout: 2 },
+        },
       ],
     });
     const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) });
@@ -55,16 +72,50 @@ describe('reference REST connector', () => {
   });
 
   it('answers 400 to malformed JSON and 415 to a media type no converter reads', async () => {
-    assert.equal((await client.send({ path: '/data', body: { raw: '{"name":', contentType: 'application/json' } })).status, 400);
-    assert.equal((await client.send({ path: '/data', body: { raw: '[1,2]', contentType: 'application/json' } })).status, 400);
-    assert.equal((await client.send({ path: '/data', body: { raw: 'name=a', contentType: 'text/plain' } })).status, 415);
-    assert.equal((await client.send({ path: '/data', body: { json: { v: 1 } } })).status, 400, 'no device name');
+    assert.equal(
+      (
+        await client.send({
+          path: '/data',
+          body: { raw: '{"name":', contentType: 'application/json' },
+        })
+      ).status,
+      400,
+    );
+    assert.equal(
+      (
+        await client.send({
+          path: '/data',
+          body: { raw: '[1,2]', contentType: 'application/json' },
+        })
+      ).status,
+      400,
+    );
+    assert.equal(
+      (await client.send({ path: '/data', body: { raw: 'name=a', contentType: 'text/plain' } }))
+        .status,
+      415,
+    );
+    assert.equal(
+      (await client.send({ path: '/data', body: { json: { v: 1 } } })).status,
+      400,
+      'no device name',
+    );
   });
 
   it('ignores file parts of multipart requests with an info log', async () => {
-    const answer = await client.send({ path: '/data', body: { multipart: { fields: { name: 'former', v: '1.5' }, files: [{ field: 'v', filename: 'v.txt', content: '9' }] } } });
+    const answer = await client.send({
+      path: '/data',
+      body: {
+        multipart: {
+          fields: { name: 'former', v: '1.5' },
+          files: [{ field: 'v', filename: 'v.txt', content: '9' }],
+        },
+      },
+    });
     assert.equal(answer.status, 200);
-    const line = logLines.map((text) => JSON.parse(text) as { level: number; msg: string; filename?: string }).find((entry) => entry.msg.includes('file parts'));
+    const line = logLines
+      .map((text) => JSON.parse(text) as { level: number; msg: string; filename?: string })
+      .find((entry) => entry.msg.includes('file parts'));
     assert.ok(line, 'no log line about the file part');
     assert.equal(line.level, 30, 'logged at info');
     assert.equal(line.filename, 'v.txt');
@@ -76,8 +127,15 @@ describe('reference REST connector', () => {
     const other = await client.send({ path: '/data', body: { json: { name: 'other', v: 2 } } });
     assert.equal(other.status, 200);
     assert.ok(Date.now() - started < 1000, 'a waiting request held up another one');
-    const device = await call(platform.httpUrl, 'GET', '/api/tenant/devices?deviceName=waiter', { jwt });
-    await call(platform.httpUrl, 'POST', `/api/plugins/telemetry/DEVICE/${device.json.id.id}/attributes/SHARED_SCOPE`, { body: { result: { ok: true } }, jwt });
+    const device = await call(platform.httpUrl, 'GET', '/api/tenant/devices?deviceName=waiter', {
+      jwt,
+    });
+    await call(
+      platform.httpUrl,
+      'POST',
+      `/api/plugins/telemetry/DEVICE/${device.json.id.id}/attributes/SHARED_SCOPE`,
+      { body: { result: { ok: true } }, jwt },
+    );
     const answered = await waiting;
     assert.equal(answered.status, 200);
     assert.deepEqual(JSON.parse(answered.text), { ok: true });
@@ -88,7 +146,9 @@ describe('reference REST connector', () => {
     await intruder.close();
     let status = 0;
     for (let attempt = 0; attempt < 40 && status !== 200; attempt++) {
-      status = (await client.send({ path: '/data', body: { json: { name: 'after-takeover', v: 3.5 } } })).status;
+      status = (
+        await client.send({ path: '/data', body: { json: { name: 'after-takeover', v: 3.5 } } })
+      ).status;
       if (status !== 200) await delay(100);
     }
     assert.equal(status, 200, 'the connector did not forward again within 4 s');

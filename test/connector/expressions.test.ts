@@ -1,10 +1,24 @@
 /** The one ${...} expression engine: parsing, paths, typed and composite results, None, rendering modes. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluate, evaluateText, ExpressionSyntaxError, jsonFragment, parseTemplate, urlComponent } from '../../src/expressions';
+import {
+  evaluate,
+  evaluateText,
+  ExpressionSyntaxError,
+  jsonFragment,
+  parseTemplate,
+  urlComponent,
+} from '../../src/expressions';
 
 describe('expressions', () => {
-  const data = { name: 'SN-1', temp: 25.5, flag: false, params: { field: 'x', list: [{ id: 7 }] }, 'a.b': 'dotted', nothing: null };
+  const data = {
+    name: 'SN-1',
+    temp: 25.5,
+    flag: false,
+    params: { field: 'x', list: [{ id: 7 }] },
+    'a.b': 'dotted',
+    nothing: null,
+  };
 
   it('gives a single placeholder its value with its type', () => {
     assert.equal(evaluate('${temp}', data), 25.5);
@@ -32,8 +46,21 @@ describe('expressions', () => {
   });
 
   it('lets variables win over data and renders for URLs and JSON templates', () => {
-    assert.equal(evaluateText('/d/${deviceName}/${params.field}', data, { variables: { deviceName: 'Device SN 1/2', params: { field: 'a b' } }, render: urlComponent }), '/d/Device%20SN%201%2F2/a%20b');
-    assert.equal(evaluateText('{"${k}": "${v}", "n": ${n}}', {}, { variables: { k: 'key', v: 'say "hi"', n: 2.5 }, render: jsonFragment }), '{"key": "say \\"hi\\"", "n": 2.5}');
+    assert.equal(
+      evaluateText('/d/${deviceName}/${params.field}', data, {
+        variables: { deviceName: 'Device SN 1/2', params: { field: 'a b' } },
+        render: urlComponent,
+      }),
+      '/d/Device%20SN%201%2F2/a%20b',
+    );
+    assert.equal(
+      evaluateText(
+        '{"${k}": "${v}", "n": ${n}}',
+        {},
+        { variables: { k: 'key', v: 'say "hi"', n: 2.5 }, render: jsonFragment },
+      ),
+      '{"key": "say \\"hi\\"", "n": 2.5}',
+    );
   });
 
   it('refuses malformed templates with their position', () => {

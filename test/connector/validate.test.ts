@@ -21,15 +21,21 @@ function write(config: unknown): string {
 
 function validate(config: unknown): { status: number; out: string } {
   const problems = validateRestFile(write(config));
-  return { status: problems.length ? 1 : 0, out: problems.length ? problems.join('\n') : 'valid REST connector configuration' };
+  return {
+    status: problems.length ? 1 : 0,
+    out: problems.length ? problems.join('\n') : 'valid REST connector configuration',
+  };
 }
 
 describe('iotc validate', () => {
   it('exits 1 and names the JSON path of each problem; exits 0 on a valid file', () => {
     const bad = write({ server: { SSL: 'yes' }, mapping: [] });
-    const result = spawnSync(process.execPath, [join(root, 'bin', 'iotc.js'), 'validate', bad], { encoding: 'utf8', cwd: root });
+    const result = spawnSync(process.execPath, [join(root, 'bin', 'iotc.js'), 'validate', bad], {
+      encoding: 'utf8',
+      cwd: root,
+    });
     assert.equal(result.status, 1, result.stdout + result.stderr);
-    assert.match(result.stdout, /1 problem\n  \$\.server\.SSL: must be of type boolean/);
+    assert.match(result.stdout, /1 problem\n {2}\$\.server\.SSL: must be of type boolean/);
   });
 
   it('accepts the conformance rest.json', () => {
@@ -39,33 +45,84 @@ describe('iotc validate', () => {
   });
 
   it('names unknown members, wrong types and missing required members by JSON path', () => {
-    const result = validate({ server: { host: '127.0.0.1', SSL: 'yes', extra: 1 }, mapping: [{ endpoint: '/a', HTTPMethods: 'POST', converter: { timeseries: [{ key: 'k', value: '${v}' }] } }] });
+    const result = validate({
+      server: { host: '127.0.0.1', SSL: 'yes', extra: 1 },
+      mapping: [
+        {
+          endpoint: '/a',
+          HTTPMethods: 'POST',
+          converter: { timeseries: [{ key: 'k', value: '${v}' }] },
+        },
+      ],
+    });
     assert.equal(result.status, 1);
     assert.match(result.out, /\$\.server\.extra: unknown member/);
     assert.match(result.out, /\$\.server\.SSL: must be of type boolean/);
     assert.match(result.out, /\$\.mapping\[0\]\.HTTPMethods: must be of type array/);
-    assert.match(result.out, /\$\.mapping\[0\]\.converter\.timeseries\[0\]\.type: required member is missing/);
+    assert.match(
+      result.out,
+      /\$\.mapping\[0\]\.converter\.timeseries\[0\]\.type: required member is missing/,
+    );
   });
 
   it('names bad regular expressions and malformed expressions', () => {
     const result = validate({
       server: {},
-      mapping: [{ converter: { deviceInfo: { deviceNameExpression: 'Device ${name' }, attributes: [{ key: 'k', type: 'string', value: '${}' }] } }],
-      requestsMapping: { attributeUpdates: [{ deviceNameFilter: '([a-z', requestUrlExpression: 'http://x/${deviceName' }], serverSideRpc: [{ methodFilter: '*bad' }] },
+      mapping: [
+        {
+          converter: {
+            deviceInfo: { deviceNameExpression: 'Device ${name' },
+            attributes: [{ key: 'k', type: 'string', value: '${}' }],
+          },
+        },
+      ],
+      requestsMapping: {
+        attributeUpdates: [
+          { deviceNameFilter: '([a-z', requestUrlExpression: 'http://x/${deviceName' },
+        ],
+        serverSideRpc: [{ methodFilter: '*bad' }],
+      },
     });
     assert.equal(result.status, 1);
-    assert.match(result.out, /\$\.mapping\[0\]\.converter\.deviceInfo\.deviceNameExpression: malformed expression/);
-    assert.match(result.out, /\$\.mapping\[0\]\.converter\.attributes\[0\]\.value: malformed expression .* empty/);
-    assert.match(result.out, /\$\.requestsMapping\.attributeUpdates\[0\]\.deviceNameFilter: not a valid regular expression/);
-    assert.match(result.out, /\$\.requestsMapping\.attributeUpdates\[0\]\.requestUrlExpression: malformed expression/);
-    assert.match(result.out, /\$\.requestsMapping\.serverSideRpc\[0\]\.methodFilter: not a valid regular expression/);
+    assert.match(
+      result.out,
+      /\$\.mapping\[0\]\.converter\.deviceInfo\.deviceNameExpression: malformed expression/,
+    );
+    assert.match(
+      result.out,
+      /\$\.mapping\[0\]\.converter\.attributes\[0\]\.value: malformed expression .* empty/,
+    );
+    assert.match(
+      result.out,
+      /\$\.requestsMapping\.attributeUpdates\[0\]\.deviceNameFilter: not a valid regular expression/,
+    );
+    assert.match(
+      result.out,
+      /\$\.requestsMapping\.attributeUpdates\[0\]\.requestUrlExpression: malformed expression/,
+    );
+    assert.match(
+      result.out,
+      /\$\.requestsMapping\.serverSideRpc\[0\]\.methodFilter: not a valid regular expression/,
+    );
   });
 
   it('names a custom converter that does not exist and an endpoint served twice', () => {
-    const result = validate({ server: {}, mapping: [{ endpoint: '/x', converter: { type: 'custom', extension: 'NoSuchConverter' } }, { endpoint: '/x' }] });
+    const result = validate({
+      server: {},
+      mapping: [
+        { endpoint: '/x', converter: { type: 'custom', extension: 'NoSuchConverter' } },
+        { endpoint: '/x' },
+      ],
+    });
     assert.equal(result.status, 1);
-    assert.match(result.out, /\$\.mapping\[0\]\.converter\.extension: no custom converter NoSuchConverter/);
-    assert.match(result.out, /\$\.mapping\[1\]\.endpoint: the endpoint \/x is already served by \$\.mapping\[0\]\.endpoint/);
+    assert.match(
+      result.out,
+      /\$\.mapping\[0\]\.converter\.extension: no custom converter NoSuchConverter/,
+    );
+    assert.match(
+      result.out,
+      /\$\.mapping\[1\]\.endpoint: the endpoint \/x is already served by \$\.mapping\[0\]\.endpoint/,
+    );
   });
 
   it('takes a port written as digits and explains an old-format file', () => {

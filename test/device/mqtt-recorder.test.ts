@@ -16,11 +16,16 @@ function startServer() {
   const server = createServer((socket) => {
     sockets.add(socket);
     const parser = mqttPacket.parser({ protocolVersion: 5 });
-    const send = (packet: object) => socket.write(mqttPacket.generate(packet as mqttPacket.Packet, { protocolVersion: 5 }));
+    const send = (packet: object) =>
+      socket.write(mqttPacket.generate(packet as mqttPacket.Packet, { protocolVersion: 5 }));
     parser.on('packet', (packet) => {
       if (packet.cmd === 'connect') send({ cmd: 'connack', reasonCode: 0, sessionPresent: false });
       else if (packet.cmd === 'publish' && packet.qos === 1) {
-        send({ cmd: 'puback', messageId: packet.messageId, reasonCode: packet.topic === 'denied' ? 0x87 : 0 });
+        send({
+          cmd: 'puback',
+          messageId: packet.messageId,
+          reasonCode: packet.topic === 'denied' ? 0x87 : 0,
+        });
       } else if (packet.cmd === 'disconnect') socket.end();
     });
     socket.on('data', (chunk) => parser.parse(chunk));
@@ -35,18 +40,36 @@ test('the recorder sees the connect and each publish outcome; the outcomes are t
   await once(server, 'listening');
   const url = `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const log = new ExchangeLog();
-  const recorded = await MqttConnection.open({ url, token: 'device-token-123', recorder: log.record, ackTimeoutMs: 2000 });
+  const recorded = await MqttConnection.open({
+    url,
+    token: 'device-token-123',
+    recorder: log.record,
+    ackTimeoutMs: 2000,
+  });
   const plain = await MqttConnection.open({ url, token: 'device-token-123', ackTimeoutMs: 2000 });
   try {
     const outcomes = [];
     for (const connection of [recorded, plain]) {
-      const accepted = await connection.publish('v1/devices/me/telemetry', '{"temperature":21.5}', 1);
+      const accepted = await connection.publish(
+        'v1/devices/me/telemetry',
+        '{"temperature":21.5}',
+        1,
+      );
       const refused = await connection.publish('denied', 'x', 1);
       const fireAndForget = await connection.publish('v1/devices/me/telemetry', '{}', 0);
-      outcomes.push([accepted, refused, fireAndForget].map(({ result, reasonCode }) => ({ result, reasonCode })));
+      outcomes.push(
+        [accepted, refused, fireAndForget].map(({ result, reasonCode }) => ({
+          result,
+          reasonCode,
+        })),
+      );
     }
     assert.deepEqual(outcomes[0], outcomes[1], 'recording changes no outcome');
-    assert.deepEqual(outcomes[0], [{ result: 'acked', reasonCode: 0 }, { result: 'acked', reasonCode: 0x87 }, { result: 'sent', reasonCode: undefined }]);
+    assert.deepEqual(outcomes[0], [
+      { result: 'acked', reasonCode: 0 },
+      { result: 'acked', reasonCode: 0x87 },
+      { result: 'sent', reasonCode: undefined },
+    ]);
     await recorded.close();
     await recorded.publish('v1/devices/me/telemetry', '{}', 1);
     assert.deepEqual(log.exchanges.map(describeExchange), [
@@ -56,7 +79,10 @@ test('the recorder sees the connect and each publish outcome; the outcomes are t
       'PUBLISH v1/devices/me/telemetry qos 0 → sent',
       'PUBLISH v1/devices/me/telemetry qos 1 → closed',
     ]);
-    assert.ok(!JSON.stringify(log).includes('device-token-123'), 'the token (the MQTT user name) is not recorded');
+    assert.ok(
+      !JSON.stringify(log).includes('device-token-123'),
+      'the token (the MQTT user name) is not recorded',
+    );
   } finally {
     await Promise.allSettled([recorded.close(), plain.close()]);
     for (const socket of sockets) socket.destroy();

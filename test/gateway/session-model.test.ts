@@ -20,7 +20,13 @@ import { CleanupJournal, journalPath } from '../../src/target/journal';
 import { eventually } from '../../steps/support/eventually';
 import { startPlatform } from '../../simulators/platform';
 import { MqttGateway } from '../../simulators/gateway/mqtt-gateway';
-import { checkWholeState, commandArbitraries, emptyModel, rpcReply, type Real } from './session-model';
+import {
+  checkWholeState,
+  commandArbitraries,
+  emptyModel,
+  rpcReply,
+  type Real,
+} from './session-model';
 
 const DEVICES = 2;
 const TYPES = 1;
@@ -40,7 +46,11 @@ interface Environment {
 
 async function openEnvironment(): Promise<Environment> {
   if (!process.env.IOTC_TARGET) {
-    const platform = await startPlatform({ httpPort: 0, mqttPort: 0, minServerRpcTimeoutMs: MIN_RPC_TIMEOUT_MS });
+    const platform = await startPlatform({
+      httpPort: 0,
+      mqttPort: 0,
+      minServerRpcTimeoutMs: MIN_RPC_TIMEOUT_MS,
+    });
     const tenant = platform.demo.users.find((user) => user.authority === 'TENANT_ADMIN')!;
     const admin = await AdminClient.login(platform.httpUrl, tenant);
     return {
@@ -78,29 +88,41 @@ function positiveEnv(name: string, fallback: number): number {
   return Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
-test('a gateway session follows the model: what the platform holds and what it delivers', { timeout: TIME_LIMIT_MS + 30_000 }, async (t) => {
+test('a gateway session follows the model: what the platform holds and what it delivers', {
+  timeout: TIME_LIMIT_MS + 30_000,
+}, async (t) => {
   const env = await openEnvironment();
   const { admin, journal } = env;
   const gatewayName = `${env.namePrefix}gateway`;
   const typeNames = Array.from({ length: TYPES }, (_, i) => `${env.namePrefix}type-${i}`);
   journal?.intend('device', gatewayName);
-  const gatewayRecord = await admin.createDevice(gatewayName, { additionalInfo: { gateway: true } });
+  const gatewayRecord = await admin.createDevice(gatewayName, {
+    additionalInfo: { gateway: true },
+  });
   journal?.created('device', gatewayName, gatewayRecord.id);
   for (const type of typeNames) journal?.intend('deviceProfile', type);
   const token = await admin.getDeviceCredentials(gatewayRecord.id);
   let runIndex = 0;
 
   const property = fc.asyncProperty(
-    fc.commands(commandArbitraries({ devices: DEVICES, types: TYPES, expiringRpcs: env.inProcess }), {
-      maxCommands: positiveEnv('FC_MAX_COMMANDS', 25),
-      replayPath: process.env.FC_REPLAY_PATH || undefined,
-    }),
+    fc.commands(
+      commandArbitraries({ devices: DEVICES, types: TYPES, expiringRpcs: env.inProcess }),
+      {
+        maxCommands: positiveEnv('FC_MAX_COMMANDS', 25),
+        replayPath: process.env.FC_REPLAY_PATH || undefined,
+      },
+    ),
     async (commands) => {
       const run = ++runIndex;
       const names = Array.from({ length: DEVICES }, (_, i) => `${env.namePrefix}r${run}-d${i}`);
       for (const name of names) journal?.intend('device', name);
       const openGateway = async () => {
-        const driver = await MqttGateway.connect({ url: env.mqttUrl, token, protocolVersion: 5, attributeRequestTimeoutMs: 5000 });
+        const driver = await MqttGateway.connect({
+          url: env.mqttUrl,
+          token,
+          protocolVersion: 5,
+          attributeRequestTimeoutMs: 5000,
+        });
         driver.handleRpc((request) => rpcReply(request));
         return driver;
       };
@@ -113,7 +135,11 @@ test('a gateway session follows the model: what the platform holds and what it d
         rpcTimeouts: { queued: 60_000, expiring: env.inProcess ? MIN_RPC_TIMEOUT_MS : undefined },
         quietMs: env.inProcess ? 0 : 500,
         deliveryTimeoutMs: env.timeouts.eventuallyMs,
-        eventually: (probe) => eventually(probe, { timeoutMs: env.timeouts.eventuallyMs, intervalMs: env.timeouts.pollIntervalMs }),
+        eventually: (probe) =>
+          eventually(probe, {
+            timeoutMs: env.timeouts.eventuallyMs,
+            intervalMs: env.timeouts.pollIntervalMs,
+          }),
         openAnswers: new Set(),
       };
       const model = emptyModel(DEVICES);
@@ -145,10 +171,14 @@ test('a gateway session follows the model: what the platform holds and what it d
       interruptAfterTimeLimit: TIME_LIMIT_MS,
       markInterruptAsFailure: true,
     });
-    t.diagnostic(`fast-check seed=${out.seed} runs=${out.numRuns} in ${Date.now() - started} ms${out.interrupted ? ' (interrupted)' : ''}`);
+    t.diagnostic(
+      `fast-check seed=${out.seed} runs=${out.numRuns} in ${Date.now() - started} ms${out.interrupted ? ' (interrupted)' : ''}`,
+    );
     if (out.failed) {
       const replay = `FC_SEED=${out.seed}${out.counterexamplePath ? ` FC_PATH="${out.counterexamplePath}"` : ''}`;
-      throw new Error(`${fc.defaultReportMessage(out)}\nReplay: ${replay} node scripts/test.js test/gateway/session-model`);
+      throw new Error(
+        `${fc.defaultReportMessage(out)}\nReplay: ${replay} node scripts/test.js test/gateway/session-model`,
+      );
     }
   } finally {
     await admin.deleteDevice(gatewayRecord.id);

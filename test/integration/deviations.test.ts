@@ -11,72 +11,174 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { iotc, ROOT } from '../support/iotc';
 
-const DECLARED = ['GW-ATTRREQ-01', 'GW-ERR-03', 'GW-ERR-04', 'GW-TEL-03', 'HTTP-ERR-01', 'HTTP-PROV-05', 'KV-02'];
-const CONNECTOR_DECLARED = ['RC-AUPD-03', 'RC-AUPD-08', 'RC-RESP-02', 'RC-RESP-03', 'RC-RPC-05', 'RC-SEC-03'];
+const DECLARED = [
+  'GW-ATTRREQ-01',
+  'GW-ERR-03',
+  'GW-ERR-04',
+  'GW-TEL-03',
+  'HTTP-ERR-01',
+  'HTTP-PROV-05',
+  'KV-02',
+];
+const CONNECTOR_DECLARED = [
+  'RC-AUPD-03',
+  'RC-AUPD-08',
+  'RC-RESP-02',
+  'RC-RESP-03',
+  'RC-RPC-05',
+  'RC-SEC-03',
+];
 const DEVICE_API_TAGS = '@http-device-api or @key-value-data or @mqtt-gateway-api';
 
 interface Report {
   requirements: Array<{ id: string; interface: string; testable: boolean; verdict: string }>;
 }
 
-async function run(target: string, dir: string, features: string[] = [], tags = DEVICE_API_TAGS): Promise<{ code: number | null; report: Report; output: string }> {
+async function run(
+  target: string,
+  dir: string,
+  features: string[] = [],
+  tags = DEVICE_API_TAGS,
+): Promise<{ code: number | null; report: Report; output: string }> {
   const reports = join(dir, 'reports');
-  const { code, output } = await iotc(['run', '--target', target, '--tags', tags, '--reports', reports, ...features], join(dir, 'state'));
-  return { code, report: JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as Report, output };
+  const { code, output } = await iotc(
+    ['run', '--target', target, '--tags', tags, '--reports', reports, ...features],
+    join(dir, 'state'),
+  );
+  return {
+    code,
+    report: JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as Report,
+    output,
+  };
 }
 
 const deviceApi = (report: Report) =>
-  report.requirements.filter((requirement) => requirement.testable && ['http-device-api', 'key-value-data', 'mqtt-gateway-api'].includes(requirement.interface));
-const restConnector = (report: Report) => report.requirements.filter((requirement) => requirement.testable && requirement.interface === 'rest-connector');
+  report.requirements.filter(
+    (requirement) =>
+      requirement.testable &&
+      ['http-device-api', 'key-value-data', 'mqtt-gateway-api'].includes(requirement.interface),
+  );
+const restConnector = (report: Report) =>
+  report.requirements.filter(
+    (requirement) => requirement.testable && requirement.interface === 'rest-connector',
+  );
 
 /** A built-in profile without its declared deviations, written into dir. */
 function withoutDeviations(profileName: string, dir: string): string {
-  const profile = JSON.parse(readFileSync(join(ROOT, 'src', 'target', 'profiles', `${profileName}.json`), 'utf8')) as Record<string, unknown>;
+  const profile = JSON.parse(
+    readFileSync(join(ROOT, 'src', 'target', 'profiles', `${profileName}.json`), 'utf8'),
+  ) as Record<string, unknown>;
   delete profile.deviationsFrom;
   const path = join(dir, 'wrong-profile.json');
-  writeFileSync(path, JSON.stringify({ ...profile, name: `${profileName}-without-deviations`, deviations: {} }));
+  writeFileSync(
+    path,
+    JSON.stringify({ ...profile, name: `${profileName}-without-deviations`, deviations: {} }),
+  );
   return path;
 }
 
-test('quirks mode with the matching profile: DEVIATION for exactly the declared requirements, PASS elsewhere', { timeout: 120_000 }, async () => {
-  const { code, report, output } = await run('embedded-thingsboard-4.3', mkdtempSync(join(tmpdir(), 'iotc-deviations-')));
+test('quirks mode with the matching profile: DEVIATION for exactly the declared requirements, PASS elsewhere', {
+  timeout: 120_000,
+}, async () => {
+  const { code, report, output } = await run(
+    'embedded-thingsboard-4.3',
+    mkdtempSync(join(tmpdir(), 'iotc-deviations-')),
+  );
   assert.equal(code, 0, output.slice(-3000));
   const verdicts = deviceApi(report);
-  assert.deepEqual(verdicts.filter((requirement) => requirement.verdict === 'DEVIATION').map((requirement) => requirement.id).sort(), DECLARED);
+  assert.deepEqual(
+    verdicts
+      .filter((requirement) => requirement.verdict === 'DEVIATION')
+      .map((requirement) => requirement.id)
+      .sort(),
+    DECLARED,
+  );
   // GW-LIM-01 needs the tenant-limits capability, which the quirks profile (like ThingsBoard's) does not grant
-  assert.deepEqual(verdicts.filter((requirement) => !['PASS', 'DEVIATION'].includes(requirement.verdict) && !(requirement.id === 'GW-LIM-01' && requirement.verdict === 'NOT APPLICABLE')).map((requirement) => `${requirement.id}: ${requirement.verdict}`), []);
+  assert.deepEqual(
+    verdicts
+      .filter(
+        (requirement) =>
+          !['PASS', 'DEVIATION'].includes(requirement.verdict) &&
+          !(requirement.id === 'GW-LIM-01' && requirement.verdict === 'NOT APPLICABLE'),
+      )
+      .map((requirement) => `${requirement.id}: ${requirement.verdict}`),
+    [],
+  );
 });
 
-test('quirks mode with a profile that declares no deviation: the deviating requirements FAIL', { timeout: 120_000 }, async () => {
+test('quirks mode with a profile that declares no deviation: the deviating requirements FAIL', {
+  timeout: 120_000,
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-deviations-'));
   const path = withoutDeviations('embedded-thingsboard-4.3', dir);
   // the features that carry the deviating requirements (failing read-backs wait out eventuallyMs, so no more)
   const features = [
-    ...['errors', 'key-value-data', 'provision', 'deviations'].map((name) => join(ROOT, 'features', 'http-device-api', `${name}.feature`)),
-    ...['attributes', 'telemetry', 'errors', 'payload-properties', 'deviations'].map((name) => join(ROOT, 'features', 'mqtt-gateway-api', `${name}.feature`)),
+    ...['errors', 'key-value-data', 'provision', 'deviations'].map((name) =>
+      join(ROOT, 'features', 'http-device-api', `${name}.feature`),
+    ),
+    ...['attributes', 'telemetry', 'errors', 'payload-properties', 'deviations'].map((name) =>
+      join(ROOT, 'features', 'mqtt-gateway-api', `${name}.feature`),
+    ),
   ];
   const { code, report } = await run(path, dir, features);
   assert.equal(code, 1, 'the run fails');
-  const failed = deviceApi(report).filter((requirement) => requirement.verdict === 'FAIL').map((requirement) => requirement.id);
-  for (const id of DECLARED) assert.ok(failed.includes(id), `${id} is FAIL (failed: ${failed.join(', ')})`);
-  assert.ok(!deviceApi(report).some((requirement) => requirement.verdict === 'DEVIATION'), 'no DEVIATION without a declaration');
+  const failed = deviceApi(report)
+    .filter((requirement) => requirement.verdict === 'FAIL')
+    .map((requirement) => requirement.id);
+  for (const id of DECLARED)
+    assert.ok(failed.includes(id), `${id} is FAIL (failed: ${failed.join(', ')})`);
+  assert.ok(
+    !deviceApi(report).some((requirement) => requirement.verdict === 'DEVIATION'),
+    'no DEVIATION without a declaration',
+  );
 });
 
-test('connector quirks mode with the matching profile: DEVIATION for exactly the declared RC requirements, PASS for every other', { timeout: 120_000 }, async () => {
-  const { code, report, output } = await run('embedded-tb-gateway-3.8', mkdtempSync(join(tmpdir(), 'iotc-deviations-')), [], '@rest-connector');
+test('connector quirks mode with the matching profile: DEVIATION for exactly the declared RC requirements, PASS for every other', {
+  timeout: 120_000,
+}, async () => {
+  const { code, report, output } = await run(
+    'embedded-tb-gateway-3.8',
+    mkdtempSync(join(tmpdir(), 'iotc-deviations-')),
+    [],
+    '@rest-connector',
+  );
   assert.equal(code, 0, output.slice(-3000));
   const verdicts = restConnector(report);
-  assert.deepEqual(verdicts.filter((requirement) => requirement.verdict === 'DEVIATION').map((requirement) => requirement.id).sort(), CONNECTOR_DECLARED);
-  assert.deepEqual(verdicts.filter((requirement) => !['PASS', 'DEVIATION'].includes(requirement.verdict)).map((requirement) => `${requirement.id}: ${requirement.verdict}`), []);
+  assert.deepEqual(
+    verdicts
+      .filter((requirement) => requirement.verdict === 'DEVIATION')
+      .map((requirement) => requirement.id)
+      .sort(),
+    CONNECTOR_DECLARED,
+  );
+  assert.deepEqual(
+    verdicts
+      .filter((requirement) => !['PASS', 'DEVIATION'].includes(requirement.verdict))
+      .map((requirement) => `${requirement.id}: ${requirement.verdict}`),
+    [],
+  );
 });
 
-test('connector quirks mode with a profile that declares no deviation: the deviating RC requirements FAIL', { timeout: 120_000 }, async () => {
+test('connector quirks mode with a profile that declares no deviation: the deviating RC requirements FAIL', {
+  timeout: 120_000,
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-deviations-'));
   const path = withoutDeviations('embedded-tb-gateway-3.8', dir);
-  const features = ['endpoints', 'responses', 'requests-mapping', 'deviations'].map((name) => join(ROOT, 'features', 'rest-connector', `${name}.feature`));
+  const features = ['endpoints', 'responses', 'requests-mapping', 'deviations'].map((name) =>
+    join(ROOT, 'features', 'rest-connector', `${name}.feature`),
+  );
   const { code, report } = await run(path, dir, features, '@rest-connector');
   assert.equal(code, 1, 'the run fails');
-  const failed = restConnector(report).filter((requirement) => requirement.verdict === 'FAIL').map((requirement) => requirement.id);
-  assert.deepEqual(failed.sort(), CONNECTOR_DECLARED, 'exactly the requirements the quirks mode deviates from FAIL');
-  assert.ok(!restConnector(report).some((requirement) => requirement.verdict === 'DEVIATION'), 'no DEVIATION without a declaration');
+  const failed = restConnector(report)
+    .filter((requirement) => requirement.verdict === 'FAIL')
+    .map((requirement) => requirement.id);
+  assert.deepEqual(
+    failed.sort(),
+    CONNECTOR_DECLARED,
+    'exactly the requirements the quirks mode deviates from FAIL',
+  );
+  assert.ok(
+    !restConnector(report).some((requirement) => requirement.verdict === 'DEVIATION'),
+    'no DEVIATION without a declaration',
+  );
 });

@@ -14,16 +14,41 @@ import { createInterface } from 'node:readline';
 const ROOT = join(__dirname, '..', '..');
 const IOTC = join(ROOT, 'bin', 'iotc.js');
 
-async function startSimulate(): Promise<{ child: ChildProcess; info: { httpUrl: string; httpsUrl: string; mqttUrl: string; mqttsUrl: string; caFile: string } }> {
-  const child = spawn(process.execPath, [IOTC, 'simulate', '--http-port', '0', '--https-port', '0', '--mqtt-port', '0', '--mqtts-port', '0', '--json', '--claim-duration-ms', '60000'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+async function startSimulate(): Promise<{
+  child: ChildProcess;
+  info: { httpUrl: string; httpsUrl: string; mqttUrl: string; mqttsUrl: string; caFile: string };
+}> {
+  const child = spawn(
+    process.execPath,
+    [
+      IOTC,
+      'simulate',
+      '--http-port',
+      '0',
+      '--https-port',
+      '0',
+      '--mqtt-port',
+      '0',
+      '--mqtts-port',
+      '0',
+      '--json',
+      '--claim-duration-ms',
+      '60000',
+    ],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const lines = createInterface({ input: child.stdout! });
   const first = await Promise.race([
     once(lines, 'line').then(([line]) => line as string),
-    once(child, 'exit').then(([code]) => Promise.reject(new Error(`iotc simulate exited with ${code}`))),
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('iotc simulate did not start in 20 s')), 20_000).unref()),
+    once(child, 'exit').then(([code]) =>
+      Promise.reject(new Error(`iotc simulate exited with ${code}`)),
+    ),
+    new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('iotc simulate did not start in 20 s')), 20_000).unref(),
+    ),
   ]);
   return { child, info: JSON.parse(first) };
 }
@@ -33,21 +58,32 @@ function assertNoSecrets(reportsDir: string, output: string): void {
   const patterns: Array<[string, RegExp]> = [
     ['a JWT', /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/],
     ['an API key', /\btb_[A-Za-z0-9_-]{16,}/],
-    ['a device token in a URL', /\/api\/v1\/(?!provision\b|<redacted>|\{token\}|no-such-token|telemetry\b)[A-Za-z0-9_-]{8,}\//],
+    [
+      'a device token in a URL',
+      /\/api\/v1\/(?!provision\b|<redacted>|\{token\}|no-such-token|telemetry\b)[A-Za-z0-9_-]{8,}\//,
+    ],
     ['the demo device token', /A1_TEST_TOKEN/],
     ['the demo gateway token', /A1_GATEWAY_TOKEN/],
     ['a password field', /"password"\s*:\s*"(?!<redacted>)[^"]+"/],
   ];
-  const files = readdirSync(reportsDir).map((name) => [name, readFileSync(join(reportsDir, name), 'utf8')] as const);
+  const files = readdirSync(reportsDir).map(
+    (name) => [name, readFileSync(join(reportsDir, name), 'utf8')] as const,
+  );
   for (const [name, text] of [...files, ['the console output', output] as const]) {
     for (const [what, pattern] of patterns) {
       const found = pattern.exec(text);
-      assert.equal(found, null, `${name} shows ${what}: ...${found ? text.slice(Math.max(0, found.index - 60), found.index + 80) : ''}...`);
+      assert.equal(
+        found,
+        null,
+        `${name} shows ${what}: ...${found ? text.slice(Math.max(0, found.index - 60), found.index + 80) : ''}...`,
+      );
     }
   }
 }
 
-test('the HTTP device API, MQTT gateway API and admin authentication features pass against `iotc simulate` run as a separate process', { timeout: 180_000 }, async () => {
+test('the HTTP device API, MQTT gateway API and admin authentication features pass against `iotc simulate` run as a separate process', {
+  timeout: 180_000,
+}, async () => {
   const { child, info } = await startSimulate();
   try {
     const dir = mkdtempSync(join(tmpdir(), 'iotc-remote-'));
@@ -62,29 +98,59 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
           mqtt: info.mqttUrl,
           mqtts: info.mqttsUrl,
           tls: { caFile: info.caFile },
-          tenantAdmin: { username: '${env:IOTC_TEST_TENANT_USER}', password: '${env:IOTC_TEST_TENANT_PASSWORD}' },
-          customerUser: { username: '${env:IOTC_TEST_CUSTOMER_USER}', password: '${env:IOTC_TEST_CUSTOMER_PASSWORD}' },
-          sysAdmin: { username: '${env:IOTC_TEST_SYSADMIN_USER}', password: '${env:IOTC_TEST_SYSADMIN_PASSWORD}' },
+          tenantAdmin: {
+            username: '${env:IOTC_TEST_TENANT_USER}',
+            password: '${env:IOTC_TEST_TENANT_PASSWORD}',
+          },
+          customerUser: {
+            username: '${env:IOTC_TEST_CUSTOMER_USER}',
+            password: '${env:IOTC_TEST_CUSTOMER_PASSWORD}',
+          },
+          sysAdmin: {
+            username: '${env:IOTC_TEST_SYSADMIN_USER}',
+            password: '${env:IOTC_TEST_SYSADMIN_PASSWORD}',
+          },
           claimDurationMs: 60000,
         },
-        capabilities: ['mqtt5', 'tenant-limits', 'provisioning', 'claiming', 'firmware', 'client-rpc', 'api-keys'],
+        capabilities: [
+          'mqtt5',
+          'tenant-limits',
+          'provisioning',
+          'claiming',
+          'firmware',
+          'client-rpc',
+          'api-keys',
+        ],
         namePrefix: 'iotc-remote-',
       }),
     );
     const reports = join(dir, 'reports');
-    const run = spawn(process.execPath, [IOTC, 'run', '--target', profilePath, '--tags', '@http-device-api or @mqtt-gateway-api or @admin-auth', '--reports', reports], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        IOTC_TEST_TENANT_USER: 'tenant@thingsboard.org',
-        IOTC_TEST_TENANT_PASSWORD: 'tenant',
-        IOTC_TEST_CUSTOMER_USER: 'customer@thingsboard.org',
-        IOTC_TEST_CUSTOMER_PASSWORD: 'customer',
-        IOTC_TEST_SYSADMIN_USER: 'sysadmin@thingsboard.org',
-        IOTC_TEST_SYSADMIN_PASSWORD: 'sysadmin',
+    const run = spawn(
+      process.execPath,
+      [
+        IOTC,
+        'run',
+        '--target',
+        profilePath,
+        '--tags',
+        '@http-device-api or @mqtt-gateway-api or @admin-auth',
+        '--reports',
+        reports,
+      ],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          IOTC_TEST_TENANT_USER: 'tenant@thingsboard.org',
+          IOTC_TEST_TENANT_PASSWORD: 'tenant',
+          IOTC_TEST_CUSTOMER_USER: 'customer@thingsboard.org',
+          IOTC_TEST_CUSTOMER_PASSWORD: 'customer',
+          IOTC_TEST_SYSADMIN_USER: 'sysadmin@thingsboard.org',
+          IOTC_TEST_SYSADMIN_PASSWORD: 'sysadmin',
+        },
       },
-    });
+    );
     let output = '';
     run.stdout!.on('data', (chunk) => (output += chunk));
     run.stderr!.on('data', (chunk) => (output += chunk));
@@ -101,11 +167,16 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
     const notPassed = report.requirements.filter(
       (requirement) =>
         requirement.testable &&
-        ['http-device-api', 'key-value-data', 'mqtt-gateway-api', 'admin-auth'].includes(requirement.interface) &&
+        ['http-device-api', 'key-value-data', 'mqtt-gateway-api', 'admin-auth'].includes(
+          requirement.interface,
+        ) &&
         requirement.id !== 'AUTH-JWT-02' && // the profile states no lifetimes: the defaults are checked instead
         requirement.verdict !== 'PASS',
     );
-    assert.deepEqual(notPassed.map((requirement) => `${requirement.id}: ${requirement.verdict}`), []);
+    assert.deepEqual(
+      notPassed.map((requirement) => `${requirement.id}: ${requirement.verdict}`),
+      [],
+    );
   } finally {
     child.kill('SIGTERM');
     const [code] = await once(child, 'exit');

@@ -18,16 +18,25 @@ const IOTC = join(ROOT, 'bin', 'iotc.js');
 const PREFIX = 'iotc-safety-';
 
 async function startSimulate(): Promise<{ child: ChildProcess; httpUrl: string }> {
-  const child = spawn(process.execPath, [IOTC, 'simulate', '--http-port', '0', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [IOTC, 'simulate', '--http-port', '0', '--json'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [line] = (await Promise.race([
     once(createInterface({ input: child.stdout! }), 'line'),
-    new Promise((_, reject) => setTimeout(() => reject(new Error('iotc simulate did not start in 20 s')), 20_000).unref()),
+    new Promise((_, reject) =>
+      setTimeout(() => reject(new Error('iotc simulate did not start in 20 s')), 20_000).unref(),
+    ),
   ])) as [string];
   return { child, httpUrl: (JSON.parse(line) as { httpUrl: string }).httpUrl };
 }
 
 function iotc(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [IOTC, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [IOTC, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 async function exitOf(child: ChildProcess): Promise<{ code: number | null; output: string }> {
@@ -39,9 +48,14 @@ async function exitOf(child: ChildProcess): Promise<{ code: number | null; outpu
 }
 
 for (const signal of ['SIGINT', 'SIGKILL'] as const) {
-  test(`a run interrupted by ${signal} at a random point leaves nothing behind and touches nothing else`, { timeout: 120_000 }, async () => {
+  test(`a run interrupted by ${signal} at a random point leaves nothing behind and touches nothing else`, {
+    timeout: 120_000,
+  }, async () => {
     const { child: platform, httpUrl } = await startSimulate();
-    const admin = await AdminClient.login(httpUrl, { username: 'tenant@thingsboard.org', password: 'tenant' });
+    const admin = await AdminClient.login(httpUrl, {
+      username: 'tenant@thingsboard.org',
+      password: 'tenant',
+    });
     try {
       const dir = mkdtempSync(join(tmpdir(), 'iotc-safety-'));
       const profilePath = join(dir, 'safety.json');
@@ -49,15 +63,35 @@ for (const signal of ['SIGINT', 'SIGKILL'] as const) {
         profilePath,
         JSON.stringify({
           name: `safety-${signal}`,
-          platform: { http: httpUrl, tenantAdmin: { username: 'tenant@thingsboard.org', password: '${env:IOTC_SAFETY_PASSWORD}' } },
+          platform: {
+            http: httpUrl,
+            tenantAdmin: {
+              username: 'tenant@thingsboard.org',
+              password: '${env:IOTC_SAFETY_PASSWORD}',
+            },
+          },
           capabilities: [],
           namePrefix: PREFIX,
         }),
       );
       const env = { IOTC_STATE_DIR: join(dir, 'state'), IOTC_SAFETY_PASSWORD: 'tenant' };
-      const bystanders = [await admin.createDevice('customer-owned-thermostat'), await admin.createDevice(`${PREFIX}made-by-hand`)];
+      const bystanders = [
+        await admin.createDevice('customer-owned-thermostat'),
+        await admin.createDevice(`${PREFIX}made-by-hand`),
+      ];
 
-      const run = iotc(['run', '--target', profilePath, '--tags', '@http-device-api', '--reports', join(dir, 'reports')], env);
+      const run = iotc(
+        [
+          'run',
+          '--target',
+          profilePath,
+          '--tags',
+          '@http-device-api',
+          '--reports',
+          join(dir, 'reports'),
+        ],
+        env,
+      );
       const finished = exitOf(run);
       const waitMs = 1500 + Math.floor(Math.random() * 2000); // a random point inside the run, which takes ~3-4 s
       const stopped = await Promise.race([
@@ -67,15 +101,24 @@ for (const signal of ['SIGINT', 'SIGKILL'] as const) {
       const { code, output } = await finished;
       // SIGINT during start-up, before anything exists, ends the process at once; later it cleans up and exits 130
       if (stopped && signal === 'SIGKILL') assert.equal(code, null, output.slice(-2000));
-      if (stopped && signal === 'SIGINT') assert.ok(code === null || code === 130, `exit ${code}: ${output.slice(-2000)}`);
+      if (stopped && signal === 'SIGINT')
+        assert.ok(code === null || code === 130, `exit ${code}: ${output.slice(-2000)}`);
 
       const cleanup = await exitOf(iotc(['cleanup', '--target', profilePath], env));
       assert.equal(cleanup.code, 0, cleanup.output);
-      assert.ok(!/tenant/.test(cleanup.output.replace(/tenant@thingsboard\.org/g, '')), 'cleanup output shows no password');
+      assert.ok(
+        !/tenant/.test(cleanup.output.replace(/tenant@thingsboard\.org/g, '')),
+        'cleanup output shows no password',
+      );
 
       const left = (await admin.listDevices(0, PREFIX, 1000)).data.map((device) => device.name);
-      assert.deepEqual(left, [`${PREFIX}made-by-hand`], `after ${signal} at ${waitMs} ms the run left ${JSON.stringify(left)}`);
-      for (const bystander of bystanders) assert.ok(await admin.findDeviceByName(bystander.name), `${bystander.name} was deleted`);
+      assert.deepEqual(
+        left,
+        [`${PREFIX}made-by-hand`],
+        `after ${signal} at ${waitMs} ms the run left ${JSON.stringify(left)}`,
+      );
+      for (const bystander of bystanders)
+        assert.ok(await admin.findDeviceByName(bystander.name), `${bystander.name} was deleted`);
     } finally {
       await admin.close();
       platform.kill('SIGTERM');

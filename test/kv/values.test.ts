@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseLossless, typedValueOf, typedValueToJson, typedValueToString, typedValuesEqual } from '../../src/kv/values';
+import {
+  parseLossless,
+  typedValueOf,
+  typedValueToJson,
+  typedValueToString,
+  typedValuesEqual,
+} from '../../src/kv/values';
 
 function typeOf(json: string) {
   return typedValueOf((parseLossless(`{"k":${json}}`) as Record<string, unknown>).k);

@@ -11,7 +11,9 @@ import { openTarget } from '../../src/target';
 import { AdminClient } from '../../src/admin-client';
 import { runMqttGatewayLoad, tallySeqs, type MqttGatewayReport } from '../../load/mqtt-gateway';
 
-test('a short QoS 1 run stores every message once, writes its report and deletes its fleet', { timeout: 90_000 }, async () => {
+test('a short QoS 1 run stores every message once, writes its report and deletes its fleet', {
+  timeout: 90_000,
+}, async () => {
   const reports = mkdtempSync(join(tmpdir(), 'iotc-mqtt-load-'));
   process.env.IOTC_STATE_DIR = join(reports, 'state');
   const target = await openTarget('embedded');
@@ -38,14 +40,31 @@ test('a short QoS 1 run stores every message once, writes its report and deletes
     assert.ok(report.sent > 100, `messages were sent (${report.sent})`);
     assert.equal(report.acknowledged, report.sent);
     assert.deepEqual(
-      { devicesRead: report.readback?.devicesRead, sent: report.readback?.sent, stored: report.readback?.stored, lost: report.readback?.lost, duplicated: report.readback?.duplicated },
+      {
+        devicesRead: report.readback?.devicesRead,
+        sent: report.readback?.sent,
+        stored: report.readback?.stored,
+        lost: report.readback?.lost,
+        duplicated: report.readback?.duplicated,
+      },
       { devicesRead: 12, sent: report.sent, stored: report.sent, lost: 0, duplicated: 0 },
     );
     assert.equal(report.settings.payloadBytes, 200);
-    assert.ok(report.latency.count === report.sent && report.latency.p50 > 0 && report.latency.p50 <= report.latency.p99, 'latency percentiles from every publish');
-    assert.equal(report.cleanup?.deleted, 3 + 12, 'the gateways and every sub-device they created were deleted');
+    assert.ok(
+      report.latency.count === report.sent &&
+        report.latency.p50 > 0 &&
+        report.latency.p50 <= report.latency.p99,
+      'latency percentiles from every publish',
+    );
+    assert.equal(
+      report.cleanup?.deleted,
+      3 + 12,
+      'the gateways and every sub-device they created were deleted',
+    );
 
-    const written = JSON.parse(readFileSync(join(reports, 'load', 'mqtt-gateway.json'), 'utf8')) as MqttGatewayReport;
+    const written = JSON.parse(
+      readFileSync(join(reports, 'load', 'mqtt-gateway.json'), 'utf8'),
+    ) as MqttGatewayReport;
     assert.equal(written.verdict, 'PASS');
     assert.equal(written.readback?.lost, 0);
     assert.equal(written.readback?.duplicated, 0);
@@ -54,7 +73,11 @@ test('a short QoS 1 run stores every message once, writes its report and deletes
     const admin = await AdminClient.login(target.adminUrl, target.tenantAdmin);
     try {
       const left = await admin.listDevices(0, target.namePrefix, 1000);
-      assert.deepEqual(left.data.map((device) => device.name), [], 'no entity with the prefix is left');
+      assert.deepEqual(
+        left.data.map((device) => device.name),
+        [],
+        'no entity with the prefix is left',
+      );
     } finally {
       await admin.close();
     }
@@ -65,7 +88,25 @@ test('a short QoS 1 run stores every message once, writes its report and deletes
 
 test('the readback counts lost, duplicated and acknowledged-but-not-stored messages', () => {
   // sent 1..6; 3 never stored (acknowledged), 5 never stored (its publish failed), 2 stored twice, 99 is not ours
-  assert.deepEqual(tallySeqs(6, [5], [1, 2, 2, 4, 6, 99]), { sent: 6, stored: 4, lost: 2, duplicated: 1, acknowledgedNotStored: 1 });
-  assert.deepEqual(tallySeqs(3, [], [3, 2, 1]), { sent: 3, stored: 3, lost: 0, duplicated: 0, acknowledgedNotStored: 0 });
-  assert.deepEqual(tallySeqs(2, [], []), { sent: 2, stored: 0, lost: 2, duplicated: 0, acknowledgedNotStored: 2 });
+  assert.deepEqual(tallySeqs(6, [5], [1, 2, 2, 4, 6, 99]), {
+    sent: 6,
+    stored: 4,
+    lost: 2,
+    duplicated: 1,
+    acknowledgedNotStored: 1,
+  });
+  assert.deepEqual(tallySeqs(3, [], [3, 2, 1]), {
+    sent: 3,
+    stored: 3,
+    lost: 0,
+    duplicated: 0,
+    acknowledgedNotStored: 0,
+  });
+  assert.deepEqual(tallySeqs(2, [], []), {
+    sent: 2,
+    stored: 0,
+    lost: 2,
+    duplicated: 0,
+    acknowledgedNotStored: 2,
+  });
 });

@@ -11,7 +11,9 @@ let base: string;
 let jwt: string;
 
 before(async () => {
-  platform = await start({ clientRpcHandler: (device, request) => ({ device: device.name, got: request }) });
+  platform = await start({
+    clientRpcHandler: (device, request) => ({ device: device.name, got: request }),
+  });
   base = platform.httpUrl;
   jwt = await login(base);
 });
@@ -19,59 +21,111 @@ after(() => platform.close());
 
 test('the client-side RPC handler is configurable', async () => {
   const device = await newDevice(base, jwt, 'client-rpc');
-  const answer = await call(base, 'POST', `/api/v1/${device.token}/rpc`, { body: { method: 'ping' } });
+  const answer = await call(base, 'POST', `/api/v1/${device.token}/rpc`, {
+    body: { method: 'ping' },
+  });
   assert.deepEqual(answer.json, { device: 'client-rpc', got: { method: 'ping' } });
 });
 
 test('a payload over the size limit is 413 and stores nothing', async () => {
   const device = await newDevice(base, jwt, 'big-reply');
-  const answer = await call(base, 'POST', `/api/v1/${device.token}/rpc/1`, { raw: JSON.stringify({ blob: 'x'.repeat(70 * 1024) }) });
+  const answer = await call(base, 'POST', `/api/v1/${device.token}/rpc/1`, {
+    raw: JSON.stringify({ blob: 'x'.repeat(70 * 1024) }),
+  });
   assert.equal(answer.status, 413);
 });
 
 test('firmware: a title or version other than the assigned package is 400', async () => {
   const device = await newDevice(base, jwt, 'fw-mismatch');
-  const profile = (await call(base, 'GET', `/api/device/${device.id}`, { jwt })).json.deviceProfileId;
-  const info = (await call(base, 'POST', '/api/otaPackage', { jwt, body: { title: 'fw', version: '1', type: 'FIRMWARE', deviceProfileId: profile } })).json;
+  const profile = (await call(base, 'GET', `/api/device/${device.id}`, { jwt })).json
+    .deviceProfileId;
+  const info = (
+    await call(base, 'POST', '/api/otaPackage', {
+      jwt,
+      body: { title: 'fw', version: '1', type: 'FIRMWARE', deviceProfileId: profile },
+    })
+  ).json;
   const form = new FormData();
   form.append('file', new Blob([Buffer.from('firmware-bytes')]), 'fw.bin');
-  const upload = await request(`${base}/api/otaPackage/${info.id.id}?checksumAlgorithm=SHA256`, { method: 'POST', headers: { 'x-authorization': `Bearer ${jwt}` }, body: form });
+  const upload = await request(`${base}/api/otaPackage/${info.id.id}?checksumAlgorithm=SHA256`, {
+    method: 'POST',
+    headers: { 'x-authorization': `Bearer ${jwt}` },
+    body: form,
+  });
   assert.equal(upload.statusCode, 200);
   await upload.body.dump();
   const saved = (await call(base, 'GET', `/api/device/${device.id}`, { jwt })).json;
   await call(base, 'POST', '/api/device', { jwt, body: { ...saved, firmwareId: info.id } });
-  assert.equal((await call(base, 'GET', `/api/v1/${device.token}/firmware?title=fw&version=2`)).status, 400);
+  assert.equal(
+    (await call(base, 'GET', `/api/v1/${device.token}/firmware?title=fw&version=2`)).status,
+    400,
+  );
   const whole = await call(base, 'GET', `/api/v1/${device.token}/firmware?title=fw&version=1`);
   assert.deepEqual([whole.status, whole.text], [200, 'firmware-bytes']);
-  const pastEnd = await call(base, 'GET', `/api/v1/${device.token}/firmware?title=fw&version=1&size=4&chunk=99`);
+  const pastEnd = await call(
+    base,
+    'GET',
+    `/api/v1/${device.token}/firmware?title=fw&version=1&size=4&chunk=99`,
+  );
   assert.deepEqual([pastEnd.status, pastEnd.text], [200, '']);
 });
 
 test('a claim inside the window does not refresh it (put-if-absent), and an owned device is CLAIMED', async () => {
   const device = await newDevice(base, jwt, 'claimed-twice');
-  await call(base, 'POST', `/api/v1/${device.token}/claim`, { body: { secretKey: 'first', durationMs: 60000 } });
-  await call(base, 'POST', `/api/v1/${device.token}/claim`, { body: { secretKey: 'second', durationMs: 60000 } });
+  await call(base, 'POST', `/api/v1/${device.token}/claim`, {
+    body: { secretKey: 'first', durationMs: 60000 },
+  });
+  await call(base, 'POST', `/api/v1/${device.token}/claim`, {
+    body: { secretKey: 'second', durationMs: 60000 },
+  });
   const customer = await login(base, 'customer@thingsboard.org', 'customer');
-  const wrong = await call(base, 'POST', '/api/customer/device/claimed-twice/claim', { jwt: customer, body: { secretKey: 'second' } });
+  const wrong = await call(base, 'POST', '/api/customer/device/claimed-twice/claim', {
+    jwt: customer,
+    body: { secretKey: 'second' },
+  });
   assert.deepEqual([wrong.status, wrong.json], [400, 'FAILURE']);
-  const right = await call(base, 'POST', '/api/customer/device/claimed-twice/claim', { jwt: customer, body: { secretKey: 'first' } });
+  const right = await call(base, 'POST', '/api/customer/device/claimed-twice/claim', {
+    jwt: customer,
+    body: { secretKey: 'first' },
+  });
   assert.equal(right.json.response, 'SUCCESS');
-  const again = await call(base, 'POST', '/api/customer/device/claimed-twice/claim', { jwt: customer, body: { secretKey: 'first' } });
+  const again = await call(base, 'POST', '/api/customer/device/claimed-twice/claim', {
+    jwt: customer,
+    body: { secretKey: 'first' },
+  });
   assert.deepEqual([again.status, again.json], [400, 'CLAIMED']);
 });
 
 test('provisioning twice with ALLOW_CREATE_NEW_DEVICES is FAILURE the second time; the device is marked provisioned', async () => {
   await call(base, 'POST', '/api/deviceProfile', {
     jwt,
-    body: { name: 'p', provisionType: 'ALLOW_CREATE_NEW_DEVICES', provisionDeviceKey: 'k', profileData: { provisionConfiguration: { type: 'ALLOW_CREATE_NEW_DEVICES', provisionDeviceSecret: 's' } } },
+    body: {
+      name: 'p',
+      provisionType: 'ALLOW_CREATE_NEW_DEVICES',
+      provisionDeviceKey: 'k',
+      profileData: {
+        provisionConfiguration: { type: 'ALLOW_CREATE_NEW_DEVICES', provisionDeviceSecret: 's' },
+      },
+    },
   });
-  const first = await call(base, 'POST', '/api/v1/provision', { body: { deviceName: 'prov', provisionDeviceKey: 'k', provisionDeviceSecret: 's' } });
+  const first = await call(base, 'POST', '/api/v1/provision', {
+    body: { deviceName: 'prov', provisionDeviceKey: 'k', provisionDeviceSecret: 's' },
+  });
   assert.equal(first.json.status, 'SUCCESS');
-  const second = await call(base, 'POST', '/api/v1/provision', { body: { deviceName: 'prov', provisionDeviceKey: 'k', provisionDeviceSecret: 's' } });
+  const second = await call(base, 'POST', '/api/v1/provision', {
+    body: { deviceName: 'prov', provisionDeviceKey: 'k', provisionDeviceSecret: 's' },
+  });
   assert.deepEqual(second.json, { errorMsg: 'Failed to provision device!', status: 'FAILURE' });
   const id = (await call(base, 'GET', '/api/tenant/devices?deviceName=prov', { jwt })).json.id.id;
-  const server = (await call(base, 'GET', `/api/plugins/telemetry/DEVICE/${id}/values/attributes/SERVER_SCOPE`, { jwt })).json;
-  assert.deepEqual(server.map((attribute: { key: string; value: unknown }) => [attribute.key, attribute.value]), [['provisionState', 'provisioned']]);
+  const server = (
+    await call(base, 'GET', `/api/plugins/telemetry/DEVICE/${id}/values/attributes/SERVER_SCOPE`, {
+      jwt,
+    })
+  ).json;
+  assert.deepEqual(
+    server.map((attribute: { key: string; value: unknown }) => [attribute.key, attribute.value]),
+    [['provisionState', 'provisioned']],
+  );
 });
 
 test('HTTPS serves the same API with the generated certificate', async () => {

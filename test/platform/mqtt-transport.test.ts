@@ -39,7 +39,9 @@ class RawClient {
 
   static async open(port: number, version: Version): Promise<RawClient> {
     const socket = connectSocket({ host: '127.0.0.1', port });
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    await new Promise<void>((resolve, reject) =>
+      socket.once('connect', resolve).once('error', reject),
+    );
     return new RawClient(socket, version);
   }
 
@@ -48,8 +50,19 @@ class RawClient {
   }
 
   /** CONNECT with this user name (none when undefined); answers the CONNACK. */
-  async connect(username: string | undefined, clientId = `raw-${Math.random().toString(36).slice(2, 8)}`): Promise<Packet & { reasonCode?: number; returnCode?: number }> {
-    this.send({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: this.version, clean: true, clientId, keepalive: 60, username });
+  async connect(
+    username: string | undefined,
+    clientId = `raw-${Math.random().toString(36).slice(2, 8)}`,
+  ): Promise<Packet & { reasonCode?: number; returnCode?: number }> {
+    this.send({
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: this.version,
+      clean: true,
+      clientId,
+      keepalive: 60,
+      username,
+    });
     return this.next('connack') as Promise<Packet & { reasonCode?: number; returnCode?: number }>;
   }
 
@@ -58,13 +71,19 @@ class RawClient {
   }
 
   /** The first packet of this kind not yet taken; fails after WAIT_MS. */
-  async next(cmd: Packet['cmd'], accept: (packet: Packet) => boolean = () => true): Promise<Packet> {
+  async next(
+    cmd: Packet['cmd'],
+    accept: (packet: Packet) => boolean = () => true,
+  ): Promise<Packet> {
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
       const index = this.received.findIndex((packet) => packet.cmd === cmd && accept(packet));
       if (index >= 0) return this.received.splice(index, 1)[0];
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no ${cmd} within ${WAIT_MS} ms; received ${this.received.map((packet) => packet.cmd).join(', ') || 'nothing'}${this.closed ? ' (closed)' : ''}`);
+      if (left <= 0)
+        throw new Error(
+          `no ${cmd} within ${WAIT_MS} ms; received ${this.received.map((packet) => packet.cmd).join(', ') || 'nothing'}${this.closed ? ' (closed)' : ''}`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.add(() => {
@@ -77,13 +96,14 @@ class RawClient {
 
   async whenClosed(): Promise<boolean> {
     const deadline = Date.now() + WAIT_MS;
-    while (!this.closed && Date.now() < deadline) await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, deadline - Date.now());
-      this.waiters.add(() => {
-        clearTimeout(timer);
-        resolve();
+    while (!this.closed && Date.now() < deadline)
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, deadline - Date.now());
+        this.waiters.add(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
-    });
     return this.closed;
   }
 
@@ -98,7 +118,11 @@ class RawClient {
 }
 
 /** A raw client connected with a token; closed after the test. */
-async function rawSession(t: { after(fn: () => void): void }, version: Version, token: string): Promise<RawClient> {
+async function rawSession(
+  t: { after(fn: () => void): void },
+  version: Version,
+  token: string,
+): Promise<RawClient> {
   const client = await RawClient.open(mqttPort(platform), version);
   t.after(() => client.close());
   const connack = await client.connect(token);
@@ -116,7 +140,10 @@ function mqttPort(running: RunningPlatform): number {
 }
 
 async function tenantAdmin(running: RunningPlatform): Promise<AdminClient> {
-  return AdminClient.login(running.httpUrl, running.demo.users.find((user) => user.authority === 'TENANT_ADMIN')!);
+  return AdminClient.login(
+    running.httpUrl,
+    running.demo.users.find((user) => user.authority === 'TENANT_ADMIN')!,
+  );
 }
 
 before(async () => {
@@ -132,17 +159,28 @@ after(async () => {
 // ---- CONNECT ---------------------------------------------------------------------------------------------------
 
 test('CONNACK refusals: unknown token → v5 0x86 / v3 5; no user name but a client id → v5 0x85 / v3 2', async (t) => {
-  for (const [version, unknownToken, anonymous] of [[5, 0x86, 0x85], [4, 5, 2]] as const) {
+  for (const [version, unknownToken, anonymous] of [
+    [5, 0x86, 0x85],
+    [4, 5, 2],
+  ] as const) {
     const unknown = await RawClient.open(mqttPort(platform), version);
     t.after(() => unknown.close());
     const refused = await unknown.connect('no-such-token');
-    assert.equal(version === 5 ? refused.reasonCode : refused.returnCode, unknownToken, `v${version} unknown token`);
+    assert.equal(
+      version === 5 ? refused.reasonCode : refused.returnCode,
+      unknownToken,
+      `v${version} unknown token`,
+    );
     assert.ok(await unknown.whenClosed(), `v${version}: the refused connection closes`);
 
     const nobody = await RawClient.open(mqttPort(platform), version);
     t.after(() => nobody.close());
     const anonymousAnswer = await nobody.connect(undefined, 'some-client');
-    assert.equal(version === 5 ? anonymousAnswer.reasonCode : anonymousAnswer.returnCode, anonymous, `v${version} no user name`);
+    assert.equal(
+      version === 5 ? anonymousAnswer.reasonCode : anonymousAnswer.returnCode,
+      anonymous,
+      `v${version} no user name`,
+    );
     assert.ok(await nobody.whenClosed());
   }
 });
@@ -160,9 +198,20 @@ test('a second connection with the same token takes the session over: the older 
 // ---- SUBSCRIBE -------------------------------------------------------------------------------------------------
 
 test('SUBACK refuses filters ThingsBoard does not allow (v5 0x8F, v3 0x80) and grants the gateway topics at QoS ≤ 1', async (t) => {
-  for (const [version, refusal] of [[5, 0x8f], [4, 0x80]] as const) {
+  for (const [version, refusal] of [
+    [5, 0x8f],
+    [4, 0x80],
+  ] as const) {
     const client = await rawSession(t, version, platform.demo.gatewayToken);
-    client.send({ cmd: 'subscribe', messageId: 7, subscriptions: [{ topic: 'v1/gateway/#', qos: 1 }, { topic: 'v1/gateway/rpc', qos: 2 }, { topic: 'other/topic', qos: 0 }] });
+    client.send({
+      cmd: 'subscribe',
+      messageId: 7,
+      subscriptions: [
+        { topic: 'v1/gateway/#', qos: 1 },
+        { topic: 'v1/gateway/rpc', qos: 2 },
+        { topic: 'other/topic', qos: 0 },
+      ],
+    });
     const suback = (await client.next('suback')) as Packet & { granted: number[] };
     assert.deepEqual(suback.granted, [refusal, 1, refusal], `v${version}`);
   }
@@ -205,26 +254,45 @@ test('a device that is not a gateway may not use v1/gateway/*: v5 failure PUBACK
     const client = await rawSession(t, version, platform.demo.deviceToken);
     await client.publish('v1/gateway/connect', JSON.stringify({ device: name }), 8);
     const ack = (await client.next('puback')) as PubAck;
-    if (version === 5) assert.ok((ack.reasonCode ?? 0) >= 0x80, `v5 PUBACK 0x${ack.reasonCode?.toString(16)}`);
-    await client.publish('v1/gateway/telemetry', JSON.stringify({ [name]: [{ values: { a: 1 } }] }), 9);
+    if (version === 5)
+      assert.ok((ack.reasonCode ?? 0) >= 0x80, `v5 PUBACK 0x${ack.reasonCode?.toString(16)}`);
+    await client.publish(
+      'v1/gateway/telemetry',
+      JSON.stringify({ [name]: [{ values: { a: 1 } }] }),
+      9,
+    );
     await client.next('puback');
   }
-  assert.equal(await admin.findDeviceByName(name), undefined, 'the non-gateway device created a device');
+  assert.equal(
+    await admin.findDeviceByName(name),
+    undefined,
+    'the non-gateway device created a device',
+  );
 });
 
 // ---- attribute requests ------------------------------------------------------------------------------------------
 
 test('attribute requests: ThingsBoard shape answers value / values / neither; interfaces.md shape answers client and shared', async (t) => {
-  const gateway = await MqttGateway.connect({ url: platform.mqttUrl!, token: platform.demo.gatewayToken, protocolVersion: 5 });
+  const gateway = await MqttGateway.connect({
+    url: platform.mqttUrl!,
+    token: platform.demo.gatewayToken,
+    protocolVersion: 5,
+  });
   t.after(() => gateway.close());
   const name = `attr-${Date.now()}`;
-  assert.equal((await gateway.sendAttributes({ [name]: { fw: '1.2', count: 42, ratio: 0.5 } })).reasonCode, 0);
+  assert.equal(
+    (await gateway.sendAttributes({ [name]: { fw: '1.2', count: 42, ratio: 0.5 } })).reasonCode,
+    0,
+  );
   const record = await admin.findDeviceByName(name);
   assert.ok(record);
   await admin.saveAttributes(record.id, 'SHARED_SCOPE', '{"period": 30, "mode": "eco"}');
 
   const ask = async (request: Record<string, unknown>) => {
-    const { publish, response } = await gateway.requestAttributes({ device: name, ...request } as never);
+    const { publish, response } = await gateway.requestAttributes({
+      device: name,
+      ...request,
+    } as never);
     assert.equal(publish.reasonCode, 0);
     const { id, ...rest } = JSON.parse(response.raw) as Record<string, unknown>;
     assert.equal(typeof id, 'number');
@@ -232,32 +300,63 @@ test('attribute requests: ThingsBoard shape answers value / values / neither; in
   };
   assert.deepEqual(await ask({ client: true, key: 'fw' }), { device: name, value: '1.2' });
   assert.deepEqual(await ask({ client: true, keys: ['count'] }), { device: name, value: 42 });
-  assert.deepEqual(await ask({ client: true, keys: ['fw', 'ratio', 'absent'] }), { device: name, values: { fw: '1.2', ratio: 0.5 } });
-  assert.deepEqual(await ask({ client: false, keys: ['period', 'mode'] }), { device: name, values: { period: 30, mode: 'eco' } });
-  assert.deepEqual(await ask({ client: false, key: 'fw' }), { device: name }, 'fw is client-side: nothing found in shared');
+  assert.deepEqual(await ask({ client: true, keys: ['fw', 'ratio', 'absent'] }), {
+    device: name,
+    values: { fw: '1.2', ratio: 0.5 },
+  });
+  assert.deepEqual(await ask({ client: false, keys: ['period', 'mode'] }), {
+    device: name,
+    values: { period: 30, mode: 'eco' },
+  });
+  assert.deepEqual(
+    await ask({ client: false, key: 'fw' }),
+    { device: name },
+    'fw is client-side: nothing found in shared',
+  );
   assert.deepEqual(await ask({ client: true, keys: ['absent', 'missing'] }), { device: name });
-  assert.deepEqual(await ask({ client: ['fw'], shared: ['mode', 'absent'] }), { device: name, client: { fw: '1.2' }, shared: { mode: 'eco' } });
+  assert.deepEqual(await ask({ client: ['fw'], shared: ['mode', 'absent'] }), {
+    device: name,
+    client: { fw: '1.2' },
+    shared: { mode: 'eco' },
+  });
   assert.deepEqual(await ask({ shared: ['period'] }), { device: name, shared: { period: 30 } });
-  assert.deepEqual(await ask({}), { device: name, client: { fw: '1.2', count: 42, ratio: 0.5 }, shared: { period: 30, mode: 'eco' } });
+  assert.deepEqual(await ask({}), {
+    device: name,
+    client: { fw: '1.2', count: 42, ratio: 0.5 },
+    shared: { period: 30, mode: 'eco' },
+  });
 });
 
 // ---- robustness and limits ---------------------------------------------------------------------------------------
 
 test('garbage bytes end only that connection; another client keeps working', async (t) => {
   const victim = await rawSession(t, 5, platform.demo.deviceToken);
-  const bystander = await MqttGateway.connect({ url: platform.mqttUrl!, token: platform.demo.gatewayToken, protocolVersion: 5 });
+  const bystander = await MqttGateway.connect({
+    url: platform.mqttUrl!,
+    token: platform.demo.gatewayToken,
+    protocolVersion: 5,
+  });
   t.after(() => bystander.close());
   victim.socket.write(Buffer.from([0xf0, 0xff, 0xff, 0xff, 0xff, 0x7f, 0x00, 0x13, 0x37]));
   assert.ok(await victim.whenClosed(), 'the connection that sent garbage is closed');
   const name = `bystander-${Date.now()}`;
-  const outcome = await bystander.sendTelemetry({ [name]: [{ ts: 1_700_000_000_000, values: { alive: true } }] });
+  const outcome = await bystander.sendTelemetry({
+    [name]: [{ ts: 1_700_000_000_000, values: { alive: true } }],
+  });
   assert.equal(outcome.result, 'acked');
   assert.equal(outcome.reasonCode, 0);
   const record = await admin.findDeviceByName(name);
   assert.ok(record);
-  assert.equal((await admin.latestTelemetry(record.id, ['alive'])).get('alive')?.ts, 1_700_000_000_000);
+  assert.equal(
+    (await admin.latestTelemetry(record.id, ['alive'])).get('alive')?.ts,
+    1_700_000_000_000,
+  );
   // and the server still accepts new connections
-  const later = await MqttConnection.open({ url: platform.mqttUrl!, token: platform.demo.deviceToken, protocolVersion: 4 });
+  const later = await MqttConnection.open({
+    url: platform.mqttUrl!,
+    token: platform.demo.deviceToken,
+    protocolVersion: 4,
+  });
   await later.close();
 });
 
@@ -269,15 +368,31 @@ test('device limit: a connect beyond maxDevices gets PUBACK 0x97 and creates not
     await limitedAdmin.close();
     await limited.close();
   });
-  const gateway = await MqttGateway.connect({ url: limited.mqttUrl!, token: limited.demo.gatewayToken, protocolVersion: 5 });
+  const gateway = await MqttGateway.connect({
+    url: limited.mqttUrl!,
+    token: limited.demo.gatewayToken,
+    protocolVersion: 5,
+  });
   t.after(() => gateway.close());
   assert.equal((await gateway.connectDevice('first')).reasonCode, 0);
   const refused = await gateway.connectDevice('second', 'some-type');
   assert.equal(refused.result, 'acked');
   assert.equal(refused.reasonCode, 0x97);
-  assert.equal(await limitedAdmin.findDeviceByName('second'), undefined, 'the refused connect created the device');
+  assert.equal(
+    await limitedAdmin.findDeviceByName('second'),
+    undefined,
+    'the refused connect created the device',
+  );
   assert.ok(await limitedAdmin.findDeviceByName('first'));
-  assert.equal((await gateway.sendTelemetry({ third: [{ values: { a: 1 } }] })).reasonCode, 0x97, 'an implicit connect beyond the limit is refused too');
+  assert.equal(
+    (await gateway.sendTelemetry({ third: [{ values: { a: 1 } }] })).reasonCode,
+    0x97,
+    'an implicit connect beyond the limit is refused too',
+  );
   assert.equal(await limitedAdmin.findDeviceByName('third'), undefined);
-  assert.equal(gateway.connection.closed, false, 'the quota refusal does not close the gateway connection');
+  assert.equal(
+    gateway.connection.closed,
+    false,
+    'the quota refusal does not close the gateway connection',
+  );
 });

@@ -17,9 +17,17 @@ before(async () => {
 after(() => platform.close());
 
 /** Latest values of a device, typed (useStrictDataTypes=true), as lossless JSON text per key: `{"ts":..,"value":..}`. */
-async function latest(deviceId: string, keys?: string): Promise<Record<string, Array<{ ts: number; value: unknown }>>> {
+async function latest(
+  deviceId: string,
+  keys?: string,
+): Promise<Record<string, Array<{ ts: number; value: unknown }>>> {
   const query = `${keys ? `keys=${keys}&` : ''}useStrictDataTypes=true`;
-  const answer = await call(base, 'GET', `/api/plugins/telemetry/DEVICE/${deviceId}/values/timeseries?${query}`, { jwt });
+  const answer = await call(
+    base,
+    'GET',
+    `/api/plugins/telemetry/DEVICE/${deviceId}/values/timeseries?${query}`,
+    { jwt },
+  );
   assert.equal(answer.status, 200, answer.text);
   return parseLossless(answer.text) as Record<string, Array<{ ts: number; value: unknown }>>;
 }
@@ -42,7 +50,14 @@ test('object form: server timestamp, every value type kept (DOUBLE keeps .0, LON
   assert.equal(lexeme(values.j[0].value), '{"a":[1,2.5,null]}');
   assert.equal(lexeme(values.e[0].value), '1000', 'an exponent form without a point is a LONG');
   assert.ok(Number(String(values.d[0].ts)) >= before);
-  const strings = (await call(base, 'GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/timeseries?keys=d,b,nope`, { jwt })).json;
+  const strings = (
+    await call(
+      base,
+      'GET',
+      `/api/plugins/telemetry/DEVICE/${device.id}/values/timeseries?keys=d,b,nope`,
+      { jwt },
+    )
+  ).json;
   assert.equal(strings.d[0].value, '21.0', 'values are strings without useStrictDataTypes');
   assert.equal(strings.b[0].value, 'true');
   assert.equal(strings.nope[0].value, null, 'an unknown key answers one null value');
@@ -50,17 +65,45 @@ test('object form: server timestamp, every value type kept (DOUBLE keeps .0, LON
 
 test('timestamped form and array form (mixed elements) keep their timestamps', async () => {
   const device = await newDevice(base, jwt, 'tel-ts');
-  assert.equal((await call(base, 'POST', `/api/v1/${device.token}/telemetry`, { body: { ts: 1700000000123, values: { t: 1.5 } } })).status, 200);
-  const array = [{ ts: 1700000000200, values: { t: 2.5 } }, { u: 'x' }, { ts: 1700000000100, values: { t: 0.5 } }];
-  assert.equal((await call(base, 'POST', `/api/v1/${device.token}/telemetry`, { body: array })).status, 200);
+  assert.equal(
+    (
+      await call(base, 'POST', `/api/v1/${device.token}/telemetry`, {
+        body: { ts: 1700000000123, values: { t: 1.5 } },
+      })
+    ).status,
+    200,
+  );
+  const array = [
+    { ts: 1700000000200, values: { t: 2.5 } },
+    { u: 'x' },
+    { ts: 1700000000100, values: { t: 0.5 } },
+  ];
+  assert.equal(
+    (await call(base, 'POST', `/api/v1/${device.token}/telemetry`, { body: array })).status,
+    200,
+  );
   const values = await latest(device.id, 't,u');
   assert.equal(Number(String(values.t[0].ts)), 1700000000200, 'the latest is the greatest ts');
   assert.equal(values.u[0].value, 'x');
-  const history = (await call(base, 'GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/timeseries?keys=t&startTs=0&endTs=1800000000000&orderBy=ASC&useStrictDataTypes=true`, { jwt })).json;
-  assert.deepEqual(history.t.map((entry: { ts: number }) => entry.ts), [1700000000100, 1700000000123, 1700000000200]);
+  const history = (
+    await call(
+      base,
+      'GET',
+      `/api/plugins/telemetry/DEVICE/${device.id}/values/timeseries?keys=t&startTs=0&endTs=1800000000000&orderBy=ASC&useStrictDataTypes=true`,
+      { jwt },
+    )
+  ).json;
+  assert.deepEqual(
+    history.t.map((entry: { ts: number }) => entry.ts),
+    [1700000000100, 1700000000123, 1700000000200],
+  );
   const tsOnly = await newDevice(base, jwt, 'tel-ts-only');
   await call(base, 'POST', `/api/v1/${tsOnly.token}/telemetry`, { body: { ts: 5 } });
-  assert.equal((await latest(tsOnly.id, 'ts')).ts[0].value !== null, true, 'an object with ts but no values is the object form');
+  assert.equal(
+    (await latest(tsOnly.id, 'ts')).ts[0].value !== null,
+    true,
+    'an object with ts but no values is the object form',
+  );
 });
 
 test('rejected telemetry is 400 with the error JSON and stores nothing', async () => {
@@ -85,7 +128,9 @@ test('rejected telemetry is 400 with the error JSON and stores nothing', async (
     assert.equal(typeof answer.json.message, 'string');
     assert.equal(typeof answer.json.timestamp, 'number');
   }
-  const keys = (await call(base, 'GET', `/api/plugins/telemetry/DEVICE/${device.id}/keys/timeseries`, { jwt })).json;
+  const keys = (
+    await call(base, 'GET', `/api/plugins/telemetry/DEVICE/${device.id}/keys/timeseries`, { jwt })
+  ).json;
   assert.deepEqual(keys, [], 'nothing of a rejected payload is stored');
 });
 
@@ -100,24 +145,76 @@ test('an unknown token is 401 with an empty body, checked before the body; unkno
     ['GET', `/api/v1/${device.token}/telemetry`],
     ['GET', '/nothing-here'],
   ]) {
-    assert.equal((await call(base, method, path, method === 'POST' ? { body: { a: 1 } } : {})).status, 404, `${method} ${path}`);
+    assert.equal(
+      (await call(base, method, path, method === 'POST' ? { body: { a: 1 } } : {})).status,
+      404,
+      `${method} ${path}`,
+    );
   }
-  assert.deepEqual((await call(base, 'GET', `/api/plugins/telemetry/DEVICE/${device.id}/keys/timeseries`, { jwt })).json, []);
+  assert.deepEqual(
+    (await call(base, 'GET', `/api/plugins/telemetry/DEVICE/${device.id}/keys/timeseries`, { jwt }))
+      .json,
+    [],
+  );
 });
 
 test('client attributes: stored, updated, and read with clientKeys/sharedKeys', async () => {
   const device = await newDevice(base, jwt, 'attr-device');
-  assert.equal((await call(base, 'POST', `/api/v1/${device.token}/attributes`, { raw: '{"fw":"1.0","ratio":2.0,"count":7}' })).status, 200);
-  assert.equal((await call(base, 'POST', `/api/v1/${device.token}/attributes`, { body: { count: 8 } })).status, 200);
-  await call(base, 'POST', `/api/plugins/telemetry/DEVICE/${device.id}/SHARED_SCOPE`, { jwt, raw: '{"target":21.0,"mode":"eco"}' });
+  assert.equal(
+    (
+      await call(base, 'POST', `/api/v1/${device.token}/attributes`, {
+        raw: '{"fw":"1.0","ratio":2.0,"count":7}',
+      })
+    ).status,
+    200,
+  );
+  assert.equal(
+    (await call(base, 'POST', `/api/v1/${device.token}/attributes`, { body: { count: 8 } })).status,
+    200,
+  );
+  await call(base, 'POST', `/api/plugins/telemetry/DEVICE/${device.id}/SHARED_SCOPE`, {
+    jwt,
+    raw: '{"target":21.0,"mode":"eco"}',
+  });
   const all = await call(base, 'GET', `/api/v1/${device.token}/attributes`);
-  assert.equal(all.text, '{"client":{"fw":"1.0","ratio":2.0,"count":8},"shared":{"target":21.0,"mode":"eco"}}');
-  assert.deepEqual((await call(base, 'GET', `/api/v1/${device.token}/attributes?clientKeys=count,missing`)).json, { client: { count: 8 } });
-  assert.deepEqual((await call(base, 'GET', `/api/v1/${device.token}/attributes?sharedKeys=mode`)).json, { shared: { mode: 'eco' } });
-  assert.deepEqual((await call(base, 'GET', `/api/v1/${device.token}/attributes?clientKeys=missing`)).json, {});
+  assert.equal(
+    all.text,
+    '{"client":{"fw":"1.0","ratio":2.0,"count":8},"shared":{"target":21.0,"mode":"eco"}}',
+  );
+  assert.deepEqual(
+    (await call(base, 'GET', `/api/v1/${device.token}/attributes?clientKeys=count,missing`)).json,
+    { client: { count: 8 } },
+  );
+  assert.deepEqual(
+    (await call(base, 'GET', `/api/v1/${device.token}/attributes?sharedKeys=mode`)).json,
+    { shared: { mode: 'eco' } },
+  );
+  assert.deepEqual(
+    (await call(base, 'GET', `/api/v1/${device.token}/attributes?clientKeys=missing`)).json,
+    {},
+  );
   for (const raw of ['[1]', '{"a":null}', '{"a":', '"x"']) {
-    assert.equal((await call(base, 'POST', `/api/v1/${device.token}/attributes`, { raw: raw.replace('a', 'zz') })).status, 400, raw);
+    assert.equal(
+      (
+        await call(base, 'POST', `/api/v1/${device.token}/attributes`, {
+          raw: raw.replace('a', 'zz'),
+        })
+      ).status,
+      400,
+      raw,
+    );
   }
-  const client = (await call(base, 'GET', `/api/plugins/telemetry/DEVICE/${device.id}/values/attributes/CLIENT_SCOPE`, { jwt })).json;
-  assert.deepEqual(client.map((attribute: { key: string }) => attribute.key).sort(), ['count', 'fw', 'ratio'], 'rejected attributes store nothing');
+  const client = (
+    await call(
+      base,
+      'GET',
+      `/api/plugins/telemetry/DEVICE/${device.id}/values/attributes/CLIENT_SCOPE`,
+      { jwt },
+    )
+  ).json;
+  assert.deepEqual(
+    client.map((attribute: { key: string }) => attribute.key).sort(),
+    ['count', 'fw', 'ratio'],
+    'rejected attributes store nothing',
+  );
 });

@@ -1,15 +1,29 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type * as messages from '@cucumber/messages';
-import { ExchangeLog, EXCHANGES_MEDIA_TYPE, describeExchange, type Exchange, type HttpExchange } from '../../src/report/exchanges';
+import {
+  ExchangeLog,
+  EXCHANGES_MEDIA_TYPE,
+  describeExchange,
+  type Exchange,
+  type HttpExchange,
+} from '../../src/report/exchanges';
 import { Redactor } from '../../src/report/redact';
 import { requirementVerdicts, scenarioResults } from '../../src/report/verdicts';
 import { buildConformanceReport } from '../../src/report/conformance';
 import { conformanceHtml } from '../../src/report/html';
 
-const JWT = ['eyJhbGciOiJIUzUxMiJ9', 'eyJzdWIiOiJ0ZW5hbnQifQ', 'c2lnbmF0dXJlLXNpZ25hdHVyZQ'].join('.');
+const JWT = ['eyJhbGciOiJIUzUxMiJ9', 'eyJzdWIiOiJ0ZW5hbnQifQ', 'c2lnbmF0dXJlLXNpZ25hdHVyZQ'].join(
+  '.',
+);
 
-const http = (method: string, url: string, status: number, body = '', requestBody?: string): HttpExchange => ({
+const http = (
+  method: string,
+  url: string,
+  status: number,
+  body = '',
+  requestBody?: string,
+): HttpExchange => ({
   protocol: 'http',
   via: 'device',
   request: { method, url, body: requestBody },
@@ -20,11 +34,16 @@ const http = (method: string, url: string, status: number, body = '', requestBod
 test('the log keeps the last exchanges, folds repeated polls into one with a count, and rounds times', () => {
   const log = new ExchangeLog({ limit: 3 });
   log.record(http('POST', 'http://127.0.0.1:1/api/v1/t/telemetry', 200));
-  for (let i = 0; i < 4; i++) log.record(http('GET', 'http://127.0.0.1:1/api/plugins/x', 200, `{"try":${i}}`));
+  for (let i = 0; i < 4; i++)
+    log.record(http('GET', 'http://127.0.0.1:1/api/plugins/x', 200, `{"try":${i}}`));
   log.record(http('GET', 'http://127.0.0.1:1/api/plugins/x', 401));
   log.record(http('GET', 'http://127.0.0.1:1/api/b', 404));
   assert.equal(log.total, 7);
-  assert.deepEqual(log.exchanges.map(describeExchange), ['GET /api/plugins/x → 200 (×4)', 'GET /api/plugins/x → 401', 'GET /api/b → 404']);
+  assert.deepEqual(log.exchanges.map(describeExchange), [
+    'GET /api/plugins/x → 200 (×4)',
+    'GET /api/plugins/x → 401',
+    'GET /api/b → 404',
+  ]);
   const polled = log.exchanges[0] as HttpExchange;
   assert.equal(polled.response.body, '{"try":3}', 'the last answer of the polls is kept');
   assert.equal(polled.elapsedMs, 1);
@@ -42,7 +61,7 @@ test('secrets are redacted before bodies are cut, so a secret at the cut is neve
     via: 'admin',
     request: {
       method: 'POST',
-      url: 'https://tb.example/api/auth/login?jwt=' + JWT,
+      url: `https://tb.example/api/auth/login?jwt=${JWT}`,
       headers: { 'X-Authorization': `Bearer ${JWT}`, jwt: JWT, 'content-type': 'application/json' },
       body: '{"username":"u","password":"hunter2-hunter2"}',
     },
@@ -51,10 +70,19 @@ test('secrets are redacted before bodies are cut, so a secret at the cut is neve
   });
   log.record(http('POST', 'http://h/api/v1/A1_DEVICE_TOKEN/telemetry', 200));
   const text = JSON.stringify(log);
-  for (const secret of [JWT, 'eyJhbGciOiJIUzUxMiJ9.eyJzdWIi', 'hunter2', 'A1_DEVICE_TOKEN']) assert.ok(!text.includes(secret), `${secret} shown in ${text}`);
+  for (const secret of [JWT, 'eyJhbGciOiJIUzUxMiJ9.eyJzdWIi', 'hunter2', 'A1_DEVICE_TOKEN'])
+    assert.ok(!text.includes(secret), `${secret} shown in ${text}`);
   const [login, device] = log.exchanges as HttpExchange[];
-  assert.deepEqual(login.request.headers, { 'X-Authorization': 'Bearer <redacted>', jwt: '<redacted>', 'content-type': 'application/json' });
-  assert.equal(login.request.url, '/api/auth/login?jwt=<redacted>', 'the origin is dropped, the path kept');
+  assert.deepEqual(login.request.headers, {
+    'X-Authorization': 'Bearer <redacted>',
+    jwt: '<redacted>',
+    'content-type': 'application/json',
+  });
+  assert.equal(
+    login.request.url,
+    '/api/auth/login?jwt=<redacted>',
+    'the origin is dropped, the path kept',
+  );
   assert.equal(login.response.body, `{"pad":"${padding}",… (${answer.length} characters)`);
   assert.equal(device.request.url, '/api/v1/<redacted>/telemetry');
 });
@@ -62,7 +90,18 @@ test('secrets are redacted before bodies are cut, so a secret at the cut is neve
 /** A cucumber message stream of one passing and one failing scenario with exchanges attachments. */
 function envelopes(): messages.Envelope[] {
   const pickle = (id: string, name: string, tag: string) =>
-    ({ pickle: { id, uri: 'features/a.feature', name, language: 'en', steps: [], tags: [{ name: tag, astNodeId: 'n' }], astNodeIds: [], location: { line: 3 } } }) as unknown as messages.Envelope;
+    ({
+      pickle: {
+        id,
+        uri: 'features/a.feature',
+        name,
+        language: 'en',
+        steps: [],
+        tags: [{ name: tag, astNodeId: 'n' }],
+        astNodeIds: [],
+        location: { line: 3 },
+      },
+    }) as unknown as messages.Envelope;
   const at = { seconds: 1, nanos: 0 };
   const exchanges = (exchange: Exchange) => JSON.stringify({ total: 1, exchanges: [exchange] });
   return [
@@ -71,24 +110,65 @@ function envelopes(): messages.Envelope[] {
     { testCase: { id: 'c1', pickleId: 'p1', testSteps: [] } },
     { testCase: { id: 'c2', pickleId: 'p2', testSteps: [] } },
     { testCaseStarted: { id: 's1', testCaseId: 'c1', attempt: 0, timestamp: at } },
-    { attachment: { testCaseStartedId: 's1', mediaType: EXCHANGES_MEDIA_TYPE, body: exchanges(http('POST', '/api/v1/<redacted>/telemetry', 200, '', '{"t":1}')), contentEncoding: 'IDENTITY' } },
+    {
+      attachment: {
+        testCaseStartedId: 's1',
+        mediaType: EXCHANGES_MEDIA_TYPE,
+        body: exchanges(http('POST', '/api/v1/<redacted>/telemetry', 200, '', '{"t":1}')),
+        contentEncoding: 'IDENTITY',
+      },
+    },
     { testCaseFinished: { testCaseStartedId: 's1', timestamp: at, willBeRetried: false } },
     { testCaseStarted: { id: 's2', testCaseId: 'c2', attempt: 0, timestamp: at } },
-    { testStepFinished: { testCaseStartedId: 's2', testStepId: 'x', timestamp: at, testStepResult: { status: 'FAILED', message: 'expected 400, got 500', duration: { seconds: 0, nanos: 0 } } } },
-    { attachment: { testCaseStartedId: 's2', mediaType: EXCHANGES_MEDIA_TYPE, body: exchanges(http('POST', '/api/v1/<redacted>/telemetry', 500, 'parse error <b>', '{bad')), contentEncoding: 'IDENTITY' } },
+    {
+      testStepFinished: {
+        testCaseStartedId: 's2',
+        testStepId: 'x',
+        timestamp: at,
+        testStepResult: {
+          status: 'FAILED',
+          message: 'expected 400, got 500',
+          duration: { seconds: 0, nanos: 0 },
+        },
+      },
+    },
+    {
+      attachment: {
+        testCaseStartedId: 's2',
+        mediaType: EXCHANGES_MEDIA_TYPE,
+        body: exchanges(
+          http('POST', '/api/v1/<redacted>/telemetry', 500, 'parse error <b>', '{bad'),
+        ),
+        contentEncoding: 'IDENTITY',
+      },
+    },
     { testCaseFinished: { testCaseStartedId: 's2', timestamp: at, willBeRetried: false } },
   ] as messages.Envelope[];
 }
 
 test('the report gives every verdict, PASS included, the exchanges of the scenarios that decided it, and the page shows them', () => {
-  const catalogue = ['A-01', 'A-02'].map((id) => ({ id, interface: 'http-device-api' as const, statement: id, section: 's', level: 'MUST' as const, testable: true }));
+  const catalogue = ['A-01', 'A-02'].map((id) => ({
+    id,
+    interface: 'http-device-api' as const,
+    statement: id,
+    section: 's',
+    level: 'MUST' as const,
+    testable: true,
+  }));
   const scenarios = scenarioResults(envelopes());
   const requirements = requirementVerdicts(catalogue, scenarios, { capabilities: new Set() });
-  assert.deepEqual(requirements.map((requirement) => requirement.verdict), ['PASS', 'FAIL']);
+  assert.deepEqual(
+    requirements.map((requirement) => requirement.verdict),
+    ['PASS', 'FAIL'],
+  );
   const [passed, failed] = requirements;
   assert.equal(passed.scenarios[0].exchanges?.[0].protocol, 'http');
-  assert.deepEqual(passed.scenarios[0].exchanges?.map(describeExchange), ['POST /api/v1/<redacted>/telemetry → 200']);
-  assert.deepEqual(failed.scenarios[0].exchanges?.map(describeExchange), ['POST /api/v1/<redacted>/telemetry → 500']);
+  assert.deepEqual(passed.scenarios[0].exchanges?.map(describeExchange), [
+    'POST /api/v1/<redacted>/telemetry → 200',
+  ]);
+  assert.deepEqual(failed.scenarios[0].exchanges?.map(describeExchange), [
+    'POST /api/v1/<redacted>/telemetry → 500',
+  ]);
 
   const report = buildConformanceReport({
     version: '0',
@@ -100,7 +180,10 @@ test('the report gives every verdict, PASS included, the exchanges of the scenar
     requirements,
     redactor: new Redactor(),
   });
-  assert.equal(JSON.parse(JSON.stringify(report)).requirements[0].scenarios[0].exchanges[0].response.status, 200);
+  assert.equal(
+    JSON.parse(JSON.stringify(report)).requirements[0].scenarios[0].exchanges[0].response.status,
+    200,
+  );
   const html = conformanceHtml(report);
   assert.equal(html.match(/<details class="evidence">/g)?.length, 2);
   assert.ok(html.includes('<code>POST /api/v1/&#60;redacted&#62;/telemetry → 500</code>'));

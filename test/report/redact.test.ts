@@ -5,7 +5,9 @@ import { Redactor, REDACTED } from '../../src/report/redact';
 test('redacts secrets by shape and by value', () => {
   const redactor = new Redactor();
   redactor.addSecret('s3cret-password');
-  const jwt = ['eyJhbGciOiJIUzUxMiJ9', 'eyJzdWIiOiJ0ZW5hbnQifQ', 'c2lnbmF0dXJlLXNpZ25hdHVyZQ'].join('.');
+  const jwt = ['eyJhbGciOiJIUzUxMiJ9', 'eyJzdWIiOiJ0ZW5hbnQifQ', 'c2lnbmF0dXJlLXNpZ25hdHVyZQ'].join(
+    '.',
+  );
   const text = [
     `POST http://127.0.0.1:1234/api/v1/A1_TEST_TOKEN/telemetry`,
     `X-Authorization: Bearer ${jwt}`,
@@ -14,18 +16,34 @@ test('redacts secrets by shape and by value', () => {
     `POST http://127.0.0.1:1234/api/v1/provision`,
   ].join('\n');
   const out = redactor.redact(text);
-  for (const secret of ['A1_TEST_TOKEN', jwt, 'tb_abcdefghijklmnop', 's3cret-password']) assert.ok(!out.includes(secret), secret);
+  for (const secret of ['A1_TEST_TOKEN', jwt, 'tb_abcdefghijklmnop', 's3cret-password'])
+    assert.ok(!out.includes(secret), secret);
   assert.ok(out.includes('/api/v1/provision'), 'the provisioning path is not a token');
   assert.ok(out.includes(REDACTED));
-  assert.equal(redactor.redactEvidence('{"token":"abc","name":"n"}'), `{"token":"${REDACTED}","name":"n"}`);
+  assert.equal(
+    redactor.redactEvidence('{"token":"abc","name":"n"}'),
+    `{"token":"${REDACTED}","name":"n"}`,
+  );
 });
 
 test('redacting JSON text or HTML never eats an escape or markup, and prose ellipses are not tokens', () => {
   const redactor = new Redactor();
-  const json = JSON.stringify({ message: 'GET "/api/v1/A1_TEST_TOKEN" failed', statement: 'its path (/api/v1/...).' });
+  const json = JSON.stringify({
+    message: 'GET "/api/v1/A1_TEST_TOKEN" failed',
+    statement: 'its path (/api/v1/...).',
+  });
   const redacted = redactor.redact(json);
-  assert.deepEqual(JSON.parse(redacted), { message: `GET "/api/v1/${REDACTED}" failed`, statement: 'its path (/api/v1/...).' });
+  assert.deepEqual(JSON.parse(redacted), {
+    message: `GET "/api/v1/${REDACTED}" failed`,
+    statement: 'its path (/api/v1/...).',
+  });
   assert.equal(redactor.redact('<td>/api/v1/A1_TEST_TOKEN</td>'), `<td>/api/v1/${REDACTED}</td>`);
-  assert.equal(redactor.redact('<td>/api/v1/&#60;redacted&#62;/telemetry</td>'), '<td>/api/v1/&#60;redacted&#62;/telemetry</td>');
-  assert.equal(redactor.redact('"X-Authorization: Bearer abc.def\\"'), `"X-Authorization: Bearer ${REDACTED}\\"`);
+  assert.equal(
+    redactor.redact('<td>/api/v1/&#60;redacted&#62;/telemetry</td>'),
+    '<td>/api/v1/&#60;redacted&#62;/telemetry</td>',
+  );
+  assert.equal(
+    redactor.redact('"X-Authorization: Bearer abc.def\\"'),
+    `"X-Authorization: Bearer ${REDACTED}\\"`,
+  );
 });

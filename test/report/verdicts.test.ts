@@ -22,7 +22,13 @@ const scenario = (tags: string[], status: ScenarioResult['status']): ScenarioRes
 });
 
 test('verdicts: pass, fail, undefined is not passed, capability absent, untested', () => {
-  const catalogue = [requirement('A-01'), requirement('A-02'), requirement('A-03'), requirement('A-04', 'claiming'), requirement('A-05')];
+  const catalogue = [
+    requirement('A-01'),
+    requirement('A-02'),
+    requirement('A-03'),
+    requirement('A-04', 'claiming'),
+    requirement('A-05'),
+  ];
   const scenarios = [
     scenario(['@A-01'], 'PASSED'),
     scenario(['@A-01', '@A-02'], 'PASSED'),
@@ -31,9 +37,18 @@ test('verdicts: pass, fail, undefined is not passed, capability absent, untested
     scenario(['@A-04'], 'SKIPPED'),
   ];
   const verdicts = Object.fromEntries(
-    requirementVerdicts(catalogue, scenarios, { capabilities: new Set() }).map((result) => [result.id, result.verdict]),
+    requirementVerdicts(catalogue, scenarios, { capabilities: new Set() }).map((result) => [
+      result.id,
+      result.verdict,
+    ]),
   );
-  assert.deepEqual(verdicts, { 'A-01': 'PASS', 'A-02': 'FAIL', 'A-03': 'FAIL', 'A-04': 'NOT APPLICABLE', 'A-05': 'NOT TESTED' });
+  assert.deepEqual(verdicts, {
+    'A-01': 'PASS',
+    'A-02': 'FAIL',
+    'A-03': 'FAIL',
+    'A-04': 'NOT APPLICABLE',
+    'A-05': 'NOT TESTED',
+  });
 });
 
 test('verdicts of declared deviations: verified, unverified, failed, and left out by a tag filter', () => {
@@ -47,7 +62,15 @@ test('verdicts of declared deviations: verified, unverified, failed, and left ou
     // D-04: no scenario of it in this run at all
   ];
   const verdicts = Object.fromEntries(
-    requirementVerdicts(catalogue, scenarios, { capabilities: new Set(), deviations: new Set(['D-01', 'D-02', 'D-03', 'D-04']) }).map((result) => [result.id, result.verdict]),
+    requirementVerdicts(catalogue, scenarios, {
+      capabilities: new Set(),
+      deviations: new Set(['D-01', 'D-02', 'D-03', 'D-04']),
+    }).map((result) => [result.id, result.verdict]),
   );
-  assert.deepEqual(verdicts, { 'D-01': 'DEVIATION', 'D-02': 'FAIL', 'D-03': 'FAIL', 'D-04': 'NOT TESTED' });
+  assert.deepEqual(verdicts, {
+    'D-01': 'DEVIATION',
+    'D-02': 'FAIL',
+    'D-03': 'FAIL',
+    'D-04': 'NOT TESTED',
+  });
 });

@@ -30,11 +30,22 @@ import {
   timestampedTelemetrySchema,
 } from '../../schemas';
 import { isValid } from '../../schemas/validate';
-import { parseLossless, stringifyLossless, typedValueOf, typedValuesEqual, typedValueToLossless, type ValueType } from '../../src/kv/values';
+import {
+  parseLossless,
+  stringifyLossless,
+  typedValueOf,
+  typedValuesEqual,
+  typedValueToLossless,
+  type ValueType,
+} from '../../src/kv/values';
 
 const RUNS = 300;
 const FORMS: TelemetryForm[] = ['object', 'array', 'timestamped'];
-const FORM_SCHEMAS: Record<TelemetryForm, JsonSchema> = { object: plainTelemetrySchema, timestamped: timestampedTelemetrySchema, array: telemetrySchema.anyOf[2] };
+const FORM_SCHEMAS: Record<TelemetryForm, JsonSchema> = {
+  object: plainTelemetrySchema,
+  timestamped: timestampedTelemetrySchema,
+  array: telemetrySchema.anyOf[2],
+};
 
 /** What a platform that follows interfaces.md stores for a body, read independently of the generator. */
 function storedEntries(body: string): ExpectedEntry[] {
@@ -56,11 +67,18 @@ function assertRoundTrip(payload: ValidPayload): void {
   const stored = storedEntries(payload.body);
   assert.equal(stored.length, payload.expected.length, payload.body);
   const keys = new Set(payload.expected.map((entry) => entry.key));
-  assert.equal(keys.size, payload.expected.length, `keys are unique within the payload: ${payload.body}`);
+  assert.equal(
+    keys.size,
+    payload.expected.length,
+    `keys are unique within the payload: ${payload.body}`,
+  );
   for (const expected of payload.expected) {
     const actual = stored.find((entry) => entry.key === expected.key);
     assert.ok(actual, `key ${expected.key} is in the body`);
-    assert.ok(typedValuesEqual(actual.value, expected.value), `${expected.key}: ${actual.value.type} read back, ${expected.value.type} generated; body ${payload.body}`);
+    assert.ok(
+      typedValuesEqual(actual.value, expected.value),
+      `${expected.key}: ${actual.value.type} read back, ${expected.value.type} generated; body ${payload.body}`,
+    );
     assert.equal(actual.ts, expected.ts);
   }
 }
@@ -95,8 +113,18 @@ test('the generated types round-trip through parseLossless + typedValueOf, keys 
 test('each typed value serializes with a lexeme that reads back as the same type', () => {
   fc.assert(
     fc.property(typedValueArbitrary(), (typed) => {
-      const back = typedValueOf((parseLossless(stringifyLossless({ k: typedValueToLossless(typed) })) as Record<string, unknown>).k);
-      assert.ok(back && typedValuesEqual(back, typed), `${typed.type} ${stringifyLossless(typedValueToLossless(typed))}`);
+      const back = typedValueOf(
+        (
+          parseLossless(stringifyLossless({ k: typedValueToLossless(typed) })) as Record<
+            string,
+            unknown
+          >
+        ).k,
+      );
+      assert.ok(
+        back && typedValuesEqual(back, typed),
+        `${typed.type} ${stringifyLossless(typedValueToLossless(typed))}`,
+      );
     }),
     { numRuns: 1000 },
   );
@@ -107,11 +135,18 @@ test('all five value types appear, LONGs beyond 2^53 and 2^63-1 included', () =>
   let beyondSafe = false;
   for (const typed of fc.sample(typedValueArbitrary(), { seed: 42, numRuns: 2000 })) {
     seen.add(typed.type);
-    if (typed.type === 'LONG' && (typed.value > BigInt(Number.MAX_SAFE_INTEGER) || typed.value < -BigInt(Number.MAX_SAFE_INTEGER))) beyondSafe = true;
+    if (
+      typed.type === 'LONG' &&
+      (typed.value > BigInt(Number.MAX_SAFE_INTEGER) ||
+        typed.value < -BigInt(Number.MAX_SAFE_INTEGER))
+    )
+      beyondSafe = true;
   }
   assert.deepEqual([...seen].sort(), ['BOOLEAN', 'DOUBLE', 'JSON', 'LONG', 'STRING']);
   assert.ok(beyondSafe);
-  const longMax = fc.sample(typedValueArbitrary(), { seed: 7, numRuns: 5000 }).some((typed) => typed.type === 'LONG' && typed.value === 2n ** 63n - 1n);
+  const longMax = fc
+    .sample(typedValueArbitrary(), { seed: 7, numRuns: 5000 })
+    .some((typed) => typed.type === 'LONG' && typed.value === 2n ** 63n - 1n);
   assert.ok(longMax, 'the bias of fc.bigInt reaches the end of the range');
 });
 
@@ -160,7 +195,10 @@ test('every malformed client-attributes sample fails clientAttributesSchema or J
   fc.assert(
     fc.property(malformedClientAttributes(), (payload) => {
       defects.add(payload.defect);
-      assert.ok(isRejected(clientAttributesSchema, payload.body), `${payload.defect}: ${payload.body}`);
+      assert.ok(
+        isRejected(clientAttributesSchema, payload.body),
+        `${payload.defect}: ${payload.body}`,
+      );
     }),
     { numRuns: 1000, seed: 12 },
   );
@@ -168,35 +206,70 @@ test('every malformed client-attributes sample fails clientAttributesSchema or J
 });
 
 test('seeded runs are reproducible', () => {
-  const bodies = (seed: number) => fc.sample(fc.tuple(validTelemetry(), validClientAttributes(), malformedTelemetry()), { seed, numRuns: 50 }).map((sample) => JSON.stringify(sample.map((part) => part.body)));
+  const bodies = (seed: number) =>
+    fc
+      .sample(fc.tuple(validTelemetry(), validClientAttributes(), malformedTelemetry()), {
+        seed,
+        numRuns: 50,
+      })
+      .map((sample) => JSON.stringify(sample.map((part) => part.body)));
   assert.deepEqual(bodies(123), bodies(123));
   assert.notDeepEqual(bodies(123), bodies(124));
   // and a failure replays from seed + path, as the scenarios do with FC_SEED / FC_PATH
   const property = fc.property(validTelemetry('array'), (payload) => payload.expected.length < 4);
   const first = fc.check(property, { seed: 99, numRuns: 200 });
   assert.ok(first.failed && first.counterexamplePath);
-  const replay = fc.check(property, { seed: 99, path: first.counterexamplePath, endOnFailure: true });
+  const replay = fc.check(property, {
+    seed: 99,
+    path: first.counterexamplePath,
+    endOnFailure: true,
+  });
   assert.ok(replay.failed);
   assert.deepEqual(replay.counterexample, first.counterexample);
 });
 
 test('the deriver is general: samples of other schemas of this folder validate', () => {
   const schemas: JsonSchema[] = [
-    claimSchema, provisionRequestSchema, provisionResponseSchema, attributesResponseSchema, rpcRequestSchema, serverRpcCallSchema,
-    firmwareQuerySchema, longPollQuerySchema, telemetrySchema, clientAttributesSchema,
+    claimSchema,
+    provisionRequestSchema,
+    provisionResponseSchema,
+    attributesResponseSchema,
+    rpcRequestSchema,
+    serverRpcCallSchema,
+    firmwareQuerySchema,
+    longPollQuerySchema,
+    telemetrySchema,
+    clientAttributesSchema,
     { type: 'object', properties: { ts: {}, values: {} }, not: { required: ['ts', 'values'] } },
-    { oneOf: [{ type: 'integer', minimum: 0, maximum: 10 }, { type: 'integer', minimum: 5, maximum: 20 }] },
-    { type: 'array', items: { enum: ['a', 'b', 'c'] }, uniqueItems: true, minItems: 1, maxItems: 3 },
+    {
+      oneOf: [
+        { type: 'integer', minimum: 0, maximum: 10 },
+        { type: 'integer', minimum: 5, maximum: 20 },
+      ],
+    },
+    {
+      type: 'array',
+      items: { enum: ['a', 'b', 'c'] },
+      uniqueItems: true,
+      minItems: 1,
+      maxItems: 3,
+    },
     { type: 'string', minLength: 2, maxLength: 4 },
     { type: 'number', exclusiveMinimum: 0, maximum: 1 },
     { type: 'object', minProperties: 2, maxProperties: 3 },
   ];
   for (const schema of schemas) {
-    fc.assert(fc.property(arbitraryFromSchema(schema), (value) => isValid(schema, value)), { numRuns: 200 });
+    fc.assert(
+      fc.property(arbitraryFromSchema(schema), (value) => isValid(schema, value)),
+      { numRuns: 200 },
+    );
   }
 });
 
 test('the deriver refuses keywords it does not understand instead of guessing', () => {
-  assert.throws(() => arbitraryFromSchema({ type: 'string', format: 'uri' }), UnsupportedSchemaError);
+  assert.throws(
+    () => arbitraryFromSchema({ type: 'string', format: 'uri' }),
+    UnsupportedSchemaError,
+  );
   assert.throws(() => arbitraryFromSchema({ allOf: [{ type: 'string' }] }), UnsupportedSchemaError);
 });

@@ -5,7 +5,10 @@ import { join } from 'node:path';
 
 export const ROOT = join(__dirname, '..', '..');
 
-export async function iotc(args: string[], stateDir: string): Promise<{ code: number | null; output: string }> {
+export async function iotc(
+  args: string[],
+  stateDir: string,
+): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'iotc.js'), ...args], {
     cwd: ROOT,
     env: { ...process.env, IOTC_STATE_DIR: stateDir },

@@ -28,12 +28,16 @@ export class ByteDecodingConverter implements CustomConverterModule {
     section: Record<string, unknown>,
     private readonly logger: Logger,
   ) {
-    this.attributeKeys = new Set(Array.isArray(section.attributeKeys) ? section.attributeKeys.map(String) : []);
+    this.attributeKeys = new Set(
+      Array.isArray(section.attributeKeys) ? section.attributeKeys.map(String) : [],
+    );
     const config = section.extensionConfig;
     const list = Array.isArray(config) ? config : config ? [config] : [];
     this.decodings = list.map((item: Record<string, unknown>) => ({
       key: String(item.key),
-      datatype: (['int', 'float', 'double', 'string'].includes(String(item.datatype)) ? item.datatype : 'int') as Decoding['datatype'],
+      datatype: (['int', 'float', 'double', 'string'].includes(String(item.datatype))
+        ? item.datatype
+        : 'int') as Decoding['datatype'],
       fromByte: Number(item.fromByte ?? 0),
       toByte: Number(item.toByte ?? 0),
       byteorder: item.byteorder === 'little' ? 'little' : 'big',
@@ -47,11 +51,18 @@ export class ByteDecodingConverter implements CustomConverterModule {
     const attributes: Record<string, TypedValue> = {};
     for (const decoding of this.decodings) {
       const value = decode(request.body, decoding);
-      if (value === undefined) this.logger.info({ key: decoding.key, bytes: request.body.length }, 'not enough bytes for the key');
+      if (value === undefined)
+        this.logger.info(
+          { key: decoding.key, bytes: request.body.length },
+          'not enough bytes for the key',
+        );
       else if (this.attributeKeys.has(decoding.key)) attributes[decoding.key] = value;
       else values[decoding.key] = value;
     }
-    return { attributes, telemetry: Object.keys(values).length ? [{ ts: request.receivedAt, values }] : [] };
+    return {
+      attributes,
+      telemetry: Object.keys(values).length ? [{ ts: request.receivedAt, values }] : [],
+    };
   }
 }
 
@@ -69,7 +80,15 @@ function decode(body: Buffer, decoding: Decoding): TypedValue | undefined {
     return { type: 'DOUBLE', value: Number((number * decoding.multiplier).toPrecision(7)) };
   }
   if (length > 6) return undefined;
-  number = decoding.signed ? (big ? bytes.readIntBE(0, length) : bytes.readIntLE(0, length)) : big ? bytes.readUIntBE(0, length) : bytes.readUIntLE(0, length);
+  number = decoding.signed
+    ? big
+      ? bytes.readIntBE(0, length)
+      : bytes.readIntLE(0, length)
+    : big
+      ? bytes.readUIntBE(0, length)
+      : bytes.readUIntLE(0, length);
   const scaled = number * decoding.multiplier;
-  return Number.isInteger(scaled) && decoding.multiplier === 1 ? { type: 'LONG', value: BigInt(scaled) } : { type: 'DOUBLE', value: scaled };
+  return Number.isInteger(scaled) && decoding.multiplier === 1
+    ? { type: 'LONG', value: BigInt(scaled) }
+    : { type: 'DOUBLE', value: scaled };
 }

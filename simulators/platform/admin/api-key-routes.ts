@@ -8,7 +8,8 @@ import type { AdminRoute } from './route';
 function ownKey(core: PlatformCore, user: User, id: string) {
   const key = core.apiKeys.get(id);
   if (!key) throw new NotFoundError();
-  if (key.userId !== user.id && user.authority === 'CUSTOMER_USER') throw new PermissionDeniedError();
+  if (key.userId !== user.id && user.authority === 'CUSTOMER_USER')
+    throw new PermissionDeniedError();
   return key;
 }
 
@@ -18,12 +19,23 @@ export const apiKeyRoutes: AdminRoute[] = [
     path: '/api/apiKey',
     summary: 'Create an API key for a user (the answer holds its value, shown this once)',
     async handler({ core, user, bodyJson }) {
-      const body = (await bodyJson()) as { userId?: { id?: string }; description?: unknown; expirationTime?: unknown; enabled?: unknown } | null;
+      const body = (await bodyJson()) as {
+        userId?: { id?: string };
+        description?: unknown;
+        expirationTime?: unknown;
+        enabled?: unknown;
+      } | null;
       const userId = body?.userId?.id ?? user.id;
-      if (!core.users.some((candidate) => candidate.id === userId)) throw new BadRequestError('User is not found!');
+      if (!core.users.some((candidate) => candidate.id === userId))
+        throw new BadRequestError('User is not found!');
       if (userId !== user.id && user.authority !== 'SYS_ADMIN') throw new PermissionDeniedError();
       const expirationTime = typeof body?.expirationTime === 'number' ? body.expirationTime : 0;
-      const key = core.createApiKey(userId, typeof body?.description === 'string' ? body.description : '', expirationTime, body?.enabled !== false);
+      const key = core.createApiKey(
+        userId,
+        typeof body?.description === 'string' ? body.description : '',
+        expirationTime,
+        body?.enabled !== false,
+      );
       return { json: apiKeyView(key, true) };
     },
   },
@@ -32,8 +44,11 @@ export const apiKeyRoutes: AdminRoute[] = [
     path: '/api/apiKeys/:userId',
     summary: "A user's API keys, paged (values are not shown)",
     handler({ core, user, params, query }) {
-      if (params.userId !== user.id && user.authority !== 'SYS_ADMIN') throw new PermissionDeniedError();
-      const keys = [...core.apiKeys.values()].filter((key) => key.userId === params.userId).map((key) => apiKeyView(key, false));
+      if (params.userId !== user.id && user.authority !== 'SYS_ADMIN')
+        throw new PermissionDeniedError();
+      const keys = [...core.apiKeys.values()]
+        .filter((key) => key.userId === params.userId)
+        .map((key) => apiKeyView(key, false));
       return { json: page(keys, query) };
     },
   },
@@ -58,7 +73,8 @@ export const apiKeyRoutes: AdminRoute[] = [
     path: '/api/apiKey/:keyId/enabled/:enabled',
     summary: 'Enable or disable an API key',
     handler({ core, user, params }) {
-      if (params.enabled !== 'true' && params.enabled !== 'false') throw new BadRequestError('enabled must be true or false');
+      if (params.enabled !== 'true' && params.enabled !== 'false')
+        throw new BadRequestError('enabled must be true or false');
       const key = ownKey(core, user, params.keyId);
       key.enabled = params.enabled === 'true';
       return { json: apiKeyView(key, false) };

@@ -22,16 +22,23 @@ export class AdminAuth {
     private readonly lifetimes: TokenLifetimes,
   ) {}
 
-  async login(username: unknown, password: unknown): Promise<{ token: string; refreshToken: string }> {
-    const user = this.core.users.find((candidate) => candidate.email === username && candidate.password === password);
+  async login(
+    username: unknown,
+    password: unknown,
+  ): Promise<{ token: string; refreshToken: string }> {
+    const user = this.core.users.find(
+      (candidate) => candidate.email === username && candidate.password === password,
+    );
     if (!user) throw new AuthenticationError('Invalid username or password');
     return this.pair(user);
   }
 
   async refresh(refreshToken: unknown): Promise<{ token: string; refreshToken: string }> {
-    if (typeof refreshToken !== 'string') throw new AuthenticationError('Invalid username or password');
+    if (typeof refreshToken !== 'string')
+      throw new AuthenticationError('Invalid username or password');
     const claims = await this.verify(refreshToken);
-    if (!(claims.scopes as string[] | undefined)?.includes('REFRESH_TOKEN')) throw new AuthenticationError('Invalid username or password');
+    if (!(claims.scopes as string[] | undefined)?.includes('REFRESH_TOKEN'))
+      throw new AuthenticationError('Invalid username or password');
     return this.pair(this.userById(String(claims.userId)));
   }
 
@@ -43,14 +50,16 @@ export class AdminAuth {
     const [scheme, credential] = value.trim().split(/\s+/, 2);
     if (scheme === 'Bearer' && credential) {
       const claims = await this.verify(credential);
-      if ((claims.scopes as string[] | undefined)?.includes('REFRESH_TOKEN')) throw new AuthenticationError('Invalid username or password');
+      if ((claims.scopes as string[] | undefined)?.includes('REFRESH_TOKEN'))
+        throw new AuthenticationError('Invalid username or password');
       return this.userById(String(claims.userId));
     }
     if (scheme === 'ApiKey' && credential) {
       const key = this.core.apiKeyByValue(credential);
       if (!key) throw new AuthenticationError('Invalid username or password');
       if (!key.enabled) throw new AuthenticationError('User account is not active');
-      if (key.expirationTime > 0 && key.expirationTime <= Date.now()) throw new AuthenticationError('API key has expired', 11);
+      if (key.expirationTime > 0 && key.expirationTime <= Date.now())
+        throw new AuthenticationError('API key has expired', 11);
       return this.userById(key.userId);
     }
     throw new AuthenticationError('Authentication failed');
@@ -62,7 +71,10 @@ export class AdminAuth {
       return payload;
     } catch (error) {
       // ThingsBoard: an expired JWT or a bad signature is code 11 "Token has expired"; a malformed one code 10
-      if (error instanceof joseErrors.JWTExpired || error instanceof joseErrors.JWSSignatureVerificationFailed) {
+      if (
+        error instanceof joseErrors.JWTExpired ||
+        error instanceof joseErrors.JWSSignatureVerificationFailed
+      ) {
         throw new AuthenticationError('Token has expired', 11);
       }
       throw new AuthenticationError('Invalid username or password');
@@ -76,16 +88,43 @@ export class AdminAuth {
   }
 
   private async pair(user: User): Promise<{ token: string; refreshToken: string }> {
-    const common = { userId: user.id, sessionId: randomUUID(), tenantId: user.tenantId, customerId: user.customerId, isPublic: false };
+    const common = {
+      userId: user.id,
+      sessionId: randomUUID(),
+      tenantId: user.tenantId,
+      customerId: user.customerId,
+      isPublic: false,
+    };
     const issuedAt = Math.floor(Date.now() / 1000);
     return {
-      token: await this.sign(user, { ...common, scopes: [user.authority], firstName: user.firstName, lastName: user.lastName, enabled: true }, issuedAt, issuedAt + this.lifetimes.accessSeconds),
-      refreshToken: await this.sign(user, { ...common, scopes: ['REFRESH_TOKEN'] }, issuedAt, issuedAt + this.lifetimes.refreshSeconds),
+      token: await this.sign(
+        user,
+        {
+          ...common,
+          scopes: [user.authority],
+          firstName: user.firstName,
+          lastName: user.lastName,
+          enabled: true,
+        },
+        issuedAt,
+        issuedAt + this.lifetimes.accessSeconds,
+      ),
+      refreshToken: await this.sign(
+        user,
+        { ...common, scopes: ['REFRESH_TOKEN'] },
+        issuedAt,
+        issuedAt + this.lifetimes.refreshSeconds,
+      ),
     };
   }
 
   /** exp - iat is exactly the lifetime: both come from the one issuedAt. */
-  private sign(user: User, claims: Record<string, unknown>, issuedAt: number, expiresAt: number): Promise<string> {
+  private sign(
+    user: User,
+    claims: Record<string, unknown>,
+    issuedAt: number,
+    expiresAt: number,
+  ): Promise<string> {
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS512' })
       .setSubject(user.email)

@@ -19,14 +19,17 @@ export const deviceRoutes: AdminRoute[] = [
   {
     method: 'POST',
     path: '/api/device',
-    summary: 'Create a device (or save it, when the body has an id); assigning firmwareId starts a firmware update',
+    summary:
+      'Create a device (or save it, when the body has an id); assigning firmwareId starts a firmware update',
     access: TENANT,
     async handler({ core, query, bodyJson }) {
       const body = (await bodyJson()) as DeviceBody | null;
-      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new BadRequestError('Invalid request body');
-      if (typeof body.name !== 'string' || !body.name.trim()) throw new BadRequestError('Device name should be specified!');
+      if (!body || typeof body !== 'object' || Array.isArray(body))
+        throw new BadRequestError('Invalid request body');
+      if (typeof body.name !== 'string' || !body.name.trim())
+        throw new BadRequestError('Device name should be specified!');
       const profileId = body.deviceProfileId?.id;
-      let device;
+      let device: ReturnType<typeof core.device>;
       if (body.id?.id) {
         device = core.device(body.id.id);
         core.updateDevice(device, {
@@ -65,7 +68,8 @@ export const deviceRoutes: AdminRoute[] = [
           if (!device) throw new NotFoundError();
           return { json: deviceView(core, device) };
         }
-        if (!query.get('pageSize') || query.get('page') === null) throw new BadRequestError("Required request parameter 'pageSize' is not present");
+        if (!query.get('pageSize') || query.get('page') === null)
+          throw new BadRequestError("Required request parameter 'pageSize' is not present");
         const search = (query.get('textSearch') ?? '').toLowerCase();
         const devices = [...core.devices.values()]
           .filter((device) => device.name.toLowerCase().includes(search))

@@ -43,26 +43,44 @@ const PAGE = `<!DOCTYPE html>
 </html>
 `;
 
-export function registerDocs(router: Router.Instance<Router.HTTPVersion.V1>, routes: readonly AdminRoute[]): void {
+export function registerDocs(
+  router: Router.Instance<Router.HTTPVersion.V1>,
+  routes: readonly AdminRoute[],
+): void {
   // swagger-ui-dist ships no type declarations; getAbsoluteFSPath is its documented entry point
   const { getAbsoluteFSPath } = require('swagger-ui-dist') as { getAbsoluteFSPath(): string };
   const assetDir = getAbsoluteFSPath();
   const cache = new Map<string, Buffer>();
   router.on('GET', '/swagger-ui.html', (_request: IncomingMessage, response: ServerResponse) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(PAGE)) });
+    response.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': String(Buffer.byteLength(PAGE)),
+    });
     response.end(PAGE);
   });
-  router.on('GET', '/swagger-ui/:file', (_request: IncomingMessage, response: ServerResponse, params) => {
-    const file = params.file ?? '';
-    const type = ASSETS[file];
-    if (!type) return sendEmpty(response, 404);
-    let body = cache.get(file);
-    if (!body) cache.set(file, (body = readFileSync(join(assetDir, file))));
-    response.writeHead(200, { 'content-type': type, 'content-length': String(body.length), 'cache-control': 'max-age=3600' });
-    response.end(body);
-  });
+  router.on(
+    'GET',
+    '/swagger-ui/:file',
+    (_request: IncomingMessage, response: ServerResponse, params) => {
+      const file = params.file ?? '';
+      const type = ASSETS[file];
+      if (!type) return sendEmpty(response, 404);
+      let body = cache.get(file);
+      if (!body) cache.set(file, (body = readFileSync(join(assetDir, file))));
+      response.writeHead(200, {
+        'content-type': type,
+        'content-length': String(body.length),
+        'cache-control': 'max-age=3600',
+      });
+      response.end(body);
+    },
+  );
   router.on('GET', '/v3/api-docs', (request: IncomingMessage, response: ServerResponse) => {
     const scheme = (request.socket as TLSSocket).encrypted ? 'https' : 'http';
-    sendJson(response, 200, openApiDocument(routes, `${scheme}://${request.headers.host ?? 'localhost'}`));
+    sendJson(
+      response,
+      200,
+      openApiDocument(routes, `${scheme}://${request.headers.host ?? 'localhost'}`),
+    );
   });
 }

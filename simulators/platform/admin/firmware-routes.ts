@@ -15,11 +15,16 @@ interface PackageBody {
 }
 
 /** Reads the `file` part of a multipart upload with busboy; other parts are ignored. */
-function readFilePart(context: AdminContext): Promise<{ data: Buffer; fileName: string; contentType: string }> {
+function readFilePart(
+  context: AdminContext,
+): Promise<{ data: Buffer; fileName: string; contentType: string }> {
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: context.request.headers, limits: { fileSize: 64 * 1024 * 1024, files: 1 } });
+      parser = busboy({
+        headers: context.request.headers,
+        limits: { fileSize: 64 * 1024 * 1024, files: 1 },
+      });
     } catch (error) {
       reject(new BadRequestError(`Expected multipart/form-data: ${(error as Error).message}`));
       return;
@@ -29,11 +34,22 @@ function readFilePart(context: AdminContext): Promise<{ data: Buffer; fileName: 
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        if (name === 'file') found = { data: Buffer.concat(chunks), fileName: info.filename, contentType: info.mimeType };
+        if (name === 'file')
+          found = {
+            data: Buffer.concat(chunks),
+            fileName: info.filename,
+            contentType: info.mimeType,
+          };
       });
     });
-    parser.on('error', (error: Error) => reject(new BadRequestError(`Invalid multipart body: ${error.message}`)));
-    parser.on('close', () => (found ? resolve(found) : reject(new BadRequestError('The multipart body has no part named file'))));
+    parser.on('error', (error: Error) =>
+      reject(new BadRequestError(`Invalid multipart body: ${error.message}`)),
+    );
+    parser.on('close', () =>
+      found
+        ? resolve(found)
+        : reject(new BadRequestError('The multipart body has no part named file')),
+    );
     context.request.pipe(parser);
   });
 }
@@ -42,16 +58,27 @@ export const firmwareRoutes: AdminRoute[] = [
   {
     method: 'POST',
     path: '/api/otaPackage',
-    summary: 'Create a firmware or software package record (title, version, type, deviceProfileId, optional url)',
+    summary:
+      'Create a firmware or software package record (title, version, type, deviceProfileId, optional url)',
     access: ['TENANT_ADMIN'],
     async handler({ core, bodyJson }) {
       const body = (await bodyJson()) as PackageBody | null;
-      if (!body || typeof body.title !== 'string' || !body.title || typeof body.version !== 'string' || !body.version) {
+      if (
+        !body ||
+        typeof body.title !== 'string' ||
+        !body.title ||
+        typeof body.version !== 'string' ||
+        !body.version
+      ) {
         throw new BadRequestError('OTA package title and version should be specified!');
       }
       const type = body.type === 'SOFTWARE' ? 'SOFTWARE' : 'FIRMWARE';
       for (const existing of core.otaPackages.values()) {
-        if (existing.title === body.title && existing.version === body.version && existing.type === type) {
+        if (
+          existing.title === body.title &&
+          existing.version === body.version &&
+          existing.type === type
+        ) {
           throw new BadRequestError('OtaPackage with such title and version already exists!');
         }
       }
@@ -84,8 +111,15 @@ export const firmwareRoutes: AdminRoute[] = [
       const file = await readFilePart(context);
       const computed = checksum(algorithm, file.data);
       const given = context.query.get('checksum');
-      if (given && given.toLowerCase() !== computed) throw new BadRequestError('Wrong otaPackage file checksum!');
-      Object.assign(ota, { data: file.data, fileName: file.fileName, contentType: file.contentType, checksumAlgorithm: algorithm, checksum: computed });
+      if (given && given.toLowerCase() !== computed)
+        throw new BadRequestError('Wrong otaPackage file checksum!');
+      Object.assign(ota, {
+        data: file.data,
+        fileName: file.fileName,
+        contentType: file.contentType,
+        checksumAlgorithm: algorithm,
+        checksum: computed,
+      });
       return { json: otaPackageView(ota) };
     },
   },
@@ -99,7 +133,9 @@ export const firmwareRoutes: AdminRoute[] = [
     method: 'GET',
     path: '/api/otaPackages',
     summary: 'Package records, paged',
-    handler: ({ core, query }) => ({ json: page([...core.otaPackages.values()].map(otaPackageView), query) }),
+    handler: ({ core, query }) => ({
+      json: page([...core.otaPackages.values()].map(otaPackageView), query),
+    }),
   },
   {
     method: 'DELETE',
@@ -109,10 +145,14 @@ export const firmwareRoutes: AdminRoute[] = [
     handler({ core, params }) {
       const ota = core.package(params.packageId);
       for (const device of core.devices.values()) {
-        if (device.firmwareId === ota.id) throw new BadRequestError("The otaPackage referenced by the devices cannot be deleted!");
+        if (device.firmwareId === ota.id)
+          throw new BadRequestError('The otaPackage referenced by the devices cannot be deleted!');
       }
       for (const profile of core.profiles.values()) {
-        if (profile.firmwareId === ota.id) throw new BadRequestError("The otaPackage referenced by the device profile cannot be deleted!");
+        if (profile.firmwareId === ota.id)
+          throw new BadRequestError(
+            'The otaPackage referenced by the device profile cannot be deleted!',
+          );
       }
       core.otaPackages.delete(ota.id);
     },

@@ -8,19 +8,32 @@ export function openApiDocument(routes: readonly AdminRoute[], serverUrl: string
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z]+)/g, '{$1}');
-    const parameters = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+    const parameters = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
     const operation: Record<string, unknown> = {
       summary: route.summary,
       operationId: `${route.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`,
       tags: [path.split('/')[2] ?? 'api'],
       parameters,
-      responses: { '200': { description: 'OK' }, '400': { description: 'Bad request' }, '401': { description: 'Unauthorized' } },
+      responses: {
+        '200': { description: 'OK' },
+        '400': { description: 'Bad request' },
+        '401': { description: 'Unauthorized' },
+      },
     };
     if (route.method === 'POST' || route.method === 'PUT') {
-      operation.requestBody = { required: false, content: { 'application/json': { schema: { type: 'object' } } } };
+      operation.requestBody = {
+        required: false,
+        content: { 'application/json': { schema: { type: 'object' } } },
+      };
     }
     if (route.access === 'public') operation.security = [];
-    else if (Array.isArray(route.access)) operation.description = `Authority: ${route.access.join(' or ')}`;
+    else if (Array.isArray(route.access))
+      operation.description = `Authority: ${route.access.join(' or ')}`;
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
   }
   return {
@@ -36,8 +49,18 @@ export function openApiDocument(routes: readonly AdminRoute[], serverUrl: string
     components: {
       securitySchemes: {
         // Swagger UI sends an apiKey-type scheme value as is, so the user pastes "Bearer <JWT>" or "ApiKey <key>"
-        'X-Authorization (JWT)': { type: 'apiKey', in: 'header', name: 'X-Authorization', description: 'Bearer <JWT from POST /api/auth/login>' },
-        'X-Authorization (API key)': { type: 'apiKey', in: 'header', name: 'X-Authorization', description: 'ApiKey <API_KEY>' },
+        'X-Authorization (JWT)': {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Authorization',
+          description: 'Bearer <JWT from POST /api/auth/login>',
+        },
+        'X-Authorization (API key)': {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Authorization',
+          description: 'ApiKey <API_KEY>',
+        },
       },
     },
     security: [{ 'X-Authorization (JWT)': [] }, { 'X-Authorization (API key)': [] }],

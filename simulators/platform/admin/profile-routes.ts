@@ -4,7 +4,11 @@ import type { ProvisionType } from '../core/model';
 import { page, profileView } from './views';
 import type { AdminRoute } from './route';
 
-const PROVISION_TYPES: readonly ProvisionType[] = ['DISABLED', 'ALLOW_CREATE_NEW_DEVICES', 'CHECK_PRE_PROVISIONED_DEVICES'];
+const PROVISION_TYPES: readonly ProvisionType[] = [
+  'DISABLED',
+  'ALLOW_CREATE_NEW_DEVICES',
+  'CHECK_PRE_PROVISIONED_DEVICES',
+];
 
 interface ProfileBody {
   id?: { id?: string };
@@ -26,10 +30,19 @@ export const profileRoutes: AdminRoute[] = [
       if (!body || typeof body !== 'object' || typeof body.name !== 'string' || !body.name.trim()) {
         throw new BadRequestError('Device profile name should be specified!');
       }
-      const provisionType = (body.provisionType ?? body.profileData?.provisionConfiguration?.type ?? 'DISABLED') as ProvisionType;
-      if (!PROVISION_TYPES.includes(provisionType)) throw new BadRequestError(`Invalid provisionType: ${String(provisionType)}`);
+      const provisionType = (body.provisionType ??
+        body.profileData?.provisionConfiguration?.type ??
+        'DISABLED') as ProvisionType;
+      if (!PROVISION_TYPES.includes(provisionType))
+        throw new BadRequestError(`Invalid provisionType: ${String(provisionType)}`);
       const secret = body.profileData?.provisionConfiguration?.provisionDeviceSecret;
-      if (provisionType !== 'DISABLED' && (typeof body.provisionDeviceKey !== 'string' || typeof secret !== 'string' || !body.provisionDeviceKey || !secret)) {
+      if (
+        provisionType !== 'DISABLED' &&
+        (typeof body.provisionDeviceKey !== 'string' ||
+          typeof secret !== 'string' ||
+          !body.provisionDeviceKey ||
+          !secret)
+      ) {
         throw new BadRequestError('Provision device key and secret should be specified!');
       }
       const firmwareId = body.firmwareId?.id ?? null;
@@ -37,7 +50,8 @@ export const profileRoutes: AdminRoute[] = [
         id: body.id?.id,
         name: body.name,
         provisionType,
-        provisionDeviceKey: typeof body.provisionDeviceKey === 'string' ? body.provisionDeviceKey : null,
+        provisionDeviceKey:
+          typeof body.provisionDeviceKey === 'string' ? body.provisionDeviceKey : null,
         provisionDeviceSecret: typeof secret === 'string' ? secret : null,
         firmwareId,
       });
@@ -64,7 +78,9 @@ export const profileRoutes: AdminRoute[] = [
     summary: 'Device profiles, paged (pageSize, page, textSearch)',
     handler({ core, query }) {
       const search = (query.get('textSearch') ?? '').toLowerCase();
-      const profiles = [...core.profiles.values()].filter((profile) => profile.name.toLowerCase().includes(search)).map(profileView);
+      const profiles = [...core.profiles.values()]
+        .filter((profile) => profile.name.toLowerCase().includes(search))
+        .map(profileView);
       return { json: page(profiles, query) };
     },
   },

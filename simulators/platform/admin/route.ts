@@ -7,7 +7,15 @@ import type Router from 'find-my-way';
 import { PlatformError, PermissionDeniedError } from '../core/errors';
 import type { Authority, User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
-import { queryOf, readBody, sendEmpty, sendError, sendJson, sendJsonText, sendText } from '../http/exchange';
+import {
+  queryOf,
+  readBody,
+  sendEmpty,
+  sendError,
+  sendJson,
+  sendJsonText,
+  sendText,
+} from '../http/exchange';
 import { parseJson } from '../core/payloads';
 import type { AdminAuth } from './auth';
 
@@ -24,7 +32,12 @@ export interface AdminContext {
 }
 
 /** What a handler answers: JSON (a value, or text already serialized), plain text, or an empty 200. */
-export type AdminAnswer = { status?: number; json?: unknown; jsonText?: string; text?: string } | void;
+export type AdminAnswer = {
+  status?: number;
+  json?: unknown;
+  jsonText?: string;
+  text?: string;
+} | void;
 
 export interface AdminRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -39,10 +52,17 @@ export interface AdminRoute {
 
 const MAX_ADMIN_BODY = 16 * 1024 * 1024;
 
-export function registerAdminRoutes(router: Router.Instance<Router.HTTPVersion.V1>, core: PlatformCore, auth: AdminAuth, routes: AdminRoute[]): void {
+export function registerAdminRoutes(
+  router: Router.Instance<Router.HTTPVersion.V1>,
+  core: PlatformCore,
+  auth: AdminAuth,
+  routes: AdminRoute[],
+): void {
   for (const route of routes) {
     router.on(route.method, route.path, (request, response, params) => {
-      handle(route, core, auth, request, response, params as Record<string, string>).catch((error: unknown) => answerError(request, response, error));
+      handle(route, core, auth, request, response, params as Record<string, string>).catch(
+        (error: unknown) => answerError(request, response, error),
+      );
     });
   }
 }
@@ -56,9 +76,12 @@ async function handle(
   params: Record<string, string>,
 ): Promise<void> {
   let body: Promise<string> | undefined;
-  const bodyText = () => (body ??= readBody(request, MAX_ADMIN_BODY).then((buffer) => buffer.toString('utf8')));
-  const user = route.access === 'public' ? (undefined as unknown as User) : await auth.authenticate(request);
-  if (Array.isArray(route.access) && !route.access.includes(user.authority)) throw new PermissionDeniedError();
+  const bodyText = () =>
+    (body ??= readBody(request, MAX_ADMIN_BODY).then((buffer) => buffer.toString('utf8')));
+  const user =
+    route.access === 'public' ? (undefined as unknown as User) : await auth.authenticate(request);
+  if (Array.isArray(route.access) && !route.access.includes(user.authority))
+    throw new PermissionDeniedError();
   const answer = await route.handler({
     core,
     auth,

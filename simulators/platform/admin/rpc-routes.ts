@@ -27,8 +27,14 @@ function rpcRoute(path: string, version: 1 | 2): AdminRoute {
       } catch {
         throw new BadRequestError('Invalid request body');
       }
-      if (!validate(serverRpcCallSchema, body).ok) throw new BadRequestError('Invalid request body');
-      const call = body as { method: string; params?: unknown; timeout?: number; expirationTime?: number };
+      if (!validate(serverRpcCallSchema, body).ok)
+        throw new BadRequestError('Invalid request body');
+      const call = body as {
+        method: string;
+        params?: unknown;
+        timeout?: number;
+        expirationTime?: number;
+      };
       const device = core.device(params.deviceId);
       const outcome = await core.sendRpc(device, {
         method: call.method,
@@ -59,4 +65,7 @@ function rpcRoute(path: string, version: 1 | 2): AdminRoute {
   };
 }
 
-export const rpcRoutes: AdminRoute[] = [rpcRoute('/api/plugins/rpc/:kind/:deviceId', 1), rpcRoute('/api/rpc/:kind/:deviceId', 2)];
+export const rpcRoutes: AdminRoute[] = [
+  rpcRoute('/api/plugins/rpc/:kind/:deviceId', 1),
+  rpcRoute('/api/rpc/:kind/:deviceId', 2),
+];

@@ -1,5 +1,11 @@
 /** Time series and attributes of a device (prefix /api/plugins/telemetry; platform-facts.md §8). */
-import { parseLossless, stringifyLossless, typedValueToLossless, typedValueToString, type TypedValue } from '../../../src/kv/values';
+import {
+  parseLossless,
+  stringifyLossless,
+  typedValueToLossless,
+  typedValueToString,
+  type TypedValue,
+} from '../../../src/kv/values';
 import { telemetrySchema } from '../../../schemas';
 import { BadRequestError } from '../core/errors';
 import { ATTRIBUTE_SCOPES, type AttributeScope, type Device } from '../core/model';
@@ -20,11 +26,20 @@ function scopeOf(name: string, writable: boolean): AttributeScope {
   return name as AttributeScope;
 }
 
-function attributesOut(device: Device, scopes: readonly AttributeScope[], keys: string[] | undefined): string {
+function attributesOut(
+  device: Device,
+  scopes: readonly AttributeScope[],
+  keys: string[] | undefined,
+): string {
   const out: Array<{ key: string; value: unknown; lastUpdateTs: number }> = [];
   for (const scope of scopes) {
     for (const [key, attribute] of device.attributes[scope]) {
-      if (!keys || keys.includes(key)) out.push({ key, value: typedValueToLossless(attribute.value), lastUpdateTs: attribute.lastUpdateTs });
+      if (!keys || keys.includes(key))
+        out.push({
+          key,
+          value: typedValueToLossless(attribute.value),
+          lastUpdateTs: attribute.lastUpdateTs,
+        });
     }
   }
   return stringifyLossless(out);
@@ -38,7 +53,8 @@ function attributesToSave(text: string): Array<[string, TypedValue]> {
   } catch {
     throw new BadRequestError('Invalid JSON');
   }
-  if (!document || typeof document !== 'object' || Array.isArray(document)) throw new BadRequestError('Invalid JSON');
+  if (!document || typeof document !== 'object' || Array.isArray(document))
+    throw new BadRequestError('Invalid JSON');
   const entries = typedEntries(document);
   if (entries.length === 0) throw new BadRequestError('No attributes data found in request body!');
   if (entries.some(([key]) => !key.trim())) throw new BadRequestError('Key cannot be blank');
@@ -49,26 +65,37 @@ export const telemetryRoutes: AdminRoute[] = [
   {
     method: 'GET',
     path: `${PREFIX}/values/timeseries`,
-    summary: 'Latest time series values, or the history with startTs and endTs; strings unless useStrictDataTypes=true',
+    summary:
+      'Latest time series values, or the history with startTs and endTs; strings unless useStrictDataTypes=true',
     handler({ core, params, query }) {
       const device = core.device(params.deviceId);
       const strict = query.get('useStrictDataTypes') === 'true';
-      const keys = keysParameter(query, 'keys') ?? keysParameter(query, 'key') ?? [...device.latest.keys()];
+      const keys = keysParameter(query, 'keys') ??
+        keysParameter(query, 'key') ?? [...device.latest.keys()];
       const out: Record<string, Array<{ ts: number; value: unknown }>> = {};
       if (query.get('startTs') !== null || query.get('endTs') !== null) {
         const startTs = Number(query.get('startTs') ?? 0);
         const endTs = Number(query.get('endTs') ?? Date.now());
-        if (!Number.isFinite(startTs) || !Number.isFinite(endTs)) throw new BadRequestError('Invalid startTs or endTs');
+        if (!Number.isFinite(startTs) || !Number.isFinite(endTs))
+          throw new BadRequestError('Invalid startTs or endTs');
         const limit = Math.max(1, Number(query.get('limit') ?? 100) || 100);
         const ascending = query.get('orderBy') === 'ASC';
         for (const key of keys) {
           const series = historyOf(device, key, { startTs, endTs, limit, ascending });
-          if (series.length) out[key] = series.map((entry) => ({ ts: entry.ts, value: valueOut(entry.value, strict) }));
+          if (series.length)
+            out[key] = series.map((entry) => ({
+              ts: entry.ts,
+              value: valueOut(entry.value, strict),
+            }));
         }
       } else {
         for (const key of keys) {
           const latest = device.latest.get(key);
-          out[key] = [latest ? { ts: latest.ts, value: valueOut(latest.value, strict) } : { ts: Date.now(), value: null }];
+          out[key] = [
+            latest
+              ? { ts: latest.ts, value: valueOut(latest.value, strict) }
+              : { ts: Date.now(), value: null },
+          ];
         }
       }
       return { jsonText: stringifyLossless(out) };
@@ -95,7 +122,13 @@ export const telemetryRoutes: AdminRoute[] = [
     path: `${PREFIX}/values/attributes`,
     summary: 'Attributes of every scope, typed',
     handler({ core, params, query }) {
-      return { jsonText: attributesOut(core.device(params.deviceId), ATTRIBUTE_SCOPES, keysParameter(query, 'keys')) };
+      return {
+        jsonText: attributesOut(
+          core.device(params.deviceId),
+          ATTRIBUTE_SCOPES,
+          keysParameter(query, 'keys'),
+        ),
+      };
     },
   },
   {
@@ -103,7 +136,13 @@ export const telemetryRoutes: AdminRoute[] = [
     path: `${PREFIX}/values/attributes/:scope`,
     summary: 'Attributes of one scope (CLIENT_SCOPE, SHARED_SCOPE, SERVER_SCOPE), typed',
     handler({ core, params, query }) {
-      return { jsonText: attributesOut(core.device(params.deviceId), [scopeOf(params.scope, false)], keysParameter(query, 'keys')) };
+      return {
+        jsonText: attributesOut(
+          core.device(params.deviceId),
+          [scopeOf(params.scope, false)],
+          keysParameter(query, 'keys'),
+        ),
+      };
     },
   },
   ...[`${PREFIX}/:scope`, `${PREFIX}/attributes/:scope`].map(
@@ -114,7 +153,11 @@ export const telemetryRoutes: AdminRoute[] = [
       async handler({ core, params, bodyText }) {
         const device = core.device(params.deviceId);
         try {
-          core.saveAttributes(device, scopeOf(params.scope, true), attributesToSave(await bodyText()));
+          core.saveAttributes(
+            device,
+            scopeOf(params.scope, true),
+            attributesToSave(await bodyText()),
+          );
         } catch (error) {
           if (error instanceof BadRequestError) return { status: 400, text: error.message };
           throw error;

@@ -48,10 +48,15 @@ export const tenantProfileRoutes: AdminRoute[] = [
     summary: 'Save the tenant profile: profileData.configuration.maxDevices (0 = unlimited)',
     access: ['SYS_ADMIN'],
     async handler({ core, bodyJson }) {
-      const body = (await bodyJson()) as { id?: { id?: string }; profileData?: { configuration?: { maxDevices?: unknown } } } | null;
-      if (body?.id?.id !== TENANT_PROFILE_ID) throw new BadRequestError('The reference has one tenant profile: save it by its id');
+      const body = (await bodyJson()) as {
+        id?: { id?: string };
+        profileData?: { configuration?: { maxDevices?: unknown } };
+      } | null;
+      if (body?.id?.id !== TENANT_PROFILE_ID)
+        throw new BadRequestError('The reference has one tenant profile: save it by its id');
       const maxDevices = body.profileData?.configuration?.maxDevices ?? 0;
-      if (typeof maxDevices !== 'number' || !Number.isInteger(maxDevices) || maxDevices < 0) throw new BadRequestError('maxDevices is a non-negative integer');
+      if (typeof maxDevices !== 'number' || !Number.isInteger(maxDevices) || maxDevices < 0)
+        throw new BadRequestError('maxDevices is a non-negative integer');
       core.maxDevices = maxDevices;
       return { json: tenantProfileView(core) };
     },

@@ -57,7 +57,10 @@ export function profileView(profile: DeviceProfile) {
     profileData: {
       configuration: { type: 'DEFAULT' },
       transportConfiguration: { type: 'DEFAULT' },
-      provisionConfiguration: { type: profile.provisionType, provisionDeviceSecret: profile.provisionDeviceSecret },
+      provisionConfiguration: {
+        type: profile.provisionType,
+        provisionDeviceSecret: profile.provisionDeviceSecret,
+      },
     },
   };
 }

@@ -6,7 +6,12 @@ import { BadRequestError } from './errors';
 export const CHECKSUM_ALGORITHMS = ['MD5', 'SHA256', 'SHA384', 'SHA512', 'CRC32'] as const;
 export type ChecksumAlgorithm = (typeof CHECKSUM_ALGORITHMS)[number];
 
-const HASHES: Record<string, string> = { MD5: 'md5', SHA256: 'sha256', SHA384: 'sha384', SHA512: 'sha512' };
+const HASHES: Record<string, string> = {
+  MD5: 'md5',
+  SHA256: 'sha256',
+  SHA384: 'sha384',
+  SHA512: 'sha512',
+};
 
 /** Lower-case hex. CRC32 is written as ThingsBoard's Guava HashCode prints it: the 4 bytes little-endian. */
 export function checksum(algorithm: string, data: Buffer): string {

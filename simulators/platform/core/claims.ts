@@ -8,7 +8,12 @@ export type ClaimResult = 'SUCCESS' | 'CLAIMED' | 'FAILURE';
  * put-if-absent (a claim sent inside an unexpired window does not refresh it). durationMs absent or ≤ 0 uses the
  * platform's device.claim.duration.
  */
-export function registerClaim(device: Device, secretKey: string | undefined, durationMs: number | undefined, defaultDurationMs: number): void {
+export function registerClaim(
+  device: Device,
+  secretKey: string | undefined,
+  durationMs: number | undefined,
+  defaultDurationMs: number,
+): void {
   if (device.customerId) return;
   const now = Date.now();
   if (device.claim && device.claim.expiresAt > now) return;
@@ -20,7 +25,8 @@ export function registerClaim(device: Device, secretKey: string | undefined, dur
 export function claimDevice(device: Device, customerId: string, secretKey: string): ClaimResult {
   if (device.customerId) return 'CLAIMED';
   const registration = device.claim;
-  if (!registration || registration.expiresAt <= Date.now() || registration.secretKey !== secretKey) return 'FAILURE';
+  if (!registration || registration.expiresAt <= Date.now() || registration.secretKey !== secretKey)
+    return 'FAILURE';
   device.customerId = customerId;
   device.claim = null;
   return 'SUCCESS';

@@ -37,9 +37,17 @@ export class EventHub {
   private readonly listeners = new Map<string, DeviceListeners>();
 
   /** Subscribes to one event of one device; returns the unsubscribe function. */
-  on<E extends keyof DeviceEvents>(deviceId: string, event: E, listener: DeviceEvents[E]): () => void {
+  on<E extends keyof DeviceEvents>(
+    deviceId: string,
+    event: E,
+    listener: DeviceEvents[E],
+  ): () => void {
     let own = this.listeners.get(deviceId);
-    if (!own) this.listeners.set(deviceId, (own = { shared: undefined, rpc: undefined, deleted: undefined }));
+    if (!own)
+      this.listeners.set(
+        deviceId,
+        (own = { shared: undefined, rpc: undefined, deleted: undefined }),
+      );
     const device = own;
     // copy on write: an emit iterates the array it started with, whatever subscribes or unsubscribes meanwhile
     const before = device[event] as Array<DeviceEvents[E]> | undefined;
@@ -48,13 +56,27 @@ export class EventHub {
       const current = device[event] as Array<DeviceEvents[E]> | undefined;
       const index = current ? current.lastIndexOf(listener) : -1;
       if (!current || index < 0) return;
-      device[event] = (current.length === 1 ? undefined : current.filter((_, i) => i !== index)) as DeviceListeners[E];
-      if (!device.shared && !device.rpc && !device.deleted && this.listeners.get(deviceId) === device) this.listeners.delete(deviceId);
+      device[event] = (
+        current.length === 1 ? undefined : current.filter((_, i) => i !== index)
+      ) as DeviceListeners[E];
+      if (
+        !device.shared &&
+        !device.rpc &&
+        !device.deleted &&
+        this.listeners.get(deviceId) === device
+      )
+        this.listeners.delete(deviceId);
     };
   }
 
-  emit<E extends keyof DeviceEvents>(deviceId: string, event: E, ...args: Parameters<DeviceEvents[E]>): void {
-    const list = this.listeners.get(deviceId)?.[event] as Array<(...args: Parameters<DeviceEvents[E]>) => void> | undefined;
+  emit<E extends keyof DeviceEvents>(
+    deviceId: string,
+    event: E,
+    ...args: Parameters<DeviceEvents[E]>
+  ): void {
+    const list = this.listeners.get(deviceId)?.[event] as
+      | Array<(...args: Parameters<DeviceEvents[E]>) => void>
+      | undefined;
     if (list) for (const listener of list) listener(...args);
   }
 

@@ -8,7 +8,15 @@ import type { TypedValue } from '../../../src/kv/values';
 import type { Device, OtaPackage } from './model';
 import type { PlatformCore } from './platform-core';
 
-export const FIRMWARE_ATTRIBUTES = ['fw_title', 'fw_version', 'fw_tag', 'fw_size', 'fw_checksum_algorithm', 'fw_checksum', 'fw_url'];
+export const FIRMWARE_ATTRIBUTES = [
+  'fw_title',
+  'fw_version',
+  'fw_tag',
+  'fw_size',
+  'fw_checksum_algorithm',
+  'fw_checksum',
+  'fw_url',
+];
 
 export function startFirmwareUpdate(core: PlatformCore, device: Device, ota: OtaPackage): void {
   device.firmwareId = ota.id;
@@ -41,5 +49,9 @@ export function startFirmwareUpdate(core: PlatformCore, device: Device, ota: Ota
 
 export function stopFirmwareUpdate(core: PlatformCore, device: Device): void {
   device.firmwareId = null;
-  core.deleteAttributes(device, 'SHARED_SCOPE', FIRMWARE_ATTRIBUTES.filter((key) => device.attributes.SHARED_SCOPE.has(key)));
+  core.deleteAttributes(
+    device,
+    'SHARED_SCOPE',
+    FIRMWARE_ATTRIBUTES.filter((key) => device.attributes.SHARED_SCOPE.has(key)),
+  );
 }

@@ -3,8 +3,15 @@ import type { TypedValue } from '../../../src/kv/values';
 
 export type Authority = 'SYS_ADMIN' | 'TENANT_ADMIN' | 'CUSTOMER_USER';
 export type AttributeScope = 'CLIENT_SCOPE' | 'SHARED_SCOPE' | 'SERVER_SCOPE';
-export const ATTRIBUTE_SCOPES: readonly AttributeScope[] = ['CLIENT_SCOPE', 'SHARED_SCOPE', 'SERVER_SCOPE'];
-export type ProvisionType = 'DISABLED' | 'ALLOW_CREATE_NEW_DEVICES' | 'CHECK_PRE_PROVISIONED_DEVICES';
+export const ATTRIBUTE_SCOPES: readonly AttributeScope[] = [
+  'CLIENT_SCOPE',
+  'SHARED_SCOPE',
+  'SERVER_SCOPE',
+];
+export type ProvisionType =
+  | 'DISABLED'
+  | 'ALLOW_CREATE_NEW_DEVICES'
+  | 'CHECK_PRE_PROVISIONED_DEVICES';
 
 export interface User {
   id: string;
@@ -102,7 +109,11 @@ export class DeviceRecord {
   }
 
   get attributes(): Record<AttributeScope, Map<string, Attribute>> {
-    return (this.attributeMaps ??= { CLIENT_SCOPE: new Map(), SHARED_SCOPE: new Map(), SERVER_SCOPE: new Map() });
+    return (this.attributeMaps ??= {
+      CLIENT_SCOPE: new Map(),
+      SHARED_SCOPE: new Map(),
+      SERVER_SCOPE: new Map(),
+    });
   }
 
   get latest(): Map<string, TimeseriesEntry> {
@@ -121,7 +132,19 @@ export class DeviceRecord {
 export type Device = DeviceRecord;
 
 /** What a new device record is made of; its collections, RPC counter, claim and deleted flag start empty. */
-export type NewDeviceFields = Pick<Device, 'id' | 'name' | 'label' | 'profileId' | 'token' | 'tenantId' | 'customerId' | 'additionalInfo' | 'firmwareId' | 'createdTime'>;
+export type NewDeviceFields = Pick<
+  Device,
+  | 'id'
+  | 'name'
+  | 'label'
+  | 'profileId'
+  | 'token'
+  | 'tenantId'
+  | 'customerId'
+  | 'additionalInfo'
+  | 'firmwareId'
+  | 'createdTime'
+>;
 
 export interface OtaPackage {
   id: string;

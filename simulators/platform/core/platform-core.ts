@@ -14,7 +14,19 @@ import { provisionDevice, type ProvisionOutcome, type ProvisionRequest } from '.
 import { endRpcs, queueRpc, replyRpc, takeRpc, type RpcCall } from './rpc';
 import { appendTelemetry, type TelemetryRecord } from './time-series';
 import { randomApiKeyValue, randomId, randomToken } from './tokens';
-import { DeviceRecord, type ApiKey, type Attribute, type AttributeScope, type Device, type DeviceProfile, type OtaPackage, type ProvisionType, type RpcOutcome, type RpcRequest, type User } from './model';
+import {
+  DeviceRecord,
+  type ApiKey,
+  type Attribute,
+  type AttributeScope,
+  type Device,
+  type DeviceProfile,
+  type OtaPackage,
+  type ProvisionType,
+  type RpcOutcome,
+  type RpcRequest,
+  type User,
+} from './model';
 
 export { randomToken } from './tokens';
 export { checksum } from './checksum';
@@ -51,7 +63,12 @@ export class PlatformCore {
 
   constructor(readonly options: CoreOptions) {
     this.maxDevices = options.maxDevices ?? 0;
-    const user = (email: string, password: string, authority: User['authority'], firstName: string): User => ({
+    const user = (
+      email: string,
+      password: string,
+      authority: User['authority'],
+      firstName: string,
+    ): User => ({
       id: randomUUID(),
       email,
       password,
@@ -89,7 +106,8 @@ export class PlatformCore {
   }
 
   profileByProvisionKey(key: string): DeviceProfile | undefined {
-    for (const profile of this.profiles.values()) if (profile.provisionDeviceKey === key) return profile;
+    for (const profile of this.profiles.values())
+      if (profile.provisionDeviceKey === key) return profile;
     return undefined;
   }
 
@@ -105,10 +123,12 @@ export class PlatformCore {
   }): DeviceProfile {
     const existing = input.id ? this.profile(input.id) : undefined;
     const sameName = this.profileByName(input.name);
-    if (sameName && sameName.id !== input.id) throw new BadRequestError('Device profile with such name already exists!');
+    if (sameName && sameName.id !== input.id)
+      throw new BadRequestError('Device profile with such name already exists!');
     const key = input.provisionDeviceKey || null;
     const sameKey = key ? this.profileByProvisionKey(key) : undefined;
-    if (sameKey && sameKey.id !== input.id) throw new BadRequestError('Device profile with such provision device key already exists!');
+    if (sameKey && sameKey.id !== input.id)
+      throw new BadRequestError('Device profile with such provision device key already exists!');
     if (input.firmwareId) this.package(input.firmwareId);
     const profile: DeviceProfile = {
       id: existing?.id ?? randomUUID(),
@@ -128,7 +148,10 @@ export class PlatformCore {
     const profile = this.profile(id);
     if (profile.isDefault) throw new BadRequestError("Default device profile can't be deleted!");
     for (const device of this.devices.values()) {
-      if (device.profileId === id) throw new BadRequestError('The device profile referenced by the devices cannot be deleted!');
+      if (device.profileId === id)
+        throw new BadRequestError(
+          'The device profile referenced by the devices cannot be deleted!',
+        );
     }
     this.profiles.delete(id);
   }
@@ -166,17 +189,22 @@ export class PlatformCore {
     additionalInfo?: Record<string, unknown> | null;
   }): Device {
     const name = input.name;
-    if (!name || !name.trim()) throw new BadRequestError('Device name should be specified!');
-    if (this.deviceByName.has(name)) throw new BadRequestError('Device with such name already exists!');
+    if (!name?.trim()) throw new BadRequestError('Device name should be specified!');
+    if (this.deviceByName.has(name))
+      throw new BadRequestError('Device with such name already exists!');
     if (this.maxDevices > 0 && this.devices.size >= this.maxDevices) throw new QuotaExceededError();
     const token = input.token ?? randomToken();
     if (!token.trim()) throw new BadRequestError('Device credentials id should be specified!');
-    if (this.deviceByToken.has(token)) throw new BadRequestError('Device credentials are already assigned to another device!');
+    if (this.deviceByToken.has(token))
+      throw new BadRequestError('Device credentials are already assigned to another device!');
     let profile: DeviceProfile;
     if (input.profileId) {
-      profile = this.profiles.get(input.profileId) ?? throwError(new BadRequestError('Device profile is not found!'));
+      profile =
+        this.profiles.get(input.profileId) ??
+        throwError(new BadRequestError('Device profile is not found!'));
     } else if (input.profileName) {
-      profile = this.profileByName(input.profileName) ?? this.saveProfile({ name: input.profileName });
+      profile =
+        this.profileByName(input.profileName) ?? this.saveProfile({ name: input.profileName });
     } else {
       profile = this.defaultProfile();
     }
@@ -199,15 +227,25 @@ export class PlatformCore {
     return device;
   }
 
-  updateDevice(device: Device, input: { name?: string; label?: string | null; profileId?: string; additionalInfo?: Record<string, unknown> | null }): void {
+  updateDevice(
+    device: Device,
+    input: {
+      name?: string;
+      label?: string | null;
+      profileId?: string;
+      additionalInfo?: Record<string, unknown> | null;
+    },
+  ): void {
     if (input.name !== undefined && input.name !== device.name) {
       if (!input.name.trim()) throw new BadRequestError('Device name should be specified!');
-      if (this.deviceByName.has(input.name)) throw new BadRequestError('Device with such name already exists!');
+      if (this.deviceByName.has(input.name))
+        throw new BadRequestError('Device with such name already exists!');
       this.deviceByName.delete(device.name);
       device.name = input.name;
       this.deviceByName.set(device.name, device);
     }
-    if (input.profileId !== undefined && !this.profiles.has(input.profileId)) throw new BadRequestError('Device profile is not found!');
+    if (input.profileId !== undefined && !this.profiles.has(input.profileId))
+      throw new BadRequestError('Device profile is not found!');
     if (input.label !== undefined) device.label = input.label;
     if (input.additionalInfo !== undefined) device.additionalInfo = input.additionalInfo;
     if (input.profileId !== undefined) device.profileId = input.profileId;
@@ -226,7 +264,11 @@ export class PlatformCore {
   }
 
   /** Subscribes to a device's events; returns the unsubscribe function. */
-  on<E extends keyof DeviceEvents>(device: Device, event: E, listener: DeviceEvents[E]): () => void {
+  on<E extends keyof DeviceEvents>(
+    device: Device,
+    event: E,
+    listener: DeviceEvents[E],
+  ): () => void {
     return this.events.on(device.id, event, listener);
   }
 
@@ -254,7 +296,8 @@ export class PlatformCore {
   deleteAttributes(device: Device, scope: AttributeScope, keys: string[]): void {
     const map = device.attributes[scope];
     const deleted = keys.filter((key) => map.delete(key));
-    if (scope === 'SHARED_SCOPE' && deleted.length > 0) this.events.emit(device.id, 'shared', { updated: new Map(), deleted });
+    if (scope === 'SHARED_SCOPE' && deleted.length > 0)
+      this.events.emit(device.id, 'shared', { updated: new Map(), deleted });
   }
 
   // ---- server-side RPC ----------------------------------------------------------------------------------------
@@ -273,7 +316,11 @@ export class PlatformCore {
 
   // ---- claiming -----------------------------------------------------------------------------------------------
 
-  registerClaim(device: Device, secretKey: string | undefined, durationMs: number | undefined): void {
+  registerClaim(
+    device: Device,
+    secretKey: string | undefined,
+    durationMs: number | undefined,
+  ): void {
     registerClaim(device, secretKey, durationMs, this.options.claimDurationMs);
   }
 
@@ -313,8 +360,21 @@ export class PlatformCore {
 
   // ---- API keys -----------------------------------------------------------------------------------------------
 
-  createApiKey(userId: string, description: string, expirationTime: number, enabled: boolean): ApiKey {
-    const key: ApiKey = { id: randomUUID(), userId, value: randomApiKeyValue(), description, expirationTime, enabled, createdTime: Date.now() };
+  createApiKey(
+    userId: string,
+    description: string,
+    expirationTime: number,
+    enabled: boolean,
+  ): ApiKey {
+    const key: ApiKey = {
+      id: randomUUID(),
+      userId,
+      value: randomApiKeyValue(),
+      description,
+      expirationTime,
+      enabled,
+      createdTime: Date.now(),
+    };
     this.apiKeys.set(key.id, key);
     this.apiKeyByValueIndex.set(key.value, key);
     return key;

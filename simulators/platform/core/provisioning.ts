@@ -16,13 +16,19 @@ export interface ProvisionRequest {
   gateway?: boolean;
 }
 
-export type ProvisionOutcome = { status: 'SUCCESS'; device: Device } | { status: 'NOT_FOUND' | 'FAILURE' };
+export type ProvisionOutcome =
+  | { status: 'SUCCESS'; device: Device }
+  | { status: 'NOT_FOUND' | 'FAILURE' };
 
 export function provisionDevice(core: PlatformCore, request: ProvisionRequest): ProvisionOutcome {
   const { deviceName, provisionDeviceKey: key, provisionDeviceSecret: secret } = request;
   if (!key || !secret) return { status: 'NOT_FOUND' };
   const profile = core.profileByProvisionKey(key);
-  if (!profile || !profile.provisionDeviceSecret || profile.provisionDeviceSecret !== secret || profile.provisionType === 'DISABLED') {
+  if (
+    !profile?.provisionDeviceSecret ||
+    profile.provisionDeviceSecret !== secret ||
+    profile.provisionType === 'DISABLED'
+  ) {
     return { status: 'NOT_FOUND' };
   }
   if (!deviceName.trim()) return { status: 'FAILURE' };
@@ -41,9 +47,16 @@ export function provisionDevice(core: PlatformCore, request: ProvisionRequest): 
       return { status: 'FAILURE' }; // e.g. the requested token belongs to another device
     }
   } else {
-    if (!existing || existing.profileId !== profile.id || existing.attributes.SERVER_SCOPE.has('provisionState')) return { status: 'FAILURE' };
+    if (
+      !existing ||
+      existing.profileId !== profile.id ||
+      existing.attributes.SERVER_SCOPE.has('provisionState')
+    )
+      return { status: 'FAILURE' };
     device = existing;
   }
-  core.saveAttributes(device, 'SERVER_SCOPE', [['provisionState', { type: 'STRING', value: 'provisioned' }]]);
+  core.saveAttributes(device, 'SERVER_SCOPE', [
+    ['provisionState', { type: 'STRING', value: 'provisioned' }],
+  ]);
   return { status: 'SUCCESS', device };
 }

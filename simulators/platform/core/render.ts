@@ -8,19 +8,29 @@ import type { AttributeScope, Device } from './model';
 
 /** Sets a member without going through the prototype chain: a key named __proto__ is data here. */
 export function setMember(object: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(object, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 /** A shared-attribute change as {"k":v,...,"deleted":[...]} (deleted only when keys were deleted). */
 export function sharedChangeDocument(change: SharedAttributesChange): Record<string, unknown> {
   const body: Record<string, unknown> = {};
-  for (const [key, attribute] of change.updated) setMember(body, key, typedValueToLossless(attribute.value));
+  for (const [key, attribute] of change.updated)
+    setMember(body, key, typedValueToLossless(attribute.value));
   if (change.deleted.length) body.deleted = change.deleted;
   return body;
 }
 
 /** The scope's attributes among `keys` (all when undefined); undefined when none matches. */
-export function pickAttributes(device: Device, scope: AttributeScope, keys: Iterable<string> | undefined): Record<string, unknown> | undefined {
+export function pickAttributes(
+  device: Device,
+  scope: AttributeScope,
+  keys: Iterable<string> | undefined,
+): Record<string, unknown> | undefined {
   const found: Record<string, unknown> = {};
   let any = false;
   const attributes = device.attributes[scope];
@@ -38,11 +48,17 @@ export function pickAttributes(device: Device, scope: AttributeScope, keys: Iter
  * attribute request): with neither key list every client and shared attribute, with one of them only that scope; a
  * member is present only when it has matches.
  */
-export function attributesAnswer(device: Device, clientKeys: string[] | undefined, sharedKeys: string[] | undefined): Record<string, unknown> {
+export function attributesAnswer(
+  device: Device,
+  clientKeys: string[] | undefined,
+  sharedKeys: string[] | undefined,
+): Record<string, unknown> {
   const both = clientKeys === undefined && sharedKeys === undefined;
   const answer: Record<string, unknown> = {};
-  const client = both || clientKeys ? pickAttributes(device, 'CLIENT_SCOPE', clientKeys) : undefined;
-  const shared = both || sharedKeys ? pickAttributes(device, 'SHARED_SCOPE', sharedKeys) : undefined;
+  const client =
+    both || clientKeys ? pickAttributes(device, 'CLIENT_SCOPE', clientKeys) : undefined;
+  const shared =
+    both || sharedKeys ? pickAttributes(device, 'SHARED_SCOPE', sharedKeys) : undefined;
   if (client) answer.client = client;
   if (shared) answer.shared = shared;
   return answer;

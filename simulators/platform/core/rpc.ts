@@ -16,7 +16,12 @@ export interface RpcCall {
 }
 
 /** Queues an RPC for the device; resolves when it is delivered (one-way), answered, or expired. */
-export function queueRpc(device: Device, hub: EventHub, call: RpcCall, minTimeoutMs: number): Promise<RpcOutcome> {
+export function queueRpc(
+  device: Device,
+  hub: EventHub,
+  call: RpcCall,
+  minTimeoutMs: number,
+): Promise<RpcOutcome> {
   return new Promise((resolve) => {
     const expiresAt = call.expirationTime ?? Date.now() + Math.max(minTimeoutMs, call.timeoutMs);
     const id = device.nextRpcId++;
@@ -69,7 +74,7 @@ export function takeRpc(device: Device): RpcRequest | undefined {
 /** A device's reply to RPC `id` (raw text); replies to unknown or finished requests are ignored, as the platform. */
 export function replyRpc(device: Device, id: number, response: string): void {
   const rpc = device.rpcs.get(id);
-  if (!rpc || rpc.state !== 'DELIVERED') return;
+  if (rpc?.state !== 'DELIVERED') return;
   rpc.state = 'SUCCESSFUL';
   rpc.settle({ kind: 'SUCCESSFUL', response });
 }

@@ -39,7 +39,8 @@ export function appendTelemetry(device: Device, records: TelemetryRecord[]): voi
       let series = device.history.get(key);
       if (!series) device.history.set(key, (series = []));
       insertByTs(series, entry);
-      if (series.length > MAX_HISTORY_PER_KEY) series.splice(0, series.length - MAX_HISTORY_PER_KEY);
+      if (series.length > MAX_HISTORY_PER_KEY)
+        series.splice(0, series.length - MAX_HISTORY_PER_KEY);
       const latest = device.latest.get(key);
       if (!latest || latest.ts <= ts) device.latest.set(key, entry);
     }
@@ -47,8 +48,14 @@ export function appendTelemetry(device: Device, records: TelemetryRecord[]): voi
 }
 
 /** History of one key in [startTs, endTs], newest first unless ascending, at most `limit` entries. */
-export function historyOf(device: Device, key: string, range: { startTs: number; endTs: number; limit: number; ascending: boolean }): TimeseriesEntry[] {
-  const inRange = (device.history.get(key) ?? []).filter((entry) => entry.ts >= range.startTs && entry.ts <= range.endTs);
+export function historyOf(
+  device: Device,
+  key: string,
+  range: { startTs: number; endTs: number; limit: number; ascending: boolean },
+): TimeseriesEntry[] {
+  const inRange = (device.history.get(key) ?? []).filter(
+    (entry) => entry.ts >= range.startTs && entry.ts <= range.endTs,
+  );
   if (!range.ascending) inRange.reverse();
   return inRange.slice(0, range.limit);
 }

@@ -8,7 +8,10 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 
-const TOKEN_ALPHABET = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', 'latin1');
+const TOKEN_ALPHABET = Buffer.from(
+  'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
+  'latin1',
+);
 
 export function randomToken(length = 20): string {
   const bytes = randomBytes(length);

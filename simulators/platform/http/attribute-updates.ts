@@ -16,7 +16,9 @@ export const getAttributeUpdates: DeviceHandler = (request, response, params, ap
   const device = authenticate(api, params, request, response);
   if (!device) return;
   longPoll(response, timeoutMs, (finish) => [
-    api.core.on(device, 'shared', (change) => finish(() => sendJsonText(response, 200, renderChange(change)))),
+    api.core.on(device, 'shared', (change) =>
+      finish(() => sendJsonText(response, 200, renderChange(change))),
+    ),
     api.core.on(device, 'deleted', () => finish(() => sendText(response, 403, DEVICE_DELETED))),
   ]);
 };

@@ -12,7 +12,10 @@ import { BadRequestError } from '../core/errors';
 import type { Quirks } from '../quirks';
 
 /** Answers client-side RPC (POST /api/v1/{token}/rpc): the request document (plain JSON values) → the answer. */
-export type ClientRpcHandler = (device: { name: string; id: string }, request: unknown) => unknown | Promise<unknown>;
+export type ClientRpcHandler = (
+  device: { name: string; id: string },
+  request: unknown,
+) => unknown | Promise<unknown>;
 
 export interface DeviceApi {
   core: PlatformCore;
@@ -22,14 +25,24 @@ export interface DeviceApi {
 }
 
 export type Params = Record<string, string | undefined>;
-export type DeviceHandler = (request: IncomingMessage, response: ServerResponse, params: Params, api: DeviceApi) => void | Promise<void>;
+export type DeviceHandler = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  params: Params,
+  api: DeviceApi,
+) => void | Promise<void>;
 
 /** HTTP transport limits (transport.http.max_payload_size): 64 KiB for rpc, 50 MiB for the rest. */
 export const MAX_BODY = 50 * 1024 * 1024;
 export const MAX_RPC_BODY = 64 * 1024;
 
 /** The device of the path's token; answers 401 with an empty body (as the platform) when there is none. */
-export function authenticate(api: DeviceApi, params: Params, request: IncomingMessage, response: ServerResponse): Device | undefined {
+export function authenticate(
+  api: DeviceApi,
+  params: Params,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Device | undefined {
   const device = api.core.deviceByTokenValue(params.token ?? '');
   if (!device) {
     request.resume(); // the body of a refused request is drained, never read
@@ -40,7 +53,12 @@ export function authenticate(api: DeviceApi, params: Params, request: IncomingMe
 
 /** Wraps a handler so that any error becomes an answer: PlatformError as itself, anything else 500 code 2. */
 export function guarded(handler: DeviceHandler) {
-  return (request: IncomingMessage, response: ServerResponse, params: Params, api: DeviceApi): void => {
+  return (
+    request: IncomingMessage,
+    response: ServerResponse,
+    params: Params,
+    api: DeviceApi,
+  ): void => {
     try {
       const pending = handler(request, response, params, api);
       if (pending) pending.catch((error: unknown) => failed(request, response, error, api));
@@ -55,12 +73,18 @@ export function guarded(handler: DeviceHandler) {
  * ThingsBoard does (platform-facts.md §3). Only for the handlers that parse device payloads.
  */
 export function payloadFailure(error: unknown, response: ServerResponse, api: DeviceApi): boolean {
-  if (!(error instanceof BadRequestError) || api.quirks.malformedPayloadStatus === 400) return false;
+  if (!(error instanceof BadRequestError) || api.quirks.malformedPayloadStatus === 400)
+    return false;
   sendText(response, api.quirks.malformedPayloadStatus, error.message);
   return true;
 }
 
-function failed(request: IncomingMessage, response: ServerResponse, error: unknown, api: DeviceApi): void {
+function failed(
+  request: IncomingMessage,
+  response: ServerResponse,
+  error: unknown,
+  api: DeviceApi,
+): void {
   request.resume();
   if (error instanceof PlatformError) return sendError(response, error);
   api.logger.error({ err: error, url: request.url }, 'device API request failed');

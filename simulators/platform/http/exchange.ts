@@ -44,7 +44,10 @@ export function sendEmpty(response: ServerResponse, status: number): void {
 /** Sends JSON text as is (already serialized, e.g. by stringifyLossless). */
 export function sendJsonText(response: ServerResponse, status: number, text: string): void {
   const body = Buffer.from(text, 'utf8');
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': String(body.length) });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(body.length),
+  });
   response.end(body);
 }
 
@@ -54,7 +57,10 @@ export function sendJson(response: ServerResponse, status: number, value: unknow
 
 export function sendText(response: ServerResponse, status: number, text: string): void {
   const body = Buffer.from(text, 'utf8');
-  response.writeHead(status, { 'content-type': 'text/plain;charset=UTF-8', 'content-length': String(body.length) });
+  response.writeHead(status, {
+    'content-type': 'text/plain;charset=UTF-8',
+    'content-length': String(body.length),
+  });
   response.end(body);
 }
 
@@ -64,7 +70,12 @@ export function sendError(response: ServerResponse, error: PlatformError): void 
     response.destroy();
     return;
   }
-  sendJson(response, error.status, { status: error.status, message: error.message, errorCode: error.errorCode, timestamp: Date.now() });
+  sendJson(response, error.status, {
+    status: error.status,
+    message: error.message,
+    errorCode: error.errorCode,
+    timestamp: Date.now(),
+  });
 }
 
 export function queryOf(url: string | undefined): URLSearchParams {
@@ -76,5 +87,8 @@ export function queryOf(url: string | undefined): URLSearchParams {
 export function keysParameter(query: URLSearchParams, name: string): string[] | undefined {
   const values = query.getAll(name);
   if (values.length === 0) return undefined;
-  return values.flatMap((value) => value.split(',')).map((key) => key.trim()).filter((key) => key.length > 0);
+  return values
+    .flatMap((value) => value.split(','))
+    .map((key) => key.trim())
+    .filter((key) => key.length > 0);
 }

@@ -17,16 +17,27 @@ export const getFirmware: DeviceHandler = (request, response, params, api) => {
   const device = authenticate(api, params, request, response);
   if (!device) return;
   const ota = api.core.firmwareOf(device);
-  if (!ota || !ota.data) return sendEmpty(response, 404);
+  if (!ota?.data) return sendEmpty(response, 404);
   if (ota.title !== query.title || ota.version !== query.version) {
-    throw new BadRequestError(`Firmware ${query.title} ${query.version} is not the package assigned to the device`);
+    throw new BadRequestError(
+      `Firmware ${query.title} ${query.version} is not the package assigned to the device`,
+    );
   }
   const size = Number(query.size ?? 0);
   const chunk = Number(query.chunk ?? 0);
   const data = ota.data;
-  const part = size === 0 ? data : data.subarray(Math.min(size * chunk, data.length), Math.min(size * (chunk + 1), data.length));
+  const part =
+    size === 0
+      ? data
+      : data.subarray(
+          Math.min(size * chunk, data.length),
+          Math.min(size * (chunk + 1), data.length),
+        );
   // a header value is ASCII: other characters of an uploaded file name are replaced
-  const fileName = (ota.fileName ?? `${ota.title}-${ota.version}.bin`).replace(/[^\x20-\x7e]/g, '_');
+  const fileName = (ota.fileName ?? `${ota.title}-${ota.version}.bin`).replace(
+    /[^\x20-\x7e]/g,
+    '_',
+  );
   response.writeHead(200, {
     'content-type': ota.contentType || 'application/octet-stream',
     'content-length': String(part.length),

@@ -49,7 +49,11 @@ export type { ClientRpcHandler } from './context';
 export const echoClientRpcHandler: ClientRpcHandler = (_device, request) => request;
 
 /** The device API's routes as data: method, path, handler. */
-export const DEVICE_ROUTES: ReadonlyArray<{ method: 'GET' | 'POST'; path: string; handler: DeviceHandler }> = [
+export const DEVICE_ROUTES: ReadonlyArray<{
+  method: 'GET' | 'POST';
+  path: string;
+  handler: DeviceHandler;
+}> = [
   { method: 'POST', path: '/api/v1/:token/telemetry', handler: postTelemetry },
   { method: 'POST', path: '/api/v1/:token/attributes', handler: postAttributes },
   { method: 'GET', path: '/api/v1/:token/attributes', handler: getAttributes },
@@ -70,5 +74,11 @@ export function registerDeviceApi(
   quirks: Quirks = NO_QUIRKS,
 ): void {
   const api: DeviceApi = { core, clientRpc, logger, quirks };
-  for (const route of DEVICE_ROUTES) router.on(route.method, route.path, guarded(route.handler) as Router.Handler<Router.HTTPVersion.V1>, api);
+  for (const route of DEVICE_ROUTES)
+    router.on(
+      route.method,
+      route.path,
+      guarded(route.handler) as Router.Handler<Router.HTTPVersion.V1>,
+      api,
+    );
 }

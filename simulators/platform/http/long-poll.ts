@@ -25,7 +25,11 @@ export function longPollTimeout(request: IncomingMessage): number {
 export type Finish = (send: () => boolean | void) => void;
 
 /** Waits for `subscribe`'s listeners to call finish; they are removed when the poll ends, however it ends. */
-export function longPoll(response: ServerResponse, timeoutMs: number, subscribe: (finish: Finish) => Array<() => void>): void {
+export function longPoll(
+  response: ServerResponse,
+  timeoutMs: number,
+  subscribe: (finish: Finish) => Array<() => void>,
+): void {
   let done = false;
   let unsubscribers: Array<() => void> = [];
   const cleanup = () => {

@@ -13,17 +13,28 @@ import { randomToken } from '../core/tokens';
 
 export const postProvision: DeviceHandler = async (request, response, _params, api) => {
   const text = (await readBody(request, MAX_BODY)).toString('utf8');
-  const body = api.quirks.provisioningFieldsOptional ? thingsboardProvisionRequest(text) : (parseValid(text, provisionRequestSchema, 'provisioning request') as ProvisionRequest & { credentialsType?: string });
+  const body = api.quirks.provisioningFieldsOptional
+    ? thingsboardProvisionRequest(text)
+    : (parseValid(text, provisionRequestSchema, 'provisioning request') as ProvisionRequest & {
+        credentialsType?: string;
+      });
   const outcome = api.core.provision({
     deviceName: body.deviceName,
     provisionDeviceKey: body.provisionDeviceKey,
     provisionDeviceSecret: body.provisionDeviceSecret,
     // only access-token credentials exist here; a token is taken when the request names that type or none
-    token: body.credentialsType === undefined || body.credentialsType === 'ACCESS_TOKEN' ? body.token : undefined,
+    token:
+      body.credentialsType === undefined || body.credentialsType === 'ACCESS_TOKEN'
+        ? body.token
+        : undefined,
     gateway: body.gateway,
   });
   if (outcome.status === 'SUCCESS') {
-    sendJson(response, 200, { credentialsValue: outcome.device.token, credentialsType: 'ACCESS_TOKEN', status: 'SUCCESS' });
+    sendJson(response, 200, {
+      credentialsValue: outcome.device.token,
+      credentialsType: 'ACCESS_TOKEN',
+      status: 'SUCCESS',
+    });
   } else if (outcome.status === 'NOT_FOUND') {
     sendJson(response, 200, { errorMsg: 'Provision data was not found!', status: 'NOT_FOUND' });
   } else {
@@ -35,10 +46,18 @@ export const postProvision: DeviceHandler = async (request, response, _params, a
  * Quirks mode: ThingsBoard's reading of a provisioning request (platform-facts.md §6). A missing key or secret field
  * throws inside the controller (500, code 2); a missing deviceName becomes a random 20-character name.
  */
-function thingsboardProvisionRequest(text: string): ProvisionRequest & { credentialsType?: string } {
-  const body = parseJson(text, 'provisioning request') as Partial<ProvisionRequest> & { credentialsType?: string };
+function thingsboardProvisionRequest(
+  text: string,
+): ProvisionRequest & { credentialsType?: string } {
+  const body = parseJson(text, 'provisioning request') as Partial<ProvisionRequest> & {
+    credentialsType?: string;
+  };
   for (const field of ['provisionDeviceKey', 'provisionDeviceSecret'] as const) {
-    if (typeof body?.[field] !== 'string') throw new PlatformError(`Failed to find the field ${field} in JSON body!`, 500, 2);
+    if (typeof body?.[field] !== 'string')
+      throw new PlatformError(`Failed to find the field ${field} in JSON body!`, 500, 2);
   }
-  return { ...body, deviceName: typeof body.deviceName === 'string' ? body.deviceName : randomToken() } as ProvisionRequest & { credentialsType?: string };
+  return {
+    ...body,
+    deviceName: typeof body.deviceName === 'string' ? body.deviceName : randomToken(),
+  } as ProvisionRequest & { credentialsType?: string };
 }

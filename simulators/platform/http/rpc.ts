@@ -35,7 +35,11 @@ export const getRpc: DeviceHandler = (request, response, params, api) => {
 function deliver(core: PlatformCore, device: Device, response: ServerResponse): boolean {
   const rpc = core.takeRpc(device);
   if (!rpc) return false;
-  sendJsonText(response, 200, stringifyLossless({ id: rpc.id, method: rpc.method, params: rpc.params }));
+  sendJsonText(
+    response,
+    200,
+    stringifyLossless({ id: rpc.id, method: rpc.method, params: rpc.params }),
+  );
   return true;
 }
 

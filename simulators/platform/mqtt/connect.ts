@@ -25,7 +25,12 @@ export function handleConnect(session: MqttSession, packet: IConnectPacket): voi
   const device = username ? core.deviceByTokenValue(username) : undefined;
   if (!device) {
     const anonymous = !username && packet.password === undefined;
-    const [v5, v3] = anonymous && packet.clientId ? [CLIENT_IDENTIFIER_NOT_VALID, CONNACK_V3.IDENTIFIER_REJECTED] : username ? [REASON.BAD_USER_NAME_OR_PASSWORD, CONNACK_V3.NOT_AUTHORIZED] : [REASON.NOT_AUTHORIZED, CONNACK_V3.NOT_AUTHORIZED];
+    const [v5, v3] =
+      anonymous && packet.clientId
+        ? [CLIENT_IDENTIFIER_NOT_VALID, CONNACK_V3.IDENTIFIER_REJECTED]
+        : username
+          ? [REASON.BAD_USER_NAME_OR_PASSWORD, CONNACK_V3.NOT_AUTHORIZED]
+          : [REASON.NOT_AUTHORIZED, CONNACK_V3.NOT_AUTHORIZED];
     refuse(session, v5, v3);
     return;
   }
@@ -33,11 +38,19 @@ export function handleConnect(session: MqttSession, packet: IConnectPacket): voi
   session.device = device;
   sessionsByDevice.set(device.id, session);
   if (device.additionalInfo?.gateway === true) session.gateway = new GatewayDevices(session);
-  session.onEnd('deleted', core.on(device, 'deleted', () => session.end(REASON.ADMINISTRATIVE_ACTION)));
+  session.onEnd(
+    'deleted',
+    core.on(device, 'deleted', () => session.end(REASON.ADMINISTRATIVE_ACTION)),
+  );
   // MQTT 5: the platform's maximum QoS is 1 and it keeps no retained messages (platform-facts.md §4.2)
   session.send(
     session.v5
-      ? { cmd: 'connack', reasonCode: 0, sessionPresent: false, properties: { maximumQoS: 1, retainAvailable: false } }
+      ? {
+          cmd: 'connack',
+          reasonCode: 0,
+          sessionPresent: false,
+          properties: { maximumQoS: 1, retainAvailable: false },
+        }
       : { cmd: 'connack', returnCode: 0, sessionPresent: false },
   );
 }
@@ -47,6 +60,10 @@ export function handleConnect(session: MqttSession, packet: IConnectPacket): voi
  * code, but 0x85–0x87 are not DISCONNECT reason codes (MQTT 5 §3.14.2.1) and clients reject that packet as malformed.
  */
 function refuse(session: MqttSession, v5Code: number, v3Code: number): void {
-  session.send(session.v5 ? { cmd: 'connack', reasonCode: v5Code, sessionPresent: false } : { cmd: 'connack', returnCode: v3Code, sessionPresent: false });
+  session.send(
+    session.v5
+      ? { cmd: 'connack', reasonCode: v5Code, sessionPresent: false }
+      : { cmd: 'connack', returnCode: v3Code, sessionPresent: false },
+  );
   session.end();
 }

@@ -24,12 +24,26 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
       core.saveTelemetry(device, telemetryEntries(text, Date.now(), quirks));
       return;
     case 'v1/devices/me/attributes':
-      core.saveAttributes(device, 'CLIENT_SCOPE', typedEntries(parseValid(text, clientAttributesSchema, 'attributes', quirks), quirks));
+      core.saveAttributes(
+        device,
+        'CLIENT_SCOPE',
+        typedEntries(parseValid(text, clientAttributesSchema, 'attributes', quirks), quirks),
+      );
       return;
     case 'v1/devices/me/claim': {
       // an empty payload is allowed: both fields take their defaults
-      const claim = text.trim() === '' ? {} : (parseValid(text, claimSchema, 'claim') as { secretKey?: string; durationMs?: unknown });
-      core.registerClaim(device, claim.secretKey, claim.durationMs === undefined ? undefined : Number(String(claim.durationMs)));
+      const claim =
+        text.trim() === ''
+          ? {}
+          : (parseValid(text, claimSchema, 'claim') as {
+              secretKey?: string;
+              durationMs?: unknown;
+            });
+      core.registerClaim(
+        device,
+        claim.secretKey,
+        claim.durationMs === undefined ? undefined : Number(String(claim.durationMs)),
+      );
       return;
     }
   }
@@ -50,12 +64,21 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
 function answerAttributeRequest(session: MqttSession, id: string, text: string): void {
   if (text.trim() === '') throw new BadRequestError('Invalid attribute request: empty payload');
   const request = parseJson(text, 'attribute request');
-  if (!request || typeof request !== 'object' || Array.isArray(request)) throw new BadRequestError('Invalid attribute request: not an object');
+  if (!request || typeof request !== 'object' || Array.isArray(request))
+    throw new BadRequestError('Invalid attribute request: not an object');
   const { clientKeys, sharedKeys } = request as { clientKeys?: unknown; sharedKeys?: unknown };
-  const keys = (value: unknown) => (typeof value === 'string' ? value.split(',').map((key) => key.trim()).filter(Boolean) : undefined);
+  const keys = (value: unknown) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((key) => key.trim())
+          .filter(Boolean)
+      : undefined;
   const answer = attributesAnswer(session.device!, keys(clientKeys), keys(sharedKeys));
   // sent even when the device did not subscribe (platform-facts.md §4.3)
-  session.publish(`v1/devices/me/attributes/response/${id}`, stringifyLossless(answer), { always: true });
+  session.publish(`v1/devices/me/attributes/response/${id}`, stringifyLossless(answer), {
+    always: true,
+  });
 }
 
 /** Client-side RPC: the platform's handler answers on v1/devices/me/rpc/response/{id}. */
@@ -63,6 +86,14 @@ function answerClientRpc(session: MqttSession, id: string, text: string): void {
   const request = parseJson(text, 'client-side RPC request');
   const device = session.device!;
   void Promise.resolve(session.context.clientRpc({ name: device.name, id: device.id }, request))
-    .then((answer) => session.publish(`v1/devices/me/rpc/response/${id}`, answer === undefined ? '' : JSON.stringify(answer), { always: true }))
-    .catch((error: unknown) => session.context.logger.error({ err: error }, 'client-side RPC handler failed'));
+    .then((answer) =>
+      session.publish(
+        `v1/devices/me/rpc/response/${id}`,
+        answer === undefined ? '' : JSON.stringify(answer),
+        { always: true },
+      ),
+    )
+    .catch((error: unknown) =>
+      session.context.logger.error({ err: error }, 'client-side RPC handler failed'),
+    );
 }

@@ -71,7 +71,10 @@ export class GatewayDevices {
     const { core } = this.session.context;
     const session = this.session;
     const offShared = core.on(device, 'shared', (change) => {
-      session.publish(GATEWAY_ATTRIBUTES_TOPIC, stringifyLossless({ device: device.name, data: sharedChangeDocument(change) }));
+      session.publish(
+        GATEWAY_ATTRIBUTES_TOPIC,
+        stringifyLossless({ device: device.name, data: sharedChangeDocument(change) }),
+      );
     });
     const offRpc = core.on(device, 'rpc', () => this.deliverRpcs(device));
     const offDeleted = core.on(device, 'deleted', () => this.release(device.name));

@@ -33,19 +33,30 @@ export const GATEWAY_ATTRIBUTES_RESPONSE_TOPIC = 'v1/gateway/attributes/response
 type Handler = (session: MqttSession, devices: GatewayDevices, text: string) => void;
 
 const HANDLERS: Record<string, Handler> = {
-  'v1/gateway/connect': (session, devices, text) => {
-    const { device, type } = parseValid(text, gatewayConnectSchema, 'gateway connect') as { device: string; type?: string };
+  'v1/gateway/connect': (_session, devices, text) => {
+    const { device, type } = parseValid(text, gatewayConnectSchema, 'gateway connect') as {
+      device: string;
+      type?: string;
+    };
     devices.connect(device, type);
   },
 
-  'v1/gateway/disconnect': (session, devices, text) => {
-    const { device } = parseValid(text, gatewayDisconnectSchema, 'gateway disconnect') as { device: string };
+  'v1/gateway/disconnect': (_session, devices, text) => {
+    const { device } = parseValid(text, gatewayDisconnectSchema, 'gateway disconnect') as {
+      device: string;
+    };
     devices.disconnect(device);
   },
 
   'v1/gateway/telemetry': (session, devices, text) => {
     const { quirks } = session.context;
-    const document = parseValid(text, gatewayTelemetrySchema, 'gateway telemetry', quirks, (plain) => telemetryValueObjects(plain)) as Record<string, Array<{ ts?: unknown; values: unknown }>>;
+    const document = parseValid(
+      text,
+      gatewayTelemetrySchema,
+      'gateway telemetry',
+      quirks,
+      (plain) => telemetryValueObjects(plain),
+    ) as Record<string, Array<{ ts?: unknown; values: unknown }>>;
     const now = Date.now();
     // every entry is converted before anything is stored: a bad value anywhere refuses the whole message
     const converted = Object.entries(document).map(([name, entries]) => ({
@@ -53,23 +64,49 @@ const HANDLERS: Record<string, Handler> = {
       records: entries.map((entry) =>
         entry.ts === undefined && quirks.gatewayEntryWithoutTsIsKeyValues
           ? { ts: now, values: typedEntries(entry, quirks) } // ThingsBoard: the element itself is the key-value object
-          : { ts: entry.ts === undefined ? now : Number(String(entry.ts)), values: typedEntries(entry.values, quirks) },
+          : {
+              ts: entry.ts === undefined ? now : Number(String(entry.ts)),
+              values: typedEntries(entry.values, quirks),
+            },
       ),
     }));
-    for (const { name, records } of converted) session.context.core.saveTelemetry(devices.connect(name), records);
+    for (const { name, records } of converted)
+      session.context.core.saveTelemetry(devices.connect(name), records);
   },
 
   'v1/gateway/attributes': (session, devices, text) => {
     const { quirks } = session.context;
-    const document = parseValid(text, gatewayAttributesSchema, 'gateway attributes', quirks, (plain) => Object.values(plain as object)) as Record<string, unknown>;
-    const converted = Object.entries(document).map(([name, values]) => ({ name, entries: typedEntries(values, quirks) }));
-    for (const { name, entries } of converted) session.context.core.saveAttributes(devices.connect(name), 'CLIENT_SCOPE', entries);
+    const document = parseValid(
+      text,
+      gatewayAttributesSchema,
+      'gateway attributes',
+      quirks,
+      (plain) => Object.values(plain as object),
+    ) as Record<string, unknown>;
+    const converted = Object.entries(document).map(([name, values]) => ({
+      name,
+      entries: typedEntries(values, quirks),
+    }));
+    for (const { name, entries } of converted)
+      session.context.core.saveAttributes(devices.connect(name), 'CLIENT_SCOPE', entries);
   },
 
   'v1/gateway/attributes/request': (session, devices, text) => {
-    const request = parseValid(text, gatewayAttributeRequestSchema, 'gateway attribute request') as Record<string, unknown> & { id: unknown; device: string };
-    if (typeof request.client !== 'boolean' && session.context.quirks.gatewayAttributeRequestThingsboardShapeOnly) {
-      throw new PublishFailure(REASON.IMPLEMENTATION_SPECIFIC_ERROR, 'client must be true or false', true, REASON.IMPLEMENTATION_SPECIFIC_ERROR);
+    const request = parseValid(
+      text,
+      gatewayAttributeRequestSchema,
+      'gateway attribute request',
+    ) as Record<string, unknown> & { id: unknown; device: string };
+    if (
+      typeof request.client !== 'boolean' &&
+      session.context.quirks.gatewayAttributeRequestThingsboardShapeOnly
+    ) {
+      throw new PublishFailure(
+        REASON.IMPLEMENTATION_SPECIFIC_ERROR,
+        'client must be true or false',
+        true,
+        REASON.IMPLEMENTATION_SPECIFIC_ERROR,
+      );
     }
     const device = devices.connect(request.device);
     const answer: Record<string, unknown> = { id: request.id, device: request.device };
@@ -84,28 +121,43 @@ const HANDLERS: Record<string, Handler> = {
       const client = request.client as string[] | undefined;
       const shared = request.shared as string[] | undefined;
       const both = client === undefined && shared === undefined;
-      if (both || client) setMember(answer, 'client', pickAttributes(device, 'CLIENT_SCOPE', client) ?? {});
-      if (both || shared) setMember(answer, 'shared', pickAttributes(device, 'SHARED_SCOPE', shared) ?? {});
+      if (both || client)
+        setMember(answer, 'client', pickAttributes(device, 'CLIENT_SCOPE', client) ?? {});
+      if (both || shared)
+        setMember(answer, 'shared', pickAttributes(device, 'SHARED_SCOPE', shared) ?? {});
     }
     session.publish(GATEWAY_ATTRIBUTES_RESPONSE_TOPIC, stringifyLossless(answer));
   },
 
   'v1/gateway/rpc': (session, devices, text) => {
-    const reply = parseValid(text, gatewayRpcReplySchema, 'gateway RPC reply') as { device: string; id: unknown; data: unknown };
+    const reply = parseValid(text, gatewayRpcReplySchema, 'gateway RPC reply') as {
+      device: string;
+      id: unknown;
+      data: unknown;
+    };
     const device = devices.connect(reply.device);
     session.context.core.replyRpc(device, Number(String(reply.id)), stringifyLossless(reply.data));
   },
 
   'v1/gateway/claim': (session, devices, text) => {
-    const document = parseValid(text, gatewayClaimSchema, 'gateway claim') as Record<string, { secretKey?: string; durationMs?: unknown }>;
+    const document = parseValid(text, gatewayClaimSchema, 'gateway claim') as Record<
+      string,
+      { secretKey?: string; durationMs?: unknown }
+    >;
     for (const [name, claim] of Object.entries(document)) {
-      const durationMs = claim.durationMs === undefined ? undefined : Number(String(claim.durationMs));
+      const durationMs =
+        claim.durationMs === undefined ? undefined : Number(String(claim.durationMs));
       session.context.core.registerClaim(devices.connect(name), claim.secretKey, durationMs);
     }
   },
 };
 
-export function handleGatewayPublish(session: MqttSession, devices: GatewayDevices, topic: string, payload: Buffer): void {
+export function handleGatewayPublish(
+  session: MqttSession,
+  devices: GatewayDevices,
+  topic: string,
+  payload: Buffer,
+): void {
   const handler = HANDLERS[topic];
   if (!handler) throw PublishFailure.topicName(topic);
   handler(session, devices, payload.toString('utf8'));
@@ -117,7 +169,8 @@ function telemetryValueObjects(plain: unknown): unknown[] {
   const found: unknown[] = [];
   for (const entries of Object.values(plain)) {
     if (!Array.isArray(entries)) continue;
-    for (const entry of entries) if (entry && typeof entry === 'object') found.push((entry as { values?: unknown }).values);
+    for (const entry of entries)
+      if (entry && typeof entry === 'object') found.push((entry as { values?: unknown }).values);
   }
   return found;
 }

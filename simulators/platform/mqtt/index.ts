@@ -45,7 +45,9 @@ export interface RunningMqttTransport {
   close(): Promise<void>;
 }
 
-export async function startMqttTransport(options: MqttTransportOptions): Promise<RunningMqttTransport> {
+export async function startMqttTransport(
+  options: MqttTransportOptions,
+): Promise<RunningMqttTransport> {
   const context: MqttTransportContext = {
     core: options.core,
     quirks: options.quirks,
@@ -104,7 +106,9 @@ export async function startMqttTransport(options: MqttTransportOptions): Promise
     tlsUrl,
     close: async () => {
       for (const session of sessions) session.end(REASON.SERVER_SHUTTING_DOWN);
-      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      await Promise.all(
+        servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+      );
     },
   };
 }

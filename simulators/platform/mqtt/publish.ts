@@ -19,7 +19,11 @@ export function handlePublish(session: MqttSession, packet: IPublishPacket): voi
   if (!session.device) return session.end(REASON.PROTOCOL_ERROR);
   let failure: PublishFailure | undefined;
   try {
-    route(session, packet.topic, Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload));
+    route(
+      session,
+      packet.topic,
+      Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
+    );
   } catch (error) {
     failure = asFailure(session, error, packet.topic);
   }
@@ -30,7 +34,8 @@ function route(session: MqttSession, topic: string, payload: Buffer): void {
   if (topic.startsWith(GATEWAY_PREFIX)) {
     // only a gateway device may use the gateway topics (platform-facts.md §4.4); ThingsBoard stays silent, the
     // reference says why
-    if (!session.gateway) throw PublishFailure.notAuthorized(`${session.device?.name} is not a gateway device`);
+    if (!session.gateway)
+      throw PublishFailure.notAuthorized(`${session.device?.name} is not a gateway device`);
     handleGatewayPublish(session, session.gateway, topic, payload);
     return;
   }
@@ -48,9 +53,18 @@ function asFailure(session: MqttSession, error: unknown, topic: string): Publish
   return PublishFailure.unspecified((error as Error)?.message ?? 'internal error');
 }
 
-function acknowledge(session: MqttSession, packet: IPublishPacket, failure: PublishFailure | undefined): void {
+function acknowledge(
+  session: MqttSession,
+  packet: IPublishPacket,
+  failure: PublishFailure | undefined,
+): void {
   if (!failure) {
-    if (packet.qos > 0) session.send(session.v5 ? { cmd: 'puback', messageId: packet.messageId, reasonCode: REASON.SUCCESS } : { cmd: 'puback', messageId: packet.messageId });
+    if (packet.qos > 0)
+      session.send(
+        session.v5
+          ? { cmd: 'puback', messageId: packet.messageId, reasonCode: REASON.SUCCESS }
+          : { cmd: 'puback', messageId: packet.messageId },
+      );
     return;
   }
   if (!session.v5) {
@@ -59,7 +73,12 @@ function acknowledge(session: MqttSession, packet: IPublishPacket, failure: Publ
     return;
   }
   if (packet.qos > 0) {
-    session.send({ cmd: 'puback', messageId: packet.messageId, reasonCode: failure.reasonCode, properties: { reasonString: failure.message.slice(0, 200) } });
+    session.send({
+      cmd: 'puback',
+      messageId: packet.messageId,
+      reasonCode: failure.reasonCode,
+      properties: { reasonString: failure.message.slice(0, 200) },
+    });
   }
   if (failure.disconnectV5 !== undefined) session.end(failure.disconnectV5);
 }

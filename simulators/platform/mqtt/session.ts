@@ -98,7 +98,8 @@ export class MqttSession {
    */
   end(reasonCode?: number): void {
     if (this.ended) return;
-    if (reasonCode !== undefined && this.v5 && this.device) this.send({ cmd: 'disconnect', reasonCode });
+    if (reasonCode !== undefined && this.v5 && this.device)
+      this.send({ cmd: 'disconnect', reasonCode });
     this.release();
     this.socket.end();
     this.socket.destroySoon?.();
@@ -111,7 +112,8 @@ export class MqttSession {
     for (const cleanup of this.cleanups.values()) cleanup();
     this.cleanups.clear();
     this.gateway?.releaseAll();
-    if (this.device && this.context.sessionsByDevice.get(this.device.id) === this) this.context.sessionsByDevice.delete(this.device.id);
+    if (this.device && this.context.sessionsByDevice.get(this.device.id) === this)
+      this.context.sessionsByDevice.delete(this.device.id);
   }
 
   private allocateMessageId(): number {

@@ -51,12 +51,20 @@ function activate(session: MqttSession, topic: string): void {
   const device = session.device!;
   const { core } = session.context;
   if (topic === DEVICE_ATTRIBUTES) {
-    session.onEnd(topic, core.on(device, 'shared', (change) => session.publish(DEVICE_ATTRIBUTES, stringifyLossless(sharedChangeDocument(change)))));
+    session.onEnd(
+      topic,
+      core.on(device, 'shared', (change) =>
+        session.publish(DEVICE_ATTRIBUTES, stringifyLossless(sharedChangeDocument(change))),
+      ),
+    );
   } else if (topic === DEVICE_RPC_REQUESTS) {
     const deliver = () => {
       for (let rpc = core.takeRpc(device); rpc; rpc = core.takeRpc(device)) {
         // ThingsBoard puts the id in the topic, not in the body
-        session.publish(`v1/devices/me/rpc/request/${rpc.id}`, stringifyLossless({ method: rpc.method, params: rpc.params ?? {} }));
+        session.publish(
+          `v1/devices/me/rpc/request/${rpc.id}`,
+          stringifyLossless({ method: rpc.method, params: rpc.params ?? {} }),
+        );
       }
     };
     session.onEnd(topic, core.on(device, 'rpc', deliver));
