@@ -4,6 +4,8 @@
  * refused at once (no waiting). Queued requests start in arrival order. Every ticket is released exactly once, on
  * success, error or client disconnect, whether it is still queued or already running.
  */
+import { faultActive } from '../../faults';
+
 export interface LimiterStatus {
   poolSize: number;
   queueCapacity: number;
@@ -75,7 +77,7 @@ export class Limiter {
       ticket.activate();
       return ticket;
     }
-    if (this.queue.length < this.queueCapacity) {
+    if (this.queue.length < this.queueCapacity && !faultActive('AN-LIM-02:no-queue')) {
       this.queue.push(ticket);
       return ticket;
     }
