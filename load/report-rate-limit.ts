@@ -131,9 +131,13 @@ export async function probeReportRateLimit(
     }
     const firstRejecting = steps.find((result) => result.rejected > 0);
     const admitted = firstRejecting ? firstRejecting.concurrency - 1 : null;
-    // one request waiting in the queue already lifts the slowest latencies: the p99, not the median, shows the step
-    const firstQueueing = steps.find(
-      (result) => result.rejected === 0 && result.p99Ms >= baselineMs * QUEUEING_FACTOR + 1,
+    // one request waiting in the queue already lifts the slowest latencies: the p99, not the median, shows the step.
+    // The step is where latency rises and stays up at every higher concurrency that was still admitted: a lone slow
+    // step (a busy machine pausing the probe) below the pool is noise, not queueing.
+    const admittedSteps = steps.filter((result) => result.rejected === 0);
+    const queueing = (result: StepResult) => result.p99Ms >= baselineMs * QUEUEING_FACTOR + 1;
+    const firstQueueing = admittedSteps.find((_result, index) =>
+      admittedSteps.slice(index).every(queueing),
     );
     const poolSize = firstQueueing ? firstQueueing.concurrency - 1 : admitted;
     const observed = {

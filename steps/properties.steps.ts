@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { Then } from '@cucumber/cucumber';
 import type { IotcWorld } from './world';
 import type { AdminClient } from '../src/admin-client';
+import { creation } from '../src/target/journal';
 import fc from 'fast-check';
 import {
   malformedClientAttributes,
@@ -73,7 +74,7 @@ function portsOf(world: PropertyWorld): PropertyPorts {
     async withFreshDevice(label, use) {
       const name = world.unique(`${label}-${randomUUID().slice(0, 8)}`);
       world.run.journal.intend('device', name);
-      const record = await admin.createDevice(name);
+      const record = await creation(admin.createDevice(name));
       world.run.journal.created('device', name, record.id);
       try {
         const token = await admin.getDeviceCredentials(record.id);

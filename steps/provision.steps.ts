@@ -5,6 +5,7 @@ import { provision } from '../simulators/device/http-device';
 import { toPlain } from '../src/kv/values';
 import type { ProvisionStrategy } from '../src/admin-client';
 import type { IotcWorld } from './world';
+import { creation } from '../src/target/journal';
 
 Given(
   'a device profile {string} with provisioning strategy {word}, key {string} and secret {string}',
@@ -51,14 +52,16 @@ When('a device sends the provisioning request:', async function (this: IotcWorld
   const deviceName = /"deviceName"\s*:\s*"([^"]+)"/.exec(text)?.[1];
   if (deviceName?.startsWith(this.run.target.namePrefix))
     this.run.journal.intend('device', deviceName);
-  this.response = await provision(
-    this.run.target.httpUrl,
-    { raw: text },
-    {
-      requestTimeoutMs: this.run.target.timeouts.requestMs,
-      dispatcher: this.run.deviceDispatcher,
-      recorder: this.exchanges.record,
-    },
+  this.response = await creation(
+    provision(
+      this.run.target.httpUrl,
+      { raw: text },
+      {
+        requestTimeoutMs: this.run.target.timeouts.requestMs,
+        dispatcher: this.run.deviceDispatcher,
+        recorder: this.exchanges.record,
+      },
+    ),
   );
   const credentials = (toPlain(this.response.json) as { credentialsValue?: unknown } | undefined)
     ?.credentialsValue;

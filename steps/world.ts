@@ -10,7 +10,7 @@ import type { DeviceRecord } from '../src/admin-client';
 import { Redactor } from '../src/report/redact';
 import { ExchangeLog } from '../src/report/exchanges';
 import { run, type RunContext } from './support/run';
-import type { EntityKind } from '../src/target/journal';
+import { creation, type EntityKind } from '../src/target/journal';
 import { eventually } from './support/eventually';
 import type { MqttGateway } from '../simulators/gateway/mqtt-gateway';
 import type { PublishOutcome } from '../simulators/device/mqtt-connection';
@@ -111,7 +111,7 @@ export class IotcWorld extends World {
   ): Promise<T> {
     const { journal } = this.run;
     journal.intend(kind, name);
-    const created = await create();
+    const created = await creation(create());
     journal.created(kind, name, created.id);
     this.cleanups.push({
       what: `${kind} ${name}`,

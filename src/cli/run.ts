@@ -17,6 +17,7 @@ import {
 } from '../report/conformance';
 import { conformanceHtml } from '../report/html';
 import { cleanupTarget } from './cleanup';
+import { creationsSettled, refuseNewEntities } from '../target/journal';
 import { junitXml } from '../report/junit';
 
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
@@ -37,8 +38,12 @@ export interface RunOptions {
 export async function runConformance(options: RunOptions): Promise<number> {
   // Ctrl-C or a terminated CI job: delete what the run created (its journal says what), then stop
   const interrupted = (signal: NodeJS.Signals) => {
-    console.error(`\niotc run: ${signal}: cleaning up what this run created`);
-    cleanupTarget(options.target, (line) => console.error(line))
+    console.error(
+      `\niotc run: ${signal}: no new scenario creates anything; cleaning up what this run created`,
+    );
+    refuseNewEntities(signal);
+    creationsSettled()
+      .then(() => cleanupTarget(options.target, (line) => console.error(line)))
       .catch((error: unknown) =>
         console.error(
           `iotc run: cleanup failed: ${(error as Error).message}; run iotc cleanup --target ${options.target}`,

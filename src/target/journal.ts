@@ -30,6 +30,40 @@ export function journalPath(
   return resolve(join(stateDir, `cleanup-journal.${profileName.replace(/[^\w.-]+/g, '_')}.jsonl`));
 }
 
+/** Thrown when a run that was interrupted tries to create one more entity. */
+export class RunInterruptedError extends Error {
+  readonly code = 'IOTC_RUN_INTERRUPTED';
+  constructor(reason: string) {
+    super(`the run was interrupted (${reason}): no new entity is created`);
+    this.name = 'RunInterruptedError';
+  }
+}
+
+/**
+ * Interruption. Once a run is stopping, no journal of this process takes a new intent (so nothing new can be
+ * created), and creations already under way are awaited before the cleanup reads the journal: otherwise a create
+ * answered after the cleanup's deletes would leave its entity behind.
+ */
+let stopping: string | undefined;
+const creating = new Set<Promise<unknown>>();
+
+export function refuseNewEntities(reason: string): void {
+  stopping = reason;
+}
+
+/** Registers a creation in flight (the request after its intent), so an interrupt can wait for it. */
+export function creation<T>(created: Promise<T>): Promise<T> {
+  creating.add(created);
+  const forget = () => creating.delete(created);
+  created.then(forget, forget);
+  return created;
+}
+
+/** Resolves once every creation in flight has been answered or has failed (each is bounded by its request timeout). */
+export async function creationsSettled(): Promise<void> {
+  while (creating.size) await Promise.allSettled([...creating]);
+}
+
 export class CleanupJournal {
   constructor(
     readonly path: string,
@@ -47,11 +81,13 @@ export class CleanupJournal {
   }
 
   intend(kind: EntityKind, name: string): void {
+    if (stopping) throw new RunInterruptedError(stopping);
     this.append({ event: 'intent', kind, name });
   }
 
   /** The intents of many names in one write (the sub-devices of a gateway fleet). */
   intendAll(kind: EntityKind, names: readonly string[]): void {
+    if (stopping) throw new RunInterruptedError(stopping);
     if (names.length)
       this.append(...names.map((name) => ({ event: 'intent' as const, kind, name })));
   }

@@ -4,7 +4,7 @@
  * text search, time series history, attributes of a scope. It counts the requests it serves per path.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { request } from 'undici';
 
 export interface FakeDevice {
@@ -217,4 +217,47 @@ export async function eventually(
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/**
+ * A report request that takes a limiter slot and keeps it until the test says so: it sends its headers (the limiter
+ * admits a request before it reads the body) and holds its body back. `finish` sends the body and resolves with
+ * the status; `drop` hangs up. Load-proof by construction: the slot is held for as long as the test needs, however
+ * slow the machine is, where a report cost in milliseconds would be a race.
+ */
+export interface HeldRequest {
+  finish(): Promise<number>;
+  drop(): void;
+}
+
+export async function holdSlot(
+  reportUrl: string,
+  jwt: string,
+  body: unknown,
+): Promise<HeldRequest> {
+  const url = new URL(reportUrl);
+  const socket = connect(Number(url.port), url.hostname);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  const text = JSON.stringify(body);
+  socket.write(
+    `POST ${url.pathname}?jwt=${encodeURIComponent(jwt)} HTTP/1.1\r\nHost: ${url.host}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n`,
+  );
+  let answer = '';
+  socket.on('data', (chunk) => (answer += chunk));
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  return {
+    async finish() {
+      socket.write(text); // not end(): a half-closed client would have its answer cut
+      await closed;
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1];
+      if (!status)
+        throw new Error(`no HTTP answer to a held report request: ${answer.slice(0, 200)}`);
+      return Number(status);
+    },
+    drop: () => socket.destroy(),
+  };
 }

@@ -78,7 +78,7 @@ function withoutDeviations(profileName: string, dir: string): string {
 }
 
 test('quirks mode with the matching profile: DEVIATION for exactly the declared requirements, PASS elsewhere', {
-  timeout: 120_000,
+  timeout: 900_000, // a hang guard only: 87 s here when quiet, several times that when loaded
 }, async () => {
   const { code, report, output } = await run(
     'embedded-thingsboard-4.3',
@@ -107,7 +107,7 @@ test('quirks mode with the matching profile: DEVIATION for exactly the declared 
 });
 
 test('quirks mode with a profile that declares no deviation: the deviating requirements FAIL', {
-  timeout: 120_000,
+  timeout: 900_000, // a hang guard only: 87 s here when quiet, several times that when loaded
 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-deviations-'));
   const path = withoutDeviations('embedded-thingsboard-4.3', dir);
@@ -134,7 +134,7 @@ test('quirks mode with a profile that declares no deviation: the deviating requi
 });
 
 test('connector quirks mode with the matching profile: DEVIATION for exactly the declared RC requirements, PASS for every other', {
-  timeout: 120_000,
+  timeout: 900_000, // a hang guard only: 87 s here when quiet, several times that when loaded
 }, async () => {
   const { code, report, output } = await run(
     'embedded-tb-gateway-3.8',
@@ -160,7 +160,7 @@ test('connector quirks mode with the matching profile: DEVIATION for exactly the
 });
 
 test('connector quirks mode with a profile that declares no deviation: the deviating RC requirements FAIL', {
-  timeout: 120_000,
+  timeout: 900_000, // a hang guard only: 87 s here when quiet, several times that when loaded
 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-deviations-'));
   const path = withoutDeviations('embedded-tb-gateway-3.8', dir);

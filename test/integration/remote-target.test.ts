@@ -4,54 +4,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-
-const ROOT = join(__dirname, '..', '..');
-const IOTC = join(ROOT, 'bin', 'iotc.js');
-
-async function startSimulate(): Promise<{
-  child: ChildProcess;
-  info: { httpUrl: string; httpsUrl: string; mqttUrl: string; mqttsUrl: string; caFile: string };
-}> {
-  const child = spawn(
-    process.execPath,
-    [
-      IOTC,
-      'simulate',
-      '--http-port',
-      '0',
-      '--https-port',
-      '0',
-      '--mqtt-port',
-      '0',
-      '--mqtts-port',
-      '0',
-      '--json',
-      '--claim-duration-ms',
-      '60000',
-    ],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  const first = await Promise.race([
-    once(lines, 'line').then(([line]) => line as string),
-    once(child, 'exit').then(([code]) =>
-      Promise.reject(new Error(`iotc simulate exited with ${code}`)),
-    ),
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error('iotc simulate did not start in 20 s')), 20_000).unref(),
-    ),
-  ]);
-  return { child, info: JSON.parse(first) };
-}
+import { exitOf, spawnIotc, startSimulate, stop } from '../support/children';
 
 /** No token, password, API key or JWT in anything the run wrote or printed. */
 function assertNoSecrets(reportsDir: string, output: string): void {
@@ -82,9 +38,16 @@ function assertNoSecrets(reportsDir: string, output: string): void {
 }
 
 test('the HTTP device API, MQTT gateway API and admin authentication features pass against `iotc simulate` run as a separate process', {
-  timeout: 180_000,
+  timeout: 900_000, // a hang guard only: a loaded 2-core machine can take minutes
 }, async () => {
-  const { child, info } = await startSimulate();
+  const { child, info } = await startSimulate([
+    '--https-port',
+    '0',
+    '--mqtts-port',
+    '0',
+    '--claim-duration-ms',
+    '60000',
+  ]);
   try {
     const dir = mkdtempSync(join(tmpdir(), 'iotc-remote-'));
     const profilePath = join(dir, 'simulate.json');
@@ -125,10 +88,8 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
       }),
     );
     const reports = join(dir, 'reports');
-    const run = spawn(
-      process.execPath,
+    const run = spawnIotc(
       [
-        IOTC,
         'run',
         '--target',
         profilePath,
@@ -138,8 +99,6 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
         reports,
       ],
       {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'pipe'],
         env: {
           ...process.env,
           IOTC_TEST_TENANT_USER: 'tenant@thingsboard.org',
@@ -151,10 +110,7 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
         },
       },
     );
-    let output = '';
-    run.stdout!.on('data', (chunk) => (output += chunk));
-    run.stderr!.on('data', (chunk) => (output += chunk));
-    const [code] = await once(run, 'exit');
+    const { code, output } = await exitOf(run);
     assert.equal(code, 0, `iotc run against the separate process failed:\n${output.slice(-4000)}`);
 
     const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as {
@@ -178,8 +134,6 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
       [],
     );
   } finally {
-    child.kill('SIGTERM');
-    const [code] = await once(child, 'exit');
-    assert.equal(code, 0, 'iotc simulate exits cleanly on SIGTERM');
+    assert.equal(await stop(child), 0, 'iotc simulate exits cleanly on SIGTERM');
   }
 });

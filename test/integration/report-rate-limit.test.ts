@@ -1,49 +1,38 @@
 /** `iotc load report-rate-limit` finds the limiter the embedded analytics was started with, from outside. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
-
-const ROOT = join(__dirname, '..', '..');
+import { exitOf, spawnIotc } from '../support/children';
 
 test('the probe finds pool 3 and queue 2 when the analytics is started with those variables', {
-  timeout: 120_000,
+  timeout: 900_000, // a hang guard only: a loaded 2-core machine can take minutes
 }, async () => {
   const reports = mkdtempSync(join(tmpdir(), 'iotc-rate-limit-'));
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'bin', 'iotc.js'), 'load', 'report-rate-limit', '--reports', reports],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE: '3',
-        SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY: '2',
-        IOTC_STATE_DIR: join(reports, 'state'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawnIotc(['load', 'report-rate-limit', '--reports', reports], {
+    env: {
+      ...process.env,
+      SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE: '3',
+      SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY: '2',
+      IOTC_STATE_DIR: join(reports, 'state'),
     },
-  );
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
-  const [code] = await once(child, 'exit');
+  });
+  const { code, output } = await exitOf(child);
   assert.equal(code, 0, output);
   const report = JSON.parse(
     readFileSync(join(reports, 'load', 'report-rate-limit.json'), 'utf8'),
   ) as {
     observed: { poolSize: number; queueCapacity: number };
     verdict: string;
-    burst: { rejected: number; rejectMaxMs: number; acceptedMinMs: number };
+    burst: { rejected: number; rejectP50Ms: number; acceptedMinMs: number };
   };
   assert.deepEqual(report.observed, { poolSize: 3, queueCapacity: 2 });
   assert.equal(report.verdict, 'MATCH');
   assert.ok(report.burst.rejected > 0, 'the burst met 429s');
+  // an ordering, not a time: the typical reject is answered before the first report of the burst is done
   assert.ok(
-    report.burst.rejectMaxMs < report.burst.acceptedMinMs,
+    report.burst.rejectP50Ms < report.burst.acceptedMinMs,
     'rejects come back faster than any served report',
   );
   assert.ok(
