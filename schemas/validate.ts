@@ -51,6 +51,28 @@ export function validationErrors(schema: Schema, value: unknown): ErrorObject[] 
   return check(value) ? [] : [...(check.errors ?? [])];
 }
 
-function describeError(error: ErrorObject): string {
-  return `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`;
+/** One ajv error in words a user can act on: the offending member named, the allowed values listed. */
+export function describeError(error: ErrorObject): string {
+  const where = error.instancePath || '(root)';
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return `${where} has an unknown member "${String(params.additionalProperty)}"`;
+    case 'enum':
+      return `${where} must be one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'required':
+      return `${where} lacks the required member "${String(params.missingProperty)}"`;
+    default:
+      return `${where} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+/** JSON.parse's "... at position 42" with the line and column of that position, so an editor can jump to it. */
+export function describeJsonSyntaxError(text: string, error: Error): string {
+  const position = /position (\d+)/.exec(error.message);
+  if (!position) return error.message;
+  const before = text.slice(0, Number(position[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `${error.message} (line ${line}, column ${column})`;
 }

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkConnectorConfig, DEFAULT_EXTENSIONS_FOLDER } from '../../simulators/connector/checks';
+import { describeJsonSyntaxError } from '../../schemas/validate';
 
 export interface ValidateOptions {
   /** Folder of custom converters (default: the shipped extensions). */
@@ -24,7 +25,7 @@ export function validateRestFile(path: string, options: ValidateOptions = {}): s
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    return [`$: not JSON: ${describeJsonError(text, error as Error)}`];
+    return [`$: not JSON: ${describeJsonSyntaxError(text, error as Error)}`];
   }
   return [
     ...checkConnectorConfig(parsed),
@@ -64,14 +65,4 @@ function missingExtensions(parsed: unknown, folder: string): string[] {
           ];
     },
   );
-}
-
-/** "Unexpected token } in JSON at position 42" with the line and column of the position. */
-function describeJsonError(text: string, error: Error): string {
-  const position = /position (\d+)/.exec(error.message);
-  if (!position) return error.message;
-  const before = text.slice(0, Number(position[1]));
-  const line = before.split('\n').length;
-  const column = before.length - before.lastIndexOf('\n');
-  return `${error.message} (line ${line}, column ${column})`;
 }

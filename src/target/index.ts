@@ -2,10 +2,10 @@
  * The one target abstraction: a validated profile with its URLs and credentials resolved. Steps, load profiles and
  * the CLI see only this; they reach the platform over sockets at these URLs.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { targetProfileSchema, type TargetProfile } from '../../schemas';
-import { validate } from '../../schemas/validate';
+import { describeJsonSyntaxError, validate } from '../../schemas/validate';
 
 export type Capability = NonNullable<TargetProfile['capabilities']>[number];
 
@@ -74,11 +74,16 @@ export function loadProfile(
   env: NodeJS.ProcessEnv = process.env,
 ): TargetProfile {
   const raw = readProfile(nameOrPath);
+  const missing = missingEnvReferences(raw, env);
+  if (missing.length)
+    throw new TargetProfileError(
+      `target profile ${nameOrPath} needs the environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
+    );
   const resolved = resolveEnvReferences(raw, env, nameOrPath);
   const check = validate(targetProfileSchema, resolved);
   if (!check.ok)
     throw new TargetProfileError(
-      `target profile ${nameOrPath} is invalid: ${check.errors.join('; ')}`,
+      `target profile ${nameOrPath} is invalid:\n  ${check.errors.join('\n  ')}`,
     );
   const profile = resolved as TargetProfile;
   if (profile.deviationsFrom)
@@ -105,18 +110,50 @@ function deviationsOf(
   return { ...inherited, ...raw.deviations };
 }
 
+/** The names of the built-in profiles (src/target/profiles/), for `--target <name>`. */
+export function builtInProfiles(): string[] {
+  return readdirSync(BUILT_IN_DIR)
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => file.slice(0, -'.json'.length))
+    .sort();
+}
+
 function readProfile(nameOrPath: string): unknown {
-  const path =
-    /^[\w.-]+$/.test(nameOrPath) && !nameOrPath.endsWith('.json')
-      ? join(BUILT_IN_DIR, `${nameOrPath}.json`)
-      : resolve(nameOrPath);
+  const builtIn = /^[\w.-]+$/.test(nameOrPath) && !nameOrPath.endsWith('.json');
+  const path = builtIn ? join(BUILT_IN_DIR, `${nameOrPath}.json`) : resolve(nameOrPath);
+  if (builtIn && !existsSync(path))
+    throw new TargetProfileError(
+      `no built-in target profile "${nameOrPath}"; the built-in profiles are ${builtInProfiles().join(', ')}, or give the path of a profile file`,
+    );
+  let text: string;
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new TargetProfileError(
       `cannot read target profile ${nameOrPath}: ${(error as Error).message}`,
     );
   }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new TargetProfileError(
+      `target profile ${nameOrPath} is not valid JSON: ${describeJsonSyntaxError(text, error as Error)}`,
+    );
+  }
+}
+
+/** Every `${env:NAME}` of a profile whose variable is not set, each named once, so one run reports them all. */
+function missingEnvReferences(value: unknown, env: NodeJS.ProcessEnv): string[] {
+  const missing = new Set<string>();
+  const visit = (inner: unknown): void => {
+    if (typeof inner === 'string') {
+      for (const [, name] of inner.matchAll(ENV_REFERENCE))
+        if (env[name!] === undefined) missing.add(name!);
+    } else if (Array.isArray(inner)) inner.forEach(visit);
+    else if (inner !== null && typeof inner === 'object') Object.values(inner).forEach(visit);
+  };
+  visit(value);
+  return [...missing];
 }
 
 const ENV_REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
