@@ -119,7 +119,7 @@ function schemaProblems(schema: object, value: unknown, base: string): string[] 
   );
   return errors
     .filter((error) => error.keyword === 'anyOf' || !anyOfPaths.has(error.instancePath))
-    .map((error) => describe(error, base));
+    .map((error) => describe(error, base, schema, errors, value));
 }
 
 function checkExpression(value: unknown, at: string, problems: string[]): void {
@@ -142,7 +142,13 @@ function checkRegularExpression(value: unknown, at: string, problems: string[]):
 }
 
 /** An ajv error as `$.path.to[0].member: reason`. */
-function describe(error: ErrorObject, base = '$'): string {
+function describe(
+  error: ErrorObject,
+  base: string,
+  schema: object,
+  all: ErrorObject[],
+  value: unknown,
+): string {
   const path =
     base +
     error.instancePath
@@ -156,19 +162,79 @@ function describe(error: ErrorObject, base = '$'): string {
       .join('');
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
-    case 'additionalProperties':
-      return `${path}.${String(params.additionalProperty)}: unknown member`;
+    case 'additionalProperties': {
+      const member = String(params.additionalProperty);
+      const known = Object.keys(
+        record(record(schemaAt(schema, error.schemaPath.split('/').slice(1, -1))).properties),
+      );
+      const suggestion = closest(member, known);
+      return `${path}.${member}: unknown member${suggestion ? ` (did you mean ${suggestion}?)` : ''}`;
+    }
     case 'required':
       return `${path}.${String(params.missingProperty)}: required member is missing`;
     case 'type':
       return `${path}: must be of type ${String(params.type)}`;
     case 'enum':
       return `${path}: must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'anyOf':
-      return `${path}: has none of the allowed forms (see schemas/rest-connector.ts)`;
+    case 'anyOf': {
+      // the alternatives' own complaints about this very value, e.g. "must be <= 65535, or must be string"
+      const alternatives = all
+        .filter(
+          (other) =>
+            other !== error &&
+            other.instancePath === error.instancePath &&
+            other.schemaPath.startsWith(error.schemaPath.replace(/\/anyOf$/, '/anyOf/')),
+        )
+        .map((other) => other.message ?? 'is invalid');
+      const given = JSON.stringify(valueAt(value, error.instancePath));
+      return `${path}: ${[...new Set(alternatives)].join(', or ') || 'has none of the allowed forms'} (${given} given)`;
+    }
     case 'const':
       return `${path}: must be ${JSON.stringify(params.allowedValue)}`;
     default:
       return `${path}: ${error.message ?? 'is invalid'}`;
   }
+}
+
+/** The part of a schema a JSON-pointer path (already split, `#` dropped) leads to. */
+function schemaAt(schema: object, segments: string[]): unknown {
+  return segments.reduce<unknown>(
+    (node, segment) =>
+      node && typeof node === 'object' ? (node as Record<string, unknown>)[segment] : undefined,
+    schema,
+  );
+}
+
+function valueAt(value: unknown, instancePath: string): unknown {
+  return schemaAt(value as object, instancePath.split('/').slice(1));
+}
+
+/** The known name nearest to a typo (at most a third of its letters off), for "did you mean". */
+function closest(typo: string, known: string[]): string | undefined {
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    const distance = editDistance(typo.toLowerCase(), name.toLowerCase());
+    if (distance <= Math.max(1, Math.floor(name.length / 3)) && (!best || distance < best.distance))
+      best = { name, distance };
+  }
+  return best?.name;
+}
+
+/**
+ * Levenshtein distance, written out because it is ten lines and the only string metric the project needs; a
+ * dependency for it would weigh more than the code.
+ */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    previous = current;
+  }
+  return previous[b.length]!;
 }

@@ -171,12 +171,13 @@ program
   .description(
     'check a REST connector configuration (rest.json): schema, regular expressions, expressions; exit 1 on problems',
   )
-  .argument('<file>', 'the rest.json to check')
+  .argument('<files...>', 'the rest.json files to check')
   .option('--extensions <dir>', 'folder of custom converters named by converter.extension')
-  .action((file: string, options: { extensions?: string }) => {
+  .option('--json', 'print the result as JSON: [{ file, valid, problems }]')
+  .action((files: string[], options: { extensions?: string; json?: boolean }) => {
     // loaded here: validating a file needs none of the servers the other commands load
     const { validateCommand } = require('./validate') as typeof import('./validate');
-    process.exitCode = validateCommand(file, options);
+    process.exitCode = validateCommand(files, options);
   });
 
 program

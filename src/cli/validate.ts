@@ -1,10 +1,12 @@
 /**
- * `iotc validate rest.json`: the schema and semantic checks of a REST connector configuration (unknown members,
- * wrong types, regular expressions that do not compile, malformed ${...} expressions, a custom converter that
- * cannot be found), one line per problem naming its JSON path. Exit code 1 when there is any.
+ * `iotc validate rest.json...`: the schema and semantic checks of REST connector configurations (unknown members
+ * with a did-you-mean, wrong types, regular expressions that do not compile, malformed ${...} expressions, a custom
+ * converter that cannot be found) and what would fail only at run time (basic security without credentials, a
+ * certificate file that is not there, timeouts in seconds that look like milliseconds), one line per problem naming
+ * its JSON path; `--json` for programs. Exit code 1 when any file has a problem.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { checkConnectorConfig, DEFAULT_EXTENSIONS_FOLDER } from '../../simulators/connector/checks';
 import { describeJsonSyntaxError } from '../../schemas/validate';
 
@@ -30,22 +32,98 @@ export function validateRestFile(path: string, options: ValidateOptions = {}): s
   return [
     ...checkConnectorConfig(parsed),
     ...missingExtensions(parsed, options.extensions ?? DEFAULT_EXTENSIONS_FOLDER),
+    ...runTimeProblems(parsed, dirname(resolve(path))),
   ];
 }
 
+/** Every connector timeout is in seconds (as in the real gateway); above this a value was surely meant as ms. */
+const LONGEST_PLAUSIBLE_TIMEOUT_S = 600;
+
+/** What the schema lets through but a running connector would trip over. */
+function runTimeProblems(parsed: unknown, folder: string): string[] {
+  const problems: string[] = [];
+  const file = asRecord(parsed);
+  const server = asRecord(file.server);
+  const security = asRecord(server.security);
+  if (server.SSL === true) {
+    for (const member of ['cert', 'key'] as const) {
+      const given = security[member];
+      if (typeof given !== 'string') {
+        problems.push(`$.server.security.${member}: SSL is on but no ${member} file is given`);
+        continue;
+      }
+      const path = isAbsolute(given) ? given : join(folder, given);
+      if (!existsSync(path))
+        problems.push(
+          `$.server.security.${member}: ${given} does not exist (relative paths are read from ${folder}; gateway 3.8.3 needs absolute ones)`,
+        );
+    }
+  }
+  const requests = asRecord(file.requestsMapping);
+  const sections: Array<[string, unknown]> = [
+    ['mapping', file.mapping],
+    ['requestsMapping.attributeRequests', requests.attributeRequests],
+    ['requestsMapping.attributeUpdates', requests.attributeUpdates],
+    ['requestsMapping.serverSideRpc', requests.serverSideRpc],
+  ];
+  for (const [section, list] of sections) {
+    (Array.isArray(list) ? list : []).forEach((item, index) => {
+      const at = `$.${section}[${index}]`;
+      const entry = asRecord(item);
+      const auth = asRecord(entry.security);
+      if (auth.type === 'basic')
+        for (const member of ['username', 'password'])
+          if (typeof auth[member] !== 'string' || auth[member] === '')
+            problems.push(
+              `${at}.security.${member}: basic security without a ${member} (the default is the placeholder <${member.toUpperCase()}>)`,
+            );
+      const timeouts: Array<[string, unknown]> = [
+        ['timeout', entry.timeout],
+        ['responseTimeout', entry.responseTimeout],
+        ['response.timeout', asRecord(entry.response).timeout],
+      ];
+      for (const [member, value] of timeouts)
+        if (typeof value === 'number' && value > LONGEST_PLAUSIBLE_TIMEOUT_S)
+          problems.push(
+            `${at}.${member}: ${value} seconds (${Math.round(value / 60)} minutes); connector timeouts are in seconds: did you mean ${value / 1000}?`,
+          );
+    });
+  }
+  return problems;
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+export interface ValidateCommandOptions extends ValidateOptions {
+  /** One JSON document on stdout: [{ file, valid, problems }]. */
+  json?: boolean;
+}
+
+/** Checks every file; exit code 1 when any has a problem. */
 export function validateCommand(
-  path: string,
-  options: ValidateOptions = {},
+  paths: string[],
+  options: ValidateCommandOptions = {},
   log: (line: string) => void = console.log,
 ): number {
-  const problems = validateRestFile(path, options);
-  if (problems.length === 0) {
-    log(`${path}: valid REST connector configuration`);
-    return 0;
-  }
-  log(`${path}: ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
-  for (const problem of problems) log(`  ${problem}`);
-  return 1;
+  const results = paths.map((file) => {
+    const problems = validateRestFile(file, options);
+    return { file, valid: problems.length === 0, problems };
+  });
+  if (options.json) log(JSON.stringify(results, null, 2));
+  else
+    for (const { file, problems } of results) {
+      if (problems.length === 0) {
+        log(`${file}: valid REST connector configuration`);
+        continue;
+      }
+      log(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
+      for (const problem of problems) log(`  ${problem}`);
+    }
+  return results.every((result) => result.valid) ? 0 : 1;
 }
 
 function missingExtensions(parsed: unknown, folder: string): string[] {

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateRestFile } from '../../src/cli/validate';
+import { validateCommand, validateRestFile } from '../../src/cli/validate';
 
 const root = join(__dirname, '..', '..');
 const folder = mkdtempSync(join(tmpdir(), 'iotc-validate-'));
@@ -38,7 +38,9 @@ describe('iotc validate', () => {
     assert.match(result.stdout, /1 problem\n {2}\$\.server\.SSL: must be of type boolean/);
   });
 
-  it('accepts the conformance rest.json', () => {
+  it('accepts the conformance rest.json (with its certificate files beside it, as the embedded target puts them)', () => {
+    for (const file of ['connector-cert.pem', 'connector-key.pem'])
+      writeFileSync(join(folder, file), 'PEM');
     const result = validate(require('../../src/target/embedded-rest.json'));
     assert.equal(result.status, 0, result.out);
     assert.match(result.out, /valid REST connector configuration/);
@@ -136,5 +138,70 @@ describe('iotc validate', () => {
     const result = validate('{\n  "server": {,\n}');
     assert.equal(result.status, 1);
     assert.match(result.out, /\$: not JSON: .*line 2/);
+  });
+
+  it('names what fails only at run time: basic without credentials, a missing certificate, timeouts that look like ms', () => {
+    const result = validate({
+      server: { SSL: true, security: { cert: '/nonexistent/cert.pem', key: 'key.pem' } },
+      mapping: [
+        {
+          endpoint: '/a',
+          HTTPMethods: ['POST'],
+          security: { type: 'basic', username: 'u' },
+          converter: { type: 'json', deviceInfo: {} },
+          response: { timeout: 120 },
+        },
+      ],
+      requestsMapping: {
+        attributeRequests: [{ endpoint: '/r', timeout: 5000 }],
+      },
+    });
+    assert.equal(result.status, 1);
+    assert.match(result.out, /\$\.server\.security\.cert: \/nonexistent\/cert\.pem does not exist/);
+    assert.match(result.out, /\$\.server\.security\.key: key\.pem does not exist/);
+    assert.match(
+      result.out,
+      /\$\.mapping\[0\]\.security\.password: basic security without a password/,
+    );
+    assert.doesNotMatch(result.out, /security\.username/);
+    assert.match(
+      result.out,
+      /\$\.requestsMapping\.attributeRequests\[0\]\.timeout: 5000 seconds \(83 minutes\).*did you mean 5\?/,
+    );
+    assert.doesNotMatch(result.out, /response\.timeout/, '120 s is a plausible timeout');
+  });
+
+  it('suggests the member a typo meant, and words a bad port without pointing at the source', () => {
+    const result = validate({
+      server: { port: 70000 },
+      mapping: [{ endpont: '/x', converter: { type: 'json', deviceInfo: {} } }],
+    });
+    assert.match(
+      result.out,
+      /\$\.mapping\[0\]\.endpont: unknown member \(did you mean endpoint\?\)/,
+    );
+    assert.match(result.out, /\$\.server\.port: must be <= 65535.*\(70000 given\)/);
+    assert.doesNotMatch(result.out, /schemas\//);
+  });
+
+  it('checks several files at once and prints JSON on request', () => {
+    const good = write({ server: {}, mapping: [] });
+    const bad = write({ server: { SSL: 'yes' } });
+    const lines: string[] = [];
+    const code = validateCommand([good, bad], { json: true }, (line) => lines.push(line));
+    assert.equal(code, 1);
+    const results = JSON.parse(lines.join('\n')) as Array<{
+      file: string;
+      valid: boolean;
+      problems: string[];
+    }>;
+    assert.deepEqual(
+      results.map((result) => [result.file, result.valid]),
+      [
+        [good, true],
+        [bad, false],
+      ],
+    );
+    assert.match(results[1]!.problems.join('\n'), /\$\.server\.SSL: must be of type boolean/);
   });
 });
