@@ -85,6 +85,9 @@ AfterAll({ timeout: 60_000 }, async () => {
 Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
   recordInto(this.exchanges);
   this.scenarioTags = pickle.tags.map((tag) => tag.name).join(' and ');
+  // a complete command: the same target, the scenario's feature file and its tags (an outline's example included)
+  const target = process.env.IOTC_TARGET || 'embedded';
+  this.replayCommand = `npx iotc run --target ${shellWord(target)} --tags ${shellWord(this.scenarioTags)} ${shellWord(pickle.uri)}`;
   const missing = pickle.tags
     .map((tag) => tag.name)
     .filter((tag) => tag.startsWith('@capability-'))
@@ -140,3 +143,8 @@ After({ timeout: 60_000 }, async function (this: IotcWorld, { result }: ITestCas
   await Promise.allSettled(this.ownDrivers.map((driver) => driver.close()));
   if (failures.length) throw new Error(`cleanup failed for ${failures.join('; ')}`);
 });
+
+/** A word for a POSIX shell: as it is when it is plain, else in single quotes. */
+function shellWord(text: string): string {
+  return /^[\w@./:=,+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}

@@ -65,6 +65,7 @@ export interface PropertyPorts {
   eventually(probe: () => Promise<void>): Promise<void>;
   /** The tag expression that selects the current scenario, for the replay line. */
   scenarioTags: string;
+  replayCommand: string;
 }
 
 /** The world, the HTTP device driver and the admin client seen through PropertyPorts. */
@@ -93,6 +94,7 @@ function portsOf(world: PropertyWorld): PropertyPorts {
     },
     eventually: (probe) => world.eventually(probe),
     scenarioTags: world.scenarioTags,
+    replayCommand: world.replayCommand,
   };
 }
 
@@ -163,9 +165,7 @@ export async function runProperty<T>(
   );
   if (out.failed) {
     const replay = `FC_SEED=${out.seed}${failedPath ? ` FC_PATH="${failedPath}"` : ''}`;
-    throw new Error(
-      `${fc.defaultReportMessage(out)}\nReplay: ${replay} npx iotc run --tags "${world.scenarioTags}"`,
-    );
+    throw new Error(`${fc.defaultReportMessage(out)}\nReplay: ${replay} ${world.replayCommand}`);
   }
 }
 

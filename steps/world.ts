@@ -42,6 +42,8 @@ export class IotcWorld extends World {
   readonly blobs = new Map<string, Buffer>();
   /** A tag expression that selects this scenario (for replay lines). */
   scenarioTags = '';
+  /** The command that runs this scenario again against the same target (set by the Before hook). */
+  replayCommand = '';
   /** The last answer of the device API, for Then steps. */
   response?: DeviceResponse;
   /** The last answer of a REST connector endpoint, for Then steps. */
