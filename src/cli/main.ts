@@ -1,5 +1,5 @@
 /** The `iotc` command line. */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { runConformance } from './run';
 import { simulate, type SimulateOptions } from './simulate';
 import { cleanupTarget } from './cleanup';
@@ -46,7 +46,10 @@ function duration(value: string): number {
   return parsed;
 }
 
+// usage errors exit 2 (bad invocation), like every other error that stops a command before it can test anything;
+// --help and --version still exit 0. Set before the subcommands are made: they inherit it.
 const program = new Command()
+  .exitOverride()
   .name('iotc')
   .description('Conformance harness and reference simulator for ThingsBoard-style IoT platforms')
   .version((require('../../package.json') as { version: string }).version);
@@ -261,7 +264,13 @@ program
   });
 
 program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+    return; // commander printed the message already
+  }
   const err = error as { code?: string; message?: string };
-  console.error(`iotc: ${err.message ?? String(error)}`);
+  console.error(
+    `iotc: ${err.code?.startsWith('IOTC_') ? `${err.code}: ` : ''}${err.message ?? String(error)}`,
+  );
   process.exitCode = 2;
 });

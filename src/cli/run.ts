@@ -6,7 +6,8 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type * as messages from '@cucumber/messages';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
-import { loadProfile } from '../target';
+import { loadProfile, openTarget } from '../target';
+import { checkTarget, TargetUnreachableError } from '../target/preflight';
 import { Redactor } from '../report/redact';
 import { scenarioResults, requirementVerdicts } from '../report/verdicts';
 import {
@@ -56,6 +57,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const reportsDir = resolve(options.reportsDir);
   mkdirSync(reportsDir, { recursive: true });
   const profile = loadProfile(options.target); // fails fast on a bad profile, before cucumber starts
+  const unreachable = profile.embedded ? undefined : await preflight(options.target);
   const redactor = new Redactor();
   // An embedded target's users are the published demo users ("customer" / "customer"): blanking their passwords
   // by value would only blank words such as customerId in the evidence. Password fields are blanked by shape anyway.
@@ -63,6 +65,31 @@ export async function runConformance(options: RunOptions): Promise<number> {
     ? []
     : [profile.platform.tenantAdmin, profile.platform.customerUser, profile.platform.sysAdmin]) {
     if (credentials && credentials.password.length >= 8) redactor.addSecret(credentials.password);
+  }
+
+  if (unreachable) {
+    // nothing was tested: the report says so for every requirement, with the cause, and the exit code is its own
+    console.error(`iotc run: ${unreachable}`);
+    const now = new Date();
+    writeReports(
+      buildConformanceReport({
+        version: iotcVersion(),
+        target: targetFacts(profile),
+        startedAt: now,
+        finishedAt: now,
+        tagExpression: options.tags ?? '',
+        scenarios: [],
+        requirements: requirementVerdicts(loadCatalogue(), [], {
+          capabilities: new Set(profile.capabilities ?? []),
+          deviations: new Set(Object.keys(profile.deviations ?? {})),
+        }),
+        redactor,
+        couldNotTest: unreachable,
+      }),
+      reportsDir,
+      redactor,
+    );
+    return EXIT.couldNotTest;
   }
 
   const { default: cucumberProfile } = require(join(PROJECT_ROOT, 'cucumber.js')) as {
@@ -112,15 +139,8 @@ export async function runConformance(options: RunOptions): Promise<number> {
     deviations,
   });
   const report = buildConformanceReport({
-    version: (require(join(PROJECT_ROOT, 'package.json')) as { version: string }).version,
-    target: {
-      name: profile.name,
-      httpUrl: profile.embedded ? 'embedded' : (profile.platform.http ?? ''),
-      adminUrl: profile.embedded
-        ? 'embedded'
-        : (profile.platform.adminUrl ?? profile.platform.http ?? ''),
-      capabilities: [...capabilities],
-    },
+    version: iotcVersion(),
+    target: targetFacts(profile),
     startedAt,
     finishedAt,
     tagExpression: options.tags ?? '',
@@ -128,6 +148,57 @@ export async function runConformance(options: RunOptions): Promise<number> {
     requirements,
     redactor,
   });
+  writeReports(report, reportsDir, redactor);
+
+  const failedScenarios = scenarios.filter(
+    (scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED',
+  ).length;
+  const passedScenarios = scenarios.filter((scenario) => scenario.status === 'PASSED').length;
+  const failedRequirements = requirements.filter(
+    (requirement) => requirement.verdict === 'FAIL',
+  ).length;
+  if (report.untraced.length)
+    console.log(`Scenarios without a catalogued requirement id: ${report.untraced.length}`);
+  console.log(`scenarios: ${passedScenarios} passed, ${failedScenarios} failed`);
+  return success && failedRequirements === 0 && failedScenarios === 0
+    ? EXIT.conformant
+    : EXIT.notConformant;
+}
+
+/** Exit codes of `iotc run` (README, "Exit codes"). */
+export const EXIT = { conformant: 0, notConformant: 1, badInvocation: 2, couldNotTest: 3 } as const;
+
+function iotcVersion(): string {
+  return (require(join(PROJECT_ROOT, 'package.json')) as { version: string }).version;
+}
+
+function targetFacts(profile: ReturnType<typeof loadProfile>): ConformanceReport['target'] {
+  return {
+    name: profile.name,
+    httpUrl: profile.embedded ? 'embedded' : (profile.platform.http ?? ''),
+    adminUrl: profile.embedded
+      ? 'embedded'
+      : (profile.platform.adminUrl ?? profile.platform.http ?? ''),
+    capabilities: [...(profile.capabilities ?? [])],
+  };
+}
+
+/** The target check of a remote target (src/target/preflight.ts): undefined when it can be tested, else why not. */
+async function preflight(targetName: string): Promise<string | undefined> {
+  const target = await openTarget(targetName);
+  try {
+    await checkTarget(target);
+    return undefined;
+  } catch (error) {
+    if (error instanceof TargetUnreachableError) return error.message;
+    throw error;
+  } finally {
+    await target.close();
+  }
+}
+
+/** conformance.json, .html and junit.xml from a report, redacted, and the summary on the console. */
+function writeReports(report: ConformanceReport, reportsDir: string, redactor: Redactor): void {
   // The page and junit are made from the redacted report, so their markup is built around redacted text (redacting
   // the finished HTML would put a raw <redacted> tag into it); the final redact of each file is the safety net.
   const json = redactor.redact(JSON.stringify(report, null, 2));
@@ -138,23 +209,11 @@ export async function runConformance(options: RunOptions): Promise<number> {
     redactor.redact(conformanceHtml(redactedReport)),
   );
   writeFileSync(join(reportsDir, 'junit.xml'), redactor.redact(junitXml(redactedReport)));
-
-  const failedScenarios = scenarios.filter(
-    (scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED',
-  ).length;
-  const passedScenarios = scenarios.filter((scenario) => scenario.status === 'PASSED').length;
-  const failedRequirements = requirements.filter(
-    (requirement) => requirement.verdict === 'FAIL',
-  ).length;
   console.log('');
   console.log(redactor.redact(formatSummary(report)));
   console.log(
     `\nReports: ${reportsDir}/{conformance.json,conformance.html,cucumber.html,cucumber.json,junit.xml}`,
   );
-  if (report.untraced.length)
-    console.log(`Scenarios without a catalogued requirement id: ${report.untraced.length}`);
-  console.log(`scenarios: ${passedScenarios} passed, ${failedScenarios} failed`);
-  return success && failedRequirements === 0 && failedScenarios === 0 ? 0 : 1;
 }
 
 function redactFile(path: string, redactor: Redactor): void {

@@ -49,6 +49,8 @@ export interface ConformanceReport {
     scenarios: Record<string, number>;
     /** fast-check seeds and replay paths recorded by property scenarios. */
     seeds: unknown[];
+    /** Why nothing was tested, when the target could not be reached or logged in to before the run. */
+    couldNotTest?: string;
   };
   summary: InterfaceSummary[];
   requirements: RequirementResult[];
@@ -85,6 +87,7 @@ export function buildConformanceReport(input: {
   scenarios: readonly ScenarioResult[];
   requirements: RequirementResult[];
   redactor: Redactor;
+  couldNotTest?: string;
 }): ConformanceReport {
   const counts: Record<string, number> = {};
   for (const scenario of input.scenarios)
@@ -124,6 +127,7 @@ export function buildConformanceReport(input: {
             ...(item.fastCheck as object),
           })),
       ),
+      ...(input.couldNotTest ? { couldNotTest: input.couldNotTest } : {}),
     },
     summary: summarize(requirements),
     requirements,
@@ -178,6 +182,7 @@ export function formatSummary(report: ConformanceReport): string {
     });
   return [
     `Conformance of target "${report.target.name}"`,
+    ...(report.run.couldNotTest ? [`NOTHING TESTED: ${report.run.couldNotTest}`] : []),
     line(header),
     ...rows.map(line),
     ...(failures.length ? ['', ...failures] : []),

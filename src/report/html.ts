@@ -118,6 +118,7 @@ export function conformanceHtml(report: ConformanceReport): string {
 <h1>Conformance of “${escapeHtml(report.target.name)}”</h1>
 <div class="meta">iotc ${escapeHtml(report.tool.version)} · ${escapeHtml(report.run.startedAt)} · ${Math.round(report.run.durationMs / 100) / 10} s ·
 HTTP ${escapeHtml(report.target.httpUrl)} · capabilities: ${escapeHtml(report.target.capabilities.join(', ') || 'none')}</div>
+${report.run.couldNotTest ? `<p class="could-not-test"><strong>Nothing was tested:</strong> ${escapeHtml(report.run.couldNotTest)}</p>` : ''}
 <h2>Summary per interface</h2>
 <table class="summary">
 <tr><th>interface</th><th>requirements</th><th>testable</th><th>tested</th><th>PASS</th><th>FAIL</th><th>DEVIATION</th><th>N/A</th><th>NOT TESTED</th></tr>

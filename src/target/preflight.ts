@@ -1,0 +1,72 @@
+/**
+ * The target check before a run: can the admin API be reached and does it accept the profile's user? A run that
+ * cannot even log in has nothing to say about conformance, so it stops within seconds with the cause in words
+ * (the URL and ECONNREFUSED, a name that does not resolve, no answer, a refused login with the user name) instead
+ * of failing every scenario, and `iotc run` still writes a report in which every requirement is NOT TESTED.
+ */
+import { AdminApiError, AdminClient } from '../admin-client';
+import type { Target } from '.';
+
+/** How long the check waits for the admin API before it calls the target unresponsive. */
+export const PREFLIGHT_TIMEOUT_MS = 10_000;
+
+export class TargetUnreachableError extends Error {
+  readonly code = 'IOTC_TARGET_UNREACHABLE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetUnreachableError';
+  }
+}
+
+/** Resolves when the target's admin API answers and logs the tenant administrator in; else explains why not. */
+export async function checkTarget(
+  target: Pick<Target, 'name' | 'adminUrl' | 'tenantAdmin' | 'tls'>,
+  timeoutMs = PREFLIGHT_TIMEOUT_MS,
+): Promise<void> {
+  let admin: AdminClient | undefined;
+  try {
+    admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, {
+      requestTimeoutMs: timeoutMs,
+      tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
+    });
+  } catch (error) {
+    throw new TargetUnreachableError(
+      `cannot test target "${target.name}": ${describeFailure(error, target.adminUrl, target.tenantAdmin.username, timeoutMs)}`,
+    );
+  } finally {
+    await admin?.close();
+  }
+}
+
+/** The first error code in an error's cause chain (undici wraps the socket's). */
+function errorCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string' && code !== 'IOTC_ADMIN_API') return code;
+    current = cause;
+  }
+  return undefined;
+}
+
+function describeFailure(error: unknown, url: string, user: string, timeoutMs: number): string {
+  if (error instanceof AdminApiError)
+    return error.status === 401
+      ? `${url} refused the login of ${user} (401: ${error.serverMessage || 'bad credentials'})`
+      : `${url} answered the login of ${user} with ${error.status} ${error.serverMessage}`;
+  const code = errorCode(error);
+  const host = new URL(url).host;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `${url} refused the connection (ECONNREFUSED): nothing listens at ${host}`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `${url}: the host name ${new URL(url).hostname} does not resolve (${code})`;
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'ETIMEDOUT':
+      return `${url} did not answer within ${timeoutMs / 1000} s (${code})`;
+    default:
+      return `${url}: ${(error as Error).message}${code ? ` (${code})` : ''}`;
+  }
+}
