@@ -30,6 +30,8 @@ export const requirementCatalogueSchema = {
   required: ['source', 'requirements'],
   properties: {
     source: { type: 'string' },
+    /** SHA-256 of the specification the catalogue was written from: a report says when the two differ. */
+    sourceSha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     requirements: { type: 'array', items: requirementSchema },
   },
   additionalProperties: false,

@@ -1,9 +1,8 @@
 /** `iotc report merge <parts...> --out <dir>`: conformance.json, .html and junit.xml of runs split across machines. */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { formatSummary, type ConformanceReport } from '../report/conformance';
-import { conformanceHtml } from '../report/html';
-import { junitXml } from '../report/junit';
+import { writeConformanceFiles } from '../report/write';
 import { mergeReports } from '../report/merge';
 
 export function mergeCommand(
@@ -19,12 +18,10 @@ export function mergeCommand(
   const merged = mergeReports(reports);
   const dir = resolve(outDir);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'conformance.json'), `${JSON.stringify(merged, null, 2)}\n`);
-  writeFileSync(join(dir, 'conformance.html'), conformanceHtml(merged));
-  writeFileSync(join(dir, 'junit.xml'), junitXml(merged));
+  writeConformanceFiles(merged, dir);
   log(formatSummary(merged));
   log(
-    `\nMerged ${reports.length} reports into ${dir}/{conformance.json,conformance.html,junit.xml}`,
+    `\nMerged ${reports.length} reports into ${dir}/{conformance.json (+ .sha256),conformance.html,junit.xml,badge.svg}`,
   );
   return merged.requirements.some((requirement) => requirement.verdict === 'FAIL') ? 1 : 0;
 }

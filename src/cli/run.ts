@@ -12,14 +12,13 @@ import { Redactor } from '../report/redact';
 import { scenarioResults, requirementVerdicts } from '../report/verdicts';
 import {
   buildConformanceReport,
-  formatSummary,
   loadCatalogue,
   type ConformanceReport,
 } from '../report/conformance';
-import { conformanceHtml } from '../report/html';
 import { cleanupTarget } from './cleanup';
 import { creationsSettled, refuseNewEntities } from '../target/journal';
-import { junitXml } from '../report/junit';
+import { printSummary, scrubLocalPaths, writeConformanceFiles } from '../report/write';
+import { provenance } from '../report/provenance';
 
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
 
@@ -85,6 +84,11 @@ export async function runConformance(options: RunOptions): Promise<number> {
         }),
         redactor,
         couldNotTest: unreachable,
+        provenance: provenance({
+          version: iotcVersion(),
+          tags: options.tags ?? '',
+          paths: options.paths ?? [],
+        }),
       }),
       reportsDir,
       redactor,
@@ -147,6 +151,11 @@ export async function runConformance(options: RunOptions): Promise<number> {
     scenarios,
     requirements,
     redactor,
+    provenance: provenance({
+      version: iotcVersion(),
+      tags: options.tags ?? '',
+      paths: options.paths ?? [],
+    }),
   });
   writeReports(report, reportsDir, redactor);
 
@@ -197,28 +206,19 @@ async function preflight(targetName: string): Promise<string | undefined> {
   }
 }
 
-/** conformance.json, .html and junit.xml from a report, redacted, and the summary on the console. */
+/** The report's files (src/report/write.ts) and the summary on the console. */
 function writeReports(report: ConformanceReport, reportsDir: string, redactor: Redactor): void {
-  // The page and junit are made from the redacted report, so their markup is built around redacted text (redacting
-  // the finished HTML would put a raw <redacted> tag into it); the final redact of each file is the safety net.
-  const json = redactor.redact(JSON.stringify(report, null, 2));
-  const redactedReport = JSON.parse(json) as ConformanceReport;
-  writeFileSync(join(reportsDir, 'conformance.json'), `${json}\n`);
-  writeFileSync(
-    join(reportsDir, 'conformance.html'),
-    redactor.redact(conformanceHtml(redactedReport)),
-  );
-  writeFileSync(join(reportsDir, 'junit.xml'), redactor.redact(junitXml(redactedReport)));
+  writeConformanceFiles(report, reportsDir, redactor);
   console.log('');
-  console.log(redactor.redact(formatSummary(report)));
+  printSummary(report, redactor);
   console.log(
-    `\nReports: ${reportsDir}/{conformance.json,conformance.html,cucumber.html,cucumber.json,junit.xml}`,
+    `\nReports: ${reportsDir}/{conformance.json (+ .sha256),conformance.html,junit.xml,badge.svg,cucumber.html,cucumber.json}`,
   );
 }
 
 function redactFile(path: string, redactor: Redactor): void {
   if (!existsSync(path)) return;
   const text = readFileSync(path, 'utf8');
-  const redacted = redactor.redact(text);
+  const redacted = scrubLocalPaths(redactor.redact(text));
   if (redacted !== text) writeFileSync(path, redacted);
 }

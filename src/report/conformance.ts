@@ -13,6 +13,8 @@ import {
 import { validate } from '../../schemas/validate';
 import type { Redactor } from './redact';
 import type { RequirementResult, ScenarioResult, Verdict } from './verdicts';
+import { overallVerdict, type OverallVerdict } from './overall';
+import type { Provenance } from './provenance';
 
 export const CATALOGUE_PATH = join(__dirname, '..', '..', 'features', 'requirements.json');
 
@@ -40,6 +42,10 @@ export interface InterfaceSummary {
 
 export interface ConformanceReport {
   tool: { name: 'iotc'; version: string };
+  /** The one-line verdict of the whole run (src/report/overall.ts). */
+  verdict?: OverallVerdict;
+  /** iotc commit, catalogue and specification hashes, Node and OS, the selection (src/report/provenance.ts). */
+  provenance?: Provenance;
   target: { name: string; httpUrl: string; adminUrl: string; capabilities: string[] };
   run: {
     startedAt: string;
@@ -88,6 +94,7 @@ export function buildConformanceReport(input: {
   requirements: RequirementResult[];
   redactor: Redactor;
   couldNotTest?: string;
+  provenance?: Provenance;
 }): ConformanceReport {
   const counts: Record<string, number> = {};
   for (const scenario of input.scenarios)
@@ -106,8 +113,9 @@ export function buildConformanceReport(input: {
         scenario.error === undefined ? undefined : input.redactor.redactEvidence(scenario.error),
     })),
   }));
-  return {
+  const report: ConformanceReport = {
     tool: { name: 'iotc', version: input.version },
+    ...(input.provenance ? { provenance: input.provenance } : {}),
     target: input.target,
     run: {
       startedAt: input.startedAt.toISOString(),
@@ -135,6 +143,8 @@ export function buildConformanceReport(input: {
       .filter((scenario) => !scenario.tags.some((tag) => ids.has(tag)))
       .map((scenario) => `${scenario.location} ${scenario.name}`),
   };
+  const { tool, ...rest } = report;
+  return { tool, verdict: overallVerdict(report), ...rest };
 }
 
 /** The per-interface table printed at the end of a run. */
@@ -181,7 +191,7 @@ export function formatSummary(report: ConformanceReport): string {
       return `  FAIL ${requirement.id}: ${requirement.statement}\n       ${failed ? `${failed.location} ${failed.name} (${failed.status})` : ''}`;
     });
   return [
-    `Conformance of target "${report.target.name}"`,
+    `Conformance of target "${report.target.name}": ${overallVerdict(report)}${report.provenance && !report.provenance.selection.full ? ` (partial run: ${[report.provenance.selection.tags, ...report.provenance.selection.paths].filter(Boolean).join(' ')})` : ''}`,
     ...(report.run.couldNotTest ? [`NOTHING TESTED: ${report.run.couldNotTest}`] : []),
     line(header),
     ...rows.map(line),

@@ -5,6 +5,7 @@
  */
 import type { ConformanceReport } from './conformance';
 import { describeExchange, type Exchange } from './exchanges';
+import { overallVerdict } from './overall';
 
 const VERDICT_CLASS: Record<string, string> = {
   PASS: 'pass',
@@ -19,7 +20,7 @@ function escapeHtml(text: unknown): string {
 }
 
 /** The exchanges of one scenario, collapsed: one line each, the bodies under it. */
-function exchangesHtml(exchanges: readonly Exchange[] | undefined): string {
+function exchangesHtml(exchanges: readonly Exchange[] | undefined, open = false): string {
   if (!exchanges?.length) return '';
   const items = exchanges
     .map((exchange) => {
@@ -40,7 +41,7 @@ function exchangesHtml(exchanges: readonly Exchange[] | undefined): string {
       );
     })
     .join('');
-  return `<details class="evidence"><summary>evidence: ${exchanges.length} exchange(s)</summary><ol>${items}</ol></details>`;
+  return `<details class="evidence"${open ? ' open' : ''}><summary>evidence: ${exchanges.length} exchange(s)</summary><ol>${items}</ol></details>`;
 }
 
 export function conformanceHtml(report: ConformanceReport): string {
@@ -59,7 +60,7 @@ export function conformanceHtml(report: ConformanceReport): string {
           (scenario) =>
             `<li><span class="status ${scenario.status.toLowerCase()}">${escapeHtml(scenario.status)}</span> ${escapeHtml(scenario.name)} <code>${escapeHtml(scenario.location)}</code>` +
             (scenario.error ? `<pre>${escapeHtml(scenario.error.slice(0, 2000))}</pre>` : '') +
-            exchangesHtml(scenario.exchanges) +
+            exchangesHtml(scenario.exchanges, requirement.verdict === 'FAIL') +
             '</li>',
         )
         .join('');
@@ -71,7 +72,7 @@ export function conformanceHtml(report: ConformanceReport): string {
         `<td>${escapeHtml(requirement.level)}${requirement.testable ? '' : ' · not testable'}</td>` +
         `<td>${escapeHtml(requirement.statement)}${requirement.note ? `<div class="note">${escapeHtml(requirement.note)}</div>` : ''}` +
         (scenarios
-          ? `<details><summary>${requirement.scenarios.length} scenario(s)</summary><ul>${scenarios}</ul></details>`
+          ? `<details${requirement.verdict === 'FAIL' ? ' open' : ''}><summary>${requirement.scenarios.length} scenario(s)</summary><ul>${scenarios}</ul></details>`
           : '') +
         '</td></tr>'
       );
@@ -87,6 +88,8 @@ export function conformanceHtml(report: ConformanceReport): string {
       return `<button type="button" data-filter="${escapeHtml(verdict)}"${verdict === 'ALL' ? ' class="active"' : ''}>${escapeHtml(verdict)} (${count})</button>`;
     })
     .join(' ');
+  const overall = overallVerdict(report);
+  const overallClass = overall.toLowerCase().replace(' ', '-');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -97,7 +100,7 @@ export function conformanceHtml(report: ConformanceReport): string {
   h1 { font-size: 1.5rem; margin-bottom: .2rem; } .meta { color: #5b6475; margin-bottom: 1.5rem; }
   table { border-collapse: collapse; width: 100%; margin-bottom: 1.5rem; }
   th, td { border-bottom: 1px solid #e3e6ec; padding: .35rem .6rem; text-align: left; vertical-align: top; }
-  table.summary td { text-align: right; } table.summary { width: auto; }
+  table.summary td { text-align: right; } table.summary { width: auto; } table.summary th { white-space: nowrap; }
   .verdict { font-weight: 600; padding: .1rem .45rem; border-radius: .3rem; white-space: nowrap; }
   .pass { color: #11643a; } .verdict.pass { background: #d9f3e5; }
   .fail { color: #a11b1b; } .verdict.fail { background: #fbdcdc; }
@@ -112,13 +115,34 @@ export function conformanceHtml(report: ConformanceReport): string {
   button { margin-right: .3rem; padding: .3rem .7rem; border: 1px solid #c9ced8; background: #fff; border-radius: .3rem; cursor: pointer; }
   button.active { background: #1d2330; color: #fff; } #shown { color: #5b6475; margin-left: .5rem; }
   #filters { margin-bottom: .6rem; } #requirements td:nth-child(-n+3) { white-space: nowrap; }
+  td, pre, code { overflow-wrap: break-word; }
+  .overall { display: inline-block; font-size: 1.1rem; font-weight: 700; padding: .3rem .8rem; border-radius: .35rem; margin: .4rem 0 .8rem; }
+  .overall.conformant { background: #d9f3e5; color: #11643a; } .overall.not-conformant { background: #fbdcdc; color: #a11b1b; }
+  .overall.incomplete { background: #fcefd2; color: #8a5a00; } .overall.not-tested { background: #eceef2; color: #5b6475; }
+  dl.provenance { display: grid; grid-template-columns: max-content 1fr; gap: .15rem 1rem; color: #3b4352; margin: 0 0 1.5rem; }
+  dl.provenance dt { font-weight: 600; } dl.provenance dd { margin: 0; font-family: ui-monospace, monospace; font-size: .9em; }
+  @media print {
+    @page { size: A4; margin: 15mm; }
+    body { margin: 0; font-size: 10pt; } #filters, #shown, #none, button { display: none !important; }
+    tr.requirement { display: table-row !important; break-inside: avoid; }
+    #requirements { table-layout: fixed; } #requirements th, #requirements td { padding: .15rem .3rem; }
+    #requirements th:nth-child(1) { width: 17%; } #requirements th:nth-child(2) { width: 17%; }
+    #requirements th:nth-child(3) { width: 15%; } #requirements th:nth-child(4) { width: 9%; }
+    #requirements td:nth-child(2) { white-space: normal; } .note { display: none; }
+    details { display: block; } details > summary { list-style: none; }
+    tr.requirement:not([data-verdict="FAIL"]) details { display: none; }
+    .evidence pre, pre { max-height: none; overflow: visible; }
+    h2 { break-after: avoid; }
+  }
 </style>
 </head>
 <body>
 <h1>Conformance of “${escapeHtml(report.target.name)}”</h1>
+<div class="overall ${overallClass}">${escapeHtml(overall)}</div>
 <div class="meta">iotc ${escapeHtml(report.tool.version)} · ${escapeHtml(report.run.startedAt)} · ${Math.round(report.run.durationMs / 100) / 10} s ·
 HTTP ${escapeHtml(report.target.httpUrl)} · capabilities: ${escapeHtml(report.target.capabilities.join(', ') || 'none')}</div>
 ${report.run.couldNotTest ? `<p class="could-not-test"><strong>Nothing was tested:</strong> ${escapeHtml(report.run.couldNotTest)}</p>` : ''}
+${provenanceHtml(report)}
 <h2>Summary per interface</h2>
 <table class="summary">
 <tr><th>interface</th><th>requirements</th><th>testable</th><th>tested</th><th>PASS</th><th>FAIL</th><th>DEVIATION</th><th>N/A</th><th>NOT TESTED</th></tr>
@@ -160,4 +184,37 @@ ${requirementRows}
 </body>
 </html>
 `;
+}
+
+/** What the report stands on: iotc commit, catalogue and specification hashes, environment, selection, timing. */
+function provenanceHtml(report: ConformanceReport): string {
+  const p = report.provenance;
+  if (!p) return '';
+  const rows: Array<[string, string]> = [
+    [
+      'iotc',
+      `${p.iotc.version}${p.iotc.commit ? ` · commit ${p.iotc.commit}${p.iotc.modified ? ' (modified)' : ''}` : ''}`,
+    ],
+    [
+      'selection',
+      p.selection.full
+        ? 'the full suite'
+        : `partial: ${[p.selection.tags, ...p.selection.paths].filter(Boolean).join(' ')}`,
+    ],
+    [
+      'catalogue',
+      `${p.catalogue.file} · ${p.catalogue.requirements} requirements · sha256 ${p.catalogue.sha256}`,
+    ],
+    [
+      'specification',
+      `${p.specification.file}${p.specification.sha256 ? ` · sha256 ${p.specification.sha256}` : ''}${p.specification.matchesCatalogue === false ? ' · CHANGED since the catalogue was written' : ''}`,
+    ],
+    ['environment', `Node ${p.environment.node} · ${p.environment.os}`],
+    ['run', `${report.run.startedAt} → ${report.run.finishedAt}`],
+    [
+      'target',
+      `${report.target.name} · HTTP ${report.target.httpUrl} · admin ${report.target.adminUrl}`,
+    ],
+  ];
+  return `<dl class="provenance">${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
 }

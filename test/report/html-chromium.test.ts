@@ -38,7 +38,7 @@ const inCi = process.env.CI === 'true' || process.env.CI === '1';
 const skip =
   chromium || inCi
     ? false
-    : 'chromium is not installed (apt-get install -y chromium; .ci/run does it in CI)';
+    : 'chromium is not installed (apt-get install -y chromium poppler-utils; .ci/run does it in CI)';
 
 /** Runs headless Chromium with its own profile directory (so runs in parallel do not share one); resolves stdout. */
 function headless(args: string[]): Promise<string> {
@@ -247,7 +247,7 @@ test('conformance.html renders in headless Chromium: a screenshot that is not bl
     .flatMap((requirement) => requirement.scenarios)
     .filter((scenario) => scenario.exchanges?.length).length;
   assert.ok(withEvidence > 0);
-  assert.equal(dom.match(/<details class="evidence">/g)?.length, withEvidence);
+  assert.equal(dom.match(/<details class="evidence"( open="")?>/g)?.length, withEvidence);
   assert.match(
     dom,
     /<code>POST \/api\/v1\/&lt;redacted&gt;\/telemetry → 200<\/code>/,
@@ -269,4 +269,51 @@ test('conformance.html renders in headless Chromium: a screenshot that is not bl
   assert.ok(
     failOnly.includes(`${failing.length} of ${report.requirements.length} requirements shown`),
   );
+
+  // the certificate on paper: printed to PDF by the same browser, A4 pages, no filter buttons, the overall verdict
+  // and provenance on the first page, the failing requirement's evidence expanded and passing ones' collapsed
+  const pdf = join(ROOT, 'reports', 'conformance-print.pdf');
+  await headless([`--print-to-pdf=${pdf}`, '--no-pdf-header-footer', `${page}#verdict=FAIL`]);
+  const info = await run('pdfinfo', [pdf]);
+  assert.match(info, /Page size:\s+59\d(\.\d+)? x 84\d(\.\d+)? pts \(A4\)/, info);
+  const pages = Number(/Pages:\s+(\d+)/.exec(info)?.[1]);
+  assert.ok(pages >= 2 && pages < 40, `a readable number of A4 pages (${pages})`);
+  const text = await run('pdftotext', ['-layout', pdf, '-']);
+  const firstPage = text.split('\f')[0] ?? '';
+  assert.match(firstPage, /NOT CONFORMANT/, 'the overall verdict on the first page');
+  assert.match(
+    firstPage,
+    /catalogue\s+features\/requirements\.json · \d+ requirements · sha256\s+[0-9a-f]{64}/,
+  );
+  assert.doesNotMatch(text, /ALL \(\d+\)|requirements shown/, 'no filter buttons on paper');
+  // narrow print columns break long lines anywhere: compare without white space
+  assert.match(
+    text.replace(/\s+/g, ''),
+    /POST\/api\/v1\/<redacted>\/telemetry→200/,
+    "the FAIL's evidence is printed",
+  );
+  assert.ok(!text.includes(ROOT), 'no local absolute path on paper');
+  // every requirement is on paper, whatever the screen filter was
+  for (const requirement of report.requirements.slice(0, 20))
+    assert.ok(text.includes(requirement.id), requirement.id);
+  await run('pdftoppm', [
+    '-png',
+    '-r',
+    '50',
+    '-f',
+    '1',
+    '-l',
+    '1',
+    pdf,
+    join(ROOT, 'reports', 'conformance-print'),
+  ]);
 });
+
+/** A poppler tool's standard output (pdfinfo, pdftotext, pdftoppm; Debian's poppler-utils, installed by .ci/run). */
+function run(command: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) =>
+    execFile(command, args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${command} failed: ${error.message}\n${stderr}`)) : resolve(stdout),
+    ),
+  );
+}
