@@ -8,6 +8,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { observeHttp, type TrafficListener } from './traffic';
+import { serveLandingPage, type LandingFacts } from './landing-page';
 import type { AddressInfo } from 'node:net';
 import Router from 'find-my-way';
 import pino from 'pino';
@@ -60,6 +62,8 @@ export interface PlatformOptions {
   /** Shortest server-side RPC timeout (ThingsBoard's MIN_SERVER_SIDE_RPC_TIMEOUT, default 5000 ms). */
   minServerRpcTimeoutMs?: number;
   logger?: pino.Logger;
+  /** Sees every HTTP exchange and MQTT packet (`iotc simulate --log`, simulators/platform/traffic.ts). */
+  traffic?: TrafficListener;
 }
 
 export interface RunningPlatform {
@@ -128,7 +132,19 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     additionalInfo: { gateway: true },
   });
 
+  // the page at / (simulators/platform/landing-page.ts); the MQTT ports are filled in once it listens
+  const landing: LandingFacts = {
+    deviceToken: demo.token,
+    gatewayToken: demoGateway.token,
+    users: core.users.map((user) => ({
+      username: user.email,
+      password: user.password,
+      authority: user.authority,
+    })),
+  };
+  router.on('GET', '/', (request, response) => serveLandingPage(request, response, landing));
   const handler = (request: IncomingMessage, response: ServerResponse) => {
+    if (options.traffic) observeHttp(request, response, options.traffic);
     try {
       router.lookup(request, response);
     } catch (error) {
@@ -171,7 +187,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
         port: options.mqttPort,
         tlsPort: options.mqttTlsPort,
         tls: options.tls,
+        traffic: options.traffic,
       });
+      landing.mqttPort = Number(new URL(mqtt.url).port);
+      if (mqtt.tlsUrl) landing.mqttsPort = Number(new URL(mqtt.tlsUrl).port);
     }
     logger.info({ httpPort }, 'reference platform listening');
     let closing: Promise<void> | undefined;
@@ -185,11 +204,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
         deviceToken: demo.token,
         gatewayName: demoGateway.name,
         gatewayToken: demoGateway.token,
-        users: core.users.map((user) => ({
-          username: user.email,
-          password: user.password,
-          authority: user.authority,
-        })),
+        users: landing.users,
       },
       close: () =>
         (closing ??= (async () => {

@@ -296,6 +296,11 @@ program
     positiveInteger,
   )
   .option('--json', 'print one JSON line with the URLs and demo credentials instead of text', false)
+  .option(
+    '--log',
+    'print a line per HTTP request and MQTT packet it receives and sends (default in a terminal)',
+  )
+  .option('--no-log', 'print nothing per request and packet')
   .action(async (options: SimulateOptions) => {
     await simulate(options);
   });

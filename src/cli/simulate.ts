@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPlatform } from '../../simulators/platform';
+import { formatTraffic } from '../../simulators/platform/traffic';
 import { generateSelfSignedCertificate } from '../tls/certificate';
 
 export interface SimulateOptions {
@@ -20,6 +21,8 @@ export interface SimulateOptions {
   claimDurationMs?: number;
   /** One JSON line for programs instead of the text for people. */
   json: boolean;
+  /** A line per HTTP exchange and MQTT packet on stderr (default: on in a terminal, off with --json). */
+  log?: boolean;
 }
 
 export async function simulate(options: SimulateOptions): Promise<void> {
@@ -39,6 +42,10 @@ export async function simulate(options: SimulateOptions): Promise<void> {
     maxDevices: options.maxDevices,
     tls,
     claimDurationMs: options.claimDurationMs,
+    traffic:
+      (options.log ?? (process.stdout.isTTY && !options.json))
+        ? (event) => process.stderr.write(`${formatTraffic(event)}\n`)
+        : undefined,
   });
   if (options.json) {
     process.stdout.write(
@@ -73,6 +80,7 @@ export async function simulate(options: SimulateOptions): Promise<void> {
       `  demo gateway      "${platform.demo.gatewayName}", access token ${platform.demo.gatewayToken}`,
       `  try               curl -X POST -H 'Content-Type: application/json' -d '{"temperature":21.5}' ${platform.httpUrl}/api/v1/${platform.demo.deviceToken}/telemetry`,
       `  try MQTT          mosquitto_pub -h ${hostOf(platform.mqttUrl)} -p ${portOf(platform.mqttUrl)} -u ${platform.demo.gatewayToken} -t v1/gateway/connect -m '{"device":"Sensor A"}'`,
+      `  this page         ${platform.httpUrl}/ (URLs, credentials and examples in a browser)`,
       'Stop with Ctrl-C.',
     ];
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -22,6 +22,7 @@ import { handlePublish } from './publish';
 import { REASON } from './reason-codes';
 import { MqttSession, type MqttTransportContext } from './session';
 import { handleSubscribe, handleUnsubscribe } from './subscribe';
+import type { TrafficListener } from '../traffic';
 
 /** Packets over this size fail (ThingsBoard's NETTY_MAX_PAYLOAD_SIZE, platform-facts.md §4.1). */
 export const MAX_PACKET_BYTES = 65536;
@@ -37,6 +38,8 @@ export interface MqttTransportOptions {
   /** Also serve MQTT over TLS (mqtts) on this port with `tls`. */
   tlsPort?: number;
   tls?: { cert: string; key: string };
+  /** Sees every packet in and out (`iotc simulate --log`). */
+  traffic?: TrafficListener;
 }
 
 export interface RunningMqttTransport {
@@ -54,6 +57,7 @@ export async function startMqttTransport(
     logger: options.logger,
     clientRpc: options.clientRpc,
     sessionsByDevice: new Map(),
+    traffic: options.traffic,
   };
   const sessions = new Set<MqttSession>();
   const accept = (socket: Socket) => {
@@ -62,6 +66,7 @@ export async function startMqttTransport(
     sessions.add(session);
     session.parser.on('packet', (packet: Packet) => {
       if ((packet.length ?? 0) > MAX_PACKET_BYTES) return session.end(REASON.MALFORMED_PACKET);
+      context.traffic?.({ protocol: 'mqtt', direction: 'in', client: session.label, packet });
       dispatch(session, packet);
     });
     session.parser.on('error', (error: Error) => {

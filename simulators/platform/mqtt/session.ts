@@ -13,6 +13,7 @@ import type { ClientRpcHandler } from '../http/context';
 import { REASON } from './reason-codes';
 import { topicMatches } from './topic-filter';
 import type { GatewayDevices } from './gateway-devices';
+import type { TrafficListener } from '../traffic';
 
 export type MqttQos = 0 | 1;
 
@@ -23,6 +24,8 @@ export interface MqttTransportContext {
   logger: Logger;
   clientRpc: ClientRpcHandler;
   sessionsByDevice: Map<string, MqttSession>;
+  /** Sees every packet in and out (`iotc simulate --log`); absent, nothing is observed. */
+  traffic?: TrafficListener;
 }
 
 export class MqttSession {
@@ -45,6 +48,11 @@ export class MqttSession {
     this.parser = mqttPacket.parser({ protocolVersion: 4 });
   }
 
+  /** How the traffic log names this connection: its device once known, else its remote port. */
+  get label(): string {
+    return this.device ? `"${this.device.name}"` : `:${this.socket.remotePort ?? '?'}`;
+  }
+
   get closed(): boolean {
     return this.ended;
   }
@@ -56,6 +64,7 @@ export class MqttSession {
   /** Writes one packet in the session's protocol version. */
   send(packet: Packet): void {
     if (this.ended || this.socket.destroyed) return;
+    this.context.traffic?.({ protocol: 'mqtt', direction: 'out', client: this.label, packet });
     this.socket.write(mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }));
   }
 
