@@ -29,7 +29,7 @@
  * Tokens and credentials printed by the platform child are never printed here.
  * Exit code: 0 when every goal holds, 1 otherwise.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -634,6 +634,39 @@ function timeConformanceRun(): Promise<{
   });
 }
 
+/**
+ * CLI start: `iotc --help` from the compiled package (dist/, built first) against a bare `node -e ''` in the same
+ * rounds, median of 5 each. The goal is the absolute one of issue 14 (under 0.3 s), checked here and not in a test.
+ */
+function cliStart(): { compiledMs: number; sourceMs: number; bareMs: number } {
+  execFileSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: ROOT,
+      stdio: 'ignore',
+    },
+  );
+  const time = (args: string[], env: NodeJS.ProcessEnv = process.env) => {
+    const started = process.hrtime.bigint();
+    execFileSync(process.execPath, args, { cwd: ROOT, env, stdio: 'ignore' });
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  const compiled: number[] = [];
+  const source: number[] = [];
+  const bare: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    compiled.push(
+      time([join(ROOT, 'bin', 'iotc.js'), '--help'], { ...process.env, IOTC_COMPILED: '1' }),
+    );
+    source.push(
+      time([join(ROOT, 'bin', 'iotc.js'), '--help'], { ...process.env, IOTC_COMPILED: '0' }),
+    );
+    bare.push(time(['-e', '']));
+  }
+  return { compiledMs: median(compiled), sourceMs: median(source), bareMs: median(bare) };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
@@ -642,6 +675,13 @@ async function main(): Promise<number> {
     `iotc bench: HTTP telemetry POST, c=${CONNECTIONS} p=1, ${WARMUP_S} s warm-up + ${DURATION_S} s, ${ROUNDS} rounds A/B (~${total} s), then the conformance run`,
   );
   let ok = true;
+
+  const start = cliStart();
+  const startOk = start.compiledMs < 300;
+  ok &&= startOk;
+  console.log(
+    `${startOk ? 'PASS' : 'FAIL'}  CLI start, iotc --help compiled (the installed package): ${start.compiledMs.toFixed(0)} ms (goal < 300 ms); from the TypeScript sources through ts-node ${start.sourceMs.toFixed(0)} ms; bare node ${start.bareMs.toFixed(0)} ms; median of 5`,
+  );
 
   const throughput = await httpThroughputRatio();
   console.log(throughput.lines.join('\n'));

@@ -1,11 +1,12 @@
 /** The `iotc` command line. */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { runConformance } from './run';
-import { simulate, type SimulateOptions } from './simulate';
-import { cleanupTarget } from './cleanup';
-import { mergeCommand } from './report';
-import { probeReportRateLimit } from '../../load/report-rate-limit';
-import { mqttGatewayCommand, type MqttGatewayCommandOptions } from './load-mqtt-gateway';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../package-root';
+import type { SimulateOptions } from './simulate';
+import type { MqttGatewayCommandOptions } from './load-mqtt-gateway';
+
+// Each command loads its implementation when it runs: `iotc --help` loads none of the servers, cucumber or the
+// drivers, and starts in a fraction of a second.
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -52,7 +53,7 @@ const program = new Command()
   .exitOverride()
   .name('iotc')
   .description('Conformance harness and reference simulator for ThingsBoard-style IoT platforms')
-  .version((require('../../package.json') as { version: string }).version);
+  .version((require(join(PACKAGE_ROOT, 'package.json')) as { version: string }).version);
 
 program
   .command('run')
@@ -79,6 +80,7 @@ program
       features: string[],
       options: { target: string; tags?: string; reports: string; parallel: number },
     ) => {
+      const { runConformance } = require('./run') as typeof import('./run');
       process.exitCode = await runConformance({
         target: options.target,
         tags: options.tags,
@@ -107,6 +109,8 @@ load
     positiveInteger,
   )
   .action(async (options: { target: string; reports: string; maxConcurrency?: number }) => {
+    const { probeReportRateLimit } =
+      require('../../load/report-rate-limit') as typeof import('../../load/report-rate-limit');
     const { exitCode } = await probeReportRateLimit({
       target: options.target,
       reportsDir: options.reports,
@@ -153,6 +157,8 @@ load
   )
   .option('-r, --reports <dir>', 'where reports/load/ is written', 'reports')
   .action(async (options: MqttGatewayCommandOptions) => {
+    const { mqttGatewayCommand } =
+      require('./load-mqtt-gateway') as typeof import('./load-mqtt-gateway');
     process.exitCode = await mqttGatewayCommand(options);
   });
 
@@ -165,6 +171,7 @@ report
   .argument('<parts...>', 'report folders or conformance.json files')
   .requiredOption('-o, --out <dir>', 'where the merged reports are written')
   .action((parts: string[], options: { out: string }) => {
+    const { mergeCommand } = require('./report') as typeof import('./report');
     process.exitCode = mergeCommand(parts, options.out);
   });
 report
@@ -256,6 +263,7 @@ program
     process.env.IOTC_TARGET || 'embedded',
   )
   .action(async (options: { target: string }) => {
+    const { cleanupTarget } = require('./cleanup') as typeof import('./cleanup');
     process.exitCode = await cleanupTarget(options.target);
   });
 
@@ -302,6 +310,7 @@ program
   )
   .option('--no-log', 'print nothing per request and packet')
   .action(async (options: SimulateOptions) => {
+    const { simulate } = require('./simulate') as typeof import('./simulate');
     await simulate(options);
   });
 

@@ -19,8 +19,9 @@ import { cleanupTarget } from './cleanup';
 import { creationsSettled, refuseNewEntities } from '../target/journal';
 import { printSummary, scrubLocalPaths, writeConformanceFiles } from '../report/write';
 import { provenance } from '../report/provenance';
+import { COMPILED, PACKAGE_ROOT } from '../package-root';
 
-export const PROJECT_ROOT = resolve(__dirname, '..', '..');
+export const PROJECT_ROOT = PACKAGE_ROOT;
 
 export interface RunOptions {
   target: string;
@@ -105,9 +106,15 @@ export async function runConformance(options: RunOptions): Promise<number> {
       file: false,
       provided: {
         ...cucumberProfile,
-        // this process already runs TypeScript through ts-node; worker processes of a parallel run need it loaded
+        // this process already runs TypeScript through ts-node; worker processes of a parallel run need it loaded.
+        // Compiled (an installed package), the steps are JavaScript in dist/ and nothing needs ts-node.
         requireModule:
-          (options.parallel ?? 1) > 1 ? (cucumberProfile.requireModule as string[]) : [],
+          !COMPILED && (options.parallel ?? 1) > 1
+            ? (cucumberProfile.requireModule as string[])
+            : [],
+        require: COMPILED
+          ? [join(PACKAGE_ROOT, 'dist', 'steps', '**', '*.js')]
+          : (cucumberProfile.require as string[]),
         parallel: (options.parallel ?? 1) > 1 ? options.parallel : 0,
         paths: options.paths?.length
           ? options.paths.map((path) => resolve(path))

@@ -15,8 +15,9 @@ import type { Redactor } from './redact';
 import type { RequirementResult, ScenarioResult, Verdict } from './verdicts';
 import { overallVerdict, type OverallVerdict } from './overall';
 import type { Provenance } from './provenance';
+import { PACKAGE_ROOT } from '../package-root';
 
-export const CATALOGUE_PATH = join(__dirname, '..', '..', 'features', 'requirements.json');
+export const CATALOGUE_PATH = join(PACKAGE_ROOT, 'features', 'requirements.json');
 
 export function loadCatalogue(path = CATALOGUE_PATH): Requirement[] {
   const catalogue = JSON.parse(readFileSync(path, 'utf8')) as RequirementCatalogue;

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { arch, platform, release } from 'node:os';
 import { join, resolve } from 'node:path';
+import { PACKAGE_ROOT } from '../package-root';
 
 export interface Provenance {
   iotc: { version: string; commit?: string; modified?: boolean };
@@ -17,7 +18,7 @@ export interface Provenance {
   selection: { tags: string; paths: string[]; full: boolean };
 }
 
-const ROOT = resolve(__dirname, '..', '..');
+const ROOT = PACKAGE_ROOT;
 
 export function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');

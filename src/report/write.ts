@@ -4,7 +4,7 @@
  * paths are made relative (a report handed to a customer shows no one's home folder).
  */
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { badgeSvg } from './badge';
 import { type ConformanceReport, formatSummary } from './conformance';
@@ -12,8 +12,9 @@ import { conformanceHtml } from './html';
 import { junitXml } from './junit';
 import type { Redactor } from './redact';
 import { writeDigest } from './signature';
+import { PACKAGE_ROOT } from '../package-root';
 
-const ROOT = resolve(__dirname, '..', '..');
+const ROOT = PACKAGE_ROOT;
 
 /** Local absolute paths in text: the project's own folder becomes relative, a home folder becomes ~. */
 export function scrubLocalPaths(text: string): string {

@@ -15,8 +15,9 @@ import { ExternalApiSimulator } from '../../simulators/external-api';
 import { generateSelfSignedCertificate } from '../tls/certificate';
 import type { ConnectorQuirksMode } from '../../simulators/connector';
 import type { ConnectorTarget } from './index';
+import { PACKAGE_ROOT } from '../package-root';
 
-export const EMBEDDED_REST_CONFIG = join(__dirname, 'embedded-rest.json');
+export const EMBEDDED_REST_CONFIG = join(PACKAGE_ROOT, 'src', 'target', 'embedded-rest.json');
 // not carrying the run prefix: it belongs to the embedded target, not to a run, and runs never clean it up
 export const EMBEDDED_GATEWAY_NAME = 'Embedded REST connector gateway';
 

@@ -5,9 +5,15 @@ import { join } from 'node:path';
 import { startAnalytics } from '../../simulators/analytics';
 import { generateSelfSignedCertificate } from '../tls/certificate';
 import { startEmbeddedConnector } from './embedded-connector';
+import { PACKAGE_ROOT } from '../package-root';
 
 /** The saved views of the embedded analytics: the conformance view the analytics features use. */
-export const EMBEDDED_VIEWS_FILE = join(__dirname, 'embedded-analytics-views.json');
+export const EMBEDDED_VIEWS_FILE = join(
+  PACKAGE_ROOT,
+  'src',
+  'target',
+  'embedded-analytics-views.json',
+);
 export const CONFORMANCE_VIEW_ID = '5f0c7a4e-2b1d-4c3e-9f8a-6b7c8d9e0f1a';
 
 export async function startEmbedded(profile: TargetProfile) {

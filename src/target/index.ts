@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { targetProfileSchema, type TargetProfile } from '../../schemas';
 import { describeJsonSyntaxError, validate } from '../../schemas/validate';
+import { PACKAGE_ROOT } from '../package-root';
 
 export type Capability = NonNullable<TargetProfile['capabilities']>[number];
 
@@ -66,7 +67,7 @@ export class TargetProfileError extends Error {
   readonly code = 'IOTC_TARGET_PROFILE';
 }
 
-const BUILT_IN_DIR = join(__dirname, 'profiles');
+const BUILT_IN_DIR = join(PACKAGE_ROOT, 'src', 'target', 'profiles');
 
 /** Reads a profile by built-in name (`embedded`) or file path, validates it and resolves `${env:NAME}` references. */
 export function loadProfile(

@@ -1,0 +1,41 @@
+/**
+ * The published package holds what the compiled CLI reads at run time (built-in profiles, the conformance
+ * rest.json and views, the features and their catalogue, the cucumber profile) and none of the TypeScript sources,
+ * so an installed `iotc` runs its compiled code without ts-node. (`npm pack` builds dist/ first, at prepack.)
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+const ROOT = join(__dirname, '..', '..');
+
+test('npm pack lists the run-time data files and no TypeScript source', {
+  timeout: 600_000,
+}, () => {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const listing = JSON.parse(
+    execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  ) as Array<{ files: Array<{ path: string }> }>;
+  const files = listing[0]!.files.map((file) => file.path);
+  for (const needed of [
+    'bin/iotc.js',
+    'cucumber.js',
+    'features/requirements.json',
+    'features/http-device-api/telemetry.feature',
+    'src/target/profiles/embedded.json',
+    'src/target/profiles/tb-gateway-3.8.json',
+    'src/target/embedded-rest.json',
+    'src/target/embedded-analytics-views.json',
+  ])
+    assert.ok(files.includes(needed), `the package lacks ${needed}`);
+  assert.deepEqual(
+    files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts')),
+    [],
+    'no TypeScript source in the package',
+  );
+});
