@@ -14,6 +14,7 @@ import { validate } from '../../schemas/validate';
 import type { Redactor } from './redact';
 import type { RequirementResult, ScenarioResult, Verdict } from './verdicts';
 import { overallVerdict, type OverallVerdict } from './overall';
+import { reproduceExchange } from './exchanges';
 import type { Provenance } from './provenance';
 import { PACKAGE_ROOT } from '../package-root';
 
@@ -106,12 +107,23 @@ export function buildConformanceReport(input: {
       `@deviation-${requirement.id}`,
     ]),
   );
+  const replayBase = /^https?:/.test(input.target.httpUrl)
+    ? input.target.httpUrl
+    : 'http://127.0.0.1:8080';
   const requirements = input.requirements.map((requirement) => ({
     ...requirement,
     scenarios: requirement.scenarios.map((scenario) => ({
       ...scenario,
       error:
         scenario.error === undefined ? undefined : input.redactor.redactEvidence(scenario.error),
+      // a failure comes with the commands that repeat its exchanges by hand (against `iotc simulate` when embedded)
+      exchanges:
+        scenario.status === 'PASSED' || scenario.status === 'SKIPPED'
+          ? scenario.exchanges
+          : scenario.exchanges?.map((exchange) => {
+              const reproduce = reproduceExchange(exchange, replayBase);
+              return reproduce ? { ...exchange, reproduce } : exchange;
+            }),
     })),
   }));
   const report: ConformanceReport = {

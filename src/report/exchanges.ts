@@ -19,6 +19,8 @@ export interface HttpExchange {
   elapsedMs: number;
   /** How many times in a row the same request got the same status (polls of an `eventually`); the last answer is shown. */
   repeated?: number;
+  /** For a failed scenario: the command line that repeats it by hand (reproduceExchange). */
+  reproduce?: string;
 }
 
 export interface MqttExchange {
@@ -36,6 +38,8 @@ export interface MqttExchange {
   response: { result: string; reasonCode?: number; reasonString?: string };
   elapsedMs: number;
   repeated?: number;
+  /** For a failed scenario: the command line that repeats it by hand (reproduceExchange). */
+  reproduce?: string;
 }
 
 export type Exchange = HttpExchange | MqttExchange;
@@ -208,4 +212,47 @@ export function parseExchanges(body: string): Exchange[] {
   } catch {
     return [];
   }
+}
+
+/** A word for a POSIX shell, in single quotes. */
+function quoted(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The command line that repeats an exchange by hand: curl for HTTP, mosquitto_pub for an MQTT publish (undefined
+ * for what a client cannot repeat alone, a CONNECT or a message the platform sent). Redacted secrets become shell
+ * variables to fill in ($TOKEN in a device path, $SECRET elsewhere); a body cut in the evidence is marked.
+ */
+export function reproduceExchange(exchange: Exchange, baseUrl: string): string | undefined {
+  const fill = (text: string) =>
+    text.replace(/\/api\/v1\/<redacted>/g, '/api/v1/$TOKEN').replaceAll('<redacted>', '$SECRET');
+  if (exchange.protocol === 'http') {
+    const { method, url, headers = {}, body } = exchange.request;
+    const parts = ['curl', '-sS', '-X', method];
+    for (const [name, value] of Object.entries(headers))
+      parts.push('-H', `"${fill(`${name}: ${value}`)}"`);
+    if (body !== undefined) parts.push('--data-raw', quoted(body));
+    parts.push(`"${fill(`${baseUrl.replace(/\/$/, '')}${url}`)}"`);
+    const cut = body !== undefined && /… \(\d+ characters\)$/.test(body);
+    return `${parts.join(' ')}${cut ? '   # the body was cut in the evidence' : ''}`;
+  }
+  const { packet, topic, qos, payload } = exchange.request;
+  if (packet !== 'PUBLISH' || topic === undefined) return undefined;
+  const broker = new URL(baseUrl.startsWith('mqtt') ? baseUrl : 'mqtt://127.0.0.1:1883');
+  return [
+    'mosquitto_pub',
+    '-h',
+    broker.hostname,
+    '-p',
+    broker.port || '1883',
+    '-u',
+    '"$TOKEN"',
+    '-t',
+    quoted(topic),
+    '-q',
+    String(qos ?? 0),
+    '-m',
+    quoted(payload ?? ''),
+  ].join(' ');
 }

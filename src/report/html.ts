@@ -37,6 +37,9 @@ function exchangesHtml(exchanges: readonly Exchange[] | undefined, open = false)
         `<li><code>${escapeHtml(describeExchange(exchange))}</code> <span class="via">${escapeHtml(exchange.via)} · ${exchange.elapsedMs} ms</span>` +
         (request ? `<pre class="sent">${escapeHtml(request)}</pre>` : '') +
         (answered ? `<pre class="answered">${escapeHtml(answered)}</pre>` : '') +
+        (exchange.reproduce
+          ? `<pre class="reproduce">${escapeHtml(exchange.reproduce)}</pre>`
+          : '') +
         '</li>'
       );
     })
@@ -111,7 +114,7 @@ export function conformanceHtml(report: ConformanceReport): string {
   .note { color: #5b6475; font-size: .9em; } pre { white-space: pre-wrap; background: #f6f7f9; padding: .5rem; }
   .evidence ol { padding-left: 1.4rem; } .evidence li { margin: .3rem 0; } .via { color: #5b6475; font-size: .85em; }
   .evidence pre { margin: .2rem 0; font-size: .85em; max-height: 12rem; overflow: auto; word-break: break-all; }
-  pre.sent { border-left: 3px solid #9fb3d9; } pre.answered { border-left: 3px solid #9fd9b5; }
+  pre.sent { border-left: 3px solid #9fb3d9; } pre.answered { border-left: 3px solid #9fd9b5; } pre.reproduce { border-left: 3px solid #d9c49f; }
   button { margin-right: .3rem; padding: .3rem .7rem; border: 1px solid #c9ced8; background: #fff; border-radius: .3rem; cursor: pointer; }
   button.active { background: #1d2330; color: #fff; } #shown { color: #5b6475; margin-left: .5rem; }
   #filters { margin-bottom: .6rem; } #requirements td:nth-child(-n+3) { white-space: nowrap; }

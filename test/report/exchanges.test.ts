@@ -7,6 +7,7 @@ import {
   describeExchange,
   type Exchange,
   type HttpExchange,
+  reproduceExchange,
 } from '../../src/report/exchanges';
 import { Redactor } from '../../src/report/redact';
 import { requirementVerdicts, scenarioResults } from '../../src/report/verdicts';
@@ -185,7 +186,58 @@ test('the report gives every verdict, PASS included, the exchanges of the scenar
     200,
   );
   const html = conformanceHtml(report);
-  assert.equal(html.match(/<details class="evidence">/g)?.length, 2);
+  // the FAIL's evidence is open, and comes with the command that repeats it
+  assert.equal(html.match(/<details class="evidence"( open)?>/g)?.length, 2);
+  assert.ok(html.includes('<pre class="reproduce">curl -sS -X POST'), 'the failure can be repeated by hand');
   assert.ok(html.includes('<code>POST /api/v1/&#60;redacted&#62;/telemetry → 500</code>'));
   assert.ok(html.includes('parse error &#60;b&#62;'), 'bodies are escaped');
+});
+
+test('a failing exchange gets the command that repeats it: curl for HTTP, mosquitto_pub for a publish', () => {
+  const curl = reproduceExchange(
+    {
+      protocol: 'http',
+      via: 'device',
+      request: {
+        method: 'POST',
+        url: '/api/v1/<redacted>/telemetry',
+        headers: { 'content-type': 'application/json' },
+        body: `{"note":"it's"}`,
+      },
+      response: { status: 500 },
+      elapsedMs: 1,
+    },
+    'https://tb.staging.example/',
+  );
+  assert.equal(
+    curl,
+    `curl -sS -X POST -H "content-type: application/json" --data-raw '{"note":"it'\\''s"}' "https://tb.staging.example/api/v1/$TOKEN/telemetry"`,
+  );
+  const pub = reproduceExchange(
+    {
+      protocol: 'mqtt',
+      via: 'gateway',
+      request: { packet: 'PUBLISH', topic: 'v1/gateway/telemetry', qos: 1, payload: '{"A":[]}' },
+      response: { result: 'acked', reasonCode: 0x99 },
+      elapsedMs: 1,
+    },
+    'mqtt://127.0.0.1:1883',
+  );
+  assert.equal(
+    pub,
+    `mosquitto_pub -h 127.0.0.1 -p 1883 -u "$TOKEN" -t 'v1/gateway/telemetry' -q 1 -m '{"A":[]}'`,
+  );
+  assert.equal(
+    reproduceExchange(
+      {
+        protocol: 'mqtt',
+        via: 'gateway',
+        request: { packet: 'CONNECT', url: 'mqtt://127.0.0.1:1883' },
+        response: { result: 'accepted' },
+        elapsedMs: 1,
+      },
+      'mqtt://127.0.0.1:1883',
+    ),
+    undefined,
+  );
 });
