@@ -7,7 +7,8 @@ const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
-const fromSource = existsSync(join(root, 'src', 'cli', 'main.ts')) && process.env.IOTC_COMPILED !== '1';
+const fromSource =
+  existsSync(join(root, 'src', 'cli', 'main.ts')) && process.env.IOTC_COMPILED !== '1';
 if (fromSource) {
   require('ts-node').register({ transpileOnly: true, project: join(root, 'tsconfig.json') });
   require('../src/cli/main.ts');

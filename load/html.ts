@@ -2,9 +2,9 @@
  * What the HTML pages of the load profiles share: escaping and the page shell (one inline style, no scripts or
  * external resources, so a page opens offline and as a CI artifact).
  */
-export function escapeHtml(text: unknown): string {
-  return String(text ?? '').replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../lib/html';
+
+export { escapeHtml };
 
 export function loadReportPage(title: string, body: string): string {
   return `<!DOCTYPE html>

@@ -4,6 +4,7 @@
  * header (the address the person used) and the MQTT ports the platform listens on.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { escapeHtml } from '../../lib/html';
 
 export interface LandingFacts {
   mqttPort?: number;
@@ -11,10 +12,6 @@ export interface LandingFacts {
   deviceToken: string;
   gatewayToken: string;
   users: Array<{ username: string; password: string; authority: string }>;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 export function serveLandingPage(

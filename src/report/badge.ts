@@ -1,6 +1,7 @@
 /** An SVG badge of a report's overall verdict, for a README or a CI page (shields-style, no web fonts, no scripts). */
 import type { ConformanceReport } from './conformance';
 import { overallVerdict, type OverallVerdict } from './overall';
+import { escapeHtml as escapeXml } from '../../lib/html';
 
 const COLORS: Record<OverallVerdict, string> = {
   CONFORMANT: '#2e7d32',
@@ -8,10 +9,6 @@ const COLORS: Record<OverallVerdict, string> = {
   INCOMPLETE: '#b26a00',
   'NOT TESTED': '#616161',
 };
-
-function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 export function badgeSvg(report: ConformanceReport): string {
   const verdict = overallVerdict(report);

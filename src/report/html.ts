@@ -6,6 +6,7 @@
 import type { ConformanceReport } from './conformance';
 import { describeExchange, type Exchange } from './exchanges';
 import { overallVerdict } from './overall';
+import { escapeHtml } from '../../lib/html';
 
 const VERDICT_CLASS: Record<string, string> = {
   PASS: 'pass',
@@ -14,10 +15,6 @@ const VERDICT_CLASS: Record<string, string> = {
   'NOT APPLICABLE': 'na',
   'NOT TESTED': 'untested',
 };
-
-function escapeHtml(text: unknown): string {
-  return String(text ?? '').replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 /** The exchanges of one scenario, collapsed: one line each, the bodies under it. */
 function exchangesHtml(exchanges: readonly Exchange[] | undefined, open = false): string {

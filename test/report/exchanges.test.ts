@@ -188,7 +188,10 @@ test('the report gives every verdict, PASS included, the exchanges of the scenar
   const html = conformanceHtml(report);
   // the FAIL's evidence is open, and comes with the command that repeats it
   assert.equal(html.match(/<details class="evidence"( open)?>/g)?.length, 2);
-  assert.ok(html.includes('<pre class="reproduce">curl -sS -X POST'), 'the failure can be repeated by hand');
+  assert.ok(
+    html.includes('<pre class="reproduce">curl -sS -X POST'),
+    'the failure can be repeated by hand',
+  );
   assert.ok(html.includes('<code>POST /api/v1/&#60;redacted&#62;/telemetry → 500</code>'));
   assert.ok(html.includes('parse error &#60;b&#62;'), 'bodies are escaped');
 });
