@@ -12,7 +12,12 @@ import {
 } from '../../schemas';
 import { validate } from '../../schemas/validate';
 import type { Redactor } from './redact';
-import type { RequirementResult, ScenarioResult, Verdict } from './verdicts';
+import {
+  NOT_SELECTED,
+  type RequirementResult,
+  type ScenarioResult,
+  type Verdict,
+} from './verdicts';
 
 export const CATALOGUE_PATH = join(__dirname, '..', '..', 'features', 'requirements.json');
 
@@ -176,10 +181,28 @@ export function formatSummary(report: ConformanceReport): string {
       );
       return `  FAIL ${requirement.id}: ${requirement.statement}\n       ${failed ? `${failed.location} ${failed.name} (${failed.status})` : ''}`;
     });
+  // a testable requirement left undecided always says why (part of its scenarios ran, some were skipped, none
+  // exists yet); those a restricted selection left out entirely are counted, not listed
+  const undecided = report.requirements.filter(
+    (requirement) => requirement.testable && requirement.verdict === 'NOT TESTED',
+  );
+  const unselected = undecided.filter((requirement) =>
+    requirement.reason?.startsWith(NOT_SELECTED),
+  ).length;
+  const reasons = undecided
+    .filter((requirement) => !requirement.reason?.startsWith(NOT_SELECTED))
+    .map(
+      (requirement) =>
+        `  NOT TESTED ${requirement.id}: ${requirement.reason ?? 'no reason recorded'}`,
+    );
   return [
     `Conformance of target "${report.target.name}"`,
     line(header),
     ...rows.map(line),
     ...(failures.length ? ['', ...failures] : []),
+    ...(reasons.length ? ['', ...reasons] : []),
+    ...(unselected
+      ? ['', `  ${unselected} testable requirements not selected by this run (NOT TESTED)`]
+      : []),
   ].join('\n');
 }
