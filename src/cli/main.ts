@@ -4,6 +4,7 @@ import { runConformance } from './run';
 import { simulate, type SimulateOptions } from './simulate';
 import { cleanupTarget } from './cleanup';
 import { mergeCommand } from './report';
+import { faultsCommand } from './faults';
 import { probeReportRateLimit } from '../../load/report-rate-limit';
 import { mqttGatewayCommand, type MqttGatewayCommandOptions } from './load-mqtt-gateway';
 
@@ -19,6 +20,15 @@ function positiveInteger(value: string): number {
   if (!Number.isInteger(parsed) || parsed <= 0)
     throw new InvalidArgumentError('expected a positive integer');
   return parsed;
+}
+
+function idList(value: string): string[] {
+  const ids = value
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (!ids.length) throw new InvalidArgumentError('expected a comma-separated list of ids');
+  return ids;
 }
 
 function positiveNumber(value: string): number {
@@ -165,6 +175,30 @@ program
   .action((parts: string[], options: { out: string }) => {
     process.exitCode = mergeCommand(parts, options.out);
   });
+
+program
+  .command('faults')
+  .description(
+    'the kill matrix: every planted fault on the embedded reference must make its requirement FAIL (exit non-zero when one survives or a testable requirement has no fault)',
+  )
+  .option('-r, --reports <dir>', 'where faults.json and faults.html are written', 'reports')
+  .option('--faults <ids>', 'only these faults (comma-separated)', idList)
+  .option('--requirements <ids>', 'only the faults of these requirements (comma-separated)', idList)
+  .option(
+    '--allow-uncovered',
+    'list testable requirements without a fault loudly, but do not fail on them',
+    false,
+  )
+  .action(
+    async (options: {
+      reports: string;
+      faults?: string[];
+      requirements?: string[];
+      allowUncovered: boolean;
+    }) => {
+      process.exitCode = await faultsCommand(options);
+    },
+  );
 
 program
   .command('validate')

@@ -14,7 +14,7 @@ const VERDICT_CLASS: Record<string, string> = {
   'NOT TESTED': 'untested',
 };
 
-function escapeHtml(text: unknown): string {
+export function escapeHtml(text: unknown): string {
   return String(text ?? '').replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
