@@ -285,9 +285,14 @@ Then('the tokens live as long as the target states', function (this: IotcWorld) 
 });
 
 When('the access token lifetime has passed', async function (this: IotcWorld) {
-  // the lifetime is the behaviour under test: waiting it out is the effect itself
-  const token = claimsOf(auth(this).secrets.get('jwt')!);
-  const remaining = token.exp * 1000 + 1000 - Date.now(); // exp is in whole seconds; a second more satisfies every reading of "past exp"
+  // the lifetime is the behaviour under test: waiting it out is the effect itself. The wait is the lifetime the
+  // target states, counted from the login, not the token's own exp: a token that claims a longer life must not
+  // make the scenario wait for it (a step timeout would hide the defect and leave the timer running)
+  const stated = this.run.target.tokenLifetimes.accessSec;
+  const loggedInAt = auth(this).loggedInAt;
+  if (!stated || loggedInAt === undefined)
+    throw new Error('no stated access token lifetime or no login in this scenario');
+  const remaining = loggedInAt + stated * 1000 + 1000 - Date.now(); // exp is in whole seconds; a second more satisfies every reading of "past exp"
   if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
 });
 

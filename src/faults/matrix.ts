@@ -107,23 +107,28 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Matri
   const requirementIds = [...new Set(faults.map((fault) => faultRequirement(fault.id)))];
   setActiveFaults([]);
   const baselineStarted = Date.now();
-  const baselineRun = requirementIds.length
-    ? await judge(
+  let baselineRun = new Map<string, RequirementResult>();
+  let baselineError: string | undefined;
+  try {
+    if (requirementIds.length)
+      baselineRun = await judge(
         session,
         target,
         catalogue,
         context,
         requirementIds.map((id) => `@${id}`).join(' or '),
-      )
-    : new Map<string, RequirementResult>();
+      );
+  } catch (error) {
+    baselineError = describe(error);
+  }
   const notPassing = requirementIds
-    .map((id) => baselineRun.get(id)!)
-    .filter((result) => result.verdict !== 'PASS')
-    .map((result) => ({
-      id: result.id,
-      verdict: result.verdict,
-      reason: result.reason,
-      failure: firstFailure(result),
+    .map((id) => ({ id, result: baselineRun.get(id) }))
+    .filter(({ result }) => result?.verdict !== 'PASS')
+    .map(({ id, result }) => ({
+      id,
+      verdict: result?.verdict ?? ('NOT TESTED' as const),
+      reason: result ? result.reason : `the baseline run failed: ${baselineError}`,
+      failure: result && firstFailure(result),
     }));
   const baseline: BaselineResult = {
     ok: notPassing.length === 0,
@@ -156,8 +161,25 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Matri
       }
       const faultStarted = Date.now();
       setActiveFaults([fault.id]);
-      const verdicts = await judge(session, target, catalogue, context, `@${requirement}`);
-      setActiveFaults([]);
+      let verdicts: Map<string, RequirementResult>;
+      try {
+        verdicts = await judge(session, target, catalogue, context, `@${requirement}`);
+      } catch (error) {
+        // the run itself broke (a BeforeAll hook could not open the target, say): no scenario judged anything
+        results.push({
+          id: fault.id,
+          requirement,
+          breaks: fault.breaks,
+          outcome: 'not judged',
+          reason: `the run failed before its scenarios could judge: ${describe(error)}`,
+          scenarios: 0,
+          durationMs: Date.now() - faultStarted,
+        });
+        log(`NOT JUDGED ${fault.id}: ${results.at(-1)!.reason}`);
+        continue;
+      } finally {
+        setActiveFaults([]);
+      }
       const result = verdicts.get(requirement)!;
       const outcome: FaultOutcome = result.verdict === 'FAIL' ? 'killed' : 'survived';
       results.push({
@@ -262,6 +284,11 @@ function firstFailure(result: RequirementResult): Failure | undefined {
         error: failed.error?.split('\n').slice(0, 6).join('\n').slice(0, 600),
       }
     : undefined;
+}
+
+function describe(error: unknown): string {
+  const cause = (error as Error).cause as Error | undefined;
+  return `${(error as Error).message}${cause ? `: ${cause.message}` : ''}`;
 }
 
 function seconds(ms: number): string {
