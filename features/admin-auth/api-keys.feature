@@ -12,6 +12,14 @@ Feature: API keys of the administration REST API
     Then the answer is the tenant administrator
     And the list of API keys does not show the value of the key
 
+  @AUTH-KEY-01
+  Scenario: An API key still authenticates after the access token lifetime, without login or refresh
+    Given the target's access token lifetime is short enough to wait for
+    And a JWT from the tenant administrator's login
+    When the access token lifetime has passed
+    And the current user is requested with X-Authorization "ApiKey <api key>"
+    Then the answer is the tenant administrator
+
   @AUTH-KEY-02 @AUTH-05
   Scenario: A disabled API key is refused until it is enabled again
     When the API key is disabled

@@ -31,6 +31,8 @@ Feature: Every protected endpoint refuses requests without valid credentials
       | /api/tenant/devices?pageSize=10&page=0 | Bearer <refresh token>x  |
       | /api/device/<device id>                | ApiKey tb_no-such-key-at-all |
       | /api/auth/user                         | Basic dXNlcjpwYXNz       |
+      | /api/auth/user                         | Bearer <refresh token>   |
+      | /api/auth/user                         | Bearer <jwt>x            |
 
   @AUTH-04
   Scenario: The same endpoints answer with a valid JWT

@@ -13,6 +13,7 @@ import type { PlatformDevice, PlatformReader, TimeseriesPoint } from './platform
 import type { ReportPlan } from './report-request';
 import type { TableView } from './views';
 import type { AttributeScope, ColumnSource } from '../../schemas/analytics-views';
+import { faultActive } from '../../faults';
 
 /** Devices read at the same time within one report. */
 const DEVICE_CONCURRENCY = 4;
@@ -36,6 +37,7 @@ const attributeSlot = (scope: string, key: string) => `${scope}\u0000${key}`;
 function cellOf(source: ColumnSource, row: Row): unknown {
   switch (source.type) {
     case 'date':
+      if (faultActive('AN-RES-03:date-as-number')) return row.ts;
       return row.ts === null ? null : String(row.ts);
     case 'deviceName':
       return row.device.name;

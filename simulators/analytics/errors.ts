@@ -3,13 +3,14 @@
  * `code`; the answer body is `{"status": <http>, "message": "..."}` (the spec shows no error shape: this one is small
  * and clear, and close to the platform's own `{status, message, ...}`).
  */
+import { faultActive } from '../../faults';
 export abstract class AnalyticsError extends Error {
   abstract readonly status: number;
   abstract readonly code: string;
 }
 
 export class UnsupportedMediaTypeError extends AnalyticsError {
-  readonly status = 415;
+  readonly status: number = faultActive('AN-ERR-02:unsupported-400') ? 400 : 415;
   readonly code = 'ANALYTICS_UNSUPPORTED_MEDIA_TYPE';
   constructor(contentType: string | undefined) {
     super(`Content-Type '${contentType ?? ''}' is not supported; use application/json`);
@@ -17,7 +18,7 @@ export class UnsupportedMediaTypeError extends AnalyticsError {
 }
 
 export class InvalidJwtError extends AnalyticsError {
-  readonly status = 403;
+  readonly status: number = faultActive('AN-ERR-01:invalid-jwt-401') ? 401 : 403;
   readonly code = 'ANALYTICS_INVALID_JWT';
   constructor(message = 'JWT is not valid or has expired') {
     super(message);
@@ -25,7 +26,7 @@ export class InvalidJwtError extends AnalyticsError {
 }
 
 export class TooManyRequestsError extends AnalyticsError {
-  readonly status = 429;
+  readonly status: number = faultActive('AN-ERR-03:rejected-503') ? 503 : 429;
   readonly code = 'ANALYTICS_TOO_MANY_REQUESTS';
   constructor() {
     super('Too many requests: the report pool and queue are full; wait and repeat');

@@ -6,6 +6,7 @@ import {
   PayloadTooLargeError,
   UnsupportedMediaTypeError,
 } from './errors';
+import { faultActive } from '../../faults';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -41,6 +42,7 @@ export function sendError(
 /** application/json, with or without parameters such as charset (Spring also takes application/*+json). */
 export function requireJson(request: IncomingMessage): void {
   const contentType = request.headers['content-type'];
+  if (faultActive('AN-ERR-02:content-type-unchecked')) return;
   const mediaType = contentType?.split(';')[0].trim().toLowerCase();
   if (mediaType !== 'application/json' && !/^application\/[^/]+\+json$/.test(mediaType ?? ''))
     throw new UnsupportedMediaTypeError(contentType);
@@ -48,8 +50,9 @@ export function requireJson(request: IncomingMessage): void {
 
 /** The JWT from the `jwt` query parameter, else the `jwt` header. */
 export function jwtOf(request: IncomingMessage, url: URL): string | undefined {
-  const fromQuery = url.searchParams.get('jwt');
+  const fromQuery = faultActive('AN-02:query-jwt-ignored') ? null : url.searchParams.get('jwt');
   if (fromQuery) return fromQuery;
+  if (faultActive('AN-03:header-jwt-ignored')) return undefined;
   const header = request.headers.jwt;
   return (Array.isArray(header) ? header[0] : header) || undefined;
 }

@@ -17,6 +17,7 @@ import { Limiter } from './limiter';
 import { PlatformReader } from './platform-reader';
 import { handleBuildReport, type ReportContext } from './report-endpoint';
 import { DEMO_VIEW, loadViews } from './views';
+import { faultActive } from '../../faults';
 
 export type { LimiterStatus } from './limiter';
 export { DEMO_VIEW } from './views';
@@ -81,8 +82,15 @@ export async function startAnalytics(options: AnalyticsOptions): Promise<Running
   const prefix = normalizePrefix(options.pathPrefix ?? '/apianalytics');
   const logger = options.logger ?? pino({ level: 'silent' });
   const limiter = new Limiter(
-    integerOption(options.poolSize, 'SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE', 10, 1),
-    integerOption(options.queueCapacity, 'SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY', 10, 0),
+    faultActive('AN-LIM-05:pool-config-ignored')
+      ? 10
+      : integerOption(options.poolSize, 'SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE', 10, 1),
+    integerOption(
+      options.queueCapacity,
+      'SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY',
+      faultActive('AN-LIM-02:default-capacity-5') ? 5 : 10,
+      0,
+    ),
   );
   const reportCostMs = options.reportCostMs ?? 0;
   if (!(reportCostMs >= 0)) throw new RangeError(`reportCostMs must be >= 0, got ${reportCostMs}`);
@@ -96,7 +104,7 @@ export async function startAnalytics(options: AnalyticsOptions): Promise<Running
     reportCostMs,
     logger,
   };
-  const reportPath = `${prefix}/publicApi/buildReport`;
+  const reportPath = `${prefix}${faultActive('AN-01:version-segment') ? '/v1' : ''}/publicApi/buildReport`;
   const statusPath = `${prefix}/iotc/limiterStatus`;
 
   const route = async (request: IncomingMessage, response: ServerResponse) => {

@@ -5,6 +5,7 @@
  */
 import { InvalidJwtError } from './errors';
 import type { PlatformReader } from './platform-reader';
+import { faultActive } from '../../faults';
 
 /** Most tokens remembered at once; the oldest entry goes first. */
 const MAX_CACHED = 1000;
@@ -20,6 +21,18 @@ export function expiryOf(jwt: string): number | undefined {
     return typeof claims?.exp === 'number' && Number.isFinite(claims.exp)
       ? claims.exp * 1000
       : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function issuerOf(jwt: string): unknown {
+  try {
+    return (
+      JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as {
+        iss?: unknown;
+      }
+    ).iss;
   } catch {
     return undefined;
   }
@@ -42,8 +55,12 @@ export class JwtCheck {
         'JWT is missing: send it in the jwt query parameter or the jwt header',
       );
     const now = this.now();
+    const beyondExpiry = faultActive('AN-ERR-01:cache-beyond-expiry');
     const expiry = expiryOf(jwt);
-    if (expiry !== undefined && expiry <= now) throw new InvalidJwtError('JWT has expired');
+    if (expiry !== undefined && expiry <= now && !beyondExpiry)
+      throw new InvalidJwtError('JWT has expired');
+    if (faultActive('AN-04:login-jwt-refused') && issuerOf(jwt) === 'thingsboard.io')
+      throw new InvalidJwtError();
     const cachedUntil = this.validUntil.get(jwt);
     if (cachedUntil !== undefined) {
       if (now < cachedUntil) return;
@@ -55,12 +72,17 @@ export class JwtCheck {
       this.inFlight.set(jwt, pending);
     }
     if (!(await pending)) throw new InvalidJwtError();
-    this.remember(jwt, expiry);
+    this.remember(jwt, beyondExpiry ? Number.POSITIVE_INFINITY : expiry);
   }
 
   private remember(jwt: string, expiry: number | undefined): void {
     if (expiry === undefined || this.cacheMs <= 0) return;
-    const until = Math.min(this.now() + this.cacheMs, expiry);
+    const until = Math.min(
+      faultActive('AN-ERR-01:cache-beyond-expiry')
+        ? Number.POSITIVE_INFINITY
+        : this.now() + this.cacheMs,
+      expiry,
+    );
     if (this.validUntil.size >= MAX_CACHED && !this.validUntil.has(jwt)) {
       const oldest = this.validUntil.keys().next().value;
       if (oldest !== undefined) this.validUntil.delete(oldest);

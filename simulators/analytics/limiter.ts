@@ -72,16 +72,20 @@ export class Limiter {
   /** A ticket that is running or queued, or undefined when pool and queue are both full (counted as rejected). */
   admit(): Ticket | undefined {
     const ticket = new LimiterTicket(this);
-    if (this.active < this.poolSize) {
+    if (this.active < this.poolSize - (faultActive('AN-LIM-01:pool-minus-one') ? 1 : 0)) {
       this.active++;
       ticket.activate();
       return ticket;
     }
-    if (this.queue.length < this.queueCapacity && !faultActive('AN-LIM-02:no-queue')) {
+    if (
+      (this.queue.length < this.queueCapacity || faultActive('AN-LIM-02:unbounded-queue')) &&
+      !faultActive('AN-LIM-02:no-queue')
+    ) {
       this.queue.push(ticket);
       return ticket;
     }
     this.rejected++;
+    if (faultActive('AN-LIM-04:refusal-keeps-slot')) this.active++;
     return undefined;
   }
 

@@ -7,6 +7,7 @@
 import { validate } from '../../schemas/validate';
 import { BadReportRequestError, ViewNotFoundError } from './errors';
 import { savedRangeBounds, type TableView } from './views';
+import { faultActive } from '../../faults';
 
 export const reportRequestSchema = {
   $id: 'iotc:analytics/report-request',
@@ -51,16 +52,33 @@ export function planReport(
   } catch (error) {
     throw new BadReportRequestError(`Malformed JSON: ${(error as Error).message}`);
   }
+  const firstView = views.values().next().value;
+  if (
+    faultActive('AN-REQ-01:optional') &&
+    firstView &&
+    typeof body === 'object' &&
+    body !== null &&
+    !('viewConfigId' in body)
+  )
+    body = { ...body, viewConfigId: firstView.id };
   const validation = validate(reportRequestSchema, body);
   if (!validation.ok)
     throw new BadReportRequestError(`Invalid report request: ${validation.errors.join('; ')}`);
   const request = body as ReportRequestBody;
-  const view = views.get(request.viewConfigId.toLowerCase());
+  const view =
+    views.get(request.viewConfigId.toLowerCase()) ??
+    (faultActive('AN-REQ-01:view-ignored') ? firstView : undefined);
   if (!view) throw new ViewNotFoundError(request.viewConfigId);
 
-  const saved = savedRangeBounds(view.range, now);
-  const startTs = request.rangeStartTs ?? saved.startTs;
-  const endTs = request.rangeEndTs ?? saved.endTs;
+  const saved = faultActive('AN-REQ-02:saved-range-ignored')
+    ? { startTs: 0, endTs: now }
+    : savedRangeBounds(view.range, now);
+  const startTs = faultActive('AN-REQ-02:range-start-ignored')
+    ? saved.startTs
+    : (request.rangeStartTs ?? saved.startTs);
+  const endTs = faultActive('AN-REQ-02:range-end-ignored')
+    ? saved.endTs
+    : (request.rangeEndTs ?? saved.endTs);
   if (startTs > endTs)
     throw new BadReportRequestError(`rangeStartTs (${startTs}) is after rangeEndTs (${endTs})`);
 
@@ -69,12 +87,14 @@ export function planReport(
   );
   for (const [name, values] of Object.entries(request.filters ?? {})) {
     if (!Object.hasOwn(view.filters, name)) {
+      if (faultActive('AN-REQ-04:unknown-filter-ignored')) continue;
       const known = Object.keys(view.filters);
       throw new BadReportRequestError(
         `"${name}" is not a filter of view ${view.id}; its filters are: ${known.length ? known.join(', ') : '(none)'}`,
       );
     }
-    filters[name] = values;
+    if (faultActive('AN-REQ-03:filters-ignored')) continue;
+    filters[name] = faultActive('AN-REQ-03:first-value-only') ? values.slice(0, 1) : values;
   }
   return { view, startTs, endTs, filters };
 }

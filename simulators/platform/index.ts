@@ -30,6 +30,7 @@ import { tenantProfileRoutes } from './admin/tenant-profile-routes';
 import { registerDocs } from './admin/docs-routes';
 import { NO_QUIRKS, QUIRKS_MODES, type QuirksMode } from './quirks';
 import { startMqttTransport, type RunningMqttTransport } from './mqtt';
+import { faultActive } from '../../faults';
 
 export type { ClientRpcHandler } from './http';
 
@@ -109,10 +110,18 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const quirks = options.quirks ? QUIRKS_MODES[options.quirks] : NO_QUIRKS;
   const clientRpc = options.clientRpcHandler ?? echoClientRpcHandler;
   const auth = new AdminAuth(core, {
-    accessSeconds: options.jwtExpirationSec ?? secondsFromEnv('JWT_TOKEN_EXPIRATION_TIME', 9000),
+    accessSeconds:
+      options.jwtExpirationSec ??
+      secondsFromEnv(
+        'JWT_TOKEN_EXPIRATION_TIME',
+        faultActive('AUTH-JWT-01:default-access-1h') ? 3600 : 9000,
+      ),
     refreshSeconds:
       options.refreshTokenExpirationSec ??
-      secondsFromEnv('JWT_REFRESH_TOKEN_EXPIRATION_TIME', 604800),
+      secondsFromEnv(
+        'JWT_REFRESH_TOKEN_EXPIRATION_TIME',
+        faultActive('AUTH-JWT-01:default-refresh-1d') ? 86400 : 604800,
+      ),
   });
   const router = Router({
     ignoreTrailingSlash: true,

@@ -22,6 +22,15 @@ function positiveInteger(value: string): number {
   return parsed;
 }
 
+function idList(value: string): string[] {
+  const ids = value
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (!ids.length) throw new InvalidArgumentError('expected a comma-separated list of ids');
+  return ids;
+}
+
 function positiveNumber(value: string): number {
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed <= 0)
@@ -212,6 +221,31 @@ report
     const good = result.digest === 'match' && ['valid', 'not checked'].includes(result.signature);
     process.exitCode = good ? 0 : 1;
   });
+
+program
+  .command('faults')
+  .description(
+    'the kill matrix: every planted fault on the embedded reference must make its requirement FAIL (exit non-zero when one survives or a testable requirement has no fault)',
+  )
+  .option('-r, --reports <dir>', 'where faults.json and faults.html are written', 'reports')
+  .option('--faults <ids>', 'only these faults (comma-separated)', idList)
+  .option('--requirements <ids>', 'only the faults of these requirements (comma-separated)', idList)
+  .option(
+    '--allow-uncovered',
+    'list testable requirements without a fault loudly, but do not fail on them',
+    false,
+  )
+  .action(
+    async (options: {
+      reports: string;
+      faults?: string[];
+      requirements?: string[];
+      allowUncovered: boolean;
+    }) => {
+      const { faultsCommand } = require('./faults') as typeof import('./faults');
+      process.exitCode = await faultsCommand(options);
+    },
+  );
 
 program
   .command('validate')

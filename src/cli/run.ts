@@ -5,11 +5,16 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type * as messages from '@cucumber/messages';
-import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
+import { loadConfiguration, loadSupport, runCucumber } from '@cucumber/cucumber/api';
 import { loadProfile, openTarget } from '../target';
 import { checkTarget, TargetUnreachableError } from '../target/preflight';
 import { Redactor } from '../report/redact';
-import { scenarioResults, requirementVerdicts } from '../report/verdicts';
+import {
+  scenarioInventory,
+  scenarioResults,
+  requirementVerdicts,
+  type PlannedScenario,
+} from '../report/verdicts';
 import {
   buildConformanceReport,
   loadCatalogue,
@@ -20,6 +25,9 @@ import { creationsSettled, refuseNewEntities } from '../target/journal';
 import { printSummary, scrubLocalPaths, writeConformanceFiles } from '../report/write';
 import { provenance } from '../report/provenance';
 import { COMPILED, PACKAGE_ROOT } from '../package-root';
+import { selectionErrorJunit } from '../report/junit';
+import { checkSelection, EMPTY_SELECTION_EXIT, SelectionError } from './selection';
+import { dryRunInventory } from './inventory';
 
 export const PROJECT_ROOT = PACKAGE_ROOT;
 
@@ -131,11 +139,38 @@ export async function runConformance(options: RunOptions): Promise<number> {
     { cwd: PROJECT_ROOT },
   );
 
+  // A malformed or empty selection stops here: nothing is started, and junit.xml says the run tested nothing
+  try {
+    await checkSelection(runConfiguration.sources, PROJECT_ROOT);
+  } catch (error) {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    if (!(error instanceof SelectionError)) throw error;
+    console.error(`iotc run: ${error.message}`);
+    writeFileSync(join(reportsDir, 'junit.xml'), selectionErrorJunit(error.message));
+    return EMPTY_SELECTION_EXIT;
+  }
+
+  // In one process the support code is loaded once, for the inventory's dry run and the run (parallel workers load
+  // their own). A run restricted to some paths takes the inventory from all of them, to see what it left out.
+  const parallel = (options.parallel ?? 1) > 1;
+  const support = await loadSupport(runConfiguration, { cwd: PROJECT_ROOT });
+  const inventory: PlannedScenario[] | undefined = options.paths?.length
+    ? await dryRunInventory(
+        runConfiguration,
+        cucumberProfile.paths as string[],
+        support,
+        PROJECT_ROOT,
+      )
+    : undefined;
+
   const envelopes: messages.Envelope[] = [];
   const startedAt = new Date();
   process.env.IOTC_TARGET = options.target;
-  const { success } = await runCucumber(runConfiguration, { cwd: PROJECT_ROOT }, (envelope) =>
-    envelopes.push(envelope),
+  const { success } = await runCucumber(
+    parallel ? runConfiguration : { ...runConfiguration, support },
+    { cwd: PROJECT_ROOT },
+    (envelope) => envelopes.push(envelope),
   );
   process.off('SIGINT', interrupted);
   process.off('SIGTERM', interrupted);
@@ -148,6 +183,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const requirements = requirementVerdicts(loadCatalogue(), scenarios, {
     capabilities,
     deviations,
+    inventory: inventory ?? scenarioInventory(envelopes),
   });
   const report = buildConformanceReport({
     version: iotcVersion(),

@@ -12,7 +12,12 @@ import {
 } from '../../schemas';
 import { validate } from '../../schemas/validate';
 import type { Redactor } from './redact';
-import type { RequirementResult, ScenarioResult, Verdict } from './verdicts';
+import {
+  NOT_SELECTED,
+  type RequirementResult,
+  type ScenarioResult,
+  type Verdict,
+} from './verdicts';
 import { overallVerdict, type OverallVerdict } from './overall';
 import { reproduceExchange } from './exchanges';
 import type { Provenance } from './provenance';
@@ -203,11 +208,29 @@ export function formatSummary(report: ConformanceReport): string {
       );
       return `  FAIL ${requirement.id}: ${requirement.statement}\n       ${failed ? `${failed.location} ${failed.name} (${failed.status})` : ''}`;
     });
+  // a testable requirement left undecided always says why (part of its scenarios ran, some were skipped, none
+  // exists yet); those a restricted selection left out entirely are counted, not listed
+  const undecided = report.requirements.filter(
+    (requirement) => requirement.testable && requirement.verdict === 'NOT TESTED',
+  );
+  const unselected = undecided.filter((requirement) =>
+    requirement.reason?.startsWith(NOT_SELECTED),
+  ).length;
+  const reasons = undecided
+    .filter((requirement) => !requirement.reason?.startsWith(NOT_SELECTED))
+    .map(
+      (requirement) =>
+        `  NOT TESTED ${requirement.id}: ${requirement.reason ?? 'no reason recorded'}`,
+    );
   return [
     `Conformance of target "${report.target.name}": ${overallVerdict(report)}${report.provenance && !report.provenance.selection.full ? ` (partial run: ${[report.provenance.selection.tags, ...report.provenance.selection.paths].filter(Boolean).join(' ')})` : ''}`,
     ...(report.run.couldNotTest ? [`NOTHING TESTED: ${report.run.couldNotTest}`] : []),
     line(header),
     ...rows.map(line),
     ...(failures.length ? ['', ...failures] : []),
+    ...(reasons.length ? ['', ...reasons] : []),
+    ...(unselected
+      ? ['', `  ${unselected} testable requirements not selected by this run (NOT TESTED)`]
+      : []),
   ].join('\n');
 }

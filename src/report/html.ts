@@ -68,7 +68,7 @@ export function conformanceHtml(report: ConformanceReport): string {
       return (
         `<tr class="requirement" data-verdict="${escapeHtml(requirement.verdict)}">` +
         `<td><code>${escapeHtml(requirement.id)}</code></td><td>${escapeHtml(requirement.interface)}</td>` +
-        `<td><span class="verdict ${verdictClass}">${escapeHtml(requirement.verdict)}</span></td>` +
+        `<td><span class="verdict ${verdictClass}">${escapeHtml(requirement.verdict)}</span>${requirement.reason ? `<div class="note">${escapeHtml(requirement.reason)}</div>` : ''}</td>` +
         `<td>${escapeHtml(requirement.level)}${requirement.testable ? '' : ' · not testable'}</td>` +
         `<td>${escapeHtml(requirement.statement)}${requirement.note ? `<div class="note">${escapeHtml(requirement.note)}</div>` : ''}` +
         (scenarios

@@ -1,6 +1,8 @@
 /**
  * reports/junit.xml: one test case per requirement, named by its id, so CI systems show requirement verdicts.
  * FAIL is a failure, NOT TESTED and NOT APPLICABLE are skipped, PASS and DEVIATION pass (a deviation was verified).
+ * A run that decided no requirement at all (every one NOT TESTED or NOT APPLICABLE) carries one more test case in
+ * error, so a CI system never shows a run of nothing as green.
  * Written by hand: the format needs four elements and an escaper, less than a dependency would cost.
  */
 import type { ConformanceReport } from './conformance';
@@ -30,18 +32,42 @@ export function junitXml(report: ConformanceReport): string {
       }
       case 'NOT TESTED':
       case 'NOT APPLICABLE':
-        return `${open}>\n      <skipped message="${xml(requirement.verdict + (requirement.testable ? '' : ': not testable'))}"/>\n    </testcase>`;
+        return `${open}>\n      <skipped message="${xml(`${requirement.verdict}${requirement.reason ? `: ${requirement.reason}` : ''}`)}"/>\n    </testcase>`;
       default:
         return `${open}>\n      <system-out>${xml(`${requirement.verdict}\n${evidence}`)}</system-out>\n    </testcase>`;
     }
   });
   const count = (verdicts: string[]) =>
     report.requirements.filter((requirement) => verdicts.includes(requirement.verdict)).length;
+  const decided = count(['PASS', 'FAIL', 'DEVIATION']);
+  const nothing =
+    decided === 0
+      ? [
+          `    <testcase classname="iotc" name="the run decided a requirement" time="0">\n      <error message="no requirement was decided: every one is NOT TESTED or NOT APPLICABLE (selection: ${xml(report.run.tagExpression || 'all')})"/>\n    </testcase>`,
+        ]
+      : [];
+  const tests = report.requirements.length + nothing.length;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="iotc conformance" tests="${report.requirements.length}" failures="${count(['FAIL'])}">`,
-    `  <testsuite name="iotc conformance (${xml(report.target.name)})" tests="${report.requirements.length}" failures="${count(['FAIL'])}" skipped="${count(['NOT TESTED', 'NOT APPLICABLE'])}" errors="0" time="${(report.run.durationMs / 1000).toFixed(3)}" timestamp="${xml(report.run.startedAt)}">`,
+    `<testsuites name="iotc conformance" tests="${tests}" failures="${count(['FAIL'])}" errors="${nothing.length}">`,
+    `  <testsuite name="iotc conformance (${xml(report.target.name)})" tests="${tests}" failures="${count(['FAIL'])}" skipped="${count(['NOT TESTED', 'NOT APPLICABLE'])}" errors="${nothing.length}" time="${(report.run.durationMs / 1000).toFixed(3)}" timestamp="${xml(report.run.startedAt)}">`,
+    ...nothing,
     ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+/** junit.xml of a run that did not start because its selection is malformed or empty: one test case in error. */
+export function selectionErrorJunit(message: string): string {
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<testsuites name="iotc conformance" tests="1" failures="0" errors="1">',
+    '  <testsuite name="iotc conformance" tests="1" failures="0" skipped="0" errors="1" time="0">',
+    '    <testcase classname="iotc" name="the selection holds scenarios" time="0">',
+    `      <error message="${xml(message)}"/>`,
+    '    </testcase>',
     '  </testsuite>',
     '</testsuites>',
     '',

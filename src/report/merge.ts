@@ -1,12 +1,27 @@
 /**
  * `iotc report merge`: one conformance report from runs split across machines (e.g. one interface per CI job).
- * Per requirement the scenarios of every part are joined and the verdicts combined: any FAIL fails; otherwise a
- * DEVIATION, a PASS, NOT APPLICABLE and NOT TESTED win in that order. The parts must be of the same target.
+ * Per requirement the scenarios of every part are joined (one per location, the worst outcome when two parts ran the
+ * same one) and judged again with the run's own rules: any failure fails; PASS or DEVIATION only when together the
+ * parts ran every scenario the suite holds for it, so partial runs (each NOT TESTED, partial) merge into a full
+ * verdict only when they complete each other. The parts must be of the same target.
  */
 import { summarize, type ConformanceReport } from './conformance';
-import type { RequirementResult, Verdict } from './verdicts';
+import {
+  deviationVerdict,
+  verdictOf,
+  type RequirementResult,
+  type ScenarioStatus,
+} from './verdicts';
 
-const ORDER: Verdict[] = ['FAIL', 'DEVIATION', 'PASS', 'NOT APPLICABLE', 'NOT TESTED'];
+const STATUS_ORDER: ScenarioStatus[] = [
+  'PASSED',
+  'SKIPPED',
+  'UNKNOWN',
+  'PENDING',
+  'UNDEFINED',
+  'AMBIGUOUS',
+  'FAILED',
+];
 
 export class ReportMergeError extends Error {
   readonly code = 'IOTC_REPORT_MERGE';
@@ -17,20 +32,12 @@ export function mergeReports(parts: readonly ConformanceReport[]): ConformanceRe
   const targets = new Set(parts.map((part) => part.target.name));
   if (targets.size > 1)
     throw new ReportMergeError(`the reports are of different targets: ${[...targets].join(', ')}`);
-  const byId = new Map<string, RequirementResult>();
-  for (const part of parts) {
-    for (const requirement of part.requirements) {
-      const merged = byId.get(requirement.id);
-      if (!merged) {
-        byId.set(requirement.id, { ...requirement, scenarios: [...requirement.scenarios] });
-        continue;
-      }
-      merged.scenarios.push(...requirement.scenarios);
-      if (ORDER.indexOf(requirement.verdict) < ORDER.indexOf(merged.verdict))
-        merged.verdict = requirement.verdict;
-    }
-  }
-  const requirements = [...byId.values()];
+  const byId = new Map<string, RequirementResult[]>();
+  for (const part of parts)
+    for (const requirement of part.requirements)
+      byId.set(requirement.id, [...(byId.get(requirement.id) ?? []), requirement]);
+  const capabilities = new Set(parts.flatMap((part) => part.target.capabilities));
+  const requirements = [...byId.values()].map((results) => mergeRequirement(results, capabilities));
   const scenarios: Record<string, number> = {};
   for (const part of parts)
     for (const [status, count] of Object.entries(part.run.scenarios))
@@ -57,5 +64,33 @@ export function mergeReports(parts: readonly ConformanceReport[]): ConformanceRe
     summary: summarize(requirements),
     requirements,
     untraced: parts.flatMap((part) => part.untraced),
+  };
+}
+
+function mergeRequirement(
+  results: readonly RequirementResult[],
+  capabilities: ReadonlySet<string>,
+): RequirementResult {
+  const byLocation = new Map<string, RequirementResult['scenarios'][number]>();
+  for (const scenario of results.flatMap((result) => result.scenarios)) {
+    const seen = byLocation.get(scenario.location);
+    if (!seen || STATUS_ORDER.indexOf(scenario.status) > STATUS_ORDER.indexOf(seen.status))
+      byLocation.set(scenario.location, scenario);
+  }
+  const scenarios = [...byLocation.values()];
+  // a report written before `planned` existed counted only what it ran
+  const planned = Math.max(...results.map((result) => result.planned ?? result.scenarios.length));
+  const first = results[0];
+  const declared = results.some((result) => result.deviationDeclared);
+  const judged = declared
+    ? deviationVerdict(first, scenarios, planned, 0)
+    : verdictOf(first, scenarios, planned, { capabilities });
+  const { reason: _reason, ...rest } = first;
+  return {
+    ...rest,
+    ...judged,
+    planned,
+    ...(declared ? { deviationDeclared: true } : {}),
+    scenarios,
   };
 }

@@ -1,11 +1,13 @@
 /**
  * From the cucumber message stream of a run to one verdict per requirement of the catalogue.
  *
- * A scenario checks the requirements whose ids it carries as tags (`@HTTP-TEL-03`). A requirement is
- * - PASS when it has scenarios and every one passed;
+ * A scenario checks the requirements whose ids it carries as tags (`@HTTP-TEL-03`). The suite's inventory (every
+ * scenario of the feature files, whatever the selection) says how many scenarios a requirement has. A requirement is
+ * - PASS only when every scenario of the inventory tagged with it ran and passed;
  * - FAIL when any of its scenarios failed, was ambiguous, undefined or pending (not implemented is never passed);
- * - NOT APPLICABLE when its capability is absent from the target and its scenarios were skipped for that;
- * - NOT TESTED when no scenario carries it (or it is not testable; the entry says which);
+ * - NOT APPLICABLE when its capability is absent from the target and ALL its scenarios were skipped for that;
+ * - NOT TESTED, with a reason, when no scenario carries it (or it is not testable), when the selection (--tags,
+ *   paths) ran only some of its scenarios ("partial: 3 of 9 scenarios ran"), or when some were skipped;
  * - DEVIATION when the target profile declares a deviation for it and the scenarios that verify the declared
  *   alternative (tagged `@deviation-<id>`) all passed. A declared deviation without such a scenario, or whose
  *   scenario failed, is FAIL: a deviation is verified, never waved through (NOT TESTED only when the run held no
@@ -33,6 +35,8 @@ export interface ScenarioResult {
   durationMs: number;
   /** The first failure message, if any (not yet redacted). */
   error?: string;
+  /** The text of the step that failed first (or `hook` when a hook failed). */
+  failedStep?: string;
   /** JSON attachments of the scenario (e.g. fast-check seeds), parsed. */
   evidence: unknown[];
   /** The scenario's last requests and responses (its exchanges attachment), redacted when recorded. */
@@ -41,9 +45,18 @@ export interface ScenarioResult {
 
 export interface RequirementResult extends Requirement {
   verdict: Verdict;
+  /** Why the verdict is not PASS, FAIL or DEVIATION (always given for NOT TESTED and NOT APPLICABLE). */
+  reason?: string;
+  /** Scenarios of the inventory that carry the requirement (its alternatives when a deviation is declared). */
+  planned: number;
+  /** The target profile declares a deviation for it: the scenarios are the alternatives that verify it. */
+  deviationDeclared?: boolean;
   /** The scenarios that decided the verdict, each with its error (if any) and the exchanges it made. */
   scenarios: Array<
-    Pick<ScenarioResult, 'name' | 'location' | 'status' | 'durationMs' | 'error' | 'exchanges'>
+    Pick<
+      ScenarioResult,
+      'name' | 'location' | 'status' | 'durationMs' | 'error' | 'failedStep' | 'exchanges'
+    >
   >;
 }
 
@@ -75,7 +88,7 @@ export function scenarioResults(envelopes: readonly messages.Envelope[]): Scenar
       if (!pickle) continue;
       results.set(id, {
         name: pickle.name,
-        location: `${pickle.uri}:${pickle.location?.line ?? 0}`,
+        location: pickleLocation(pickle),
         tags: pickle.tags.map((tag) => tag.name),
         status: 'PASSED',
         durationMs: 0,
@@ -89,6 +102,8 @@ export function scenarioResults(envelopes: readonly messages.Envelope[]): Scenar
       if (result && STATUS_RANK[status] > STATUS_RANK[result.status]) {
         result.status = status;
         if (stepResult.message && !result.error) result.error = stepResult.message;
+        if (status !== 'SKIPPED' && !result.failedStep)
+          result.failedStep = stepText(envelope.testStepFinished, started, testCases, pickles);
       }
     } else if (
       envelope.attachment?.testCaseStartedId &&
@@ -118,10 +133,39 @@ export function scenarioResults(envelopes: readonly messages.Envelope[]): Scenar
     .filter((r): r is ScenarioResult => !!r);
 }
 
+/** A scenario of the suite's inventory, run or not: where it is and the tags it carries. */
+export interface PlannedScenario {
+  location: string;
+  tags: readonly string[];
+}
+
 export interface VerdictContext {
   capabilities: ReadonlySet<string>;
   /** Requirement ids the target profile declares deviations for. */
   deviations?: ReadonlySet<string>;
+  /**
+   * Every scenario of the suite (all feature files, no tag filter); without it the scenarios that ran are taken to
+   * be all there are, which only a run of the whole suite may claim.
+   */
+  inventory?: readonly PlannedScenario[];
+}
+
+/** Every pickle of the run's sources, selected or not: cucumber emits them all before it filters by tags. */
+export function scenarioInventory(envelopes: readonly messages.Envelope[]): PlannedScenario[] {
+  return envelopes.flatMap((envelope) =>
+    envelope.pickle
+      ? [
+          {
+            location: pickleLocation(envelope.pickle),
+            tags: envelope.pickle.tags.map((tag) => tag.name),
+          },
+        ]
+      : [],
+  );
+}
+
+function pickleLocation(pickle: messages.Pickle): string {
+  return `${pickle.uri}:${pickle.location?.line ?? 0}`;
 }
 
 export function requirementVerdicts(
@@ -129,58 +173,125 @@ export function requirementVerdicts(
   scenarios: readonly ScenarioResult[],
   context: VerdictContext,
 ): RequirementResult[] {
+  const inventory = context.inventory ?? scenarios;
   return catalogue.map((requirement) => {
     const tag = `@${requirement.id}`;
     const declared = context.deviations?.has(requirement.id) ?? false;
-    const own = scenarios.filter((scenario) =>
-      scenario.tags.includes(declared ? `@deviation-${requirement.id}` : tag),
-    );
+    const ownTag = declared ? `@deviation-${requirement.id}` : tag;
+    const own = scenarios.filter((scenario) => scenario.tags.includes(ownTag));
+    const planned = inventory.filter((scenario) => scenario.tags.includes(ownTag)).length;
     const specification = declared
       ? scenarios.filter((scenario) => scenario.tags.includes(tag)).length
       : 0;
+    const judged = declared
+      ? deviationVerdict(requirement, own, planned, specification)
+      : verdictOf(requirement, own, planned, context);
     return {
       ...requirement,
-      verdict: declared
-        ? deviationVerdict(own, specification)
-        : verdictOf(requirement, own, context),
-      scenarios: own.map(({ name, location, status, durationMs, error, exchanges }) => ({
-        name,
-        location,
-        status,
-        durationMs,
-        error,
-        exchanges,
-      })),
+      ...judged,
+      planned,
+      ...(declared ? { deviationDeclared: true } : {}),
+      scenarios: own.map(
+        ({ name, location, status, durationMs, error, failedStep, exchanges }) => ({
+          name,
+          location,
+          status,
+          durationMs,
+          error,
+          failedStep,
+          exchanges,
+        }),
+      ),
     };
   });
 }
 
-function verdictOf(
-  requirement: Requirement,
-  scenarios: readonly ScenarioResult[],
-  context: VerdictContext,
-): Verdict {
-  if (scenarios.length === 0) return 'NOT TESTED';
-  if (scenarios.some((scenario) => STATUS_RANK[scenario.status] > STATUS_RANK.SKIPPED))
-    return 'FAIL';
-  if (scenarios.every((scenario) => scenario.status === 'PASSED')) return 'PASS';
-  if (requirement.capability && !context.capabilities.has(requirement.capability))
-    return 'NOT APPLICABLE';
-  if (scenarios.some((scenario) => scenario.status === 'PASSED')) return 'PASS';
-  return 'NOT TESTED';
+/** The reason's opening for a requirement the selection (--tags, paths) left out entirely. */
+export const NOT_SELECTED = 'not selected';
+
+type Judged = { verdict: Verdict; reason?: string };
+
+function failing(scenario: Pick<ScenarioResult, 'status'>): boolean {
+  return STATUS_RANK[scenario.status] > STATUS_RANK.SKIPPED;
 }
 
 /**
- * A declared deviation: DEVIATION when its alternatives ran and passed. When the run held the requirement's own
- * scenarios (skipped for the declaration) but no alternative, the declaration is unverified: FAIL. When the run held
- * no scenario of it at all (a tag filter left them out), nothing was tested.
+ * The verdict of a requirement from the scenarios of it that ran and the number the inventory holds. Shared by a run
+ * and by `report merge` (which judges the union of the parts' scenarios).
  */
-function deviationVerdict(
-  alternatives: readonly ScenarioResult[],
+export function verdictOf(
+  requirement: Requirement,
+  scenarios: readonly Pick<ScenarioResult, 'status'>[],
+  planned: number,
+  context: Pick<VerdictContext, 'capabilities'>,
+): Judged {
+  if (planned === 0)
+    return {
+      verdict: 'NOT TESTED',
+      reason: requirement.testable
+        ? `no scenario carries @${requirement.id}`
+        : `not testable: ${requirement.note ?? 'the catalogue says so'}`,
+    };
+  if (scenarios.some(failing)) return { verdict: 'FAIL' };
+  const passed = scenarios.filter((scenario) => scenario.status === 'PASSED').length;
+  if (scenarios.length === 0)
+    return {
+      verdict: 'NOT TESTED',
+      reason: `${NOT_SELECTED}: none of its ${planned} scenarios was in the selection`,
+    };
+  if (scenarios.length < planned)
+    return {
+      verdict: 'NOT TESTED',
+      reason: `partial: ${passed} of ${planned} scenarios ran (the selection left ${planned - scenarios.length} out)`,
+    };
+  if (passed === planned) return { verdict: 'PASS' };
+  if (passed === 0 && requirement.capability && !context.capabilities.has(requirement.capability))
+    return {
+      verdict: 'NOT APPLICABLE',
+      reason: `the target lacks the capability ${requirement.capability}`,
+    };
+  return {
+    verdict: 'NOT TESTED',
+    reason: `${passed} of ${planned} scenarios ran; the others were skipped`,
+  };
+}
+
+/**
+ * A declared deviation: DEVIATION when all its alternatives ran and passed. When the run held the requirement's own
+ * scenarios (skipped for the declaration) but the suite has no alternative, the declaration is unverified: FAIL.
+ * When the run held no scenario of it at all (a tag filter left them out), or only some alternatives, nothing is
+ * decided.
+ */
+export function deviationVerdict(
+  requirement: Requirement,
+  alternatives: readonly Pick<ScenarioResult, 'status'>[],
+  planned: number,
   specificationScenarios: number,
-): Verdict {
-  if (alternatives.length === 0) return specificationScenarios === 0 ? 'NOT TESTED' : 'FAIL';
-  return alternatives.every((scenario) => scenario.status === 'PASSED') ? 'DEVIATION' : 'FAIL';
+): Judged {
+  if (alternatives.some(failing)) return { verdict: 'FAIL' };
+  if (planned === 0)
+    return specificationScenarios === 0
+      ? { verdict: 'NOT TESTED', reason: `no scenario of @${requirement.id} ran` }
+      : { verdict: 'FAIL', reason: 'a declared deviation without a scenario that verifies it' };
+  const passed = alternatives.filter((scenario) => scenario.status === 'PASSED').length;
+  if (passed === planned) return { verdict: 'DEVIATION' };
+  return {
+    verdict: 'NOT TESTED',
+    reason: `partial: ${passed} of ${planned} scenarios verifying the declared deviation ran`,
+  };
+}
+
+function stepText(
+  finished: messages.TestStepFinished,
+  started: ReadonlyMap<string, { testCaseId: string }>,
+  testCases: ReadonlyMap<string, messages.TestCase>,
+  pickles: ReadonlyMap<string, messages.Pickle>,
+): string {
+  const testCase = testCases.get(started.get(finished.testCaseStartedId)?.testCaseId ?? '');
+  const testStep = testCase?.testSteps.find((step) => step.id === finished.testStepId);
+  if (!testStep?.pickleStepId) return 'hook';
+  const pickle = pickles.get(testCase?.pickleId ?? '');
+  return pickle?.steps.find((step) => step.id === testStep.pickleStepId)?.text ?? 'step';
 }
 
 function toMs(timestamp: messages.Timestamp): number {

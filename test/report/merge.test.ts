@@ -2,11 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mergeReports, ReportMergeError } from '../../src/report/merge';
 import type { ConformanceReport } from '../../src/report/conformance';
-import type { Verdict } from '../../src/report/verdicts';
+import type { RequirementResult, Verdict } from '../../src/report/verdicts';
 
+type Ran = Array<{ location: string; status: 'PASSED' | 'FAILED' | 'SKIPPED' }>;
+
+/** A part's requirement: its verdict in that part, how many scenarios the suite holds for it, and what the part ran. */
 function part(
   target: string,
-  verdicts: Record<string, Verdict>,
+  requirements: Record<string, { verdict: Verdict; planned: number; ran: Ran }>,
   startedAt: string,
 ): ConformanceReport {
   return {
@@ -21,40 +24,53 @@ function part(
       seeds: [],
     },
     summary: [],
-    requirements: Object.entries(verdicts).map(([id, verdict]) => ({
-      id,
-      interface: 'http-device-api',
-      statement: id,
-      section: 's',
-      level: 'MUST',
-      testable: true,
-      verdict,
-      scenarios:
-        verdict === 'NOT TESTED'
-          ? []
-          : [
-              {
-                name: `${id} in ${startedAt}`,
-                location: 'f:1',
-                status: verdict === 'FAIL' ? 'FAILED' : 'PASSED',
-                durationMs: 1,
-              },
-            ],
-    })),
+    requirements: Object.entries(requirements).map(
+      ([id, { verdict, planned, ran }]): RequirementResult => ({
+        id,
+        interface: 'http-device-api',
+        statement: id,
+        section: 's',
+        level: 'MUST',
+        testable: true,
+        verdict,
+        planned,
+        scenarios: ran.map(({ location, status }) => ({
+          name: `${id} at ${location}`,
+          location,
+          status,
+          durationMs: 1,
+        })),
+      }),
+    ),
     untraced: [],
   };
 }
 
-test('merging split runs joins scenarios and combines verdicts, FAIL first', () => {
+const partial = 'NOT TESTED' as const;
+
+test('partial runs merge into a full verdict only when together they ran every scenario', () => {
   const merged = mergeReports([
     part(
       'staging',
-      { 'A-01': 'PASS', 'A-02': 'NOT TESTED', 'A-03': 'PASS', 'A-04': 'NOT TESTED' },
+      {
+        'A-01': { verdict: partial, planned: 2, ran: [{ location: 'a:1', status: 'PASSED' }] },
+        'A-02': { verdict: partial, planned: 3, ran: [{ location: 'b:1', status: 'PASSED' }] },
+        'A-03': { verdict: partial, planned: 2, ran: [{ location: 'c:1', status: 'PASSED' }] },
+        'A-04': { verdict: 'NOT TESTED', planned: 0, ran: [] },
+        'A-05': { verdict: 'PASS', planned: 1, ran: [{ location: 'e:1', status: 'PASSED' }] },
+      },
       '2026-01-01T00:00:00Z',
     ),
     part(
       'staging',
-      { 'A-01': 'NOT TESTED', 'A-02': 'PASS', 'A-03': 'FAIL', 'A-04': 'NOT TESTED' },
+      {
+        'A-01': { verdict: partial, planned: 2, ran: [{ location: 'a:2', status: 'PASSED' }] },
+        'A-02': { verdict: partial, planned: 3, ran: [{ location: 'b:2', status: 'PASSED' }] },
+        'A-03': { verdict: 'FAIL', planned: 2, ran: [{ location: 'c:2', status: 'FAILED' }] },
+        'A-04': { verdict: 'NOT TESTED', planned: 0, ran: [] },
+        // the same scenario ran in both parts: the worse outcome counts
+        'A-05': { verdict: 'FAIL', planned: 1, ran: [{ location: 'e:1', status: 'FAILED' }] },
+      },
       '2026-01-01T00:05:00Z',
     ),
   ]);
@@ -63,17 +79,36 @@ test('merging split runs joins scenarios and combines verdicts, FAIL first', () 
   );
   assert.deepEqual(verdicts, {
     'A-01': 'PASS',
-    'A-02': 'PASS',
+    'A-02': 'NOT TESTED',
     'A-03': 'FAIL',
     'A-04': 'NOT TESTED',
+    'A-05': 'FAIL',
   });
-  assert.equal(
-    merged.requirements.find((requirement) => requirement.id === 'A-03')!.scenarios.length,
-    2,
-  );
+  const byId = new Map(merged.requirements.map((requirement) => [requirement.id, requirement]));
+  assert.match(byId.get('A-02')!.reason!, /partial: 2 of 3 scenarios ran/);
+  assert.equal(byId.get('A-01')!.reason, undefined, 'a full PASS keeps no partial reason');
+  assert.equal(byId.get('A-03')!.scenarios.length, 2);
+  assert.equal(byId.get('A-05')!.scenarios.length, 1);
   assert.deepEqual(merged.run.scenarios, { PASSED: 4 });
   assert.equal(merged.run.startedAt, '2026-01-01T00:00:00Z');
-  assert.equal(merged.summary[0].verdicts.FAIL, 1);
+  assert.equal(merged.summary[0].verdicts.FAIL, 2);
+});
+
+test('a part that skipped for a missing capability and one that ran the rest do not make a PASS', () => {
+  const merged = mergeReports([
+    part(
+      'staging',
+      { 'B-01': { verdict: partial, planned: 2, ran: [{ location: 'a:1', status: 'SKIPPED' }] } },
+      '2026-01-01T00:00:00Z',
+    ),
+    part(
+      'staging',
+      { 'B-01': { verdict: partial, planned: 2, ran: [{ location: 'a:2', status: 'PASSED' }] } },
+      '2026-01-01T00:05:00Z',
+    ),
+  ]);
+  assert.equal(merged.requirements[0].verdict, 'NOT TESTED');
+  assert.match(merged.requirements[0].reason!, /1 of 2 scenarios ran/);
 });
 
 test('reports of different targets are not merged', () => {

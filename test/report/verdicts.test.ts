@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { requirementVerdicts, type ScenarioResult } from '../../src/report/verdicts';
+import {
+  requirementVerdicts,
+  scenarioInventory,
+  scenarioResults,
+  type ScenarioResult,
+} from '../../src/report/verdicts';
 import type { Requirement } from '../../schemas';
 
 const requirement = (id: string, capability?: string): Requirement => ({
@@ -73,4 +78,130 @@ test('verdicts of declared deviations: verified, unverified, failed, and left ou
     'D-03': 'FAIL',
     'D-04': 'NOT TESTED',
   });
+});
+
+const planned = (tags: string[], line: number) => ({ location: `f.feature:${line}`, tags });
+
+test('PASS only when every scenario of the inventory ran: a partial selection is NOT TESTED with counts', () => {
+  const catalogue = [requirement('P-01'), requirement('P-02'), requirement('P-03')];
+  const inventory = [
+    planned(['@P-01'], 1),
+    planned(['@P-01', '@P-02'], 2),
+    planned(['@P-01'], 3),
+    planned(['@P-02'], 4),
+    planned(['@P-03'], 5),
+  ];
+  // the selection ran scenarios 1 and 2 only
+  const scenarios = [scenario(['@P-01'], 'PASSED'), scenario(['@P-01', '@P-02'], 'PASSED')];
+  const results = new Map(
+    requirementVerdicts(catalogue, scenarios, { capabilities: new Set(), inventory }).map(
+      (result) => [result.id, result],
+    ),
+  );
+  assert.equal(results.get('P-01')!.verdict, 'NOT TESTED');
+  assert.match(results.get('P-01')!.reason!, /^partial: 2 of 3 scenarios ran/);
+  assert.equal(results.get('P-01')!.planned, 3);
+  assert.equal(results.get('P-02')!.verdict, 'NOT TESTED');
+  assert.match(results.get('P-02')!.reason!, /1 of 2/);
+  assert.equal(results.get('P-03')!.verdict, 'NOT TESTED');
+  assert.match(results.get('P-03')!.reason!, /^not selected: none of its 1 scenarios/);
+});
+
+test('a failure fails even when the selection was partial', () => {
+  const inventory = [planned(['@F-01'], 1), planned(['@F-01'], 2)];
+  const [result] = requirementVerdicts([requirement('F-01')], [scenario(['@F-01'], 'FAILED')], {
+    capabilities: new Set(),
+    inventory,
+  });
+  assert.equal(result.verdict, 'FAIL');
+});
+
+test('skipped for a missing capability: NOT APPLICABLE only when all were, otherwise NOT TESTED with counts', () => {
+  const catalogue = [requirement('C-01', 'claiming'), requirement('C-02', 'claiming')];
+  const inventory = [planned(['@C-01'], 1), planned(['@C-02'], 2), planned(['@C-02'], 3)];
+  const scenarios = [
+    scenario(['@C-01'], 'SKIPPED'),
+    scenario(['@C-02'], 'SKIPPED'),
+    scenario(['@C-02'], 'PASSED'),
+  ];
+  const results = new Map(
+    requirementVerdicts(catalogue, scenarios, { capabilities: new Set(), inventory }).map(
+      (result) => [result.id, result],
+    ),
+  );
+  assert.equal(results.get('C-01')!.verdict, 'NOT APPLICABLE');
+  assert.match(results.get('C-01')!.reason!, /lacks the capability claiming/);
+  assert.equal(results.get('C-02')!.verdict, 'NOT TESTED');
+  assert.match(results.get('C-02')!.reason!, /^1 of 2 scenarios ran; the others were skipped/);
+});
+
+test('every NOT TESTED carries a reason: no scenario yet, or not testable with the catalogue note', () => {
+  const untestable: Requirement = { ...requirement('U-02'), testable: false, note: 'a UI fact' };
+  const results = requirementVerdicts([requirement('U-01'), untestable], [], {
+    capabilities: new Set(),
+    inventory: [],
+  });
+  assert.deepEqual(
+    results.map((result) => [result.verdict, result.reason]),
+    [
+      ['NOT TESTED', 'no scenario carries @U-01'],
+      ['NOT TESTED', 'not testable: a UI fact'],
+    ],
+  );
+});
+
+test('the failing step is named from the message stream', () => {
+  const envelopes = [
+    {
+      pickle: {
+        id: 'p1',
+        uri: 'f.feature',
+        location: { line: 3, column: 1 },
+        name: 'S',
+        language: 'en',
+        astNodeIds: [],
+        tags: [{ name: '@X-01', astNodeId: 't' }],
+        steps: [
+          { id: 's1', text: 'a thing', astNodeIds: [] },
+          { id: 's2', text: 'it breaks', astNodeIds: [] },
+        ],
+      },
+    },
+    {
+      testCase: {
+        id: 'c1',
+        pickleId: 'p1',
+        testRunStartedId: 'r',
+        testSteps: [
+          { id: 't1', pickleStepId: 's1' },
+          { id: 't2', pickleStepId: 's2' },
+        ],
+      },
+    },
+    {
+      testCaseStarted: {
+        id: 'cs1',
+        testCaseId: 'c1',
+        attempt: 0,
+        timestamp: { seconds: 1, nanos: 0 },
+      },
+    },
+    ...['t1', 't2'].map((testStepId, index) => ({
+      testStepFinished: {
+        testCaseStartedId: 'cs1',
+        testStepId,
+        timestamp: { seconds: 1, nanos: 0 },
+        testStepResult: {
+          status: index === 0 ? 'PASSED' : 'FAILED',
+          duration: { seconds: 0, nanos: 0 },
+          message: index === 0 ? undefined : 'expected 200, got 500',
+        },
+      },
+    })),
+  ] as unknown as Parameters<typeof scenarioResults>[0]; // hand-made messages, only the members read
+  const [result] = scenarioResults(envelopes);
+  assert.equal(result.status, 'FAILED');
+  assert.equal(result.failedStep, 'it breaks');
+  assert.equal(result.error, 'expected 200, got 500');
+  assert.deepEqual(scenarioInventory(envelopes), [{ location: 'f.feature:3', tags: ['@X-01'] }]);
 });

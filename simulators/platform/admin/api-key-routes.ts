@@ -2,6 +2,7 @@
 import { BadRequestError, NotFoundError, PermissionDeniedError } from '../core/errors';
 import type { User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
+import { faultActive } from '../../../faults';
 import { apiKeyView, page } from './views';
 import type { AdminRoute } from './route';
 
@@ -76,7 +77,8 @@ export const apiKeyRoutes: AdminRoute[] = [
       if (params.enabled !== 'true' && params.enabled !== 'false')
         throw new BadRequestError('enabled must be true or false');
       const key = ownKey(core, user, params.keyId);
-      key.enabled = params.enabled === 'true';
+      if (!(faultActive('AUTH-KEY-02:enable-ignored') && params.enabled === 'true'))
+        key.enabled = params.enabled === 'true';
       return { json: apiKeyView(key, false) };
     },
   },
@@ -86,7 +88,7 @@ export const apiKeyRoutes: AdminRoute[] = [
     summary: 'Delete (revoke) an API key',
     handler({ core, user, params }) {
       ownKey(core, user, params.keyId);
-      core.deleteApiKey(params.keyId);
+      if (!faultActive('AUTH-KEY-04:delete-keeps-key')) core.deleteApiKey(params.keyId);
     },
   },
 ];

@@ -1,4 +1,5 @@
 /** Login, refresh and the current user (interfaces.md "Administration REST API"; platform-facts.md §8). */
+import { faultActive } from '../../../faults';
 import { userView } from './views';
 import type { AdminRoute } from './route';
 
@@ -27,6 +28,8 @@ export const authRoutes: AdminRoute[] = [
     method: 'GET',
     path: '/api/auth/user',
     summary: 'The current user',
-    handler: ({ user }) => ({ json: userView(user) }),
+    handler: ({ core, user }) => ({
+      json: userView(faultActive('AUTH-02:another-user') ? core.users[0] : user),
+    }),
   },
 ];

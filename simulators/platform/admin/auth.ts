@@ -4,7 +4,8 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { SignJWT, decodeJwt, jwtVerify, errors as joseErrors } from 'jose';
+import { faultActive } from '../../../faults';
 import { AuthenticationError } from '../core/errors';
 import type { User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
@@ -16,6 +17,8 @@ export interface TokenLifetimes {
 
 export class AdminAuth {
   private readonly secret = randomBytes(64);
+  /** Fault AUTH-01:opaque-token: the opaque tokens handed out, each standing for the JWT it replaced. */
+  private readonly opaqueTokens = new Map<string, string>();
 
   constructor(
     private readonly core: PlatformCore,
@@ -27,7 +30,9 @@ export class AdminAuth {
     password: unknown,
   ): Promise<{ token: string; refreshToken: string }> {
     const user = this.core.users.find(
-      (candidate) => candidate.email === username && candidate.password === password,
+      (candidate) =>
+        candidate.email === username &&
+        (candidate.password === password || faultActive('AUTH-01:any-password')),
     );
     if (!user) throw new AuthenticationError('Invalid username or password');
     return this.pair(user);
@@ -46,30 +51,66 @@ export class AdminAuth {
   async authenticate(request: IncomingMessage): Promise<User> {
     const header = request.headers['x-authorization'] ?? request.headers.authorization;
     const value = Array.isArray(header) ? header[0] : header;
-    if (!value) throw new AuthenticationError('Authentication failed');
+    if (!value) {
+      if (faultActive('AUTH-05:missing-credentials-accepted'))
+        return this.core.users.find((user) => user.authority === 'TENANT_ADMIN')!;
+      throw new AuthenticationError('Authentication failed');
+    }
     const [scheme, credential] = value.trim().split(/\s+/, 2);
+    if (
+      scheme === 'Bearer' &&
+      faultActive('AUTH-04:bearer-refused-for-device') &&
+      request.method === 'GET' &&
+      /^\/api\/device\/[^/?]+(\?|$)/.test(request.url ?? '')
+    )
+      throw new AuthenticationError('Authentication failed');
     if (scheme === 'Bearer' && credential) {
-      const claims = await this.verify(credential);
-      if ((claims.scopes as string[] | undefined)?.includes('REFRESH_TOKEN'))
+      const claims = await this.verify(this.opaqueTokens.get(credential) ?? credential);
+      if (
+        (claims.scopes as string[] | undefined)?.includes('REFRESH_TOKEN') &&
+        !faultActive('AUTH-05:refresh-token-accepted')
+      )
         throw new AuthenticationError('Invalid username or password');
       return this.userById(String(claims.userId));
     }
-    if (scheme === 'ApiKey' && credential) {
+    if (scheme === 'ApiKey' && credential && !faultActive('AUTH-03:api-key-refused')) {
       const key = this.core.apiKeyByValue(credential);
       if (!key) throw new AuthenticationError('Invalid username or password');
-      if (!key.enabled) throw new AuthenticationError('User account is not active');
-      if (key.expirationTime > 0 && key.expirationTime <= Date.now())
-        throw new AuthenticationError('API key has expired', 11);
+      if (!key.enabled && !faultActive('AUTH-KEY-02:disabled-accepted'))
+        throw new AuthenticationError('User account is not active');
+      if (this.apiKeyExpired(key)) throw new AuthenticationError('API key has expired', 11);
       return this.userById(key.userId);
     }
     throw new AuthenticationError('Authentication failed');
   }
 
+  private apiKeyExpired(key: { expirationTime: number; createdTime: number }): boolean {
+    const now = Date.now();
+    if (faultActive('AUTH-KEY-01:expires-like-jwt')) {
+      if (key.createdTime + this.lifetimes.accessSeconds * 1000 <= now) return true;
+    }
+    if (key.expirationTime <= 0 || faultActive('AUTH-KEY-03:expiry-ignored')) return false;
+    return faultActive('AUTH-KEY-03:expired-at-creation') || key.expirationTime <= now;
+  }
+
   private async verify(token: string): Promise<Record<string, unknown>> {
     try {
-      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS512'] });
+      const { payload } = await jwtVerify(token, this.secret, {
+        algorithms: ['HS512'],
+        // faults: no exp check at all, or one more lifetime of grace after exp
+        clockTolerance: faultActive('AUTH-05:expired-accepted')
+          ? Number.MAX_SAFE_INTEGER
+          : faultActive('AUTH-JWT-02:expiry-grace')
+            ? this.lifetimes.accessSeconds
+            : 0,
+      });
       return payload;
     } catch (error) {
+      if (
+        faultActive('AUTH-05:signature-unchecked') &&
+        error instanceof joseErrors.JWSSignatureVerificationFailed
+      )
+        return decodeJwt(token);
       // ThingsBoard: an expired JWT or a bad signature is code 11 "Token has expired"; a malformed one code 10
       if (
         error instanceof joseErrors.JWTExpired ||
@@ -96,26 +137,47 @@ export class AdminAuth {
       isPublic: false,
     };
     const issuedAt = Math.floor(Date.now() / 1000);
+    const refreshToken = await this.refreshFor(user, common, issuedAt);
+    const token = await this.sign(
+      user,
+      {
+        ...common,
+        scopes: [user.authority],
+        firstName: user.firstName,
+        lastName: user.lastName,
+        enabled: true,
+      },
+      issuedAt,
+      issuedAt + this.accessSeconds(),
+    );
+    let answered = token;
+    if (faultActive('AUTH-01:opaque-token')) {
+      // a token that is not a JWT but still works: only its shape is wrong
+      answered = randomBytes(32).toString('hex');
+      this.opaqueTokens.set(answered, token);
+    }
     return {
-      token: await this.sign(
-        user,
-        {
-          ...common,
-          scopes: [user.authority],
-          firstName: user.firstName,
-          lastName: user.lastName,
-          enabled: true,
-        },
-        issuedAt,
-        issuedAt + this.lifetimes.accessSeconds,
-      ),
-      refreshToken: await this.sign(
-        user,
-        { ...common, scopes: ['REFRESH_TOKEN'] },
-        issuedAt,
-        issuedAt + this.lifetimes.refreshSeconds,
-      ),
-    };
+      token: answered,
+      ...(faultActive('AUTH-01:no-refresh-token') ? {} : { refreshToken }),
+    } as { token: string; refreshToken: string };
+  }
+
+  private refreshFor(user: User, common: Record<string, unknown>, issuedAt: number) {
+    return this.sign(
+      user,
+      { ...common, scopes: ['REFRESH_TOKEN'] },
+      issuedAt,
+      issuedAt +
+        (faultActive('AUTH-JWT-02:configured-refresh-ignored')
+          ? 604800
+          : this.lifetimes.refreshSeconds),
+    );
+  }
+
+  private accessSeconds(): number {
+    return faultActive('AUTH-JWT-02:configured-access-ignored')
+      ? 9000
+      : this.lifetimes.accessSeconds;
   }
 
   /** exp - iat is exactly the lifetime: both come from the one issuedAt. */

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Router from 'find-my-way';
 import type { TLSSocket } from 'node:tls';
 import { sendEmpty, sendJson } from '../http/exchange';
+import { faultActive } from '../../../faults';
 import { openApiDocument } from './openapi';
 import type { AdminRoute } from './route';
 
@@ -52,6 +53,7 @@ export function registerDocs(
   const assetDir = getAbsoluteFSPath();
   const cache = new Map<string, Buffer>();
   router.on('GET', '/swagger-ui.html', (_request: IncomingMessage, response: ServerResponse) => {
+    if (faultActive('AUTH-DOC-01:page-missing')) return sendEmpty(response, 404);
     response.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
       'content-length': String(Buffer.byteLength(PAGE)),
@@ -65,6 +67,8 @@ export function registerDocs(
       const file = params.file ?? '';
       const type = ASSETS[file];
       if (!type) return sendEmpty(response, 404);
+      if (faultActive('AUTH-DOC-01:script-missing') && file === 'swagger-ui-bundle.js')
+        return sendEmpty(response, 404);
       let body = cache.get(file);
       if (!body) cache.set(file, (body = readFileSync(join(assetDir, file))));
       response.writeHead(200, {

@@ -2,11 +2,16 @@
  * The OpenAPI description of the admin REST API, generated from the same route table that drives the router, so
  * the interactive documentation lists exactly what the platform serves.
  */
+import { faultActive } from '../../../faults';
 import type { AdminRoute } from './route';
+
+const AUTH_PATHS = new Set(['/api/auth/login', '/api/auth/token', '/api/auth/user']);
 
 export function openApiDocument(routes: readonly AdminRoute[], serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
+    if (faultActive('AUTH-DOC-05:only-auth-endpoints') && !AUTH_PATHS.has(route.path)) continue;
+    if (faultActive('AUTH-DOC-05:login-missing') && route.path === '/api/auth/login') continue;
     const path = route.path.replace(/:([A-Za-z]+)/g, '{$1}');
     const parameters = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({
       name,
@@ -49,18 +54,26 @@ export function openApiDocument(routes: readonly AdminRoute[], serverUrl: string
     components: {
       securitySchemes: {
         // Swagger UI sends an apiKey-type scheme value as is, so the user pastes "Bearer <JWT>" or "ApiKey <key>"
-        'X-Authorization (JWT)': {
-          type: 'apiKey',
-          in: 'header',
-          name: 'X-Authorization',
-          description: 'Bearer <JWT from POST /api/auth/login>',
-        },
-        'X-Authorization (API key)': {
-          type: 'apiKey',
-          in: 'header',
-          name: 'X-Authorization',
-          description: 'ApiKey <API_KEY>',
-        },
+        ...(faultActive('AUTH-DOC-02:no-jwt-scheme')
+          ? {}
+          : {
+              'X-Authorization (JWT)': {
+                type: 'apiKey',
+                in: 'header',
+                name: 'X-Authorization',
+                description: 'Bearer <JWT from POST /api/auth/login>',
+              },
+            }),
+        ...(faultActive('AUTH-DOC-02:no-api-key-scheme')
+          ? {}
+          : {
+              'X-Authorization (API key)': {
+                type: 'apiKey',
+                in: 'header',
+                name: 'X-Authorization',
+                description: 'ApiKey <API_KEY>',
+              },
+            }),
       },
     },
     security: [{ 'X-Authorization (JWT)': [] }, { 'X-Authorization (API key)': [] }],

@@ -1,4 +1,5 @@
 /** One error class per failure kind; each carries ThingsBoard's HTTP status and error code (platform-facts.md §8). */
+import { faultActive } from '../../../faults';
 export class PlatformError extends Error {
   constructor(
     message: string,
@@ -23,7 +24,7 @@ export class NotFoundError extends PlatformError {
 
 export class AuthenticationError extends PlatformError {
   constructor(message = 'Authentication failed', errorCode = 10) {
-    super(message, 401, errorCode);
+    super(message, faultActive('AUTH-05:refused-403') ? 403 : 401, errorCode);
   }
 }
 

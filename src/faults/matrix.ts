@@ -1,0 +1,296 @@
+/**
+ * The kill matrix: for every planted fault, the scenarios tagged with its requirement run against the embedded
+ * reference with exactly that fault on, and the requirement's verdict (the project's own verdict rules) says whether
+ * the fault was killed (FAIL) or survived. A baseline with no fault on comes first: every requirement the faults
+ * break must PASS there, otherwise a FAIL under a fault would prove nothing.
+ *
+ * A run restricted by tags leaves other requirements partial; "killed" is judged on the fault's own requirement,
+ * whose scenarios the selection `@<id>` holds entirely.
+ */
+import { FAULT_CATALOGUE, faultRequirement, setActiveFaults } from '../../faults';
+import type { Requirement } from '../../schemas';
+import { loadCatalogue } from '../report/conformance';
+import { loadProfile } from '../target';
+import {
+  requirementVerdicts,
+  scenarioInventory,
+  scenarioResults,
+  type RequirementResult,
+  type Verdict,
+  type VerdictContext,
+} from '../report/verdicts';
+import { CucumberSession } from './cucumber-session';
+
+export type FaultOutcome = 'killed' | 'survived' | 'not judged';
+
+/** Where a fault was seen: the first scenario of its requirement that did not pass. */
+export interface Failure {
+  scenario: string;
+  location: string;
+  step?: string;
+  error?: string;
+}
+
+export interface FaultResult {
+  id: string;
+  requirement: string;
+  breaks: string;
+  outcome: FaultOutcome;
+  /** The requirement's verdict with the fault on. */
+  verdict?: Verdict;
+  /** Why it was not judged, or what the verdict said when it survived. */
+  reason?: string;
+  scenarios: number;
+  failure?: Failure;
+  durationMs: number;
+}
+
+export interface BaselineResult {
+  /** Every requirement of the selected faults PASSes with no fault on. */
+  ok: boolean;
+  requirements: number;
+  /** The requirements that did not PASS, with their verdict and first failure. */
+  notPassing: Array<{ id: string; verdict: Verdict; reason?: string; failure?: Failure }>;
+  durationMs: number;
+}
+
+export interface MatrixResult {
+  startedAt: string;
+  durationMs: number;
+  target: string;
+  selection: { faults?: string[]; requirements?: string[] };
+  baseline: BaselineResult;
+  faults: FaultResult[];
+  /** Testable requirements in scope with no fault in the catalogue. */
+  uncovered: Array<{ id: string; interface: string; statement: string }>;
+  summary: {
+    faults: number;
+    killed: number;
+    survived: number;
+    notJudged: number;
+    requirementsWithFaults: number;
+    uncovered: number;
+  };
+}
+
+export interface MatrixOptions {
+  /** Only these faults (developer filter). */
+  faults?: string[];
+  /** Only the faults of these requirements (developer filter). */
+  requirements?: string[];
+  target?: string;
+  /** One line per fault as it is judged. */
+  log?: (line: string) => void;
+}
+
+export class MatrixSelectionError extends Error {
+  readonly code = 'IOTC_FAULT_SELECTION';
+  constructor(message: string) {
+    super(message);
+    this.name = 'MatrixSelectionError';
+  }
+}
+
+export async function runFaultMatrix(options: MatrixOptions = {}): Promise<MatrixResult> {
+  const started = Date.now();
+  const target = options.target ?? 'embedded';
+  const log = options.log ?? (() => {});
+  const catalogue = loadCatalogue();
+  const profile = loadProfile(target);
+  const context = {
+    capabilities: new Set<string>(profile.capabilities ?? []),
+    deviations: new Set(Object.keys(profile.deviations ?? {})),
+  };
+  const faults = selectFaults(options);
+  const session = await CucumberSession.open();
+
+  const requirementIds = [...new Set(faults.map((fault) => faultRequirement(fault.id)))];
+  setActiveFaults([]);
+  const baselineStarted = Date.now();
+  let baselineRun = new Map<string, RequirementResult>();
+  let baselineError: string | undefined;
+  try {
+    if (requirementIds.length)
+      baselineRun = await judge(
+        session,
+        target,
+        catalogue,
+        context,
+        requirementIds.map((id) => `@${id}`).join(' or '),
+      );
+  } catch (error) {
+    baselineError = describe(error);
+  }
+  const notPassing = requirementIds
+    .map((id) => ({ id, result: baselineRun.get(id) }))
+    .filter(({ result }) => result?.verdict !== 'PASS')
+    .map(({ id, result }) => ({
+      id,
+      verdict: result?.verdict ?? ('NOT TESTED' as const),
+      reason: result ? result.reason : `the baseline run failed: ${baselineError}`,
+      failure: result && firstFailure(result),
+    }));
+  const baseline: BaselineResult = {
+    ok: notPassing.length === 0,
+    requirements: requirementIds.length,
+    notPassing,
+    durationMs: Date.now() - baselineStarted,
+  };
+  log(
+    baseline.ok
+      ? `baseline: all ${requirementIds.length} requirements PASS with no fault on (${seconds(baseline.durationMs)})`
+      : `baseline: ${notPassing.length} of ${requirementIds.length} requirements do not PASS with no fault on: ${notPassing.map((entry) => `${entry.id} ${entry.verdict}`).join(', ')}; their faults cannot be judged`,
+  );
+
+  const broken = new Set(notPassing.map((entry) => entry.id));
+  const results: FaultResult[] = [];
+  try {
+    for (const fault of faults) {
+      const requirement = faultRequirement(fault.id);
+      if (broken.has(requirement)) {
+        results.push({
+          id: fault.id,
+          requirement,
+          breaks: fault.breaks,
+          outcome: 'not judged',
+          reason: `${requirement} does not PASS without the fault`,
+          scenarios: 0,
+          durationMs: 0,
+        });
+        continue;
+      }
+      const faultStarted = Date.now();
+      setActiveFaults([fault.id]);
+      let verdicts: Map<string, RequirementResult>;
+      try {
+        verdicts = await judge(session, target, catalogue, context, `@${requirement}`);
+      } catch (error) {
+        // the run itself broke (a BeforeAll hook could not open the target, say): no scenario judged anything
+        results.push({
+          id: fault.id,
+          requirement,
+          breaks: fault.breaks,
+          outcome: 'not judged',
+          reason: `the run failed before its scenarios could judge: ${describe(error)}`,
+          scenarios: 0,
+          durationMs: Date.now() - faultStarted,
+        });
+        log(`NOT JUDGED ${fault.id}: ${results.at(-1)!.reason}`);
+        continue;
+      } finally {
+        setActiveFaults([]);
+      }
+      const result = verdicts.get(requirement)!;
+      const outcome: FaultOutcome = result.verdict === 'FAIL' ? 'killed' : 'survived';
+      results.push({
+        id: fault.id,
+        requirement,
+        breaks: fault.breaks,
+        outcome,
+        verdict: result.verdict,
+        reason:
+          outcome === 'survived'
+            ? `${requirement} is ${result.verdict}${result.reason ? ` (${result.reason})` : ''} with the fault on`
+            : undefined,
+        scenarios: result.scenarios.length,
+        failure: firstFailure(result),
+        durationMs: Date.now() - faultStarted,
+      });
+      const last = results.at(-1)!;
+      log(
+        `${outcome === 'killed' ? 'killed  ' : 'SURVIVED'} ${fault.id} (${last.scenarios} scenarios, ${seconds(last.durationMs)})${last.failure?.step ? `: ${last.failure.step}` : ''}`,
+      );
+    }
+  } finally {
+    setActiveFaults([]);
+  }
+
+  const covered = new Set(FAULT_CATALOGUE.map((fault) => faultRequirement(fault.id)));
+  const inScope = (requirement: Requirement) =>
+    options.faults?.length
+      ? false // a list of faults says nothing about the requirements without one
+      : options.requirements?.length
+        ? options.requirements.includes(requirement.id)
+        : true;
+  const uncovered = catalogue
+    .filter((requirement) => requirement.testable && inScope(requirement))
+    .filter((requirement) => !covered.has(requirement.id))
+    .map(({ id, interface: name, statement }) => ({ id, interface: name, statement }));
+  const count = (outcome: FaultOutcome) =>
+    results.filter((result) => result.outcome === outcome).length;
+  return {
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    target,
+    selection: { faults: options.faults, requirements: options.requirements },
+    baseline,
+    faults: results,
+    uncovered,
+    summary: {
+      faults: results.length,
+      killed: count('killed'),
+      survived: count('survived'),
+      notJudged: count('not judged'),
+      requirementsWithFaults: requirementIds.length,
+      uncovered: uncovered.length,
+    },
+  };
+}
+
+function selectFaults(options: MatrixOptions) {
+  const known = new Set<string>(FAULT_CATALOGUE.map((fault) => fault.id));
+  const unknown = (options.faults ?? []).filter((id) => !known.has(id));
+  if (unknown.length)
+    throw new MatrixSelectionError(
+      `unknown fault ${unknown.join(', ')}: the catalogue is faults/catalogue/`,
+    );
+  const selected = FAULT_CATALOGUE.filter(
+    (fault) =>
+      (!options.faults?.length || options.faults.includes(fault.id)) &&
+      (!options.requirements?.length || options.requirements.includes(faultRequirement(fault.id))),
+  );
+  if (selected.length === 0 && (options.faults?.length || options.requirements?.length))
+    throw new MatrixSelectionError(
+      `no fault of the catalogue matches --faults ${options.faults?.join(',') ?? '-'} --requirements ${options.requirements?.join(',') ?? '-'}`,
+    );
+  return selected;
+}
+
+/** One cucumber run of the tag expression, judged with the project's verdict rules (inventory included). */
+async function judge(
+  session: CucumberSession,
+  target: string,
+  catalogue: readonly Requirement[],
+  context: Omit<VerdictContext, 'inventory'>,
+  tags: string,
+): Promise<Map<string, RequirementResult>> {
+  const { envelopes } = await session.run(tags, target);
+  const verdicts = requirementVerdicts(catalogue, scenarioResults(envelopes), {
+    ...context,
+    inventory: scenarioInventory(envelopes),
+  });
+  return new Map(verdicts.map((result) => [result.id, result]));
+}
+
+function firstFailure(result: RequirementResult): Failure | undefined {
+  const failed = result.scenarios.find(
+    (scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED',
+  );
+  return failed
+    ? {
+        scenario: failed.name,
+        location: failed.location,
+        step: failed.failedStep,
+        error: failed.error?.split('\n').slice(0, 6).join('\n').slice(0, 600),
+      }
+    : undefined;
+}
+
+function describe(error: unknown): string {
+  const cause = (error as Error).cause as Error | undefined;
+  return `${(error as Error).message}${cause ? `: ${cause.message}` : ''}`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
