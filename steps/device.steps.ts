@@ -49,6 +49,27 @@ When(
   },
 );
 
+/**
+ * The device's access token with the case of every letter swapped: another token, unless the token has no letter
+ * (then the step is skipped: there is no other case to try).
+ */
+When(
+  'a client posts telemetry with the access token of {string} in another case',
+  async function (this: IotcWorld, local: string) {
+    const token = this.device(local).token;
+    const swapped = [...token]
+      .map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase()))
+      .join('');
+    if (swapped === token) {
+      this.log('skipped: the access token has no letter, so it has no other case');
+      return 'skipped';
+    }
+    this.redactor.addSecret(swapped);
+    this.response = await request(this, 'POST', `/api/v1/${encodeURIComponent(swapped)}/telemetry`);
+    return undefined;
+  },
+);
+
 function request(world: IotcWorld, method: 'GET' | 'POST', path: string) {
   return deviceRequest(
     world.run.target.httpUrl,

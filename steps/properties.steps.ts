@@ -10,7 +10,8 @@
  * with a replay line. Run the same scenario with those values:
  *     FC_SEED=S FC_PATH="P" npx iotc run --tags @HTTP-TEL-02
  * fast-check then starts at the shrunk counterexample and stops at the first failure. FC_SEED alone reruns the
- * whole sequence; FC_RUNS sets the number of cases per property (default 25).
+ * whole sequence; FC_RUNS sets the number of cases per property (default 25); FC_SHRINK_MS bounds the shrinking of a
+ * failing case (default 10000 ms, at most 25000; 0 reports the first failing case unshrunk, e.g. for the kill matrix).
  */
 import { randomUUID } from 'node:crypto';
 import { Then } from '@cucumber/cucumber';
@@ -33,9 +34,17 @@ import { describeTypedValue, typedValuesEqual, type TypedValue } from '../src/kv
 const DEFAULT_RUNS = 25;
 /** A server-assigned timestamp must fall within the request, give or take this much clock difference. */
 const SERVER_CLOCK_TOLERANCE_MS = 10 * 60_000;
-/** Upper bound of one property, shrinking included, so that a slow target cannot hold the run forever. */
+/** Upper bound of finding a failing case, so that a slow target cannot hold the run forever. */
 const PROPERTY_TIME_LIMIT_MS = 120_000;
-const STEP_TIMEOUT_MS = PROPERTY_TIME_LIMIT_MS + 30_000;
+/**
+ * Upper bound of shrinking a failing case (FC_SHRINK_MS; 0 = report the first failing case as found). Every failing
+ * attempt waits the profile's eventuallyMs before it fails, so unbounded shrinking against a platform that fails
+ * every case took minutes per property (a planted fault of one value type ran past 300 s over the properties
+ * tagged with it).
+ */
+const DEFAULT_SHRINK_TIME_LIMIT_MS = 10_000;
+const MAX_SHRINK_TIME_LIMIT_MS = 25_000; // with PROPERTY_TIME_LIMIT_MS, within every step timeout (150 s)
+const STEP_TIMEOUT_MS = PROPERTY_TIME_LIMIT_MS + MAX_SHRINK_TIME_LIMIT_MS + 30_000;
 
 export type Resource = 'telemetry' | 'attributes';
 
@@ -126,6 +135,13 @@ export function storedDataOf(
 /** cucumber's World plus what steps/world.ts adds. */
 type PropertyWorld = IotcWorld;
 
+function shrinkTimeFromEnvironment(): number {
+  const text = process.env.FC_SHRINK_MS;
+  const limit = Number(text);
+  if (!text || !Number.isInteger(limit) || limit < 0) return DEFAULT_SHRINK_TIME_LIMIT_MS;
+  return Math.min(limit, MAX_SHRINK_TIME_LIMIT_MS);
+}
+
 function runsFromEnvironment(defaultRuns: number): number {
   const runs = Number(process.env.FC_RUNS);
   return Number.isInteger(runs) && runs > 0 ? runs : defaultRuns;
@@ -144,15 +160,27 @@ export async function runProperty<T>(
   const seedText = process.env.FC_SEED;
   const path = process.env.FC_PATH || undefined;
   const numRuns = runsFromEnvironment(defaultRuns);
-  const out = await fc.check(fc.asyncProperty(arbitrary, check), {
-    numRuns,
+  const property = fc.asyncProperty(arbitrary, check);
+  const options = { numRuns, includeErrorInReport: true, markInterruptAsFailure: true };
+  // first the cases until one fails, then shrinking from that case for a bounded time (the smallest failing case
+  // found by then is the one reported)
+  let out = await fc.check(property, {
+    ...options,
     seed: seedText ? Number(seedText) : undefined,
     path,
-    endOnFailure: path !== undefined,
-    includeErrorInReport: true,
+    endOnFailure: true,
     interruptAfterTimeLimit: PROPERTY_TIME_LIMIT_MS,
-    markInterruptAsFailure: true,
   });
+  const shrinkMs = shrinkTimeFromEnvironment();
+  if (out.failed && out.counterexamplePath && path === undefined && shrinkMs > 0) {
+    const shrunk = await fc.check(property, {
+      ...options,
+      seed: out.seed,
+      path: out.counterexamplePath,
+      interruptAfterTimeLimit: shrinkMs,
+    });
+    if (shrunk.failed && shrunk.counterexample !== null) out = shrunk;
+  }
   const failedPath = out.failed ? (out.counterexamplePath ?? undefined) : undefined;
   world.log(
     `fast-check seed=${out.seed}${failedPath ? ` path=${failedPath}` : ''} runs=${out.numRuns}${out.interrupted ? ' (interrupted)' : ''}`,

@@ -182,6 +182,19 @@ When(
   },
 );
 
+/** The same with the keys as a JSON array, for keys a table cell cannot hold (leading or trailing spaces). */
+Then(
+  'the telemetry keys of {string} are exactly the JSON:',
+  async function (this: IotcWorld, local: string, list: string) {
+    const device = this.device(local);
+    const expected = (JSON.parse(list) as string[]).sort();
+    await this.eventually(async () => {
+      const keys = [...(await this.run.admin.telemetryKeys(device.record.id))].sort();
+      assert.deepEqual(keys, expected, `the device holds telemetry keys ${JSON.stringify(keys)}`);
+    });
+  },
+);
+
 Then(
   'the telemetry keys of {string} are exactly {string}',
   async function (this: IotcWorld, local: string, list: string) {

@@ -7,10 +7,21 @@ Feature: Shared attribute updates by long-poll
     Given a device "valve" with an access token
 
   @HTTP-UPD-01
-  Scenario: A shared attribute changed through the REST API reaches the waiting device
-    Given the device "valve" is waiting for shared attribute updates for up to 5000 ms
+  Scenario: A shared attribute changed through the REST API reaches the waiting device, and only the change does
+    Given the platform sets the shared attributes of "valve" to {"mode": "auto"}
+    And the platform eventually holds the shared attribute "mode" of "valve"
+    And the device "valve" is waiting for shared attribute updates for up to 5000 ms
     When the platform sets the shared attributes of "valve" to {"position": 75, "unit": "percent"}
     Then the attribute updates poll of "valve" answers 200 with {"position": 75, "unit": "percent"}
+
+  @HTTP-UPD-01
+  Scenario: One change answers one poll: the next poll gets the next change, not the same one again
+    Given the device "valve" is waiting for shared attribute updates for up to 5000 ms
+    When the platform sets the shared attributes of "valve" to {"position": 10}
+    Then the attribute updates poll of "valve" answers 200 with {"position": 10}
+    Given the device "valve" is waiting for shared attribute updates for up to 5000 ms
+    When the platform sets the shared attributes of "valve" to {"position": 20}
+    Then the attribute updates poll of "valve" answers 200 with {"position": 20}
 
   @HTTP-UPD-02
   Scenario: Without a change the poll ends at its timeout with 408 and an empty body

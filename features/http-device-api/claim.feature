@@ -41,3 +41,9 @@ Feature: Device claiming over the HTTP device API
     When the device "tracker" posts the claim {"secretKey": "no-duration"}
     Then the response status is 200
     And the customer can claim "tracker" with the secret key "no-duration"
+
+  @HTTP-CLAIM-04
+  Scenario: Without durationMs the claim registration ends when device.claim.duration has passed
+    When the device "tracker" posts the claim {"secretKey": "default-window"}
+    Then the response status is 200
+    And once the platform's device.claim.duration has ended, the customer cannot claim "tracker" with the secret key "default-window"

@@ -53,6 +53,18 @@ Feature: Key-value data
       | 温度             | 3     | long |
       | a-b_c:d          | 4     | long |
 
+  @KV-01
+  Scenario: Spaces around a key are part of the key
+    When the device "sensor" posts telemetry:
+      """
+      {" padded ": 1, "trailing ": 2, "inner  spaces": 3}
+      """
+    Then the response status is 200
+    And the telemetry keys of "sensor" are exactly the JSON:
+      """
+      [" padded ", "trailing ", "inner  spaces"]
+      """
+
   @KV-02 @KV-03 @KV-04 @KV-05 @KV-06 @HTTP-ATTR-01
   Scenario: Client attributes keep the type of every value
     When the device "sensor" posts client attributes {"model": "T-1000", "active": true, "gain": 1.0, "serial": 1234567890123, "config": {"rate": 10, "bands": [1, 2]}}

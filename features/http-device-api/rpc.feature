@@ -30,6 +30,16 @@ Feature: RPC over the HTTP device API
     Then the device "lamp" receives the RPC request "blink" with params {"times": 3}
     And the platform's RPC call to "lamp" answers 200
 
+  @HTTP-RPC-05
+  Scenario: A one-way RPC is delivered once: the next poll gets the next RPC, not the same one again
+    When the device "lamp" polls for an RPC for up to 5000 ms
+    And the platform sends a one-way RPC "blink" with params {"times": 1} to "lamp"
+    Then the device "lamp" receives the RPC request "blink" with params {"times": 1}
+    And the platform's RPC call to "lamp" answers 200
+    When the platform sends a one-way RPC "dim" with params {"level": 5} to "lamp"
+    And the device "lamp" polls for an RPC for up to 5000 ms
+    Then the device "lamp" receives the RPC request "dim" with params {"level": 5}
+
   @HTTP-RPC-02
   Scenario: Without an RPC the poll ends at its timeout with 408 and an empty body
     When the device "lamp" polls for an RPC for up to 300 ms

@@ -30,6 +30,13 @@ Feature: Versioning and authentication of the HTTP device API
     Then the response status is 401
 
   @HTTP-AUTH-01
+  Scenario: The token is matched exactly: the device's token with the case of its letters swapped is refused with 401
+    When a client posts telemetry with the access token of "versioned" in another case
+    Then the response status is 401
+    When the device "versioned" posts telemetry {"exact": 1}
+    Then the response status is 200
+
+  @HTTP-AUTH-01
   Scenario: Without the token segment there is no device API
     When a client sends POST /api/v1/telemetry
     Then the response status is not a server error

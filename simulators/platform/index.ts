@@ -127,7 +127,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     ignoreTrailingSlash: true,
     maxParamLength: 500,
     defaultRoute: (request, response) => {
+      if (faultyDeviceRoute(request)) return router.lookup(request, response);
       request.resume();
+      if (faultActive('HTTP-ERR-05:unknown-resource-400') && request.url?.startsWith('/api/v1/'))
+        return sendEmpty(response, 400);
       sendEmpty(response, 404);
     },
   });
@@ -181,7 +184,20 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     let httpsUrl: string | undefined;
     if (options.httpsPort !== undefined) {
       if (!options.tls) throw new Error('httpsPort needs tls (cert and key)');
-      const httpsPort = await listen(createHttpsServer(options.tls, handler), options.httpsPort);
+      const httpsHandler = (request: IncomingMessage, response: ServerResponse) => {
+        if (
+          faultActive('HTTP-GEN-01:https-device-api-missing') &&
+          request.url?.startsWith('/api/v1/')
+        ) {
+          request.resume();
+          return sendEmpty(response, 404);
+        }
+        handler(request, response);
+      };
+      const httpsPort = await listen(
+        createHttpsServer(options.tls, httpsHandler),
+        options.httpsPort,
+      );
       httpsUrl = `https://${urlHost}:${httpsPort}`;
     }
     if (options.mqttPort !== undefined) {
@@ -236,4 +252,23 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     core.close();
     throw error;
   }
+}
+
+/**
+ * Planted faults of the device API's paths (faults/): another version segment served as v1, or a path without the
+ * token segment served as the demo device's. Rewrites the URL and answers true when the request is to be looked
+ * up again; a path already under /api/v1/{token}/ is never rewritten, so the second lookup cannot loop.
+ */
+function faultyDeviceRoute(request: IncomingMessage): boolean {
+  const url = request.url ?? '';
+  const otherVersion = /^\/api\/v\d+\//i.test(url) && !url.startsWith('/api/v1/');
+  if (faultActive('HTTP-VER-01:any-version-served') && otherVersion) {
+    request.url = url.replace(/^\/api\/v\d+\//i, '/api/v1/');
+    return true;
+  }
+  if (faultActive('HTTP-AUTH-01:tokenless-path-served') && /^\/api\/v1\/telemetry\b/.test(url)) {
+    request.url = url.replace('/api/v1/', '/api/v1/A1_TEST_TOKEN/');
+    return true;
+  }
+  return false;
 }

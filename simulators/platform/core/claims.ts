@@ -1,5 +1,6 @@
 /** Device claiming (platform-facts.md §7): the device registers a claim, a customer user claims with the secret key. */
 import type { Device } from './model';
+import { faultActive } from '../../../faults';
 
 export type ClaimResult = 'SUCCESS' | 'CLAIMED' | 'FAILURE';
 
@@ -14,19 +15,31 @@ export function registerClaim(
   durationMs: number | undefined,
   defaultDurationMs: number,
 ): void {
-  if (device.customerId) return;
+  if (device.customerId || faultActive('HTTP-CLAIM-01:not-registered')) return;
   const now = Date.now();
   if (device.claim && device.claim.expiresAt > now) return;
-  const duration = durationMs !== undefined && durationMs > 0 ? durationMs : defaultDurationMs;
-  device.claim = { secretKey: secretKey ?? '', expiresAt: now + duration };
+  const given = durationMs !== undefined && durationMs > 0;
+  const duration =
+    given && !faultActive('HTTP-CLAIM-03:duration-ignored')
+      ? durationMs * (faultActive('HTTP-CLAIM-03:duration-as-seconds') ? 1000 : 1)
+      : faultyDefaultDuration(defaultDurationMs);
+  const missingSecret = faultActive('HTTP-CLAIM-02:missing-secret-is-null') ? 'null' : '';
+  device.claim = { secretKey: secretKey ?? missingSecret, expiresAt: now + duration };
+}
+
+/** device.claim.duration, unless a planted fault (faults/) makes it ten years or nothing. */
+function faultyDefaultDuration(defaultDurationMs: number): number {
+  if (faultActive('HTTP-CLAIM-04:ten-year-default')) return 10 * 365 * 24 * 3600 * 1000;
+  return faultActive('HTTP-CLAIM-04:no-default') ? 0 : defaultDurationMs;
 }
 
 /** Customer side: CLAIMED when already owned; FAILURE when there is no registration, it expired, or the key differs. */
 export function claimDevice(device: Device, customerId: string, secretKey: string): ClaimResult {
   if (device.customerId) return 'CLAIMED';
   const registration = device.claim;
-  if (!registration || registration.expiresAt <= Date.now() || registration.secretKey !== secretKey)
-    return 'FAILURE';
+  const secretMatches =
+    registration?.secretKey === secretKey || faultActive('HTTP-CLAIM-01:secret-not-checked');
+  if (!registration || registration.expiresAt <= Date.now() || !secretMatches) return 'FAILURE';
   device.customerId = customerId;
   device.claim = null;
   return 'SUCCESS';

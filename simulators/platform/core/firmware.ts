@@ -7,6 +7,7 @@
 import type { TypedValue } from '../../../src/kv/values';
 import type { Device, OtaPackage } from './model';
 import type { PlatformCore } from './platform-core';
+import { faultActive } from '../../../faults';
 
 export const FIRMWARE_ATTRIBUTES = [
   'fw_title',
@@ -21,7 +22,7 @@ export const FIRMWARE_ATTRIBUTES = [
 export function startFirmwareUpdate(core: PlatformCore, device: Device, ota: OtaPackage): void {
   device.firmwareId = ota.id;
   const text = (value: string): TypedValue => ({ type: 'STRING', value });
-  const values: Array<[string, TypedValue]> = [
+  let values: Array<[string, TypedValue]> = [
     ['fw_title', text(ota.title)],
     ['fw_version', text(ota.version)],
   ];
@@ -32,6 +33,10 @@ export function startFirmwareUpdate(core: PlatformCore, device: Device, ota: Ota
   } else if (ota.url) {
     values.push(['fw_url', text(ota.url)]);
   }
+  if (faultActive('HTTP-FW-02:checksum-missing'))
+    values = values.filter(([key]) => key !== 'fw_checksum');
+  if (faultActive('HTTP-FW-02:title-missing'))
+    values = values.filter(([key]) => key !== 'fw_title');
   core.saveAttributes(device, 'SHARED_SCOPE', values);
   const now = Date.now();
   core.saveTelemetry(device, [

@@ -12,6 +12,7 @@ import { NO_QUIRKS, type Quirks } from '../quirks';
 import { telemetrySchema } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
 import { BadRequestError } from './errors';
+import { faultActive } from '../../../faults';
 
 export function parseJson(text: string, what: string): unknown {
   try {
@@ -33,12 +34,13 @@ export function parseValid(
   kvObjects: (document: unknown) => unknown[] = (document) => [document],
 ): unknown {
   const plain = parseJson(text, what);
-  if (quirks.dropNullValues) for (const object of kvObjects(plain)) dropNulls(object);
+  const dropNullValues = quirks.dropNullValues || faultActive('HTTP-ERR-01:nulls-dropped');
+  if (dropNullValues) for (const object of kvObjects(plain)) dropNulls(object);
   const check = validate(schema, plain);
   if (!check.ok) throw new BadRequestError(`Invalid ${what}: ${check.errors.join('; ')}`);
   try {
     const document = parseLossless(text);
-    if (quirks.dropNullValues) for (const object of kvObjects(document)) dropNulls(object);
+    if (dropNullValues) for (const object of kvObjects(document)) dropNulls(object);
     return document;
   } catch (error) {
     throw new BadRequestError(`Invalid ${what}: ${(error as Error).message}`);
@@ -68,9 +70,59 @@ export function typedEntries(
         typed.value.includes('.') && !/\.\d/.test(typed.value) ? `${typed.value}0` : typed.value,
       );
     }
-    entries.push([key, typed]);
+    entries.push([faultyKey(key), faultyValue(typed)]);
   }
   return entries;
+}
+
+/** Planted faults of keys (faults/catalogue/key-value-data.ts): a key stored other than as sent. */
+function faultyKey(key: string): string {
+  if (faultActive('KV-01:keys-lowercased')) return key.toLowerCase();
+  if (faultActive('KV-01:keys-trimmed')) return key.trim();
+  return key;
+}
+
+/** Planted faults of value types (faults/catalogue/key-value-data.ts): each stores one type wrongly. */
+function faultyValue(typed: TypedValue): TypedValue {
+  switch (typed.type) {
+    case 'STRING':
+      if (faultActive('KV-02:numeric-strings-cast') && PARSABLE_NUMBER.test(typed.value))
+        return numberFromLexeme(typed.value);
+      return typed;
+    case 'BOOLEAN':
+      if (faultActive('KV-03:booleans-as-strings'))
+        return { type: 'STRING', value: String(typed.value) };
+      return typed;
+    case 'DOUBLE':
+      if (faultActive('KV-04:integral-doubles-as-longs') && Number.isInteger(typed.value))
+        return { type: 'LONG', value: BigInt(typed.value) };
+      if (faultActive('KV-04:single-precision'))
+        return { type: 'DOUBLE', value: Math.fround(typed.value) };
+      return typed;
+    case 'LONG':
+      if (faultActive('KV-05:longs-rounded'))
+        return { type: 'LONG', value: BigInt(Number(typed.value)) };
+      if (faultActive('KV-05:negative-longs-as-doubles') && typed.value < 0n)
+        return { type: 'DOUBLE', value: Number(typed.value) };
+      return typed;
+    case 'JSON':
+      if (faultActive('KV-06:json-arrays-refused') && Array.isArray(typed.value))
+        throw new BadRequestError('Invalid value: a JSON array is not a value');
+      if (faultActive('KV-06:nested-nulls-dropped'))
+        return { type: 'JSON', value: withoutNulls(typed.value) };
+      return typed;
+  }
+}
+
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.filter((item) => item !== null).map(withoutNulls);
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, inner]) => inner !== null)
+        .map(([key, inner]) => [key, withoutNulls(inner)]),
+    );
+  return value;
 }
 
 /** The key-value objects of a telemetry document: the object, each element, or the values of timestamped ones. */
@@ -93,11 +145,27 @@ export function telemetryEntries(
   quirks: Quirks = NO_QUIRKS,
 ): Array<{ ts: number; values: Array<[string, TypedValue]> }> {
   const document = parseValid(text, telemetrySchema, 'telemetry', quirks, telemetryKvObjects);
-  const elements = Array.isArray(document) ? document : [document];
+  const array = Array.isArray(document);
+  let elements = array ? document : [document];
+  if (array && faultActive('HTTP-TEL-02:first-element-only')) elements = elements.slice(0, 1);
+  // a planted fault (faults/) may store plain elements at the epoch instead of the server's time
+  const epoch = array
+    ? faultActive('HTTP-TEL-02:epoch-timestamp')
+    : faultActive('HTTP-TEL-01:epoch-timestamp');
+  const plainTs = epoch ? 0 : now;
   return elements.map((element) => {
     const record = element as Record<string, unknown>;
-    return Object.hasOwn(record, 'ts') && Object.hasOwn(record, 'values')
-      ? { ts: Number(String(record.ts)), values: typedEntries(record.values, quirks) }
-      : { ts: now, values: typedEntries(record, quirks) };
+    if (Object.hasOwn(record, 'ts') && Object.hasOwn(record, 'values'))
+      return { ts: timestampOf(record.ts, now), values: typedEntries(record.values, quirks) };
+    const values = typedEntries(record, quirks);
+    if (!array && faultActive('HTTP-TEL-01:last-key-dropped')) values.pop();
+    return { ts: plainTs, values };
   });
+}
+
+/** The ts of the timestamped form, unless a planted fault ignores it or reads it as seconds. */
+function timestampOf(ts: unknown, now: number): number {
+  if (faultActive('HTTP-TEL-03:device-ts-ignored')) return now;
+  const millis = Number(String(ts));
+  return faultActive('HTTP-TEL-03:ts-as-seconds') ? millis * 1000 : millis;
 }

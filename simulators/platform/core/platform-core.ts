@@ -14,6 +14,7 @@ import { provisionDevice, type ProvisionOutcome, type ProvisionRequest } from '.
 import { endRpcs, queueRpc, replyRpc, takeRpc, type RpcCall } from './rpc';
 import { appendTelemetry, type TelemetryRecord } from './time-series';
 import { randomApiKeyValue, randomId, randomToken } from './tokens';
+import { faultActive } from '../../../faults';
 import {
   DeviceRecord,
   type ApiKey,
@@ -289,6 +290,9 @@ export class PlatformCore {
       const attribute = { value, lastUpdateTs: now };
       map.set(key, attribute);
       updated?.set(key, attribute);
+      if (shared && faultActive('HTTP-ATTR-05:shared-overwrites-client'))
+        if (device.attributes.CLIENT_SCOPE.has(key))
+          device.attributes.CLIENT_SCOPE.set(key, attribute);
     }
     if (updated) this.events.emit(device.id, 'shared', { updated, deleted: [] });
   }

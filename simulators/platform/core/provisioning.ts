@@ -6,6 +6,8 @@
  */
 import type { Device } from './model';
 import type { PlatformCore } from './platform-core';
+import { faultActive } from '../../../faults';
+import { randomToken } from './tokens';
 
 export interface ProvisionRequest {
   deviceName: string;
@@ -24,18 +26,21 @@ export function provisionDevice(core: PlatformCore, request: ProvisionRequest): 
   const { deviceName, provisionDeviceKey: key, provisionDeviceSecret: secret } = request;
   if (!key || !secret) return { status: 'NOT_FOUND' };
   const profile = core.profileByProvisionKey(key);
-  if (
-    !profile?.provisionDeviceSecret ||
-    profile.provisionDeviceSecret !== secret ||
-    profile.provisionType === 'DISABLED'
-  ) {
+  const secretMatches =
+    profile?.provisionDeviceSecret === secret || faultActive('HTTP-PROV-03:secret-not-checked');
+  const disabled =
+    profile?.provisionType === 'DISABLED' && !faultActive('HTTP-PROV-03:disabled-ignored');
+  if (!profile?.provisionDeviceSecret || !secretMatches || disabled) {
     return { status: 'NOT_FOUND' };
   }
   if (!deviceName.trim()) return { status: 'FAILURE' };
   const existing = core.deviceNamed(deviceName);
   let device: Device;
-  if (profile.provisionType === 'ALLOW_CREATE_NEW_DEVICES') {
+  // a planted fault (faults/) may answer a made-up token, whatever was or was not created
+  const madeUp = () => ({ status: 'SUCCESS', device: { token: randomToken() } as Device }) as const;
+  if (profile.provisionType !== 'CHECK_PRE_PROVISIONED_DEVICES') {
     if (existing) return { status: 'FAILURE' };
+    if (faultActive('HTTP-PROV-01:device-not-created')) return madeUp();
     try {
       device = core.createDevice({
         name: deviceName,
@@ -46,11 +51,13 @@ export function provisionDevice(core: PlatformCore, request: ProvisionRequest): 
     } catch {
       return { status: 'FAILURE' }; // e.g. the requested token belongs to another device
     }
+    if (faultActive('HTTP-PROV-01:other-credentials')) return madeUp();
   } else {
     if (
       !existing ||
       existing.profileId !== profile.id ||
-      existing.attributes.SERVER_SCOPE.has('provisionState')
+      existing.attributes.SERVER_SCOPE.has('provisionState') ||
+      faultActive('HTTP-PROV-02:pre-provisioned-refused')
     )
       return { status: 'FAILURE' };
     device = existing;
@@ -58,5 +65,6 @@ export function provisionDevice(core: PlatformCore, request: ProvisionRequest): 
   core.saveAttributes(device, 'SERVER_SCOPE', [
     ['provisionState', { type: 'STRING', value: 'provisioned' }],
   ]);
+  if (existing && faultActive('HTTP-PROV-02:other-credentials')) return madeUp();
   return { status: 'SUCCESS', device };
 }

@@ -5,6 +5,7 @@
  */
 import type { EventHub } from './event-hub';
 import type { Device, RpcOutcome, RpcRequest } from './model';
+import { faultActive } from '../../../faults';
 
 export interface RpcCall {
   method: string;
@@ -60,9 +61,14 @@ export function takeRpc(device: Device): RpcRequest | undefined {
   const now = Date.now();
   for (const rpc of device.rpcs.values()) {
     if (rpc.state !== 'QUEUED' || rpc.expiresAt <= now) continue;
+    if (rpc.oneway && faultActive('HTTP-RPC-05:one-way-not-delivered')) continue;
     if (rpc.oneway) {
       rpc.state = 'SUCCESSFUL';
       rpc.settle({ kind: 'DELIVERED' });
+      if (faultActive('HTTP-RPC-05:one-way-delivered-twice')) {
+        rpc.state = 'QUEUED'; // back in the queue (at its end), to be delivered again
+        device.rpcs.set(rpc.id, rpc);
+      }
     } else {
       rpc.state = 'DELIVERED';
     }

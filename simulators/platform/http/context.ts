@@ -10,6 +10,7 @@ import type { Device } from '../core/model';
 import { sendEmpty, sendError, sendText } from './exchange';
 import { BadRequestError } from '../core/errors';
 import type { Quirks } from '../quirks';
+import { faultActive } from '../../../faults';
 
 /** Answers client-side RPC (POST /api/v1/{token}/rpc): the request document (plain JSON values) → the answer. */
 export type ClientRpcHandler = (
@@ -36,19 +37,38 @@ export type DeviceHandler = (
 export const MAX_BODY = 50 * 1024 * 1024;
 export const MAX_RPC_BODY = 64 * 1024;
 
-/** The device of the path's token; answers 401 with an empty body (as the platform) when there is none. */
+/**
+ * The device of the path's token; answers 401 with an empty body (as the platform) when there is none. A long-poll
+ * passes its timeout, which only a planted fault uses (an unknown token waiting like a device).
+ */
 export function authenticate(
   api: DeviceApi,
   params: Params,
   request: IncomingMessage,
   response: ServerResponse,
+  longPollMs?: number,
 ): Device | undefined {
-  const device = api.core.deviceByTokenValue(params.token ?? '');
+  const token = params.token ?? '';
+  const device = api.core.deviceByTokenValue(token) ?? caseFoldedFault(api, token);
   if (!device) {
     request.resume(); // the body of a refused request is drained, never read
-    sendEmpty(response, 401);
+    if (longPollMs !== undefined && faultActive('HTTP-ERR-04:long-poll-unknown-token-waits')) {
+      const timer = setTimeout(() => sendEmpty(response, 408), longPollMs);
+      response.on('close', () => clearTimeout(timer));
+      return undefined;
+    }
+    sendEmpty(response, faultActive('HTTP-ERR-04:unknown-token-403') ? 403 : 401);
   }
   return device;
+}
+
+/** Planted fault: a token that differs from a device's only in case is taken as that device's. */
+function caseFoldedFault(api: DeviceApi, token: string): Device | undefined {
+  if (!faultActive('HTTP-AUTH-01:token-case-folded')) return undefined;
+  const folded = token.toLowerCase();
+  for (const device of api.core.devices.values())
+    if (device.token.toLowerCase() === folded) return device;
+  return undefined;
 }
 
 /** Wraps a handler so that any error becomes an answer: PlatformError as itself, anything else 500 code 2. */
@@ -86,6 +106,12 @@ function failed(
   api: DeviceApi,
 ): void {
   request.resume();
+  if (
+    faultActive('HTTP-ERR-01:malformed-json-500') &&
+    error instanceof BadRequestError &&
+    error.message.includes('malformed JSON')
+  )
+    return sendError(response, new PlatformError(error.message, 500, 2));
   if (error instanceof PlatformError) return sendError(response, error);
   api.logger.error({ err: error, url: request.url }, 'device API request failed');
   sendError(response, new PlatformError((error as Error)?.message ?? 'Internal error', 500, 2));

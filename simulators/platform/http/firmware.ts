@@ -6,26 +6,34 @@
  */
 import { firmwareQuerySchema } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
-import { BadRequestError } from '../core/errors';
+import { BadRequestError, PlatformError } from '../core/errors';
+import { faultActive } from '../../../faults';
 import { authenticate, type DeviceHandler } from './context';
 import { queryOf, sendEmpty } from './exchange';
 
 export const getFirmware: DeviceHandler = (request, response, params, api) => {
   const query = Object.fromEntries(queryOf(request.url));
   const check = validate(firmwareQuerySchema, query);
-  if (!check.ok) throw new BadRequestError(`Invalid firmware request: ${check.errors.join('; ')}`);
+  if (!check.ok) {
+    const message = `Invalid firmware request: ${check.errors.join('; ')}`;
+    if (faultActive('HTTP-ERR-02:invalid-parameter-500')) throw new PlatformError(message, 500, 2);
+    throw new BadRequestError(message);
+  }
   const device = authenticate(api, params, request, response);
   if (!device) return;
   const ota = api.core.firmwareOf(device);
-  if (!ota?.data) return sendEmpty(response, 404);
+  if (!ota?.data)
+    return sendEmpty(response, faultActive('HTTP-ERR-05:no-package-empty-200') ? 200 : 404);
   if (ota.title !== query.title || ota.version !== query.version) {
     throw new BadRequestError(
       `Firmware ${query.title} ${query.version} is not the package assigned to the device`,
     );
   }
   const size = Number(query.size ?? 0);
-  const chunk = Number(query.chunk ?? 0);
-  const data = ota.data;
+  const chunk = Number(query.chunk ?? 0) + (faultActive('HTTP-FW-01:chunks-off-by-one') ? 1 : 0);
+  const data = faultActive('HTTP-FW-01:last-byte-missing')
+    ? ota.data.subarray(0, ota.data.length - 1)
+    : ota.data;
   const part =
     size === 0
       ? data

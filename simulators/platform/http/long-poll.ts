@@ -6,8 +6,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { longPollQuerySchema } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
-import { BadRequestError } from '../core/errors';
-import { queryOf, sendEmpty } from './exchange';
+import { BadRequestError, PlatformError } from '../core/errors';
+import { queryOf, sendEmpty, sendJson } from './exchange';
+import { faultActive } from '../../../faults';
 
 /** transport.http.request_timeout: the wait when timeout is absent or 0 (ms). */
 export const DEFAULT_LONG_POLL_MS = 60_000;
@@ -15,20 +16,42 @@ export const DEFAULT_LONG_POLL_MS = 60_000;
 /** The `timeout` query parameter in ms: a non-negative integer (400 otherwise); absent or 0 → 60000. */
 export function longPollTimeout(request: IncomingMessage): number {
   const query = Object.fromEntries(queryOf(request.url));
+  if (faultActive('HTTP-ERR-02:negative-timeout-accepted') && /^-\d+$/.test(query.timeout ?? ''))
+    query.timeout = '0';
   const check = validate(longPollQuerySchema, query);
-  if (!check.ok) throw new BadRequestError(`Invalid timeout parameter: ${check.errors.join('; ')}`);
+  if (!check.ok) {
+    const message = `Invalid timeout parameter: ${check.errors.join('; ')}`;
+    if (faultActive('HTTP-ERR-02:invalid-parameter-500')) throw new PlatformError(message, 500, 2);
+    throw new BadRequestError(message);
+  }
   const timeout = Number(query.timeout ?? 0);
   return timeout > 0 ? timeout : DEFAULT_LONG_POLL_MS;
 }
 
+const NO_FAULTS: TimeoutFaults = { ignored: false, early: false, withBody: false };
+
 /** Answers once; a send that returns false has answered nothing and the poll keeps waiting. */
 export type Finish = (send: () => boolean | void) => void;
+
+/** How a poll's planted timeout faults (faults/) change it: the timeout ignored or cut short, a body at 408. */
+export interface TimeoutFaults {
+  ignored: boolean;
+  early: boolean;
+  withBody: boolean;
+}
+
+/** The timeout a poll really waits: as asked, unless a planted fault ignores it (60 s) or cuts it to a quarter. */
+export function faultyTimeout(timeoutMs: number, faults: TimeoutFaults): number {
+  if (faults.ignored) return DEFAULT_LONG_POLL_MS;
+  return faults.early ? timeoutMs / 4 : timeoutMs;
+}
 
 /** Waits for `subscribe`'s listeners to call finish; they are removed when the poll ends, however it ends. */
 export function longPoll(
   response: ServerResponse,
   timeoutMs: number,
   subscribe: (finish: Finish) => Array<() => void>,
+  faults?: TimeoutFaults,
 ): void {
   let done = false;
   let unsubscribers: Array<() => void> = [];
@@ -43,7 +66,10 @@ export function longPoll(
     if (send() === false) return;
     cleanup();
   };
-  const timer = setTimeout(() => finish(() => sendEmpty(response, 408)), timeoutMs);
+  const timedOut = faults?.withBody
+    ? () => sendJson(response, 408, { error: 'timeout' })
+    : () => sendEmpty(response, 408);
+  const timer = setTimeout(() => finish(timedOut), faultyTimeout(timeoutMs, faults ?? NO_FAULTS));
   unsubscribers = subscribe(finish);
   response.on('close', cleanup);
 }

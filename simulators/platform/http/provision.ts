@@ -6,13 +6,18 @@
 import { provisionRequestSchema } from '../../../schemas';
 import type { ProvisionRequest } from '../core/provisioning';
 import { MAX_BODY, type DeviceHandler } from './context';
-import { readBody, sendJson } from './exchange';
+import { readBody, sendEmpty, sendJson } from './exchange';
+import { faultActive } from '../../../faults';
 import { parseJson, parseValid } from '../core/payloads';
 import { PlatformError } from '../core/errors';
 import { randomToken } from '../core/tokens';
 
 export const postProvision: DeviceHandler = async (request, response, _params, api) => {
-  const text = (await readBody(request, MAX_BODY)).toString('utf8');
+  if (faultActive('HTTP-PROV-04:token-required')) {
+    request.resume();
+    return sendEmpty(response, 401);
+  }
+  const text = withMissingFieldsFault((await readBody(request, MAX_BODY)).toString('utf8'));
   const body = api.quirks.provisioningFieldsOptional
     ? thingsboardProvisionRequest(text)
     : (parseValid(text, provisionRequestSchema, 'provisioning request') as ProvisionRequest & {
@@ -60,4 +65,26 @@ function thingsboardProvisionRequest(
     ...body,
     deviceName: typeof body.deviceName === 'string' ? body.deviceName : randomToken(),
   } as ProvisionRequest & { credentialsType?: string };
+}
+
+/**
+ * Planted faults HTTP-PROV-05 (faults/): a missing required field is filled in (a made-up name, an empty key or
+ * secret, which find no profile) instead of making the request invalid. The text is unchanged when none is on.
+ */
+function withMissingFieldsFault(text: string): string {
+  const fills: Array<[keyof ProvisionRequest, string]> = [];
+  if (faultActive('HTTP-PROV-05:device-name-optional')) fills.push(['deviceName', randomToken()]);
+  if (faultActive('HTTP-PROV-05:key-optional')) fills.push(['provisionDeviceKey', '']);
+  if (faultActive('HTTP-PROV-05:secret-optional')) fills.push(['provisionDeviceSecret', '']);
+  if (fills.length === 0) return text;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return text;
+  const record = body as Record<string, unknown>;
+  for (const [field, value] of fills) if (!(field in record)) record[field] = value;
+  return JSON.stringify(record);
 }

@@ -2,6 +2,8 @@
 import { MAX_BODY, authenticate, payloadFailure, type DeviceHandler } from './context';
 import { readBody, sendEmpty } from './exchange';
 import { telemetryEntries } from '../core/payloads';
+import { faultActive } from '../../../faults';
+import type { Device } from '../core/model';
 
 export const postTelemetry: DeviceHandler = async (request, response, params, api) => {
   const device = authenticate(api, params, request, response);
@@ -10,8 +12,27 @@ export const postTelemetry: DeviceHandler = async (request, response, params, ap
   try {
     api.core.saveTelemetry(device, telemetryEntries(body.toString('utf8'), Date.now(), api.quirks));
   } catch (error) {
+    if (faultActive('HTTP-ERR-01:valid-elements-stored')) storeValidElements(api, device, body);
     if (payloadFailure(error, response, api)) return;
     throw error;
   }
   sendEmpty(response, 200);
 };
+
+/** Planted fault HTTP-ERR-01:valid-elements-stored: the valid elements of a refused array are stored one by one. */
+function storeValidElements(api: Parameters<DeviceHandler>[3], device: Device, body: Buffer): void {
+  let document: unknown;
+  try {
+    document = JSON.parse(body.toString('utf8'));
+  } catch {
+    return;
+  }
+  if (!Array.isArray(document)) return;
+  for (const element of document) {
+    try {
+      api.core.saveTelemetry(device, telemetryEntries(JSON.stringify(element), Date.now()));
+    } catch {
+      // an invalid element is skipped
+    }
+  }
+}
