@@ -33,8 +33,9 @@ export const GATEWAY_FAULTS = [
     breaks: 'a CONNECT whose user name is no access token is accepted',
   },
   {
-    id: 'GW-AUTH-01:token-from-password',
-    breaks: 'the access token is read from the MQTT password instead of the user name',
+    id: 'GW-AUTH-01:tls-token-from-password',
+    breaks:
+      'over TLS (mqtts) the access token is read from the MQTT password instead of the user name',
   },
   {
     id: 'GW-VER-01:prefix-v2',

@@ -22,9 +22,10 @@ export function handleConnect(session: MqttSession, packet: IConnectPacket): voi
     return session.end();
   }
   const { core, sessionsByDevice } = session.context;
-  const username = faultActive('GW-AUTH-01:token-from-password')
-    ? (packet.password?.toString() ?? '')
-    : (packet.username ?? '');
+  const username =
+    faultActive('GW-AUTH-01:tls-token-from-password') && 'encrypted' in session.socket
+      ? (packet.password?.toString() ?? '')
+      : (packet.username ?? '');
   const device = username ? core.deviceByTokenValue(username) : undefined;
   if (!device && faultActive('GW-AUTH-01:unknown-token-accepted')) {
     session.send(
