@@ -641,7 +641,19 @@ When(
 // ---- the tenant's device limit (tenant-limits capability: it changes the tenant profile, so never on staging) ----
 
 Given("the tenant's device limit is reached", async function (this: IotcWorld) {
-  const { target, admin } = this.run;
+  await limitDevices(this, 0);
+});
+
+Given(
+  "the tenant's device limit allows {int} more device(s)",
+  async function (this: IotcWorld, room: number) {
+    await limitDevices(this, room);
+  },
+);
+
+/** Sets the tenant's device limit to the current device count plus `room`; restored after the scenario. */
+async function limitDevices(world: IotcWorld, room: number): Promise<void> {
+  const { target, admin } = world.run;
   assert.ok(
     target.sysAdmin,
     'the tenant-limits capability needs platform.sysAdmin credentials in the target profile',
@@ -650,21 +662,21 @@ Given("the tenant's device limit is reached", async function (this: IotcWorld) {
     requestTimeoutMs: target.timeouts.requestMs,
     tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
   });
-  this.cleanups.push({ what: 'system administrator session', undo: () => sysadmin.close() });
+  world.cleanups.push({ what: 'system administrator session', undo: () => sysadmin.close() });
   const profile = await sysadmin.defaultTenantProfile();
   const configuration = (profile.profileData as { configuration: { maxDevices?: number } })
     .configuration;
   const previous = configuration.maxDevices ?? 0;
-  configuration.maxDevices = (await admin.listDevices(0, undefined, 1)).totalElements;
+  configuration.maxDevices = (await admin.listDevices(0, undefined, 1)).totalElements + room;
   await sysadmin.saveTenantProfile(profile);
-  this.cleanups.push({
+  world.cleanups.push({
     what: "the tenant's device limit",
     undo: async () => {
       configuration.maxDevices = previous;
       await sysadmin.saveTenantProfile(profile);
     },
   });
-});
+}
 
 // ---- authentication -------------------------------------------------------------------------------------------
 

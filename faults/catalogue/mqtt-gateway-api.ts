@@ -107,6 +107,10 @@ export const GATEWAY_FAULTS = [
     breaks: 'a disconnect for an unknown device name creates that device',
   },
   {
+    id: 'GW-LIM-01:limit-one-early',
+    breaks: 'a gateway connect is refused one device before the limit is reached',
+  },
+  {
     id: 'GW-LIM-01:limit-not-enforced',
     breaks: "a gateway connect creates the device beyond the tenant's device limit",
   },
@@ -157,6 +161,10 @@ export const GATEWAY_FAULTS = [
     id: 'GW-ATTRREQ-01:shared-keys-ignored',
     breaks:
       'the shared array of an attribute request is ignored: the answer holds no shared attribute',
+  },
+  {
+    id: 'GW-ATTRREQ-01:shared-required',
+    breaks: 'an attribute request without shared is refused as malformed',
   },
   {
     id: 'GW-ATTRREQ-01:key-filter-ignored',

@@ -126,3 +126,14 @@ Feature: Attributes through the gateway
     Examples: MQTT 5
       | version |
       | 5       |
+
+  @GW-ATTRREQ-01 @GW-ATTRREQ-02
+  Scenario: An attribute request naming only client keys is answered with those keys
+    Given a gateway "gw" connected over MQTT 3.1.1
+    When the gateway "gw" publishes attributes for "dial": {"unit": "bar", "color": "red"}
+    Then the PUBACK reports success
+    And the platform eventually holds a device "dial" of the profile "default"
+    When the gateway "gw" requests attributes of "dial" with {"client": ["unit"]}
+    Then the gateway "gw" receives on v1/gateway/attributes/response an answer with the id of its request for "dial"
+    And the gateway's attribute answer for "gw" holds {"unit": "bar"}
+    And the gateway's attribute answer for "gw" holds no attribute "color"

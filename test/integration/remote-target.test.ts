@@ -32,8 +32,9 @@ async function startSimulate(): Promise<{
       '--mqtts-port',
       '0',
       '--json',
+      // short enough that the default claim window is waited out (GW-CLAIM-03), as in the embedded profile
       '--claim-duration-ms',
-      '60000',
+      '3000',
     ],
     {
       cwd: ROOT,
@@ -110,7 +111,7 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
             username: '${env:IOTC_TEST_SYSADMIN_USER}',
             password: '${env:IOTC_TEST_SYSADMIN_PASSWORD}',
           },
-          claimDurationMs: 60000,
+          claimDurationMs: 3000,
         },
         capabilities: [
           'mqtt5',

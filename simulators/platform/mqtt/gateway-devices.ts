@@ -46,6 +46,13 @@ export class GatewayDevices {
       throw new PublishFailure(REASON.QUOTA_EXCEEDED, 'one device per gateway', false);
     const { core } = this.session.context;
     let device = core.deviceNamed(name);
+    if (
+      !device &&
+      faultActive('GW-LIM-01:limit-one-early') &&
+      core.maxDevices > 0 &&
+      core.devices.size + 1 >= core.maxDevices
+    )
+      throw PublishFailure.quotaExceeded('the device limit is reached');
     if (!device) {
       const create = () =>
         core.createDevice({

@@ -160,6 +160,12 @@ const HANDLERS: Record<string, Handler> = {
         REASON.IMPLEMENTATION_SPECIFIC_ERROR,
       );
     }
+    if (
+      faultActive('GW-ATTRREQ-01:shared-required') &&
+      typeof request.client !== 'boolean' &&
+      request.shared === undefined
+    )
+      throw new BadRequestError('Invalid gateway attribute request: shared is required');
     const device = devices.connect(request.device);
     const answer: Record<string, unknown> = { id: request.id, device: request.device };
     if (typeof request.client === 'boolean') {
