@@ -112,7 +112,7 @@ export const targetProfileSchema = {
         },
         claimDurationMs: {
           description:
-            'The platform setting device.claim.duration, used when a claim gives no durationMs.',
+            'The platform setting device.claim.duration, used when a claim gives no durationMs. A scenario waits this window out; longer than 30 s, that scenario is skipped (its requirement not tested).',
           type: 'integer',
           minimum: 1,
         },

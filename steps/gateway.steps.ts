@@ -17,9 +17,10 @@ import {
   type GatewayRpcRequest,
 } from '../simulators/gateway/mqtt-gateway';
 import { jsonEqual, parseLossless, toPlain } from '../src/kv/values';
-import { AdminClient } from '../src/admin-client';
+import { AdminClient, type AdminResponse } from '../src/admin-client';
 import type { IotcWorld } from './world';
 import { connectGateway, mqttUrl } from './support/gateway';
+import { sameJson } from './support/expectations';
 
 defineParameterType({
   name: 'mqttVersion',
@@ -280,42 +281,72 @@ Then(
   },
 );
 
-/** The answer holds each expected key with its value, wherever the platform's answer shape puts it. */
+async function attributeAnswer(world: IotcWorld, gateway: string): Promise<AttributeResponse> {
+  const response = (await world.pending.get(`attribute-response:${gateway}`)) as
+    | AttributeResponse
+    | undefined;
+  assert.ok(response, 'the gateway sent no attribute request');
+  return response;
+}
+
+/**
+ * The attributes an answer carries, by key. The answer's payload is not fixed by interfaces.md (GW-ATTRREQ-03), so
+ * the shapes in use are read, and only where they put attributes: members of `client` and `shared` (the device API's
+ * shape, which the reference answers to interfaces.md's request), members of `values`, or `value` (ThingsBoard's
+ * answer to a request for one key, `valueKey` being that key). Never a member at any depth.
+ */
+function answeredAttributes(
+  document: Record<string, unknown>,
+  valueKey: string | undefined,
+): Map<string, unknown> {
+  const found = new Map<string, unknown>();
+  for (const member of ['client', 'shared', 'values']) {
+    const scope = document[member];
+    if (scope && typeof scope === 'object' && !Array.isArray(scope))
+      for (const [key, value] of Object.entries(scope)) found.set(key, value);
+  }
+  if (valueKey !== undefined && Object.hasOwn(document, 'value'))
+    found.set(valueKey, document.value);
+  return found;
+}
+
 Then(
-  /^the gateway's attribute answer for "([^"]*)" holds (.+)$/,
+  /^the gateway's attribute answer for "([^"]*)" holds (?!no attribute )(.+)$/,
   async function (this: IotcWorld, gateway: string, expected: string) {
-    const response = (await this.pending.get(`attribute-response:${gateway}`)) as
-      | AttributeResponse
-      | undefined;
-    assert.ok(response, 'the gateway sent no attribute request');
-    const found = collectValues(toPlain(parseLossless(response.raw)));
-    for (const [key, value] of Object.entries(JSON.parse(expected) as Record<string, unknown>)) {
+    const response = await attributeAnswer(this, gateway);
+    const wanted = Object.entries(JSON.parse(expected) as Record<string, unknown>);
+    const found = answeredAttributes(
+      toPlain(parseLossless(response.raw)) as Record<string, unknown>,
+      wanted.length === 1 ? wanted[0]![0] : undefined,
+    );
+    for (const [key, value] of wanted) {
       assert.ok(
-        found.some(([k, v]) => (k === key || k === 'value') && jsonEqual(v, value)),
+        found.has(key) && jsonEqual(found.get(key), value),
         `the answer ${this.redact(response.raw)} does not hold ${key} = ${JSON.stringify(value)}`,
       );
     }
   },
 );
 
-/** Every (member, value) pair of a document, at any depth. */
-function collectValues(
-  document: unknown,
-  out: Array<[string, unknown]> = [],
-): Array<[string, unknown]> {
-  if (document && typeof document === 'object' && !Array.isArray(document)) {
-    for (const [key, value] of Object.entries(document)) {
-      out.push([key, value]);
-      collectValues(value, out);
-    }
-  }
-  return out;
-}
+Then(
+  /^the gateway's attribute answer for "([^"]*)" holds no attribute "([^"]*)"$/,
+  async function (this: IotcWorld, gateway: string, key: string) {
+    const response = await attributeAnswer(this, gateway);
+    const found = answeredAttributes(
+      toPlain(parseLossless(response.raw)) as Record<string, unknown>,
+      undefined,
+    );
+    assert.ok(
+      !found.has(key),
+      `the answer ${this.redact(response.raw)} holds ${key}, which was not requested`,
+    );
+  },
+);
 
 // ---- downlink: shared attribute updates and RPC ---------------------------------------------------------------
 
 Then(
-  /^the gateway "([^"]*)" receives an attribute update for "([^"]*)" with (.+)$/,
+  /^the gateway "([^"]*)" receives an attribute update for "([^"]*)" with (?!exactly )(.+)$/,
   async function (this: IotcWorld, gateway: string, local: string, expected: string) {
     const name = this.device(local).record.name;
     const wanted = JSON.parse(expected) as Record<string, unknown>;
@@ -333,6 +364,97 @@ Then(
     assert.ok(
       update,
       `no update of ${JSON.stringify(wanted)} for ${local} reached the gateway; it received ${JSON.stringify(driver.attributeUpdates.map((u) => u.data))}`,
+    );
+    this.ids.set(`update-seen:${gateway}`, String(driver.attributeUpdates.indexOf(update)));
+  },
+);
+
+Then(
+  /^the gateway "([^"]*)" receives an attribute update for "([^"]*)" with exactly (.+)$/,
+  async function (this: IotcWorld, gateway: string, local: string, expected: string) {
+    const name = this.device(local).record.name;
+    const driver = this.gateway(gateway).driver;
+    // the update this step waits for is the first for the device after the one the scenario awaited before
+    const seen = Number(this.ids.get(`update-seen:${gateway}`) ?? -1);
+    const update =
+      driver.attributeUpdates.find(
+        (candidate, index) => index > seen && candidate.device === name,
+      ) ?? (await driver.nextAttributeUpdate(name, this.run.target.timeouts.eventuallyMs));
+    assert.ok(
+      update,
+      `no further update for ${local} reached the gateway; it received ${JSON.stringify(driver.attributeUpdates.map((u) => u.data))}`,
+    );
+    assert.ok(
+      sameJson((parseLossless(update.raw) as { data?: unknown }).data, expected),
+      `the update for ${local} carries ${JSON.stringify(update.data)}, expected exactly ${expected}`,
+    );
+    this.ids.set(`update-seen:${gateway}`, String(driver.attributeUpdates.indexOf(update)));
+  },
+);
+
+/**
+ * Counts the updates of a device that arrived before the latest one this scenario waited for: one connection
+ * delivers in order, so a duplicate of an earlier update can only come before that later one.
+ */
+Then(
+  /^before it, the gateway "([^"]*)" received exactly (\d+) attribute updates? for "([^"]*)"$/,
+  function (this: IotcWorld, gateway: string, count: string, local: string) {
+    const name = this.device(local).record.name;
+    const driver = this.gateway(gateway).driver;
+    const seen = Number(this.ids.get(`update-seen:${gateway}`) ?? -1);
+    assert.ok(seen >= 0, 'no attribute update was awaited before');
+    const before = driver.attributeUpdates
+      .slice(0, seen)
+      .filter((update) => update.device === name);
+    assert.equal(
+      before.length,
+      Number(count),
+      `the gateway received ${before.length} updates for ${local} before the latest: ${JSON.stringify(before.map((u) => u.data))}`,
+    );
+  },
+);
+
+/**
+ * A positive control stands in for a fixed "nothing arrives" window: the step follows the arrival of an update or
+ * RPC that the platform was asked for after the one that must not arrive, on the same connection.
+ */
+Then(
+  /^before that, the gateway "([^"]*)" received no attribute update for "([^"]*)"$/,
+  function (this: IotcWorld, gateway: string, local: string) {
+    const name = this.device(local).record.name;
+    const update = this.gateway(gateway).driver.attributeUpdates.find((u) => u.device === name);
+    assert.equal(
+      update,
+      undefined,
+      `an update for ${local} reached the gateway: ${JSON.stringify(update?.data)}`,
+    );
+  },
+);
+
+Then(
+  /^before that, the gateway "([^"]*)" received no RPC for "([^"]*)"$/,
+  function (this: IotcWorld, gateway: string, local: string) {
+    const name = this.device(local).record.name;
+    const request = this.gateway(gateway).driver.rpcRequests.find((r) => r.device === name);
+    assert.equal(
+      request,
+      undefined,
+      `an RPC for ${local} reached the gateway: ${JSON.stringify(request)}`,
+    );
+  },
+);
+
+Then(
+  /^the gateway "([^"]*)" received the RPC "([^"]*)" for "([^"]*)" exactly once$/,
+  function (this: IotcWorld, gateway: string, method: string, local: string) {
+    const name = this.device(local).record.name;
+    const copies = this.gateway(gateway).driver.rpcRequests.filter(
+      (request) => request.device === name && request.method === method,
+    );
+    assert.equal(
+      copies.length,
+      1,
+      `the RPC ${method} for ${local} reached the gateway ${copies.length} times: ${JSON.stringify(copies)}`,
     );
   },
 );
@@ -381,6 +503,49 @@ Then(
       `the RPC params are ${JSON.stringify(request.params)}, expected ${params}`,
     );
     this.ids.set(`gateway-rpc-id:${local}`, String(request.id));
+    this.ids.set(`gateway-rpc-id:${local}:${method}`, String(request.id));
+  },
+);
+
+When(
+  /^the gateway "([^"]*)" replies to the RPC "([^"]*)" for "([^"]*)" with (.+)$/,
+  async function (this: IotcWorld, gateway: string, method: string, local: string, reply: string) {
+    const id = this.ids.get(`gateway-rpc-id:${local}:${method}`);
+    assert.ok(id, `the gateway has received no RPC ${method} for ${local}`);
+    const name = JSON.stringify(this.device(local).record.name);
+    this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.rpc, {
+      raw: `{"device":${name},"id":${id},"data":${reply}}`,
+    });
+  },
+);
+
+Then(
+  /^the platform's RPC call "([^"]*)" to "([^"]*)" answers (\d+) with (.+)$/,
+  async function (
+    this: IotcWorld,
+    method: string,
+    local: string,
+    status: string,
+    expected: string,
+  ) {
+    const answer = (await this.pending.get(`rpc-call:${local}:${method}`)) as
+      | AdminResponse
+      | undefined;
+    assert.ok(answer, `the platform sent no RPC ${method}`);
+    assert.equal(answer.status, Number(status), `the RPC call answered ${this.shown(answer)}`);
+    assert.ok(
+      sameJson(answer.json, expected),
+      `the RPC call ${method} answered ${this.shown(answer)}, expected ${expected}`,
+    );
+  },
+);
+
+Then(
+  "the platform's RPC call to {string} ends without an answer",
+  async function (this: IotcWorld, local: string) {
+    const answer = (await this.pending.get(`rpc-call:${local}`)) as AdminResponse | undefined;
+    assert.ok(answer, 'the platform sent no RPC');
+    assert.ok(answer.status >= 400, `the RPC call answered ${this.shown(answer)}`);
   },
 );
 
@@ -412,14 +577,13 @@ When(
   /^the platform sends a two-way RPC "([^"]*)" with a timeout of (\d+) ms and params (.+) to "([^"]*)"$/,
   function (this: IotcWorld, method: string, timeout: string, params: string, local: string) {
     const device = this.device(local);
-    this.pending.set(
-      `rpc-call:${local}`,
-      this.run.admin.rpc(device.record.id, 'twoway', {
-        method,
-        params: JSON.parse(params),
-        timeout: Number(timeout),
-      }),
-    );
+    const call = this.run.admin.rpc(device.record.id, 'twoway', {
+      method,
+      params: JSON.parse(params),
+      timeout: Number(timeout),
+    });
+    this.pending.set(`rpc-call:${local}`, call);
+    this.pending.set(`rpc-call:${local}:${method}`, call);
   },
 );
 
@@ -477,7 +641,19 @@ When(
 // ---- the tenant's device limit (tenant-limits capability: it changes the tenant profile, so never on staging) ----
 
 Given("the tenant's device limit is reached", async function (this: IotcWorld) {
-  const { target, admin } = this.run;
+  await limitDevices(this, 0);
+});
+
+Given(
+  "the tenant's device limit allows {int} more device(s)",
+  async function (this: IotcWorld, room: number) {
+    await limitDevices(this, room);
+  },
+);
+
+/** Sets the tenant's device limit to the current device count plus `room`; restored after the scenario. */
+async function limitDevices(world: IotcWorld, room: number): Promise<void> {
+  const { target, admin } = world.run;
   assert.ok(
     target.sysAdmin,
     'the tenant-limits capability needs platform.sysAdmin credentials in the target profile',
@@ -486,21 +662,21 @@ Given("the tenant's device limit is reached", async function (this: IotcWorld) {
     requestTimeoutMs: target.timeouts.requestMs,
     tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
   });
-  this.cleanups.push({ what: 'system administrator session', undo: () => sysadmin.close() });
+  world.cleanups.push({ what: 'system administrator session', undo: () => sysadmin.close() });
   const profile = await sysadmin.defaultTenantProfile();
   const configuration = (profile.profileData as { configuration: { maxDevices?: number } })
     .configuration;
   const previous = configuration.maxDevices ?? 0;
-  configuration.maxDevices = (await admin.listDevices(0, undefined, 1)).totalElements;
+  configuration.maxDevices = (await admin.listDevices(0, undefined, 1)).totalElements + room;
   await sysadmin.saveTenantProfile(profile);
-  this.cleanups.push({
+  world.cleanups.push({
     what: "the tenant's device limit",
     undo: async () => {
       configuration.maxDevices = previous;
       await sysadmin.saveTenantProfile(profile);
     },
   });
-});
+}
 
 // ---- authentication -------------------------------------------------------------------------------------------
 

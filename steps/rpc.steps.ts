@@ -19,6 +19,7 @@ When(
       timeout: 10_000,
     });
     this.pending.set(`rpc-call:${local}`, call);
+    this.pending.set(`rpc-call:${local}:${method}`, call);
   },
 );
 

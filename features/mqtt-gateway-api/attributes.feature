@@ -64,6 +64,9 @@ Feature: Attributes through the gateway
     And the platform eventually holds a device "heater" of the profile "default"
     When the platform sets the shared attributes of "heater" to {"target": 22.5, "mode": "eco"}
     Then the gateway "gw" receives an attribute update for "heater" with {"target": 22.5, "mode": "eco"}
+    When the platform sets the shared attributes of "heater" to {"mode": "away"}
+    Then the gateway "gw" receives an attribute update for "heater" with exactly {"mode": "away"}
+    And before it, the gateway "gw" received exactly 1 attribute update for "heater"
 
     Examples: MQTT 3.1.1
       | version |
@@ -78,19 +81,42 @@ Feature: Attributes through the gateway
   Scenario: No shared attribute update reaches the gateway for a device it never connected
     Given a gateway "gw" connected over MQTT 5
     And a device "stranger" with an access token
+    When the gateway "gw" connects the device "heater"
+    Then the PUBACK reports success
+    And the platform eventually holds a device "heater" of the profile "default"
     When the platform sets the shared attributes of "stranger" to {"mode": "eco"}
-    Then the gateway "gw" receives no attribute update for "stranger" within 300 ms
+    And the platform sets the shared attributes of "heater" to {"mode": "eco"}
+    Then the gateway "gw" receives an attribute update for "heater" with {"mode": "eco"}
+    And before that, the gateway "gw" received no attribute update for "stranger"
+
+  @GW-EVT-02
+  Scenario: No shared attribute update reaches a gateway for a device another gateway connected
+    Given a gateway "gw" connected over MQTT 5
+    And a gateway "other" connected over MQTT 5
+    When the gateway "other" connects the device "boiler"
+    Then the PUBACK reports success
+    When the gateway "gw" connects the device "heater"
+    Then the PUBACK reports success
+    And the platform eventually holds a device "boiler" of the profile "default"
+    And the platform eventually holds a device "heater" of the profile "default"
+    When the platform sets the shared attributes of "boiler" to {"mode": "eco"}
+    Then the gateway "other" receives an attribute update for "boiler" with {"mode": "eco"}
+    When the platform sets the shared attributes of "heater" to {"mode": "eco"}
+    Then the gateway "gw" receives an attribute update for "heater" with {"mode": "eco"}
+    And before that, the gateway "gw" received no attribute update for "boiler"
 
   @GW-ATTRREQ-01 @GW-ATTRREQ-02
   Scenario Outline: An attribute request is answered on v1/gateway/attributes/response (MQTT <version>)
     Given a gateway "gw" connected over MQTT <version>
-    When the gateway "gw" publishes attributes for "dial": {"unit": "bar"}
+    When the gateway "gw" publishes attributes for "dial": {"unit": "bar", "color": "red"}
     Then the PUBACK reports success
     And the platform eventually holds a device "dial" of the profile "default"
-    When the platform sets the shared attributes of "dial" to {"limit": 9}
+    When the platform sets the shared attributes of "dial" to {"limit": 9, "floor": 1}
     And the gateway "gw" requests attributes of "dial" with {"client": ["unit"], "shared": ["limit"]}
     Then the gateway "gw" receives on v1/gateway/attributes/response an answer with the id of its request for "dial"
     And the gateway's attribute answer for "gw" holds {"unit": "bar", "limit": 9}
+    And the gateway's attribute answer for "gw" holds no attribute "color"
+    And the gateway's attribute answer for "gw" holds no attribute "floor"
 
     Examples: MQTT 3.1.1
       | version |
@@ -100,3 +126,14 @@ Feature: Attributes through the gateway
     Examples: MQTT 5
       | version |
       | 5       |
+
+  @GW-ATTRREQ-01 @GW-ATTRREQ-02
+  Scenario: An attribute request naming only client keys is answered with those keys
+    Given a gateway "gw" connected over MQTT 3.1.1
+    When the gateway "gw" publishes attributes for "dial": {"unit": "bar", "color": "red"}
+    Then the PUBACK reports success
+    And the platform eventually holds a device "dial" of the profile "default"
+    When the gateway "gw" requests attributes of "dial" with {"client": ["unit"]}
+    Then the gateway "gw" receives on v1/gateway/attributes/response an answer with the id of its request for "dial"
+    And the gateway's attribute answer for "gw" holds {"unit": "bar"}
+    And the gateway's attribute answer for "gw" holds no attribute "color"

@@ -39,3 +39,12 @@ Feature: Claiming devices through the gateway
     Then the PUBACK reports success
     And the platform eventually holds a device "badge" of the profile "default"
     And once its 400 ms claim window has ended, the customer cannot claim "badge" with the secret key "brief"
+
+  @GW-CLAIM-03
+  Scenario: Without durationMs the registration ends after device.claim.duration
+    Given a gateway "gw" connected over MQTT 5
+    When the gateway "gw" connects the device "fob"
+    And the gateway "gw" publishes a claim for "fob": {"secretKey": "default-window"}
+    Then the PUBACK reports success
+    And the platform eventually holds a device "fob" of the profile "default"
+    And once the platform's device.claim.duration has ended, the customer cannot claim "fob" with the secret key "default-window"

@@ -9,6 +9,7 @@ Feature: Connecting devices through the gateway
     Given a gateway "gw" connected over MQTT <version>
     When the gateway "gw" connects the device "meter"
     Then the PUBACK reports success
+    And the platform eventually holds a device "meter" of the profile "default"
 
     Examples: MQTT 3.1.1
       | version |
@@ -73,6 +74,8 @@ Feature: Connecting devices through the gateway
     When the gateway "gw" connects the device "pump" with the type "other"
     Then the PUBACK reports success
     And the device "pump" still has the profile "default"
+    When the platform sets the shared attributes of "pump" to {"speed": 3}
+    Then the gateway "gw" receives an attribute update for "pump" with {"speed": 3}
 
   @GW-GEN-01
   Scenario: One gateway connection carries the data of many devices

@@ -5,9 +5,12 @@ Feature: The device limit of a gateway connect
   current device count and restore it afterwards, so they run only where the target profile allows it.)
 
   @GW-LIM-01
-  Scenario: A connect beyond the device limit creates no device (MQTT 3.1.1)
+  Scenario: A connect up to the device limit creates the device, one beyond it creates none (MQTT 3.1.1)
     Given a gateway "gw" connected over MQTT 3.1.1
-    And the tenant's device limit is reached
+    And the tenant's device limit allows 1 more device
+    When the gateway "gw" connects the device "last-one"
+    Then the PUBACK reports success
+    And the platform eventually holds a device "last-one" of the profile "default"
     When the gateway "gw" connects the device "one-too-many"
     Then no device "one-too-many" exists on the platform
 

@@ -45,8 +45,10 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
     '0',
     '--mqtts-port',
     '0',
+    // short enough that the default claim window is waited out (HTTP-CLAIM-04, GW-CLAIM-03), as in the embedded
+    // profile
     '--claim-duration-ms',
-    '60000',
+    '3000',
   ]);
   try {
     const dir = mkdtempSync(join(tmpdir(), 'iotc-remote-'));
@@ -73,7 +75,7 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
             username: '${env:IOTC_TEST_SYSADMIN_USER}',
             password: '${env:IOTC_TEST_SYSADMIN_PASSWORD}',
           },
-          claimDurationMs: 60000,
+          claimDurationMs: 3000,
         },
         capabilities: [
           'mqtt5',

@@ -6,6 +6,7 @@
  * one gets DISCONNECT 0x8E (v5) and closes.
  */
 import type { IConnectPacket } from 'mqtt-packet';
+import { faultActive } from '../../../faults';
 import { CONNACK_V3, REASON } from './reason-codes';
 import { GatewayDevices } from './gateway-devices';
 import type { MqttSession } from './session';
@@ -21,8 +22,19 @@ export function handleConnect(session: MqttSession, packet: IConnectPacket): voi
     return session.end();
   }
   const { core, sessionsByDevice } = session.context;
-  const username = packet.username ?? '';
+  const username =
+    faultActive('GW-AUTH-01:tls-token-from-password') && 'encrypted' in session.socket
+      ? (packet.password?.toString() ?? '')
+      : (packet.username ?? '');
   const device = username ? core.deviceByTokenValue(username) : undefined;
+  if (!device && faultActive('GW-AUTH-01:unknown-token-accepted')) {
+    session.send(
+      session.v5
+        ? { cmd: 'connack', reasonCode: 0, sessionPresent: false }
+        : { cmd: 'connack', returnCode: 0, sessionPresent: false },
+    );
+    return;
+  }
   if (!device) {
     const anonymous = !username && packet.password === undefined;
     const [v5, v3] =

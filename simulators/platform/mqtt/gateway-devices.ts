@@ -4,11 +4,13 @@
  * disconnect stops that; a disconnect for an unknown name changes nothing. Publishing data for a device that is not
  * connected connects it implicitly with the profile `default` (platform-facts.md §4.5).
  */
+import { faultActive } from '../../../faults';
 import { stringifyLossless } from '../../../src/kv/values';
 import { QuotaExceededError } from '../core/errors';
 import type { Device } from '../core/model';
+import type { SharedAttributesChange } from '../core/event-hub';
 import { sharedChangeDocument } from '../core/render';
-import { PublishFailure } from './reason-codes';
+import { PublishFailure, REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
 export const GATEWAY_ATTRIBUTES_TOPIC = 'v1/gateway/attributes';
@@ -40,18 +42,37 @@ export class GatewayDevices {
     const known = this.connected.get(name);
     if (known && !known.device.deleted) return known.device;
     if (known) this.release(name);
+    if (faultActive('GW-GEN-01:one-device-per-gateway') && this.connected.size > 0)
+      throw new PublishFailure(REASON.QUOTA_EXCEEDED, 'one device per gateway', false);
     const { core } = this.session.context;
     let device = core.deviceNamed(name);
+    if (
+      !device &&
+      faultActive('GW-LIM-01:limit-one-early') &&
+      core.maxDevices > 0 &&
+      core.devices.size + 1 >= core.maxDevices
+    )
+      throw PublishFailure.quotaExceeded('the device limit is reached');
     if (!device) {
-      try {
-        device = core.createDevice({
+      const create = () =>
+        core.createDevice({
           name,
           profileName: type,
           additionalInfo: { gateway: false, lastConnectedGateway: this.session.device?.id },
         });
+      try {
+        device = create();
       } catch (error) {
-        if (error instanceof QuotaExceededError) throw PublishFailure.quotaExceeded(error.message);
-        throw error;
+        if (!(error instanceof QuotaExceededError)) throw error;
+        if (!faultActive('GW-LIM-01:limit-not-enforced'))
+          throw PublishFailure.quotaExceeded(error.message);
+        const limit = core.maxDevices;
+        core.maxDevices = 0;
+        try {
+          device = create();
+        } finally {
+          core.maxDevices = limit;
+        }
       }
     }
     this.route(device);
@@ -60,7 +81,20 @@ export class GatewayDevices {
 
   /** Stops routing the device's events to this gateway; unknown or not connected names are ignored. */
   disconnect(name: string): void {
+    const device = this.connected.get(name)?.device;
     this.release(name);
+    if (!device) return;
+    const { core } = this.session.context;
+    if (faultActive('GW-STATE-06:updates-still-routed'))
+      this.session.onEnd(
+        `fault:updates:${name}`,
+        core.on(device, 'shared', (change) => this.publishUpdate(device, change)),
+      );
+    if (faultActive('GW-STATE-06:rpc-still-routed'))
+      this.session.onEnd(
+        `fault:rpc:${name}`,
+        core.on(device, 'rpc', () => this.deliverRpcs(device)),
+      );
   }
 
   releaseAll(): void {
@@ -69,12 +103,10 @@ export class GatewayDevices {
 
   private route(device: Device): void {
     const { core } = this.session.context;
-    const session = this.session;
+    let updates = 0;
     const offShared = core.on(device, 'shared', (change) => {
-      session.publish(
-        GATEWAY_ATTRIBUTES_TOPIC,
-        stringifyLossless({ device: device.name, data: sharedChangeDocument(change) }),
-      );
+      if (faultActive('GW-EVT-01:first-update-only') && updates++ > 0) return;
+      this.publishUpdate(device, change);
     });
     const offRpc = core.on(device, 'rpc', () => this.deliverRpcs(device));
     const offDeleted = core.on(device, 'deleted', () => this.release(device.name));
@@ -90,6 +122,27 @@ export class GatewayDevices {
     this.deliverRpcs(device);
   }
 
+  /** Publishes a shared attribute change of the device: {device, data}. */
+  private publishUpdate(device: Device, change: SharedAttributesChange): void {
+    if (faultActive('GW-ATTR-03:v3-updates-withheld') && !this.session.v5) return;
+    let data = sharedChangeDocument(change);
+    if (faultActive('GW-ATTR-03:all-shared-attributes'))
+      data = Object.fromEntries(
+        [...device.attributes.SHARED_SCOPE].map(([key, attribute]) => [key, attribute.value]),
+      );
+    const member = faultActive('GW-ATTR-03:data-member-renamed') ? 'values' : 'data';
+    const message = stringifyLossless({ device: device.name, [member]: data });
+    const copies = faultActive('GW-ATTR-03:update-duplicated') ? 2 : 1;
+    for (const session of this.recipients(faultActive('GW-EVT-02:updates-to-every-gateway')))
+      for (let copy = 0; copy < copies; copy++) session.publish(GATEWAY_ATTRIBUTES_TOPIC, message);
+  }
+
+  /** This gateway's session; with a planted broadcast fault on, every gateway session. */
+  private recipients(everyGateway: boolean): MqttSession[] {
+    if (!everyGateway) return [this.session];
+    return [...this.session.context.sessionsByDevice.values()].filter((session) => session.gateway);
+  }
+
   /** Delivers the queued RPCs of every connected device (the gateway just subscribed to v1/gateway/rpc). */
   deliverAllRpcs(): void {
     for (const { device } of this.connected.values()) this.deliverRpcs(device);
@@ -103,8 +156,18 @@ export class GatewayDevices {
     const { core } = this.session.context;
     if (this.session.qosFor(GATEWAY_RPC_TOPIC) === undefined) return;
     for (let rpc = core.takeRpc(device); rpc; rpc = core.takeRpc(device)) {
-      const data = { id: rpc.id, method: rpc.method, params: rpc.params ?? {} };
-      this.session.publish(GATEWAY_RPC_TOPIC, stringifyLossless({ device: device.name, data }));
+      const data = {
+        id: faultActive('GW-RPC-01:id-as-string') ? String(rpc.id) : rpc.id,
+        method: rpc.method,
+        params: faultActive('GW-RPC-01:params-dropped') ? {} : (rpc.params ?? {}),
+      };
+      const topic = faultActive('GW-EVT-03:rpc-on-wrong-topic')
+        ? `${GATEWAY_RPC_TOPIC}/request`
+        : GATEWAY_RPC_TOPIC;
+      const message = stringifyLossless({ device: device.name, data });
+      const copies = faultActive('GW-RPC-01:rpc-duplicated') ? 2 : 1;
+      for (const session of this.recipients(faultActive('GW-RULE-03:rpc-to-every-gateway')))
+        for (let copy = 0; copy < copies; copy++) session.publish(topic, message);
     }
   }
 

@@ -11,7 +11,7 @@
  * - a telemetry element without `ts` is stored at server time (interfaces.md; ThingsBoard would store a key named
  *   `values`, a deviation of its profile).
  */
-import { stringifyLossless } from '../../../src/kv/values';
+import { stringifyLossless, type TypedValue } from '../../../src/kv/values';
 import {
   gatewayAttributeRequestSchema,
   gatewayAttributesSchema,
@@ -21,9 +21,11 @@ import {
   gatewayRpcReplySchema,
   gatewayTelemetrySchema,
 } from '../../../schemas';
+import { faultActive } from '../../../faults';
+import { BadRequestError } from '../core/errors';
 import { parseValid, typedEntries } from '../core/payloads';
 import { pickAttributes, setMember } from '../core/render';
-import type { AttributeScope } from '../core/model';
+import type { AttributeScope, Device } from '../core/model';
 import type { GatewayDevices } from './gateway-devices';
 import { PublishFailure, REASON } from './reason-codes';
 import type { MqttSession } from './session';
@@ -33,18 +35,46 @@ export const GATEWAY_ATTRIBUTES_RESPONSE_TOPIC = 'v1/gateway/attributes/response
 type Handler = (session: MqttSession, devices: GatewayDevices, text: string) => void;
 
 const HANDLERS: Record<string, Handler> = {
-  'v1/gateway/connect': (_session, devices, text) => {
+  'v1/gateway/connect': (session, devices, text) => {
     const { device, type } = parseValid(text, gatewayConnectSchema, 'gateway connect') as {
       device: string;
       type?: string;
     };
-    devices.connect(device, type);
+    const { core } = session.context;
+    const existing = core.deviceNamed(device);
+    let profile = type;
+    if (faultActive('GW-CONN-01:type-required') && type === undefined)
+      throw new BadRequestError('Invalid gateway connect: type is required');
+    if (faultActive('GW-CONN-02:type-ignored')) profile = undefined;
+    if (faultActive('GW-CONN-03:default-profile-misnamed') && type === undefined)
+      profile = 'gateway';
+    if (faultActive('GW-STATE-03:absent-profile-default') && type && !core.profileByName(type))
+      profile = undefined;
+    if (faultActive('GW-STATE-02:connect-creates-nothing') && !existing) return;
+    if (faultActive('GW-STATE-01:existing-device-profile-replaced') && existing && type)
+      core.updateDevice(existing, {
+        profileId: (core.profileByName(type) ?? core.saveProfile({ name: type })).id,
+      });
+    devices.connect(device, profile);
+    if (
+      (faultActive('GW-STATE-01:existing-device-not-routed') && existing) ||
+      faultActive('GW-STATE-04:routing-waits-for-data')
+    )
+      devices.disconnect(device);
   },
 
-  'v1/gateway/disconnect': (_session, devices, text) => {
+  'v1/gateway/disconnect': (session, devices, text) => {
+    if (faultActive('GW-DISC-01:disconnect-refused'))
+      throw new BadRequestError('Invalid gateway disconnect: refused');
     const { device } = parseValid(text, gatewayDisconnectSchema, 'gateway disconnect') as {
       device: string;
     };
+    if (
+      faultActive('GW-STATE-07:disconnect-creates-device') &&
+      !session.context.core.deviceNamed(device)
+    )
+      session.context.core.createDevice({ name: device });
+    if (faultActive('GW-STATE-05:disconnect-ignored')) return;
     devices.disconnect(device);
   },
 
@@ -70,8 +100,19 @@ const HANDLERS: Record<string, Handler> = {
             },
       ),
     }));
-    for (const { name, records } of converted)
-      session.context.core.saveTelemetry(devices.connect(name), records);
+    for (const { name, records } of faultyTelemetry(document, converted, now)) {
+      const device = connectForData(session, devices, name);
+      if (!device) continue;
+      session.context.core.saveTelemetry(
+        device,
+        faultActive('GW-RULE-02-KEYS:new-keys-dropped')
+          ? records.map((record) => ({
+              ts: record.ts,
+              values: record.values.filter(([key]) => device.latest.has(key)),
+            }))
+          : records,
+      );
+    }
   },
 
   'v1/gateway/attributes': (session, devices, text) => {
@@ -83,12 +124,23 @@ const HANDLERS: Record<string, Handler> = {
       quirks,
       (plain) => Object.values(plain as object),
     ) as Record<string, unknown>;
-    const converted = Object.entries(document).map(([name, values]) => ({
+    let converted = Object.entries(document).map(([name, values]) => ({
       name,
       entries: typedEntries(values, quirks),
     }));
-    for (const { name, entries } of converted)
-      session.context.core.saveAttributes(devices.connect(name), 'CLIENT_SCOPE', entries);
+    if (faultActive('GW-ATTR-02:first-device-only')) converted = converted.slice(0, 1);
+    for (const { name, entries } of converted) {
+      const device = connectForData(session, devices, name);
+      if (!device) continue;
+      const stored = device.attributes.CLIENT_SCOPE;
+      let kept = faultActive('GW-ATTR-01:first-key-dropped') ? entries.slice(1) : entries;
+      if (faultActive('GW-RULE-02-UPD:put-if-absent'))
+        kept = kept.filter(([key]) => !stored.has(key));
+      if (faultActive('GW-RULE-02-KEYS:new-keys-dropped'))
+        kept = kept.filter(([key]) => stored.has(key));
+      const scope = faultActive('GW-ATTR-01:stored-as-shared') ? 'SHARED_SCOPE' : 'CLIENT_SCOPE';
+      session.context.core.saveAttributes(device, scope, kept);
+    }
   },
 
   'v1/gateway/attributes/request': (session, devices, text) => {
@@ -108,6 +160,12 @@ const HANDLERS: Record<string, Handler> = {
         REASON.IMPLEMENTATION_SPECIFIC_ERROR,
       );
     }
+    if (
+      faultActive('GW-ATTRREQ-01:shared-required') &&
+      typeof request.client !== 'boolean' &&
+      request.shared === undefined
+    )
+      throw new BadRequestError('Invalid gateway attribute request: shared is required');
     const device = devices.connect(request.device);
     const answer: Record<string, unknown> = { id: request.id, device: request.device };
     if (typeof request.client === 'boolean') {
@@ -118,15 +176,28 @@ const HANDLERS: Record<string, Handler> = {
       if (keys.length === 1 && foundKeys.length === 1) answer.value = found[foundKeys[0]];
       else if (foundKeys.length > 0) answer.values = found;
     } else {
+      const anyKey = faultActive('GW-ATTRREQ-01:key-filter-ignored');
       const client = request.client as string[] | undefined;
-      const shared = request.shared as string[] | undefined;
+      const shared = faultActive('GW-ATTRREQ-01:shared-keys-ignored')
+        ? undefined
+        : (request.shared as string[] | undefined);
       const both = client === undefined && shared === undefined;
-      if (both || client)
-        setMember(answer, 'client', pickAttributes(device, 'CLIENT_SCOPE', client) ?? {});
-      if (both || shared)
-        setMember(answer, 'shared', pickAttributes(device, 'SHARED_SCOPE', shared) ?? {});
+      if (both || client) {
+        const keys = anyKey ? undefined : client;
+        setMember(answer, 'client', pickAttributes(device, 'CLIENT_SCOPE', keys) ?? {});
+      }
+      if (both || shared) {
+        const keys = anyKey ? undefined : shared;
+        setMember(answer, 'shared', pickAttributes(device, 'SHARED_SCOPE', keys) ?? {});
+      }
     }
-    session.publish(GATEWAY_ATTRIBUTES_RESPONSE_TOPIC, stringifyLossless(answer));
+    if (faultActive('GW-ATTRREQ-02:id-not-echoed')) answer.id = Number(String(request.id)) + 1000;
+    session.publish(
+      faultActive('GW-ATTRREQ-02:answer-topic-wrong')
+        ? 'v1/gateway/attributes/reply'
+        : GATEWAY_ATTRIBUTES_RESPONSE_TOPIC,
+      stringifyLossless(answer),
+    );
   },
 
   'v1/gateway/rpc': (session, devices, text) => {
@@ -136,7 +207,11 @@ const HANDLERS: Record<string, Handler> = {
       data: unknown;
     };
     const device = devices.connect(reply.device);
-    session.context.core.replyRpc(device, Number(String(reply.id)), stringifyLossless(reply.data));
+    let id = Number(String(reply.id));
+    if (faultActive('GW-RPC-02:reply-id-ignored'))
+      id = [...device.rpcs.values()].find((rpc) => rpc.state === 'DELIVERED')?.id ?? id;
+    const data = faultActive('GW-RPC-02:reply-data-dropped') ? {} : reply.data;
+    session.context.core.replyRpc(device, id, stringifyLossless(data));
   },
 
   'v1/gateway/claim': (session, devices, text) => {
@@ -144,10 +219,19 @@ const HANDLERS: Record<string, Handler> = {
       string,
       { secretKey?: string; durationMs?: unknown }
     >;
+    if (faultActive('GW-CLAIM-01:claim-ignored')) return;
     for (const [name, claim] of Object.entries(document)) {
-      const durationMs =
+      let durationMs =
         claim.durationMs === undefined ? undefined : Number(String(claim.durationMs));
-      session.context.core.registerClaim(devices.connect(name), claim.secretKey, durationMs);
+      if (faultActive('GW-CLAIM-03:default-ten-years') && durationMs === undefined)
+        durationMs = TEN_YEARS_MS;
+      if (faultActive('GW-CLAIM-03:duration-ignored')) durationMs = undefined;
+      if (faultActive('GW-CLAIM-03:duration-as-seconds') && durationMs !== undefined)
+        durationMs *= 1000;
+      let secretKey = faultActive('GW-CLAIM-01:secret-key-dropped') ? '' : claim.secretKey;
+      if (faultActive('GW-CLAIM-02:default-key-device-name') && secretKey === undefined)
+        secretKey = name;
+      session.context.core.registerClaim(devices.connect(name), secretKey, durationMs);
     }
   },
 };
@@ -161,6 +245,72 @@ export function handleGatewayPublish(
   const handler = HANDLERS[topic];
   if (!handler) throw PublishFailure.topicName(topic);
   handler(session, devices, payload.toString('utf8'));
+}
+
+const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
+
+/**
+ * Connects the device a data publish names (interfaces.md rule 2: an unknown one is created with the profile
+ * default); undefined when a planted fault drops the data instead.
+ */
+function connectForData(
+  session: MqttSession,
+  devices: GatewayDevices,
+  name: string,
+): Device | undefined {
+  if (
+    faultActive('GW-RULE-02:unknown-device-data-dropped') &&
+    !devices.isConnected(name) &&
+    !session.context.core.deviceNamed(name)
+  )
+    return undefined;
+  if (faultActive('GW-RULE-02:implicit-profile-not-default') && !devices.isConnected(name))
+    return devices.connect(name, 'gateway-device');
+  return devices.connect(name);
+}
+
+type TelemetryRecords = Array<{
+  name: string;
+  records: Array<{ ts: number; values: Array<[string, TypedValue]> }>;
+}>;
+
+const TELEMETRY_FAULTS = [
+  'GW-TEL-01:first-key-dropped',
+  'GW-TEL-01:ts-as-seconds',
+  'GW-TEL-02:first-device-only',
+  'GW-TEL-02:first-entry-only',
+  'GW-TEL-03:entry-without-ts-at-epoch',
+  'GW-TEL-03:entry-without-ts-dropped',
+  'GW-RULE-02-TS:ts-ignored',
+] as const;
+
+/** The planted faults of gateway telemetry (faults/catalogue/mqtt-gateway-api.ts); unchanged when none is on. */
+function faultyTelemetry(
+  document: Record<string, Array<{ ts?: unknown }>>,
+  converted: TelemetryRecords,
+  now: number,
+): TelemetryRecords {
+  if (!TELEMETRY_FAULTS.some((id) => faultActive(id))) return converted;
+  let devices = converted;
+  if (faultActive('GW-TEL-02:first-device-only')) devices = devices.slice(0, 1);
+  return devices.map(({ name, records }) => {
+    const sent = document[name] ?? [];
+    let kept = records.map((record, index) => {
+      const withoutTs = sent[index]?.ts === undefined;
+      let ts = record.ts;
+      if (faultActive('GW-TEL-01:ts-as-seconds') && !withoutTs) ts *= 1000;
+      if (faultActive('GW-RULE-02-TS:ts-ignored')) ts = now;
+      if (faultActive('GW-TEL-03:entry-without-ts-at-epoch') && withoutTs) ts = 0;
+      const values = faultActive('GW-TEL-01:first-key-dropped')
+        ? record.values.slice(1)
+        : record.values;
+      return { ts, values, withoutTs };
+    });
+    if (faultActive('GW-TEL-03:entry-without-ts-dropped'))
+      kept = kept.filter((record) => !record.withoutTs);
+    if (faultActive('GW-TEL-02:first-entry-only')) kept = kept.slice(0, 1);
+    return { name, records: kept.map(({ ts, values }) => ({ ts, values })) };
+  });
 }
 
 /** The key-value objects of a gateway telemetry document (for the drop-nulls quirk). */

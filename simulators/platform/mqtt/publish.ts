@@ -6,6 +6,7 @@
  * ThingsBoard does (platform-facts.md §4.4, §4.6); other failures get a plain PUBACK.
  */
 import type { IPublishPacket } from 'mqtt-packet';
+import { faultActive } from '../../../faults';
 import { BadRequestError } from '../core/errors';
 import { handleDevicePublish } from './device-topics';
 import { handleGatewayPublish } from './gateway-topics';
@@ -27,10 +28,15 @@ export function handlePublish(session: MqttSession, packet: IPublishPacket): voi
   } catch (error) {
     failure = asFailure(session, error, packet.topic);
   }
+  if (failure && session.v5 && hiddenByFault(packet.topic, failure)) failure = undefined;
   acknowledge(session, packet, failure);
 }
 
 function route(session: MqttSession, topic: string, payload: Buffer): void {
+  if (faultActive('GW-VER-01:prefix-v2')) {
+    if (topic.startsWith(GATEWAY_PREFIX)) throw PublishFailure.topicName(topic);
+    if (topic.startsWith('v2/gateway/')) topic = `v1/${topic.slice(3)}`;
+  }
   if (topic.startsWith(GATEWAY_PREFIX)) {
     // only a gateway device may use the gateway topics (platform-facts.md §4.4); ThingsBoard stays silent, the
     // reference says why
@@ -40,6 +46,12 @@ function route(session: MqttSession, topic: string, payload: Buffer): void {
     return;
   }
   if (topic.startsWith(DEVICE_PREFIX)) {
+    if (
+      session.gateway &&
+      ((faultActive('GW-GEN-02:own-telemetry-dropped') && topic === 'v1/devices/me/telemetry') ||
+        (faultActive('GW-GEN-02:own-attributes-dropped') && topic === 'v1/devices/me/attributes'))
+    )
+      return;
     handleDevicePublish(session, topic, payload);
     return;
   }
@@ -51,6 +63,24 @@ function asFailure(session: MqttSession, error: unknown, topic: string): Publish
   if (error instanceof BadRequestError) return PublishFailure.payloadFormat(error.message);
   session.context.logger.error({ err: error, topic }, 'MQTT publish failed');
   return PublishFailure.unspecified((error as Error)?.message ?? 'internal error');
+}
+
+/** Planted faults that acknowledge a failed MQTT 5 gateway publish with success (faults/catalogue/). */
+function hiddenByFault(topic: string, failure: PublishFailure): boolean {
+  switch (topic) {
+    case 'v1/gateway/connect':
+      return failure.reasonCode === REASON.QUOTA_EXCEEDED
+        ? faultActive('GW-ERR-01:quota-success')
+        : faultActive('GW-ERR-01:missing-device-success');
+    case 'v1/gateway/disconnect':
+      return faultActive('GW-ERR-02:disconnect-failure-success');
+    case 'v1/gateway/attributes':
+      return faultActive('GW-ERR-03:attributes-failure-success');
+    case 'v1/gateway/telemetry':
+      return faultActive('GW-ERR-04:telemetry-failure-success');
+    default:
+      return false;
+  }
 }
 
 function acknowledge(
@@ -67,11 +97,19 @@ function acknowledge(
       );
     return;
   }
-  if (!session.v5) {
+  if (
+    !session.v5 ||
+    (faultActive('GW-VER-02:v5-acked-as-v3') && packet.topic.startsWith(GATEWAY_PREFIX))
+  ) {
     if (failure.closeOnV3) return session.end();
     if (packet.qos > 0) session.send({ cmd: 'puback', messageId: packet.messageId });
     return;
   }
+  if (
+    faultActive('GW-RULE-04:v5-failure-unacknowledged') &&
+    packet.topic.startsWith(GATEWAY_PREFIX)
+  )
+    return;
   if (packet.qos > 0) {
     session.send({
       cmd: 'puback',

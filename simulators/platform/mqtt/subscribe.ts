@@ -4,6 +4,7 @@
  * starts delivery to this session; a gateway's subscription to v1/gateway/rpc delivers RPCs queued meanwhile.
  */
 import type { ISubscribePacket, IUnsubscribePacket } from 'mqtt-packet';
+import { faultActive } from '../../../faults';
 import { stringifyLossless } from '../../../src/kv/values';
 import { sharedChangeDocument } from '../core/render';
 import { REASON, SUBACK_FAILURE_V3 } from './reason-codes';
@@ -51,6 +52,7 @@ function activate(session: MqttSession, topic: string): void {
   const device = session.device!;
   const { core } = session.context;
   if (topic === DEVICE_ATTRIBUTES) {
+    if (session.gateway && faultActive('GW-GEN-03:own-updates-withheld')) return;
     session.onEnd(
       topic,
       core.on(device, 'shared', (change) =>
@@ -58,6 +60,7 @@ function activate(session: MqttSession, topic: string): void {
       ),
     );
   } else if (topic === DEVICE_RPC_REQUESTS) {
+    if (session.gateway && faultActive('GW-GEN-04:own-rpc-withheld')) return;
     const deliver = () => {
       for (let rpc = core.takeRpc(device); rpc; rpc = core.takeRpc(device)) {
         // ThingsBoard puts the id in the topic, not in the body
