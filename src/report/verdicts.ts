@@ -178,8 +178,21 @@ export function requirementVerdicts(
     const tag = `@${requirement.id}`;
     const declared = context.deviations?.has(requirement.id) ?? false;
     const ownTag = declared ? `@deviation-${requirement.id}` : tag;
-    const own = scenarios.filter((scenario) => scenario.tags.includes(ownTag));
-    const planned = inventory.filter((scenario) => scenario.tags.includes(ownTag)).length;
+    // an alternative of a deviation this target does not declare is not meant to run here: it neither counts for
+    // nor against the other requirements it carries (it is skipped by design, not left out)
+    const meantToRun = (scenario: { tags: readonly string[] }) =>
+      declared ||
+      !scenario.tags.some(
+        (other) =>
+          other.startsWith('@deviation-') &&
+          !context.deviations?.has(other.slice('@deviation-'.length)),
+      );
+    const own = scenarios.filter(
+      (scenario) => scenario.tags.includes(ownTag) && meantToRun(scenario),
+    );
+    const planned = inventory.filter(
+      (scenario) => scenario.tags.includes(ownTag) && meantToRun(scenario),
+    ).length;
     const specification = declared
       ? scenarios.filter((scenario) => scenario.tags.includes(tag)).length
       : 0;
