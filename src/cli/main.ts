@@ -6,6 +6,8 @@ import { cleanupTarget } from './cleanup';
 import { mergeCommand } from './report';
 import { probeReportRateLimit } from '../../load/report-rate-limit';
 import { mqttGatewayCommand, type MqttGatewayCommandOptions } from './load-mqtt-gateway';
+import type { ExternalApiOptions } from './external-api';
+import type { GatewayConfigOptions } from './gateway-config';
 
 function port(value: string): number {
   const parsed = Number(value);
@@ -199,9 +201,39 @@ program
   )
   .option('--host <address>', 'address to listen on', '127.0.0.1')
   .option('--port <port>', 'port (0 = any free port)', port, 5001)
-  .action(async (options: { host: string; port: number }) => {
+  .option(
+    '--https-port <port>',
+    'also serve HTTPS on this port with a generated, untrusted self-signed certificate (0 = any free port)',
+    port,
+  )
+  .option('--json', 'print one JSON line with the URLs instead of text', false)
+  .action(async (options: ExternalApiOptions) => {
     const { runExternalApi } = require('./external-api') as typeof import('./external-api');
     await runExternalApi(options);
+  });
+
+program
+  .command('gateway-config')
+  .description(
+    'write the configuration folder of a ThingsBoard IoT Gateway 3.8.3 running the conformance REST connector (tb_gateway.json, a gateway-ready rest.json, certificates)',
+  )
+  .requiredOption('-o, --out <dir>', 'the gateway configuration folder to write (TB_GW_CONFIG_DIR)')
+  .requiredOption('--mqtt-url <url>', "the platform's MQTT URL, e.g. mqtt://127.0.0.1:1883")
+  .option(
+    '--gateway-token-env <VAR>',
+    "environment variable holding the gateway device's access token",
+    'IOTC_GW_TOKEN',
+  )
+  .requiredOption('--external-api-url <url>', 'http URL of the external-API simulator')
+  .option(
+    '--external-api-https-url <url>',
+    'https URL of the external-API simulator (its untrusted listener, for the SSLVerify rules)',
+  )
+  .option('--rest-host <address>', 'address the connector listens on', '127.0.0.1')
+  .option('--rest-port <port>', "the connector's port (0 = a port free now)", port, 0)
+  .action(async (options: GatewayConfigOptions) => {
+    const { gatewayConfig } = require('./gateway-config') as typeof import('./gateway-config');
+    process.exitCode = await gatewayConfig(options);
   });
 
 program
