@@ -10,10 +10,10 @@ import { connect as tlsConnect } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { AfterAll, Given, Then, When, type DataTable } from '@cucumber/cucumber';
 import { request } from 'undici';
-import { describeTypedValue } from '../src/kv/values';
+import { describeTypedValue, type TypedValue } from '../src/kv/values';
 import type { ConnectorCall, ConnectorResponse } from '../simulators/connector-client';
 import type { IotcWorld } from './world';
-import { expectedValue, storedMatches } from './support/expectations';
+import { expectedValue, storedMatches, storedValueMatches } from './support/expectations';
 import {
   closeConnectorSteps,
   connectorClient,
@@ -337,21 +337,46 @@ function checkTimestamp(
   }
 }
 
+/**
+ * A row of | key | value | type | (the value read as that type, whatever type it was stored with) or of
+ * | key | value | stored type | (the stored type is checked too: the entry-type requirements only), so that a
+ * connector sending values as text fails the type requirements and no other.
+ */
+interface ValueRow {
+  key: string;
+  value: string;
+  type?: string;
+  'stored type'?: string;
+  ts?: string;
+}
+
+function typeOf(row: ValueRow): string {
+  const type = row['stored type'] ?? row.type;
+  if (!type) throw new Error('a value table needs a type or a stored type column');
+  return type;
+}
+
+function matches(row: ValueRow, expected: TypedValue, stored: TypedValue | undefined): boolean {
+  return row['stored type']
+    ? storedMatches(expected, stored)
+    : storedValueMatches(expected, stored);
+}
+
 Then(
   'the device {string} eventually has telemetry:',
   async function (this: IotcWorld, local: string, table: DataTable) {
     const device = await deviceNamed(this, local);
-    const rows = table.hashes() as Array<{ key: string; value: string; type: string; ts?: string }>;
+    const rows = table.hashes() as unknown as ValueRow[];
     await this.eventually(async () => {
       const stored = await this.run.admin.latestTelemetry(
         device.id,
         rows.map((row) => row.key),
       );
       for (const row of rows) {
-        const expected = expectedValue(row.value, row.type);
+        const expected = expectedValue(row.value, typeOf(row));
         const found = stored.get(row.key);
         assert.ok(
-          found && storedMatches(expected, found.value),
+          found && matches(row, expected, found.value),
           `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`,
         );
         checkTimestamp(this, row.key, row.ts, found.ts);
@@ -364,7 +389,7 @@ Then(
   'the device {string} eventually has client attributes:',
   async function (this: IotcWorld, local: string, table: DataTable) {
     const device = await deviceNamed(this, local);
-    const rows = table.hashes() as Array<{ key: string; value: string; type: string }>;
+    const rows = table.hashes() as unknown as ValueRow[];
     await this.eventually(async () => {
       const stored = await this.run.admin.attributes(
         device.id,
@@ -372,10 +397,10 @@ Then(
         rows.map((row) => row.key),
       );
       for (const row of rows) {
-        const expected = expectedValue(names(this, row.value), row.type);
+        const expected = expectedValue(names(this, row.value), typeOf(row));
         const found = stored.get(names(this, row.key));
         assert.ok(
-          found && storedMatches(expected, found.value),
+          found && matches(row, expected, found.value),
           `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`,
         );
       }
