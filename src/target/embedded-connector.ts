@@ -14,6 +14,8 @@ import { startConnector } from '../../simulators/connector';
 import { ExternalApiSimulator } from '../../simulators/external-api';
 import { generateSelfSignedCertificate } from '../tls/certificate';
 import type { ConnectorQuirksMode } from '../../simulators/connector';
+import { connectorQuirks } from '../../simulators/connector/quirks';
+import { gatewayReadyRest } from './gateway-rest';
 import type { ConnectorTarget } from './index';
 
 export const EMBEDDED_REST_CONFIG = join(__dirname, 'embedded-rest.json');
@@ -42,9 +44,17 @@ export async function startEmbeddedConnector(options: {
   const external = await ExternalApiSimulator.start({ tls: externalTls });
   try {
     const configFile = join(folder, 'rest.json');
-    const config = JSON.parse(await readFile(EMBEDDED_REST_CONFIG, 'utf8')) as {
-      server: { port?: number; security?: { cert: string; key: string } };
-    };
+    const conformance = JSON.parse(await readFile(EMBEDDED_REST_CONFIG, 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    // a quirks mode that needs members the conformance file leaves to defaults runs the file iotc gateway-config
+    // writes for that gateway, as the real one does
+    const config = (
+      options.quirks && connectorQuirks(options.quirks).requiresGatewayMembers
+        ? gatewayReadyRest(conformance)
+        : conformance
+    ) as { server: { port?: number; security?: { cert: string; key: string } } };
     // the file says where the connector listens, as a deployed one does: a free loopback port
     config.server.port = await freePort();
     if (config.server.security) {

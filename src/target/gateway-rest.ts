@@ -27,12 +27,8 @@ export const GATEWAY_REQUIRED_MEMBERS: readonly RequiredMember[] = [
   {
     section: 'mapping.converter',
     member: 'deviceInfo',
-    specDefault: {
-      deviceNameExpression: 'Device ${name}',
-      deviceNameExpressionSource: 'request',
-      deviceProfileExpression: 'default',
-      deviceProfileExpressionSource: 'request',
-    },
+    // 3.8.3 reads the sources and the profile with defaults; only the name expression has none
+    specDefault: { deviceNameExpression: 'Device ${name}' },
     requirement: 'RC-JSON-02',
   },
   {
@@ -141,10 +137,11 @@ export function gatewayReadyRest(config: Json): Json {
 }
 
 /** The required members a rest.json leaves out, as "<section>[<index>].<member>" (for the deviation scenarios). */
-export function missingGatewayMembers(config: Json): string[] {
+export function missingGatewayMembers(config: Json, requirements?: readonly string[]): string[] {
   const found = sections(config);
   const missing: string[] = [];
   for (const required of GATEWAY_REQUIRED_MEMBERS) {
+    if (requirements && !requirements.includes(required.requirement)) continue;
     found[required.section].forEach((item, index) => {
       if (item[required.member] === undefined)
         missing.push(`${required.section}[${index}].${required.member}`);
