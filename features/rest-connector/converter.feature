@@ -115,7 +115,7 @@ Feature: REST connector json converter
     And the device "<<rest-file>>" eventually has telemetry:
       | key         | value | type   |
       | temperature | 23.5  | double |
-    And the device "<<rest-file>>" has no telemetry "humidity, combined"
+    And the device "<<rest-file>>" has no telemetry "humidity"
 
   @RC-BODY-05
   Scenario: GET query parameters are parsed
