@@ -20,10 +20,10 @@ Feature: REST connector json converter
       {"name": "ignored", "level": 3.25}
       """
     Then the connector answers 200
-    And the device "iotc-rest-constant-device" eventually has telemetry:
+    And the device "<<rest-constant-device>>" eventually has telemetry:
       | key   | value | type   |
       | level | 3.25  | double |
-    And the device "iotc-rest-constant-device" has the device profile "iotc-rest-constant-profile"
+    And the device "<<rest-constant-device>>" has the device profile "<<profile:rest-constant-profile>>"
 
   @RC-ENT-04 @RC-ENT-03 @RC-ENT-01
   Scenario: Composite, nested and dynamic expressions

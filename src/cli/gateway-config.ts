@@ -15,7 +15,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freePort } from '../target/free-port';
-import { gatewayReadyRest } from '../target/gateway-rest';
+import { gatewayReadyRest, withRunNames } from '../target/gateway-rest';
 import { generateSelfSignedCertificate } from '../tls/certificate';
 
 export interface GatewayConfigOptions {
@@ -28,6 +28,8 @@ export interface GatewayConfigOptions {
   /** Port of the connector's endpoints; 0 picks a free one now. */
   restPort: number;
   restHost: string;
+  /** The run the configuration is for: its constant device names carry this id (IOTC_RUN_ID of the run). */
+  runId: string;
 }
 
 export class GatewayConfigError extends Error {
@@ -67,7 +69,7 @@ export async function gatewayConfig(options: GatewayConfigOptions): Promise<numb
   server.security = { cert, key };
   const external = new URL(options.externalApiUrl);
   const externalHttps = new URL(options.externalApiHttpsUrl ?? 'https://127.0.0.1:5443');
-  const text = `${JSON.stringify(config, null, 2)
+  const text = `${withRunNames(JSON.stringify(config, null, 2), options.runId)
     .replaceAll('127.0.0.1:5001', external.host)
     .replaceAll('127.0.0.1:5443', externalHttps.host)}\n`;
   writeFileSync(join(out, 'rest.json'), text);
@@ -86,6 +88,7 @@ export async function gatewayConfig(options: GatewayConfigOptions): Promise<numb
       `  export IOTC_GW_REST_CONFIG=${join(out, 'iotc-rest.json')}`,
       `  export IOTC_GW_REST_CA_FILE=${cert}`,
       `  export IOTC_EXTERNAL_API_URL=${options.externalApiUrl}`,
+      `  export IOTC_RUN_ID=${options.runId}`,
       `  export IOTC_GW_TOKEN=<the gateway token in ${options.gatewayTokenEnv}>`,
       '',
     ].join('\n'),

@@ -1,4 +1,5 @@
 /** The `iotc` command line. */
+import { randomBytes } from 'node:crypto';
 import { Command, InvalidArgumentError } from 'commander';
 import { runConformance } from './run';
 import { simulate, type SimulateOptions } from './simulate';
@@ -14,6 +15,12 @@ function port(value: string): number {
   if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535)
     throw new InvalidArgumentError('a port is an integer from 0 to 65535');
   return parsed;
+}
+
+function runIdOption(value: string): string {
+  if (!/^[a-z0-9]{4,16}$/.test(value))
+    throw new InvalidArgumentError('a run id is 4 to 16 lowercase letters or digits');
+  return value;
 }
 
 function positiveInteger(value: string): number {
@@ -231,6 +238,12 @@ program
   )
   .option('--rest-host <address>', 'address the connector listens on', '127.0.0.1')
   .option('--rest-port <port>', "the connector's port (0 = a port free now)", port, 0)
+  .option(
+    '--run-id <id>',
+    "the id of the run the configuration is for (its constant device names carry it; the run's IOTC_RUN_ID)",
+    runIdOption,
+    randomBytes(3).toString('hex'),
+  )
   .action(async (options: GatewayConfigOptions) => {
     const { gatewayConfig } = require('./gateway-config') as typeof import('./gateway-config');
     process.exitCode = await gatewayConfig(options);

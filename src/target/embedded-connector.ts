@@ -15,7 +15,7 @@ import { ExternalApiSimulator } from '../../simulators/external-api';
 import { generateSelfSignedCertificate } from '../tls/certificate';
 import type { ConnectorQuirksMode } from '../../simulators/connector';
 import { connectorQuirks } from '../../simulators/connector/quirks';
-import { gatewayReadyRest } from './gateway-rest';
+import { gatewayReadyRest, withRunNames } from './gateway-rest';
 import type { ConnectorTarget } from './index';
 
 export const EMBEDDED_REST_CONFIG = join(__dirname, 'embedded-rest.json');
@@ -27,6 +27,9 @@ export async function startEmbeddedConnector(options: {
   mqttUrl: string;
   tenantAdmin: { username: string; password: string };
   quirks?: ConnectorQuirksMode;
+  /** The run's id: the file's constant device names carry it (withRunNames). */
+  runId?: string;
+  namePrefix?: string;
 }): Promise<{ connector: ConnectorTarget; close(): Promise<void> }> {
   const admin = await AdminClient.login(options.httpUrl, options.tenantAdmin);
   let gatewayToken: string;
@@ -65,7 +68,8 @@ export async function startEmbeddedConnector(options: {
       await writeFile(config.server.security.cert, serverTls.cert);
       await writeFile(config.server.security.key, serverTls.key, { mode: 0o600 });
     }
-    const text = JSON.stringify(config, null, 2)
+    const named = JSON.stringify(config, null, 2);
+    const text = (options.runId ? withRunNames(named, options.runId, options.namePrefix) : named)
       .replaceAll('127.0.0.1:5001', new URL(external.url).host)
       .replaceAll('127.0.0.1:5443', new URL(external.httpsUrl ?? external.url).host);
     await writeFile(configFile, text);

@@ -8,6 +8,15 @@
 
 type Json = Record<string, unknown>;
 
+/**
+ * The conformance file's constant device and profile names (source constant) made the run's: the same names a
+ * scenario's <<rest-constant-device>> gives (namePrefix, run id, local name), so a gateway that remembers devices
+ * it connected never sees a name of an earlier run.
+ */
+export function withRunNames(configText: string, runId: string, namePrefix = 'iotc-'): string {
+  return configText.replaceAll('iotc-rest-constant-', `${namePrefix}${runId}-rest-constant-`);
+}
+
 /** A member 3.8.3 cannot run without, where it belongs, what interfaces.md makes its default, and its requirement. */
 export interface RequiredMember {
   section:

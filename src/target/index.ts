@@ -163,6 +163,8 @@ function resolveEnvReferences(value: unknown, env: NodeJS.ProcessEnv, source: st
 /** Opens a target: `embedded` (default) starts the reference platform in this process. */
 export async function openTarget(
   nameOrPath: string = process.env.IOTC_TARGET || 'embedded',
+  /** The run the target is opened for: the embedded connector's constant device names carry its id. */
+  runId?: string,
 ): Promise<Target> {
   const profile = loadProfile(nameOrPath);
   let urls = {
@@ -197,7 +199,7 @@ export async function openTarget(
   if (profile.embedded) {
     // Loaded lazily so that a run against a remote target never loads the reference platform.
     const { startEmbedded } = require('./embedded') as typeof import('./embedded');
-    const embedded = await startEmbedded(profile);
+    const embedded = await startEmbedded(profile, runId);
     urls = {
       httpUrl: embedded.httpUrl,
       adminUrl: embedded.httpUrl,
