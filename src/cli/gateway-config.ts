@@ -89,7 +89,9 @@ export async function gatewayConfig(options: GatewayConfigOptions): Promise<numb
       `  export IOTC_GW_REST_CA_FILE=${cert}`,
       `  export IOTC_EXTERNAL_API_URL=${options.externalApiUrl}`,
       `  export IOTC_RUN_ID=${options.runId}`,
-      `  export IOTC_GW_TOKEN=<the gateway token in ${options.gatewayTokenEnv}>`,
+      ...(options.gatewayTokenEnv === 'IOTC_GW_TOKEN'
+        ? ['  (IOTC_GW_TOKEN is set already)']
+        : [`  export IOTC_GW_TOKEN="$${options.gatewayTokenEnv}"`]),
       '',
     ].join('\n'),
   );
