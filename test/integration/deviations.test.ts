@@ -87,7 +87,7 @@ function withoutDeviations(profileName: string, dir: string): string {
 }
 
 test('quirks mode with the matching profile: DEVIATION for exactly the declared requirements, PASS elsewhere', {
-  timeout: 120_000,
+  timeout: 300_000,
 }, async () => {
   const { code, report, output } = await run(
     'embedded-thingsboard-4.3',
@@ -116,7 +116,7 @@ test('quirks mode with the matching profile: DEVIATION for exactly the declared 
 });
 
 test('quirks mode with a profile that declares no deviation: the deviating requirements FAIL', {
-  timeout: 120_000,
+  timeout: 300_000,
 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-deviations-'));
   const path = withoutDeviations('embedded-thingsboard-4.3', dir);
@@ -143,7 +143,7 @@ test('quirks mode with a profile that declares no deviation: the deviating requi
 });
 
 test('connector quirks mode with the matching profile: DEVIATION for exactly the declared RC requirements, PASS for every other', {
-  timeout: 120_000,
+  timeout: 300_000,
 }, async () => {
   const { code, report, output } = await run(
     'embedded-tb-gateway-3.8',
@@ -169,7 +169,7 @@ test('connector quirks mode with the matching profile: DEVIATION for exactly the
 });
 
 test('connector quirks mode with a profile that declares no deviation: the deviating RC requirements FAIL', {
-  timeout: 120_000,
+  timeout: 300_000,
 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-deviations-'));
   const path = withoutDeviations('embedded-tb-gateway-3.8', dir);
