@@ -210,7 +210,8 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
 
   @RC-AUPD-03
   Scenario: SSLVerify false accepts an untrusted certificate, SSLVerify true refuses it
-    Given the connector has forwarded data of the device "<<upd-tls-1>>"
+    Given the external API answers over HTTPS with a certificate nobody trusts
+    And the connector has forwarded data of the device "<<upd-tls-1>>"
     When the platform sets the shared attributes of "<<upd-tls-1>>":
       """
       {"unverified": 1, "verified": 2}
