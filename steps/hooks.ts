@@ -23,7 +23,8 @@ import { EXCHANGES_MEDIA_TYPE } from '../src/report/exchanges';
 setDefaultTimeout(30_000);
 
 BeforeAll({ timeout: 60_000 }, async () => {
-  const target = await openTarget();
+  const runId = newRunId();
+  const target = await openTarget(undefined, runId);
   const sessionOptions = {
     requestTimeoutMs: target.timeouts.requestMs,
     tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
@@ -41,7 +42,6 @@ BeforeAll({ timeout: 60_000 }, async () => {
     await Promise.allSettled([admin?.close(), target.close()]);
     throw error;
   }
-  const runId = newRunId();
   setRun({
     target,
     admin,

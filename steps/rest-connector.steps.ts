@@ -9,11 +9,12 @@ import { readFileSync } from 'node:fs';
 import { connect as tlsConnect } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { AfterAll, Given, Then, When, type DataTable } from '@cucumber/cucumber';
-import { request } from 'undici';
-import { describeTypedValue } from '../src/kv/values';
+import { Agent, request } from 'undici';
+import { describeTypedValue, parseLossless, type TypedValue } from '../src/kv/values';
 import type { ConnectorCall, ConnectorResponse } from '../simulators/connector-client';
 import type { IotcWorld } from './world';
-import { expectedValue, storedMatches } from './support/expectations';
+import { expectedValue, sameJson, storedMatches, storedValueMatches } from './support/expectations';
+import { missingGatewayMembers } from '../src/target/gateway-rest';
 import {
   closeConnectorSteps,
   connectorClient,
@@ -337,21 +338,46 @@ function checkTimestamp(
   }
 }
 
+/**
+ * A row of | key | value | type | (the value read as that type, whatever type it was stored with) or of
+ * | key | value | stored type | (the stored type is checked too: the entry-type requirements only), so that a
+ * connector sending values as text fails the type requirements and no other.
+ */
+interface ValueRow {
+  key: string;
+  value: string;
+  type?: string;
+  'stored type'?: string;
+  ts?: string;
+}
+
+function typeOf(row: ValueRow): string {
+  const type = row['stored type'] ?? row.type;
+  if (!type) throw new Error('a value table needs a type or a stored type column');
+  return type;
+}
+
+function matches(row: ValueRow, expected: TypedValue, stored: TypedValue | undefined): boolean {
+  return row['stored type']
+    ? storedMatches(expected, stored)
+    : storedValueMatches(expected, stored);
+}
+
 Then(
   'the device {string} eventually has telemetry:',
   async function (this: IotcWorld, local: string, table: DataTable) {
     const device = await deviceNamed(this, local);
-    const rows = table.hashes() as Array<{ key: string; value: string; type: string; ts?: string }>;
+    const rows = table.hashes() as unknown as ValueRow[];
     await this.eventually(async () => {
       const stored = await this.run.admin.latestTelemetry(
         device.id,
         rows.map((row) => row.key),
       );
       for (const row of rows) {
-        const expected = expectedValue(row.value, row.type);
+        const expected = expectedValue(row.value, typeOf(row));
         const found = stored.get(row.key);
         assert.ok(
-          found && storedMatches(expected, found.value),
+          found && matches(row, expected, found.value),
           `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`,
         );
         checkTimestamp(this, row.key, row.ts, found.ts);
@@ -364,7 +390,7 @@ Then(
   'the device {string} eventually has client attributes:',
   async function (this: IotcWorld, local: string, table: DataTable) {
     const device = await deviceNamed(this, local);
-    const rows = table.hashes() as Array<{ key: string; value: string; type: string }>;
+    const rows = table.hashes() as unknown as ValueRow[];
     await this.eventually(async () => {
       const stored = await this.run.admin.attributes(
         device.id,
@@ -372,10 +398,10 @@ Then(
         rows.map((row) => row.key),
       );
       for (const row of rows) {
-        const expected = expectedValue(names(this, row.value), row.type);
+        const expected = expectedValue(names(this, row.value), typeOf(row));
         const found = stored.get(names(this, row.key));
         assert.ok(
-          found && storedMatches(expected, found.value),
+          found && matches(row, expected, found.value),
           `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`,
         );
       }
@@ -500,13 +526,34 @@ When(
   },
 );
 
-Then('the RPC reply holds:', async function (this: IotcWorld, expected: string) {
-  const reply = (await this.pending.get('connector-rpc')) as
+/** The platform's answer to the RPC the scenario sent: status and body. */
+async function rpcReply(world: IotcWorld): Promise<{ status: number; text: string }> {
+  const reply = (await world.pending.get('connector-rpc')) as
     | { status: number; text: string }
     | undefined;
   assert.ok(reply, 'no RPC was sent');
+  return reply;
+}
+
+Then('the RPC reply holds:', async function (this: IotcWorld, expected: string) {
+  const reply = await rpcReply(this);
   assert.equal(reply.status, 200, `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}`);
   assertHolds(JSON.parse(reply.text), JSON.parse(expected));
+});
+
+Then('the RPC reply is exactly:', async function (this: IotcWorld, expected: string) {
+  const reply = await rpcReply(this);
+  assert.equal(reply.status, 200, `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}`);
+  assert.ok(sameJson(parseLossless(reply.text), expected), `the reply is ${reply.text}`);
+});
+
+/** The platform ends an RPC the gateway never replies to as timed out (ThingsBoard: 408 / 504). */
+Then('the RPC gets no reply from the connector', async function (this: IotcWorld) {
+  const reply = await rpcReply(this);
+  assert.ok(
+    reply.status === 408 || reply.status === 504,
+    `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}, not timed out`,
+  );
 });
 
 Then(
@@ -578,8 +625,9 @@ async function recorded(world: IotcWorld, path: string) {
 Then(
   'the external API eventually receives a request to {string}:',
   async function (this: IotcWorld, path: string, table: DataTable) {
+    // raw(): the table has no header row (rows() would drop the first expectation)
     const expectations = table
-      .rows()
+      .raw()
       .map(([what, value]) => [what!, names(this, value ?? '')] as const);
     await this.eventually(async () => {
       const requests = await recorded(this, path);
@@ -611,6 +659,70 @@ Then(
 );
 
 Then(
+  'the external API eventually receives {int} requests to {string}',
+  async function (this: IotcWorld, count: number, path: string) {
+    await receivesAtLeast(this, count, path);
+  },
+);
+
+async function receivesAtLeast(
+  world: IotcWorld,
+  count: number,
+  path: string,
+  extraMs?: number,
+): Promise<void> {
+  await world.eventually(async () => {
+    const requests = await recorded(world, path);
+    assert.ok(
+      requests.length >= count,
+      `${requests.length} of ${count} requests to ${names(world, path)} so far`,
+    );
+  }, extraMs);
+}
+
+/**
+ * Proves the HTTPS listener of the external API answers (any HTTP status, certificate not checked), so a scenario
+ * about certificate verification cannot pass on a refused connection.
+ */
+Given(
+  'the external API answers over HTTPS with a certificate nobody trusts',
+  async function (this: IotcWorld) {
+    const { httpsUrl } = await externalApi().info();
+    assert.ok(httpsUrl, 'the external-API simulator serves no HTTPS (start it with --https-port)');
+    const untrusting = new Agent({ connect: { rejectUnauthorized: false } });
+    const outcome = await request(`${httpsUrl}/__iotc/info`, {
+      dispatcher: untrusting,
+      headersTimeout: this.run.target.timeouts.requestMs,
+    })
+      .then(
+        async (response) => {
+          await response.body.dump();
+          return response.statusCode;
+        },
+        (error: Error) => error.message,
+      )
+      .finally(() => untrusting.close());
+    assert.equal(
+      typeof outcome,
+      'number',
+      `the HTTPS listener ${httpsUrl} does not answer: ${outcome}`,
+    );
+    const trusted = await request(`${httpsUrl}/__iotc/info`).then(
+      async (response) => {
+        await response.body.dump();
+        return true;
+      },
+      () => false,
+    );
+    assert.equal(
+      trusted,
+      false,
+      `the certificate of ${httpsUrl} is trusted: it cannot test SSLVerify`,
+    );
+  },
+);
+
+Then(
   'the external API receives no request to {string}',
   async function (this: IotcWorld, path: string) {
     await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
@@ -622,13 +734,7 @@ Then(
 Then(
   'the external API receives exactly {int} requests to {string}',
   async function (this: IotcWorld, count: number, path: string) {
-    await this.eventually(async () => {
-      const requests = await recorded(this, path);
-      assert.ok(
-        requests.length >= count,
-        `${requests.length} of ${count} requests to ${names(this, path)} so far`,
-      );
-    }, 2000);
+    await receivesAtLeast(this, count, path, 2000);
     await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
     const requests = await recorded(this, path);
     assert.equal(
@@ -662,6 +768,15 @@ Then(
       const gap = requests[index]!.receivedAt - requests[index - 1]!.receivedAt;
       assert.ok(gap >= gapMs * 0.9, `requests ${index} and ${index + 1} came ${gap} ms apart`);
     }
+  },
+);
+
+Then(
+  "the connector's rest.json names every member 3.8.3 has no default for, of {string}",
+  function (this: IotcWorld, requirements: string) {
+    const ids = requirements.split(',').map((id) => id.trim());
+    const missing = missingGatewayMembers(restFile() as unknown as Record<string, unknown>, ids);
+    assert.deepEqual(missing, [], `the rest.json leaves out ${missing.join(', ')}`);
   },
 );
 

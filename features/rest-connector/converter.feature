@@ -20,10 +20,10 @@ Feature: REST connector json converter
       {"name": "ignored", "level": 3.25}
       """
     Then the connector answers 200
-    And the device "iotc-rest-constant-device" eventually has telemetry:
+    And the device "<<rest-constant-device>>" eventually has telemetry:
       | key   | value | type   |
       | level | 3.25  | double |
-    And the device "iotc-rest-constant-device" has the device profile "iotc-rest-constant-profile"
+    And the device "<<rest-constant-device>>" has the device profile "<<profile:rest-constant-profile>>"
 
   @RC-ENT-04 @RC-ENT-03 @RC-ENT-01
   Scenario: Composite, nested and dynamic expressions
@@ -63,21 +63,21 @@ Feature: REST connector json converter
       """
     Then the connector answers 200
     And the device "<<rest-typed>>" eventually has telemetry:
-      | key         | value | type    |
-      | temperature | 20.0  | double  |
-      | humidity    | 41    | long    |
-      | active      | false | boolean |
-      | label       | 12    | string  |
+      | key         | value | stored type |
+      | temperature | 20.0  | double      |
+      | humidity    | 41    | long        |
+      | active      | false | boolean     |
+      | label       | 12    | string      |
 
-  @RC-BODY-01 @RC-BODY-02 @RC-BODY-03 @RC-ENT-02
-  Scenario: Multipart fields on the same endpoint are merged and converted to the configured types
+  @RC-BODY-01 @RC-BODY-02
+  Scenario: Multipart fields on the same endpoint are merged and referenced as with JSON
     When the client sends POST "/conv" with multipart parts:
-      | part   | value             |
+      | part   | value              |
       | name   | <<rest-multipart>> |
-      | temp   | 22.5              |
-      | hum    | 43                |
-      | active | true              |
-      | model  | M2                |
+      | temp   | 22.5               |
+      | hum    | 43                 |
+      | active | true               |
+      | model  | M2                 |
     Then the connector answers 200
     And the device "<<rest-multipart>>" eventually has telemetry:
       | key         | value   | type    |
@@ -88,6 +88,21 @@ Feature: REST connector json converter
     And the device "<<rest-multipart>>" eventually has client attributes:
       | key   | value | type   |
       | model | M2    | string |
+
+  @RC-BODY-03 @RC-ENT-02
+  Scenario: Multipart values are converted to the configured types
+    When the client sends POST "/conv" with multipart parts:
+      | part   | value                    |
+      | name   | <<rest-multipart-typed>> |
+      | temp   | 22.5                     |
+      | hum    | 43                       |
+      | active | true                     |
+    Then the connector answers 200
+    And the device "<<rest-multipart-typed>>" eventually has telemetry:
+      | key         | value | stored type |
+      | temperature | 22.5  | double      |
+      | humidity    | 43    | long        |
+      | active      | true  | boolean     |
 
   @RC-BODY-04
   Scenario: File parts of a multipart request are ignored
@@ -100,7 +115,7 @@ Feature: REST connector json converter
     And the device "<<rest-file>>" eventually has telemetry:
       | key         | value | type   |
       | temperature | 23.5  | double |
-    And the device "<<rest-file>>" has no telemetry "humidity, combined"
+    And the device "<<rest-file>>" has no telemetry "humidity"
 
   @RC-BODY-05
   Scenario: GET query parameters are parsed

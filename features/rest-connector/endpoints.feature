@@ -47,6 +47,15 @@ Feature: REST connector server, endpoints and security
       | reading | 3.5   | double |
     And the device "Device <<rest-default>>" has the device profile "default"
 
+  @RC-JSON-05
+  Scenario: A deviceInfo without a profile expression gives the device profile "default"
+    When the client sends POST "/ts" with JSON:
+      """
+      {"name": "<<rest-default-profile>>", "v": 1.5}
+      """
+    Then the connector answers 200
+    And the device "<<rest-default-profile>>" has the device profile "default"
+
   @RC-MAP-02 @RC-MAP-03
   Scenario: A method the endpoint does not list is refused and nothing is converted
     When the client sends POST "/test_device?name=<<rest-post-refused>>&reading=1"
@@ -81,7 +90,7 @@ Feature: REST connector server, endpoints and security
       | key         | value | type   |
       | temperature | 5.5   | double |
 
-  @RC-SEC-02 @RC-MAP-04
+  @RC-SEC-02
   Scenario Outline: Basic security refuses <case> and converts nothing
     Given <credentials>
     When the client sends POST "/conv" with JSON:

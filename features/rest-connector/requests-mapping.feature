@@ -4,7 +4,7 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
   serverSideRpc turn the platform's shared-attribute updates and RPC commands for the connector's devices into
   outgoing HTTP calls, here to the external-API simulator (${external} in a step is its URL).
 
-  @RC-AREQ-01 @RC-AREQ-02 @RC-AREQ-03 @RC-AREQ-04 @RC-AREQ-06 @RC-AREQ-07
+  @RC-AREQ-01 @RC-AREQ-02 @RC-AREQ-03 @RC-AREQ-06 @RC-AREQ-07
   Scenario: An attribute-request endpoint answers shared attributes named by several expressions
     Given the connector has forwarded data of the device "<<rest-areq>>"
     When the platform sets the shared attributes of "<<rest-areq>>":
@@ -20,8 +20,8 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       {"setpoint": 21.5, "mode": "eco"}
       """
 
-  @RC-AREQ-02 @RC-AREQ-03 @RC-AREQ-04
-  Scenario: A client-type attribute-request endpoint answers client attributes, with its own methods and security
+  @RC-AREQ-02 @RC-AREQ-03
+  Scenario: A client-type attribute-request endpoint answers client attributes, with its own methods
     Given the connector has forwarded data of the device "<<rest-areq-client>>"
     When the client sends GET "/attributes/client?device=<<rest-areq-client>>&key=model"
     Then the connector answers 200 with a JSON body holding:
@@ -30,8 +30,11 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
     When the client sends POST "/attributes/client?device=<<rest-areq-client>>&key=model"
     Then the connector answers 405
+
+  @RC-AREQ-04
+  Scenario: An attribute-request endpoint with basic security refuses a request without credentials
     Given the client sends no credentials
-    When the client sends GET "/attributes/client?device=<<rest-areq-client>>&key=model"
+    When the client sends GET "/attributes/client?device=<<rest-areq-refused>>&key=model"
     Then the connector answers 401
 
   @RC-AREQ-01 @RC-AREQ-02 @RC-AREQ-03 @RC-AREQ-04 @RC-AREQ-06 @RC-AREQ-07
@@ -52,34 +55,95 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
     When the client sends GET "/sharedAttributes?deviceName=<<rest-areq-defaults>>&attribute=mode"
     Then the connector answers 405
 
-  @RC-GEN-02 @RC-AUPD-01 @RC-AUPD-02 @RC-AUPD-04 @RC-AUPD-05 @RC-AUPD-09 @RC-AUPD-10 @RC-AUPD-11 @RC-AUPD-12
-  Scenario: A shared-attribute update matching a rule's filters becomes the configured outgoing call
+  @RC-GEN-02 @RC-AUPD-01 @RC-AUPD-05 @RC-AUPD-11
+  Scenario: A shared-attribute update matching a rule is sent to the rule's URL with the rule's security
+    Given the connector has forwarded data of the device "<<dev-upd-target>>"
+    And the connector has forwarded data of the device "<<upd-target-REST>>"
+    When the platform sets the shared attributes of "<<dev-upd-target>>":
+      """
+      {"setpointTarget": 1}
+      """
+    And the platform sets the shared attributes of "<<upd-target-REST>>":
+      """
+      {"data": "on"}
+      """
+    Then the external API eventually receives a request to "/upd/<<dev-upd-target>>/setpointTarget":
+      | path  | /upd/<<dev-upd-target>>/setpointTarget |
+      | basic | external:secret                        |
+    And the external API eventually receives a request to "/sensor/<<upd-target-REST>>/data":
+      | path                    | /sensor/<<upd-target-REST>>/data |
+      | no header authorization |                                  |
+
+  @RC-AUPD-02
+  Scenario: httpMethod is the method of the outgoing call, POST by default
+    Given the connector has forwarded data of the device "<<dev-upd-method>>"
+    And the connector has forwarded data of the device "<<upd-method-REST>>"
+    When the platform sets the shared attributes of "<<dev-upd-method>>":
+      """
+      {"setpointMethod": 1}
+      """
+    And the platform sets the shared attributes of "<<upd-method-REST>>":
+      """
+      {"data": "on"}
+      """
+    Then the external API eventually receives a request to "/upd/<<dev-upd-method>>/setpointMethod":
+      | method | PUT |
+    And the external API eventually receives a request to "/sensor/<<upd-method-REST>>/data":
+      | method | POST |
+
+  @RC-AUPD-04
+  Scenario: httpHeaders are sent with the outgoing call, CONTENT-TYPE application/json by default
+    Given the connector has forwarded data of the device "<<dev-upd-headers>>"
+    And the connector has forwarded data of the device "<<upd-headers-REST>>"
+    When the platform sets the shared attributes of "<<dev-upd-headers>>":
+      """
+      {"setpointHeaders": 1}
+      """
+    And the platform sets the shared attributes of "<<upd-headers-REST>>":
+      """
+      {"data": "on"}
+      """
+    Then the external API eventually receives a request to "/upd/<<dev-upd-headers>>/setpointHeaders":
+      | header x-iotc       | conformance      |
+      | header content-type | application/json |
+    And the external API eventually receives a request to "/sensor/<<upd-headers-REST>>/data":
+      | header content-type | application/json |
+
+  @RC-AUPD-12
+  Scenario: valueExpression is the body of the outgoing call, {"${attributeKey}":"${attributeValue}"} by default
     Given the connector has forwarded data of the device "<<dev-upd-1>>"
+    And the connector has forwarded data of the device "<<upd-REST>>"
     When the platform sets the shared attributes of "<<dev-upd-1>>":
       """
-      {"setpointTemp": 22.5, "other": 1}
+      {"setpointTemp": 22.5}
+      """
+    And the platform sets the shared attributes of "<<upd-REST>>":
+      """
+      {"data": "on"}
       """
     Then the external API eventually receives a request to "/upd/<<dev-upd-1>>/setpointTemp":
-      | method          | PUT                                                 |
-      | json body       | {"setpointTemp": 22.5, "device": "<<dev-upd-1>>"}   |
-      | header x-iotc   | conformance                                         |
-      | header content-type | application/json                                |
-      | basic           | external:secret                                     |
-    And the external API receives no request to "/upd/<<dev-upd-1>>/other"
+      | json body | {"setpointTemp": 22.5, "device": "<<dev-upd-1>>"} |
+    And the external API eventually receives a request to "/sensor/<<upd-REST>>/data":
+      | json body | {"data": "on"} |
 
-  @RC-AUPD-02 @RC-AUPD-04 @RC-AUPD-05 @RC-AUPD-09 @RC-AUPD-10 @RC-AUPD-11 @RC-AUPD-12
-  Scenario: The defaults: POST, CONTENT-TYPE application/json, device names ending in REST, the attribute data, {"key": "value"}
-    Given the connector has forwarded data of the device "<<upd-REST>>"
-    When the platform sets the shared attributes of "<<upd-REST>>":
+  @RC-AUPD-09 @RC-AUPD-10
+  Scenario: Only the attributes the attributeFilter matches are sent, data by default
+    Given the connector has forwarded data of the device "<<dev-upd-filter>>"
+    And the connector has forwarded data of the device "<<upd-filter-REST>>"
+    When the platform sets the shared attributes of "<<dev-upd-filter>>":
+      """
+      {"setpointFilter": 22.5, "other": 1}
+      """
+    And the platform sets the shared attributes of "<<upd-filter-REST>>":
       """
       {"data": "on", "notdata": "off"}
       """
-    Then the external API eventually receives a request to "/sensor/<<upd-REST>>/data":
-      | method              | POST             |
-      | json body           | {"data": "on"}   |
-      | header content-type | application/json |
-      | no header authorization |              |
-    And the external API receives no request to "/sensor/<<upd-REST>>/notdata"
+    Then the external API eventually receives a request to "/upd/<<dev-upd-filter>>/setpointFilter":
+      | path | /upd/<<dev-upd-filter>>/setpointFilter |
+    And the external API eventually receives a request to "/sensor/<<upd-filter-REST>>/data":
+      | path | /sensor/<<upd-filter-REST>>/data |
+    And the external API receives no request to "/upd/<<dev-upd-filter>>/other"
+    And the external API receives no request to "/sensor/<<upd-filter-REST>>/notdata"
 
   @RC-AUPD-09
   Scenario: A device whose name the filter does not match gets no outgoing call
@@ -146,7 +210,8 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
 
   @RC-AUPD-03
   Scenario: SSLVerify false accepts an untrusted certificate, SSLVerify true refuses it
-    Given the connector has forwarded data of the device "<<upd-tls-1>>"
+    Given the external API answers over HTTPS with a certificate nobody trusts
+    And the connector has forwarded data of the device "<<upd-tls-1>>"
     When the platform sets the shared attributes of "<<upd-tls-1>>":
       """
       {"unverified": 1, "verified": 2}
@@ -155,20 +220,17 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       | method | POST |
     And the external API receives no request to "/tls/<<upd-tls-1>>/verified"
 
-  @RC-RPC-01 @RC-RPC-02 @RC-RPC-03 @RC-RPC-04 @RC-RPC-07 @RC-RPC-08 @RC-RPC-11 @RC-RPC-12 @RC-RPC-13
-  Scenario: A server-side RPC matching a rule becomes the configured call and its answer is the reply
-    Given the external API answers requests to "/rpc/<<dev-rpc-1>>/setLevel" with status 200 and body "{\"applied\": true, \"level\": 7}"
-    And the connector has forwarded data of the device "<<dev-rpc-1>>"
-    When the platform sends the RPC "setLevel" with params "{\"level\": 7, \"field\": \"abc\"}" to "<<dev-rpc-1>>"
-    Then the RPC reply holds:
-      """
-      {"applied": true, "level": 7}
-      """
-    And the external API eventually receives a request to "/rpc/<<dev-rpc-1>>/setLevel/":
-      | method        | POST                                                     |
-      | json body     | {"level": 7, "params": {"level": 7, "field": "abc"}}     |
-      | header x-iotc | rpc                                                      |
-      | basic         | external:secret                                          |
+  @RC-RPC-01 @RC-RPC-04 @RC-RPC-12
+  Scenario: A server-side RPC matching a rule is sent to the rule's URL with the rule's security, anonymous by default
+    Given the connector has forwarded data of the device "<<dev-rpc-target>>"
+    And the connector has forwarded data of the device "<<rest-echo-target>>"
+    When the platform sends the RPC "setLevel" with params "{\"level\": 3, \"field\": \"t\"}" to "<<dev-rpc-target>>"
+    And the platform sends the RPC "echo" with params "{\"x\": 1}" to "<<rest-echo-target>>"
+    Then the external API eventually receives a request to "/rpc/<<dev-rpc-target>>/setLevel/":
+      | basic | external:secret |
+    And the external API eventually receives a request to "/rpcdefault/<<rest-echo-target>>":
+      | path                    | /rpcdefault/<<rest-echo-target>> |
+      | no header authorization |                                  |
 
   @RC-RPC-05
   Scenario: ${requestId} is the id of the RPC, ${params.field} a member of its params
@@ -180,19 +242,52 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
     And the external API records an RPC request id in "/rpc/<<dev-rpc-2>>/getLevel/" with the query "?field=xyz"
 
-  @RC-RPC-02 @RC-RPC-03 @RC-RPC-04 @RC-RPC-07 @RC-RPC-08 @RC-RPC-11 @RC-RPC-12
-  Scenario: The defaults: any device, the method echo, GET, ${params}, CONTENT-TYPE application/json, anonymous
-    Given the external API answers requests to "/rpcdefault/<<rest-echo>>" with status 200 and body "{\"echoed\": true}"
-    And the connector has forwarded data of the device "<<rest-echo>>"
-    When the platform sends the RPC "echo" with params "{\"x\": 1}" to "<<rest-echo>>"
+  @RC-RPC-13
+  Scenario: The answer of the external call is the RPC reply
+    Given the external API answers requests to "/rpc/<<dev-rpc-1>>/setLevel" with status 200 and body "{\"applied\": true, \"level\": 7}"
+    And the connector has forwarded data of the device "<<dev-rpc-1>>"
+    When the platform sends the RPC "setLevel" with params "{\"level\": 7, \"field\": \"abc\"}" to "<<dev-rpc-1>>"
     Then the RPC reply holds:
       """
-      {"echoed": true}
+      {"applied": true, "level": 7}
       """
-    And the external API eventually receives a request to "/rpcdefault/<<rest-echo>>":
-      | method                  | GET              |
-      | header content-type     | application/json |
-      | no header authorization |                  |
+
+  @RC-RPC-02 @RC-RPC-03
+  Scenario: A rule without filters takes any device and only the method echo
+    Given the connector has forwarded data of the device "<<echo-filtered>>"
+    When the platform sends the RPC "other" with params "{\"x\": 1}" to "<<echo-filtered>>"
+    And the platform sends the RPC "echo" with params "{\"x\": 2}" to "<<echo-filtered>>"
+    Then the external API receives exactly 1 requests to "/rpcdefault/<<echo-filtered>>"
+
+  @RC-RPC-07
+  Scenario: httpMethod is the method of the outgoing call, GET by default
+    Given the connector has forwarded data of the device "<<dev-rpc-method>>"
+    And the connector has forwarded data of the device "<<rest-echo-method>>"
+    When the platform sends the RPC "setLevel" with params "{\"level\": 7, \"field\": \"abc\"}" to "<<dev-rpc-method>>"
+    And the platform sends the RPC "echo" with params "{\"x\": 1}" to "<<rest-echo-method>>"
+    Then the external API eventually receives a request to "/rpc/<<dev-rpc-method>>/setLevel/":
+      | method | POST |
+    And the external API eventually receives a request to "/rpcdefault/<<rest-echo-method>>":
+      | method | GET |
+
+  @RC-RPC-08
+  Scenario: valueExpression is the body of the outgoing call and addresses params
+    Given the connector has forwarded data of the device "<<dev-rpc-body>>"
+    When the platform sends the RPC "setLevel" with params "{\"level\": 7, \"field\": \"abc\"}" to "<<dev-rpc-body>>"
+    Then the external API eventually receives a request to "/rpc/<<dev-rpc-body>>/setLevel/":
+      | json body | {"level": 7, "params": {"level": 7, "field": "abc"}} |
+
+  @RC-RPC-11
+  Scenario: httpHeaders are sent with the outgoing call, CONTENT-TYPE application/json by default
+    Given the connector has forwarded data of the device "<<dev-rpc-headers>>"
+    And the connector has forwarded data of the device "<<rest-echo-headers>>"
+    When the platform sends the RPC "setLevel" with params "{\"level\": 7, \"field\": \"abc\"}" to "<<dev-rpc-headers>>"
+    And the platform sends the RPC "echo" with params "{\"x\": 1}" to "<<rest-echo-headers>>"
+    Then the external API eventually receives a request to "/rpc/<<dev-rpc-headers>>/setLevel/":
+      | header x-iotc       | rpc              |
+      | header content-type | application/json |
+    And the external API eventually receives a request to "/rpcdefault/<<rest-echo-headers>>":
+      | header content-type | application/json |
 
   @RC-RPC-10 @RC-RPC-13
   Scenario: An external API that stays down gets exactly tries attempts and the reply says why

@@ -52,7 +52,7 @@ Feature: REST connector endpoint responses
       """
     Then the connector answers 401 with the body "Error"
 
-  @RC-RESP-04 @RC-RESP-05 @RC-RESP-06
+  @RC-RESP-04 @RC-RESP-05
   Scenario: The remote answer is the responseAttribute the platform sets for the device, to that request only
     When the client starts sending POST "/response/remote" as request "north" with JSON:
       """
@@ -72,6 +72,14 @@ Feature: REST connector endpoint responses
       {"accepted": true, "slot": 7}
       """
     And the request "south" is answered 408 with the body "No answer"
+
+  @RC-RESP-06
+  Scenario: Without an answer within response.timeout seconds the request gets 408 and the unsuccessfulResponse
+    When the client sends POST "/response/remote" with JSON:
+      """
+      {"name": "<<rest-remote-unanswered>>", "v": 1.5}
+      """
+    Then the connector answers 408 with the body "No answer"
 
   @RC-RESP-04
   Scenario: The response attribute defaults to result

@@ -13,12 +13,14 @@ import { isAuthorized } from './basic-auth';
 import type { AttributeRequestConfig } from './config';
 import { WWW_AUTHENTICATE } from './mapping-endpoint';
 import { readRequestData, RequestBodyError } from './request-data';
+import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';
 import { send } from './responses';
 
 export function attributeRequestHandler(
   config: AttributeRequestConfig,
   link: PlatformLink,
   logger: Logger,
+  quirks: ConnectorQuirks = NO_CONNECTOR_QUIRKS,
 ) {
   return async (request: IncomingMessage, url: URL, reply: ServerResponse): Promise<void> => {
     if (!isAuthorized(config.security, request.headers)) {
@@ -48,7 +50,11 @@ export function attributeRequestHandler(
         { device, ...scope },
         config.timeoutSec * 1000,
       );
-      return send(reply, 200, JSON.stringify(valuesOf(response, keys)), 'application/json');
+      const values = valuesOf(response, keys);
+      const body = quirks.attributeAnswerIsPlatformMessage
+        ? platformMessage(response, device, keys, values)
+        : values;
+      return send(reply, 200, JSON.stringify(body), 'application/json');
     } catch (error) {
       if (error instanceof AttributeRequestTimeoutError) return send(reply, 408, '');
       if (error instanceof RequestBodyError)
@@ -67,6 +73,20 @@ export function attributeNames(expression: string, data: unknown): string[] {
     .filter(Boolean)
     .map((part) => evaluateText(part, data))
     .filter((name): name is string => typeof name === 'string' && name !== '');
+}
+
+/**
+ * The answer a 3.8.3 gateway forwards: ThingsBoard's whole answer to its SDK's request, {id, device, value} for one
+ * key and {id, device, values} for several (observed on the wire; the SDK asks by key, so the shape follows).
+ */
+function platformMessage(
+  response: AttributeResponse,
+  device: string,
+  keys: string[],
+  values: Record<string, unknown>,
+): Record<string, unknown> {
+  const id = response.document.id;
+  return keys.length === 1 ? { id, device, value: values[keys[0]!] } : { id, device, values };
 }
 
 /** Key to value from the platform's answer, whichever of its shapes it has ({value}, {values}, {client, shared}). */

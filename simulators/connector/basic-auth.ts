@@ -4,13 +4,27 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Security } from './config';
 
 export function isAuthorized(security: Security, headers: IncomingHttpHeaders): boolean {
-  if (security.type === 'anonymous') return true;
+  return authorization(security, headers) === 'admitted';
+}
+
+/**
+ * admitted; refused (no header, wrong credentials); malformed (another scheme, undecodable credentials), which
+ * interfaces.md refuses as well and a gateway 3.8 quirks mode answers with 500.
+ */
+export function authorization(
+  security: Security,
+  headers: IncomingHttpHeaders,
+): 'admitted' | 'refused' | 'malformed' {
+  if (security.type === 'anonymous') return 'admitted';
   const header = headers.authorization;
-  const match = header ? /^Basic ([A-Za-z0-9+/]+=*)$/.exec(header.trim()) : null;
-  if (!match) return false;
+  if (!header) return 'refused';
+  const match = /^Basic ([A-Za-z0-9+/]+=*)$/.exec(header.trim());
+  if (!match) return 'malformed';
   const given = Buffer.from(match[1]!, 'base64');
   const expected = Buffer.from(`${security.username}:${security.password}`, 'utf8');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return given.length === expected.length && timingSafeEqual(given, expected)
+    ? 'admitted'
+    : 'refused';
 }
 
 /** The Authorization header value of basic credentials (outgoing calls). */

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type { RestConnectorFile } from '../../schemas';
 import { checkConnectorConfig } from './checks';
+import { missingGatewayMembers } from '../../src/target/gateway-rest';
 import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';
 
 export type Security =
@@ -78,6 +79,8 @@ export interface OutgoingCallConfig {
   allowRedirects: boolean;
   requestUrlExpression: string;
   valueExpression: string;
+  /** A GET carries the body too (a gateway 3.8 quirks mode). */
+  bodyWithGet: boolean;
 }
 
 export interface AttributeUpdateRule extends OutgoingCallConfig {
@@ -100,6 +103,8 @@ export interface ConnectorConfig {
   attributeRequests: AttributeRequestConfig[];
   attributeUpdates: AttributeUpdateRule[];
   serverSideRpc: ServerSideRpcRule[];
+  /** The real gateway version's differences this connector reproduces (none: the specification). */
+  quirks: ConnectorQuirks;
 }
 
 export class ConnectorConfigError extends Error {
@@ -150,6 +155,12 @@ export function completeConfig(
   quirks: ConnectorQuirks = NO_CONNECTOR_QUIRKS,
 ): ConnectorConfig {
   const problems = checkConnectorConfig(value);
+  if (!problems.length && quirks.requiresGatewayMembers)
+    problems.push(
+      ...missingGatewayMembers(value as Record<string, unknown>).map(
+        (member) => `${member}: required by the gateway version this connector reproduces`,
+      ),
+    );
   if (problems.length) throw new ConnectorConfigError(source, problems);
   return applyDefaults(value as RestConnectorFile, quirks);
 }
@@ -221,7 +232,7 @@ function response(section: ResponseSection | undefined, quirks: ConnectorQuirks)
     section.responseExpected !== undefined ||
     section.timeout !== undefined ||
     section.responseAttribute !== undefined;
-  if (remoteMembers && section.responseExpected !== false) {
+  if (remoteMembers && (section.responseExpected ?? quirks.responseExpectedDefault)) {
     return {
       kind: 'remote',
       responseAttribute: section.responseAttribute ?? 'result',
@@ -249,14 +260,19 @@ function outgoing(
   defaults: { method: string; security: 'basic' | 'anonymous'; url: string; value: string },
   quirks: ConnectorQuirks,
 ): OutgoingCallConfig {
+  const method =
+    quirks.outgoingMethodMember === 'HTTPMethod'
+      ? rule.HTTPMethod
+      : (rule.httpMethod ?? rule.HTTPMethod);
   return {
-    method: rule.httpMethod ?? rule.HTTPMethod ?? defaults.method,
+    method: method ?? quirks.outgoingMethodDefault ?? defaults.method,
     sslVerify: rule.SSLVerify ?? quirks.sslVerifyDefault,
-    headers: rule.httpHeaders ?? JSON_HEADERS,
+    headers: rule.httpHeaders ?? (quirks.defaultJsonContentType ? JSON_HEADERS : {}),
     // a security section without credentials cannot authenticate: no section means anonymous
     security: rule.security ? security(rule.security, defaults.security) : { type: 'anonymous' },
     timeoutSec: rule.timeout ?? 0.5,
-    tries: rule.tries ?? 3,
+    tries: quirks.triesHonoured ? (rule.tries ?? 3) : 1,
+    bodyWithGet: quirks.bodyWithGet,
     allowRedirects: rule.allowRedirects ?? quirks.allowRedirectsDefault,
     requestUrlExpression: rule.requestUrlExpression ?? defaults.url,
     valueExpression:
@@ -293,7 +309,7 @@ function applyDefaults(file: RestConnectorFile, quirks: ConnectorQuirks): Connec
       endpoint: rule.endpoint ?? '/sharedAttributes',
       type: rule.type ?? 'shared',
       methods: [...(rule.HTTPMethods ?? ['POST'])],
-      security: security(rule.security, 'basic'),
+      security: security(rule.security, quirks.mappingSecurityDefault),
       timeoutSec: rule.timeout ?? 10,
       deviceNameExpression: rule.deviceNameExpression ?? '${deviceName}',
       attributeNameExpression: rule.attributeNameExpression ?? '${attribute}',
@@ -325,8 +341,10 @@ function applyDefaults(file: RestConnectorFile, quirks: ConnectorQuirks): Connec
       ),
       deviceNameFilter: fullMatch(rule.deviceNameFilter ?? '.*'),
       methodFilter: fullMatch(rule.methodFilter ?? 'echo'),
-      responseTimeoutSec: rule.responseTimeout ?? 1,
+      // without responseTimeout only timeout bounds the one attempt
+      responseTimeoutSec: quirks.responseTimeoutHonoured ? (rule.responseTimeout ?? 1) : Infinity,
       idPlaceholder: quirks.rpcIdPlaceholder,
     })),
+    quirks,
   };
 }

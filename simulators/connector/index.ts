@@ -89,7 +89,13 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
     });
     gateway.handleRpc(async (request) => {
       if (!link?.isConnected(request.device)) return NO_REPLY;
-      const reply = await handleServerSideRpc(request, config.serverSideRpc, dispatchers, logger);
+      const reply = await handleServerSideRpc(
+        request,
+        config.serverSideRpc,
+        dispatchers,
+        logger,
+        config.quirks,
+      );
       return reply === NOT_HANDLED ? NO_REPLY : reply;
     });
   };
@@ -114,18 +120,18 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
               options.extensionsFolder ?? DEFAULT_EXTENSIONS_FOLDER,
               logger,
             )
-          : new JsonConverter(endpoint.converter);
+          : new JsonConverter(endpoint.converter, config.quirks);
       routes.add(
         endpoint.endpoint,
         endpoint.methods,
-        mappingHandler(endpoint, converter, { link, remote, logger }),
+        mappingHandler(endpoint, converter, { link, remote, logger, quirks: config.quirks }),
       );
     }
     for (const attributeRequest of config.attributeRequests) {
       routes.add(
         attributeRequest.endpoint,
         attributeRequest.methods,
-        attributeRequestHandler(attributeRequest, link, logger),
+        attributeRequestHandler(attributeRequest, link, logger, config.quirks),
       );
     }
   } catch (error) {

@@ -11,21 +11,26 @@ import type { ConverterConfig, Entry, TimeseriesEntry } from './config';
 import type { ConvertedData, RequestData, UplinkConverter } from './converted';
 import { parseDatetime } from './datetime';
 import { deviceOf } from './device-info';
+import { pythonText } from './python-text';
+import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';
 import { convertValue } from './typed-values';
 
 export class JsonConverter implements UplinkConverter {
-  constructor(private readonly config: Extract<ConverterConfig, { type: 'json' }>) {}
+  constructor(
+    private readonly config: Extract<ConverterConfig, { type: 'json' }>,
+    private readonly quirks: ConnectorQuirks = NO_CONNECTOR_QUIRKS,
+  ) {}
 
   convert(request: RequestData): ConvertedData {
     const { data } = request;
     const attributes: Record<string, TypedValue> = {};
     for (const entry of this.config.attributes) {
-      const converted = convertEntry(entry, data);
+      const converted = convertEntry(entry, data, this.quirks);
       if (converted) attributes[converted.key] = converted.value;
     }
     const byTs = new Map<number, Record<string, TypedValue>>();
     for (const entry of this.config.timeseries) {
-      const converted = convertEntry(entry, data);
+      const converted = convertEntry(entry, data, this.quirks);
       if (!converted) continue;
       const ts = timestampOf(entry, data, request.receivedAt);
       const values = byTs.get(ts) ?? {};
@@ -44,13 +49,18 @@ export class JsonConverter implements UplinkConverter {
 function convertEntry(
   entry: Entry,
   data: Record<string, unknown>,
+  quirks: ConnectorQuirks,
 ): { key: string; value: TypedValue } | undefined {
   const key = evaluateText(entry.key, data);
   if (key === undefined || key === '') return undefined;
   const raw =
     typeof entry.value === 'string' && hasPlaceholders(entry.value)
-      ? evaluate(entry.value, data)
+      ? evaluate(entry.value, data, quirks.noneInCompositeValues ? { missingText: 'None' } : {})
       : entry.value;
+  if (quirks.valuesAsText)
+    return raw === undefined || raw === null
+      ? undefined
+      : { key, value: { type: 'STRING', value: pythonText(raw) } };
   const value = convertValue(raw, entry.type);
   return value && { key, value };
 }

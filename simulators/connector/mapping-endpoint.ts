@@ -6,13 +6,15 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { isAuthorized } from './basic-auth';
+import { authorization } from './basic-auth';
 import type { EndpointConfig } from './config';
 import { ConversionRefusedError, type UplinkConverter } from './converted';
 import { PlatformForwardError, type PlatformLink } from './platform-link';
 import { readRequestData, RequestBodyError } from './request-data';
 import type { RemoteResponses } from './remote-responses';
-import { answer, answerRemote } from './responses';
+import { pythonText } from './python-text';
+import type { ConnectorQuirks } from './quirks';
+import { answer, answerRemote, send } from './responses';
 
 export const WWW_AUTHENTICATE = { 'www-authenticate': 'Basic realm="iotc REST connector"' };
 
@@ -20,6 +22,7 @@ export interface EndpointContext {
   link: PlatformLink;
   remote: RemoteResponses;
   logger: Logger;
+  quirks: ConnectorQuirks;
 }
 
 export function mappingHandler(
@@ -29,14 +32,18 @@ export function mappingHandler(
 ) {
   const { response } = endpoint;
   return async (request: IncomingMessage, url: URL, reply: ServerResponse): Promise<void> => {
-    if (!isAuthorized(endpoint.security, request.headers)) {
+    const admission = authorization(endpoint.security, request.headers);
+    if (admission !== 'admitted') {
       request.resume();
-      return answer(reply, 401, response, WWW_AUTHENTICATE);
+      return admission === 'malformed' && context.quirks.malformedAuthorizationStatus === 500
+        ? answer(reply, 500, response)
+        : answer(reply, 401, response, WWW_AUTHENTICATE);
     }
     let remoteWait: ReturnType<RemoteResponses['expect']> | undefined;
     try {
       const data = await readRequestData(request, url, {
         rawBody: endpoint.converter.type === 'custom',
+        refuseBinary: context.quirks.binaryBodiesRefused,
         logger: context.logger,
       });
       const converted = await converter.convert(data);
@@ -45,7 +52,10 @@ export function mappingHandler(
       await context.link.forward(converted);
       if (response.kind !== 'remote' || !remoteWait) return answer(reply, 200, response);
       const value = await remoteWait.wait(response.timeoutSec);
-      return value === undefined ? answer(reply, 408, response) : answerRemote(reply, value);
+      if (value === undefined) return answer(reply, 408, response);
+      return context.quirks.remoteAnswerAsPythonText
+        ? send(reply, 200, pythonText(value), 'text/plain; charset=utf-8')
+        : answerRemote(reply, value);
     } catch (error) {
       remoteWait?.cancel();
       const status =

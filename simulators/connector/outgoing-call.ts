@@ -62,7 +62,8 @@ export async function callOut(
     headers.authorization = basicAuthorization(config.security.username, config.security.password);
   const deadline = deadlineSec === undefined ? Infinity : Date.now() + deadlineSec * 1000;
   const method = config.method.toUpperCase() as Dispatcher.HttpMethod;
-  const sendsBody = call.body !== undefined && method !== 'GET' && method !== 'HEAD';
+  const sendsBody =
+    call.body !== undefined && method !== 'HEAD' && (method !== 'GET' || config.bodyWithGet);
   let last: CallOutcome = { ok: false, error: 'not attempted', attempts: 0 };
   for (let attempt = 1; attempt <= config.tries; attempt++) {
     const left = deadline - Date.now();

@@ -8,13 +8,47 @@
 export interface ConnectorQuirks {
   /** Hardcoded responses without successResponse / unsuccessfulResponse answer an empty body, not OK / Error. */
   noHardcodedResponseDefaults: boolean;
-  /** The security a mapping endpoint has when rest.json gives none: basic per interfaces.md. */
+  /** The security a mapping or attribute-request endpoint has when rest.json gives none: basic per interfaces.md. */
   mappingSecurityDefault: 'basic' | 'anonymous';
   /** Defaults of the outgoing calls (attributeUpdates, serverSideRpc): interfaces.md says false and true. */
   sslVerifyDefault: boolean;
   allowRedirectsDefault: boolean;
   /** The placeholder that carries the RPC id in requestUrlExpression / valueExpression (interfaces.md: requestId). */
   rpcIdPlaceholder: 'requestId' | 'restId';
+  /** Only the first ${...} of each /-separated segment of an RPC requestUrlExpression is filled. */
+  rpcUrlFirstPlaceholderPerSegment: boolean;
+  /** A file must name the members the version has no default for (src/target/gateway-rest.ts), else it is refused. */
+  requiresGatewayMembers: boolean;
+  /** Entry types are ignored: every value is sent as the text Python's str() gives it. */
+  valuesAsText: boolean;
+  /** A missing field inside a composite value is rendered as the text None (a value that is None alone is dropped). */
+  noneInCompositeValues: boolean;
+  /** The status of an Authorization header that is not Basic with decodable credentials (interfaces.md: refused, 401). */
+  malformedAuthorizationStatus: 401 | 500;
+  /** A body that is not UTF-8 text is refused with 500 before any converter runs. */
+  binaryBodiesRefused: boolean;
+  /** responseExpected when a response section does not say (interfaces.md: true). */
+  responseExpectedDefault: boolean;
+  /** A remote answer is the text Python's str() gives the value, not JSON. */
+  remoteAnswerAsPythonText: boolean;
+  /** An attribute-request endpoint answers the platform's whole attribute message, not key to value. */
+  attributeAnswerIsPlatformMessage: boolean;
+  /** Which member of an outgoing rule names its method, and the default (interfaces.md: httpMethod; POST / GET). */
+  outgoingMethodMember: 'httpMethod' | 'HTTPMethod';
+  /** The same default method for attribute updates and RPC, when set (3.8.3: GET). */
+  outgoingMethodDefault?: string;
+  /** A GET call carries the rendered valueExpression as its body too (python requests sends it). */
+  bodyWithGet: boolean;
+  /** Rules without httpHeaders send CONTENT-TYPE application/json (interfaces.md) or no header at all. */
+  defaultJsonContentType: boolean;
+  /** tries is honoured (interfaces.md) or every call is attempted once. */
+  triesHonoured: boolean;
+  /** responseTimeout bounds an RPC call (interfaces.md), or only timeout bounds the one attempt. */
+  responseTimeoutHonoured: boolean;
+  /** RPC replies wrap the answer as {result: answer}, failures as {result: {error: <reason phrase>, code}}. */
+  rpcReplyWrapped: boolean;
+  /** The built-in get / set methods take JSON params (interfaces.md) or fail on them without a reply. */
+  builtInRpcJsonParams: boolean;
 }
 
 export const NO_CONNECTOR_QUIRKS: ConnectorQuirks = {
@@ -23,13 +57,34 @@ export const NO_CONNECTOR_QUIRKS: ConnectorQuirks = {
   sslVerifyDefault: false,
   allowRedirectsDefault: true,
   rpcIdPlaceholder: 'requestId',
+  rpcUrlFirstPlaceholderPerSegment: false,
+  requiresGatewayMembers: false,
+  valuesAsText: false,
+  noneInCompositeValues: false,
+  malformedAuthorizationStatus: 401,
+  binaryBodiesRefused: false,
+  responseExpectedDefault: true,
+  remoteAnswerAsPythonText: false,
+  attributeAnswerIsPlatformMessage: false,
+  outgoingMethodMember: 'httpMethod',
+  bodyWithGet: false,
+  defaultJsonContentType: true,
+  triesHonoured: true,
+  responseTimeoutHonoured: true,
+  rpcReplyWrapped: false,
+  builtInRpcJsonParams: true,
 };
 
 export const CONNECTOR_QUIRKS_MODES = {
   /**
-   * ThingsBoard IoT Gateway 3.8.3 (rest-connector-facts.md): no OK / Error defaults (§5, §12), mappings without
-   * security are anonymous (§12), SSLVerify true and allowRedirects false by default (§8), only ${restId} (§0.5,
-   * §9: ${requestId} stays literal and is sent percent-encoded).
+   * ThingsBoard IoT Gateway 3.8.3 (rest-connector-facts.md, and what a real 3.8.3 did on the wire:
+   * docs/tb-gateway-3.8-deviations.md): no OK / Error defaults (§5, §12), mappings without security are anonymous
+   * (§12), SSLVerify true and allowRedirects false by default (§8), only ${restId}, one placeholder per URL segment
+   * (§0.5, §9), no default for the members gateway-rest.ts lists, values as text (§0.1), None in composites (§0.2),
+   * 500 for a non-Basic header (§0.9) and for binary bodies, responseExpected false and Python text answers (§5),
+   * the platform's attribute message as the answer (§7), only HTTPMethod (default GET), no default headers, one
+   * attempt, responseTimeout ignored (§0.6, §8, §9), wrapped RPC replies (§9), built-in get/set only with string
+   * params (§10).
    */
   'tb-gateway-3.8': {
     noHardcodedResponseDefaults: true,
@@ -37,6 +92,23 @@ export const CONNECTOR_QUIRKS_MODES = {
     sslVerifyDefault: true,
     allowRedirectsDefault: false,
     rpcIdPlaceholder: 'restId',
+    rpcUrlFirstPlaceholderPerSegment: true,
+    requiresGatewayMembers: true,
+    valuesAsText: true,
+    noneInCompositeValues: true,
+    malformedAuthorizationStatus: 500,
+    binaryBodiesRefused: true,
+    responseExpectedDefault: false,
+    remoteAnswerAsPythonText: true,
+    attributeAnswerIsPlatformMessage: true,
+    outgoingMethodMember: 'HTTPMethod',
+    outgoingMethodDefault: 'GET',
+    bodyWithGet: true,
+    defaultJsonContentType: false,
+    triesHonoured: false,
+    responseTimeoutHonoured: false,
+    rpcReplyWrapped: true,
+    builtInRpcJsonParams: false,
   },
 } as const satisfies Record<string, ConnectorQuirks>;
 

@@ -4,6 +4,7 @@
  * parts ignored with an info log), url-encoded forms, and the query parameters, which win over body fields
  * (rest-connector-facts.md §3). GET requests read only the query. Raw bodies are kept for custom converters.
  */
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import type { Logger } from 'pino';
@@ -20,12 +21,22 @@ export class RequestBodyError extends Error {
   }
 }
 
+/** A body that is not UTF-8 text, refused before any converter runs (500): gateway 3.8.3's aiohttp decoding. */
+export class BinaryBodyRefusedError extends Error {
+  override readonly name = 'BinaryBodyRefusedError';
+  readonly code = 'IOTC_BINARY_BODY_REFUSED';
+  constructor() {
+    super('the body is not UTF-8 text');
+  }
+}
+
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export async function readRequestData(
   request: IncomingMessage,
   url: URL,
-  options: { rawBody: boolean; logger: Logger },
+  /** refuseBinary: a body that is not UTF-8 is refused before any converter (a gateway 3.8 quirks mode). */
+  options: { rawBody: boolean; logger: Logger; refuseBinary?: boolean },
 ): Promise<RequestData> {
   const receivedAt = Date.now();
   const query: Record<string, unknown> = {};
@@ -49,6 +60,7 @@ export async function readRequestData(
     };
   }
   const body = await readBody(request);
+  if (options.refuseBinary && !isUtf8(body)) throw new BinaryBodyRefusedError();
   if (options.rawBody) return { method, data: query, body, contentType, receivedAt };
   if (body.length === 0) return { method, data: query, body, contentType, receivedAt };
   if (mediaType === 'application/json' || mediaType.endsWith('+json') || mediaType === '') {

@@ -10,9 +10,11 @@
  * responseTimeout, httpMethod and valueExpression (interfaces.md), and may carry the other call members.
  */
 import type { Logger } from 'pino';
-import { evaluateText, urlComponent } from '../../src/expressions';
+import { STATUS_CODES } from 'node:http';
+import { evaluate, evaluateText, textOf, urlComponent } from '../../src/expressions';
 import type { GatewayRpcRequest } from '../gateway/mqtt-gateway';
 import type { OutgoingCallConfig, ServerSideRpcRule } from './config';
+import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';
 import {
   absoluteUrl,
   callOut,
@@ -36,7 +38,13 @@ export async function handleServerSideRpc(
   rules: ServerSideRpcRule[],
   dispatchers: OutgoingDispatchers,
   logger: Logger,
+  quirks: ConnectorQuirks = NO_CONNECTOR_QUIRKS,
 ): Promise<unknown> {
+  if (!quirks.builtInRpcJsonParams && /^(get|set)$/.test(request.method)) {
+    // 3.8.3 splits params as the text "requestUrlExpression=...;value=..." and fails on JSON: no call, no reply
+    logger.info({ method: request.method }, 'built-in RPC with JSON params: not handled');
+    return NOT_HANDLED;
+  }
   const builtIn = /^(get|set)$/i.test(request.method) ? builtInRule(request) : undefined;
   if (builtIn && 'error' in builtIn) return builtIn;
   const rule =
@@ -59,11 +67,13 @@ export async function handleServerSideRpc(
     [rule.idPlaceholder]: request.id,
     params: request.params,
   };
-  const url = evaluateText(
-    rule.requestUrlExpression,
-    {},
-    { variables, render: urlComponent, missing: 'keep' },
-  );
+  const url = quirks.rpcUrlFirstPlaceholderPerSegment
+    ? firstPlaceholderPerSegment(rule.requestUrlExpression, variables)
+    : evaluateText(
+        rule.requestUrlExpression,
+        {},
+        { variables, render: urlComponent, missing: 'keep' },
+      );
   const body = renderBody(rule, {}, variables);
   const outcome = await callOut(
     { url: absoluteUrl(url ?? ''), body, config: rule },
@@ -80,7 +90,41 @@ export async function handleServerSideRpc(
     },
     'server-side RPC call',
   );
-  return replyOf(outcome);
+  return quirks.rpcReplyWrapped ? wrappedReplyOf(outcome) : replyOf(outcome);
+}
+
+/**
+ * A 3.8.3 RPC URL: ${deviceName}, ${methodName} and the id placeholder are replaced everywhere, then in each
+ * /-separated segment only the first ${...} is filled, and only when it names params (TBUtility.replace_params_tags).
+ */
+function firstPlaceholderPerSegment(
+  expression: string,
+  variables: Record<string, unknown>,
+): string {
+  let url = expression;
+  for (const name of ['deviceName', 'methodName', 'restId'])
+    if (name in variables) url = url.replaceAll(`\${${name}}`, urlComponent(variables[name]));
+  return url
+    .split('/')
+    .map((segment) => {
+      const first = /\$\{([^}]*)\}/.exec(segment);
+      if (!first || !/^params(\.|$)/.test(first[1]!)) return segment;
+      const value = evaluate(first[0], {}, { variables });
+      return value === undefined ? segment : segment.replace(first[0], textOf(value));
+    })
+    .join('/')
+    .replaceAll('{', '%7B') // what is left of a placeholder is sent percent-encoded (requests' requote_uri)
+    .replaceAll('}', '%7D');
+}
+
+/** 3.8.3's reply: {result: answer}; a failure {result: {error: <reason phrase> | Timeout | <message>, code?}}. */
+function wrappedReplyOf(outcome: CallOutcome): unknown {
+  if (outcome.ok) return { result: replyOf(outcome) };
+  if (outcome.status !== undefined)
+    return { result: { error: STATUS_CODES[outcome.status] ?? '', code: outcome.status } };
+  if (outcome.error.startsWith('no answer within'))
+    return { result: { error: 'Timeout', code: 408 } };
+  return { result: { error: outcome.error } };
 }
 
 /** The reply document: the answer's JSON or text; a failure as {error, code}. */
@@ -125,6 +169,7 @@ function builtInRule(request: GatewayRpcRequest): ServerSideRpcRule | { error: s
     tries: positive(given.tries) ?? 1,
     allowRedirects: given.allowRedirects !== false,
     requestUrlExpression: String(given.requestUrlExpression),
+    bodyWithGet: false,
     valueExpression:
       typeof given.valueExpression === 'string'
         ? given.valueExpression

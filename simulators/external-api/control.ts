@@ -26,4 +26,10 @@ export class ExternalApiControl {
     );
     return (await response.body.json()) as RecordedRequest[];
   }
+
+  /** The simulator's URLs: the HTTPS one only when it serves HTTPS. */
+  async info(): Promise<{ url: string; httpsUrl?: string }> {
+    const response = await request(`${this.url}${CONTROL_PREFIX}/info`);
+    return (await response.body.json()) as { url: string; httpsUrl?: string };
+  }
 }

@@ -139,7 +139,10 @@ export class ExternalApiSimulator {
     );
   }
 
-  /** POST /__iotc/scripts (a Script), GET /__iotc/requests?pathPrefix=... (recorded requests as JSON). */
+  /**
+   * POST /__iotc/scripts (a Script), GET /__iotc/requests?pathPrefix=... (recorded requests as JSON), GET
+   * /__iotc/info (its URLs: url, and httpsUrl when it serves HTTPS).
+   */
   private control(method: string, url: URL, body: string, response: ServerResponse): void {
     if (method === 'POST' && url.pathname === `${CONTROL_PREFIX}/scripts`) {
       try {
@@ -148,6 +151,11 @@ export class ExternalApiSimulator {
       } catch (error) {
         return reply(response, 400, (error as Error).message);
       }
+    }
+    if (method === 'GET' && url.pathname === `${CONTROL_PREFIX}/info`) {
+      return reply(response, 200, JSON.stringify({ url: this.url, httpsUrl: this.httpsUrl }), {
+        'content-type': 'application/json',
+      });
     }
     if (method === 'GET' && url.pathname === `${CONTROL_PREFIX}/requests`) {
       const prefix = url.searchParams.get('pathPrefix') ?? '';

@@ -1,9 +1,12 @@
 /** The `iotc` command line. */
+import { randomBytes } from 'node:crypto';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root';
 import type { SimulateOptions } from './simulate';
 import type { MqttGatewayCommandOptions } from './load-mqtt-gateway';
+import type { ExternalApiOptions } from './external-api';
+import type { GatewayConfigOptions } from './gateway-config';
 
 // Each command loads its implementation when it runs: `iotc --help` loads none of the servers, cucumber or the
 // drivers, and starts in a fraction of a second.
@@ -13,6 +16,12 @@ function port(value: string): number {
   if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535)
     throw new InvalidArgumentError('a port is an integer from 0 to 65535');
   return parsed;
+}
+
+function runIdOption(value: string): string {
+  if (!/^[a-z0-9]{4,16}$/.test(value))
+    throw new InvalidArgumentError('a run id is 4 to 16 lowercase letters or digits');
+  return value;
 }
 
 function positiveInteger(value: string): number {
@@ -281,9 +290,45 @@ program
   )
   .option('--host <address>', 'address to listen on', '127.0.0.1')
   .option('--port <port>', 'port (0 = any free port)', port, 5001)
-  .action(async (options: { host: string; port: number }) => {
+  .option(
+    '--https-port <port>',
+    'also serve HTTPS on this port with a generated, untrusted self-signed certificate (0 = any free port)',
+    port,
+  )
+  .option('--json', 'print one JSON line with the URLs instead of text', false)
+  .action(async (options: ExternalApiOptions) => {
     const { runExternalApi } = require('./external-api') as typeof import('./external-api');
     await runExternalApi(options);
+  });
+
+program
+  .command('gateway-config')
+  .description(
+    'write the configuration folder of a ThingsBoard IoT Gateway 3.8.3 running the conformance REST connector (tb_gateway.json, a gateway-ready rest.json, certificates)',
+  )
+  .requiredOption('-o, --out <dir>', 'the gateway configuration folder to write (TB_GW_CONFIG_DIR)')
+  .requiredOption('--mqtt-url <url>', "the platform's MQTT URL, e.g. mqtt://127.0.0.1:1883")
+  .option(
+    '--gateway-token-env <VAR>',
+    "environment variable holding the gateway device's access token",
+    'IOTC_GW_TOKEN',
+  )
+  .requiredOption('--external-api-url <url>', 'http URL of the external-API simulator')
+  .option(
+    '--external-api-https-url <url>',
+    'https URL of the external-API simulator (its untrusted listener, for the SSLVerify rules)',
+  )
+  .option('--rest-host <address>', 'address the connector listens on', '127.0.0.1')
+  .option('--rest-port <port>', "the connector's port (0 = a port free now)", port, 0)
+  .option(
+    '--run-id <id>',
+    "the id of the run the configuration is for (its constant device names carry it; the run's IOTC_RUN_ID)",
+    runIdOption,
+    randomBytes(3).toString('hex'),
+  )
+  .action(async (options: GatewayConfigOptions) => {
+    const { gatewayConfig } = require('./gateway-config') as typeof import('./gateway-config');
+    process.exitCode = await gatewayConfig(options);
   });
 
 program

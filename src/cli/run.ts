@@ -43,6 +43,11 @@ export interface RunOptions {
   parallel?: number;
 }
 
+export class RunOptionsError extends Error {
+  override readonly name = 'RunOptionsError';
+  readonly code = 'IOTC_RUN_OPTIONS';
+}
+
 /** Runs the suite and writes reports; resolves to the process exit code (0 only when nothing failed). */
 export async function runConformance(options: RunOptions): Promise<number> {
   // Ctrl-C or a terminated CI job: delete what the run created (its journal says what), then stop
@@ -65,6 +70,11 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const reportsDir = resolve(options.reportsDir);
   mkdirSync(reportsDir, { recursive: true });
   const profile = loadProfile(options.target); // fails fast on a bad profile, before cucumber starts
+  // workers clean up by run id: with one id given to all of them, the first to finish would delete the others'
+  if (process.env.IOTC_RUN_ID !== undefined && (options.parallel ?? 1) > 1)
+    throw new RunOptionsError(
+      'IOTC_RUN_ID names one run: it cannot be shared by --parallel workers, which clean up by run id',
+    );
   const unreachable = profile.embedded ? undefined : await preflight(options.target);
   const redactor = new Redactor();
   // An embedded target's users are the published demo users ("customer" / "customer"): blanking their passwords

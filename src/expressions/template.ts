@@ -152,6 +152,8 @@ export interface EvaluateOptions {
    * of interfaces.md that is not passed on; 'keep' leaves the placeholder text as it is.
    */
   missing?: 'none' | 'keep';
+  /** Overrides `missing` inside a composite: a missing value is written as this text (a Python gateway's None). */
+  missingText?: string;
   /** Values known besides the data (${deviceName}, ${attributeKey}, ...); they win over data members. */
   variables?: Readonly<Record<string, unknown>>;
 }
@@ -187,6 +189,10 @@ export function evaluate(source: string, data: unknown, options: EvaluateOptions
     }
     const value = lookup(part);
     if (value === undefined || value === null) {
+      if (options.missingText !== undefined) {
+        text += options.missingText;
+        continue;
+      }
       if (options.missing === 'keep') {
         text += `\${${part.path}}`;
         continue;

@@ -8,12 +8,14 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from './free-port';
 import { AdminClient } from '../admin-client';
 import { startConnector } from '../../simulators/connector';
 import { ExternalApiSimulator } from '../../simulators/external-api';
 import { generateSelfSignedCertificate } from '../tls/certificate';
 import type { ConnectorQuirksMode } from '../../simulators/connector';
+import { connectorQuirks } from '../../simulators/connector/quirks';
+import { gatewayReadyRest, withRunNames } from './gateway-rest';
 import type { ConnectorTarget } from './index';
 import { PACKAGE_ROOT } from '../package-root';
 
@@ -26,6 +28,9 @@ export async function startEmbeddedConnector(options: {
   mqttUrl: string;
   tenantAdmin: { username: string; password: string };
   quirks?: ConnectorQuirksMode;
+  /** The run's id: the file's constant device names carry it (withRunNames). */
+  runId?: string;
+  namePrefix?: string;
 }): Promise<{ connector: ConnectorTarget; close(): Promise<void> }> {
   const admin = await AdminClient.login(options.httpUrl, options.tenantAdmin);
   let gatewayToken: string;
@@ -43,9 +48,17 @@ export async function startEmbeddedConnector(options: {
   const external = await ExternalApiSimulator.start({ tls: externalTls });
   try {
     const configFile = join(folder, 'rest.json');
-    const config = JSON.parse(await readFile(EMBEDDED_REST_CONFIG, 'utf8')) as {
-      server: { port?: number; security?: { cert: string; key: string } };
-    };
+    const conformance = JSON.parse(await readFile(EMBEDDED_REST_CONFIG, 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    // a quirks mode that needs members the conformance file leaves to defaults runs the file iotc gateway-config
+    // writes for that gateway, as the real one does
+    const config = (
+      options.quirks && connectorQuirks(options.quirks).requiresGatewayMembers
+        ? gatewayReadyRest(conformance)
+        : conformance
+    ) as { server: { port?: number; security?: { cert: string; key: string } } };
     // the file says where the connector listens, as a deployed one does: a free loopback port
     config.server.port = await freePort();
     if (config.server.security) {
@@ -56,7 +69,8 @@ export async function startEmbeddedConnector(options: {
       await writeFile(config.server.security.cert, serverTls.cert);
       await writeFile(config.server.security.key, serverTls.key, { mode: 0o600 });
     }
-    const text = JSON.stringify(config, null, 2)
+    const named = JSON.stringify(config, null, 2);
+    const text = (options.runId ? withRunNames(named, options.runId, options.namePrefix) : named)
       .replaceAll('127.0.0.1:5001', new URL(external.url).host)
       .replaceAll('127.0.0.1:5443', new URL(external.httpsUrl ?? external.url).host);
     await writeFile(configFile, text);
@@ -84,15 +98,4 @@ export async function startEmbeddedConnector(options: {
     await rm(folder, { recursive: true, force: true });
     throw error;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }

@@ -16,7 +16,7 @@ export const EMBEDDED_VIEWS_FILE = join(
 );
 export const CONFORMANCE_VIEW_ID = '5f0c7a4e-2b1d-4c3e-9f8a-6b7c8d9e0f1a';
 
-export async function startEmbedded(profile: TargetProfile) {
+export async function startEmbedded(profile: TargetProfile, runId?: string) {
   const tls = await generateSelfSignedCertificate();
   const platform = await startPlatform({
     host: '127.0.0.1',
@@ -60,6 +60,8 @@ export async function startEmbedded(profile: TargetProfile) {
         mqttUrl: platform.mqttUrl,
         tenantAdmin: profile.platform.tenantAdmin!,
         quirks: profile.connectorQuirks,
+        runId,
+        namePrefix: profile.namePrefix,
       }).catch(async (error: unknown) => {
         await analytics.close();
         await platform.close();

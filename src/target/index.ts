@@ -148,8 +148,8 @@ function missingEnvReferences(value: unknown, env: NodeJS.ProcessEnv): string[] 
   const missing = new Set<string>();
   const visit = (inner: unknown): void => {
     if (typeof inner === 'string') {
-      for (const [, name] of inner.matchAll(ENV_REFERENCE))
-        if (env[name!] === undefined) missing.add(name!);
+      for (const [, optional, name] of inner.matchAll(ENV_REFERENCE))
+        if (!optional && env[name!] === undefined) missing.add(name!);
     } else if (Array.isArray(inner)) inner.forEach(visit);
     else if (inner !== null && typeof inner === 'object') Object.values(inner).forEach(visit);
   };
@@ -157,23 +157,42 @@ function missingEnvReferences(value: unknown, env: NodeJS.ProcessEnv): string[] 
   return [...missing];
 }
 
-const ENV_REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const ENV_REFERENCE = /\$\{env(\?)?:([A-Za-z_][A-Za-z0-9_]*)\}/g;
+/** A member whose whole value is an optional reference to an unset variable is left out. */
+const OPTIONAL_UNSET = Symbol('optional environment variable not set');
 
+/**
+ * `${env:NAME}` must be set; `${env?:NAME}` is optional: unset, the member it is the whole value of is left out
+ * (the tb-gateway-3.8 profile's CA file, needed only for an HTTPS connector).
+ */
 function resolveEnvReferences(value: unknown, env: NodeJS.ProcessEnv, source: string): unknown {
   if (typeof value === 'string') {
-    return value.replace(ENV_REFERENCE, (_match, name: string) => {
-      const found = env[name];
-      if (found === undefined)
+    let unsetOptional = false;
+    const resolved = value.replace(
+      ENV_REFERENCE,
+      (_match, optional: string | undefined, name: string) => {
+        const found = env[name];
+        if (found !== undefined) return found;
+        if (optional) {
+          unsetOptional = true;
+          return '';
+        }
         throw new TargetProfileError(
           `target profile ${source} needs the environment variable ${name}`,
         );
-      return found;
-    });
+      },
+    );
+    return unsetOptional && resolved === '' ? OPTIONAL_UNSET : resolved;
   }
-  if (Array.isArray(value)) return value.map((item) => resolveEnvReferences(item, env, source));
+  if (Array.isArray(value))
+    return value
+      .map((item) => resolveEnvReferences(item, env, source))
+      .filter((item) => item !== OPTIONAL_UNSET);
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, resolveEnvReferences(inner, env, source)]),
+      Object.entries(value)
+        .map(([key, inner]) => [key, resolveEnvReferences(inner, env, source)] as const)
+        .filter(([, inner]) => inner !== OPTIONAL_UNSET),
     );
   }
   return value;
@@ -182,6 +201,8 @@ function resolveEnvReferences(value: unknown, env: NodeJS.ProcessEnv, source: st
 /** Opens a target: `embedded` (default) starts the reference platform in this process. */
 export async function openTarget(
   nameOrPath: string = process.env.IOTC_TARGET || 'embedded',
+  /** The run the target is opened for: the embedded connector's constant device names carry its id. */
+  runId?: string,
 ): Promise<Target> {
   const profile = loadProfile(nameOrPath);
   let urls = {
@@ -208,11 +229,15 @@ export async function openTarget(
       insecureSkipVerify: profile.connector.tls?.insecureSkipVerify ?? false,
     },
   };
+  if (connector?.url.startsWith('https:') && !connector.tls.ca && !connector.tls.insecureSkipVerify)
+    throw new TargetProfileError(
+      `target profile ${nameOrPath}: the connector ${connector.url} is HTTPS; its connector.tls needs a caFile (or insecureSkipVerify)`,
+    );
   let close = async () => {};
   if (profile.embedded) {
     // Loaded lazily so that a run against a remote target never loads the reference platform.
     const { startEmbedded } = require('./embedded') as typeof import('./embedded');
-    const embedded = await startEmbedded(profile);
+    const embedded = await startEmbedded(profile, runId);
     urls = {
       httpUrl: embedded.httpUrl,
       adminUrl: embedded.httpUrl,

@@ -74,3 +74,26 @@ export function canonical(value: unknown): unknown {
 export function sameJson(received: unknown, expectedText: string): boolean {
   return jsonEqual(canonical(received), canonical(parseLossless(expectedText)));
 }
+
+/**
+ * True when the stored value, read as the expected type, is the expected value, whatever type it was stored with:
+ * a scenario that does not check the entry type (RC-ENT-02, RC-BODY-03) accepts 21.5 stored as the text "21.5",
+ * so a connector that sends every value as text fails only the type requirements. Text is read as ThingsBoard
+ * reads typed text: numbers by value, booleans case-insensitively ("True" is Python's text of true).
+ */
+export function storedValueMatches(expected: TypedValue, stored: TypedValue | undefined): boolean {
+  if (!stored) return false;
+  if (storedMatches(expected, stored)) return true;
+  const text = typeof stored.value === 'string' ? stored.value : String(stored.value);
+  switch (expected.type) {
+    case 'DOUBLE':
+    case 'LONG':
+      return text.trim() !== '' && Number(text) === Number(expected.value);
+    case 'BOOLEAN':
+      return text.toLowerCase() === String(expected.value);
+    case 'STRING':
+      return text === expected.value;
+    default:
+      return false;
+  }
+}

@@ -30,6 +30,16 @@ export function run(): RunContext {
   return current;
 }
 
+/**
+ * A new run id, or IOTC_RUN_ID when set: a configuration written for one run (iotc gateway-config --run-id) names
+ * its constant devices with that run's id, and the run must use the same.
+ */
 export function newRunId(): string {
+  const given = process.env.IOTC_RUN_ID;
+  if (given !== undefined) {
+    if (!/^[a-z0-9]{4,16}$/.test(given))
+      throw new Error(`IOTC_RUN_ID must be 4 to 16 lowercase letters or digits, not "${given}"`);
+    return given;
+  }
   return randomBytes(3).toString('hex');
 }

@@ -6,6 +6,7 @@ import {
   ConnectorConfigError,
   CONNECTOR_QUIRKS_MODES,
 } from '../../simulators/connector';
+import { gatewayReadyRest } from '../../src/target/gateway-rest';
 import { targetProfileSchema } from '../../schemas';
 
 describe('rest.json defaults', () => {
@@ -145,11 +146,49 @@ describe('rest.json defaults in the tb-gateway-3.8 quirks mode', () => {
       },
     ],
     requestsMapping: {
-      attributeUpdates: [{}, { SSLVerify: false, allowRedirects: true }],
-      serverSideRpc: [{}],
+      attributeUpdates: [
+        {},
+        { SSLVerify: false, allowRedirects: true, httpMethod: 'PUT' as const },
+      ],
+      serverSideRpc: [{}, { HTTPMethod: 'POST' as const, tries: 3, responseTimeout: 1 }],
     },
   };
-  const config = completeConfig(file, 'rest.json', CONNECTOR_QUIRKS_MODES['tb-gateway-3.8']);
+  const quirks = CONNECTOR_QUIRKS_MODES['tb-gateway-3.8'];
+  // 3.8.3 cannot run the file as it is: the mode runs what iotc gateway-config writes
+  const config = completeConfig(gatewayReadyRest(file), 'rest.json', quirks);
+
+  it('refuses a file without the members 3.8.3 has no default for, naming each', () => {
+    assert.throws(
+      () => completeConfig(file, 'rest.json', quirks),
+      (error: unknown) =>
+        error instanceof ConnectorConfigError &&
+        error.problems.includes(
+          'mapping[0].endpoint: required by the gateway version this connector reproduces',
+        ) &&
+        error.problems.includes(
+          'serverSideRpc[0].methodFilter: required by the gateway version this connector reproduces',
+        ),
+    );
+  });
+
+  it('only HTTPMethod names the method, GET by default; no default headers; one attempt; no responseTimeout', () => {
+    assert.deepEqual(
+      config.attributeUpdates.map((rule) => rule.method),
+      ['GET', 'GET'],
+    );
+    assert.deepEqual(
+      config.serverSideRpc.map((rule) => rule.method),
+      ['GET', 'POST'],
+    );
+    assert.deepEqual(config.attributeUpdates[0]!.headers, {});
+    assert.deepEqual(
+      config.serverSideRpc.map((rule) => [rule.tries, rule.responseTimeoutSec]),
+      [
+        [1, Infinity],
+        [1, Infinity],
+      ],
+    );
+  });
 
   it('a mapping without security is anonymous; an explicit basic section stays basic', () => {
     assert.deepEqual(config.mapping[0]!.security, { type: 'anonymous' });

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GATEWAY_REQUIRED_MEMBERS } from '../../src/target/gateway-rest';
 import { iotc, ROOT } from '../support/iotc';
 
 const DECLARED = [
@@ -20,13 +21,21 @@ const DECLARED = [
   'HTTP-PROV-05',
   'KV-02',
 ];
-const CONNECTOR_DECLARED = [
-  'RC-AUPD-03',
-  'RC-AUPD-08',
-  'RC-RESP-02',
-  'RC-RESP-03',
-  'RC-RPC-05',
-  'RC-SEC-03',
+// every declaration of the real gateway's profile: the quirks mode must reproduce each one
+const CONNECTOR_DECLARED = Object.keys(
+  (
+    JSON.parse(
+      readFileSync(join(ROOT, 'src', 'target', 'profiles', 'tb-gateway-3.8.json'), 'utf8'),
+    ) as { deviations: Record<string, unknown> }
+  ).deviations,
+).sort();
+/**
+ * Declared for members 3.8.3 has no default for: the configuration it runs names them (gateway-rest.ts), so the
+ * specification's scenarios pass on it and only the declaration's own scenario shows the difference; and RC-SEC-04,
+ * whose placeholders an anonymous default mapping admits.
+ */
+const NOT_VISIBLE_WITHOUT_DECLARATION = [
+  ...new Set([...GATEWAY_REQUIRED_MEMBERS.map((member) => member.requirement), 'RC-SEC-04']),
 ];
 const DEVICE_API_TAGS = '@http-device-api or @key-value-data or @mqtt-gateway-api';
 
@@ -164,18 +173,22 @@ test('connector quirks mode with a profile that declares no deviation: the devia
 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-deviations-'));
   const path = withoutDeviations('embedded-tb-gateway-3.8', dir);
-  const features = ['endpoints', 'responses', 'requests-mapping', 'deviations'].map((name) =>
-    join(ROOT, 'features', 'rest-connector', `${name}.feature`),
-  );
-  const { code, report } = await run(path, dir, features, '@rest-connector');
+  const { code, report } = await run(path, dir, [], '@rest-connector');
   assert.equal(code, 1, 'the run fails');
   const failed = restConnector(report)
     .filter((requirement) => requirement.verdict === 'FAIL')
     .map((requirement) => requirement.id);
   assert.deepEqual(
-    failed.sort(),
-    CONNECTOR_DECLARED,
-    'exactly the requirements the quirks mode deviates from FAIL',
+    failed.filter((id) => !CONNECTOR_DECLARED.includes(id)),
+    [],
+    'only requirements the quirks mode deviates from FAIL (one difference fails its own requirement)',
+  );
+  assert.deepEqual(
+    CONNECTOR_DECLARED.filter(
+      (id) => !failed.includes(id) && !NOT_VISIBLE_WITHOUT_DECLARATION.includes(id),
+    ),
+    [],
+    'every declared difference the specification scenarios can see FAILs without its declaration',
   );
   assert.ok(
     !restConnector(report).some((requirement) => requirement.verdict === 'DEVIATION'),

@@ -1,0 +1,130 @@
+/**
+ * `iotc gateway-config`: the configuration folder of a ThingsBoard IoT Gateway 3.8.3 that runs the conformance REST
+ * connector against a platform and the external-API simulator. It writes
+ * - rest.json: the conformance file (src/target/embedded-rest.json) with the members 3.8.3 cannot run without
+ *   (src/target/gateway-rest.ts; declared deviations of tb-gateway-3.8), the external API's addresses, the connector
+ *   port, and absolute certificate paths (the gateway resolves relative ones against its own folder);
+ * - connector-cert.pem / connector-key.pem: a generated certificate for the connector's HTTPS, which is also the
+ *   CA file the harness trusts (IOTC_GW_REST_CA_FILE);
+ * - tb_gateway.json: the platform's MQTT host and port, the gateway token, only the REST connector, remote shell,
+ *   remote configuration and statistics off;
+ * - iotc-rest.json: the harness's own copy of rest.json (the gateway writes an "id" into its file and reloads the
+ *   connector whenever the file changes, so the harness must not read or touch the gateway's copy);
+ * - logs.json is not written: the gateway's own default is used.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { freePort } from '../target/free-port';
+import { gatewayReadyRest, withRunNames } from '../target/gateway-rest';
+import { generateSelfSignedCertificate } from '../tls/certificate';
+
+export interface GatewayConfigOptions {
+  out: string;
+  mqttUrl: string;
+  /** Name of the environment variable holding the gateway's access token (never a command-line argument). */
+  gatewayTokenEnv: string;
+  externalApiUrl: string;
+  externalApiHttpsUrl?: string;
+  /** Port of the connector's endpoints; 0 picks a free one now. */
+  restPort: number;
+  restHost: string;
+  /** The run the configuration is for: its constant device names carry this id (IOTC_RUN_ID of the run). */
+  runId: string;
+}
+
+export class GatewayConfigError extends Error {
+  override readonly name = 'GatewayConfigError';
+  readonly code = 'IOTC_GATEWAY_CONFIG';
+}
+
+export async function gatewayConfig(options: GatewayConfigOptions): Promise<number> {
+  const token = process.env[options.gatewayTokenEnv];
+  if (!token)
+    throw new GatewayConfigError(
+      `the environment variable ${options.gatewayTokenEnv} holds no gateway access token`,
+    );
+  const mqtt = new URL(options.mqttUrl);
+  if (mqtt.protocol !== 'mqtt:')
+    throw new GatewayConfigError(`--mqtt-url must be mqtt://host:port, not ${options.mqttUrl}`);
+  const out = resolve(options.out);
+  mkdirSync(out, { recursive: true });
+
+  const config = gatewayReadyRest(
+    JSON.parse(
+      readFileSync(join(__dirname, '..', 'target', 'embedded-rest.json'), 'utf8'),
+    ) as Record<string, unknown>,
+  );
+  const server = config.server as {
+    host?: string;
+    port?: number;
+    security?: Record<string, string>;
+  };
+  server.host = options.restHost;
+  server.port = options.restPort || (await freePort(options.restHost));
+  const tls = await generateSelfSignedCertificate(['localhost', options.restHost]);
+  const cert = join(out, 'connector-cert.pem');
+  const key = join(out, 'connector-key.pem');
+  writeFileSync(cert, tls.cert);
+  writeFileSync(key, tls.key, { mode: 0o600 });
+  server.security = { cert, key };
+  const external = new URL(options.externalApiUrl);
+  const externalHttps = new URL(options.externalApiHttpsUrl ?? 'https://127.0.0.1:5443');
+  const text = `${withRunNames(JSON.stringify(config, null, 2), options.runId)
+    .replaceAll('127.0.0.1:5001', external.host)
+    .replaceAll('127.0.0.1:5443', externalHttps.host)}\n`;
+  writeFileSync(join(out, 'rest.json'), text);
+  writeFileSync(join(out, 'iotc-rest.json'), text);
+  writeFileSync(
+    join(out, 'tb_gateway.json'),
+    `${JSON.stringify(tbGatewayJson(mqtt, token), null, 2)}\n`,
+    { mode: 0o600 },
+  );
+  const restUrl = `https://${options.restHost}:${server.port}`;
+  process.stdout.write(
+    [
+      `wrote ${out}/tb_gateway.json, rest.json, iotc-rest.json, connector-cert.pem, connector-key.pem`,
+      'for iotc run --target tb-gateway-3.8:',
+      `  export IOTC_GW_REST_URL=${restUrl}`,
+      `  export IOTC_GW_REST_CONFIG=${join(out, 'iotc-rest.json')}`,
+      `  export IOTC_GW_REST_CA_FILE=${cert}`,
+      `  export IOTC_EXTERNAL_API_URL=${options.externalApiUrl}`,
+      `  export IOTC_RUN_ID=${options.runId}`,
+      ...(options.gatewayTokenEnv === 'IOTC_GW_TOKEN'
+        ? ['  (IOTC_GW_TOKEN is set already)']
+        : [`  export IOTC_GW_TOKEN="$${options.gatewayTokenEnv}"`]),
+      '',
+    ].join('\n'),
+  );
+  return 0;
+}
+
+/** tb_gateway.json of 3.8.3: its own defaults, except what a conformance run needs. */
+function tbGatewayJson(mqtt: URL, token: string): Record<string, unknown> {
+  return {
+    thingsboard: {
+      host: mqtt.hostname,
+      port: Number(mqtt.port || 1883),
+      remoteShell: false,
+      remoteConfiguration: false,
+      latencyDebugMode: false,
+      statistics: {
+        enable: false,
+        statsSendPeriodInSeconds: 60,
+        customStatsSendPeriodInSeconds: 3600,
+      },
+      deviceFiltering: { enable: false, filterFile: 'list.json' },
+      maxPayloadSizeBytes: 8196,
+      minPackSendDelayMS: 50,
+      minPackSizeToSend: 500,
+      checkConnectorsConfigurationInSeconds: 60,
+      handleDeviceRenaming: true,
+      security: { type: 'accessToken', accessToken: token },
+      qos: 1,
+      reportStrategy: { type: 'ON_RECEIVED' },
+      checkingDeviceActivity: { checkDeviceInactivity: false },
+    },
+    storage: { type: 'memory', read_records_count: 100, max_records_count: 100000 },
+    grpc: { enabled: false },
+    connectors: [{ type: 'rest', name: 'REST Connector', configuration: 'rest.json' }],
+  };
+}
