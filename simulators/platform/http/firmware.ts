@@ -7,6 +7,7 @@
 import { firmwareQuerySchema } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
 import { BadRequestError } from '../core/errors';
+import { firmwareChunk } from '../core/firmware';
 import { authenticate, type DeviceHandler } from './context';
 import { queryOf, sendEmpty } from './exchange';
 
@@ -25,14 +26,7 @@ export const getFirmware: DeviceHandler = (request, response, params, api) => {
   }
   const size = Number(query.size ?? 0);
   const chunk = Number(query.chunk ?? 0);
-  const data = ota.data;
-  const part =
-    size === 0
-      ? data
-      : data.subarray(
-          Math.min(size * chunk, data.length),
-          Math.min(size * (chunk + 1), data.length),
-        );
+  const part = firmwareChunk(ota.data, size, chunk);
   // a header value is ASCII: other characters of an uploaded file name are replaced
   const fileName = (ota.fileName ?? `${ota.title}-${ota.version}.bin`).replace(
     /[^\x20-\x7e]/g,

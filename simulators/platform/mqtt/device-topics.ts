@@ -10,6 +10,7 @@ import { parseJson, parseValid, telemetryEntries, typedEntries } from '../core/p
 import { attributesAnswer } from '../core/render';
 import { PublishFailure } from './reason-codes';
 import type { MqttSession } from './session';
+import { SESSION_LIMITS_METHOD, sessionLimits } from './session-limits';
 
 const ATTRIBUTES_REQUEST = /^v1\/devices\/me\/attributes\/request\/(\d{1,10})$/;
 const RPC_RESPONSE = /^v1\/devices\/me\/rpc\/response\/(\d{1,10})$/;
@@ -51,7 +52,8 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
   if (match) return answerAttributeRequest(session, match[1], text);
   match = RPC_RESPONSE.exec(topic);
   if (match) {
-    parseJson(text, 'RPC reply');
+    // any payload, kept raw (platform-facts.md §4.3): the REST caller gets 200 with no body for an empty reply and
+    // 406 for one that is not JSON (admin/rpc-routes.ts), as on ThingsBoard
     core.replyRpc(device, Number(match[1]), text);
     return;
   }
@@ -81,10 +83,22 @@ function answerAttributeRequest(session: MqttSession, id: string, text: string):
   });
 }
 
-/** Client-side RPC: the platform's handler answers on v1/devices/me/rpc/response/{id}. */
+/**
+ * Client-side RPC: the platform's handler answers on v1/devices/me/rpc/response/{id}. The method getSessionLimits
+ * is answered by the transport itself (every ThingsBoard SDK device and gateway sends it on connect).
+ */
 function answerClientRpc(session: MqttSession, id: string, text: string): void {
   const request = parseJson(text, 'client-side RPC request');
   const device = session.device!;
+  if ((request as { method?: unknown } | null)?.method === SESSION_LIMITS_METHOD) {
+    // after the PUBACK (publish.ts sends it when this returns), as ThingsBoard's onGetSessionLimitsRpc
+    setImmediate(() =>
+      session.publish(`v1/devices/me/rpc/response/${id}`, JSON.stringify(sessionLimits(session)), {
+        always: true,
+      }),
+    );
+    return;
+  }
   void Promise.resolve(session.context.clientRpc({ name: device.name, id: device.id }, request))
     .then((answer) =>
       session.publish(
