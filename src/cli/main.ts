@@ -1,7 +1,7 @@
 /** The `iotc` command line. */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { runConformance } from './run';
-import { simulate, type SimulateOptions } from './simulate';
+import { SIMULATE_MODES, simulate, type SimulateOptions } from './simulate';
 import { cleanupTarget } from './cleanup';
 import { mergeCommand } from './report';
 import { probeReportRateLimit } from '../../load/report-rate-limit';
@@ -253,6 +253,16 @@ program
     '--claim-duration-ms <ms>',
     'device.claim.duration: claim window when a claim gives no durationMs',
     positiveInteger,
+  )
+  .addOption(
+    new Option(
+      '--mode <mode>',
+      "spec: interfaces.md (ThingsBoard where it is silent); thingsboard-4.3: also ThingsBoard 4.3's known " +
+        'deviations (500 for bad JSON over HTTP, nulls dropped, numeric strings cast, gateway attribute requests ' +
+        'and telemetry elements read as ThingsBoard does, provisioning fields optional, QoS 2 answered PUBACK)',
+    )
+      .choices([...SIMULATE_MODES])
+      .default('spec'),
   )
   .option('--json', 'print one JSON line with the URLs and demo credentials instead of text', false)
   .action(async (options: SimulateOptions) => {
