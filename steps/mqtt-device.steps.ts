@@ -16,11 +16,6 @@ function mqttDevice(world: IotcWorld, local: string): MqttDevice {
   return world.gateway(local).driver.device;
 }
 
-/** Comma-separated keys as the SDK joins them; an empty text is an empty list (sent as ""). */
-function keyList(text: string): string[] {
-  return text === '' ? [] : text.split(',');
-}
-
 Given(
   'an MQTT device {string} connected over MQTT {mqttVersion}',
   async function (this: IotcWorld, local: string, version: MqttVersion) {
@@ -28,16 +23,39 @@ Given(
   },
 );
 
+/** As the SDK's request_attributes: a key list is sent only when it has keys; none at all is `{}`. */
+function requestAttributes(
+  world: IotcWorld,
+  local: string,
+  keys: { clientKeys?: string[]; sharedKeys?: string[] },
+): void {
+  world.pending.set(
+    `mqtt-attributes:${local}`,
+    mqttDevice(world, local).requestAttributes(keys, world.run.target.timeouts.eventuallyMs),
+  );
+}
+
 When(
   'the MQTT device {string} requests its attributes with clientKeys {string} and sharedKeys {string}',
   function (this: IotcWorld, local: string, clientKeys: string, sharedKeys: string) {
-    this.pending.set(
-      `mqtt-attributes:${local}`,
-      mqttDevice(this, local).requestAttributes(
-        { clientKeys: keyList(clientKeys), sharedKeys: keyList(sharedKeys) },
-        this.run.target.timeouts.eventuallyMs,
-      ),
-    );
+    requestAttributes(this, local, {
+      clientKeys: clientKeys.split(','),
+      sharedKeys: sharedKeys.split(','),
+    });
+  },
+);
+
+When(
+  'the MQTT device {string} requests its attributes with sharedKeys {string} only',
+  function (this: IotcWorld, local: string, sharedKeys: string) {
+    requestAttributes(this, local, { sharedKeys: sharedKeys.split(',') });
+  },
+);
+
+When(
+  'the MQTT device {string} requests all its attributes',
+  function (this: IotcWorld, local: string) {
+    requestAttributes(this, local, {});
   },
 );
 

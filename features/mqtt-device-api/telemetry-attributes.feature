@@ -58,7 +58,9 @@ Feature: Telemetry and attributes on the MQTT device API
     Then the PUBACK reports success
     When the MQTT device "meter" requests its attributes with clientKeys "model" and sharedKeys "interval"
     Then the MQTT device "meter" receives the attributes {"client": {"model": "X"}, "shared": {"interval": 5}}
-    When the MQTT device "meter" requests its attributes with clientKeys "" and sharedKeys ""
+    When the MQTT device "meter" requests its attributes with sharedKeys "mode,interval" only
+    Then the MQTT device "meter" receives the attributes {"shared": {"interval": 5, "mode": "eco"}}
+    When the MQTT device "meter" requests all its attributes
     Then the MQTT device "meter" receives the attributes {"client": {"model": "X", "serial": "SN-1"}, "shared": {"interval": 5, "mode": "eco"}}
 
   @MQTT-DEV-ATTR-03

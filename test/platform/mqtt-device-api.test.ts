@@ -274,20 +274,23 @@ test('members beside ts and values are ignored on the MQTT device topic as over 
   assert.equal(kept.get('current_fw_title')?.value, undefined, 'the null is dropped');
 });
 
-test('an empty key list in an MQTT attribute request is no list: every client and shared attribute', async (t) => {
+test('an MQTT attribute request: {} is every client and shared attribute; an empty key text is a key named "" (ThingsBoard splits it), so nothing', async (t) => {
   const device = await newDevice(specAdmin, 'empty-keys');
   await specAdmin.saveAttributes(device.id, 'SHARED_SCOPE', { mode: 'eco' });
   const client = await session(t, spec, 4, device.token);
   await client.publish('v1/devices/me/attributes', '{"fw":"1.0"}', 1);
   await client.next('puback');
-  await client.publish(
-    'v1/devices/me/attributes/request/5',
-    '{"clientKeys":"","sharedKeys":""}',
-    2,
-  );
-  await client.next('puback');
-  const answer = (await client.next('publish')) as Answer;
-  assert.deepEqual(json(answer), { client: { fw: '1.0' }, shared: { mode: 'eco' } });
+  for (const [id, request, expected] of [
+    [5, '{}', { client: { fw: '1.0' }, shared: { mode: 'eco' } }],
+    [6, '{"clientKeys":"","sharedKeys":""}', {}],
+    [7, '{"sharedKeys":"mode"}', { shared: { mode: 'eco' } }],
+  ] as const) {
+    await client.publish(`v1/devices/me/attributes/request/${id}`, request, id);
+    await client.next('puback');
+    const answer = (await client.next('publish')) as Answer;
+    assert.equal(answer.topic, `v1/devices/me/attributes/response/${id}`);
+    assert.deepEqual(json(answer), expected, request);
+  }
 });
 
 // ---- item 9: QoS 2 and wildcard topic names ------------------------------------------------------------------

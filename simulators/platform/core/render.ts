@@ -46,16 +46,13 @@ export function pickAttributes(
 /**
  * The device API's attribute answer {"client":{...},"shared":{...}} (HTTP GET /attributes and the MQTT device
  * attribute request): with neither key list every client and shared attribute, with one of them only that scope; a
- * member is present only when it has matches. An empty list (`clientKeys=`) counts as absent, as ThingsBoard's
- * DeviceApiController reads a blank parameter.
+ * member is present only when it has matches.
  */
 export function attributesAnswer(
   device: Device,
-  requestedClientKeys: string[] | undefined,
-  requestedSharedKeys: string[] | undefined,
+  clientKeys: string[] | undefined,
+  sharedKeys: string[] | undefined,
 ): Record<string, unknown> {
-  const clientKeys = requestedClientKeys?.length ? requestedClientKeys : undefined;
-  const sharedKeys = requestedSharedKeys?.length ? requestedSharedKeys : undefined;
   const both = clientKeys === undefined && sharedKeys === undefined;
   const answer: Record<string, unknown> = {};
   const client =

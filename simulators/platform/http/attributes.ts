@@ -28,7 +28,12 @@ export const getAttributes: DeviceHandler = (request, response, params, api) => 
   const query = queryOf(request.url);
   const device = authenticate(api, params, request, response);
   if (!device) return;
-  const clientKeys = keysParameter(query, 'clientKeys');
-  const sharedKeys = keysParameter(query, 'sharedKeys');
+  // a blank parameter (`clientKeys=`) is no parameter, as ThingsBoard's DeviceApiController reads it
+  const clientKeys = nonEmpty(keysParameter(query, 'clientKeys'));
+  const sharedKeys = nonEmpty(keysParameter(query, 'sharedKeys'));
   sendJsonText(response, 200, stringifyLossless(attributesAnswer(device, clientKeys, sharedKeys)));
 };
+
+function nonEmpty(keys: string[] | undefined): string[] | undefined {
+  return keys?.length ? keys : undefined;
+}
