@@ -64,16 +64,12 @@ export function sendText(response: ServerResponse, status: number, text: string)
   response.end(body);
 }
 
-/**
- * ThingsBoard's error body: {status, message, errorCode, timestamp}. A body over the size limit is the exception:
- * ThingsBoard's PayloadSizeFilter answers 413 before any controller, with the message as a JSON string.
- */
+/** ThingsBoard's error body: {status, message, errorCode, timestamp}. */
 export function sendError(response: ServerResponse, error: PlatformError): void {
   if (response.headersSent) {
     response.destroy();
     return;
   }
-  if (error instanceof PayloadTooLargeError) return sendJson(response, 413, error.message);
   sendJson(response, error.status, {
     status: error.status,
     message: error.message,
