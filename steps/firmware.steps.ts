@@ -204,15 +204,18 @@ Then(
   async function (this: IotcWorld, local: string, title: string, version: string, size: number) {
     const data = this.blobs.get(packageKey(title, version));
     assert.ok(data, `no firmware package ${title} ${version} in this scenario`);
-    const downloaded = await downloadFirmwareOverMqtt(
-      this.gateway(local).driver.device.connection,
-      {
-        requestId: 1,
-        size: data.length,
-        chunkSize: size,
-        chunkTimeoutMs: this.run.target.timeouts.eventuallyMs,
-      },
-    );
-    assert.ok(downloaded.equals(data), 'the chunks put together are not the package');
+    const chunks = await downloadFirmwareOverMqtt(this.gateway(local).driver.device.connection, {
+      requestId: 1,
+      size: data.length,
+      chunkSize: size,
+      chunkTimeoutMs: this.run.target.timeouts.eventuallyMs,
+    });
+    for (const [index, chunk] of chunks.entries())
+      assert.ok(
+        chunk.length <= size,
+        `chunk ${index} has ${chunk.length} bytes, more than ${size}`,
+      );
+    assert.equal(chunks.length, Math.ceil(data.length / size), 'the number of chunks');
+    assert.ok(Buffer.concat(chunks).equals(data), 'the chunks put together are not the package');
   },
 );

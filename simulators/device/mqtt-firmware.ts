@@ -23,10 +23,11 @@ export interface MqttFirmwareRequest {
   chunkTimeoutMs: number;
 }
 
+/** The chunks as they came, in order. */
 export async function downloadFirmwareOverMqtt(
   connection: MqttConnection,
   request: MqttFirmwareRequest,
-): Promise<Buffer> {
+): Promise<Buffer[]> {
   await connection.subscribe(['v2/fw/response/+']);
   let failure: string | undefined;
   const removeErrorListener = connection.onMessage('v2/fw/error', (message) => {
@@ -52,7 +53,7 @@ export async function downloadFirmwareOverMqtt(
       parts.push(message.payload);
       received += message.payload.length;
     }
-    return Buffer.concat(parts);
+    return parts;
   } finally {
     removeErrorListener();
   }

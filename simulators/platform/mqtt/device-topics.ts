@@ -3,6 +3,7 @@
  * uses them for its own telemetry, attributes, configuration updates and RPC (interfaces.md: the gateway is also an
  * ordinary device). Payload rules are the HTTP device API's: the same parsing code (core/payloads.ts).
  */
+import { faultActive } from '../../../faults';
 import { stringifyLossless } from '../../../src/kv/values';
 import { claimSchema, clientAttributesSchema } from '../../../schemas';
 import { BadRequestError } from '../core/errors';
@@ -54,6 +55,7 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
   if (match) {
     // any payload, kept raw (platform-facts.md §4.3): the REST caller gets 200 with no body for an empty reply and
     // 406 for one that is not JSON (admin/rpc-routes.ts), as on ThingsBoard
+    if (faultActive('MQTT-DEV-RPC-02:reply-must-be-json')) parseJson(text, 'RPC reply');
     core.replyRpc(device, Number(match[1]), text);
     return;
   }
@@ -90,7 +92,10 @@ function answerAttributeRequest(session: MqttSession, id: string, text: string):
 function answerClientRpc(session: MqttSession, id: string, text: string): void {
   const request = parseJson(text, 'client-side RPC request');
   const device = session.device!;
-  if ((request as { method?: unknown } | null)?.method === SESSION_LIMITS_METHOD) {
+  if (
+    (request as { method?: unknown } | null)?.method === SESSION_LIMITS_METHOD &&
+    !faultActive('MQTT-DEV-RPC-04:echoed')
+  ) {
     // after the PUBACK (publish.ts sends it when this returns), as ThingsBoard's onGetSessionLimitsRpc
     setImmediate(() =>
       session.publish(`v1/devices/me/rpc/response/${id}`, JSON.stringify(sessionLimits(session)), {

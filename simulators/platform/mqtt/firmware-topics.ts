@@ -6,6 +6,7 @@
  * package with data: the status text (NOT_FOUND) on v2/fw/error, no PUBACK, then the session ends (MQTT 5
  * DISCONNECT 0x83), as ThingsBoard. v2/sw/... asks for a software package, which the reference never holds.
  */
+import { faultActive } from '../../../faults';
 import { firmwareChunk } from '../core/firmware';
 import { MAX_PACKET_BYTES } from './limits';
 import { REASON } from './reason-codes';
@@ -26,7 +27,11 @@ export function handleOtaRequest(session: MqttSession, topic: string, text: stri
   const requested = text.trim() === '' ? 0 : Number.parseInt(text, 10);
   if (Number.isNaN(requested) || requested < 0) return fail(session, 'INVALID_CHUNK_SIZE');
   if (requested > 0) state.chunkSizes.set(requestId, requested);
-  const size = requested > 0 ? requested : (state.chunkSizes.get(requestId) ?? 0);
+  const size = faultActive('MQTT-DEV-FW-01:chunk-size-ignored')
+    ? 0
+    : requested > 0
+      ? requested
+      : (state.chunkSizes.get(requestId) ?? 0);
   // ThingsBoard refuses a chunk larger than its MQTT payload limit
   if (size > MAX_PACKET_BYTES) return fail(session, 'PAYLOAD_TOO_LARGE');
   const { core } = session.context;

@@ -6,6 +6,7 @@
  * topic: PUBACK 0x90 and DISCONNECT 0x90 (MQTT 3.1.1: PUBACK, then close). SUBSCRIBE grants only
  * /provision/response.
  */
+import { faultActive } from '../../../faults';
 import { PlatformError } from '../core/errors';
 import { provisionAnswer } from '../core/provision-answer';
 import { PublishFailure, REASON } from './reason-codes';
@@ -44,6 +45,7 @@ export function handleProvisionPublish(session: MqttSession, topic: string, payl
       );
     throw error;
   }
+  if (faultActive('MQTT-DEV-PROV-01:status-only')) delete answer.credentialsValue;
   // after the PUBACK (publish.ts sends it when this returns), as ThingsBoard's DeviceProvisionCallback
   setImmediate(() => {
     session.publish(PROVISION_RESPONSE_TOPIC, JSON.stringify(answer), { always: true });
