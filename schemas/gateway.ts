@@ -3,6 +3,7 @@
  * Device names are object keys or `device` members: a non-empty string.
  */
 import { keyValueObjectSchema, keyValueSchema } from './kv';
+import { acceptedTelemetryElementSchema } from './telemetry';
 
 const deviceName = { type: 'string', minLength: 1 } as const;
 const integer = { type: 'integer', minimum: -9007199254740991, maximum: 9007199254740991 } as const;
@@ -39,6 +40,16 @@ export const gatewayTelemetrySchema = {
   minProperties: 1,
   propertyNames: { minLength: 1 },
   additionalProperties: { type: 'array', items: gatewayTelemetryEntrySchema },
+} as const;
+
+/**
+ * v1/gateway/telemetry as ThingsBoard reads it (quirks mode): each element is a telemetry element of the device
+ * API, so one without both `ts` and `values` is itself the key-value object (`gw_send_telemetry(dev, {"k": 1})`).
+ */
+export const gatewayTelemetryThingsboardSchema = {
+  ...gatewayTelemetrySchema,
+  $id: 'iotc:gateway-telemetry-thingsboard',
+  additionalProperties: { type: 'array', items: acceptedTelemetryElementSchema },
 } as const;
 
 /** v1/gateway/attributes (uplink): device name → object of client-side attribute key to value. */

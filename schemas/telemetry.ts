@@ -30,3 +30,30 @@ export const telemetrySchema = {
     { type: 'array', items: elementSchema },
   ],
 } as const;
+
+/** The timestamped form as the platform reads it: members beside `ts` and `values` are ignored. */
+const acceptedTimestampedSchema = {
+  ...timestampedTelemetrySchema,
+  $id: 'iotc:telemetry-timestamped-accepted',
+  additionalProperties: true,
+} as const;
+
+/**
+ * What the platform accepts (the reference's rule on every transport): telemetrySchema, except that a timestamped
+ * element may carry other members, which are ignored, as ThingsBoard's JsonConverter reads only `ts` and `values`
+ * (platform-facts.md §2) and gateways add `metadata`. Clients still send telemetrySchema.
+ */
+export const acceptedTelemetrySchema = {
+  $id: 'iotc:telemetry-accepted',
+  anyOf: [
+    acceptedTimestampedSchema,
+    plainTelemetrySchema,
+    { type: 'array', items: { anyOf: [acceptedTimestampedSchema, plainTelemetrySchema] } },
+  ],
+} as const;
+
+/** One element as the platform reads it: timestamped (both `ts` and `values`) or a plain key-value object. */
+export const acceptedTelemetryElementSchema = {
+  $id: 'iotc:telemetry-element-accepted',
+  anyOf: [acceptedTimestampedSchema, plainTelemetrySchema],
+} as const;

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
+import { downloadFirmwareOverMqtt } from '../simulators/device/mqtt-firmware';
 import { describeTypedValue, toPlain } from '../src/kv/values';
 import type { IotcWorld } from './world';
 
@@ -195,5 +196,26 @@ Then(
     }
     assert.equal(parts.length, Math.ceil(data.length / size), 'the number of chunks');
     assert.ok(Buffer.concat(parts).equals(data), 'the chunks put together are not the package');
+  },
+);
+
+Then(
+  'the MQTT device {string} downloads the firmware {string} version {string} over MQTT in chunks of {int} bytes and gets the whole package',
+  async function (this: IotcWorld, local: string, title: string, version: string, size: number) {
+    const data = this.blobs.get(packageKey(title, version));
+    assert.ok(data, `no firmware package ${title} ${version} in this scenario`);
+    const chunks = await downloadFirmwareOverMqtt(this.gateway(local).driver.device.connection, {
+      requestId: 1,
+      size: data.length,
+      chunkSize: size,
+      chunkTimeoutMs: this.run.target.timeouts.eventuallyMs,
+    });
+    for (const [index, chunk] of chunks.entries())
+      assert.ok(
+        chunk.length <= size,
+        `chunk ${index} has ${chunk.length} bytes, more than ${size}`,
+      );
+    assert.equal(chunks.length, Math.ceil(data.length / size), 'the number of chunks');
+    assert.ok(Buffer.concat(chunks).equals(data), 'the chunks put together are not the package');
   },
 );

@@ -19,7 +19,7 @@ import {
 import { jsonEqual, parseLossless, toPlain } from '../src/kv/values';
 import { AdminClient, type AdminResponse } from '../src/admin-client';
 import type { IotcWorld } from './world';
-import { connectGateway, mqttUrl } from './support/gateway';
+import { connectGateway, connectPlainDevice, mqttUrl } from './support/gateway';
 import { sameJson } from './support/expectations';
 
 defineParameterType({
@@ -83,11 +83,7 @@ Given(
 Given(
   'a device {string} that is not a gateway, connected over MQTT {mqttVersion}',
   async function (this: IotcWorld, local: string, version: MqttVersion) {
-    const device = await this.createDevice(local);
-    this.gateways.set(local, {
-      local,
-      driver: await connectGateway(this, local, device.token, version),
-    });
+    await connectPlainDevice(this, local, version);
   },
 );
 
@@ -587,24 +583,24 @@ When(
   },
 );
 
-// ---- the gateway as an ordinary device ------------------------------------------------------------------------
+// ---- the gateway as an ordinary device (and any device on the MQTT device API: steps/mqtt-device.steps.ts) -----
 
 When(
-  /^the gateway "([^"]*)" publishes its own telemetry (.+)$/,
+  /^the (?:gateway|MQTT device) "([^"]*)" publishes its own telemetry (.+)$/,
   async function (this: IotcWorld, gateway: string, payload: string) {
     this.lastPublish = await this.gateway(gateway).driver.device.sendTelemetry(payload);
   },
 );
 
 When(
-  /^the gateway "([^"]*)" publishes its own client attributes (.+)$/,
+  /^the (?:gateway|MQTT device) "([^"]*)" publishes its own client attributes (.+)$/,
   async function (this: IotcWorld, gateway: string, payload: string) {
     this.lastPublish = await this.gateway(gateway).driver.device.sendAttributes(payload);
   },
 );
 
 When(
-  'the gateway {string} subscribes to its own shared attribute updates',
+  /^the (?:gateway|MQTT device) "([^"]*)" subscribes to its own shared attribute updates$/,
   async function (this: IotcWorld, gateway: string) {
     const updates: Array<Record<string, unknown>> = [];
     await this.gateway(gateway).driver.device.onSharedAttributes((update) => updates.push(update));
@@ -613,7 +609,7 @@ When(
 );
 
 Then(
-  /^the gateway "([^"]*)" receives its own shared attribute update (.+)$/,
+  /^the (?:gateway|MQTT device) "([^"]*)" receives its own shared attribute update (.+)$/,
   async function (this: IotcWorld, gateway: string, expected: string) {
     const updates = (await this.pending.get(`own-updates:${gateway}`)) as
       | Array<Record<string, unknown>>
@@ -632,7 +628,7 @@ Then(
 );
 
 When(
-  /^the gateway "([^"]*)" answers its own RPCs with (.+)$/,
+  /^the (?:gateway|MQTT device) "([^"]*)" answers its own RPCs with (.+)$/,
   async function (this: IotcWorld, gateway: string, reply: string) {
     await this.gateway(gateway).driver.device.handleRpc(() => JSON.parse(reply) as unknown);
   },

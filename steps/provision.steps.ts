@@ -1,11 +1,16 @@
-/** Device provisioning: profiles with a strategy, key and secret; the provisioning request; what it created. */
+/**
+ * Device provisioning: profiles with a strategy, key and secret; the provisioning request over HTTP or MQTT; what it
+ * created.
+ */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import { provision } from '../simulators/device/http-device';
-import { toPlain } from '../src/kv/values';
+import { provision, type DeviceResponse } from '../simulators/device/http-device';
+import { provisionOverMqtt } from '../simulators/device/mqtt-provision';
+import { parseLossless, toPlain } from '../src/kv/values';
 import type { ProvisionStrategy } from '../src/admin-client';
 import type { IotcWorld } from './world';
 import { creation } from '../src/target/journal';
+import { mqttUrl } from './support/gateway';
 
 Given(
   'a device profile {string} with provisioning strategy {word}, key {string} and secret {string}',
@@ -46,28 +51,71 @@ Given(
  * Keys and device names in the scenario are local; the request carries their unique platform values. A JSON field
  * written as "<unique:x>" is replaced by the unique value of x.
  */
-When('a device sends the provisioning request:', async function (this: IotcWorld, body: string) {
-  const text = body.replace(/<unique:([^>]+)>/g, (_match, local: string) => this.unique(local));
-  // the request may create a device: journal its name first, so an interrupted run still cleans it up
-  const deviceName = /"deviceName"\s*:\s*"([^"]+)"/.exec(text)?.[1];
-  if (deviceName?.startsWith(this.run.target.namePrefix))
-    this.run.journal.intend('device', deviceName);
-  this.response = await creation(
-    provision(
-      this.run.target.httpUrl,
-      { raw: text },
-      {
-        requestTimeoutMs: this.run.target.timeouts.requestMs,
-        dispatcher: this.run.deviceDispatcher,
-        recorder: this.exchanges.record,
-      },
-    ),
+When(
+  /^a device sends the provisioning request( over MQTT)?:$/,
+  async function (this: IotcWorld, overMqtt: string | undefined, body: string) {
+    const text = body.replace(/<unique:([^>]+)>/g, (_match, local: string) => this.unique(local));
+    // the request may create a device: journal its name first, so an interrupted run still cleans it up
+    const deviceName = /"deviceName"\s*:\s*"([^"]+)"/.exec(text)?.[1];
+    if (deviceName?.startsWith(this.run.target.namePrefix))
+      this.run.journal.intend('device', deviceName);
+    this.response = overMqtt
+      ? await creation(provisionOverMqttAsResponse(this, text))
+      : await creation(
+          provision(
+            this.run.target.httpUrl,
+            { raw: text },
+            {
+              requestTimeoutMs: this.run.target.timeouts.requestMs,
+              dispatcher: this.run.deviceDispatcher,
+              recorder: this.exchanges.record,
+            },
+          ),
+        );
+    const credentials = (toPlain(this.response.json) as { credentialsValue?: unknown } | undefined)
+      ?.credentialsValue;
+    if (typeof credentials === 'string') this.redactor.addSecret(credentials);
+    await forgetNothingCreated(this, text);
+  },
+);
+
+/**
+ * MQTT provisioning as the SDK's ProvisionClient (simulators/device/mqtt-provision.ts); the answer on
+ * /provision/response is kept in the shape of an HTTP answer, so the status and credential steps read both.
+ */
+async function provisionOverMqttAsResponse(
+  world: IotcWorld,
+  text: string,
+): Promise<DeviceResponse> {
+  const { target } = world.run;
+  const started = performance.now();
+  const answer = await provisionOverMqtt(
+    {
+      url: mqttUrl(world),
+      connectTimeoutMs: target.timeouts.requestMs,
+      tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
+      recorder: world.exchanges.record,
+    },
+    text,
+    target.timeouts.eventuallyMs,
   );
-  const credentials = (toPlain(this.response.json) as { credentialsValue?: unknown } | undefined)
-    ?.credentialsValue;
-  if (typeof credentials === 'string') this.redactor.addSecret(credentials);
-  await forgetNothingCreated(this, text);
-});
+  assert.ok(answer !== undefined, 'no answer on /provision/response');
+  let json: unknown;
+  try {
+    json = parseLossless(answer);
+  } catch {
+    json = undefined;
+  }
+  return {
+    request: { method: 'PUBLISH', url: '/provision/request' },
+    status: 200,
+    headers: {},
+    text: answer,
+    json,
+    bytes: Buffer.from(answer, 'utf8'),
+    elapsedMs: performance.now() - started,
+  };
+}
 
 /** Whatever the request made on the platform is deleted after the scenario, whatever the later steps say. */
 async function forgetNothingCreated(world: IotcWorld, requestText: string): Promise<void> {

@@ -4,12 +4,14 @@ import { ANALYTICS_FAULTS } from './analytics-report';
 import { GATEWAY_FAULTS } from './mqtt-gateway-api';
 import { HTTP_FAULTS } from './http-device-api';
 import { KV_FAULTS } from './key-value-data';
+import { MQTT_DEVICE_FAULTS } from './mqtt-device-api';
 import { REST_CONNECTOR_FAULTS } from './rest-connector';
 
 export const FAULT_CATALOGUE = [
   ...HTTP_FAULTS,
   ...KV_FAULTS,
   ...GATEWAY_FAULTS,
+  ...MQTT_DEVICE_FAULTS,
   ...REST_CONNECTOR_FAULTS,
   ...ADMIN_AUTH_FAULTS,
   ...ANALYTICS_FAULTS,

@@ -253,8 +253,16 @@ export class MqttConnection {
 
   /** Subscribes; answers the granted QoS per filter (≥ 0x80 = refused). */
   async subscribe(filters: string[], qos: Qos = 1): Promise<number[]> {
-    const granted = await this.client.subscribeAsync(filters, { qos });
-    return granted.map((grant) => grant.qos);
+    try {
+      const granted = await this.client.subscribeAsync(filters, { qos });
+      return granted.map((grant) => grant.qos);
+    } catch (error) {
+      // mqtt.js turns an MQTT 5 SUBACK holding a failure code into an error that carries the packet
+      const granted = (error as { packet?: { granted?: Array<number | { qos: number }> } }).packet
+        ?.granted;
+      if (!granted) throw error;
+      return granted.map((grant) => (typeof grant === 'number' ? grant : grant.qos));
+    }
   }
 
   /** Calls the listener for every message whose topic passes the filter; returns the remove function. */

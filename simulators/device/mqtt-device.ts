@@ -1,7 +1,9 @@
 /**
  * The MQTT device driver: the device topics (v1/devices/me/...) on one MQTT connection, as ThingsBoard serves them
  * (platform-facts.md §4.3): telemetry, client attributes, attribute requests and responses by id, shared-attribute
- * updates, server-side RPC with replies, and claim. A gateway uses it for its own device API (same connection).
+ * updates, server-side RPC with replies, client-side RPC (getSessionLimits among them), and claim. The payloads
+ * are those of ThingsBoard's Python SDK (tb_device_mqtt.py): compact JSON, `{"method","params"}` requests. A gateway
+ * uses it for its own device API (same connection). Firmware: mqtt-firmware.ts; provisioning: mqtt-provision.ts.
  */
 import {
   MqttConnection,
@@ -17,6 +19,8 @@ export const DEVICE_TOPICS = {
   attributesResponse: 'v1/devices/me/attributes/response/+',
   rpcRequest: 'v1/devices/me/rpc/request/+',
   rpcResponse: (id: number) => `v1/devices/me/rpc/response/${id}`,
+  rpcRequestOut: (id: number) => `v1/devices/me/rpc/request/${id}`,
+  rpcResponses: 'v1/devices/me/rpc/response/+',
   claim: 'v1/devices/me/claim',
 } as const;
 
@@ -26,8 +30,17 @@ export interface DeviceRpcRequest {
   params: unknown;
 }
 
+/** The answer to getSessionLimits (ThingsBoard's MQTT transport answers it itself). */
+export interface SessionLimits {
+  maxPayloadSize: number;
+  maxInflightMessages: number;
+  rateLimits: Record<string, string | null>;
+  gatewayRateLimits?: Record<string, string | null>;
+}
+
 export class MqttDevice {
   private nextRequestId = 1;
+  private nextRpcId = 1;
 
   constructor(
     readonly connection: MqttConnection,
@@ -99,7 +112,40 @@ export class MqttDevice {
     return remove;
   }
 
-  /** Subscribes to server-side RPC; the handler's result is published as the reply (undefined: no reply). */
+  /**
+   * Client-side RPC as the SDK's send_rpc_call: `{"method","params"}` on v1/devices/me/rpc/request/{n}; resolves with
+   * the answer on v1/devices/me/rpc/response/{n} (its text parsed as JSON when it is), or undefined after the timeout.
+   */
+  async callRpc(method: string, params: unknown, timeoutMs = 5000): Promise<unknown> {
+    await this.connection.subscribe([DEVICE_TOPICS.rpcResponses]);
+    const id = this.nextRpcId++;
+    const answered = this.connection.nextMessage(DEVICE_TOPICS.rpcResponse(id), timeoutMs);
+    await this.connection.publish(
+      DEVICE_TOPICS.rpcRequestOut(id),
+      JSON.stringify({ method, params }),
+      this.options.qos ?? 1,
+    );
+    const message = await answered;
+    if (!message) return undefined;
+    const text = message.payload.toString('utf8');
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+
+  /** What every SDK device asks on connect: `getSessionLimits` with params {"timeout": 5000}. */
+  async sessionLimits(timeoutMs = 5000): Promise<SessionLimits | undefined> {
+    return (await this.callRpc('getSessionLimits', { timeout: 5000 }, timeoutMs)) as
+      | SessionLimits
+      | undefined;
+  }
+
+  /**
+   * Subscribes to server-side RPC; the handler's result is published as the reply: a Buffer as is (an empty or
+   * non-JSON reply, as some firmware sends), anything else as JSON; undefined: no reply.
+   */
   async handleRpc(
     handler: (request: DeviceRpcRequest) => unknown | Promise<unknown>,
   ): Promise<() => void> {
@@ -116,7 +162,11 @@ export class MqttDevice {
           .then((reply) =>
             reply === undefined
               ? undefined
-              : this.connection.publish(DEVICE_TOPICS.rpcResponse(id), JSON.stringify(reply), 1),
+              : this.connection.publish(
+                  DEVICE_TOPICS.rpcResponse(id),
+                  Buffer.isBuffer(reply) ? reply : JSON.stringify(reply),
+                  1,
+                ),
           )
           .catch(() => undefined);
       },

@@ -125,7 +125,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   });
   const router = Router({
     ignoreTrailingSlash: true,
-    maxParamLength: 500,
+    // no practical limit (node caps the request line at 16 KiB): an over-long unknown access token is 401 as on
+    // ThingsBoard, not find-my-way's 404 for a parameter over its default 100 characters
+    maxParamLength: 16_384,
     defaultRoute: (request, response) => {
       if (faultyDeviceRoute(request)) return router.lookup(request, response);
       request.resume();

@@ -22,6 +22,11 @@ export interface Quirks {
    * provisionDeviceKey or provisionDeviceSecret the controller throws (500). platform-facts.md §6.
    */
   provisioningFieldsOptional: boolean;
+  /**
+   * ThingsBoard processes a QoS 2 PUBLISH and answers PUBACK (MqttTransportHandler acknowledges every packet id),
+   * where MQTT wants PUBREC (3.1.1) or, after the CONNACK's maximum QoS 1, DISCONNECT 0x9B (5).
+   */
+  qos2AnsweredWithPuback: boolean;
 }
 
 export const NO_QUIRKS: Quirks = {
@@ -31,6 +36,7 @@ export const NO_QUIRKS: Quirks = {
   gatewayAttributeRequestThingsboardShapeOnly: false,
   gatewayEntryWithoutTsIsKeyValues: false,
   provisioningFieldsOptional: false,
+  qos2AnsweredWithPuback: false,
 };
 
 export const QUIRKS_MODES = {
@@ -42,6 +48,7 @@ export const QUIRKS_MODES = {
     gatewayAttributeRequestThingsboardShapeOnly: true,
     gatewayEntryWithoutTsIsKeyValues: true,
     provisioningFieldsOptional: true,
+    qos2AnsweredWithPuback: true,
   },
 } as const satisfies Record<string, Quirks>;
 

@@ -1,9 +1,9 @@
 /** The `iotc` command line. */
 import { randomBytes } from 'node:crypto';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../package-root';
-import type { SimulateOptions } from './simulate';
+import { SIMULATE_MODES, type SimulateOptions } from './simulate';
 import type { MqttGatewayCommandOptions } from './load-mqtt-gateway';
 import type { ExternalApiOptions } from './external-api';
 import type { GatewayConfigOptions } from './gateway-config';
@@ -381,6 +381,16 @@ program
     '--claim-duration-ms <ms>',
     'device.claim.duration: claim window when a claim gives no durationMs',
     positiveInteger,
+  )
+  .addOption(
+    new Option(
+      '--mode <mode>',
+      "spec: interfaces.md (ThingsBoard where it is silent); thingsboard-4.3: also ThingsBoard 4.3's known " +
+        'deviations (500 for bad JSON over HTTP, nulls dropped, numeric strings cast, gateway attribute requests ' +
+        'and telemetry elements read as ThingsBoard does, provisioning fields optional, QoS 2 answered PUBACK)',
+    )
+      .choices([...SIMULATE_MODES])
+      .default('spec'),
   )
   .option('--json', 'print one JSON line with the URLs and demo credentials instead of text', false)
   .option(

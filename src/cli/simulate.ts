@@ -7,6 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPlatform } from '../../simulators/platform';
 import { formatTraffic } from '../../simulators/platform/traffic';
+import { QUIRKS_MODES, type QuirksMode } from '../../simulators/platform/quirks';
+
+export const SIMULATE_MODES = ['spec', ...(Object.keys(QUIRKS_MODES) as QuirksMode[])] as const;
+export type SimulateMode = 'spec' | QuirksMode;
 import { generateSelfSignedCertificate } from '../tls/certificate';
 
 export interface SimulateOptions {
@@ -19,6 +23,11 @@ export interface SimulateOptions {
   mqttsPort?: number;
   maxDevices?: number;
   claimDurationMs?: number;
+  /**
+   * `spec` (default): interfaces.md, ThingsBoard's behaviour where it is silent. `thingsboard-4.3`: ThingsBoard 4.3's
+   * known deviations too (simulators/platform/quirks.ts), so firmware that works here works on ThingsBoard.
+   */
+  mode: SimulateMode;
   /** One JSON line for programs instead of the text for people. */
   json: boolean;
   /** A line per HTTP exchange and MQTT packet on stderr (default: on in a terminal, off with --json). */
@@ -42,6 +51,7 @@ export async function simulate(options: SimulateOptions): Promise<void> {
     maxDevices: options.maxDevices,
     tls,
     claimDurationMs: options.claimDurationMs,
+    quirks: options.mode === 'spec' ? undefined : options.mode,
     traffic:
       (options.log ?? (process.stdout.isTTY && !options.json))
         ? (event) => process.stderr.write(`${formatTraffic(event)}\n`)
@@ -61,11 +71,12 @@ export async function simulate(options: SimulateOptions): Promise<void> {
         gatewayName: platform.demo.gatewayName,
         gatewayToken: platform.demo.gatewayToken,
         users: platform.demo.users,
+        mode: options.mode,
       })}\n`,
     );
   } else {
     const lines = [
-      'iotc reference platform is running',
+      `iotc reference platform is running (mode ${options.mode})`,
       `  HTTP device API   ${platform.httpUrl}/api/v1/{access_token}/...`,
       ...(platform.httpsUrl
         ? [`  HTTPS             ${platform.httpsUrl} (self-signed; trust the CA file ${caFile})`]

@@ -32,3 +32,16 @@ export async function connectGateway(
   world.cleanups.push({ what: `MQTT connection of ${local}`, undo: () => driver.close() });
   return driver;
 }
+
+/** Creates an ordinary device (not a gateway) and opens its MQTT connection, kept with the scenario's gateways. */
+export async function connectPlainDevice(
+  world: IotcWorld,
+  local: string,
+  version: MqttVersion,
+): Promise<void> {
+  const device = await world.createDevice(local);
+  world.gateways.set(local, {
+    local,
+    driver: await connectGateway(world, local, device.token, version),
+  });
+}

@@ -33,6 +33,15 @@ test('a payload over the size limit is 413 and stores nothing', async () => {
     raw: JSON.stringify({ blob: 'x'.repeat(70 * 1024) }),
   });
   assert.equal(answer.status, 413);
+  // ThingsBoard's PayloadSizeFilter writes the message as a JSON string, not an error object
+  assert.equal(answer.json, 'Payload size exceeds the limit of 65536 bytes');
+});
+
+test('an access token longer than 500 characters is an unknown token: 401, not 404', async () => {
+  const answer = await call(base, 'POST', `/api/v1/${'t'.repeat(600)}/telemetry`, {
+    body: { a: 1 },
+  });
+  assert.equal(answer.status, 401);
 });
 
 test('firmware: a title or version other than the assigned package is 400', async () => {

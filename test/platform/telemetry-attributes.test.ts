@@ -97,6 +97,14 @@ test('timestamped form and array form (mixed elements) keep their timestamps', a
     history.t.map((entry: { ts: number }) => entry.ts),
     [1700000000100, 1700000000123, 1700000000200],
   );
+  // members beside ts and values are ignored, as on the MQTT topics (one rule for every transport)
+  const extra = await call(base, 'POST', `/api/v1/${device.token}/telemetry`, {
+    raw: '{"ts":1700000000300,"values":{"t":3.5},"extra":2}',
+  });
+  assert.equal(extra.status, 200);
+  const afterExtra = await latest(device.id, 't,extra');
+  assert.equal(Number(String(afterExtra.t[0].ts)), 1700000000300);
+  assert.equal(afterExtra.extra[0].value, null, 'the extra member is not stored');
   const tsOnly = await newDevice(base, jwt, 'tel-ts-only');
   await call(base, 'POST', `/api/v1/${tsOnly.token}/telemetry`, { body: { ts: 5 } });
   assert.equal(
@@ -115,7 +123,6 @@ test('rejected telemetry is 400 with the error JSON and stores nothing', async (
     '[{"a":1},3]',
     '42',
     '"text"',
-    '{"ts":1,"values":{"a":1},"extra":2}',
     '{"ts":"1","values":{"a":1}}',
     '{"ts":1,"values":[1]}',
     '',
@@ -192,6 +199,16 @@ test('client attributes: stored, updated, and read with clientKeys/sharedKeys', 
   assert.deepEqual(
     (await call(base, 'GET', `/api/v1/${device.token}/attributes?clientKeys=missing`)).json,
     {},
+  );
+  // an empty key list is no list (ThingsBoard's DeviceApiController): all attributes, or only the other scope
+  assert.equal(
+    (await call(base, 'GET', `/api/v1/${device.token}/attributes?clientKeys=`)).text,
+    all.text,
+  );
+  assert.deepEqual(
+    (await call(base, 'GET', `/api/v1/${device.token}/attributes?clientKeys=&sharedKeys=mode`))
+      .json,
+    { shared: { mode: 'eco' } },
   );
   for (const raw of ['[1]', '{"a":null}', '{"a":', '"x"']) {
     assert.equal(

@@ -65,9 +65,9 @@ export interface SimulateInfo {
  * running its own MQTT broker or web server is no obstacle). Resolves with the child and its URLs once it prints
  * them; if it exits first, or the start fails in any way, the child is killed and the error carries its output.
  */
-export async function startSimulate(
+export async function startSimulate<Info = SimulateInfo>(
   extraArgs: string[] = [],
-): Promise<{ child: ChildProcess; info: SimulateInfo }> {
+): Promise<{ child: ChildProcess; info: Info }> {
   const ports = ['--http-port', '--mqtt-port'].flatMap((flag) =>
     extraArgs.includes(flag) ? [] : [flag, '0'],
   );
@@ -84,7 +84,7 @@ export async function startSimulate(
         throw new Error(`iotc simulate exited with ${code} before it started:\n${errors}`);
       }),
     ]);
-    return { child, info: JSON.parse(first) as SimulateInfo };
+    return { child, info: JSON.parse(first) as Info };
   } catch (error) {
     await stop(child);
     throw error;

@@ -3,6 +3,7 @@ import { exitOf, spawnIotc } from './children';
 
 export { ROOT } from './children';
 
+/** Runs the iotc command with its own state directory, collecting its output. */
 export async function iotc(
   args: string[],
   stateDir: string,

@@ -60,3 +60,15 @@ export function stopFirmwareUpdate(core: PlatformCore, device: Device): void {
     FIRMWARE_ATTRIBUTES.filter((key) => device.attributes.SHARED_SCOPE.has(key)),
   );
 }
+
+/**
+ * Bytes [size*chunk, size*(chunk+1)) of a package; size 0 = the whole file; past the end an empty buffer (as
+ * ThingsBoard's OTA package cache), for the HTTP download and the MQTT v2/fw topics alike.
+ */
+export function firmwareChunk(data: Buffer, size: number, chunk: number): Buffer {
+  if (size === 0) return data;
+  return data.subarray(
+    Math.min(size * chunk, data.length),
+    Math.min(size * (chunk + 1), data.length),
+  );
+}

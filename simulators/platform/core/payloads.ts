@@ -9,7 +9,7 @@ import {
   type TypedValue,
 } from '../../../src/kv/values';
 import { NO_QUIRKS, type Quirks } from '../quirks';
-import { telemetrySchema } from '../../../schemas';
+import { acceptedTelemetrySchema } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
 import { BadRequestError } from './errors';
 import { faultActive } from '../../../faults';
@@ -144,7 +144,13 @@ export function telemetryEntries(
   now: number,
   quirks: Quirks = NO_QUIRKS,
 ): Array<{ ts: number; values: Array<[string, TypedValue]> }> {
-  const document = parseValid(text, telemetrySchema, 'telemetry', quirks, telemetryKvObjects);
+  const document = parseValid(
+    text,
+    acceptedTelemetrySchema,
+    'telemetry',
+    quirks,
+    telemetryKvObjects,
+  );
   const array = Array.isArray(document);
   let elements = array ? document : [document];
   if (array && faultActive('HTTP-TEL-02:first-element-only')) elements = elements.slice(0, 1);

@@ -36,8 +36,9 @@ export const getAttributes: DeviceHandler = (request, response, params, api) => 
   const query = queryOf(request.url);
   const device = authenticate(api, params, request, response);
   if (!device) return;
-  const clientKeys = keysParameter(query, 'clientKeys');
-  const sharedKeys = keysParameter(query, 'sharedKeys');
+  // a blank parameter (`clientKeys=`) is no parameter, as ThingsBoard's DeviceApiController reads it
+  const clientKeys = nonEmpty(keysParameter(query, 'clientKeys'));
+  const sharedKeys = nonEmpty(keysParameter(query, 'sharedKeys'));
   const answer = attributesAnswer(device, clientKeys, sharedKeys);
   sendJsonText(
     response,
@@ -70,4 +71,8 @@ function faultyAnswer(
     for (const [key, value] of Object.entries(client)) setMember(faulty, key, value);
   }
   return faulty;
+}
+
+function nonEmpty(keys: string[] | undefined): string[] | undefined {
+  return keys?.length ? keys : undefined;
 }

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { PlatformCore } from '../core/platform-core';
 import { PlatformError } from '../core/errors';
 import type { Device } from '../core/model';
-import { sendEmpty, sendError, sendText } from './exchange';
+import { PayloadTooLargeError, sendEmpty, sendError, sendJson, sendText } from './exchange';
 import { BadRequestError } from '../core/errors';
 import type { Quirks } from '../quirks';
 import { faultActive } from '../../../faults';
@@ -112,6 +112,10 @@ function failed(
     error.message.includes('malformed JSON')
   )
     return sendError(response, new PlatformError(error.message, 500, 2));
+  // the HTTP transport's PayloadSizeFilter answers before any controller, the message as a JSON string (the admin
+  // API's error handler writes the error object)
+  if (error instanceof PayloadTooLargeError && !response.headersSent)
+    return sendJson(response, 413, error.message);
   if (error instanceof PlatformError) return sendError(response, error);
   api.logger.error({ err: error, url: request.url }, 'device API request failed');
   sendError(response, new PlatformError((error as Error)?.message ?? 'Internal error', 500, 2));

@@ -8,6 +8,7 @@ import { firmwareQuerySchema } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
 import { BadRequestError, PlatformError } from '../core/errors';
 import { faultActive } from '../../../faults';
+import { firmwareChunk } from '../core/firmware';
 import { authenticate, type DeviceHandler } from './context';
 import { queryOf, sendEmpty } from './exchange';
 
@@ -34,13 +35,7 @@ export const getFirmware: DeviceHandler = (request, response, params, api) => {
   const data = faultActive('HTTP-FW-01:last-byte-missing')
     ? ota.data.subarray(0, ota.data.length - 1)
     : ota.data;
-  const part =
-    size === 0
-      ? data
-      : data.subarray(
-          Math.min(size * chunk, data.length),
-          Math.min(size * (chunk + 1), data.length),
-        );
+  const part = firmwareChunk(data, size, chunk);
   // a header value is ASCII: other characters of an uploaded file name are replaced
   const fileName = (ota.fileName ?? `${ota.title}-${ota.version}.bin`).replace(
     /[^\x20-\x7e]/g,

@@ -3,18 +3,20 @@
  * follow ThingsBoard (platform-facts.md §4.1): unknown credentials → v5 0x86 / v3 5; no user name and no password
  * but a client id → v5 0x85 / v3 2; otherwise → v5 0x87 / v3 5. A device whose additionalInfo.gateway is true at
  * connect time gets a gateway session. A second connection with the same token takes the session over: the older
- * one gets DISCONNECT 0x8E (v5) and closes.
+ * one gets DISCONNECT 0x8E (v5) and closes. User name or client id `provision` opens a provisioning-only session
+ * without authentication (provision-session.ts).
  */
 import type { IConnectPacket } from 'mqtt-packet';
 import { faultActive } from '../../../faults';
 import { CONNACK_V3, REASON } from './reason-codes';
 import { GatewayDevices } from './gateway-devices';
+import { PROVISION_USER } from './provision-session';
 import type { MqttSession } from './session';
 
 const CLIENT_IDENTIFIER_NOT_VALID = 0x85;
 
 export function handleConnect(session: MqttSession, packet: IConnectPacket): void {
-  if (session.device) return session.end(REASON.PROTOCOL_ERROR); // a second CONNECT is a protocol violation
+  if (session.device || session.provisionOnly) return session.end(REASON.PROTOCOL_ERROR); // a second CONNECT is a protocol violation
   session.protocolVersion = packet.protocolVersion ?? 4;
   if (![3, 4, 5].includes(session.protocolVersion)) {
     session.protocolVersion = 4;
@@ -26,6 +28,10 @@ export function handleConnect(session: MqttSession, packet: IConnectPacket): voi
     faultActive('GW-AUTH-01:tls-token-from-password') && 'encrypted' in session.socket
       ? (packet.password?.toString() ?? '')
       : (packet.username ?? '');
+  if ((packet.username ?? '') === PROVISION_USER || packet.clientId === PROVISION_USER) {
+    session.provisionOnly = true; // no authentication (platform-facts.md §4.1, §6)
+    return accept(session);
+  }
   const device = username ? core.deviceByTokenValue(username) : undefined;
   if (!device && faultActive('GW-AUTH-01:unknown-token-accepted')) {
     session.send(
@@ -54,6 +60,10 @@ export function handleConnect(session: MqttSession, packet: IConnectPacket): voi
     'deleted',
     core.on(device, 'deleted', () => session.end(REASON.ADMINISTRATIVE_ACTION)),
   );
+  accept(session);
+}
+
+function accept(session: MqttSession): void {
   // MQTT 5: the platform's maximum QoS is 1 and it keeps no retained messages (platform-facts.md §4.2)
   session.send(
     session.v5

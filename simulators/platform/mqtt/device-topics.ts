@@ -3,6 +3,7 @@
  * uses them for its own telemetry, attributes, configuration updates and RPC (interfaces.md: the gateway is also an
  * ordinary device). Payload rules are the HTTP device API's: the same parsing code (core/payloads.ts).
  */
+import { faultActive } from '../../../faults';
 import { stringifyLossless } from '../../../src/kv/values';
 import { claimSchema, clientAttributesSchema } from '../../../schemas';
 import { BadRequestError } from '../core/errors';
@@ -10,6 +11,7 @@ import { parseJson, parseValid, telemetryEntries, typedEntries } from '../core/p
 import { attributesAnswer } from '../core/render';
 import { PublishFailure } from './reason-codes';
 import type { MqttSession } from './session';
+import { SESSION_LIMITS_METHOD, sessionLimits } from './session-limits';
 
 const ATTRIBUTES_REQUEST = /^v1\/devices\/me\/attributes\/request\/(\d{1,10})$/;
 const RPC_RESPONSE = /^v1\/devices\/me\/rpc\/response\/(\d{1,10})$/;
@@ -51,7 +53,9 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
   if (match) return answerAttributeRequest(session, match[1], text);
   match = RPC_RESPONSE.exec(topic);
   if (match) {
-    parseJson(text, 'RPC reply');
+    // any payload, kept raw (platform-facts.md §4.3): the REST caller gets 200 with no body for an empty reply and
+    // 406 for one that is not JSON (admin/rpc-routes.ts), as on ThingsBoard
+    if (faultActive('MQTT-DEV-RPC-02:reply-must-be-json')) parseJson(text, 'RPC reply');
     core.replyRpc(device, Number(match[1]), text);
     return;
   }
@@ -81,10 +85,25 @@ function answerAttributeRequest(session: MqttSession, id: string, text: string):
   });
 }
 
-/** Client-side RPC: the platform's handler answers on v1/devices/me/rpc/response/{id}. */
+/**
+ * Client-side RPC: the platform's handler answers on v1/devices/me/rpc/response/{id}. The method getSessionLimits
+ * is answered by the transport itself (every ThingsBoard SDK device and gateway sends it on connect).
+ */
 function answerClientRpc(session: MqttSession, id: string, text: string): void {
   const request = parseJson(text, 'client-side RPC request');
   const device = session.device!;
+  if (
+    (request as { method?: unknown } | null)?.method === SESSION_LIMITS_METHOD &&
+    !faultActive('MQTT-DEV-RPC-04:echoed')
+  ) {
+    // after the PUBACK (publish.ts sends it when this returns), as ThingsBoard's onGetSessionLimitsRpc
+    setImmediate(() =>
+      session.publish(`v1/devices/me/rpc/response/${id}`, JSON.stringify(sessionLimits(session)), {
+        always: true,
+      }),
+    );
+    return;
+  }
   void Promise.resolve(session.context.clientRpc({ name: device.name, id: device.id }, request))
     .then((answer) =>
       session.publish(

@@ -20,6 +20,7 @@ import {
   gatewayDisconnectSchema,
   gatewayRpcReplySchema,
   gatewayTelemetrySchema,
+  gatewayTelemetryThingsboardSchema,
 } from '../../../schemas';
 import { faultActive } from '../../../faults';
 import { BadRequestError } from '../core/errors';
@@ -80,20 +81,22 @@ const HANDLERS: Record<string, Handler> = {
 
   'v1/gateway/telemetry': (session, devices, text) => {
     const { quirks } = session.context;
+    // ThingsBoard reads each element as device-API telemetry: without both ts and values it is the key-value object
+    const thingsboard = quirks.gatewayEntryWithoutTsIsKeyValues;
     const document = parseValid(
       text,
-      gatewayTelemetrySchema,
+      thingsboard ? gatewayTelemetryThingsboardSchema : gatewayTelemetrySchema,
       'gateway telemetry',
       quirks,
       (plain) => telemetryValueObjects(plain),
-    ) as Record<string, Array<{ ts?: unknown; values: unknown }>>;
+    ) as Record<string, Array<Record<string, unknown>>>;
     const now = Date.now();
     // every entry is converted before anything is stored: a bad value anywhere refuses the whole message
     const converted = Object.entries(document).map(([name, entries]) => ({
       name,
       records: entries.map((entry) =>
-        entry.ts === undefined && quirks.gatewayEntryWithoutTsIsKeyValues
-          ? { ts: now, values: typedEntries(entry, quirks) } // ThingsBoard: the element itself is the key-value object
+        thingsboard && !(Object.hasOwn(entry, 'ts') && Object.hasOwn(entry, 'values'))
+          ? { ts: now, values: typedEntries(entry, quirks) }
           : {
               ts: entry.ts === undefined ? now : Number(String(entry.ts)),
               values: typedEntries(entry.values, quirks),
@@ -319,8 +322,11 @@ function telemetryValueObjects(plain: unknown): unknown[] {
   const found: unknown[] = [];
   for (const entries of Object.values(plain)) {
     if (!Array.isArray(entries)) continue;
-    for (const entry of entries)
-      if (entry && typeof entry === 'object') found.push((entry as { values?: unknown }).values);
+    for (const entry of entries) {
+      if (!entry || typeof entry !== 'object') continue;
+      // a timestamped element's values, else the element itself (ThingsBoard's reading of an element without values)
+      found.push(Object.hasOwn(entry, 'values') ? (entry as { values: unknown }).values : entry);
+    }
   }
   return found;
 }

@@ -18,14 +18,15 @@ import type { ClientRpcHandler } from '../http/context';
 import { handleConnect } from './connect';
 import { handleDisconnect } from './disconnect';
 import { handlePing } from './ping';
-import { handlePublish } from './publish';
+import { handlePublish, handlePubrel } from './publish';
 import { REASON } from './reason-codes';
 import { MqttSession, type MqttTransportContext } from './session';
 import { handleSubscribe, handleUnsubscribe } from './subscribe';
 import type { TrafficListener } from '../traffic';
 
-/** Packets over this size fail (ThingsBoard's NETTY_MAX_PAYLOAD_SIZE, platform-facts.md §4.1). */
-export const MAX_PACKET_BYTES = 65536;
+import { MAX_PACKET_BYTES } from './limits';
+
+export { MAX_PACKET_BYTES };
 
 export interface MqttTransportOptions {
   core: PlatformCore;
@@ -120,7 +121,8 @@ export async function startMqttTransport(
 
 function dispatch(session: MqttSession, packet: Packet): void {
   if (session.closed) return;
-  if (packet.cmd !== 'connect' && !session.device) return session.end(REASON.PROTOCOL_ERROR);
+  if (packet.cmd !== 'connect' && !session.device && !session.provisionOnly)
+    return session.end(REASON.PROTOCOL_ERROR);
   switch (packet.cmd) {
     case 'connect':
       return handleConnect(session, packet);
@@ -134,6 +136,8 @@ function dispatch(session: MqttSession, packet: Packet): void {
       return handlePing(session);
     case 'disconnect':
       return handleDisconnect(session);
+    case 'pubrel':
+      return handlePubrel(session, packet);
     case 'puback':
       return; // outgoing QoS 1 messages are not retried, so an acknowledgement needs nothing
     default:

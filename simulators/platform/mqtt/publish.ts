@@ -1,15 +1,21 @@
 /**
- * PUBLISH from a client: routed by topic to the device topics or the gateway topics, then acknowledged.
- * QoS 1 (and 2, answered as 1: the platform's maximum QoS is 1) gets one PUBACK per message, after the operation.
+ * PUBLISH from a client: routed by topic to the device topics or the gateway topics (a provisioning session: only
+ * /provision/request), then acknowledged. QoS 1 gets one PUBACK per message, after the operation.
+ * QoS 2: the CONNACK announced a maximum QoS of 1, so an MQTT 5 client breaks the protocol and gets DISCONNECT 0x9B
+ * (MQTT 5 §3.3.1.2); an MQTT 3.1.1 publish is processed once and answered PUBREC, its PUBREL gets PUBCOMP. In
+ * quirks mode (qos2AnsweredWithPuback) ThingsBoard's answer: processed and acknowledged with PUBACK.
+ * A topic name with a wildcard is a malformed packet (MQTT §4.7.1; ThingsBoard's decoder fails): the session ends.
  * MQTT 5: the PUBACK carries the reason code of a failure (interfaces.md MQTT rule 4) with a reason string.
  * MQTT 3.1.1: a PUBACK has no code, so a malformed payload or a transport error closes the connection instead, as
  * ThingsBoard does (platform-facts.md §4.4, §4.6); other failures get a plain PUBACK.
  */
-import type { IPublishPacket } from 'mqtt-packet';
+import type { IPublishPacket, IPubrelPacket } from 'mqtt-packet';
 import { faultActive } from '../../../faults';
 import { BadRequestError } from '../core/errors';
 import { handleDevicePublish } from './device-topics';
+import { handleOtaRequest } from './firmware-topics';
 import { handleGatewayPublish } from './gateway-topics';
+import { handleProvisionPublish } from './provision-session';
 import { PublishFailure, REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
@@ -17,7 +23,15 @@ const DEVICE_PREFIX = 'v1/devices/me/';
 const GATEWAY_PREFIX = 'v1/gateway/';
 
 export function handlePublish(session: MqttSession, packet: IPublishPacket): void {
-  if (!session.device) return session.end(REASON.PROTOCOL_ERROR);
+  if (!session.device && !session.provisionOnly) return session.end(REASON.PROTOCOL_ERROR);
+  if (/[+#]/.test(packet.topic)) return session.end(REASON.MALFORMED_PACKET);
+  const exactlyOnce = packet.qos === 2 && !session.context.quirks.qos2AnsweredWithPuback;
+  if (exactlyOnce && session.v5) return session.end(REASON.QOS_NOT_SUPPORTED);
+  if (exactlyOnce && session.awaitingRelease.has(packet.messageId!)) {
+    // a resent QoS 2 publish whose PUBREL has not come yet: already processed once
+    session.send({ cmd: 'pubrec', messageId: packet.messageId });
+    return;
+  }
   let failure: PublishFailure | undefined;
   try {
     route(
@@ -32,7 +46,14 @@ export function handlePublish(session: MqttSession, packet: IPublishPacket): voi
   acknowledge(session, packet, failure);
 }
 
+/** PUBREL of an MQTT 3.1.1 QoS 2 publish → PUBCOMP. */
+export function handlePubrel(session: MqttSession, packet: IPubrelPacket): void {
+  session.awaitingRelease.delete(packet.messageId!);
+  session.send({ cmd: 'pubcomp', messageId: packet.messageId });
+}
+
 function route(session: MqttSession, topic: string, payload: Buffer): void {
+  if (session.provisionOnly) return handleProvisionPublish(session, topic, payload);
   if (faultActive('GW-VER-01:prefix-v2')) {
     if (topic.startsWith(GATEWAY_PREFIX)) throw PublishFailure.topicName(topic);
     if (topic.startsWith('v2/gateway/')) topic = `v1/${topic.slice(3)}`;
@@ -55,6 +76,7 @@ function route(session: MqttSession, topic: string, payload: Buffer): void {
     handleDevicePublish(session, topic, payload);
     return;
   }
+  if (handleOtaRequest(session, topic, payload.toString('utf8'))) return;
   throw PublishFailure.topicName(topic);
 }
 
@@ -88,21 +110,29 @@ function acknowledge(
   packet: IPublishPacket,
   failure: PublishFailure | undefined,
 ): void {
+  // MQTT 3.1.1 QoS 2 (v5 ended above): PUBREC carries no code, like a 3.1.1 PUBACK
+  const exactlyOnce = packet.qos === 2 && !session.context.quirks.qos2AnsweredWithPuback;
+  const plainAck = () =>
+    exactlyOnce
+      ? session.send({ cmd: 'pubrec', messageId: packet.messageId })
+      : session.send({ cmd: 'puback', messageId: packet.messageId });
+  if (exactlyOnce && !(failure?.closeOnV3 ?? false)) session.awaitingRelease.add(packet.messageId!);
   if (!failure) {
     if (packet.qos > 0)
-      session.send(
-        session.v5
-          ? { cmd: 'puback', messageId: packet.messageId, reasonCode: REASON.SUCCESS }
-          : { cmd: 'puback', messageId: packet.messageId },
-      );
+      session.v5
+        ? session.send({ cmd: 'puback', messageId: packet.messageId, reasonCode: REASON.SUCCESS })
+        : plainAck();
     return;
   }
   if (
     !session.v5 ||
     (faultActive('GW-VER-02:v5-acked-as-v3') && packet.topic.startsWith(GATEWAY_PREFIX))
   ) {
-    if (failure.closeOnV3) return session.end();
-    if (packet.qos > 0) session.send({ cmd: 'puback', messageId: packet.messageId });
+    if (failure.closeOnV3) {
+      if (failure.pubackBeforeCloseOnV3 && packet.qos > 0) plainAck();
+      return session.end();
+    }
+    if (packet.qos > 0) plainAck();
     return;
   }
   if (

@@ -14,6 +14,7 @@ export const REASON = {
   QUOTA_EXCEEDED: 0x97,
   ADMINISTRATIVE_ACTION: 0x98,
   PAYLOAD_FORMAT_INVALID: 0x99,
+  QOS_NOT_SUPPORTED: 0x9b,
 } as const;
 
 /** MQTT 3.1.1 CONNACK return codes. */
@@ -39,6 +40,8 @@ export class PublishFailure extends Error {
     readonly closeOnV3: boolean,
     /** MQTT 5: end the session with this DISCONNECT reason after the PUBACK. */
     readonly disconnectV5?: number,
+    /** MQTT 3.1.1: a plain PUBACK before the close (ThingsBoard acknowledges, then closes). */
+    readonly pubackBeforeCloseOnV3 = false,
   ) {
     super(message);
   }

@@ -34,8 +34,14 @@ export class MqttSession {
   device?: Device;
   /** A gateway session: the device had additionalInfo.gateway = true when it connected. */
   gateway?: GatewayDevices;
+  /** A provisioning-only session (user name or client id `provision`): only /provision/request is served. */
+  provisionOnly = false;
   /** Granted topic filters and their QoS. */
   readonly subscriptions = new Map<string, MqttQos>();
+  /** MQTT firmware downloads by request id: the chunk size last given, and the package's bytes. */
+  readonly ota = { chunkSizes: new Map<string, number>(), packages: new Map<string, Buffer>() };
+  /** MQTT 3.1.1 QoS 2: ids of publishes processed and answered PUBREC, until their PUBREL. */
+  readonly awaitingRelease = new Set<number>();
   readonly parser: Parser;
   private nextMessageId = 1;
   private readonly cleanups = new Map<string, () => void>();
@@ -107,7 +113,7 @@ export class MqttSession {
    */
   end(reasonCode?: number): void {
     if (this.ended) return;
-    if (reasonCode !== undefined && this.v5 && this.device)
+    if (reasonCode !== undefined && this.v5 && (this.device || this.provisionOnly))
       this.send({ cmd: 'disconnect', reasonCode });
     this.release();
     this.socket.end();

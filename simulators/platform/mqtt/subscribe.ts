@@ -1,5 +1,6 @@
 /**
- * SUBSCRIBE and UNSUBSCRIBE. Only the filters ThingsBoard allows are granted (platform-facts.md §4.3), at
+ * SUBSCRIBE and UNSUBSCRIBE. Only the filters ThingsBoard allows are granted (platform-facts.md §4.3; the v1 device
+ * and gateway topics and the v2 firmware and software topics; a provisioning session only /provision/response), at
  * min(requested, 1); any other filter is refused (v5 0x8F, v3 0x80). Subscribing to a device's update or RPC topic
  * starts delivery to this session; a gateway's subscription to v1/gateway/rpc delivers RPCs queued meanwhile.
  */
@@ -8,6 +9,7 @@ import { faultActive } from '../../../faults';
 import { stringifyLossless } from '../../../src/kv/values';
 import { sharedChangeDocument } from '../core/render';
 import { REASON, SUBACK_FAILURE_V3 } from './reason-codes';
+import { PROVISION_RESPONSE_TOPIC } from './provision-session';
 import type { MqttQos, MqttSession } from './session';
 
 const DEVICE_ATTRIBUTES = 'v1/devices/me/attributes';
@@ -21,24 +23,33 @@ const ALLOWED = new Set([
   'v1/gateway/attributes',
   'v1/gateway/attributes/response',
   'v1/gateway/rpc',
+  'v2/fw/response/+/chunk/+',
+  'v2/fw/error',
+  'v2/sw/response/+/chunk/+',
+  'v2/sw/error',
 ]);
+
+/** A provisioning session may subscribe only to its answer (platform-facts.md §6). */
+const PROVISION_ALLOWED = new Set([PROVISION_RESPONSE_TOPIC]);
 
 const NO_SUBSCRIPTION_EXISTED = 0x11;
 
 export function handleSubscribe(session: MqttSession, packet: ISubscribePacket): void {
-  if (!session.device) return session.end(REASON.PROTOCOL_ERROR);
+  if (!session.device && !session.provisionOnly) return session.end(REASON.PROTOCOL_ERROR);
+  const allowed = session.provisionOnly ? PROVISION_ALLOWED : ALLOWED;
   const granted = packet.subscriptions.map(({ topic, qos }) => {
-    if (!ALLOWED.has(topic)) return session.v5 ? REASON.TOPIC_FILTER_INVALID : SUBACK_FAILURE_V3;
+    if (!allowed.has(topic)) return session.v5 ? REASON.TOPIC_FILTER_INVALID : SUBACK_FAILURE_V3;
     const grantedQos: MqttQos = qos >= 1 ? 1 : 0;
     session.subscriptions.set(topic, grantedQos);
     return grantedQos;
   });
   session.send({ cmd: 'suback', messageId: packet.messageId, granted });
+  if (session.provisionOnly) return;
   for (const { topic } of packet.subscriptions) if (ALLOWED.has(topic)) activate(session, topic);
 }
 
 export function handleUnsubscribe(session: MqttSession, packet: IUnsubscribePacket): void {
-  if (!session.device) return session.end(REASON.PROTOCOL_ERROR);
+  if (!session.device && !session.provisionOnly) return session.end(REASON.PROTOCOL_ERROR);
   const codes = packet.unsubscriptions.map((topic) => {
     const existed = session.subscriptions.delete(topic);
     if (topic === DEVICE_ATTRIBUTES || topic === DEVICE_RPC_REQUESTS) session.cancel(topic);

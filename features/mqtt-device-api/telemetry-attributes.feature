@@ -1,0 +1,73 @@
+@mqtt-device-api
+Feature: Telemetry and attributes on the MQTT device API
+  A device connects with its access token as the MQTT user name and publishes on v1/devices/me/...: telemetry in the
+  three forms of the HTTP device API, client-side attributes, attribute requests answered by id, and shared-attribute
+  updates once subscribed. The payloads are those ThingsBoard's Python SDK sends (its send_telemetry wraps an object
+  in an array; its firmware progress is a flat object of strings).
+
+  @MQTT-DEV-TEL-01
+  Scenario Outline: Telemetry in the array, timestamped and object forms is stored (MQTT <version>)
+    Given an MQTT device "meter" connected over MQTT <version>
+    When the MQTT device "meter" publishes its own telemetry [{"temperature": 21.5}]
+    Then the PUBACK reports success
+    When the MQTT device "meter" publishes its own telemetry {"ts": 1700000000123, "values": {"humidity": 40}}
+    Then the PUBACK reports success
+    When the MQTT device "meter" publishes its own telemetry {"current_fw_title": "Initial", "current_fw_version": "v0", "fw_state": "IDLE", "fw_error": ""}
+    Then the PUBACK reports success
+    And the platform eventually holds telemetry of "meter":
+      | key              | ts            | value   | type   |
+      | temperature      |               | 21.5    | double |
+      | humidity         | 1700000000123 | 40      | long   |
+      | current_fw_title |               | Initial | string |
+      | fw_state         |               | IDLE    | string |
+
+    Examples: MQTT 3.1.1
+      | version |
+      | 3.1.1   |
+
+    @capability-mqtt5
+    Examples: MQTT 5
+      | version |
+      | 5       |
+
+  @MQTT-DEV-ATTR-01
+  Scenario Outline: Client-side attributes are stored (MQTT <version>)
+    Given an MQTT device "meter" connected over MQTT <version>
+    When the MQTT device "meter" publishes its own client attributes {"firmware": "v1.0", "model": "X", "slots": 4}
+    Then the PUBACK reports success
+    And the platform eventually holds client attributes of "meter":
+      | key      | value | type   |
+      | firmware | v1.0  | string |
+      | model    | X     | string |
+      | slots    | 4     | long   |
+
+    Examples: MQTT 3.1.1
+      | version |
+      | 3.1.1   |
+
+    @capability-mqtt5
+    Examples: MQTT 5
+      | version |
+      | 5       |
+
+  @MQTT-DEV-ATTR-02
+  Scenario: An attribute request by id is answered with the requested client and shared attributes
+    Given an MQTT device "meter" connected over MQTT 3.1.1
+    And the platform sets the shared attributes of "meter" to {"interval": 5, "mode": "eco"}
+    When the MQTT device "meter" publishes its own client attributes {"model": "X", "serial": "SN-1"}
+    Then the PUBACK reports success
+    When the MQTT device "meter" requests its attributes with clientKeys "model" and sharedKeys "interval"
+    Then the MQTT device "meter" receives the attributes {"client": {"model": "X"}, "shared": {"interval": 5}}
+    When the MQTT device "meter" requests its attributes with sharedKeys "mode,interval" only
+    Then the MQTT device "meter" receives the attributes {"shared": {"interval": 5, "mode": "eco"}}
+    When the MQTT device "meter" requests all its attributes
+    Then the MQTT device "meter" receives the attributes {"client": {"model": "X", "serial": "SN-1"}, "shared": {"interval": 5, "mode": "eco"}}
+
+  @MQTT-DEV-ATTR-03
+  Scenario: A subscribed device receives each change of its shared attributes
+    Given an MQTT device "meter" connected over MQTT 5
+    When the MQTT device "meter" subscribes to its own shared attribute updates
+    And the platform sets the shared attributes of "meter" to {"interval": 10}
+    Then the MQTT device "meter" receives its own shared attribute update {"interval": 10}
+    When the platform sets the shared attributes of "meter" to {"interval": 20}
+    Then the MQTT device "meter" receives its own shared attribute update {"interval": 20}

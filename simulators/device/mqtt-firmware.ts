@@ -1,0 +1,60 @@
+/**
+ * Firmware download over MQTT as ThingsBoard's Python SDK does it (tb_device_mqtt.py get_firmware_update): it
+ * subscribes to `v2/fw/response/+` (ThingsBoard refuses that filter and sends the chunks anyway), then publishes
+ * `v2/fw/request/{requestId}/chunk/{n}` with the chunk size as decimal text (empty when the size is 0 or larger than
+ * the file) and appends each `v2/fw/response/{requestId}/chunk/{n}` until it holds `size` bytes. A message on
+ * `v2/fw/error` (the platform then ends the session) or a missing chunk fails the download.
+ */
+import type { MqttConnection } from './mqtt-connection';
+
+export class FirmwareDownloadError extends Error {
+  override readonly name = 'FirmwareDownloadError';
+  readonly code = 'IOTC_FIRMWARE_DOWNLOAD';
+}
+
+export interface MqttFirmwareRequest {
+  /** The SDK counts its requests from 1. */
+  requestId: number;
+  /** fw_size, the length of the whole file. */
+  size: number;
+  /** Bytes per chunk; 0 = the whole file in one answer. */
+  chunkSize: number;
+  /** How long one chunk may take (a hang guard). */
+  chunkTimeoutMs: number;
+}
+
+/** The chunks as they came, in order. */
+export async function downloadFirmwareOverMqtt(
+  connection: MqttConnection,
+  request: MqttFirmwareRequest,
+): Promise<Buffer[]> {
+  await connection.subscribe(['v2/fw/response/+']);
+  let failure: string | undefined;
+  const removeErrorListener = connection.onMessage('v2/fw/error', (message) => {
+    failure = message.payload.toString('utf8');
+  });
+  try {
+    const parts: Buffer[] = [];
+    let received = 0;
+    const payload =
+      request.chunkSize === 0 || request.chunkSize > request.size ? '' : String(request.chunkSize);
+    for (let chunk = 0; received < request.size; chunk++) {
+      const topic = `v2/fw/response/${request.requestId}/chunk/${chunk}`;
+      const answered = connection.nextMessage(topic, request.chunkTimeoutMs);
+      await connection.publish(`v2/fw/request/${request.requestId}/chunk/${chunk}`, payload, 1);
+      const message = await answered;
+      if (failure !== undefined) throw new FirmwareDownloadError(`v2/fw/error: ${failure}`);
+      if (!message)
+        throw new FirmwareDownloadError(`no ${topic} within ${request.chunkTimeoutMs} ms`);
+      if (message.payload.length === 0)
+        throw new FirmwareDownloadError(
+          `${topic} is empty after ${received} of ${request.size} bytes`,
+        );
+      parts.push(message.payload);
+      received += message.payload.length;
+    }
+    return parts;
+  } finally {
+    removeErrorListener();
+  }
+}

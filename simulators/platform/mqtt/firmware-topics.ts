@@ -1,0 +1,64 @@
+/**
+ * MQTT firmware download (platform-facts.md §4.3, ThingsBoard's MqttTransportHandler.getOtaPackageCallback):
+ * PUBLISH v2/fw/request/{requestId}/chunk/{n} with the chunk size as decimal text (empty = the size given earlier
+ * for that request, else the whole file) → PUBACK, then the bytes on v2/fw/response/{requestId}/chunk/{n}, sent
+ * whether or not the device subscribed (QoS 1 then). The package is looked up once per request id. Without a
+ * package with data: the status text (NOT_FOUND) on v2/fw/error, no PUBACK, then the session ends (MQTT 5
+ * DISCONNECT 0x83), as ThingsBoard. v2/sw/... asks for a software package, which the reference never holds.
+ */
+import { faultActive } from '../../../faults';
+import { firmwareChunk } from '../core/firmware';
+import { MAX_PACKET_BYTES } from './limits';
+import { REASON } from './reason-codes';
+import type { MqttSession } from './session';
+
+const OTA_REQUEST = /^v2\/(fw|sw)\/request\/(\d+)\/chunk\/(\d+)$/;
+export const FIRMWARE_ERROR_TOPIC = 'v2/fw/error';
+
+/**
+ * Serves the topic when it is an OTA chunk request (answers true). A failure ends the session, so the PUBACK
+ * publish.ts would send is not written.
+ */
+export function handleOtaRequest(session: MqttSession, topic: string, text: string): boolean {
+  const match = OTA_REQUEST.exec(topic);
+  if (!match) return false;
+  const [, kind, requestId, chunkText] = match;
+  const state = session.ota;
+  const requested = text.trim() === '' ? 0 : Number.parseInt(text, 10);
+  if (Number.isNaN(requested) || requested < 0) return fail(session, 'INVALID_CHUNK_SIZE');
+  if (requested > 0) state.chunkSizes.set(requestId, requested);
+  const size = faultActive('MQTT-DEV-FW-01:chunk-size-ignored')
+    ? 0
+    : requested > 0
+      ? requested
+      : (state.chunkSizes.get(requestId) ?? 0);
+  // ThingsBoard refuses a chunk larger than its MQTT payload limit
+  if (size > MAX_PACKET_BYTES) return fail(session, 'PAYLOAD_TOO_LARGE');
+  const { core } = session.context;
+  // the package found by a request's first chunk serves its later chunks
+  let data = state.packages.get(requestId);
+  if (data === undefined) {
+    data = (kind === 'fw' ? core.firmwareOf(session.device!) : undefined)?.data ?? undefined;
+    if (!data) return fail(session, 'NOT_FOUND');
+    state.packages.set(requestId, data);
+  }
+  const bytes = data;
+  const chunk = Number(chunkText);
+  // after the PUBACK (publish.ts sends it when this returns), as ThingsBoard's sendOtaPackage
+  setImmediate(() =>
+    session.publish(
+      `v2/${kind}/response/${requestId}/chunk/${chunk}`,
+      firmwareChunk(bytes, size, chunk),
+      {
+        always: true,
+      },
+    ),
+  );
+  return true;
+}
+
+function fail(session: MqttSession, status: string): true {
+  session.publish(FIRMWARE_ERROR_TOPIC, status, { always: true });
+  session.end(REASON.IMPLEMENTATION_SPECIFIC_ERROR);
+  return true;
+}

@@ -1,0 +1,161 @@
+/**
+ * The MQTT device API (features/mqtt-device-api): a device on its own MQTT connection (simulators/device), sending
+ * what ThingsBoard's Python SDK sends; effects are read back through the admin API. The device's connection is kept
+ * with the scenario's gateways (same driver; `driver.device` is the device API), so the steps written for a gateway
+ * as an ordinary device ("publishes its own telemetry", "answers its own RPCs") serve it too.
+ */
+import assert from 'node:assert/strict';
+import { Given, Then, When } from '@cucumber/cucumber';
+import type { MqttVersion } from '../simulators/device/mqtt-connection';
+import type { MqttDevice, SessionLimits } from '../simulators/device/mqtt-device';
+import type { AdminResponse } from '../src/admin-client';
+import type { IotcWorld } from './world';
+import { connectPlainDevice } from './support/gateway';
+
+function mqttDevice(world: IotcWorld, local: string): MqttDevice {
+  return world.gateway(local).driver.device;
+}
+
+Given(
+  'an MQTT device {string} connected over MQTT {mqttVersion}',
+  async function (this: IotcWorld, local: string, version: MqttVersion) {
+    await connectPlainDevice(this, local, version);
+  },
+);
+
+/** As the SDK's request_attributes: a key list is sent only when it has keys; none at all is `{}`. */
+function requestAttributes(
+  world: IotcWorld,
+  local: string,
+  keys: { clientKeys?: string[]; sharedKeys?: string[] },
+): void {
+  world.pending.set(
+    `mqtt-attributes:${local}`,
+    mqttDevice(world, local).requestAttributes(keys, world.run.target.timeouts.eventuallyMs),
+  );
+}
+
+When(
+  'the MQTT device {string} requests its attributes with clientKeys {string} and sharedKeys {string}',
+  function (this: IotcWorld, local: string, clientKeys: string, sharedKeys: string) {
+    requestAttributes(this, local, {
+      clientKeys: clientKeys.split(','),
+      sharedKeys: sharedKeys.split(','),
+    });
+  },
+);
+
+When(
+  'the MQTT device {string} requests its attributes with sharedKeys {string} only',
+  function (this: IotcWorld, local: string, sharedKeys: string) {
+    requestAttributes(this, local, { sharedKeys: sharedKeys.split(',') });
+  },
+);
+
+When(
+  'the MQTT device {string} requests all its attributes',
+  function (this: IotcWorld, local: string) {
+    requestAttributes(this, local, {});
+  },
+);
+
+Then(
+  /^the MQTT device "([^"]*)" receives the attributes (.+)$/,
+  async function (this: IotcWorld, local: string, expected: string) {
+    const answer = await this.pending.get(`mqtt-attributes:${local}`);
+    assert.ok(answer, 'no answer on v1/devices/me/attributes/response/{id}');
+    // the driver parses the answer as plain JSON: compared as plain values
+    assert.deepEqual(
+      answer,
+      JSON.parse(expected),
+      `the attribute answer was ${JSON.stringify(answer)}`,
+    );
+  },
+);
+
+When(
+  /^the (?:gateway|MQTT device) "([^"]*)" replies to its own RPCs with the raw payload "(.*)"$/,
+  async function (this: IotcWorld, local: string, payload: string) {
+    await mqttDevice(this, local).handleRpc(() => Buffer.from(payload, 'utf8'));
+  },
+);
+
+Then(
+  "the platform's RPC call to {string} answers {int} and no body",
+  async function (this: IotcWorld, local: string, status: number) {
+    const answer = (await this.pending.get(`rpc-call:${local}`)) as AdminResponse | undefined;
+    assert.ok(answer, 'the platform sent no RPC');
+    assert.equal(answer.status, status, `the RPC call answered ${this.shown(answer)}`);
+    assert.equal(answer.text, '', `the RPC call answered ${this.shown(answer)}`);
+  },
+);
+
+When(
+  /^the MQTT device "([^"]*)" sends the client-side RPC "([^"]*)" with params (.+)$/,
+  function (this: IotcWorld, local: string, method: string, params: string) {
+    this.pending.set(
+      `mqtt-client-rpc:${local}`,
+      mqttDevice(this, local).callRpc(
+        method,
+        JSON.parse(params),
+        this.run.target.timeouts.eventuallyMs,
+      ),
+    );
+  },
+);
+
+Then(
+  'the MQTT device {string} receives a JSON answer to its client-side RPC',
+  async function (this: IotcWorld, local: string) {
+    const answer = await this.pending.get(`mqtt-client-rpc:${local}`);
+    assert.ok(answer !== undefined, 'no answer on v1/devices/me/rpc/response/{id}');
+    assert.notEqual(typeof answer, 'string', `the answer ${String(answer)} is not JSON`);
+  },
+);
+
+When(
+  /^the (?:gateway|MQTT device) "([^"]*)" asks for its session limits$/,
+  function (this: IotcWorld, local: string) {
+    this.pending.set(
+      `session-limits:${local}`,
+      mqttDevice(this, local).sessionLimits(this.run.target.timeouts.eventuallyMs),
+    );
+  },
+);
+
+Then(
+  /^"([^"]*)" receives its session limits( with the gateway rate limits)?$/,
+  async function (this: IotcWorld, local: string, gateway: string | undefined) {
+    const limits = (await this.pending.get(`session-limits:${local}`)) as SessionLimits | undefined;
+    assert.ok(limits, 'no answer to getSessionLimits on v1/devices/me/rpc/response/{id}');
+    assert.ok(
+      Number.isInteger(limits.maxPayloadSize) && limits.maxPayloadSize > 0,
+      `maxPayloadSize ${limits.maxPayloadSize}`,
+    );
+    assert.ok(
+      Number.isInteger(limits.maxInflightMessages) && limits.maxInflightMessages > 0,
+      `maxInflightMessages ${limits.maxInflightMessages}`,
+    );
+    const rateLimitKeys = ['messages', 'telemetryMessages', 'telemetryDataPoints'];
+    assert.deepEqual(Object.keys(limits.rateLimits ?? {}).sort(), [...rateLimitKeys].sort());
+    if (gateway)
+      assert.deepEqual(
+        Object.keys(limits.gatewayRateLimits ?? {}).sort(),
+        [...rateLimitKeys].sort(),
+      );
+    else assert.equal(limits.gatewayRateLimits, undefined, 'a device gets no gatewayRateLimits');
+    assert.notEqual(
+      (limits as unknown as { method?: unknown }).method,
+      'getSessionLimits',
+      'the request was echoed, not answered',
+    );
+  },
+);
+
+When(
+  /^the MQTT device "([^"]*)" publishes the claim (.+)$/,
+  async function (this: IotcWorld, local: string, claim: string) {
+    this.lastPublish = await mqttDevice(this, local).claim(JSON.parse(claim));
+    this.ids.set(`claim-acknowledged:${local}`, String(Date.now()));
+  },
+);
