@@ -20,11 +20,12 @@ export const getAttributeUpdates: DeviceHandler = (request, response, params, ap
   const timeoutMs = longPollTimeout(request);
   const device = authenticate(api, params, request, response, timeoutMs);
   if (!device) return;
-  const repeated = faultActive('HTTP-UPD-01:answered-twice') && lastAnswered.get(device);
+  const answeredTwice = faultActive('HTTP-UPD-01:answered-twice');
+  const repeated = answeredTwice && lastAnswered.get(device);
   if (repeated) return sendJsonText(response, 200, repeated);
   const answer = (change: SharedAttributesChange) => {
     const body = renderChange(faultyChange(device, change));
-    lastAnswered.set(device, body);
+    if (answeredTwice) lastAnswered.set(device, body); // kept only while the fault is on
     return sendJsonText(response, 200, body);
   };
   longPoll(
