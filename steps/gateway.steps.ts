@@ -455,22 +455,6 @@ Then(
   },
 );
 
-Then(
-  'the gateway {string} receives no attribute update for {string} within {int} ms',
-  async function (this: IotcWorld, gateway: string, local: string, ms: number) {
-    const name = this.device(local).record.name;
-    const driver = this.gateway(gateway).driver;
-    const already = driver.attributeUpdates.filter((update) => update.device === name).length;
-    const update = await driver.nextAttributeUpdate(name, ms);
-    assert.equal(
-      update,
-      undefined,
-      `an update for ${local} reached the gateway: ${JSON.stringify(update?.data)}`,
-    );
-    assert.equal(driver.attributeUpdates.filter((u) => u.device === name).length, already);
-  },
-);
-
 async function receivedRpc(
   world: IotcWorld,
   gateway: string,
@@ -554,18 +538,6 @@ When(
     this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.rpc, {
       raw: `{"device":${name},"id":${id},"data":${reply}}`,
     });
-  },
-);
-
-Then(
-  'the gateway {string} receives no RPC for {string} within {int} ms',
-  async function (this: IotcWorld, gateway: string, local: string, ms: number) {
-    const request = await receivedRpc(this, gateway, local, ms);
-    assert.equal(
-      request,
-      undefined,
-      `an RPC for ${local} reached the gateway: ${JSON.stringify(request)}`,
-    );
   },
 );
 
