@@ -79,6 +79,11 @@ export interface MatrixOptions {
   /** Only the faults of these requirements (developer filter). */
   requirements?: string[];
   target?: string;
+  /**
+   * The harness's own tests only: judge a fault by another requirement's scenarios, to make a known survivor (one
+   * whose fault those scenarios cannot see). Never used by `iotc faults`.
+   */
+  judgeBy?: Readonly<Record<string, string>>;
   /** One line per fault as it is judged. */
   log?: (line: string) => void;
 }
@@ -104,7 +109,8 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Matri
   const faults = selectFaults(options);
   const session = await CucumberSession.open();
 
-  const requirementIds = [...new Set(faults.map((fault) => faultRequirement(fault.id)))];
+  const requirementOf = (id: string) => options.judgeBy?.[id] ?? faultRequirement(id);
+  const requirementIds = [...new Set(faults.map((fault) => requirementOf(fault.id)))];
   setActiveFaults([]);
   const baselineStarted = Date.now();
   let baselineRun = new Map<string, RequirementResult>();
@@ -146,7 +152,7 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Matri
   const results: FaultResult[] = [];
   try {
     for (const fault of faults) {
-      const requirement = faultRequirement(fault.id);
+      const requirement = requirementOf(fault.id);
       if (broken.has(requirement)) {
         results.push({
           id: fault.id,

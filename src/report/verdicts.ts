@@ -174,12 +174,22 @@ export function requirementVerdicts(
   context: VerdictContext,
 ): RequirementResult[] {
   const inventory = context.inventory ?? scenarios;
+  // A scenario verifying a deviation this target does not declare runs only on targets that declare it: it is no
+  // scenario of the other requirements it carries here (they would otherwise be partial on every such target).
+  const runsHere = (scenario: { tags: readonly string[] }) =>
+    scenario.tags.every(
+      (tag) =>
+        !tag.startsWith('@deviation-') ||
+        (context.deviations?.has(tag.slice('@deviation-'.length)) ?? false),
+    );
   return catalogue.map((requirement) => {
     const tag = `@${requirement.id}`;
     const declared = context.deviations?.has(requirement.id) ?? false;
     const ownTag = declared ? `@deviation-${requirement.id}` : tag;
-    const own = scenarios.filter((scenario) => scenario.tags.includes(ownTag));
-    const planned = inventory.filter((scenario) => scenario.tags.includes(ownTag)).length;
+    const carries = (scenario: { tags: readonly string[] }) =>
+      scenario.tags.includes(ownTag) && (declared || runsHere(scenario));
+    const own = scenarios.filter(carries);
+    const planned = inventory.filter(carries).length;
     const specification = declared
       ? scenarios.filter((scenario) => scenario.tags.includes(tag)).length
       : 0;
