@@ -211,19 +211,7 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Matri
     setActiveFaults([]);
   }
 
-  const covered = new Set(FAULT_CATALOGUE.map((fault) => faultRequirement(fault.id)));
-  const inScope = (requirement: Requirement) =>
-    options.faults?.length
-      ? false // a list of faults says nothing about the requirements without one
-      : options.requirements?.length
-        ? options.requirements.includes(requirement.id)
-        : true;
-  const uncovered = catalogue
-    .filter((requirement) => requirement.testable && inScope(requirement))
-    .filter((requirement) => !covered.has(requirement.id))
-    .map(({ id, interface: name, statement }) => ({ id, interface: name, statement }));
-  const count = (outcome: FaultOutcome) =>
-    results.filter((result) => result.outcome === outcome).length;
+  const uncovered = uncoveredRequirements(options);
   return {
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
@@ -232,18 +220,42 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Matri
     baseline,
     faults: results,
     uncovered,
-    summary: {
-      faults: results.length,
-      killed: count('killed'),
-      survived: count('survived'),
-      notJudged: count('not judged'),
-      requirementsWithFaults: requirementIds.length,
-      uncovered: uncovered.length,
-    },
+    summary: summarize(results, uncovered),
   };
 }
 
-function selectFaults(options: MatrixOptions) {
+/** Testable requirements in the selection's scope without a fault in the catalogue. */
+export function uncoveredRequirements(options: MatrixOptions): MatrixResult['uncovered'] {
+  const covered = new Set(FAULT_CATALOGUE.map((fault) => faultRequirement(fault.id)));
+  const inScope = (requirement: Requirement) =>
+    options.faults?.length
+      ? false // a list of faults says nothing about the requirements without one
+      : options.requirements?.length
+        ? options.requirements.includes(requirement.id)
+        : true;
+  return loadCatalogue()
+    .filter((requirement) => requirement.testable && inScope(requirement))
+    .filter((requirement) => !covered.has(requirement.id))
+    .map(({ id, interface: name, statement }) => ({ id, interface: name, statement }));
+}
+
+export function summarize(
+  results: readonly FaultResult[],
+  uncovered: MatrixResult['uncovered'],
+): MatrixResult['summary'] {
+  const count = (outcome: FaultOutcome) =>
+    results.filter((result) => result.outcome === outcome).length;
+  return {
+    faults: results.length,
+    killed: count('killed'),
+    survived: count('survived'),
+    notJudged: count('not judged'),
+    requirementsWithFaults: new Set(results.map((result) => result.requirement)).size,
+    uncovered: uncovered.length,
+  };
+}
+
+export function selectFaults(options: MatrixOptions) {
   const known = new Set<string>(FAULT_CATALOGUE.map((fault) => fault.id));
   const unknown = (options.faults ?? []).filter((id) => !known.has(id));
   if (unknown.length)
