@@ -174,14 +174,17 @@ export function requirementVerdicts(
   context: VerdictContext,
 ): RequirementResult[] {
   const inventory = context.inventory ?? scenarios;
-  // A scenario verifying a deviation this target does not declare runs only on targets that declare it: it is no
-  // scenario of the other requirements it carries here (they would otherwise be partial on every such target).
-  const runsHere = (scenario: { tags: readonly string[] }) =>
-    scenario.tags.every(
-      (tag) =>
-        !tag.startsWith('@deviation-') ||
-        (context.deviations?.has(tag.slice('@deviation-'.length)) ?? false),
-    );
+  // The hooks skip, by design, a scenario verifying a deviation this target does not declare, and a specification
+  // scenario of a requirement whose deviation it declares (its alternative runs instead). Such a scenario is no
+  // scenario of the other requirements it carries here; they would otherwise be partial on every such target.
+  const declaredDeviation = (tag: string, prefix: string) =>
+    context.deviations?.has(tag.slice(prefix.length)) ?? false;
+  const runsHere = (scenario: { tags: readonly string[] }) => {
+    const alternatives = scenario.tags.filter((tag) => tag.startsWith('@deviation-'));
+    if (alternatives.length)
+      return alternatives.some((tag) => declaredDeviation(tag, '@deviation-'));
+    return !scenario.tags.some((tag) => declaredDeviation(tag, '@'));
+  };
   return catalogue.map((requirement) => {
     const tag = `@${requirement.id}`;
     const declared = context.deviations?.has(requirement.id) ?? false;

@@ -32,8 +32,12 @@ export async function startEmbedded(profile: TargetProfile) {
   const analytics = await startAnalytics({
     platformUrl: platform.httpUrl,
     pathPrefix: profile.analytics?.pathPrefix,
-    poolSize: profile.analytics?.limits?.poolSize,
-    queueCapacity: profile.analytics?.limits?.queueCapacity,
+    // the environment overrides the profile, as it overrides Trendz's configuration
+    poolSize:
+      envInteger('SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE') ?? profile.analytics?.limits?.poolSize,
+    queueCapacity:
+      envInteger('SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY') ??
+      profile.analytics?.limits?.queueCapacity,
     reportCostMs: profile.analytics?.reportCostMs,
     viewsFile: EMBEDDED_VIEWS_FILE,
   }).catch(async (error: unknown) => {
