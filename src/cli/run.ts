@@ -110,7 +110,11 @@ export async function runConformance(options: RunOptions): Promise<number> {
   // In one process the support code is loaded once, for the inventory's dry run and the run (parallel workers load
   // their own). A run restricted to some paths takes the inventory from all of them, to see what it left out.
   const parallel = (options.parallel ?? 1) > 1;
-  const support = await loadSupport(runConfiguration, { cwd: PROJECT_ROOT });
+  // this process runs TypeScript through ts-node already: the transpiler of parallel workers is not loaded here
+  const support = await loadSupport(
+    { ...runConfiguration, support: { ...runConfiguration.support, requireModules: [] } },
+    { cwd: PROJECT_ROOT },
+  );
   const inventory: PlannedScenario[] | undefined = options.paths?.length
     ? await dryRunInventory(
         runConfiguration,

@@ -7,6 +7,9 @@
  * A run restricted by tags leaves other requirements partial; "killed" is judged on the fault's own requirement,
  * whose scenarios the selection `@<id>` holds entirely.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { FAULT_CATALOGUE, faultRequirement, setActiveFaults } from '../../faults';
 import type { Requirement } from '../../schemas';
 import { loadCatalogue } from '../report/conformance';
@@ -98,6 +101,27 @@ export class MatrixSelectionError extends Error {
 
 export async function runFaultMatrix(options: MatrixOptions = {}): Promise<MatrixResult> {
   const started = Date.now();
+  selectFaults(options); // an unknown fault fails before cucumber loads
+  const session = await CucumberSession.open();
+  // Every run's entities live on an embedded reference that stops with the run; a fault that breaks cleanup (a
+  // refusal the admin client cannot refresh past) must not leave entries in the user's journal for ever
+  const stateDir = process.env.IOTC_STATE_DIR;
+  const matrixState = mkdtempSync(join(tmpdir(), 'iotc-faults-state-'));
+  process.env.IOTC_STATE_DIR = matrixState;
+  try {
+    return await judgeAll(session, options, started);
+  } finally {
+    if (stateDir === undefined) delete process.env.IOTC_STATE_DIR;
+    else process.env.IOTC_STATE_DIR = stateDir;
+    rmSync(matrixState, { recursive: true, force: true });
+  }
+}
+
+async function judgeAll(
+  session: CucumberSession,
+  options: MatrixOptions,
+  started: number,
+): Promise<MatrixResult> {
   const target = options.target ?? 'embedded';
   const log = options.log ?? (() => {});
   const catalogue = loadCatalogue();
@@ -107,7 +131,6 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Matri
     deviations: new Set(Object.keys(profile.deviations ?? {})),
   };
   const faults = selectFaults(options);
-  const session = await CucumberSession.open();
 
   const requirementOf = (id: string) => options.judgeBy?.[id] ?? faultRequirement(id);
   const requirementIds = [...new Set(faults.map((fault) => requirementOf(fault.id)))];
