@@ -22,6 +22,8 @@ export const CAPABILITIES = [
   'api-keys',
   'rest-connector',
   'analytics',
+  // the system administrator may change the JWT settings (token lifetimes): disposable platforms only
+  'jwt-settings',
 ] as const;
 
 export const targetProfileSchema = {
@@ -135,8 +137,9 @@ export const targetProfileSchema = {
           type: 'string',
         },
         limits: {
+          description:
+            'The limiter the target runs with; a limit left out is declared to be its default (10, interfaces.md).',
           type: 'object',
-          required: ['poolSize', 'queueCapacity'],
           properties: {
             poolSize: { type: 'integer', minimum: 1 },
             queueCapacity: { type: 'integer', minimum: 0 },

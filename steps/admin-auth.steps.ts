@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { type DataTable, Given, Then, When } from '@cucumber/cucumber';
-import { adminRequest, type AdminResponse, type Method } from '../src/admin-client';
+import { AdminClient, adminRequest, type AdminResponse, type Method } from '../src/admin-client';
 import { toPlain } from '../src/kv/values';
 import type { IotcWorld } from './world';
 
@@ -16,6 +16,8 @@ interface AuthState {
   secrets: Map<string, string>;
   loggedInAt?: number;
   apiKeyId?: string;
+  /** The lifetimes tokens of this scenario get: the target's stated ones, or those it set through the JWT settings. */
+  lifetimes?: { accessSec?: number; refreshSec?: number };
 }
 
 const states = new WeakMap<IotcWorld, AuthState>();
@@ -237,8 +239,50 @@ Then('the list of API keys does not show the value of the key', async function (
 
 // ---- token lifetimes ----
 
-Given('the target states its token lifetimes', function (this: IotcWorld) {
-  if (!this.run.target.tokenLifetimes.accessSec) return 'skipped';
+/**
+ * Sets the token lifetimes through the system administrator's JWT settings (capability jwt-settings: it changes a
+ * system setting, so never on staging) and puts the previous ones back after the scenario. Tokens issued from now
+ * on live that long; the run's own sessions keep theirs.
+ */
+async function setLifetimes(
+  world: IotcWorld,
+  accessSec: number,
+  refreshSec: number,
+): Promise<void> {
+  const { target } = world.run;
+  assert.ok(target.sysAdmin, 'the jwt-settings capability needs platform.sysAdmin credentials');
+  const sysadmin = await AdminClient.login(target.adminUrl, target.sysAdmin, {
+    requestTimeoutMs: target.timeouts.requestMs,
+    tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
+  });
+  world.cleanups.push({ what: 'system administrator session', undo: () => sysadmin.close() });
+  const previous = toPlain((await sysadmin.session.call('GET', '/api/admin/jwtSettings')).json) as {
+    tokenExpirationTime: number;
+    refreshTokenExpTime: number;
+  };
+  await sysadmin.session.call('POST', '/api/admin/jwtSettings', {
+    ...previous,
+    tokenExpirationTime: accessSec,
+    refreshTokenExpTime: refreshSec,
+  });
+  world.cleanups.push({
+    what: 'the JWT settings',
+    undo: async () =>
+      void (await sysadmin.session.call('POST', '/api/admin/jwtSettings', previous)),
+  });
+  auth(world).lifetimes = { accessSec, refreshSec };
+}
+
+function canSetLifetimes(world: IotcWorld): boolean {
+  return world.run.target.capabilities.has('jwt-settings');
+}
+
+Given("the target's token lifetimes are known", async function (this: IotcWorld) {
+  const stated = this.run.target.tokenLifetimes;
+  if (stated.accessSec) auth(this).lifetimes = stated;
+  // other values than the defaults, so that a target ignoring the settings shows
+  else if (canSetLifetimes(this)) await setLifetimes(this, 7200, 172800);
+  else return 'skipped';
   return undefined;
 });
 
@@ -248,11 +292,20 @@ Given('the target runs with the default token lifetimes', function (this: IotcWo
   return undefined;
 });
 
-Given("the target's access token lifetime is short enough to wait for", function (this: IotcWorld) {
-  const seconds = this.run.target.tokenLifetimes.accessSec;
-  if (!seconds || seconds > 10) return 'skipped';
-  return undefined;
-});
+Given(
+  "the target's access token lifetime is short enough to wait for",
+  async function (this: IotcWorld) {
+    const stated = this.run.target.tokenLifetimes;
+    if (stated.accessSec && stated.accessSec <= 10) auth(this).lifetimes = stated;
+    else if (canSetLifetimes(this)) await setLifetimes(this, 2, 60);
+    else return 'skipped';
+    return undefined;
+  },
+);
+
+function scenarioLifetimes(world: IotcWorld): { accessSec?: number; refreshSec?: number } {
+  return auth(world).lifetimes ?? world.run.target.tokenLifetimes;
+}
 
 Then(
   'the access token lives {int} s and the refresh token {int} s',
@@ -271,7 +324,7 @@ Then(
 
 Then('the tokens live as long as the target states', function (this: IotcWorld) {
   const secrets = auth(this).secrets;
-  const { accessSec, refreshSec } = this.run.target.tokenLifetimes;
+  const { accessSec, refreshSec } = scenarioLifetimes(this);
   const token = claimsOf(secrets.get('jwt')!);
   assert.equal(token.exp - token.iat, accessSec, 'access token lifetime (exp - iat)');
   if (refreshSec) {
@@ -288,7 +341,7 @@ When('the access token lifetime has passed', async function (this: IotcWorld) {
   // the lifetime is the behaviour under test: waiting it out is the effect itself. The wait is the lifetime the
   // target states, counted from the login, not the token's own exp: a token that claims a longer life must not
   // make the scenario wait for it (a step timeout would hide the defect and leave the timer running)
-  const stated = this.run.target.tokenLifetimes.accessSec;
+  const stated = scenarioLifetimes(this).accessSec;
   const loggedInAt = auth(this).loggedInAt;
   if (!stated || loggedInAt === undefined)
     throw new Error('no stated access token lifetime or no login in this scenario');

@@ -3,6 +3,7 @@
  * columns Date, Device, temperature and building, filter "building"), its errors and its rate limiter.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { request } from 'undici';
 import { parseLossless, toPlain } from '../src/kv/values';
@@ -35,6 +36,8 @@ async function buildReport(
     jwt?: string;
     body?: Record<string, unknown>;
     contentType?: string;
+    /** Sends the body as given, without the conformance view's viewConfigId. */
+    withoutView?: boolean;
   } = {},
 ): Promise<ReportAnswer> {
   const { reportUrl, viewConfigId } = analytics(world);
@@ -46,7 +49,9 @@ async function buildReport(
     accept: 'application/json',
   };
   if (where === 'header') headers.jwt = jwt;
-  const requestBody = JSON.stringify({ viewConfigId, ...options.body });
+  const requestBody = JSON.stringify(
+    options.withoutView ? { ...options.body } : { viewConfigId, ...options.body },
+  );
   const started = performance.now();
   const response = await request(url, {
     method: 'POST',
@@ -150,6 +155,18 @@ When(
   },
 );
 
+When('a report is requested without viewConfigId', async function (this: IotcWorld) {
+  answers.set(this, await buildReport(this, { withoutView: true }));
+});
+
+When(
+  'a report is requested with a viewConfigId that names no view',
+  async function (this: IotcWorld) {
+    // a fresh UUID names no saved view of any target
+    answers.set(this, await buildReport(this, { body: { viewConfigId: randomUUID() } }));
+  },
+);
+
 function answer(world: IotcWorld): ReportAnswer {
   const found = answers.get(world);
   if (!found) throw new Error('no report was requested in this scenario');
@@ -212,6 +229,22 @@ Then(
     assert.match(cell.value!, /[.eE]/, `temperature ${cell.value} is not written as a double`);
     assert.equal(Number(cell.value), Number(temperature));
     assert.equal(row.building, building);
+  },
+);
+
+Then(
+  'the report is refused with a client error and holds no dataTable',
+  function (this: IotcWorld) {
+    // the status is not shown in the specification (AN-REQ-05): any 4xx, and certainly no report
+    const found = answer(this);
+    assert.ok(
+      found.status >= 400 && found.status < 500,
+      `buildReport answered ${found.status}: ${found.text.slice(0, 300)}`,
+    );
+    assert.ok(
+      !(typeof found.json === 'object' && found.json !== null && 'dataTable' in found.json),
+      `the refusal holds a dataTable: ${found.text.slice(0, 300)}`,
+    );
   },
 );
 
@@ -280,6 +313,28 @@ Then(
     assert.ok(
       statuses.filter((status) => status === 200).length >= poolSize,
       'fewer requests than the pool size were served',
+    );
+  },
+);
+
+Then(
+  'exactly as many as the pool and the queue hold are answered 200 and the others 429',
+  function (this: IotcWorld) {
+    // Every request of the burst is sent at once and each report holds its slot for a while, so the pool and the
+    // queue are full before the first report ends: the count of 200s measures pool + queue. A smaller pool or
+    // queue serves fewer, a larger or ignored limit serves more.
+    const statuses = burstAnswers(this).map((found) => found.status);
+    const { poolSize, queueCapacity } = declaredLimits(this);
+    const served = statuses.filter((status) => status === 200).length;
+    assert.equal(
+      served,
+      poolSize + queueCapacity,
+      `${served} answered 200, the declared pool ${poolSize} and queue ${queueCapacity} hold ${poolSize + queueCapacity} (statuses ${JSON.stringify(statuses)})`,
+    );
+    assert.equal(
+      statuses.filter((status) => status === 429).length,
+      statuses.length - served,
+      `statuses ${JSON.stringify(statuses)}`,
     );
   },
 );

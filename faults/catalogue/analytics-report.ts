@@ -79,9 +79,9 @@ export const ANALYTICS_FAULTS = [
     breaks: 'an invalid or expired JWT is answered 401 instead of 403',
   },
   {
-    id: 'AN-ERR-01:cache-beyond-expiry',
+    id: 'AN-ERR-01:expired-accepted',
     breaks:
-      'a JWT once accepted stays accepted after it has expired (the check is cached past exp)',
+      'an expired JWT once accepted stays accepted (its check is remembered past exp) and the platform refusing its reads gives an empty report',
   },
   {
     id: 'AN-ERR-02:content-type-unchecked',

@@ -28,7 +28,7 @@ Feature: Login and JWT authentication of the administration REST API
 
   @AUTH-JWT-02
   Scenario: The token lifetimes are the ones the target is configured with
-    Given the target states its token lifetimes
+    Given the target's token lifetimes are known
     And a JWT from the tenant administrator's login
     Then the tokens live as long as the target states
 

@@ -4,11 +4,14 @@ Feature: Report of a saved table view
   or header jwt) answers the table data of a saved view: columnLabels and dataTable, one object per row keyed by the
   labels, date-like values as strings of milliseconds and numeric values as doubles. The conformance view covers the
   devices whose names contain "-analytics-" with the columns Date, Device, temperature and building, the filter
-  "building" and the saved range 1700000000000 to 1700003600000.
+  "building" and the saved range 1700000000000 to 1700003600000. The fixture crosses every bound the scenarios
+  name: "analytics-west" lies after the explicit range end and "analytics-east" after the saved range.
 
   Background:
     Given a device "analytics-north" in building "Building A" that reported temperature 21.5 at 1700000100000
     And a device "analytics-south" in building "Building B" that reported temperature 19 at 1700000200000
+    And a device "analytics-west" in building "Building B" that reported temperature 23 at 1700000300000
+    And a device "analytics-east" in building "Building A" that reported temperature 25 at 1700003700000
     And a JWT from the tenant administrator's login
 
   @AN-01 @AN-02 @AN-04 @AN-REQ-01 @AN-REQ-02 @AN-RES-01 @AN-RES-02 @AN-RES-03 @AN-RES-04
@@ -17,6 +20,12 @@ Feature: Report of a saved table view
     Then the report's columnLabels are ["Date", "Device", "temperature", "building"]
     And the report has a row for "analytics-north" with Date "1700000100000", temperature "21.5" and building "Building A"
     And the report has a row for "analytics-south" with Date "1700000200000", temperature "19" and building "Building B"
+
+  @AN-REQ-02
+  Scenario: Without rangeStartTs and rangeEndTs the saved range applies
+    When the report of the conformance view is requested with the JWT as query parameter jwt
+    Then the report has a row for "analytics-west" with Date "1700000300000", temperature "23" and building "Building B"
+    And the report has no row for "analytics-east"
 
   @AN-03
   Scenario: The JWT in the header jwt
@@ -29,13 +38,24 @@ Feature: Report of a saved table view
     Then the report answers 200
     And the report has no row for "analytics-north"
     And the report has a row for "analytics-south" with Date "1700000200000", temperature "19" and building "Building B"
+    And the report has no row for "analytics-west"
 
   @AN-REQ-03
   Scenario: filters override the filters saved in the view
-    When the report of the conformance view is requested with filters {"building": ["Building B"]}
+    When the report of the conformance view is requested with filters {"building": ["Building C", "Building B"]}
     Then the report answers 200
     And the report has no row for "analytics-north"
     And the report has a row for "analytics-south" with Date "1700000200000", temperature "19" and building "Building B"
+
+  @AN-REQ-01
+  Scenario: A request without viewConfigId gets no report
+    When a report is requested without viewConfigId
+    Then the report is refused with a client error and holds no dataTable
+
+  @AN-REQ-01
+  Scenario: A viewConfigId that names no saved view gets no report
+    When a report is requested with a viewConfigId that names no view
+    Then the report is refused with a client error and holds no dataTable
 
   @AN-REQ-04
   Scenario: A filter key that is not a filter of the view is refused
@@ -55,6 +75,9 @@ Feature: Report of a saved table view
   @AN-ERR-01
   Scenario: An expired JWT is answered 403
     Given the target's access token lifetime is short enough to wait for
+    And a JWT from the tenant administrator's login
+    When the report of the conformance view is requested with the JWT as query parameter jwt
+    Then the report answers 200
     When the access token lifetime has passed
     And the report of the conformance view is requested with that expired JWT
     Then the report answers 403

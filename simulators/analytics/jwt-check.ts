@@ -55,7 +55,7 @@ export class JwtCheck {
         'JWT is missing: send it in the jwt query parameter or the jwt header',
       );
     const now = this.now();
-    const beyondExpiry = faultActive('AN-ERR-01:cache-beyond-expiry');
+    const beyondExpiry = faultActive('AN-ERR-01:expired-accepted');
     const expiry = expiryOf(jwt);
     if (expiry !== undefined && expiry <= now && !beyondExpiry)
       throw new InvalidJwtError('JWT has expired');
@@ -78,7 +78,7 @@ export class JwtCheck {
   private remember(jwt: string, expiry: number | undefined): void {
     if (expiry === undefined || this.cacheMs <= 0) return;
     const until = Math.min(
-      faultActive('AN-ERR-01:cache-beyond-expiry')
+      faultActive('AN-ERR-01:expired-accepted')
         ? Number.POSITIVE_INFINITY
         : this.now() + this.cacheMs,
       expiry,

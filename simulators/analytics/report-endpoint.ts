@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { buildReport } from './build-report';
-import { AnalyticsError, TooManyRequestsError } from './errors';
+import { AnalyticsError, InvalidJwtError, TooManyRequestsError } from './errors';
+import { faultActive } from '../../faults';
 import { jwtOf, readBody, requireJson, sendError, sendJsonText } from './exchange';
 import type { JwtCheck } from './jwt-check';
 import type { Limiter } from './limiter';
@@ -72,7 +73,16 @@ export async function handleBuildReport(
       await unlessAborted(ticket.started, clientGone.signal);
       if (context.reportCostMs > 0)
         await sleep(context.reportCostMs, undefined, { signal: clientGone.signal });
-      const report = await buildReport(plan, context.reader, jwt as string, clientGone.signal);
+      const report = await buildReport(
+        plan,
+        context.reader,
+        jwt as string,
+        clientGone.signal,
+      ).catch((error: unknown) => {
+        if (faultActive('AN-ERR-01:expired-accepted') && error instanceof InvalidJwtError)
+          return { columnLabels: plan.view.columns.map((column) => column.label), dataTable: [] };
+        throw error;
+      });
       sendJsonText(response, 200, reportJson(report));
     } finally {
       ticket.release();

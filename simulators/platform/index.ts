@@ -27,6 +27,7 @@ import { claimRoutes } from './admin/claim-routes';
 import { firmwareRoutes } from './admin/firmware-routes';
 import { apiKeyRoutes } from './admin/api-key-routes';
 import { tenantProfileRoutes } from './admin/tenant-profile-routes';
+import { jwtSettingsRoutes } from './admin/jwt-settings-routes';
 import { registerDocs } from './admin/docs-routes';
 import { NO_QUIRKS, QUIRKS_MODES, type QuirksMode } from './quirks';
 import { startMqttTransport, type RunningMqttTransport } from './mqtt';
@@ -92,6 +93,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...firmwareRoutes,
   ...apiKeyRoutes,
   ...tenantProfileRoutes,
+  ...jwtSettingsRoutes,
 ];
 
 function secondsFromEnv(name: string, fallback: number): number {

@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MatrixSelectionError, runFaultMatrix } from '../faults/matrix';
+import { runFaultMatrixInWorkers } from '../faults/workers';
 import { matrixExitCode, matrixHtml, matrixSummary } from '../faults/matrix-report';
 
 export interface FaultsCommandOptions {
@@ -9,16 +10,22 @@ export interface FaultsCommandOptions {
   faults?: string[];
   requirements?: string[];
   allowUncovered: boolean;
+  /** Worker processes sharing the faults; 1 = all in this process. */
+  workers: number;
 }
 
 export async function faultsCommand(options: FaultsCommandOptions): Promise<number> {
   let result: Awaited<ReturnType<typeof runFaultMatrix>>;
   try {
-    result = await runFaultMatrix({
+    const matrixOptions = {
       faults: options.faults,
       requirements: options.requirements,
-      log: (line) => console.log(line),
-    });
+      log: (line: string) => console.log(line),
+    };
+    result =
+      options.workers > 1
+        ? await runFaultMatrixInWorkers({ ...matrixOptions, workers: options.workers })
+        : await runFaultMatrix(matrixOptions);
   } catch (error) {
     if (!(error instanceof MatrixSelectionError)) throw error;
     console.error(`iotc faults: ${error.message}`);

@@ -244,12 +244,19 @@ program
     'list testable requirements without a fault loudly, but do not fail on them',
     false,
   )
+  .option(
+    '-w, --workers <n>',
+    'worker processes sharing the faults (each with its own baseline and references)',
+    positiveInteger,
+    1,
+  )
   .action(
     async (options: {
       reports: string;
       faults?: string[];
       requirements?: string[];
       allowUncovered: boolean;
+      workers: number;
     }) => {
       const { faultsCommand } = require('./faults') as typeof import('./faults');
       process.exitCode = await faultsCommand(options);

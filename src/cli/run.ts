@@ -161,9 +161,9 @@ export async function runConformance(options: RunOptions): Promise<number> {
     return EMPTY_SELECTION_EXIT;
   }
 
-  // In one process the support code is loaded once, for the inventory's dry run and the run (parallel workers load
-  // their own). A run restricted to some paths takes the inventory from all of them, to see what it left out.
-  const parallel = (options.parallel ?? 1) > 1;
+  // Loaded once here, the support code serves the inventory's dry run and the run (a second load in this process
+  // would register nothing); parallel workers load their own from its coordinates, which name ts-node for them.
+  // A run restricted to some paths takes the inventory from all of them, to see what it left out.
   const support = await loadSupport(runConfiguration, { cwd: PROJECT_ROOT });
   const inventory: PlannedScenario[] | undefined = options.paths?.length
     ? await dryRunInventory(
@@ -178,7 +178,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const startedAt = new Date();
   process.env.IOTC_TARGET = options.target;
   const { success } = await runCucumber(
-    parallel ? runConfiguration : { ...runConfiguration, support },
+    { ...runConfiguration, support },
     { cwd: PROJECT_ROOT },
     (envelope) => envelopes.push(envelope),
   );

@@ -7,6 +7,9 @@
  * A run restricted by tags leaves other requirements partial; "killed" is judged on the fault's own requirement,
  * whose scenarios the selection `@<id>` holds entirely.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { FAULT_CATALOGUE, faultRequirement, setActiveFaults } from '../../faults';
 import type { Requirement } from '../../schemas';
 import { loadCatalogue } from '../report/conformance';
@@ -79,6 +82,11 @@ export interface MatrixOptions {
   /** Only the faults of these requirements (developer filter). */
   requirements?: string[];
   target?: string;
+  /**
+   * The harness's own tests only: judge a fault by another requirement's scenarios, to make a known survivor (one
+   * whose fault those scenarios cannot see). Never used by `iotc faults`.
+   */
+  judgeBy?: Readonly<Record<string, string>>;
   /** One line per fault as it is judged. */
   log?: (line: string) => void;
 }
@@ -93,6 +101,27 @@ export class MatrixSelectionError extends Error {
 
 export async function runFaultMatrix(options: MatrixOptions = {}): Promise<MatrixResult> {
   const started = Date.now();
+  selectFaults(options); // an unknown fault fails before cucumber loads
+  const session = await CucumberSession.open();
+  // Every run's entities live on an embedded reference that stops with the run; a fault that breaks cleanup (a
+  // refusal the admin client cannot refresh past) must not leave entries in the user's journal for ever
+  const stateDir = process.env.IOTC_STATE_DIR;
+  const matrixState = mkdtempSync(join(tmpdir(), 'iotc-faults-state-'));
+  process.env.IOTC_STATE_DIR = matrixState;
+  try {
+    return await judgeAll(session, options, started);
+  } finally {
+    if (stateDir === undefined) delete process.env.IOTC_STATE_DIR;
+    else process.env.IOTC_STATE_DIR = stateDir;
+    rmSync(matrixState, { recursive: true, force: true });
+  }
+}
+
+async function judgeAll(
+  session: CucumberSession,
+  options: MatrixOptions,
+  started: number,
+): Promise<MatrixResult> {
   const target = options.target ?? 'embedded';
   const log = options.log ?? (() => {});
   const catalogue = loadCatalogue();
@@ -102,9 +131,9 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Matri
     deviations: new Set(Object.keys(profile.deviations ?? {})),
   };
   const faults = selectFaults(options);
-  const session = await CucumberSession.open();
 
-  const requirementIds = [...new Set(faults.map((fault) => faultRequirement(fault.id)))];
+  const requirementOf = (id: string) => options.judgeBy?.[id] ?? faultRequirement(id);
+  const requirementIds = [...new Set(faults.map((fault) => requirementOf(fault.id)))];
   setActiveFaults([]);
   const baselineStarted = Date.now();
   let baselineRun = new Map<string, RequirementResult>();
@@ -146,7 +175,7 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Matri
   const results: FaultResult[] = [];
   try {
     for (const fault of faults) {
-      const requirement = faultRequirement(fault.id);
+      const requirement = requirementOf(fault.id);
       if (broken.has(requirement)) {
         results.push({
           id: fault.id,
@@ -205,19 +234,7 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Matri
     setActiveFaults([]);
   }
 
-  const covered = new Set(FAULT_CATALOGUE.map((fault) => faultRequirement(fault.id)));
-  const inScope = (requirement: Requirement) =>
-    options.faults?.length
-      ? false // a list of faults says nothing about the requirements without one
-      : options.requirements?.length
-        ? options.requirements.includes(requirement.id)
-        : true;
-  const uncovered = catalogue
-    .filter((requirement) => requirement.testable && inScope(requirement))
-    .filter((requirement) => !covered.has(requirement.id))
-    .map(({ id, interface: name, statement }) => ({ id, interface: name, statement }));
-  const count = (outcome: FaultOutcome) =>
-    results.filter((result) => result.outcome === outcome).length;
+  const uncovered = uncoveredRequirements(options);
   return {
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
@@ -226,18 +243,42 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Matri
     baseline,
     faults: results,
     uncovered,
-    summary: {
-      faults: results.length,
-      killed: count('killed'),
-      survived: count('survived'),
-      notJudged: count('not judged'),
-      requirementsWithFaults: requirementIds.length,
-      uncovered: uncovered.length,
-    },
+    summary: summarize(results, uncovered),
   };
 }
 
-function selectFaults(options: MatrixOptions) {
+/** Testable requirements in the selection's scope without a fault in the catalogue. */
+export function uncoveredRequirements(options: MatrixOptions): MatrixResult['uncovered'] {
+  const covered = new Set(FAULT_CATALOGUE.map((fault) => faultRequirement(fault.id)));
+  const inScope = (requirement: Requirement) =>
+    options.faults?.length
+      ? false // a list of faults says nothing about the requirements without one
+      : options.requirements?.length
+        ? options.requirements.includes(requirement.id)
+        : true;
+  return loadCatalogue()
+    .filter((requirement) => requirement.testable && inScope(requirement))
+    .filter((requirement) => !covered.has(requirement.id))
+    .map(({ id, interface: name, statement }) => ({ id, interface: name, statement }));
+}
+
+export function summarize(
+  results: readonly FaultResult[],
+  uncovered: MatrixResult['uncovered'],
+): MatrixResult['summary'] {
+  const count = (outcome: FaultOutcome) =>
+    results.filter((result) => result.outcome === outcome).length;
+  return {
+    faults: results.length,
+    killed: count('killed'),
+    survived: count('survived'),
+    notJudged: count('not judged'),
+    requirementsWithFaults: new Set(results.map((result) => result.requirement)).size,
+    uncovered: uncovered.length,
+  };
+}
+
+export function selectFaults(options: MatrixOptions) {
   const known = new Set<string>(FAULT_CATALOGUE.map((fault) => fault.id));
   const unknown = (options.faults ?? []).filter((id) => !known.has(id));
   if (unknown.length)

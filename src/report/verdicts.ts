@@ -174,25 +174,25 @@ export function requirementVerdicts(
   context: VerdictContext,
 ): RequirementResult[] {
   const inventory = context.inventory ?? scenarios;
+  // The hooks skip, by design, a scenario verifying a deviation this target does not declare, and a specification
+  // scenario of a requirement whose deviation it declares (its alternative runs instead). Such a scenario is no
+  // scenario of the other requirements it carries here; they would otherwise be partial on every such target.
+  const declaredDeviation = (tag: string, prefix: string) =>
+    context.deviations?.has(tag.slice(prefix.length)) ?? false;
+  const runsHere = (scenario: { tags: readonly string[] }) => {
+    const alternatives = scenario.tags.filter((tag) => tag.startsWith('@deviation-'));
+    if (alternatives.length)
+      return alternatives.some((tag) => declaredDeviation(tag, '@deviation-'));
+    return !scenario.tags.some((tag) => declaredDeviation(tag, '@'));
+  };
   return catalogue.map((requirement) => {
     const tag = `@${requirement.id}`;
     const declared = context.deviations?.has(requirement.id) ?? false;
     const ownTag = declared ? `@deviation-${requirement.id}` : tag;
-    // an alternative of a deviation this target does not declare is not meant to run here: it neither counts for
-    // nor against the other requirements it carries (it is skipped by design, not left out)
-    const meantToRun = (scenario: { tags: readonly string[] }) =>
-      declared ||
-      !scenario.tags.some(
-        (other) =>
-          other.startsWith('@deviation-') &&
-          !context.deviations?.has(other.slice('@deviation-'.length)),
-      );
-    const own = scenarios.filter(
-      (scenario) => scenario.tags.includes(ownTag) && meantToRun(scenario),
-    );
-    const planned = inventory.filter(
-      (scenario) => scenario.tags.includes(ownTag) && meantToRun(scenario),
-    ).length;
+    const carries = (scenario: { tags: readonly string[] }) =>
+      scenario.tags.includes(ownTag) && (declared || runsHere(scenario));
+    const own = scenarios.filter(carries);
+    const planned = inventory.filter(carries).length;
     const specification = declared
       ? scenarios.filter((scenario) => scenario.tags.includes(tag)).length
       : 0;

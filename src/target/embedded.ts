@@ -32,22 +32,18 @@ export async function startEmbedded(profile: TargetProfile, runId?: string) {
     jwtExpirationSec: profile.platform.accessTokenLifetimeSec,
     refreshTokenExpirationSec: profile.platform.refreshTokenLifetimeSec,
   });
-  // SIMPLE_API_RATE_LIMITER_* in the environment configure the embedded analytics as they configure Trendz
-  const limits = {
-    poolSize:
-      envInteger('SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE') ??
-      profile.analytics?.limits?.poolSize ??
-      10,
-    queueCapacity:
-      envInteger('SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY') ??
-      profile.analytics?.limits?.queueCapacity ??
-      10,
-  };
+  // SIMPLE_API_RATE_LIMITER_* in the environment configure the embedded analytics as they configure Trendz. What
+  // the profile leaves out is left to the analytics' own default, so that default runs (and is checked)
+  const limits = declaredLimits(profile.analytics?.limits);
   const analytics = await startAnalytics({
     platformUrl: platform.httpUrl,
     pathPrefix: profile.analytics?.pathPrefix,
-    poolSize: limits.poolSize,
-    queueCapacity: limits.queueCapacity,
+    // the environment overrides the profile, as it overrides Trendz's configuration
+    poolSize:
+      envInteger('SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE') ?? profile.analytics?.limits?.poolSize,
+    queueCapacity:
+      envInteger('SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY') ??
+      profile.analytics?.limits?.queueCapacity,
     reportCostMs: profile.analytics?.reportCostMs,
     viewsFile: EMBEDDED_VIEWS_FILE,
   }).catch(async (error: unknown) => {
@@ -86,7 +82,22 @@ export async function startEmbedded(profile: TargetProfile, runId?: string) {
   };
 }
 
-function envInteger(name: string): number | undefined {
-  const value = process.env[name];
+/**
+ * The limits a target is declared to run with: the environment's SIMPLE_API_RATE_LIMITER_* (as they configure the
+ * embedded analytics), else the profile's, else the default interfaces.md gives (10 and 10).
+ */
+export function declaredLimits(
+  limits: { poolSize?: number; queueCapacity?: number } | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): { poolSize: number; queueCapacity: number } {
+  return {
+    poolSize: envInteger('SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE', env) ?? limits?.poolSize ?? 10,
+    queueCapacity:
+      envInteger('SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY', env) ?? limits?.queueCapacity ?? 10,
+  };
+}
+
+function envInteger(name: string, env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const value = env[name];
   return value === undefined || value === '' ? undefined : Number(value);
 }

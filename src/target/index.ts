@@ -214,7 +214,11 @@ export async function openTarget(
     analyticsUrl: profile.analytics?.url,
   };
   let viewConfigId = profile.analytics?.viewConfigId;
-  let analyticsLimits = profile.analytics?.limits;
+  // a limit the profile leaves out is declared to be the default of interfaces.md (10)
+  let analyticsLimits = profile.analytics?.limits && {
+    poolSize: profile.analytics.limits.poolSize ?? 10,
+    queueCapacity: profile.analytics.limits.queueCapacity ?? 10,
+  };
   let ca = profile.platform.tls?.caFile
     ? readCaFile(profile.platform.tls.caFile, nameOrPath)
     : undefined;

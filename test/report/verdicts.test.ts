@@ -205,3 +205,25 @@ test('the failing step is named from the message stream', () => {
   assert.equal(result.error, 'expected 200, got 500');
   assert.deepEqual(scenarioInventory(envelopes), [{ location: 'f.feature:3', tags: ['@X-01'] }]);
 });
+
+test('a scenario verifying an undeclared deviation is no scenario of the other requirements it carries', () => {
+  const inventory = [planned(['@G-02'], 1), planned(['@deviation-G-01', '@G-02'], 2)];
+  const scenarios = [
+    scenario(['@G-02'], 'PASSED'),
+    scenario(['@deviation-G-01', '@G-02'], 'SKIPPED'),
+  ];
+  const [withoutDeclaration] = requirementVerdicts([requirement('G-02')], scenarios, {
+    capabilities: new Set(),
+    inventory,
+  });
+  assert.equal(withoutDeclaration.verdict, 'PASS');
+  assert.equal(withoutDeclaration.planned, 1);
+  // where G-01's deviation is declared the alternative runs, and G-02 needs it too
+  const [declared] = requirementVerdicts([requirement('G-02')], [scenarios[0]], {
+    capabilities: new Set(),
+    deviations: new Set(['G-01']),
+    inventory,
+  });
+  assert.equal(declared.verdict, 'NOT TESTED');
+  assert.match(declared.reason!, /1 of 2/);
+});

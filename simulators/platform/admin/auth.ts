@@ -20,10 +20,33 @@ export class AdminAuth {
   /** Fault AUTH-01:opaque-token: the opaque tokens handed out, each standing for the JWT it replaced. */
   private readonly opaqueTokens = new Map<string, string>();
 
+  private lifetimes: TokenLifetimes;
+
   constructor(
     private readonly core: PlatformCore,
-    private readonly lifetimes: TokenLifetimes,
-  ) {}
+    lifetimes: TokenLifetimes,
+  ) {
+    this.lifetimes = { ...lifetimes };
+  }
+
+  /** The JWT settings as ThingsBoard answers them (GET /api/admin/jwtSettings). */
+  settings() {
+    return {
+      tokenExpirationTime: this.lifetimes.accessSeconds,
+      refreshTokenExpTime: this.lifetimes.refreshSeconds,
+      tokenIssuer: 'thingsboard.io',
+    };
+  }
+
+  /** New lifetimes for tokens issued from now on (POST /api/admin/jwtSettings). */
+  setLifetimes(lifetimes: TokenLifetimes): void {
+    this.lifetimes = { ...lifetimes };
+  }
+
+  /** A new token pair for an authenticated user (the answer to a settings change). */
+  pairFor(user: User): Promise<{ token: string; refreshToken: string }> {
+    return this.pair(user);
+  }
 
   async login(
     username: unknown,

@@ -1,0 +1,52 @@
+/**
+ * The kill matrix engine on three faults against the embedded reference: two its requirement's scenarios kill, and
+ * a known survivor made here by judging a fault with the scenarios of another requirement that cannot see it (the
+ * documentation page missing, judged by AUTH-DOC-02's API description scenario). The JSON the command writes is
+ * checked: outcomes, the failing step of a kill, the survivor's reason, the baseline, the summary and the exit code.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runFaultMatrix } from '../../src/faults/matrix';
+import { matrixExitCode, matrixHtml } from '../../src/faults/matrix-report';
+
+test('the matrix kills what the scenarios see and reports a survivor with its reason', {
+  timeout: 180_000, // a hang guard: three short cucumber runs and a baseline
+}, async () => {
+  const lines: string[] = [];
+  const result = await runFaultMatrix({
+    faults: ['AUTH-DOC-01:page-missing', 'AN-RES-03:date-as-number', 'AUTH-DOC-02:no-jwt-scheme'],
+    judgeBy: { 'AUTH-DOC-01:page-missing': 'AUTH-DOC-02' },
+    log: (line) => lines.push(line),
+  });
+  const json = JSON.parse(JSON.stringify(result)) as typeof result;
+  assert.equal(json.baseline.ok, true, JSON.stringify(json.baseline));
+  assert.deepEqual(json.baseline.notPassing, []);
+  const byId = new Map(json.faults.map((fault) => [fault.id, fault]));
+
+  const survivor = byId.get('AUTH-DOC-01:page-missing')!;
+  assert.equal(survivor.outcome, 'survived');
+  assert.equal(survivor.requirement, 'AUTH-DOC-02');
+  assert.equal(survivor.verdict, 'PASS');
+  assert.match(survivor.reason!, /AUTH-DOC-02 is PASS with the fault on/);
+
+  const killed = byId.get('AN-RES-03:date-as-number')!;
+  assert.equal(killed.outcome, 'killed');
+  assert.equal(killed.verdict, 'FAIL');
+  assert.match(killed.failure!.step!, /the report has a row for/);
+  assert.match(killed.failure!.error!, /not a string of milliseconds/);
+  assert.match(killed.failure!.location, /build-report\.feature:\d+/);
+
+  assert.equal(byId.get('AUTH-DOC-02:no-jwt-scheme')!.outcome, 'killed');
+  assert.deepEqual(
+    { faults: json.summary.faults, killed: json.summary.killed, survived: json.summary.survived },
+    { faults: 3, killed: 2, survived: 1 },
+  );
+  assert.equal(
+    json.uncovered.length,
+    0,
+    'a list of faults says nothing about uncovered requirements',
+  );
+  assert.equal(matrixExitCode(json, false), 1, 'a survivor fails the matrix');
+  assert.match(matrixHtml(json), /AUTH-DOC-01:page-missing/);
+  assert.ok(lines.some((line) => line.startsWith('SURVIVED AUTH-DOC-01:page-missing')));
+});
