@@ -162,6 +162,7 @@ export const telemetryRoutes: AdminRoute[] = [
           if (error instanceof BadRequestError) return { status: 400, text: error.message };
           throw error;
         }
+        return undefined; // an empty 200
       },
     }),
   ),
