@@ -560,7 +560,10 @@ When(
 When(
   /^the (?:gateway|MQTT device) "([^"]*)" publishes its own telemetry (.+)$/,
   async function (this: IotcWorld, gateway: string, payload: string) {
+    const before = Date.now();
     this.lastPublish = await this.gateway(gateway).driver.device.sendTelemetry(payload);
+    // the window a server timestamp must lie in (`server` in a telemetry table, steps/telemetry.steps.ts)
+    this.ids.set(`sent-window:${gateway}`, `${before}:${Date.now()}`);
   },
 );
 

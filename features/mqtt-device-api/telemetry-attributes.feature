@@ -8,18 +8,25 @@ Feature: Telemetry and attributes on the MQTT device API
   @MQTT-DEV-TEL-01
   Scenario Outline: Telemetry in the array, timestamped and object forms is stored (MQTT <version>)
     Given an MQTT device "meter" connected over MQTT <version>
-    When the MQTT device "meter" publishes its own telemetry [{"temperature": 21.5}]
+    When the MQTT device "meter" publishes its own telemetry [{"temperature": 21.5}, {"pressure": 1013}]
     Then the PUBACK reports success
+    And the platform eventually holds telemetry of "meter":
+      | key         | ts     | value | type   |
+      | temperature | server | 21.5  | double |
+      | pressure    | server | 1013  | long   |
     When the MQTT device "meter" publishes its own telemetry {"ts": 1700000000123, "values": {"humidity": 40}}
     Then the PUBACK reports success
+    And the platform eventually holds telemetry of "meter":
+      | key      | ts            | value | type |
+      | humidity | 1700000000123 | 40    | long |
     When the MQTT device "meter" publishes its own telemetry {"current_fw_title": "Initial", "current_fw_version": "v0", "fw_state": "IDLE", "fw_error": ""}
     Then the PUBACK reports success
     And the platform eventually holds telemetry of "meter":
-      | key              | ts            | value   | type   |
-      | temperature      |               | 21.5    | double |
-      | humidity         | 1700000000123 | 40      | long   |
-      | current_fw_title |               | Initial | string |
-      | fw_state         |               | IDLE    | string |
+      | key                | ts     | value   | type   |
+      | current_fw_title   | server | Initial | string |
+      | current_fw_version | server | v0      | string |
+      | fw_state           | server | IDLE    | string |
+      | fw_error           | server |         | string |
 
     Examples: MQTT 3.1.1
       | version |
