@@ -11,6 +11,7 @@ import {
   isFailure,
   type MqttVersion,
 } from '../simulators/device/mqtt-connection';
+import type { DeviceRpcRequest } from '../simulators/device/mqtt-device';
 import {
   GATEWAY_TOPICS,
   type AttributeResponse,
@@ -605,7 +606,13 @@ Then(
 When(
   /^the (?:gateway|MQTT device) "([^"]*)" answers its own RPCs with (.+)$/,
   async function (this: IotcWorld, gateway: string, reply: string) {
-    await this.gateway(gateway).driver.device.handleRpc(() => JSON.parse(reply) as unknown);
+    // every request is kept, in order, so that a scenario can count them (steps/mqtt-device.steps.ts)
+    const requests: DeviceRpcRequest[] = [];
+    await this.gateway(gateway).driver.device.handleRpc((request) => {
+      requests.push(request);
+      return JSON.parse(reply) as unknown;
+    });
+    this.pending.set(`own-rpcs:${gateway}`, Promise.resolve(requests));
   },
 );
 
