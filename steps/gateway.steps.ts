@@ -11,6 +11,7 @@ import {
   isFailure,
   type MqttVersion,
 } from '../simulators/device/mqtt-connection';
+import type { DeviceRpcRequest } from '../simulators/device/mqtt-device';
 import {
   GATEWAY_TOPICS,
   type AttributeResponse,
@@ -560,7 +561,10 @@ When(
 When(
   /^the (?:gateway|MQTT device) "([^"]*)" publishes its own telemetry (.+)$/,
   async function (this: IotcWorld, gateway: string, payload: string) {
+    const before = Date.now();
     this.lastPublish = await this.gateway(gateway).driver.device.sendTelemetry(payload);
+    // the window a server timestamp must lie in (`server` in a telemetry table, steps/telemetry.steps.ts)
+    this.ids.set(`sent-window:${gateway}`, `${before}:${Date.now()}`);
   },
 );
 
@@ -602,7 +606,13 @@ Then(
 When(
   /^the (?:gateway|MQTT device) "([^"]*)" answers its own RPCs with (.+)$/,
   async function (this: IotcWorld, gateway: string, reply: string) {
-    await this.gateway(gateway).driver.device.handleRpc(() => JSON.parse(reply) as unknown);
+    // every request is kept, in order, so that a scenario can count them (steps/mqtt-device.steps.ts)
+    const requests: DeviceRpcRequest[] = [];
+    await this.gateway(gateway).driver.device.handleRpc((request) => {
+      requests.push(request);
+      return JSON.parse(reply) as unknown;
+    });
+    this.pending.set(`own-rpcs:${gateway}`, Promise.resolve(requests));
   },
 );
 

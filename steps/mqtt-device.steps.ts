@@ -5,11 +5,12 @@
  * as an ordinary device ("publishes its own telemetry", "answers its own RPCs") serve it too.
  */
 import assert from 'node:assert/strict';
-import { Given, Then, When } from '@cucumber/cucumber';
+import { type DataTable, Given, Then, When } from '@cucumber/cucumber';
 import type { MqttVersion } from '../simulators/device/mqtt-connection';
-import type { MqttDevice, SessionLimits } from '../simulators/device/mqtt-device';
+import type { DeviceRpcRequest, MqttDevice, SessionLimits } from '../simulators/device/mqtt-device';
 import type { AdminResponse } from '../src/admin-client';
 import type { IotcWorld } from './world';
+import { GiveUp } from './support/eventually';
 import { connectPlainDevice } from './support/gateway';
 
 function mqttDevice(world: IotcWorld, local: string): MqttDevice {
@@ -157,5 +158,56 @@ When(
   async function (this: IotcWorld, local: string, claim: string) {
     this.lastPublish = await mqttDevice(this, local).claim(JSON.parse(claim));
     this.ids.set(`claim-acknowledged:${local}`, String(Date.now()));
+  },
+);
+
+/**
+ * Counts deliveries: what the device received on a topic, in order, must become exactly `expected` (plain JSON
+ * values), no more. The last expected message is the positive control: once it came, everything sent before it on
+ * the same connection has come too, so a duplicate of an earlier one is seen; more messages than expected fail at once.
+ */
+async function receivesExactly(
+  world: IotcWorld,
+  receivedSoFar: () => unknown[],
+  expected: unknown[],
+  what: string,
+): Promise<void> {
+  await world.eventually(() => {
+    const received = receivedSoFar();
+    const shown = `${what}: received ${JSON.stringify(received)}, expected exactly ${JSON.stringify(expected)}`;
+    if (received.length > expected.length) throw new GiveUp(shown);
+    assert.deepEqual(received, expected, shown);
+  });
+}
+
+/** One JSON document a row, the table read with raw() so that no row is taken for a header. */
+Then(
+  'the MQTT device {string} has received exactly the shared attribute updates:',
+  async function (this: IotcWorld, local: string, table: DataTable) {
+    const updates = (await this.pending.get(`own-updates:${local}`)) as unknown[] | undefined;
+    assert.ok(updates, `"${local}" has not subscribed to its shared attribute updates`);
+    const expected = table.raw().map(([document]) => JSON.parse(document!) as unknown);
+    await receivesExactly(this, () => updates, expected, 'v1/devices/me/attributes');
+  },
+);
+
+/** Rows `method | params` (read with raw(): no header row), compared with the {method, params} the device got. */
+Then(
+  'the MQTT device {string} has received exactly the RPC requests:',
+  async function (this: IotcWorld, local: string, table: DataTable) {
+    const requests = (await this.pending.get(`own-rpcs:${local}`)) as
+      | DeviceRpcRequest[]
+      | undefined;
+    assert.ok(requests, `"${local}" does not answer its RPCs`);
+    const expected = table.raw().map(([method, params]) => ({
+      method,
+      params: JSON.parse(params!) as unknown,
+    }));
+    await receivesExactly(
+      this,
+      () => requests.map(({ method, params }) => ({ method, params })),
+      expected,
+      'v1/devices/me/rpc/request/+',
+    );
   },
 );

@@ -12,6 +12,13 @@ Feature: Claim, provisioning and firmware over MQTT
     Then the PUBACK reports success
     And the customer can claim "tracker" with the secret key "s3cret"
 
+  @MQTT-DEV-CLAIM-01 @capability-claiming
+  Scenario: A claim published over MQTT ends after its durationMs
+    Given an MQTT device "tracker" connected over MQTT 3.1.1
+    When the MQTT device "tracker" publishes the claim {"secretKey": "brief", "durationMs": 400}
+    Then the PUBACK reports success
+    And once its 400 ms claim window has ended, the customer cannot claim "tracker" with the secret key "brief"
+
   @MQTT-DEV-PROV-01 @capability-provisioning
   Scenario: Provisioning over MQTT creates the device and answers its credentials
     Given a device profile "mqtt-fleet" with provisioning strategy ALLOW_CREATE_NEW_DEVICES, key "mqtt-key" and secret "mqtt-secret"

@@ -6,11 +6,16 @@ Feature: RPC on the MQTT device API
   getSessionLimits, which every SDK device and gateway sends on connect, is answered by the transport itself.
 
   @MQTT-DEV-RPC-01
-  Scenario Outline: A two-way RPC is delivered and the device's JSON reply reaches the requester (MQTT <version>)
+  Scenario Outline: Each two-way RPC is delivered once as {method, params} and the device's JSON reply reaches the requester (MQTT <version>)
     Given an MQTT device "valve" connected over MQTT <version>
     When the MQTT device "valve" answers its own RPCs with {"echo": {"a": 1}}
     And the platform sends a two-way RPC "getState" with params {"a": 1} to "valve"
     Then the platform's RPC call to "valve" answers 200 with {"echo": {"a": 1}}
+    When the platform sends a two-way RPC "getVersion" with params {} to "valve"
+    Then the platform's RPC call to "valve" answers 200 with {"echo": {"a": 1}}
+    And the MQTT device "valve" has received exactly the RPC requests:
+      | getState   | {"a": 1} |
+      | getVersion | {}       |
 
     Examples: MQTT 3.1.1
       | version |

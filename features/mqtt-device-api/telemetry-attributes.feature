@@ -8,18 +8,25 @@ Feature: Telemetry and attributes on the MQTT device API
   @MQTT-DEV-TEL-01
   Scenario Outline: Telemetry in the array, timestamped and object forms is stored (MQTT <version>)
     Given an MQTT device "meter" connected over MQTT <version>
-    When the MQTT device "meter" publishes its own telemetry [{"temperature": 21.5}]
+    When the MQTT device "meter" publishes its own telemetry [{"temperature": 21.5}, {"pressure": 1013}]
     Then the PUBACK reports success
+    And the platform eventually holds telemetry of "meter":
+      | key         | ts     | value | type   |
+      | temperature | server | 21.5  | double |
+      | pressure    | server | 1013  | long   |
     When the MQTT device "meter" publishes its own telemetry {"ts": 1700000000123, "values": {"humidity": 40}}
     Then the PUBACK reports success
+    And the platform eventually holds telemetry of "meter":
+      | key      | ts            | value | type |
+      | humidity | 1700000000123 | 40    | long |
     When the MQTT device "meter" publishes its own telemetry {"current_fw_title": "Initial", "current_fw_version": "v0", "fw_state": "IDLE", "fw_error": ""}
     Then the PUBACK reports success
     And the platform eventually holds telemetry of "meter":
-      | key              | ts            | value   | type   |
-      | temperature      |               | 21.5    | double |
-      | humidity         | 1700000000123 | 40      | long   |
-      | current_fw_title |               | Initial | string |
-      | fw_state         |               | IDLE    | string |
+      | key                | ts     | value   | type   |
+      | current_fw_title   | server | Initial | string |
+      | current_fw_version | server | v0      | string |
+      | fw_state           | server | IDLE    | string |
+      | fw_error           | server |         | string |
 
     Examples: MQTT 3.1.1
       | version |
@@ -64,10 +71,12 @@ Feature: Telemetry and attributes on the MQTT device API
     Then the MQTT device "meter" receives the attributes {"client": {"model": "X", "serial": "SN-1"}, "shared": {"interval": 5, "mode": "eco"}}
 
   @MQTT-DEV-ATTR-03
-  Scenario: A subscribed device receives each change of its shared attributes
+  Scenario: A subscribed device receives each change of its shared attributes, once and only what changed
     Given an MQTT device "meter" connected over MQTT 5
     When the MQTT device "meter" subscribes to its own shared attribute updates
-    And the platform sets the shared attributes of "meter" to {"interval": 10}
-    Then the MQTT device "meter" receives its own shared attribute update {"interval": 10}
+    And the platform sets the shared attributes of "meter" to {"interval": 10, "mode": "eco"}
+    Then the MQTT device "meter" receives its own shared attribute update {"interval": 10, "mode": "eco"}
     When the platform sets the shared attributes of "meter" to {"interval": 20}
-    Then the MQTT device "meter" receives its own shared attribute update {"interval": 20}
+    Then the MQTT device "meter" has received exactly the shared attribute updates:
+      | {"interval": 10, "mode": "eco"} |
+      | {"interval": 20}                |

@@ -3,12 +3,13 @@
  * uses them for its own telemetry, attributes, configuration updates and RPC (interfaces.md: the gateway is also an
  * ordinary device). Payload rules are the HTTP device API's: the same parsing code (core/payloads.ts).
  */
-import { faultActive } from '../../../faults';
+import { type FaultId, faultActive } from '../../../faults';
 import { stringifyLossless } from '../../../src/kv/values';
 import { claimSchema, clientAttributesSchema } from '../../../schemas';
 import { BadRequestError } from '../core/errors';
 import { parseJson, parseValid, telemetryEntries, typedEntries } from '../core/payloads';
-import { attributesAnswer } from '../core/render';
+import type { TelemetryRecord } from '../core/platform-core';
+import { attributesAnswer, pickAttributes } from '../core/render';
 import { PublishFailure } from './reason-codes';
 import type { MqttSession } from './session';
 import { SESSION_LIMITS_METHOD, sessionLimits } from './session-limits';
@@ -22,16 +23,30 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
   const { core, quirks } = session.context;
   const text = payload.toString('utf8');
   switch (topic) {
-    case 'v1/devices/me/telemetry':
-      core.saveTelemetry(device, telemetryEntries(text, Date.now(), quirks));
+    case 'v1/devices/me/telemetry': {
+      const now = Date.now();
+      const records = telemetryEntries(text, now, quirks);
+      core.saveTelemetry(device, withTelemetryFaults(session, text, records, now));
       return;
-    case 'v1/devices/me/attributes':
-      core.saveAttributes(
-        device,
-        'CLIENT_SCOPE',
-        typedEntries(parseValid(text, clientAttributesSchema, 'attributes', quirks), quirks),
+    }
+    case 'v1/devices/me/attributes': {
+      const values = typedEntries(
+        parseValid(text, clientAttributesSchema, 'attributes', quirks),
+        quirks,
       );
+      if (
+        session.v5
+          ? faultActive('MQTT-DEV-ATTR-01:v5-not-stored')
+          : faultActive('MQTT-DEV-ATTR-01:v311-not-stored')
+      )
+        return;
+      if (faultActive('MQTT-DEV-ATTR-01:last-key-dropped')) values.pop();
+      const scope = faultActive('MQTT-DEV-ATTR-01:stored-as-shared')
+        ? 'SHARED_SCOPE'
+        : 'CLIENT_SCOPE';
+      core.saveAttributes(device, scope, values);
       return;
+    }
     case 'v1/devices/me/claim': {
       // an empty payload is allowed: both fields take their defaults
       const claim =
@@ -41,11 +56,14 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
               secretKey?: string;
               durationMs?: unknown;
             });
-      core.registerClaim(
-        device,
-        claim.secretKey,
-        claim.durationMs === undefined ? undefined : Number(String(claim.durationMs)),
-      );
+      if (faultActive('MQTT-DEV-CLAIM-01:claim-ignored')) return;
+      let durationMs =
+        claim.durationMs === undefined ? undefined : Number(String(claim.durationMs));
+      if (faultActive('MQTT-DEV-CLAIM-01:duration-ignored')) durationMs = undefined;
+      if (faultActive('MQTT-DEV-CLAIM-01:duration-as-seconds') && durationMs !== undefined)
+        durationMs *= 1000;
+      const secretKey = faultActive('MQTT-DEV-CLAIM-01:secret-key-dropped') ? '' : claim.secretKey;
+      core.registerClaim(device, secretKey, durationMs);
       return;
     }
   }
@@ -56,6 +74,7 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
     // any payload, kept raw (platform-facts.md §4.3): the REST caller gets 200 with no body for an empty reply and
     // 406 for one that is not JSON (admin/rpc-routes.ts), as on ThingsBoard
     if (faultActive('MQTT-DEV-RPC-02:reply-must-be-json')) parseJson(text, 'RPC reply');
+    if (faultActive('MQTT-DEV-RPC-01:reply-not-relayed') && isJson(text)) return;
     core.replyRpc(device, Number(match[1]), text);
     return;
   }
@@ -78,9 +97,28 @@ function answerAttributeRequest(session: MqttSession, id: string, text: string):
           .map((key) => key.trim())
           .filter(Boolean)
       : undefined;
-  const answer = attributesAnswer(session.device!, keys(clientKeys), keys(sharedKeys));
+  const device = session.device!;
+  const clientList = keys(clientKeys);
+  const sharedList = keys(sharedKeys);
+  let answer = attributesAnswer(device, clientList, sharedList);
+  // planted faults (faults/catalogue/mqtt-device-api.ts): the answer with a key list ignored, the scope not asked
+  // added, nothing for {}, or on the next id
+  const one = (clientList === undefined) !== (sharedList === undefined);
+  if (
+    (clientList && faultActive('MQTT-DEV-ATTR-02:client-keys-ignored')) ||
+    (one && sharedList && faultActive('MQTT-DEV-ATTR-02:unasked-scope-answered'))
+  )
+    answer.client = pickAttributes(device, 'CLIENT_SCOPE', undefined);
+  if (
+    (sharedList && faultActive('MQTT-DEV-ATTR-02:shared-keys-ignored')) ||
+    (one && clientList && faultActive('MQTT-DEV-ATTR-02:unasked-scope-answered'))
+  )
+    answer.shared = pickAttributes(device, 'SHARED_SCOPE', undefined);
+  if (!clientList && !sharedList && faultActive('MQTT-DEV-ATTR-02:empty-request-answers-nothing'))
+    answer = {};
+  const answerId = faultActive('MQTT-DEV-ATTR-02:answer-on-next-id') ? Number(id) + 1 : id;
   // sent even when the device did not subscribe (platform-facts.md §4.3)
-  session.publish(`v1/devices/me/attributes/response/${id}`, stringifyLossless(answer), {
+  session.publish(`v1/devices/me/attributes/response/${answerId}`, stringifyLossless(answer), {
     always: true,
   });
 }
@@ -104,15 +142,73 @@ function answerClientRpc(session: MqttSession, id: string, text: string): void {
     );
     return;
   }
+  // planted faults (faults/catalogue/mqtt-device-api.ts): the answer on the next id, or empty
+  const answerId = faultActive('MQTT-DEV-RPC-03:answer-on-next-id') ? Number(id) + 1 : id;
   void Promise.resolve(session.context.clientRpc({ name: device.name, id: device.id }, request))
     .then((answer) =>
       session.publish(
-        `v1/devices/me/rpc/response/${id}`,
-        answer === undefined ? '' : JSON.stringify(answer),
+        `v1/devices/me/rpc/response/${answerId}`,
+        answer === undefined || faultActive('MQTT-DEV-RPC-03:answer-empty')
+          ? ''
+          : JSON.stringify(answer),
         { always: true },
       ),
     )
     .catch((error: unknown) =>
       session.context.logger.error({ err: error }, 'client-side RPC handler failed'),
     );
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const TELEMETRY_FAULTS = [
+  'MQTT-DEV-TEL-01:v311-dropped',
+  'MQTT-DEV-TEL-01:v5-dropped',
+  'MQTT-DEV-TEL-01:array-first-element-only',
+  'MQTT-DEV-TEL-01:object-last-key-dropped',
+  'MQTT-DEV-TEL-01:device-ts-ignored',
+  'MQTT-DEV-TEL-01:server-ts-epoch',
+] as const satisfies readonly FaultId[];
+
+/**
+ * Planted faults of MQTT-DEV-TEL-01 (faults/catalogue/mqtt-device-api.ts), applied to what telemetryEntries made of
+ * the payload; with none on, the records are returned as they are. The payload is parsed again (only then) to know
+ * which record came from which form: telemetryEntries gives one record per element, in order.
+ */
+function withTelemetryFaults(
+  session: MqttSession,
+  text: string,
+  records: TelemetryRecord[],
+  now: number,
+): TelemetryRecord[] {
+  if (!TELEMETRY_FAULTS.some((id) => faultActive(id))) return records;
+  if (
+    session.v5
+      ? faultActive('MQTT-DEV-TEL-01:v5-dropped')
+      : faultActive('MQTT-DEV-TEL-01:v311-dropped')
+  )
+    return [];
+  const document = JSON.parse(text) as unknown;
+  const array = Array.isArray(document);
+  const elements = (array ? document : [document]) as Array<Record<string, unknown>>;
+  const changed = records.map((record, index) => {
+    const element = elements[index] ?? {};
+    if (Object.hasOwn(element, 'ts') && Object.hasOwn(element, 'values'))
+      return faultActive('MQTT-DEV-TEL-01:device-ts-ignored') ? { ...record, ts: now } : record;
+    const values =
+      !array && faultActive('MQTT-DEV-TEL-01:object-last-key-dropped')
+        ? record.values.slice(0, -1)
+        : record.values;
+    return { ts: faultActive('MQTT-DEV-TEL-01:server-ts-epoch') ? 0 : record.ts, values };
+  });
+  return array && faultActive('MQTT-DEV-TEL-01:array-first-element-only')
+    ? changed.slice(0, 1)
+    : changed;
 }

@@ -7,7 +7,7 @@
 import type { ISubscribePacket, IUnsubscribePacket } from 'mqtt-packet';
 import { faultActive } from '../../../faults';
 import { stringifyLossless } from '../../../src/kv/values';
-import { sharedChangeDocument } from '../core/render';
+import { pickAttributes, sharedChangeDocument } from '../core/render';
 import { REASON, SUBACK_FAILURE_V3 } from './reason-codes';
 import { PROVISION_RESPONSE_TOPIC } from './provision-session';
 import type { MqttQos, MqttSession } from './session';
@@ -64,21 +64,35 @@ function activate(session: MqttSession, topic: string): void {
   const { core } = session.context;
   if (topic === DEVICE_ATTRIBUTES) {
     if (session.gateway && faultActive('GW-GEN-03:own-updates-withheld')) return;
+    let changes = 0;
     session.onEnd(
       topic,
-      core.on(device, 'shared', (change) =>
-        session.publish(DEVICE_ATTRIBUTES, stringifyLossless(sharedChangeDocument(change))),
-      ),
+      core.on(device, 'shared', (change) => {
+        // planted faults (faults/catalogue/mqtt-device-api.ts): no change after the first, each one twice, or
+        // every shared attribute instead of those changed
+        if (changes++ > 0 && faultActive('MQTT-DEV-ATTR-03:first-change-only')) return;
+        const document = faultActive('MQTT-DEV-ATTR-03:unchanged-keys-included')
+          ? {
+              ...pickAttributes(device, 'SHARED_SCOPE', undefined),
+              ...sharedChangeDocument(change),
+            }
+          : sharedChangeDocument(change);
+        session.publish(DEVICE_ATTRIBUTES, stringifyLossless(document));
+        if (faultActive('MQTT-DEV-ATTR-03:delivered-twice'))
+          session.publish(DEVICE_ATTRIBUTES, stringifyLossless(document));
+      }),
     );
   } else if (topic === DEVICE_RPC_REQUESTS) {
     if (session.gateway && faultActive('GW-GEN-04:own-rpc-withheld')) return;
     const deliver = () => {
       for (let rpc = core.takeRpc(device); rpc; rpc = core.takeRpc(device)) {
         // ThingsBoard puts the id in the topic, not in the body
-        session.publish(
-          `v1/devices/me/rpc/request/${rpc.id}`,
-          stringifyLossless({ method: rpc.method, params: rpc.params ?? {} }),
-        );
+        // planted faults (faults/catalogue/mqtt-device-api.ts): the params dropped, or the request sent twice
+        const params = faultActive('MQTT-DEV-RPC-01:params-dropped') ? {} : (rpc.params ?? {});
+        const request = stringifyLossless({ method: rpc.method, params });
+        session.publish(`v1/devices/me/rpc/request/${rpc.id}`, request);
+        if (faultActive('MQTT-DEV-RPC-01:delivered-twice'))
+          session.publish(`v1/devices/me/rpc/request/${rpc.id}`, request);
       }
     };
     session.onEnd(topic, core.on(device, 'rpc', deliver));
