@@ -60,7 +60,6 @@ export const firmwareRoutes: AdminRoute[] = [
     path: '/api/otaPackage',
     summary:
       'Create a firmware or software package record (title, version, type, deviceProfileId, optional url)',
-    access: ['TENANT_ADMIN'],
     async handler({ core, bodyJson }) {
       const body = (await bodyJson()) as PackageBody | null;
       if (
@@ -104,7 +103,6 @@ export const firmwareRoutes: AdminRoute[] = [
     method: 'POST',
     path: '/api/otaPackage/:packageId',
     summary: 'Upload the package data (multipart part file); checksumAlgorithm, optional checksum',
-    access: ['TENANT_ADMIN'],
     async handler(context) {
       const ota = context.core.package(context.params.packageId);
       const algorithm = (context.query.get('checksumAlgorithm') ?? 'SHA256').toUpperCase();
@@ -141,7 +139,6 @@ export const firmwareRoutes: AdminRoute[] = [
     method: 'DELETE',
     path: '/api/otaPackage/:packageId',
     summary: 'Delete a package no device or profile uses',
-    access: ['TENANT_ADMIN'],
     handler({ core, params }) {
       const ota = core.package(params.packageId);
       for (const device of core.devices.values()) {

@@ -2,6 +2,7 @@
  * The OpenAPI description of the admin REST API, generated from the same route table that drives the router, so
  * the interactive documentation lists exactly what the platform serves.
  */
+import { accessOf } from './access';
 import type { AdminRoute } from './route';
 
 export function openApiDocument(routes: readonly AdminRoute[], serverUrl: string) {
@@ -31,9 +32,9 @@ export function openApiDocument(routes: readonly AdminRoute[], serverUrl: string
         content: { 'application/json': { schema: { type: 'object' } } },
       };
     }
-    if (route.access === 'public') operation.security = [];
-    else if (Array.isArray(route.access))
-      operation.description = `Authority: ${route.access.join(' or ')}`;
+    const access = accessOf(route);
+    if (access === 'public') operation.security = [];
+    else operation.description = `Authority: ${access.join(' or ')}`;
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
   }
   return {
