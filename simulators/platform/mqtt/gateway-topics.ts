@@ -70,8 +70,10 @@ const HANDLERS: Record<string, Handler> = {
             },
       ),
     }));
-    for (const { name, records } of converted)
-      session.context.core.saveTelemetry(devices.connect(name), records);
+    // all devices first, then all data: a refused device refuses the whole message (all or nothing)
+    const targets = devices.connectAll(converted.map(({ name }) => name));
+    for (const [index, { records }] of converted.entries())
+      session.context.core.saveTelemetry(targets[index], records);
   },
 
   'v1/gateway/attributes': (session, devices, text) => {
@@ -87,8 +89,9 @@ const HANDLERS: Record<string, Handler> = {
       name,
       entries: typedEntries(values, quirks),
     }));
-    for (const { name, entries } of converted)
-      session.context.core.saveAttributes(devices.connect(name), 'CLIENT_SCOPE', entries);
+    const targets = devices.connectAll(converted.map(({ name }) => name));
+    for (const [index, { entries }] of converted.entries())
+      session.context.core.saveAttributes(targets[index], 'CLIENT_SCOPE', entries);
   },
 
   'v1/gateway/attributes/request': (session, devices, text) => {
@@ -144,11 +147,13 @@ const HANDLERS: Record<string, Handler> = {
       string,
       { secretKey?: string; durationMs?: unknown }
     >;
-    for (const [name, claim] of Object.entries(document)) {
+    const claims = Object.entries(document);
+    const targets = devices.connectAll(claims.map(([name]) => name));
+    claims.forEach(([, claim], index) => {
       const durationMs =
         claim.durationMs === undefined ? undefined : Number(String(claim.durationMs));
-      session.context.core.registerClaim(devices.connect(name), claim.secretKey, durationMs);
-    }
+      session.context.core.registerClaim(targets[index], claim.secretKey, durationMs);
+    });
   },
 };
 
