@@ -3,6 +3,7 @@
  * re-read → typed entries (src/kv/values.ts). Throws BadRequestError with a clear reason; stores nothing.
  */
 import {
+  checkJsonDepth,
   numberFromLexeme,
   parseLossless,
   typedValueOf,
@@ -15,6 +16,7 @@ import { BadRequestError } from './errors';
 
 export function parseJson(text: string, what: string): unknown {
   try {
+    checkJsonDepth(text); // before anything is parsed, so before anything can be stored
     return JSON.parse(text);
   } catch (error) {
     throw new BadRequestError(`Invalid ${what}: malformed JSON (${(error as Error).message})`);
