@@ -9,9 +9,11 @@ import {
 import { telemetrySchema } from '../../../schemas';
 import { BadRequestError } from '../core/errors';
 import { ATTRIBUTE_SCOPES, type AttributeScope, type Device } from '../core/model';
-import { historyOf } from '../core/time-series';
 import { keysParameter } from '../http/exchange';
-import { telemetryEntries, typedEntries } from '../core/payloads';
+import { typedEntries } from '../core/payloads';
+import { runPayloadJobSoon } from '../core/off-thread';
+import { historyOf, type TelemetryRecord } from '../core/time-series';
+import { NO_QUIRKS } from '../quirks';
 import type { AdminRoute } from './route';
 
 const PREFIX = '/api/plugins/telemetry/DEVICE/:deviceId';
@@ -116,7 +118,14 @@ export const telemetryRoutes: AdminRoute[] = [
     requestSchema: telemetrySchema,
     async handler({ core, device: deviceFor, params, bodyText }) {
       const device = deviceFor(params.deviceId, 'WRITE_TELEMETRY');
-      core.saveTelemetry(device, telemetryEntries(await bodyText(), Date.now()));
+      const text = await bodyText();
+      const records = await runPayloadJobSoon({
+        kind: 'telemetry',
+        text,
+        now: Date.now(),
+        quirks: NO_QUIRKS,
+      });
+      core.saveTelemetry(device, records as TelemetryRecord[]);
     },
   },
   {
