@@ -55,6 +55,8 @@ export interface PlatformOptions {
   mqttPort?: number;
   /** Also serve MQTT over TLS (mqtts) on this port with `tls`. */
   mqttTlsPort?: number;
+  /** Time a new MQTT connection has to send its CONNECT (default 10 s). */
+  mqttConnectTimeoutMs?: number;
   /** The tenant's device limit (tenant profile maxDevices); absent or 0 = unlimited. */
   maxDevices?: number;
   /** Shortest server-side RPC timeout (ThingsBoard's MIN_SERVER_SIDE_RPC_TIMEOUT, default 5000 ms). */
@@ -170,6 +172,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
         host,
         port: options.mqttPort,
         tlsPort: options.mqttTlsPort,
+        connectTimeoutMs: options.mqttConnectTimeoutMs,
         tls: options.tls,
       });
     }

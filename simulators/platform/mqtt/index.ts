@@ -16,6 +16,7 @@ import type { PlatformCore } from '../core/platform-core';
 import type { Quirks } from '../quirks';
 import type { ClientRpcHandler } from '../http/context';
 import { handleConnect } from './connect';
+import { DEFAULT_CONNECT_TIMEOUT_MS, Liveness } from './liveness';
 import { handleDisconnect } from './disconnect';
 import { handlePing } from './ping';
 import { handlePublish } from './publish';
@@ -37,6 +38,8 @@ export interface MqttTransportOptions {
   /** Also serve MQTT over TLS (mqtts) on this port with `tls`. */
   tlsPort?: number;
   tls?: { cert: string; key: string };
+  /** Time a new connection has to send its CONNECT (default DEFAULT_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
 }
 
 export interface RunningMqttTransport {
@@ -60,9 +63,16 @@ export async function startMqttTransport(
     socket.setNoDelay(true);
     const session = new MqttSession(socket, context);
     sessions.add(session);
+    const liveness = new Liveness(
+      options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      (phase) => (phase === 'connect' ? socket.destroy() : session.end(REASON.KEEP_ALIVE_TIMEOUT)),
+    );
     session.parser.on('packet', (packet: Packet) => {
       if ((packet.length ?? 0) > MAX_PACKET_BYTES) return session.end(REASON.MALFORMED_PACKET);
+      const connecting = packet.cmd === 'connect' && !session.device;
       dispatch(session, packet);
+      // an accepted CONNECT leaves the session open (a refused one ends it)
+      if (connecting && !session.closed) liveness.connected(packet.keepalive ?? 0);
     });
     session.parser.on('error', (error: Error) => {
       context.logger.debug({ err: error }, 'malformed MQTT packet');
@@ -70,6 +80,7 @@ export async function startMqttTransport(
     });
     socket.on('data', (chunk: Buffer) => {
       if (session.closed) return;
+      liveness.heard();
       // every answer to the packets of one chunk (PUBACKs mostly) leaves in one write
       socket.cork();
       session.parser.parse(chunk);
@@ -79,6 +90,7 @@ export async function startMqttTransport(
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
+      liveness.stop();
       session.release();
       sessions.delete(session);
     });
