@@ -55,6 +55,8 @@ export interface PlatformOptions {
   mqttPort?: number;
   /** Also serve MQTT over TLS (mqtts) on this port with `tls`. */
   mqttTlsPort?: number;
+  /** Output an MQTT session may have waiting for a client that does not read (default 4 MiB). */
+  mqttMaxPendingOutputBytes?: number;
   /** Time a new MQTT connection has to send its CONNECT (default 10 s). */
   mqttConnectTimeoutMs?: number;
   /** The tenant's device limit (tenant profile maxDevices); absent or 0 = unlimited. */
@@ -173,6 +175,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
         port: options.mqttPort,
         tlsPort: options.mqttTlsPort,
         connectTimeoutMs: options.mqttConnectTimeoutMs,
+        maxPendingOutputBytes: options.mqttMaxPendingOutputBytes,
         tls: options.tls,
       });
     }

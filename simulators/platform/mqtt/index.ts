@@ -21,7 +21,11 @@ import { handleDisconnect } from './disconnect';
 import { handlePing } from './ping';
 import { handlePublish } from './publish';
 import { REASON } from './reason-codes';
-import { MqttSession, type MqttTransportContext } from './session';
+import {
+  DEFAULT_MAX_PENDING_OUTPUT_BYTES,
+  MqttSession,
+  type MqttTransportContext,
+} from './session';
 import { handleSubscribe, handleUnsubscribe } from './subscribe';
 
 /** Packets over this size fail (ThingsBoard's NETTY_MAX_PAYLOAD_SIZE, platform-facts.md §4.1). */
@@ -38,6 +42,8 @@ export interface MqttTransportOptions {
   /** Also serve MQTT over TLS (mqtts) on this port with `tls`. */
   tlsPort?: number;
   tls?: { cert: string; key: string };
+  /** Output waiting for a client that does not read before it is disconnected (default 4 MiB). */
+  maxPendingOutputBytes?: number;
   /** Time a new connection has to send its CONNECT (default DEFAULT_CONNECT_TIMEOUT_MS). */
   connectTimeoutMs?: number;
 }
@@ -57,6 +63,7 @@ export async function startMqttTransport(
     logger: options.logger,
     clientRpc: options.clientRpc,
     sessionsByDevice: new Map(),
+    maxPendingOutputBytes: options.maxPendingOutputBytes ?? DEFAULT_MAX_PENDING_OUTPUT_BYTES,
   };
   const sessions = new Set<MqttSession>();
   const accept = (socket: Socket) => {
