@@ -55,6 +55,8 @@ export interface PlatformOptions {
   mqttPort?: number;
   /** Also serve MQTT over TLS (mqtts) on this port with `tls`. */
   mqttTlsPort?: number;
+  /** The largest admin API body, multipart uploads included (default 16 MiB, as ThingsBoard's /api/**). */
+  adminMaxBodyBytes?: number;
   /** Output an MQTT session may have waiting for a client that does not read (default 4 MiB). */
   mqttMaxPendingOutputBytes?: number;
   /** Time a new MQTT connection has to send its CONNECT (default 10 s). */
@@ -123,7 +125,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     },
   });
   registerDeviceApi(router, core, clientRpc, logger, quirks);
-  registerAdminRoutes(router, core, auth, [...ADMIN_ROUTES]);
+  registerAdminRoutes(router, core, auth, [...ADMIN_ROUTES], options.adminMaxBodyBytes);
   registerDocs(router, ADMIN_ROUTES);
   const demo = core.createDevice({ name: 'Demo Device', token: 'A1_TEST_TOKEN' });
   const demoGateway = core.createDevice({

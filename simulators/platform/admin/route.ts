@@ -31,6 +31,8 @@ export interface AdminContext {
   user: User;
   bodyText(): Promise<string>;
   bodyJson(): Promise<unknown>;
+  /** The largest body the admin API takes (ThingsBoard's max_payload_size for /api/**); 413 beyond. */
+  maxBodyBytes: number;
   /** The device with this id, if the caller may do `operation` on it (permissions.ts); else 404 or 403. */
   device(id: string, operation: DeviceOperation): Device;
 }
@@ -52,18 +54,21 @@ export interface AdminRoute {
   handler(context: AdminContext): Promise<AdminAnswer> | AdminAnswer;
 }
 
-const MAX_ADMIN_BODY = 16 * 1024 * 1024;
+/** ThingsBoard's HTTP_MAX_PAYLOAD_SIZE_LIMIT_CONFIGURATION for /api/**: 16 MiB. */
+export const MAX_ADMIN_BODY = 16 * 1024 * 1024;
 
 export function registerAdminRoutes(
   router: Router.Instance<Router.HTTPVersion.V1>,
   core: PlatformCore,
   auth: AdminAuth,
   routes: AdminRoute[],
+  maxBodyBytes = MAX_ADMIN_BODY,
 ): void {
   for (const route of routes) {
     accessOf(route); // a route without an access row fails here, at start, not at its first call
     router.on(route.method, route.path, (request, response, params) => {
-      handle(route, core, auth, request, response, params as Record<string, string>).catch(
+      const routeParams = params as Record<string, string>;
+      handle(route, core, auth, request, response, routeParams, maxBodyBytes).catch(
         (error: unknown) => answerError(request, response, error),
       );
     });
@@ -77,10 +82,11 @@ async function handle(
   request: IncomingMessage,
   response: ServerResponse,
   params: Record<string, string>,
+  maxBodyBytes: number,
 ): Promise<void> {
   let body: Promise<string> | undefined;
   const bodyText = () =>
-    (body ??= readBody(request, MAX_ADMIN_BODY).then((buffer) => buffer.toString('utf8')));
+    (body ??= readBody(request, maxBodyBytes).then((buffer) => buffer.toString('utf8')));
   const access = accessOf(route);
   const user =
     access === 'public' ? (undefined as unknown as User) : await auth.authenticate(request);
@@ -94,6 +100,7 @@ async function handle(
     user,
     bodyText,
     bodyJson: async () => parseJson(await bodyText(), 'request body'),
+    maxBodyBytes,
     device: (id, operation) => checkDevice(user, core.device(id), operation),
   });
   if (!body) request.resume();
