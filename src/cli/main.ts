@@ -254,6 +254,10 @@ program
     'device.claim.duration: claim window when a claim gives no durationMs',
     positiveInteger,
   )
+  .option(
+    '--state-dir <dir>',
+    'keep the generated TLS certificate here and reuse it at the next start (the CA file stays valid)',
+  )
   .option('--json', 'print one JSON line with the URLs and demo credentials instead of text', false)
   .action(async (options: SimulateOptions) => {
     await simulate(options);

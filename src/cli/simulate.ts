@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPlatform } from '../../simulators/platform';
 import { generateSelfSignedCertificate } from '../tls/certificate';
+import { keptCertificate } from '../tls/persistent-certificate';
 
 export interface SimulateOptions {
   host: string;
@@ -18,18 +19,31 @@ export interface SimulateOptions {
   mqttsPort?: number;
   maxDevices?: number;
   claimDurationMs?: number;
+  /**
+   * Keep the generated certificate here (tls/ca.pem and its key) and reuse it at the next start, so that a
+   * profile's tls.caFile stays valid across restarts; without it a new certificate is made at every start.
+   */
+  stateDir?: string;
   /** One JSON line for programs instead of the text for people. */
   json: boolean;
 }
 
 export async function simulate(options: SimulateOptions): Promise<void> {
-  const tls =
-    options.httpsPort === undefined && options.mqttsPort === undefined
-      ? undefined
-      : await generateSelfSignedCertificate(['localhost', options.host]);
-  const certificateDir = tls ? mkdtempSync(join(tmpdir(), 'iotc-ca-')) : undefined;
-  const caFile = certificateDir ? join(certificateDir, 'ca.pem') : undefined;
-  if (caFile && tls) writeFileSync(caFile, tls.cert);
+  const wantsTls = options.httpsPort !== undefined || options.mqttsPort !== undefined;
+  const hosts = ['localhost', options.host];
+  let tls: { cert: string; key: string } | undefined;
+  let caFile: string | undefined;
+  let certificateDir: string | undefined; // a temporary one, removed at stop
+  if (wantsTls && options.stateDir) {
+    const kept = await keptCertificate(options.stateDir, hosts);
+    tls = { cert: kept.cert, key: kept.key };
+    caFile = kept.caFile;
+  } else if (wantsTls) {
+    tls = await generateSelfSignedCertificate(hosts);
+    certificateDir = mkdtempSync(join(tmpdir(), 'iotc-ca-'));
+    caFile = join(certificateDir, 'ca.pem');
+    writeFileSync(caFile, tls.cert);
+  }
   const platform = await startPlatform({
     host: options.host,
     httpPort: options.httpPort,

@@ -4,54 +4,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
+import { startSimulate } from '../support/simulate';
 
 const ROOT = join(__dirname, '..', '..');
 const IOTC = join(ROOT, 'bin', 'iotc.js');
-
-async function startSimulate(): Promise<{
-  child: ChildProcess;
-  info: { httpUrl: string; httpsUrl: string; mqttUrl: string; mqttsUrl: string; caFile: string };
-}> {
-  const child = spawn(
-    process.execPath,
-    [
-      IOTC,
-      'simulate',
-      '--http-port',
-      '0',
-      '--https-port',
-      '0',
-      '--mqtt-port',
-      '0',
-      '--mqtts-port',
-      '0',
-      '--json',
-      '--claim-duration-ms',
-      '60000',
-    ],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const lines = createInterface({ input: child.stdout! });
-  const first = await Promise.race([
-    once(lines, 'line').then(([line]) => line as string),
-    once(child, 'exit').then(([code]) =>
-      Promise.reject(new Error(`iotc simulate exited with ${code}`)),
-    ),
-    new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error('iotc simulate did not start in 20 s')), 20_000).unref(),
-    ),
-  ]);
-  return { child, info: JSON.parse(first) };
-}
 
 /** No token, password, API key or JWT in anything the run wrote or printed. */
 function assertNoSecrets(reportsDir: string, output: string): void {
@@ -84,7 +45,12 @@ function assertNoSecrets(reportsDir: string, output: string): void {
 test('the HTTP device API, MQTT gateway API and admin authentication features pass against `iotc simulate` run as a separate process', {
   timeout: 180_000,
 }, async () => {
-  const { child, info } = await startSimulate();
+  const { child, info } = await startSimulate([
+    '--mqtts-port',
+    '0',
+    '--claim-duration-ms',
+    '60000',
+  ]);
   try {
     const dir = mkdtempSync(join(tmpdir(), 'iotc-remote-'));
     const profilePath = join(dir, 'simulate.json');
