@@ -491,6 +491,13 @@ Given("the tenant's device limit is reached", async function (this: IotcWorld) {
   const configuration = (profile.profileData as { configuration: { maxDevices?: number } })
     .configuration;
   const previous = configuration.maxDevices ?? 0;
+  const profileId = String((profile.id as { id?: string }).id);
+  // journaled before the change: a run killed now still has `iotc cleanup` put the limit back
+  this.run.journal.changingSetting({
+    setting: 'tenantProfile.maxDevices',
+    id: profileId,
+    previous,
+  });
   configuration.maxDevices = (await admin.listDevices(0, undefined, 1)).totalElements;
   await sysadmin.saveTenantProfile(profile);
   this.cleanups.push({
@@ -498,6 +505,7 @@ Given("the tenant's device limit is reached", async function (this: IotcWorld) {
     undo: async () => {
       configuration.maxDevices = previous;
       await sysadmin.saveTenantProfile(profile);
+      this.run.journal.restoredSetting('tenantProfile.maxDevices', profileId);
     },
   });
 });

@@ -15,7 +15,13 @@ import { openTarget } from '../src/target';
 import { AdminApiError, AdminClient } from '../src/admin-client';
 import { createDeviceDispatcher } from '../simulators/device/http-device';
 import { newRunId, run, setRun } from './support/run';
-import { CleanupJournal, cleanupFromJournal, journalPath } from '../src/target/journal';
+import {
+  CleanupJournal,
+  cleanupFromJournal,
+  journalPath,
+  restoreSettingsFromJournal,
+  unrestoredSettings,
+} from '../src/target/journal';
 import type { IotcWorld } from './world';
 import { recordExchange, recordInto } from './support/evidence';
 import { EXCHANGES_MEDIA_TYPE } from '../src/report/exchanges';
@@ -64,12 +70,14 @@ AfterAll({ timeout: 60_000 }, async () => {
   setRun(undefined);
   // whatever the scenarios left (a device a provisioning request created, an interrupted cleanup), per the journal
   // only this run's own entities: other workers of a parallel run share the journal and may still use theirs
+  const restoring = await restoreOwnSettings(context);
   const { failed } = await cleanupFromJournal(
     context.journal.path,
     context.admin,
     context.target.namePrefix,
     context.runId,
   );
+  failed.push(...restoring.failed);
   if (failed.length)
     console.error(
       `iotc: cleanup left ${failed.length} entities; run iotc cleanup --target: ${failed.join('; ')}`,
@@ -140,3 +148,20 @@ After({ timeout: 60_000 }, async function (this: IotcWorld, { result }: ITestCas
   await Promise.allSettled(this.ownDrivers.map((driver) => driver.close()));
   if (failures.length) throw new Error(`cleanup failed for ${failures.join('; ')}`);
 });
+
+/** Settings this run changed and a scenario's own undo did not put back (it failed, or never ran). */
+async function restoreOwnSettings(context: ReturnType<typeof run>): Promise<{ failed: string[] }> {
+  const { target, journal, runId } = context;
+  if (unrestoredSettings(journal.path, runId).length === 0) return { failed: [] };
+  const sysadmin = target.sysAdmin
+    ? await AdminClient.login(target.adminUrl, target.sysAdmin, {
+        requestTimeoutMs: target.timeouts.requestMs,
+        tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
+      }).catch(() => undefined)
+    : undefined;
+  try {
+    return await restoreSettingsFromJournal(journal.path, sysadmin, runId);
+  } finally {
+    await sysadmin?.close();
+  }
+}
