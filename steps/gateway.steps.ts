@@ -389,7 +389,18 @@ When(
   async function (this: IotcWorld, gateway: string, local: string, reply: string) {
     const id = this.ids.get(`gateway-rpc-id:${local}`);
     assert.ok(id, `the gateway has received no RPC for ${local}`);
-    const name = JSON.stringify(this.device(local).record.name);
+    const deviceName = this.device(local).record.name;
+    // a reply naming a device the platform no longer has creates it again: journaled before it can happen
+    this.run.journal.intend('device', deviceName);
+    this.cleanups.push({
+      what: `device ${deviceName} (an RPC reply may have created it again)`,
+      undo: async () => {
+        const record = await this.run.admin.findDeviceByName(deviceName);
+        if (record) await this.run.admin.deleteDevice(record.id);
+        this.run.journal.deleted('device', deviceName, record?.id);
+      },
+    });
+    const name = JSON.stringify(deviceName);
     this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.rpc, {
       raw: `{"device":${name},"id":${id},"data":${reply}}`,
     });

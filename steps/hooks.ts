@@ -15,6 +15,7 @@ import { openTarget } from '../src/target';
 import { AdminApiError, AdminClient } from '../src/admin-client';
 import { createDeviceDispatcher } from '../simulators/device/http-device';
 import { newRunId, run, setRun } from './support/run';
+import { scenarioFinished, scenarioStarting } from '../src/cli/interruption';
 import {
   CleanupJournal,
   cleanupFromJournal,
@@ -92,6 +93,12 @@ AfterAll({ timeout: 60_000 }, async () => {
 
 Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
   recordInto(this.exchanges);
+  // Ctrl-C: no scenario starts once the run is stopping (it cleans up when the running one has finished)
+  if (!scenarioStarting()) {
+    this.log('skipped: the run is stopping');
+    return 'skipped';
+  }
+  this.countedAsRunning = true;
   this.scenarioTags = pickle.tags.map((tag) => tag.name).join(' and ');
   const missing = pickle.tags
     .map((tag) => tag.name)
@@ -146,6 +153,7 @@ After({ timeout: 60_000 }, async function (this: IotcWorld, { result }: ITestCas
   // Abandoned long-polls and RPC calls are awaited so they cannot leak into the next scenario.
   await Promise.allSettled(this.pending.values());
   await Promise.allSettled(this.ownDrivers.map((driver) => driver.close()));
+  if (this.countedAsRunning) scenarioFinished();
   if (failures.length) throw new Error(`cleanup failed for ${failures.join('; ')}`);
 });
 

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import type * as messages from '@cucumber/messages';
 import { loadConfiguration, runCucumber } from '@cucumber/cucumber/api';
 import { loadProfile } from '../target';
+import { requestStop, whenNoScenarioRuns } from './interruption';
 import { Redactor } from '../report/redact';
 import { scenarioResults, requirementVerdicts } from '../report/verdicts';
 import {
@@ -20,6 +21,9 @@ import { cleanupTarget } from './cleanup';
 import { junitXml } from '../report/junit';
 
 export const PROJECT_ROOT = resolve(__dirname, '..', '..');
+
+/** How long Ctrl-C waits for the running scenario to finish before cleaning up anyway (its hooks' own limit). */
+const STOP_WAIT_MS = 60_000;
 
 export interface RunOptions {
   target: string;
@@ -35,9 +39,17 @@ export interface RunOptions {
 
 /** Runs the suite and writes reports; resolves to the process exit code (0 only when nothing failed). */
 export async function runConformance(options: RunOptions): Promise<number> {
-  // Ctrl-C or a terminated CI job: delete what the run created (its journal says what), then stop
-  const interrupted = (signal: NodeJS.Signals) => {
-    console.error(`\niotc run: ${signal}: cleaning up what this run created`);
+  // Ctrl-C or a terminated CI job: no new scenario, the running one finishes (with its own cleanup), then delete
+  // what the run created (its journal says what), then stop
+  const interrupted = async (signal: NodeJS.Signals) => {
+    requestStop();
+    console.error(`\niotc run: ${signal}: stopping; the running scenario finishes first`);
+    const waited = await whenNoScenarioRuns(STOP_WAIT_MS);
+    if (waited === 'timed out')
+      console.error(
+        `iotc run: a scenario still runs after ${STOP_WAIT_MS / 1000} s; cleaning up anyway`,
+      );
+    console.error('iotc run: cleaning up what this run created');
     cleanupTarget(options.target, (line) => console.error(line))
       .catch((error: unknown) =>
         console.error(
@@ -46,8 +58,8 @@ export async function runConformance(options: RunOptions): Promise<number> {
       )
       .finally(() => process.exit(130));
   };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
+  process.once('SIGINT', (signal) => void interrupted(signal));
+  process.once('SIGTERM', (signal) => void interrupted(signal));
   const reportsDir = resolve(options.reportsDir);
   mkdirSync(reportsDir, { recursive: true });
   const profile = loadProfile(options.target); // fails fast on a bad profile, before cucumber starts
