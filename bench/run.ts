@@ -46,6 +46,13 @@ import {
   fleetNames,
 } from '../load/gateway-fleet';
 import type { MqttGatewayReport } from '../load/mqtt-gateway';
+import {
+  GOAL_PAUSED_READER_BYTES,
+  GOAL_SMALL_P99_MS,
+  largeBodyEffect,
+  pausedReaderMemory,
+  type PlatformChild,
+} from './robustness-bench';
 
 const ROOT = resolve(__dirname, '..');
 const ROUNDS = positiveEnv('BENCH_ROUNDS', 3);
@@ -669,7 +676,46 @@ function cliStart(): { compiledMs: number; sourceMs: number; bareMs: number } {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/** The two robustness lines (bench/robustness-bench.ts), each against a fresh platform child. */
+async function robustnessLines(): Promise<boolean> {
+  const child = async <T>(measure: (platform: PlatformChild) => Promise<T>): Promise<T> => {
+    const server = await startServer(
+      'reference platform (robustness child)',
+      [
+        '--expose-gc',
+        '-r',
+        'ts-node/register/transpile-only',
+        join(ROOT, 'bench', 'platform-memory-child.ts'),
+      ],
+      'mqttUrl',
+    );
+    try {
+      return await measure({
+        httpUrl: server.ready.httpUrl as string,
+        mqttUrl: server.url,
+        memory: () => memoryOf(server),
+      });
+    } finally {
+      await stopServer(server);
+    }
+  };
+  const large = await child(largeBodyEffect);
+  console.log(large.line);
+  const largeOk = large.p99 < GOAL_SMALL_P99_MS;
+  console.log(
+    `${largeOk ? 'PASS' : 'FAIL'}  a 10 MB body's effect on concurrent small requests: p99 ${large.p99.toFixed(1)} ms (goal < ${GOAL_SMALL_P99_MS} ms), ${large.served} served while it was processed`,
+  );
+  const paused = await child(pausedReaderMemory);
+  console.log(paused.line);
+  const pausedOk = paused.grownBytes < GOAL_PAUSED_READER_BYTES;
+  console.log(
+    `${pausedOk ? 'PASS' : 'FAIL'}  resident memory of a paused MQTT reader after 10,000 updates: ${(paused.grownBytes / 1048576).toFixed(1)} MiB above before (goal < ${GOAL_PAUSED_READER_BYTES / 1048576} MiB)`,
+  );
+  return largeOk && pausedOk;
+}
+
 async function main(): Promise<number> {
+  if (process.env.BENCH_ONLY_ROBUSTNESS === '1') return (await robustnessLines()) ? 0 : 1;
   const total = ROUNDS * 2 * (WARMUP_S + DURATION_S);
   console.log(
     `iotc bench: HTTP telemetry POST, c=${CONNECTIONS} p=1, ${WARMUP_S} s warm-up + ${DURATION_S} s, ${ROUNDS} rounds A/B (~${total} s), then the conformance run`,
@@ -735,6 +781,9 @@ async function main(): Promise<number> {
   console.log(
     `${memoryOk ? 'PASS' : 'FAIL'}  resident memory per sub-device (${MEMORY_DEVICES} behind ${MEMORY_GATEWAYS} gateways): ${Math.round(memory.bytesPerDevice)} bytes (goal <= ${GOAL_BYTES_PER_SUB_DEVICE}); heap ${Math.round(memory.heapBytesPerDevice)} bytes`,
   );
+
+  const robustness = await robustnessLines();
+  ok &&= robustness;
 
   const loadRun = await loadProfileRun();
   const readback = loadRun.report?.readback;

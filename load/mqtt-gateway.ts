@@ -112,7 +112,17 @@ export interface MqttGatewayReport {
     duplicated: number;
     /** Acknowledged with success but not stored: the worst kind of lost. */
     acknowledgedNotStored: number;
+    /**
+     * The oldest seqs of devices that sent more than the target keeps per key (historyPerKey): not checked, since
+     * their absence is the target's retention, not a loss.
+     */
+    beyondRetention: number;
   };
+  /** Whether the run reached the rate it was asked for (at least 90 % of the messages it owed); a run that did not
+   * measured a lighter load than asked, and does not pass. */
+  rateReached: boolean;
+  /** Why the verdict is FAIL, one line each. */
+  failures: string[];
   /** Achieved messages per second: sent over the publishing time; acknowledged over the time to the last answer. */
   throughput: { sentPerSecond: number; acknowledgedPerSecond: number };
   latency: LatencySummary;
@@ -140,7 +150,7 @@ const MAX_READBACK_DEVICES = 1000;
 const TICK_MS = 5;
 
 /** What the publishing and the readback measured, before cleanup. */
-type Measured = Omit<MqttGatewayReport, 'durationMs' | 'cleanup' | 'verdict'>;
+type Measured = Omit<MqttGatewayReport, 'durationMs' | 'cleanup' | 'verdict' | 'failures'>;
 
 export async function runMqttGatewayLoad(
   options: MqttGatewayLoadOptions,
@@ -180,23 +190,32 @@ export async function runMqttGatewayLoad(
     if (ownsTarget) await target?.close();
   }
   const readback = measured.readback;
-  const verdict: MqttGatewayReport['verdict'] = options.signal?.aborted
-    ? 'FAIL'
-    : !readback
-      ? 'NOT MEASURED'
-      : readback.lost === 0 &&
-          readback.duplicated === 0 &&
-          measured.failed === 0 &&
-          measured.sent > 0 &&
-          !cleanup?.failed.length
-        ? 'PASS'
-        : 'FAIL';
-  const report: MqttGatewayReport = { ...measured, durationMs: timings, cleanup, verdict };
+  const failures = [
+    options.signal?.aborted ? 'interrupted' : '',
+    readback?.lost ? `lost ${readback.lost}` : '',
+    readback?.duplicated ? `duplicated ${readback.duplicated}` : '',
+    measured.failed ? `failed publishes ${measured.failed}` : '',
+    measured.sent === 0 ? 'nothing sent' : '',
+    measured.rateReached
+      ? ''
+      : `rate not reached: ${measured.behindSchedule} of ${measured.sent + measured.behindSchedule} messages behind schedule`,
+    cleanup?.failed.length ? `cleanup failed for ${cleanup.failed.length}` : '',
+  ].filter(Boolean);
+  const verdict: MqttGatewayReport['verdict'] =
+    failures.length > 0 ? 'FAIL' : !readback ? 'NOT MEASURED' : 'PASS';
+  const report: MqttGatewayReport = {
+    ...measured,
+    failures,
+    durationMs: timings,
+    cleanup,
+    verdict,
+  };
   if (options.reportsDir) {
     const dir = resolve(options.reportsDir, 'load');
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'mqtt-gateway.json'), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(dir, 'mqtt-gateway.html'), mqttGatewayHtml(report));
+    if (failures.length) log(`FAIL: ${failures.join('; ')}`);
     log(
       `${verdict}: reports ${join(dir, 'mqtt-gateway.json')} and .html (${Math.round(timings.total / 100) / 10} s)`,
     );
@@ -319,7 +338,7 @@ async function measure(
     );
     timings.readback = Date.now() - readStarted;
     log(
-      `read back ${readback.devicesRead} of ${readback.devicesTotal} devices: stored ${readback.stored} of ${readback.sent}, lost ${readback.lost}, duplicated ${readback.duplicated}`,
+      `read back ${readback.devicesRead} of ${readback.devicesTotal} devices: stored ${readback.stored} of ${readback.sent}, lost ${readback.lost}, duplicated ${readback.duplicated}, beyond retention ${readback.beyondRetention}`,
     );
   }
   const latency = summarize(histogram, options.qos);
@@ -343,6 +362,7 @@ async function measure(
     acknowledged: counters.acknowledged,
     failed: counters.failed,
     behindSchedule: counters.behind,
+    rateReached: counters.behind <= 0.1 * (counters.sent + counters.behind),
     readback,
     throughput: {
       sentPerSecond: round(counters.sent / Math.max(publishingMs / 1000, 0.001)),
@@ -468,10 +488,20 @@ async function readBack(
     (_, i) => devices[Math.floor(i * step)],
   );
   const deadline = Date.now() + Math.max(target.timeouts.eventuallyMs, 2000);
-  const totals = { sent: 0, stored: 0, lost: 0, duplicated: 0, acknowledgedNotStored: 0 };
+  const totals = {
+    sent: 0,
+    stored: 0,
+    lost: 0,
+    duplicated: 0,
+    acknowledgedNotStored: 0,
+    beyondRetention: 0,
+  };
+  const retained = target.historyPerKey ?? Number.POSITIVE_INFINITY;
   await mapLimited(sample, 8, async (device) => {
     const record = await admin.findDeviceByName(device.name);
-    const expected = qos === 1 ? device.sent - new Set(device.notAcknowledged).size : device.sent;
+    const acknowledged =
+      qos === 1 ? device.sent - new Set(device.notAcknowledged).size : device.sent;
+    const expected = Math.min(acknowledged, retained);
     let seqs: number[] = [];
     for (;;) {
       if (record) {
@@ -480,7 +510,7 @@ async function readBack(
           ['seq'],
           startTs,
           device.lastTs + 1,
-          device.sent * 2 + 100,
+          Math.min(device.sent, retained) * 2 + 100,
         );
         seqs = (history.get('seq') ?? []).map((entry) =>
           entry.value ? Number(typedValueToString(entry.value)) : NaN,
@@ -489,7 +519,7 @@ async function readBack(
       if (!record || new Set(seqs).size >= expected || Date.now() >= deadline) break;
       await new Promise((resolveWait) => setTimeout(resolveWait, target.timeouts.pollIntervalMs));
     }
-    const tally = tallySeqs(device.sent, device.notAcknowledged, seqs);
+    const tally = tallySeqs(device.sent, device.notAcknowledged, seqs, retained);
     for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += tally[key];
   });
   return { devicesRead: sample.length, devicesTotal: devices.length, ...totals };
@@ -497,32 +527,37 @@ async function readBack(
 
 /**
  * Compares one device's stored seqs (one per stored entry, any order) with what it sent (seqs 1..sent): stored is
- * the distinct seqs sent, lost the seqs never stored, duplicated the entries beyond one per seq.
+ * the distinct seqs sent, lost the seqs never stored, duplicated the entries beyond one per seq. A target that
+ * keeps only the newest `retained` entries per key is checked on the newest `retained` seqs; the older ones are
+ * counted as beyond retention, neither stored nor lost.
  */
 export function tallySeqs(
   sent: number,
   notAcknowledged: readonly number[],
   storedSeqs: readonly number[],
+  retained = Number.POSITIVE_INFINITY,
 ): {
   sent: number;
   stored: number;
   lost: number;
   duplicated: number;
   acknowledgedNotStored: number;
+  beyondRetention: number;
 } {
-  const distinct = new Set(
-    storedSeqs.filter((seq) => Number.isInteger(seq) && seq >= 1 && seq <= sent),
-  );
+  const first = Math.max(1, sent - retained + 1);
+  const checked = storedSeqs.filter((seq) => Number.isInteger(seq) && seq >= first && seq <= sent);
+  const distinct = new Set(checked);
   const unanswered = new Set(notAcknowledged);
   let acknowledgedNotStored = 0;
-  for (let seq = 1; seq <= sent; seq++)
+  for (let seq = first; seq <= sent; seq++)
     if (!distinct.has(seq) && !unanswered.has(seq)) acknowledgedNotStored++;
   return {
     sent,
     stored: distinct.size,
-    lost: sent - distinct.size,
+    lost: sent - first + 1 - distinct.size,
     duplicated: storedSeqs.length - new Set(storedSeqs).size,
     acknowledgedNotStored,
+    beyondRetention: first - 1,
   };
 }
 

@@ -535,7 +535,18 @@ When(
   async function (this: IotcWorld, gateway: string, local: string, reply: string) {
     const id = this.ids.get(`gateway-rpc-id:${local}`);
     assert.ok(id, `the gateway has received no RPC for ${local}`);
-    const name = JSON.stringify(this.device(local).record.name);
+    const deviceName = this.device(local).record.name;
+    // a reply naming a device the platform no longer has creates it again: journaled before it can happen
+    this.run.journal.intend('device', deviceName);
+    this.cleanups.push({
+      what: `device ${deviceName} (an RPC reply may have created it again)`,
+      undo: async () => {
+        const record = await this.run.admin.findDeviceByName(deviceName);
+        if (record) await this.run.admin.deleteDevice(record.id);
+        this.run.journal.deleted('device', deviceName, record?.id);
+      },
+    });
+    const name = JSON.stringify(deviceName);
     this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.rpc, {
       raw: `{"device":${name},"id":${id},"data":${reply}}`,
     });
@@ -645,6 +656,13 @@ async function limitDevices(world: IotcWorld, room: number): Promise<void> {
   const configuration = (profile.profileData as { configuration: { maxDevices?: number } })
     .configuration;
   const previous = configuration.maxDevices ?? 0;
+  const profileId = String((profile.id as { id?: string }).id);
+  // journaled before the change: a run killed now still has `iotc cleanup` put the limit back
+  world.run.journal.changingSetting({
+    setting: 'tenantProfile.maxDevices',
+    id: profileId,
+    previous,
+  });
   configuration.maxDevices = (await admin.listDevices(0, undefined, 1)).totalElements + room;
   await sysadmin.saveTenantProfile(profile);
   world.cleanups.push({
@@ -652,6 +670,7 @@ async function limitDevices(world: IotcWorld, room: number): Promise<void> {
     undo: async () => {
       configuration.maxDevices = previous;
       await sysadmin.saveTenantProfile(profile);
+      world.run.journal.restoredSetting('tenantProfile.maxDevices', profileId);
     },
   });
 }

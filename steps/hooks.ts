@@ -15,7 +15,14 @@ import { openTarget } from '../src/target';
 import { AdminApiError, AdminClient } from '../src/admin-client';
 import { createDeviceDispatcher } from '../simulators/device/http-device';
 import { newRunId, run, setRun } from './support/run';
-import { CleanupJournal, cleanupFromJournal, journalPath } from '../src/target/journal';
+import { scenarioFinished, scenarioStarting } from '../src/cli/interruption';
+import {
+  CleanupJournal,
+  cleanupFromJournal,
+  journalPath,
+  restoreSettingsFromJournal,
+  unrestoredSettings,
+} from '../src/target/journal';
 import type { IotcWorld } from './world';
 import { recordExchange, recordInto } from './support/evidence';
 import { EXCHANGES_MEDIA_TYPE } from '../src/report/exchanges';
@@ -64,12 +71,14 @@ AfterAll({ timeout: 60_000 }, async () => {
   setRun(undefined);
   // whatever the scenarios left (a device a provisioning request created, an interrupted cleanup), per the journal
   // only this run's own entities: other workers of a parallel run share the journal and may still use theirs
+  const restoring = await restoreOwnSettings(context);
   const { failed } = await cleanupFromJournal(
     context.journal.path,
     context.admin,
     context.target.namePrefix,
     context.runId,
   );
+  failed.push(...restoring.failed);
   if (failed.length)
     console.error(
       `iotc: cleanup left ${failed.length} entities; run iotc cleanup --target: ${failed.join('; ')}`,
@@ -84,6 +93,12 @@ AfterAll({ timeout: 60_000 }, async () => {
 
 Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
   recordInto(this.exchanges);
+  // Ctrl-C: no scenario starts once the run is stopping (it cleans up when the running one has finished)
+  if (!scenarioStarting()) {
+    this.log('skipped: the run is stopping');
+    return 'skipped';
+  }
+  this.countedAsRunning = true;
   this.scenarioTags = pickle.tags.map((tag) => tag.name).join(' and ');
   // a complete command: the same target, the scenario's feature file and its tags (an outline's example included)
   const target = process.env.IOTC_TARGET || 'embedded';
@@ -141,10 +156,28 @@ After({ timeout: 60_000 }, async function (this: IotcWorld, { result }: ITestCas
   // Abandoned long-polls and RPC calls are awaited so they cannot leak into the next scenario.
   await Promise.allSettled(this.pending.values());
   await Promise.allSettled(this.ownDrivers.map((driver) => driver.close()));
+  if (this.countedAsRunning) scenarioFinished();
   if (failures.length) throw new Error(`cleanup failed for ${failures.join('; ')}`);
 });
 
 /** A word for a POSIX shell: as it is when it is plain, else in single quotes. */
 function shellWord(text: string): string {
   return /^[\w@./:=,+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/** Settings this run changed and a scenario's own undo did not put back (it failed, or never ran). */
+async function restoreOwnSettings(context: ReturnType<typeof run>): Promise<{ failed: string[] }> {
+  const { target, journal, runId } = context;
+  if (unrestoredSettings(journal.path, runId).length === 0) return { failed: [] };
+  const sysadmin = target.sysAdmin
+    ? await AdminClient.login(target.adminUrl, target.sysAdmin, {
+        requestTimeoutMs: target.timeouts.requestMs,
+        tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
+      }).catch(() => undefined)
+    : undefined;
+  try {
+    return await restoreSettingsFromJournal(journal.path, sysadmin, runId);
+  } finally {
+    await sysadmin?.close();
+  }
 }

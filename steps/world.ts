@@ -52,6 +52,8 @@ export class IotcWorld extends World {
   readonly pending = new Map<string, Promise<unknown>>();
   /** Drivers with their own connection pool (HTTPS), closed by the After hook. */
   readonly ownDrivers: HttpDevice[] = [];
+  /** Counted as a running scenario by the Before hook (src/cli/interruption.ts); the After hook uncounts it. */
+  countedAsRunning = false;
   /** Gateways of this scenario by local name (their devices are in `devices` too). */
   readonly gateways = new Map<string, ScenarioGateway>();
   /** The outcome of the last MQTT publish, for Then steps. */

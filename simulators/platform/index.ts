@@ -59,6 +59,12 @@ export interface PlatformOptions {
   mqttPort?: number;
   /** Also serve MQTT over TLS (mqtts) on this port with `tls`. */
   mqttTlsPort?: number;
+  /** The largest admin API body, multipart uploads included (default 16 MiB, as ThingsBoard's /api/**). */
+  adminMaxBodyBytes?: number;
+  /** Output an MQTT session may have waiting for a client that does not read (default 4 MiB). */
+  mqttMaxPendingOutputBytes?: number;
+  /** Time a new MQTT connection has to send its CONNECT (default 10 s). */
+  mqttConnectTimeoutMs?: number;
   /** The tenant's device limit (tenant profile maxDevices); absent or 0 = unlimited. */
   maxDevices?: number;
   /** Shortest server-side RPC timeout (ThingsBoard's MIN_SERVER_SIDE_RPC_TIMEOUT, default 5000 ms). */
@@ -139,7 +145,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     },
   });
   registerDeviceApi(router, core, clientRpc, logger, quirks);
-  registerAdminRoutes(router, core, auth, [...ADMIN_ROUTES]);
+  registerAdminRoutes(router, core, auth, [...ADMIN_ROUTES], options.adminMaxBodyBytes);
   registerDocs(router, ADMIN_ROUTES);
   const demo = core.createDevice({ name: 'Demo Device', token: 'A1_TEST_TOKEN' });
   const demoGateway = core.createDevice({
@@ -215,6 +221,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
         host,
         port: options.mqttPort,
         tlsPort: options.mqttTlsPort,
+        connectTimeoutMs: options.mqttConnectTimeoutMs,
+        maxPendingOutputBytes: options.mqttMaxPendingOutputBytes,
         tls: options.tls,
         traffic: options.traffic,
       });

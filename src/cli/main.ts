@@ -399,6 +399,10 @@ program
       .choices([...SIMULATE_MODES])
       .default('spec'),
   )
+  .option(
+    '--state-dir <dir>',
+    'keep the generated TLS certificate here and reuse it at the next start (the CA file stays valid)',
+  )
   .option('--json', 'print one JSON line with the URLs and demo credentials instead of text', false)
   .option(
     '--log',

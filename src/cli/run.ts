@@ -8,6 +8,7 @@ import type * as messages from '@cucumber/messages';
 import { loadConfiguration, loadSupport, runCucumber } from '@cucumber/cucumber/api';
 import { loadProfile, openTarget } from '../target';
 import { checkTarget, TargetUnreachableError } from '../target/preflight';
+import { requestStop, whenNoScenarioRuns } from './interruption';
 import { Redactor } from '../report/redact';
 import {
   scenarioInventory,
@@ -31,6 +32,9 @@ import { dryRunInventory } from './inventory';
 
 export const PROJECT_ROOT = PACKAGE_ROOT;
 
+/** How long Ctrl-C waits for the running scenario to finish before cleaning up anyway (its hooks' own limit). */
+const STOP_WAIT_MS = 60_000;
+
 export interface RunOptions {
   target: string;
   reportsDir: string;
@@ -50,12 +54,18 @@ export class RunOptionsError extends Error {
 
 /** Runs the suite and writes reports; resolves to the process exit code (0 only when nothing failed). */
 export async function runConformance(options: RunOptions): Promise<number> {
-  // Ctrl-C or a terminated CI job: delete what the run created (its journal says what), then stop
-  const interrupted = (signal: NodeJS.Signals) => {
-    console.error(
-      `\niotc run: ${signal}: no new scenario creates anything; cleaning up what this run created`,
-    );
+  // Ctrl-C or a terminated CI job: no new scenario and no new entity; the running scenario finishes (with its own
+  // cleanup) and creations in flight are answered; then delete what the run created (its journal says what), and stop
+  const interrupted = async (signal: NodeJS.Signals) => {
+    requestStop();
     refuseNewEntities(signal);
+    console.error(`\niotc run: ${signal}: stopping; the running scenario finishes first`);
+    const waited = await whenNoScenarioRuns(STOP_WAIT_MS);
+    if (waited === 'timed out')
+      console.error(
+        `iotc run: a scenario still runs after ${STOP_WAIT_MS / 1000} s; cleaning up anyway`,
+      );
+    console.error('iotc run: cleaning up what this run created');
     creationsSettled()
       .then(() => cleanupTarget(options.target, (line) => console.error(line)))
       .catch((error: unknown) =>
@@ -65,8 +75,8 @@ export async function runConformance(options: RunOptions): Promise<number> {
       )
       .finally(() => process.exit(130));
   };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
+  process.once('SIGINT', (signal) => void interrupted(signal));
+  process.once('SIGTERM', (signal) => void interrupted(signal));
   const reportsDir = resolve(options.reportsDir);
   mkdirSync(reportsDir, { recursive: true });
   const profile = loadProfile(options.target); // fails fast on a bad profile, before cucumber starts
@@ -77,12 +87,13 @@ export async function runConformance(options: RunOptions): Promise<number> {
     );
   const unreachable = profile.embedded ? undefined : await preflight(options.target);
   const redactor = new Redactor();
-  // An embedded target's users are the published demo users ("customer" / "customer"): blanking their passwords
-  // by value would only blank words such as customerId in the evidence. Password fields are blanked by shape anyway.
+  // An embedded target's users are the published demo users ("customer" / "customer"), not secrets: blanking them
+  // would blank the user names in the evidence. A real target's passwords are blanked whatever their length, and
+  // only where they stand whole (redact.ts). Password fields are blanked by name anyway.
   for (const credentials of profile.embedded
     ? []
     : [profile.platform.tenantAdmin, profile.platform.customerUser, profile.platform.sysAdmin]) {
-    if (credentials && credentials.password.length >= 8) redactor.addSecret(credentials.password);
+    if (credentials) redactor.addSecret(credentials.password);
   }
 
   if (unreachable) {

@@ -12,6 +12,7 @@ import { QUIRKS_MODES, type QuirksMode } from '../../simulators/platform/quirks'
 export const SIMULATE_MODES = ['spec', ...(Object.keys(QUIRKS_MODES) as QuirksMode[])] as const;
 export type SimulateMode = 'spec' | QuirksMode;
 import { generateSelfSignedCertificate } from '../tls/certificate';
+import { keptCertificate } from '../tls/persistent-certificate';
 
 export interface SimulateOptions {
   host: string;
@@ -28,6 +29,11 @@ export interface SimulateOptions {
    * known deviations too (simulators/platform/quirks.ts), so firmware that works here works on ThingsBoard.
    */
   mode: SimulateMode;
+  /**
+   * Keep the generated certificate here (tls/ca.pem and its key) and reuse it at the next start, so that a
+   * profile's tls.caFile stays valid across restarts; without it a new certificate is made at every start.
+   */
+  stateDir?: string;
   /** One JSON line for programs instead of the text for people. */
   json: boolean;
   /** A line per HTTP exchange and MQTT packet on stderr (default: on in a terminal, off with --json). */
@@ -35,13 +41,21 @@ export interface SimulateOptions {
 }
 
 export async function simulate(options: SimulateOptions): Promise<void> {
-  const tls =
-    options.httpsPort === undefined && options.mqttsPort === undefined
-      ? undefined
-      : await generateSelfSignedCertificate(['localhost', options.host]);
-  const certificateDir = tls ? mkdtempSync(join(tmpdir(), 'iotc-ca-')) : undefined;
-  const caFile = certificateDir ? join(certificateDir, 'ca.pem') : undefined;
-  if (caFile && tls) writeFileSync(caFile, tls.cert);
+  const wantsTls = options.httpsPort !== undefined || options.mqttsPort !== undefined;
+  const hosts = ['localhost', options.host];
+  let tls: { cert: string; key: string } | undefined;
+  let caFile: string | undefined;
+  let certificateDir: string | undefined; // a temporary one, removed at stop
+  if (wantsTls && options.stateDir) {
+    const kept = await keptCertificate(options.stateDir, hosts);
+    tls = { cert: kept.cert, key: kept.key };
+    caFile = kept.caFile;
+  } else if (wantsTls) {
+    tls = await generateSelfSignedCertificate(hosts);
+    certificateDir = mkdtempSync(join(tmpdir(), 'iotc-ca-'));
+    caFile = join(certificateDir, 'ca.pem');
+    writeFileSync(caFile, tls.cert);
+  }
   const platform = await startPlatform({
     host: options.host,
     httpPort: options.httpPort,

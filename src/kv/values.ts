@@ -33,8 +33,44 @@ const LONG_MAX = 2n ** 63n - 1n;
 const INTEGER_LEXEME = /^-?\d+$/;
 const EXPONENT_WITHOUT_POINT = /^-?\d+[eE][+-]?\d+$/;
 
-/** Parses JSON text keeping every number's lexeme. Throws SyntaxError on malformed text. */
+/**
+ * Deepest nesting of arrays and objects accepted in JSON text: Jackson's StreamReadConstraints default, which
+ * ThingsBoard's parser applies. The lossless parser recurses, so a deeper document would overflow the stack.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+export class JsonTooDeepError extends SyntaxError {
+  override readonly name = 'JsonTooDeepError';
+  readonly code = 'IOTC_JSON_TOO_DEEP';
+  constructor(readonly limit: number) {
+    super(`JSON nesting depth exceeds the limit of ${limit}`);
+  }
+}
+
+/**
+ * Throws JsonTooDeepError when arrays and objects in `text` nest deeper than `limit`: one pass over the text that
+ * skips string contents, so it costs little next to the parse it protects (hand-written: no parser exposes a
+ * depth limit, and this must run before the parser does).
+ */
+export function checkJsonDepth(text: string, limit = MAX_JSON_DEPTH): void {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      // a backslash escapes the next character
+      if (code === 0x5c) index++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > limit) throw new JsonTooDeepError(limit);
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+}
+
+/** Parses JSON text keeping every number's lexeme. Throws SyntaxError on malformed or too deeply nested text. */
 export function parseLossless(text: string): unknown {
+  checkJsonDepth(text);
   return losslessParse(text);
 }
 

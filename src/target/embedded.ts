@@ -1,6 +1,7 @@
 /** Starts the reference platform in this process on free loopback ports: the `embedded` target. */
 import type { TargetProfile } from '../../schemas';
 import { startPlatform } from '../../simulators/platform';
+import { MAX_HISTORY_PER_KEY } from '../../simulators/platform/core/time-series';
 import { join } from 'node:path';
 import { startAnalytics } from '../../simulators/analytics';
 import { generateSelfSignedCertificate } from '../tls/certificate';
@@ -65,6 +66,7 @@ export async function startEmbedded(profile: TargetProfile, runId?: string) {
       })
     : undefined;
   return {
+    historyPerKey: MAX_HISTORY_PER_KEY,
     connector: connector?.connector,
     analyticsUrl: analytics.url,
     analyticsLimits: limits,

@@ -48,6 +48,8 @@ export interface Target {
   deviations: Readonly<Record<string, { observed: string; reason: string }>>;
   namePrefix: string;
   timeouts: { eventuallyMs: number; pollIntervalMs: number; requestMs: number };
+  /** Time series entries the target keeps per key, when it keeps only the newest (the embedded reference). */
+  historyPerKey?: number;
   /** Stops what opening the target started (the embedded reference); a no-op for remote targets. */
   close(): Promise<void>;
 }
@@ -238,6 +240,7 @@ export async function openTarget(
       `target profile ${nameOrPath}: the connector ${connector.url} is HTTPS; its connector.tls needs a caFile (or insecureSkipVerify)`,
     );
   let close = async () => {};
+  let historyPerKey: number | undefined;
   if (profile.embedded) {
     // Loaded lazily so that a run against a remote target never loads the reference platform.
     const { startEmbedded } = require('./embedded') as typeof import('./embedded');
@@ -255,6 +258,7 @@ export async function openTarget(
     ca = embedded.ca;
     connector = embedded.connector;
     close = embedded.close;
+    historyPerKey = embedded.historyPerKey;
   }
   if (!urls.httpUrl)
     throw new TargetProfileError(`target profile ${nameOrPath} has no platform.http URL`);
@@ -262,6 +266,7 @@ export async function openTarget(
     throw new TargetProfileError(`target profile ${nameOrPath} has no platform.tenantAdmin`);
   return {
     name: profile.name,
+    historyPerKey,
     httpUrl: trimSlash(urls.httpUrl),
     adminUrl: trimSlash(urls.adminUrl ?? urls.httpUrl),
     mqttUrl: urls.mqttUrl,

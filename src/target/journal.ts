@@ -3,7 +3,8 @@
  * deleted, so that an interrupted run (a crash, Ctrl-C, a killed CI job) can be cleaned up later by `iotc cleanup`.
  * One JSON line per event, appended synchronously (a line written is a line kept, whatever happens next).
  * Cleanup deletes only what a journal names and only names that carry the profile's prefix: a run never touches
- * entities it did not create.
+ * entities it did not create. A target setting a run changes (the tenant profile's device limit, tenant-limits
+ * capability) is journaled the same way, with the value it had, before the change; cleanup puts that value back.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -19,6 +20,25 @@ export interface JournalEntry {
   name: string;
   /** The platform id once known. */
   id?: string;
+  runId: string;
+  at: number;
+}
+
+/** A target setting a run may change; `id` names what holds it (the tenant profile). */
+export type SettingName = 'tenantProfile.maxDevices';
+
+export interface SettingChange {
+  setting: SettingName;
+  id: string;
+  /** The value before the run changed it: what cleanup restores. */
+  previous: number;
+}
+
+interface SettingEntry {
+  event: 'setting-changing' | 'setting-restored';
+  setting: SettingName;
+  id: string;
+  previous?: number;
   runId: string;
   at: number;
 }
@@ -99,6 +119,100 @@ export class CleanupJournal {
   deleted(kind: EntityKind, name: string, id?: string): void {
     this.append({ event: 'deleted', kind, name, id });
   }
+
+  /** Before a setting is changed: its current value, for cleanup to restore. */
+  changingSetting(change: SettingChange): void {
+    this.appendSetting({ event: 'setting-changing', ...change });
+  }
+
+  /** After a changed setting was put back. */
+  restoredSetting(setting: SettingName, id: string): void {
+    this.appendSetting({ event: 'setting-restored', setting, id });
+  }
+
+  private appendSetting(entry: Omit<SettingEntry, 'runId' | 'at'>): void {
+    appendFileSync(
+      this.path,
+      `${JSON.stringify({ ...entry, runId: this.runId, at: Date.now() })}\n`,
+    );
+  }
+}
+
+function journalLines(path: string): Array<JournalEntry | SettingEntry> {
+  if (!existsSync(path)) return [];
+  const out: Array<JournalEntry | SettingEntry> = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line) continue;
+    try {
+      out.push(JSON.parse(line) as JournalEntry | SettingEntry);
+    } catch {
+      // a line cut by a crash mid-write: the intent before it, if any, still counts
+    }
+  }
+  return out;
+}
+
+function isSetting(entry: JournalEntry | SettingEntry): entry is SettingEntry {
+  return entry.event === 'setting-changing' || entry.event === 'setting-restored';
+}
+
+/**
+ * Settings a journal says were changed and not put back, each with the value it had before the first of those
+ * changes (a run that lowered a limit twice restores the original). With `runId`, only that run's changes.
+ */
+export function unrestoredSettings(path: string, runId?: string): SettingChange[] {
+  const open = new Map<string, SettingChange & { runId: string }>();
+  for (const entry of journalLines(path)) {
+    if (!isSetting(entry)) continue;
+    const key = `${entry.setting}:${entry.id}`;
+    if (entry.event === 'setting-restored') open.delete(key);
+    else if (!open.has(key) && entry.previous !== undefined)
+      open.set(key, {
+        setting: entry.setting,
+        id: entry.id,
+        previous: entry.previous,
+        runId: entry.runId,
+      });
+  }
+  return [...open.values()]
+    .filter((change) => runId === undefined || change.runId === runId)
+    .map(({ setting, id, previous }) => ({ setting, id, previous }));
+}
+
+/**
+ * Puts back what unrestoredSettings names, through the system administrator (the only one who may change a
+ * tenant profile); without one, every change is reported as failed. Returns what it restored and what it could not.
+ */
+export async function restoreSettingsFromJournal(
+  path: string,
+  sysadmin: AdminClient | undefined,
+  runId?: string,
+): Promise<{ restored: string[]; failed: string[] }> {
+  const restored: string[] = [];
+  const failed: string[] = [];
+  const journal = new CleanupJournal(path, 'cleanup');
+  for (const change of unrestoredSettings(path, runId)) {
+    const label = `${change.setting} of ${change.id} back to ${change.previous}`;
+    if (!sysadmin) {
+      failed.push(`${label}: the target profile has no platform.sysAdmin to restore it with`);
+      continue;
+    }
+    try {
+      const profile = await sysadmin.defaultTenantProfile();
+      const profileId = (profile.id as { id?: string } | undefined)?.id;
+      if (profileId !== change.id)
+        throw new Error(`the default tenant profile is now ${profileId}`);
+      const configuration = (profile.profileData as { configuration: { maxDevices?: number } })
+        .configuration;
+      configuration.maxDevices = change.previous;
+      await sysadmin.saveTenantProfile(profile);
+      journal.restoredSetting(change.setting, change.id);
+      restored.push(label);
+    } catch (error) {
+      failed.push(`${label}: ${(error as Error).message}`);
+    }
+  }
+  return { restored, failed };
 }
 
 /**
@@ -109,19 +223,12 @@ export function leftovers(
   path: string,
   runId?: string,
 ): Array<{ kind: EntityKind; name: string; id?: string }> {
-  if (!existsSync(path)) return [];
   const state = new Map<
     string,
     { kind: EntityKind; name: string; id?: string; order: number; runId: string }
   >();
-  const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
-  lines.forEach((line, order) => {
-    let entry: JournalEntry;
-    try {
-      entry = JSON.parse(line) as JournalEntry;
-    } catch {
-      return; // a line cut by a crash mid-write: the intent before it, if any, still counts
-    }
+  journalLines(path).forEach((entry, order) => {
+    if (isSetting(entry)) return;
     const key = `${entry.kind}:${entry.name}`;
     if (entry.event === 'deleted') state.delete(key);
     else
@@ -173,7 +280,12 @@ export async function cleanupFromJournal(
     }
   }
   // the last complete journal, kept for inspection; not while another run (in parallel) still has entities in it
-  if (failed.length === 0 && existsSync(path) && leftovers(path).length === 0)
+  if (
+    failed.length === 0 &&
+    existsSync(path) &&
+    leftovers(path).length === 0 &&
+    unrestoredSettings(path).length === 0
+  )
     renameSync(path, `${path}.done`);
   return { deleted, failed };
 }

@@ -92,6 +92,7 @@ test('the readback counts lost, duplicated and acknowledged-but-not-stored messa
     lost: 2,
     duplicated: 1,
     acknowledgedNotStored: 1,
+    beyondRetention: 0,
   });
   assert.deepEqual(tallySeqs(3, [], [3, 2, 1]), {
     sent: 3,
@@ -99,6 +100,7 @@ test('the readback counts lost, duplicated and acknowledged-but-not-stored messa
     lost: 0,
     duplicated: 0,
     acknowledgedNotStored: 0,
+    beyondRetention: 0,
   });
   assert.deepEqual(tallySeqs(2, [], []), {
     sent: 2,
@@ -106,5 +108,46 @@ test('the readback counts lost, duplicated and acknowledged-but-not-stored messa
     lost: 2,
     duplicated: 0,
     acknowledgedNotStored: 2,
+    beyondRetention: 0,
   });
+});
+
+test('a target keeping only the newest entries per key: the older seqs are beyond retention, not lost', () => {
+  // sent 1..10, the target keeps 4 per key: 7..10 are checked; 8 is missing, 1..6 are the target's retention
+  assert.deepEqual(tallySeqs(10, [], [7, 9, 10], 4), {
+    sent: 10,
+    stored: 3,
+    lost: 1,
+    duplicated: 0,
+    acknowledgedNotStored: 1,
+    beyondRetention: 6,
+  });
+});
+
+test('a run that falls far behind the asked rate does not pass', { timeout: 90_000 }, async () => {
+  const reports = mkdtempSync(join(tmpdir(), 'iotc-mqtt-load-rate-'));
+  process.env.IOTC_STATE_DIR = join(reports, 'state');
+  const target = await openTarget('embedded');
+  try {
+    // a million messages a second through a window of one unacknowledged publish: unreachable anywhere
+    const { report, exitCode } = await runMqttGatewayLoad({
+      target,
+      gateways: 1,
+      devicesPerGateway: 1,
+      rate: 1_000_000,
+      rateOf: 'gateway',
+      qos: 1,
+      protocolVersion: 5,
+      durationS: 0.5,
+      window: 1,
+      log: () => {},
+    });
+    assert.equal(report.rateReached, false);
+    assert.equal(report.readback?.lost, 0, 'what was sent was stored: only the rate fails');
+    assert.equal(report.verdict, 'FAIL');
+    assert.equal(exitCode, 1);
+    assert.ok(report.failures.some((line) => line.startsWith('rate not reached')));
+  } finally {
+    await target.close();
+  }
 });

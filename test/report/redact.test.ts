@@ -47,3 +47,34 @@ test('redacting JSON text or HTML never eats an escape or markup, and prose elli
     `"X-Authorization: Bearer ${REDACTED}\\"`,
   );
 });
+
+test('known secrets are blanked whole, at any length, never inside a longer word', () => {
+  const redactor = new Redactor();
+  redactor.addSecret('customer'); // a password that is also the start of common words
+  redactor.addSecret('pw7'); // shorter than any length rule would keep
+  const text =
+    '{"customerId":"c1","password was":"customer","note":"pw7, not pw7x","user":"x-customer"}';
+  assert.equal(
+    redactor.redact(text),
+    `{"customerId":"c1","password was":"${REDACTED}","note":"${REDACTED}, not pw7x","user":"x-customer"}`,
+  );
+  // special characters in a secret are matched literally
+  redactor.addSecret('a.b*c');
+  assert.equal(redactor.redact('x a.b*c y aXbbc'), `x ${REDACTED} y aXbbc`);
+});
+
+test('evidence blanks credential fields by name, not generic ones such as value', () => {
+  const redactor = new Redactor();
+  const body = JSON.stringify([
+    { key: 'temperature', value: '21.5', lastUpdateTs: 1 },
+    { secretKey: 'claim-secret', provisionDeviceSecret: 's', credentialsValue: 'v', token: 't' },
+  ]);
+  const out = JSON.parse(redactor.redactEvidence(body));
+  assert.equal(out[0].value, '21.5');
+  assert.deepEqual(out[1], {
+    secretKey: REDACTED,
+    provisionDeviceSecret: REDACTED,
+    credentialsValue: REDACTED,
+    token: REDACTED,
+  });
+});

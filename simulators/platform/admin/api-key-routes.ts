@@ -1,16 +1,19 @@
 /** API keys (since platform 4.3; platform-facts.md §8): the value is shown once, at creation. */
-import { BadRequestError, NotFoundError, PermissionDeniedError } from '../core/errors';
+import { BadRequestError, NotFoundError } from '../core/errors';
 import type { User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
 import { faultActive } from '../../../faults';
+import { checkUser } from './permissions';
 import { apiKeyView, page } from './views';
 import type { AdminRoute } from './route';
 
-function ownKey(core: PlatformCore, user: User, id: string) {
+/** A key the caller may change: its owner must be a user the caller may write (permissions.ts). */
+function writableKey(core: PlatformCore, user: User, id: string) {
   const key = core.apiKeys.get(id);
   if (!key) throw new NotFoundError();
-  if (key.userId !== user.id && user.authority === 'CUSTOMER_USER')
-    throw new PermissionDeniedError();
+  const owner = core.users.find((candidate) => candidate.id === key.userId);
+  if (!owner) throw new NotFoundError();
+  checkUser(user, owner, 'WRITE');
   return key;
 }
 
@@ -27,9 +30,9 @@ export const apiKeyRoutes: AdminRoute[] = [
         enabled?: unknown;
       } | null;
       const userId = body?.userId?.id ?? user.id;
-      if (!core.users.some((candidate) => candidate.id === userId))
-        throw new BadRequestError('User is not found!');
-      if (userId !== user.id && user.authority !== 'SYS_ADMIN') throw new PermissionDeniedError();
+      const owner = core.users.find((candidate) => candidate.id === userId);
+      if (!owner) throw new BadRequestError('User is not found!');
+      checkUser(user, owner, 'WRITE');
       const expirationTime = typeof body?.expirationTime === 'number' ? body.expirationTime : 0;
       const key = core.createApiKey(
         userId,
@@ -45,8 +48,9 @@ export const apiKeyRoutes: AdminRoute[] = [
     path: '/api/apiKeys/:userId',
     summary: "A user's API keys, paged (values are not shown)",
     handler({ core, user, params, query }) {
-      if (params.userId !== user.id && user.authority !== 'SYS_ADMIN')
-        throw new PermissionDeniedError();
+      const owner = core.users.find((candidate) => candidate.id === params.userId);
+      if (!owner) throw new NotFoundError();
+      checkUser(user, owner, 'READ');
       const keys = [...core.apiKeys.values()]
         .filter((key) => key.userId === params.userId)
         .map((key) => apiKeyView(key, false));
@@ -58,7 +62,7 @@ export const apiKeyRoutes: AdminRoute[] = [
     path: '/api/apiKey/:keyId/description',
     summary: 'Change the description of an API key',
     async handler({ core, user, params, bodyText }) {
-      const key = ownKey(core, user, params.keyId);
+      const key = writableKey(core, user, params.keyId);
       const text = await bodyText();
       try {
         const parsed = JSON.parse(text) as unknown;
@@ -76,7 +80,7 @@ export const apiKeyRoutes: AdminRoute[] = [
     handler({ core, user, params }) {
       if (params.enabled !== 'true' && params.enabled !== 'false')
         throw new BadRequestError('enabled must be true or false');
-      const key = ownKey(core, user, params.keyId);
+      const key = writableKey(core, user, params.keyId);
       if (!(faultActive('AUTH-KEY-02:enable-ignored') && params.enabled === 'true'))
         key.enabled = params.enabled === 'true';
       return { json: apiKeyView(key, false) };
@@ -87,7 +91,7 @@ export const apiKeyRoutes: AdminRoute[] = [
     path: '/api/apiKey/:keyId',
     summary: 'Delete (revoke) an API key',
     handler({ core, user, params }) {
-      ownKey(core, user, params.keyId);
+      writableKey(core, user, params.keyId);
       if (!faultActive('AUTH-KEY-04:delete-keeps-key')) core.deleteApiKey(params.keyId);
     },
   },

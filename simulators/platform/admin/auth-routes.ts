@@ -8,7 +8,6 @@ export const authRoutes: AdminRoute[] = [
     method: 'POST',
     path: '/api/auth/login',
     summary: 'Exchange user name and password for a JWT access token and refresh token',
-    access: 'public',
     async handler({ auth, bodyJson }) {
       const body = (await bodyJson()) as { username?: unknown; password?: unknown } | null;
       return { json: await auth.login(body?.username, body?.password) };
@@ -18,7 +17,6 @@ export const authRoutes: AdminRoute[] = [
     method: 'POST',
     path: '/api/auth/token',
     summary: 'Exchange a refresh token for a new token pair',
-    access: 'public',
     async handler({ auth, bodyJson }) {
       const body = (await bodyJson()) as { refreshToken?: unknown } | null;
       return { json: await auth.refresh(body?.refreshToken) };

@@ -1,5 +1,6 @@
 /** The customer side of device claiming (platform-facts.md §7). */
 import { NotFoundError } from '../core/errors';
+import { checkDevice } from './permissions';
 import { deviceView } from './views';
 import type { AdminRoute } from './route';
 
@@ -8,7 +9,6 @@ export const claimRoutes: AdminRoute[] = [
     method: 'POST',
     path: '/api/customer/device/:deviceName/claim',
     summary: 'Claim a device that registered a claim, with its secret key',
-    access: ['CUSTOMER_USER'],
     async handler({ core, params, user, bodyText }) {
       const text = await bodyText();
       let secretKey = '';
@@ -20,6 +20,7 @@ export const claimRoutes: AdminRoute[] = [
       }
       const device = core.deviceNamed(params.deviceName);
       if (!device) throw new NotFoundError();
+      checkDevice(user, device, 'CLAIM_DEVICES');
       const result = core.claim(device, user.customerId, secretKey);
       if (result !== 'SUCCESS') return { status: 400, json: result };
       return { json: { device: deviceView(core, device), response: 'SUCCESS' } };
@@ -29,9 +30,10 @@ export const claimRoutes: AdminRoute[] = [
     method: 'DELETE',
     path: '/api/customer/device/:deviceName/claim',
     summary: 'Give a claimed device back (reclaim)',
-    handler({ core, params }) {
+    handler({ core, user, params }) {
       const device = core.deviceNamed(params.deviceName);
       if (!device) throw new NotFoundError();
+      checkDevice(user, device, 'CLAIM_DEVICES');
       core.reclaim(device);
       return { json: deviceView(core, device) };
     },

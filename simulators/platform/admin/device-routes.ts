@@ -1,5 +1,5 @@
 /** Devices: create or save, find by name, list, credentials, delete (platform-facts.md §8). */
-import { BadRequestError, NotFoundError } from '../core/errors';
+import { BadRequestError, NotFoundError, PermissionDeniedError } from '../core/errors';
 import { credentialsView, deviceView, page } from './views';
 import type { AdminRoute } from './route';
 
@@ -13,16 +13,13 @@ interface DeviceBody {
   additionalInfo?: Record<string, unknown> | null;
 }
 
-const TENANT: AdminRoute['access'] = ['TENANT_ADMIN'];
-
 export const deviceRoutes: AdminRoute[] = [
   {
     method: 'POST',
     path: '/api/device',
     summary:
       'Create a device (or save it, when the body has an id); assigning firmwareId starts a firmware update',
-    access: TENANT,
-    async handler({ core, query, bodyJson }) {
+    async handler({ core, user, query, bodyJson, device: deviceFor }) {
       const body = (await bodyJson()) as DeviceBody | null;
       if (!body || typeof body !== 'object' || Array.isArray(body))
         throw new BadRequestError('Invalid request body');
@@ -31,7 +28,7 @@ export const deviceRoutes: AdminRoute[] = [
       const profileId = body.deviceProfileId?.id;
       let device: ReturnType<typeof core.device>;
       if (body.id?.id) {
-        device = core.device(body.id.id);
+        device = deviceFor(body.id.id, 'WRITE');
         core.updateDevice(device, {
           name: body.name,
           label: typeof body.label === 'string' ? body.label : null,
@@ -39,6 +36,8 @@ export const deviceRoutes: AdminRoute[] = [
           additionalInfo: body.additionalInfo ?? device.additionalInfo,
         });
       } else {
+        // ThingsBoard's CREATE operation on a device: tenant administrators only
+        if (user.authority !== 'TENANT_ADMIN') throw new PermissionDeniedError();
         device = core.createDevice({
           name: body.name,
           profileId,
@@ -60,7 +59,6 @@ export const deviceRoutes: AdminRoute[] = [
       method: 'GET',
       path,
       summary: 'Find a device by name (deviceName), or list devices (pageSize, page, textSearch)',
-      access: TENANT,
       handler({ core, query }) {
         const name = query.get('deviceName');
         if (name !== null) {
@@ -83,22 +81,24 @@ export const deviceRoutes: AdminRoute[] = [
     method: 'GET',
     path: '/api/device/:deviceId',
     summary: 'A device by id',
-    handler: ({ core, params }) => ({ json: deviceView(core, core.device(params.deviceId)) }),
+    handler: ({ core, device, params }) => ({
+      json: deviceView(core, device(params.deviceId, 'READ')),
+    }),
   },
   {
     method: 'GET',
     path: '/api/device/:deviceId/credentials',
     summary: 'The credentials (access token) of a device',
-    access: TENANT,
-    handler: ({ core, params }) => ({ json: credentialsView(core.device(params.deviceId)) }),
+    handler: ({ device, params }) => ({
+      json: credentialsView(device(params.deviceId, 'READ_CREDENTIALS')),
+    }),
   },
   {
     method: 'DELETE',
     path: '/api/device/:deviceId',
     summary: 'Delete a device; its open sessions end',
-    access: TENANT,
-    handler({ core, params }) {
-      core.deleteDevice(params.deviceId);
+    handler({ core, device, params }) {
+      core.deleteDevice(device(params.deviceId, 'DELETE').id);
     },
   },
 ];

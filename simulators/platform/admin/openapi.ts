@@ -3,6 +3,7 @@
  * the interactive documentation lists exactly what the platform serves.
  */
 import { faultActive } from '../../../faults';
+import { accessOf } from './access';
 import type { AdminRoute } from './route';
 
 const AUTH_PATHS = new Set(['/api/auth/login', '/api/auth/token', '/api/auth/user']);
@@ -36,9 +37,9 @@ export function openApiDocument(routes: readonly AdminRoute[], serverUrl: string
         content: { 'application/json': { schema: { type: 'object' } } },
       };
     }
-    if (route.access === 'public') operation.security = [];
-    else if (Array.isArray(route.access))
-      operation.description = `Authority: ${route.access.join(' or ')}`;
+    const access = accessOf(route);
+    if (access === 'public') operation.security = [];
+    else operation.description = `Authority: ${access.join(' or ')}`;
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
   }
   return {

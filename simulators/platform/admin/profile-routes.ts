@@ -24,7 +24,6 @@ export const profileRoutes: AdminRoute[] = [
     method: 'POST',
     path: '/api/deviceProfile',
     summary: 'Create or save a device profile (provisioning strategy, key and secret; firmware)',
-    access: ['TENANT_ADMIN'],
     async handler({ core, bodyJson }) {
       const body = (await bodyJson()) as ProfileBody | null;
       if (!body || typeof body !== 'object' || typeof body.name !== 'string' || !body.name.trim()) {
@@ -88,7 +87,6 @@ export const profileRoutes: AdminRoute[] = [
     method: 'DELETE',
     path: '/api/deviceProfile/:profileId',
     summary: 'Delete a device profile no device uses',
-    access: ['TENANT_ADMIN'],
     handler({ core, params }) {
       core.deleteProfile(params.profileId);
     },

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Router from 'find-my-way';
 import { PlatformError, PermissionDeniedError } from '../core/errors';
-import type { Authority, User } from '../core/model';
+import type { Device, User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
 import {
   queryOf,
@@ -18,6 +18,8 @@ import {
 } from '../http/exchange';
 import { parseJson } from '../core/payloads';
 import type { AdminAuth } from './auth';
+import { accessOf } from './access';
+import { checkDevice, type DeviceOperation } from './permissions';
 
 export interface AdminContext {
   core: PlatformCore;
@@ -29,6 +31,10 @@ export interface AdminContext {
   user: User;
   bodyText(): Promise<string>;
   bodyJson(): Promise<unknown>;
+  /** The largest body the admin API takes (ThingsBoard's max_payload_size for /api/**); 413 beyond. */
+  maxBodyBytes: number;
+  /** The device with this id, if the caller may do `operation` on it (permissions.ts); else 404 or 403. */
+  device(id: string, operation: DeviceOperation): Device;
 }
 
 /** What a handler answers: JSON (a value, or text already serialized), plain text, or an empty 200. */
@@ -43,24 +49,26 @@ export interface AdminRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   summary: string;
-  /** Who may call it; 'public' needs no credentials; absent = any authenticated user. */
-  access?: 'public' | Authority[];
   /** JSON Schema of the request body, where there is one (for the OpenAPI description). */
   requestSchema?: object;
   handler(context: AdminContext): Promise<AdminAnswer> | AdminAnswer;
 }
 
-const MAX_ADMIN_BODY = 16 * 1024 * 1024;
+/** ThingsBoard's HTTP_MAX_PAYLOAD_SIZE_LIMIT_CONFIGURATION for /api/**: 16 MiB. */
+export const MAX_ADMIN_BODY = 16 * 1024 * 1024;
 
 export function registerAdminRoutes(
   router: Router.Instance<Router.HTTPVersion.V1>,
   core: PlatformCore,
   auth: AdminAuth,
   routes: AdminRoute[],
+  maxBodyBytes = MAX_ADMIN_BODY,
 ): void {
   for (const route of routes) {
+    accessOf(route); // a route without an access row fails here, at start, not at its first call
     router.on(route.method, route.path, (request, response, params) => {
-      handle(route, core, auth, request, response, params as Record<string, string>).catch(
+      const routeParams = params as Record<string, string>;
+      handle(route, core, auth, request, response, routeParams, maxBodyBytes).catch(
         (error: unknown) => answerError(request, response, error),
       );
     });
@@ -74,14 +82,15 @@ async function handle(
   request: IncomingMessage,
   response: ServerResponse,
   params: Record<string, string>,
+  maxBodyBytes: number,
 ): Promise<void> {
   let body: Promise<string> | undefined;
   const bodyText = () =>
-    (body ??= readBody(request, MAX_ADMIN_BODY).then((buffer) => buffer.toString('utf8')));
+    (body ??= readBody(request, maxBodyBytes).then((buffer) => buffer.toString('utf8')));
+  const access = accessOf(route);
   const user =
-    route.access === 'public' ? (undefined as unknown as User) : await auth.authenticate(request);
-  if (Array.isArray(route.access) && !route.access.includes(user.authority))
-    throw new PermissionDeniedError();
+    access === 'public' ? (undefined as unknown as User) : await auth.authenticate(request);
+  if (access !== 'public' && !access.includes(user.authority)) throw new PermissionDeniedError();
   const answer = await route.handler({
     core,
     auth,
@@ -91,6 +100,8 @@ async function handle(
     user,
     bodyText,
     bodyJson: async () => parseJson(await bodyText(), 'request body'),
+    maxBodyBytes,
+    device: (id, operation) => checkDevice(user, core.device(id), operation),
   });
   if (!body) request.resume();
   const status = answer?.status ?? 200;

@@ -16,7 +16,7 @@ function rpcRoute(path: string, version: 1 | 2): AdminRoute {
     path,
     summary: `Send a one-way or two-way RPC to a device (v${version})`,
     requestSchema: serverRpcCallSchema,
-    async handler({ core, params, bodyText }) {
+    async handler({ core, device: deviceFor, params, bodyText }) {
       if (params.kind !== 'oneway' && params.kind !== 'twoway') throw new NotFoundError();
       const text = await bodyText();
       let body: unknown;
@@ -35,7 +35,7 @@ function rpcRoute(path: string, version: 1 | 2): AdminRoute {
         timeout?: number;
         expirationTime?: number;
       };
-      const device = core.device(params.deviceId);
+      const device = deviceFor(params.deviceId, 'RPC_CALL');
       const outcome = await core.sendRpc(device, {
         method: call.method,
         // kept lossless: the device gets params with the lexemes the caller wrote (42.0 stays 42.0)

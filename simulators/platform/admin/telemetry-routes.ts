@@ -9,9 +9,11 @@ import {
 import { telemetrySchema } from '../../../schemas';
 import { BadRequestError } from '../core/errors';
 import { ATTRIBUTE_SCOPES, type AttributeScope, type Device } from '../core/model';
-import { historyOf } from '../core/time-series';
 import { keysParameter } from '../http/exchange';
-import { telemetryEntries, typedEntries } from '../core/payloads';
+import { typedEntries } from '../core/payloads';
+import { runPayloadJobSoon } from '../core/off-thread';
+import { historyOf, type TelemetryRecord } from '../core/time-series';
+import { NO_QUIRKS } from '../quirks';
 import type { AdminRoute } from './route';
 
 const PREFIX = '/api/plugins/telemetry/DEVICE/:deviceId';
@@ -67,8 +69,8 @@ export const telemetryRoutes: AdminRoute[] = [
     path: `${PREFIX}/values/timeseries`,
     summary:
       'Latest time series values, or the history with startTs and endTs; strings unless useStrictDataTypes=true',
-    handler({ core, params, query }) {
-      const device = core.device(params.deviceId);
+    handler({ device: deviceFor, params, query }) {
+      const device = deviceFor(params.deviceId, 'READ_TELEMETRY');
       const strict = query.get('useStrictDataTypes') === 'true';
       const keys = keysParameter(query, 'keys') ??
         keysParameter(query, 'key') ?? [...device.latest.keys()];
@@ -105,26 +107,35 @@ export const telemetryRoutes: AdminRoute[] = [
     method: 'GET',
     path: `${PREFIX}/keys/timeseries`,
     summary: 'The time series keys of a device',
-    handler: ({ core, params }) => ({ json: [...core.device(params.deviceId).latest.keys()] }),
+    handler: ({ device, params }) => ({
+      json: [...device(params.deviceId, 'READ_TELEMETRY').latest.keys()],
+    }),
   },
   {
     method: 'POST',
     path: `${PREFIX}/timeseries/:scope`,
     summary: 'Save time series (any of the three telemetry forms)',
     requestSchema: telemetrySchema,
-    async handler({ core, params, bodyText }) {
-      const device = core.device(params.deviceId);
-      core.saveTelemetry(device, telemetryEntries(await bodyText(), Date.now()));
+    async handler({ core, device: deviceFor, params, bodyText }) {
+      const device = deviceFor(params.deviceId, 'WRITE_TELEMETRY');
+      const text = await bodyText();
+      const records = await runPayloadJobSoon({
+        kind: 'telemetry',
+        text,
+        now: Date.now(),
+        quirks: NO_QUIRKS,
+      });
+      core.saveTelemetry(device, records as TelemetryRecord[]);
     },
   },
   {
     method: 'GET',
     path: `${PREFIX}/values/attributes`,
     summary: 'Attributes of every scope, typed',
-    handler({ core, params, query }) {
+    handler({ device, params, query }) {
       return {
         jsonText: attributesOut(
-          core.device(params.deviceId),
+          device(params.deviceId, 'READ_ATTRIBUTES'),
           ATTRIBUTE_SCOPES,
           keysParameter(query, 'keys'),
         ),
@@ -135,10 +146,10 @@ export const telemetryRoutes: AdminRoute[] = [
     method: 'GET',
     path: `${PREFIX}/values/attributes/:scope`,
     summary: 'Attributes of one scope (CLIENT_SCOPE, SHARED_SCOPE, SERVER_SCOPE), typed',
-    handler({ core, params, query }) {
+    handler({ device, params, query }) {
       return {
         jsonText: attributesOut(
-          core.device(params.deviceId),
+          device(params.deviceId, 'READ_ATTRIBUTES'),
           [scopeOf(params.scope, false)],
           keysParameter(query, 'keys'),
         ),
@@ -150,8 +161,8 @@ export const telemetryRoutes: AdminRoute[] = [
       method: 'POST',
       path,
       summary: 'Save SHARED_SCOPE or SERVER_SCOPE attributes; shared changes reach the device',
-      async handler({ core, params, bodyText }) {
-        const device = core.device(params.deviceId);
+      async handler({ core, device: deviceFor, params, bodyText }) {
+        const device = deviceFor(params.deviceId, 'WRITE_ATTRIBUTES');
         try {
           core.saveAttributes(
             device,
@@ -170,10 +181,11 @@ export const telemetryRoutes: AdminRoute[] = [
     method: 'DELETE',
     path: `${PREFIX}/:scope`,
     summary: 'Delete attributes by keys',
-    handler({ core, params, query }) {
+    handler({ core, device, params, query }) {
       const keys = keysParameter(query, 'keys');
       if (!keys?.length) throw new BadRequestError('Keys are required');
-      core.deleteAttributes(core.device(params.deviceId), scopeOf(params.scope, false), keys);
+      const target = device(params.deviceId, 'WRITE_ATTRIBUTES');
+      core.deleteAttributes(target, scopeOf(params.scope, false), keys);
     },
   },
 ];

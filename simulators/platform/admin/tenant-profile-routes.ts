@@ -26,7 +26,6 @@ export const tenantProfileRoutes: AdminRoute[] = [
     method: 'GET',
     path: '/api/tenantProfileInfo/default',
     summary: 'The default tenant profile (id and name)',
-    access: ['SYS_ADMIN'],
     handler: ({ core }) => {
       const { id, name } = tenantProfileView(core);
       return { json: { id, name } };
@@ -36,7 +35,6 @@ export const tenantProfileRoutes: AdminRoute[] = [
     method: 'GET',
     path: '/api/tenantProfile/:tenantProfileId',
     summary: 'A tenant profile by id, with profileData.configuration.maxDevices',
-    access: ['SYS_ADMIN'],
     handler({ core, params }) {
       if (params.tenantProfileId !== TENANT_PROFILE_ID) throw new NotFoundError();
       return { json: tenantProfileView(core) };
@@ -46,7 +44,6 @@ export const tenantProfileRoutes: AdminRoute[] = [
     method: 'POST',
     path: '/api/tenantProfile',
     summary: 'Save the tenant profile: profileData.configuration.maxDevices (0 = unlimited)',
-    access: ['SYS_ADMIN'],
     async handler({ core, bodyJson }) {
       const body = (await bodyJson()) as {
         id?: { id?: string };

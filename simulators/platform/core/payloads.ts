@@ -3,6 +3,7 @@
  * re-read → typed entries (src/kv/values.ts). Throws BadRequestError with a clear reason; stores nothing.
  */
 import {
+  checkJsonDepth,
   numberFromLexeme,
   parseLossless,
   typedValueOf,
@@ -16,6 +17,7 @@ import { faultActive } from '../../../faults';
 
 export function parseJson(text: string, what: string): unknown {
   try {
+    checkJsonDepth(text); // before anything is parsed, so before anything can be stored
     return JSON.parse(text);
   } catch (error) {
     throw new BadRequestError(`Invalid ${what}: malformed JSON (${(error as Error).message})`);

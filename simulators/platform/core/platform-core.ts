@@ -167,6 +167,12 @@ export class PlatformCore {
     return this.deviceByToken.get(token);
   }
 
+  /** Throws QuotaExceededError unless `count` more devices fit under the tenant's device limit. */
+  checkRoomForDevices(count: number): void {
+    if (count > 0 && this.maxDevices > 0 && this.devices.size + count > this.maxDevices)
+      throw new QuotaExceededError();
+  }
+
   deviceNamed(name: string): Device | undefined {
     return this.deviceByName.get(name);
   }

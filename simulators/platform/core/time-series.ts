@@ -31,20 +31,58 @@ export function insertByTs(series: TimeseriesEntry[], entry: TimeseriesEntry): v
   else series.splice(low, 0, entry);
 }
 
-/** Stores already validated records; the latest value of a key is the one with the greatest ts. */
+/**
+ * Stores already validated records; the latest value of a key is the one with the greatest ts. Linear in the
+ * message: a key's new entries are gathered first, then merged into its history once and trimmed once (trimming
+ * after every entry made a long message quadratic once a key held MAX_HISTORY_PER_KEY entries).
+ */
 export function appendTelemetry(device: Device, records: TelemetryRecord[]): void {
+  const byKey = new Map<string, TimeseriesEntry[]>();
   for (const { ts, values } of records) {
     for (const [key, value] of values) {
-      const entry = { ts, value };
-      let series = device.history.get(key);
-      if (!series) device.history.set(key, (series = []));
-      insertByTs(series, entry);
-      if (series.length > MAX_HISTORY_PER_KEY)
-        series.splice(0, series.length - MAX_HISTORY_PER_KEY);
-      const latest = device.latest.get(key);
-      if (!latest || latest.ts <= ts) device.latest.set(key, entry);
+      const entries = byKey.get(key);
+      if (entries) entries.push({ ts, value });
+      else byKey.set(key, [{ ts, value }]);
     }
   }
+  for (const [key, entries] of byKey) {
+    let series = device.history.get(key);
+    if (!series) device.history.set(key, (series = []));
+    series = mergeByTs(series, entries);
+    if (series.length > MAX_HISTORY_PER_KEY) series.splice(0, series.length - MAX_HISTORY_PER_KEY);
+    device.history.set(key, series);
+    const newest = entries.reduce((best, entry) => (entry.ts >= best.ts ? entry : best));
+    const latest = device.latest.get(key);
+    if (!latest || latest.ts <= newest.ts) device.latest.set(key, newest);
+  }
+}
+
+/**
+ * The series with `entries` merged in, sorted by ts, one entry per ts (a later entry replaces an earlier one at
+ * the same ts). Entries after the series' end in time order, the common case, are appended in place.
+ */
+function mergeByTs(series: TimeseriesEntry[], entries: TimeseriesEntry[]): TimeseriesEntry[] {
+  if (entries.length === 1) {
+    insertByTs(series, entries[0]);
+    return series;
+  }
+  let ascending = true;
+  for (let index = 1; index < entries.length && ascending; index++)
+    ascending = entries[index - 1].ts < entries[index].ts;
+  const last = series[series.length - 1];
+  if (ascending && (!last || last.ts < entries[0].ts)) {
+    for (const entry of entries) series.push(entry);
+    return series;
+  }
+  // the general case: a stable sort keeps the later of two entries at one ts after the earlier, then last wins
+  const sorted = [...series, ...entries].sort((a, b) => a.ts - b.ts);
+  const merged: TimeseriesEntry[] = [];
+  for (const entry of sorted) {
+    if (merged.length > 0 && merged[merged.length - 1].ts === entry.ts)
+      merged[merged.length - 1] = entry;
+    else merged.push(entry);
+  }
+  return merged;
 }
 
 /** History of one key in [startTs, endTs], newest first unless ascending, at most `limit` entries. */

@@ -3,22 +3,26 @@
  * {"client":{...},"shared":{...}}, a member present only when it has matches. With neither clientKeys nor
  * sharedKeys: every client and shared attribute; with one of them: only that scope. Values keep their JSON type.
  */
-import { stringifyLossless } from '../../../src/kv/values';
+import { stringifyLossless, type TypedValue } from '../../../src/kv/values';
 import { attributesAnswer, pickAttributes, setMember } from '../core/render';
 import { faultActive } from '../../../faults';
 import type { Device } from '../core/model';
-import { clientAttributesSchema } from '../../../schemas';
 import { MAX_BODY, authenticate, payloadFailure, type DeviceHandler } from './context';
 import { keysParameter, queryOf, readBody, sendEmpty, sendJsonText } from './exchange';
-import { parseValid, typedEntries } from '../core/payloads';
+import { runPayloadJobSoon } from '../core/off-thread';
 
 export const postAttributes: DeviceHandler = async (request, response, params, api) => {
   const device = authenticate(api, params, request, response);
   if (!device) return;
   const text = (await readBody(request, MAX_BODY)).toString('utf8');
   try {
-    const document = parseValid(text, clientAttributesSchema, 'attributes', api.quirks);
-    const entries = typedEntries(document, api.quirks).filter(
+    const entries = (
+      (await runPayloadJobSoon({
+        kind: 'client-attributes',
+        text,
+        quirks: api.quirks,
+      })) as Array<[string, TypedValue]>
+    ).filter(
       ([key, value]) =>
         !(faultActive('HTTP-ATTR-01:json-values-dropped') && value.type === 'JSON') &&
         !(faultActive('HTTP-ATTR-02:first-write-wins') && device.attributes.CLIENT_SCOPE.has(key)),

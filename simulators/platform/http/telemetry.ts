@@ -4,13 +4,21 @@ import { readBody, sendEmpty } from './exchange';
 import { telemetryEntries } from '../core/payloads';
 import { faultActive } from '../../../faults';
 import type { Device } from '../core/model';
+import { runPayloadJobSoon } from '../core/off-thread';
+import type { TelemetryRecord } from '../core/time-series';
 
 export const postTelemetry: DeviceHandler = async (request, response, params, api) => {
   const device = authenticate(api, params, request, response);
   if (!device) return;
   const body = await readBody(request, MAX_BODY);
   try {
-    api.core.saveTelemetry(device, telemetryEntries(body.toString('utf8'), Date.now(), api.quirks));
+    const records = await runPayloadJobSoon({
+      kind: 'telemetry',
+      text: body.toString('utf8'),
+      now: Date.now(),
+      quirks: api.quirks,
+    });
+    api.core.saveTelemetry(device, records as TelemetryRecord[]);
   } catch (error) {
     if (faultActive('HTTP-ERR-01:valid-elements-stored')) storeValidElements(api, device, body);
     if (payloadFailure(error, response, api)) return;

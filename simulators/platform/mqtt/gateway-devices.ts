@@ -79,6 +79,31 @@ export class GatewayDevices {
     return device;
   }
 
+  /**
+   * Connects every named device of one message, or none: the devices it would create are counted against the
+   * device limit first, so a message beyond the limit is refused (PUBACK 0x97) before any of its devices exists
+   * or any of its data is stored, and a retry after room is made stores it once.
+   */
+  connectAll(names: readonly string[]): Device[] {
+    this.reserveRoom(names);
+    return names.map((name) => this.connect(name));
+  }
+
+  /**
+   * Refuses (0x97) when the devices these names would create do not all fit under the tenant's device limit, before
+   * anything is created or stored: a gateway message is all or nothing.
+   */
+  reserveRoom(names: readonly string[]): void {
+    const { core } = this.session.context;
+    const unknown = new Set(names.filter((name) => !core.deviceNamed(name)));
+    try {
+      core.checkRoomForDevices(unknown.size);
+    } catch (error) {
+      if (error instanceof QuotaExceededError) throw PublishFailure.quotaExceeded(error.message);
+      throw error;
+    }
+  }
+
   /** Stops routing the device's events to this gateway; unknown or not connected names are ignored. */
   disconnect(name: string): void {
     const device = this.connected.get(name)?.device;

@@ -103,7 +103,10 @@ const HANDLERS: Record<string, Handler> = {
             },
       ),
     }));
-    for (const { name, records } of faultyTelemetry(document, converted, now)) {
+    const planned = faultyTelemetry(document, converted, now);
+    // all devices first, then all data: a refused device refuses the whole message (all or nothing)
+    devices.reserveRoom(planned.map(({ name }) => name));
+    for (const { name, records } of planned) {
       const device = connectForData(session, devices, name);
       if (!device) continue;
       session.context.core.saveTelemetry(
@@ -132,6 +135,7 @@ const HANDLERS: Record<string, Handler> = {
       entries: typedEntries(values, quirks),
     }));
     if (faultActive('GW-ATTR-02:first-device-only')) converted = converted.slice(0, 1);
+    devices.reserveRoom(converted.map(({ name }) => name)); // all or nothing, as telemetry
     for (const { name, entries } of converted) {
       const device = connectForData(session, devices, name);
       if (!device) continue;
@@ -223,6 +227,7 @@ const HANDLERS: Record<string, Handler> = {
       { secretKey?: string; durationMs?: unknown }
     >;
     if (faultActive('GW-CLAIM-01:claim-ignored')) return;
+    devices.reserveRoom(Object.keys(document)); // all or nothing, as telemetry
     for (const [name, claim] of Object.entries(document)) {
       let durationMs =
         claim.durationMs === undefined ? undefined : Number(String(claim.durationMs));

@@ -16,11 +16,16 @@ import type { PlatformCore } from '../core/platform-core';
 import type { Quirks } from '../quirks';
 import type { ClientRpcHandler } from '../http/context';
 import { handleConnect } from './connect';
+import { DEFAULT_CONNECT_TIMEOUT_MS, Liveness } from './liveness';
 import { handleDisconnect } from './disconnect';
 import { handlePing } from './ping';
 import { handlePublish, handlePubrel } from './publish';
 import { REASON } from './reason-codes';
-import { MqttSession, type MqttTransportContext } from './session';
+import {
+  DEFAULT_MAX_PENDING_OUTPUT_BYTES,
+  MqttSession,
+  type MqttTransportContext,
+} from './session';
 import { handleSubscribe, handleUnsubscribe } from './subscribe';
 import type { TrafficListener } from '../traffic';
 
@@ -41,6 +46,10 @@ export interface MqttTransportOptions {
   tls?: { cert: string; key: string };
   /** Sees every packet in and out (`iotc simulate --log`). */
   traffic?: TrafficListener;
+  /** Output waiting for a client that does not read before it is disconnected (default 4 MiB). */
+  maxPendingOutputBytes?: number;
+  /** Time a new connection has to send its CONNECT (default DEFAULT_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
 }
 
 export interface RunningMqttTransport {
@@ -59,16 +68,24 @@ export async function startMqttTransport(
     clientRpc: options.clientRpc,
     sessionsByDevice: new Map(),
     traffic: options.traffic,
+    maxPendingOutputBytes: options.maxPendingOutputBytes ?? DEFAULT_MAX_PENDING_OUTPUT_BYTES,
   };
   const sessions = new Set<MqttSession>();
   const accept = (socket: Socket) => {
     socket.setNoDelay(true);
     const session = new MqttSession(socket, context);
     sessions.add(session);
+    const liveness = new Liveness(
+      options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      (phase) => (phase === 'connect' ? socket.destroy() : session.end(REASON.KEEP_ALIVE_TIMEOUT)),
+    );
     session.parser.on('packet', (packet: Packet) => {
       if ((packet.length ?? 0) > MAX_PACKET_BYTES) return session.end(REASON.MALFORMED_PACKET);
       context.traffic?.({ protocol: 'mqtt', direction: 'in', client: session.label, packet });
+      const connecting = packet.cmd === 'connect' && !session.device;
       dispatch(session, packet);
+      // an accepted CONNECT leaves the session open (a refused one ends it)
+      if (connecting && !session.closed) liveness.connected(packet.keepalive ?? 0);
     });
     session.parser.on('error', (error: Error) => {
       context.logger.debug({ err: error }, 'malformed MQTT packet');
@@ -76,6 +93,7 @@ export async function startMqttTransport(
     });
     socket.on('data', (chunk: Buffer) => {
       if (session.closed) return;
+      liveness.heard();
       // every answer to the packets of one chunk (PUBACKs mostly) leaves in one write
       socket.cork();
       session.parser.parse(chunk);
@@ -85,6 +103,7 @@ export async function startMqttTransport(
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
+      liveness.stop();
       session.release();
       sessions.delete(session);
     });

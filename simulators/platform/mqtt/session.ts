@@ -26,7 +26,16 @@ export interface MqttTransportContext {
   sessionsByDevice: Map<string, MqttSession>;
   /** Sees every packet in and out (`iotc simulate --log`); absent, nothing is observed. */
   traffic?: TrafficListener;
+  /** Output a session may have waiting for a client that does not read before it is disconnected. */
+  maxPendingOutputBytes: number;
 }
+
+/**
+ * Default for maxPendingOutputBytes: 64 packets of the largest size. Past it the client is disconnected, as
+ * ThingsBoard's transport does to a channel that stays unwritable, instead of buffering without limit (10,000
+ * updates to a paused gateway grew the process by 500 MB: issue 13 finding 3).
+ */
+export const DEFAULT_MAX_PENDING_OUTPUT_BYTES = 64 * 65536;
 
 export class MqttSession {
   /** 3 = MQTT 3.1, 4 = MQTT 3.1.1, 5 = MQTT 5; set by the CONNECT. */
@@ -72,6 +81,14 @@ export class MqttSession {
     if (this.ended || this.socket.destroyed) return;
     this.context.traffic?.({ protocol: 'mqtt', direction: 'out', client: this.label, packet });
     this.socket.write(mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }));
+    if (this.socket.writableLength > this.context.maxPendingOutputBytes) {
+      this.context.logger.warn(
+        { device: this.device?.name, pending: this.socket.writableLength },
+        'MQTT client does not read its messages: disconnected',
+      );
+      this.release();
+      this.socket.destroy(); // what is queued for it is dropped with the socket
+    }
   }
 
   /**

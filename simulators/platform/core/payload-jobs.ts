@@ -1,0 +1,88 @@
+/**
+ * The payload conversions that may run on the payload worker (off-thread.ts): pure functions of the body text,
+ * so the same code gives the same answer on either thread. A worker's result crosses back as JSON text: one
+ * string is copied in one piece, where a tree of small objects is cloned object by object on the receiving
+ * thread (for a 3 MB body that clone alone held the event loop for half a second).
+ */
+import type { TypedValue } from '../../../src/kv/values';
+import { clientAttributesSchema } from '../../../schemas';
+import type { Quirks } from '../quirks';
+import { parseValid, telemetryEntries, typedEntries } from './payloads';
+import type { TelemetryRecord } from './time-series';
+
+export type PayloadJob =
+  | { kind: 'telemetry'; text: string; now: number; quirks: Quirks }
+  | { kind: 'client-attributes'; text: string; quirks: Quirks };
+
+export type PayloadJobResult = TelemetryRecord[] | Array<[string, TypedValue]>;
+
+export function runPayloadJob(job: PayloadJob): PayloadJobResult {
+  switch (job.kind) {
+    case 'telemetry':
+      return telemetryEntries(job.text, job.now, job.quirks);
+    case 'client-attributes':
+      return typedEntries(
+        parseValid(job.text, clientAttributesSchema, 'attributes', job.quirks),
+        job.quirks,
+      );
+  }
+}
+
+/** An entry as [key, type letter, value]; a LONG's value as its decimal text (JSON has no 64-bit integers). */
+type EncodedEntry = [string, 'S' | 'B' | 'D' | 'L' | 'J', unknown];
+
+function encodeEntry([key, typed]: [string, TypedValue]): EncodedEntry {
+  switch (typed.type) {
+    case 'STRING':
+      return [key, 'S', typed.value];
+    case 'BOOLEAN':
+      return [key, 'B', typed.value];
+    case 'DOUBLE':
+      return [key, 'D', typed.value]; // JSON.stringify writes the shortest text that reads back exactly
+    case 'LONG':
+      return [key, 'L', typed.value.toString()];
+    case 'JSON':
+      return [key, 'J', typed.value];
+  }
+}
+
+function decodeEntry([key, letter, value]: EncodedEntry): [string, TypedValue] {
+  switch (letter) {
+    case 'S':
+      return [key, { type: 'STRING', value: value as string }];
+    case 'B':
+      return [key, { type: 'BOOLEAN', value: value as boolean }];
+    case 'D':
+      return [key, { type: 'DOUBLE', value: value as number }];
+    case 'L':
+      return [key, { type: 'LONG', value: BigInt(value as string) }];
+    case 'J':
+      return [key, { type: 'JSON', value }];
+  }
+}
+
+export function encodeResult(job: PayloadJob, result: PayloadJobResult): string {
+  if (job.kind === 'telemetry')
+    return JSON.stringify(
+      (result as TelemetryRecord[]).map(({ ts, values }) => [ts, values.map(encodeEntry)]),
+    );
+  return JSON.stringify((result as Array<[string, TypedValue]>).map(encodeEntry));
+}
+
+/** Entries decoded per turn of the event loop: other clients' requests are served between two slices. */
+const DECODE_SLICE = 2000;
+
+export async function decodeResult(job: PayloadJob, text: string): Promise<PayloadJobResult> {
+  const encoded = JSON.parse(text) as unknown[];
+  const decoded: unknown[] = [];
+  for (let start = 0; start < encoded.length; start += DECODE_SLICE) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const item of encoded.slice(start, start + DECODE_SLICE)) {
+      if (job.kind === 'telemetry') {
+        const [ts, values] = item as [number, EncodedEntry[]];
+        decoded.push({ ts, values: values.map(decodeEntry) });
+      } else decoded.push(decodeEntry(item as EncodedEntry));
+    }
+  }
+  return decoded as PayloadJobResult;
+}

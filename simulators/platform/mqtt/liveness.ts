@@ -1,0 +1,37 @@
+/**
+ * Half-open connections end (issue 13 finding 4): a connection that sends no CONNECT within the connect timeout
+ * is closed, and a connected client that sends nothing for one and a half times its keep-alive is disconnected
+ * (MQTT 3.1.1 §3.1.2.10, MQTT 5 §3.1.2.10; MQTT 5 DISCONNECT 0x8D), so RPCs stop going to a dead session. Only
+ * what the client sends counts: the platform's own publishes to a dead client do not keep it alive.
+ */
+
+/** Default time a new connection has to send its CONNECT (MQTT_TIMEOUT, ThingsBoard's transport timeout). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+export class Liveness {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    connectTimeoutMs: number,
+    private readonly expired: (phase: 'connect' | 'keep-alive') => void,
+  ) {
+    this.timer = setTimeout(() => expired('connect'), connectTimeoutMs).unref();
+  }
+
+  /** The client sent something: the current deadline starts again. */
+  heard(): void {
+    this.timer?.refresh();
+  }
+
+  /** The CONNECT was accepted: from now on the client's keep-alive (seconds; 0 = none) sets the deadline. */
+  connected(keepAliveSeconds: number): void {
+    this.stop();
+    if (keepAliveSeconds > 0)
+      this.timer = setTimeout(() => this.expired('keep-alive'), keepAliveSeconds * 1500).unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
