@@ -1,28 +1,19 @@
 /**
- * The two robustness lines of `npm run bench` (issue 13, point 4), against a platform child that reports its
- * memory (platform-memory-child.ts):
- * - a 10 MB telemetry body's effect on a concurrent small request: the latency of small telemetry posts sent one
- *   after another while the large one is in, against the same posts with nothing else going on (goal p99 < 50 ms);
- * - the resident memory a paused MQTT reader costs after 10,000 shared attribute updates sent to it (goal under
- *   50 MB above the reading before the updates).
- * Figures are printed, never asserted by a test.
+ * A robustness line of `npm run bench` (issue 13, point 4), against the platform child of the memory bench
+ * (platform-memory-child.ts): a 10 MB telemetry body's effect on a concurrent small request, the latency of small
+ * telemetry posts sent one after another while the large one is in, against the same posts with nothing else going
+ * on (goal p99 < 50 ms). Figures are printed, never asserted by a test. (The paused-reader memory line of the issue
+ * is not here yet: its first version did not finish on a loaded machine.)
  */
-import { connect } from 'node:net';
-import mqttPacket from 'mqtt-packet';
 import { request } from 'undici';
 import { AdminClient } from '../src/admin-client';
 
 export interface PlatformChild {
   httpUrl: string;
-  mqttUrl: string;
-  memory(): Promise<{ rss: number; heapUsed: number }>;
 }
 
 export const GOAL_SMALL_P99_MS = 50;
-export const GOAL_PAUSED_READER_BYTES = 50 * 1024 * 1024;
 const LARGE_BODY_BYTES = 10 * 1024 * 1024;
-const UPDATES = 10_000;
-const UPDATES_WITHIN_MS = 120_000;
 
 function percentile(sorted: number[], fraction: number): number {
   return sorted.length
@@ -94,67 +85,6 @@ export async function largeBodyEffect(
       line: `      ${(body.length / 1048576).toFixed(1)} MB telemetry POST (${status}): ${during.length} small posts served meanwhile, p50 ${percentile(during, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms; alone p99 ${baselineP99.toFixed(1)} ms`,
     };
   } finally {
-    await admin.close();
-  }
-}
-
-export async function pausedReaderMemory(
-  platform: PlatformChild,
-): Promise<{ grownBytes: number; line: string }> {
-  const admin = await AdminClient.login(platform.httpUrl, {
-    username: 'tenant@thingsboard.org',
-    password: 'tenant',
-  });
-  const url = new URL(platform.mqttUrl);
-  const socket = connect({ host: url.hostname, port: Number(url.port) });
-  try {
-    const device = await deviceToken(admin, 'bench-paused-reader');
-    await new Promise<void>((resolve, reject) =>
-      socket.once('connect', resolve).once('error', reject),
-    );
-    socket.on('error', () => {});
-    const write = (packet: mqttPacket.Packet) => socket.write(mqttPacket.generate(packet));
-    write({
-      cmd: 'connect',
-      protocolId: 'MQTT',
-      protocolVersion: 4,
-      clean: true,
-      clientId: 'bench-paused-reader',
-      keepalive: 0,
-      username: device.token,
-    });
-    write({
-      cmd: 'subscribe',
-      messageId: 1,
-      subscriptions: [{ topic: 'v1/devices/me/attributes', qos: 1 }],
-    });
-    await new Promise((resolve) => socket.once('data', resolve)); // the CONNACK (and SUBACK) arrived
-    socket.pause();
-    const before = await platform.memory();
-    const value = 'x'.repeat(200);
-    let next = 0;
-    const deadline = Date.now() + UPDATES_WITHIN_MS; // a busy machine reports how far it got instead of hanging
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (next < UPDATES && Date.now() < deadline) {
-          next += 1;
-          await admin.session.call(
-            'POST',
-            `/api/plugins/telemetry/DEVICE/${device.id}/SHARED_SCOPE`,
-            { value, n: next },
-          );
-        }
-      }),
-    );
-    const after = await platform.memory();
-    const grownBytes = after.rss - before.rss;
-    const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
-    return {
-      grownBytes,
-      line: `      paused MQTT reader, ${next} of ${UPDATES} shared attribute updates of ${value.length + 20} bytes: RSS ${mib(before.rss)} -> ${mib(after.rss)} MiB, heap ${mib(before.heapUsed)} -> ${mib(after.heapUsed)} MiB`,
-    };
-  } finally {
-    socket.destroy();
     await admin.close();
   }
 }
