@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../package-root';
+import { PACKAGE_ROOT } from '../../lib/package-root';
 import { SIMULATE_MODES, type SimulateOptions } from './simulate';
 import type { MqttGatewayCommandOptions } from './load-mqtt-gateway';
 import type { ExternalApiOptions } from './external-api';

@@ -25,7 +25,7 @@ import { cleanupTarget } from './cleanup';
 import { creationsSettled, refuseNewEntities } from '../target/journal';
 import { printSummary, scrubLocalPaths, writeConformanceFiles } from '../report/write';
 import { provenance } from '../report/provenance';
-import { COMPILED, PACKAGE_ROOT } from '../package-root';
+import { COMPILED, PACKAGE_ROOT } from '../../lib/package-root';
 import { selectionErrorJunit } from '../report/junit';
 import { checkSelection, EMPTY_SELECTION_EXIT, SelectionError } from './selection';
 import { dryRunInventory } from './inventory';

@@ -21,7 +21,7 @@ import {
 import { overallVerdict, type OverallVerdict } from './overall';
 import { reproduceExchange } from './exchanges';
 import type { Provenance } from './provenance';
-import { PACKAGE_ROOT } from '../package-root';
+import { PACKAGE_ROOT } from '../../lib/package-root';
 
 export const CATALOGUE_PATH = join(PACKAGE_ROOT, 'features', 'requirements.json');
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { arch, platform, release } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PACKAGE_ROOT } from '../package-root';
+import { PACKAGE_ROOT } from '../../lib/package-root';
 
 export interface Provenance {
   iotc: { version: string; commit?: string; modified?: boolean };

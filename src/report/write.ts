@@ -12,7 +12,7 @@ import { conformanceHtml } from './html';
 import { junitXml } from './junit';
 import type { Redactor } from './redact';
 import { writeDigest } from './signature';
-import { PACKAGE_ROOT } from '../package-root';
+import { PACKAGE_ROOT } from '../../lib/package-root';
 
 const ROOT = PACKAGE_ROOT;
 

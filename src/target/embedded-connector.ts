@@ -17,7 +17,7 @@ import type { ConnectorQuirksMode } from '../../simulators/connector';
 import { connectorQuirks } from '../../simulators/connector/quirks';
 import { gatewayReadyRest, withRunNames } from './gateway-rest';
 import type { ConnectorTarget } from './index';
-import { PACKAGE_ROOT } from '../package-root';
+import { PACKAGE_ROOT } from '../../lib/package-root';
 
 export const EMBEDDED_REST_CONFIG = join(PACKAGE_ROOT, 'src', 'target', 'embedded-rest.json');
 // not carrying the run prefix: it belongs to the embedded target, not to a run, and runs never clean it up

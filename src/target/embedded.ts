@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { startAnalytics } from '../../simulators/analytics';
 import { generateSelfSignedCertificate } from '../tls/certificate';
 import { startEmbeddedConnector } from './embedded-connector';
-import { PACKAGE_ROOT } from '../package-root';
+import { PACKAGE_ROOT } from '../../lib/package-root';
 
 /** The saved views of the embedded analytics: the conformance view the analytics features use. */
 export const EMBEDDED_VIEWS_FILE = join(

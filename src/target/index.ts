@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
 import { targetProfileSchema, type TargetProfile } from '../../schemas';
 import { describeJsonSyntaxError, validate } from '../../schemas/validate';
-import { PACKAGE_ROOT } from '../package-root';
+import { PACKAGE_ROOT } from '../../lib/package-root';
 
 export type Capability = NonNullable<TargetProfile['capabilities']>[number];
 

@@ -6,6 +6,8 @@
  */
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { activeFaults } from '../../../faults';
+import { COMPILED, PACKAGE_ROOT } from '../../../lib/package-root';
 import { BadRequestError, PlatformError } from './errors';
 import {
   decodeResult,
@@ -41,7 +43,14 @@ function failAll(error: Error): void {
 
 function payloadWorker(): Worker {
   if (worker) return worker;
-  const started = new Worker(join(__dirname, 'payload-worker.js'));
+  // compiled (dist/), the worker's entry is JavaScript; from the sources, the worker loads it through ts-node first
+  const started = COMPILED
+    ? new Worker(join(__dirname, 'payload-worker.js'))
+    : new Worker(
+        `require('ts-node').register({ transpileOnly: true, project: ${JSON.stringify(join(PACKAGE_ROOT, 'tsconfig.json'))} });
+         require(${JSON.stringify(join(__dirname, 'payload-worker.ts'))});`,
+        { eval: true },
+      );
   started.on('message', (message: { id: number; result?: string; failure?: Failure }) => {
     const waiting = pending.get(message.id);
     if (!waiting) return;
@@ -76,6 +85,6 @@ export function runPayloadJobSoon(job: PayloadJob): Promise<PayloadJobResult> {
   return new Promise((resolve, reject) => {
     pending.set(id, { job, resolve, reject });
     target.ref(); // until the answer: an idle worker must not keep a process alive
-    target.postMessage({ id, job });
+    target.postMessage({ id, job, faults: activeFaults() });
   });
 }
