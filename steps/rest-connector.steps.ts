@@ -23,6 +23,7 @@ import {
   restFile,
 } from './support/connector';
 import { settlesWithin } from './support/eventually';
+import { headedRows, pairRows } from './support/tables';
 
 AfterAll(closeConnectorSteps);
 
@@ -166,7 +167,10 @@ When(
 When(
   /^the client sends (POST|PUT) "([^"]*)" with multipart parts:$/,
   async function (this: IotcWorld, method: string, path: string, table: DataTable) {
-    const rows = table.hashes() as Array<{ part: string; value: string; filename?: string }>;
+    const rows = headedRows<{ part: string; value: string; filename?: string }>(table, [
+      'part',
+      'value',
+    ]);
     const fields: Record<string, string> = {};
     const files: Array<{ field: string; filename: string; content: string }> = [];
     for (const row of rows) {
@@ -341,7 +345,11 @@ Then(
   'the device {string} eventually has telemetry:',
   async function (this: IotcWorld, local: string, table: DataTable) {
     const device = await deviceNamed(this, local);
-    const rows = table.hashes() as Array<{ key: string; value: string; type: string; ts?: string }>;
+    const rows = headedRows<{ key: string; value: string; type: string; ts?: string }>(table, [
+      'key',
+      'value',
+      'type',
+    ]);
     await this.eventually(async () => {
       const stored = await this.run.admin.latestTelemetry(
         device.id,
@@ -364,7 +372,11 @@ Then(
   'the device {string} eventually has client attributes:',
   async function (this: IotcWorld, local: string, table: DataTable) {
     const device = await deviceNamed(this, local);
-    const rows = table.hashes() as Array<{ key: string; value: string; type: string }>;
+    const rows = headedRows<{ key: string; value: string; type: string }>(table, [
+      'key',
+      'value',
+      'type',
+    ]);
     await this.eventually(async () => {
       const stored = await this.run.admin.attributes(
         device.id,
@@ -578,9 +590,10 @@ async function recorded(world: IotcWorld, path: string) {
 Then(
   'the external API eventually receives a request to {string}:',
   async function (this: IotcWorld, path: string, table: DataTable) {
-    const expectations = table
-      .rows()
-      .map(([what, value]) => [what!, names(this, value ?? '')] as const);
+    // every row is an expectation: a header-less table read with rows() lost its first one (issue 10)
+    const expectations = pairRows(table).map(
+      ([what, value]) => [what, names(this, value)] as const,
+    );
     await this.eventually(async () => {
       const requests = await recorded(this, path);
       assert.ok(requests.length > 0, `no request to ${names(this, path)} yet`);

@@ -8,6 +8,7 @@
 import type { Logger } from 'pino';
 import { evaluateText, urlComponent } from '../../src/expressions';
 import type { AttributeUpdate } from '../gateway/mqtt-gateway';
+import { faultActive } from '../../faults';
 import type { AttributeUpdateRule } from './config';
 import {
   absoluteUrl,
@@ -36,8 +37,9 @@ export async function sendAttributeUpdate(
       });
       const body = renderBody(rule, update.data, variables);
       if (url === undefined || body === undefined) continue;
+      const config = faultActive('RC-AUPD-02:method-ignored') ? { ...rule, method: 'POST' } : rule;
       calls.push(
-        callOut({ url: absoluteUrl(url), body, config: rule }, dispatchers).then((outcome) => {
+        callOut({ url: absoluteUrl(url), body, config }, dispatchers).then((outcome) => {
           const log = {
             device: update.device,
             attributeKey,
