@@ -25,13 +25,18 @@ export async function sendAttributeUpdate(
   logger: Logger,
 ): Promise<CallOutcome[]> {
   const calls: Array<Promise<CallOutcome>> = [];
-  for (const [attributeKey, attributeValue] of Object.entries(update.data)) {
+  const updated = Object.entries(update.data);
+  for (const [attributeKey, attributeValue] of faultActive('RC-AUPD-01:first-attribute-only')
+    ? updated.slice(0, 1)
+    : updated) {
     for (const rule of rules) {
       if (!rule.deviceNameFilter.test(update.device) || !rule.attributeFilter.test(attributeKey))
         continue;
       const variables = { deviceName: update.device, attributeKey, attributeValue };
       const url = evaluateText(rule.requestUrlExpression, update.data, {
-        variables,
+        variables: faultActive('RC-AUPD-11:attribute-key-missing')
+          ? { deviceName: update.device, attributeValue }
+          : variables,
         render: urlComponent,
         missing: 'keep',
       });
@@ -52,6 +57,8 @@ export async function sendAttributeUpdate(
           return outcome;
         }),
       );
+      if (faultActive('RC-AUPD-01:sent-twice'))
+        calls.push(callOut({ url: absoluteUrl(url), body, config }, dispatchers));
     }
   }
   return Promise.all(calls);

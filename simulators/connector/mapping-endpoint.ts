@@ -4,6 +4,7 @@
  * 415 unsupported media type, 503 platform did not take the data, 408 no remote answer in time, 500 converter
  * failure, 200 otherwise.
  */
+import { faultActive } from '../../faults';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { isAuthorized } from './basic-auth';
@@ -30,7 +31,13 @@ export function mappingHandler(
   const { response } = endpoint;
   return async (request: IncomingMessage, url: URL, reply: ServerResponse): Promise<void> => {
     if (!isAuthorized(endpoint.security, request.headers)) {
-      request.resume();
+      if (faultActive('RC-SEC-02:refused-still-converted')) {
+        const data = await readRequestData(request, url, {
+          rawBody: endpoint.converter.type === 'custom',
+          logger: context.logger,
+        }).catch(() => undefined);
+        if (data) await context.link.forward(await converter.convert(data)).catch(() => undefined);
+      } else request.resume();
       return answer(reply, 401, response, WWW_AUTHENTICATE);
     }
     let remoteWait: ReturnType<RemoteResponses['expect']> | undefined;
@@ -42,7 +49,7 @@ export function mappingHandler(
       const converted = await converter.convert(data);
       if (response.kind === 'remote')
         remoteWait = context.remote.expect(converted.deviceName, response.responseAttribute);
-      await context.link.forward(converted);
+      if (!faultActive('RC-GEN-01:nothing-forwarded')) await context.link.forward(converted);
       if (response.kind !== 'remote' || !remoteWait) return answer(reply, 200, response);
       const value = await remoteWait.wait(response.timeoutSec);
       return value === undefined ? answer(reply, 408, response) : answerRemote(reply, value);
