@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { connect as tlsConnect } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { AfterAll, Given, Then, When, type DataTable } from '@cucumber/cucumber';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import { describeTypedValue } from '../src/kv/values';
 import type { ConnectorCall, ConnectorResponse } from '../simulators/connector-client';
 import type { IotcWorld } from './world';
@@ -90,6 +90,17 @@ function lastAnswer(world: IotcWorld): ConnectorResponse {
   if (!world.connectorResponse)
     throw new Error('no connector request was sent in this scenario yet');
   return world.connectorResponse;
+}
+
+/** The last answer, after checking its status. */
+function answeredWith(world: IotcWorld, status: number): ConnectorResponse {
+  const answer = lastAnswer(world);
+  assert.equal(
+    answer.status,
+    status,
+    `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`,
+  );
+  return answer;
 }
 
 function remember(world: IotcWorld, response: ConnectorResponse): void {
@@ -199,47 +210,48 @@ When(
 // ---- answers ------------------------------------------------------------------------------------------------
 
 Then('the connector answers {int}', function (this: IotcWorld, status: number) {
-  const answer = lastAnswer(this);
-  assert.equal(
-    answer.status,
-    status,
-    `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`,
-  );
+  answeredWith(this, status);
 });
 
 Then(
   'the connector answers {int} with the body {string}',
   function (this: IotcWorld, status: number, body: string) {
-    const answer = lastAnswer(this);
-    assert.equal(
-      answer.status,
-      status,
-      `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`,
-    );
+    const answer = answeredWith(this, status);
     assert.equal(answer.text, body);
   },
 );
 
 Then('the connector answers {int} with an empty body', function (this: IotcWorld, status: number) {
-  const answer = lastAnswer(this);
-  assert.equal(
-    answer.status,
-    status,
-    `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`,
-  );
+  const answer = answeredWith(this, status);
   assert.equal(answer.text, '', 'the body is not empty');
 });
 
 Then(
   'the connector answers {int} with a JSON body holding:',
   function (this: IotcWorld, status: number, expected: string) {
+    const answer = answeredWith(this, status);
+    assertHolds(JSON.parse(answer.text), JSON.parse(names(this, expected)));
+  },
+);
+
+Then(
+  'the connector answers {int} with exactly the JSON body:',
+  function (this: IotcWorld, status: number, expected: string) {
+    const answer = answeredWith(this, status);
+    assert.deepEqual(JSON.parse(answer.text), JSON.parse(names(this, expected)));
+  },
+);
+
+/** A refusal that is not the 401 of security: the status is the target's, the body the configured one. */
+Then(
+  'the connector answers a status other than 200 and 401 with the body {string}',
+  function (this: IotcWorld, body: string) {
     const answer = lastAnswer(this);
-    assert.equal(
-      answer.status,
-      status,
+    assert.ok(
+      answer.status !== 200 && answer.status !== 401,
       `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`,
     );
-    assertHolds(JSON.parse(answer.text), JSON.parse(names(this, expected)));
+    assert.equal(answer.text, body);
   },
 );
 
@@ -488,8 +500,17 @@ async function sendRpc(
   method: string,
   params: string,
   local: string,
+  kind: 'oneway' | 'twoway' = 'twoway',
 ): Promise<void> {
   const device = await deviceNamed(world, local);
+  if (kind === 'oneway') {
+    const sent = await world.run.admin.rpc(device.id, 'oneway', {
+      method,
+      params: JSON.parse(names(world, externalUrls(params))),
+    });
+    assert.equal(sent.status, 200, `the one-way RPC ended ${sent.status} ${sent.text}`);
+    return;
+  }
   const call = world.run.admin.rpc(device.id, 'twoway', {
     method,
     params: JSON.parse(names(world, externalUrls(params))),
@@ -502,6 +523,14 @@ When(
   'the platform sends the RPC {string} with params {string} to {string}',
   async function (this: IotcWorld, method: string, params: string, local: string) {
     await sendRpc(this, method, params, local);
+  },
+);
+
+/** A one-way RPC: the platform does not wait for a reply, so an RPC no rule selects holds nothing up. */
+When(
+  'the platform sends the one-way RPC {string} with params {string} to {string}',
+  async function (this: IotcWorld, method: string, params: string, local: string) {
+    await sendRpc(this, method, params, local, 'oneway');
   },
 );
 
@@ -632,6 +661,10 @@ Then(
   },
 );
 
+/**
+ * At least `count` requests, every one of them answered, then a quiet window: an attempt given up too early is
+ * tried again while the first is still waiting for its answer, so it is counted here.
+ */
 Then(
   'the external API receives exactly {int} requests to {string}',
   async function (this: IotcWorld, count: number, path: string) {
@@ -641,7 +674,9 @@ Then(
         requests.length >= count,
         `${requests.length} of ${count} requests to ${names(this, path)} so far`,
       );
-    }, 2000);
+      const waiting = requests.filter((request) => request.answeredAt === undefined).length;
+      assert.equal(waiting, 0, `${waiting} requests to ${names(this, path)} not answered yet`);
+    });
     await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
     const requests = await recorded(this, path);
     assert.equal(
@@ -649,6 +684,19 @@ Then(
       count,
       `${requests.length} requests to ${names(this, path)}, expected exactly ${count}`,
     );
+  },
+);
+
+Then(
+  'the external API eventually receives at least {int} requests to {string}',
+  async function (this: IotcWorld, count: number, path: string) {
+    await this.eventually(async () => {
+      const requests = await recorded(this, path);
+      assert.ok(
+        requests.length >= count,
+        `${requests.length} of at least ${count} requests to ${names(this, path)} so far`,
+      );
+    });
   },
 );
 
@@ -680,12 +728,39 @@ Then(
 
 // ---- the server ---------------------------------------------------------------------------------------------
 
-Then('the connector listens on the host and port of its rest.json', function (this: IotcWorld) {
-  const { server } = restFile();
-  const url = new URL(connectorTarget().url);
-  assert.equal(url.hostname.replace(/^\[|\]$/g, ''), server.host ?? '127.0.0.1');
-  assert.equal(Number(url.port || (url.protocol === 'https:' ? 443 : 80)), server.port ?? 5000);
-});
+/**
+ * The connector's URL names server.host (default 127.0.0.1) and server.port (default 5000), and a connection to
+ * that very address is answered. A wildcard host (0.0.0.0, ::) is reached through the target's URL.
+ */
+Then(
+  'the connector listens on the host and port of its rest.json',
+  async function (this: IotcWorld) {
+    const { server } = restFile();
+    const url = new URL(connectorTarget().url);
+    const host = server.host ?? '127.0.0.1';
+    const port = server.port ?? 5000;
+    assert.equal(Number(url.port || (url.protocol === 'https:' ? 443 : 80)), port);
+    const wildcard = host === '0.0.0.0' || host === '::';
+    if (!wildcard) assert.equal(url.hostname.replace(/^\[|\]$/g, ''), host);
+    const address = wildcard ? url.hostname : host.includes(':') ? `[${host}]` : host;
+    // reachability only: the certificate is the HTTPS scenario's business
+    const agent = new Agent({ connect: { rejectUnauthorized: false } });
+    const answered = await request(`${url.protocol}//${address}:${port}/`, {
+      method: 'GET',
+      dispatcher: agent,
+      headersTimeout: this.run.target.timeouts.requestMs,
+    })
+      .then(
+        async (response) => {
+          await response.body.dump();
+          return response.statusCode;
+        },
+        (error: Error) => error.message,
+      )
+      .finally(() => agent.close());
+    assert.equal(typeof answered, 'number', `${address}:${port} gave no HTTP answer: ${answered}`);
+  },
+);
 
 Then(
   'the connector serves HTTPS with the certificate of server.security.cert',

@@ -13,6 +13,17 @@ Feature: REST connector json converter
     Then the connector answers 200
     And the device "<<rest-named>>" has the device profile "<<profile:rest-profile>>"
 
+  @RC-JSON-03
+  Scenario: Without deviceNameExpressionSource the device name is read from the request
+    When the client sends POST "/ts" with JSON:
+      """
+      {"name": "<<rest-source-default>>", "v": 2.25}
+      """
+    Then the connector answers 200
+    And the device "<<rest-source-default>>" eventually has telemetry:
+      | key   | value | type   |
+      | plain | 2.25  | double |
+
   @RC-JSON-03 @RC-JSON-04
   Scenario: Constant sources use the expressions as fixed names
     When the client sends POST "/constant" with JSON:

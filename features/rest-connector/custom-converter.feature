@@ -28,3 +28,18 @@ Feature: REST connector custom converter
     And the device "<<rest-json-default>>" eventually has telemetry:
       | key   | value | type   | ts            |
       | plain | 4.5   | double | 1700000000500 |
+
+  @RC-CUST-03
+  Scenario: Each endpoint gets the converter class its converter.extension names
+    When the client sends POST "/custom/text?name=<<rest-text>>" with the body "flow=4.5;state=open" of type "text/plain"
+    Then the connector answers 200
+    And the device "<<rest-text>>" eventually has telemetry:
+      | key   | value | type   |
+      | flow  | 4.5   | double |
+      | state | open  | string |
+
+  @RC-CUST-02
+  Scenario: A custom converter takes the device name from its deviceInfo and the profile default
+    When the client sends POST "/custom?name=<<rest-bytes-info>>" with the bytes "41480000 2c01 fc"
+    Then the connector answers 200
+    And the device "<<rest-bytes-info>>" has the device profile "default"

@@ -4,7 +4,7 @@ Feature: REST connector server, endpoints and security
   sends it to the platform. Endpoints, credentials and rules come from the connector's rest.json; the conformance
   file is src/target/embedded-rest.json.
 
-  @RC-GEN-01 @RC-CFG-01 @RC-MAP-01 @RC-MAP-05 @RC-JSON-01 @RC-JSON-06 @RC-JSON-07 @RC-ENT-01 @RC-ENT-03
+  @RC-GEN-01 @RC-CFG-01 @RC-JSON-01 @RC-JSON-06 @RC-JSON-07 @RC-ENT-01 @RC-ENT-03
   Scenario: A JSON request becomes a device with client attributes and telemetry on the platform
     When the client sends POST "/conv" with JSON:
       """
@@ -22,8 +22,28 @@ Feature: REST connector server, endpoints and security
       | model  | M1    | string |
       | vendor | iotc  | string |
 
+  @RC-MAP-01 @RC-MAP-05
+  Scenario: Each mapping entry is its own endpoint with its own converter
+    When the client sends POST "/conv" with JSON:
+      """
+      {"name": "<<rest-map-conv>>", "temp": 3.5}
+      """
+    Then the connector answers 200
+    When the client sends POST "/ts" with JSON:
+      """
+      {"name": "<<rest-map-ts>>", "v": 6.5, "temp": 9.5}
+      """
+    Then the connector answers 200
+    And the device "<<rest-map-conv>>" eventually has telemetry:
+      | key         | value | type   |
+      | temperature | 3.5   | double |
+    And the device "<<rest-map-ts>>" eventually has telemetry:
+      | key   | value | type   |
+      | plain | 6.5   | double |
+    And the device "<<rest-map-ts>>" has no telemetry "temperature"
+
   @RC-SRV-01 @RC-SRV-02
-  Scenario: The connector listens on server.host and server.port
+  Scenario: The connector listens on server.host (here its default, 127.0.0.1) and server.port
     Then the connector listens on the host and port of its rest.json
 
   @RC-SRV-03 @RC-SRV-05 @RC-SRV-06

@@ -4,7 +4,7 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
   serverSideRpc turn the platform's shared-attribute updates and RPC commands for the connector's devices into
   outgoing HTTP calls, here to the external-API simulator (${external} in a step is its URL).
 
-  @RC-AREQ-01 @RC-AREQ-02 @RC-AREQ-03 @RC-AREQ-04 @RC-AREQ-06 @RC-AREQ-07
+  @RC-CFG-01 @RC-AREQ-01 @RC-AREQ-02 @RC-AREQ-03 @RC-AREQ-04 @RC-AREQ-06 @RC-AREQ-07
   Scenario: An attribute-request endpoint answers shared attributes named by several expressions
     Given the connector has forwarded data of the device "<<rest-areq>>"
     When the platform sets the shared attributes of "<<rest-areq>>":
@@ -15,7 +15,7 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
       {"deviceName": "<<rest-areq>>", "first": "setpoint", "second": "mode"}
       """
-    Then the connector answers 200 with a JSON body holding:
+    Then the connector answers 200 with exactly the JSON body:
       """
       {"setpoint": 21.5, "mode": "eco"}
       """
@@ -24,7 +24,7 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
   Scenario: A client-type attribute-request endpoint answers client attributes, with its own methods and security
     Given the connector has forwarded data of the device "<<rest-areq-client>>"
     When the client sends GET "/attributes/client?device=<<rest-areq-client>>&key=model"
-    Then the connector answers 200 with a JSON body holding:
+    Then the connector answers 200 with exactly the JSON body:
       """
       {"model": "M1"}
       """
@@ -45,19 +45,25 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
       {"deviceName": "<<rest-areq-defaults>>", "attribute": "mode"}
       """
-    Then the connector answers 200 with a JSON body holding:
+    Then the connector answers 200 with exactly the JSON body:
       """
       {"mode": "away"}
       """
     When the client sends GET "/sharedAttributes?deviceName=<<rest-areq-defaults>>&attribute=mode"
     Then the connector answers 405
+    Given the client sends no credentials
+    When the client sends POST "/sharedAttributes" with JSON:
+      """
+      {"deviceName": "<<rest-areq-defaults>>", "attribute": "mode"}
+      """
+    Then the connector answers 401
 
   @RC-GEN-02 @RC-AUPD-01 @RC-AUPD-02 @RC-AUPD-04 @RC-AUPD-05 @RC-AUPD-09 @RC-AUPD-10 @RC-AUPD-11 @RC-AUPD-12
   Scenario: A shared-attribute update matching a rule's filters becomes the configured outgoing call
     Given the connector has forwarded data of the device "<<dev-upd-1>>"
     When the platform sets the shared attributes of "<<dev-upd-1>>":
       """
-      {"setpointTemp": 22.5, "other": 1}
+      {"setpointTemp": 22.5, "other": 1, "setpointHum": 40}
       """
     Then the external API eventually receives a request to "/upd/<<dev-upd-1>>/setpointTemp":
       | method          | PUT                                                 |
@@ -65,6 +71,10 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       | header x-iotc   | conformance                                         |
       | header content-type | application/json                                |
       | basic           | external:secret                                     |
+    And the external API eventually receives a request to "/upd/<<dev-upd-1>>/setpointHum":
+      | json body       | {"setpointHum": 40, "device": "<<dev-upd-1>>"}      |
+    And the external API receives exactly 1 requests to "/upd/<<dev-upd-1>>/setpointTemp"
+    And the external API receives exactly 1 requests to "/upd/<<dev-upd-1>>/setpointHum"
     And the external API receives no request to "/upd/<<dev-upd-1>>/other"
 
   @RC-AUPD-02 @RC-AUPD-04 @RC-AUPD-05 @RC-AUPD-09 @RC-AUPD-10 @RC-AUPD-11 @RC-AUPD-12
@@ -86,9 +96,11 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
     Given the connector has forwarded data of the device "<<upd-REST-not>>"
     When the platform sets the shared attributes of "<<upd-REST-not>>":
       """
-      {"data": "on"}
+      {"data": "on", "setpointData": 1}
       """
-    Then the external API receives no request to "/sensor/<<upd-REST-not>>"
+    Then the external API eventually receives a request to "/upd/<<upd-REST-not>>/setpointData":
+      | method | PUT |
+    And the external API receives no request to "/sensor/<<upd-REST-not>>"
 
   @RC-AUPD-07
   Scenario: An external API that stays down gets exactly tries attempts
@@ -120,6 +132,26 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
     Then the external API receives exactly 2 requests to "/slow/<<upd-slow-1>>"
     And the requests to "/slow/<<upd-slow-1>>" came at least 200 ms apart
+
+  @RC-AUPD-06
+  Scenario: An attempt answered within timeout seconds is not tried again
+    Given the external API answers requests to "/patient/<<upd-patient-1>>" after 1000 ms
+    And the connector has forwarded data of the device "<<upd-patient-1>>"
+    When the platform sets the shared attributes of "<<upd-patient-1>>":
+      """
+      {"anything": 1}
+      """
+    Then the external API receives exactly 1 requests to "/patient/<<upd-patient-1>>"
+
+  @RC-AUPD-06
+  Scenario: Without timeout, an attempt not answered within 0.5 s is given up and tried again
+    Given the external API answers requests to "/sensor/<<upd-late-REST>>" after 1500 ms
+    And the connector has forwarded data of the device "<<upd-late-REST>>"
+    When the platform sets the shared attributes of "<<upd-late-REST>>":
+      """
+      {"data": 1}
+      """
+    Then the external API eventually receives at least 2 requests to "/sensor/<<upd-late-REST>>"
 
   @RC-AUPD-08
   Scenario: allowRedirects true follows a redirect
@@ -170,6 +202,39 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       | header x-iotc | rpc                                                      |
       | basic         | external:secret                                          |
 
+  @RC-RPC-02 @RC-RPC-03
+  Scenario: An RPC whose device or method no rule's filters match is not sent
+    Given the connector has forwarded data of the device "<<rpcsel-plain>>"
+    And the connector has forwarded data of the device "<<dev-rpc-sel>>"
+    When the platform sends the one-way RPC "setLevel" with params "{\"level\": 1}" to "<<rpcsel-plain>>"
+    And the platform sends the one-way RPC "other" with params "{\"level\": 2}" to "<<dev-rpc-sel>>"
+    And the platform sends the one-way RPC "setLevel" with params "{\"level\": 3, \"field\": \"f\"}" to "<<dev-rpc-sel>>"
+    Then the external API eventually receives a request to "/rpc/<<dev-rpc-sel>>/setLevel/":
+      | method | POST |
+    And the external API receives no request to "/rpc/<<rpcsel-plain>>"
+    And the external API receives no request to "/rpcdefault/<<rpcsel-plain>>"
+    And the external API receives no request to "/rpc/<<dev-rpc-sel>>/other"
+    And the external API receives no request to "/rpcdefault/<<dev-rpc-sel>>"
+
+  @RC-RPC-08
+  Scenario: Without valueExpression the body is the RPC's params
+    Given the connector has forwarded data of the device "<<dev-rpcbody-1>>"
+    When the platform sends the RPC "store" with params "{\"x\": 1, \"name\": \"a\"}" to "<<dev-rpcbody-1>>"
+    Then the RPC reply holds:
+      """
+      {"status": "ok"}
+      """
+    And the external API eventually receives a request to "/rpcbody/<<dev-rpcbody-1>>":
+      | json body | {"x": 1, "name": "a"} |
+
+  @RC-RPC-09
+  Scenario: An attempt not answered within timeout seconds is given up, well before responseTimeout
+    Given the external API answers requests to "/rpcdown/<<dev-rpcdown-2>>" after 1000 ms
+    And the connector has forwarded data of the device "<<dev-rpcdown-2>>"
+    When the platform sends the RPC "anything" with params "{}" to "<<dev-rpcdown-2>>"
+    Then the RPC reply is an error mentioning "no answer within 0.3 s"
+    And the external API receives exactly 2 requests to "/rpcdown/<<dev-rpcdown-2>>"
+
   @RC-RPC-05
   Scenario: ${requestId} is the id of the RPC, ${params.field} a member of its params
     Given the connector has forwarded data of the device "<<dev-rpc-2>>"
@@ -200,7 +265,7 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
     And the connector has forwarded data of the device "<<dev-rpcdown-1>>"
     When the platform sends the RPC "anything" with params "{}" to "<<dev-rpcdown-1>>"
     Then the RPC reply is an error mentioning "503"
-    And the external API receives exactly 3 requests to "/rpcdown/<<dev-rpcdown-1>>"
+    And the external API receives exactly 2 requests to "/rpcdown/<<dev-rpcdown-1>>"
 
   @RC-RPC-10
   Scenario: Without tries, an RPC call to an external API that stays down is attempted 3 times
