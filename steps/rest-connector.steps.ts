@@ -10,10 +10,11 @@ import { connect as tlsConnect } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { AfterAll, Given, Then, When, type DataTable } from '@cucumber/cucumber';
 import { Agent, request } from 'undici';
-import { describeTypedValue } from '../src/kv/values';
+import { describeTypedValue, type TypedValue } from '../src/kv/values';
 import type { ConnectorCall, ConnectorResponse } from '../simulators/connector-client';
+import type { RecordedRequest } from '../simulators/external-api/control';
 import type { IotcWorld } from './world';
-import { expectedValue, storedMatches } from './support/expectations';
+import { expectedValue, storedMatches, storedValueMatches } from './support/expectations';
 import {
   closeConnectorSteps,
   connectorClient,
@@ -353,28 +354,43 @@ function checkTimestamp(
   }
 }
 
+/** A row of | key | value | and optionally | type |: the type is checked only where the table has the column. */
+type ValueRow = {
+  key: string;
+  value: string;
+  type?: string;
+};
+
+function assertStoredValue(row: ValueRow, stored: TypedValue | undefined): void {
+  const shown = stored ? describeTypedValue(stored) : 'nothing';
+  if (row.type) {
+    const expected = expectedValue(row.value, row.type);
+    assert.ok(
+      storedMatches(expected, stored),
+      `${row.key}: expected ${describeTypedValue(expected)}, stored ${shown}`,
+    );
+  } else {
+    assert.ok(
+      storedValueMatches(row.value, stored),
+      `${row.key}: expected the value ${row.value} (any type), stored ${shown}`,
+    );
+  }
+}
+
 Then(
   'the device {string} eventually has telemetry:',
   async function (this: IotcWorld, local: string, table: DataTable) {
     const device = await deviceNamed(this, local);
-    const rows = headedRows<{ key: string; value: string; type: string; ts?: string }>(table, [
-      'key',
-      'value',
-      'type',
-    ]);
+    const rows = headedRows<ValueRow & { ts?: string }>(table, ['key', 'value']);
     await this.eventually(async () => {
       const stored = await this.run.admin.latestTelemetry(
         device.id,
         rows.map((row) => row.key),
       );
       for (const row of rows) {
-        const expected = expectedValue(row.value, row.type);
         const found = stored.get(row.key);
-        assert.ok(
-          found && storedMatches(expected, found.value),
-          `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`,
-        );
-        checkTimestamp(this, row.key, row.ts, found.ts);
+        assertStoredValue(row, found?.value);
+        checkTimestamp(this, row.key, row.ts, found!.ts);
       }
     });
   },
@@ -384,11 +400,7 @@ Then(
   'the device {string} eventually has client attributes:',
   async function (this: IotcWorld, local: string, table: DataTable) {
     const device = await deviceNamed(this, local);
-    const rows = headedRows<{ key: string; value: string; type: string }>(table, [
-      'key',
-      'value',
-      'type',
-    ]);
+    const rows = headedRows<ValueRow>(table, ['key', 'value']);
     await this.eventually(async () => {
       const stored = await this.run.admin.attributes(
         device.id,
@@ -396,12 +408,8 @@ Then(
         rows.map((row) => row.key),
       );
       for (const row of rows) {
-        const expected = expectedValue(names(this, row.value), row.type);
         const found = stored.get(names(this, row.key));
-        assert.ok(
-          found && storedMatches(expected, found.value),
-          `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`,
-        );
+        assertStoredValue({ ...row, value: names(this, row.value) }, found?.value);
       }
     });
   },
@@ -627,30 +635,36 @@ Then(
       const requests = await recorded(this, path);
       assert.ok(requests.length > 0, `no request to ${names(this, path)} yet`);
       const request = requests[0]!;
-      for (const [what, value] of expectations) {
-        if (what === 'method') assert.equal(request.method, value);
-        else if (what === 'path') assert.equal(request.path + request.query, value);
-        else if (what === 'body') assert.equal(request.body, value);
-        else if (what === 'json body')
-          assert.deepEqual(JSON.parse(request.body), JSON.parse(value), `body ${request.body}`);
-        else if (what === 'basic')
-          assert.equal(
-            request.headers.authorization,
-            `Basic ${Buffer.from(value).toString('base64')}`,
-          );
-        else if (what.startsWith('no header '))
-          assert.equal(
-            request.headers[what.slice('no header '.length).toLowerCase()],
-            undefined,
-            `${what}: ${String(request.headers[what.slice('no header '.length).toLowerCase()])}`,
-          );
-        else if (what.startsWith('header '))
-          assert.equal(request.headers[what.slice('header '.length).toLowerCase()], value, what);
-        else throw new Error(`unknown expectation ${what}`);
-      }
+      // every row is checked and every mismatch reported, so one difference names itself only
+      const mismatches = expectations.flatMap(([what, value]) => {
+        try {
+          checkRecorded(request, what, value);
+          return [];
+        } catch (error) {
+          if (error instanceof assert.AssertionError) return [`${what}: ${error.message}`];
+          throw error;
+        }
+      });
+      assert.deepEqual(mismatches, [], mismatches.join('; '));
     });
   },
 );
+
+function checkRecorded(request: RecordedRequest, what: string, value: string): void {
+  if (what === 'method') assert.equal(request.method, value);
+  else if (what === 'path') assert.equal(request.path + request.query, value);
+  else if (what === 'body') assert.equal(request.body, value);
+  else if (what === 'json body')
+    assert.deepEqual(JSON.parse(request.body), JSON.parse(value), `body ${request.body}`);
+  else if (what === 'basic')
+    assert.equal(request.headers.authorization, `Basic ${Buffer.from(value).toString('base64')}`);
+  else if (what.startsWith('no header ')) {
+    const header = request.headers[what.slice('no header '.length).toLowerCase()];
+    assert.equal(header, undefined, `${what}: ${String(header)}`);
+  } else if (what.startsWith('header '))
+    assert.equal(request.headers[what.slice('header '.length).toLowerCase()], value, what);
+  else throw new Error(`unknown expectation ${what}`);
+}
 
 Then(
   'the external API receives no request to {string}',

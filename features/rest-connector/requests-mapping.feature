@@ -58,38 +58,85 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
     Then the connector answers 401
 
-  @RC-GEN-02 @RC-AUPD-01 @RC-AUPD-02 @RC-AUPD-04 @RC-AUPD-05 @RC-AUPD-09 @RC-AUPD-10 @RC-AUPD-11 @RC-AUPD-12
-  Scenario: A shared-attribute update matching a rule's filters becomes the configured outgoing call
+  @RC-GEN-02 @RC-AUPD-01 @RC-AUPD-09 @RC-AUPD-10 @RC-AUPD-11
+  Scenario: Every updated attribute that a rule's filters match becomes one call to the rule's URL
     Given the connector has forwarded data of the device "<<dev-upd-1>>"
     When the platform sets the shared attributes of "<<dev-upd-1>>":
       """
       {"setpointTemp": 22.5, "other": 1, "setpointHum": 40}
       """
-    Then the external API eventually receives a request to "/upd/<<dev-upd-1>>/setpointTemp":
-      | method          | PUT                                                 |
-      | json body       | {"setpointTemp": 22.5, "device": "<<dev-upd-1>>"}   |
-      | header x-iotc   | conformance                                         |
-      | header content-type | application/json                                |
-      | basic           | external:secret                                     |
-    And the external API eventually receives a request to "/upd/<<dev-upd-1>>/setpointHum":
-      | json body       | {"setpointHum": 40, "device": "<<dev-upd-1>>"}      |
-    And the external API receives exactly 1 requests to "/upd/<<dev-upd-1>>/setpointTemp"
+    Then the external API receives exactly 1 requests to "/upd/<<dev-upd-1>>/setpointTemp"
     And the external API receives exactly 1 requests to "/upd/<<dev-upd-1>>/setpointHum"
     And the external API receives no request to "/upd/<<dev-upd-1>>/other"
 
-  @RC-AUPD-02 @RC-AUPD-04 @RC-AUPD-05 @RC-AUPD-09 @RC-AUPD-10 @RC-AUPD-11 @RC-AUPD-12
-  Scenario: The defaults: POST, CONTENT-TYPE application/json, device names ending in REST, the attribute data, {"key": "value"}
+  Scenario Outline: The call of a matching update carries the rule's <member>
+    Given the connector has forwarded data of the device "<<dev-upd-<device>>>"
+    When the platform sets the shared attributes of "<<dev-upd-<device>>>":
+      """
+      {"setpointTemp": 22.5}
+      """
+    Then the external API eventually receives a request to "/upd/<<dev-upd-<device>>>/setpointTemp":
+      | <what> | <expected> |
+
+    @RC-AUPD-02
+    Examples:
+      | member     | device | what   | expected |
+      | httpMethod | m      | method | PUT      |
+
+    @RC-AUPD-04
+    Examples:
+      | member      | device | what                | expected         |
+      | httpHeaders | h1     | header x-iotc       | conformance      |
+      | httpHeaders | h2     | header content-type | application/json |
+
+    @RC-AUPD-05
+    Examples:
+      | member   | device | what  | expected        |
+      | security | s      | basic | external:secret |
+
+    @RC-AUPD-12
+    Examples:
+      | member          | device | what      | expected                                           |
+      | valueExpression | v      | json body | {"setpointTemp": 22.5, "device": "<<dev-upd-v>>"} |
+
+  @RC-AUPD-09 @RC-AUPD-10
+  Scenario: Without filters, a device whose name ends in REST gets a call for its attribute data only
     Given the connector has forwarded data of the device "<<upd-REST>>"
     When the platform sets the shared attributes of "<<upd-REST>>":
       """
       {"data": "on", "notdata": "off"}
       """
-    Then the external API eventually receives a request to "/sensor/<<upd-REST>>/data":
-      | method              | POST             |
-      | json body           | {"data": "on"}   |
-      | header content-type | application/json |
-      | no header authorization |              |
+    Then the external API receives exactly 1 requests to "/sensor/<<upd-REST>>/data"
     And the external API receives no request to "/sensor/<<upd-REST>>/notdata"
+
+  Scenario Outline: Without <member>, the call of an update has <default>
+    Given the connector has forwarded data of the device "<<upd-<device>-REST>>"
+    When the platform sets the shared attributes of "<<upd-<device>-REST>>":
+      """
+      {"data": "on"}
+      """
+    Then the external API eventually receives a request to "/sensor/<<upd-<device>-REST>>/data":
+      | <what> | <expected> |
+
+    @RC-AUPD-02
+    Examples:
+      | member     | default     | device | what   | expected |
+      | httpMethod | method POST | m      | method | POST     |
+
+    @RC-AUPD-04
+    Examples:
+      | member      | default                       | device | what                | expected         |
+      | httpHeaders | CONTENT-TYPE application/json | h      | header content-type | application/json |
+
+    @RC-AUPD-05
+    Examples:
+      | member   | default           | device | what                    | expected |
+      | security | no Authorization  | s      | no header authorization |          |
+
+    @RC-AUPD-12
+    Examples:
+      | member          | default                 | device | what      | expected       |
+      | valueExpression | the body {"data": "on"} | v      | json body | {"data": "on"} |
 
   @RC-AUPD-09
   Scenario: A device whose name the filter does not match gets no outgoing call
@@ -187,8 +234,8 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       | method | POST |
     And the external API receives no request to "/tls/<<upd-tls-1>>/verified"
 
-  @RC-RPC-01 @RC-RPC-02 @RC-RPC-03 @RC-RPC-04 @RC-RPC-07 @RC-RPC-08 @RC-RPC-11 @RC-RPC-12 @RC-RPC-13
-  Scenario: A server-side RPC matching a rule becomes the configured call and its answer is the reply
+  @RC-RPC-01 @RC-RPC-04 @RC-RPC-13
+  Scenario: A server-side RPC matching a rule becomes one call to the rule's URL and its answer is the reply
     Given the external API answers requests to "/rpc/<<dev-rpc-1>>/setLevel" with status 200 and body "{\"applied\": true, \"level\": 7}"
     And the connector has forwarded data of the device "<<dev-rpc-1>>"
     When the platform sends the RPC "setLevel" with params "{\"level\": 7, \"field\": \"abc\"}" to "<<dev-rpc-1>>"
@@ -196,11 +243,34 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
       {"applied": true, "level": 7}
       """
-    And the external API eventually receives a request to "/rpc/<<dev-rpc-1>>/setLevel/":
-      | method        | POST                                                     |
-      | json body     | {"level": 7, "params": {"level": 7, "field": "abc"}}     |
-      | header x-iotc | rpc                                                      |
-      | basic         | external:secret                                          |
+    And the external API receives exactly 1 requests to "/rpc/<<dev-rpc-1>>/setLevel/"
+
+  Scenario Outline: The call of a matching RPC carries the rule's <member>
+    Given the connector has forwarded data of the device "<<dev-rpc-<device>>>"
+    When the platform sends the RPC "setLevel" with params "{\"level\": 7, \"field\": \"abc\"}" to "<<dev-rpc-<device>>>"
+    Then the external API eventually receives a request to "/rpc/<<dev-rpc-<device>>>/setLevel/":
+      | <what> | <expected> |
+
+    @RC-RPC-07
+    Examples:
+      | member     | device | what   | expected |
+      | httpMethod | m      | method | POST     |
+
+    @RC-RPC-08
+    Examples:
+      | member          | device | what      | expected                                              |
+      | valueExpression | v      | json body | {"level": 7, "params": {"level": 7, "field": "abc"}} |
+
+    @RC-RPC-11
+    Examples:
+      | member      | device | what                | expected         |
+      | httpHeaders | h1     | header x-iotc       | rpc              |
+      | httpHeaders | h2     | header content-type | application/json |
+
+    @RC-RPC-12
+    Examples:
+      | member   | device | what  | expected        |
+      | security | s      | basic | external:secret |
 
   @RC-RPC-02 @RC-RPC-03
   Scenario: An RPC whose device or method no rule's filters match is not sent
@@ -245,8 +315,8 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
     And the external API records an RPC request id in "/rpc/<<dev-rpc-2>>/getLevel/" with the query "?field=xyz"
 
-  @RC-RPC-02 @RC-RPC-03 @RC-RPC-04 @RC-RPC-07 @RC-RPC-08 @RC-RPC-11 @RC-RPC-12
-  Scenario: The defaults: any device, the method echo, GET, ${params}, CONTENT-TYPE application/json, anonymous
+  @RC-RPC-02 @RC-RPC-03
+  Scenario: Without filters, the RPC echo of any device is sent and its answer is the reply
     Given the external API answers requests to "/rpcdefault/<<rest-echo>>" with status 200 and body "{\"echoed\": true}"
     And the connector has forwarded data of the device "<<rest-echo>>"
     When the platform sends the RPC "echo" with params "{\"x\": 1}" to "<<rest-echo>>"
@@ -254,10 +324,27 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
       {"echoed": true}
       """
-    And the external API eventually receives a request to "/rpcdefault/<<rest-echo>>":
-      | method                  | GET              |
-      | header content-type     | application/json |
-      | no header authorization |                  |
+
+  Scenario Outline: Without <member>, the call of an RPC has <default>
+    Given the connector has forwarded data of the device "<<rest-echo-<device>>>"
+    When the platform sends the RPC "echo" with params "{\"x\": 1}" to "<<rest-echo-<device>>>"
+    Then the external API eventually receives a request to "/rpcdefault/<<rest-echo-<device>>>":
+      | <what> | <expected> |
+
+    @RC-RPC-07
+    Examples:
+      | member     | default    | device | what   | expected |
+      | httpMethod | method GET | m      | method | GET      |
+
+    @RC-RPC-11
+    Examples:
+      | member      | default                       | device | what                | expected         |
+      | httpHeaders | CONTENT-TYPE application/json | h      | header content-type | application/json |
+
+    @RC-RPC-12
+    Examples:
+      | member   | default          | device | what                    | expected |
+      | security | no Authorization | s      | no header authorization |          |
 
   @RC-RPC-10 @RC-RPC-13
   Scenario: An external API that stays down gets exactly tries attempts and the reply says why

@@ -74,3 +74,23 @@ export function canonical(value: unknown): unknown {
 export function sameJson(received: unknown, expectedText: string): boolean {
   return jsonEqual(canonical(received), canonical(parseLossless(expectedText)));
 }
+
+const NUMBER_LEXEME = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * True when the stored value is the one a scenario wrote, whatever type it was stored as: numbers compare as
+ * numbers (40 is 40.0 and "40"), everything else as text. For checks that are not about the type, so that a
+ * target storing every value as text fails only the requirements about types.
+ */
+export function storedValueMatches(expectedText: string, stored: TypedValue | undefined): boolean {
+  if (!stored) return false;
+  const text =
+    stored.type === 'JSON'
+      ? JSON.stringify(stored.value)
+      : stored.type === 'DOUBLE' && Number.isInteger(stored.value)
+        ? stored.value.toFixed(1)
+        : String(stored.value);
+  if (NUMBER_LEXEME.test(expectedText.trim()) && NUMBER_LEXEME.test(text.trim()))
+    return Number(expectedText) === Number(text);
+  return text === expectedText;
+}

@@ -27,7 +27,7 @@ export function pairRows(table: DataTable): Array<readonly [string, string]> {
 }
 
 /** The rows of a table whose first row names its columns; `required` must be among them. */
-export function headedRows<Row extends Record<string, string>>(
+export function headedRows<Row extends Record<string, string | undefined>>(
   table: DataTable,
   required: readonly string[],
 ): Row[] {
