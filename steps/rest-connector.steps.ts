@@ -465,9 +465,21 @@ Then(
   },
 );
 
+/**
+ * Positive control first: data of another device sent afterwards with valid credentials must have reached the
+ * platform, and the connector forwards over one MQTT session in order, so a refused request that was forwarded
+ * (even after its answer) is on the platform by then.
+ */
 Then('no device {string} was created', async function (this: IotcWorld, local: string) {
   const name = names(this, local);
   trackDevice(this, name);
+  const mode = this.ids.get('connector-credentials');
+  this.ids.delete('connector-credentials');
+  try {
+    await forwardData(this, `${local.replace(/>>$/, '')}-control>>`);
+  } finally {
+    if (mode !== undefined) this.ids.set('connector-credentials', mode);
+  }
   assert.equal(
     await this.run.admin.findDeviceByName(name),
     undefined,
@@ -477,21 +489,21 @@ Then('no device {string} was created', async function (this: IotcWorld, local: s
 
 // ---- the platform's side ------------------------------------------------------------------------------------
 
+async function forwardData(world: IotcWorld, local: string): Promise<void> {
+  const name = names(world, local);
+  const response = await send(world, {
+    method: 'POST',
+    path: '/conv',
+    body: { json: { name, temp: 1.5, model: 'M1' } },
+  });
+  assert.equal(response.status, 200, `the connector answered ${response.status} ${response.text}`);
+  await deviceNamed(world, local);
+}
+
 Given(
   'the connector has forwarded data of the device {string}',
   async function (this: IotcWorld, local: string) {
-    const name = names(this, local);
-    const response = await send(this, {
-      method: 'POST',
-      path: '/conv',
-      body: { json: { name, temp: 1.5, model: 'M1' } },
-    });
-    assert.equal(
-      response.status,
-      200,
-      `the connector answered ${response.status} ${response.text}`,
-    );
-    await deviceNamed(this, local);
+    await forwardData(this, local);
   },
 );
 

@@ -69,6 +69,10 @@ export const REST_CONNECTOR_FAULTS = [
   },
   { id: 'RC-SEC-02:password-not-checked', breaks: 'basic security compares the user name only' },
   {
+    id: 'RC-SEC-02:refused-forwarded-later',
+    breaks: 'a request refused with 401 is converted and forwarded after the answer',
+  },
+  {
     id: 'RC-SEC-02:refused-still-converted',
     breaks: 'a request refused with 401 is still converted and forwarded',
   },

@@ -31,14 +31,18 @@ export function mappingHandler(
   const { response } = endpoint;
   return async (request: IncomingMessage, url: URL, reply: ServerResponse): Promise<void> => {
     if (!isAuthorized(endpoint.security, request.headers)) {
-      if (faultActive('RC-SEC-02:refused-still-converted')) {
+      const forwardAnyway = async () => {
         const data = await readRequestData(request, url, {
           rawBody: endpoint.converter.type === 'custom',
           logger: context.logger,
         }).catch(() => undefined);
         if (data) await context.link.forward(await converter.convert(data)).catch(() => undefined);
-      } else request.resume();
-      return answer(reply, 401, response, WWW_AUTHENTICATE);
+      };
+      if (faultActive('RC-SEC-02:refused-still-converted')) await forwardAnyway();
+      else if (!faultActive('RC-SEC-02:refused-forwarded-later')) request.resume();
+      answer(reply, 401, response, WWW_AUTHENTICATE);
+      if (faultActive('RC-SEC-02:refused-forwarded-later')) await forwardAnyway();
+      return;
     }
     let remoteWait: ReturnType<RemoteResponses['expect']> | undefined;
     try {
