@@ -570,21 +570,30 @@ Then('the RPC reply holds:', async function (this: IotcWorld, expected: string) 
   assertHolds(JSON.parse(reply.text), JSON.parse(expected));
 });
 
+async function assertRpcError(world: IotcWorld, text: string): Promise<void> {
+  const reply = (await world.pending.get('connector-rpc')) as
+    | { status: number; text: string }
+    | undefined;
+  assert.ok(reply, 'no RPC was sent');
+  assert.equal(reply.status, 200, `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}`);
+  const document = JSON.parse(reply.text) as { error?: unknown };
+  assert.ok(
+    typeof document.error === 'string' && document.error.includes(text),
+    `the reply ${reply.text} is not an error${text ? ` mentioning ${text}` : ''}`,
+  );
+}
+
 Then(
   'the RPC reply is an error mentioning {string}',
   async function (this: IotcWorld, text: string) {
-    const reply = (await this.pending.get('connector-rpc')) as
-      | { status: number; text: string }
-      | undefined;
-    assert.ok(reply, 'no RPC was sent');
-    assert.equal(reply.status, 200, `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}`);
-    const document = JSON.parse(reply.text) as { error?: unknown };
-    assert.ok(
-      typeof document.error === 'string' && document.error.includes(text),
-      `the reply ${reply.text} is not an error mentioning ${text}`,
-    );
+    await assertRpcError(this, text);
   },
 );
+
+/** The reply reports a failure, in the target's own words. */
+Then('the RPC reply is an error', async function (this: IotcWorld) {
+  await assertRpcError(this, '');
+});
 
 // ---- the external API ---------------------------------------------------------------------------------------
 

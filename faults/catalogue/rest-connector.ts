@@ -120,6 +120,10 @@ export const REST_CONNECTOR_FAULTS = [
     breaks: 'deviceProfileExpressionSource request uses the expression as a fixed profile name',
   },
   {
+    id: 'RC-JSON-04:default-source-constant',
+    breaks: 'deviceProfileExpressionSource defaults to constant',
+  },
+  {
     id: 'RC-JSON-05:default-profile',
     breaks: 'deviceProfileExpression defaults to Default, not default',
   },
@@ -371,6 +375,10 @@ export const REST_CONNECTOR_FAULTS = [
     id: 'RC-RPC-06:response-timeout-ignored',
     breaks: 'a configured responseTimeout is replaced by the default 1 s',
   },
+  {
+    id: 'RC-RPC-06:default-response-timeout',
+    breaks: 'responseTimeout defaults to 10 s, not 1 s',
+  },
   { id: 'RC-RPC-06:no-deadline', breaks: 'responseTimeout does not bound the wait for the reply' },
   {
     id: 'RC-RPC-07:method-ignored',
@@ -393,6 +401,10 @@ export const REST_CONNECTOR_FAULTS = [
     id: 'RC-RPC-09:timeout-ignored',
     breaks:
       'the per-attempt timeout of RPC calls is not applied (only responseTimeout ends a call)',
+  },
+  {
+    id: 'RC-RPC-09:default-timeout',
+    breaks: 'the per-attempt timeout of RPC calls defaults to 5 s, not 0.5 s',
   },
   {
     id: 'RC-RPC-10:tries-ignored',

@@ -24,6 +24,12 @@ Feature: REST connector json converter
       | key   | value |
       | plain | 2.25  |
 
+  @RC-JSON-04
+  Scenario: Without deviceProfileExpressionSource the profile is read from the request
+    When the client sends GET "/query?name=<<rest-profile-source>>&profile=<<profile:rest-query-profile>>&temp=4.5"
+    Then the connector answers 200
+    And the device "<<rest-profile-source>>" has the device profile "<<profile:rest-query-profile>>"
+
   @RC-JSON-03 @RC-JSON-04
   Scenario: Constant sources use the expressions as fixed names
     When the client sends POST "/constant" with JSON:

@@ -305,6 +305,14 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
     Then the RPC reply is an error mentioning "no answer within 0.3 s"
     And the external API receives exactly 2 requests to "/rpcdown/<<dev-rpcdown-2>>"
 
+  @RC-RPC-06 @RC-RPC-09
+  Scenario: Without responseTimeout and timeout, attempts of 0.5 s are made until 1 s has passed
+    Given the external API answers requests to "/rpcbody/<<dev-rpcbody-late>>" after 1500 ms
+    And the connector has forwarded data of the device "<<dev-rpcbody-late>>"
+    When the platform sends the RPC "store" with params "{}" to "<<dev-rpcbody-late>>"
+    Then the RPC reply is an error
+    And the external API receives exactly 2 requests to "/rpcbody/<<dev-rpcbody-late>>"
+
   @RC-RPC-05
   Scenario: ${requestId} is the id of the RPC, ${params.field} a member of its params
     Given the connector has forwarded data of the device "<<dev-rpc-2>>"

@@ -190,7 +190,8 @@ function deviceInfo(section: Partial<DeviceInfo> | undefined, custom: boolean): 
       section?.deviceProfileExpression ??
       (custom && faultActive('RC-CUST-02:default-profile') ? 'custom' : profile),
     deviceProfileExpressionSource:
-      section?.deviceProfileExpressionSource ?? (custom ? 'constant' : 'request'),
+      section?.deviceProfileExpressionSource ??
+      (custom || faultActive('RC-JSON-04:default-source-constant') ? 'constant' : 'request'),
   };
 }
 
@@ -450,7 +451,11 @@ function serverSideRpcRule(rule: OutgoingSection, quirks: ConnectorQuirks): Serv
       urlIgnored: faultActive('RC-RPC-04:expression-ignored'),
       valueIgnored: faultActive('RC-RPC-08:expression-ignored'),
     }),
-    timeoutSec: faultActive('RC-RPC-09:timeout-ignored') ? 3600 : call.timeoutSec,
+    timeoutSec: faultActive('RC-RPC-09:timeout-ignored')
+      ? 3600
+      : rule.timeout === undefined && faultActive('RC-RPC-09:default-timeout')
+        ? 5
+        : call.timeoutSec,
     deviceNameFilter: fullMatch(
       faultActive('RC-RPC-02:filter-ignored')
         ? '.*'
@@ -465,7 +470,7 @@ function serverSideRpcRule(rule: OutgoingSection, quirks: ConnectorQuirks): Serv
       ? 1
       : faultActive('RC-RPC-06:no-deadline')
         ? 3600
-        : (rule.responseTimeout ?? 1),
+        : (rule.responseTimeout ?? (faultActive('RC-RPC-06:default-response-timeout') ? 10 : 1)),
     idPlaceholder: quirks.rpcIdPlaceholder,
   };
 }
