@@ -81,8 +81,8 @@ Feature: REST connector endpoint responses
       """
     Then the connector answers 408 with the body "No answer"
 
-  @RC-RESP-04
-  Scenario: The response attribute defaults to result
+  @RC-RESP-04 @RC-RESP-06
+  Scenario: The response attribute defaults to result, and without timeout the connector waits for it
     When the client starts sending POST "/response/remote-defaults" as request "only" with JSON:
       """
       {"name": "<<rest-remote-default>>", "v": 1.5}
@@ -92,6 +92,27 @@ Feature: REST connector endpoint responses
       {"result": "done"}
       """
     Then the request "only" is answered 200 with the body "done"
+
+  @RC-RESP-05
+  Scenario: Without responseExpected the connector waits for the platform's answer
+    When the client starts sending POST "/response/remote-implicit" as request "implicit" with JSON:
+      """
+      {"name": "<<rest-remote-implicit>>", "v": 1.5}
+      """
+    Then the request "implicit" is not answered yet
+    When the platform sets the shared attributes of "<<rest-remote-implicit>>":
+      """
+      {"answer": "waited"}
+      """
+    Then the request "implicit" is answered 200 with the body "waited"
+
+  @RC-ERR-01
+  Scenario: A refusal other than 401 carries unsuccessfulResponse too
+    When the client sends POST "/response/hardcoded" with JSON:
+      """
+      {"v": 1.5}
+      """
+    Then the connector answers a status other than 200 and 401 with the body "Refused by iotc"
 
   @RC-RESP-05
   Scenario: responseExpected false answers without waiting for the platform
