@@ -40,6 +40,6 @@ Feature: REST connector custom converter
 
   @RC-CUST-02
   Scenario: A custom converter takes the device name from its deviceInfo and the profile default
-    When the client sends POST "/custom?name=<<rest-bytes-info>>" with the bytes "41480000 2c01 fc"
+    When the client sends POST "/custom/text?name=<<rest-text-info>>" with the body "flow=1.5" of type "text/plain"
     Then the connector answers 200
-    And the device "<<rest-bytes-info>>" has the device profile "default"
+    And the device "<<rest-text-info>>" has the device profile "default"

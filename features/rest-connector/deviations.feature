@@ -186,8 +186,8 @@ Feature: Declared deviations of real gateway versions (REST connector)
     Then the request "only" is answered 200 with the body "{'accepted': True, 'slot': 7}"
 
   @deviation-RC-RESP-05
-  Scenario: responseExpected defaults to false: a response section with only a timeout answers at once with an empty body
-    When the client sends POST "/response/remote-defaults" with JSON:
+  Scenario: responseExpected defaults to false: a response section without it (a timeout and a responseAttribute) answers at once with an empty body
+    When the client sends POST "/response/remote-implicit" with JSON:
       """
       {"name": "<<rest-remote-not-expected>>", "v": 1.5}
       """

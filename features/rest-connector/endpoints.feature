@@ -58,14 +58,13 @@ Feature: REST connector server, endpoints and security
     Then the connector answers 401
     And no device "Device <<rest-default-refused>>" was created
 
-  @RC-MAP-02 @RC-MAP-03 @RC-SEC-04 @RC-JSON-02 @RC-JSON-05
+  @RC-MAP-02 @RC-MAP-03 @RC-SEC-04 @RC-JSON-02
   Scenario: A mapping with only a converter serves GET /test_device with basic security <USERNAME>:<PASSWORD> and names devices "Device ${name}"
     When the client sends GET "/test_device?name=<<rest-default>>&reading=3.5"
     Then the connector answers 200
     And the device "Device <<rest-default>>" eventually has telemetry:
       | key     | value |
       | reading | 3.5   |
-    And the device "Device <<rest-default>>" has the device profile "default"
 
   @RC-JSON-05
   Scenario: A deviceInfo without a profile expression gives the device profile "default"

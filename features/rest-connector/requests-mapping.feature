@@ -4,7 +4,7 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
   serverSideRpc turn the platform's shared-attribute updates and RPC commands for the connector's devices into
   outgoing HTTP calls, here to the external-API simulator (${external} in a step is its URL).
 
-  @RC-CFG-01 @RC-AREQ-01 @RC-AREQ-02 @RC-AREQ-03 @RC-AREQ-06 @RC-AREQ-07
+  @RC-AREQ-01 @RC-AREQ-02 @RC-AREQ-03 @RC-AREQ-06 @RC-AREQ-07
   Scenario: An attribute-request endpoint answers shared attributes named by several expressions
     Given the connector has forwarded data of the device "<<rest-areq>>"
     When the platform sets the shared attributes of "<<rest-areq>>":
@@ -61,7 +61,7 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
     Then the connector answers 401
 
-  @RC-GEN-02 @RC-AUPD-01 @RC-AUPD-11
+  @RC-CFG-01 @RC-GEN-02 @RC-AUPD-01 @RC-AUPD-11
   Scenario: A shared-attribute update that a rule's filters match becomes one call to the rule's URL
     Given the connector has forwarded data of the device "<<dev-upd-1>>"
     When the platform sets the shared attributes of "<<dev-upd-1>>":
