@@ -109,6 +109,16 @@ Feature: REST connector server, endpoints and security
       | key         | value |
       | temperature | 5.5   |
 
+  @RC-MAP-04
+  Scenario: A mapping's security section applies to its endpoint: basic refuses a request without credentials
+    Given the client sends no credentials
+    When the client sends POST "/conv" with JSON:
+      """
+      {"name": "<<rest-map-secured>>", "temp": 5.5}
+      """
+    Then the connector answers 401
+    And no device "<<rest-map-secured>>" was created
+
   @RC-SEC-02
   Scenario Outline: Basic security refuses <case> and converts nothing
     Given <credentials>

@@ -75,11 +75,12 @@ Feature: REST connector endpoint responses
 
   @RC-RESP-06
   Scenario: Without an answer within response.timeout seconds the request gets 408 and the unsuccessfulResponse
-    When the client sends POST "/response/remote" with JSON:
+    When the client starts sending POST "/response/remote" as request "unanswered" with JSON:
       """
       {"name": "<<rest-remote-unanswered>>", "v": 1.5}
       """
-    Then the connector answers 408 with the body "No answer"
+    Then the request "unanswered" is not answered yet
+    And the request "unanswered" is answered 408 with the body "No answer"
 
   @RC-RESP-04
   Scenario: The response attribute defaults to result
