@@ -4,6 +4,7 @@ import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
 import { describeTypedValue } from '../src/kv/values';
 import type { IotcWorld } from './world';
 import { expectedValue, storedMatches } from './support/expectations';
+import { headedRows } from './support/tables';
 
 const SENTINEL = 'iotc_sentinel';
 
@@ -68,7 +69,11 @@ Then(
   'the platform eventually holds telemetry of {string}:',
   async function (this: IotcWorld, local: string, table: DataTable) {
     const device = this.device(local);
-    const rows = table.hashes() as Array<{ key: string; ts?: string; value: string; type: string }>;
+    const rows = headedRows<{ key: string; ts?: string; value: string; type: string }>(table, [
+      'key',
+      'value',
+      'type',
+    ]);
     await this.eventually(async () => {
       const stored = await this.run.admin.latestTelemetry(
         device.record.id,
@@ -91,7 +96,11 @@ Then(
   'the platform eventually holds client attributes of {string}:',
   async function (this: IotcWorld, local: string, table: DataTable) {
     const device = this.device(local);
-    const rows = table.hashes() as Array<{ key: string; value: string; type: string }>;
+    const rows = headedRows<{ key: string; value: string; type: string }>(table, [
+      'key',
+      'value',
+      'type',
+    ]);
     await this.eventually(async () => {
       const stored = await this.run.admin.attributes(
         device.record.id,

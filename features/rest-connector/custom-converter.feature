@@ -11,12 +11,12 @@ Feature: REST connector custom converter
     When the client sends POST "/custom?name=<<rest-bytes>>" with the bytes "41480000 2c01 fc"
     Then the connector answers 200
     And the device "<<rest-bytes>>" eventually has telemetry:
-      | key       | value | type   |
-      | totaliser | 12.5  | double |
-      | counter   | 300   | long   |
+      | key       | value |
+      | totaliser | 12.5  |
+      | counter   | 300   |
     And the device "<<rest-bytes>>" eventually has client attributes:
-      | key    | value | type   |
-      | offset | -2.0  | double |
+      | key    | value |
+      | offset | -2.0  |
 
   @RC-CONV-01
   Scenario: A converter section without a type is the json converter
@@ -26,5 +26,20 @@ Feature: REST connector custom converter
       """
     Then the connector answers 200
     And the device "<<rest-json-default>>" eventually has telemetry:
-      | key   | value | type   | ts            |
-      | plain | 4.5   | double | 1700000000500 |
+      | key   | value | ts            |
+      | plain | 4.5   | 1700000000500 |
+
+  @RC-CUST-03
+  Scenario: Each endpoint gets the converter class its converter.extension names
+    When the client sends POST "/custom/text?name=<<rest-text>>" with the body "flow=4.5;state=open" of type "text/plain"
+    Then the connector answers 200
+    And the device "<<rest-text>>" eventually has telemetry:
+      | key   | value |
+      | flow  | 4.5   |
+      | state | open  |
+
+  @RC-CUST-02
+  Scenario: A custom converter takes the device name from its deviceInfo and the profile default
+    When the client sends POST "/custom/text?name=<<rest-text-info>>" with the body "flow=1.5" of type "text/plain"
+    Then the connector answers 200
+    And the device "<<rest-text-info>>" has the device profile "default"

@@ -4,7 +4,7 @@ Feature: REST connector server, endpoints and security
   sends it to the platform. Endpoints, credentials and rules come from the connector's rest.json; the conformance
   file is src/target/embedded-rest.json.
 
-  @RC-GEN-01 @RC-CFG-01 @RC-MAP-01 @RC-MAP-05 @RC-JSON-01 @RC-JSON-06 @RC-JSON-07 @RC-ENT-01 @RC-ENT-03
+  @RC-GEN-01 @RC-CFG-01 @RC-JSON-01 @RC-JSON-06 @RC-JSON-07 @RC-ENT-01 @RC-ENT-03
   Scenario: A JSON request becomes a device with client attributes and telemetry on the platform
     When the client sends POST "/conv" with JSON:
       """
@@ -12,18 +12,38 @@ Feature: REST connector server, endpoints and security
       """
     Then the connector answers 200
     And the device "<<rest-thermo>>" eventually has telemetry:
-      | key         | value | type    | ts      |
-      | temperature | 21.5  | double  | request |
-      | humidity    | 40    | long    | request |
-      | active      | true  | boolean | request |
-      | label       | north | string  | request |
+      | key         | value | ts      |
+      | temperature | 21.5  | request |
+      | humidity    | 40    | request |
+      | active      | true  | request |
+      | label       | north | request |
     And the device "<<rest-thermo>>" eventually has client attributes:
-      | key    | value | type   |
-      | model  | M1    | string |
-      | vendor | iotc  | string |
+      | key    | value |
+      | model  | M1    |
+      | vendor | iotc  |
+
+  @RC-MAP-01 @RC-MAP-05
+  Scenario: Each mapping entry is its own endpoint with its own converter
+    When the client sends POST "/conv" with JSON:
+      """
+      {"name": "<<rest-map-conv>>", "temp": 3.5}
+      """
+    Then the connector answers 200
+    When the client sends POST "/ts" with JSON:
+      """
+      {"name": "<<rest-map-ts>>", "v": 6.5, "temp": 9.5}
+      """
+    Then the connector answers 200
+    And the device "<<rest-map-conv>>" eventually has telemetry:
+      | key         | value |
+      | temperature | 3.5   |
+    And the device "<<rest-map-ts>>" eventually has telemetry:
+      | key   | value |
+      | plain | 6.5   |
+    And the device "<<rest-map-ts>>" has no telemetry "temperature"
 
   @RC-SRV-01 @RC-SRV-02
-  Scenario: The connector listens on server.host and server.port
+  Scenario: The connector listens on server.host (here its default, 127.0.0.1) and server.port
     Then the connector listens on the host and port of its rest.json
 
   @RC-SRV-03 @RC-SRV-05 @RC-SRV-06
@@ -38,14 +58,13 @@ Feature: REST connector server, endpoints and security
     Then the connector answers 401
     And no device "Device <<rest-default-refused>>" was created
 
-  @RC-MAP-02 @RC-MAP-03 @RC-SEC-04 @RC-JSON-02 @RC-JSON-05
+  @RC-MAP-02 @RC-MAP-03 @RC-SEC-04 @RC-JSON-02
   Scenario: A mapping with only a converter serves GET /test_device with basic security <USERNAME>:<PASSWORD> and names devices "Device ${name}"
     When the client sends GET "/test_device?name=<<rest-default>>&reading=3.5"
     Then the connector answers 200
     And the device "Device <<rest-default>>" eventually has telemetry:
-      | key     | value | type   |
-      | reading | 3.5   | double |
-    And the device "Device <<rest-default>>" has the device profile "default"
+      | key     | value |
+      | reading | 3.5   |
 
   @RC-JSON-05
   Scenario: A deviceInfo without a profile expression gives the device profile "default"
@@ -76,8 +95,8 @@ Feature: REST connector server, endpoints and security
     When the client sends GET "/conv?name=<<rest-get-conv>>&temp=19.5"
     Then the connector answers 200
     And the device "<<rest-get-conv>>" eventually has telemetry:
-      | key         | value | type   |
-      | temperature | 19.5  | double |
+      | key         | value |
+      | temperature | 19.5  |
 
   @RC-SEC-01 @RC-MAP-04 @RC-AUTH-01
   Scenario: Basic security admits the Authorization header "Basic base64(username:password)"
@@ -87,8 +106,18 @@ Feature: REST connector server, endpoints and security
       """
     Then the connector answers 200
     And the device "<<rest-basic>>" eventually has telemetry:
-      | key         | value | type   |
-      | temperature | 5.5   | double |
+      | key         | value |
+      | temperature | 5.5   |
+
+  @RC-MAP-04
+  Scenario: A mapping's security section applies to its endpoint: basic refuses a request without credentials
+    Given the client sends no credentials
+    When the client sends POST "/conv" with JSON:
+      """
+      {"name": "<<rest-map-secured>>", "temp": 5.5}
+      """
+    Then the connector answers 401
+    And no device "<<rest-map-secured>>" was created
 
   @RC-SEC-02
   Scenario Outline: Basic security refuses <case> and converts nothing
@@ -118,5 +147,5 @@ Feature: REST connector server, endpoints and security
     When the client sends GET "/query?name=<<rest-anonymous>>&temp=7.5"
     Then the connector answers 200
     And the device "<<rest-anonymous>>" eventually has telemetry:
-      | key         | value | type   |
-      | temperature | 7.5   | double |
+      | key         | value |
+      | temperature | 7.5   |

@@ -15,7 +15,7 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
       {"deviceName": "<<rest-areq>>", "first": "setpoint", "second": "mode"}
       """
-    Then the connector answers 200 with a JSON body holding:
+    Then the connector answers 200 with exactly the JSON body:
       """
       {"setpoint": 21.5, "mode": "eco"}
       """
@@ -24,7 +24,7 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
   Scenario: A client-type attribute-request endpoint answers client attributes, with its own methods
     Given the connector has forwarded data of the device "<<rest-areq-client>>"
     When the client sends GET "/attributes/client?device=<<rest-areq-client>>&key=model"
-    Then the connector answers 200 with a JSON body holding:
+    Then the connector answers 200 with exactly the JSON body:
       """
       {"model": "M1"}
       """
@@ -48,111 +48,118 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
       {"deviceName": "<<rest-areq-defaults>>", "attribute": "mode"}
       """
-    Then the connector answers 200 with a JSON body holding:
+    Then the connector answers 200 with exactly the JSON body:
       """
       {"mode": "away"}
       """
     When the client sends GET "/sharedAttributes?deviceName=<<rest-areq-defaults>>&attribute=mode"
     Then the connector answers 405
+    Given the client sends no credentials
+    When the client sends POST "/sharedAttributes" with JSON:
+      """
+      {"deviceName": "<<rest-areq-defaults>>", "attribute": "mode"}
+      """
+    Then the connector answers 401
 
-  @RC-GEN-02 @RC-AUPD-01 @RC-AUPD-05 @RC-AUPD-11
-  Scenario: A shared-attribute update matching a rule is sent to the rule's URL with the rule's security
-    Given the connector has forwarded data of the device "<<dev-upd-target>>"
-    And the connector has forwarded data of the device "<<upd-target-REST>>"
-    When the platform sets the shared attributes of "<<dev-upd-target>>":
-      """
-      {"setpointTarget": 1}
-      """
-    And the platform sets the shared attributes of "<<upd-target-REST>>":
-      """
-      {"data": "on"}
-      """
-    Then the external API eventually receives a request to "/upd/<<dev-upd-target>>/setpointTarget":
-      | path  | /upd/<<dev-upd-target>>/setpointTarget |
-      | basic | external:secret                        |
-    And the external API eventually receives a request to "/sensor/<<upd-target-REST>>/data":
-      | path                    | /sensor/<<upd-target-REST>>/data |
-      | no header authorization |                                  |
-
-  @RC-AUPD-02
-  Scenario: httpMethod is the method of the outgoing call, POST by default
-    Given the connector has forwarded data of the device "<<dev-upd-method>>"
-    And the connector has forwarded data of the device "<<upd-method-REST>>"
-    When the platform sets the shared attributes of "<<dev-upd-method>>":
-      """
-      {"setpointMethod": 1}
-      """
-    And the platform sets the shared attributes of "<<upd-method-REST>>":
-      """
-      {"data": "on"}
-      """
-    Then the external API eventually receives a request to "/upd/<<dev-upd-method>>/setpointMethod":
-      | method | PUT |
-    And the external API eventually receives a request to "/sensor/<<upd-method-REST>>/data":
-      | method | POST |
-
-  @RC-AUPD-04
-  Scenario: httpHeaders are sent with the outgoing call, CONTENT-TYPE application/json by default
-    Given the connector has forwarded data of the device "<<dev-upd-headers>>"
-    And the connector has forwarded data of the device "<<upd-headers-REST>>"
-    When the platform sets the shared attributes of "<<dev-upd-headers>>":
-      """
-      {"setpointHeaders": 1}
-      """
-    And the platform sets the shared attributes of "<<upd-headers-REST>>":
-      """
-      {"data": "on"}
-      """
-    Then the external API eventually receives a request to "/upd/<<dev-upd-headers>>/setpointHeaders":
-      | header x-iotc       | conformance      |
-      | header content-type | application/json |
-    And the external API eventually receives a request to "/sensor/<<upd-headers-REST>>/data":
-      | header content-type | application/json |
-
-  @RC-AUPD-12
-  Scenario: valueExpression is the body of the outgoing call, {"${attributeKey}":"${attributeValue}"} by default
+  @RC-CFG-01 @RC-GEN-02 @RC-AUPD-01 @RC-AUPD-11
+  Scenario: A shared-attribute update that a rule's filters match becomes one call to the rule's URL
     Given the connector has forwarded data of the device "<<dev-upd-1>>"
-    And the connector has forwarded data of the device "<<upd-REST>>"
     When the platform sets the shared attributes of "<<dev-upd-1>>":
       """
       {"setpointTemp": 22.5}
       """
-    And the platform sets the shared attributes of "<<upd-REST>>":
+    Then the external API receives exactly 1 requests to "/upd/<<dev-upd-1>>/setpointTemp"
+
+  @RC-AUPD-10
+  Scenario: Every updated attribute that the attributeFilter matches becomes its own call, the others none
+    Given the connector has forwarded data of the device "<<dev-upd-keys>>"
+    When the platform sets the shared attributes of "<<dev-upd-keys>>":
       """
-      {"data": "on"}
+      {"setpointTemp": 22.5, "other": 1, "setpointHum": 40}
       """
-    Then the external API eventually receives a request to "/upd/<<dev-upd-1>>/setpointTemp":
-      | json body | {"setpointTemp": 22.5, "device": "<<dev-upd-1>>"} |
-    And the external API eventually receives a request to "/sensor/<<upd-REST>>/data":
-      | json body | {"data": "on"} |
+    Then the external API receives exactly 1 requests to "/upd/<<dev-upd-keys>>/setpointTemp"
+    And the external API receives exactly 1 requests to "/upd/<<dev-upd-keys>>/setpointHum"
+    And the external API receives no request to "/upd/<<dev-upd-keys>>/other"
+
+  Scenario Outline: The call of a matching update carries the rule's <member>
+    Given the connector has forwarded data of the device "<<dev-upd-<device>>>"
+    When the platform sets the shared attributes of "<<dev-upd-<device>>>":
+      """
+      {"setpointTemp": 22.5}
+      """
+    Then the external API eventually receives a request to "/upd/<<dev-upd-<device>>>/setpointTemp":
+      | <what> | <expected> |
+
+    @RC-AUPD-02
+    Examples:
+      | member     | device | what   | expected |
+      | httpMethod | m      | method | PUT      |
+
+    @RC-AUPD-04
+    Examples:
+      | member      | device | what                | expected         |
+      | httpHeaders | h1     | header x-iotc       | conformance      |
+      | httpHeaders | h2     | header content-type | application/json |
+
+    @RC-AUPD-05
+    Examples:
+      | member   | device | what  | expected        |
+      | security | s      | basic | external:secret |
+
+    @RC-AUPD-12
+    Examples:
+      | member          | device | what      | expected                                           |
+      | valueExpression | v      | json body | {"setpointTemp": 22.5, "device": "<<dev-upd-v>>"} |
 
   @RC-AUPD-09 @RC-AUPD-10
-  Scenario: Only the attributes the attributeFilter matches are sent, data by default
-    Given the connector has forwarded data of the device "<<dev-upd-filter>>"
-    And the connector has forwarded data of the device "<<upd-filter-REST>>"
-    When the platform sets the shared attributes of "<<dev-upd-filter>>":
-      """
-      {"setpointFilter": 22.5, "other": 1}
-      """
-    And the platform sets the shared attributes of "<<upd-filter-REST>>":
+  Scenario: Without filters, a device whose name ends in REST gets a call for its attribute data only
+    Given the connector has forwarded data of the device "<<upd-REST>>"
+    When the platform sets the shared attributes of "<<upd-REST>>":
       """
       {"data": "on", "notdata": "off"}
       """
-    Then the external API eventually receives a request to "/upd/<<dev-upd-filter>>/setpointFilter":
-      | path | /upd/<<dev-upd-filter>>/setpointFilter |
-    And the external API eventually receives a request to "/sensor/<<upd-filter-REST>>/data":
-      | path | /sensor/<<upd-filter-REST>>/data |
-    And the external API receives no request to "/upd/<<dev-upd-filter>>/other"
-    And the external API receives no request to "/sensor/<<upd-filter-REST>>/notdata"
+    Then the external API receives exactly 1 requests to "/sensor/<<upd-REST>>/data"
+    And the external API receives no request to "/sensor/<<upd-REST>>/notdata"
+
+  Scenario Outline: Without <member>, the call of an update has <default>
+    Given the connector has forwarded data of the device "<<upd-<device>-REST>>"
+    When the platform sets the shared attributes of "<<upd-<device>-REST>>":
+      """
+      {"data": "on"}
+      """
+    Then the external API eventually receives a request to "/sensor/<<upd-<device>-REST>>/data":
+      | <what> | <expected> |
+
+    @RC-AUPD-02
+    Examples:
+      | member     | default     | device | what   | expected |
+      | httpMethod | method POST | m      | method | POST     |
+
+    @RC-AUPD-04
+    Examples:
+      | member      | default                       | device | what                | expected         |
+      | httpHeaders | CONTENT-TYPE application/json | h      | header content-type | application/json |
+
+    @RC-AUPD-05
+    Examples:
+      | member   | default           | device | what                    | expected |
+      | security | no Authorization  | s      | no header authorization |          |
+
+    @RC-AUPD-12
+    Examples:
+      | member          | default                 | device | what      | expected       |
+      | valueExpression | the body {"data": "on"} | v      | json body | {"data": "on"} |
 
   @RC-AUPD-09
   Scenario: A device whose name the filter does not match gets no outgoing call
     Given the connector has forwarded data of the device "<<upd-REST-not>>"
     When the platform sets the shared attributes of "<<upd-REST-not>>":
       """
-      {"data": "on"}
+      {"data": "on", "setpointData": 1}
       """
-    Then the external API receives no request to "/sensor/<<upd-REST-not>>"
+    Then the external API eventually receives a request to "/upd/<<upd-REST-not>>/setpointData":
+      | method | PUT |
+    And the external API receives no request to "/sensor/<<upd-REST-not>>"
 
   @RC-AUPD-07
   Scenario: An external API that stays down gets exactly tries attempts
@@ -184,6 +191,26 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
     Then the external API receives exactly 2 requests to "/slow/<<upd-slow-1>>"
     And the requests to "/slow/<<upd-slow-1>>" came at least 200 ms apart
+
+  @RC-AUPD-06
+  Scenario: An attempt answered within timeout seconds is not tried again
+    Given the external API answers requests to "/patient/<<upd-patient-1>>" after 1000 ms
+    And the connector has forwarded data of the device "<<upd-patient-1>>"
+    When the platform sets the shared attributes of "<<upd-patient-1>>":
+      """
+      {"anything": 1}
+      """
+    Then the external API receives exactly 1 requests to "/patient/<<upd-patient-1>>"
+
+  @RC-AUPD-06
+  Scenario: Without timeout, an attempt not answered within 0.5 s is given up and tried again
+    Given the external API answers requests to "/sensor/<<upd-late-REST>>" after 1500 ms
+    And the connector has forwarded data of the device "<<upd-late-REST>>"
+    When the platform sets the shared attributes of "<<upd-late-REST>>":
+      """
+      {"data": 1}
+      """
+    Then the external API eventually receives at least 2 requests to "/sensor/<<upd-late-REST>>"
 
   @RC-AUPD-08
   Scenario: allowRedirects true follows a redirect
@@ -220,27 +247,11 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       | method | POST |
     And the external API receives no request to "/tls/<<upd-tls-1>>/verified"
 
-  @RC-RPC-01 @RC-RPC-04 @RC-RPC-12
-  Scenario: A server-side RPC matching a rule is sent to the rule's URL with the rule's security, anonymous by default
+  @RC-RPC-01 @RC-RPC-04
+  Scenario: A server-side RPC matching a rule becomes one call to the rule's URL
     Given the connector has forwarded data of the device "<<dev-rpc-target>>"
-    And the connector has forwarded data of the device "<<rest-echo-target>>"
     When the platform sends the RPC "setLevel" with params "{\"level\": 3, \"field\": \"t\"}" to "<<dev-rpc-target>>"
-    And the platform sends the RPC "echo" with params "{\"x\": 1}" to "<<rest-echo-target>>"
-    Then the external API eventually receives a request to "/rpc/<<dev-rpc-target>>/setLevel/":
-      | basic | external:secret |
-    And the external API eventually receives a request to "/rpcdefault/<<rest-echo-target>>":
-      | path                    | /rpcdefault/<<rest-echo-target>> |
-      | no header authorization |                                  |
-
-  @RC-RPC-05
-  Scenario: ${requestId} is the id of the RPC, ${params.field} a member of its params
-    Given the connector has forwarded data of the device "<<dev-rpc-2>>"
-    When the platform sends the RPC "getLevel" with params "{\"level\": 1, \"field\": \"xyz\"}" to "<<dev-rpc-2>>"
-    Then the RPC reply holds:
-      """
-      {"status": "ok"}
-      """
-    And the external API records an RPC request id in "/rpc/<<dev-rpc-2>>/getLevel/" with the query "?field=xyz"
+    Then the external API receives exactly 1 requests to "/rpc/<<dev-rpc-target>>/setLevel/"
 
   @RC-RPC-13
   Scenario: The answer of the external call is the RPC reply
@@ -252,42 +263,114 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       {"applied": true, "level": 7}
       """
 
-  @RC-RPC-02 @RC-RPC-03
-  Scenario: A rule without filters takes any device and only the method echo
-    Given the connector has forwarded data of the device "<<echo-filtered>>"
-    When the platform sends the RPC "other" with params "{\"x\": 1}" to "<<echo-filtered>>"
-    And the platform sends the RPC "echo" with params "{\"x\": 2}" to "<<echo-filtered>>"
-    Then the external API receives exactly 1 requests to "/rpcdefault/<<echo-filtered>>"
+  Scenario Outline: The call of a matching RPC carries the rule's <member>
+    Given the connector has forwarded data of the device "<<dev-rpc-<device>>>"
+    When the platform sends the RPC "setLevel" with params "{\"level\": 7, \"field\": \"abc\"}" to "<<dev-rpc-<device>>>"
+    Then the external API eventually receives a request to "/rpc/<<dev-rpc-<device>>>/setLevel/":
+      | <what> | <expected> |
 
-  @RC-RPC-07
-  Scenario: httpMethod is the method of the outgoing call, GET by default
-    Given the connector has forwarded data of the device "<<dev-rpc-method>>"
-    And the connector has forwarded data of the device "<<rest-echo-method>>"
-    When the platform sends the RPC "setLevel" with params "{\"level\": 7, \"field\": \"abc\"}" to "<<dev-rpc-method>>"
-    And the platform sends the RPC "echo" with params "{\"x\": 1}" to "<<rest-echo-method>>"
-    Then the external API eventually receives a request to "/rpc/<<dev-rpc-method>>/setLevel/":
+    @RC-RPC-07
+    Examples:
+      | member     | device | what   | expected |
+      | httpMethod | m      | method | POST     |
+
+    @RC-RPC-08
+    Examples:
+      | member          | device | what      | expected                                              |
+      | valueExpression | v      | json body | {"level": 7, "params": {"level": 7, "field": "abc"}} |
+
+    @RC-RPC-11
+    Examples:
+      | member      | device | what                | expected         |
+      | httpHeaders | h1     | header x-iotc       | rpc              |
+      | httpHeaders | h2     | header content-type | application/json |
+
+    @RC-RPC-12
+    Examples:
+      | member   | device | what  | expected        |
+      | security | s      | basic | external:secret |
+
+  @RC-RPC-02 @RC-RPC-03
+  Scenario: An RPC whose device or method no rule's filters match is not sent
+    Given the connector has forwarded data of the device "<<rpcsel-plain>>"
+    And the connector has forwarded data of the device "<<dev-rpc-sel>>"
+    When the platform sends the one-way RPC "setLevel" with params "{\"level\": 1}" to "<<rpcsel-plain>>"
+    And the platform sends the one-way RPC "other" with params "{\"level\": 2}" to "<<dev-rpc-sel>>"
+    And the platform sends the one-way RPC "setLevel" with params "{\"level\": 3, \"field\": \"f\"}" to "<<dev-rpc-sel>>"
+    Then the external API eventually receives a request to "/rpc/<<dev-rpc-sel>>/setLevel/":
       | method | POST |
-    And the external API eventually receives a request to "/rpcdefault/<<rest-echo-method>>":
-      | method | GET |
+    And the external API receives no request to "/rpc/<<rpcsel-plain>>"
+    And the external API receives no request to "/rpcdefault/<<rpcsel-plain>>"
+    And the external API receives no request to "/rpc/<<dev-rpc-sel>>/other"
+    And the external API receives no request to "/rpcdefault/<<dev-rpc-sel>>"
 
   @RC-RPC-08
-  Scenario: valueExpression is the body of the outgoing call and addresses params
-    Given the connector has forwarded data of the device "<<dev-rpc-body>>"
-    When the platform sends the RPC "setLevel" with params "{\"level\": 7, \"field\": \"abc\"}" to "<<dev-rpc-body>>"
-    Then the external API eventually receives a request to "/rpc/<<dev-rpc-body>>/setLevel/":
-      | json body | {"level": 7, "params": {"level": 7, "field": "abc"}} |
+  Scenario: Without valueExpression the body is the RPC's params
+    Given the connector has forwarded data of the device "<<dev-rpcbody-1>>"
+    When the platform sends the RPC "store" with params "{\"x\": 1, \"name\": \"a\"}" to "<<dev-rpcbody-1>>"
+    Then the RPC reply holds:
+      """
+      {"status": "ok"}
+      """
+    And the external API eventually receives a request to "/rpcbody/<<dev-rpcbody-1>>":
+      | json body | {"x": 1, "name": "a"} |
 
-  @RC-RPC-11
-  Scenario: httpHeaders are sent with the outgoing call, CONTENT-TYPE application/json by default
-    Given the connector has forwarded data of the device "<<dev-rpc-headers>>"
-    And the connector has forwarded data of the device "<<rest-echo-headers>>"
-    When the platform sends the RPC "setLevel" with params "{\"level\": 7, \"field\": \"abc\"}" to "<<dev-rpc-headers>>"
-    And the platform sends the RPC "echo" with params "{\"x\": 1}" to "<<rest-echo-headers>>"
-    Then the external API eventually receives a request to "/rpc/<<dev-rpc-headers>>/setLevel/":
-      | header x-iotc       | rpc              |
-      | header content-type | application/json |
-    And the external API eventually receives a request to "/rpcdefault/<<rest-echo-headers>>":
-      | header content-type | application/json |
+  @RC-RPC-09
+  Scenario: An attempt not answered within timeout seconds is given up, well before responseTimeout
+    Given the external API answers requests to "/rpcdown/<<dev-rpcdown-2>>" after 1000 ms
+    And the connector has forwarded data of the device "<<dev-rpcdown-2>>"
+    When the platform sends the RPC "anything" with params "{}" to "<<dev-rpcdown-2>>"
+    Then the RPC reply is an error mentioning "no answer within 0.3 s"
+    And the external API receives exactly 2 requests to "/rpcdown/<<dev-rpcdown-2>>"
+
+  @RC-RPC-06 @RC-RPC-09
+  Scenario: Without responseTimeout and timeout, attempts of 0.5 s are made until 1 s has passed
+    Given the external API answers requests to "/rpcbody/<<dev-rpcbody-late>>" after 1500 ms
+    And the connector has forwarded data of the device "<<dev-rpcbody-late>>"
+    When the platform sends the RPC "store" with params "{}" to "<<dev-rpcbody-late>>"
+    Then the RPC reply is an error
+    And the external API receives exactly 2 requests to "/rpcbody/<<dev-rpcbody-late>>"
+
+  @RC-RPC-05
+  Scenario: ${requestId} is the id of the RPC, ${params.field} a member of its params
+    Given the connector has forwarded data of the device "<<dev-rpc-2>>"
+    When the platform sends the RPC "getLevel" with params "{\"level\": 1, \"field\": \"xyz\"}" to "<<dev-rpc-2>>"
+    Then the RPC reply holds:
+      """
+      {"status": "ok"}
+      """
+    And the external API records an RPC request id in "/rpc/<<dev-rpc-2>>/getLevel/" with the query "?field=xyz"
+
+  @RC-RPC-02 @RC-RPC-03
+  Scenario: Without filters, the RPC echo of any device is sent and its answer is the reply
+    Given the external API answers requests to "/rpcdefault/<<rest-echo>>" with status 200 and body "{\"echoed\": true}"
+    And the connector has forwarded data of the device "<<rest-echo>>"
+    When the platform sends the RPC "echo" with params "{\"x\": 1}" to "<<rest-echo>>"
+    Then the RPC reply holds:
+      """
+      {"echoed": true}
+      """
+
+  Scenario Outline: Without <member>, the call of an RPC has <default>
+    Given the connector has forwarded data of the device "<<rest-echo-<device>>>"
+    When the platform sends the RPC "echo" with params "{\"x\": 1}" to "<<rest-echo-<device>>>"
+    Then the external API eventually receives a request to "/rpcdefault/<<rest-echo-<device>>>":
+      | <what> | <expected> |
+
+    @RC-RPC-07
+    Examples:
+      | member     | default    | device | what   | expected |
+      | httpMethod | method GET | m      | method | GET      |
+
+    @RC-RPC-11
+    Examples:
+      | member      | default                       | device | what                | expected         |
+      | httpHeaders | CONTENT-TYPE application/json | h      | header content-type | application/json |
+
+    @RC-RPC-12
+    Examples:
+      | member   | default          | device | what                    | expected |
+      | security | no Authorization | s      | no header authorization |          |
 
   @RC-RPC-10 @RC-RPC-13
   Scenario: An external API that stays down gets exactly tries attempts and the reply says why
@@ -295,7 +378,7 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
     And the connector has forwarded data of the device "<<dev-rpcdown-1>>"
     When the platform sends the RPC "anything" with params "{}" to "<<dev-rpcdown-1>>"
     Then the RPC reply is an error mentioning "503"
-    And the external API receives exactly 3 requests to "/rpcdown/<<dev-rpcdown-1>>"
+    And the external API receives exactly 2 requests to "/rpcdown/<<dev-rpcdown-1>>"
 
   @RC-RPC-10
   Scenario: Without tries, an RPC call to an external API that stays down is attempted 3 times

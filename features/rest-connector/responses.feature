@@ -21,7 +21,7 @@ Feature: REST connector endpoint responses
       """
     Then the connector answers 401 with an empty body
 
-  @RC-RESP-02 @RC-ERR-01
+  @RC-RESP-02
   Scenario: successResponse is the body of a 200
     When the client sends POST "/response/hardcoded" with JSON:
       """
@@ -29,7 +29,7 @@ Feature: REST connector endpoint responses
       """
     Then the connector answers 200 with the body "Accepted by iotc"
 
-  @RC-RESP-03 @RC-ERR-01
+  @RC-RESP-03
   Scenario: unsuccessfulResponse is the body of any other status
     Given the client sends the password "wrong"
     When the client sends POST "/response/hardcoded" with JSON:
@@ -75,11 +75,12 @@ Feature: REST connector endpoint responses
 
   @RC-RESP-06
   Scenario: Without an answer within response.timeout seconds the request gets 408 and the unsuccessfulResponse
-    When the client sends POST "/response/remote" with JSON:
+    When the client starts sending POST "/response/remote" as request "unanswered" with JSON:
       """
       {"name": "<<rest-remote-unanswered>>", "v": 1.5}
       """
-    Then the connector answers 408 with the body "No answer"
+    Then the request "unanswered" is not answered yet
+    And the request "unanswered" is answered 408 with the body "No answer"
 
   @RC-RESP-04
   Scenario: The response attribute defaults to result
@@ -92,6 +93,45 @@ Feature: REST connector endpoint responses
       {"result": "done"}
       """
     Then the request "only" is answered 200 with the body "done"
+
+  @RC-RESP-06
+  Scenario: Without response.timeout the connector waits for the platform's answer
+    When the client starts sending POST "/response/remote-untimed" as request "untimed" with JSON:
+      """
+      {"name": "<<rest-remote-untimed>>", "v": 1.5}
+      """
+    Then the request "untimed" is not answered yet
+    When the platform sets the shared attributes of "<<rest-remote-untimed>>":
+      """
+      {"answer": "waited"}
+      """
+    Then the request "untimed" is answered 200 with the body "waited"
+
+  @RC-RESP-05
+  Scenario: Without responseExpected the connector waits for the platform's answer
+    When the client starts sending POST "/response/remote-implicit" as request "implicit" with JSON:
+      """
+      {"name": "<<rest-remote-implicit>>", "v": 1.5}
+      """
+    Then the request "implicit" is not answered yet
+    When the platform sets the shared attributes of "<<rest-remote-implicit>>":
+      """
+      {"answer": "waited"}
+      """
+    Then the request "implicit" is answered 200 with the body "waited"
+
+  @RC-ERR-01
+  Scenario: A 200 carries successResponse, a refusal other than 401 unsuccessfulResponse too
+    When the client sends POST "/response/hardcoded" with JSON:
+      """
+      {"name": "<<rest-resp-selected>>", "v": 1.5}
+      """
+    Then the connector answers 200 with the body "Accepted by iotc"
+    When the client sends POST "/response/hardcoded" with JSON:
+      """
+      {"v": 1.5}
+      """
+    Then the connector answers a status other than 200 and 401 with the body "Refused by iotc"
 
   @RC-RESP-05
   Scenario: responseExpected false answers without waiting for the platform

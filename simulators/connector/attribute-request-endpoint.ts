@@ -4,6 +4,7 @@
  * locates the device name, attributeNameExpression the attribute names (several expressions separated by commas).
  * No answer within timeout (seconds) gives 408.
  */
+import { faultActive } from '../../faults';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { evaluateText } from '../../src/expressions';
@@ -67,8 +68,8 @@ export function attributeRequestHandler(
 
 /** `${a}, ${b}`: one name per comma-separated expression; expressions that find nothing are left out. */
 export function attributeNames(expression: string, data: unknown): string[] {
-  return expression
-    .split(',')
+  const parts = expression.split(',');
+  return (faultActive('RC-AREQ-07:first-name-only') ? parts.slice(0, 1) : parts)
     .map((part) => part.trim())
     .filter(Boolean)
     .map((part) => evaluateText(part, data))

@@ -8,6 +8,7 @@
 import type { Logger } from 'pino';
 import { evaluateText, urlComponent } from '../../src/expressions';
 import type { AttributeUpdate } from '../gateway/mqtt-gateway';
+import { faultActive } from '../../faults';
 import type { AttributeUpdateRule } from './config';
 import {
   absoluteUrl,
@@ -24,20 +25,26 @@ export async function sendAttributeUpdate(
   logger: Logger,
 ): Promise<CallOutcome[]> {
   const calls: Array<Promise<CallOutcome>> = [];
-  for (const [attributeKey, attributeValue] of Object.entries(update.data)) {
+  const updated = Object.entries(update.data);
+  for (const [attributeKey, attributeValue] of faultActive('RC-AUPD-10:first-attribute-only')
+    ? updated.slice(0, 1)
+    : updated) {
     for (const rule of rules) {
       if (!rule.deviceNameFilter.test(update.device) || !rule.attributeFilter.test(attributeKey))
         continue;
       const variables = { deviceName: update.device, attributeKey, attributeValue };
       const url = evaluateText(rule.requestUrlExpression, update.data, {
-        variables,
+        variables: faultActive('RC-AUPD-11:attribute-key-missing')
+          ? { deviceName: update.device, attributeValue }
+          : variables,
         render: urlComponent,
         missing: 'keep',
       });
       const body = renderBody(rule, update.data, variables);
       if (url === undefined || body === undefined) continue;
+      const config = faultActive('RC-AUPD-02:method-ignored') ? { ...rule, method: 'POST' } : rule;
       calls.push(
-        callOut({ url: absoluteUrl(url), body, config: rule }, dispatchers).then((outcome) => {
+        callOut({ url: absoluteUrl(url), body, config }, dispatchers).then((outcome) => {
           const log = {
             device: update.device,
             attributeKey,
@@ -50,6 +57,8 @@ export async function sendAttributeUpdate(
           return outcome;
         }),
       );
+      if (faultActive('RC-AUPD-01:sent-twice'))
+        calls.push(callOut({ url: absoluteUrl(url), body, config }, dispatchers));
     }
   }
   return Promise.all(calls);

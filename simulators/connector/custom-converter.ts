@@ -5,7 +5,8 @@
  * and any other member reach it. Its convert() gets the request (raw body and merged data) and returns data
  * for the platform; deviceInfo is resolved by the connector unless the converter names the device itself.
  */
-import { existsSync } from 'node:fs';
+import { faultActive } from '../../faults';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { ConverterConfig } from './config';
@@ -36,27 +37,61 @@ export function loadCustomConverter(
   folder: string,
   logger: Logger,
 ): UplinkConverter {
+  const extension = faultActive('RC-CUST-03:extension-ignored')
+    ? firstModule(folder)
+    : config.extension;
   const file = ['.ts', '.js']
-    .map((suffix) => join(folder, `${config.extension}${suffix}`))
+    .map((suffix) => join(folder, `${extension}${suffix}`))
     .find((path) => existsSync(path));
   if (!file)
     throw new CustomConverterLoadError(`no custom converter ${config.extension} in ${folder}`);
   // extensions are found at run time by name, so a static import cannot load them
   const loaded = require(file) as Record<string, unknown>;
-  const Class = (loaded[config.extension] ?? loaded.default) as CustomConverterClass | undefined;
+  const Class = (loaded[extension] ?? loaded.default) as CustomConverterClass | undefined;
   if (typeof Class !== 'function')
     throw new CustomConverterLoadError(`${file} exports no class ${config.extension}`);
   const instance = new Class(
-    structuredClone(config.section),
+    structuredClone(sectionGiven(config.section)),
     logger.child({ converter: config.extension }),
   );
+  const deviceInfo = faultActive('RC-CUST-02:device-info-ignored')
+    ? {
+        ...config.deviceInfo,
+        deviceNameExpression: 'Custom device',
+        deviceNameExpressionSource: 'constant' as const,
+      }
+    : config.deviceInfo;
   return {
     async convert(request) {
-      const result = await instance.convert(request);
+      const given = faultActive('RC-CUST-01:raw-body-withheld')
+        ? { ...request, body: Buffer.alloc(0) }
+        : request;
+      const result = await instance.convert(given);
       const device = result.deviceName
         ? { deviceName: result.deviceName, deviceProfile: result.deviceProfile ?? 'default' }
-        : deviceOf(config.deviceInfo, request.data);
+        : deviceOf(deviceInfo, request.data);
       return { ...result, ...device };
     },
   };
+}
+
+/** What the converter's constructor is given: the whole section (the faults drop parts of it). */
+function sectionGiven(section: Record<string, unknown>): Record<string, unknown> {
+  if (faultActive('RC-CUST-05:only-known-members')) {
+    const { type, extension, extensionConfig, deviceInfo } = section;
+    return { type, extension, extensionConfig, deviceInfo };
+  }
+  if (faultActive('RC-CUST-04:extension-config-dropped')) {
+    const { extensionConfig: _dropped, ...rest } = section;
+    return rest;
+  }
+  return section;
+}
+
+/** The first converter module of the folder by name (the fault that ignores converter.extension). */
+function firstModule(folder: string): string {
+  const first = readdirSync(folder)
+    .filter((name) => /\.(ts|js)$/.test(name) && !name.endsWith('.d.ts'))
+    .sort()[0];
+  return first ? first.replace(/\.(ts|js)$/, '') : '';
 }

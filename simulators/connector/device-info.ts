@@ -1,4 +1,5 @@
 /** deviceInfo: the device name and profile of a request, from its expressions and their sources (request | constant). */
+import { faultActive } from '../../faults';
 import { evaluateText } from '../../src/expressions';
 import type { DeviceInfo } from './config';
 import { ConversionRefusedError } from './converted';
@@ -9,7 +10,9 @@ export function deviceOf(
 ): { deviceName: string; deviceProfile: string } {
   const deviceName = resolve(
     deviceInfo.deviceNameExpression,
-    deviceInfo.deviceNameExpressionSource,
+    faultActive('RC-JSON-03:request-name-not-read')
+      ? 'constant'
+      : deviceInfo.deviceNameExpressionSource,
     data,
   );
   if (!deviceName)
@@ -17,8 +20,13 @@ export function deviceOf(
       `the device name expression ${deviceInfo.deviceNameExpression} finds no value in the request`,
     );
   const deviceProfile =
-    resolve(deviceInfo.deviceProfileExpression, deviceInfo.deviceProfileExpressionSource, data) ||
-    'default';
+    resolve(
+      deviceInfo.deviceProfileExpression,
+      faultActive('RC-JSON-04:request-profile-not-read')
+        ? 'constant'
+        : deviceInfo.deviceProfileExpressionSource,
+      data,
+    ) || 'default';
   return { deviceName, deviceProfile };
 }
 

@@ -5,6 +5,7 @@
  * of its devices into outgoing HTTP calls (attributeUpdates, serverSideRpc). Started in-process by the embedded
  * target and standalone by `iotc simulate`.
  */
+import { faultActive } from '../../faults';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
@@ -28,6 +29,9 @@ export { checkConnectorConfig, DEFAULT_EXTENSIONS_FOLDER } from './checks';
 import { DEFAULT_EXTENSIONS_FOLDER } from './checks';
 export type { ConnectorConfig } from './config';
 export { CONNECTOR_QUIRKS_MODES, type ConnectorQuirksMode } from './quirks';
+
+/** Every method the faults that ignore HTTPMethods serve. */
+const EVERY_METHOD = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
 export interface ConnectorOptions {
   /** A parsed, completed configuration, or the path of a rest.json. */
@@ -65,7 +69,10 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
     options.logger ??
     pino({ name: 'rest-connector', level: process.env.IOTC_CONNECTOR_LOG ?? 'silent' });
   const host = options.host ?? config.server.host;
-  const tls = config.server.ssl ? await tlsMaterial(config, host) : undefined;
+  const tls =
+    config.server.ssl && !faultActive('RC-SRV-03:ssl-ignored')
+      ? await tlsMaterial(config, host)
+      : undefined;
   const remote = new RemoteResponses();
   const dispatchers = new OutgoingDispatchers();
   const inFlight = new Set<Promise<unknown>>();
@@ -80,6 +87,7 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
       // an attribute that answers a waiting request is that request's, not an update to send on
       const update = remote.deliver(received);
       if (
+        !faultActive('RC-GEN-02:updates-not-called') &&
         Object.keys(update.data).length &&
         config.attributeUpdates.length &&
         link?.isConnected(update.device)
@@ -112,25 +120,36 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
   );
   const routes = new Routes();
   try {
-    for (const endpoint of config.mapping) {
+    const mappings = faultActive('RC-MAP-01:only-first-mapping')
+      ? config.mapping.slice(0, 1)
+      : config.mapping;
+    for (const endpoint of mappings) {
+      const converterOf = faultActive('RC-MAP-05:first-converter-for-all')
+        ? config.mapping[0]!.converter
+        : endpoint.converter;
       const converter =
-        endpoint.converter.type === 'custom'
+        converterOf.type === 'custom'
           ? loadCustomConverter(
-              endpoint.converter,
+              converterOf,
               options.extensionsFolder ?? DEFAULT_EXTENSIONS_FOLDER,
               logger,
             )
-          : new JsonConverter(endpoint.converter, config.quirks);
+          : new JsonConverter(converterOf, config.quirks);
       routes.add(
         endpoint.endpoint,
-        endpoint.methods,
-        mappingHandler(endpoint, converter, { link, remote, logger, quirks: config.quirks }),
+        faultActive('RC-MAP-03:methods-ignored') ? EVERY_METHOD : endpoint.methods,
+        mappingHandler({ ...endpoint, converter: converterOf }, converter, {
+          link,
+          remote,
+          logger,
+          quirks: config.quirks,
+        }),
       );
     }
     for (const attributeRequest of config.attributeRequests) {
       routes.add(
         attributeRequest.endpoint,
-        attributeRequest.methods,
+        faultActive('RC-AREQ-03:methods-ignored') ? EVERY_METHOD : attributeRequest.methods,
         attributeRequestHandler(attributeRequest, link, logger, config.quirks),
       );
     }
@@ -143,7 +162,11 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
   try {
     ({ server, port } = await listen(
       routes,
-      { host, port: options.port ?? config.server.port, tls },
+      {
+        host,
+        port: faultActive('RC-SRV-02:port-ignored') ? 0 : (options.port ?? config.server.port),
+        tls,
+      },
       logger,
     ));
   } catch (error) {
@@ -172,6 +195,9 @@ async function tlsMaterial(
   host: string,
 ): Promise<{ cert: string; key: string }> {
   const security = config.server.security;
+  // a generated pair: the configured certificate is of no use without its key, and the other way round
+  if (faultActive('RC-SRV-05:cert-ignored') || faultActive('RC-SRV-06:key-ignored'))
+    return generateSelfSignedCertificate([...new Set([host, 'localhost', '127.0.0.1'])]);
   if (security)
     return { cert: readFileSync(security.cert, 'utf8'), key: readFileSync(security.key, 'utf8') };
   return generateSelfSignedCertificate([...new Set([host, 'localhost', '127.0.0.1'])]);

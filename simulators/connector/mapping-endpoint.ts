@@ -4,6 +4,7 @@
  * 415 unsupported media type, 503 platform did not take the data, 408 no remote answer in time, 500 converter
  * failure, 200 otherwise.
  */
+import { faultActive } from '../../faults';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { authorization } from './basic-auth';
@@ -34,10 +35,20 @@ export function mappingHandler(
   return async (request: IncomingMessage, url: URL, reply: ServerResponse): Promise<void> => {
     const admission = authorization(endpoint.security, request.headers);
     if (admission !== 'admitted') {
-      request.resume();
-      return admission === 'malformed' && context.quirks.malformedAuthorizationStatus === 500
-        ? answer(reply, 500, response)
-        : answer(reply, 401, response, WWW_AUTHENTICATE);
+      const forwardAnyway = async () => {
+        const data = await readRequestData(request, url, {
+          rawBody: endpoint.converter.type === 'custom',
+          logger: context.logger,
+        }).catch(() => undefined);
+        if (data) await context.link.forward(await converter.convert(data)).catch(() => undefined);
+      };
+      if (faultActive('RC-SEC-02:refused-still-converted')) await forwardAnyway();
+      else if (!faultActive('RC-SEC-02:refused-forwarded-later')) request.resume();
+      if (admission === 'malformed' && context.quirks.malformedAuthorizationStatus === 500)
+        answer(reply, 500, response);
+      else answer(reply, 401, response, WWW_AUTHENTICATE);
+      if (faultActive('RC-SEC-02:refused-forwarded-later')) await forwardAnyway();
+      return;
     }
     let remoteWait: ReturnType<RemoteResponses['expect']> | undefined;
     try {
@@ -49,7 +60,7 @@ export function mappingHandler(
       const converted = await converter.convert(data);
       if (response.kind === 'remote')
         remoteWait = context.remote.expect(converted.deviceName, response.responseAttribute);
-      await context.link.forward(converted);
+      if (!faultActive('RC-GEN-01:nothing-forwarded')) await context.link.forward(converted);
       if (response.kind !== 'remote' || !remoteWait) return answer(reply, 200, response);
       const value = await remoteWait.wait(response.timeoutSec);
       if (value === undefined) return answer(reply, 408, response);

@@ -68,7 +68,10 @@ export async function callOut(
   for (let attempt = 1; attempt <= config.tries; attempt++) {
     const left = deadline - Date.now();
     if (left <= 0) break;
-    const timeoutMs = Math.min(config.timeoutSec * 1000, left);
+    // an attempt the deadline cuts short ends the call when it times out: timers may fire a little before the
+    // wall clock says the deadline has passed, and a sliver of time left is no reason for another attempt
+    const cutByDeadline = left < config.timeoutSec * 1000;
+    const timeoutMs = cutByDeadline ? left : config.timeoutSec * 1000;
     try {
       const response = await request(call.url, {
         method,
@@ -98,14 +101,15 @@ export async function callOut(
       };
     } catch (error) {
       const name = (error as Error).name;
+      const timedOut = name === 'TimeoutError' || name === 'AbortError';
       last = {
         ok: false,
-        error:
-          name === 'TimeoutError' || name === 'AbortError'
-            ? `no answer within ${timeoutMs / 1000} s`
-            : (error as Error).message,
+        error: timedOut
+          ? `no answer within ${cutByDeadline ? deadlineSec : config.timeoutSec} s`
+          : (error as Error).message,
         attempts: attempt,
       };
+      if (timedOut && cutByDeadline) break;
     }
   }
   return last;

@@ -5,6 +5,7 @@
  * (rest-connector-facts.md §3). GET requests read only the query. Raw bodies are kept for custom converters.
  */
 import { isUtf8 } from 'node:buffer';
+import { faultActive } from '../../faults';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import type { Logger } from 'pino';
@@ -40,14 +41,19 @@ export async function readRequestData(
 ): Promise<RequestData> {
   const receivedAt = Date.now();
   const query: Record<string, unknown> = {};
-  for (const [name, value] of url.searchParams)
+  for (const [name, value] of queryParameters(url))
     if (!Object.hasOwn(query, name)) query[name] = value; // a repeated name keeps its first value
   const method = request.method ?? 'GET';
   const contentType = request.headers['content-type'];
   const mediaType = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
   if (method === 'GET' || method === 'HEAD') {
     request.resume();
-    return { method, data: query, body: Buffer.alloc(0), contentType, receivedAt };
+    const data = faultActive('RC-BODY-05:query-ignored-on-get') ? {} : query;
+    return { method, data, body: Buffer.alloc(0), contentType, receivedAt };
+  }
+  if (mediaType === 'multipart/form-data' && faultActive('RC-BODY-01:multipart-refused')) {
+    request.resume();
+    throw new RequestBodyError(415, 'multipart/form-data is not accepted here');
   }
   if (mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded') {
     const fields = await readForm(request, options.logger);
@@ -86,6 +92,19 @@ export async function readRequestData(
   );
 }
 
+/** The query's name-value pairs, percent-decoded with + as a space (application/x-www-form-urlencoded). */
+function queryParameters(url: URL): Array<[string, string]> {
+  if (!faultActive('RC-BODY-05:plus-not-space')) return [...url.searchParams];
+  return url.search
+    .slice(1)
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => {
+      const [name = '', value = ''] = pair.split('=');
+      return [decodeURIComponent(name), decodeURIComponent(value)];
+    });
+}
+
 function readBody(request: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -116,6 +135,7 @@ function readForm(request: IncomingMessage, logger: Logger): Promise<Record<stri
     }
     parser.on('field', (name, value, info) => {
       if (Object.hasOwn(fields, name)) return;
+      if (faultActive('RC-BODY-02:first-field-only') && Object.keys(fields).length) return;
       if (info.mimeType === 'application/json') {
         try {
           fields[name] = JSON.parse(value);
@@ -127,6 +147,14 @@ function readForm(request: IncomingMessage, logger: Logger): Promise<Record<stri
       fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
+      if (faultActive('RC-BODY-04:file-parts-as-fields')) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          fields[name] = Buffer.concat(chunks).toString('utf8');
+        });
+        return;
+      }
       logger.info(
         { field: name, filename: info.filename },
         'file parts of multipart requests are ignored',

@@ -3,6 +3,7 @@
  * hardcoded, successResponse on 200 and unsuccessfulResponse on any other status; remote, the platform's value
  * on 200 (a JSON document as JSON, anything else as text) and unsuccessfulResponse, when configured, otherwise.
  */
+import { faultActive } from '../../faults';
 import type { ServerResponse } from 'node:http';
 import { textOf } from '../../src/expressions';
 import type { ResponseConfig } from './config';
@@ -14,8 +15,13 @@ export function answer(
   extraHeaders: Record<string, string> = {},
 ): void {
   let body = '';
-  if (config.kind === 'hardcoded')
-    body = status === 200 ? config.successResponse : config.unsuccessfulResponse;
+  if (config.kind === 'hardcoded') {
+    const unsuccessful = faultActive('RC-ERR-01:only-401-unsuccessful')
+      ? status === 401
+      : status !== 200;
+    body = unsuccessful ? config.unsuccessfulResponse : config.successResponse;
+  } else if (config.kind === 'default' && status === 200 && faultActive('RC-RESP-01:default-body'))
+    body = 'OK';
   else if (config.kind === 'remote' && status !== 200) body = config.unsuccessfulResponse ?? '';
   send(response, status, body, body ? 'text/plain; charset=utf-8' : undefined, extraHeaders);
 }

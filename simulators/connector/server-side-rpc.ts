@@ -9,6 +9,7 @@
  * Built-in methods GET and SET (any case) need no rule: their params carry requestUrlExpression,
  * responseTimeout, httpMethod and valueExpression (interfaces.md), and may carry the other call members.
  */
+import { faultActive } from '../../faults';
 import type { Logger } from 'pino';
 import { STATUS_CODES } from 'node:http';
 import { evaluate, evaluateText, textOf, urlComponent } from '../../src/expressions';
@@ -45,7 +46,10 @@ export async function handleServerSideRpc(
     logger.info({ method: request.method }, 'built-in RPC with JSON params: not handled');
     return NOT_HANDLED;
   }
-  const builtIn = /^(get|set)$/i.test(request.method) ? builtInRule(request) : undefined;
+  const builtIn =
+    /^(get|set)$/i.test(request.method) && !faultActive('RC-RPC-16:built-in-unknown')
+      ? builtInRule(request)
+      : undefined;
   if (builtIn && 'error' in builtIn) return builtIn;
   const rule =
     builtIn ??
@@ -61,12 +65,20 @@ export async function handleServerSideRpc(
     );
     return NOT_HANDLED;
   }
-  const variables = {
+  if (faultActive('RC-RPC-01:not-called')) return { error: 'not sent' };
+  const variables: Record<string, unknown> = {
     deviceName: request.device,
     methodName: request.method,
     [rule.idPlaceholder]: request.id,
     params: request.params,
   };
+  if (faultActive('RC-RPC-05:request-id-missing')) delete variables[rule.idPlaceholder];
+  if (faultActive('RC-RPC-05:method-name-missing')) delete variables.methodName;
+  if (
+    faultActive('RC-RPC-08:nested-params-unsupported') &&
+    /\$\{params\.[^}]*\}/.test(rule.valueExpression)
+  )
+    return { error: 'the value expression finds no value' };
   const url = quirks.rpcUrlFirstPlaceholderPerSegment
     ? firstPlaceholderPerSegment(rule.requestUrlExpression, variables)
     : evaluateText(
@@ -90,6 +102,8 @@ export async function handleServerSideRpc(
     },
     'server-side RPC call',
   );
+  if (faultActive('RC-RPC-13:reply-empty')) return {};
+  if (faultActive('RC-RPC-13:failure-as-success') && !outcome.ok) return {};
   return quirks.rpcReplyWrapped ? wrappedReplyOf(outcome) : replyOf(outcome);
 }
 
@@ -154,12 +168,14 @@ function builtInRule(request: GatewayRpcRequest): ServerSideRpcRule | { error: s
     (member) =>
       given[member] === undefined && !(member === 'httpMethod' && given.HTTPMethod !== undefined),
   );
-  if (missing.length)
+  if (missing.length && !faultActive('RC-RPC-17:missing-not-reported'))
     return {
       error: `the built-in ${request.method} method needs ${missing.join(', ')} in its params`,
     };
   const call: OutgoingCallConfig = {
-    method: String(given.httpMethod ?? given.HTTPMethod),
+    method: faultActive('RC-RPC-17:http-method-ignored')
+      ? 'GET'
+      : String(given.httpMethod ?? given.HTTPMethod ?? 'GET'),
     sslVerify: given.SSLVerify === true,
     headers: isHeaders(given.httpHeaders)
       ? given.httpHeaders

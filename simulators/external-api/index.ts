@@ -16,6 +16,8 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   receivedAt: number;
+  /** When the simulator answered it (or dropped its connection); absent while the answer is pending. */
+  answeredAt?: number;
 }
 
 /** How requests whose path starts with `pathPrefix` are answered. */
@@ -108,13 +110,17 @@ export class ExternalApiSimulator {
     if (url.pathname.startsWith(`${CONTROL_PREFIX}/`))
       return this.control(request.method ?? 'GET', url, body, response);
     if (this.requests.length >= MAX_RECORDED) this.requests.shift();
-    this.requests.push({
+    const recorded: RecordedRequest = {
       method: request.method ?? 'GET',
       path: url.pathname,
       query: url.search,
       headers: request.headers,
       body,
       receivedAt: Date.now(),
+    };
+    this.requests.push(recorded);
+    response.once('close', () => {
+      recorded.answeredAt = Date.now();
     });
     const script = this.scripts.find((candidate) => url.pathname.startsWith(candidate.pathPrefix));
     if (script?.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));

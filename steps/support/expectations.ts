@@ -75,25 +75,30 @@ export function sameJson(received: unknown, expectedText: string): boolean {
   return jsonEqual(canonical(received), canonical(parseLossless(expectedText)));
 }
 
+const NUMBER_LEXEME = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
 /**
- * True when the stored value, read as the expected type, is the expected value, whatever type it was stored with:
- * a scenario that does not check the entry type (RC-ENT-02, RC-BODY-03) accepts 21.5 stored as the text "21.5",
- * so a connector that sends every value as text fails only the type requirements. Text is read as ThingsBoard
- * reads typed text: numbers by value, booleans case-insensitively ("True" is Python's text of true).
+ * True when the stored value is the one a scenario wrote, whatever type it was stored as: numbers compare as
+ * numbers (40 is 40.0 and "40"), booleans case-insensitively ("True" is Python's text of true), JSON as documents,
+ * everything else as text. For checks that are not about the type, so that a target storing every value as text
+ * fails only the requirements about types (RC-ENT-02, RC-BODY-03).
  */
-export function storedValueMatches(expected: TypedValue, stored: TypedValue | undefined): boolean {
+export function storedValueMatches(expectedText: string, stored: TypedValue | undefined): boolean {
   if (!stored) return false;
-  if (storedMatches(expected, stored)) return true;
-  const text = typeof stored.value === 'string' ? stored.value : String(stored.value);
-  switch (expected.type) {
-    case 'DOUBLE':
-    case 'LONG':
-      return text.trim() !== '' && Number(text) === Number(expected.value);
-    case 'BOOLEAN':
-      return text.toLowerCase() === String(expected.value);
-    case 'STRING':
-      return text === expected.value;
-    default:
-      return false;
+  if (stored.type === 'JSON') {
+    try {
+      return jsonEqual(stored.value, JSON.parse(expectedText));
+    } catch {
+      return false; // the expected text is no JSON document
+    }
   }
+  const text =
+    stored.type === 'DOUBLE' && Number.isInteger(stored.value)
+      ? (stored.value as number).toFixed(1)
+      : String(stored.value);
+  if (NUMBER_LEXEME.test(expectedText.trim()) && NUMBER_LEXEME.test(text.trim()))
+    return Number(expectedText) === Number(text);
+  if (/^(true|false)$/i.test(expectedText))
+    return text.toLowerCase() === expectedText.toLowerCase();
+  return text === expectedText;
 }
