@@ -17,6 +17,12 @@ export function matrixSummary(result: MatrixResult, allowUncovered: boolean): st
     );
   for (const fault of result.faults.filter((entry) => entry.outcome === 'survived'))
     lines.push(`  SURVIVED ${fault.id}: ${fault.breaks}; ${fault.reason ?? ''}`);
+  for (const fault of result.faults.filter(
+    (entry) => entry.outcome === 'killed' && (entry.attempts ?? 1) > 1,
+  ))
+    lines.push(
+      `  RACY ${fault.id}: killed only at attempt ${fault.attempts}; its scenario sees the fault only when a race goes one way and needs to be made deterministic`,
+    );
   if (summary.uncovered)
     lines.push(
       `  ${allowUncovered ? 'UNCOVERED (allowed for now)' : 'UNCOVERED'}: ${summary.uncovered} testable requirements have no fault: ${result.uncovered.map((entry) => entry.id).join(', ')}`,
