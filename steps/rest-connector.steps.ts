@@ -260,13 +260,7 @@ Then(
 Then(
   'the request {string} is answered {int} with the body {string}',
   async function (this: IotcWorld, label: string, status: number, body: string) {
-    const answer = (await this.pending.get(`connector:${label}`)) as ConnectorResponse | undefined;
-    assert.ok(answer, `no request "${label}" was started`);
-    assert.equal(
-      answer.status,
-      status,
-      `request ${label} was answered ${answer.status} ${answer.text.slice(0, 200)}`,
-    );
+    const answer = await answeredRequest(this, label, status);
     assert.equal(answer.text, body);
   },
 );
@@ -274,16 +268,26 @@ Then(
 Then(
   'the request {string} is answered {int} with a JSON body holding:',
   async function (this: IotcWorld, label: string, status: number, expected: string) {
-    const answer = (await this.pending.get(`connector:${label}`)) as ConnectorResponse | undefined;
-    assert.ok(answer, `no request "${label}" was started`);
-    assert.equal(
-      answer.status,
-      status,
-      `request ${label} was answered ${answer.status} ${answer.text.slice(0, 200)}`,
-    );
+    const answer = await answeredRequest(this, label, status);
     assertHolds(JSON.parse(answer.text), JSON.parse(expected));
   },
 );
+
+/** The answer of a request started earlier, checked for its status. */
+async function answeredRequest(
+  world: IotcWorld,
+  label: string,
+  status: number,
+): Promise<ConnectorResponse> {
+  const answer = (await world.pending.get(`connector:${label}`)) as ConnectorResponse | undefined;
+  assert.ok(answer, `no request "${label}" was started`);
+  assert.equal(
+    answer.status,
+    status,
+    `request ${label} was answered ${answer.status} ${answer.text.slice(0, 200)}`,
+  );
+  return answer;
+}
 
 Then('the request {string} is not answered yet', async function (this: IotcWorld, label: string) {
   const pending = this.pending.get(`connector:${label}`);
