@@ -87,6 +87,8 @@ export class MqttConnection {
   }>();
   private readonly closeWaiters = new Set<() => void>();
   private closedFlag = false;
+  /** Publishes whose PUBACK did not come within the acknowledgement timeout (mqtt.js still holds them in flight). */
+  private timedOutPublishes = 0;
 
   private constructor(
     readonly client: MqttClient,
@@ -215,7 +217,10 @@ export class MqttConnection {
     const closedOrTimedOut = new Promise<PublishOutcome>((resolve) => {
       stopWaiting = () => resolve(done('closed'));
       this.closeWaiters.add(stopWaiting);
-      timer = setTimeout(() => resolve(done('timeout')), this.ackTimeoutMs);
+      timer = setTimeout(() => {
+        this.timedOutPublishes += 1;
+        resolve(done('timeout'));
+      }, this.ackTimeoutMs);
     });
     const published = new Promise<PublishOutcome>((resolve) => {
       this.client.publish(topic, payload, { qos }, (error, packet) => {
@@ -295,9 +300,23 @@ export class MqttConnection {
     });
   }
 
-  /** Ends the connection with a DISCONNECT (or by dropping the socket when `abrupt`). */
+  /**
+   * Ends the connection with a DISCONNECT (or by dropping the socket when `abrupt`). mqtt.js sends the DISCONNECT
+   * only once every QoS 1 publish is acknowledged; a publish the target never acknowledges would hold the close (and
+   * the scenario's cleanup) for ever, so the wait is bounded by the acknowledgement timeout (not waited again when a
+   * publish has timed out already), then the socket dropped.
+   */
   async close(abrupt = false): Promise<void> {
     if (this.closedFlag) return;
-    await this.client.endAsync(abrupt);
+    const inFlight = () => Object.keys(this.client.outgoing).length > 0;
+    if (!abrupt && inFlight() && this.timedOutPublishes === 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        this.client.once('outgoingEmpty', resolve);
+        timer = setTimeout(resolve, this.ackTimeoutMs);
+      });
+      clearTimeout(timer);
+    }
+    await this.client.endAsync(abrupt || inFlight());
   }
 }
