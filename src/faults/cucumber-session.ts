@@ -45,8 +45,16 @@ export class CucumberSession {
     return new CucumberSession(runConfiguration, support);
   }
 
-  /** Runs the scenarios the tag expression selects; throws SelectionError when it selects none. */
-  async run(tagExpression: string, target: string): Promise<SelectionRun> {
+  /**
+   * Runs the scenarios the tag expression selects; throws SelectionError when it selects none. With `failFast` the
+   * scenarios after the first failure are skipped: enough for a fault's kill, since every scenario of the selection
+   * carries the fault's requirement and one failure makes it FAIL.
+   */
+  async run(
+    tagExpression: string,
+    target: string,
+    { failFast = false }: { failFast?: boolean } = {},
+  ): Promise<SelectionRun> {
     const sources = { ...this.configuration.sources, tagExpression };
     await checkSelection(sources, PROJECT_ROOT);
     process.env.IOTC_TARGET = target;
@@ -55,6 +63,7 @@ export class CucumberSession {
       {
         ...this.configuration,
         sources,
+        runtime: { ...this.configuration.runtime, failFast },
         support: this.support,
         formats: { stdout: 'summary', files: {}, publish: false, options: {} },
       },

@@ -114,14 +114,17 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Matri
   const session = await CucumberSession.open();
   // Every run's entities live on an embedded reference that stops with the run; a fault that breaks cleanup (a
   // refusal the admin client cannot refresh past) must not leave entries in the user's journal for ever
-  const stateDir = process.env.IOTC_STATE_DIR;
   const matrixState = mkdtempSync(join(tmpdir(), 'iotc-faults-state-'));
-  process.env.IOTC_STATE_DIR = matrixState;
+  const restore = setEnvironment({
+    IOTC_STATE_DIR: matrixState,
+    // a kill needs a failing case, not the smallest one: shrinking (every failing attempt waits the profile's
+    // eventuallyMs) was most of the time of the faults judged by properties
+    FC_SHRINK_MS: '0',
+  });
   try {
     return await judgeAll(session, options, started);
   } finally {
-    if (stateDir === undefined) delete process.env.IOTC_STATE_DIR;
-    else process.env.IOTC_STATE_DIR = stateDir;
+    restore();
     rmSync(matrixState, { recursive: true, force: true });
   }
 }
@@ -204,7 +207,9 @@ async function judgeAll(
         while (attempts < SURVIVOR_ATTEMPTS) {
           attempts += 1;
           setActiveFaults([fault.id]);
-          verdicts = await judge(session, target, catalogue, context, `@${requirement}`);
+          verdicts = await judge(session, target, catalogue, context, `@${requirement}`, {
+            failFast: true,
+          });
           setActiveFaults([]);
           if (verdicts.get(requirement)?.verdict === 'FAIL') break;
         }
@@ -324,8 +329,9 @@ async function judge(
   catalogue: readonly Requirement[],
   context: Omit<VerdictContext, 'inventory'>,
   tags: string,
+  options: { failFast?: boolean } = {},
 ): Promise<Map<string, RequirementResult>> {
-  const { envelopes } = await session.run(tags, target);
+  const { envelopes } = await session.run(tags, target, options);
   const verdicts = requirementVerdicts(catalogue, scenarioResults(envelopes), {
     ...context,
     inventory: scenarioInventory(envelopes),
@@ -345,6 +351,18 @@ function firstFailure(result: RequirementResult): Failure | undefined {
         error: failed.error?.split('\n').slice(0, 6).join('\n').slice(0, 600),
       }
     : undefined;
+}
+
+/** Sets these variables for the matrix's runs; the function returned puts the previous values back. */
+function setEnvironment(values: Record<string, string>): () => void {
+  const previous = Object.fromEntries(Object.keys(values).map((key) => [key, process.env[key]]));
+  Object.assign(process.env, values);
+  return () => {
+    for (const [key, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
 }
 
 function describe(error: unknown): string {
