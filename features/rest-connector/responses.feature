@@ -2,7 +2,10 @@
 Feature: REST connector endpoint responses
   Default: only the status. Hardcoded: successResponse (default OK) on 200, unsuccessfulResponse (default Error)
   on any other status. Remote: the answer is the shared attribute responseAttribute (default result) of the
-  device, set by the platform; responseExpected switches it on or off.
+  device, set by the platform; responseExpected switches it on or off. Each remote endpoint of the conformance
+  rest.json names its own responseAttribute, so every answer the platform sets is meant for exactly one waiting
+  request (ThingsBoard IoT Gateway 3.8.3 queues one copy of an answer per mapping entry naming that attribute, in
+  one queue all endpoints share: docs/tb-gateway-3.8-deviations.md, RC-RESP-04).
 
   @RC-RESP-01
   Scenario: Without a response section only the status is returned
@@ -103,7 +106,7 @@ Feature: REST connector endpoint responses
     Then the request "untimed" is not answered yet
     When the platform sets the shared attributes of "<<rest-remote-untimed>>":
       """
-      {"answer": "waited"}
+      {"untimedAnswer": "waited"}
       """
     Then the request "untimed" is answered 200 with the body "waited"
 
@@ -116,7 +119,7 @@ Feature: REST connector endpoint responses
     Then the request "implicit" is not answered yet
     When the platform sets the shared attributes of "<<rest-remote-implicit>>":
       """
-      {"answer": "waited"}
+      {"implicitAnswer": "waited"}
       """
     Then the request "implicit" is answered 200 with the body "waited"
 
@@ -127,9 +130,12 @@ Feature: REST connector endpoint responses
       {"name": "<<rest-resp-selected>>", "v": 1.5}
       """
     Then the connector answers 200 with the body "Accepted by iotc"
+    # an empty JSON object carries neither a device name nor data: refused by the reference (no device name) and
+    # by ThingsBoard IoT Gateway 3.8.3 (no data, 415), which converts a body without the name under the literal
+    # name expression
     When the client sends POST "/response/hardcoded" with JSON:
       """
-      {"v": 1.5}
+      {}
       """
     Then the connector answers a status other than 200 and 401 with the body "Refused by iotc"
 

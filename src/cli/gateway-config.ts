@@ -10,10 +10,15 @@
  *   remote configuration and statistics off;
  * - iotc-rest.json: the harness's own copy of rest.json (the gateway writes an "id" into its file and reloads the
  *   connector whenever the file changes, so the harness must not read or touch the gateway's copy);
+ * - extensions/rest/: iotc's custom converters for 3.8.3 in Python (src/target/gateway-extensions/rest/), the
+ *   classes the conformance file's converter.extension names; 3.8.3 loads them only from its own extensions folder
+ *   (/var/lib/thingsboard_gateway/extensions/rest, or thingsboard_gateway/extensions/rest of a source installation),
+ *   never from the configuration folder, so they are copied there;
  * - logs.json is not written: the gateway's own default is used.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { PACKAGE_ROOT } from '../../lib/package-root';
 import { freePort } from '../target/free-port';
 import { gatewayReadyRest, withRunNames } from '../target/gateway-rest';
 import { generateSelfSignedCertificate } from '../tls/certificate';
@@ -31,6 +36,9 @@ export interface GatewayConfigOptions {
   /** The run the configuration is for: its constant device names carry this id (IOTC_RUN_ID of the run). */
   runId: string;
 }
+
+/** iotc's custom converters in Python for 3.8.3, by connector type (rest/). */
+const GATEWAY_EXTENSIONS = join(PACKAGE_ROOT, 'src', 'target', 'gateway-extensions');
 
 export class GatewayConfigError extends Error {
   override readonly name = 'GatewayConfigError';
@@ -72,6 +80,10 @@ export async function gatewayConfig(options: GatewayConfigOptions): Promise<numb
   const text = `${withRunNames(JSON.stringify(config, null, 2), options.runId)
     .replaceAll('127.0.0.1:5001', external.host)
     .replaceAll('127.0.0.1:5443', externalHttps.host)}\n`;
+  cpSync(GATEWAY_EXTENSIONS, join(out, 'extensions'), {
+    recursive: true,
+    filter: (source) => basename(source) !== '__pycache__',
+  });
   writeFileSync(join(out, 'rest.json'), text);
   writeFileSync(join(out, 'iotc-rest.json'), text);
   writeFileSync(
@@ -82,7 +94,8 @@ export async function gatewayConfig(options: GatewayConfigOptions): Promise<numb
   const restUrl = `https://${options.restHost}:${server.port}`;
   process.stdout.write(
     [
-      `wrote ${out}/tb_gateway.json, rest.json, iotc-rest.json, connector-cert.pem, connector-key.pem`,
+      `wrote ${out}/tb_gateway.json, rest.json, iotc-rest.json, connector-cert.pem, connector-key.pem, extensions/`,
+      `copy ${join(out, 'extensions', 'rest')}/*.py into the gateway's extensions/rest folder (custom converters)`,
       'for iotc run --target tb-gateway-3.8:',
       `  export IOTC_GW_REST_URL=${restUrl}`,
       `  export IOTC_GW_REST_CONFIG=${join(out, 'iotc-rest.json')}`,

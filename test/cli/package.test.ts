@@ -1,7 +1,8 @@
 /**
  * The published package holds what the compiled CLI reads at run time (built-in profiles, the conformance
- * rest.json and views, the features and their catalogue, the cucumber profile) and none of the TypeScript sources,
- * so an installed `iotc` runs its compiled code without ts-node. (`npm pack` builds dist/ first, at prepack.)
+ * rest.json and views, the gateway 3.8.3 custom converter, the features and their catalogue, the cucumber profile)
+ * and none of the TypeScript sources, so an installed `iotc` runs its compiled code without ts-node. (`npm pack`
+ * builds dist/ first, at prepack.)
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -31,6 +32,7 @@ test('npm pack lists the run-time data files and no TypeScript source', {
     'src/target/profiles/tb-gateway-3.8.json',
     'src/target/embedded-rest.json',
     'src/target/embedded-analytics-views.json',
+    'src/target/gateway-extensions/rest/key_value_text_converter.py',
   ])
     assert.ok(files.includes(needed), `the package lacks ${needed}`);
   assert.deepEqual(

@@ -105,6 +105,12 @@ describe('the gateway-ready rest.json', () => {
         gateway.connectors.map((connector) => connector.configuration),
         ['rest.json'],
       );
+      // the custom converter the text endpoint names, in Python, for the gateway's extensions/rest folder
+      assert.ok(rest.includes('"extension": "KeyValueTextConverter"'));
+      assert.match(
+        readFileSync(join(dir, 'extensions', 'rest', 'key_value_text_converter.py'), 'utf8'),
+        /^class KeyValueTextConverter\(/m,
+      );
       assert.ok(output.includes('IOTC_RUN_ID=abc123'), output);
       assert.ok(!output.includes('gateway-token'), 'the token is not printed');
     } finally {
