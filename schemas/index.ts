@@ -8,7 +8,6 @@ import type { claimSchema } from './claim';
 import type { provisionRequestSchema, provisionResponseSchema } from './provision';
 import type {
   persistentRpcAcceptedSchema,
-  persistentRpcPageSchema,
   persistentRpcSchema,
   rpcRequestSchema,
   serverRpcCallSchema,
@@ -62,7 +61,6 @@ export type RpcRequest = FromSchema<typeof rpcRequestSchema>;
 export type ServerRpcCall = FromSchema<typeof serverRpcCallSchema>;
 export type PersistentRpcAccepted = FromSchema<typeof persistentRpcAcceptedSchema>;
 export type PersistentRpcRecord = FromSchema<typeof persistentRpcSchema>;
-export type PersistentRpcPage = FromSchema<typeof persistentRpcPageSchema>;
 export type TargetProfile = FromSchema<typeof targetProfileSchema>;
 export type Requirement = FromSchema<typeof requirementSchema>;
 export type RequirementCatalogue = FromSchema<typeof requirementCatalogueSchema>;
