@@ -6,7 +6,12 @@ import type { FromSchema } from 'json-schema-to-ts';
 import type { clientAttributesSchema, attributesResponseSchema } from './attributes';
 import type { claimSchema } from './claim';
 import type { provisionRequestSchema, provisionResponseSchema } from './provision';
-import type { rpcRequestSchema, serverRpcCallSchema } from './rpc';
+import type {
+  persistentRpcAcceptedSchema,
+  persistentRpcSchema,
+  rpcRequestSchema,
+  serverRpcCallSchema,
+} from './rpc';
 import type { targetProfileSchema } from './target';
 import type { restConnectorConfigSchema } from './rest-connector';
 import type {
@@ -54,6 +59,8 @@ export type ProvisionRequest = FromSchema<typeof provisionRequestSchema>;
 export type ProvisionResponse = FromSchema<typeof provisionResponseSchema>;
 export type RpcRequest = FromSchema<typeof rpcRequestSchema>;
 export type ServerRpcCall = FromSchema<typeof serverRpcCallSchema>;
+export type PersistentRpcAccepted = FromSchema<typeof persistentRpcAcceptedSchema>;
+export type PersistentRpcRecord = FromSchema<typeof persistentRpcSchema>;
 export type TargetProfile = FromSchema<typeof targetProfileSchema>;
 export type Requirement = FromSchema<typeof requirementSchema>;
 export type RequirementCatalogue = FromSchema<typeof requirementCatalogueSchema>;

@@ -19,6 +19,8 @@ export const CAPABILITIES = [
   'claiming',
   'firmware',
   'client-rpc',
+  // v2 persistent server-side RPC: stored, queued, its status and the device's response read back by id
+  'persistent-rpc',
   'api-keys',
   'rest-connector',
   'analytics',

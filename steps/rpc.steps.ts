@@ -1,13 +1,14 @@
-/** Server-side RPC both ways through the long-poll, and client-side RPC. */
+/** Server-side RPC both ways through the long-poll (also persistent RPC, read back by its id), and client-side RPC. */
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import { validate } from '../schemas/validate';
 import { rpcRequestSchema } from '../schemas';
-import { toPlain } from '../src/kv/values';
+import { stringifyLossless, toPlain } from '../src/kv/values';
 import type { DeviceResponse } from '../simulators/device/http-device';
 import type { AdminResponse } from '../src/admin-client';
 import type { IotcWorld } from './world';
 import { sameJson } from './support/expectations';
+import { GiveUp } from './support/eventually';
 
 When(
   /^the platform sends a (one-way|two-way) RPC "([^"]*)" with params (.+) to "([^"]*)"$/,
@@ -20,6 +21,53 @@ When(
     });
     this.pending.set(`rpc-call:${local}`, call);
     this.pending.set(`rpc-call:${local}:${method}`, call);
+  },
+);
+
+When(
+  /^the platform sends a persistent two-way RPC "([^"]*)" with params (.+) to "([^"]*)"$/,
+  async function (this: IotcWorld, method: string, params: string, local: string) {
+    // returns once the platform answered with the RPC's id: from here on the RPC is stored and queued
+    const rpcId = await this.run.admin.sendPersistentRpc(this.device(local).record.id, 'twoway', {
+      method,
+      params: JSON.parse(params),
+      timeout: 10_000,
+    });
+    this.ids.set(`persistent-rpc:${local}`, rpcId);
+  },
+);
+
+function persistentRpcId(world: IotcWorld, local: string): string {
+  const rpcId = world.ids.get(`persistent-rpc:${local}`);
+  assert.ok(rpcId, `the platform sent no persistent RPC to "${local}"`);
+  return rpcId;
+}
+
+Then(
+  /^the platform's persistent RPC to "([^"]*)" is (QUEUED)$/,
+  async function (this: IotcWorld, local: string, status: string) {
+    const rpc = await this.run.admin.getPersistentRpc(persistentRpcId(this, local));
+    assert.equal(rpc.status, status, `the persistent RPC is ${rpc.status}, expected ${status}`);
+  },
+);
+
+Then(
+  /^the platform's persistent RPC to "([^"]*)" eventually is SUCCESSFUL with the response (.+)$/,
+  async function (this: IotcWorld, local: string, expected: string) {
+    const rpcId = persistentRpcId(this, local);
+    await this.eventually(async () => {
+      const rpc = await this.run.admin.getPersistentRpc(rpcId);
+      const shown = this.redact(stringifyLossless(rpc.response));
+      // an RPC that ended otherwise, or succeeded with another response, stays so: no use waiting
+      const final =
+        rpc.status === 'SUCCESSFUL' || rpc.status === 'EXPIRED' || rpc.status === 'FAILED';
+      const fail = (message: string) => {
+        throw final ? new GiveUp(message) : new Error(message);
+      };
+      if (rpc.status !== 'SUCCESSFUL')
+        fail(`the persistent RPC is ${rpc.status} (response ${shown}), expected SUCCESSFUL`);
+      if (!sameJson(rpc.response, expected)) fail(`its response is ${shown}, expected ${expected}`);
+    });
   },
 );
 

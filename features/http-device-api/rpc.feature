@@ -15,13 +15,17 @@ Feature: RPC over the HTTP device API
     Then the response status is 200
     And the platform's RPC call to "lamp" answers 200 with {"level": 80, "applied": true}
 
-  @HTTP-RPC-01
-  Scenario: An RPC sent before the device polls is delivered at its next poll
-    When the platform sends a two-way RPC "getState" with params {} to "lamp"
-    And the device "lamp" polls for an RPC for up to 5000 ms
+  # The order is certain: a persistent RPC call answers once the RPC is stored and queued, and only then does the
+  # device poll, so the poll can get it only from the queue (never from the event of an RPC sent during the poll).
+  @HTTP-RPC-01 @capability-persistent-rpc
+  Scenario: An RPC queued before the device polls is delivered at its next poll
+    When the platform sends a persistent two-way RPC "getState" with params {} to "lamp"
+    Then the platform's persistent RPC to "lamp" is QUEUED
+    When the device "lamp" polls for an RPC for up to 5000 ms
     Then the device "lamp" receives the RPC request "getState" with params {}
     When the device "lamp" replies to that RPC with {"on": false}
-    Then the platform's RPC call to "lamp" answers 200 with {"on": false}
+    Then the response status is 200
+    And the platform's persistent RPC to "lamp" eventually is SUCCESSFUL with the response {"on": false}
 
   @HTTP-RPC-05
   Scenario: A one-way RPC is delivered to the device

@@ -22,6 +22,7 @@ import { authRoutes } from './admin/auth-routes';
 import { deviceRoutes } from './admin/device-routes';
 import { telemetryRoutes } from './admin/telemetry-routes';
 import { rpcRoutes } from './admin/rpc-routes';
+import { persistentRpcRoutes } from './admin/persistent-rpc-routes';
 import { profileRoutes } from './admin/profile-routes';
 import { claimRoutes } from './admin/claim-routes';
 import { firmwareRoutes } from './admin/firmware-routes';
@@ -94,6 +95,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...deviceRoutes,
   ...telemetryRoutes,
   ...rpcRoutes,
+  ...persistentRpcRoutes,
   ...profileRoutes,
   ...claimRoutes,
   ...firmwareRoutes,

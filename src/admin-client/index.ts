@@ -27,7 +27,7 @@ export type { DeviceRecord } from './records';
 export type { NewDevice, DevicePage } from './devices';
 export type { StoredValue } from './telemetry';
 export type { AttributeScope, StoredAttribute } from './attributes';
-export type { RpcCall } from './rpc';
+export type { RpcCall, PersistentRpc, PersistentRpcPage } from './rpc';
 export type { ProvisionStrategy, NewDeviceProfile } from './profiles';
 export type { NewFirmware, FirmwarePackage } from './firmware';
 
@@ -117,6 +117,23 @@ export class AdminClient {
   // server-side RPC
   rpc(deviceId: string, kind: 'oneway' | 'twoway', call: rpc.RpcCall): Promise<AdminResponse> {
     return rpc.rpc(this.session, deviceId, kind, call);
+  }
+  /** A persistent RPC: its id once the platform has stored and queued it. */
+  sendPersistentRpc(
+    deviceId: string,
+    kind: 'oneway' | 'twoway',
+    call: rpc.RpcCall,
+  ): Promise<string> {
+    return rpc.sendPersistentRpc(this.session, deviceId, kind, call);
+  }
+  getPersistentRpc(rpcId: string): Promise<rpc.PersistentRpc> {
+    return rpc.getPersistentRpc(this.session, rpcId);
+  }
+  persistentRpcsOfDevice(
+    deviceId: string,
+    options?: Parameters<typeof rpc.persistentRpcsOfDevice>[2],
+  ): Promise<rpc.PersistentRpcPage> {
+    return rpc.persistentRpcsOfDevice(this.session, deviceId, options);
   }
 
   // device profiles

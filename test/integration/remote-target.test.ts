@@ -84,6 +84,7 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
           'claiming',
           'firmware',
           'client-rpc',
+          'persistent-rpc',
           'api-keys',
           'jwt-settings',
         ],

@@ -43,6 +43,8 @@ const EXPECTED: Record<string, string[]> = {
   [`DELETE ${TELEMETRY}/:scope`]: [T, C],
   'POST /api/plugins/rpc/:kind/:deviceId': [T, C],
   'POST /api/rpc/:kind/:deviceId': [T, C],
+  'GET /api/rpc/persistent/:rpcId': [T, C], // READ on an RPC: any user of its tenant (rpcPermissionChecker)
+  'GET /api/rpc/persistent/device/:deviceId': [T, C],
   'POST /api/deviceProfile': [T],
   'GET /api/deviceProfile/:profileId': [T],
   'GET /api/deviceProfileInfo/default': [T, C],
@@ -128,6 +130,13 @@ async function requestFor(
     deviceId: () => deviceId,
     deviceName: () => deviceName,
     kind: () => 'oneway',
+    rpcId: async () =>
+      (
+        await call(base, 'POST', `/api/rpc/oneway/${deviceId}`, {
+          body: { method: 'm', params: {}, persistent: true },
+          jwt: jwts.TENANT_ADMIN,
+        })
+      ).json.rpcId,
     scope: () => (path.includes('timeseries') ? 'ANY' : 'SERVER_SCOPE'),
     profileId: async () =>
       (await call(base, 'GET', '/api/deviceProfileInfo/default', { jwt: jwts.TENANT_ADMIN })).json
@@ -155,6 +164,7 @@ async function requestFor(
   const query: Record<string, string> = {
     'GET /api/tenant/device': `?deviceName=${encodeURIComponent(deviceName)}`,
     'GET /api/tenant/devices': '?pageSize=10&page=0',
+    'GET /api/rpc/persistent/device/:deviceId': '?pageSize=10&page=0',
     'GET /api/deviceProfiles': '?pageSize=10&page=0',
     'GET /api/otaPackages': '?pageSize=10&page=0',
     'GET /api/apiKeys/:userId': '?pageSize=10&page=0',

@@ -39,6 +39,8 @@ export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   [`DELETE ${TELEMETRY}/:scope`]: ALL,
   'POST /api/plugins/rpc/:kind/:deviceId': ALL,
   'POST /api/rpc/:kind/:deviceId': ALL,
+  'GET /api/rpc/persistent/:rpcId': TENANT_OR_CUSTOMER,
+  'GET /api/rpc/persistent/device/:deviceId': TENANT_OR_CUSTOMER,
   'POST /api/deviceProfile': TENANT,
   'GET /api/deviceProfile/:profileId': TENANT,
   'GET /api/deviceProfileInfo/default': TENANT_OR_CUSTOMER,

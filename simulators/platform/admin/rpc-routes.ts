@@ -1,9 +1,11 @@
 /**
  * Server-side RPC (platform-facts.md §8): v1 /api/plugins/rpc/{oneway|twoway}/{deviceId} answers 408 when the
  * device got the request but did not answer and 409 when it never got it; v2 /api/rpc/... answers 504 for both.
+ * With `"persistent": true` the RPC is stored and queued and the call answers 200 {"rpcId"} at once (both versions,
+ * as ThingsBoard's shared AbstractRpcController); persistent-rpc-routes.ts reads it back.
  */
 import { parseLossless } from '../../../src/kv/values';
-import { serverRpcCallSchema } from '../../../schemas';
+import { serverRpcCallSchema, type ServerRpcCall } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
 import { BadRequestError, NotFoundError } from '../core/errors';
 import type { AdminRoute } from './route';
@@ -20,30 +22,37 @@ function rpcRoute(path: string, version: 1 | 2): AdminRoute {
       if (params.kind !== 'oneway' && params.kind !== 'twoway') throw new NotFoundError();
       const text = await bodyText();
       let body: unknown;
-      let lossless: { params?: unknown };
+      let lossless: { params?: unknown; additionalInfo?: unknown };
       try {
         body = JSON.parse(text);
-        lossless = parseLossless(text) as { params?: unknown };
+        lossless = parseLossless(text) as { params?: unknown; additionalInfo?: unknown };
       } catch {
         throw new BadRequestError('Invalid request body');
       }
       if (!validate(serverRpcCallSchema, body).ok)
         throw new BadRequestError('Invalid request body');
-      const call = body as {
-        method: string;
-        params?: unknown;
-        timeout?: number;
-        expirationTime?: number;
-      };
+      const call = body as ServerRpcCall;
       const device = deviceFor(params.deviceId, 'RPC_CALL');
-      const outcome = await core.sendRpc(device, {
+      const rpcCall = {
         method: call.method,
         // kept lossless: the device gets params with the lexemes the caller wrote (42.0 stays 42.0)
-        params: lossless.params ?? {},
+        params: lossless.params,
         oneway: params.kind === 'oneway',
         timeoutMs: call.timeout ?? DEFAULT_TIMEOUT_MS,
         expirationTime: call.expirationTime,
-      });
+      };
+      const timeoutStatus = version === 1 ? 408 : 504;
+      if (call.persistent === true) {
+        // stored and queued: answered at once with its id (AbstractRpcController shares this with v1)
+        const record = core.sendPersistentRpc(device, rpcCall, {
+          retries: call.retries ?? null,
+          additionalInfo: lossless.additionalInfo ?? null,
+        });
+        // already expired: stored EXPIRED and never sent; the caller's wait ends in TIMEOUT
+        if (record.status === 'EXPIRED') return { status: timeoutStatus };
+        return { json: { rpcId: record.id } };
+      }
+      const outcome = await core.sendRpc(device, rpcCall);
       switch (outcome.kind) {
         case 'DELIVERED':
           return;
@@ -57,7 +66,7 @@ function rpcRoute(path: string, version: 1 | 2): AdminRoute {
           return { jsonText: outcome.response };
         }
         case 'TIMEOUT':
-          return { status: version === 1 ? 408 : 504 };
+          return { status: timeoutStatus };
         case 'NO_ACTIVE_CONNECTION':
           return { status: version === 1 ? 409 : 504 };
       }

@@ -1,5 +1,5 @@
 /** The admin API's JSON shapes of platform records, as ThingsBoard writes them (platform-facts.md §6, §8, §12). */
-import type { ApiKey, Device, DeviceProfile, OtaPackage, User } from '../core/model';
+import type { ApiKey, Device, DeviceProfile, OtaPackage, PersistentRpc, User } from '../core/model';
 import { NULL_UUID, type PlatformCore } from '../core/platform-core';
 
 const ref = (entityType: string, id: string | null) => (id ? { entityType, id } : null);
@@ -94,6 +94,33 @@ export function apiKeyView(key: ApiKey, withValue: boolean) {
     expirationTime: key.expirationTime,
     enabled: key.enabled,
     ...(withValue ? { value: key.value } : {}),
+  };
+}
+
+/**
+ * A persistent RPC as ThingsBoard's Rpc entity: `request` is its ToDeviceRpcRequest (`body.params` a string of JSON),
+ * `response` the device's reply. Values are lossless: render with stringifyLossless.
+ */
+export function persistentRpcView(rpc: PersistentRpc) {
+  return {
+    id: ref('RPC', rpc.id),
+    createdTime: rpc.createdTime,
+    tenantId: ref('TENANT', rpc.tenantId),
+    deviceId: ref('DEVICE', rpc.deviceId),
+    expirationTime: rpc.expirationTime,
+    request: {
+      id: rpc.id,
+      tenantId: ref('TENANT', rpc.tenantId),
+      deviceId: ref('DEVICE', rpc.deviceId),
+      oneway: rpc.oneway,
+      expirationTime: rpc.expirationTime,
+      body: { method: rpc.method, params: rpc.paramsText },
+      persisted: true,
+      retries: rpc.retries,
+    },
+    response: rpc.response,
+    status: rpc.status,
+    additionalInfo: rpc.additionalInfo,
   };
 }
 

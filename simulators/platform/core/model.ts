@@ -64,6 +64,40 @@ export interface RpcRequest {
   expiresAt: number;
   settle: (outcome: RpcOutcome) => void;
   timer: NodeJS.Timeout;
+  /** The stored record of a persistent RPC, whose status follows the request's life. */
+  persistent?: PersistentRpc;
+}
+
+/**
+ * ThingsBoard's RpcStatus. The reference reaches QUEUED, DELIVERED, SUCCESSFUL and EXPIRED; SENT, TIMEOUT and FAILED
+ * come from transport acknowledgements and retries it does not model (an MQTT PUBACK that never comes).
+ */
+export type PersistentRpcStatus =
+  | 'QUEUED'
+  | 'SENT'
+  | 'DELIVERED'
+  | 'SUCCESSFUL'
+  | 'TIMEOUT'
+  | 'EXPIRED'
+  | 'FAILED';
+
+/** A persistent server-side RPC (`"persistent": true`): kept with its status and reply until its device is deleted. */
+export interface PersistentRpc {
+  id: string;
+  createdTime: number;
+  tenantId: string;
+  deviceId: string;
+  expirationTime: number;
+  method: string;
+  /** The params member as the caller wrote it (JSON text), null when absent. */
+  paramsText: string | null;
+  oneway: boolean;
+  retries: number | null;
+  /** As the caller wrote it (lossless), null when absent. */
+  additionalInfo: unknown;
+  status: PersistentRpcStatus;
+  /** The device's reply (lossless JSON), `{"error": text}` when it is not JSON, null before it or when empty. */
+  response: unknown;
 }
 
 export interface ClaimRegistration {
@@ -72,7 +106,7 @@ export interface ClaimRegistration {
 }
 
 /**
- * A device record whose collections (attributes, latest values, history, RPCs) are created on first use: most
+ * A device record whose collections (attributes, latest values, history, RPCs, persistent RPCs) are created on first use: most
  * sub-devices of a large gateway fleet never get some of them, and six empty Maps per device were half of its
  * memory (bench: resident memory per sub-device).
  */
@@ -94,6 +128,7 @@ export class DeviceRecord {
   private latestMap?: Map<string, TimeseriesEntry>;
   private historyMap?: Map<string, TimeseriesEntry[]>;
   private rpcMap?: Map<number, RpcRequest>;
+  private persistentRpcMap?: Map<string, PersistentRpc>;
 
   constructor(fields: NewDeviceFields) {
     this.id = fields.id;
@@ -126,6 +161,11 @@ export class DeviceRecord {
 
   get rpcs(): Map<number, RpcRequest> {
     return (this.rpcMap ??= new Map());
+  }
+
+  /** Persistent RPCs by id, oldest first. */
+  get persistentRpcs(): Map<string, PersistentRpc> {
+    return (this.persistentRpcMap ??= new Map());
   }
 }
 

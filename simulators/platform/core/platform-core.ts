@@ -11,7 +11,15 @@ import { EventHub, type DeviceEvents } from './event-hub';
 import { claimDevice, reclaimDevice, registerClaim, type ClaimResult } from './claims';
 import { startFirmwareUpdate, stopFirmwareUpdate } from './firmware';
 import { provisionDevice, type ProvisionOutcome, type ProvisionRequest } from './provisioning';
-import { endRpcs, queueRpc, replyRpc, takeRpc, type RpcCall } from './rpc';
+import {
+  endRpcs,
+  queuePersistentRpc,
+  queueRpc,
+  replyRpc,
+  takeRpc,
+  type PersistentRpcOptions,
+  type RpcCall,
+} from './rpc';
 import { appendTelemetry, type TelemetryRecord } from './time-series';
 import { randomApiKeyValue, randomId, randomToken } from './tokens';
 import { faultActive } from '../../../faults';
@@ -23,6 +31,7 @@ import {
   type Device,
   type DeviceProfile,
   type OtaPackage,
+  type PersistentRpc,
   type ProvisionType,
   type RpcOutcome,
   type RpcRequest,
@@ -61,6 +70,8 @@ export class PlatformCore {
   private readonly deviceByName = new Map<string, Device>();
   private readonly deviceByToken = new Map<string, Device>();
   private readonly apiKeyByValueIndex = new Map<string, ApiKey>();
+  /** Every device's persistent RPCs by id (they live in their device's record; this is the index by id). */
+  private readonly persistentRpcIndex = new Map<string, PersistentRpc>();
 
   constructor(readonly options: CoreOptions) {
     this.maxDevices = options.maxDevices ?? 0;
@@ -266,6 +277,7 @@ export class PlatformCore {
     this.deviceByName.delete(device.name);
     this.deviceByToken.delete(device.token);
     endRpcs(device);
+    for (const id of device.persistentRpcs.keys()) this.persistentRpcIndex.delete(id);
     this.events.emit(device.id, 'deleted');
     this.events.forget(device.id);
   }
@@ -314,6 +326,30 @@ export class PlatformCore {
 
   sendRpc(device: Device, call: RpcCall): Promise<RpcOutcome> {
     return queueRpc(device, this.events, call, this.options.minServerRpcTimeoutMs);
+  }
+
+  /** Stores and queues a persistent RPC; its caller reads the outcome from the record (persistentRpc). */
+  sendPersistentRpc(
+    device: Device,
+    call: RpcCall,
+    options: Omit<PersistentRpcOptions, 'id' | 'tenantId'>,
+  ): PersistentRpc {
+    const record = queuePersistentRpc(
+      device,
+      this.events,
+      call,
+      this.options.minServerRpcTimeoutMs,
+      { ...options, id: randomUUID(), tenantId: device.tenantId },
+    );
+    this.persistentRpcIndex.set(record.id, record);
+    return record;
+  }
+
+  /** A persistent RPC by id; NotFoundError with ThingsBoard's message when there is none. */
+  persistentRpc(id: string): PersistentRpc {
+    const record = this.persistentRpcIndex.get(id);
+    if (!record) throw new NotFoundError(`Rpc with id [${id}] is not found`);
+    return record;
   }
 
   takeRpc(device: Device): RpcRequest | undefined {

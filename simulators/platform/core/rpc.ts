@@ -1,14 +1,17 @@
 /**
  * Server-side RPC of one device: queued until a device session takes it (QUEUED → DELIVERED), answered
  * (SUCCESSFUL), or ended by its expiry (EXPIRED when never delivered, TIMEOUT when delivered but not answered).
- * Ids are integers increasing per device, as the platform's. A finished request leaves the queue.
+ * Ids are integers increasing per device, as the platform's. A finished request leaves the queue. A persistent RPC
+ * also has a stored record (model.ts PersistentRpc) whose status and response follow the request.
  */
 import type { EventHub } from './event-hub';
-import type { Device, RpcOutcome, RpcRequest } from './model';
+import type { Device, PersistentRpc, RpcOutcome, RpcRequest } from './model';
+import { parseLossless, stringifyLossless } from '../../../src/kv/values';
 import { faultActive } from '../../../faults';
 
 export interface RpcCall {
   method: string;
+  /** As the caller wrote it (lossless); the device gets {} when it is absent. */
   params: unknown;
   oneway: boolean;
   /** The caller's timeout; the expiry is now + max(minimum, timeout) unless expirationTime is given. */
@@ -23,30 +26,88 @@ export function queueRpc(
   call: RpcCall,
   minTimeoutMs: number,
 ): Promise<RpcOutcome> {
-  return new Promise((resolve) => {
-    const expiresAt = call.expirationTime ?? Date.now() + Math.max(minTimeoutMs, call.timeoutMs);
-    const id = device.nextRpcId++;
-    const rpc: RpcRequest = {
-      id,
-      method: call.method,
-      params: call.params,
-      oneway: call.oneway,
-      state: 'QUEUED',
-      expiresAt,
-      settle: (outcome) => {
-        clearTimeout(rpc.timer);
-        device.rpcs.delete(id);
-        rpc.settle = () => {};
-        resolve(outcome);
-      },
-      timer: setTimeout(() => expire(rpc), Math.max(0, expiresAt - Date.now())),
-    };
-    device.rpcs.set(id, rpc);
-    hub.emit(device.id, 'rpc');
-  });
+  return new Promise((resolve) => enqueue(device, hub, call, minTimeoutMs, resolve));
+}
+
+/** What a persistent RPC adds to a call: ThingsBoard's `retries` and `additionalInfo`, kept on its record. */
+export interface PersistentRpcOptions {
+  id: string;
+  tenantId: string;
+  retries: number | null;
+  additionalInfo: unknown;
+}
+
+/**
+ * Stores a persistent RPC and, unless it has expired already, queues it (QUEUED) for the next device session. Its
+ * caller does not wait for the outcome: the record's status and response tell it (platform-facts.md §8; as
+ * ThingsBoard's DeviceActorMessageProcessor.processRpcRequest: an expired one is stored EXPIRED and never queued).
+ */
+export function queuePersistentRpc(
+  device: Device,
+  hub: EventHub,
+  call: RpcCall,
+  minTimeoutMs: number,
+  options: PersistentRpcOptions,
+): PersistentRpc {
+  const now = Date.now();
+  const record: PersistentRpc = {
+    id: options.id,
+    createdTime: now,
+    tenantId: options.tenantId,
+    deviceId: device.id,
+    expirationTime: expiryOf(call, minTimeoutMs, now),
+    method: call.method,
+    paramsText: call.params === undefined ? null : stringifyLossless(call.params),
+    oneway: call.oneway,
+    retries: options.retries,
+    additionalInfo: options.additionalInfo,
+    status: 'QUEUED',
+    response: null,
+  };
+  device.persistentRpcs.set(record.id, record);
+  if (record.expirationTime <= now) record.status = 'EXPIRED';
+  else enqueue(device, hub, call, minTimeoutMs, () => {}, record);
+  return record;
+}
+
+function expiryOf(call: RpcCall, minTimeoutMs: number, now: number): number {
+  return call.expirationTime ?? now + Math.max(minTimeoutMs, call.timeoutMs);
+}
+
+function enqueue(
+  device: Device,
+  hub: EventHub,
+  call: RpcCall,
+  minTimeoutMs: number,
+  onOutcome: (outcome: RpcOutcome) => void,
+  persistent?: PersistentRpc,
+): void {
+  const expiresAt = persistent?.expirationTime ?? expiryOf(call, minTimeoutMs, Date.now());
+  const id = device.nextRpcId++;
+  const rpc: RpcRequest = {
+    id,
+    method: call.method,
+    params: call.params ?? {},
+    oneway: call.oneway,
+    state: 'QUEUED',
+    expiresAt,
+    persistent,
+    settle: (outcome) => {
+      clearTimeout(rpc.timer);
+      device.rpcs.delete(id);
+      rpc.settle = () => {};
+      onOutcome(outcome);
+    },
+    timer: setTimeout(() => expire(rpc), Math.max(0, expiresAt - Date.now())),
+  };
+  device.rpcs.set(id, rpc);
+  hub.emit(device.id, 'rpc');
 }
 
 function expire(rpc: RpcRequest): void {
+  // a persistent RPC ends EXPIRED whether or not it was delivered (DeviceActorMessageProcessor.processServerSideRpcTimeout)
+  if (rpc.persistent && (rpc.state === 'QUEUED' || rpc.state === 'DELIVERED'))
+    rpc.persistent.status = 'EXPIRED';
   if (rpc.state === 'QUEUED') {
     rpc.state = 'EXPIRED';
     rpc.settle({ kind: 'NO_ACTIVE_CONNECTION' });
@@ -62,6 +123,8 @@ export function takeRpc(device: Device): RpcRequest | undefined {
   for (const rpc of device.rpcs.values()) {
     if (rpc.state !== 'QUEUED' || rpc.expiresAt <= now) continue;
     if (rpc.oneway && faultActive('HTTP-RPC-05:one-way-not-delivered')) continue;
+    // delivered over HTTP or MQTT; a one-way persistent RPC stays DELIVERED (processRpcResponseStatus)
+    if (rpc.persistent) rpc.persistent.status = 'DELIVERED';
     if (rpc.oneway) {
       rpc.state = 'SUCCESSFUL';
       rpc.settle({ kind: 'DELIVERED' });
@@ -82,7 +145,21 @@ export function replyRpc(device: Device, id: number, response: string): void {
   const rpc = device.rpcs.get(id);
   if (rpc?.state !== 'DELIVERED') return;
   rpc.state = 'SUCCESSFUL';
+  if (rpc.persistent) {
+    rpc.persistent.status = 'SUCCESSFUL';
+    rpc.persistent.response = storedResponse(response);
+  }
   rpc.settle({ kind: 'SUCCESSFUL', response });
+}
+
+/** A reply as a persistent RPC keeps it: the JSON document, `{"error": text}` for other text, null when empty. */
+function storedResponse(response: string): unknown {
+  if (response === '') return null;
+  try {
+    return parseLossless(response);
+  } catch {
+    return { error: response };
+  }
 }
 
 /** Ends every pending request of the device (deleted device, platform closing): delivered ones time out. */
