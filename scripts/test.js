@@ -22,9 +22,21 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// Most test files wait on sockets and child processes, not on the CPU: node's default (one file at a time on two
+// cores) left the machine idle most of the run. Four at once took the suite from 5 min 25 s to 3 min 19 s here;
+// tests take ports from the OS and own their temporary folders, so files never share anything.
+const CONCURRENCY = 4;
 const result = spawnSync(
   process.execPath,
-  ['--require', 'ts-node/register/transpile-only', '--test', '--test-reporter', 'spec', ...files],
+  [
+    '--require',
+    'ts-node/register/transpile-only',
+    '--test',
+    `--test-concurrency=${CONCURRENCY}`,
+    '--test-reporter',
+    'spec',
+    ...files,
+  ],
   {
     cwd: root,
     stdio: 'inherit',

@@ -1,0 +1,63 @@
+/**
+ * What the two deviation tests share (test/integration/deviations-platform.test.ts and deviations-connector.test.ts,
+ * one file each so that the test runner runs them side by side): a run of `iotc run` against a quirks target and its
+ * conformance report, and a built-in profile stripped of its declarations.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { iotc, ROOT } from './iotc';
+
+export const DEVICE_API_TAGS = '@http-device-api or @key-value-data or @mqtt-gateway-api';
+
+export interface Report {
+  requirements: Array<{
+    id: string;
+    interface: string;
+    testable: boolean;
+    verdict: string;
+    reason?: string;
+  }>;
+}
+
+export async function run(
+  target: string,
+  dir: string,
+  features: string[] = [],
+  tags = DEVICE_API_TAGS,
+): Promise<{ code: number | null; report: Report; output: string }> {
+  const reports = join(dir, 'reports');
+  const { code, output } = await iotc(
+    ['run', '--target', target, '--tags', tags, '--reports', reports, ...features],
+    join(dir, 'state'),
+  );
+  return {
+    code,
+    report: JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as Report,
+    output,
+  };
+}
+
+export const deviceApi = (report: Report) =>
+  report.requirements.filter(
+    (requirement) =>
+      requirement.testable &&
+      ['http-device-api', 'key-value-data', 'mqtt-gateway-api'].includes(requirement.interface),
+  );
+export const restConnector = (report: Report) =>
+  report.requirements.filter(
+    (requirement) => requirement.testable && requirement.interface === 'rest-connector',
+  );
+
+/** A built-in profile without its declared deviations, written into dir. */
+export function withoutDeviations(profileName: string, dir: string): string {
+  const profile = JSON.parse(
+    readFileSync(join(ROOT, 'src', 'target', 'profiles', `${profileName}.json`), 'utf8'),
+  ) as Record<string, unknown>;
+  delete profile.deviationsFrom;
+  const path = join(dir, 'wrong-profile.json');
+  writeFileSync(
+    path,
+    JSON.stringify({ ...profile, name: `${profileName}-without-deviations`, deviations: {} }),
+  );
+  return path;
+}
