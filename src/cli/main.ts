@@ -88,15 +88,15 @@ program
   .option('-r, --reports <dir>', 'where reports are written', 'reports')
   .option(
     '-p, --parallel <n>',
-    'scenarios run in n worker processes at once (each embedded worker starts its own reference)',
-    positiveInteger,
-    1,
+    "scenarios run in n worker processes at once (each embedded worker starts its own reference); 'auto': up to 4 on an embedded target, 1 on a remote one",
+    (value: string) => (value === 'auto' ? ('auto' as const) : positiveInteger(value)),
+    'auto' as const,
   )
   .argument('[features...]', 'feature files or folders (default: all)')
   .action(
     async (
       features: string[],
-      options: { target: string; tags?: string; reports: string; parallel: number },
+      options: { target: string; tags?: string; reports: string; parallel: number | 'auto' },
     ) => {
       const { runConformance } = require('./run') as typeof import('./run');
       process.exitCode = await runConformance({

@@ -43,8 +43,12 @@ export interface RunOptions {
   paths?: string[];
   /** Cucumber's console formatter. */
   progress?: string;
-  /** Worker processes running scenarios at once (cucumber's parallel); 1 = in this process. */
-  parallel?: number;
+  /**
+   * Worker processes running scenarios at once (cucumber's parallel); 1 = in this process. 'auto' (the default):
+   * several on an embedded target, where every worker starts its own reference, so no scenario shares a platform
+   * with another; one on a remote target, whose tenant settings some scenarios change.
+   */
+  parallel?: number | 'auto';
 }
 
 export class RunOptionsError extends Error {
@@ -81,7 +85,11 @@ export async function runConformance(options: RunOptions): Promise<number> {
   mkdirSync(reportsDir, { recursive: true });
   const profile = loadProfile(options.target); // fails fast on a bad profile, before cucumber starts
   // workers clean up by run id: with one id given to all of them, the first to finish would delete the others'
-  if (process.env.IOTC_RUN_ID !== undefined && (options.parallel ?? 1) > 1)
+  if (
+    process.env.IOTC_RUN_ID !== undefined &&
+    typeof options.parallel === 'number' &&
+    options.parallel > 1
+  )
     throw new RunOptionsError(
       'IOTC_RUN_ID names one run: it cannot be shared by --parallel workers, which clean up by run id',
     );
@@ -137,14 +145,10 @@ export async function runConformance(options: RunOptions): Promise<number> {
         ...cucumberProfile,
         // this process already runs TypeScript through ts-node; worker processes of a parallel run need it loaded.
         // Compiled (an installed package), the steps are JavaScript in dist/ and nothing needs ts-node.
-        requireModule:
-          !COMPILED && (options.parallel ?? 1) > 1
-            ? (cucumberProfile.requireModule as string[])
-            : [],
+        requireModule: [], // set below once the number of workers is known
         require: COMPILED
           ? [join(PACKAGE_ROOT, 'dist', 'steps', '**', '*.js')]
           : (cucumberProfile.require as string[]),
-        parallel: (options.parallel ?? 1) > 1 ? options.parallel : 0,
         paths: options.paths?.length
           ? options.paths.map((path) => resolve(path))
           : (cucumberProfile.paths as string[]),
@@ -161,8 +165,9 @@ export async function runConformance(options: RunOptions): Promise<number> {
   );
 
   // A malformed or empty selection stops here: nothing is started, and junit.xml says the run tested nothing
+  let planned: number;
   try {
-    await checkSelection(runConfiguration.sources, PROJECT_ROOT);
+    planned = await checkSelection(runConfiguration.sources, PROJECT_ROOT);
   } catch (error) {
     process.off('SIGINT', interrupted);
     process.off('SIGTERM', interrupted);
@@ -171,6 +176,13 @@ export async function runConformance(options: RunOptions): Promise<number> {
     writeFileSync(join(reportsDir, 'junit.xml'), selectionErrorJunit(error.message));
     return EMPTY_SELECTION_EXIT;
   }
+
+  const workers = workerCount(options.parallel, profile.embedded === true, planned);
+  runConfiguration.runtime.parallel = workers > 1 ? workers : 0;
+  // this process already runs TypeScript through ts-node; worker processes of a parallel run need it loaded.
+  // Compiled (an installed package), the steps are JavaScript in dist/ and nothing needs ts-node.
+  runConfiguration.support.requireModules =
+    !COMPILED && workers > 1 ? (cucumberProfile.requireModule as string[]) : [];
 
   // Loaded once here, the support code serves the inventory's dry run and the run (a second load in this process
   // would register nothing); parallel workers load their own from its coordinates, which name ts-node for them.
@@ -285,4 +297,24 @@ function redactFile(path: string, redactor: Redactor): void {
   const text = readFileSync(path, 'utf8');
   const redacted = scrubLocalPaths(redactor.redact(text));
   if (redacted !== text) writeFileSync(path, redacted);
+}
+
+/** Workers of an 'auto' run at most, and the scenarios that make one worker worth its start (a reference of its own). */
+const AUTO_WORKERS = 4;
+const SCENARIOS_PER_AUTO_WORKER = 25;
+
+/**
+ * The worker processes of a run. 'auto': on an embedded target one per 25 planned scenarios, at most four (the
+ * whole suite, mostly waiting on tokens, claims and windows, went from 47 s to 20 s on two cores); on a remote target
+ * one, since scenarios that change tenant settings must not overlap others, and one with IOTC_RUN_ID, which names a
+ * single run.
+ */
+export function workerCount(
+  parallel: number | 'auto' | undefined,
+  embedded: boolean,
+  planned: number,
+): number {
+  if (typeof parallel === 'number') return parallel;
+  if (!embedded || process.env.IOTC_RUN_ID !== undefined) return 1;
+  return Math.max(1, Math.min(AUTO_WORKERS, Math.ceil(planned / SCENARIOS_PER_AUTO_WORKER)));
 }
