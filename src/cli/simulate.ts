@@ -24,6 +24,8 @@ export interface SimulateOptions {
   mqttsPort?: number;
   maxDevices?: number;
   claimDurationMs?: number;
+  /** How long a new MQTT connection may wait before its CONNECT (the platform's default when absent). */
+  mqttConnectTimeoutMs?: number;
   /**
    * `spec` (default): interfaces.md, ThingsBoard's behaviour where it is silent. `thingsboard-4.3`: ThingsBoard 4.3's
    * known deviations too (simulators/platform/quirks.ts), so firmware that works here works on ThingsBoard.
@@ -65,6 +67,7 @@ export async function simulate(options: SimulateOptions): Promise<void> {
     maxDevices: options.maxDevices,
     tls,
     claimDurationMs: options.claimDurationMs,
+    mqttConnectTimeoutMs: options.mqttConnectTimeoutMs,
     quirks: options.mode === 'spec' ? undefined : options.mode,
     traffic:
       (options.log ?? (process.stdout.isTTY && !options.json))

@@ -6,6 +6,8 @@
  */
 
 /** Default time a new connection has to send its CONNECT (MQTT_TIMEOUT, ThingsBoard's transport timeout). */
+import { faultActive } from '../../../faults';
+
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 export class Liveness {
@@ -15,7 +17,8 @@ export class Liveness {
     connectTimeoutMs: number,
     private readonly expired: (phase: 'connect' | 'keep-alive') => void,
   ) {
-    this.timer = setTimeout(() => expired('connect'), connectTimeoutMs).unref();
+    if (!faultActive('ROB-CONN-02:no-connect-timeout'))
+      this.timer = setTimeout(() => expired('connect'), connectTimeoutMs).unref();
   }
 
   /** The client sent something: the current deadline starts again. */
