@@ -9,7 +9,7 @@ import { Agent } from 'undici';
 import type { IotcWorld } from './world';
 import { deviceRequest, type DeviceResponse } from '../simulators/device/http-device';
 import { mqttUrl } from './support/gateway';
-import { settlesWithin } from './support/eventually';
+import { GiveUp, settlesWithin } from './support/eventually';
 import { postOversized, type OversizedAnswer } from './support/robustness/oversized-request';
 import { RawMqttClient } from './support/robustness/raw-mqtt-client';
 import { nestedDocument, paddedTelemetry } from './support/robustness/payloads';
@@ -21,6 +21,8 @@ interface RobustnessState {
   /** When the well-behaved device's telemetry was last answered (it is read back afterwards). */
   servedAt?: number;
   polls: Array<Promise<{ response: DeviceResponse; answeredAt: number }>>;
+  /** Whether the target refused the payload with bytes that are not UTF-8 (undefined: none was sent). */
+  invalidUtf8Refused?: boolean;
 }
 
 const states = new WeakMap<IotcWorld, RobustnessState>();
@@ -185,6 +187,69 @@ Then(
     await this.eventually(() =>
       assert.ok(connection.closed, `the connection of ${local} is still open`),
     );
+  },
+);
+
+// ---- bytes that are not UTF-8 ----------------------------------------------------------------------------------
+
+/** `{"<key>":"a<FF><FE>b"}`: two bytes that can begin no UTF-8 sequence inside a JSON string. */
+function invalidUtf8Telemetry(key: string): Buffer {
+  return Buffer.concat([
+    Buffer.from(`{${JSON.stringify(key)}:"a`),
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('b"}'),
+  ]);
+}
+
+When(
+  'the device {string} sends telemetry whose {string} holds bytes that are not UTF-8',
+  async function (this: IotcWorld, local: string, key: string) {
+    this.response = await this.device(local).driver.postTelemetry({
+      raw: invalidUtf8Telemetry(key),
+    });
+    state(this).invalidUtf8Refused = this.response.status >= 400;
+  },
+);
+
+When(
+  '{string} publishes telemetry whose {string} holds bytes that are not UTF-8',
+  async function (this: IotcWorld, local: string, key: string) {
+    const outcome = await this.gateway(local).driver.publish('v1/devices/me/telemetry', {
+      raw: invalidUtf8Telemetry(key),
+    });
+    this.lastPublish = outcome;
+    state(this).invalidUtf8Refused =
+      outcome.result !== 'acked' || (outcome.reasonCode ?? 0) >= 0x80;
+  },
+);
+
+/**
+ * Either answer is robust: refused (then nothing is stored), or decoded as ThingsBoard's UTF-8 decoder does, one
+ * U+FFFD for each byte that begins no sequence. Never another reading of the bytes (Latin-1 would give "aÿþb").
+ */
+Then(
+  'the telemetry {string} of {string} is refused, or stored with U+FFFD for each invalid byte',
+  async function (this: IotcWorld, key: string, local: string) {
+    const refused = state(this).invalidUtf8Refused;
+    assert.ok(refused !== undefined, 'no payload with bytes that are not UTF-8 was sent');
+    const device = this.device(local);
+    if (refused) {
+      const sentinel = await device.driver.postTelemetry({ json: { iotc_sentinel: 1 } });
+      assert.equal(sentinel.status, 200, `the sentinel telemetry got ${this.shown(sentinel)}`);
+      await this.eventually(async () =>
+        assert.deepEqual(await this.run.admin.telemetryKeys(device.record.id), ['iotc_sentinel']),
+      );
+      return;
+    }
+    await this.eventually(async () => {
+      const stored = (await this.run.admin.latestTelemetry(device.record.id, [key])).get(key);
+      assert.ok(stored, `${key} is not stored yet`);
+      // a value stored in another reading is there for good: no use waiting
+      if (stored.value?.value !== 'a\uFFFD\uFFFDb')
+        throw new GiveUp(
+          `${key} holds ${JSON.stringify(stored.value?.value)}, not "a\uFFFD\uFFFDb"`,
+        );
+    });
   },
 );
 

@@ -18,6 +18,11 @@ export const ROBUSTNESS_FAULTS = [
       'JSON nested deeper than 1000 levels is parsed and stored instead of being refused before anything is stored',
   },
   {
+    id: 'ROB-UTF8-01:latin1-decoding',
+    breaks:
+      'an HTTP telemetry body is decoded as Latin-1: bytes that are not UTF-8 are stored as other characters instead of U+FFFD',
+  },
+  {
     id: 'ROB-SLOW-01:output-unbounded',
     breaks:
       'output for an MQTT client that does not read is queued without limit: the client is never disconnected',

@@ -75,3 +75,19 @@ Feature: Oversized and deeply nested payloads
     Then the publish is refused with a failure reason code or a closed connection
     And the device "calm" is served meanwhile
     And after a sentinel, only the sentinel is stored for "sub"
+
+  @ROB-UTF8-01
+  Scenario: Telemetry over HTTP whose string holds bytes that are not UTF-8 is refused or decoded with U+FFFD
+    Given a device "garbled" with an access token
+    And a device "calm" with an access token
+    When the device "garbled" sends telemetry whose "iotc_text" holds bytes that are not UTF-8
+    Then the telemetry "iotc_text" of "garbled" is refused, or stored with U+FFFD for each invalid byte
+    And the device "calm" is served meanwhile
+
+  @ROB-UTF8-01 @capability-mqtt5
+  Scenario: Telemetry over MQTT whose string holds bytes that are not UTF-8 is refused or decoded with U+FFFD
+    Given a device "garbled" that is not a gateway, connected over MQTT 5
+    And a device "calm" with an access token
+    When "garbled" publishes telemetry whose "iotc_text" holds bytes that are not UTF-8
+    Then the telemetry "iotc_text" of "garbled" is refused, or stored with U+FFFD for each invalid byte
+    And the device "calm" is served meanwhile

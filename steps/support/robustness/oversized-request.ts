@@ -20,11 +20,39 @@ export interface OversizedAnswer {
   error?: string;
 }
 
-export function postOversized(
+export interface OversizedOptions {
+  timeoutMs: number;
+  tls?: { ca?: string; insecureSkipVerify: boolean };
+}
+
+/** Connection errors after which the answer may have been lost rather than never sent: the request is tried again. */
+const LOST_ANSWER = /EPIPE|ECONNRESET/;
+const ATTEMPTS = 3;
+
+/**
+ * Sends the oversized POST; when the target reset the connection before its answer could be read (it answered and
+ * closed while the body was still coming: a write then fails with EPIPE, now and then before the answer is read),
+ * the request is sent again, at most three times in all. Any answer, or any other failure, is final.
+ */
+export async function postOversized(
   url: string,
   key: string,
   bytes: number,
-  options: { timeoutMs: number; tls?: { ca?: string; insecureSkipVerify: boolean } },
+  options: OversizedOptions,
+): Promise<OversizedAnswer> {
+  let answer = await postOnce(url, key, bytes, options);
+  for (let attempt = 2; attempt <= ATTEMPTS && answer.status === undefined; attempt++) {
+    if (!LOST_ANSWER.test(answer.error ?? '')) break;
+    answer = await postOnce(url, key, bytes, options);
+  }
+  return answer;
+}
+
+function postOnce(
+  url: string,
+  key: string,
+  bytes: number,
+  options: OversizedOptions,
 ): Promise<OversizedAnswer> {
   const head = Buffer.from(`{${JSON.stringify(key)}:"`);
   const tail = Buffer.from('"}');
@@ -78,25 +106,23 @@ export function postOversized(
       // a target that answers and closes may reset the rest of the upload: the answer, if any, is still read
       if (!answered) finish({ text: '', bytesSent, error: error.message });
     });
-    // bounded: at most `bytes` are written, one chunk at a time, each after the socket took the last
+    // bounded: at most `bytes` are written, one chunk at a time, the next only after the socket took the last and
+    // the event loop has read what came in: a target that answers 413 and closes is seen answering before a write
+    // into the closed connection fails (EPIPE), which would lose the answer
     let left = fill;
     const writeMore = () => {
       if (settled || answered) return;
-      if (bytesSent === 0) {
-        request.write(head);
-        bytesSent += head.length;
-      }
-      while (left > 0 && !answered) {
-        const chunk = left >= filler.length ? filler : filler.subarray(0, left);
-        left -= chunk.length;
-        bytesSent += chunk.length;
-        if (!request.write(chunk)) return void request.once('drain', writeMore);
-      }
-      if (left === 0 && !answered) {
+      if (left === 0) {
         bytesSent += tail.length;
         request.end(tail);
+        return;
       }
+      const chunk = left >= filler.length ? filler : filler.subarray(0, left);
+      left -= chunk.length;
+      bytesSent += chunk.length;
+      request.write(chunk, () => setImmediate(writeMore));
     };
-    writeMore();
+    bytesSent += head.length;
+    request.write(head, () => setImmediate(writeMore));
   });
 }
