@@ -11,7 +11,7 @@ import { deviceRequest, type DeviceResponse } from '../simulators/device/http-de
 import { mqttUrl } from './support/gateway';
 import { GiveUp, settlesWithin } from './support/eventually';
 import { postOversized, type OversizedAnswer } from './support/robustness/oversized-request';
-import { RawMqttClient } from './support/robustness/raw-mqtt-client';
+import { RawMqttClient } from '../simulators/device/raw-mqtt-client';
 import { nestedDocument, paddedTelemetry } from './support/robustness/payloads';
 
 /** What one scenario of this set keeps between its steps. */

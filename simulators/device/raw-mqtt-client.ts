@@ -1,5 +1,5 @@
 /**
- * A bare MQTT client on a plain TCP (or TLS) socket, for the robustness scenarios: it can send bytes that are not
+ * A bare MQTT client on a plain TCP (or TLS) socket, for the robustness scenarios and bench: it can send bytes that are not
  * MQTT, hold a connection open without a CONNECT, and stop reading while the target sends to it, which mqtt.js
  * cannot (it reads whatever arrives and refuses to send malformed packets). Packets are encoded and decoded by
  * mqtt-packet, MQTT.js's own codec; only the socket handling is written here.
