@@ -2,7 +2,8 @@
 Feature: Clients that misbehave on the connection
   A client that stops reading, sends bytes that are not MQTT or never sends its CONNECT costs the platform a bounded
   amount and ends its own connection only; many long-polls held at once hold up no other request. Each scenario
-  checks that a well-behaved device is served while the misbehaving client is there.
+  checks that a well-behaved device is served while the misbehaving client is there (a bare connection without
+  CONNECT is opened last: the target's CONNECT timeout runs from then).
 
   @ROB-SLOW-01
   Scenario: An MQTT client that stops reading is disconnected or loses updates, never buffered without bound
@@ -24,16 +25,16 @@ Feature: Clients that misbehave on the connection
 
   @ROB-CONN-01
   Scenario: A TCP connection that sends bytes that are not MQTT instead of a CONNECT is closed
-    Given a bare TCP connection "noisy" to the MQTT transport that sends nothing
-    And a device "calm" with an access token
+    Given a device "calm" with an access token
+    And a bare TCP connection "noisy" to the MQTT transport that sends nothing
     When the bare connection "noisy" sends bytes that are not MQTT
     Then the target closes the bare connection "noisy"
     And the device "calm" is served meanwhile
 
   @ROB-CONN-02
   Scenario: A TCP connection that never sends CONNECT is closed once the CONNECT timeout has passed
-    Given a bare TCP connection "silent" to the MQTT transport that sends nothing
-    And a device "calm" with an access token
+    Given a device "calm" with an access token
+    And a bare TCP connection "silent" to the MQTT transport that sends nothing
     Then the device "calm" is served meanwhile
     And the target closes the bare connection "silent" once its CONNECT timeout has passed
 
