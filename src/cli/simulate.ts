@@ -13,6 +13,25 @@ export const SIMULATE_MODES = ['spec', ...(Object.keys(QUIRKS_MODES) as QuirksMo
 export type SimulateMode = 'spec' | QuirksMode;
 import { generateSelfSignedCertificate } from '../tls/certificate';
 import { keptCertificate } from '../tls/persistent-certificate';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../simulators/platform/mqtt/liveness';
+import type { Capability } from '../target';
+
+/**
+ * The capabilities a target profile of this reference may declare (the --json line gives them to programs that
+ * write one): all but the analytics and the REST connector, which it does not serve; `robustness` included, as
+ * the embedded profile declares it.
+ */
+export const SIMULATE_CAPABILITIES: readonly Capability[] = [
+  'mqtt5',
+  'tenant-limits',
+  'provisioning',
+  'claiming',
+  'firmware',
+  'client-rpc',
+  'api-keys',
+  'jwt-settings',
+  'robustness',
+];
 
 export interface SimulateOptions {
   host: string;
@@ -89,6 +108,8 @@ export async function simulate(options: SimulateOptions): Promise<void> {
         gatewayToken: platform.demo.gatewayToken,
         users: platform.demo.users,
         mode: options.mode,
+        capabilities: SIMULATE_CAPABILITIES,
+        mqttConnectTimeoutMs: options.mqttConnectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       })}\n`,
     );
   } else {

@@ -8,14 +8,21 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exitOf, spawnIotc, startSimulate, stop } from '../support/children';
+import { exitOf, spawnIotc, startSimulate, stop, type SimulateInfo } from '../support/children';
 
 test('the robustness feature set passes against `iotc simulate` run as a separate process', {
   timeout: 600_000, // a hang guard only: a loaded 2-core machine can take minutes
 }, async () => {
   // a short CONNECT timeout, declared in the profile too, so the half-open scenario waits 1 s instead of 10
-  const { child, info } = await startSimulate(['--mqtt-connect-timeout-ms', '1000']);
+  const { child, info } = await startSimulate<
+    SimulateInfo & { capabilities: string[]; mqttConnectTimeoutMs: number }
+  >(['--mqtt-connect-timeout-ms', '1000']);
   try {
+    assert.ok(
+      info.capabilities.includes('robustness'),
+      'iotc simulate declares the robustness capability',
+    );
+    assert.equal(info.mqttConnectTimeoutMs, 1000);
     const dir = mkdtempSync(join(tmpdir(), 'iotc-robustness-'));
     const profilePath = join(dir, 'simulate.json');
     writeFileSync(
@@ -25,13 +32,14 @@ test('the robustness feature set passes against `iotc simulate` run as a separat
         platform: {
           http: info.httpUrl,
           mqtt: info.mqttUrl,
-          mqttConnectTimeoutMs: 1000,
+          mqttConnectTimeoutMs: info.mqttConnectTimeoutMs,
           tenantAdmin: {
             username: '${env:IOTC_TEST_TENANT_USER}',
             password: '${env:IOTC_TEST_TENANT_PASSWORD}',
           },
         },
-        capabilities: ['mqtt5', 'robustness'],
+        // as iotc simulate declares them (the profile of a program that reads its --json line)
+        capabilities: info.capabilities,
         namePrefix: 'iotc-robust-',
       }),
     );
