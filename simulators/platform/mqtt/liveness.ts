@@ -5,9 +5,9 @@
  * what the client sends counts: the platform's own publishes to a dead client do not keep it alive.
  */
 
-/** Default time a new connection has to send its CONNECT (MQTT_TIMEOUT, ThingsBoard's transport timeout). */
 import { faultActive } from '../../../faults';
 
+/** Default time a new connection has to send its CONNECT (MQTT_TIMEOUT, ThingsBoard's transport timeout). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 export class Liveness {
