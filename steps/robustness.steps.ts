@@ -12,7 +12,7 @@ import { mqttUrl } from './support/gateway';
 import { GiveUp, settlesWithin } from './support/eventually';
 import { postOversized, type OversizedAnswer } from './support/robustness/oversized-request';
 import { RawMqttClient } from '../simulators/device/raw-mqtt-client';
-import { nestedDocument, paddedTelemetry } from './support/robustness/payloads';
+import { nestedDocument, nestedMessage, paddedMessage } from './support/robustness/payloads';
 
 /** What one scenario of this set keeps between its steps. */
 interface RobustnessState {
@@ -146,7 +146,7 @@ Then('the answer is an error status', function (this: IotcWorld) {
 // ---- oversized and nested payloads over MQTT -----------------------------------------------------------------
 
 When(
-  /^"([^"]*)" publishes a telemetry message of (\d+) bytes on "([^"]*)"(?: for "([^"]*)")?$/,
+  /^"([^"]*)" publishes a message of (\d+) bytes on "([^"]*)"(?: for "([^"]*)")?$/,
   async function (
     this: IotcWorld,
     connection: string,
@@ -154,16 +154,15 @@ When(
     topic: string,
     device?: string,
   ) {
-    const payload = paddedTelemetry(
-      Number(bytes),
-      device === undefined ? undefined : this.platformCreatedDevice(device),
-    );
-    this.lastPublish = await this.gateway(connection).driver.publish(topic, { raw: payload });
+    const name = device === undefined ? undefined : this.platformCreatedDevice(device);
+    this.lastPublish = await this.gateway(connection).driver.publish(topic, {
+      raw: paddedMessage(topic, Number(bytes), name),
+    });
   },
 );
 
 When(
-  /^"([^"]*)" publishes telemetry nested (\d+) levels deep on "([^"]*)"(?: for "([^"]*)")?$/,
+  /^"([^"]*)" publishes a message nested (\d+) levels deep on "([^"]*)"(?: for "([^"]*)")?$/,
   async function (
     this: IotcWorld,
     connection: string,
@@ -171,12 +170,10 @@ When(
     topic: string,
     device?: string,
   ) {
-    const values = nestedDocument('iotc_deep', Number(depth) - (device === undefined ? 0 : 3));
-    const payload =
-      device === undefined
-        ? values
-        : `{${JSON.stringify(this.platformCreatedDevice(device))}:[{"ts":${Date.now()},"values":${values}}]}`;
-    this.lastPublish = await this.gateway(connection).driver.publish(topic, { raw: payload });
+    const name = device === undefined ? undefined : this.platformCreatedDevice(device);
+    this.lastPublish = await this.gateway(connection).driver.publish(topic, {
+      raw: nestedMessage(topic, Number(depth), name),
+    });
   },
 );
 

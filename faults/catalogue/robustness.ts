@@ -3,9 +3,9 @@ import type { FaultDefinition } from '..';
 
 export const ROBUSTNESS_FAULTS = [
   {
-    id: 'ROB-SIZE-01:telemetry-size-unchecked',
+    id: 'ROB-SIZE-01:rpc-size-unchecked',
     breaks:
-      'an HTTP telemetry body over the 50 MiB payload limit is read and stored instead of being answered 413',
+      'an RPC reply or client-side RPC body over the 64 KiB payload limit is read and handled instead of being answered 413',
   },
   {
     id: 'ROB-SIZE-02:packet-size-unchecked',

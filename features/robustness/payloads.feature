@@ -18,29 +18,41 @@ Feature: Oversized and deeply nested payloads
       | path                       | bytes    |
       | /api/v1/{token}/telemetry  | 52428801 |
       | /api/v1/{token}/attributes | 52428801 |
+      | /api/v1/{token}/claim      | 52428801 |
       | /api/v1/{token}/rpc/1      | 65537    |
+      | /api/v1/{token}/rpc        | 65537    |
 
   @ROB-SIZE-02 @capability-mqtt5
-  Scenario: An MQTT packet over 65536 bytes on a device topic ends the connection and stores nothing
+  Scenario Outline: An MQTT packet over 65536 bytes on the device topic <topic> ends the connection and stores nothing
     Given a device "meter" that is not a gateway, connected over MQTT 5
     And a device "calm" with an access token
-    When "meter" publishes a telemetry message of 70000 bytes on "v1/devices/me/telemetry"
+    When "meter" publishes a message of 70000 bytes on "<topic>"
     Then the publish is refused with a failure reason code or a closed connection
     And the target closes the MQTT connection of "meter"
     And the device "calm" is served meanwhile
     And after a sentinel, only the sentinel is stored for "meter"
 
+    Examples:
+      | topic                    |
+      | v1/devices/me/telemetry  |
+      | v1/devices/me/attributes |
+
   @ROB-SIZE-02 @capability-mqtt5
-  Scenario: An MQTT packet over 65536 bytes on a gateway topic ends the connection and stores nothing
+  Scenario Outline: An MQTT packet over 65536 bytes on the gateway topic <topic> ends the connection and stores nothing
     Given a gateway "gw" connected over MQTT 5
     And a device "calm" with an access token
     When the gateway "gw" connects the device "sub"
     Then the PUBACK reports success
-    When "gw" publishes a telemetry message of 70000 bytes on "v1/gateway/telemetry" for "sub"
+    When "gw" publishes a message of 70000 bytes on "<topic>" for "sub"
     Then the publish is refused with a failure reason code or a closed connection
     And the target closes the MQTT connection of "gw"
     And the device "calm" is served meanwhile
     And after a sentinel, only the sentinel is stored for "sub"
+
+    Examples:
+      | topic                 |
+      | v1/gateway/telemetry  |
+      | v1/gateway/attributes |
 
   @ROB-NEST-01
   Scenario Outline: JSON nested 1001 levels deep posted to <path> is refused and stores nothing
@@ -57,24 +69,34 @@ Feature: Oversized and deeply nested payloads
       | /api/v1/{token}/attributes |
 
   @ROB-NEST-01 @capability-mqtt5
-  Scenario: JSON nested 1001 levels deep on a device topic is refused and stores nothing
+  Scenario Outline: JSON nested 1001 levels deep on the device topic <topic> is refused and stores nothing
     Given a device "meter" that is not a gateway, connected over MQTT 5
     And a device "calm" with an access token
-    When "meter" publishes telemetry nested 1001 levels deep on "v1/devices/me/telemetry"
+    When "meter" publishes a message nested 1001 levels deep on "<topic>"
     Then the publish is refused with a failure reason code or a closed connection
     And the device "calm" is served meanwhile
     And after a sentinel, only the sentinel is stored for "meter"
 
+    Examples:
+      | topic                    |
+      | v1/devices/me/telemetry  |
+      | v1/devices/me/attributes |
+
   @ROB-NEST-01 @capability-mqtt5
-  Scenario: JSON nested 1001 levels deep on a gateway topic is refused and stores nothing
+  Scenario Outline: JSON nested 1001 levels deep on the gateway topic <topic> is refused and stores nothing
     Given a gateway "gw" connected over MQTT 5
     And a device "calm" with an access token
     When the gateway "gw" connects the device "sub"
     Then the PUBACK reports success
-    When "gw" publishes telemetry nested 1001 levels deep on "v1/gateway/telemetry" for "sub"
+    When "gw" publishes a message nested 1001 levels deep on "<topic>" for "sub"
     Then the publish is refused with a failure reason code or a closed connection
     And the device "calm" is served meanwhile
     And after a sentinel, only the sentinel is stored for "sub"
+
+    Examples:
+      | topic                 |
+      | v1/gateway/telemetry  |
+      | v1/gateway/attributes |
 
   @ROB-UTF8-01
   Scenario: Telemetry over HTTP whose string holds bytes that are not UTF-8 is refused or decoded with U+FFFD

@@ -10,10 +10,7 @@ import type { TelemetryRecord } from '../core/time-series';
 export const postTelemetry: DeviceHandler = async (request, response, params, api) => {
   const device = authenticate(api, params, request, response);
   if (!device) return;
-  const body = await readBody(
-    request,
-    faultActive('ROB-SIZE-01:telemetry-size-unchecked') ? Number.POSITIVE_INFINITY : MAX_BODY,
-  );
+  const body = await readBody(request, MAX_BODY);
   try {
     const records = await runPayloadJobSoon({
       kind: 'telemetry',

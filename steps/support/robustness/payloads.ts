@@ -10,16 +10,34 @@ export function nestedDocument(key: string, depth: number): string {
   return `{${JSON.stringify(key)}:${'['.repeat(arrays)}1${']'.repeat(arrays)}}`;
 }
 
-/**
- * Telemetry of exactly `bytes` bytes: `{"iotc_big":"xxx…"}` for a device topic, or for a gateway topic (when a
- * device name is given) `{"<device>":[{"ts":…,"values":{"iotc_big":"xxx…"}}]}`.
- */
-export function paddedTelemetry(bytes: number, device?: string): string {
-  const shape = (filler: string) =>
-    device === undefined
-      ? `{"iotc_big":"${filler}"}`
-      : `{${JSON.stringify(device)}:[{"ts":${Date.now()},"values":{"iotc_big":"${filler}"}}]}`;
+/** Key-value text in the shape a topic takes: as is on a device topic, under a device name on a gateway topic. */
+export function forTopic(
+  topic: string,
+  values: string,
+  device: string | undefined,
+): { text: string; wrapping: number } {
+  if (topic === 'v1/gateway/telemetry' || topic === 'v1/gateway/attributes') {
+    if (device === undefined) throw new RangeError(`a message on ${topic} needs a device name`);
+    return topic === 'v1/gateway/telemetry'
+      ? {
+          text: `{${JSON.stringify(device)}:[{"ts":${Date.now()},"values":${values}}]}`,
+          wrapping: 3,
+        }
+      : { text: `{${JSON.stringify(device)}:${values}}`, wrapping: 1 };
+  }
+  return { text: values, wrapping: 0 };
+}
+
+/** A message of exactly `bytes` bytes for `topic`: its one value `iotc_big` a string of x. */
+export function paddedMessage(topic: string, bytes: number, device?: string): string {
+  const shape = (filler: string) => forTopic(topic, `{"iotc_big":"${filler}"}`, device).text;
   const fill = bytes - Buffer.byteLength(shape(''));
-  if (fill < 0) throw new RangeError(`telemetry of ${bytes} bytes cannot be built`);
+  if (fill < 0) throw new RangeError(`a message of ${bytes} bytes cannot be built for ${topic}`);
   return shape('x'.repeat(fill));
+}
+
+/** A message for `topic` nested exactly `depth` levels deep in all (the topic's own wrapping counted). */
+export function nestedMessage(topic: string, depth: number, device?: string): string {
+  const { wrapping } = forTopic(topic, '{}', device);
+  return forTopic(topic, nestedDocument('iotc_deep', depth - wrapping), device).text;
 }
