@@ -47,7 +47,14 @@ import {
   fleetNames,
 } from '../load/gateway-fleet';
 import type { MqttGatewayReport } from '../load/mqtt-gateway';
-import { GOAL_SMALL_P99_MS, largeBodyEffect, type PlatformChild } from './robustness-bench';
+import {
+  GOAL_PAUSED_READER_BYTES,
+  GOAL_SMALL_P99_MS,
+  largeBodyEffect,
+  PAUSED_READER_UPDATES,
+  pausedReaderMemory,
+  type PlatformChild,
+} from './robustness-bench';
 
 const ROOT = resolve(__dirname, '..');
 const ROUNDS = positiveEnv('BENCH_ROUNDS', 3);
@@ -672,7 +679,7 @@ function cliStart(): { compiledMs: number; sourceMs: number; bareMs: number } {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-/** The robustness line (bench/robustness-bench.ts), against a fresh platform child. */
+/** The robustness lines (bench/robustness-bench.ts), each against a fresh platform child. */
 async function robustnessLines(): Promise<boolean> {
   const child = async <T>(measure: (platform: PlatformChild) => Promise<T>): Promise<T> => {
     const server = await startServer(
@@ -686,7 +693,11 @@ async function robustnessLines(): Promise<boolean> {
       'mqttUrl',
     );
     try {
-      return await measure({ httpUrl: server.ready.httpUrl as string });
+      return await measure({
+        httpUrl: server.ready.httpUrl as string,
+        mqttUrl: server.url,
+        memory: () => memoryOf(server),
+      });
     } finally {
       await stopServer(server);
     }
@@ -697,7 +708,13 @@ async function robustnessLines(): Promise<boolean> {
   console.log(
     `${largeOk ? 'PASS' : 'FAIL'}  a 10 MB body's effect on concurrent small requests: p99 ${large.p99.toFixed(1)} ms (goal < ${GOAL_SMALL_P99_MS} ms), ${large.served} served while it was processed`,
   );
-  return largeOk;
+  const paused = await child(pausedReaderMemory);
+  console.log(paused.line);
+  const pausedOk = paused.bytesAboveIdle < GOAL_PAUSED_READER_BYTES;
+  console.log(
+    `${pausedOk ? 'PASS' : 'FAIL'}  resident memory of a paused MQTT reader after ${PAUSED_READER_UPDATES.toLocaleString('en')} updates: ${(paused.bytesAboveIdle / 1048576).toFixed(1)} MB above idle (goal < ${GOAL_PAUSED_READER_BYTES / 1048576} MB)`,
+  );
+  return largeOk && pausedOk;
 }
 
 async function main(): Promise<number> {

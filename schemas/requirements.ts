@@ -10,6 +10,8 @@ export const INTERFACES = [
   'rest-connector',
   'admin-auth',
   'analytics-report',
+  // not an interface of the specification: behaviour under abuse any target should show (issue 13)
+  'robustness',
 ] as const;
 
 export const requirementSchema = {
@@ -24,6 +26,8 @@ export const requirementSchema = {
     testable: { type: 'boolean' },
     capability: { type: 'string' },
     note: { type: 'string' },
+    /** Where a requirement that is not a statement of the specification comes from (an issue, a platform fact). */
+    source: { type: 'string', minLength: 1 },
   },
   additionalProperties: false,
 } as const;

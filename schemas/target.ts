@@ -26,6 +26,9 @@ export const CAPABILITIES = [
   'analytics',
   // the system administrator may change the JWT settings (token lifetimes): disposable platforms only
   'jwt-settings',
+  // the robustness feature set (features/robustness/): oversized and nested payloads, slow readers, half-open
+  // connections; opt-in, never for staging unless asked (it sends abusive traffic)
+  'robustness',
 ] as const;
 
 export const targetProfileSchema = {
@@ -111,6 +114,12 @@ export const targetProfileSchema = {
         },
         refreshTokenLifetimeSec: {
           description: 'JWT_REFRESH_TOKEN_EXPIRATION_TIME of the target (seconds).',
+          type: 'integer',
+          minimum: 1,
+        },
+        mqttConnectTimeoutMs: {
+          description:
+            'How long the MQTT transport waits for the CONNECT of a new connection before it closes it (ThingsBoard: MQTT_TIMEOUT, 10000). The robustness scenario of a connection that never sends CONNECT waits this long.',
           type: 'integer',
           minimum: 1,
         },

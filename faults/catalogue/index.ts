@@ -6,6 +6,7 @@ import { HTTP_FAULTS } from './http-device-api';
 import { KV_FAULTS } from './key-value-data';
 import { MQTT_DEVICE_FAULTS } from './mqtt-device-api';
 import { REST_CONNECTOR_FAULTS } from './rest-connector';
+import { ROBUSTNESS_FAULTS } from './robustness';
 
 export const FAULT_CATALOGUE = [
   ...HTTP_FAULTS,
@@ -15,6 +16,7 @@ export const FAULT_CATALOGUE = [
   ...REST_CONNECTOR_FAULTS,
   ...ADMIN_AUTH_FAULTS,
   ...ANALYTICS_FAULTS,
+  ...ROBUSTNESS_FAULTS,
 ] as const;
 
 export type FaultId = (typeof FAULT_CATALOGUE)[number]['id'];

@@ -31,7 +31,8 @@ export interface HttpDeviceOptions {
 }
 
 /** A body: a value sent as JSON, or text sent exactly as given (malformed payloads, exact number lexemes). */
-export type DeviceBody = { json: unknown } | { raw: string } | undefined;
+/** A JSON value to serialize, or a body sent exactly as given (bytes that are not UTF-8 included). */
+export type DeviceBody = { json: unknown } | { raw: string | Buffer } | undefined;
 
 export function createDeviceDispatcher(options: Pick<HttpDeviceOptions, 'tls'> = {}): Agent {
   return new Agent({
@@ -71,7 +72,7 @@ export async function deviceRequest(
   options.recorder?.({
     protocol: 'http',
     via: 'device',
-    request: { method, url, body: payload },
+    request: { method, url, body: Buffer.isBuffer(payload) ? payload.toString('utf8') : payload },
     response: { status: response.statusCode, body: text },
     elapsedMs,
   });

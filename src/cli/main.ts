@@ -389,6 +389,11 @@ program
     'device.claim.duration: claim window when a claim gives no durationMs',
     positiveInteger,
   )
+  .option(
+    '--mqtt-connect-timeout-ms <ms>',
+    "how long a new MQTT connection may wait before its CONNECT (default 10000, ThingsBoard's MQTT_TIMEOUT)",
+    positiveInteger,
+  )
   .addOption(
     new Option(
       '--mode <mode>',

@@ -13,6 +13,25 @@ export const SIMULATE_MODES = ['spec', ...(Object.keys(QUIRKS_MODES) as QuirksMo
 export type SimulateMode = 'spec' | QuirksMode;
 import { generateSelfSignedCertificate } from '../tls/certificate';
 import { keptCertificate } from '../tls/persistent-certificate';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../simulators/platform/mqtt/liveness';
+import type { Capability } from '../target';
+
+/**
+ * The capabilities a target profile of this reference may declare (the --json line gives them to programs that
+ * write one): all but the analytics and the REST connector, which it does not serve; `robustness` included, as
+ * the embedded profile declares it.
+ */
+export const SIMULATE_CAPABILITIES: readonly Capability[] = [
+  'mqtt5',
+  'tenant-limits',
+  'provisioning',
+  'claiming',
+  'firmware',
+  'client-rpc',
+  'api-keys',
+  'jwt-settings',
+  'robustness',
+];
 
 export interface SimulateOptions {
   host: string;
@@ -24,6 +43,8 @@ export interface SimulateOptions {
   mqttsPort?: number;
   maxDevices?: number;
   claimDurationMs?: number;
+  /** How long a new MQTT connection may wait before its CONNECT (the platform's default when absent). */
+  mqttConnectTimeoutMs?: number;
   /**
    * `spec` (default): interfaces.md, ThingsBoard's behaviour where it is silent. `thingsboard-4.3`: ThingsBoard 4.3's
    * known deviations too (simulators/platform/quirks.ts), so firmware that works here works on ThingsBoard.
@@ -65,6 +86,7 @@ export async function simulate(options: SimulateOptions): Promise<void> {
     maxDevices: options.maxDevices,
     tls,
     claimDurationMs: options.claimDurationMs,
+    mqttConnectTimeoutMs: options.mqttConnectTimeoutMs,
     quirks: options.mode === 'spec' ? undefined : options.mode,
     traffic:
       (options.log ?? (process.stdout.isTTY && !options.json))
@@ -86,6 +108,8 @@ export async function simulate(options: SimulateOptions): Promise<void> {
         gatewayToken: platform.demo.gatewayToken,
         users: platform.demo.users,
         mode: options.mode,
+        capabilities: SIMULATE_CAPABILITIES,
+        mqttConnectTimeoutMs: options.mqttConnectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       })}\n`,
     );
   } else {

@@ -16,6 +16,8 @@ import {
   parse as losslessParse,
   stringify as losslessStringify,
 } from 'lossless-json';
+// the planted nesting fault lives here because the platform's every payload parse runs this check
+import { faultActive } from '../../faults';
 
 export type ValueType = 'STRING' | 'BOOLEAN' | 'DOUBLE' | 'LONG' | 'JSON';
 export const VALUE_TYPES: readonly ValueType[] = ['STRING', 'BOOLEAN', 'DOUBLE', 'LONG', 'JSON'];
@@ -53,6 +55,7 @@ export class JsonTooDeepError extends SyntaxError {
  * depth limit, and this must run before the parser does).
  */
 export function checkJsonDepth(text: string, limit = MAX_JSON_DEPTH): void {
+  if (faultActive('ROB-NEST-01:no-depth-limit')) return;
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {

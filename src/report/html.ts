@@ -71,6 +71,10 @@ export function conformanceHtml(report: ConformanceReport): string {
         `<td><span class="verdict ${verdictClass}">${escapeHtml(requirement.verdict)}</span>${requirement.reason ? `<div class="note">${escapeHtml(requirement.reason)}</div>` : ''}</td>` +
         `<td>${escapeHtml(requirement.level)}${requirement.testable ? '' : ' · not testable'}</td>` +
         `<td>${escapeHtml(requirement.statement)}${requirement.note ? `<div class="note">${escapeHtml(requirement.note)}</div>` : ''}` +
+        // a requirement that is not a statement of the specification (robustness) says where it comes from
+        (requirement.source
+          ? `<div class="note">Source: ${escapeHtml(requirement.source)}</div>`
+          : '') +
         (scenarios
           ? `<details${requirement.verdict === 'FAIL' ? ' open' : ''}><summary>${requirement.scenarios.length} scenario(s)</summary><ul>${scenarios}</ul></details>`
           : '') +

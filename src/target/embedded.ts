@@ -27,6 +27,7 @@ export async function startEmbedded(profile: TargetProfile, runId?: string) {
     mqttTlsPort: 0,
     tls,
     claimDurationMs: profile.platform.claimDurationMs,
+    mqttConnectTimeoutMs: profile.platform.mqttConnectTimeoutMs,
     // undelivered RPCs end after 1 s instead of ThingsBoard's 5 s minimum: scenarios that check non-delivery wait less
     minServerRpcTimeoutMs: 1000,
     quirks: profile.quirks,

@@ -44,6 +44,8 @@ export interface Target {
   tokenLifetimes: { accessSec?: number; refreshSec?: number };
   /** device.claim.duration of the target, in milliseconds. */
   claimDurationMs: number;
+  /** How long the MQTT transport waits for a new connection's CONNECT (ThingsBoard's MQTT_TIMEOUT by default). */
+  mqttConnectTimeoutMs: number;
   capabilities: ReadonlySet<Capability>;
   deviations: Readonly<Record<string, { observed: string; reason: string }>>;
   namePrefix: string;
@@ -277,6 +279,7 @@ export async function openTarget(
     customerUser: profile.platform.customerUser,
     sysAdmin: profile.platform.sysAdmin,
     claimDurationMs: profile.platform.claimDurationMs ?? 86_400_000,
+    mqttConnectTimeoutMs: profile.platform.mqttConnectTimeoutMs ?? 10_000,
     analytics: urls.analyticsUrl
       ? {
           reportUrl: `${trimSlash(urls.analyticsUrl)}${profile.analytics?.pathPrefix ?? '/apianalytics'}/publicApi/buildReport`,

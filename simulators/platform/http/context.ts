@@ -11,6 +11,7 @@ import { PayloadTooLargeError, sendEmpty, sendError, sendJson, sendText } from '
 import { BadRequestError } from '../core/errors';
 import type { Quirks } from '../quirks';
 import { faultActive } from '../../../faults';
+import { heldLongPolls } from './long-poll';
 
 /** Answers client-side RPC (POST /api/v1/{token}/rpc): the request document (plain JSON values) → the answer. */
 export type ClientRpcHandler = (
@@ -79,6 +80,10 @@ export function guarded(handler: DeviceHandler) {
     params: Params,
     api: DeviceApi,
   ): void => {
+    if (faultActive('ROB-POLL-01:busy-while-polls-held') && heldLongPolls() >= 100) {
+      request.resume();
+      return sendEmpty(response, 503);
+    }
     try {
       const pending = handler(request, response, params, api);
       if (pending) pending.catch((error: unknown) => failed(request, response, error, api));

@@ -28,6 +28,13 @@ export function longPollTimeout(request: IncomingMessage): number {
   return timeout > 0 ? timeout : DEFAULT_LONG_POLL_MS;
 }
 
+/** Long-polls being held right now, in every platform of this process (read by a planted fault only). */
+let held = 0;
+
+export function heldLongPolls(): number {
+  return held;
+}
+
 const NO_FAULTS: TimeoutFaults = { ignored: false, early: false, withBody: false };
 
 /** Answers once; a send that returns false has answered nothing and the poll keeps waiting. */
@@ -55,9 +62,11 @@ export function longPoll(
 ): void {
   let done = false;
   let unsubscribers: Array<() => void> = [];
+  held++;
   const cleanup = () => {
     if (done) return;
     done = true;
+    held--;
     clearTimeout(timer);
     for (const unsubscribe of unsubscribers) unsubscribe();
   };

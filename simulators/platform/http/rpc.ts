@@ -53,6 +53,11 @@ function deliver(core: PlatformCore, device: Device, response: ServerResponse): 
   return true;
 }
 
+/** The RPC body limit (64 KiB); a planted fault lifts it. */
+function rpcBodyLimit(): number {
+  return faultActive('ROB-SIZE-01:rpc-size-unchecked') ? Number.POSITIVE_INFINITY : MAX_RPC_BODY;
+}
+
 export const postRpcReply: DeviceHandler = async (request, response, params, api) => {
   const id = params.id ?? '';
   const integer = INT_ID.test(id) && Number(id) <= 2147483647 && Number(id) >= -2147483648;
@@ -61,7 +66,7 @@ export const postRpcReply: DeviceHandler = async (request, response, params, api
   }
   const device = authenticate(api, params, request, response);
   if (!device) return;
-  const text = (await readBody(request, MAX_RPC_BODY)).toString('utf8');
+  const text = (await readBody(request, rpcBodyLimit())).toString('utf8');
   const reply = parseJson(text, 'RPC reply');
   if (!faultActive('HTTP-RPC-03:reply-ignored'))
     api.core.replyRpc(
@@ -75,7 +80,7 @@ export const postRpcReply: DeviceHandler = async (request, response, params, api
 export const postClientRpc: DeviceHandler = async (request, response, params, api) => {
   const device = authenticate(api, params, request, response);
   if (!device) return;
-  const text = (await readBody(request, MAX_RPC_BODY)).toString('utf8');
+  const text = (await readBody(request, rpcBodyLimit())).toString('utf8');
   const document = parseJson(text, 'client-side RPC request');
   const answer = await api.clientRpc({ name: device.name, id: device.id }, document);
   if (faultActive('HTTP-RPC-04:text-answer')) return sendText(response, 200, 'OK: answered');

@@ -14,7 +14,7 @@ export const postTelemetry: DeviceHandler = async (request, response, params, ap
   try {
     const records = await runPayloadJobSoon({
       kind: 'telemetry',
-      text: body.toString('utf8'),
+      text: body.toString(faultActive('ROB-UTF8-01:latin1-decoding') ? 'latin1' : 'utf8'),
       now: Date.now(),
       quirks: api.quirks,
     });

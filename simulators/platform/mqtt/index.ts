@@ -28,10 +28,18 @@ import {
 } from './session';
 import { handleSubscribe, handleUnsubscribe } from './subscribe';
 import type { TrafficListener } from '../traffic';
+import { faultActive } from '../../../faults';
 
 import { MAX_PACKET_BYTES } from './limits';
 
 export { MAX_PACKET_BYTES };
+
+/** The largest packet a connection may send; past it the connection ends (a planted fault lifts it). */
+function packetLimit(): number {
+  return faultActive('ROB-SIZE-02:packet-size-unchecked')
+    ? Number.POSITIVE_INFINITY
+    : MAX_PACKET_BYTES;
+}
 
 export interface MqttTransportOptions {
   core: PlatformCore;
@@ -80,7 +88,7 @@ export async function startMqttTransport(
       (phase) => (phase === 'connect' ? socket.destroy() : session.end(REASON.KEEP_ALIVE_TIMEOUT)),
     );
     session.parser.on('packet', (packet: Packet) => {
-      if ((packet.length ?? 0) > MAX_PACKET_BYTES) return session.end(REASON.MALFORMED_PACKET);
+      if ((packet.length ?? 0) > packetLimit()) return session.end(REASON.MALFORMED_PACKET);
       context.traffic?.({ protocol: 'mqtt', direction: 'in', client: session.label, packet });
       const connecting = packet.cmd === 'connect' && !session.device;
       dispatch(session, packet);
@@ -89,6 +97,7 @@ export async function startMqttTransport(
     });
     session.parser.on('error', (error: Error) => {
       context.logger.debug({ err: error }, 'malformed MQTT packet');
+      if (faultActive('ROB-CONN-01:garbage-kept-open')) return;
       session.end(REASON.MALFORMED_PACKET);
     });
     socket.on('data', (chunk: Buffer) => {
@@ -99,7 +108,7 @@ export async function startMqttTransport(
       session.parser.parse(chunk);
       socket.uncork();
       // a packet may span chunks: the parser buffers the unfinished one; past the limit it is refused at once
-      if (unfinishedPacketLength(session) > MAX_PACKET_BYTES) session.end(REASON.MALFORMED_PACKET);
+      if (unfinishedPacketLength(session) > packetLimit()) session.end(REASON.MALFORMED_PACKET);
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {

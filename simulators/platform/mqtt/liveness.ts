@@ -5,6 +5,8 @@
  * what the client sends counts: the platform's own publishes to a dead client do not keep it alive.
  */
 
+import { faultActive } from '../../../faults';
+
 /** Default time a new connection has to send its CONNECT (MQTT_TIMEOUT, ThingsBoard's transport timeout). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -15,7 +17,8 @@ export class Liveness {
     connectTimeoutMs: number,
     private readonly expired: (phase: 'connect' | 'keep-alive') => void,
   ) {
-    this.timer = setTimeout(() => expired('connect'), connectTimeoutMs).unref();
+    if (!faultActive('ROB-CONN-02:no-connect-timeout'))
+      this.timer = setTimeout(() => expired('connect'), connectTimeoutMs).unref();
   }
 
   /** The client sent something: the current deadline starts again. */

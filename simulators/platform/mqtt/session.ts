@@ -11,6 +11,7 @@ import type { Device } from '../core/model';
 import type { Quirks } from '../quirks';
 import type { ClientRpcHandler } from '../http/context';
 import { REASON } from './reason-codes';
+import { faultActive } from '../../../faults';
 import { topicMatches } from './topic-filter';
 import type { GatewayDevices } from './gateway-devices';
 import type { TrafficListener } from '../traffic';
@@ -81,7 +82,10 @@ export class MqttSession {
     if (this.ended || this.socket.destroyed) return;
     this.context.traffic?.({ protocol: 'mqtt', direction: 'out', client: this.label, packet });
     this.socket.write(mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }));
-    if (this.socket.writableLength > this.context.maxPendingOutputBytes) {
+    if (
+      this.socket.writableLength > this.context.maxPendingOutputBytes &&
+      !faultActive('ROB-SLOW-01:output-unbounded')
+    ) {
       this.context.logger.warn(
         { device: this.device?.name, pending: this.socket.writableLength },
         'MQTT client does not read its messages: disconnected',
