@@ -12,12 +12,7 @@ import { FAULT_CATALOGUE, type FaultId } from './catalogue';
 export type { FaultId } from './catalogue';
 export { FAULT_CATALOGUE } from './catalogue';
 
-export interface FaultDefinition {
-  /** `<requirement id>:<short name>`. */
-  readonly id: string;
-  /** What the fault breaks, in a sentence. */
-  readonly breaks: string;
-}
+export type { FaultDefinition } from './catalogue/definition';
 
 /** The requirement a fault breaks: its id up to the first colon. */
 export function faultRequirement(id: string): string {

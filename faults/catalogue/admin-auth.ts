@@ -1,5 +1,5 @@
 /** Faults that break requirements of the admin-auth interface (features/admin-auth/). */
-import type { FaultDefinition } from '..';
+import type { FaultDefinition } from './definition';
 
 export const ADMIN_AUTH_FAULTS = [
   {

@@ -1,5 +1,5 @@
 /** Faults that break requirements of the analytics report API (features/analytics-report/). */
-import type { FaultDefinition } from '..';
+import type { FaultDefinition } from './definition';
 
 export const ANALYTICS_FAULTS = [
   {

@@ -1,5 +1,5 @@
 /** Faults that break requirements of the http-device-api interface (features/http-device-api/). */
-import type { FaultDefinition } from '..';
+import type { FaultDefinition } from './definition';
 
 export const HTTP_FAULTS = [
   {

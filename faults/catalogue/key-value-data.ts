@@ -1,5 +1,5 @@
 /** Faults that break requirements of the key-value-data interface (features/key-value-data/). */
-import type { FaultDefinition } from '..';
+import type { FaultDefinition } from './definition';
 
 export const KV_FAULTS = [
   {

@@ -1,5 +1,5 @@
 /** Faults that break requirements of the mqtt-device-api interface (features/mqtt-device-api/). */
-import type { FaultDefinition } from '..';
+import type { FaultDefinition } from './definition';
 
 export const MQTT_DEVICE_FAULTS = [
   // ---- telemetry and attributes -------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /** Faults that break requirements of the mqtt-gateway-api interface (features/mqtt-gateway-api/). */
-import type { FaultDefinition } from '..';
+import type { FaultDefinition } from './definition';
 
 export const GATEWAY_FAULTS = [
   // ---- the gateway and its connection -----------------------------------------------------------------------

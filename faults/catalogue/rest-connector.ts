@@ -1,5 +1,5 @@
 /** Faults that break requirements of the rest-connector interface (features/rest-connector/). */
-import type { FaultDefinition } from '..';
+import type { FaultDefinition } from './definition';
 
 export const REST_CONNECTOR_FAULTS = [
   // the connector as a whole and its configuration

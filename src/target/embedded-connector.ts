@@ -16,7 +16,7 @@ import { generateSelfSignedCertificate } from '../tls/certificate';
 import type { ConnectorQuirksMode } from '../../simulators/connector';
 import { connectorQuirks } from '../../simulators/connector/quirks';
 import { gatewayReadyRest, withRunNames } from './gateway-rest';
-import type { ConnectorTarget } from './index';
+import type { ConnectorTarget } from './connector-target';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 
 export const EMBEDDED_REST_CONFIG = join(PACKAGE_ROOT, 'src', 'target', 'embedded-rest.json');

@@ -7,6 +7,7 @@ import { resolve, join } from 'node:path';
 import { targetProfileSchema, type TargetProfile } from '../../schemas';
 import { describeJsonSyntaxError, validate } from '../../schemas/validate';
 import { PACKAGE_ROOT } from '../../lib/package-root';
+import type { ConnectorTarget } from './connector-target';
 
 export type Capability = NonNullable<TargetProfile['capabilities']>[number];
 
@@ -56,16 +57,7 @@ export interface Target {
   close(): Promise<void>;
 }
 
-export interface ConnectorTarget {
-  /** Base URL of the connector endpoints. */
-  url: string;
-  /** The rest.json the connector runs with. */
-  configFile: string;
-  /** Control URL of the external-API simulator that its outgoing calls reach. */
-  externalApiUrl?: string;
-  /** Trust for an https connector: the CA (PEM), or no verification. */
-  tls: { ca?: string; insecureSkipVerify: boolean };
-}
+export type { ConnectorTarget } from './connector-target';
 
 export class TargetProfileError extends Error {
   readonly code = 'IOTC_TARGET_PROFILE';

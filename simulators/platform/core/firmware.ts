@@ -6,7 +6,7 @@
  */
 import type { TypedValue } from '../../../src/kv/values';
 import type { Device, OtaPackage } from './model';
-import type { PlatformCore } from './platform-core';
+import type { DeviceStore } from './device-store';
 import { faultActive } from '../../../faults';
 
 export const FIRMWARE_ATTRIBUTES = [
@@ -19,7 +19,7 @@ export const FIRMWARE_ATTRIBUTES = [
   'fw_url',
 ];
 
-export function startFirmwareUpdate(core: PlatformCore, device: Device, ota: OtaPackage): void {
+export function startFirmwareUpdate(core: DeviceStore, device: Device, ota: OtaPackage): void {
   device.firmwareId = ota.id;
   const text = (value: string): TypedValue => ({ type: 'STRING', value });
   let values: Array<[string, TypedValue]> = [
@@ -52,7 +52,7 @@ export function startFirmwareUpdate(core: PlatformCore, device: Device, ota: Ota
   ]);
 }
 
-export function stopFirmwareUpdate(core: PlatformCore, device: Device): void {
+export function stopFirmwareUpdate(core: DeviceStore, device: Device): void {
   device.firmwareId = null;
   core.deleteAttributes(
     device,

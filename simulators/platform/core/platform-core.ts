@@ -9,6 +9,7 @@ import type { TypedValue } from '../../../src/kv/values';
 import { BadRequestError, NotFoundError, QuotaExceededError } from './errors';
 import { EventHub, type DeviceEvents } from './event-hub';
 import { claimDevice, reclaimDevice, registerClaim, type ClaimResult } from './claims';
+import type { DeviceStore, NewDevice } from './device-store';
 import { startFirmwareUpdate, stopFirmwareUpdate } from './firmware';
 import { provisionDevice, type ProvisionOutcome, type ProvisionRequest } from './provisioning';
 import {
@@ -55,7 +56,7 @@ export interface CoreOptions {
 /** ThingsBoard's null UUID: the customerId of records that belong to no customer, the tenantId of the sysadmin. */
 export const NULL_UUID = '13814000-1dd2-11b2-8080-808080808080';
 
-export class PlatformCore {
+export class PlatformCore implements DeviceStore {
   readonly tenantId = randomUUID();
   readonly customerId = randomUUID();
   readonly users: User[];
@@ -198,14 +199,7 @@ export class PlatformCore {
    * Creates a device: name unique in the tenant, a random 20-character token unless given, the profile by id, else
    * by name (created when missing), else the default one; type is always the profile's name.
    */
-  createDevice(input: {
-    name: string;
-    profileId?: string;
-    profileName?: string;
-    label?: string | null;
-    token?: string;
-    additionalInfo?: Record<string, unknown> | null;
-  }): Device {
+  createDevice(input: NewDevice): Device {
     const name = input.name;
     if (!name?.trim()) throw new BadRequestError('Device name should be specified!');
     if (this.deviceByName.has(name))

@@ -5,7 +5,7 @@
  * missing, in another profile, or already provisioned).
  */
 import type { Device } from './model';
-import type { PlatformCore } from './platform-core';
+import type { DeviceStore } from './device-store';
 import { faultActive } from '../../../faults';
 import { randomToken } from './tokens';
 
@@ -22,7 +22,7 @@ export type ProvisionOutcome =
   | { status: 'SUCCESS'; device: Device }
   | { status: 'NOT_FOUND' | 'FAILURE' };
 
-export function provisionDevice(core: PlatformCore, request: ProvisionRequest): ProvisionOutcome {
+export function provisionDevice(core: DeviceStore, request: ProvisionRequest): ProvisionOutcome {
   const { deviceName, provisionDeviceKey: key, provisionDeviceSecret: secret } = request;
   if (!key || !secret) return { status: 'NOT_FOUND' };
   const profile = core.profileByProvisionKey(key);
