@@ -1,0 +1,213 @@
+/**
+ * REST connector steps: a client sends requests to the connector's endpoints (connector-client driver), the admin
+ * client reads back what reached the platform and plays the platform's side (shared attributes, RPC), and the
+ * external-API simulator records the connector's outgoing calls. Credentials and endpoints come from the
+ * connector's rest.json. `<<local>>` in a step's text is the run-unique name of a device the connector creates.
+ */
+import assert from 'node:assert/strict';
+import { AfterAll, Given, Then, When, type DataTable } from '@cucumber/cucumber';
+import type { ConnectorResponse } from '../simulators/connector-client';
+import type { IotcWorld } from './world';
+import { closeConnectorSteps } from './support/connector';
+import { settlesWithin } from './support/eventually';
+import { headedRows } from './support/tables';
+import {
+  answeredWith,
+  assertHolds,
+  lastAnswer,
+  names,
+  remember,
+  send,
+} from './support/connector-calls';
+
+AfterAll(closeConnectorSteps);
+
+// ---- credentials --------------------------------------------------------------------------------------------
+
+Given('the client sends no credentials', function (this: IotcWorld) {
+  this.ids.set('connector-credentials', 'none');
+});
+
+Given('the client sends the password {string}', function (this: IotcWorld, password: string) {
+  this.ids.set('connector-credentials', `password:${password}`);
+});
+
+Given(
+  'the client sends the Authorization header {string}',
+  function (this: IotcWorld, header: string) {
+    this.ids.set('connector-credentials', `header:${header}`);
+  },
+);
+
+// ---- requests -----------------------------------------------------------------------------------------------
+
+When(
+  /^the client sends (GET|POST|PUT|DELETE|PATCH|HEAD) "([^"]*)" with JSON:$/,
+  async function (this: IotcWorld, method: string, path: string, body: string) {
+    remember(
+      this,
+      await send(this, {
+        method,
+        path,
+        body: { raw: names(this, body), contentType: 'application/json' },
+      }),
+    );
+  },
+);
+
+When(
+  /^the client sends (GET|POST|PUT|DELETE|PATCH|HEAD) "([^"]*)"$/,
+  async function (this: IotcWorld, method: string, path: string) {
+    remember(this, await send(this, { method, path }));
+  },
+);
+
+When(
+  /^the client sends (POST|PUT) "([^"]*)" with the body "([^"]*)" of type "([^"]*)"$/,
+  async function (
+    this: IotcWorld,
+    method: string,
+    path: string,
+    body: string,
+    contentType: string,
+  ) {
+    remember(
+      this,
+      await send(this, { method, path, body: { raw: names(this, body), contentType } }),
+    );
+  },
+);
+
+When(
+  /^the client sends (POST|PUT) "([^"]*)" with the bytes "([0-9a-fA-F ]*)"$/,
+  async function (this: IotcWorld, method: string, path: string, hex: string) {
+    const bytes = Buffer.from(hex.replace(/\s+/g, ''), 'hex');
+    remember(
+      this,
+      await send(this, { method, path, body: { bytes, contentType: 'application/octet-stream' } }),
+    );
+  },
+);
+
+/** Rows: | part | value | and optionally | filename | (a file part). */
+When(
+  /^the client sends (POST|PUT) "([^"]*)" with multipart parts:$/,
+  async function (this: IotcWorld, method: string, path: string, table: DataTable) {
+    const rows = headedRows<{ part: string; value: string; filename?: string }>(table, [
+      'part',
+      'value',
+    ]);
+    const fields: Record<string, string> = {};
+    const files: Array<{ field: string; filename: string; content: string }> = [];
+    for (const row of rows) {
+      if (row.filename)
+        files.push({ field: row.part, filename: row.filename, content: names(this, row.value) });
+      else fields[row.part] = names(this, row.value);
+    }
+    remember(this, await send(this, { method, path, body: { multipart: { fields, files } } }));
+  },
+);
+
+When(
+  /^the client starts sending POST "([^"]*)" as request "([^"]*)" with JSON:$/,
+  function (this: IotcWorld, path: string, label: string, body: string) {
+    this.pending.set(
+      `connector:${label}`,
+      send(this, {
+        method: 'POST',
+        path,
+        body: { raw: names(this, body), contentType: 'application/json' },
+      }),
+    );
+  },
+);
+
+// ---- answers ------------------------------------------------------------------------------------------------
+
+Then('the connector answers {int}', function (this: IotcWorld, status: number) {
+  answeredWith(this, status);
+});
+
+Then(
+  'the connector answers {int} with the body {string}',
+  function (this: IotcWorld, status: number, body: string) {
+    const answer = answeredWith(this, status);
+    assert.equal(answer.text, body);
+  },
+);
+
+Then('the connector answers {int} with an empty body', function (this: IotcWorld, status: number) {
+  const answer = answeredWith(this, status);
+  assert.equal(answer.text, '', 'the body is not empty');
+});
+
+Then(
+  'the connector answers {int} with a JSON body holding:',
+  function (this: IotcWorld, status: number, expected: string) {
+    const answer = answeredWith(this, status);
+    assertHolds(JSON.parse(answer.text), JSON.parse(names(this, expected)));
+  },
+);
+
+Then(
+  'the connector answers {int} with exactly the JSON body:',
+  function (this: IotcWorld, status: number, expected: string) {
+    const answer = answeredWith(this, status);
+    assert.deepEqual(JSON.parse(answer.text), JSON.parse(names(this, expected)));
+  },
+);
+
+/** A refusal that is not the 401 of security: the status is the target's, the body the configured one. */
+Then(
+  'the connector answers a status other than 200 and 401 with the body {string}',
+  function (this: IotcWorld, body: string) {
+    const answer = lastAnswer(this);
+    assert.ok(
+      answer.status !== 200 && answer.status !== 401,
+      `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`,
+    );
+    assert.equal(answer.text, body);
+  },
+);
+
+Then(
+  'the request {string} is answered {int} with the body {string}',
+  async function (this: IotcWorld, label: string, status: number, body: string) {
+    const answer = await answeredRequest(this, label, status);
+    assert.equal(answer.text, body);
+  },
+);
+
+Then(
+  'the request {string} is answered {int} with a JSON body holding:',
+  async function (this: IotcWorld, label: string, status: number, expected: string) {
+    const answer = await answeredRequest(this, label, status);
+    assertHolds(JSON.parse(answer.text), JSON.parse(expected));
+  },
+);
+
+/** The answer of a request started earlier, checked for its status. */
+async function answeredRequest(
+  world: IotcWorld,
+  label: string,
+  status: number,
+): Promise<ConnectorResponse> {
+  const answer = (await world.pending.get(`connector:${label}`)) as ConnectorResponse | undefined;
+  assert.ok(answer, `no request "${label}" was started`);
+  assert.equal(
+    answer.status,
+    status,
+    `request ${label} was answered ${answer.status} ${answer.text.slice(0, 200)}`,
+  );
+  return answer;
+}
+
+Then('the request {string} is not answered yet', async function (this: IotcWorld, label: string) {
+  const pending = this.pending.get(`connector:${label}`);
+  assert.ok(pending, `no request "${label}" was started`);
+  assert.equal(
+    await settlesWithin(pending, 100),
+    false,
+    `request ${label} was answered before the platform produced its answer`,
+  );
+});

@@ -1,0 +1,326 @@
+/** REST connector steps: the external API the connector calls, and the connector's server (TLS, plain HTTP). */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { connect as tlsConnect } from 'node:tls';
+import { X509Certificate } from 'node:crypto';
+import { Given, Then, type DataTable } from '@cucumber/cucumber';
+import { Agent, request } from 'undici';
+import type { RecordedRequest } from '../simulators/external-api/control';
+import type { IotcWorld } from './world';
+import { missingGatewayMembers } from '../src/target/gateway-rest';
+import { connectorTarget, externalApi, restFile } from './support/connector';
+import { pairRows } from './support/tables';
+import { names, QUIET_MS } from './support/connector-calls';
+
+// ---- the external API ---------------------------------------------------------------------------------------
+
+Given(
+  'the external API answers requests to {string} with status {int} and body {string}',
+  async function (this: IotcWorld, path: string, status: number, body: string) {
+    await externalApi().script({ pathPrefix: names(this, path), status, body });
+  },
+);
+
+Given(
+  'the external API fails every request to {string}',
+  async function (this: IotcWorld, path: string) {
+    await externalApi().script({
+      pathPrefix: names(this, path),
+      failures: 1_000_000,
+      failWith: 'status',
+    });
+  },
+);
+
+Given(
+  'the external API answers requests to {string} after {int} ms',
+  async function (this: IotcWorld, path: string, delayMs: number) {
+    await externalApi().script({ pathPrefix: names(this, path), delayMs });
+  },
+);
+
+Given(
+  'the external API redirects requests to {string} to {string}',
+  async function (this: IotcWorld, path: string, target: string) {
+    await externalApi().script({
+      pathPrefix: names(this, path),
+      redirectTo: `${connectorTarget().externalApiUrl}${names(this, target)}?redirected=1`,
+    });
+  },
+);
+
+async function recorded(world: IotcWorld, path: string) {
+  return externalApi().requests(names(world, path));
+}
+
+/**
+ * Rows of | what | expected |: `method`, `path`, `body` (exact text), `json body` (a JSON document, compared
+ * as documents), `header <name>` (exact value), `no header <name>`, `basic` (user:password of the Authorization).
+ */
+Then(
+  'the external API eventually receives a request to {string}:',
+  async function (this: IotcWorld, path: string, table: DataTable) {
+    // every row is an expectation: a header-less table read with rows() lost its first one (issue 10)
+    const expectations = pairRows(table).map(
+      ([what, value]) => [what, names(this, value)] as const,
+    );
+    await this.eventually(async () => {
+      const requests = await recorded(this, path);
+      assert.ok(requests.length > 0, `no request to ${names(this, path)} yet`);
+      const request = requests[0]!;
+      // every row is checked and every mismatch reported, so one difference names itself only
+      const mismatches = expectations.flatMap(([what, value]) => {
+        try {
+          checkRecorded(request, what, value);
+          return [];
+        } catch (error) {
+          if (error instanceof assert.AssertionError) return [`${what}: ${error.message}`];
+          throw error;
+        }
+      });
+      assert.deepEqual(mismatches, [], mismatches.join('; '));
+    });
+  },
+);
+
+function checkRecorded(request: RecordedRequest, what: string, value: string): void {
+  if (what === 'method') assert.equal(request.method, value);
+  else if (what === 'path') assert.equal(request.path + request.query, value);
+  else if (what === 'body') assert.equal(request.body, value);
+  else if (what === 'json body')
+    assert.deepEqual(JSON.parse(request.body), JSON.parse(value), `body ${request.body}`);
+  else if (what === 'basic')
+    assert.equal(request.headers.authorization, `Basic ${Buffer.from(value).toString('base64')}`);
+  else if (what.startsWith('no header ')) {
+    const header = request.headers[what.slice('no header '.length).toLowerCase()];
+    assert.equal(header, undefined, `${what}: ${String(header)}`);
+  } else if (what.startsWith('header '))
+    assert.equal(request.headers[what.slice('header '.length).toLowerCase()], value, what);
+  else throw new Error(`unknown expectation ${what}`);
+}
+
+Then(
+  'the external API eventually receives {int} requests to {string}',
+  async function (this: IotcWorld, count: number, path: string) {
+    await receivesAtLeast(this, count, path);
+  },
+);
+
+async function receivesAtLeast(
+  world: IotcWorld,
+  count: number,
+  path: string,
+  extraMs?: number,
+): Promise<void> {
+  await world.eventually(async () => {
+    const requests = await recorded(world, path);
+    assert.ok(
+      requests.length >= count,
+      `${requests.length} of ${count} requests to ${names(world, path)} so far`,
+    );
+  }, extraMs);
+}
+
+/** The HTTP status a GET of `url` gets, the certificate not checked; the error's message when none comes. */
+async function statusWithoutVerifying(url: string, timeoutMs: number): Promise<number | string> {
+  const untrusting = new Agent({ connect: { rejectUnauthorized: false } });
+  return request(url, { method: 'GET', dispatcher: untrusting, headersTimeout: timeoutMs })
+    .then(
+      async (response) => {
+        await response.body.dump();
+        return response.statusCode;
+      },
+      (error: Error) => error.message,
+    )
+    .finally(() => untrusting.close());
+}
+
+/**
+ * Proves the HTTPS listener of the external API answers (any HTTP status, certificate not checked), so a scenario
+ * about certificate verification cannot pass on a refused connection.
+ */
+Given(
+  'the external API answers over HTTPS with a certificate nobody trusts',
+  async function (this: IotcWorld) {
+    const { httpsUrl } = await externalApi().info();
+    assert.ok(httpsUrl, 'the external-API simulator serves no HTTPS (start it with --https-port)');
+    const outcome = await statusWithoutVerifying(
+      `${httpsUrl}/__iotc/info`,
+      this.run.target.timeouts.requestMs,
+    );
+    assert.equal(
+      typeof outcome,
+      'number',
+      `the HTTPS listener ${httpsUrl} does not answer: ${outcome}`,
+    );
+    const trusted = await request(`${httpsUrl}/__iotc/info`).then(
+      async (response) => {
+        await response.body.dump();
+        return true;
+      },
+      () => false,
+    );
+    assert.equal(
+      trusted,
+      false,
+      `the certificate of ${httpsUrl} is trusted: it cannot test SSLVerify`,
+    );
+  },
+);
+
+Then(
+  'the external API receives no request to {string}',
+  async function (this: IotcWorld, path: string) {
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    const requests = await recorded(this, path);
+    assert.equal(requests.length, 0, `${requests.length} requests to ${names(this, path)}`);
+  },
+);
+
+/**
+ * At least `count` requests, every one of them answered, then a quiet window: an attempt given up too early is
+ * tried again while the first is still waiting for its answer, so it is counted here.
+ */
+Then(
+  'the external API receives exactly {int} requests to {string}',
+  async function (this: IotcWorld, count: number, path: string) {
+    await this.eventually(async () => {
+      const requests = await recorded(this, path);
+      assert.ok(
+        requests.length >= count,
+        `${requests.length} of ${count} requests to ${names(this, path)} so far`,
+      );
+      const waiting = requests.filter((request) => request.answeredAt === undefined).length;
+      assert.equal(waiting, 0, `${waiting} requests to ${names(this, path)} not answered yet`);
+    }, 2000);
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    const requests = await recorded(this, path);
+    assert.equal(
+      requests.length,
+      count,
+      `${requests.length} requests to ${names(this, path)}, expected exactly ${count}`,
+    );
+  },
+);
+
+Then(
+  'the external API eventually receives at least {int} requests to {string}',
+  async function (this: IotcWorld, count: number, path: string) {
+    await this.eventually(async () => {
+      const requests = await recorded(this, path);
+      assert.ok(
+        requests.length >= count,
+        `${requests.length} of at least ${count} requests to ${names(this, path)} so far`,
+      );
+    });
+  },
+);
+
+Then(
+  'the external API records an RPC request id in {string} with the query {string}',
+  async function (this: IotcWorld, path: string, query: string) {
+    const requests = await this.eventually(async () => {
+      const found = await recorded(this, path);
+      assert.ok(found.length > 0, `no request to ${names(this, path)} yet`);
+      return found;
+    });
+    const request = requests[0]!;
+    const id = request.path.slice(names(this, path).length);
+    assert.match(id, /^\d+$/, `the path ends in ${id}, not an RPC id`);
+    assert.equal(request.query, query);
+  },
+);
+
+Then(
+  'the requests to {string} came at least {int} ms apart',
+  async function (this: IotcWorld, path: string, gapMs: number) {
+    const requests = await recorded(this, path);
+    for (let index = 1; index < requests.length; index++) {
+      const gap = requests[index]!.receivedAt - requests[index - 1]!.receivedAt;
+      assert.ok(gap >= gapMs * 0.9, `requests ${index} and ${index + 1} came ${gap} ms apart`);
+    }
+  },
+);
+
+Then(
+  "the connector's rest.json names every member 3.8.3 has no default for, of {string}",
+  function (this: IotcWorld, requirements: string) {
+    const ids = requirements.split(',').map((id) => id.trim());
+    const missing = missingGatewayMembers(restFile() as unknown as Record<string, unknown>, ids);
+    assert.deepEqual(missing, [], `the rest.json leaves out ${missing.join(', ')}`);
+  },
+);
+
+// ---- the server ---------------------------------------------------------------------------------------------
+
+/**
+ * The connector's URL names server.host (default 127.0.0.1) and server.port (default 5000), and a connection to
+ * that very address is answered. A wildcard host (0.0.0.0, ::) is reached through the target's URL.
+ */
+Then(
+  'the connector listens on the host and port of its rest.json',
+  async function (this: IotcWorld) {
+    const { server } = restFile();
+    const url = new URL(connectorTarget().url);
+    const host = server.host ?? '127.0.0.1';
+    const port = server.port ?? 5000;
+    assert.equal(Number(url.port || (url.protocol === 'https:' ? 443 : 80)), port);
+    const wildcard = host === '0.0.0.0' || host === '::';
+    if (!wildcard) assert.equal(url.hostname.replace(/^\[|\]$/g, ''), host);
+    const address = wildcard ? url.hostname : host.includes(':') ? `[${host}]` : host;
+    // reachability only: the certificate is the HTTPS scenario's business
+    const answered = await statusWithoutVerifying(
+      `${url.protocol}//${address}:${port}/`,
+      this.run.target.timeouts.requestMs,
+    );
+    assert.equal(typeof answered, 'number', `${address}:${port} gave no HTTP answer: ${answered}`);
+  },
+);
+
+Then(
+  'the connector serves HTTPS with the certificate of server.security.cert',
+  async function (this: IotcWorld) {
+    const { server } = restFile();
+    assert.equal(server.SSL, true, 'rest.json does not switch SSL on');
+    assert.ok(server.security?.cert, 'rest.json names no server.security.cert');
+    const expected = new X509Certificate(readFileSync(server.security.cert));
+    const url = new URL(connectorTarget().url);
+    assert.equal(url.protocol, 'https:');
+    const presented = await new Promise<Buffer>((resolve, reject) => {
+      const socket = tlsConnect(
+        {
+          host: url.hostname,
+          port: Number(url.port),
+          servername: url.hostname === '127.0.0.1' ? undefined : url.hostname,
+          rejectUnauthorized: false,
+        },
+        () => {
+          const certificate = socket.getPeerCertificate();
+          socket.end();
+          resolve(certificate.raw);
+        },
+      );
+      socket.once('error', reject);
+    });
+    assert.ok(
+      presented.equals(expected.raw),
+      'the connector presents another certificate than server.security.cert',
+    );
+  },
+);
+
+Then('plain HTTP to the connector port gets no HTTP answer', async function (this: IotcWorld) {
+  const url = new URL(connectorTarget().url);
+  const outcome = await request(`http://${url.host}/conv`, {
+    method: 'GET',
+    headersTimeout: 2000,
+    bodyTimeout: 2000,
+  }).then(
+    async (response) => {
+      await response.body.dump();
+      return response.statusCode;
+    },
+    () => 'refused',
+  );
+  assert.ok(outcome === 'refused' || outcome === 400, `plain HTTP was answered ${outcome}`);
+});

@@ -1,0 +1,322 @@
+/** REST connector steps: what reached the platform, and the platform's side (shared attributes, RPC). */
+import assert from 'node:assert/strict';
+import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
+import { describeTypedValue, parseLossless, type TypedValue } from '../src/kv/values';
+import type { IotcWorld } from './world';
+import { expectedValue, sameJson, storedMatches, storedValueMatches } from './support/expectations';
+import { DataTableShapeError, headedRows } from './support/tables';
+import { assertHolds, externalUrls, names, send, trackDevice } from './support/connector-calls';
+
+// ---- what reached the platform ------------------------------------------------------------------------------
+
+async function deviceNamed(world: IotcWorld, text: string) {
+  const name = names(world, text);
+  trackDevice(world, name);
+  return world.eventually(async () => {
+    const device = await world.run.admin.findDeviceByName(name);
+    assert.ok(device, `no device ${name} on the platform`);
+    return device;
+  });
+}
+
+/** ts column: a number; `request` (assigned while the request ran); `day YYYY-MM-DD` (that calendar day in any zone). */
+function checkTimestamp(
+  world: IotcWorld,
+  key: string,
+  expected: string | undefined,
+  actual: number,
+): void {
+  if (!expected) return;
+  if (expected === 'request') {
+    const [before, after] = (world.ids.get('connector-window') ?? '0:0').split(':').map(Number);
+    assert.ok(
+      actual >= before! - 60_000 && actual <= after! + 60_000,
+      `${key}: ts ${actual} is not the time of the request`,
+    );
+  } else if (expected.startsWith('day ')) {
+    const midnight = Date.parse(`${expected.slice(4)}T00:00:00Z`);
+    const zoneSlack = 14 * 3_600_000; // a zone-less datetime is read in the connector's zone: UTC-12..UTC+14
+    assert.ok(
+      actual >= midnight - zoneSlack && actual < midnight + 86_400_000 + zoneSlack,
+      `${key}: ts ${actual} (${new Date(actual).toISOString()}) is not on ${expected.slice(4)}`,
+    );
+  } else {
+    assert.equal(
+      actual,
+      Number(expected),
+      `${key}: stored at ts ${actual} (${new Date(actual).toISOString()}), expected ${expected}`,
+    );
+  }
+}
+
+/**
+ * A row of | key | value | and optionally | stored type |: the value is compared whatever type it was stored with,
+ * and the stored type is checked only where the table has that column (the entry-type requirements RC-ENT-02 and
+ * RC-BODY-03), so that a connector sending values as text fails the type requirements and no other.
+ */
+type ValueRow = {
+  key: string;
+  value: string;
+  'stored type'?: string;
+};
+
+function assertStoredValue(row: ValueRow, stored: TypedValue | undefined): void {
+  const shown = stored ? describeTypedValue(stored) : 'nothing';
+  const storedType = row['stored type'];
+  if (storedType) {
+    const expected = expectedValue(row.value, storedType);
+    assert.ok(
+      storedMatches(expected, stored),
+      `${row.key}: expected ${describeTypedValue(expected)}, stored ${shown}`,
+    );
+  } else {
+    assert.ok(
+      storedValueMatches(row.value, stored),
+      `${row.key}: expected the value ${row.value} (any type), stored ${shown}`,
+    );
+  }
+}
+
+/** The rows of a value table; a `type` column is refused, so that no table believes it checks the stored type. */
+function valueRows(table: DataTable): Array<ValueRow & { ts?: string }> {
+  if (table.raw()[0]?.includes('type'))
+    throw new DataTableShapeError(
+      'a value table compares values only; name the column `stored type` to check the stored type',
+    );
+  return headedRows<ValueRow & { ts?: string }>(table, ['key', 'value']);
+}
+
+Then(
+  'the device {string} eventually has telemetry:',
+  async function (this: IotcWorld, local: string, table: DataTable) {
+    const device = await deviceNamed(this, local);
+    const rows = valueRows(table);
+    await this.eventually(async () => {
+      const stored = await this.run.admin.latestTelemetry(
+        device.id,
+        rows.map((row) => row.key),
+      );
+      for (const row of rows) {
+        const found = stored.get(row.key);
+        assertStoredValue(row, found?.value);
+        checkTimestamp(this, row.key, row.ts, found!.ts);
+      }
+    });
+  },
+);
+
+Then(
+  'the device {string} eventually has client attributes:',
+  async function (this: IotcWorld, local: string, table: DataTable) {
+    const device = await deviceNamed(this, local);
+    const rows = valueRows(table);
+    await this.eventually(async () => {
+      const stored = await this.run.admin.attributes(
+        device.id,
+        'CLIENT_SCOPE',
+        rows.map((row) => row.key),
+      );
+      for (const row of rows) {
+        const found = stored.get(names(this, row.key));
+        assertStoredValue({ ...row, value: names(this, row.value) }, found?.value);
+      }
+    });
+  },
+);
+
+/** Checked after a positive read-back of the same request: what the request carried has been stored by then. */
+Then(
+  'the device {string} has no telemetry {string}',
+  async function (this: IotcWorld, local: string, keys: string) {
+    const device = await deviceNamed(this, local);
+    const stored = await this.run.admin.telemetryKeys(device.id);
+    const unexpected = keys
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => stored.includes(key));
+    assert.deepEqual(unexpected, [], `stored although not passed on: ${unexpected.join(', ')}`);
+  },
+);
+
+Then(
+  'the device {string} has no client attribute {string}',
+  async function (this: IotcWorld, local: string, keys: string) {
+    const device = await deviceNamed(this, local);
+    const stored = await this.run.admin.attributes(device.id, 'CLIENT_SCOPE');
+    const unexpected = keys
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => stored.has(key));
+    assert.deepEqual(unexpected, [], `stored although not passed on: ${unexpected.join(', ')}`);
+  },
+);
+
+Then(
+  'the device {string} has the device profile {string}',
+  async function (this: IotcWorld, local: string, profileText: string) {
+    const device = await deviceNamed(this, local);
+    const profile = names(this, profileText);
+    assert.equal(device.type, profile, `the device has the profile ${device.type}`);
+    const profileId = (device.raw.deviceProfileId as { id?: string } | undefined)?.id;
+    if (profileText.includes('<<profile:') && profileId) {
+      // the connect created the profile: journal it and delete it after the scenario (its device first)
+      this.run.journal.created('deviceProfile', profile, profileId);
+      this.cleanups.push({
+        what: `device profile ${profile}`,
+        undo: async () => {
+          const holder = await this.run.admin.findDeviceByName(device.name);
+          if (holder) await this.run.admin.deleteDevice(holder.id);
+          await this.run.admin.deleteDeviceProfile(profileId);
+          this.run.journal.deleted('deviceProfile', profile, profileId);
+        },
+      });
+    }
+  },
+);
+
+/**
+ * Positive control first: data of another device sent afterwards with valid credentials must have reached the
+ * platform, and the connector forwards over one MQTT session in order, so a refused request that was forwarded
+ * (even after its answer) is on the platform by then.
+ */
+Then('no device {string} was created', async function (this: IotcWorld, local: string) {
+  const name = names(this, local);
+  trackDevice(this, name);
+  const mode = this.ids.get('connector-credentials');
+  this.ids.delete('connector-credentials');
+  try {
+    await forwardData(this, `${local.replace(/>>$/, '')}-control>>`);
+  } finally {
+    if (mode !== undefined) this.ids.set('connector-credentials', mode);
+  }
+  assert.equal(
+    await this.run.admin.findDeviceByName(name),
+    undefined,
+    `the device ${name} exists: the refused request was forwarded`,
+  );
+});
+
+// ---- the platform's side ------------------------------------------------------------------------------------
+
+async function forwardData(world: IotcWorld, local: string): Promise<void> {
+  const name = names(world, local);
+  const response = await send(world, {
+    method: 'POST',
+    path: '/conv',
+    body: { json: { name, temp: 1.5, model: 'M1' } },
+  });
+  assert.equal(response.status, 200, `the connector answered ${response.status} ${response.text}`);
+  await deviceNamed(world, local);
+}
+
+Given(
+  'the connector has forwarded data of the device {string}',
+  async function (this: IotcWorld, local: string) {
+    await forwardData(this, local);
+  },
+);
+
+When(
+  'the platform sets the shared attributes of {string}:',
+  async function (this: IotcWorld, local: string, values: string) {
+    const device = await deviceNamed(this, local);
+    await this.run.admin.saveAttributes(device.id, 'SHARED_SCOPE', names(this, values));
+  },
+);
+
+async function sendRpc(
+  world: IotcWorld,
+  method: string,
+  params: string,
+  local: string,
+  kind: 'oneway' | 'twoway' = 'twoway',
+): Promise<void> {
+  const device = await deviceNamed(world, local);
+  if (kind === 'oneway') {
+    const sent = await world.run.admin.rpc(device.id, 'oneway', {
+      method,
+      params: JSON.parse(names(world, externalUrls(params))),
+    });
+    assert.equal(sent.status, 200, `the one-way RPC ended ${sent.status} ${sent.text}`);
+    return;
+  }
+  const call = world.run.admin.rpc(device.id, 'twoway', {
+    method,
+    params: JSON.parse(names(world, externalUrls(params))),
+    timeout: 5000,
+  });
+  world.pending.set('connector-rpc', call);
+}
+
+When(
+  'the platform sends the RPC {string} with params {string} to {string}',
+  async function (this: IotcWorld, method: string, params: string, local: string) {
+    await sendRpc(this, method, params, local);
+  },
+);
+
+/** A one-way RPC: the platform does not wait for a reply, so an RPC no rule selects holds nothing up. */
+When(
+  'the platform sends the one-way RPC {string} with params {string} to {string}',
+  async function (this: IotcWorld, method: string, params: string, local: string) {
+    await sendRpc(this, method, params, local, 'oneway');
+  },
+);
+
+When(
+  'the platform sends the RPC {string} to {string} with params:',
+  async function (this: IotcWorld, method: string, local: string, params: string) {
+    await sendRpc(this, method, params, local);
+  },
+);
+
+/** The platform's answer to the RPC the scenario sent: status and body. */
+async function rpcReply(world: IotcWorld): Promise<{ status: number; text: string }> {
+  const reply = (await world.pending.get('connector-rpc')) as
+    | { status: number; text: string }
+    | undefined;
+  assert.ok(reply, 'no RPC was sent');
+  return reply;
+}
+
+Then('the RPC reply holds:', async function (this: IotcWorld, expected: string) {
+  const reply = await rpcReply(this);
+  assert.equal(reply.status, 200, `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}`);
+  assertHolds(JSON.parse(reply.text), JSON.parse(expected));
+});
+
+Then('the RPC reply is exactly:', async function (this: IotcWorld, expected: string) {
+  const reply = await rpcReply(this);
+  assert.equal(reply.status, 200, `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}`);
+  assert.ok(sameJson(parseLossless(reply.text), expected), `the reply is ${reply.text}`);
+});
+
+/** The platform ends an RPC the gateway never replies to as timed out (ThingsBoard: 408 / 504). */
+Then('the RPC gets no reply from the connector', async function (this: IotcWorld) {
+  const reply = await rpcReply(this);
+  assert.ok(
+    reply.status === 408 || reply.status === 504,
+    `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}, not timed out`,
+  );
+});
+
+async function assertRpcError(world: IotcWorld, text: string): Promise<void> {
+  const reply = await rpcReply(world);
+  assert.equal(reply.status, 200, `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}`);
+  const document = JSON.parse(reply.text) as { error?: unknown };
+  assert.ok(
+    typeof document.error === 'string' && document.error.includes(text),
+    `the reply ${reply.text} is not an error${text ? ` mentioning ${text}` : ''}`,
+  );
+}
+Then(
+  'the RPC reply is an error mentioning {string}',
+  async function (this: IotcWorld, text: string) {
+    await assertRpcError(this, text);
+  },
+);
+
+/** The reply reports a failure, in the target's own words. */
+Then('the RPC reply is an error', async function (this: IotcWorld) {
+  await assertRpcError(this, '');
+});

@@ -1,0 +1,111 @@
+/**
+ * What the REST connector step files share (steps/rest-connector-*.steps.ts): run-unique device names and their
+ * journal, the client's credentials, sending a request and checking its answer, and JSON containment.
+ */
+import assert from 'node:assert/strict';
+import type { ConnectorCall, ConnectorResponse } from '../../simulators/connector-client';
+import type { IotcWorld } from '../world';
+import { connectorClient, connectorTarget, endpointSecurity } from './connector';
+
+export const QUIET_MS = 150; // how long "no request" and "exactly n requests" watch for late calls
+
+/** Replaces <<local>> (and <<profile:local>>) by run-unique names; every device name is journaled for cleanup. */
+export function names(world: IotcWorld, text: string): string {
+  return text.replace(
+    /<<(profile:)?([\w.-]+)>>/g,
+    (_match, profile: string | undefined, local: string) => {
+      const name = world.unique(local);
+      if (!profile) trackDevice(world, name);
+      return name;
+    },
+  );
+}
+
+/** A device the connector will create: journaled before the request, deleted after the scenario. */
+export function trackDevice(world: IotcWorld, name: string): void {
+  if (world.ids.has(`connector-device:${name}`)) return;
+  world.ids.set(`connector-device:${name}`, name);
+  world.run.journal.intend('device', name);
+  world.cleanups.push({
+    what: `device ${name}`,
+    undo: async () => {
+      const device = await world.run.admin.findDeviceByName(name);
+      if (device) await world.run.admin.deleteDevice(device.id);
+      world.run.journal.deleted('device', name, device?.id);
+    },
+  });
+}
+
+export function credentials(
+  world: IotcWorld,
+  path: string,
+): Pick<ConnectorCall, 'basic' | 'authorization'> {
+  const mode = world.ids.get('connector-credentials');
+  if (mode === 'none') return {};
+  if (mode?.startsWith('header:')) return { authorization: mode.slice('header:'.length) };
+  const security = endpointSecurity(path.split('?')[0]!);
+  if (security.type !== 'basic') return {};
+  return {
+    basic: {
+      username: security.username!,
+      password: mode?.startsWith('password:') ? mode.slice('password:'.length) : security.password!,
+    },
+  };
+}
+
+export async function send(world: IotcWorld, call: ConnectorCall): Promise<ConnectorResponse> {
+  const path = names(world, call.path);
+  const started = Date.now();
+  const response = await connectorClient().send({
+    ...call,
+    path,
+    ...credentials(world, path),
+    timeoutMs: world.run.target.timeouts.requestMs,
+  });
+  world.ids.set('connector-window', `${started}:${Date.now()}`);
+  return response;
+}
+
+export function lastAnswer(world: IotcWorld): ConnectorResponse {
+  if (!world.connectorResponse)
+    throw new Error('no connector request was sent in this scenario yet');
+  return world.connectorResponse;
+}
+
+/** The last answer, after checking its status. */
+export function answeredWith(world: IotcWorld, status: number): ConnectorResponse {
+  const answer = lastAnswer(world);
+  assert.equal(
+    answer.status,
+    status,
+    `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`,
+  );
+  return answer;
+}
+
+export function remember(world: IotcWorld, response: ConnectorResponse): void {
+  world.connectorResponse = response;
+}
+
+/** Every member of `expected` is in `actual` with the same value (recursively). */
+export function assertHolds(actual: unknown, expected: unknown, at = '$'): void {
+  if (expected !== null && typeof expected === 'object' && !Array.isArray(expected)) {
+    assert.ok(
+      actual !== null && typeof actual === 'object',
+      `${at}: expected an object, got ${JSON.stringify(actual)}`,
+    );
+    for (const [key, value] of Object.entries(expected))
+      assertHolds((actual as Record<string, unknown>)[key], value, `${at}.${key}`);
+  } else {
+    assert.deepEqual(
+      actual,
+      expected,
+      `${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`,
+    );
+  }
+}
+
+/** `${external}` in a step's text is the external-API simulator's URL. */
+export function externalUrls(text: string): string {
+  return text.replaceAll('${external}', connectorTarget().externalApiUrl ?? '');
+}
