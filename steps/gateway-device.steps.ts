@@ -1,0 +1,159 @@
+/** MQTT gateway steps: the gateway as an ordinary device, the tenant's device limit, and authentication. */
+import assert from 'node:assert/strict';
+import { Given, Then, When } from '@cucumber/cucumber';
+import {
+  MqttConnectRefusedError,
+  MqttConnection,
+  type MqttVersion,
+} from '../simulators/device/mqtt-connection';
+import type { DeviceRpcRequest } from '../simulators/device/mqtt-device';
+import { jsonEqual } from '../src/kv/values';
+import { AdminClient } from '../src/admin-client';
+import type { IotcWorld } from './world';
+import { mqttUrl } from './support/gateway';
+
+// ---- the gateway as an ordinary device (and any device on the MQTT device API: steps/mqtt-device.steps.ts) -----
+
+When(
+  /^the (?:gateway|MQTT device) "([^"]*)" publishes its own telemetry (.+)$/,
+  async function (this: IotcWorld, gateway: string, payload: string) {
+    const before = Date.now();
+    this.lastPublish = await this.gateway(gateway).driver.device.sendTelemetry(payload);
+    // the window a server timestamp must lie in (`server` in a telemetry table, steps/telemetry.steps.ts)
+    this.ids.set(`sent-window:${gateway}`, `${before}:${Date.now()}`);
+  },
+);
+
+When(
+  /^the (?:gateway|MQTT device) "([^"]*)" publishes its own client attributes (.+)$/,
+  async function (this: IotcWorld, gateway: string, payload: string) {
+    this.lastPublish = await this.gateway(gateway).driver.device.sendAttributes(payload);
+  },
+);
+
+When(
+  /^the (?:gateway|MQTT device) "([^"]*)" subscribes to its own shared attribute updates$/,
+  async function (this: IotcWorld, gateway: string) {
+    const updates: Array<Record<string, unknown>> = [];
+    await this.gateway(gateway).driver.device.onSharedAttributes((update) => updates.push(update));
+    this.pending.set(`own-updates:${gateway}`, Promise.resolve(updates));
+  },
+);
+
+Then(
+  /^the (?:gateway|MQTT device) "([^"]*)" receives its own shared attribute update (.+)$/,
+  async function (this: IotcWorld, gateway: string, expected: string) {
+    const updates = (await this.pending.get(`own-updates:${gateway}`)) as
+      | Array<Record<string, unknown>>
+      | undefined;
+    assert.ok(updates, 'the gateway has not subscribed to its own shared attribute updates');
+    const wanted = JSON.parse(expected) as Record<string, unknown>;
+    await this.eventually(() => {
+      assert.ok(
+        updates.some((update) =>
+          Object.entries(wanted).every(([key, value]) => jsonEqual(update[key], value)),
+        ),
+        `the gateway received ${JSON.stringify(updates)} on v1/devices/me/attributes, expected ${expected}`,
+      );
+    });
+  },
+);
+
+When(
+  /^the (?:gateway|MQTT device) "([^"]*)" answers its own RPCs with (.+)$/,
+  async function (this: IotcWorld, gateway: string, reply: string) {
+    // every request is kept, in order, so that a scenario can count them (steps/mqtt-device.steps.ts)
+    const requests: DeviceRpcRequest[] = [];
+    await this.gateway(gateway).driver.device.handleRpc((request) => {
+      requests.push(request);
+      return JSON.parse(reply) as unknown;
+    });
+    this.pending.set(`own-rpcs:${gateway}`, Promise.resolve(requests));
+  },
+);
+
+// ---- the tenant's device limit (tenant-limits capability: it changes the tenant profile, so never on staging) ----
+
+Given("the tenant's device limit is reached", async function (this: IotcWorld) {
+  await limitDevices(this, 0);
+});
+
+Given(
+  "the tenant's device limit allows {int} more device(s)",
+  async function (this: IotcWorld, room: number) {
+    await limitDevices(this, room);
+  },
+);
+
+/** Sets the tenant's device limit to the current device count plus `room`; restored after the scenario. */
+async function limitDevices(world: IotcWorld, room: number): Promise<void> {
+  const { target, admin } = world.run;
+  assert.ok(
+    target.sysAdmin,
+    'the tenant-limits capability needs platform.sysAdmin credentials in the target profile',
+  );
+  const sysadmin = await AdminClient.login(target.adminUrl, target.sysAdmin, {
+    requestTimeoutMs: target.timeouts.requestMs,
+    tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
+  });
+  world.cleanups.push({ what: 'system administrator session', undo: () => sysadmin.close() });
+  const profile = await sysadmin.defaultTenantProfile();
+  const configuration = (profile.profileData as { configuration: { maxDevices?: number } })
+    .configuration;
+  const previous = configuration.maxDevices ?? 0;
+  const profileId = String((profile.id as { id?: string }).id);
+  // journaled before the change: a run killed now still has `iotc cleanup` put the limit back
+  world.run.journal.changingSetting({
+    setting: 'tenantProfile.maxDevices',
+    id: profileId,
+    previous,
+  });
+  configuration.maxDevices = (await admin.listDevices(0, undefined, 1)).totalElements + room;
+  await sysadmin.saveTenantProfile(profile);
+  world.cleanups.push({
+    what: "the tenant's device limit",
+    undo: async () => {
+      configuration.maxDevices = previous;
+      await sysadmin.saveTenantProfile(profile);
+      world.run.journal.restoredSetting('tenantProfile.maxDevices', profileId);
+    },
+  });
+}
+
+// ---- authentication -------------------------------------------------------------------------------------------
+
+When(
+  'a gateway connects over MQTT {mqttVersion} with the access token {string}',
+  async function (this: IotcWorld, version: MqttVersion, token: string) {
+    try {
+      const connection = await MqttConnection.open({
+        url: mqttUrl(this),
+        token,
+        protocolVersion: version,
+        connectTimeoutMs: this.run.target.timeouts.requestMs,
+        recorder: this.exchanges.record,
+      });
+      this.cleanups.push({ what: 'MQTT connection', undo: () => connection.close() });
+      this.ids.set('mqtt-connect', 'accepted');
+    } catch (error) {
+      if (!(error instanceof MqttConnectRefusedError)) throw error;
+      this.ids.set('mqtt-connect', `refused ${error.refusal.code}`);
+    }
+  },
+);
+
+Then('the MQTT connection is refused', function (this: IotcWorld) {
+  const outcome = this.ids.get('mqtt-connect');
+  assert.ok(
+    outcome?.startsWith('refused'),
+    `the MQTT connection was ${outcome ?? 'not attempted'}`,
+  );
+});
+
+Then('the gateway {string} is still connected', function (this: IotcWorld, gateway: string) {
+  assert.equal(
+    this.gateway(gateway).driver.connection.closed,
+    false,
+    'the platform closed the gateway connection',
+  );
+});

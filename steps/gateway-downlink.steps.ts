@@ -1,0 +1,333 @@
+/** MQTT gateway steps: attribute requests and the downlink (shared attribute updates and RPC to devices behind the gateway). */
+import assert from 'node:assert/strict';
+import { Then, When } from '@cucumber/cucumber';
+import {
+  GATEWAY_TOPICS,
+  type AttributeResponse,
+  type GatewayRpcRequest,
+} from '../simulators/gateway/mqtt-gateway';
+import { jsonEqual, parseLossless, toPlain } from '../src/kv/values';
+import type { AdminResponse } from '../src/admin-client';
+import type { IotcWorld } from './world';
+import { sameJson } from './support/expectations';
+
+// ---- attribute requests ---------------------------------------------------------------------------------------
+
+When(
+  /^the gateway "([^"]*)" requests attributes of "([^"]*)" with (.+)$/,
+  async function (this: IotcWorld, gateway: string, local: string, request: string) {
+    const fields = JSON.parse(request) as Record<string, unknown>;
+    const answer = await this.gateway(gateway).driver.requestAttributes({
+      device: this.platformCreatedDevice(local),
+      ...fields,
+    } as never);
+    this.lastPublish = answer.publish;
+    this.pending.set(`attribute-response:${gateway}`, Promise.resolve(answer.response));
+  },
+);
+
+Then(
+  /^the gateway "([^"]*)" receives on v1\/gateway\/attributes\/response an answer with the id of its request for "([^"]*)"$/,
+  async function (this: IotcWorld, gateway: string, local: string) {
+    const response = (await this.pending.get(`attribute-response:${gateway}`)) as
+      | AttributeResponse
+      | undefined;
+    assert.ok(response, 'the gateway sent no attribute request');
+    assert.equal(
+      typeof response.id,
+      'number',
+      `the answer ${this.redact(response.raw)} has no integer id`,
+    );
+    if (response.device !== undefined)
+      assert.equal(response.device, this.device(local).record.name);
+  },
+);
+
+async function attributeAnswer(world: IotcWorld, gateway: string): Promise<AttributeResponse> {
+  const response = (await world.pending.get(`attribute-response:${gateway}`)) as
+    | AttributeResponse
+    | undefined;
+  assert.ok(response, 'the gateway sent no attribute request');
+  return response;
+}
+
+/**
+ * The attributes an answer carries, by key. The answer's payload is not fixed by interfaces.md (GW-ATTRREQ-03), so
+ * the shapes in use are read, and only where they put attributes: members of `client` and `shared` (the device API's
+ * shape, which the reference answers to interfaces.md's request), members of `values`, or `value` (ThingsBoard's
+ * answer to a request for one key, `valueKey` being that key). Never a member at any depth.
+ */
+function answeredAttributes(
+  document: Record<string, unknown>,
+  valueKey: string | undefined,
+): Map<string, unknown> {
+  const found = new Map<string, unknown>();
+  for (const member of ['client', 'shared', 'values']) {
+    const scope = document[member];
+    if (scope && typeof scope === 'object' && !Array.isArray(scope))
+      for (const [key, value] of Object.entries(scope)) found.set(key, value);
+  }
+  if (valueKey !== undefined && Object.hasOwn(document, 'value'))
+    found.set(valueKey, document.value);
+  return found;
+}
+
+Then(
+  /^the gateway's attribute answer for "([^"]*)" holds (?!no attribute )(.+)$/,
+  async function (this: IotcWorld, gateway: string, expected: string) {
+    const response = await attributeAnswer(this, gateway);
+    const wanted = Object.entries(JSON.parse(expected) as Record<string, unknown>);
+    const found = answeredAttributes(
+      toPlain(parseLossless(response.raw)) as Record<string, unknown>,
+      wanted.length === 1 ? wanted[0]![0] : undefined,
+    );
+    for (const [key, value] of wanted) {
+      assert.ok(
+        found.has(key) && jsonEqual(found.get(key), value),
+        `the answer ${this.redact(response.raw)} does not hold ${key} = ${JSON.stringify(value)}`,
+      );
+    }
+  },
+);
+
+Then(
+  /^the gateway's attribute answer for "([^"]*)" holds no attribute "([^"]*)"$/,
+  async function (this: IotcWorld, gateway: string, key: string) {
+    const response = await attributeAnswer(this, gateway);
+    const found = answeredAttributes(
+      toPlain(parseLossless(response.raw)) as Record<string, unknown>,
+      undefined,
+    );
+    assert.ok(
+      !found.has(key),
+      `the answer ${this.redact(response.raw)} holds ${key}, which was not requested`,
+    );
+  },
+);
+
+// ---- downlink: shared attribute updates and RPC ---------------------------------------------------------------
+
+Then(
+  /^the gateway "([^"]*)" receives an attribute update for "([^"]*)" with (?!exactly )(.+)$/,
+  async function (this: IotcWorld, gateway: string, local: string, expected: string) {
+    const name = this.device(local).record.name;
+    const wanted = JSON.parse(expected) as Record<string, unknown>;
+    const matches = (data: Record<string, unknown>) =>
+      Object.entries(wanted).every(([key, value]) => jsonEqual(data[key], value));
+    const driver = this.gateway(gateway).driver;
+    const seen = driver.attributeUpdates.find(
+      (update) => update.device === name && matches(update.data),
+    );
+    const update =
+      seen ??
+      (await driver.nextAttributeUpdate(name, this.run.target.timeouts.eventuallyMs, (candidate) =>
+        matches(candidate.data),
+      ));
+    assert.ok(
+      update,
+      `no update of ${JSON.stringify(wanted)} for ${local} reached the gateway; it received ${JSON.stringify(driver.attributeUpdates.map((u) => u.data))}`,
+    );
+    this.ids.set(`update-seen:${gateway}`, String(driver.attributeUpdates.indexOf(update)));
+  },
+);
+
+Then(
+  /^the gateway "([^"]*)" receives an attribute update for "([^"]*)" with exactly (.+)$/,
+  async function (this: IotcWorld, gateway: string, local: string, expected: string) {
+    const name = this.device(local).record.name;
+    const driver = this.gateway(gateway).driver;
+    // the update this step waits for is the first for the device after the one the scenario awaited before
+    const seen = Number(this.ids.get(`update-seen:${gateway}`) ?? -1);
+    const update =
+      driver.attributeUpdates.find(
+        (candidate, index) => index > seen && candidate.device === name,
+      ) ?? (await driver.nextAttributeUpdate(name, this.run.target.timeouts.eventuallyMs));
+    assert.ok(
+      update,
+      `no further update for ${local} reached the gateway; it received ${JSON.stringify(driver.attributeUpdates.map((u) => u.data))}`,
+    );
+    assert.ok(
+      sameJson((parseLossless(update.raw) as { data?: unknown }).data, expected),
+      `the update for ${local} carries ${JSON.stringify(update.data)}, expected exactly ${expected}`,
+    );
+    this.ids.set(`update-seen:${gateway}`, String(driver.attributeUpdates.indexOf(update)));
+  },
+);
+
+/**
+ * Counts the updates of a device that arrived before the latest one this scenario waited for: one connection
+ * delivers in order, so a duplicate of an earlier update can only come before that later one.
+ */
+Then(
+  /^before it, the gateway "([^"]*)" received exactly (\d+) attribute updates? for "([^"]*)"$/,
+  function (this: IotcWorld, gateway: string, count: string, local: string) {
+    const name = this.device(local).record.name;
+    const driver = this.gateway(gateway).driver;
+    const seen = Number(this.ids.get(`update-seen:${gateway}`) ?? -1);
+    assert.ok(seen >= 0, 'no attribute update was awaited before');
+    const before = driver.attributeUpdates
+      .slice(0, seen)
+      .filter((update) => update.device === name);
+    assert.equal(
+      before.length,
+      Number(count),
+      `the gateway received ${before.length} updates for ${local} before the latest: ${JSON.stringify(before.map((u) => u.data))}`,
+    );
+  },
+);
+
+/**
+ * A positive control stands in for a fixed "nothing arrives" window: the step follows the arrival of an update or
+ * RPC that the platform was asked for after the one that must not arrive, on the same connection.
+ */
+Then(
+  /^before that, the gateway "([^"]*)" received no attribute update for "([^"]*)"$/,
+  function (this: IotcWorld, gateway: string, local: string) {
+    const name = this.device(local).record.name;
+    const update = this.gateway(gateway).driver.attributeUpdates.find((u) => u.device === name);
+    assert.equal(
+      update,
+      undefined,
+      `an update for ${local} reached the gateway: ${JSON.stringify(update?.data)}`,
+    );
+  },
+);
+
+Then(
+  /^before that, the gateway "([^"]*)" received no RPC for "([^"]*)"$/,
+  function (this: IotcWorld, gateway: string, local: string) {
+    const name = this.device(local).record.name;
+    const request = this.gateway(gateway).driver.rpcRequests.find((r) => r.device === name);
+    assert.equal(
+      request,
+      undefined,
+      `an RPC for ${local} reached the gateway: ${JSON.stringify(request)}`,
+    );
+  },
+);
+
+Then(
+  /^the gateway "([^"]*)" received the RPC "([^"]*)" for "([^"]*)" exactly once$/,
+  function (this: IotcWorld, gateway: string, method: string, local: string) {
+    const name = this.device(local).record.name;
+    const copies = this.gateway(gateway).driver.rpcRequests.filter(
+      (request) => request.device === name && request.method === method,
+    );
+    assert.equal(
+      copies.length,
+      1,
+      `the RPC ${method} for ${local} reached the gateway ${copies.length} times: ${JSON.stringify(copies)}`,
+    );
+  },
+);
+
+async function receivedRpc(
+  world: IotcWorld,
+  gateway: string,
+  local: string,
+  timeoutMs: number,
+): Promise<GatewayRpcRequest | undefined> {
+  const name = world.device(local).record.name;
+  const driver = world.gateway(gateway).driver;
+  const taken = new Set((world.ids.get(`rpc-taken:${gateway}`) ?? '').split(',').filter(Boolean));
+  const fresh = (request: GatewayRpcRequest) =>
+    request.device === name && !taken.has(`${name}#${request.id}`);
+  const request = driver.rpcRequests.find(fresh) ?? (await driver.nextRpcRequest(name, timeoutMs));
+  if (request) world.ids.set(`rpc-taken:${gateway}`, [...taken, `${name}#${request.id}`].join(','));
+  return request;
+}
+
+Then(
+  /^the gateway "([^"]*)" receives the RPC "([^"]*)" with params (.+) for "([^"]*)"$/,
+  async function (this: IotcWorld, gateway: string, method: string, params: string, local: string) {
+    const request = await receivedRpc(this, gateway, local, this.run.target.timeouts.eventuallyMs);
+    assert.ok(request, `no RPC for ${local} reached the gateway on v1/gateway/rpc`);
+    assert.equal(request.method, method);
+    assert.ok(Number.isInteger(request.id), `the RPC id ${String(request.id)} is not an integer`);
+    assert.ok(
+      jsonEqual(request.params, JSON.parse(params)),
+      `the RPC params are ${JSON.stringify(request.params)}, expected ${params}`,
+    );
+    this.ids.set(`gateway-rpc-id:${local}`, String(request.id));
+    this.ids.set(`gateway-rpc-id:${local}:${method}`, String(request.id));
+  },
+);
+
+When(
+  /^the gateway "([^"]*)" replies to the RPC "([^"]*)" for "([^"]*)" with (.+)$/,
+  async function (this: IotcWorld, gateway: string, method: string, local: string, reply: string) {
+    const id = this.ids.get(`gateway-rpc-id:${local}:${method}`);
+    assert.ok(id, `the gateway has received no RPC ${method} for ${local}`);
+    const name = JSON.stringify(this.device(local).record.name);
+    this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.rpc, {
+      raw: `{"device":${name},"id":${id},"data":${reply}}`,
+    });
+  },
+);
+
+Then(
+  /^the platform's RPC call "([^"]*)" to "([^"]*)" answers (\d+) with (.+)$/,
+  async function (
+    this: IotcWorld,
+    method: string,
+    local: string,
+    status: string,
+    expected: string,
+  ) {
+    const answer = (await this.pending.get(`rpc-call:${local}:${method}`)) as
+      | AdminResponse
+      | undefined;
+    assert.ok(answer, `the platform sent no RPC ${method}`);
+    assert.equal(answer.status, Number(status), `the RPC call answered ${this.shown(answer)}`);
+    assert.ok(
+      sameJson(answer.json, expected),
+      `the RPC call ${method} answered ${this.shown(answer)}, expected ${expected}`,
+    );
+  },
+);
+
+Then(
+  "the platform's RPC call to {string} ends without an answer",
+  async function (this: IotcWorld, local: string) {
+    const answer = (await this.pending.get(`rpc-call:${local}`)) as AdminResponse | undefined;
+    assert.ok(answer, 'the platform sent no RPC');
+    assert.ok(answer.status >= 400, `the RPC call answered ${this.shown(answer)}`);
+  },
+);
+
+When(
+  /^the gateway "([^"]*)" replies to that RPC for "([^"]*)" with (.+)$/,
+  async function (this: IotcWorld, gateway: string, local: string, reply: string) {
+    const id = this.ids.get(`gateway-rpc-id:${local}`);
+    assert.ok(id, `the gateway has received no RPC for ${local}`);
+    const deviceName = this.device(local).record.name;
+    // a reply naming a device the platform no longer has creates it again: journaled before it can happen
+    this.run.journal.intend('device', deviceName);
+    this.cleanups.push({
+      what: `device ${deviceName} (an RPC reply may have created it again)`,
+      undo: async () => {
+        const record = await this.run.admin.findDeviceByName(deviceName);
+        if (record) await this.run.admin.deleteDevice(record.id);
+        this.run.journal.deleted('device', deviceName, record?.id);
+      },
+    });
+    const name = JSON.stringify(deviceName);
+    this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.rpc, {
+      raw: `{"device":${name},"id":${id},"data":${reply}}`,
+    });
+  },
+);
+
+When(
+  /^the platform sends a two-way RPC "([^"]*)" with a timeout of (\d+) ms and params (.+) to "([^"]*)"$/,
+  function (this: IotcWorld, method: string, timeout: string, params: string, local: string) {
+    const device = this.device(local);
+    const call = this.run.admin.rpc(device.record.id, 'twoway', {
+      method,
+      params: JSON.parse(params),
+      timeout: Number(timeout),
+    });
+    this.pending.set(`rpc-call:${local}`, call);
+    this.pending.set(`rpc-call:${local}:${method}`, call);
+  },
+);
