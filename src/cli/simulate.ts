@@ -15,23 +15,16 @@ import { generateSelfSignedCertificate } from '../tls/certificate';
 import { keptCertificate } from '../tls/persistent-certificate';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../simulators/platform/mqtt/liveness';
 import type { Capability } from '../target';
+import { CAPABILITIES } from '../../schemas';
 
 /**
  * The capabilities a target profile of this reference may declare (the --json line gives them to programs that
  * write one): all but the analytics and the REST connector, which it does not serve; `robustness` included, as
  * the embedded profile declares it.
  */
-export const SIMULATE_CAPABILITIES: readonly Capability[] = [
-  'mqtt5',
-  'tenant-limits',
-  'provisioning',
-  'claiming',
-  'firmware',
-  'client-rpc',
-  'api-keys',
-  'jwt-settings',
-  'robustness',
-];
+export const SIMULATE_CAPABILITIES: readonly Capability[] = CAPABILITIES.filter(
+  (capability) => capability !== 'analytics' && capability !== 'rest-connector',
+);
 
 export interface SimulateOptions {
   host: string;
