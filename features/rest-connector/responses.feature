@@ -15,7 +15,7 @@ Feature: REST connector endpoint responses
       """
     Then the connector answers 200 with an empty body
 
-  @RC-RESP-01 @RC-ERR-01
+  @RC-RESP-01
   Scenario: Without a response section a refusal is only a status too
     Given the client sends no credentials
     When the client sends POST "/conv" with JSON:
