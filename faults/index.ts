@@ -8,6 +8,7 @@
  * implementation's differences; faults are defects nobody ships.
  */
 import { FAULT_CATALOGUE, type FaultId } from './catalogue';
+import { IotcError } from '../lib/errors';
 
 export type { FaultId } from './catalogue';
 export { FAULT_CATALOGUE } from './catalogue';
@@ -19,11 +20,10 @@ export function faultRequirement(id: string): string {
   return id.slice(0, id.indexOf(':'));
 }
 
-export class UnknownFaultError extends Error {
+export class UnknownFaultError extends IotcError {
   readonly code = 'IOTC_UNKNOWN_FAULT';
   constructor(readonly ids: string[]) {
     super(`unknown fault ${ids.join(', ')}: the catalogue is faults/catalogue/`);
-    this.name = 'UnknownFaultError';
   }
 }
 

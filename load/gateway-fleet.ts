@@ -7,8 +7,9 @@ import type { AdminClient } from '../src/admin-client';
 import type { CleanupJournal } from '../src/target/journal';
 import { isFailure, type MqttVersion, type Qos } from '../simulators/device/mqtt-connection';
 import { MqttGateway } from '../simulators/gateway/mqtt-gateway';
+import { IotcError } from '../lib/errors';
 
-export class FleetSetupError extends Error {
+export class FleetSetupError extends IotcError {
   readonly code = 'IOTC_FLEET_SETUP';
 }
 

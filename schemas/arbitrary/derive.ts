@@ -1,6 +1,7 @@
 /** The deriver: a fast-check arbitrary from a JSON Schema (the subset schemas/ uses; anything else throws). */
 import fc from 'fast-check';
 import { isValid } from '../validate';
+import { IotcError } from '../../lib/errors';
 
 /** A JSON Schema as this folder writes them (`as const` objects). */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -16,7 +17,7 @@ export interface DeriveOptions {
   maxDepth?: number;
 }
 
-export class UnsupportedSchemaError extends Error {
+export class UnsupportedSchemaError extends IotcError {
   readonly code = 'IOTC_UNSUPPORTED_SCHEMA';
 }
 

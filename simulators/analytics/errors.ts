@@ -4,14 +4,14 @@
  * and clear, and close to the platform's own `{status, message, ...}`).
  */
 import { faultActive } from '../../faults';
-export abstract class AnalyticsError extends Error {
+import { IotcError } from '../../lib/errors';
+export abstract class AnalyticsError extends IotcError {
   abstract readonly status: number;
-  abstract readonly code: string;
 }
 
 export class UnsupportedMediaTypeError extends AnalyticsError {
   readonly status: number = faultActive('AN-ERR-02:unsupported-400') ? 400 : 415;
-  readonly code = 'ANALYTICS_UNSUPPORTED_MEDIA_TYPE';
+  readonly code = 'IOTC_ANALYTICS_UNSUPPORTED_MEDIA_TYPE';
   constructor(contentType: string | undefined) {
     super(`Content-Type '${contentType ?? ''}' is not supported; use application/json`);
   }
@@ -19,7 +19,7 @@ export class UnsupportedMediaTypeError extends AnalyticsError {
 
 export class InvalidJwtError extends AnalyticsError {
   readonly status: number = faultActive('AN-ERR-01:invalid-jwt-401') ? 401 : 403;
-  readonly code = 'ANALYTICS_INVALID_JWT';
+  readonly code = 'IOTC_ANALYTICS_INVALID_JWT';
   constructor(message = 'JWT is not valid or has expired') {
     super(message);
   }
@@ -27,7 +27,7 @@ export class InvalidJwtError extends AnalyticsError {
 
 export class TooManyRequestsError extends AnalyticsError {
   readonly status: number = faultActive('AN-ERR-03:rejected-503') ? 503 : 429;
-  readonly code = 'ANALYTICS_TOO_MANY_REQUESTS';
+  readonly code = 'IOTC_ANALYTICS_TOO_MANY_REQUESTS';
   constructor() {
     super('Too many requests: the report pool and queue are full; wait and repeat');
   }
@@ -35,12 +35,12 @@ export class TooManyRequestsError extends AnalyticsError {
 
 export class BadReportRequestError extends AnalyticsError {
   readonly status = 400;
-  readonly code = 'ANALYTICS_BAD_REQUEST';
+  readonly code = 'IOTC_ANALYTICS_BAD_REQUEST';
 }
 
-export class PayloadTooLargeError extends AnalyticsError {
+export class ReportBodyTooLargeError extends AnalyticsError {
   readonly status = 413;
-  readonly code = 'ANALYTICS_PAYLOAD_TOO_LARGE';
+  readonly code = 'IOTC_ANALYTICS_PAYLOAD_TOO_LARGE';
   constructor(limit: number) {
     super(`Request body is larger than ${limit} bytes`);
   }
@@ -48,15 +48,15 @@ export class PayloadTooLargeError extends AnalyticsError {
 
 export class ViewNotFoundError extends AnalyticsError {
   readonly status = 404;
-  readonly code = 'ANALYTICS_VIEW_NOT_FOUND';
+  readonly code = 'IOTC_ANALYTICS_VIEW_NOT_FOUND';
   constructor(viewConfigId: string) {
     super(`View ${viewConfigId} was not found`);
   }
 }
 
-export class NotFoundError extends AnalyticsError {
+export class UnknownRouteError extends AnalyticsError {
   readonly status = 404;
-  readonly code = 'ANALYTICS_NOT_FOUND';
+  readonly code = 'IOTC_ANALYTICS_UNKNOWN_ROUTE';
   constructor(path: string) {
     super(`No such endpoint: ${path}`);
   }
@@ -64,7 +64,7 @@ export class NotFoundError extends AnalyticsError {
 
 export class MethodNotAllowedError extends AnalyticsError {
   readonly status = 405;
-  readonly code = 'ANALYTICS_METHOD_NOT_ALLOWED';
+  readonly code = 'IOTC_ANALYTICS_METHOD_NOT_ALLOWED';
   constructor(
     method: string,
     readonly allowed: string,
@@ -76,10 +76,10 @@ export class MethodNotAllowedError extends AnalyticsError {
 /** The platform answered a read with something other than the data or an authentication refusal. */
 export class PlatformReadError extends AnalyticsError {
   readonly status = 502;
-  readonly code = 'ANALYTICS_PLATFORM_READ_FAILED';
+  readonly code = 'IOTC_ANALYTICS_PLATFORM_READ_FAILED';
 }
 
 /** A views file that does not satisfy the views schema; thrown at start, never answered over HTTP. */
-export class ViewsFileError extends Error {
-  readonly code = 'ANALYTICS_VIEWS_FILE_INVALID';
+export class ViewsFileError extends IotcError {
+  readonly code = 'IOTC_ANALYTICS_VIEWS_FILE_INVALID';
 }

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type AnalyticsError,
   BadReportRequestError,
-  PayloadTooLargeError,
+  ReportBodyTooLargeError,
   UnsupportedMediaTypeError,
 } from './errors';
 import { faultActive } from '../../faults';
@@ -69,7 +69,7 @@ export function readBody(request: IncomingMessage): Promise<string> {
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        fail(new PayloadTooLargeError(MAX_BODY_BYTES));
+        fail(new ReportBodyTooLargeError(MAX_BODY_BYTES));
         request.resume();
         return;
       }

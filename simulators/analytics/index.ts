@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
-import { AnalyticsError, MethodNotAllowedError, NotFoundError } from './errors';
+import { AnalyticsError, MethodNotAllowedError, UnknownRouteError } from './errors';
 import { sendError, sendJsonText } from './exchange';
 import { JwtCheck } from './jwt-check';
 import { Limiter } from './limiter';
@@ -118,7 +118,7 @@ export async function startAnalytics(options: AnalyticsOptions): Promise<Running
       if (request.method !== 'GET') throw new MethodNotAllowedError(request.method ?? '?', 'GET');
       return sendJsonText(response, 200, JSON.stringify(limiter.status()));
     }
-    throw new NotFoundError(path);
+    throw new UnknownRouteError(path);
   };
   const server = createServer((request, response) => {
     route(request, response).catch((error: unknown) => {

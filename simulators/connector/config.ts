@@ -8,6 +8,7 @@ import { faultActive } from '../../faults';
 import { checkConnectorConfig } from './checks';
 import { missingGatewayMembers } from '../../src/target/gateway-rest';
 import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';
+import { IotcError } from '../../lib/errors';
 
 export type Security =
   | { type: 'anonymous' }
@@ -108,7 +109,7 @@ export interface ConnectorConfig {
   quirks: ConnectorQuirks;
 }
 
-export class ConnectorConfigError extends Error {
+export class ConnectorConfigError extends IotcError {
   readonly code = 'IOTC_CONNECTOR_CONFIG';
   constructor(
     readonly source: string,

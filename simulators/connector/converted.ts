@@ -1,5 +1,6 @@
 /** What a converter makes of one request: the device, its profile, client attributes and telemetry, all typed. */
 import type { TypedValue } from '../../src/kv/values';
+import { IotcError } from '../../lib/errors';
 
 export interface ConvertedData {
   deviceName: string;
@@ -10,7 +11,7 @@ export interface ConvertedData {
 }
 
 /** A request a converter cannot turn into data for a device (no device name, say): answered 400. */
-export class ConversionRefusedError extends Error {
+export class ConversionRefusedError extends IotcError {
   readonly code = 'IOTC_CONVERSION_REFUSED';
 }
 

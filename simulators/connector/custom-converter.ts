@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { ConverterConfig } from './config';
 import type { ConvertedData, RequestData, UplinkConverter } from './converted';
 import { deviceOf } from './device-info';
+import { IotcError } from '../../lib/errors';
 
 /** What a custom converter returns: data for the platform, with the device when it chooses it itself. */
 export type CustomConversion = Omit<ConvertedData, 'deviceName' | 'deviceProfile'> & {
@@ -28,7 +29,7 @@ export type CustomConverterClass = new (
   logger: Logger,
 ) => CustomConverterModule;
 
-export class CustomConverterLoadError extends Error {
+export class CustomConverterLoadError extends IotcError {
   readonly code = 'IOTC_CUSTOM_CONVERTER';
 }
 

@@ -15,9 +15,10 @@ import { GATEWAY_TOPICS, type MqttGateway } from '../gateway/mqtt-gateway';
 import { isFailure, type PublishOutcome } from '../device/mqtt-connection';
 import { stringifyLossless, typedValueToLossless, type TypedValue } from '../../src/kv/values';
 import type { ConvertedData } from './converted';
+import { IotcError } from '../../lib/errors';
 
 /** The platform refused or did not acknowledge a publish: the request is answered with a failure status. */
-export class PlatformForwardError extends Error {
+export class PlatformForwardError extends IotcError {
   readonly code = 'IOTC_CONNECTOR_FORWARD';
   constructor(readonly outcome: PublishOutcome) {
     super(

@@ -10,9 +10,10 @@ import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import type { Logger } from 'pino';
 import type { RequestData } from './converted';
+import { IotcError } from '../../lib/errors';
 
 /** A request body that cannot be read: malformed JSON (400) or a media type no converter takes (415). */
-export class RequestBodyError extends Error {
+export class RequestBodyError extends IotcError {
   readonly code = 'IOTC_REQUEST_BODY';
   constructor(
     readonly status: 400 | 415,
@@ -23,8 +24,7 @@ export class RequestBodyError extends Error {
 }
 
 /** A body that is not UTF-8 text, refused before any converter runs (500): gateway 3.8.3's aiohttp decoding. */
-export class BinaryBodyRefusedError extends Error {
-  override readonly name = 'BinaryBodyRefusedError';
+export class BinaryBodyRefusedError extends IotcError {
   readonly code = 'IOTC_BINARY_BODY_REFUSED';
   constructor() {
     super('the body is not UTF-8 text');

@@ -8,6 +8,7 @@
  */
 import mqtt, { type IClientOptions, type MqttClient, type Packet } from 'mqtt';
 import type { ExchangeRecorder } from '../../src/report/exchanges';
+import { IotcError, type IotcErrorCode } from '../../lib/errors';
 
 export type MqttVersion = 4 | 5;
 export type Qos = 0 | 1;
@@ -63,12 +64,13 @@ export interface ReceivedMessage {
   receivedAt: number;
 }
 
-export class MqttConnectionError extends Error {
-  readonly code = 'IOTC_MQTT_CONNECTION';
+export class MqttConnectionError extends IotcError {
+  readonly code: IotcErrorCode = 'IOTC_MQTT_CONNECTION';
 }
 
 /** A refused or failed connect, with the CONNACK code when there was one. */
 export class MqttConnectRefusedError extends MqttConnectionError {
+  override readonly code = 'IOTC_MQTT_CONNECT_REFUSED';
   constructor(readonly refusal: ConnectRefusal) {
     super(`MQTT connect refused: ${refusal.code} ${refusal.message}`);
   }

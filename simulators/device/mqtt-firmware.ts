@@ -6,9 +6,9 @@
  * `v2/fw/error` (the platform then ends the session) or a missing chunk fails the download.
  */
 import type { MqttConnection } from './mqtt-connection';
+import { IotcError } from '../../lib/errors';
 
-export class FirmwareDownloadError extends Error {
-  override readonly name = 'FirmwareDownloadError';
+export class FirmwareDownloadError extends IotcError {
   readonly code = 'IOTC_FIRMWARE_DOWNLOAD';
 }
 

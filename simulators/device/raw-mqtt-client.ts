@@ -7,9 +7,9 @@
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import mqttPacket, { type Packet } from 'mqtt-packet';
+import { IotcError } from '../../lib/errors';
 
-export class RawMqttError extends Error {
-  override readonly name = 'RawMqttError';
+export class RawMqttError extends IotcError {
   readonly code = 'IOTC_RAW_MQTT';
 }
 

@@ -16,6 +16,7 @@ import {
   type ReceivedMessage,
 } from '../device/mqtt-connection';
 import { MqttDevice } from '../device/mqtt-device';
+import { IotcError } from '../../lib/errors';
 
 export const GATEWAY_TOPICS = {
   connect: 'v1/gateway/connect',
@@ -75,7 +76,7 @@ export interface GatewayRpcRequest {
 export type RpcHandler = (request: GatewayRpcRequest) => unknown | Promise<unknown>;
 export const NO_REPLY = Symbol('no reply');
 
-export class AttributeRequestTimeoutError extends Error {
+export class AttributeRequestTimeoutError extends IotcError {
   readonly code = 'IOTC_ATTRIBUTE_REQUEST_TIMEOUT';
 }
 

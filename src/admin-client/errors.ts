@@ -1,5 +1,6 @@
 /** Failures of the administration REST API client. Messages never carry a credential (token, password, key). */
 import { Redactor } from '../report/redact';
+import { IotcError } from '../../lib/errors';
 
 const SECRET_QUERY = /([?&](?:accessToken|token|refreshToken|password|secretKey|apiKey)=)[^&#]*/gi;
 const shapes = new Redactor();
@@ -10,7 +11,7 @@ export function redactForMessage(text: string): string {
 }
 
 /** An answer of the admin REST API that is not a success: HTTP status, ThingsBoard errorCode and server message. */
-export class AdminApiError extends Error {
+export class AdminApiError extends IotcError {
   readonly code = 'IOTC_ADMIN_API';
   readonly path: string;
   readonly serverMessage: string;
@@ -27,18 +28,16 @@ export class AdminApiError extends Error {
     super(
       `${method} ${safePath} answered ${status}${errorCode === undefined ? '' : ` (errorCode ${errorCode})`}: ${safeMessage || '(empty body)'}`,
     );
-    this.name = 'AdminApiError';
     this.path = safePath;
     this.serverMessage = safeMessage;
   }
 }
 
 /** The admin API answered a success whose body is not the documented shape. */
-export class AdminResponseShapeError extends Error {
+export class AdminResponseShapeError extends IotcError {
   readonly code = 'IOTC_ADMIN_RESPONSE_SHAPE';
 
   constructor(what: string, text: string) {
     super(`${what}: unexpected answer ${redactForMessage(text.slice(0, 300)) || '(empty body)'}`);
-    this.name = 'AdminResponseShapeError';
   }
 }

@@ -22,6 +22,7 @@ import { PACKAGE_ROOT } from '../../lib/package-root';
 import { freePort } from '../target/free-port';
 import { gatewayReadyRest, withRunNames } from '../target/gateway-rest';
 import { generateSelfSignedCertificate } from '../tls/certificate';
+import { IotcError } from '../../lib/errors';
 
 export interface GatewayConfigOptions {
   out: string;
@@ -40,8 +41,7 @@ export interface GatewayConfigOptions {
 /** iotc's custom converters in Python for 3.8.3, by connector type (rest/). */
 const GATEWAY_EXTENSIONS = join(PACKAGE_ROOT, 'src', 'target', 'gateway-extensions');
 
-export class GatewayConfigError extends Error {
-  override readonly name = 'GatewayConfigError';
+export class GatewayConfigError extends IotcError {
   readonly code = 'IOTC_GATEWAY_CONFIG';
 }
 

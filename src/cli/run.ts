@@ -29,6 +29,7 @@ import { COMPILED, PACKAGE_ROOT } from '../../lib/package-root';
 import { selectionErrorJunit } from '../report/junit';
 import { checkSelection, EMPTY_SELECTION_EXIT, SelectionError } from './selection';
 import { dryRunInventory } from './inventory';
+import { IotcError } from '../../lib/errors';
 
 export const PROJECT_ROOT = PACKAGE_ROOT;
 
@@ -51,8 +52,7 @@ export interface RunOptions {
   parallel?: number | 'auto';
 }
 
-export class RunOptionsError extends Error {
-  override readonly name = 'RunOptionsError';
+export class RunOptionsError extends IotcError {
   readonly code = 'IOTC_RUN_OPTIONS';
 }
 

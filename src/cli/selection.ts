@@ -5,15 +5,15 @@
  */
 import type { IRunConfiguration } from '@cucumber/cucumber/api';
 import { loadSources } from '@cucumber/cucumber/api';
+import { IotcError } from '../../lib/errors';
 
 /** Exit code of a run whose selection is malformed or empty (pytest's "no tests collected"). */
 export const EMPTY_SELECTION_EXIT = 5;
 
-export class SelectionError extends Error {
+export class SelectionError extends IotcError {
   readonly code: 'IOTC_TAG_EXPRESSION' | 'IOTC_EMPTY_SELECTION' | 'IOTC_FEATURE_SOURCES';
   constructor(code: SelectionError['code'], message: string) {
     super(message);
-    this.name = 'SelectionError';
     this.code = code;
   }
 }

@@ -7,6 +7,7 @@
  * with a dot in it, say) wins over the path reading. A template that is exactly one placeholder yields the value
  * itself with its type; a composite (`${a}:${b}`, `Device ${name}`) yields text.
  */
+import { IotcError } from '../../lib/errors';
 
 export type TemplatePart = { literal: string } | { path: string; segments: PathSegment[] };
 export type PathSegment = string | number;
@@ -17,7 +18,7 @@ export interface Template {
 }
 
 /** A template that cannot be parsed: unclosed `${`, an empty placeholder, a malformed path. */
-export class ExpressionSyntaxError extends Error {
+export class ExpressionSyntaxError extends IotcError {
   readonly code = 'IOTC_EXPRESSION_SYNTAX';
   constructor(
     readonly expression: string,

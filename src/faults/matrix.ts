@@ -23,6 +23,7 @@ import {
   type VerdictContext,
 } from '../report/verdicts';
 import { CucumberSession } from './cucumber-session';
+import { IotcError } from '../../lib/errors';
 
 export type FaultOutcome = 'killed' | 'survived' | 'not judged';
 
@@ -100,12 +101,8 @@ export interface MatrixOptions {
   log?: (line: string) => void;
 }
 
-export class MatrixSelectionError extends Error {
+export class MatrixSelectionError extends IotcError {
   readonly code = 'IOTC_FAULT_SELECTION';
-  constructor(message: string) {
-    super(message);
-    this.name = 'MatrixSelectionError';
-  }
 }
 
 export async function runFaultMatrix(options: MatrixOptions = {}): Promise<MatrixResult> {

@@ -12,6 +12,7 @@ import {
   type RequirementResult,
   type ScenarioStatus,
 } from './verdicts';
+import { IotcError } from '../../lib/errors';
 
 const STATUS_ORDER: ScenarioStatus[] = [
   'PASSED',
@@ -23,7 +24,7 @@ const STATUS_ORDER: ScenarioStatus[] = [
   'FAILED',
 ];
 
-export class ReportMergeError extends Error {
+export class ReportMergeError extends IotcError {
   readonly code = 'IOTC_REPORT_MERGE';
 }
 

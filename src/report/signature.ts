@@ -7,14 +7,14 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from './provenance';
+import { IotcError } from '../../lib/errors';
 
 export const REPORT_FILE = 'conformance.json';
 
-export class ReportSignatureError extends Error {
+export class ReportSignatureError extends IotcError {
   readonly code = 'IOTC_REPORT_SIGNATURE';
   constructor(message: string) {
     super(message);
-    this.name = 'ReportSignatureError';
   }
 }
 

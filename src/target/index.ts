@@ -8,6 +8,7 @@ import { targetProfileSchema, type TargetProfile } from '../../schemas';
 import { describeJsonSyntaxError, validate } from '../../schemas/validate';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 import type { ConnectorTarget } from './connector-target';
+import { IotcError } from '../../lib/errors';
 
 export type Capability = NonNullable<TargetProfile['capabilities']>[number];
 
@@ -59,7 +60,7 @@ export interface Target {
 
 export type { ConnectorTarget } from './connector-target';
 
-export class TargetProfileError extends Error {
+export class TargetProfileError extends IotcError {
   readonly code = 'IOTC_TARGET_PROFILE';
 }
 

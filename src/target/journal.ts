@@ -10,6 +10,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync } from 
 import { dirname, join, resolve } from 'node:path';
 import type { AdminClient } from '../admin-client';
 import { AdminApiError } from '../admin-client';
+import { IotcError } from '../../lib/errors';
 
 export type EntityKind = 'device' | 'deviceProfile' | 'otaPackage' | 'apiKey';
 
@@ -51,11 +52,10 @@ export function journalPath(
 }
 
 /** Thrown when a run that was interrupted tries to create one more entity. */
-export class RunInterruptedError extends Error {
+export class RunInterruptedError extends IotcError {
   readonly code = 'IOTC_RUN_INTERRUPTED';
   constructor(reason: string) {
     super(`the run was interrupted (${reason}): no new entity is created`);
-    this.name = 'RunInterruptedError';
   }
 }
 

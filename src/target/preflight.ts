@@ -6,16 +6,13 @@
  */
 import { AdminApiError, AdminClient } from '../admin-client';
 import type { Target } from '.';
+import { IotcError } from '../../lib/errors';
 
 /** How long the check waits for the admin API before it calls the target unresponsive. */
 export const PREFLIGHT_TIMEOUT_MS = 10_000;
 
-export class TargetUnreachableError extends Error {
+export class TargetUnreachableError extends IotcError {
   readonly code = 'IOTC_TARGET_UNREACHABLE';
-  constructor(message: string) {
-    super(message);
-    this.name = 'TargetUnreachableError';
-  }
 }
 
 /** Resolves when the target's admin API answers and logs the tenant administrator in; else explains why not. */

@@ -4,13 +4,11 @@
  * error. No fixed sleeps: the wait ends as soon as the check passes.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { IotcError } from '../../lib/errors';
 
 /** Thrown by a check when retrying cannot help (an irreversible wrong outcome): `eventually` fails at once. */
-export class GiveUp extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'GiveUp';
-  }
+export class GiveUp extends IotcError {
+  readonly code = 'IOTC_CHECK_GAVE_UP';
 }
 
 export interface EventuallyOptions {

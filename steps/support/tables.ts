@@ -5,13 +5,13 @@
  * checked to carry the column names their step reads, so a table written the other way fails loudly.
  */
 import type { DataTable } from '@cucumber/cucumber';
+import { IotcError } from '../../lib/errors';
 
 /** A table whose shape does not match what its step reads. */
-export class DataTableShapeError extends Error {
+export class DataTableShapeError extends IotcError {
   readonly code = 'IOTC_DATA_TABLE_SHAPE';
   constructor(message: string) {
     super(message);
-    this.name = 'DataTableShapeError';
   }
 }
 

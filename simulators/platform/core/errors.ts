@@ -1,6 +1,9 @@
 /** One error class per failure kind; each carries ThingsBoard's HTTP status and error code (platform-facts.md §8). */
 import { faultActive } from '../../../faults';
-export class PlatformError extends Error {
+import { IotcError, type IotcErrorCode } from '../../../lib/errors';
+export class PlatformError extends IotcError {
+  /** Any other failure (ThingsBoard's general error 2, answered 500 unless given). */
+  readonly code: IotcErrorCode = 'IOTC_PLATFORM_ERROR';
   constructor(
     message: string,
     readonly status: number,
@@ -11,24 +14,28 @@ export class PlatformError extends Error {
 }
 
 export class BadRequestError extends PlatformError {
+  override readonly code = 'IOTC_PLATFORM_BAD_REQUEST';
   constructor(message: string) {
     super(message, 400, 31);
   }
 }
 
 export class NotFoundError extends PlatformError {
+  override readonly code = 'IOTC_PLATFORM_NOT_FOUND';
   constructor(message = "Requested item wasn't found!") {
     super(message, 404, 32);
   }
 }
 
 export class AuthenticationError extends PlatformError {
+  override readonly code = 'IOTC_PLATFORM_AUTHENTICATION';
   constructor(message = 'Authentication failed', errorCode = 10) {
     super(message, faultActive('AUTH-05:refused-403') ? 403 : 401, errorCode);
   }
 }
 
 export class PermissionDeniedError extends PlatformError {
+  override readonly code = 'IOTC_PLATFORM_PERMISSION_DENIED';
   constructor(message = "You don't have permission to perform this operation!") {
     super(message, 403, 20);
   }
@@ -36,6 +43,7 @@ export class PermissionDeniedError extends PlatformError {
 
 /** The tenant's device limit (tenant profile maxDevices) is reached: no device is created. */
 export class QuotaExceededError extends PlatformError {
+  override readonly code = 'IOTC_PLATFORM_QUOTA_EXCEEDED';
   constructor(message = 'Maximum number of devices reached!') {
     super(message, 403, 20);
   }

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PlatformError } from '../core/errors';
 
 export class PayloadTooLargeError extends PlatformError {
+  override readonly code = 'IOTC_PLATFORM_PAYLOAD_TOO_LARGE';
   constructor(limit: number) {
     super(`Payload size exceeds the limit of ${limit} bytes`, 413, 31);
   }

@@ -1,4 +1,5 @@
 /** MQTT 5 reason codes the reference uses, with ThingsBoard's choices (platform-facts.md §4.7). */
+import { IotcError } from '../../../lib/errors';
 export const REASON = {
   SUCCESS: 0x00,
   UNSPECIFIED_ERROR: 0x80,
@@ -34,7 +35,8 @@ export const SUBACK_FAILURE_V3 = 0x80;
  * `closeOnV3` says whether a 3.1.1 session is closed instead (ThingsBoard closes on malformed payloads and
  * transport errors, and answers a plain PUBACK for the others: platform-facts.md §4.4 and §4.6).
  */
-export class PublishFailure extends Error {
+export class PublishFailure extends IotcError {
+  readonly code = 'IOTC_MQTT_PUBLISH_FAILED';
   constructor(
     readonly reasonCode: number,
     message: string,
