@@ -53,6 +53,13 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
   let platform: RunningPlatform | undefined;
   let admin: AdminClient | undefined;
   let client: ClientProcess | undefined;
+  // Ctrl-C or a kill ends the certification at once; the client's group is killed on the way out (client-process.ts)
+  const interrupted = (signal: NodeJS.Signals) => {
+    options.say(`${signal}: the certification is abandoned, the client under test killed`);
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     platform = await startPlatform({
       minServerRpcTimeoutMs: options.rpcTimeoutMs,
@@ -112,6 +119,8 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       finishedAt: new Date(),
     };
   } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
     await client?.end(0);
     await admin?.close();
     await platform?.close();

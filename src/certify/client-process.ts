@@ -1,7 +1,9 @@
 /**
  * The client under test as a child process (`iotc certify --exec "<command>"`): run through the shell in a process
  * group of its own, so that ending it ends whatever it started (an SDK script under a wrapper, a firmware simulator
- * and its helpers). Ended with SIGTERM, then SIGKILL when it lingers.
+ * and its helpers). Ended with SIGTERM, then SIGKILL when it lingers; a group of its own gets no Ctrl-C from the
+ * terminal, so whenever iotc itself exits before it has ended the client (an error, a signal) the group is killed on
+ * the way out.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 
@@ -21,6 +23,7 @@ export class ClientProcess {
       stdio: ['ignore', 'inherit', 'inherit'],
       env: { ...process.env, ...env },
     });
+    process.on('exit', this.killGroup);
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         this.ended = true;
@@ -37,12 +40,17 @@ export class ClientProcess {
     return !this.ended;
   }
 
-  /** Waits up to `ms` for the client to end by itself; then SIGTERM to its group, then SIGKILL. */
+  /**
+   * Waits up to `ms` for the client to end by itself; then SIGTERM to its group and, after a grace, SIGKILL to what
+   * is left of the group in any case: the shell may be gone while a process it started ignored SIGTERM or runs on.
+   */
   async end(ms: number): Promise<number | string> {
-    if (await this.exitedWithin(ms)) return this.exited;
-    this.signal('SIGTERM');
-    if (await this.exitedWithin(TERM_GRACE_MS)) return this.exited;
-    this.signal('SIGKILL');
+    if (!(await this.exitedWithin(ms))) {
+      this.signal('SIGTERM');
+      await this.exitedWithin(TERM_GRACE_MS);
+    }
+    this.killGroup();
+    process.off('exit', this.killGroup);
     return this.exited;
   }
 
@@ -58,6 +66,16 @@ export class ClientProcess {
     clearTimeout(timer);
     return ended;
   }
+
+  /** SIGKILL to the whole group, whether its leader (the shell) has ended or not. */
+  private readonly killGroup = (): void => {
+    if (this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+  };
 
   private signal(name: NodeJS.Signals): void {
     if (this.ended || this.child.pid === undefined) return;
