@@ -64,9 +64,12 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
     platform = await startPlatform({
       minServerRpcTimeoutMs: options.rpcTimeoutMs,
       traffic: (event) => {
-        if (event.protocol !== 'http' || isAdminRequest(event.exchange.url)) return;
-        exchanges.push(event.exchange);
-        firstRequest();
+        if (event.protocol === 'http' && !isAdminRequest(event.exchange.url))
+          exchanges.push(event.exchange);
+      },
+      // the steps start at the client's first request, also when that one is a long-poll still waiting
+      requestArrived: (request) => {
+        if (!isAdminRequest(request.url ?? '')) firstRequest();
       },
     });
     const tenant = platform.demo.users.find((user) => user.authority === 'TENANT_ADMIN');

@@ -67,6 +67,14 @@ describe('iotc certify device --transport http', { concurrency: 2 }, () => {
     assert.match(result.files, /"url": "\/api\/v1\/<redacted>\/rpc\/\d+"/);
   });
 
+  test('a client whose first request is a long-poll for the RPC gets the steps while it waits', async () => {
+    // were the steps started by the first request's answer, they would wait for this poll (120 s) and the start
+    // timeout (60 s) would skip them: HTTP-DEV-05 and 06 NOT TESTED
+    const result = await certify(CLIENT, { IOTC_TEST_CLIENT_POLL_FIRST: '1' });
+    assert.equal(result.code, 0, result.output);
+    assert.deepEqual(result.verdicts, ALL_PASS);
+  });
+
   const faults: Array<[fault: string, requirement: string, also?: Record<string, string>]> = [
     ['url', 'HTTP-DEV-01'],
     ['content-type', 'HTTP-DEV-02'],

@@ -9,6 +9,7 @@
  * - seconds (HTTP-DEV-04): the timestamped telemetry's ts is in seconds;
  * - wrong-id (HTTP-DEV-05): the RPC reply goes to another id than the request's;
  * - late (HTTP-DEV-06): the RPC reply is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived.
+ * IOTC_TEST_CLIENT_POLL_FIRST=1 makes its first request a long-poll for the RPC (120 s), as firmware often starts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
   if (!url || !token) throw new Error('IOTC_CERTIFY_URL and IOTC_CERTIFY_TOKEN must be set');
   const device = new HttpDevice(url, token);
   try {
+    const pollFirst = process.env.IOTC_TEST_CLIENT_POLL_FIRST === '1';
+    if (pollFirst) await answerRpc(device, 120_000);
     if (fault === 'content-type') {
       // the driver always sends the right header, so the faulty request is made by hand
       const answer = await request(`${url}/api/v1/${token}/telemetry`, {
@@ -43,21 +46,26 @@ async function main(): Promise<void> {
       json: fault === 'shape' ? ['firmwareVersion', '1.0.0'] : { firmwareVersion: '1.0.0' },
     });
     if (fault === 'url') await device.request('POST', 'telemetries', { json: { pressure: 1013 } });
-    for (let poll = 0; poll < RPC_POLLS; poll += 1) {
-      const answer = await device.pollRpc(5000);
-      if (answer.status !== 200) continue;
-      const rpc = JSON.parse(answer.text) as { id: number; method: string };
-      if (fault === 'late') await sleep(Number(process.env.IOTC_TEST_CLIENT_LATE_MS ?? 0));
-      await device.replyRpc(fault === 'wrong-id' ? rpc.id + 1000 : rpc.id, {
-        json: { pong: rpc.method },
-      });
-      break;
-    }
+    if (!pollFirst) await answerRpc(device, 5000);
     // the shared attribute the certification set before its RPC
     const shared = await device.getAttributes({ sharedKeys: ['iotcCertifyStep'] });
     console.log(`test client: shared attributes ${shared.text}`);
   } finally {
     await device.close();
+  }
+}
+
+/** Long-polls for the certification's RPC and answers it (up to RPC_POLLS polls of `pollMs`). */
+async function answerRpc(device: HttpDevice, pollMs: number): Promise<void> {
+  for (let poll = 0; poll < RPC_POLLS; poll += 1) {
+    const answer = await device.pollRpc(pollMs);
+    if (answer.status !== 200) continue;
+    const rpc = JSON.parse(answer.text) as { id: number; method: string };
+    if (fault === 'late') await sleep(Number(process.env.IOTC_TEST_CLIENT_LATE_MS ?? 0));
+    await device.replyRpc(fault === 'wrong-id' ? rpc.id + 1000 : rpc.id, {
+      json: { pong: rpc.method },
+    });
+    break;
   }
 }
 
