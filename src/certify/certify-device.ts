@@ -86,8 +86,8 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
     });
     const rpcs: SentRpc[] = [];
     if (await first(spoke, client, options.startTimeoutMs)) {
-      options.say(`step 1: shared attribute ${CERTIFY_SHARED_KEY} updated`);
       await admin.saveAttributes(device.id, 'SHARED_SCOPE', { [CERTIFY_SHARED_KEY]: 1 });
+      options.say(`step 1: shared attribute ${CERTIFY_SHARED_KEY} set to 1`);
       const call: SentRpc = {
         method: CERTIFY_RPC_METHOD,
         sentAt: Date.now(),
