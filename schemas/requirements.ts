@@ -14,12 +14,20 @@ export const INTERFACES = [
   'robustness',
 ] as const;
 
+/**
+ * Who carries the obligation: the platform (served by the reference platform, checked by `iotc run`), a device or a
+ * gateway using the platform's device APIs (checked by `iotc certify`), or the REST connector of the IoT gateway.
+ */
+export const ROLES = ['platform', 'device', 'gateway', 'connector'] as const;
+export type Role = (typeof ROLES)[number];
+
 export const requirementSchema = {
   type: 'object',
-  required: ['id', 'interface', 'statement', 'section', 'level', 'testable'],
+  required: ['id', 'interface', 'role', 'statement', 'section', 'level', 'testable'],
   properties: {
     id: { type: 'string', pattern: '^[A-Z]+(-[A-Z0-9]+)+$' },
     interface: { enum: INTERFACES },
+    role: { enum: ROLES },
     statement: { type: 'string', minLength: 1 },
     section: { type: 'string', minLength: 1 },
     level: { enum: ['MUST', 'SHOULD', 'MAY'] },

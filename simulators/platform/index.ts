@@ -73,6 +73,8 @@ export interface PlatformOptions {
   logger?: pino.Logger;
   /** Sees every HTTP exchange and MQTT packet (`iotc simulate --log`, simulators/platform/traffic.ts). */
   traffic?: TrafficListener;
+  /** Told of every HTTP request as it arrives, before it is answered (`iotc certify` starts its steps then). */
+  requestArrived?: (request: IncomingMessage) => void;
 }
 
 export interface RunningPlatform {
@@ -169,6 +171,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   router.on('GET', '/', (request, response) => serveLandingPage(request, response, landing));
   const handler = (request: IncomingMessage, response: ServerResponse) => {
     if (options.traffic) observeHttp(request, response, options.traffic);
+    options.requestArrived?.(request);
     try {
       router.lookup(request, response);
     } catch (error) {

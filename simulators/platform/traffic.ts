@@ -1,7 +1,8 @@
 /**
  * What the reference platform receives and answers, one event per HTTP exchange and per MQTT packet, for people
  * watching their firmware talk to it (`iotc simulate --log`). Off unless a listener is given: no cost otherwise.
- * Access tokens in paths and MQTT user names are shortened to their first four characters.
+ * Access tokens in paths and MQTT user names are shortened to their first four characters in what is shown (`path`,
+ * `body`); `exchange` is the exchange as it was, for programs that judge a client's requests (`iotc certify`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Packet } from 'mqtt-packet';
@@ -15,6 +16,8 @@ export type TrafficEvent =
       ms: number;
       /** The start of the request body, as the handler read it. */
       body?: string;
+      /** Unmasked, for programs: never print it (it carries the access token). */
+      exchange: ObservedExchange;
     }
   | {
       protocol: 'mqtt';
@@ -24,9 +27,24 @@ export type TrafficEvent =
       packet: Packet;
     };
 
+/** One HTTP exchange as the platform saw it, bodies kept up to KEPT_BODY_BYTES. */
+export interface ObservedExchange {
+  /** Epoch milliseconds when the request arrived. */
+  receivedAt: number;
+  method: string;
+  /** The request target as sent: path with the access token, and query. */
+  url: string;
+  contentType?: string;
+  requestBody: string;
+  status: number;
+  responseBody: string;
+}
+
 export type TrafficListener = (event: TrafficEvent) => void;
 
 const SHOWN_BODY_BYTES = 500;
+/** What is kept of each body for programs (a device API payload is far smaller; a firmware download is cut). */
+const KEPT_BODY_BYTES = 65_536;
 
 /** Masks an access token: its first four characters and an ellipsis. */
 export function maskToken(token: string): string {
@@ -51,15 +69,17 @@ export function observeHttp(
   listener: TrafficListener,
 ): void {
   const started = performance.now();
+  const receivedAt = Date.now();
   const chunks: Buffer[] = [];
   let kept = 0;
+  const answer = captureResponseBody(response);
   const emit = request.emit;
   request.emit = function observed(
     this: IncomingMessage,
     event: string | symbol,
     ...args: unknown[]
   ) {
-    if (event === 'data' && kept < SHOWN_BODY_BYTES) {
+    if (event === 'data' && kept < KEPT_BODY_BYTES) {
       const chunk = Buffer.from(args[0] as Buffer);
       chunks.push(chunk);
       kept += chunk.length;
@@ -67,7 +87,8 @@ export function observeHttp(
     return emit.call(this, event, ...args);
   } as typeof request.emit;
   response.once('finish', () => {
-    const body = Buffer.concat(chunks).toString('utf8');
+    const requestBody = Buffer.concat(chunks).toString('utf8').slice(0, KEPT_BODY_BYTES);
+    const body = requestBody.slice(0, SHOWN_BODY_BYTES + 1);
     listener({
       protocol: 'http',
       method: request.method ?? '?',
@@ -79,8 +100,30 @@ export function observeHttp(
           ? `${body.slice(0, SHOWN_BODY_BYTES)}…`
           : body
         : undefined,
+      exchange: {
+        receivedAt,
+        method: request.method ?? '?',
+        url: request.url ?? '',
+        contentType: request.headers['content-type'],
+        requestBody,
+        status: response.statusCode,
+        responseBody: answer(),
+      },
     });
   });
+}
+
+/** Keeps the body the handler hands to `response.end` (the reference answers with one end call, never write). */
+function captureResponseBody(response: ServerResponse): () => string {
+  let captured = '';
+  const end = response.end;
+  response.end = function observedEnd(this: ServerResponse, ...args: unknown[]) {
+    const chunk = args[0];
+    if (typeof chunk === 'string' || Buffer.isBuffer(chunk))
+      captured = chunk.toString('utf8').slice(0, KEPT_BODY_BYTES);
+    return (end as (...rest: unknown[]) => ServerResponse).apply(this, args);
+  } as typeof response.end;
+  return () => captured;
 }
 
 /** One line for a person: time, protocol, what happened. */

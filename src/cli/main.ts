@@ -7,6 +7,7 @@ import { SIMULATE_MODES, type SimulateOptions } from './simulate';
 import type { MqttGatewayCommandOptions } from './load-mqtt-gateway';
 import type { ExternalApiOptions } from './external-api';
 import type { GatewayConfigOptions } from './gateway-config';
+import { registerCertifyCommand } from './certify-command';
 
 // Each command loads its implementation when it runs: `iotc --help` loads none of the servers, cucumber or the
 // drivers, and starts in a fraction of a second.
@@ -418,6 +419,8 @@ program
     const { simulate } = require('./simulate') as typeof import('./simulate');
     await simulate(options);
   });
+
+registerCertifyCommand(program);
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) {

@@ -9,6 +9,7 @@ import {
   INTERFACES,
   type Requirement,
   type RequirementCatalogue,
+  type Role,
 } from '../../schemas';
 import { validate } from '../../schemas/validate';
 import type { Redactor } from './redact';
@@ -25,7 +26,14 @@ import { PACKAGE_ROOT } from '../../lib/package-root';
 
 export const CATALOGUE_PATH = join(PACKAGE_ROOT, 'features', 'requirements.json');
 
-export function loadCatalogue(path = CATALOGUE_PATH): Requirement[] {
+/** The roles `iotc run` and the kill matrix judge: a platform and a REST connector (the certified clients are not). */
+export const SUITE_ROLES: readonly Role[] = ['platform', 'connector'];
+
+/** The catalogue's requirements of the given roles (default: those of the conformance suite). */
+export function loadCatalogue(
+  path = CATALOGUE_PATH,
+  roles: readonly Role[] = SUITE_ROLES,
+): Requirement[] {
   const catalogue = JSON.parse(readFileSync(path, 'utf8')) as RequirementCatalogue;
   const check = validate(requirementCatalogueSchema, catalogue);
   if (!check.ok)
@@ -36,7 +44,7 @@ export function loadCatalogue(path = CATALOGUE_PATH): Requirement[] {
       throw new Error(`requirement catalogue ${path} repeats the id ${requirement.id}`);
     seen.add(requirement.id);
   }
-  return catalogue.requirements;
+  return catalogue.requirements.filter((requirement) => roles.includes(requirement.role));
 }
 
 export interface InterfaceSummary {

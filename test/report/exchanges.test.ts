@@ -152,6 +152,7 @@ test('the report gives every verdict, PASS included, the exchanges of the scenar
     id,
     interface: 'http-device-api' as const,
     statement: id,
+    role: 'platform' as const,
     section: 's',
     level: 'MUST' as const,
     testable: true,

@@ -28,6 +28,7 @@ function part(
       ([id, { verdict, planned, ran }]): RequirementResult => ({
         id,
         interface: 'http-device-api',
+        role: 'platform',
         statement: id,
         section: 's',
         level: 'MUST',

@@ -11,6 +11,7 @@ import type { Requirement } from '../../schemas';
 const requirement = (id: string, capability?: string): Requirement => ({
   id,
   interface: 'http-device-api',
+  role: 'platform',
   statement: id,
   section: 's',
   level: 'MUST',

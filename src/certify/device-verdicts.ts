@@ -1,0 +1,99 @@
+/**
+ * From the checks of the client's requests to the report's requirement results: one verdict per device requirement
+ * of the catalogue, evidence being the client's own requests (the ones that broke it, else the first it judged).
+ * A requirement without a check, or whose subject the client never exercised, is NOT TESTED with the reason.
+ */
+import type { Requirement } from '../../schemas';
+import type { HttpExchange } from '../report/exchanges';
+import type { RequirementResult, ScenarioResult } from '../report/verdicts';
+import type { ObservedExchange } from '../../simulators/platform/traffic';
+import type { CheckInput, DeviceCheck } from './http-device-checks';
+
+/** How many of the client's requests a requirement shows as evidence. */
+const EVIDENCE_LIMIT = 6;
+const BODY_CHARS = 300;
+
+function cut(text: string): string | undefined {
+  if (!text) return undefined;
+  return text.length > BODY_CHARS ? `${text.slice(0, BODY_CHARS)}…` : text;
+}
+
+/** A request of the client as report evidence (redacted later by the report writer, token included). */
+export function clientExchange(exchange: ObservedExchange): HttpExchange {
+  return {
+    protocol: 'http',
+    via: 'client under test',
+    request: {
+      method: exchange.method,
+      url: exchange.url,
+      ...(exchange.contentType === undefined
+        ? {}
+        : { headers: { 'content-type': exchange.contentType } }),
+      body: cut(exchange.requestBody),
+    },
+    response: { status: exchange.status, body: cut(exchange.responseBody) },
+    elapsedMs: 0,
+  };
+}
+
+export interface DeviceVerdicts {
+  requirements: RequirementResult[];
+  /** One pseudo-scenario per judged requirement, for the report's run counts. */
+  scenarios: ScenarioResult[];
+}
+
+export function deviceVerdicts(
+  catalogue: readonly Requirement[],
+  checks: ReadonlyMap<string, DeviceCheck>,
+  input: CheckInput,
+): DeviceVerdicts {
+  const scenarios: ScenarioResult[] = [];
+  const requirements = catalogue.map((requirement): RequirementResult => {
+    const check = checks.get(requirement.id);
+    if (!check)
+      return {
+        ...requirement,
+        verdict: 'NOT TESTED',
+        reason: 'iotc certify has no check of it yet',
+        planned: 0,
+        scenarios: [],
+      };
+    const outcome = check(input);
+    if (!outcome.exercised)
+      return {
+        ...requirement,
+        verdict: 'NOT TESTED',
+        reason: `not exercised: ${outcome.reason}`,
+        planned: 1,
+        scenarios: [],
+      };
+    const failed = outcome.violations.length > 0;
+    const shown = failed
+      ? outcome.violations.map((violation) => violation.exchange)
+      : outcome.judged;
+    const scenario: ScenarioResult = {
+      name: `${requirement.id}: ${outcome.judged.length} ${outcome.judged.length === 1 ? 'request' : 'requests'} of the client checked`,
+      location: `iotc certify device ${requirement.id}`,
+      tags: [`@${requirement.id}`],
+      status: failed ? 'FAILED' : 'PASSED',
+      durationMs: 0,
+      ...(failed
+        ? {
+            error: outcome.violations.map((violation) => violation.reason).join('\n'),
+            failedStep: 'the requests of the client under test',
+          }
+        : {}),
+      evidence: [],
+      exchanges: shown.slice(0, EVIDENCE_LIMIT).map(clientExchange),
+    };
+    scenarios.push(scenario);
+    const { tags: _tags, evidence: _evidence, ...decided } = scenario;
+    return {
+      ...requirement,
+      verdict: failed ? 'FAIL' : 'PASS',
+      planned: 1,
+      scenarios: [decided],
+    };
+  });
+  return { requirements, scenarios };
+}

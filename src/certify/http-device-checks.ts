@@ -1,0 +1,260 @@
+/**
+ * The HTTP device's own obligations (catalogue role `device`, HTTP-DEV-01..06), judged from the requests the client
+ * under test sent to the instrumented reference (simulators/platform/traffic.ts `ObservedExchange`).
+ *
+ * Each check returns the requests it judged and the ones that break it. A requirement whose subject never occurred
+ * (no request with a body, no timestamped telemetry, no RPC reply) is not exercised: NOT TESTED with the reason,
+ * never PASS.
+ */
+import { clientAttributesSchema, telemetrySchema } from '../../schemas';
+import { validate } from '../../schemas/validate';
+import type { ObservedExchange } from '../../simulators/platform/traffic';
+
+/** A two-way RPC the certification sent: when and for how long the platform waited for the reply. */
+export interface SentRpc {
+  method: string;
+  sentAt: number;
+  timeoutMs: number;
+}
+
+export interface CheckInput {
+  token: string;
+  /** The client's requests, in arrival order. */
+  exchanges: readonly ObservedExchange[];
+  rpcs: readonly SentRpc[];
+}
+
+export interface Violation {
+  exchange: ObservedExchange;
+  reason: string;
+}
+
+export type CheckOutcome =
+  | { exercised: false; reason: string }
+  | { exercised: true; judged: ObservedExchange[]; violations: Violation[] };
+
+export type DeviceCheck = (input: CheckInput) => CheckOutcome;
+
+/** The resources of the HTTP device API after /api/v1/{token}/ (interfaces.md, "HTTP device API"). */
+const RESOURCE = /^(telemetry|attributes|attributes\/updates|rpc|rpc\/\d+|claim|firmware)$/;
+/** Smallest ts read as milliseconds: 1e11 ms is 1973, while 1e11 s is thousands of years ahead. */
+const SMALLEST_MILLISECONDS = 100_000_000_000;
+/** A ts this far past the request's arrival is not a clock's milliseconds (microseconds, nanoseconds). */
+const LARGEST_AHEAD_MS = 86_400_000;
+
+function pathOf(exchange: ObservedExchange): string {
+  const at = exchange.url.indexOf('?');
+  return at < 0 ? exchange.url : exchange.url.slice(0, at);
+}
+
+function resourceOf(exchange: ObservedExchange, token: string): string | undefined {
+  const prefix = `/api/v1/${token}/`;
+  const path = pathOf(exchange);
+  return path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+}
+
+function posts(input: CheckInput, resource: RegExp): ObservedExchange[] {
+  return input.exchanges.filter(
+    (exchange) =>
+      exchange.method === 'POST' && resource.test(resourceOf(exchange, input.token) ?? ''),
+  );
+}
+
+function parsed(exchange: ObservedExchange): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(exchange.requestBody) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+function outcome(
+  judged: ObservedExchange[],
+  violations: Violation[],
+  notExercised: string,
+): CheckOutcome {
+  return judged.length === 0
+    ? { exercised: false, reason: notExercised }
+    : { exercised: true, judged, violations };
+}
+
+/** HTTP-DEV-01: /api/v1/{its token}/<a resource of the API> (or /api/v1/provision, which has no token). */
+const urlForm: DeviceCheck = (input) => {
+  const violations = input.exchanges.flatMap((exchange) => {
+    if (pathOf(exchange) === '/api/v1/provision') return [];
+    const resource = resourceOf(exchange, input.token);
+    if (resource !== undefined && RESOURCE.test(resource)) return [];
+    return [
+      {
+        exchange,
+        reason:
+          resource === undefined
+            ? `${exchange.method} ${pathOf(exchange).replace(input.token, '{token}')} is not /api/v1/{token}/... with the device's token`
+            : `${exchange.method} /api/v1/{token}/${resource}: no such resource of the HTTP device API`,
+      },
+    ];
+  });
+  return outcome([...input.exchanges], violations, 'the client sent no request');
+};
+
+/** HTTP-DEV-02: a request with a body says Content-Type: application/json (parameters such as charset allowed). */
+const contentType: DeviceCheck = (input) => {
+  const judged = input.exchanges.filter((exchange) => exchange.requestBody.length > 0);
+  const violations = judged
+    .filter(
+      (exchange) =>
+        (exchange.contentType ?? '').split(';')[0].trim().toLowerCase() !== 'application/json',
+    )
+    .map((exchange) => ({
+      exchange,
+      reason: `${exchange.method} with a body and Content-Type ${exchange.contentType === undefined ? '(none)' : JSON.stringify(exchange.contentType)}`,
+    }));
+  return outcome(judged, violations, 'the client sent no request with a body');
+};
+
+/** HTTP-DEV-03: telemetry is one of the three forms, attributes a JSON object of client-side attributes. */
+const payloadShapes: DeviceCheck = (input) => {
+  const judged = posts(input, /^(telemetry|attributes)$/);
+  const violations = judged.flatMap((exchange) => {
+    const resource = resourceOf(exchange, input.token);
+    const body = parsed(exchange);
+    if (!body.ok) return [{ exchange, reason: `POST ${resource}: the body is not JSON` }];
+    const schema = resource === 'telemetry' ? telemetrySchema : clientAttributesSchema;
+    const check = validate(schema, body.value);
+    return check.ok
+      ? []
+      : [{ exchange, reason: `POST ${resource}: ${check.errors.slice(0, 3).join('; ')}` }];
+  });
+  return outcome(judged, violations, 'the client posted no telemetry and no attributes');
+};
+
+/** The ts members of a telemetry body in the timestamped form, alone or as array elements. */
+function timestamps(body: unknown): unknown[] {
+  const elements = Array.isArray(body) ? body : [body];
+  return elements.flatMap((element) =>
+    typeof element === 'object' && element !== null && 'ts' in element && 'values' in element
+      ? [(element as { ts: unknown }).ts]
+      : [],
+  );
+}
+
+/** HTTP-DEV-04: a timestamped form's ts is unix milliseconds (not seconds, not micro- or nanoseconds). */
+const milliseconds: DeviceCheck = (input) => {
+  const judged = posts(input, /^telemetry$/).filter((exchange) => {
+    const body = parsed(exchange);
+    return body.ok && timestamps(body.value).length > 0;
+  });
+  const violations = judged.flatMap((exchange) => {
+    const body = parsed(exchange);
+    const wrong = (body.ok ? timestamps(body.value) : []).filter(
+      (ts) =>
+        typeof ts !== 'number' ||
+        ts < SMALLEST_MILLISECONDS ||
+        ts > exchange.receivedAt + LARGEST_AHEAD_MS,
+    );
+    return wrong.length
+      ? [
+          {
+            exchange,
+            reason: `ts ${wrong.map(String).join(', ')} is not unix milliseconds (the request arrived at ${exchange.receivedAt})`,
+          },
+        ]
+      : [];
+  });
+  return outcome(judged, violations, 'the client sent no telemetry in the timestamped form');
+};
+
+/** An RPC request the platform handed to the client: the answers of its GET rpc polls. */
+interface DeliveredRpc {
+  id: number;
+  method: string;
+  /** The GET rpc that carried it. */
+  poll: ObservedExchange;
+}
+
+function deliveredRpcs(input: CheckInput): DeliveredRpc[] {
+  return input.exchanges.flatMap((exchange) => {
+    if (exchange.method !== 'GET' || resourceOf(exchange, input.token) !== 'rpc') return [];
+    if (exchange.status !== 200) return [];
+    try {
+      const request = JSON.parse(exchange.responseBody) as { id?: unknown; method?: unknown };
+      return typeof request.id === 'number' && typeof request.method === 'string'
+        ? [{ id: request.id, method: request.method, poll: exchange }]
+        : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+function replies(input: CheckInput): Array<{ exchange: ObservedExchange; id: number }> {
+  return posts(input, /^rpc\/\d+$/).map((exchange) => ({
+    exchange,
+    id: Number((resourceOf(exchange, input.token) ?? '').slice('rpc/'.length)),
+  }));
+}
+
+/** HTTP-DEV-05: a reply goes to rpc/{id} with the id of an RPC request delivered to the client before it. */
+const replyId: DeviceCheck = (input) => {
+  const delivered = deliveredRpcs(input);
+  const all = replies(input);
+  const violations = all
+    .filter(
+      ({ exchange, id }) =>
+        !delivered.some((rpc) => rpc.id === id && rpc.poll.receivedAt <= exchange.receivedAt),
+    )
+    .map(({ exchange, id }) => ({
+      exchange,
+      reason: `a reply to RPC ${id}, but the requests delivered were ${delivered.map((rpc) => rpc.id).join(', ') || 'none'}`,
+    }));
+  return outcome(
+    all.map((reply) => reply.exchange),
+    violations,
+    'the client posted no RPC reply',
+  );
+};
+
+/**
+ * HTTP-DEV-06: the reply to a delivered two-way RPC of the certification arrives before its timeout. A request
+ * answered only under other ids is HTTP-DEV-05's failure, not this one's; a request never answered at all is this.
+ */
+const replyInTime: DeviceCheck = (input) => {
+  const all = replies(input);
+  const judged: ObservedExchange[] = [];
+  const violations: Violation[] = [];
+  for (const rpc of deliveredRpcs(input)) {
+    const sent = input.rpcs.find((call) => call.method === rpc.method);
+    if (!sent) continue;
+    const expiry = sent.sentAt + sent.timeoutMs;
+    const reply = all.find((candidate) => candidate.id === rpc.id);
+    if (reply) {
+      judged.push(reply.exchange);
+      if (reply.exchange.receivedAt > expiry)
+        violations.push({
+          exchange: reply.exchange,
+          reason: `the reply to RPC ${rpc.id} arrived ${reply.exchange.receivedAt - expiry} ms after its ${sent.timeoutMs} ms timeout`,
+        });
+    } else if (all.length === 0) {
+      judged.push(rpc.poll);
+      violations.push({
+        exchange: rpc.poll,
+        reason: `RPC ${rpc.id} (${rpc.method}) was delivered and never answered`,
+      });
+    }
+  }
+  return outcome(
+    judged,
+    violations,
+    'no two-way RPC of the certification was delivered and answered under its own id',
+  );
+};
+
+/** The checks by requirement id, in catalogue order. */
+export const HTTP_DEVICE_CHECKS: ReadonlyMap<string, DeviceCheck> = new Map([
+  ['HTTP-DEV-01', urlForm],
+  ['HTTP-DEV-02', contentType],
+  ['HTTP-DEV-03', payloadShapes],
+  ['HTTP-DEV-04', milliseconds],
+  ['HTTP-DEV-05', replyId],
+  ['HTTP-DEV-06', replyInTime],
+]);

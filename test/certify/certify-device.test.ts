@@ -1,0 +1,110 @@
+/**
+ * `iotc certify device --transport http` at the boundary: the real command (a child process) starts the reference,
+ * runs a real client (test/certify/http-device-client.ts, iotc's own HTTP device driver, another child) over real
+ * HTTP, and writes the reports. The clean client certifies with every device requirement PASS; each planted fault of
+ * the client turns exactly its requirement FAIL and leaves the others as they were.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { ROOT, exitOf, spawnIotc } from '../support/children';
+
+const CLIENT = `"${process.execPath}" -r ts-node/register/transpile-only "${join(ROOT, 'test', 'certify', 'http-device-client.ts')}"`;
+const ALL_PASS = {
+  'HTTP-DEV-01': 'PASS',
+  'HTTP-DEV-02': 'PASS',
+  'HTTP-DEV-03': 'PASS',
+  'HTTP-DEV-04': 'PASS',
+  'HTTP-DEV-05': 'PASS',
+  'HTTP-DEV-06': 'PASS',
+};
+
+interface Certified {
+  code: number | null;
+  output: string;
+  verdicts: Record<string, string>;
+  report: {
+    verdict: string;
+    requirements: Array<{ id: string; verdict: string; reason?: string; scenarios: unknown[] }>;
+  };
+  files: string;
+}
+
+async function certify(exec: string, env: Record<string, string>, args: string[] = []) {
+  const reports = mkdtempSync(join(tmpdir(), 'iotc-certify-'));
+  try {
+    const child = spawnIotc(
+      ['certify', 'device', '--transport', 'http', '--exec', exec, '--reports', reports, ...args],
+      { env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...env } },
+    );
+    const { code, output } = await exitOf(child);
+    const text = readFileSync(join(reports, 'conformance.json'), 'utf8');
+    const report = JSON.parse(text) as Certified['report'];
+    const verdicts = Object.fromEntries(report.requirements.map((r) => [r.id, r.verdict]));
+    const files = ['conformance.html', 'junit.xml']
+      .map((file) => readFileSync(join(reports, file), 'utf8'))
+      .join('\n');
+    return { code, output, verdicts, report, files: `${text}\n${files}` } satisfies Certified;
+  } finally {
+    rmSync(reports, { recursive: true, force: true });
+  }
+}
+
+describe('iotc certify device --transport http', { concurrency: 2 }, () => {
+  test('the HTTP device driver certifies with every device requirement PASS', async () => {
+    const result = await certify(CLIENT, {}, ['--rpc-timeout-ms', '10000']);
+    assert.equal(result.code, 0, result.output);
+    assert.deepEqual(result.verdicts, ALL_PASS);
+    assert.equal(result.report.verdict, 'CONFORMANT');
+    // the URL and token are handed to the client and printed; the reports never carry the token
+    const token = /IOTC_CERTIFY_TOKEN=(\S+)/.exec(result.output)?.[1];
+    assert.ok(token && /IOTC_CERTIFY_URL=http:\/\/127\.0\.0\.1:\d+/.test(result.output));
+    assert.ok(!result.files.includes(token), 'the device token appears in a report');
+    // evidence is the client's own requests
+    assert.match(result.files, /client under test/);
+    assert.match(result.files, /"url": "\/api\/v1\/<redacted>\/rpc\/\d+"/);
+  });
+
+  test('a client whose first request is a long-poll for the RPC gets the steps while it waits', async () => {
+    // were the steps started by the first request's answer, they would wait for this poll (120 s) and the start
+    // timeout (60 s) would skip them: HTTP-DEV-05 and 06 NOT TESTED
+    const result = await certify(CLIENT, { IOTC_TEST_CLIENT_POLL_FIRST: '1' });
+    assert.equal(result.code, 0, result.output);
+    assert.deepEqual(result.verdicts, ALL_PASS);
+  });
+
+  const faults: Array<[fault: string, requirement: string, also?: Record<string, string>]> = [
+    ['url', 'HTTP-DEV-01'],
+    ['content-type', 'HTTP-DEV-02'],
+    ['shape', 'HTTP-DEV-03'],
+    ['seconds', 'HTTP-DEV-04'],
+    // answered only under another id: the timeout of the request's own reply is not exercised
+    ['wrong-id', 'HTTP-DEV-05', { 'HTTP-DEV-06': 'NOT TESTED' }],
+    ['late', 'HTTP-DEV-06'],
+  ];
+  for (const [fault, requirement, also] of faults)
+    test(`the client fault ${fault} fails ${requirement} and nothing else`, async () => {
+      // the late reply waits twice the RPC timeout after the request arrived, so it is late on any machine
+      const result = await certify(
+        CLIENT,
+        { IOTC_TEST_CLIENT_FAULT: fault, IOTC_TEST_CLIENT_LATE_MS: '4000' },
+        ['--rpc-timeout-ms', fault === 'late' ? '2000' : '5000'],
+      );
+      assert.equal(result.code, 1, result.output);
+      assert.deepEqual(result.verdicts, { ...ALL_PASS, ...also, [requirement]: 'FAIL' });
+      assert.equal(result.report.verdict, 'NOT CONFORMANT');
+    });
+
+  test('a client that sends nothing leaves every requirement NOT TESTED with a reason (exit 3)', async () => {
+    const result = await certify(`"${process.execPath}" -e ""`, {});
+    assert.equal(result.code, 3, result.output);
+    assert.equal(result.report.verdict, 'NOT TESTED');
+    for (const requirement of result.report.requirements) {
+      assert.equal(requirement.verdict, 'NOT TESTED');
+      assert.match(requirement.reason ?? '', /^not exercised: /);
+      assert.deepEqual(requirement.scenarios, []);
+    }
+  });
+});

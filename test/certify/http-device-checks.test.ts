@@ -1,0 +1,138 @@
+/**
+ * The checks of a client's requests, on recorded exchanges: the edges the certification test's client does not
+ * reach (a charset parameter, provisioning without a token, micro- instead of milliseconds, a reply before its
+ * request was delivered, a request never answered). The whole path, sockets included, is certify-device.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { HTTP_DEVICE_CHECKS, type CheckInput } from '../../src/certify/http-device-checks';
+import type { ObservedExchange } from '../../simulators/platform/traffic';
+
+const TOKEN = 'T0KEN';
+const NOW = 1_795_000_000_000;
+
+function exchange(part: Partial<ObservedExchange> & Pick<ObservedExchange, 'method' | 'url'>) {
+  return {
+    receivedAt: NOW,
+    requestBody: '',
+    status: 200,
+    responseBody: '',
+    ...part,
+  } satisfies ObservedExchange;
+}
+
+function judge(id: string, exchanges: ObservedExchange[], rpcs: CheckInput['rpcs'] = []) {
+  const check = HTTP_DEVICE_CHECKS.get(id);
+  assert.ok(check, id);
+  return check({ token: TOKEN, exchanges, rpcs });
+}
+
+function violations(id: string, exchanges: ObservedExchange[], rpcs: CheckInput['rpcs'] = []) {
+  const outcome = judge(id, exchanges, rpcs);
+  assert.ok(outcome.exercised, `${id} was not exercised`);
+  return outcome.violations.map((violation) => violation.reason);
+}
+
+const telemetry = (body: unknown, receivedAt = NOW) =>
+  exchange({
+    method: 'POST',
+    url: `/api/v1/${TOKEN}/telemetry`,
+    contentType: 'application/json',
+    requestBody: JSON.stringify(body),
+    receivedAt,
+  });
+
+test('HTTP-DEV-01: provisioning needs no token; another token, another version, a bare path or a non-integer RPC id is refused', () => {
+  assert.deepEqual(
+    violations('HTTP-DEV-01', [
+      exchange({ method: 'POST', url: '/api/v1/provision' }),
+      exchange({ method: 'GET', url: `/api/v1/${TOKEN}/attributes/updates?timeout=100` }),
+      exchange({ method: 'POST', url: `/api/v1/${TOKEN}/rpc/7` }),
+    ]),
+    [],
+  );
+  assert.equal(
+    violations('HTTP-DEV-01', [
+      exchange({ method: 'POST', url: '/api/v1/OTHER/telemetry' }),
+      exchange({ method: 'POST', url: `/api/v2/${TOKEN}/telemetry` }),
+      exchange({ method: 'POST', url: '/telemetry' }),
+      exchange({ method: 'POST', url: `/api/v1/${TOKEN}/rpc/abc` }),
+    ]).length,
+    4,
+  );
+});
+
+test('HTTP-DEV-02: a charset parameter and any letter case are application/json; no header is not', () => {
+  const body = (contentType?: string) =>
+    exchange({ method: 'POST', url: `/api/v1/${TOKEN}/rpc/1`, requestBody: '{}', contentType });
+  assert.deepEqual(
+    violations('HTTP-DEV-02', [
+      body('application/json; charset=utf-8'),
+      body('Application/JSON'),
+      exchange({ method: 'GET', url: `/api/v1/${TOKEN}/rpc` }),
+    ]),
+    [],
+  );
+  assert.equal(violations('HTTP-DEV-02', [body(undefined), body('text/json')]).length, 2);
+  assert.equal(judge('HTTP-DEV-02', [exchange({ method: 'GET', url: '/x' })]).exercised, false);
+});
+
+test('HTTP-DEV-03: the three telemetry forms pass; malformed JSON and a null value do not', () => {
+  assert.deepEqual(
+    violations('HTTP-DEV-03', [
+      telemetry({ a: 1 }),
+      telemetry([{ a: 1 }, { ts: NOW, values: { b: true } }]),
+      telemetry({ ts: NOW, values: { c: 'x' } }),
+    ]),
+    [],
+  );
+  const malformed = { ...telemetry({}), requestBody: '{"a":' };
+  assert.equal(violations('HTTP-DEV-03', [malformed, telemetry({ a: null })]).length, 2);
+});
+
+test('HTTP-DEV-04: seconds and microseconds are not milliseconds, also inside the array form', () => {
+  assert.deepEqual(
+    violations('HTTP-DEV-04', [telemetry([{ ts: NOW - 60_000, values: { a: 1 } }])]),
+    [],
+  );
+  assert.equal(
+    violations('HTTP-DEV-04', [
+      telemetry({ ts: Math.floor(NOW / 1000), values: { a: 1 } }),
+      telemetry([{ ts: NOW * 1000, values: { a: 1 } }]),
+    ]).length,
+    2,
+  );
+  assert.equal(judge('HTTP-DEV-04', [telemetry({ a: 1 })]).exercised, false);
+});
+
+const delivered = (id: number, receivedAt: number) =>
+  exchange({
+    method: 'GET',
+    url: `/api/v1/${TOKEN}/rpc?timeout=5000`,
+    responseBody: JSON.stringify({ id, method: 'iotcCertifyPing', params: {} }),
+    receivedAt,
+  });
+const reply = (id: number, receivedAt: number) =>
+  exchange({
+    method: 'POST',
+    url: `/api/v1/${TOKEN}/rpc/${id}`,
+    contentType: 'application/json',
+    requestBody: '{}',
+    receivedAt,
+  });
+const sent = [{ method: 'iotcCertifyPing', sentAt: NOW, timeoutMs: 1000 }];
+
+test('HTTP-DEV-05: a reply to an id delivered before it passes; one posted before the delivery does not', () => {
+  assert.deepEqual(violations('HTTP-DEV-05', [delivered(3, NOW + 10), reply(3, NOW + 20)]), []);
+  assert.equal(violations('HTTP-DEV-05', [reply(3, NOW + 5), delivered(3, NOW + 10)]).length, 1);
+});
+
+test('HTTP-DEV-06: late and never answered fail; answered only under another id is left to HTTP-DEV-05', () => {
+  assert.deepEqual(violations('HTTP-DEV-06', [delivered(3, NOW), reply(3, NOW + 999)], sent), []);
+  assert.equal(
+    violations('HTTP-DEV-06', [delivered(3, NOW), reply(3, NOW + 1001)], sent).length,
+    1,
+  );
+  assert.match(violations('HTTP-DEV-06', [delivered(3, NOW)], sent)[0], /never answered/);
+  assert.equal(judge('HTTP-DEV-06', [delivered(3, NOW), reply(4, NOW + 5)], sent).exercised, false);
+});

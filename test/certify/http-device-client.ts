@@ -1,0 +1,75 @@
+/**
+ * A client under test for `iotc certify device --transport http`: iotc's own HTTP device driver doing what a device
+ * does (telemetry in the object and timestamped forms, client attributes, the shared attribute the certification
+ * sets, the answer to its two-way RPC), then ending. IOTC_TEST_CLIENT_FAULT plants one fault, each breaking exactly
+ * one device requirement:
+ * - content-type (HTTP-DEV-02): the object-form telemetry is sent as text/plain;
+ * - url (HTTP-DEV-01): one telemetry post goes to a resource the API does not have;
+ * - shape (HTTP-DEV-03): the client attributes are an array, not an object;
+ * - seconds (HTTP-DEV-04): the timestamped telemetry's ts is in seconds;
+ * - wrong-id (HTTP-DEV-05): the RPC reply goes to another id than the request's;
+ * - late (HTTP-DEV-06): the RPC reply is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived.
+ * IOTC_TEST_CLIENT_POLL_FIRST=1 makes its first request a long-poll for the RPC (120 s), as firmware often starts.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
+import { HttpDevice } from '../../simulators/device/http-device';
+
+const url = process.env.IOTC_CERTIFY_URL ?? '';
+const token = process.env.IOTC_CERTIFY_TOKEN ?? '';
+const fault = process.env.IOTC_TEST_CLIENT_FAULT ?? '';
+/** Bound of the client's wait for the certification's RPC (a hang guard, not a measurement). */
+const RPC_POLLS = 12;
+
+async function main(): Promise<void> {
+  if (!url || !token) throw new Error('IOTC_CERTIFY_URL and IOTC_CERTIFY_TOKEN must be set');
+  const device = new HttpDevice(url, token);
+  try {
+    const pollFirst = process.env.IOTC_TEST_CLIENT_POLL_FIRST === '1';
+    if (pollFirst) await answerRpc(device, 120_000);
+    if (fault === 'content-type') {
+      // the driver always sends the right header, so the faulty request is made by hand
+      const answer = await request(`${url}/api/v1/${token}/telemetry`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify({ temperature: 21.5 }),
+      });
+      await answer.body.dump();
+    } else {
+      await device.postTelemetry({ json: { temperature: 21.5 } });
+    }
+    const now = Date.now();
+    await device.postTelemetry({
+      json: { ts: fault === 'seconds' ? Math.floor(now / 1000) : now, values: { humidity: 40 } },
+    });
+    await device.postAttributes({
+      json: fault === 'shape' ? ['firmwareVersion', '1.0.0'] : { firmwareVersion: '1.0.0' },
+    });
+    if (fault === 'url') await device.request('POST', 'telemetries', { json: { pressure: 1013 } });
+    if (!pollFirst) await answerRpc(device, 5000);
+    // the shared attribute the certification set before its RPC
+    const shared = await device.getAttributes({ sharedKeys: ['iotcCertifyStep'] });
+    console.log(`test client: shared attributes ${shared.text}`);
+  } finally {
+    await device.close();
+  }
+}
+
+/** Long-polls for the certification's RPC and answers it (up to RPC_POLLS polls of `pollMs`). */
+async function answerRpc(device: HttpDevice, pollMs: number): Promise<void> {
+  for (let poll = 0; poll < RPC_POLLS; poll += 1) {
+    const answer = await device.pollRpc(pollMs);
+    if (answer.status !== 200) continue;
+    const rpc = JSON.parse(answer.text) as { id: number; method: string };
+    if (fault === 'late') await sleep(Number(process.env.IOTC_TEST_CLIENT_LATE_MS ?? 0));
+    await device.replyRpc(fault === 'wrong-id' ? rpc.id + 1000 : rpc.id, {
+      json: { pong: rpc.method },
+    });
+    break;
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`test client: ${(error as Error).message}`);
+  process.exitCode = 1;
+});
