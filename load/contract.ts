@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { validate } from '../schemas/validate';
 import { openTarget, type Target } from '../src/target';
-import { PROGRESS_EVERY_MS, progressLine } from './progress';
+import { PROGRESS_EVERY_MS, progressLine, summaryLine } from './progress';
 import { type LatencySummary, type LoadSample, type LoadTotals, LoadRecorder } from './recorder';
 import { writeLoadReport } from './report-writer';
 import {
@@ -231,6 +231,8 @@ export async function runLoadProfile<Options>(
       ? ['interrupted: the run was stopped before its end', ...outcome.notes]
       : outcome.notes,
   };
+  // the whole run in one line (every error kind with its count), then each threshold
+  log(summaryLine(outcome.sendingMs, totals, metrics.rate, latency));
   for (const result of results)
     log(
       `${result.verdict.padEnd(12)} ${result.source} (actual ${result.actual ?? 'not measured'})`,

@@ -3,7 +3,7 @@
  * the last lines' samples, p50/p99 of those samples and the errors so far by kind. Printed on stderr every 5 s so
  * stdout stays for results.
  */
-import type { LoadSample, LoadTotals } from './recorder';
+import type { LatencySummary, LoadSample, LoadTotals } from './recorder';
 
 export const PROGRESS_EVERY_MS = 5000;
 
@@ -22,12 +22,38 @@ export function progressLine(samples: readonly LoadSample[], totals: LoadTotals)
   const p99 = answered.length
     ? Math.max(...answered.map((sample) => sample.latency?.p99 ?? 0))
     : undefined;
+  return countsLine(`[${elapsedS} s]`, totals, rate, p50, p99);
+}
+
+/** The whole run in one line: the totals, the rate over the sending time, percentiles of every answer. */
+export function summaryLine(
+  sendingMs: number,
+  totals: LoadTotals,
+  rate: number | null,
+  latency: LatencySummary | null,
+): string {
+  return countsLine(
+    `[total, ${Math.round(sendingMs / 100) / 10} s sending]`,
+    totals,
+    rate ?? 0,
+    latency?.p50,
+    latency?.p99,
+  );
+}
+
+function countsLine(
+  head: string,
+  totals: LoadTotals,
+  rate: number,
+  p50: number | undefined,
+  p99: number | undefined,
+): string {
   const errors = Object.entries(totals.errors)
     .sort(([, a], [, b]) => b - a)
     .map(([kind, count]) => `${count}× ${kind}`)
     .join(', ');
   return [
-    `[${elapsedS} s]`,
+    head,
     `sent ${totals.sent}`,
     `acknowledged ${totals.succeeded}`,
     `rate ${rate}/s`,
