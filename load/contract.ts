@@ -115,8 +115,8 @@ export interface RunLoadOptions {
 }
 
 /**
- * PASS 0, FAIL 1, NOT MEASURED 3 (2 is the CLI's usage and setup errors): a run that could not decide is not a
- * success.
+ * PASS 0, FAIL 1, NOT MEASURED 3, as `iotc run` (2 is the CLI's usage and setup errors, 3 its "could not test"): a
+ * run that could not decide is not a success.
  */
 export function exitCodeOf(verdict: Verdict): number {
   return verdict === 'PASS' ? 0 : verdict === 'FAIL' ? 1 : 3;

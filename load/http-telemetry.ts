@@ -16,7 +16,12 @@ import type { Dispatcher } from 'undici';
 import { httpTelemetryLoadOptionsSchema, type HttpTelemetryLoadOptions } from '../schemas';
 import { AdminClient } from '../src/admin-client';
 import type { Target } from '../src/target';
-import { CleanupJournal, cleanupFromJournal, journalPath } from '../src/target/journal';
+import {
+  CleanupJournal,
+  cleanupFromJournal,
+  journalPath,
+  RunInterruptedError,
+} from '../src/target/journal';
 import { createDeviceDispatcher, deviceRequest } from '../simulators/device/http-device';
 import type { LoadProfile, LoadRunContext, ProfileOutcome } from './contract';
 import { mapLimited } from './gateway-fleet';
@@ -103,6 +108,8 @@ async function measure(
     (_, i) => `${target.namePrefix}load-${runId}-http-d${i}`,
   );
   const devices = await mapLimited(names, 8, async (name): Promise<DeviceState> => {
+    // Ctrl-C during the setup: no new device, straight to the cleanup of those created
+    if (context.signal.aborted) throw new RunInterruptedError('stopped while creating devices');
     journal.intend('device', name);
     const record = await admin.createDevice(name);
     journal.created('device', name, record.id);

@@ -181,3 +181,43 @@ test('an error answer is counted by its status and the start of its body', () =>
   assert.equal(errorKindOf(500, ''), 'HTTP 500');
   assert.equal(errorKindOf(413, 'x'.repeat(200)), `HTTP 413 ${'x'.repeat(80)}…`);
 });
+
+test('a run stopped after its setup: stored counts are NOT MEASURED, the verdict FAIL, the devices deleted', {
+  timeout: 600_000, // a hang guard only
+}, async () => {
+  const reports = mkdtempSync(join(tmpdir(), 'iotc-http-load-stop-'));
+  process.env.IOTC_STATE_DIR = join(reports, 'state');
+  const target = await openTarget('embedded');
+  const abort = new AbortController();
+  try {
+    const { report, exitCode } = await runLoadProfile(
+      httpTelemetryProfile,
+      { devices: 2, rate: 10, durationS: 600 },
+      {
+        target,
+        signal: abort.signal,
+        // stopped as soon as the devices exist, as a Ctrl-C would
+        log: (line) => {
+          if (line.endsWith('devices created')) abort.abort();
+        },
+        progress: () => {},
+      },
+    );
+    assert.equal(report.interrupted, true);
+    assert.equal(report.verdict, 'FAIL');
+    assert.equal(exitCode, 1);
+    assert.deepEqual(
+      report.thresholds.map((threshold) => [threshold.source, threshold.verdict]),
+      [
+        ['lost==0', 'NOT MEASURED'],
+        ['duplicated==0', 'NOT MEASURED'],
+        ['refused_stored==0', 'NOT MEASURED'],
+        ['left_behind==0', 'PASS'],
+      ],
+    );
+    assert.equal(report.metrics.stored, null);
+    assert.deepEqual(report.details.cleanup, { deleted: 2, failed: [] });
+  } finally {
+    await target.close();
+  }
+});
