@@ -15,6 +15,7 @@ import { LoadOptionsError, runLoadProfile, type LoadReport } from '../../load/co
 import { errorKindOf, httpTelemetryProfile } from '../../load/http-telemetry';
 import { ThresholdSyntaxError } from '../../load/thresholds';
 import { iotc } from '../support/iotc';
+import { exitOf, spawnIotc } from '../support/children';
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
@@ -104,28 +105,21 @@ test('a short run accounts for every request exactly, writes its reports and del
   }
 });
 
-test('through the CLI a failing threshold gives FAIL, a non-zero exit code and the report says which', {
+test('through the CLI: progress on stderr, a failing threshold gives FAIL, exit code 1 and the report says which', {
   timeout: 600_000, // a hang guard only
 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-http-load-cli-'));
-  const { code, output } = await iotc(
-    [
-      'load',
-      'http-telemetry',
-      '-n',
-      '2',
-      '--rate',
-      '20',
-      '--duration',
-      '1',
-      '--threshold',
-      'sent<1',
-      '-r',
-      dir,
-    ],
-    join(dir, 'state'),
-  );
-  assert.equal(code, 1, output);
+  // 6 s of posting: longer than the 5 s between progress lines
+  const args = ['load', 'http-telemetry', '-n', '2', '--rate', '20', '--duration', '6'];
+  const child = spawnIotc([...args, '--threshold', 'sent<1', '-r', dir], {
+    env: { ...process.env, IOTC_STATE_DIR: join(dir, 'state') },
+  });
+  let stderr = '';
+  let stdout = '';
+  child.stderr?.on('data', (chunk) => (stderr += chunk));
+  child.stdout?.on('data', (chunk) => (stdout += chunk));
+  const { code } = await exitOf(child);
+  assert.equal(code, 1, stdout + stderr);
   const report = JSON.parse(
     readFileSync(join(dir, 'load', 'http-telemetry.json'), 'utf8'),
   ) as LoadReport;
@@ -134,7 +128,16 @@ test('through the CLI a failing threshold gives FAIL, a non-zero exit code and t
   assert.equal(failing?.verdict, 'FAIL');
   assert.equal(failing?.actual, report.totals.sent);
   assert.equal(report.metrics.lost, 0, 'the run itself lost nothing: only the threshold failed');
-  assert.match(output, /FAIL\s+sent<1/);
+  assert.match(stdout, /FAIL\s+sent<1/);
+  assert.match(
+    stdout,
+    new RegExp(`\\[total, [\\d.]+ s sending\\]  sent ${report.totals.sent}  acknowledged`),
+  );
+  const progress = stderr
+    .split('\n')
+    .filter((line) => /^\[\d+\.\d s\]  sent \d+  acknowledged \d+  rate /.test(line));
+  assert.ok(progress.length >= 1, `a progress line on stderr:\n${stderr}`);
+  assert.ok(!/^\[\d+\.\d s\]/m.test(stdout), 'progress stays off stdout');
 });
 
 test('malformed options and thresholds are refused before a target is opened', async () => {
