@@ -135,7 +135,7 @@ test('through the CLI: progress on stderr, a failing threshold gives FAIL, exit 
   );
   const progress = stderr
     .split('\n')
-    .filter((line) => /^\[\d+\.\d s\]  sent \d+  acknowledged \d+  rate /.test(line));
+    .filter((line) => /^\[\d+\.\d s\] {2}sent \d+ {2}acknowledged \d+ {2}rate /.test(line));
   assert.ok(progress.length >= 1, `a progress line on stderr:\n${stderr}`);
   assert.ok(!/^\[\d+\.\d s\]/m.test(stdout), 'progress stays off stdout');
 });
