@@ -27,7 +27,6 @@ import * as hdr from 'hdr-histogram-js';
 import { AdminClient } from '../src/admin-client';
 import { openTarget, type Target } from '../src/target';
 import { CleanupJournal, cleanupFromJournal, journalPath } from '../src/target/journal';
-import { typedValueToString } from '../src/kv/values';
 import { isFailure, type MqttVersion, type Qos } from '../simulators/device/mqtt-connection';
 import { GATEWAY_TOPICS, type MqttGateway } from '../simulators/gateway/mqtt-gateway';
 import {
@@ -39,6 +38,10 @@ import {
   mapLimited,
 } from './gateway-fleet';
 import { mqttGatewayHtml } from './mqtt-gateway-html';
+import type { LatencySummary as RecordedLatency } from './recorder';
+import { nextSeq, readStoredSeqs, tallySeqs } from './seq-readback';
+
+export { tallySeqs };
 
 export interface MqttGatewayLoadOptions {
   /** A profile name or path (default `embedded`), or a target already open (the caller closes it). */
@@ -66,18 +69,9 @@ export interface MqttGatewayLoadOptions {
   log?: (line: string) => void;
 }
 
-export interface LatencySummary {
-  unit: 'ms';
+export interface LatencySummary extends RecordedLatency {
   /** What is timed: publish→PUBACK (QoS 1) or publish→written (QoS 0). */
   measures: string;
-  count: number;
-  min: number;
-  mean: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  p999: number;
-  max: number;
 }
 
 export interface MqttGatewayReport {
@@ -417,9 +411,7 @@ async function publishLoop(
   const publishOne = () => {
     const device = devices[next];
     next = (next + 1) % devices.length;
-    const seq = ++device.sent;
-    const now = Date.now();
-    device.lastTs = now > device.lastTs ? now : device.lastTs + 1;
+    const seq = nextSeq(device);
     inFlight++;
     sent++;
     const done = gateway
@@ -502,63 +494,21 @@ async function readBack(
     const acknowledged =
       qos === 1 ? device.sent - new Set(device.notAcknowledged).size : device.sent;
     const expected = Math.min(acknowledged, retained);
-    let seqs: number[] = [];
-    for (;;) {
-      if (record) {
-        const history = await admin.telemetryHistory(
-          record.id,
-          ['seq'],
+    const seqs = record
+      ? await readStoredSeqs(admin, record.id, {
           startTs,
-          device.lastTs + 1,
-          Math.min(device.sent, retained) * 2 + 100,
-        );
-        seqs = (history.get('seq') ?? []).map((entry) =>
-          entry.value ? Number(typedValueToString(entry.value)) : NaN,
-        );
-      }
-      if (!record || new Set(seqs).size >= expected || Date.now() >= deadline) break;
-      await new Promise((resolveWait) => setTimeout(resolveWait, target.timeouts.pollIntervalMs));
-    }
+          sent: device.sent,
+          lastTs: device.lastTs,
+          retained,
+          expected,
+          deadline,
+          pollIntervalMs: target.timeouts.pollIntervalMs,
+        })
+      : [];
     const tally = tallySeqs(device.sent, device.notAcknowledged, seqs, retained);
     for (const key of Object.keys(totals) as Array<keyof typeof totals>) totals[key] += tally[key];
   });
   return { devicesRead: sample.length, devicesTotal: devices.length, ...totals };
-}
-
-/**
- * Compares one device's stored seqs (one per stored entry, any order) with what it sent (seqs 1..sent): stored is
- * the distinct seqs sent, lost the seqs never stored, duplicated the entries beyond one per seq. A target that
- * keeps only the newest `retained` entries per key is checked on the newest `retained` seqs; the older ones are
- * counted as beyond retention, neither stored nor lost.
- */
-export function tallySeqs(
-  sent: number,
-  notAcknowledged: readonly number[],
-  storedSeqs: readonly number[],
-  retained = Number.POSITIVE_INFINITY,
-): {
-  sent: number;
-  stored: number;
-  lost: number;
-  duplicated: number;
-  acknowledgedNotStored: number;
-  beyondRetention: number;
-} {
-  const first = Math.max(1, sent - retained + 1);
-  const checked = storedSeqs.filter((seq) => Number.isInteger(seq) && seq >= first && seq <= sent);
-  const distinct = new Set(checked);
-  const unanswered = new Set(notAcknowledged);
-  let acknowledgedNotStored = 0;
-  for (let seq = first; seq <= sent; seq++)
-    if (!distinct.has(seq) && !unanswered.has(seq)) acknowledgedNotStored++;
-  return {
-    sent,
-    stored: distinct.size,
-    lost: sent - first + 1 - distinct.size,
-    duplicated: storedSeqs.length - new Set(storedSeqs).size,
-    acknowledgedNotStored,
-    beyondRetention: first - 1,
-  };
 }
 
 function summarize(histogram: hdr.Histogram, qos: Qos): LatencySummary {

@@ -14,6 +14,7 @@ import type {
 } from './rpc';
 import type { targetProfileSchema } from './target';
 import type { restConnectorConfigSchema } from './rest-connector';
+import type { httpTelemetryLoadOptionsSchema } from './load-http-telemetry';
 import type {
   gatewayAttributeRequestSchema,
   gatewayClaimSchema,
@@ -33,6 +34,7 @@ export * from './gateway';
 export * from './target';
 export * from './requirements';
 export * from './rest-connector';
+export * from './load-http-telemetry';
 
 /** Plain-JS view of a JSON value (numbers as JS numbers). */
 export type JsonValue =
@@ -66,6 +68,7 @@ export type Requirement = FromSchema<typeof requirementSchema>;
 export type RequirementCatalogue = FromSchema<typeof requirementCatalogueSchema>;
 /** A rest.json as written (defaults not applied; simulators/connector/config.ts completes it). */
 export type RestConnectorFile = FromSchema<typeof restConnectorConfigSchema>;
+export type HttpTelemetryLoadOptions = FromSchema<typeof httpTelemetryLoadOptionsSchema>;
 export type GatewayConnect = FromSchema<typeof gatewayConnectSchema>;
 export type GatewayAttributeRequest = FromSchema<typeof gatewayAttributeRequestSchema>;
 export type GatewayRpcReply = FromSchema<typeof gatewayRpcReplySchema>;

@@ -3,6 +3,7 @@
  * run delete what it created (the journal has it, should the cleanup itself be interrupted).
  */
 import { runMqttGatewayLoad } from '../../load/mqtt-gateway';
+import { withInterruptAbort } from './load-interrupt';
 
 export interface MqttGatewayCommandOptions {
   target: string;
@@ -36,15 +37,7 @@ export async function mqttGatewayCommand(options: MqttGatewayCommandOptions): Pr
       throw new Error(`the environment variable ${options.gatewayTokenEnv} holds no gateway token`);
     bare = { mqttUrl: options.mqttUrl, gatewayTokens: tokens };
   }
-  const abort = new AbortController();
-  const interrupted = (signal: NodeJS.Signals) => {
-    if (abort.signal.aborted) process.exit(130); // a second Ctrl-C: stop now; `iotc cleanup` finishes the job
-    console.error(`\niotc load: ${signal}: stopping, then deleting what this run created`);
-    abort.abort();
-  };
-  process.on('SIGINT', interrupted);
-  process.on('SIGTERM', interrupted);
-  try {
+  return withInterruptAbort(async (signal) => {
     const { exitCode } = await runMqttGatewayLoad({
       target: options.target,
       bare,
@@ -59,11 +52,8 @@ export async function mqttGatewayCommand(options: MqttGatewayCommandOptions): Pr
       window: options.window,
       sampleDevices: options.sample,
       reportsDir: options.reports,
-      signal: abort.signal,
+      signal,
     });
-    return abort.signal.aborted ? 130 : exitCode;
-  } finally {
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
-  }
+    return signal.aborted ? 130 : exitCode;
+  });
 }

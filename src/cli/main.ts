@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 import { SIMULATE_MODES, type SimulateOptions } from './simulate';
 import type { MqttGatewayCommandOptions } from './load-mqtt-gateway';
+import type { HttpTelemetryCommandOptions } from './load-http-telemetry';
 import type { ExternalApiOptions } from './external-api';
 import type { GatewayConfigOptions } from './gateway-config';
 import { registerCertifyCommand } from './certify-command';
@@ -179,6 +180,38 @@ load
     const { mqttGatewayCommand } =
       require('./load-mqtt-gateway') as typeof import('./load-mqtt-gateway');
     process.exitCode = await mqttGatewayCommand(options);
+  });
+
+load
+  .command('http-telemetry')
+  .description(
+    'N devices post telemetry over the HTTP device API at a rate for a bounded time; every answer counted by status, stored/lost/duplicated read back; thresholds decide the exit code',
+  )
+  .option(
+    '-t, --target <profile>',
+    'built-in profile name or target profile JSON file',
+    process.env.IOTC_TARGET || 'embedded',
+  )
+  .option('-n, --devices <n>', 'devices created for the run', positiveInteger, 10)
+  .option('--rate <n>', 'telemetry requests per second for the whole fleet', positiveNumber, 100)
+  .option('--duration <s>', 'seconds of posting (at most 3600)', duration, 10)
+  .option('--concurrency <n>', 'requests unanswered at most at once (default 64)', positiveInteger)
+  .option(
+    '--sample <n>',
+    'read back at most this many devices, spread over the fleet (default: all up to 1000)',
+    positiveInteger,
+  )
+  .option(
+    '--threshold <expression>',
+    "k6-style threshold added to the profile's defaults, e.g. 'p99<50' or 'errors<=10' (repeatable)",
+    (value: string, previous: string[]) => [...previous, value],
+    [] as string[],
+  )
+  .option('-r, --reports <dir>', 'where reports/load/ is written', 'reports')
+  .action(async (options: HttpTelemetryCommandOptions) => {
+    const { httpTelemetryCommand } =
+      require('./load-http-telemetry') as typeof import('./load-http-telemetry');
+    process.exitCode = await httpTelemetryCommand(options);
   });
 
 const report = program.command('report').description('work with conformance reports');

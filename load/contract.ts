@@ -1,0 +1,245 @@
+/**
+ * The load-profile contract: a profile declares its options (a JSON schema in schemas/, validated like a target
+ * profile), the metrics it can measure and its default thresholds, and runs against a target with an abort signal,
+ * telling a LoadRecorder every request and answer. `runLoadProfile` does the rest the same way for every profile:
+ * validates the options and thresholds before anything starts, samples the recorder every second (the report's
+ * time series), prints progress every 5 s on stderr, evaluates the thresholds into one verdict (PASS / FAIL /
+ * NOT MEASURED) and writes reports/load/<profile>.json and .html.
+ */
+import { randomBytes } from 'node:crypto';
+import { validate } from '../schemas/validate';
+import { openTarget, type Target } from '../src/target';
+import { PROGRESS_EVERY_MS, progressLine, summaryLine } from './progress';
+import { type LatencySummary, type LoadSample, type LoadTotals, LoadRecorder } from './recorder';
+import { writeLoadReport } from './report-writer';
+import {
+  evaluateThresholds,
+  overallVerdict,
+  parseThresholds,
+  type ThresholdResult,
+  type Verdict,
+} from './thresholds';
+
+export const SAMPLE_EVERY_MS = 1000;
+
+/** Metrics every profile has, from the recorder: counts, send rate and latency percentiles of the answers. */
+export const COMMON_METRICS: Readonly<Record<string, string>> = {
+  sent: 'requests sent',
+  succeeded: 'answers that were a success',
+  errors: 'answers that were not a success, and requests that got no answer',
+  error_rate: 'errors over answers (0..1)',
+  rate: 'requests sent per second over the sending time',
+  p50: 'median latency (ms)',
+  p90: '90th percentile latency (ms)',
+  p99: '99th percentile latency (ms)',
+  p999: '99.9th percentile latency (ms)',
+  max: 'highest latency (ms)',
+  mean: 'mean latency (ms)',
+};
+
+export interface LoadRunContext<Options> {
+  options: Options;
+  target: Target;
+  /** Unique per run: put it in every name the run creates (cleanup and shards tell runs apart by it). */
+  runId: string;
+  recorder: LoadRecorder;
+  signal: AbortSignal;
+  log: (line: string) => void;
+}
+
+export interface ProfileOutcome {
+  /** Milliseconds spent sending (the rate is sent over this). */
+  sendingMs: number;
+  /** The profile's own metrics (names from `metrics`); undefined or null = not measured. */
+  metrics: Record<string, number | null | undefined>;
+  /** Profile-specific facts for the report (settings, readback, cleanup). */
+  details: Record<string, unknown>;
+  /** Sentences for the report: what was not measured and why, what was left behind. */
+  notes: string[];
+}
+
+export interface LoadProfile<Options> {
+  name: string;
+  /** One sentence for the report's title and the CLI. */
+  title: string;
+  /** The JSON schema of the options (schemas/load-*.ts). */
+  optionsSchema: { $id?: string } & object;
+  /** What the latencies time, e.g. "POST telemetry to its answer". */
+  latencyMeasures: string;
+  /** The profile's own metrics, with a sentence each. */
+  metrics: Readonly<Record<string, string>>;
+  /** Thresholds that always apply (those given on the command line are added). */
+  defaultThresholds: readonly string[];
+  run(context: LoadRunContext<Options>): Promise<ProfileOutcome>;
+}
+
+export interface LoadReport {
+  profile: string;
+  title: string;
+  target: string;
+  runId: string;
+  startedAt: string;
+  options: unknown;
+  totals: LoadTotals;
+  latencyMeasures: string;
+  latency: LatencySummary | null;
+  /** Every metric the profile knows; null when this run did not measure it. */
+  metrics: Record<string, number | null>;
+  thresholds: ThresholdResult[];
+  interrupted: boolean;
+  verdict: Verdict;
+  /** One sample per second of the run. */
+  series: LoadSample[];
+  durationMs: { sending: number; total: number };
+  details: Record<string, unknown>;
+  notes: string[];
+}
+
+export class LoadOptionsError extends Error {
+  readonly name = 'LoadOptionsError';
+  readonly code = 'IOTC_LOAD_OPTIONS';
+}
+
+export interface RunLoadOptions {
+  /** A profile name or path (default `embedded`), or a target already open (the caller closes it). */
+  target?: string | Target;
+  /** Threshold expressions added to the profile's defaults. */
+  thresholds?: readonly string[];
+  /** Where reports/load/ goes; no files when absent. */
+  reportsDir?: string;
+  signal?: AbortSignal;
+  /** Result lines (stdout by default). */
+  log?: (line: string) => void;
+  /** Progress lines (stderr by default). */
+  progress?: (line: string) => void;
+}
+
+/**
+ * PASS 0, FAIL 1, NOT MEASURED 3, as `iotc run` (2 is the CLI's usage and setup errors, 3 its "could not test"): a
+ * run that could not decide is not a success.
+ */
+export function exitCodeOf(verdict: Verdict): number {
+  return verdict === 'PASS' ? 0 : verdict === 'FAIL' ? 1 : 3;
+}
+
+export function knownMetrics(profile: LoadProfile<unknown>): string[] {
+  return [...Object.keys(COMMON_METRICS), ...Object.keys(profile.metrics)];
+}
+
+/** Validates the options against the profile's schema; throws LoadOptionsError listing every problem. */
+export function checkOptions<Options>(profile: LoadProfile<Options>, options: unknown): Options {
+  const check = validate(profile.optionsSchema, options);
+  if (!check.ok)
+    throw new LoadOptionsError(
+      `options of load profile ${profile.name} are invalid:\n  ${check.errors.join('\n  ')}`,
+    );
+  return options as Options;
+}
+
+export async function runLoadProfile<Options>(
+  profile: LoadProfile<Options>,
+  rawOptions: unknown,
+  run: RunLoadOptions = {},
+): Promise<{ report: LoadReport; exitCode: number }> {
+  const options = checkOptions(profile, rawOptions);
+  const thresholds = parseThresholds(
+    [...profile.defaultThresholds, ...(run.thresholds ?? [])],
+    knownMetrics(profile as LoadProfile<unknown>),
+  );
+  const log = run.log ?? ((line: string) => console.log(line));
+  const progress = run.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const signal = run.signal ?? new AbortController().signal;
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const target =
+    typeof run.target === 'object' ? run.target : await openTarget(run.target ?? 'embedded');
+  const runId = randomBytes(3).toString('hex');
+  const recorder = new LoadRecorder();
+  const series: LoadSample[] = [];
+  let sinceProgress: LoadSample[] = [];
+  const timer = setInterval(() => {
+    const sample = recorder.sample();
+    series.push(sample);
+    sinceProgress.push(sample);
+    if (sinceProgress.reduce((sum, each) => sum + each.intervalMs, 0) >= PROGRESS_EVERY_MS - 100) {
+      progress(progressLine(sinceProgress, recorder.snapshot()));
+      sinceProgress = [];
+    }
+  }, SAMPLE_EVERY_MS);
+  let outcome: ProfileOutcome;
+  try {
+    outcome = await profile.run({
+      options,
+      target,
+      runId,
+      recorder,
+      signal,
+      log,
+    });
+  } finally {
+    clearInterval(timer);
+    if (typeof run.target !== 'object') await target.close();
+  }
+  series.push(recorder.sample());
+  const totals = recorder.snapshot();
+  const latency = recorder.latency();
+  recorder.destroy();
+  const answered = totals.succeeded + totals.errorCount;
+  const metrics: Record<string, number | null> = Object.fromEntries(
+    knownMetrics(profile as LoadProfile<unknown>).map((name) => [name, null]),
+  );
+  Object.assign(metrics, {
+    sent: totals.sent,
+    succeeded: totals.succeeded,
+    errors: totals.errorCount,
+    error_rate: answered ? Math.round((totals.errorCount / answered) * 10_000) / 10_000 : null,
+    rate:
+      outcome.sendingMs > 0 ? Math.round((totals.sent / outcome.sendingMs) * 100_000) / 100 : null,
+    p50: latency?.p50 ?? null,
+    p90: latency?.p90 ?? null,
+    p99: latency?.p99 ?? null,
+    p999: latency?.p999 ?? null,
+    max: latency?.max ?? null,
+    mean: latency?.mean ?? null,
+  });
+  for (const [name, value] of Object.entries(outcome.metrics))
+    if (name in metrics) metrics[name] = value ?? null;
+  const results = evaluateThresholds(thresholds, metrics);
+  const interrupted = signal.aborted;
+  const verdict: Verdict = interrupted ? 'FAIL' : overallVerdict(results);
+  const report: LoadReport = {
+    profile: profile.name,
+    title: profile.title,
+    target: target.name,
+    runId,
+    startedAt,
+    options,
+    totals,
+    latencyMeasures: profile.latencyMeasures,
+    latency,
+    metrics,
+    thresholds: results,
+    interrupted,
+    verdict,
+    series,
+    durationMs: {
+      sending: Math.round(outcome.sendingMs),
+      total: Math.round(performance.now() - started),
+    },
+    details: outcome.details,
+    notes: interrupted
+      ? ['interrupted: the run was stopped before its end', ...outcome.notes]
+      : outcome.notes,
+  };
+  // the whole run in one line (every error kind with its count), then each threshold
+  log(summaryLine(outcome.sendingMs, totals, metrics.rate, latency));
+  for (const result of results)
+    log(
+      `${result.verdict.padEnd(12)} ${result.source} (actual ${result.actual ?? 'not measured'})`,
+    );
+  if (run.reportsDir) {
+    const written = writeLoadReport(report, run.reportsDir);
+    log(`${verdict}: reports ${written.json} and .html`);
+  } else log(verdict);
+  return { report, exitCode: exitCodeOf(verdict) };
+}

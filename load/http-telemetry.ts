@@ -1,0 +1,309 @@
+/**
+ * Load profile `http-telemetry`: N devices, created through the admin API, post telemetry over the HTTP device API
+ * at a rate for a bounded duration; then every (or a sample of) device's telemetry is read back through the admin
+ * API and compared with what was sent, as the mqtt-gateway profile does.
+ *
+ * Each request is one device's {"ts", "values": {"seq"}}: `seq` counts 1, 2, ... per device and `ts` strictly
+ * increases per device, so every request has its own stored entry. Every answer is counted: 2xx is a success, any
+ * other status is an error of the kind `HTTP <status> <body>` (a throttling 429 shows with the platform's words), a
+ * request that got no answer is `network <code>`. Counts: stored (distinct seqs read back), lost (a success answer,
+ * never stored), duplicated (stored entries beyond one per seq), refused but stored (an error answer, stored anyway).
+ *
+ * Devices are named `<prefix>load-<runId>-http-d<i>`, journaled before they exist and deleted at the end, also when
+ * the run is stopped (the journal lets `iotc cleanup` finish an interrupted cleanup).
+ */
+import type { Dispatcher } from 'undici';
+import { httpTelemetryLoadOptionsSchema, type HttpTelemetryLoadOptions } from '../schemas';
+import { AdminClient } from '../src/admin-client';
+import type { Target } from '../src/target';
+import {
+  CleanupJournal,
+  cleanupFromJournal,
+  journalPath,
+  RunInterruptedError,
+} from '../src/target/journal';
+import { createDeviceDispatcher, deviceRequest } from '../simulators/device/http-device';
+import type { LoadProfile, LoadRunContext, ProfileOutcome } from './contract';
+import { mapLimited } from './gateway-fleet';
+import { nextSeq, readStoredSeqs, spreadSample, tallySeqs } from './seq-readback';
+import type { LoadRecorder } from './recorder';
+
+const DEFAULT_CONCURRENCY = 64;
+const MAX_READBACK_DEVICES = 1000;
+const TICK_MS = 5;
+/** Bodies are cut to this many characters in an error kind: enough for a platform's reason, not a whole page. */
+const BODY_IN_KIND = 80;
+
+interface DeviceState {
+  name: string;
+  id: string;
+  token: string;
+  sent: number;
+  /** Seqs whose request did not get a 2xx. */
+  notSucceeded: number[];
+  lastTs: number;
+}
+
+export const httpTelemetryProfile: LoadProfile<HttpTelemetryLoadOptions> = {
+  name: 'http-telemetry',
+  title: 'HTTP telemetry load',
+  optionsSchema: httpTelemetryLoadOptionsSchema,
+  latencyMeasures: 'POST /api/v1/{token}/telemetry to its answer',
+  metrics: {
+    stored: 'distinct seqs read back (of the devices read)',
+    lost: 'requests answered with a success and never stored',
+    duplicated: 'stored entries beyond one per seq',
+    refused_stored: 'requests answered with an error and stored anyway',
+    throttled:
+      "answers with status 429 (ThingsBoard's HTTP transport answers a rate limit with 500 and an empty body: see the errors)",
+    behind_schedule: 'requests the rate asked for that the concurrency limit did not let out',
+    schedule_kept:
+      'sent over what the rate asked for (0..1): below 0.9 the run measured a lighter load than asked',
+    left_behind: 'devices the run created and could not delete',
+  },
+  defaultThresholds: [
+    'lost==0',
+    'duplicated==0',
+    'refused_stored==0',
+    'left_behind==0',
+    'schedule_kept>=0.9',
+  ],
+  run: runHttpTelemetry,
+};
+
+async function runHttpTelemetry(
+  context: LoadRunContext<HttpTelemetryLoadOptions>,
+): Promise<ProfileOutcome> {
+  const { target, runId, log } = context;
+  const admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, {
+    requestTimeoutMs: target.timeouts.requestMs,
+    tls: target.tls,
+  });
+  const journal = new CleanupJournal(journalPath(target.name), runId);
+  const dispatcher = createDeviceDispatcher({ tls: target.tls });
+  let outcome: ProfileOutcome;
+  let cleanup: { deleted: string[]; failed: string[] } = { deleted: [], failed: [] };
+  try {
+    outcome = await measure(context, admin, journal, dispatcher);
+  } finally {
+    await dispatcher.close();
+    cleanup = await cleanupFromJournal(journal.path, admin, target.namePrefix, runId);
+    await admin.close();
+  }
+  if (cleanup.failed.length)
+    log(
+      `cleanup left ${cleanup.failed.length} entities; run iotc cleanup --target ${target.name}: ${cleanup.failed.slice(0, 5).join('; ')}`,
+    );
+  return {
+    ...outcome,
+    metrics: { ...outcome.metrics, left_behind: cleanup.failed.length },
+    details: {
+      ...outcome.details,
+      cleanup: { deleted: cleanup.deleted.length, failed: cleanup.failed },
+    },
+  };
+}
+
+async function measure(
+  context: LoadRunContext<HttpTelemetryLoadOptions>,
+  admin: AdminClient,
+  journal: CleanupJournal,
+  dispatcher: Dispatcher,
+): Promise<ProfileOutcome> {
+  const { options, target, runId, log } = context;
+  const notes: string[] = [];
+  const names = Array.from(
+    { length: options.devices },
+    (_, i) => `${target.namePrefix}load-${runId}-http-d${i}`,
+  );
+  const devices = await mapLimited(names, 8, async (name): Promise<DeviceState> => {
+    // Ctrl-C during the setup: no new device, straight to the cleanup of those created
+    if (context.signal.aborted) throw new RunInterruptedError('stopped while creating devices');
+    journal.intend('device', name);
+    const record = await admin.createDevice(name);
+    journal.created('device', name, record.id);
+    const token = await admin.getDeviceCredentials(record.id);
+    return { name, id: record.id, token, sent: 0, notSucceeded: [], lastTs: 0 };
+  });
+  log(`${devices.length} devices created`);
+  const startTs = Date.now() - 1;
+  const sending = await postLoop(
+    devices,
+    options,
+    target,
+    dispatcher,
+    context.recorder,
+    context.signal,
+  );
+  const totals = context.recorder.snapshot();
+  log(`sent ${totals.sent}, succeeded ${totals.succeeded}, errors ${totals.errorCount}`);
+  let readback: Awaited<ReturnType<typeof readBack>> | null = null;
+  if (context.signal.aborted)
+    notes.push('stored, lost and duplicated are not measured: the run was stopped');
+  else {
+    readback = await readBack(
+      admin,
+      target,
+      devices,
+      startTs,
+      options.sampleDevices ?? MAX_READBACK_DEVICES,
+    );
+    log(
+      `read back ${readback.devicesRead} of ${devices.length} devices: stored ${readback.stored} of ${readback.sent}, lost ${readback.lost}, duplicated ${readback.duplicated}`,
+    );
+    if (readback.devicesRead < devices.length)
+      notes.push(
+        `stored, lost and duplicated count a sample of ${readback.devicesRead} of ${devices.length} devices, spread over the fleet`,
+      );
+    if (readback.beyondRetention)
+      notes.push(
+        `${readback.beyondRetention} oldest seqs beyond the target's retention were not checked`,
+      );
+  }
+  const throttled = Object.entries(totals.errors)
+    .filter(([kind]) => kind.startsWith('HTTP 429'))
+    .reduce((sum, [, count]) => sum + count, 0);
+  return {
+    sendingMs: sending.sendingMs,
+    metrics: {
+      stored: readback?.stored,
+      lost: readback?.lost,
+      duplicated: readback?.duplicated,
+      refused_stored: readback?.refusedStored,
+      throttled,
+      behind_schedule: sending.behind,
+      schedule_kept:
+        sending.sent + sending.behind > 0
+          ? Math.round((sending.sent / (sending.sent + sending.behind)) * 1000) / 1000
+          : null,
+    },
+    details: {
+      devices: devices.length,
+      statuses: sending.statuses,
+      behindSchedule: sending.behind,
+      readback,
+    },
+    notes,
+  };
+}
+
+/** The kind of an answer that is not a success: its status and the start of its body, whitespace folded. */
+export function errorKindOf(status: number, body: string): string {
+  const text = body.replace(/\s+/g, ' ').trim();
+  const cut = text.length > BODY_IN_KIND ? `${text.slice(0, BODY_IN_KIND)}…` : text;
+  return cut ? `HTTP ${status} ${cut}` : `HTTP ${status}`;
+}
+
+function networkKindOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return `network ${typeof code === 'string' ? code : error instanceof Error ? error.name : 'error'}`;
+}
+
+/**
+ * Posts on a 5 ms tick as many requests as the rate owes since the start, round robin over the devices, while
+ * fewer than `concurrency` are unanswered; stops at the deadline or on abort, then waits for what is in flight.
+ */
+async function postLoop(
+  devices: DeviceState[],
+  options: HttpTelemetryLoadOptions,
+  target: Target,
+  dispatcher: Dispatcher,
+  recorder: LoadRecorder,
+  signal: AbortSignal,
+): Promise<{ sendingMs: number; sent: number; behind: number; statuses: Record<string, number> }> {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  const statuses: Record<string, number> = {};
+  const pending = new Set<Promise<void>>();
+  const started = performance.now();
+  const deadline = started + options.durationS * 1000;
+  let sent = 0;
+  let next = 0;
+  const postOne = () => {
+    const device = devices[next];
+    next = (next + 1) % devices.length;
+    const seq = nextSeq(device);
+    sent++;
+    recorder.sent();
+    const requestStarted = performance.now();
+    const done = deviceRequest(
+      target.httpUrl,
+      'POST',
+      `/api/v1/${encodeURIComponent(device.token)}/telemetry`,
+      { raw: `{"ts":${device.lastTs},"values":{"seq":${seq}}}` },
+      { dispatcher, requestTimeoutMs: target.timeouts.requestMs },
+    )
+      .then(
+        (response) => {
+          statuses[response.status] = (statuses[response.status] ?? 0) + 1;
+          const ok = response.status >= 200 && response.status < 300;
+          if (!ok) device.notSucceeded.push(seq);
+          recorder.answered(
+            response.elapsedMs,
+            ok ? undefined : errorKindOf(response.status, response.text),
+          );
+        },
+        (error: unknown) => {
+          device.notSucceeded.push(seq);
+          recorder.answered(performance.now() - requestStarted, networkKindOf(error));
+        },
+      )
+      .finally(() => pending.delete(done));
+    pending.add(done);
+  };
+  while (performance.now() < deadline && !signal.aborted) {
+    const owed = Math.floor(((performance.now() - started) / 1000) * options.rate) + 1;
+    while (sent < owed && pending.size < concurrency) postOne();
+    await new Promise((resolveTick) => setTimeout(resolveTick, TICK_MS));
+  }
+  const endedAt = Math.min(performance.now(), deadline);
+  const owedAtEnd = Math.floor(((endedAt - started) / 1000) * options.rate);
+  await Promise.all([...pending]);
+  return { sendingMs: endedAt - started, sent, behind: Math.max(0, owedAtEnd - sent), statuses };
+}
+
+/**
+ * Reads back each device's stored seqs (all, or `limit` spread over the fleet), again until every successful seq is
+ * there or the target's `eventually` time has passed (a platform may store after it answered).
+ */
+async function readBack(
+  admin: AdminClient,
+  target: Target,
+  devices: DeviceState[],
+  startTs: number,
+  limit: number,
+) {
+  const sample = spreadSample(devices, limit);
+  const deadline = Date.now() + Math.max(target.timeouts.eventuallyMs, 2000);
+  const retained = target.historyPerKey ?? Number.POSITIVE_INFINITY;
+  const totals = {
+    sent: 0,
+    stored: 0,
+    lost: 0,
+    duplicated: 0,
+    refusedStored: 0,
+    beyondRetention: 0,
+  };
+  await mapLimited(sample, 8, async (device) => {
+    const expected = Math.min(device.sent - new Set(device.notSucceeded).size, retained);
+    const seqs = await readStoredSeqs(admin, device.id, {
+      startTs,
+      sent: device.sent,
+      lastTs: device.lastTs,
+      retained,
+      expected,
+      deadline,
+      pollIntervalMs: target.timeouts.pollIntervalMs,
+    });
+    const tally = tallySeqs(device.sent, device.notSucceeded, seqs, retained);
+    const stored = new Set(seqs);
+    totals.sent += tally.sent;
+    totals.stored += tally.stored;
+    totals.lost += tally.acknowledgedNotStored;
+    totals.duplicated += tally.duplicated;
+    totals.beyondRetention += tally.beyondRetention;
+    totals.refusedStored += new Set(device.notSucceeded).size
+      ? [...new Set(device.notSucceeded)].filter((seq) => stored.has(seq)).length
+      : 0;
+  });
+  return { devicesRead: sample.length, ...totals };
+}
