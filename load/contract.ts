@@ -19,6 +19,7 @@ import {
   type ThresholdResult,
   type Verdict,
 } from './thresholds';
+import { IotcError } from '../lib/errors';
 
 export const SAMPLE_EVERY_MS = 1000;
 
@@ -95,8 +96,7 @@ export interface LoadReport {
   notes: string[];
 }
 
-export class LoadOptionsError extends Error {
-  readonly name = 'LoadOptionsError';
+export class LoadOptionsError extends IotcError {
   readonly code = 'IOTC_LOAD_OPTIONS';
 }
 

@@ -3,6 +3,7 @@
  * report, an operator and a number; it passes or fails against the metric's value, and is NOT MEASURED when the run
  * did not measure that metric (never PASS). Written by hand: the grammar is one comparison, and k6's own parser is Go.
  */
+import { IotcError } from '../lib/errors';
 
 export type Verdict = 'PASS' | 'FAIL' | 'NOT MEASURED';
 
@@ -23,13 +24,11 @@ export interface ThresholdResult extends Threshold {
   verdict: Verdict;
 }
 
-export class ThresholdSyntaxError extends Error {
-  readonly name = 'ThresholdSyntaxError';
+export class ThresholdSyntaxError extends IotcError {
   readonly code = 'IOTC_THRESHOLD_SYNTAX';
 }
 
-export class UnknownMetricError extends Error {
-  readonly name = 'UnknownMetricError';
+export class UnknownMetricError extends IotcError {
   readonly code = 'IOTC_THRESHOLD_METRIC';
 }
 
