@@ -119,7 +119,7 @@ export async function probeReportRateLimit(
     };
 
     await step(1); // warm-up: connections, JIT, the JWT check cache
-    const baselineMs = (await step(1)).p99Ms;
+    const baseline = await step(1);
     const steps: StepResult[] = [];
     for (let concurrency = 1; concurrency <= maxConcurrency; concurrency++) {
       const result = await step(concurrency);
@@ -135,6 +135,10 @@ export async function probeReportRateLimit(
     // The step is where latency rises and stays up at every higher concurrency that was still admitted: a lone slow
     // step (a busy machine pausing the probe) below the pool is noise, not queueing.
     const admittedSteps = steps.filter((result) => result.rejected === 0);
+    // The report's own cost, the latency of a request that did not wait: the lowest median of the steps where
+    // nothing was refused (a 429 comes back at once and would pull a median down). One p99 at concurrency 1 was
+    // too noisy a baseline on a busy machine: a slow sample lifted it above the queued requests' latency.
+    const baselineMs = Math.min(baseline.p50Ms, ...admittedSteps.map((result) => result.p50Ms));
     const queueing = (result: StepResult) => result.p99Ms >= baselineMs * QUEUEING_FACTOR + 1;
     const firstQueueing = admittedSteps.find((_result, index) =>
       admittedSteps.slice(index).every(queueing),

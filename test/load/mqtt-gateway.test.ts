@@ -23,7 +23,9 @@ test('a short QoS 1 run stores every message once, writes its report and deletes
       target,
       gateways: 3,
       devicesPerGateway: 4,
-      rate: 200,
+      // a rate a machine busy with other work still keeps (a run that falls more than 10 % behind its schedule is
+      // rightly FAIL: it measured a lighter load than asked), and enough messages to count
+      rate: 40,
       rateOf: 'gateway',
       qos: 1,
       protocolVersion: 5,
@@ -33,9 +35,13 @@ test('a short QoS 1 run stores every message once, writes its report and deletes
       log: () => {},
     });
     // it stopped by itself: runMqttGatewayLoad resolved, without the test ending it
-    assert.equal(exitCode, 0);
+    assert.equal(
+      exitCode,
+      0,
+      JSON.stringify({ verdict: report.verdict, failures: report.failures }),
+    );
     assert.equal(report.verdict, 'PASS');
-    assert.ok(report.sent > 100, `messages were sent (${report.sent})`);
+    assert.ok(report.sent >= 100, `messages were sent (${report.sent})`);
     assert.equal(report.acknowledged, report.sent);
     assert.deepEqual(
       {
