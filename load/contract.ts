@@ -10,15 +10,10 @@ import { randomBytes } from 'node:crypto';
 import { validate } from '../schemas/validate';
 import { openTarget, type Target } from '../src/target';
 import { PROGRESS_EVERY_MS, progressLine, summaryLine } from './progress';
-import { type LatencySummary, type LoadSample, type LoadTotals, LoadRecorder } from './recorder';
+import { type LoadSample, LoadRecorder } from './recorder';
+import type { LoadReport } from './load-report';
 import { writeLoadReport } from './report-writer';
-import {
-  evaluateThresholds,
-  overallVerdict,
-  parseThresholds,
-  type ThresholdResult,
-  type Verdict,
-} from './thresholds';
+import { evaluateThresholds, overallVerdict, parseThresholds, type Verdict } from './thresholds';
 import { IotcError } from '../lib/errors';
 
 export const SAMPLE_EVERY_MS = 1000;
@@ -74,27 +69,7 @@ export interface LoadProfile<Options> {
   run(context: LoadRunContext<Options>): Promise<ProfileOutcome>;
 }
 
-export interface LoadReport {
-  profile: string;
-  title: string;
-  target: string;
-  runId: string;
-  startedAt: string;
-  options: unknown;
-  totals: LoadTotals;
-  latencyMeasures: string;
-  latency: LatencySummary | null;
-  /** Every metric the profile knows; null when this run did not measure it. */
-  metrics: Record<string, number | null>;
-  thresholds: ThresholdResult[];
-  interrupted: boolean;
-  verdict: Verdict;
-  /** One sample per second of the run. */
-  series: LoadSample[];
-  durationMs: { sending: number; total: number };
-  details: Record<string, unknown>;
-  notes: string[];
-}
+export type { LoadReport } from './load-report';
 
 export class LoadOptionsError extends IotcError {
   readonly code = 'IOTC_LOAD_OPTIONS';

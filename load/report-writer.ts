@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { LoadReport } from './contract';
+import type { LoadReport } from './load-report';
 import { escapeHtml, loadReportPage } from './html';
 import { CHART_COLORS, lineChart, type ChartLine } from './time-series-svg';
 

@@ -4,7 +4,7 @@
  * http-telemetry profiles.
  */
 import type { AdminClient } from '../src/admin-client';
-import { typedValueToString } from '../src/kv/values';
+import { typedValueToString } from '../lib/kv/values';
 
 export interface SeqReadOptions {
   startTs: number;

@@ -1,6 +1,6 @@
 /**
  * Key-value data (interfaces.md "Key-value data"): a key is a string; a value is a string, boolean, number
- * (double or long, told apart by src/kv/values.ts) or JSON (nested objects and arrays). null is not a value type.
+ * (double or long, told apart by lib/kv/values.ts) or JSON (nested objects and arrays). null is not a value type.
  */
 export const keyValueSchema = {
   $id: 'iotc:kv-value',

@@ -9,7 +9,7 @@ const nonEmpty = { type: 'string', minLength: 1 } as const;
 const httpMethod = { enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] } as const;
 /** A regular expression (semantic check: it compiles). */
 const regularExpression = { type: 'string' } as const;
-/** A `${...}` expression (semantic check: src/expressions parses it). */
+/** A `${...}` expression (semantic check: lib/expressions parses it). */
 const expression = { type: 'string' } as const;
 const seconds = { type: 'number', exclusiveMinimum: 0 } as const;
 const headers = { type: 'object', additionalProperties: { type: 'string' } } as const;

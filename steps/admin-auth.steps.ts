@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { type DataTable, Given, Then, When } from '@cucumber/cucumber';
 import { AdminClient, adminRequest, type AdminResponse, type Method } from '../src/admin-client';
-import { toPlain } from '../src/kv/values';
+import { toPlain } from '../lib/kv/values';
 import type { IotcWorld } from './world';
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;

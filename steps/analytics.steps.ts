@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { request } from 'undici';
-import { parseLossless, toPlain } from '../src/kv/values';
+import { parseLossless, toPlain } from '../lib/kv/values';
 import type { IotcWorld } from './world';
 import { scenarioJwt } from './admin-auth.steps';
 

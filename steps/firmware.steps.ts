@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { downloadFirmwareOverMqtt } from '../simulators/device/mqtt-firmware';
-import { describeTypedValue, toPlain } from '../src/kv/values';
+import { describeTypedValue, toPlain } from '../lib/kv/values';
 import type { IotcWorld } from './world';
 
 const packageKey = (title: string, version: string) => `firmware:${title}@${version}`;

@@ -7,7 +7,7 @@ import {
   type MqttVersion,
 } from '../simulators/device/mqtt-connection';
 import type { DeviceRpcRequest } from '../simulators/device/mqtt-device';
-import { jsonEqual } from '../src/kv/values';
+import { jsonEqual } from '../lib/kv/values';
 import { AdminClient } from '../src/admin-client';
 import type { IotcWorld } from './world';
 import { mqttUrl } from './support/gateway';

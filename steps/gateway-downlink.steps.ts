@@ -6,7 +6,7 @@ import {
   type AttributeResponse,
   type GatewayRpcRequest,
 } from '../simulators/gateway/mqtt-gateway';
-import { jsonEqual, parseLossless, toPlain } from '../src/kv/values';
+import { jsonEqual, parseLossless, toPlain } from '../lib/kv/values';
 import type { AdminResponse } from '../src/admin-client';
 import type { IotcWorld } from './world';
 import { sameJson } from './support/expectations';

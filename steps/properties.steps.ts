@@ -29,7 +29,7 @@ import {
   type TelemetryForm,
   type ValidPayload,
 } from '../schemas/arbitrary';
-import { describeTypedValue, typedValuesEqual, type TypedValue } from '../src/kv/values';
+import { describeTypedValue, typedValuesEqual, type TypedValue } from '../lib/kv/values';
 
 const DEFAULT_RUNS = 25;
 /** A server-assigned timestamp must fall within the request, give or take this much clock difference. */

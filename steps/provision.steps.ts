@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { provision, type DeviceResponse } from '../simulators/device/http-device';
 import { provisionOverMqtt } from '../simulators/device/mqtt-provision';
-import { parseLossless, toPlain } from '../src/kv/values';
+import { parseLossless, toPlain } from '../lib/kv/values';
 import type { ProvisionStrategy } from '../src/admin-client';
 import type { IotcWorld } from './world';
 import { creation } from '../src/target/journal';

@@ -7,7 +7,7 @@ import { Given, Then, type DataTable } from '@cucumber/cucumber';
 import { Agent, request } from 'undici';
 import type { RecordedRequest } from '../simulators/external-api/control';
 import type { IotcWorld } from './world';
-import { missingGatewayMembers } from '../src/target/gateway-rest';
+import { missingGatewayMembers } from '../lib/gateway-rest';
 import { connectorTarget, externalApi, restFile } from './support/connector';
 import { pairRows } from './support/tables';
 import { names, QUIET_MS } from './support/connector-calls';

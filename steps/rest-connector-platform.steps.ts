@@ -1,7 +1,7 @@
 /** REST connector steps: what reached the platform, and the platform's side (shared attributes, RPC). */
 import assert from 'node:assert/strict';
 import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
-import { describeTypedValue, parseLossless, type TypedValue } from '../src/kv/values';
+import { describeTypedValue, parseLossless, type TypedValue } from '../lib/kv/values';
 import type { IotcWorld } from './world';
 import { expectedValue, sameJson, storedMatches, storedValueMatches } from './support/expectations';
 import { DataTableShapeError, headedRows } from './support/tables';

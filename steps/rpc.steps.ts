@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import { validate } from '../schemas/validate';
 import { rpcRequestSchema } from '../schemas';
-import { stringifyLossless, toPlain } from '../src/kv/values';
+import { stringifyLossless, toPlain } from '../lib/kv/values';
 import type { DeviceResponse } from '../simulators/device/http-device';
 import type { AdminResponse } from '../src/admin-client';
 import type { IotcWorld } from './world';

@@ -1,7 +1,7 @@
 /** Telemetry and client attributes sent by a device, read back through the admin API value by value and type by type. */
 import assert from 'node:assert/strict';
 import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
-import { describeTypedValue } from '../src/kv/values';
+import { describeTypedValue } from '../lib/kv/values';
 import type { IotcWorld } from './world';
 import { expectedValue, storedMatches } from './support/expectations';
 import { headedRows } from './support/tables';

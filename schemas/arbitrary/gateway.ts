@@ -5,7 +5,7 @@ import {
   gatewayTelemetryEntrySchema,
   gatewayTelemetrySchema,
 } from '../gateway';
-import { stringifyLossless } from '../../src/kv/values';
+import { stringifyLossless } from '../../lib/kv/values';
 
 import { type DeriveOptions, type JsonSchema, arbitraryFromSchema, defineMember } from './derive';
 import {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { clientAttributesSchema } from '../attributes';
 import { plainTelemetrySchema, telemetrySchema, timestampedTelemetrySchema } from '../telemetry';
 import { isValid } from '../validate';
-import { parseLossless, stringifyLossless, toPlain, type TypedValue } from '../../src/kv/values';
+import { parseLossless, stringifyLossless, toPlain, type TypedValue } from '../../lib/kv/values';
 
 import { type JsonSchema, arbitraryFromSchema, defineMember } from './derive';
 import {

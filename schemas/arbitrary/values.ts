@@ -1,7 +1,7 @@
 /** Keys and typed values (STRING, BOOLEAN, DOUBLE, LONG, JSON) and the derive options that put them into payloads. */
 import fc from 'fast-check';
 import { keyValueSchema } from '../kv';
-import { typedValueToLossless, type TypedValue } from '../../src/kv/values';
+import { typedValueToLossless, type TypedValue } from '../../lib/kv/values';
 
 import { type DeriveOptions, Deriver, defineMember } from './derive';
 

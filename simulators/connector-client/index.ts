@@ -4,7 +4,7 @@
  * credentials, any method. Every call answers {status, headers, text} and never throws on a status.
  */
 import { Agent, FormData, request, type Dispatcher } from 'undici';
-import type { ExchangeRecorder } from '../../src/report/exchanges';
+import type { ExchangeRecorder } from '../../lib/exchange';
 
 export interface ConnectorResponse {
   status: number;

@@ -7,7 +7,7 @@
 import { faultActive } from '../../faults';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { evaluateText } from '../../src/expressions';
+import { evaluateText } from '../../lib/expressions';
 import { AttributeRequestTimeoutError, type AttributeResponse } from '../gateway/mqtt-gateway';
 import type { PlatformLink } from './platform-link';
 import { isAuthorized } from './basic-auth';

@@ -6,7 +6,7 @@
  * when the call sends JSON. Other ${...} read the update's data.
  */
 import type { Logger } from 'pino';
-import { evaluateText, urlComponent } from '../../src/expressions';
+import { evaluateText, urlComponent } from '../../lib/expressions';
 import type { AttributeUpdate } from '../gateway/mqtt-gateway';
 import { faultActive } from '../../faults';
 import type { AttributeUpdateRule } from './config';

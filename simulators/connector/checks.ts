@@ -11,7 +11,7 @@ import {
   restConnectorConfigSchema,
 } from '../../schemas';
 import { validationErrors } from '../../schemas/validate';
-import { ExpressionSyntaxError, parseTemplate } from '../../src/expressions';
+import { ExpressionSyntaxError, parseTemplate } from '../../lib/expressions';
 
 /** Where shipped custom converters live (converter.extension names a module here). */
 export const DEFAULT_EXTENSIONS_FOLDER = join(__dirname, 'extensions');

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { RestConnectorFile } from '../../schemas';
 import { faultActive } from '../../faults';
 import { checkConnectorConfig } from './checks';
-import { missingGatewayMembers } from '../../src/target/gateway-rest';
+import { missingGatewayMembers } from '../../lib/gateway-rest';
 import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';
 import { IotcError } from '../../lib/errors';
 

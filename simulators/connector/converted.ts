@@ -1,5 +1,5 @@
 /** What a converter makes of one request: the device, its profile, client attributes and telemetry, all typed. */
-import type { TypedValue } from '../../src/kv/values';
+import type { TypedValue } from '../../lib/kv/values';
 import { IotcError } from '../../lib/errors';
 
 export interface ConvertedData {

@@ -1,6 +1,6 @@
 /** deviceInfo: the device name and profile of a request, from its expressions and their sources (request | constant). */
 import { faultActive } from '../../faults';
-import { evaluateText } from '../../src/expressions';
+import { evaluateText } from '../../lib/expressions';
 import type { DeviceInfo } from './config';
 import { ConversionRefusedError } from './converted';
 

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { MqttGateway, NO_REPLY } from '../gateway/mqtt-gateway';
-import { generateSelfSignedCertificate } from '../../src/tls/certificate';
+import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
 import { loadConnectorConfig, type ConnectorConfig } from './config';
 import { JsonConverter } from './json-converter';
 import { loadCustomConverter } from './custom-converter';

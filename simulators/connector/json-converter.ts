@@ -12,8 +12,8 @@ import {
   hasPlaceholders,
   textOf,
   type EvaluateOptions,
-} from '../../src/expressions';
-import { typedValueOf, type TypedValue } from '../../src/kv/values';
+} from '../../lib/expressions';
+import { typedValueOf, type TypedValue } from '../../lib/kv/values';
 import type { ConverterConfig, Entry, TimeseriesEntry } from './config';
 import type { ConvertedData, RequestData, UplinkConverter } from './converted';
 import { parseDatetime } from './datetime';

@@ -6,7 +6,7 @@
  * JSON-aware when the call's Content-Type is JSON.
  */
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
-import { evaluate, evaluateText, jsonFragment, parseTemplate, textOf } from '../../src/expressions';
+import { evaluate, evaluateText, jsonFragment, parseTemplate, textOf } from '../../lib/expressions';
 import { basicAuthorization } from './basic-auth';
 import type { OutgoingCallConfig } from './config';
 

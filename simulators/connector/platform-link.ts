@@ -13,7 +13,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { GATEWAY_TOPICS, type MqttGateway } from '../gateway/mqtt-gateway';
 import { isFailure, type PublishOutcome } from '../device/mqtt-connection';
-import { stringifyLossless, typedValueToLossless, type TypedValue } from '../../src/kv/values';
+import { stringifyLossless, typedValueToLossless, type TypedValue } from '../../lib/kv/values';
 import type { ConvertedData } from './converted';
 import { IotcError } from '../../lib/errors';
 

@@ -5,7 +5,7 @@
  */
 import { faultActive } from '../../faults';
 import type { ServerResponse } from 'node:http';
-import { textOf } from '../../src/expressions';
+import { textOf } from '../../lib/expressions';
 import type { ResponseConfig } from './config';
 
 export function answer(

@@ -12,7 +12,7 @@
 import { faultActive } from '../../faults';
 import type { Logger } from 'pino';
 import { STATUS_CODES } from 'node:http';
-import { evaluate, evaluateText, textOf, urlComponent } from '../../src/expressions';
+import { evaluate, evaluateText, textOf, urlComponent } from '../../lib/expressions';
 import type { GatewayRpcRequest } from '../gateway/mqtt-gateway';
 import type { OutgoingCallConfig, ServerSideRpcRule } from './config';
 import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';

@@ -4,8 +4,8 @@
  * so a double is published as a double lexeme (40.0, not 40) and the platform stores the type that was configured.
  * A value that cannot be converted (`abc` as double) is None: not passed on.
  */
-import { typedValueOf, type TypedValue } from '../../src/kv/values';
-import { textOf } from '../../src/expressions';
+import { typedValueOf, type TypedValue } from '../../lib/kv/values';
+import { textOf } from '../../lib/expressions';
 import type { EntryType } from './config';
 
 export function convertValue(value: unknown, type: EntryType): TypedValue | undefined {

@@ -4,8 +4,8 @@
  * on a status: deciding what a status means is the caller's job. Bodies are always read, so connections are reused.
  */
 import { Agent, request, type Dispatcher } from 'undici';
-import { parseLossless } from '../../src/kv/values';
-import type { ExchangeRecorder } from '../../src/report/exchanges';
+import { parseLossless } from '../../lib/kv/values';
+import type { ExchangeRecorder } from '../../lib/exchange';
 
 export interface DeviceResponse {
   /** What was asked: method and URL (the URL carries the device token; redact before showing it). */

@@ -7,7 +7,7 @@
  * caller asserts on. It throws only on misuse (publishing after close) and on a connect that never answers.
  */
 import mqtt, { type IClientOptions, type MqttClient, type Packet } from 'mqtt';
-import type { ExchangeRecorder } from '../../src/report/exchanges';
+import type { ExchangeRecorder } from '../../lib/exchange';
 import { IotcError, type IotcErrorCode } from '../../lib/errors';
 
 export type MqttVersion = 4 | 5;

@@ -1,5 +1,5 @@
 /** Attributes through the admin API (platform-facts.md §8): read typed, save SHARED/SERVER scope, delete. */
-import { typedValueOf, type TypedValue } from '../kv/values';
+import { typedValueOf, type TypedValue } from '../../lib/kv/values';
 import type { AdminSession } from './auth';
 import { keysQuery } from './records';
 import { TELEMETRY_API } from './telemetry';

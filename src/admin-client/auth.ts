@@ -5,7 +5,7 @@
  * distinguishable from 42 and longs stay exact. Every body is read, so keep-alive connections are reused.
  */
 import { Agent, request, FormData, type Dispatcher } from 'undici';
-import { parseLossless } from '../kv/values';
+import { parseLossless } from '../../lib/kv/values';
 import { AdminApiError, AdminResponseShapeError } from './errors';
 import type { ExchangeRecorder } from '../report/exchanges';
 

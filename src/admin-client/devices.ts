@@ -1,7 +1,7 @@
 /** Devices (platform-facts.md §8 "Devices"): create, find, read, save, credentials, delete, list. */
 import { errorOf, type AdminSession } from './auth';
 import { deviceRecord, entityRef, type DeviceRecord } from './records';
-import { toPlain } from '../kv/values';
+import { toPlain } from '../../lib/kv/values';
 
 export interface NewDevice {
   /** Device profile name; ThingsBoard finds or creates the profile. */

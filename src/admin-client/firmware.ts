@@ -6,7 +6,7 @@
 import { FormData } from 'undici';
 import type { AdminSession } from './auth';
 import { entityRef, idOf } from './records';
-import { toPlain } from '../kv/values';
+import { toPlain } from '../../lib/kv/values';
 
 export interface NewFirmware {
   title: string;

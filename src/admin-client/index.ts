@@ -1,7 +1,7 @@
 /**
  * Client of the administration REST API, with ThingsBoard's paths and shapes (platform-facts.md §6–§8, §12), so the
  * same steps read and drive the embedded reference and a real platform. One small module per concern; this class is
- * the one handle steps hold. Reads come back typed (src/kv/values.ts); failures are AdminApiError.
+ * the one handle steps hold. Reads come back typed (lib/kv/values.ts); failures are AdminApiError.
  */
 import {
   AdminSession,

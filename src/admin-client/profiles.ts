@@ -1,7 +1,7 @@
 /** Device profiles with a provisioning strategy (platform-facts.md §6 "Creating a provisioning-enabled profile"). */
 import type { AdminSession } from './auth';
 import { idOf } from './records';
-import { toPlain } from '../kv/values';
+import { toPlain } from '../../lib/kv/values';
 
 export type ProvisionStrategy =
   | 'DISABLED'

@@ -1,5 +1,5 @@
 /** Reading the platform's entity records: `{"id":{"entityType":..,"id":uuid}, ...}` into small typed shapes. */
-import { toPlain } from '../kv/values';
+import { toPlain } from '../../lib/kv/values';
 import { AdminResponseShapeError } from './errors';
 
 export interface DeviceRecord {

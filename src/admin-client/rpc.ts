@@ -6,7 +6,7 @@
  */
 import type { AdminResponse, AdminSession } from './auth';
 import { AdminResponseShapeError } from './errors';
-import { toPlain } from '../kv/values';
+import { toPlain } from '../../lib/kv/values';
 import { validate } from '../../schemas/validate';
 import {
   persistentRpcAcceptedSchema,

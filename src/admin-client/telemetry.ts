@@ -4,7 +4,7 @@
  * back as the document or as its text (the real platform answers text); comparing is the caller's job
  * (steps/support/expectations.ts).
  */
-import { typedValueOf, type TypedValue } from '../kv/values';
+import { typedValueOf, type TypedValue } from '../../lib/kv/values';
 import type { AdminSession } from './auth';
 import { keysQuery } from './records';
 

@@ -6,7 +6,7 @@
  * verifying gateway must refuse it, a non-verifying one must reach it). Stops on SIGINT/SIGTERM.
  */
 import { ExternalApiSimulator } from '../../simulators/external-api';
-import { generateSelfSignedCertificate } from '../tls/certificate';
+import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
 
 export interface ExternalApiOptions {
   host: string;

@@ -20,8 +20,8 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 import { freePort } from '../target/free-port';
-import { gatewayReadyRest, withRunNames } from '../target/gateway-rest';
-import { generateSelfSignedCertificate } from '../tls/certificate';
+import { gatewayReadyRest, withRunNames } from '../../lib/gateway-rest';
+import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
 import { IotcError } from '../../lib/errors';
 
 export interface GatewayConfigOptions {

@@ -11,8 +11,8 @@ import { QUIRKS_MODES, type QuirksMode } from '../../simulators/platform/quirks'
 
 export const SIMULATE_MODES = ['spec', ...(Object.keys(QUIRKS_MODES) as QuirksMode[])] as const;
 export type SimulateMode = 'spec' | QuirksMode;
-import { generateSelfSignedCertificate } from '../tls/certificate';
-import { keptCertificate } from '../tls/persistent-certificate';
+import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
+import { keptCertificate } from '../../lib/tls/persistent-certificate';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../simulators/platform/mqtt/liveness';
 import type { Capability } from '../target';
 import { CAPABILITIES } from '../../schemas';

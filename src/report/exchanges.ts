@@ -7,43 +7,17 @@
  * under EXCHANGES_MEDIA_TYPE and the report reads it back from the cucumber messages as the requirement's evidence.
  */
 
+import type { Exchange, ExchangeRecorder } from '../../lib/exchange';
+
 /** The media type of the scenario attachment that carries its exchanges. */
 export const EXCHANGES_MEDIA_TYPE = 'application/vnd.iotc.exchanges+json';
 
-export interface HttpExchange {
-  protocol: 'http';
-  /** Who sent it: the device API driver, the admin client, the analytics client. */
-  via: string;
-  request: { method: string; url: string; headers?: Record<string, string>; body?: string };
-  response: { status: number; body?: string };
-  elapsedMs: number;
-  /** How many times in a row the same request got the same status (polls of an `eventually`); the last answer is shown. */
-  repeated?: number;
-  /** For a failed scenario: the command line that repeats it by hand (reproduceExchange). */
-  reproduce?: string;
-}
-
-export interface MqttExchange {
-  protocol: 'mqtt';
-  via: string;
-  /** CONNECT and PUBLISH are sent by the driver; RECEIVED is a PUBLISH the platform sent to it. */
-  request: {
-    packet: 'CONNECT' | 'PUBLISH' | 'RECEIVED';
-    topic?: string;
-    qos?: number;
-    url?: string;
-    payload?: string;
-  };
-  /** How it ended: 'acked', 'sent', 'closed', 'timeout' (PUBLISH); 'accepted', 'refused' (CONNECT); 'received'. */
-  response: { result: string; reasonCode?: number; reasonString?: string };
-  elapsedMs: number;
-  repeated?: number;
-  /** For a failed scenario: the command line that repeats it by hand (reproduceExchange). */
-  reproduce?: string;
-}
-
-export type Exchange = HttpExchange | MqttExchange;
-export type ExchangeRecorder = (exchange: Exchange) => void;
+export type {
+  Exchange,
+  ExchangeRecorder,
+  HttpExchange,
+  MqttExchange,
+} from '../../lib/exchange';
 
 export interface ExchangeLogOptions {
   /** How many exchanges a scenario keeps (the last ones). */

@@ -12,10 +12,10 @@ import { freePort } from './free-port';
 import { AdminClient } from '../admin-client';
 import { startConnector } from '../../simulators/connector';
 import { ExternalApiSimulator } from '../../simulators/external-api';
-import { generateSelfSignedCertificate } from '../tls/certificate';
+import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
 import type { ConnectorQuirksMode } from '../../simulators/connector';
 import { connectorQuirks } from '../../simulators/connector/quirks';
-import { gatewayReadyRest, withRunNames } from './gateway-rest';
+import { gatewayReadyRest, withRunNames } from '../../lib/gateway-rest';
 import type { ConnectorTarget } from './connector-target';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 

@@ -4,7 +4,7 @@ import { startPlatform } from '../../simulators/platform';
 import { MAX_HISTORY_PER_KEY } from '../../simulators/platform/core/time-series';
 import { join } from 'node:path';
 import { startAnalytics } from '../../simulators/analytics';
-import { generateSelfSignedCertificate } from '../tls/certificate';
+import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
 import { startEmbeddedConnector } from './embedded-connector';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 

@@ -7,7 +7,7 @@ import {
   typedValuesEqual,
   type TypedValue,
   type ValueType,
-} from '../../src/kv/values';
+} from '../../lib/kv/values';
 
 const TYPE_NAMES: Record<string, ValueType> = {
   string: 'STRING',

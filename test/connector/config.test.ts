@@ -6,7 +6,7 @@ import {
   ConnectorConfigError,
   CONNECTOR_QUIRKS_MODES,
 } from '../../simulators/connector';
-import { gatewayReadyRest } from '../../src/target/gateway-rest';
+import { gatewayReadyRest } from '../../lib/gateway-rest';
 import { targetProfileSchema } from '../../schemas';
 
 describe('rest.json defaults', () => {

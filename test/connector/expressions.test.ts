@@ -8,7 +8,7 @@ import {
   jsonFragment,
   parseTemplate,
   urlComponent,
-} from '../../src/expressions';
+} from '../../lib/expressions';
 
 describe('expressions', () => {
   const data = {

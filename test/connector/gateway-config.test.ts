@@ -13,7 +13,7 @@ import {
   GATEWAY_REQUIRED_MEMBERS,
   gatewayReadyRest,
   missingGatewayMembers,
-} from '../../src/target/gateway-rest';
+} from '../../lib/gateway-rest';
 import { iotc, ROOT } from '../support/iotc';
 
 const CONFORMANCE = JSON.parse(

@@ -44,7 +44,7 @@ test('every fault names a testable requirement of the catalogue, once', () => {
 test('every declared fault is switched in the reference, and only declared faults are', () => {
   const declared = new Set<string>(FAULT_CATALOGUE.map((fault) => fault.id));
   const used = new Map<string, string>();
-  for (const dir of ['simulators', 'src']) {
+  for (const dir of ['simulators', 'src', 'lib']) {
     for (const file of sources(join(ROOT, dir))) {
       for (const match of readFileSync(file, 'utf8').matchAll(/faultActive\(\s*'([^']+)'/g)) {
         used.set(match[1]!, relative(ROOT, file));

@@ -27,7 +27,7 @@ import {
   typedValuesEqual,
   typedValueToLossless,
   type TypedValue,
-} from '../../src/kv/values';
+} from '../../lib/kv/values';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The model

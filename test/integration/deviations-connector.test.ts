@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GATEWAY_REQUIRED_MEMBERS } from '../../src/target/gateway-rest';
+import { GATEWAY_REQUIRED_MEMBERS } from '../../lib/gateway-rest';
 import { ROOT } from '../support/iotc';
 import { restConnector, run, withoutDeviations } from '../support/deviations';
 

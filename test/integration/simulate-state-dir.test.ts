@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
-import { keptCertificate } from '../../src/tls/persistent-certificate';
+import { keptCertificate } from '../../lib/tls/persistent-certificate';
 import { startSimulate, stop } from '../support/children';
 
 test('the CA file of one start verifies the server of the next', {

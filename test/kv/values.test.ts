@@ -6,7 +6,7 @@ import {
   typedValueToJson,
   typedValueToString,
   typedValuesEqual,
-} from '../../src/kv/values';
+} from '../../lib/kv/values';
 
 function typeOf(json: string) {
   return typedValueOf((parseLossless(`{"k":${json}}`) as Record<string, unknown>).k);

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, FormData, request } from 'undici';
 import type { RunningPlatform } from '../../simulators/platform';
-import { generateSelfSignedCertificate } from '../../src/tls/certificate';
+import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
 import { call, login, newDevice, start } from './support';
 
 let platform: RunningPlatform;

@@ -4,7 +4,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MAX_JSON_DEPTH } from '../../src/kv/values';
+import { MAX_JSON_DEPTH } from '../../lib/kv/values';
 import type { RunningPlatform } from '../../simulators/platform';
 import { MqttGateway } from '../../simulators/gateway/mqtt-gateway';
 import { call, login, newDevice, start } from './support';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { RunningPlatform } from '../../simulators/platform';
 import { AdminClient, AdminApiError } from '../../src/admin-client';
-import { stringifyLossless } from '../../src/kv/values';
+import { stringifyLossless } from '../../lib/kv/values';
 import { call, login, newDevice, start, type Answer } from './support';
 import { RawClient } from './raw-mqtt-client';
 

@@ -1,7 +1,7 @@
 /** Telemetry and client attributes at the socket: the three forms, typed read-back, and rejected requests storing nothing. */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseLossless, stringifyLossless } from '../../src/kv/values';
+import { parseLossless, stringifyLossless } from '../../lib/kv/values';
 import type { RunningPlatform } from '../../simulators/platform';
 import { call, login, newDevice, start } from './support';
 

@@ -37,7 +37,7 @@ import {
   typedValuesEqual,
   typedValueToLossless,
   type ValueType,
-} from '../../src/kv/values';
+} from '../../lib/kv/values';
 
 const RUNS = 300;
 const FORMS: TelemetryForm[] = ['object', 'array', 'timestamped'];

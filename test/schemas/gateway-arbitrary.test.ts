@@ -20,7 +20,7 @@ import {
   gatewayTelemetrySchema,
 } from '../../schemas';
 import { isValid } from '../../schemas/validate';
-import { parseLossless, typedValueOf, typedValuesEqual } from '../../src/kv/values';
+import { parseLossless, typedValueOf, typedValuesEqual } from '../../lib/kv/values';
 
 const RUNS = 200;
 const SLOTS = ['slot-a', 'slot-b'];

@@ -6,7 +6,7 @@
  * comes from the converter's deviceInfo (resolved by the connector).
  */
 import type { Logger } from 'pino';
-import type { TypedValue } from '../../../src/kv/values';
+import type { TypedValue } from '../../../lib/kv/values';
 import type { RequestData } from '../converted';
 import type { CustomConversion, CustomConverterModule } from '../custom-converter';
 

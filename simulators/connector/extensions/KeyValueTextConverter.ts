@@ -4,7 +4,7 @@
  * name two converters of one folder and each endpoint gets the class its converter.extension names. The device
  * comes from the converter's deviceInfo (resolved by the connector).
  */
-import type { TypedValue } from '../../../src/kv/values';
+import type { TypedValue } from '../../../lib/kv/values';
 import type { RequestData } from '../converted';
 import type { CustomConversion, CustomConverterModule } from '../custom-converter';
 

@@ -5,7 +5,7 @@
  *   first; the caller needs RPC_CALL on the device. `textSearch`, `sortProperty` and `sortOrder` are not modelled
  *   (ThingsBoard accepts them): the reference always answers in creation order.
  */
-import { stringifyLossless } from '../../../src/kv/values';
+import { stringifyLossless } from '../../../lib/kv/values';
 import { PERSISTENT_RPC_STATUSES } from '../../../schemas';
 import { BadRequestError, PermissionDeniedError } from '../core/errors';
 import { page, persistentRpcView } from './views';

@@ -4,7 +4,7 @@
  * With `"persistent": true` the RPC is stored and queued and the call answers 200 {"rpcId"} at once (both versions,
  * as ThingsBoard's shared AbstractRpcController); persistent-rpc-routes.ts reads it back.
  */
-import { parseLossless } from '../../../src/kv/values';
+import { parseLossless } from '../../../lib/kv/values';
 import { serverRpcCallSchema, type ServerRpcCall } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
 import { BadRequestError, NotFoundError } from '../core/errors';

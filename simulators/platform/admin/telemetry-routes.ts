@@ -5,7 +5,7 @@ import {
   typedValueToLossless,
   typedValueToString,
   type TypedValue,
-} from '../../../src/kv/values';
+} from '../../../lib/kv/values';
 import { telemetrySchema } from '../../../schemas';
 import { BadRequestError } from '../core/errors';
 import { ATTRIBUTE_SCOPES, type AttributeScope, type Device } from '../core/model';

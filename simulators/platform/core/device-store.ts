@@ -2,7 +2,7 @@
  * What the core's helpers (firmware updates, provisioning) need of the platform core, which passes itself: a port
  * of its own so that those helpers and platform-core.ts do not import each other.
  */
-import type { TypedValue } from '../../../src/kv/values';
+import type { TypedValue } from '../../../lib/kv/values';
 import type { AttributeScope, Device, DeviceProfile } from './model';
 import type { TelemetryRecord } from './time-series';
 

@@ -4,7 +4,7 @@
  * device's sessions, and the telemetry fw_state=QUEUED, target_fw_title, target_fw_version, target_fw_ts.
  * Clearing the assignment removes those shared attributes.
  */
-import type { TypedValue } from '../../../src/kv/values';
+import type { TypedValue } from '../../../lib/kv/values';
 import type { Device, OtaPackage } from './model';
 import type { DeviceStore } from './device-store';
 import { faultActive } from '../../../faults';

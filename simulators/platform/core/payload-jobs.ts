@@ -4,7 +4,7 @@
  * string is copied in one piece, where a tree of small objects is cloned object by object on the receiving
  * thread (for a 3 MB body that clone alone held the event loop for half a second).
  */
-import type { TypedValue } from '../../../src/kv/values';
+import type { TypedValue } from '../../../lib/kv/values';
 import { clientAttributesSchema } from '../../../schemas';
 import type { Quirks } from '../quirks';
 import { parseValid, telemetryEntries, typedEntries } from './payloads';

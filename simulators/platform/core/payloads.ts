@@ -1,6 +1,6 @@
 /**
  * Payload parsing shared by the transports and the admin API: JSON text → schema check (schemas/) → lossless
- * re-read → typed entries (src/kv/values.ts). Throws BadRequestError with a clear reason; stores nothing.
+ * re-read → typed entries (lib/kv/values.ts). Throws BadRequestError with a clear reason; stores nothing.
  */
 import {
   checkJsonDepth,
@@ -8,7 +8,7 @@ import {
   parseLossless,
   typedValueOf,
   type TypedValue,
-} from '../../../src/kv/values';
+} from '../../../lib/kv/values';
 import { NO_QUIRKS, type Quirks } from '../quirks';
 import { acceptedTelemetrySchema } from '../../../schemas';
 import { validate } from '../../../schemas/validate';

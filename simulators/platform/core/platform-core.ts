@@ -5,7 +5,7 @@
  * time-series.ts); this class holds the records, their indexes, and calls them.
  */
 import { randomUUID } from 'node:crypto';
-import type { TypedValue } from '../../../src/kv/values';
+import type { TypedValue } from '../../../lib/kv/values';
 import { BadRequestError, NotFoundError, QuotaExceededError } from './errors';
 import { EventHub, type DeviceEvents } from './event-hub';
 import { claimDevice, reclaimDevice, registerClaim, type ClaimResult } from './claims';

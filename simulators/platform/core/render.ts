@@ -2,7 +2,7 @@
  * Stored values rendered as JSON documents, the same for every transport (HTTP bodies, MQTT payloads): each value
  * in its JSON type, numbers with their lexeme (lossless), so 42.0 stays 42.0 and a long stays exact.
  */
-import { typedValueToLossless } from '../../../src/kv/values';
+import { typedValueToLossless } from '../../../lib/kv/values';
 import type { SharedAttributesChange } from './event-hub';
 import type { AttributeScope, Device } from './model';
 

@@ -6,7 +6,7 @@
  */
 import type { EventHub } from './event-hub';
 import type { Device, PersistentRpc, RpcOutcome, RpcRequest } from './model';
-import { parseLossless, stringifyLossless } from '../../../src/kv/values';
+import { parseLossless, stringifyLossless } from '../../../lib/kv/values';
 import { faultActive } from '../../../faults';
 
 export interface RpcCall {

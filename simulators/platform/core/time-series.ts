@@ -1,5 +1,5 @@
 /** Time series of a device: a history per key kept sorted by ts, and the latest value per key. */
-import type { TypedValue } from '../../../src/kv/values';
+import type { TypedValue } from '../../../lib/kv/values';
 import type { Device, TimeseriesEntry } from './model';
 
 /** History kept per key: the newest entries, so that a long `iotc simulate` session under load stays bounded. */

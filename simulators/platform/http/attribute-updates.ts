@@ -2,7 +2,7 @@
  * GET /api/v1/{token}/attributes/updates?timeout=ms: the first shared-attribute change after the poll began,
  * changed keys flattened at the top level plus "deleted":[keys]; 408 empty at the timeout.
  */
-import { stringifyLossless, typedValueToString } from '../../../src/kv/values';
+import { stringifyLossless, typedValueToString } from '../../../lib/kv/values';
 import { faultActive } from '../../../faults';
 import type { Device } from '../core/model';
 import { sharedChangeDocument } from '../core/render';

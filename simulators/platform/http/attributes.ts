@@ -3,7 +3,7 @@
  * {"client":{...},"shared":{...}}, a member present only when it has matches. With neither clientKeys nor
  * sharedKeys: every client and shared attribute; with one of them: only that scope. Values keep their JSON type.
  */
-import { stringifyLossless, type TypedValue } from '../../../src/kv/values';
+import { stringifyLossless, type TypedValue } from '../../../lib/kv/values';
 import { attributesAnswer, pickAttributes, setMember } from '../core/render';
 import { faultActive } from '../../../faults';
 import type { Device } from '../core/model';

@@ -7,7 +7,7 @@
  *   for an unknown id; 400 for a non-integer id or a body that is not JSON.
  * - POST /api/v1/{token}/rpc: client-side RPC; any JSON document, answered by the ClientRpcHandler.
  */
-import { stringifyLossless } from '../../../src/kv/values';
+import { stringifyLossless } from '../../../lib/kv/values';
 import { BadRequestError } from '../core/errors';
 import { MAX_RPC_BODY, authenticate, type DeviceHandler } from './context';
 import { readBody, sendEmpty, sendJsonText, sendText } from './exchange';

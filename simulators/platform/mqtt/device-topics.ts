@@ -4,7 +4,7 @@
  * ordinary device). Payload rules are the HTTP device API's: the same parsing code (core/payloads.ts).
  */
 import { type FaultId, faultActive } from '../../../faults';
-import { stringifyLossless } from '../../../src/kv/values';
+import { stringifyLossless } from '../../../lib/kv/values';
 import { claimSchema, clientAttributesSchema } from '../../../schemas';
 import { BadRequestError } from '../core/errors';
 import { parseJson, parseValid, telemetryEntries, typedEntries } from '../core/payloads';

@@ -5,7 +5,7 @@
  * connected connects it implicitly with the profile `default` (platform-facts.md §4.5).
  */
 import { faultActive } from '../../../faults';
-import { stringifyLossless } from '../../../src/kv/values';
+import { stringifyLossless } from '../../../lib/kv/values';
 import { QuotaExceededError } from '../core/errors';
 import type { Device } from '../core/model';
 import type { SharedAttributesChange } from '../core/event-hub';

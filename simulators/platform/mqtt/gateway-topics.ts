@@ -11,7 +11,7 @@
  * - a telemetry element without `ts` is stored at server time (interfaces.md; ThingsBoard would store a key named
  *   `values`, a deviation of its profile).
  */
-import { stringifyLossless, type TypedValue } from '../../../src/kv/values';
+import { stringifyLossless, type TypedValue } from '../../../lib/kv/values';
 import {
   gatewayAttributeRequestSchema,
   gatewayAttributesSchema,

@@ -6,7 +6,7 @@
  */
 import type { ISubscribePacket, IUnsubscribePacket } from 'mqtt-packet';
 import { faultActive } from '../../../faults';
-import { stringifyLossless } from '../../../src/kv/values';
+import { stringifyLossless } from '../../../lib/kv/values';
 import { pickAttributes, sharedChangeDocument } from '../core/render';
 import { REASON, SUBACK_FAILURE_V3 } from './reason-codes';
 import { PROVISION_RESPONSE_TOPIC } from './provision-session';

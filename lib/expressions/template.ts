@@ -7,7 +7,7 @@
  * with a dot in it, say) wins over the path reading. A template that is exactly one placeholder yields the value
  * itself with its type; a composite (`${a}:${b}`, `Device ${name}`) yields text.
  */
-import { IotcError } from '../../lib/errors';
+import { IotcError } from '../errors';
 
 export type TemplatePart = { literal: string } | { path: string; segments: PathSegment[] };
 export type PathSegment = string | number;
