@@ -39,7 +39,7 @@ import {
 } from './gateway-fleet';
 import { mqttGatewayHtml } from './mqtt-gateway-html';
 import type { LatencySummary as RecordedLatency } from './recorder';
-import { nextSeq, readStoredSeqs, tallySeqs } from './seq-readback';
+import { nextSeq, readStoredSeqs, type SeqTally, tallySeqs } from './seq-readback';
 
 export { tallySeqs };
 
@@ -95,23 +95,13 @@ export interface MqttGatewayReport {
   /** Messages the rate asked for but the window did not let out before the end. */
   behindSchedule: number;
   /** Readback through the admin API; null when the target has no admin API (bare). */
-  readback: null | {
-    /** Devices read back (all, or a sample spread over the fleet). */
-    devicesRead: number;
-    devicesTotal: number;
-    /** Sent to the devices read back. */
-    sent: number;
-    stored: number;
-    lost: number;
-    duplicated: number;
-    /** Acknowledged with success but not stored: the worst kind of lost. */
-    acknowledgedNotStored: number;
-    /**
-     * The oldest seqs of devices that sent more than the target keeps per key (historyPerKey): not checked, since
-     * their absence is the target's retention, not a loss.
-     */
-    beyondRetention: number;
-  };
+  readback:
+    | null
+    | ({
+        /** Devices read back (all, or a sample spread over the fleet). */
+        devicesRead: number;
+        devicesTotal: number;
+      } & SeqTally);
   /** Whether the run reached the rate it was asked for (at least 90 % of the messages it owed); a run that did not
    * measured a lighter load than asked, and does not pass. */
   rateReached: boolean;

@@ -63,6 +63,22 @@ export function spreadSample<T>(items: readonly T[], limit: number): T[] {
   return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]);
 }
 
+/** What the readback of seqs counts (per device, or summed over the devices read back). */
+export interface SeqTally {
+  /** Sent to the devices read back. */
+  sent: number;
+  stored: number;
+  lost: number;
+  duplicated: number;
+  /** Acknowledged with success but not stored: the worst kind of lost. */
+  acknowledgedNotStored: number;
+  /**
+   * The oldest seqs of devices that sent more than the target keeps per key (historyPerKey): not checked, since
+   * their absence is the target's retention, not a loss.
+   */
+  beyondRetention: number;
+}
+
 /**
  * Compares one device's stored seqs (one per stored entry, any order) with what it sent (seqs 1..sent): stored is
  * the distinct seqs sent, lost the seqs never stored, duplicated the entries beyond one per seq. A target that
@@ -74,14 +90,7 @@ export function tallySeqs(
   notAcknowledged: readonly number[],
   storedSeqs: readonly number[],
   retained = Number.POSITIVE_INFINITY,
-): {
-  sent: number;
-  stored: number;
-  lost: number;
-  duplicated: number;
-  acknowledgedNotStored: number;
-  beyondRetention: number;
-} {
+): SeqTally {
   const first = Math.max(1, sent - retained + 1);
   const checked = storedSeqs.filter((seq) => Number.isInteger(seq) && seq >= first && seq <= sent);
   const distinct = new Set(checked);
