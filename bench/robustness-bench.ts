@@ -8,9 +8,11 @@
  * updates are sent a few at a time, each with the admin client's request timeout, and the reader is released
  * (its socket destroyed) whatever happens.
  */
+import { join } from 'node:path';
 import { request } from 'undici';
 import { AdminClient } from '../src/admin-client';
 import { RawMqttClient } from '../simulators/device/raw-mqtt-client';
+import { memoryOf, ROOT, startServer, stopServer } from './children';
 
 export interface PlatformChild {
   httpUrl: string;
@@ -162,4 +164,42 @@ async function closedOnceRead(reader: RawMqttClient): Promise<boolean> {
   ]);
   clearTimeout(timer);
   return closed;
+}
+
+/** The robustness lines, each against a fresh platform child; true when both goals hold. */
+export async function robustnessLines(): Promise<boolean> {
+  const child = async <T>(measure: (platform: PlatformChild) => Promise<T>): Promise<T> => {
+    const server = await startServer(
+      'reference platform (robustness child)',
+      [
+        '--expose-gc',
+        '-r',
+        'ts-node/register/transpile-only',
+        join(ROOT, 'bench', 'platform-memory-child.ts'),
+      ],
+      'mqttUrl',
+    );
+    try {
+      return await measure({
+        httpUrl: server.ready.httpUrl as string,
+        mqttUrl: server.url,
+        memory: () => memoryOf(server),
+      });
+    } finally {
+      await stopServer(server);
+    }
+  };
+  const large = await child(largeBodyEffect);
+  console.log(large.line);
+  const largeOk = large.p99 < GOAL_SMALL_P99_MS;
+  console.log(
+    `${largeOk ? 'PASS' : 'FAIL'}  a 10 MB body's effect on concurrent small requests: p99 ${large.p99.toFixed(1)} ms (goal < ${GOAL_SMALL_P99_MS} ms), ${large.served} served while it was processed`,
+  );
+  const paused = await child(pausedReaderMemory);
+  console.log(paused.line);
+  const pausedOk = paused.bytesAboveIdle < GOAL_PAUSED_READER_BYTES;
+  console.log(
+    `${pausedOk ? 'PASS' : 'FAIL'}  resident memory of a paused MQTT reader after ${PAUSED_READER_UPDATES.toLocaleString('en')} updates: ${(paused.bytesAboveIdle / 1048576).toFixed(1)} MB above idle (goal < ${GOAL_PAUSED_READER_BYTES / 1048576} MB)`,
+  );
+  return largeOk && pausedOk;
 }

@@ -1,0 +1,145 @@
+/**
+ * The bench's child processes: servers started here and awaited on their one-line JSON ready message, and killed on
+ * every way out (exit, Ctrl-C, SIGTERM). Also the knobs every line shares (BENCH_* environment variables).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '..');
+const READY_TIMEOUT_MS = 30_000;
+
+/** A positive number from the environment, or the fallback. */
+export function positiveEnv(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+export const children = new Set<ChildProcess>();
+
+export function killChildren(): void {
+  for (const child of children)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+}
+
+process.on('exit', killChildren);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killChildren();
+    process.exit(130);
+  });
+}
+
+export interface ServerChild {
+  process: ChildProcess;
+  /** The ready line's `readyKey` (httpUrl, mqttUrl). */
+  url: string;
+  /** The whole ready line (may hold tokens: never printed). */
+  ready: Record<string, unknown>;
+}
+
+/** Spawns a server and waits for its one-line JSON ready message carrying `readyKey` (a URL). */
+export function startServer(
+  label: string,
+  args: string[],
+  readyKey: 'httpUrl' | 'mqttUrl' = 'httpUrl',
+  env: Record<string, string> = {},
+): Promise<ServerChild> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...env, NODE_ENV: 'production' },
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  let stdout = '';
+  let stderr = '';
+  return new Promise((resolveReady, rejectReady) => {
+    const fail = (reason: string) => {
+      clearTimeout(timer);
+      child.kill('SIGTERM');
+      rejectReady(
+        new Error(
+          `${label} did not start: ${reason}${
+            stderr
+              ? `\n${stderr
+                  .trim()
+                  .split('\n')
+                  .filter((line) => !/^\s+at /.test(line))
+                  .slice(-8)
+                  .join('\n')}`
+              : ''
+          }`,
+        ),
+      );
+    };
+    const timer = setTimeout(
+      () => fail(`no ready line within ${READY_TIMEOUT_MS} ms`),
+      READY_TIMEOUT_MS,
+    );
+    child.stderr!.on(
+      'data',
+      (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)),
+    );
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      for (const line of stdout.split('\n').slice(0, -1)) {
+        try {
+          const ready = JSON.parse(line) as Record<string, unknown>;
+          const url = ready[readyKey];
+          if (typeof url === 'string') {
+            clearTimeout(timer);
+            child.stdout!.removeAllListeners('data');
+            child.stdout!.resume(); // keep draining
+            resolveReady({ process: child, url, ready });
+            return;
+          }
+        } catch {
+          // not the ready line
+        }
+      }
+    });
+    child.once('exit', (code, signal) => fail(`exited (${signal ?? code}) before it was ready`));
+    child.once('error', (error) => fail(error.message));
+  });
+}
+
+export function stopServer(server: ServerChild): Promise<void> {
+  return new Promise((resolveStop) => {
+    if (server.process.exitCode !== null || server.process.signalCode !== null)
+      return resolveStop();
+    const force = setTimeout(() => server.process.kill('SIGKILL'), 3000);
+    server.process.once('exit', () => {
+      clearTimeout(force);
+      resolveStop();
+    });
+    server.process.kill('SIGTERM');
+  });
+}
+
+/** Sends `memory` to the memory child and waits for its answer line. */
+export function memoryOf(server: ServerChild): Promise<{ rss: number; heapUsed: number }> {
+  return new Promise((resolveMemory, rejectMemory) => {
+    let buffered = '';
+    const timer = setTimeout(() => {
+      server.process.stdout!.off('data', onData);
+      rejectMemory(new Error('the platform child did not report its memory within 30 s'));
+    }, 30_000);
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString();
+      for (const line of buffered.split('\n').slice(0, -1)) {
+        try {
+          const answer = JSON.parse(line) as { memory?: { rss: number; heapUsed: number } };
+          if (answer.memory) {
+            clearTimeout(timer);
+            server.process.stdout!.off('data', onData);
+            return resolveMemory(answer.memory);
+          }
+        } catch {
+          // not the answer
+        }
+      }
+    };
+    server.process.stdout!.on('data', onData);
+    server.process.stdin!.write('memory\n');
+  });
+}
