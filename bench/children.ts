@@ -3,7 +3,7 @@
  * every way out (exit, Ctrl-C, SIGTERM). Also the knobs every line shares (BENCH_* environment variables).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(__dirname, '..');
 const READY_TIMEOUT_MS = 30_000;
@@ -141,5 +141,44 @@ export function memoryOf(server: ServerChild): Promise<{ rss: number; heapUsed: 
     };
     server.process.stdout!.on('data', onData);
     server.process.stdin!.write('memory\n');
+  });
+}
+
+/** `iotc simulate` on ports from the OS, with its `--json` ready line (tokens stay in `ready`, never printed). */
+export function startSimulate(readyKey: 'httpUrl' | 'mqttUrl' = 'httpUrl'): Promise<ServerChild> {
+  return startServer(
+    'reference platform (iotc simulate)',
+    [join(ROOT, 'bin', 'iotc.js'), 'simulate', '--http-port', '0', '--mqtt-port', '0', '--json'],
+    readyKey,
+  );
+}
+
+/**
+ * Runs `iotc <args>` to its end (killed after `limitMs`), keeping the last 8,000 characters of its output.
+ */
+export function runIotc(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  limitMs: number,
+): Promise<{ exitCode: number | null; output: string }> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'iotc.js'), ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let output = '';
+  const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  return new Promise((resolveRun) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
+    const finish = (exitCode: number | null) => {
+      clearTimeout(timer);
+      children.delete(child);
+      resolveRun({ exitCode, output });
+    };
+    child.once('exit', (code) => finish(code));
+    child.once('error', () => finish(null));
   });
 }

@@ -1,53 +1,38 @@
 /**
  * b) Wall time of the full conformance run (`iotc run`, reports in a temporary folder), and the CLI's start time.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { children, ROOT } from './children';
+import { ROOT, runIotc } from './children';
 import { median } from './rounds';
 
 export const RUN_TIMEOUT_MS = 180_000;
 
-export function timeConformanceRun(env: NodeJS.ProcessEnv): Promise<{
+export async function timeConformanceRun(env: NodeJS.ProcessEnv): Promise<{
   seconds: number;
   exitCode: number | null;
   summary: string;
 }> {
   const reportsDir = mkdtempSync(join(tmpdir(), 'iotc-bench-reports-'));
   const started = process.hrtime.bigint();
-  const child = spawn(
-    process.execPath,
-    [join(ROOT, 'bin', 'iotc.js'), 'run', '--reports', reportsDir],
-    {
-      cwd: ROOT,
+  try {
+    const { exitCode, output } = await runIotc(
+      ['run', '--reports', reportsDir],
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  children.add(child);
-  let output = '';
-  const collect = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
-  return new Promise((resolveRun) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
-    const finish = (exitCode: number | null) => {
-      clearTimeout(timer);
-      children.delete(child);
-      rmSync(reportsDir, { recursive: true, force: true });
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const summary = output
-        .split('\n')
-        .filter((line) => /^scenarios:|passed|failed|Error|error/.test(line))
-        .slice(-4)
-        .join('\n');
-      resolveRun({ seconds, exitCode, summary });
-    };
-    child.once('exit', (code) => finish(code));
-    child.once('error', () => finish(null));
-  });
+      RUN_TIMEOUT_MS,
+    );
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const summary = output
+      .split('\n')
+      .filter((line) => /^scenarios:|passed|failed|Error|error/.test(line))
+      .slice(-4)
+      .join('\n');
+    return { seconds, exitCode, summary };
+  } finally {
+    rmSync(reportsDir, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { positiveEnv, ROOT, startServer, stopServer } from './children';
+import { positiveEnv, ROOT, startServer, startSimulate, stopServer } from './children';
 import { alternatingRounds, type Measurement } from './rounds';
 
 export const CONNECTIONS = positiveEnv('BENCH_CONNECTIONS', 10);
@@ -43,15 +43,7 @@ export async function httpThroughputRatio(): Promise<{
   failures: number;
   lines: string[];
 }> {
-  const platform = await startServer('reference platform (iotc simulate)', [
-    join(ROOT, 'bin', 'iotc.js'),
-    'simulate',
-    '--http-port',
-    '0',
-    '--mqtt-port',
-    '0',
-    '--json',
-  ]);
+  const platform = await startSimulate();
   const bare = await startServer('bare node:http server', [
     '-r',
     'ts-node/register/transpile-only',
@@ -78,15 +70,7 @@ export async function connectorThroughputRatio(): Promise<{
   failures: number;
   lines: string[];
 }> {
-  const platform = await startServer('reference platform (iotc simulate)', [
-    join(ROOT, 'bin', 'iotc.js'),
-    'simulate',
-    '--http-port',
-    '0',
-    '--mqtt-port',
-    '0',
-    '--json',
-  ]);
+  const platform = await startSimulate();
   const servers = [platform];
   try {
     const { deviceToken, mqttUrl, gatewayToken } = platform.ready;

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { isFailure } from '../simulators/device/mqtt-connection';
 import { GATEWAY_TOPICS, MqttGateway } from '../simulators/gateway/mqtt-gateway';
-import { positiveEnv, ROOT, startServer, stopServer } from './children';
+import { positiveEnv, ROOT, startServer, startSimulate, stopServer } from './children';
 import { alternatingRounds, type Measurement } from './rounds';
 
 export const MQTT_WINDOW = positiveEnv('BENCH_MQTT_WINDOW', 100);
@@ -72,11 +72,7 @@ export async function mqttThroughputRatio(): Promise<{
   failures: number;
   lines: string[];
 }> {
-  const platform = await startServer(
-    'reference platform (iotc simulate)',
-    [join(ROOT, 'bin', 'iotc.js'), 'simulate', '--http-port', '0', '--mqtt-port', '0', '--json'],
-    'mqttUrl',
-  );
+  const platform = await startSimulate('mqttUrl');
   const sink = await startServer(
     'mqtt-packet sink',
     ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'mqtt-sink-child.ts')],
