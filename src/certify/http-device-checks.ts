@@ -1,5 +1,5 @@
 /**
- * The HTTP device's own obligations (catalogue role `device`, HTTP-DEV-01..06), judged from the requests the client
+ * The HTTP device's own obligations (catalogue role `device`, HTTP-DEV-01..07), judged from the requests the client
  * under test sent to the instrumented reference (simulators/platform/traffic.ts `ObservedExchange`).
  *
  * Each check returns the requests it judged and the ones that break it. A requirement whose subject never occurred
@@ -249,6 +249,34 @@ const replyInTime: DeviceCheck = (input) => {
   );
 };
 
+/** The query parameters of GET attributes (interfaces.md, "HTTP device API"): the only names the platform reads. */
+const ATTRIBUTE_REQUEST_PARAMETERS = new Set(['clientKeys', 'sharedKeys']);
+
+/**
+ * HTTP-DEV-07: an attribute request names its keys in clientKeys and sharedKeys. Any other parameter is not read, so
+ * the platform answers with every client and shared attribute instead of the requested ones (platform-facts.md §3).
+ */
+const attributeRequestKeys: DeviceCheck = (input) => {
+  const judged = input.exchanges.filter(
+    (exchange) => exchange.method === 'GET' && resourceOf(exchange, input.token) === 'attributes',
+  );
+  const violations = judged.flatMap((exchange) => {
+    const query = new URLSearchParams(exchange.url.slice(pathOf(exchange).length));
+    const unknown = [...new Set(query.keys())].filter(
+      (name) => !ATTRIBUTE_REQUEST_PARAMETERS.has(name),
+    );
+    return unknown.length
+      ? [
+          {
+            exchange,
+            reason: `GET attributes names keys in ${unknown.join(', ')}, which the API does not read (clientKeys, sharedKeys): the answer holds every attribute`,
+          },
+        ]
+      : [];
+  });
+  return outcome(judged, violations, 'the client sent no attribute request (GET attributes)');
+};
+
 /** The checks by requirement id, in catalogue order. */
 export const HTTP_DEVICE_CHECKS: ReadonlyMap<string, DeviceCheck> = new Map([
   ['HTTP-DEV-01', urlForm],
@@ -257,4 +285,5 @@ export const HTTP_DEVICE_CHECKS: ReadonlyMap<string, DeviceCheck> = new Map([
   ['HTTP-DEV-04', milliseconds],
   ['HTTP-DEV-05', replyId],
   ['HTTP-DEV-06', replyInTime],
+  ['HTTP-DEV-07', attributeRequestKeys],
 ]);

@@ -19,6 +19,7 @@ const ALL_PASS = {
   'HTTP-DEV-04': 'PASS',
   'HTTP-DEV-05': 'PASS',
   'HTTP-DEV-06': 'PASS',
+  'HTTP-DEV-07': 'PASS',
 };
 
 interface Certified {
@@ -83,6 +84,7 @@ describe('iotc certify device --transport http', { concurrency: 2 }, () => {
     // answered only under another id: the timeout of the request's own reply is not exercised
     ['wrong-id', 'HTTP-DEV-05', { 'HTTP-DEV-06': 'NOT TESTED' }],
     ['late', 'HTTP-DEV-06'],
+    ['snake-case-keys', 'HTTP-DEV-07'],
   ];
   for (const [fault, requirement, also] of faults)
     test(`the client fault ${fault} fails ${requirement} and nothing else`, async () => {

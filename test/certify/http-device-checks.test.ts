@@ -136,3 +136,25 @@ test('HTTP-DEV-06: late and never answered fail; answered only under another id 
   assert.match(violations('HTTP-DEV-06', [delivered(3, NOW)], sent)[0], /never answered/);
   assert.equal(judge('HTTP-DEV-06', [delivered(3, NOW), reply(4, NOW + 5)], sent).exercised, false);
 });
+
+test('HTTP-DEV-07: clientKeys and sharedKeys pass, with no parameter too; snake_case names fail; no request is not exercised', () => {
+  const get = (query: string) =>
+    exchange({ method: 'GET', url: `/api/v1/${TOKEN}/attributes${query}` });
+  assert.deepEqual(
+    violations('HTTP-DEV-07', [get(''), get('?clientKeys=a,b&sharedKeys=c'), get('?sharedKeys=c')]),
+    [],
+  );
+  const [reason] = violations('HTTP-DEV-07', [
+    get('?client_keys=a&shared_keys=c'),
+    get('?clientKeys=a'),
+  ]);
+  assert.match(reason, /client_keys, shared_keys/);
+  assert.equal(violations('HTTP-DEV-07', [get('?client_keys=a')]).length, 1);
+  // the long-poll for updates is another resource, with its own parameter
+  assert.equal(
+    judge('HTTP-DEV-07', [
+      exchange({ method: 'GET', url: `/api/v1/${TOKEN}/attributes/updates?timeout=5` }),
+    ]).exercised,
+    false,
+  );
+});

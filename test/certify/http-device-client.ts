@@ -8,7 +8,9 @@
  * - shape (HTTP-DEV-03): the client attributes are an array, not an object;
  * - seconds (HTTP-DEV-04): the timestamped telemetry's ts is in seconds;
  * - wrong-id (HTTP-DEV-05): the RPC reply goes to another id than the request's;
- * - late (HTTP-DEV-06): the RPC reply is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived.
+ * - late (HTTP-DEV-06): the RPC reply is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived;
+ * - snake-case-keys (HTTP-DEV-07): the attribute request names its keys in shared_keys (as the Python SDK's
+ *   TBHTTPDevice 1.13 does).
  * IOTC_TEST_CLIENT_POLL_FIRST=1 makes its first request a long-poll for the RPC (120 s), as firmware often starts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -48,7 +50,10 @@ async function main(): Promise<void> {
     if (fault === 'url') await device.request('POST', 'telemetries', { json: { pressure: 1013 } });
     if (!pollFirst) await answerRpc(device, 5000);
     // the shared attribute the certification set before its RPC
-    const shared = await device.getAttributes({ sharedKeys: ['iotcCertifyStep'] });
+    const shared =
+      fault === 'snake-case-keys'
+        ? await device.request('GET', 'attributes?shared_keys=iotcCertifyStep')
+        : await device.getAttributes({ sharedKeys: ['iotcCertifyStep'] });
     console.log(`test client: shared attributes ${shared.text}`);
   } finally {
     await device.close();
