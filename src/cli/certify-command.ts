@@ -8,6 +8,13 @@ function milliseconds(value: string): number {
   return parsed;
 }
 
+function port(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535)
+    throw new InvalidArgumentError('expected a port number (0: one the OS chooses)');
+  return parsed;
+}
+
 export function registerCertifyCommand(program: Command): void {
   const certify = program
     .command('certify')
@@ -22,9 +29,25 @@ export function registerCertifyCommand(program: Command): void {
         .choices(['http'])
         .default('http'),
     )
-    .requiredOption(
+    .option(
       '--exec <command>',
       'the client under test, run through the shell with IOTC_CERTIFY_URL and IOTC_CERTIFY_TOKEN in its environment',
+    )
+    .option(
+      '--console',
+      'operator-guided instead of --exec: a web console (/certify, its own port) shows the URL and token to give the device, the step to do now, a live checklist and the messages; finish there ends it',
+    )
+    .option(
+      '--console-port <port>',
+      'port of the operator console (default: one the OS chooses, printed)',
+      port,
+      0,
+    )
+    .option(
+      '--step-timeout-ms <ms>',
+      'with --console: how long a step waits for the device (and for finish after the last step)',
+      milliseconds,
+      300_000,
     )
     .option('-r, --reports <dir>', 'where reports are written', 'reports')
     .option(
@@ -45,7 +68,11 @@ export function registerCertifyCommand(program: Command): void {
       milliseconds,
       10_000,
     )
-    .action(async (options: import('./certify').CertifyDeviceOptions) => {
+    .action(async (options: import('./certify').CertifyDeviceOptions, command: Command) => {
+      if ((options.exec === undefined) === !options.console)
+        command.error(
+          'error: give the client under test with --exec "<command>", or --console (not both)',
+        );
       const { certifyDevice } = require('./certify') as typeof import('./certify');
       process.exitCode = await certifyDevice(options);
     });
