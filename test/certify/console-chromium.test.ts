@@ -3,20 +3,21 @@
  * serves /certify; the test is the operator. It opens the page, reads the URL and token from it, and at each step the
  * page asks for drives iotc's own HTTP device driver (real HTTP to the reference): telemetry, client attributes, the
  * answer to the RPC. The page is never reloaded, so what changes on it came by its event stream: the current step,
- * the checklist turning from "not yet" to PASS, the messages. Then it presses finish and checks the reports.
+ * the checklist turning from "not yet" to PASS, the messages. Then it presses finish and checks the reports (a
+ * screenshot of the console before finish is kept as reports/console-chromium.png for people to look at).
  *
  * Without chromium on PATH the test is skipped, except in CI (CI=true), where .ci/run installs it and its absence fails.
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { HttpDevice } from '../../simulators/device/http-device';
 import { ChromiumPage, findChromium, skipWithoutChromium } from '../support/chromium';
-import { exitOf, spawnIotc, stop } from '../support/children';
+import { ROOT, exitOf, spawnIotc, stop } from '../support/children';
 
 const chromium = findChromium();
 const skip = skipWithoutChromium('chromium');
@@ -136,6 +137,10 @@ test('the operator console certifies the HTTP device driver in headless Chromium
     const listed = await page.evaluate<string>(`document.getElementById('messages').textContent`);
     assert.match(listed, /POST \/api\/v1\/\{token\}\/rpc\/\d+/);
     assert.ok(!listed.includes(token), 'the message list shows the token as {token}');
+
+    // kept for people to look at, as the report's test keeps its screenshot
+    mkdirSync(join(ROOT, 'reports'), { recursive: true });
+    writeFileSync(join(ROOT, 'reports', 'console-chromium.png'), await page.screenshot());
 
     await page.evaluate(`document.getElementById('finish').click()`);
     const { code, output } = await exited;

@@ -83,6 +83,7 @@ export class ChromiumPage {
         '--disable-gpu',
         '--disable-background-networking',
         '--remote-debugging-pipe',
+        '--window-size=1280,1600',
         `--user-data-dir=${profile}`,
         'about:blank',
       ],
@@ -111,6 +112,12 @@ export class ChromiumPage {
     if (thrown)
       throw new Error(`the page threw on ${expression}: ${thrown.text ?? 'an exception'}`);
     return (answer.result as { value: Value }).value;
+  }
+
+  /** A PNG of the page as it is now (the window's size). */
+  async screenshot(): Promise<Buffer> {
+    const { data } = await this.send('Page.captureScreenshot', { format: 'png' });
+    return Buffer.from(String(data), 'base64');
   }
 
   /**

@@ -16,7 +16,8 @@ th,td{text-align:left;padding:.25rem .6rem;vertical-align:top;border-bottom:1px 
 #current-step{font-size:1.3rem;background:#fff6d6;padding:.6rem 1rem;border-left:4px solid #e0a800}
 #current-step[data-step=""]{background:#eef7ee;border-color:#3a9a3a}
 .PASS{color:#17692b;font-weight:bold}.FAIL{color:#b3261e;font-weight:bold}.not-yet{color:#6b7080}
-li[data-state=done]{color:#6b7080}button{font-size:1rem;padding:.4rem 1.2rem}`;
+li[data-state=done]{color:#6b7080}button{font-size:1rem;padding:.4rem 1.2rem}
+#finish-form{position:sticky;bottom:0;background:#fff;padding:.6rem 0;border-top:1px solid #e3e5ea}`;
 
 /** The page's script: the live part from the event stream, finish without leaving the page. */
 const SCRIPT = `const live = document.getElementById('live');
@@ -85,7 +86,7 @@ function renderStep(step: StepView): string {
       : step.state === 'done'
         ? (step.outcome ?? 'done')
         : step.state === 'waiting-for-operator'
-          ? 'waiting for the device'
+          ? 'waiting for you'
           : 'running';
   return `<li data-step="${escapeHtml(step.id)}" data-state="${escapeHtml(step.state)}">${escapeHtml(step.instruction)} — <em>${escapeHtml(status)}</em></li>`;
 }
