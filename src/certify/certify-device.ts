@@ -72,28 +72,36 @@ const RPC_STEP: StepPlan = {
   instruction: `answer the RPC ${CERTIFY_RPC_METHOD} now: poll GET /api/v1/{token}/rpc, reply POST /api/v1/{token}/rpc/{id}`,
   requirements: ['HTTP-DEV-05', 'HTTP-DEV-06'],
 };
+const FIRST_REQUEST_STEP: StepPlan = {
+  id: 'first-request',
+  instruction: "the client's first request",
+  requirements: [],
+};
+const TELEMETRY_STEP: StepPlan = {
+  id: 'telemetry',
+  instruction:
+    'send telemetry now: POST /api/v1/{token}/telemetry, once also in the timestamped form {"ts": <unix ms>, "values": {...}}',
+  requirements: ['HTTP-DEV-02', 'HTTP-DEV-03', 'HTTP-DEV-04'],
+};
+const ATTRIBUTES_STEP: StepPlan = {
+  id: 'attributes',
+  instruction: 'post client attributes now: POST /api/v1/{token}/attributes {"key": value}',
+  requirements: ['HTTP-DEV-02', 'HTTP-DEV-03'],
+};
+const FINISH_STEP: StepPlan = {
+  id: 'finish',
+  instruction: 'all steps are done: press finish',
+  requirements: [],
+};
 /** `--exec`: the client runs by itself; the platform acts once it has spoken. */
-const SCRIPTED_STEPS: readonly StepPlan[] = [
-  { id: 'first-request', instruction: "the client's first request", requirements: [] },
-  SHARED_STEP,
-  RPC_STEP,
-];
+const SCRIPTED_STEPS: readonly StepPlan[] = [FIRST_REQUEST_STEP, SHARED_STEP, RPC_STEP];
 /** `--console`: a person drives the device, one request kind at a time. */
 export const OPERATOR_STEPS: readonly StepPlan[] = [
-  {
-    id: 'telemetry',
-    instruction:
-      'send telemetry now: POST /api/v1/{token}/telemetry, once also in the timestamped form {"ts": <unix ms>, "values": {...}}',
-    requirements: ['HTTP-DEV-02', 'HTTP-DEV-03', 'HTTP-DEV-04'],
-  },
-  {
-    id: 'attributes',
-    instruction: 'post client attributes now: POST /api/v1/{token}/attributes {"key": value}',
-    requirements: ['HTTP-DEV-02', 'HTTP-DEV-03'],
-  },
+  TELEMETRY_STEP,
+  ATTRIBUTES_STEP,
   SHARED_STEP,
   RPC_STEP,
-  { id: 'finish', instruction: 'all steps are done: press finish', requirements: [] },
+  FINISH_STEP,
 ];
 
 export async function runCertifySession(options: CertifySessionOptions): Promise<CertifySession> {
@@ -144,7 +152,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       at === method && path === `/api/v1/${token}/${name}`;
     const rpcs: SentRpc[] = [];
     const platformSteps = async () => {
-      await steps.run('shared-attribute', {
+      await steps.run(SHARED_STEP, {
         act: () => session.saveAttributes(device.id, 'SHARED_SCOPE', { [CERTIFY_SHARED_KEY]: 1 }),
       });
       options.say(`step 1: shared attribute ${CERTIFY_SHARED_KEY} set to 1`);
@@ -157,7 +165,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       options.say(
         `step 2: two-way RPC ${call.method} sent (timeout ${call.timeoutMs} ms); answer it with POST /api/v1/{token}/rpc/{id}`,
       );
-      await steps.run('rpc', {
+      await steps.run(RPC_STEP, {
         wait: async () => {
           rpcs.push(call);
           tell({ kind: 'rpc', rpc: call, settled: false });
@@ -176,16 +184,16 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
     let exit: number | string;
     if (options.exec === undefined) {
       const bound = options.stepTimeoutMs ?? options.startTimeoutMs;
-      for (const [id, name] of [
-        ['telemetry', 'telemetry'],
-        ['attributes', 'attributes'],
-      ])
-        await steps.run(id, {
+      for (const [step, name] of [
+        [TELEMETRY_STEP, 'telemetry'],
+        [ATTRIBUTES_STEP, 'attributes'],
+      ] as const)
+        await steps.run(step, {
           wait: () => arrivals.until(resource('POST', name)).then(() => undefined),
           timeoutMs: bound,
         });
       await platformSteps();
-      const last = await steps.run('finish', {
+      const last = await steps.run(FINISH_STEP, {
         wait: () => new Promise(() => {}),
         timeoutMs: bound,
       });
@@ -196,7 +204,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
         IOTC_CERTIFY_URL: platform.httpUrl,
         IOTC_CERTIFY_TOKEN: token,
       });
-      const first = await steps.run('first-request', {
+      const first = await steps.run(FIRST_REQUEST_STEP, {
         wait: () => arrivals.until(() => true).then(() => undefined),
         timeoutMs: options.startTimeoutMs,
         ended: client.exited,

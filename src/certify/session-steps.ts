@@ -101,11 +101,11 @@ export class StepWalker {
   }
 
   /**
-   * Runs step `id`: the platform's action (if any), then, with `wait`, waits until the client acted, the bound passed,
+   * Runs a step of the plan: the platform's action (if any), then, with `wait`, waits until the client acted, the bound passed,
    * the operator finished, or `ended` (the client process ending) resolved. The outcome is recorded and told.
    */
   async run(
-    id: string,
+    step: StepPlan,
     options: {
       act?: () => Promise<void>;
       /** Settles when the client acted; with an outcome when the wait decides it (an RPC that timed out). */
@@ -116,7 +116,6 @@ export class StepWalker {
       ended?: Promise<unknown>;
     } = {},
   ): Promise<StepOutcome> {
-    const step = this.planOf(id);
     if (this.operatorFinished) return this.record(step, 'finished by the operator');
     this.tell(step, 'started');
     await options.act?.();
@@ -165,12 +164,6 @@ export class StepWalker {
       state,
       ...(outcome ? { outcome } : {}),
     });
-  }
-
-  private planOf(id: string): StepPlan {
-    const step = this.plan.find((candidate) => candidate.id === id);
-    if (!step) throw new Error(`no step ${id} in the session's plan`);
-    return step;
   }
 }
 

@@ -1,17 +1,11 @@
 /** The `iotc certify` command's options (its implementation, ./certify, is loaded only when it runs). */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { port } from './port-option';
 
 function milliseconds(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0)
     throw new InvalidArgumentError('expected a positive integer of milliseconds');
-  return parsed;
-}
-
-function port(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65_535)
-    throw new InvalidArgumentError('expected a port number (0: one the OS chooses)');
   return parsed;
 }
 
