@@ -121,6 +121,9 @@ test('the operator console certifies the HTTP device driver in headless Chromium
     assert.equal(delivered.status, 200, delivered.text);
     const rpc = JSON.parse(delivered.text) as { id: number; method: string };
     assert.equal(rpc.method, 'iotcCertifyPing', 'the RPC the page asked to answer');
+    // delivered and not yet answered, within its timeout: the page lists the poll and does not call it a failure
+    const pending = await page.waitFor<PageView>(VIEW, (shown) => shown.messages === 4);
+    assert.equal(pending.checklist['HTTP-DEV-06'], 'not yet');
     assert.equal((await device.replyRpc(rpc.id, { json: { pong: rpc.method } })).status, 200);
 
     const done = await page.waitFor<PageView>(
@@ -145,6 +148,11 @@ test('the operator console certifies the HTTP device driver in headless Chromium
     await page.evaluate(`document.getElementById('finish').click()`);
     const { code, output } = await exited;
     assert.equal(code, 0, output);
+    // the page's last update, sent before the console closed, shows the overall verdict
+    await page.waitFor<string>(
+      `document.getElementById('verdict')?.dataset.verdict ?? ''`,
+      (verdict) => verdict === 'CONFORMANT',
+    );
 
     const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as {
       verdict: string;
