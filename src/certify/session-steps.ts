@@ -101,8 +101,9 @@ export class StepWalker {
   }
 
   /**
-   * Runs a step of the plan: the platform's action (if any), then, with `wait`, waits until the client acted, the bound passed,
-   * the operator finished, or `ended` (the client process ending) resolved. The outcome is recorded and told.
+   * Runs a step of the plan: the platform's action (if any), then, with `wait`, waits until the client acted, the
+   * bound passed, the operator finished, or `ended` (the client process ending) resolved. The outcome is recorded and
+   * told. Once the operator has finished, a step is not run at all: it is recorded as not reached.
    */
   async run(
     step: StepPlan,
@@ -116,7 +117,7 @@ export class StepWalker {
       ended?: Promise<unknown>;
     } = {},
   ): Promise<StepOutcome> {
-    if (this.operatorFinished) return this.record(step, 'finished by the operator');
+    if (this.operatorFinished) return this.record(step, 'not reached');
     this.tell(step, 'started');
     await options.act?.();
     let outcome: StepOutcome = 'done';

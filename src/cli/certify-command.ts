@@ -16,7 +16,7 @@ export function registerCertifyCommand(program: Command): void {
   certify
     .command('device')
     .description(
-      "run a device client under test against the instrumented reference, walk the steps that need the platform (a shared-attribute update, a two-way RPC) and judge every request of the client against the catalogue's device requirements",
+      "run a device client under test against the instrumented reference, walk the steps that need the platform (a shared-attribute update, a two-way RPC) and judge every request of the client against the catalogue's device requirements; the client is a command (--exec) or a person guided by a web console (--console)",
     )
     .addOption(
       new Option('--transport <transport>', 'the device API the client speaks')
