@@ -11,6 +11,7 @@ import { provenance } from '../report/provenance';
 import { Redactor } from '../report/redact';
 import { printSummary, writeConformanceFiles } from '../report/write';
 import { PACKAGE_ROOT } from '../../lib/package-root';
+import type { Requirement } from '../../schemas';
 import { OPERATOR_STEPS, runCertifySession } from '../certify/certify-device';
 import { HTTP_DEVICE_CHECKS } from '../certify/http-device-checks';
 import { deviceVerdicts } from '../certify/device-verdicts';
@@ -46,8 +47,7 @@ export async function certifyDevice(options: CertifyDeviceOptions): Promise<numb
       );
       console.log(`certify: operator console: ${operatorConsole.url}`);
     }
-    const code = await certifyWith(options, catalogue, operatorConsole);
-    return code;
+    return await certifyWith(options, catalogue, operatorConsole);
   } finally {
     await operatorConsole?.close();
   }
@@ -55,7 +55,7 @@ export async function certifyDevice(options: CertifyDeviceOptions): Promise<numb
 
 async function certifyWith(
   options: CertifyDeviceOptions,
-  catalogue: ReturnType<typeof loadCatalogue>,
+  catalogue: readonly Requirement[],
   operatorConsole: OperatorConsole | undefined,
 ): Promise<number> {
   const session = await runCertifySession({
