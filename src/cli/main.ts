@@ -9,16 +9,10 @@ import type { HttpTelemetryCommandOptions } from './load-http-telemetry';
 import type { ExternalApiOptions } from './external-api';
 import type { GatewayConfigOptions } from './gateway-config';
 import { registerCertifyCommand } from './certify-command';
+import { port } from './port-option';
 
 // Each command loads its implementation when it runs: `iotc --help` loads none of the servers, cucumber or the
 // drivers, and starts in a fraction of a second.
-
-function port(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535)
-    throw new InvalidArgumentError('a port is an integer from 0 to 65535');
-  return parsed;
-}
 
 function runIdOption(value: string): string {
   if (!/^[a-z0-9]{4,16}$/.test(value))

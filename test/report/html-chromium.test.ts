@@ -11,34 +11,17 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import type { ConformanceReport } from '../../src/report/conformance';
 import { iotc, ROOT } from '../support/iotc';
+import { findChromium, skipWithoutChromium } from '../support/chromium';
 
 const FEATURES = join(ROOT, 'features', 'http-device-api');
 
-function findChromium(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    for (const name of ['chromium', 'chromium-browser']) {
-      const path = join(dir, name);
-      try {
-        if (statSync(path).isFile()) return path;
-      } catch {
-        // not in this directory
-      }
-    }
-  }
-  return undefined;
-}
-
 const chromium = findChromium();
-const inCi = process.env.CI === 'true' || process.env.CI === '1';
-const skip =
-  chromium || inCi
-    ? false
-    : 'chromium is not installed (apt-get install -y chromium poppler-utils; .ci/run does it in CI)';
+const skip = skipWithoutChromium('chromium poppler-utils');
 
 /** Runs headless Chromium with its own profile directory (so runs in parallel do not share one); resolves stdout. */
 function headless(args: string[]): Promise<string> {
