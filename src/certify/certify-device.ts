@@ -65,7 +65,7 @@ export const CERTIFY_SHARED_KEY = 'iotcCertifyStep';
 const SHARED_STEP: StepPlan = {
   id: 'shared-attribute',
   instruction: `the platform sets the shared attribute ${CERTIFY_SHARED_KEY} to 1: read it (GET /api/v1/{token}/attributes?sharedKeys=${CERTIFY_SHARED_KEY})`,
-  requirements: [],
+  requirements: ['HTTP-DEV-07'],
 };
 const RPC_STEP: StepPlan = {
   id: 'rpc',
@@ -151,9 +151,16 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
     const resource = (method: string, name: string) => (at: string, path: string) =>
       at === method && path === `/api/v1/${token}/${name}`;
     const rpcs: SentRpc[] = [];
-    const platformSteps = async () => {
+    /** `readBound`: a person at the console reads the attribute back before the RPC (a script does it on its own). */
+    const platformSteps = async (readBound?: number) => {
       await steps.run(SHARED_STEP, {
         act: () => session.saveAttributes(device.id, 'SHARED_SCOPE', { [CERTIFY_SHARED_KEY]: 1 }),
+        ...(readBound === undefined
+          ? {}
+          : {
+              wait: () => arrivals.until(resource('GET', 'attributes')).then(() => undefined),
+              timeoutMs: readBound,
+            }),
       });
       options.say(`step 1: shared attribute ${CERTIFY_SHARED_KEY} set to 1`);
       if (steps.finishedByOperator) return;
@@ -192,7 +199,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
           wait: () => arrivals.until(resource('POST', name)).then(() => undefined),
           timeoutMs: bound,
         });
-      await platformSteps();
+      await platformSteps(bound);
       const last = await steps.run(FINISH_STEP, {
         wait: () => new Promise(() => {}),
         timeoutMs: bound,

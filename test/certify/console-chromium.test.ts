@@ -29,6 +29,7 @@ const REQUIREMENTS = [
   'HTTP-DEV-04',
   'HTTP-DEV-05',
   'HTTP-DEV-06',
+  'HTTP-DEV-07',
 ];
 
 /** The console's address, from the line the command prints first. */
@@ -112,17 +113,21 @@ test('the operator console certifies the HTTP device driver in headless Chromium
     );
     assert.deepEqual(
       REQUIREMENTS.map((id) => afterTelemetry.checklist[id]),
-      ['PASS', 'PASS', 'PASS', 'PASS', 'not yet', 'not yet'],
+      ['PASS', 'PASS', 'PASS', 'PASS', 'not yet', 'not yet', 'not yet'],
     );
 
     assert.equal((await device.postAttributes({ json: { firmwareVersion: '1.0.0' } })).status, 200);
+    // the platform has set the shared attribute; the page asks to read it back
+    await stepIs('shared-attribute');
+    const shared = await device.getAttributes({ sharedKeys: ['iotcCertifyStep'] });
+    assert.equal(shared.text, '{"shared":{"iotcCertifyStep":1}}');
     await stepIs('rpc');
     const delivered = await device.pollRpc(60_000);
     assert.equal(delivered.status, 200, delivered.text);
     const rpc = JSON.parse(delivered.text) as { id: number; method: string };
     assert.equal(rpc.method, 'iotcCertifyPing', 'the RPC the page asked to answer');
     // delivered and not yet answered, within its timeout: the page lists the poll and does not call it a failure
-    const pending = await page.waitFor<PageView>(VIEW, (shown) => shown.messages === 4);
+    const pending = await page.waitFor<PageView>(VIEW, (shown) => shown.messages === 5);
     assert.equal(pending.checklist['HTTP-DEV-06'], 'not yet');
     assert.equal((await device.replyRpc(rpc.id, { json: { pong: rpc.method } })).status, 200);
 
@@ -134,8 +139,8 @@ test('the operator console certifies the HTTP device driver in headless Chromium
     assert.deepEqual(done.checklist, Object.fromEntries(REQUIREMENTS.map((id) => [id, 'PASS'])));
     assert.equal(
       done.messages,
-      5,
-      'the page lists every request: 2 telemetry, attributes, poll, reply',
+      6,
+      'the page lists every request: 2 telemetry, attributes, attribute read, poll, reply',
     );
     const listed = await page.evaluate<string>(`document.getElementById('messages').textContent`);
     assert.match(listed, /POST \/api\/v1\/\{token\}\/rpc\/\d+/);

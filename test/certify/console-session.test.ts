@@ -119,6 +119,10 @@ describe('iotc certify device --console', { concurrency: 2 }, () => {
     assert.match(reasonOf(report, 'HTTP-DEV-05'), /the step "answer the RPC.*" was not reached/);
     assert.match(reasonOf(report, 'HTTP-DEV-06'), /was not reached/);
     assert.match(
+      reasonOf(report, 'HTTP-DEV-07'),
+      /the step "the platform sets the shared attribute.*" was not reached/,
+    );
+    assert.match(
       reasonOf(report, 'HTTP-DEV-04'),
       /not exercised: the client sent no telemetry in the timestamped form/,
     );
