@@ -1,12 +1,14 @@
 /**
- * `iotc certify device --transport http --exec "<command>"`: certifies a client of the HTTP device API.
+ * `iotc certify device --transport http|mqtt --exec "<command>"`: certifies a client of the HTTP or MQTT device API.
  *
  * It starts the reference platform with its traffic observation on (simulators/platform/traffic.ts), creates a
- * device through the admin API, and starts the client under test with the URL and token in its environment
- * (IOTC_CERTIFY_URL, IOTC_CERTIFY_TOKEN). Once the client's first request arrives it walks the steps that need the
- * platform to act: a shared-attribute update, then a two-way server-side RPC (waiting for its outcome). Then it gives
- * the client a grace period to end by itself and ends it (SIGTERM, SIGKILL), on every path. Every request the client
- * sent is then checked against the device requirements of the catalogue (http-device-checks.ts).
+ * device through the admin API, and starts the client under test with the URLs and token in its environment
+ * (IOTC_CERTIFY_URL, IOTC_CERTIFY_MQTT_URL and IOTC_CERTIFY_MQTT_VERSION for MQTT, IOTC_CERTIFY_TOKEN). Once the
+ * client is ready (HTTP: its first request arrived; MQTT: it subscribed to the attribute updates and the RPC
+ * requests) it walks the steps that need the platform to act: a shared-attribute update, then a two-way server-side
+ * RPC (waiting for its outcome). Then it gives the client a grace period to end by itself and ends it (SIGTERM,
+ * SIGKILL), on every path. What the client sent is then checked against the device requirements of the catalogue
+ * (http-device-checks.ts, mqtt-device-checks.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { AdminClient } from '../admin-client';
@@ -14,9 +16,19 @@ import { startPlatform, type RunningPlatform } from '../../simulators/platform';
 import type { ObservedExchange } from '../../simulators/platform/traffic';
 import { ClientProcess } from './client-process';
 import type { SentRpc } from './http-device-checks';
+import { type ObservedPacket, readinessWatcher } from './mqtt-packets';
+
+export type CertifyTransport = 'http' | 'mqtt';
+/** The MQTT protocol level a client is asked to speak: 4 = 3.1.1, 5 = 5. */
+export type CertifyMqttVersion = 4 | 5;
+
+/** The topics an MQTT device must have subscribed to before the steps publish on them. */
+const MQTT_DEVICE_STEP_TOPICS = ['v1/devices/me/attributes', 'v1/devices/me/rpc/request/1'];
 
 export interface CertifySessionOptions {
   exec: string;
+  transport: CertifyTransport;
+  mqttVersion: CertifyMqttVersion;
   /** The two-way RPC's timeout (also the reference's shortest, so a short one is honoured as given). */
   rpcTimeoutMs: number;
   /** How long the client has to send its first request. */
@@ -29,8 +41,12 @@ export interface CertifySessionOptions {
 
 export interface CertifySession {
   httpUrl: string;
+  mqttUrl?: string;
   token: string;
+  /** The client's HTTP requests (the certification's own admin calls left out). */
   exchanges: ObservedExchange[];
+  /** The client's MQTT packets and what the platform sent it (every MQTT connection is the client's). */
+  packets: ObservedPacket[];
   rpcs: SentRpc[];
   /** The client's exit code, or the signal that ended it. */
   exit: number | string;
@@ -46,10 +62,13 @@ export const CERTIFY_SHARED_KEY = 'iotcCertifyStep';
 export async function runCertifySession(options: CertifySessionOptions): Promise<CertifySession> {
   const startedAt = new Date();
   const exchanges: ObservedExchange[] = [];
-  let firstRequest: () => void = () => {};
-  const spoke = new Promise<void>((resolve) => {
-    firstRequest = resolve;
+  const packets: ObservedPacket[] = [];
+  let becameReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    becameReady = resolve;
   });
+  const mqtt = options.transport === 'mqtt';
+  const watchSubscriptions = readinessWatcher(MQTT_DEVICE_STEP_TOPICS, () => becameReady());
   let platform: RunningPlatform | undefined;
   let admin: AdminClient | undefined;
   let client: ClientProcess | undefined;
@@ -63,13 +82,19 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
   try {
     platform = await startPlatform({
       minServerRpcTimeoutMs: options.rpcTimeoutMs,
+      ...(mqtt ? { mqttPort: 0 } : {}),
       traffic: (event) => {
-        if (event.protocol === 'http' && !isAdminRequest(event.exchange.url))
-          exchanges.push(event.exchange);
+        if (event.protocol === 'http') {
+          if (!isAdminRequest(event.exchange.url)) exchanges.push(event.exchange);
+          return;
+        }
+        const { at, direction, connection, packet } = event;
+        packets.push({ at, direction, connection, packet });
+        watchSubscriptions(packets[packets.length - 1]);
       },
-      // the steps start at the client's first request, also when that one is a long-poll still waiting
+      // HTTP: the steps start at the client's first request, also when that one is a long-poll still waiting
       requestArrived: (request) => {
-        if (!isAdminRequest(request.url ?? '')) firstRequest();
+        if (!mqtt && !isAdminRequest(request.url ?? '')) becameReady();
       },
     });
     const tenant = platform.demo.users.find((user) => user.authority === 'TENANT_ADMIN');
@@ -77,15 +102,21 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
     admin = await AdminClient.login(platform.httpUrl, tenant);
     const device = await admin.createDevice(`certify-${randomBytes(3).toString('hex')}`);
     const token = await admin.getDeviceCredentials(device.id);
-    options.say(`IOTC_CERTIFY_URL=${platform.httpUrl}`);
-    options.say(`IOTC_CERTIFY_TOKEN=${token}`);
-    options.say(`starting the client under test: ${options.exec}`);
-    client = new ClientProcess(options.exec, {
+    const environment: Record<string, string> = {
       IOTC_CERTIFY_URL: platform.httpUrl,
+      ...(mqtt
+        ? {
+            IOTC_CERTIFY_MQTT_URL: platform.mqttUrl ?? '',
+            IOTC_CERTIFY_MQTT_VERSION: options.mqttVersion === 5 ? '5' : '3.1.1',
+          }
+        : {}),
       IOTC_CERTIFY_TOKEN: token,
-    });
+    };
+    for (const [name, value] of Object.entries(environment)) options.say(`${name}=${value}`);
+    options.say(`starting the client under test: ${options.exec}`);
+    client = new ClientProcess(options.exec, environment);
     const rpcs: SentRpc[] = [];
-    if (await first(spoke, client, options.startTimeoutMs)) {
+    if (await first(ready, client, options.startTimeoutMs)) {
       await admin.saveAttributes(device.id, 'SHARED_SCOPE', { [CERTIFY_SHARED_KEY]: 1 });
       options.say(`step 1: shared attribute ${CERTIFY_SHARED_KEY} set to 1`);
       const call: SentRpc = {
@@ -95,7 +126,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       };
       rpcs.push(call);
       options.say(
-        `step 2: two-way RPC ${call.method} sent (timeout ${call.timeoutMs} ms); answer it with POST /api/v1/{token}/rpc/{id}`,
+        `step 2: two-way RPC ${call.method} sent (timeout ${call.timeoutMs} ms); answer it ${mqtt ? 'on v1/devices/me/rpc/response/{id}' : 'with POST /api/v1/{token}/rpc/{id}'}`,
       );
       const answer = await admin.rpc(device.id, 'twoway', {
         method: call.method,
@@ -104,18 +135,23 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       });
       options.say(`step 2: the platform's RPC call ended with ${answer.status}`);
     } else {
+      const awaited = mqtt
+        ? `subscribed to ${MQTT_DEVICE_STEP_TOPICS.join(' and ')}`
+        : 'sent a request';
       options.say(
         client.running
-          ? `the client sent no request within ${options.startTimeoutMs} ms: the steps are skipped`
-          : 'the client ended before its first request: the steps are skipped',
+          ? `the client had not ${awaited} within ${options.startTimeoutMs} ms: the steps are skipped`
+          : `the client ended before it had ${awaited}: the steps are skipped`,
       );
     }
     const exit = await client.end(options.graceMs);
     options.say(`the client under test ended: ${exit}`);
     return {
       httpUrl: platform.httpUrl,
+      ...(platform.mqttUrl ? { mqttUrl: platform.mqttUrl } : {}),
       token,
       exchanges,
+      packets,
       rpcs,
       exit,
       startedAt,
@@ -138,7 +174,7 @@ function isAdminRequest(url: string): boolean {
   return /^\/api\/(?!v\d+(\/|$))/.test(url);
 }
 
-/** True when the client spoke first; false when it ended or the bound passed. */
+/** True when the client became ready first; false when it ended or the bound passed. */
 async function first(spoke: Promise<void>, client: ClientProcess, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const result = await Promise.race([

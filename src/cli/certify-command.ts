@@ -19,12 +19,20 @@ export function registerCertifyCommand(program: Command): void {
     )
     .addOption(
       new Option('--transport <transport>', 'the device API the client speaks')
-        .choices(['http'])
+        .choices(['http', 'mqtt'])
         .default('http'),
+    )
+    .addOption(
+      new Option(
+        '--mqtt-version <version>',
+        'the MQTT version the client is asked to speak (IOTC_CERTIFY_MQTT_VERSION)',
+      )
+        .choices(['3.1.1', '5'])
+        .default('3.1.1'),
     )
     .requiredOption(
       '--exec <command>',
-      'the client under test, run through the shell with IOTC_CERTIFY_URL and IOTC_CERTIFY_TOKEN in its environment',
+      'the client under test, run through the shell with IOTC_CERTIFY_URL (and IOTC_CERTIFY_MQTT_URL, IOTC_CERTIFY_MQTT_VERSION for MQTT) and IOTC_CERTIFY_TOKEN in its environment',
     )
     .option('-r, --reports <dir>', 'where reports are written', 'reports')
     .option(

@@ -12,11 +12,14 @@ import { printSummary, writeConformanceFiles } from '../report/write';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 import { runCertifySession } from '../certify/certify-device';
 import { HTTP_DEVICE_CHECKS } from '../certify/http-device-checks';
-import { deviceVerdicts } from '../certify/device-verdicts';
+import { MQTT_DEVICE_CHECKS } from '../certify/mqtt-device-checks';
+import { MQTT_EVIDENCE } from '../certify/mqtt-packets';
+import { HTTP_EVIDENCE, deviceVerdicts } from '../certify/device-verdicts';
 import { EXIT } from './run';
 
 export interface CertifyDeviceOptions {
-  transport: 'http';
+  transport: 'http' | 'mqtt';
+  mqttVersion: '3.1.1' | '5';
   exec: string;
   reports: string;
   rpcTimeoutMs: number;
@@ -25,28 +28,33 @@ export interface CertifyDeviceOptions {
 }
 
 export async function certifyDevice(options: CertifyDeviceOptions): Promise<number> {
+  const mqtt = options.transport === 'mqtt';
   const session = await runCertifySession({
     exec: options.exec,
+    transport: options.transport,
+    mqttVersion: options.mqttVersion === '5' ? 5 : 4,
     rpcTimeoutMs: options.rpcTimeoutMs,
     startTimeoutMs: options.startTimeoutMs,
     graceMs: options.graceMs,
     say: (line) => console.log(`certify: ${line}`),
   });
   const catalogue = loadCatalogue(undefined, ['device']).filter(
-    (requirement) => requirement.interface === 'http-device-api',
+    (requirement) => requirement.interface === (mqtt ? 'mqtt-device-api' : 'http-device-api'),
   );
-  const { requirements, scenarios } = deviceVerdicts(catalogue, HTTP_DEVICE_CHECKS, {
-    token: session.token,
-    exchanges: session.exchanges,
-    rpcs: session.rpcs,
-  });
+  const { token, exchanges, packets, rpcs } = session;
+  const { requirements, scenarios } = mqtt
+    ? deviceVerdicts(catalogue, MQTT_DEVICE_CHECKS, { token, packets, rpcs }, MQTT_EVIDENCE)
+    : deviceVerdicts(catalogue, HTTP_DEVICE_CHECKS, { token, exchanges, rpcs }, HTTP_EVIDENCE);
+  const heard = mqtt
+    ? packets.some((observed) => observed.direction === 'in')
+    : exchanges.length > 0;
   const redactor = new Redactor();
   redactor.addSecret(session.token);
   const version = (require(join(PACKAGE_ROOT, 'package.json')) as { version: string }).version;
   const report = buildConformanceReport({
     version,
     target: {
-      name: `HTTP device under test: ${options.exec}`,
+      name: `${mqtt ? `MQTT ${options.mqttVersion}` : 'HTTP'} device under test: ${options.exec}`,
       httpUrl: session.httpUrl,
       adminUrl: session.httpUrl,
       capabilities: [],
@@ -57,9 +65,11 @@ export async function certifyDevice(options: CertifyDeviceOptions): Promise<numb
     scenarios,
     requirements,
     redactor,
-    ...(session.exchanges.length === 0
-      ? { couldNotTest: `the client under test sent no request (it ended: ${session.exit})` }
-      : {}),
+    ...(heard
+      ? {}
+      : {
+          couldNotTest: `the client under test sent no ${mqtt ? 'packet' : 'request'} (it ended: ${session.exit})`,
+        }),
     provenance: provenance({ version, tags: '', paths: [] }),
   });
   mkdirSync(options.reports, { recursive: true });

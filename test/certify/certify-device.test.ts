@@ -5,13 +5,10 @@
  * the client turns exactly its requirement FAIL and leaves the others as they were.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { ROOT, exitOf, spawnIotc } from '../support/children';
+import { certify as certifyCommand, testClient } from './certify-run';
 
-const CLIENT = `"${process.execPath}" -r ts-node/register/transpile-only "${join(ROOT, 'test', 'certify', 'http-device-client.ts')}"`;
+const CLIENT = testClient('http-device-client.ts');
 const ALL_PASS = {
   'HTTP-DEV-01': 'PASS',
   'HTTP-DEV-02': 'PASS',
@@ -21,35 +18,8 @@ const ALL_PASS = {
   'HTTP-DEV-06': 'PASS',
 };
 
-interface Certified {
-  code: number | null;
-  output: string;
-  verdicts: Record<string, string>;
-  report: {
-    verdict: string;
-    requirements: Array<{ id: string; verdict: string; reason?: string; scenarios: unknown[] }>;
-  };
-  files: string;
-}
-
-async function certify(exec: string, env: Record<string, string>, args: string[] = []) {
-  const reports = mkdtempSync(join(tmpdir(), 'iotc-certify-'));
-  try {
-    const child = spawnIotc(
-      ['certify', 'device', '--transport', 'http', '--exec', exec, '--reports', reports, ...args],
-      { env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...env } },
-    );
-    const { code, output } = await exitOf(child);
-    const text = readFileSync(join(reports, 'conformance.json'), 'utf8');
-    const report = JSON.parse(text) as Certified['report'];
-    const verdicts = Object.fromEntries(report.requirements.map((r) => [r.id, r.verdict]));
-    const files = ['conformance.html', 'junit.xml']
-      .map((file) => readFileSync(join(reports, file), 'utf8'))
-      .join('\n');
-    return { code, output, verdicts, report, files: `${text}\n${files}` } satisfies Certified;
-  } finally {
-    rmSync(reports, { recursive: true, force: true });
-  }
+function certify(exec: string, env: Record<string, string>, args: string[] = []) {
+  return certifyCommand(['device', '--transport', 'http', ...args], exec, env);
 }
 
 describe('iotc certify device --transport http', { concurrency: 2 }, () => {

@@ -89,7 +89,14 @@ export async function startMqttTransport(
     );
     session.parser.on('packet', (packet: Packet) => {
       if ((packet.length ?? 0) > packetLimit()) return session.end(REASON.MALFORMED_PACKET);
-      context.traffic?.({ protocol: 'mqtt', direction: 'in', client: session.label, packet });
+      context.traffic?.({
+        protocol: 'mqtt',
+        direction: 'in',
+        client: session.label,
+        connection: session.connection,
+        at: Date.now(),
+        packet,
+      });
       const connecting = packet.cmd === 'connect' && !session.device;
       dispatch(session, packet);
       // an accepted CONNECT leaves the session open (a refused one ends it)
