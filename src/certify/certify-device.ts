@@ -1,5 +1,6 @@
 /**
- * `iotc certify device --transport http|mqtt --exec "<command>"`: certifies a client of the HTTP or MQTT device API.
+ * `iotc certify device --transport http|mqtt --exec "<command>"`: certifies a client of the HTTP or MQTT device API;
+ * `iotc certify gateway --exec "<command>"` a client of the MQTT gateway API.
  *
  * It starts the reference platform with its traffic observation on (simulators/platform/traffic.ts), creates a
  * device through the admin API, and starts the client under test with the URLs and token in its environment
@@ -9,6 +10,11 @@
  * RPC (waiting for its outcome). Then it gives the client a grace period to end by itself and ends it (SIGTERM,
  * SIGKILL), on every path. What the client sent is then checked against the device requirements of the catalogue
  * (http-device-checks.ts, mqtt-device-checks.ts).
+ *
+ * A gateway gets a gateway device's token and, in IOTC_CERTIFY_DEVICE, the name of a device to connect behind it;
+ * it is ready once it has published v1/gateway/connect for that device (the reference publishes gateway topics
+ * whether or not they were subscribed, platform-facts.md §4.5, so a subscription is no condition), and the steps
+ * act on that device (gateway-checks.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { AdminClient } from '../admin-client';
@@ -16,7 +22,7 @@ import { startPlatform, type RunningPlatform } from '../../simulators/platform';
 import type { ObservedExchange } from '../../simulators/platform/traffic';
 import { ClientProcess } from './client-process';
 import type { SentRpc } from './http-device-checks';
-import { type ObservedPacket, readinessWatcher } from './mqtt-packets';
+import { type ObservedPacket, gatewayConnectWatcher, readinessWatcher } from './mqtt-packets';
 
 export type CertifyTransport = 'http' | 'mqtt';
 /** The MQTT protocol level a client is asked to speak: 4 = 3.1.1, 5 = 5. */
@@ -25,8 +31,17 @@ export type CertifyMqttVersion = 4 | 5;
 /** The topics an MQTT device must have subscribed to before the steps publish on them. */
 const MQTT_DEVICE_STEP_TOPICS = ['v1/devices/me/attributes', 'v1/devices/me/rpc/request/1'];
 
+/**
+ * How long the reference holds a gateway connect's PUBACK: a gateway that does not wait for it (GW-RULE-04-WAIT)
+ * publishes for the device within this window, where the trace shows it before the PUBACK. A client that waits is
+ * never judged wrong by it, whatever the machine's speed; only a very slow one that does not wait can slip through.
+ */
+const GATEWAY_CONNECT_ACK_DELAY_MS = 300;
+
 export interface CertifySessionOptions {
   exec: string;
+  /** A device (HTTP or MQTT) or a gateway (MQTT). */
+  role: 'device' | 'gateway';
   transport: CertifyTransport;
   mqttVersion: CertifyMqttVersion;
   /** The two-way RPC's timeout (also the reference's shortest, so a short one is honoured as given). */
@@ -43,6 +58,8 @@ export interface CertifySession {
   httpUrl: string;
   mqttUrl?: string;
   token: string;
+  /** The device a gateway connects and the steps act on (a gateway's certification only). */
+  deviceName?: string;
   /** The client's HTTP requests (the certification's own admin calls left out). */
   exchanges: ObservedExchange[];
   /** The client's MQTT packets and what the platform sent it (every MQTT connection is the client's). */
@@ -67,8 +84,12 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
   const ready = new Promise<void>((resolve) => {
     becameReady = resolve;
   });
-  const mqtt = options.transport === 'mqtt';
-  const watchSubscriptions = readinessWatcher(MQTT_DEVICE_STEP_TOPICS, () => becameReady());
+  const gateway = options.role === 'gateway';
+  const mqtt = gateway || options.transport === 'mqtt';
+  const deviceName = gateway ? `certify-sensor-${randomBytes(3).toString('hex')}` : undefined;
+  const watchPackets = deviceName
+    ? gatewayConnectWatcher(deviceName, () => becameReady())
+    : readinessWatcher(MQTT_DEVICE_STEP_TOPICS, () => becameReady());
   let platform: RunningPlatform | undefined;
   let admin: AdminClient | undefined;
   let client: ClientProcess | undefined;
@@ -83,6 +104,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
     platform = await startPlatform({
       minServerRpcTimeoutMs: options.rpcTimeoutMs,
       ...(mqtt ? { mqttPort: 0 } : {}),
+      ...(gateway ? { gatewayConnectAckDelayMs: GATEWAY_CONNECT_ACK_DELAY_MS } : {}),
       traffic: (event) => {
         if (event.protocol === 'http') {
           if (!isAdminRequest(event.exchange.url)) exchanges.push(event.exchange);
@@ -90,7 +112,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
         }
         const { at, direction, connection, packet } = event;
         packets.push({ at, direction, connection, packet });
-        watchSubscriptions(packets[packets.length - 1]);
+        watchPackets(packets[packets.length - 1]);
       },
       // HTTP: the steps start at the client's first request, also when that one is a long-poll still waiting
       requestArrived: (request) => {
@@ -100,7 +122,10 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
     const tenant = platform.demo.users.find((user) => user.authority === 'TENANT_ADMIN');
     if (!tenant) throw new Error('the reference platform has no tenant administrator');
     admin = await AdminClient.login(platform.httpUrl, tenant);
-    const device = await admin.createDevice(`certify-${randomBytes(3).toString('hex')}`);
+    const device = await admin.createDevice(
+      `certify-${gateway ? 'gateway-' : ''}${randomBytes(3).toString('hex')}`,
+      gateway ? { additionalInfo: { gateway: true } } : {},
+    );
     const token = await admin.getDeviceCredentials(device.id);
     const environment: Record<string, string> = {
       IOTC_CERTIFY_URL: platform.httpUrl,
@@ -111,14 +136,18 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
           }
         : {}),
       IOTC_CERTIFY_TOKEN: token,
+      ...(deviceName ? { IOTC_CERTIFY_DEVICE: deviceName } : {}),
     };
     for (const [name, value] of Object.entries(environment)) options.say(`${name}=${value}`);
     options.say(`starting the client under test: ${options.exec}`);
     client = new ClientProcess(options.exec, environment);
     const rpcs: SentRpc[] = [];
     if (await first(ready, client, options.startTimeoutMs)) {
-      await admin.saveAttributes(device.id, 'SHARED_SCOPE', { [CERTIFY_SHARED_KEY]: 1 });
-      options.say(`step 1: shared attribute ${CERTIFY_SHARED_KEY} set to 1`);
+      const target = deviceName
+        ? await connected(admin, deviceName, options.startTimeoutMs)
+        : device;
+      await admin.saveAttributes(target.id, 'SHARED_SCOPE', { [CERTIFY_SHARED_KEY]: 1 });
+      options.say(`step 1: shared attribute ${CERTIFY_SHARED_KEY} of ${target.name} set to 1`);
       const call: SentRpc = {
         method: CERTIFY_RPC_METHOD,
         sentAt: Date.now(),
@@ -126,18 +155,20 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       };
       rpcs.push(call);
       options.say(
-        `step 2: two-way RPC ${call.method} sent (timeout ${call.timeoutMs} ms); answer it ${mqtt ? 'on v1/devices/me/rpc/response/{id}' : 'with POST /api/v1/{token}/rpc/{id}'}`,
+        `step 2: two-way RPC ${call.method} sent (timeout ${call.timeoutMs} ms); answer it ${gateway ? 'on v1/gateway/rpc with its device and id' : mqtt ? 'on v1/devices/me/rpc/response/{id}' : 'with POST /api/v1/{token}/rpc/{id}'}`,
       );
-      const answer = await admin.rpc(device.id, 'twoway', {
+      const answer = await admin.rpc(target.id, 'twoway', {
         method: call.method,
         params: { step: 2 },
         timeout: call.timeoutMs,
       });
       options.say(`step 2: the platform's RPC call ended with ${answer.status}`);
     } else {
-      const awaited = mqtt
-        ? `subscribed to ${MQTT_DEVICE_STEP_TOPICS.join(' and ')}`
-        : 'sent a request';
+      const awaited = deviceName
+        ? `connected ${deviceName} on v1/gateway/connect`
+        : mqtt
+          ? `subscribed to ${MQTT_DEVICE_STEP_TOPICS.join(' and ')}`
+          : 'sent a request';
       options.say(
         client.running
           ? `the client had not ${awaited} within ${options.startTimeoutMs} ms: the steps are skipped`
@@ -150,6 +181,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       httpUrl: platform.httpUrl,
       ...(platform.mqttUrl ? { mqttUrl: platform.mqttUrl } : {}),
       token,
+      ...(deviceName ? { deviceName } : {}),
       exchanges,
       packets,
       rpcs,
@@ -172,6 +204,20 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
  */
 function isAdminRequest(url: string): boolean {
   return /^\/api\/(?!v\d+(\/|$))/.test(url);
+}
+
+/**
+ * The device a gateway connected, once the reference has handled the connect (its PUBACK may still be on the way):
+ * polled through the admin API every 50 ms, up to `ms`.
+ */
+async function connected(admin: AdminClient, name: string, ms: number) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const device = await admin.findDeviceByName(name);
+    if (device) return device;
+    if (Date.now() > until) throw new Error(`the gateway's connect of ${name} created no device`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** True when the client became ready first; false when it ended or the bound passed. */

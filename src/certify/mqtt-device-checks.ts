@@ -7,19 +7,22 @@
  * NOT TESTED with the reason, never PASS.
  */
 import { clientAttributesSchema, telemetrySchema } from '../../schemas';
-import { validate } from '../../schemas/validate';
-import { topicMatches } from '../../simulators/platform/mqtt/topic-filter';
 import {
   type ClientCheck,
   type Violation,
   type SentRpc,
-  notMilliseconds,
   outcome,
   parseJson,
   repliedInTime,
   timestamps,
 } from './client-checks';
-import { type ObservedPacket, delivered, filtersBefore, payloadOf, sent } from './mqtt-packets';
+import {
+  type Publish,
+  millisecondsOutcome,
+  schemaViolations,
+  subscribedOutcome,
+} from './mqtt-checks';
+import { type ObservedPacket, delivered, payloadOf, sent } from './mqtt-packets';
 
 export interface MqttCheckInput {
   token: string;
@@ -45,8 +48,6 @@ const DEVICE_TOPICS = [
   /^\/provision\/request$/,
 ];
 
-type Publish = ReturnType<typeof sent<'publish'>>[number];
-
 function published(input: MqttCheckInput, topic: string | RegExp): Publish[] {
   return sent(input.packets, 'publish').filter((observed) =>
     typeof topic === 'string' ? observed.packet.topic === topic : topic.test(observed.packet.topic),
@@ -54,7 +55,7 @@ function published(input: MqttCheckInput, topic: string | RegExp): Publish[] {
 }
 
 /** MQTT-DEV-01: the access token is the user name of every CONNECT (provisioning's `provision` aside). */
-const tokenAsUserName: MqttDeviceCheck = (input) => {
+export const tokenAsUserName: MqttDeviceCheck = (input) => {
   const judged = sent(input.packets, 'connect').filter(
     (observed) => observed.packet.username !== 'provision',
   );
@@ -84,18 +85,12 @@ const payloadShapes: MqttDeviceCheck = (input) => {
   const judged = sent(input.packets, 'publish').filter(({ packet }) =>
     [TELEMETRY, ATTRIBUTES].includes(packet.topic),
   );
-  const violations = judged.flatMap((observed): Violation<ObservedPacket>[] => {
-    const { topic } = observed.packet;
-    const body = parseJson(payloadOf(observed.packet));
-    if (!body.ok) return [{ item: observed, reason: `PUBLISH ${topic}: the payload is not JSON` }];
-    const check = validate(
-      topic === TELEMETRY ? telemetrySchema : clientAttributesSchema,
-      body.value,
-    );
-    return check.ok
-      ? []
-      : [{ item: observed, reason: `PUBLISH ${topic}: ${check.errors.slice(0, 3).join('; ')}` }];
-  });
+  const violations = judged.flatMap((observed) =>
+    schemaViolations(
+      observed,
+      observed.packet.topic === TELEMETRY ? telemetrySchema : clientAttributesSchema,
+    ),
+  );
   return outcome<ObservedPacket>(
     judged,
     violations,
@@ -104,53 +99,29 @@ const payloadShapes: MqttDeviceCheck = (input) => {
 };
 
 /** MQTT-DEV-04: a timestamped form's ts is unix milliseconds. */
-const milliseconds: MqttDeviceCheck = (input) => {
-  const judged: ObservedPacket[] = [];
-  const violations: Violation<ObservedPacket>[] = [];
-  for (const observed of published(input, TELEMETRY)) {
-    const body = parseJson(payloadOf(observed.packet));
-    const found = body.ok ? timestamps(body.value) : [];
-    if (found.length === 0) continue;
-    judged.push(observed);
-    const wrong = notMilliseconds(found, observed.at);
-    if (wrong.length)
-      violations.push({
-        item: observed,
-        reason: `ts ${wrong.map(String).join(', ')} is not unix milliseconds (the publish arrived at ${observed.at})`,
-      });
-  }
-  return outcome(judged, violations, 'the client sent no telemetry in the timestamped form');
-};
+const milliseconds: MqttDeviceCheck = (input) =>
+  millisecondsOutcome(
+    published(input, TELEMETRY),
+    timestamps,
+    'the client sent no telemetry in the timestamped form',
+  );
 
 /** MQTT-DEV-05: a request that expects an answer follows a subscription to the answer's topic. */
-const subscribedFirst: MqttDeviceCheck = (input) => {
-  const requests = [
-    ...published(input, ATTRIBUTE_REQUEST).map((observed) => ({
-      observed,
-      answer: observed.packet.topic.replace('/attributes/request/', '/attributes/response/'),
-    })),
-    ...published(input, RPC_REQUEST).map((observed) => ({
-      observed,
-      answer: observed.packet.topic.replace('/rpc/request/', '/rpc/response/'),
-    })),
-  ];
-  const violations = requests
-    .filter(
-      ({ observed, answer }) =>
-        !filtersBefore(input.packets, observed.connection, observed.at).some((filter) =>
-          topicMatches(filter, answer),
-        ),
-    )
-    .map(({ observed, answer }) => ({
-      item: observed as ObservedPacket,
-      reason: `PUBLISH ${observed.packet.topic} before any subscription matching ${answer}`,
-    }));
-  return outcome<ObservedPacket>(
-    requests.map((request) => request.observed),
-    violations,
+const subscribedFirst: MqttDeviceCheck = (input) =>
+  subscribedOutcome(
+    input.packets,
+    [
+      ...published(input, ATTRIBUTE_REQUEST).map((observed) => ({
+        observed,
+        topic: observed.packet.topic.replace('/attributes/request/', '/attributes/response/'),
+      })),
+      ...published(input, RPC_REQUEST).map((observed) => ({
+        observed,
+        topic: observed.packet.topic.replace('/rpc/request/', '/rpc/response/'),
+      })),
+    ],
     'the client sent no attribute request and no client-side RPC',
   );
-};
 
 /** MQTT-DEV-06: attribute request ids are integers, not reused on the connection; the payload's key lists strings. */
 const attributeRequests: MqttDeviceCheck = (input) => {
@@ -243,7 +214,7 @@ const replyInTime: MqttDeviceCheck = (input) => {
 };
 
 /** MQTT-DEV-09: QoS 0 or 1 in every PUBLISH and every subscription request. */
-const qualityOfService: MqttDeviceCheck = (input) => {
+export const qualityOfService: MqttDeviceCheck = (input) => {
   const judged: ObservedPacket[] = [
     ...sent(input.packets, 'publish'),
     ...sent(input.packets, 'subscribe'),

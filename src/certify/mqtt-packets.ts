@@ -70,6 +70,30 @@ export function readinessWatcher(topics: readonly string[], ready: () => void) {
   };
 }
 
+/**
+ * Calls `ready` once the client's v1/gateway/connect for the device of that name has been handled: at its PUBACK
+ * (QoS 1; the reference may hold it, certify-device.ts), or as it arrives (QoS 0, which has no answer).
+ */
+export function gatewayConnectWatcher(deviceName: string, ready: () => void) {
+  const awaited = new Set<string>();
+  return (observed: ObservedPacket): void => {
+    const { packet } = observed;
+    if (observed.direction === 'out') {
+      if (packet.cmd === 'puback' && awaited.has(`${observed.connection}/${packet.messageId}`))
+        ready();
+      return;
+    }
+    if (packet.cmd !== 'publish' || packet.topic !== 'v1/gateway/connect') return;
+    try {
+      if ((JSON.parse(payloadOf(packet)) as { device?: unknown }).device !== deviceName) return;
+    } catch {
+      return; // not JSON: not the connect awaited (the payload check says what is wrong with it)
+    }
+    if (packet.qos === 0) ready();
+    else awaited.add(`${observed.connection}/${packet.messageId}`);
+  };
+}
+
 /** One packet as report evidence (redacted later by the report writer, the token as user name included). */
 function packetExchange(observed: ObservedPacket): MqttExchange {
   const { packet } = observed;

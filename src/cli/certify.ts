@@ -1,6 +1,6 @@
 /**
- * `iotc certify device`: runs a certification session (src/certify/), judges the client's requests against the
- * catalogue's device requirements and writes the same reports as `iotc run` (conformance.json and .html, junit.xml,
+ * `iotc certify device|gateway`: runs a certification session (src/certify/), judges what the client sent against
+ * the catalogue's device or gateway requirements and writes the same reports as `iotc run` (conformance.json and .html, junit.xml,
  * badge.svg) through the one report writer. Exit codes as `iotc run`: 0 no FAIL, 1 a FAIL, 3 nothing tested.
  */
 import { mkdirSync } from 'node:fs';
@@ -13,11 +13,13 @@ import { PACKAGE_ROOT } from '../../lib/package-root';
 import { runCertifySession } from '../certify/certify-device';
 import { HTTP_DEVICE_CHECKS } from '../certify/http-device-checks';
 import { MQTT_DEVICE_CHECKS } from '../certify/mqtt-device-checks';
+import { GATEWAY_CHECKS } from '../certify/gateway-checks';
 import { MQTT_EVIDENCE } from '../certify/mqtt-packets';
 import { HTTP_EVIDENCE, deviceVerdicts } from '../certify/device-verdicts';
 import { EXIT } from './run';
 
-export interface CertifyDeviceOptions {
+export interface CertifyOptions {
+  role: 'device' | 'gateway';
   transport: 'http' | 'mqtt';
   mqttVersion: '3.1.1' | '5';
   exec: string;
@@ -27,10 +29,12 @@ export interface CertifyDeviceOptions {
   graceMs: number;
 }
 
-export async function certifyDevice(options: CertifyDeviceOptions): Promise<number> {
+export async function certifyClient(options: CertifyOptions): Promise<number> {
   const mqtt = options.transport === 'mqtt';
+  const gateway = options.role === 'gateway';
   const session = await runCertifySession({
     exec: options.exec,
+    role: options.role,
     transport: options.transport,
     mqttVersion: options.mqttVersion === '5' ? 5 : 4,
     rpcTimeoutMs: options.rpcTimeoutMs,
@@ -38,12 +42,18 @@ export async function certifyDevice(options: CertifyDeviceOptions): Promise<numb
     graceMs: options.graceMs,
     say: (line) => console.log(`certify: ${line}`),
   });
-  const catalogue = loadCatalogue(undefined, ['device']).filter(
-    (requirement) => requirement.interface === (mqtt ? 'mqtt-device-api' : 'http-device-api'),
+  const catalogue = loadCatalogue(undefined, [options.role]).filter(
+    (requirement) =>
+      gateway || requirement.interface === (mqtt ? 'mqtt-device-api' : 'http-device-api'),
   );
   const { token, exchanges, packets, rpcs } = session;
   const { requirements, scenarios } = mqtt
-    ? deviceVerdicts(catalogue, MQTT_DEVICE_CHECKS, { token, packets, rpcs }, MQTT_EVIDENCE)
+    ? deviceVerdicts(
+        catalogue,
+        gateway ? GATEWAY_CHECKS : MQTT_DEVICE_CHECKS,
+        { token, packets, rpcs },
+        MQTT_EVIDENCE,
+      )
     : deviceVerdicts(catalogue, HTTP_DEVICE_CHECKS, { token, exchanges, rpcs }, HTTP_EVIDENCE);
   const heard = mqtt
     ? packets.some((observed) => observed.direction === 'in')
@@ -54,7 +64,7 @@ export async function certifyDevice(options: CertifyDeviceOptions): Promise<numb
   const report = buildConformanceReport({
     version,
     target: {
-      name: `${mqtt ? `MQTT ${options.mqttVersion}` : 'HTTP'} device under test: ${options.exec}`,
+      name: `${mqtt ? `MQTT ${options.mqttVersion}` : 'HTTP'} ${options.role} under test: ${options.exec}`,
       httpUrl: session.httpUrl,
       adminUrl: session.httpUrl,
       capabilities: [],

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { certify as certifyCommand, testClient } from './certify-run';
+import { certify as certifyCommand, faultTests, testClient } from './certify-run';
 
 const CLIENT = testClient('http-device-client.ts');
 const ALL_PASS = {
@@ -45,7 +45,7 @@ describe('iotc certify device --transport http', { concurrency: 2 }, () => {
     assert.deepEqual(result.verdicts, ALL_PASS);
   });
 
-  const faults: Array<[fault: string, requirement: string, also?: Record<string, string>]> = [
+  faultTests(['device', '--transport', 'http'], CLIENT, ALL_PASS, [
     ['url', 'HTTP-DEV-01'],
     ['content-type', 'HTTP-DEV-02'],
     ['shape', 'HTTP-DEV-03'],
@@ -53,19 +53,7 @@ describe('iotc certify device --transport http', { concurrency: 2 }, () => {
     // answered only under another id: the timeout of the request's own reply is not exercised
     ['wrong-id', 'HTTP-DEV-05', { 'HTTP-DEV-06': 'NOT TESTED' }],
     ['late', 'HTTP-DEV-06'],
-  ];
-  for (const [fault, requirement, also] of faults)
-    test(`the client fault ${fault} fails ${requirement} and nothing else`, async () => {
-      // the late reply waits twice the RPC timeout after the request arrived, so it is late on any machine
-      const result = await certify(
-        CLIENT,
-        { IOTC_TEST_CLIENT_FAULT: fault, IOTC_TEST_CLIENT_LATE_MS: '4000' },
-        ['--rpc-timeout-ms', fault === 'late' ? '2000' : '5000'],
-      );
-      assert.equal(result.code, 1, result.output);
-      assert.deepEqual(result.verdicts, { ...ALL_PASS, ...also, [requirement]: 'FAIL' });
-      assert.equal(result.report.verdict, 'NOT CONFORMANT');
-    });
+  ]);
 
   test('a client that sends nothing leaves every requirement NOT TESTED with a reason (exit 3)', async () => {
     const result = await certify(`"${process.execPath}" -e ""`, {});

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { certify as certifyCommand, testClient } from './certify-run';
+import { certify as certifyCommand, faultTests, testClient } from './certify-run';
 
 const CLIENT = testClient('mqtt-device-client.ts');
 const ALL_PASS = Object.fromEntries(
@@ -37,7 +37,7 @@ describe('iotc certify device --transport mqtt', { concurrency: 2 }, () => {
       assert.match(result.files, /v1\/devices\/me\/rpc\/response\/\d+/);
     });
 
-  const faults: Array<[fault: string, requirement: string, also?: Record<string, string>]> = [
+  faultTests(['device', '--transport', 'mqtt'], CLIENT, ALL_PASS, [
     ['user', 'MQTT-DEV-01'],
     ['topic', 'MQTT-DEV-02'],
     ['shape', 'MQTT-DEV-03'],
@@ -48,18 +48,7 @@ describe('iotc certify device --transport mqtt', { concurrency: 2 }, () => {
     ['wrong-id', 'MQTT-DEV-07', { 'MQTT-DEV-08': 'NOT TESTED' }],
     ['late', 'MQTT-DEV-08'],
     ['qos2', 'MQTT-DEV-09'],
-  ];
-  for (const [fault, requirement, also] of faults)
-    test(`the client fault ${fault} fails ${requirement} and nothing else`, async () => {
-      // the late reply waits twice the RPC timeout after the request arrived, so it is late on any machine
-      const result = await certify(
-        { IOTC_TEST_CLIENT_FAULT: fault, IOTC_TEST_CLIENT_LATE_MS: '4000' },
-        ['--rpc-timeout-ms', fault === 'late' ? '2000' : '5000'],
-      );
-      assert.equal(result.code, 1, result.output);
-      assert.deepEqual(result.verdicts, { ...ALL_PASS, ...also, [requirement]: 'FAIL' });
-      assert.equal(result.report.verdict, 'NOT CONFORMANT');
-    });
+  ]);
 
   test('a client that never subscribes gets no steps: the RPC requirements are NOT TESTED, not PASS', async () => {
     // connects, publishes telemetry and ends without a subscription: nothing is delivered to it

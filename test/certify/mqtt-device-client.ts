@@ -14,29 +14,20 @@
  * - qos2 (MQTT-DEV-09): the subscription to the client-side RPC answers asks QoS 2.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  MqttConnection,
-  MqttConnectRefusedError,
-  type Qos,
-} from '../../simulators/device/mqtt-connection';
+import type { MqttConnection, Qos } from '../../simulators/device/mqtt-connection';
 import { DEVICE_TOPICS, MqttDevice } from '../../simulators/device/mqtt-device';
-
-const url = process.env.IOTC_CERTIFY_MQTT_URL ?? '';
-const token = process.env.IOTC_CERTIFY_TOKEN ?? '';
-const protocolVersion = process.env.IOTC_CERTIFY_MQTT_VERSION === '5' ? 5 : 4;
-const fault = process.env.IOTC_TEST_CLIENT_FAULT ?? '';
-/** Bound of the client's waits for the certification's steps (hang guards, not measurements). */
-const STEP_WAIT_MS = 60_000;
+import {
+  STEP_WAIT_MS,
+  connectWithWrongUserName,
+  fault,
+  protocolVersion,
+  token,
+  url,
+} from './mqtt-client-environment';
 
 async function main(): Promise<void> {
   if (!url || !token) throw new Error('IOTC_CERTIFY_MQTT_URL and IOTC_CERTIFY_TOKEN must be set');
-  if (fault === 'user')
-    await MqttConnection.open({ url, token: 'device', password: token, protocolVersion }).then(
-      (connection) => connection.close(),
-      (error: unknown) => {
-        if (!(error instanceof MqttConnectRefusedError)) throw error;
-      },
-    );
+  if (fault === 'user') await connectWithWrongUserName('device');
   const device = await MqttDevice.connect({ url, token, protocolVersion });
   try {
     const { connection } = device;

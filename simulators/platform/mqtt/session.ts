@@ -29,6 +29,8 @@ export interface MqttTransportContext {
   traffic?: TrafficListener;
   /** Output a session may have waiting for a client that does not read before it is disconnected. */
   maxPendingOutputBytes: number;
+  /** How long the PUBACK of a gateway connect is held (`iotc certify gateway`; 0 otherwise). */
+  gatewayConnectAckDelayMs: number;
 }
 
 /**
