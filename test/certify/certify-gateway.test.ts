@@ -59,4 +59,27 @@ describe('iotc certify gateway', { concurrency: 2 }, () => {
     ['no-wait', 'GW-RULE-04-WAIT'],
     ['qos2', 'GW-CLI-06'],
   ]);
+
+  test('a gateway that never connects its device gets no steps: the RPC requirements are NOT TESTED, not PASS', async () => {
+    // connects, publishes telemetry for the device without v1/gateway/connect, and ends
+    const result = await certifyCommand(
+      ['gateway'],
+      `"${process.execPath}" -e "${[
+        "const mqtt = require('mqtt');",
+        'const client = mqtt.connect(process.env.IOTC_CERTIFY_MQTT_URL, { username: process.env.IOTC_CERTIFY_TOKEN });',
+        'const telemetry = JSON.stringify({ [process.env.IOTC_CERTIFY_DEVICE]: [{ values: { a: 1 } }] });',
+        "client.on('connect', () => client.publish('v1/gateway/telemetry', telemetry, { qos: 1 }, () => client.end()));",
+      ].join(' ')}"`,
+      {},
+    );
+    assert.equal(result.code, 0, result.output);
+    assert.match(
+      result.output,
+      /connected certify-sensor-\w+ on v1\/gateway\/connect: the steps are skipped/,
+    );
+    for (const id of ['GW-RPC-03', 'GW-CLI-05', 'GW-RULE-04-WAIT', 'GW-RULE-03-CLAIM'])
+      assert.equal(result.verdicts[id], 'NOT TESTED', id);
+    for (const id of ['GW-CLI-01', 'GW-CLI-02', 'GW-CLI-06'])
+      assert.equal(result.verdicts[id], 'PASS', id);
+  });
 });
