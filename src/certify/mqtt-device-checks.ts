@@ -54,13 +54,35 @@ function published(input: MqttCheckInput, topic: string | RegExp): Publish[] {
   );
 }
 
-/** MQTT-DEV-01: the access token is the user name of every CONNECT (provisioning's `provision` aside). */
+/** The access tokens provisioning handed the client before a moment (credentialsValue on /provision/response). */
+function provisionedTokens(packets: readonly ObservedPacket[], before: number): string[] {
+  return delivered(packets).flatMap((observed) => {
+    if (observed.packet.topic !== '/provision/response' || observed.at > before) return [];
+    const answer = parseJson(payloadOf(observed.packet));
+    const value =
+      answer.ok && typeof answer.value === 'object' && answer.value !== null
+        ? (answer.value as { credentialsValue?: unknown }).credentialsValue
+        : undefined;
+    return typeof value === 'string' ? [value] : [];
+  });
+}
+
+/**
+ * MQTT-DEV-01: the access token is the user name of every CONNECT: the certification's token, or one provisioning
+ * handed the client before (a device that provisions itself, then connects as what it became). Provisioning's own
+ * connections (user name or client id `provision`, platform-facts.md §6) carry no token.
+ */
 export const tokenAsUserName: MqttDeviceCheck = (input) => {
   const judged = sent(input.packets, 'connect').filter(
-    (observed) => observed.packet.username !== 'provision',
+    (observed) =>
+      observed.packet.username !== 'provision' && observed.packet.clientId !== 'provision',
   );
   const violations = judged
-    .filter((observed) => observed.packet.username !== input.token)
+    .filter(
+      (observed) =>
+        observed.packet.username !== input.token &&
+        !provisionedTokens(input.packets, observed.at).includes(observed.packet.username ?? ''),
+    )
     .map((observed) => ({
       item: observed as ObservedPacket,
       reason: `CONNECT with user name ${observed.packet.username === undefined ? '(none)' : JSON.stringify(observed.packet.username.replace(input.token, '{token}'))}, not the device's access token`,

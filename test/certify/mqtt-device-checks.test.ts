@@ -63,6 +63,12 @@ function violations(id: string, packets: ObservedPacket[]): string[] {
 
 test('MQTT-DEV-01: provisioning connects as provision; no user name or another one fails', () => {
   assert.deepEqual(violations('MQTT-DEV-01', [connect('provision'), connect(TOKEN)]), []);
+  // the token provisioning handed out is the device's own from then on, not before
+  const provisioned = () =>
+    publish('/provision/response', '{"status":"SUCCESS","credentialsValue":"NEW"}', 1, 'out');
+  assert.deepEqual(violations('MQTT-DEV-01', [provisioned(), connect('NEW', 2)]), []);
+  const early = connect('NEW', 2);
+  assert.equal(violations('MQTT-DEV-01', [early, provisioned()]).length, 1);
   assert.equal(violations('MQTT-DEV-01', [connect(undefined), connect('OTHER')]).length, 2);
 });
 
