@@ -12,9 +12,9 @@
  * (http-device-checks.ts, mqtt-device-checks.ts).
  *
  * A gateway gets a gateway device's token and, in IOTC_CERTIFY_DEVICE, the name of a device to connect behind it;
- * it is ready once it has published v1/gateway/connect for that device (the reference publishes gateway topics
- * whether or not they were subscribed, platform-facts.md §4.5, so a subscription is no condition), and the steps
- * act on that device (gateway-checks.ts).
+ * it is ready once its v1/gateway/connect for that device has been acknowledged (the reference publishes gateway
+ * topics whether or not they were subscribed, platform-facts.md §4.5, so a subscription is no condition), and the
+ * steps act on that device (gateway-checks.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { AdminClient } from '../admin-client';
@@ -46,7 +46,7 @@ export interface CertifySessionOptions {
   mqttVersion: CertifyMqttVersion;
   /** The two-way RPC's timeout (also the reference's shortest, so a short one is honoured as given). */
   rpcTimeoutMs: number;
-  /** How long the client has to send its first request. */
+  /** How long the client has to become ready (its first request, its subscriptions, its device's connect). */
   startTimeoutMs: number;
   /** How long the client may run on after the steps before it is ended. */
   graceMs: number;
