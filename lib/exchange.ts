@@ -19,9 +19,12 @@ export interface HttpExchange {
 export interface MqttExchange {
   protocol: 'mqtt';
   via: string;
-  /** CONNECT and PUBLISH are sent by the driver; RECEIVED is a PUBLISH the platform sent to it. */
+  /**
+   * CONNECT and PUBLISH are sent by the driver; RECEIVED is a PUBLISH the platform sent to it. SUBSCRIBE and OTHER
+   * (its name in payload) are packets of a client under test (`iotc certify`).
+   */
   request: {
-    packet: 'CONNECT' | 'PUBLISH' | 'RECEIVED';
+    packet: 'CONNECT' | 'PUBLISH' | 'RECEIVED' | 'SUBSCRIBE' | 'OTHER';
     topic?: string;
     qos?: number;
     url?: string;

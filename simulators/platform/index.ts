@@ -73,6 +73,12 @@ export interface PlatformOptions {
   logger?: pino.Logger;
   /** Sees every HTTP exchange and MQTT packet (`iotc simulate --log`, simulators/platform/traffic.ts). */
   traffic?: TrafficListener;
+  /**
+   * Holds the PUBACK of every v1/gateway/connect this long (`iotc certify gateway`): a gateway that publishes for
+   * the device before the PUBACK came then does so where the trace shows it (interfaces.md rule 4 recommends the
+   * wait). ThingsBoard acknowledges once the connect is processed, which may take as long; default 0.
+   */
+  gatewayConnectAckDelayMs?: number;
   /** Told of every HTTP request as it arrives, before it is answered (`iotc certify` starts its steps then). */
   requestArrived?: (request: IncomingMessage) => void;
 }
@@ -230,6 +236,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
         maxPendingOutputBytes: options.mqttMaxPendingOutputBytes,
         tls: options.tls,
         traffic: options.traffic,
+        gatewayConnectAckDelayMs: options.gatewayConnectAckDelayMs,
       });
       landing.mqttPort = Number(new URL(mqtt.url).port);
       if (mqtt.tlsUrl) landing.mqttsPort = Number(new URL(mqtt.tlsUrl).port);

@@ -24,6 +24,10 @@ export type TrafficEvent =
       /** in: from the client; out: from the platform. */
       direction: 'in' | 'out';
       client: string;
+      /** Which connection (a number per accepted socket, from 1): `client` changes once the CONNECT names it. */
+      connection: number;
+      /** Epoch milliseconds of the event. */
+      at: number;
       packet: Packet;
     };
 

@@ -1,16 +1,25 @@
 /**
- * `iotc certify device --transport http --exec "<command>"`: certifies a client of the HTTP device API.
+ * `iotc certify device --transport http|mqtt --exec "<command>"`: certifies a client of the HTTP or MQTT device API;
+ * `iotc certify gateway --exec "<command>"` a client of the MQTT gateway API.
  *
  * It starts the reference platform with its traffic observation on (simulators/platform/traffic.ts), creates a
- * device through the admin API, and starts the client under test with the URL and token in its environment
- * (IOTC_CERTIFY_URL, IOTC_CERTIFY_TOKEN). Once the client's first request arrives it walks the steps that need the
- * platform to act: a shared-attribute update, then a two-way server-side RPC (waiting for its outcome). Then it gives
- * the client a grace period to end by itself and ends it (SIGTERM, SIGKILL), on every path. Every request the client
- * sent is then checked against the device requirements of the catalogue (http-device-checks.ts).
+ * device through the admin API, and starts the client under test with the URLs and token in its environment
+ * (IOTC_CERTIFY_URL, IOTC_CERTIFY_MQTT_URL and IOTC_CERTIFY_MQTT_VERSION for MQTT, IOTC_CERTIFY_TOKEN). Once the
+ * client is ready (HTTP: its first request arrived; MQTT: it subscribed to the attribute updates and the RPC
+ * requests) it walks the steps that need the platform to act: a shared-attribute update, then a two-way server-side
+ * RPC (waiting for its outcome). Then it gives the client a grace period to end by itself and ends it (SIGTERM,
+ * SIGKILL), on every path. What the client sent is then checked against the device requirements of the catalogue
+ * (http-device-checks.ts, mqtt-device-checks.ts).
  *
- * Without a command (`--console`) a person drives the device: the steps then also ask for telemetry and client
- * attributes, each waits (bounded) for the request it asks for, and the session ends when the operator presses finish
- * on the console or the last step's bound passes. Every step and request is told to `events` (session-steps.ts).
+ * A gateway gets a gateway device's token and, in IOTC_CERTIFY_DEVICE, the name of a device to connect behind it;
+ * it is ready once its v1/gateway/connect for that device has been acknowledged (the reference publishes gateway
+ * topics whether or not they were subscribed, platform-facts.md §4.5, so a subscription is no condition), and the
+ * steps act on that device (gateway-checks.ts).
+ *
+ * Without a command (`--console`, HTTP devices) a person drives the device: the steps then also ask for telemetry and
+ * client attributes, each waits (bounded) for the request it asks for, and the session ends when the operator presses
+ * finish on the console or the last step's bound passes. Every step and request is told to `events`
+ * (session-steps.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { AdminClient } from '../admin-client';
@@ -18,6 +27,7 @@ import { startPlatform, type RunningPlatform } from '../../simulators/platform';
 import type { ObservedExchange } from '../../simulators/platform/traffic';
 import { ClientProcess } from './client-process';
 import type { SentRpc } from './http-device-checks';
+import { type ObservedPacket, gatewayConnectWatcher, readinessWatcher } from './mqtt-packets';
 import {
   Arrivals,
   type SessionListener,
@@ -26,12 +36,30 @@ import {
   StepWalker,
 } from './session-steps';
 
+export type CertifyTransport = 'http' | 'mqtt';
+/** The MQTT protocol level a client is asked to speak: 4 = 3.1.1, 5 = 5. */
+export type CertifyMqttVersion = 4 | 5;
+
+/** The topics an MQTT device must have subscribed to before the steps publish on them. */
+const MQTT_DEVICE_STEP_TOPICS = ['v1/devices/me/attributes', 'v1/devices/me/rpc/request/1'];
+
+/**
+ * How long the reference holds a gateway connect's PUBACK: a gateway that does not wait for it (GW-RULE-04-WAIT)
+ * publishes for the device within this window, where the trace shows it before the PUBACK. A client that waits is
+ * never judged wrong by it, whatever the machine's speed; only a very slow one that does not wait can slip through.
+ */
+const GATEWAY_CONNECT_ACK_DELAY_MS = 300;
+
 export interface CertifySessionOptions {
-  /** The client under test; absent: a person drives the device from the operator console. */
+  /** The client under test; absent: a person drives the (HTTP) device from the operator console. */
   exec?: string;
+  /** A device (HTTP or MQTT) or a gateway (MQTT). */
+  role: 'device' | 'gateway';
+  transport: CertifyTransport;
+  mqttVersion: CertifyMqttVersion;
   /** The two-way RPC's timeout (also the reference's shortest, so a short one is honoured as given). */
   rpcTimeoutMs: number;
-  /** How long the client has to send its first request. */
+  /** How long the client has to become ready (its first request, its subscriptions, its device's connect). */
   startTimeoutMs: number;
   /** How long the client may run on after the steps before it is ended. */
   graceMs: number;
@@ -47,8 +75,14 @@ export interface CertifySessionOptions {
 
 export interface CertifySession {
   httpUrl: string;
+  mqttUrl?: string;
   token: string;
+  /** The device a gateway connects and the steps act on (a gateway's certification only). */
+  deviceName?: string;
+  /** The client's HTTP requests (the certification's own admin calls left out). */
   exchanges: ObservedExchange[];
+  /** The client's MQTT packets and what the platform sent it (every MQTT connection is the client's). */
+  packets: ObservedPacket[];
   rpcs: SentRpc[];
   /** The client's exit code, or the signal that ended it; operator mode: how the session ended. */
   exit: number | string;
@@ -62,21 +96,49 @@ export const CERTIFY_RPC_METHOD = 'iotcCertifyPing';
 /** The shared attribute the certification updates. */
 export const CERTIFY_SHARED_KEY = 'iotcCertifyStep';
 
-const SHARED_STEP: StepPlan = {
-  id: 'shared-attribute',
-  instruction: `the platform sets the shared attribute ${CERTIFY_SHARED_KEY} to 1: read it (GET /api/v1/{token}/attributes?sharedKeys=${CERTIFY_SHARED_KEY})`,
-  requirements: ['HTTP-DEV-07'],
-};
-const RPC_STEP: StepPlan = {
-  id: 'rpc',
-  instruction: `answer the RPC ${CERTIFY_RPC_METHOD} now: poll GET /api/v1/{token}/rpc, reply POST /api/v1/{token}/rpc/{id}`,
-  requirements: ['HTTP-DEV-05', 'HTTP-DEV-06'],
-};
-const FIRST_REQUEST_STEP: StepPlan = {
-  id: 'first-request',
-  instruction: "the client's first request",
-  requirements: [],
-};
+/** The requirements only the shared-attribute step and the RPC step exercise, by kind of client. */
+const STEP_REQUIREMENTS = {
+  http: { shared: ['HTTP-DEV-07'], rpc: ['HTTP-DEV-05', 'HTTP-DEV-06'] },
+  mqtt: { shared: [], rpc: ['MQTT-DEV-07', 'MQTT-DEV-08'] },
+  gateway: { shared: [], rpc: ['GW-RPC-03', 'GW-CLI-05'] },
+} as const;
+
+/** How each kind of client answers the certification's RPC, in the step's words. */
+const RPC_ANSWER = {
+  http: 'poll GET /api/v1/{token}/rpc, reply POST /api/v1/{token}/rpc/{id}',
+  mqtt: 'reply on v1/devices/me/rpc/response/{id}',
+  gateway: 'reply on v1/gateway/rpc with its device and id',
+} as const;
+
+/** What the client must have done before the platform acts, by kind of client. */
+const READY = {
+  http: 'sent a request',
+  mqtt: `subscribed to ${MQTT_DEVICE_STEP_TOPICS.join(' and ')}`,
+  gateway: 'connected its device on v1/gateway/connect',
+} as const;
+
+function stepsFor(kind: keyof typeof STEP_REQUIREMENTS) {
+  const shared: StepPlan = {
+    id: 'shared-attribute',
+    instruction:
+      kind === 'http'
+        ? `the platform sets the shared attribute ${CERTIFY_SHARED_KEY} to 1: read it (GET /api/v1/{token}/attributes?sharedKeys=${CERTIFY_SHARED_KEY})`
+        : `the platform sets the shared attribute ${CERTIFY_SHARED_KEY} to 1`,
+    requirements: STEP_REQUIREMENTS[kind].shared,
+  };
+  const rpc: StepPlan = {
+    id: 'rpc',
+    instruction: `answer the RPC ${CERTIFY_RPC_METHOD} now: ${RPC_ANSWER[kind]}`,
+    requirements: STEP_REQUIREMENTS[kind].rpc,
+  };
+  const ready: StepPlan = {
+    id: 'first-request',
+    instruction: `the client has ${READY[kind]}`,
+    requirements: [],
+  };
+  return { shared, rpc, ready };
+}
+
 const TELEMETRY_STEP: StepPlan = {
   id: 'telemetry',
   instruction:
@@ -93,27 +155,39 @@ const FINISH_STEP: StepPlan = {
   instruction: 'all steps are done: press finish',
   requirements: [],
 };
-/** `--exec`: the client runs by itself; the platform acts once it has spoken. */
-const SCRIPTED_STEPS: readonly StepPlan[] = [FIRST_REQUEST_STEP, SHARED_STEP, RPC_STEP];
-/** `--console`: a person drives the device, one request kind at a time. */
+const HTTP_STEPS = stepsFor('http');
+/** `--console`: a person drives an HTTP device, one request kind at a time. */
 export const OPERATOR_STEPS: readonly StepPlan[] = [
   TELEMETRY_STEP,
   ATTRIBUTES_STEP,
-  SHARED_STEP,
-  RPC_STEP,
+  HTTP_STEPS.shared,
+  HTTP_STEPS.rpc,
   FINISH_STEP,
 ];
 
 export async function runCertifySession(options: CertifySessionOptions): Promise<CertifySession> {
   const startedAt = new Date();
   const exchanges: ObservedExchange[] = [];
+  const packets: ObservedPacket[] = [];
   const tell: SessionListener = options.events ?? (() => {});
   const arrivals = new Arrivals();
+  const gateway = options.role === 'gateway';
+  const mqtt = gateway || options.transport === 'mqtt';
+  const kind = gateway ? 'gateway' : mqtt ? 'mqtt' : 'http';
+  const plan = stepsFor(kind);
   const steps = new StepWalker(
-    options.exec === undefined ? OPERATOR_STEPS : SCRIPTED_STEPS,
+    options.exec === undefined ? OPERATOR_STEPS : [plan.ready, plan.shared, plan.rpc],
     tell,
     options.finish,
   );
+  let becameReady: () => void = () => {};
+  const mqttReady = new Promise<void>((resolve) => {
+    becameReady = resolve;
+  });
+  const deviceName = gateway ? `certify-sensor-${randomBytes(3).toString('hex')}` : undefined;
+  const watchPackets = deviceName
+    ? gatewayConnectWatcher(deviceName, () => becameReady())
+    : readinessWatcher(MQTT_DEVICE_STEP_TOPICS, () => becameReady());
   let platform: RunningPlatform | undefined;
   let admin: AdminClient | undefined;
   let client: ClientProcess | undefined;
@@ -127,13 +201,20 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
   try {
     platform = await startPlatform({
       minServerRpcTimeoutMs: options.rpcTimeoutMs,
+      ...(mqtt ? { mqttPort: 0 } : {}),
+      ...(gateway ? { gatewayConnectAckDelayMs: GATEWAY_CONNECT_ACK_DELAY_MS } : {}),
       traffic: (event) => {
-        if (event.protocol === 'http' && !isAdminRequest(event.exchange.url)) {
+        if (event.protocol === 'http') {
+          if (isAdminRequest(event.exchange.url)) return;
           exchanges.push(event.exchange);
           tell({ kind: 'message', exchange: event.exchange });
+          return;
         }
+        const { at, direction, connection, packet } = event;
+        packets.push({ at, direction, connection, packet });
+        watchPackets(packets[packets.length - 1]);
       },
-      // the steps start at the client's first request, also when that one is a long-poll still waiting
+      // HTTP: the steps start at the client's first request, also when that one is a long-poll still waiting
       requestArrived: (request) => {
         if (!isAdminRequest(request.url ?? ''))
           arrivals.arrived(request.method ?? '', request.url ?? '');
@@ -142,10 +223,23 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
     const tenant = platform.demo.users.find((user) => user.authority === 'TENANT_ADMIN');
     if (!tenant) throw new Error('the reference platform has no tenant administrator');
     admin = await AdminClient.login(platform.httpUrl, tenant);
-    const device = await admin.createDevice(`certify-${randomBytes(3).toString('hex')}`);
+    const device = await admin.createDevice(
+      `certify-${gateway ? 'gateway-' : ''}${randomBytes(3).toString('hex')}`,
+      gateway ? { additionalInfo: { gateway: true } } : {},
+    );
     const token = await admin.getDeviceCredentials(device.id);
-    options.say(`IOTC_CERTIFY_URL=${platform.httpUrl}`);
-    options.say(`IOTC_CERTIFY_TOKEN=${token}`);
+    const environment: Record<string, string> = {
+      IOTC_CERTIFY_URL: platform.httpUrl,
+      ...(mqtt
+        ? {
+            IOTC_CERTIFY_MQTT_URL: platform.mqttUrl ?? '',
+            IOTC_CERTIFY_MQTT_VERSION: options.mqttVersion === 5 ? '5' : '3.1.1',
+          }
+        : {}),
+      IOTC_CERTIFY_TOKEN: token,
+      ...(deviceName ? { IOTC_CERTIFY_DEVICE: deviceName } : {}),
+    };
+    for (const [name, value] of Object.entries(environment)) options.say(`${name}=${value}`);
     tell({ kind: 'ready', httpUrl: platform.httpUrl, token });
     const session = admin;
     const resource = (method: string, name: string) => (at: string, path: string) =>
@@ -153,8 +247,11 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
     const rpcs: SentRpc[] = [];
     /** `readBound`: a person at the console reads the attribute back before the RPC (a script does it on its own). */
     const platformSteps = async (readBound?: number) => {
-      await steps.run(SHARED_STEP, {
-        act: () => session.saveAttributes(device.id, 'SHARED_SCOPE', { [CERTIFY_SHARED_KEY]: 1 }),
+      const target = deviceName
+        ? await connected(session, deviceName, options.startTimeoutMs)
+        : device;
+      await steps.run(plan.shared, {
+        act: () => session.saveAttributes(target.id, 'SHARED_SCOPE', { [CERTIFY_SHARED_KEY]: 1 }),
         ...(readBound === undefined
           ? {}
           : {
@@ -162,7 +259,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
               timeoutMs: readBound,
             }),
       });
-      options.say(`step 1: shared attribute ${CERTIFY_SHARED_KEY} set to 1`);
+      options.say(`step 1: shared attribute ${CERTIFY_SHARED_KEY} of ${target.name} set to 1`);
       if (steps.finishedByOperator) return;
       const call: SentRpc = {
         method: CERTIFY_RPC_METHOD,
@@ -170,13 +267,13 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
         timeoutMs: options.rpcTimeoutMs,
       };
       options.say(
-        `step 2: two-way RPC ${call.method} sent (timeout ${call.timeoutMs} ms); answer it with POST /api/v1/{token}/rpc/{id}`,
+        `step 2: two-way RPC ${call.method} sent (timeout ${call.timeoutMs} ms); answer it: ${RPC_ANSWER[kind]}`,
       );
-      await steps.run(RPC_STEP, {
+      await steps.run(plan.rpc, {
         wait: async () => {
           rpcs.push(call);
           tell({ kind: 'rpc', rpc: call, settled: false });
-          const answer = await session.rpc(device.id, 'twoway', {
+          const answer = await session.rpc(target.id, 'twoway', {
             method: call.method,
             params: { step: 2 },
             timeout: call.timeoutMs,
@@ -207,21 +304,18 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       exit = last === 'timed out' ? `no finish within ${bound} ms` : 'finished by the operator';
     } else {
       options.say(`starting the client under test: ${options.exec}`);
-      client = new ClientProcess(options.exec, {
-        IOTC_CERTIFY_URL: platform.httpUrl,
-        IOTC_CERTIFY_TOKEN: token,
-      });
-      const first = await steps.run(FIRST_REQUEST_STEP, {
-        wait: () => arrivals.until(() => true).then(() => undefined),
+      client = new ClientProcess(options.exec, environment);
+      const ready = await steps.run(plan.ready, {
+        wait: () => (mqtt ? mqttReady : arrivals.until(() => true)).then(() => undefined),
         timeoutMs: options.startTimeoutMs,
         ended: client.exited,
       });
-      if (first === 'done') await platformSteps();
+      if (ready === 'done') await platformSteps();
       else
         options.say(
-          first === 'timed out'
-            ? `the client sent no request within ${options.startTimeoutMs} ms: the steps are skipped`
-            : 'the client ended before its first request: the steps are skipped',
+          ready === 'timed out'
+            ? `the client had not ${READY[kind]} within ${options.startTimeoutMs} ms: the steps are skipped`
+            : `the client ended before it had ${READY[kind]}: the steps are skipped`,
         );
       exit = await client.end(options.graceMs);
       options.say(`the client under test ended: ${exit}`);
@@ -229,8 +323,11 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
     tell({ kind: 'finished' });
     return {
       httpUrl: platform.httpUrl,
+      ...(platform.mqttUrl ? { mqttUrl: platform.mqttUrl } : {}),
       token,
+      ...(deviceName ? { deviceName } : {}),
       exchanges,
+      packets,
       rpcs,
       exit,
       steps: steps.close(),
@@ -252,4 +349,18 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
  */
 function isAdminRequest(url: string): boolean {
   return /^\/api\/(?!v\d+(\/|$))/.test(url);
+}
+
+/**
+ * The device a gateway connected, once the reference has handled the connect (its PUBACK may still be on the way):
+ * polled through the admin API every 50 ms, up to `ms`.
+ */
+async function connected(admin: AdminClient, name: string, ms: number) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const device = await admin.findDeviceByName(name);
+    if (device) return device;
+    if (Date.now() > until) throw new Error(`the gateway's connect of ${name} created no device`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

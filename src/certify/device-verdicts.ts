@@ -1,19 +1,19 @@
 /**
- * From the checks of the client's requests to the report's requirement results: one verdict per device requirement
- * of the catalogue, evidence being the client's own requests (the ones that broke it, else the first it judged).
- * A requirement without a check, or whose subject the client never exercised, is NOT TESTED with the reason.
+ * From the checks of what the client sent to the report's requirement results: one verdict per client requirement
+ * of the catalogue, evidence being the client's own requests or packets (the ones that broke it, else the first it
+ * judged). A requirement without a check, or whose subject the client never exercised, is NOT TESTED with the reason.
  */
 import type { Requirement } from '../../schemas';
-import type { HttpExchange } from '../report/exchanges';
+import type { Exchange, HttpExchange } from '../report/exchanges';
 import type { RequirementResult, ScenarioResult } from '../report/verdicts';
 import type { ObservedExchange } from '../../simulators/platform/traffic';
-import type { CheckInput, DeviceCheck } from './http-device-checks';
+import type { ClientCheck } from './client-checks';
 
 /** How many of the client's requests a requirement shows as evidence. */
 const EVIDENCE_LIMIT = 6;
 const BODY_CHARS = 300;
 
-function cut(text: string): string | undefined {
+export function cut(text: string): string | undefined {
   if (!text) return undefined;
   return text.length > BODY_CHARS ? `${text.slice(0, BODY_CHARS)}…` : text;
 }
@@ -42,10 +42,24 @@ export interface DeviceVerdicts {
   scenarios: ScenarioResult[];
 }
 
-export function deviceVerdicts(
+/** How a kind of observed item is shown in the report. */
+export interface Evidence<Item> {
+  /** What one item is called: 'request', 'packet'. */
+  noun: string;
+  /** The report's exchange of one item. */
+  exchange: (item: Item) => Exchange;
+}
+
+export const HTTP_EVIDENCE: Evidence<ObservedExchange> = {
+  noun: 'request',
+  exchange: clientExchange,
+};
+
+export function deviceVerdicts<Input, Item>(
   catalogue: readonly Requirement[],
-  checks: ReadonlyMap<string, DeviceCheck>,
-  input: CheckInput,
+  checks: ReadonlyMap<string, ClientCheck<Input, Item>>,
+  input: Input,
+  evidence: Evidence<Item>,
 ): DeviceVerdicts {
   const scenarios: ScenarioResult[] = [];
   const requirements = catalogue.map((requirement): RequirementResult => {
@@ -68,23 +82,21 @@ export function deviceVerdicts(
         scenarios: [],
       };
     const failed = outcome.violations.length > 0;
-    const shown = failed
-      ? outcome.violations.map((violation) => violation.exchange)
-      : outcome.judged;
+    const shown = failed ? outcome.violations.map((violation) => violation.item) : outcome.judged;
     const scenario: ScenarioResult = {
-      name: `${requirement.id}: ${outcome.judged.length} ${outcome.judged.length === 1 ? 'request' : 'requests'} of the client checked`,
-      location: `iotc certify device ${requirement.id}`,
+      name: `${requirement.id}: ${outcome.judged.length} ${evidence.noun}${outcome.judged.length === 1 ? '' : 's'} of the client checked`,
+      location: `iotc certify ${requirement.role} ${requirement.id}`,
       tags: [`@${requirement.id}`],
       status: failed ? 'FAILED' : 'PASSED',
       durationMs: 0,
       ...(failed
         ? {
             error: outcome.violations.map((violation) => violation.reason).join('\n'),
-            failedStep: 'the requests of the client under test',
+            failedStep: `the ${evidence.noun}s of the client under test`,
           }
         : {}),
       evidence: [],
-      exchanges: shown.slice(0, EVIDENCE_LIMIT).map(clientExchange),
+      exchanges: shown.slice(0, EVIDENCE_LIMIT).map(evidence.exchange),
     };
     scenarios.push(scenario);
     const { tags: _tags, evidence: _evidence, ...decided } = scenario;

@@ -9,13 +9,19 @@
 import { clientAttributesSchema, telemetrySchema } from '../../schemas';
 import { validate } from '../../schemas/validate';
 import type { ObservedExchange } from '../../simulators/platform/traffic';
+import {
+  type CheckOutcome as ClientCheckOutcome,
+  type ClientCheck,
+  type Violation as ClientViolation,
+  type SentRpc,
+  notMilliseconds,
+  outcome,
+  parseJson,
+  repliedInTime,
+  timestamps,
+} from './client-checks';
 
-/** A two-way RPC the certification sent: when and for how long the platform waited for the reply. */
-export interface SentRpc {
-  method: string;
-  sentAt: number;
-  timeoutMs: number;
-}
+export type { SentRpc } from './client-checks';
 
 export interface CheckInput {
   token: string;
@@ -24,23 +30,12 @@ export interface CheckInput {
   rpcs: readonly SentRpc[];
 }
 
-export interface Violation {
-  exchange: ObservedExchange;
-  reason: string;
-}
-
-export type CheckOutcome =
-  | { exercised: false; reason: string }
-  | { exercised: true; judged: ObservedExchange[]; violations: Violation[] };
-
-export type DeviceCheck = (input: CheckInput) => CheckOutcome;
+export type Violation = ClientViolation<ObservedExchange>;
+export type CheckOutcome = ClientCheckOutcome<ObservedExchange>;
+export type DeviceCheck = ClientCheck<CheckInput, ObservedExchange>;
 
 /** The resources of the HTTP device API after /api/v1/{token}/ (interfaces.md, "HTTP device API"). */
 const RESOURCE = /^(telemetry|attributes|attributes\/updates|rpc|rpc\/\d+|claim|firmware)$/;
-/** Smallest ts read as milliseconds: 1e11 ms is 1973, while 1e11 s is thousands of years ahead. */
-const SMALLEST_MILLISECONDS = 100_000_000_000;
-/** A ts this far past the request's arrival is not a clock's milliseconds (microseconds, nanoseconds). */
-const LARGEST_AHEAD_MS = 86_400_000;
 
 function pathOf(exchange: ObservedExchange): string {
   const at = exchange.url.indexOf('?');
@@ -60,22 +55,8 @@ function posts(input: CheckInput, resource: RegExp): ObservedExchange[] {
   );
 }
 
-function parsed(exchange: ObservedExchange): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(exchange.requestBody) };
-  } catch {
-    return { ok: false };
-  }
-}
-
-function outcome(
-  judged: ObservedExchange[],
-  violations: Violation[],
-  notExercised: string,
-): CheckOutcome {
-  return judged.length === 0
-    ? { exercised: false, reason: notExercised }
-    : { exercised: true, judged, violations };
+function parsed(exchange: ObservedExchange): ReturnType<typeof parseJson> {
+  return parseJson(exchange.requestBody);
 }
 
 /** HTTP-DEV-01: /api/v1/{its token}/<a resource of the API> (or /api/v1/provision, which has no token). */
@@ -86,7 +67,7 @@ const urlForm: DeviceCheck = (input) => {
     if (resource !== undefined && RESOURCE.test(resource)) return [];
     return [
       {
-        exchange,
+        item: exchange,
         reason:
           resource === undefined
             ? `${exchange.method} ${pathOf(exchange).replace(input.token, '{token}')} is not /api/v1/{token}/... with the device's token`
@@ -106,7 +87,7 @@ const contentType: DeviceCheck = (input) => {
         (exchange.contentType ?? '').split(';')[0].trim().toLowerCase() !== 'application/json',
     )
     .map((exchange) => ({
-      exchange,
+      item: exchange,
       reason: `${exchange.method} with a body and Content-Type ${exchange.contentType === undefined ? '(none)' : JSON.stringify(exchange.contentType)}`,
     }));
   return outcome(judged, violations, 'the client sent no request with a body');
@@ -118,25 +99,15 @@ const payloadShapes: DeviceCheck = (input) => {
   const violations = judged.flatMap((exchange) => {
     const resource = resourceOf(exchange, input.token);
     const body = parsed(exchange);
-    if (!body.ok) return [{ exchange, reason: `POST ${resource}: the body is not JSON` }];
+    if (!body.ok) return [{ item: exchange, reason: `POST ${resource}: the body is not JSON` }];
     const schema = resource === 'telemetry' ? telemetrySchema : clientAttributesSchema;
     const check = validate(schema, body.value);
     return check.ok
       ? []
-      : [{ exchange, reason: `POST ${resource}: ${check.errors.slice(0, 3).join('; ')}` }];
+      : [{ item: exchange, reason: `POST ${resource}: ${check.errors.slice(0, 3).join('; ')}` }];
   });
   return outcome(judged, violations, 'the client posted no telemetry and no attributes');
 };
-
-/** The ts members of a telemetry body in the timestamped form, alone or as array elements. */
-function timestamps(body: unknown): unknown[] {
-  const elements = Array.isArray(body) ? body : [body];
-  return elements.flatMap((element) =>
-    typeof element === 'object' && element !== null && 'ts' in element && 'values' in element
-      ? [(element as { ts: unknown }).ts]
-      : [],
-  );
-}
 
 /** HTTP-DEV-04: a timestamped form's ts is unix milliseconds (not seconds, not micro- or nanoseconds). */
 const milliseconds: DeviceCheck = (input) => {
@@ -146,16 +117,11 @@ const milliseconds: DeviceCheck = (input) => {
   });
   const violations = judged.flatMap((exchange) => {
     const body = parsed(exchange);
-    const wrong = (body.ok ? timestamps(body.value) : []).filter(
-      (ts) =>
-        typeof ts !== 'number' ||
-        ts < SMALLEST_MILLISECONDS ||
-        ts > exchange.receivedAt + LARGEST_AHEAD_MS,
-    );
+    const wrong = notMilliseconds(body.ok ? timestamps(body.value) : [], exchange.receivedAt);
     return wrong.length
       ? [
           {
-            exchange,
+            item: exchange,
             reason: `ts ${wrong.map(String).join(', ')} is not unix milliseconds (the request arrived at ${exchange.receivedAt})`,
           },
         ]
@@ -204,7 +170,7 @@ const replyId: DeviceCheck = (input) => {
         !delivered.some((rpc) => rpc.id === id && rpc.poll.receivedAt <= exchange.receivedAt),
     )
     .map(({ exchange, id }) => ({
-      exchange,
+      item: exchange,
       reason: `a reply to RPC ${id}, but the requests delivered were ${delivered.map((rpc) => rpc.id).join(', ') || 'none'}`,
     }));
   return outcome(
@@ -220,33 +186,16 @@ const replyId: DeviceCheck = (input) => {
  */
 const replyInTime: DeviceCheck = (input) => {
   const all = replies(input);
-  const judged: ObservedExchange[] = [];
-  const violations: Violation[] = [];
-  for (const rpc of deliveredRpcs(input)) {
-    const sent = input.rpcs.find((call) => call.method === rpc.method);
-    if (!sent) continue;
-    const expiry = sent.sentAt + sent.timeoutMs;
+  const requests = deliveredRpcs(input).map((rpc) => {
     const reply = all.find((candidate) => candidate.id === rpc.id);
-    if (reply) {
-      judged.push(reply.exchange);
-      if (reply.exchange.receivedAt > expiry)
-        violations.push({
-          exchange: reply.exchange,
-          reason: `the reply to RPC ${rpc.id} arrived ${reply.exchange.receivedAt - expiry} ms after its ${sent.timeoutMs} ms timeout`,
-        });
-    } else if (all.length === 0) {
-      judged.push(rpc.poll);
-      violations.push({
-        exchange: rpc.poll,
-        reason: `RPC ${rpc.id} (${rpc.method}) was delivered and never answered`,
-      });
-    }
-  }
-  return outcome(
-    judged,
-    violations,
-    'no two-way RPC of the certification was delivered and answered under its own id',
-  );
+    return {
+      id: rpc.id,
+      method: rpc.method,
+      delivery: rpc.poll,
+      ...(reply ? { reply: { item: reply.exchange, at: reply.exchange.receivedAt } } : {}),
+    };
+  });
+  return repliedInTime(requests, input.rpcs, all.length > 0);
 };
 
 /** The query parameters of GET attributes (interfaces.md, "HTTP device API"): the only names the platform reads. */
@@ -268,7 +217,7 @@ const attributeRequestKeys: DeviceCheck = (input) => {
     return unknown.length
       ? [
           {
-            exchange,
+            item: exchange,
             reason: `GET attributes names keys in ${unknown.join(', ')}, which the API does not read (clientKeys, sharedKeys): the answer holds every attribute`,
           },
         ]

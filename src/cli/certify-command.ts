@@ -9,27 +9,66 @@ function milliseconds(value: string): number {
   return parsed;
 }
 
-export function registerCertifyCommand(program: Command): void {
-  const certify = program
-    .command('certify')
-    .description('certify a client of the platform (a device) against the reference platform');
-  certify
-    .command('device')
-    .description(
-      "run a device client under test against the instrumented reference, walk the steps that need the platform (a shared-attribute update, a two-way RPC) and judge every request of the client against the catalogue's device requirements; the client is a command (--exec) or a person guided by a web console (--console)",
-    )
+/** The options every certification takes: the MQTT version, the client, the reports and the session's bounds. */
+function withSessionOptions(command: Command, environment: string): Command {
+  return command
     .addOption(
-      new Option('--transport <transport>', 'the device API the client speaks')
-        .choices(['http'])
-        .default('http'),
+      new Option(
+        '--mqtt-version <version>',
+        'the MQTT version the client is asked to speak (IOTC_CERTIFY_MQTT_VERSION)',
+      )
+        .choices(['3.1.1', '5'])
+        .default('3.1.1'),
     )
     .option(
       '--exec <command>',
-      'the client under test, run through the shell with IOTC_CERTIFY_URL and IOTC_CERTIFY_TOKEN in its environment',
+      `the client under test, run through the shell with ${environment} in its environment`,
+    )
+    .option('-r, --reports <dir>', 'where reports are written', 'reports')
+    .option(
+      '--rpc-timeout-ms <ms>',
+      'timeout of the two-way RPC the client must answer',
+      milliseconds,
+      10_000,
     )
     .option(
+      '--start-timeout-ms <ms>',
+      'how long the client has to become ready (see the README) before the steps are skipped',
+      milliseconds,
+      60_000,
+    )
+    .option(
+      '--grace-ms <ms>',
+      'how long the client may run on after the steps before it is ended (SIGTERM, then SIGKILL)',
+      milliseconds,
+      10_000,
+    );
+}
+
+type CertifyOptions = import('./certify').CertifyOptions;
+
+export function registerCertifyCommand(program: Command): void {
+  const certify = program
+    .command('certify')
+    .description(
+      'certify a client of the platform (a device or a gateway) against the reference platform',
+    );
+  withSessionOptions(
+    certify
+      .command('device')
+      .description(
+        "run a device client under test against the instrumented reference, walk the steps that need the platform (a shared-attribute update, a two-way RPC) and judge every request or packet of the client against the catalogue's device requirements; the client is a command (--exec) or, over HTTP, a person guided by a web console (--console)",
+      )
+      .addOption(
+        new Option('--transport <transport>', 'the device API the client speaks')
+          .choices(['http', 'mqtt'])
+          .default('http'),
+      ),
+    'IOTC_CERTIFY_URL (and IOTC_CERTIFY_MQTT_URL, IOTC_CERTIFY_MQTT_VERSION for MQTT) and IOTC_CERTIFY_TOKEN',
+  )
+    .option(
       '--console',
-      'operator-guided instead of --exec: a web console (/certify, its own port) shows the URL and token to give the device, the step to do now, a live checklist and the messages; finish there ends it',
+      'operator-guided instead of --exec (HTTP): a web console (/certify, its own port) shows the URL and token to give the device, the step to do now, a live checklist and the messages; finish there ends it',
     )
     .option(
       '--console-port <port>',
@@ -43,31 +82,27 @@ export function registerCertifyCommand(program: Command): void {
       milliseconds,
       300_000,
     )
-    .option('-r, --reports <dir>', 'where reports are written', 'reports')
-    .option(
-      '--rpc-timeout-ms <ms>',
-      'timeout of the two-way RPC the client must answer',
-      milliseconds,
-      10_000,
-    )
-    .option(
-      '--start-timeout-ms <ms>',
-      'how long the client has to send its first request before the steps are skipped',
-      milliseconds,
-      60_000,
-    )
-    .option(
-      '--grace-ms <ms>',
-      'how long the client may run on after the steps before it is ended (SIGTERM, then SIGKILL)',
-      milliseconds,
-      10_000,
-    )
-    .action(async (options: import('./certify').CertifyDeviceOptions, command: Command) => {
+    .action(async (options: Omit<CertifyOptions, 'role'>, command: Command) => {
       if ((options.exec === undefined) === !options.console)
         command.error(
           'error: give the client under test with --exec "<command>", or --console (not both)',
         );
-      const { certifyDevice } = require('./certify') as typeof import('./certify');
-      process.exitCode = await certifyDevice(options);
+      if (options.console && options.transport !== 'http')
+        command.error('error: the operator console guides an HTTP device (--transport http)');
+      const { certifyClient } = require('./certify') as typeof import('./certify');
+      process.exitCode = await certifyClient({ ...options, role: 'device' });
     });
+  withSessionOptions(
+    certify
+      .command('gateway')
+      .description(
+        "run a gateway client under test (MQTT) against the instrumented reference: it connects the device named in IOTC_CERTIFY_DEVICE, gets a shared-attribute update and a two-way RPC for it, and every packet is judged against the catalogue's gateway requirements",
+      ),
+    'IOTC_CERTIFY_MQTT_URL, IOTC_CERTIFY_MQTT_VERSION, IOTC_CERTIFY_TOKEN (the gateway device) and IOTC_CERTIFY_DEVICE (the device to connect)',
+  ).action(async (options: Omit<CertifyOptions, 'role' | 'transport'>, command: Command) => {
+    if (options.exec === undefined)
+      command.error('error: give the gateway under test with --exec "<command>"');
+    const { certifyClient } = require('./certify') as typeof import('./certify');
+    process.exitCode = await certifyClient({ ...options, role: 'gateway', transport: 'mqtt' });
+  });
 }

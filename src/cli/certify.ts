@@ -1,6 +1,6 @@
 /**
- * `iotc certify device`: runs a certification session (src/certify/), judges the client's requests against the
- * catalogue's device requirements and writes the same reports as `iotc run` (conformance.json and .html, junit.xml,
+ * `iotc certify device|gateway`: runs a certification session (src/certify/), judges what the client sent against
+ * the catalogue's device or gateway requirements and writes the same reports as `iotc run` (conformance.json and .html, junit.xml,
  * badge.svg) through the one report writer. Exit codes as `iotc run`: 0 no FAIL, 1 a FAIL, 3 nothing tested.
  * With `--console` a person drives the device from the operator console (src/certify/console/) instead of --exec.
  */
@@ -14,36 +14,44 @@ import { PACKAGE_ROOT } from '../../lib/package-root';
 import type { Requirement } from '../../schemas';
 import { OPERATOR_STEPS, runCertifySession } from '../certify/certify-device';
 import { HTTP_DEVICE_CHECKS } from '../certify/http-device-checks';
-import { deviceVerdicts } from '../certify/device-verdicts';
+import { MQTT_DEVICE_CHECKS } from '../certify/mqtt-device-checks';
+import { GATEWAY_CHECKS } from '../certify/gateway-checks';
+import { MQTT_EVIDENCE } from '../certify/mqtt-packets';
+import { HTTP_EVIDENCE, deviceVerdicts } from '../certify/device-verdicts';
 import { explainNotTested } from '../certify/session-steps';
 import { ConsoleState } from '../certify/console/console-state';
 import { type OperatorConsole, startOperatorConsole } from '../certify/console/console-server';
 import { EXIT } from './run';
 
-export interface CertifyDeviceOptions {
-  transport: 'http';
+export interface CertifyOptions {
+  role: 'device' | 'gateway';
+  transport: 'http' | 'mqtt';
+  mqttVersion: '3.1.1' | '5';
   /** The client under test; absent with --console. */
   exec?: string;
-  /** Operator-guided: a person drives the device from the console (no --exec). */
+  /** Operator-guided: a person drives the (HTTP) device from the console (no --exec). */
   console?: boolean;
-  consolePort: number;
+  consolePort?: number;
+  stepTimeoutMs?: number;
   reports: string;
   rpcTimeoutMs: number;
   startTimeoutMs: number;
-  stepTimeoutMs: number;
   graceMs: number;
 }
 
-export async function certifyDevice(options: CertifyDeviceOptions): Promise<number> {
-  const catalogue = loadCatalogue(undefined, ['device']).filter(
-    (requirement) => requirement.interface === 'http-device-api',
+export async function certifyClient(options: CertifyOptions): Promise<number> {
+  const mqtt = options.transport === 'mqtt';
+  const gateway = options.role === 'gateway';
+  const catalogue = loadCatalogue(undefined, [options.role]).filter(
+    (requirement) =>
+      gateway || requirement.interface === (mqtt ? 'mqtt-device-api' : 'http-device-api'),
   );
   let operatorConsole: OperatorConsole | undefined;
   try {
     if (options.console) {
       operatorConsole = await startOperatorConsole(
         new ConsoleState(OPERATOR_STEPS, catalogue, HTTP_DEVICE_CHECKS),
-        { port: options.consolePort },
+        { port: options.consolePort ?? 0 },
       );
       console.log(`certify: operator console: ${operatorConsole.url}`);
     }
@@ -54,33 +62,45 @@ export async function certifyDevice(options: CertifyDeviceOptions): Promise<numb
 }
 
 async function certifyWith(
-  options: CertifyDeviceOptions,
+  options: CertifyOptions,
   catalogue: readonly Requirement[],
   operatorConsole: OperatorConsole | undefined,
 ): Promise<number> {
+  const mqtt = options.transport === 'mqtt';
+  const gateway = options.role === 'gateway';
   const session = await runCertifySession({
     ...(options.exec === undefined ? {} : { exec: options.exec }),
+    role: options.role,
+    transport: options.transport,
+    mqttVersion: options.mqttVersion === '5' ? 5 : 4,
     rpcTimeoutMs: options.rpcTimeoutMs,
     startTimeoutMs: options.startTimeoutMs,
-    stepTimeoutMs: options.stepTimeoutMs,
+    ...(options.stepTimeoutMs === undefined ? {} : { stepTimeoutMs: options.stepTimeoutMs }),
     graceMs: options.graceMs,
     say: (line) => console.log(`certify: ${line}`),
     ...(operatorConsole ? { events: operatorConsole.events, finish: operatorConsole.finish } : {}),
   });
-  const verdicts = deviceVerdicts(catalogue, HTTP_DEVICE_CHECKS, {
-    token: session.token,
-    exchanges: session.exchanges,
-    rpcs: session.rpcs,
-  });
+  const { token, exchanges, packets, rpcs } = session;
+  const verdicts = mqtt
+    ? deviceVerdicts(
+        catalogue,
+        gateway ? GATEWAY_CHECKS : MQTT_DEVICE_CHECKS,
+        { token, packets, rpcs },
+        MQTT_EVIDENCE,
+      )
+    : deviceVerdicts(catalogue, HTTP_DEVICE_CHECKS, { token, exchanges, rpcs }, HTTP_EVIDENCE);
   const requirements = explainNotTested(verdicts.requirements, session.steps);
   const { scenarios } = verdicts;
+  const heard = mqtt
+    ? packets.some((observed) => observed.direction === 'in')
+    : exchanges.length > 0;
   const redactor = new Redactor();
   redactor.addSecret(session.token);
   const version = (require(join(PACKAGE_ROOT, 'package.json')) as { version: string }).version;
   const report = buildConformanceReport({
     version,
     target: {
-      name: `HTTP device under test: ${options.exec ?? 'driven from the operator console'}`,
+      name: `${mqtt ? `MQTT ${options.mqttVersion}` : 'HTTP'} ${options.role} under test: ${options.exec ?? 'driven from the operator console'}`,
       httpUrl: session.httpUrl,
       adminUrl: session.httpUrl,
       capabilities: [],
@@ -91,11 +111,11 @@ async function certifyWith(
     scenarios,
     requirements,
     redactor,
-    ...(session.exchanges.length === 0
-      ? {
-          couldNotTest: `the client under test sent no request (${options.exec === undefined ? 'the session' : 'it'} ended: ${session.exit})`,
-        }
-      : {}),
+    ...(heard
+      ? {}
+      : {
+          couldNotTest: `the client under test sent no ${mqtt ? 'packet' : 'request'} (${options.exec === undefined ? 'the session' : 'it'} ended: ${session.exit})`,
+        }),
     provenance: provenance({ version, tags: '', paths: [] }),
   });
   mkdirSync(options.reports, { recursive: true });

@@ -170,7 +170,9 @@ export function describeExchange(exchange: Exchange): string {
   const what =
     request.packet === 'PUBLISH'
       ? `PUBLISH ${request.topic ?? ''} qos ${request.qos ?? 0}`
-      : `CONNECT ${request.url ?? ''}`;
+      : request.packet === 'CONNECT'
+        ? `CONNECT ${request.url ?? ''}`
+        : request.packet; // SUBSCRIBE, OTHER: a client under test's packet, shown by its payload
   const code =
     response.reasonCode === undefined
       ? ''

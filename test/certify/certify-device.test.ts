@@ -5,13 +5,10 @@
  * the client turns exactly its requirement FAIL and leaves the others as they were.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { ROOT, exitOf, spawnIotc } from '../support/children';
+import { certify as certifyCommand, faultTests, testClient } from './certify-run';
 
-const CLIENT = `"${process.execPath}" -r ts-node/register/transpile-only "${join(ROOT, 'test', 'certify', 'http-device-client.ts')}"`;
+const CLIENT = testClient('http-device-client.ts');
 const ALL_PASS = {
   'HTTP-DEV-01': 'PASS',
   'HTTP-DEV-02': 'PASS',
@@ -22,35 +19,8 @@ const ALL_PASS = {
   'HTTP-DEV-07': 'PASS',
 };
 
-interface Certified {
-  code: number | null;
-  output: string;
-  verdicts: Record<string, string>;
-  report: {
-    verdict: string;
-    requirements: Array<{ id: string; verdict: string; reason?: string; scenarios: unknown[] }>;
-  };
-  files: string;
-}
-
-async function certify(exec: string, env: Record<string, string>, args: string[] = []) {
-  const reports = mkdtempSync(join(tmpdir(), 'iotc-certify-'));
-  try {
-    const child = spawnIotc(
-      ['certify', 'device', '--transport', 'http', '--exec', exec, '--reports', reports, ...args],
-      { env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...env } },
-    );
-    const { code, output } = await exitOf(child);
-    const text = readFileSync(join(reports, 'conformance.json'), 'utf8');
-    const report = JSON.parse(text) as Certified['report'];
-    const verdicts = Object.fromEntries(report.requirements.map((r) => [r.id, r.verdict]));
-    const files = ['conformance.html', 'junit.xml']
-      .map((file) => readFileSync(join(reports, file), 'utf8'))
-      .join('\n');
-    return { code, output, verdicts, report, files: `${text}\n${files}` } satisfies Certified;
-  } finally {
-    rmSync(reports, { recursive: true, force: true });
-  }
+function certify(exec: string, env: Record<string, string>, args: string[] = []) {
+  return certifyCommand(['device', '--transport', 'http', ...args], exec, env);
 }
 
 describe('iotc certify device --transport http', { concurrency: 2 }, () => {
@@ -76,7 +46,7 @@ describe('iotc certify device --transport http', { concurrency: 2 }, () => {
     assert.deepEqual(result.verdicts, ALL_PASS);
   });
 
-  const faults: Array<[fault: string, requirement: string, also?: Record<string, string>]> = [
+  faultTests(['device', '--transport', 'http'], CLIENT, ALL_PASS, [
     ['url', 'HTTP-DEV-01'],
     ['content-type', 'HTTP-DEV-02'],
     ['shape', 'HTTP-DEV-03'],
@@ -85,19 +55,7 @@ describe('iotc certify device --transport http', { concurrency: 2 }, () => {
     ['wrong-id', 'HTTP-DEV-05', { 'HTTP-DEV-06': 'NOT TESTED' }],
     ['late', 'HTTP-DEV-06'],
     ['snake-case-keys', 'HTTP-DEV-07'],
-  ];
-  for (const [fault, requirement, also] of faults)
-    test(`the client fault ${fault} fails ${requirement} and nothing else`, async () => {
-      // the late reply waits twice the RPC timeout after the request arrived, so it is late on any machine
-      const result = await certify(
-        CLIENT,
-        { IOTC_TEST_CLIENT_FAULT: fault, IOTC_TEST_CLIENT_LATE_MS: '4000' },
-        ['--rpc-timeout-ms', fault === 'late' ? '2000' : '5000'],
-      );
-      assert.equal(result.code, 1, result.output);
-      assert.deepEqual(result.verdicts, { ...ALL_PASS, ...also, [requirement]: 'FAIL' });
-      assert.equal(result.report.verdict, 'NOT CONFORMANT');
-    });
+  ]);
 
   test('a client that sends nothing leaves every requirement NOT TESTED with a reason (exit 3)', async () => {
     const result = await certify(`"${process.execPath}" -e ""`, {});

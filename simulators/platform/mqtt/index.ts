@@ -58,6 +58,12 @@ export interface MqttTransportOptions {
   maxPendingOutputBytes?: number;
   /** Time a new connection has to send its CONNECT (default DEFAULT_CONNECT_TIMEOUT_MS). */
   connectTimeoutMs?: number;
+  /**
+   * Holds the PUBACK of every v1/gateway/connect this long (`iotc certify gateway`): a gateway that publishes for
+   * the device before the PUBACK came then does so where the trace shows it (interfaces.md rule 4 recommends the
+   * wait). ThingsBoard acknowledges once the connect is processed, which may take as long; default 0.
+   */
+  gatewayConnectAckDelayMs?: number;
 }
 
 export interface RunningMqttTransport {
@@ -76,6 +82,7 @@ export async function startMqttTransport(
     clientRpc: options.clientRpc,
     sessionsByDevice: new Map(),
     traffic: options.traffic,
+    gatewayConnectAckDelayMs: options.gatewayConnectAckDelayMs ?? 0,
     maxPendingOutputBytes: options.maxPendingOutputBytes ?? DEFAULT_MAX_PENDING_OUTPUT_BYTES,
   };
   const sessions = new Set<MqttSession>();
@@ -89,7 +96,14 @@ export async function startMqttTransport(
     );
     session.parser.on('packet', (packet: Packet) => {
       if ((packet.length ?? 0) > packetLimit()) return session.end(REASON.MALFORMED_PACKET);
-      context.traffic?.({ protocol: 'mqtt', direction: 'in', client: session.label, packet });
+      context.traffic?.({
+        protocol: 'mqtt',
+        direction: 'in',
+        client: session.label,
+        connection: session.connection,
+        at: Date.now(),
+        packet,
+      });
       const connecting = packet.cmd === 'connect' && !session.device;
       dispatch(session, packet);
       // an accepted CONNECT leaves the session open (a refused one ends it)

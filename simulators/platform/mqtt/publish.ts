@@ -43,7 +43,9 @@ export function handlePublish(session: MqttSession, packet: IPublishPacket): voi
     failure = asFailure(session, error, packet.topic);
   }
   if (failure && session.v5 && hiddenByFault(packet.topic, failure)) failure = undefined;
-  acknowledge(session, packet, failure);
+  const hold = packet.topic === 'v1/gateway/connect' ? session.context.gatewayConnectAckDelayMs : 0;
+  if (hold > 0) setTimeout(() => acknowledge(session, packet, failure), hold);
+  else acknowledge(session, packet, failure);
 }
 
 /** PUBREL of an MQTT 3.1.1 QoS 2 publish → PUBCOMP. */

@@ -29,6 +29,8 @@ export interface MqttTransportContext {
   traffic?: TrafficListener;
   /** Output a session may have waiting for a client that does not read before it is disconnected. */
   maxPendingOutputBytes: number;
+  /** How long the PUBACK of a gateway connect is held (`iotc certify gateway`; 0 otherwise). */
+  gatewayConnectAckDelayMs: number;
 }
 
 /**
@@ -38,7 +40,12 @@ export interface MqttTransportContext {
  */
 export const DEFAULT_MAX_PENDING_OUTPUT_BYTES = 64 * 65536;
 
+/** Numbers the sessions for the traffic observation (one per accepted socket). */
+let sessionsAccepted = 0;
+
 export class MqttSession {
+  /** This connection's number in the traffic events (simulators/platform/traffic.ts). */
+  readonly connection = ++sessionsAccepted;
   /** 3 = MQTT 3.1, 4 = MQTT 3.1.1, 5 = MQTT 5; set by the CONNECT. */
   protocolVersion = 4;
   device?: Device;
@@ -80,7 +87,14 @@ export class MqttSession {
   /** Writes one packet in the session's protocol version. */
   send(packet: Packet): void {
     if (this.ended || this.socket.destroyed) return;
-    this.context.traffic?.({ protocol: 'mqtt', direction: 'out', client: this.label, packet });
+    this.context.traffic?.({
+      protocol: 'mqtt',
+      direction: 'out',
+      client: this.label,
+      connection: this.connection,
+      at: Date.now(),
+      packet,
+    });
     this.socket.write(mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }));
     if (
       this.socket.writableLength > this.context.maxPendingOutputBytes &&

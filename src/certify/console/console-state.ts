@@ -5,7 +5,7 @@
  */
 import type { Requirement } from '../../../schemas';
 import type { ObservedExchange } from '../../../simulators/platform/traffic';
-import { deviceVerdicts } from '../device-verdicts';
+import { HTTP_EVIDENCE, deviceVerdicts } from '../device-verdicts';
 import type { DeviceCheck, SentRpc } from '../http-device-checks';
 import type { SessionEvent, StepOutcome, StepPlan, StepState } from '../session-steps';
 
@@ -91,11 +91,16 @@ export class ConsoleState {
   }
 
   checklist(): ChecklistRow[] {
-    const { requirements } = deviceVerdicts(this.catalogue, this.checks, {
-      token: this.token,
-      exchanges: this.exchanges,
-      rpcs: this.settledRpcs,
-    });
+    const { requirements } = deviceVerdicts(
+      this.catalogue,
+      this.checks,
+      {
+        token: this.token,
+        exchanges: this.exchanges,
+        rpcs: this.settledRpcs,
+      },
+      HTTP_EVIDENCE,
+    );
     return requirements.map((requirement) => {
       const error = requirement.scenarios[0]?.error;
       return {

@@ -1,0 +1,265 @@
+/**
+ * The gateway's own obligations (catalogue role `gateway`), judged from the packets of the client under test and
+ * the ones the reference sent it (mqtt-packets.ts): interfaces.md's MQTT gateway API and its rules 1, 3 and 4. The
+ * token as user name and QoS 0/1 are judged as for an MQTT device (mqtt-device-checks.ts).
+ *
+ * interfaces.md rule 2 lets a gateway publish data for a device it never connected (the platform connects it), so
+ * connecting first is no obligation of its own; what is judged is rule 3's claim (SHOULD: connected first) and rule
+ * 4's wait for the connect's PUBACK (SHOULD). The reference holds that PUBACK a moment during a certification
+ * (certify-device.ts), so a gateway that does not wait shows it in the trace.
+ */
+import {
+  gatewayAttributeRequestSpecSchema,
+  gatewayAttributesSchema,
+  gatewayClaimSchema,
+  gatewayConnectSchema,
+  gatewayDisconnectSchema,
+  gatewayRpcReplySchema,
+  gatewayTelemetrySchema,
+} from '../../schemas/gateway';
+import { type Violation, outcome, parseJson, repliedInTime } from './client-checks';
+import { type MqttDeviceCheck, qualityOfService, tokenAsUserName } from './mqtt-device-checks';
+import {
+  type Publish,
+  millisecondsOutcome,
+  schemaViolations,
+  subscribedOutcome,
+} from './mqtt-checks';
+import { type ObservedPacket, delivered, payloadOf, sent } from './mqtt-packets';
+
+/** The schema of each uplink gateway topic (interfaces.md's shapes; the attribute request in its shape). */
+const SCHEMAS: Record<string, object> = {
+  'v1/gateway/connect': gatewayConnectSchema,
+  'v1/gateway/disconnect': gatewayDisconnectSchema,
+  'v1/gateway/telemetry': gatewayTelemetrySchema,
+  'v1/gateway/attributes': gatewayAttributesSchema,
+  'v1/gateway/attributes/request': gatewayAttributeRequestSpecSchema,
+  'v1/gateway/rpc': gatewayRpcReplySchema,
+  'v1/gateway/claim': gatewayClaimSchema,
+};
+
+function gatewayPublishes(packets: readonly ObservedPacket[], topic?: string): Publish[] {
+  return sent(packets, 'publish').filter((observed) =>
+    topic === undefined ? observed.packet.topic in SCHEMAS : observed.packet.topic === topic,
+  );
+}
+
+/** The JSON object of a publish, or undefined. */
+function body(observed: Publish): Record<string, unknown> | undefined {
+  const parsed = parseJson(payloadOf(observed.packet));
+  return parsed.ok &&
+    typeof parsed.value === 'object' &&
+    parsed.value !== null &&
+    !Array.isArray(parsed.value)
+    ? (parsed.value as Record<string, unknown>)
+    : undefined;
+}
+
+/** The devices a gateway publish is for: object keys (telemetry, attributes, claim) or its device member. */
+function devicesOf(observed: Publish): string[] {
+  const document = body(observed);
+  if (!document) return [];
+  if (
+    ['v1/gateway/telemetry', 'v1/gateway/attributes', 'v1/gateway/claim'].includes(
+      observed.packet.topic,
+    )
+  )
+    return Object.keys(document);
+  return typeof document.device === 'string' ? [document.device] : [];
+}
+
+/** GW-CLI-02: every publish on a gateway topic is valid against that topic's schema. */
+const payloadShapes: MqttDeviceCheck = (input) => {
+  const judged = gatewayPublishes(input.packets);
+  const violations = judged.flatMap((observed) =>
+    schemaViolations(observed, SCHEMAS[observed.packet.topic]),
+  );
+  return outcome<ObservedPacket>(judged, violations, 'the client published on no gateway topic');
+};
+
+/** GW-CLI-03: the ts of gateway telemetry entries is unix milliseconds. */
+const milliseconds: MqttDeviceCheck = (input) =>
+  millisecondsOutcome(
+    gatewayPublishes(input.packets, 'v1/gateway/telemetry'),
+    (payload) =>
+      Object.values(typeof payload === 'object' && payload !== null ? payload : {})
+        .flatMap((value) => (Array.isArray(value) ? value : []))
+        .flatMap((entry) =>
+          typeof entry === 'object' && entry !== null && 'ts' in entry
+            ? [(entry as { ts: unknown }).ts]
+            : [],
+        ),
+    'the client sent no gateway telemetry with ts',
+  );
+
+/** GW-RULE-01: an attribute request follows a subscription to the responses, an RPC reply one to the requests. */
+const subscribedFirst: MqttDeviceCheck = (input) =>
+  subscribedOutcome(
+    input.packets,
+    [
+      ...gatewayPublishes(input.packets, 'v1/gateway/attributes/request').map((observed) => ({
+        observed,
+        topic: 'v1/gateway/attributes/response',
+      })),
+      ...gatewayPublishes(input.packets, 'v1/gateway/rpc').map((observed) => ({
+        observed,
+        topic: 'v1/gateway/rpc',
+      })),
+    ],
+    'the client sent no attribute request and no RPC reply',
+  );
+
+/** GW-CLI-04: an attribute request's id is not one an earlier request of the connection used. */
+const requestIds: MqttDeviceCheck = (input) => {
+  const judged = gatewayPublishes(input.packets, 'v1/gateway/attributes/request');
+  const used = new Map<number, Set<unknown>>();
+  const violations = judged.flatMap((observed): Violation<ObservedPacket>[] => {
+    const id = body(observed)?.id;
+    const ids = used.get(observed.connection) ?? new Set<unknown>();
+    used.set(observed.connection, ids);
+    const reused = ids.has(id);
+    ids.add(id);
+    return reused
+      ? [
+          {
+            item: observed,
+            reason: `attribute request id ${JSON.stringify(id)} was used by an earlier request`,
+          },
+        ]
+      : [];
+  });
+  return outcome<ObservedPacket>(judged, violations, 'the client sent no attribute request');
+};
+
+/** The RPC requests the reference published on v1/gateway/rpc: { device, data: { id, method } }. */
+function deliveredRpcs(input: Parameters<MqttDeviceCheck>[0]) {
+  return delivered(input.packets).flatMap((observed) => {
+    if (observed.packet.topic !== 'v1/gateway/rpc') return [];
+    const parsed = parseJson(payloadOf(observed.packet));
+    const request = (parsed.ok ? parsed.value : undefined) as
+      | { device?: unknown; data?: { id?: unknown; method?: unknown } }
+      | undefined;
+    const { device, data } = request ?? {};
+    return typeof device === 'string' &&
+      typeof data?.id === 'number' &&
+      typeof data.method === 'string'
+      ? [{ device, id: data.id, method: data.method, observed }]
+      : [];
+  });
+}
+
+function isReplyTo(reply: Publish, request: ReturnType<typeof deliveredRpcs>[number]): boolean {
+  const document = body(reply);
+  return (
+    document?.id === request.id &&
+    document.device === request.device &&
+    reply.connection === request.observed.connection &&
+    request.observed.at <= reply.at
+  );
+}
+
+/** GW-RPC-03: a reply carries the device and id of a request delivered to its connection before it. */
+const replyId: MqttDeviceCheck = (input) => {
+  const requests = deliveredRpcs(input);
+  const replies = gatewayPublishes(input.packets, 'v1/gateway/rpc');
+  const violations = replies
+    .filter((reply) => !requests.some((request) => isReplyTo(reply, request)))
+    .map((reply) => ({
+      item: reply as ObservedPacket,
+      reason: `a reply ${payloadOf(reply.packet).slice(0, 120)}, but the requests delivered were ${requests.map((request) => `${request.device} ${request.id}`).join(', ') || 'none'}`,
+    }));
+  return outcome<ObservedPacket>(replies, violations, 'the client published no RPC reply');
+};
+
+/** GW-CLI-05: the reply to a delivered two-way RPC of the certification comes before its timeout. */
+const replyInTime: MqttDeviceCheck = (input) => {
+  const replies = gatewayPublishes(input.packets, 'v1/gateway/rpc');
+  const requests = deliveredRpcs(input).map((request) => {
+    const reply = replies.find((candidate) => isReplyTo(candidate, request));
+    return {
+      id: request.id,
+      method: request.method,
+      delivery: request.observed as ObservedPacket,
+      ...(reply ? { reply: { item: reply as ObservedPacket, at: reply.at } } : {}),
+    };
+  });
+  return repliedInTime(requests, input.rpcs, replies.length > 0);
+};
+
+/** GW-RULE-03-CLAIM: a claim names only devices connected on its connection (and not disconnected since). */
+const claimConnected: MqttDeviceCheck = (input) => {
+  const judged: ObservedPacket[] = [];
+  const violations: Violation<ObservedPacket>[] = [];
+  const connected = new Map<number, Set<string>>();
+  for (const observed of gatewayPublishes(input.packets)) {
+    const own = connected.get(observed.connection) ?? new Set<string>();
+    connected.set(observed.connection, own);
+    const devices = devicesOf(observed);
+    if (observed.packet.topic === 'v1/gateway/connect')
+      for (const device of devices) own.add(device);
+    if (observed.packet.topic === 'v1/gateway/disconnect')
+      for (const device of devices) own.delete(device);
+    if (observed.packet.topic !== 'v1/gateway/claim') continue;
+    judged.push(observed);
+    const strangers = devices.filter((device) => !own.has(device));
+    if (strangers.length)
+      violations.push({
+        item: observed,
+        reason: `a claim for ${strangers.join(', ')}, not connected through the gateway`,
+      });
+  }
+  return outcome(judged, violations, 'the client sent no claim');
+};
+
+/**
+ * GW-RULE-04-WAIT: after a QoS 1 connect, nothing is published for that device before the connect's PUBACK. An RPC
+ * reply is no such publish: it answers a request the platform sent, which it may do before that PUBACK.
+ */
+const waitedForConnect: MqttDeviceCheck = (input) => {
+  const judged: ObservedPacket[] = [];
+  const violations: Violation<ObservedPacket>[] = [];
+  const publishes = gatewayPublishes(input.packets);
+  for (const connect of gatewayPublishes(input.packets, 'v1/gateway/connect')) {
+    if (connect.packet.qos !== 1) continue;
+    const [device] = devicesOf(connect);
+    if (device === undefined) continue;
+    judged.push(connect);
+    const acked = input.packets.find(
+      (observed) =>
+        observed.direction === 'out' &&
+        observed.connection === connect.connection &&
+        observed.packet.cmd === 'puback' &&
+        observed.packet.messageId === connect.packet.messageId &&
+        observed.at >= connect.at,
+    );
+    const early = publishes.find(
+      (observed) =>
+        observed !== connect &&
+        observed.packet.topic !== 'v1/gateway/rpc' &&
+        observed.connection === connect.connection &&
+        observed.at >= connect.at &&
+        (acked === undefined || input.packets.indexOf(observed) < input.packets.indexOf(acked)) &&
+        devicesOf(observed).includes(device),
+    );
+    if (early)
+      violations.push({
+        item: early,
+        reason: `PUBLISH ${early.packet.topic} for ${device} before the PUBACK of its connect`,
+      });
+  }
+  return outcome(judged, violations, 'the client sent no connect at QoS 1');
+};
+
+/** The checks by requirement id. */
+export const GATEWAY_CHECKS: ReadonlyMap<string, MqttDeviceCheck> = new Map([
+  ['GW-CLI-01', tokenAsUserName],
+  ['GW-CLI-02', payloadShapes],
+  ['GW-CLI-03', milliseconds],
+  ['GW-RULE-01', subscribedFirst],
+  ['GW-CLI-04', requestIds],
+  ['GW-RPC-03', replyId],
+  ['GW-CLI-05', replyInTime],
+  ['GW-RULE-03-CLAIM', claimConnected],
+  ['GW-RULE-04-WAIT', waitedForConnect],
+  ['GW-CLI-06', qualityOfService],
+]);

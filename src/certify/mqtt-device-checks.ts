@@ -1,0 +1,275 @@
+/**
+ * The MQTT device's own obligations (catalogue role `device`, MQTT-DEV-01..09), judged from the packets the client
+ * under test sent to the instrumented reference and the ones the reference sent it (mqtt-packets.ts). The topics
+ * are ThingsBoard 4.3's (platform-facts.md §4.3); interfaces.md names the MQTT device API without showing them.
+ *
+ * As for HTTP, a requirement whose subject never occurred (no attribute request, no RPC reply) is not exercised:
+ * NOT TESTED with the reason, never PASS.
+ */
+import { clientAttributesSchema, telemetrySchema } from '../../schemas';
+import {
+  type ClientCheck,
+  type Violation,
+  type SentRpc,
+  outcome,
+  parseJson,
+  repliedInTime,
+  timestamps,
+} from './client-checks';
+import {
+  type Publish,
+  millisecondsOutcome,
+  schemaViolations,
+  subscribedOutcome,
+} from './mqtt-checks';
+import { type ObservedPacket, delivered, payloadOf, sent } from './mqtt-packets';
+
+export interface MqttCheckInput {
+  token: string;
+  /** Every packet of the client's connections, both directions, in order. */
+  packets: readonly ObservedPacket[];
+  rpcs: readonly SentRpc[];
+}
+
+export type MqttDeviceCheck = ClientCheck<MqttCheckInput, ObservedPacket>;
+
+const TELEMETRY = 'v1/devices/me/telemetry';
+const ATTRIBUTES = 'v1/devices/me/attributes';
+const ATTRIBUTE_REQUEST = /^v1\/devices\/me\/attributes\/request\/(.+)$/;
+const RPC_REQUEST = /^v1\/devices\/me\/rpc\/request\/(.+)$/;
+const RPC_RESPONSE = /^v1\/devices\/me\/rpc\/response\/(.+)$/;
+/** The topics a device publishes on (platform-facts.md §4.3, §6). */
+const DEVICE_TOPICS = [
+  /^v1\/devices\/me\/(telemetry|attributes|claim)$/,
+  /^v1\/devices\/me\/(attributes\/request|rpc\/request|rpc\/response)\/\d+$/,
+  /^v2\/(fw|sw)\/request\/[^/]+\/chunk\/\d+$/,
+  /^v2\/(t|a)(\/[jp])?$/,
+  /^v2\/(a\/req|r\/req|r\/res)\/\d+(\/[jp])?$/,
+  /^\/provision\/request$/,
+];
+
+function published(input: MqttCheckInput, topic: string | RegExp): Publish[] {
+  return sent(input.packets, 'publish').filter((observed) =>
+    typeof topic === 'string' ? observed.packet.topic === topic : topic.test(observed.packet.topic),
+  );
+}
+
+/** The access tokens provisioning handed the client before a moment (credentialsValue on /provision/response). */
+function provisionedTokens(packets: readonly ObservedPacket[], before: number): string[] {
+  return delivered(packets).flatMap((observed) => {
+    if (observed.packet.topic !== '/provision/response' || observed.at > before) return [];
+    const answer = parseJson(payloadOf(observed.packet));
+    const value =
+      answer.ok && typeof answer.value === 'object' && answer.value !== null
+        ? (answer.value as { credentialsValue?: unknown }).credentialsValue
+        : undefined;
+    return typeof value === 'string' ? [value] : [];
+  });
+}
+
+/**
+ * MQTT-DEV-01: the access token is the user name of every CONNECT: the certification's token, or one provisioning
+ * handed the client before (a device that provisions itself, then connects as what it became). Provisioning's own
+ * connections (user name or client id `provision`, platform-facts.md §6) carry no token.
+ */
+export const tokenAsUserName: MqttDeviceCheck = (input) => {
+  const judged = sent(input.packets, 'connect').filter(
+    (observed) =>
+      observed.packet.username !== 'provision' && observed.packet.clientId !== 'provision',
+  );
+  const violations = judged
+    .filter(
+      (observed) =>
+        observed.packet.username !== input.token &&
+        !provisionedTokens(input.packets, observed.at).includes(observed.packet.username ?? ''),
+    )
+    .map((observed) => ({
+      item: observed as ObservedPacket,
+      reason: `CONNECT with user name ${observed.packet.username === undefined ? '(none)' : JSON.stringify(observed.packet.username.replace(input.token, '{token}'))}, not the device's access token`,
+    }));
+  return outcome<ObservedPacket>(judged, violations, 'the client sent no CONNECT');
+};
+
+/** MQTT-DEV-02: every publish goes to a topic of the device API. */
+const documentedTopics: MqttDeviceCheck = (input) => {
+  const judged = sent(input.packets, 'publish');
+  const violations = judged
+    .filter((observed) => !DEVICE_TOPICS.some((topic) => topic.test(observed.packet.topic)))
+    .map((observed) => ({
+      item: observed as ObservedPacket,
+      reason: `PUBLISH on ${observed.packet.topic}: not a topic of the MQTT device API`,
+    }));
+  return outcome<ObservedPacket>(judged, violations, 'the client published nothing');
+};
+
+/** MQTT-DEV-03: telemetry in one of the three forms, attributes an object of client-side attributes. */
+const payloadShapes: MqttDeviceCheck = (input) => {
+  const judged = sent(input.packets, 'publish').filter(({ packet }) =>
+    [TELEMETRY, ATTRIBUTES].includes(packet.topic),
+  );
+  const violations = judged.flatMap((observed) =>
+    schemaViolations(
+      observed,
+      observed.packet.topic === TELEMETRY ? telemetrySchema : clientAttributesSchema,
+    ),
+  );
+  return outcome<ObservedPacket>(
+    judged,
+    violations,
+    'the client published no telemetry and no attributes',
+  );
+};
+
+/** MQTT-DEV-04: a timestamped form's ts is unix milliseconds. */
+const milliseconds: MqttDeviceCheck = (input) =>
+  millisecondsOutcome(
+    published(input, TELEMETRY),
+    timestamps,
+    'the client sent no telemetry in the timestamped form',
+  );
+
+/** MQTT-DEV-05: a request that expects an answer follows a subscription to the answer's topic. */
+const subscribedFirst: MqttDeviceCheck = (input) =>
+  subscribedOutcome(
+    input.packets,
+    [
+      ...published(input, ATTRIBUTE_REQUEST).map((observed) => ({
+        observed,
+        topic: observed.packet.topic.replace('/attributes/request/', '/attributes/response/'),
+      })),
+      ...published(input, RPC_REQUEST).map((observed) => ({
+        observed,
+        topic: observed.packet.topic.replace('/rpc/request/', '/rpc/response/'),
+      })),
+    ],
+    'the client sent no attribute request and no client-side RPC',
+  );
+
+/** MQTT-DEV-06: attribute request ids are integers, not reused on the connection; the payload's key lists strings. */
+const attributeRequests: MqttDeviceCheck = (input) => {
+  const judged = published(input, ATTRIBUTE_REQUEST);
+  const used = new Map<number, Set<string>>();
+  const violations = judged.flatMap((observed): Violation<ObservedPacket>[] => {
+    const id = ATTRIBUTE_REQUEST.exec(observed.packet.topic)?.[1] ?? '';
+    const ids = used.get(observed.connection) ?? new Set<string>();
+    used.set(observed.connection, ids);
+    const reasons: string[] = [];
+    if (!/^\d+$/.test(id)) reasons.push(`the id ${JSON.stringify(id)} is not an integer`);
+    else if (ids.has(id))
+      reasons.push(`the id ${id} was used by an earlier request of the connection`);
+    ids.add(id);
+    const body = parseJson(payloadOf(observed.packet));
+    if (
+      !body.ok ||
+      typeof body.value !== 'object' ||
+      body.value === null ||
+      Array.isArray(body.value)
+    )
+      reasons.push('the payload is not a JSON object');
+    else
+      for (const key of ['clientKeys', 'sharedKeys'] as const) {
+        const keys = (body.value as Record<string, unknown>)[key];
+        if (keys !== undefined && typeof keys !== 'string')
+          reasons.push(`${key} is ${JSON.stringify(keys)}, not a comma-separated string`);
+      }
+    return reasons.length
+      ? [{ item: observed, reason: `attribute request: ${reasons.join('; ')}` }]
+      : [];
+  });
+  return outcome<ObservedPacket>(judged, violations, 'the client sent no attribute request');
+};
+
+/** The server-side RPC requests the platform delivered: its publishes on rpc/request/{id}. */
+function deliveredRpcs(input: MqttCheckInput) {
+  return delivered(input.packets).flatMap((observed) => {
+    const id = RPC_REQUEST.exec(observed.packet.topic)?.[1];
+    const body = parseJson(payloadOf(observed.packet));
+    const method =
+      body.ok && typeof body.value === 'object' && body.value !== null
+        ? (body.value as { method?: unknown }).method
+        : undefined;
+    return id !== undefined && typeof method === 'string' ? [{ id, method, observed }] : [];
+  });
+}
+
+/** MQTT-DEV-07: a reply carries the id of a request delivered to its connection before it. */
+const replyId: MqttDeviceCheck = (input) => {
+  const requests = deliveredRpcs(input);
+  const replies = published(input, RPC_RESPONSE);
+  const violations = replies
+    .filter((reply) => {
+      const id = RPC_RESPONSE.exec(reply.packet.topic)?.[1];
+      return !requests.some(
+        (request) =>
+          request.id === id &&
+          request.observed.connection === reply.connection &&
+          request.observed.at <= reply.at,
+      );
+    })
+    .map((reply) => ({
+      item: reply as ObservedPacket,
+      reason: `a reply on ${reply.packet.topic}, but the requests delivered were ${requests.map((request) => request.id).join(', ') || 'none'}`,
+    }));
+  return outcome<ObservedPacket>(replies, violations, 'the client published no RPC reply');
+};
+
+/**
+ * MQTT-DEV-08: the reply to a delivered two-way RPC of the certification arrives before its timeout. A request
+ * answered only under other ids is MQTT-DEV-07's failure; one never answered at all is this one's.
+ */
+const replyInTime: MqttDeviceCheck = (input) => {
+  const replies = published(input, RPC_RESPONSE);
+  const requests = deliveredRpcs(input).map((request) => {
+    const reply = replies.find(
+      (candidate) =>
+        candidate.packet.topic === `v1/devices/me/rpc/response/${request.id}` &&
+        candidate.connection === request.observed.connection,
+    );
+    return {
+      id: request.id,
+      method: request.method,
+      delivery: request.observed as ObservedPacket,
+      ...(reply ? { reply: { item: reply as ObservedPacket, at: reply.at } } : {}),
+    };
+  });
+  return repliedInTime(requests, input.rpcs, replies.length > 0);
+};
+
+/** MQTT-DEV-09: QoS 0 or 1 in every PUBLISH and every subscription request. */
+export const qualityOfService: MqttDeviceCheck = (input) => {
+  const judged: ObservedPacket[] = [
+    ...sent(input.packets, 'publish'),
+    ...sent(input.packets, 'subscribe'),
+  ].sort((a, b) => a.at - b.at);
+  const violations = judged.flatMap((observed): Violation<ObservedPacket>[] => {
+    const { packet } = observed;
+    if (packet.cmd === 'publish')
+      return packet.qos > 1
+        ? [{ item: observed, reason: `PUBLISH ${packet.topic} at QoS ${packet.qos}` }]
+        : [];
+    if (packet.cmd !== 'subscribe') return [];
+    const wrong = packet.subscriptions.filter((subscription) => subscription.qos > 1);
+    return wrong.length
+      ? [
+          {
+            item: observed,
+            reason: `SUBSCRIBE ${wrong.map((subscription) => `${subscription.topic} at QoS ${subscription.qos}`).join(', ')}`,
+          },
+        ]
+      : [];
+  });
+  return outcome(judged, violations, 'the client sent no PUBLISH and no SUBSCRIBE');
+};
+
+/** The checks by requirement id, in catalogue order. */
+export const MQTT_DEVICE_CHECKS: ReadonlyMap<string, MqttDeviceCheck> = new Map([
+  ['MQTT-DEV-01', tokenAsUserName],
+  ['MQTT-DEV-02', documentedTopics],
+  ['MQTT-DEV-03', payloadShapes],
+  ['MQTT-DEV-04', milliseconds],
+  ['MQTT-DEV-05', subscribedFirst],
+  ['MQTT-DEV-06', attributeRequests],
+  ['MQTT-DEV-07', replyId],
+  ['MQTT-DEV-08', replyInTime],
+  ['MQTT-DEV-09', qualityOfService],
+]);

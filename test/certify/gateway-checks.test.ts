@@ -1,0 +1,122 @@
+/**
+ * The gateway checks on recorded packets: the edges the certification test's gateway does not reach (a reply naming
+ * another device, a claim after the device's disconnect, a QoS 0 connect, an RPC reply before the connect's PUBACK,
+ * interfaces.md's attribute-request shape against ThingsBoard's). The whole path is certify-gateway.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Packet } from 'mqtt-packet';
+import { GATEWAY_CHECKS } from '../../src/certify/gateway-checks';
+import type { ObservedPacket } from '../../src/certify/mqtt-packets';
+
+let clock = 1_795_000_000_000;
+function observed(packet: Packet, direction: 'in' | 'out' = 'in'): ObservedPacket {
+  clock += 10;
+  return { at: clock, direction, connection: 1, packet };
+}
+const publish = (
+  topic: string,
+  document: unknown,
+  direction: 'in' | 'out' = 'in',
+  qos: 0 | 1 = 1,
+  messageId = 1,
+) =>
+  observed(
+    {
+      cmd: 'publish',
+      topic,
+      payload: Buffer.from(JSON.stringify(document)),
+      qos,
+      dup: false,
+      retain: false,
+      messageId,
+    },
+    direction,
+  );
+const puback = (messageId: number) => observed({ cmd: 'puback', messageId }, 'out');
+
+function judge(id: string, packets: ObservedPacket[]) {
+  const check = GATEWAY_CHECKS.get(id);
+  assert.ok(check, id);
+  return check({ token: 'T', packets, rpcs: [] });
+}
+function violations(id: string, packets: ObservedPacket[]): string[] {
+  const outcome = judge(id, packets);
+  assert.ok(outcome.exercised, `${id} was not exercised`);
+  return outcome.violations.map((violation) => violation.reason);
+}
+
+test('GW-RPC-03: a reply with the right id for another device fails', () => {
+  const request = publish(
+    'v1/gateway/rpc',
+    { device: 'a', data: { id: 5, method: 'm', params: {} } },
+    'out',
+  );
+  assert.deepEqual(
+    violations('GW-RPC-03', [request, publish('v1/gateway/rpc', { device: 'a', id: 5, data: {} })]),
+    [],
+  );
+  assert.equal(
+    violations('GW-RPC-03', [request, publish('v1/gateway/rpc', { device: 'b', id: 5, data: {} })])
+      .length,
+    1,
+  );
+});
+
+test('GW-RULE-03-CLAIM: a claim after the device was disconnected fails', () => {
+  assert.equal(
+    violations('GW-RULE-03-CLAIM', [
+      publish('v1/gateway/connect', { device: 'a' }),
+      publish('v1/gateway/disconnect', { device: 'a' }),
+      publish('v1/gateway/claim', { a: {} }),
+    ]).length,
+    1,
+  );
+});
+
+test('GW-RULE-04-WAIT: a QoS 0 connect is not judged; an RPC reply before the PUBACK is no fault; data is', () => {
+  assert.equal(
+    judge('GW-RULE-04-WAIT', [publish('v1/gateway/connect', { device: 'a' }, 'in', 0)]).exercised,
+    false,
+  );
+  const connect = publish('v1/gateway/connect', { device: 'a' }, 'in', 1, 7);
+  assert.deepEqual(
+    violations('GW-RULE-04-WAIT', [
+      connect,
+      publish('v1/gateway/rpc', { device: 'a', id: 1, data: {} }),
+      puback(7),
+    ]),
+    [],
+  );
+  assert.equal(
+    violations('GW-RULE-04-WAIT', [
+      connect,
+      publish('v1/gateway/attributes', { a: { k: 1 } }),
+      puback(7),
+    ]).length,
+    1,
+  );
+  assert.deepEqual(
+    violations('GW-RULE-04-WAIT', [
+      connect,
+      puback(7),
+      publish('v1/gateway/attributes', { a: { k: 1 } }),
+    ]),
+    [],
+  );
+});
+
+test("GW-CLI-02: ThingsBoard's attribute-request shape is not interfaces.md's", () => {
+  assert.deepEqual(
+    violations('GW-CLI-02', [
+      publish('v1/gateway/attributes/request', { id: 1, device: 'a', client: ['k'] }),
+    ]),
+    [],
+  );
+  assert.equal(
+    violations('GW-CLI-02', [
+      publish('v1/gateway/attributes/request', { id: 1, device: 'a', client: true, key: 'k' }),
+    ]).length,
+    1,
+  );
+});

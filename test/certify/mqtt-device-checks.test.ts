@@ -1,0 +1,151 @@
+/**
+ * The checks of a client's MQTT packets, on recorded packets: the edges the certification test's client does not
+ * reach (provisioning's user name, a subscription on another connection, a wildcard filter, a non-integer request id
+ * and key lists that are arrays, a QoS 2 publish, a reply on another connection). The whole path is
+ * certify-mqtt-device.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Packet } from 'mqtt-packet';
+import { MQTT_DEVICE_CHECKS } from '../../src/certify/mqtt-device-checks';
+import type { ObservedPacket } from '../../src/certify/mqtt-packets';
+
+const TOKEN = 'T0KEN';
+let clock = 1_795_000_000_000;
+
+function observed(packet: Packet, connection = 1, direction: 'in' | 'out' = 'in'): ObservedPacket {
+  clock += 10;
+  return { at: clock, direction, connection, packet };
+}
+const connect = (username: string | undefined, connection = 1) =>
+  observed(
+    {
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: 4,
+      clean: true,
+      clientId: 'c',
+      keepalive: 60,
+      username,
+    },
+    connection,
+  );
+const publish = (
+  topic: string,
+  payload: string,
+  connection = 1,
+  direction: 'in' | 'out' = 'in',
+  qos: 0 | 1 | 2 = 1,
+) =>
+  observed(
+    {
+      cmd: 'publish',
+      topic,
+      payload: Buffer.from(payload),
+      qos,
+      dup: false,
+      retain: false,
+      messageId: 1,
+    },
+    connection,
+    direction,
+  );
+const subscribe = (topic: string, connection = 1) =>
+  observed({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic, qos: 1 }] }, connection);
+
+function violations(id: string, packets: ObservedPacket[]): string[] {
+  const check = MQTT_DEVICE_CHECKS.get(id);
+  assert.ok(check, id);
+  const outcome = check({ token: TOKEN, packets, rpcs: [] });
+  assert.ok(outcome.exercised, `${id} was not exercised`);
+  return outcome.violations.map((violation) => violation.reason);
+}
+
+test('MQTT-DEV-01: provisioning connects as provision; no user name or another one fails', () => {
+  assert.deepEqual(violations('MQTT-DEV-01', [connect('provision'), connect(TOKEN)]), []);
+  // the token provisioning handed out is the device's own from then on, not before
+  const provisioned = () =>
+    publish('/provision/response', '{"status":"SUCCESS","credentialsValue":"NEW"}', 1, 'out');
+  assert.deepEqual(violations('MQTT-DEV-01', [provisioned(), connect('NEW', 2)]), []);
+  const early = connect('NEW', 2);
+  assert.equal(violations('MQTT-DEV-01', [early, provisioned()]).length, 1);
+  assert.equal(violations('MQTT-DEV-01', [connect(undefined), connect('OTHER')]).length, 2);
+});
+
+test('MQTT-DEV-02: firmware, short v2 and provisioning topics are the API; an unknown one is not', () => {
+  assert.deepEqual(
+    violations('MQTT-DEV-02', [
+      publish('v2/fw/request/7/chunk/0', '16384'),
+      publish('v2/t', '{}'),
+      publish('/provision/request', '{}'),
+      publish('v1/devices/me/rpc/response/12', 'ok'),
+    ]),
+    [],
+  );
+  assert.equal(
+    violations('MQTT-DEV-02', [
+      publish('v1/devices/me/rpc/response/x', '{}'),
+      publish('v1/devices/me', '{}'),
+    ]).length,
+    2,
+  );
+});
+
+test('MQTT-DEV-05: a wildcard filter counts; a subscription of another connection does not', () => {
+  assert.deepEqual(
+    violations('MQTT-DEV-05', [
+      subscribe('v1/devices/me/#'),
+      publish('v1/devices/me/attributes/request/1', '{}'),
+    ]),
+    [],
+  );
+  assert.equal(
+    violations('MQTT-DEV-05', [
+      subscribe('v1/devices/me/rpc/response/+', 2),
+      publish('v1/devices/me/rpc/request/1', '{"method":"getSessionLimits","params":{}}'),
+    ]).length,
+    1,
+  );
+});
+
+test('MQTT-DEV-06: a non-integer id, an array of keys and an empty payload fail; ids of another connection are free', () => {
+  const subscribed = [
+    subscribe('v1/devices/me/attributes/response/+'),
+    subscribe('v1/devices/me/attributes/response/+', 2),
+  ];
+  assert.deepEqual(
+    violations('MQTT-DEV-06', [
+      ...subscribed,
+      publish('v1/devices/me/attributes/request/1', '{"clientKeys":"a,b"}'),
+      publish('v1/devices/me/attributes/request/1', '{}', 2),
+    ]),
+    [],
+  );
+  assert.equal(
+    violations('MQTT-DEV-06', [
+      publish('v1/devices/me/attributes/request/one', '{}'),
+      publish('v1/devices/me/attributes/request/2', '{"sharedKeys":["a"]}'),
+      publish('v1/devices/me/attributes/request/3', ''),
+    ]).length,
+    3,
+  );
+});
+
+test('MQTT-DEV-07: a reply on another connection than the request was delivered to fails', () => {
+  const request = publish('v1/devices/me/rpc/request/4', '{"method":"m","params":{}}', 1, 'out');
+  assert.deepEqual(
+    violations('MQTT-DEV-07', [request, publish('v1/devices/me/rpc/response/4', '{}')]),
+    [],
+  );
+  assert.equal(
+    violations('MQTT-DEV-07', [request, publish('v1/devices/me/rpc/response/4', '{}', 2)]).length,
+    1,
+  );
+});
+
+test('MQTT-DEV-09: a QoS 2 publish fails', () => {
+  assert.match(
+    violations('MQTT-DEV-09', [publish('v1/devices/me/telemetry', '{}', 1, 'in', 2)])[0],
+    /QoS 2/,
+  );
+});

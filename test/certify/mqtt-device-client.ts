@@ -1,0 +1,97 @@
+/**
+ * A client under test for `iotc certify device --transport mqtt`: iotc's own MQTT device driver doing what a device
+ * does (subscriptions to shared-attribute updates and RPC requests, telemetry in the object and timestamped forms,
+ * client attributes, an attribute request, the client-side RPC getSessionLimits, the answer to the certification's
+ * two-way RPC), then ending. IOTC_TEST_CLIENT_FAULT plants one fault, each breaking exactly one device requirement:
+ * - user (MQTT-DEV-01): a first CONNECT with the token as password and another user name (refused), then the right one;
+ * - topic (MQTT-DEV-02): a last telemetry publish on v1/devices/me/telemetries;
+ * - shape (MQTT-DEV-03): a last client-attributes publish is an array, not an object;
+ * - seconds (MQTT-DEV-04): the timestamped telemetry's ts is in seconds;
+ * - subscribe-late (MQTT-DEV-05): an attribute request before any subscription to the responses;
+ * - request-id (MQTT-DEV-06): a second attribute request reusing the first one's id;
+ * - wrong-id (MQTT-DEV-07): the RPC reply goes to another id than the request's;
+ * - late (MQTT-DEV-08): the RPC reply is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived;
+ * - qos2 (MQTT-DEV-09): the subscription to the client-side RPC answers asks QoS 2.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { MqttConnection, Qos } from '../../simulators/device/mqtt-connection';
+import { DEVICE_TOPICS, MqttDevice } from '../../simulators/device/mqtt-device';
+import {
+  STEP_WAIT_MS,
+  connectWithWrongUserName,
+  fault,
+  protocolVersion,
+  token,
+  url,
+} from './mqtt-client-environment';
+
+async function main(): Promise<void> {
+  if (!url || !token) throw new Error('IOTC_CERTIFY_MQTT_URL and IOTC_CERTIFY_TOKEN must be set');
+  if (fault === 'user') await connectWithWrongUserName('device');
+  const device = await MqttDevice.connect({ url, token, protocolVersion });
+  try {
+    const { connection } = device;
+    const updated = new Promise<void>((resolve) => {
+      void device.onSharedAttributes(() => resolve());
+    });
+    const answered = answerRpc(connection);
+    await connection.subscribe([DEVICE_TOPICS.rpcRequest]);
+    if (fault === 'qos2') await connection.subscribe([DEVICE_TOPICS.rpcResponses], 2 as Qos);
+    await device.sendTelemetry({ temperature: 21.5 });
+    const now = Date.now();
+    await device.sendTelemetry({
+      ts: fault === 'seconds' ? Math.floor(now / 1000) : now,
+      values: { humidity: 40 },
+    });
+    await device.sendAttributes({ firmwareVersion: '1.0.0' });
+    if (fault === 'subscribe-late')
+      await connection.publish(DEVICE_TOPICS.attributesRequest(1000), '{"sharedKeys":"a"}');
+    // the driver subscribes to the responses, then asks under id 1
+    await device.requestAttributes({ clientKeys: ['firmwareVersion'] });
+    if (fault === 'request-id')
+      await connection.publish(
+        DEVICE_TOPICS.attributesRequest(1),
+        '{"clientKeys":"firmwareVersion"}',
+      );
+    await device.sessionLimits();
+    // unref'd: the guard must not keep the client running once both steps have come
+    await Promise.race([
+      Promise.all([updated, answered]),
+      sleep(STEP_WAIT_MS, undefined, { ref: false }),
+    ]);
+    // a reference on MQTT 3.1.1 closes the connection on an unknown topic or a malformed payload: those faults come last
+    if (fault === 'topic')
+      await connection.publish('v1/devices/me/telemetries', '{"pressure":1013}');
+    if (fault === 'shape') await device.sendAttributes(['firmwareVersion', '1.0.0']);
+  } finally {
+    await device.close();
+  }
+}
+
+/** Answers the certification's first RPC request (subscribed by the caller) and resolves once it has. */
+function answerRpc(connection: MqttConnection): Promise<void> {
+  const prefix = 'v1/devices/me/rpc/request/';
+  return new Promise((resolve) => {
+    const remove = connection.onMessage(
+      (topic) => topic.startsWith(prefix),
+      (message) => {
+        remove();
+        const id = Number(message.topic.slice(prefix.length));
+        const { method } = JSON.parse(message.payload.toString('utf8')) as { method: string };
+        void (async () => {
+          if (fault === 'late') await sleep(Number(process.env.IOTC_TEST_CLIENT_LATE_MS ?? 0));
+          await connection.publish(
+            DEVICE_TOPICS.rpcResponse(fault === 'wrong-id' ? id + 1000 : id),
+            JSON.stringify({ pong: method }),
+          );
+          resolve();
+        })();
+      },
+    );
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(`test client: ${(error as Error).message}`);
+  process.exitCode = 1;
+});
