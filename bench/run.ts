@@ -46,7 +46,7 @@ import {
   createGatewayDevices,
   fleetNames,
 } from '../load/gateway-fleet';
-import type { MqttGatewayReport } from '../load/mqtt-gateway';
+import type { LoadReport } from '../load/contract';
 import {
   GOAL_PAUSED_READER_BYTES,
   GOAL_SMALL_P99_MS,
@@ -549,7 +549,7 @@ async function memoryPerSubDevice(): Promise<{
 // e) a QoS 1 run of the load profile: nothing lost, nothing duplicated
 
 function loadProfileRun(): Promise<{
-  report?: MqttGatewayReport;
+  report?: LoadReport;
   exitCode: number | null;
   output: string;
 }> {
@@ -585,11 +585,11 @@ function loadProfileRun(): Promise<{
     const finish = (exitCode: number | null) => {
       clearTimeout(timer);
       children.delete(child);
-      let report: MqttGatewayReport | undefined;
+      let report: LoadReport | undefined;
       try {
         report = JSON.parse(
           readFileSync(join(reportsDir, 'load', 'mqtt-gateway.json'), 'utf8'),
-        ) as MqttGatewayReport;
+        ) as LoadReport;
       } catch {
         // no report: the run failed before writing it; the output says why
       }
@@ -796,19 +796,19 @@ async function main(): Promise<number> {
   ok &&= robustness;
 
   const loadRun = await loadProfileRun();
-  const readback = loadRun.report?.readback;
+  const metrics = loadRun.report?.metrics;
   const loadOk =
     loadRun.exitCode === 0 &&
     loadRun.report?.verdict === 'PASS' &&
-    readback?.lost === 0 &&
-    readback.duplicated === 0;
+    metrics?.lost === 0 &&
+    metrics.duplicated === 0;
   ok &&= loadOk;
   if (!loadRun.report)
     console.log(loadRun.output.trim().split('\n').slice(-6).join('\n').replace(/^/gm, '      '));
   console.log(
     `${loadOk ? 'PASS' : 'FAIL'}  load mqtt-gateway QoS 1, ${LOAD_GATEWAYS} gateways x ${LOAD_DEVICES} devices x ${LOAD_RATE} msg/s per gateway, ${LOAD_DURATION_S} s: ` +
-      (loadRun.report && readback
-        ? `sent ${loadRun.report.sent}, acknowledged ${loadRun.report.acknowledged}, stored ${readback.stored}, lost ${readback.lost}, duplicated ${readback.duplicated} (goal 0 and 0); PUBACK p50 ${loadRun.report.latency.p50} ms, p99 ${loadRun.report.latency.p99} ms`
+      (loadRun.report && metrics
+        ? `sent ${loadRun.report.totals.sent}, acknowledged ${loadRun.report.totals.succeeded}, stored ${metrics.stored}, lost ${metrics.lost}, duplicated ${metrics.duplicated} (goal 0 and 0); PUBACK p50 ${metrics.p50} ms, p99 ${metrics.p99} ms`
         : `no report, exit code ${loadRun.exitCode ?? 'killed'}`),
   );
   return ok ? 0 : 1;

@@ -35,7 +35,8 @@ export const COMMON_METRICS: Readonly<Record<string, string>> = {
 
 export interface LoadRunContext<Options> {
   options: Options;
-  target: Target;
+  /** The target profile; undefined only when the profile's `bareTarget` named an endpoint of its own. */
+  target: Target | undefined;
   /** Unique per run: put it in every name the run creates (cleanup and shards tell runs apart by it). */
   runId: string;
   recorder: LoadRecorder;
@@ -66,6 +67,11 @@ export interface LoadProfile<Options> {
   metrics: Readonly<Record<string, string>>;
   /** Thresholds that always apply (those given on the command line are added). */
   defaultThresholds: readonly string[];
+  /**
+   * When the options name an endpoint of their own instead of a target profile (a bare MQTT URL): its name for the
+   * report. No target profile is opened then, and the run gets `target` undefined.
+   */
+  bareTarget?(options: Options): string | undefined;
   run(context: LoadRunContext<Options>): Promise<ProfileOutcome>;
 }
 
@@ -73,6 +79,13 @@ export type { LoadReport } from './load-report';
 
 export class LoadOptionsError extends IotcError {
   readonly code = 'IOTC_LOAD_OPTIONS';
+}
+
+/** The run's target profile; throws LoadOptionsError for a bare endpoint when the profile needs more than that. */
+export function profileTarget(context: LoadRunContext<unknown>, needs: string): Target {
+  if (!context.target)
+    throw new LoadOptionsError(`${needs} needs a target profile, not a bare endpoint`);
+  return context.target;
 }
 
 export interface RunLoadOptions {
@@ -126,8 +139,14 @@ export async function runLoadProfile<Options>(
   const signal = run.signal ?? new AbortController().signal;
   const started = performance.now();
   const startedAt = new Date().toISOString();
+  const bare = profile.bareTarget?.(options);
+  const ownsTarget = bare === undefined && typeof run.target !== 'object';
   const target =
-    typeof run.target === 'object' ? run.target : await openTarget(run.target ?? 'embedded');
+    bare !== undefined
+      ? undefined
+      : typeof run.target === 'object'
+        ? run.target
+        : await openTarget(run.target ?? 'embedded');
   const runId = randomBytes(3).toString('hex');
   const recorder = new LoadRecorder();
   const series: LoadSample[] = [];
@@ -153,7 +172,7 @@ export async function runLoadProfile<Options>(
     });
   } finally {
     clearInterval(timer);
-    if (typeof run.target !== 'object') await target.close();
+    if (ownsTarget) await target?.close();
   }
   series.push(recorder.sample());
   const totals = recorder.snapshot();
@@ -185,7 +204,7 @@ export async function runLoadProfile<Options>(
   const report: LoadReport = {
     profile: profile.name,
     title: profile.title,
-    target: target.name,
+    target: target?.name ?? bare ?? 'none',
     runId,
     startedAt,
     options,

@@ -23,16 +23,20 @@ import {
   RunInterruptedError,
 } from '../src/target/journal';
 import { createDeviceDispatcher, deviceRequest } from '../simulators/device/http-device';
-import type { LoadProfile, LoadRunContext, ProfileOutcome } from './contract';
+import {
+  type LoadProfile,
+  type LoadRunContext,
+  type ProfileOutcome,
+  profileTarget,
+} from './contract';
+import { errorKindOf, networkKindOf } from './error-kinds';
 import { mapLimited } from './gateway-fleet';
-import { nextSeq, readStoredSeqs, spreadSample, tallySeqs } from './seq-readback';
+import { type FleetReadback, nextSeq, readBackFleet } from './seq-readback';
 import type { LoadRecorder } from './recorder';
 
 const DEFAULT_CONCURRENCY = 64;
 const MAX_READBACK_DEVICES = 1000;
 const TICK_MS = 5;
-/** Bodies are cut to this many characters in an error kind: enough for a platform's reason, not a whole page. */
-const BODY_IN_KIND = 80;
 
 interface DeviceState {
   name: string;
@@ -74,7 +78,8 @@ export const httpTelemetryProfile: LoadProfile<HttpTelemetryLoadOptions> = {
 async function runHttpTelemetry(
   context: LoadRunContext<HttpTelemetryLoadOptions>,
 ): Promise<ProfileOutcome> {
-  const { target, runId, log } = context;
+  const { runId, log } = context;
+  const target = profileTarget(context, 'the http-telemetry profile');
   const admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, {
     requestTimeoutMs: target.timeouts.requestMs,
     tls: target.tls,
@@ -110,7 +115,8 @@ async function measure(
   journal: CleanupJournal,
   dispatcher: Dispatcher,
 ): Promise<ProfileOutcome> {
-  const { options, target, runId, log } = context;
+  const { options, runId, log } = context;
+  const target = profileTarget(context, 'the http-telemetry profile');
   const notes: string[] = [];
   const names = Array.from(
     { length: options.devices },
@@ -137,19 +143,20 @@ async function measure(
   );
   const totals = context.recorder.snapshot();
   log(`sent ${totals.sent}, succeeded ${totals.succeeded}, errors ${totals.errorCount}`);
-  let readback: Awaited<ReturnType<typeof readBack>> | null = null;
+  let readback: FleetReadback | null = null;
   if (context.signal.aborted)
     notes.push('stored, lost and duplicated are not measured: the run was stopped');
   else {
-    readback = await readBack(
+    readback = await readBackFleet(
       admin,
       target,
       devices,
       startTs,
       options.sampleDevices ?? MAX_READBACK_DEVICES,
+      async (device) => device.id,
     );
     log(
-      `read back ${readback.devicesRead} of ${devices.length} devices: stored ${readback.stored} of ${readback.sent}, lost ${readback.lost}, duplicated ${readback.duplicated}`,
+      `read back ${readback.devicesRead} of ${devices.length} devices: stored ${readback.stored} of ${readback.sent}, lost ${readback.acknowledgedNotStored}, duplicated ${readback.duplicated}`,
     );
     if (readback.devicesRead < devices.length)
       notes.push(
@@ -167,7 +174,8 @@ async function measure(
     sendingMs: sending.sendingMs,
     metrics: {
       stored: readback?.stored,
-      lost: readback?.lost,
+      // a success answer never stored: an error answer that was not stored is no loss
+      lost: readback?.acknowledgedNotStored,
       duplicated: readback?.duplicated,
       refused_stored: readback?.refusedStored,
       throttled,
@@ -185,18 +193,6 @@ async function measure(
     },
     notes,
   };
-}
-
-/** The kind of an answer that is not a success: its status and the start of its body, whitespace folded. */
-export function errorKindOf(status: number, body: string): string {
-  const text = body.replace(/\s+/g, ' ').trim();
-  const cut = text.length > BODY_IN_KIND ? `${text.slice(0, BODY_IN_KIND)}…` : text;
-  return cut ? `HTTP ${status} ${cut}` : `HTTP ${status}`;
-}
-
-function networkKindOf(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return `network ${typeof code === 'string' ? code : error instanceof Error ? error.name : 'error'}`;
 }
 
 /**
@@ -259,51 +255,4 @@ async function postLoop(
   const owedAtEnd = Math.floor(((endedAt - started) / 1000) * options.rate);
   await Promise.all([...pending]);
   return { sendingMs: endedAt - started, sent, behind: Math.max(0, owedAtEnd - sent), statuses };
-}
-
-/**
- * Reads back each device's stored seqs (all, or `limit` spread over the fleet), again until every successful seq is
- * there or the target's `eventually` time has passed (a platform may store after it answered).
- */
-async function readBack(
-  admin: AdminClient,
-  target: Target,
-  devices: DeviceState[],
-  startTs: number,
-  limit: number,
-) {
-  const sample = spreadSample(devices, limit);
-  const deadline = Date.now() + Math.max(target.timeouts.eventuallyMs, 2000);
-  const retained = target.historyPerKey ?? Number.POSITIVE_INFINITY;
-  const totals = {
-    sent: 0,
-    stored: 0,
-    lost: 0,
-    duplicated: 0,
-    refusedStored: 0,
-    beyondRetention: 0,
-  };
-  await mapLimited(sample, 8, async (device) => {
-    const expected = Math.min(device.sent - new Set(device.notSucceeded).size, retained);
-    const seqs = await readStoredSeqs(admin, device.id, {
-      startTs,
-      sent: device.sent,
-      lastTs: device.lastTs,
-      retained,
-      expected,
-      deadline,
-      pollIntervalMs: target.timeouts.pollIntervalMs,
-    });
-    const tally = tallySeqs(device.sent, device.notSucceeded, seqs, retained);
-    const stored = new Set(seqs);
-    totals.sent += tally.sent;
-    totals.stored += tally.stored;
-    totals.lost += tally.acknowledgedNotStored;
-    totals.duplicated += tally.duplicated;
-    totals.beyondRetention += tally.beyondRetention;
-    totals.refusedStored += new Set(device.notSucceeded).size
-      ? [...new Set(device.notSucceeded)].filter((seq) => stored.has(seq)).length
-      : 0;
-  });
-  return { devicesRead: sample.length, ...totals };
 }

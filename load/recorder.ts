@@ -74,6 +74,15 @@ export class LoadRecorder {
       this.current.succeeded++;
       return;
     }
+    this.countError(errorKind);
+  }
+
+  /** A request that got no answer and has no latency to record (a client-side timeout, a refused connection). */
+  unanswered(errorKind: string): void {
+    this.countError(errorKind);
+  }
+
+  private countError(errorKind: string): void {
     this.totals.errorCount++;
     this.totals.errors[errorKind] = (this.totals.errors[errorKind] ?? 0) + 1;
     this.current.errors[errorKind] = (this.current.errors[errorKind] ?? 0) + 1;

@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { LoadReport } from './load-report';
+import { detailsHtml } from './details-html';
 import { escapeHtml, loadReportPage } from './html';
 import { CHART_COLORS, lineChart, type ChartLine } from './time-series-svg';
 
@@ -87,6 +88,8 @@ ${errorTable}
 <h2>Over time (latency: ${escapeHtml(report.latencyMeasures)})</h2>
 ${lineChart('Rate', 'per second', rate)}
 ${lineChart('Latency', 'ms', latency)}
-${errors.length ? lineChart('Errors', 'per second', errors) : ''}`,
+${errors.length ? lineChart('Errors', 'per second', errors) : ''}
+<h2>Details</h2>
+${detailsHtml(report.details)}`,
   );
 }
