@@ -14,14 +14,9 @@
  */
 import type { Dispatcher } from 'undici';
 import { httpTelemetryLoadOptionsSchema, type HttpTelemetryLoadOptions } from '../schemas';
-import { AdminClient } from '../src/admin-client';
+import type { AdminClient } from '../src/admin-client';
 import type { Target } from '../src/target';
-import {
-  CleanupJournal,
-  cleanupFromJournal,
-  journalPath,
-  RunInterruptedError,
-} from '../src/target/journal';
+import type { CleanupJournal } from '../src/target/journal';
 import { createDeviceDispatcher, deviceRequest } from '../simulators/device/http-device';
 import {
   type LoadProfile,
@@ -30,7 +25,7 @@ import {
   profileTarget,
 } from './contract';
 import { errorKindOf, networkKindOf } from './error-kinds';
-import { mapLimited } from './gateway-fleet';
+import { createDevices, withCreatedFleet } from './device-fleet';
 import { type FleetReadback, nextSeq, readBackFleet } from './seq-readback';
 import type { LoadRecorder } from './recorder';
 
@@ -78,35 +73,16 @@ export const httpTelemetryProfile: LoadProfile<HttpTelemetryLoadOptions> = {
 async function runHttpTelemetry(
   context: LoadRunContext<HttpTelemetryLoadOptions>,
 ): Promise<ProfileOutcome> {
-  const { runId, log } = context;
-  const target = profileTarget(context, 'the http-telemetry profile');
-  const admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, {
-    requestTimeoutMs: target.timeouts.requestMs,
-    tls: target.tls,
+  return withCreatedFleet(context, 'http-telemetry', async (admin, journal) => {
+    const dispatcher = createDeviceDispatcher({
+      tls: profileTarget(context, 'the http-telemetry profile').tls,
+    });
+    try {
+      return await measure(context, admin, journal, dispatcher);
+    } finally {
+      await dispatcher.close();
+    }
   });
-  const journal = new CleanupJournal(journalPath(target.name), runId);
-  const dispatcher = createDeviceDispatcher({ tls: target.tls });
-  let outcome: ProfileOutcome;
-  let cleanup: { deleted: string[]; failed: string[] } = { deleted: [], failed: [] };
-  try {
-    outcome = await measure(context, admin, journal, dispatcher);
-  } finally {
-    await dispatcher.close();
-    cleanup = await cleanupFromJournal(journal.path, admin, target.namePrefix, runId);
-    await admin.close();
-  }
-  if (cleanup.failed.length)
-    log(
-      `cleanup left ${cleanup.failed.length} entities; run iotc cleanup --target ${target.name}: ${cleanup.failed.slice(0, 5).join('; ')}`,
-    );
-  return {
-    ...outcome,
-    metrics: { ...outcome.metrics, left_behind: cleanup.failed.length },
-    details: {
-      ...outcome.details,
-      cleanup: { deleted: cleanup.deleted.length, failed: cleanup.failed },
-    },
-  };
 }
 
 async function measure(
@@ -122,15 +98,9 @@ async function measure(
     { length: options.devices },
     (_, i) => `${target.namePrefix}load-${runId}-http-d${i}`,
   );
-  const devices = await mapLimited(names, 8, async (name): Promise<DeviceState> => {
-    // Ctrl-C during the setup: no new device, straight to the cleanup of those created
-    if (context.signal.aborted) throw new RunInterruptedError('stopped while creating devices');
-    journal.intend('device', name);
-    const record = await admin.createDevice(name);
-    journal.created('device', name, record.id);
-    const token = await admin.getDeviceCredentials(record.id);
-    return { name, id: record.id, token, sent: 0, notSucceeded: [], lastTs: 0 };
-  });
+  const devices: DeviceState[] = (await createDevices(admin, journal, names, context.signal)).map(
+    (device) => ({ ...device, sent: 0, notSucceeded: [], lastTs: 0 }),
+  );
   log(`${devices.length} devices created`);
   const startTs = Date.now() - 1;
   const sending = await postLoop(

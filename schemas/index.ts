@@ -16,6 +16,7 @@ import type { targetProfileSchema } from './target';
 import type { restConnectorConfigSchema } from './rest-connector';
 import type { httpTelemetryLoadOptionsSchema } from './load-http-telemetry';
 import type { mqttGatewayLoadOptionsSchema } from './load-mqtt-gateway';
+import type { mqttConnectLoadOptionsSchema } from './load-mqtt-connect';
 import type { reportRateLimitLoadOptionsSchema } from './load-report-rate-limit';
 import type {
   gatewayAttributeRequestSchema,
@@ -38,6 +39,7 @@ export * from './requirements';
 export * from './rest-connector';
 export * from './load-http-telemetry';
 export * from './load-mqtt-gateway';
+export * from './load-mqtt-connect';
 export * from './load-report-rate-limit';
 
 /** Plain-JS view of a JSON value (numbers as JS numbers). */
@@ -74,6 +76,7 @@ export type RequirementCatalogue = FromSchema<typeof requirementCatalogueSchema>
 export type RestConnectorFile = FromSchema<typeof restConnectorConfigSchema>;
 export type HttpTelemetryLoadOptions = FromSchema<typeof httpTelemetryLoadOptionsSchema>;
 export type MqttGatewayLoadOptions = FromSchema<typeof mqttGatewayLoadOptionsSchema>;
+export type MqttConnectLoadOptions = FromSchema<typeof mqttConnectLoadOptionsSchema>;
 export type ReportRateLimitLoadOptions = FromSchema<typeof reportRateLimitLoadOptionsSchema>;
 export type GatewayConnect = FromSchema<typeof gatewayConnectSchema>;
 export type GatewayAttributeRequest = FromSchema<typeof gatewayAttributeRequestSchema>;

@@ -25,6 +25,13 @@ function duration(value: string): number {
   return parsed;
 }
 
+function share(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1)
+    throw new InvalidArgumentError('expected a share from 0 to 1');
+  return parsed;
+}
+
 /** A load profile's command with the options every profile has. */
 function loadCommand(load: Command, name: string, description: string): Command {
   return load
@@ -180,6 +187,57 @@ export function registerLoadCommands(program: Command): void {
             durationS: options.duration,
             concurrency: options.concurrency,
             sampleDevices: options.sample,
+          }),
+          options,
+        );
+      },
+    );
+
+  loadCommand(
+    load,
+    'mqtt-connect',
+    'a connection storm: N MQTT connections, one device each, CONNECT at a rate; CONNACK latency, refusals by code, dropped connections',
+  )
+    .option('-n, --connections <n>', 'connections (and devices created)', positiveInteger, 100)
+    .option('--rate <n>', 'CONNECTs per second', positiveNumber, 50)
+    .option('--mqtt-version <3.1.1|5>', 'MQTT protocol version', mqttVersion, 5 as const)
+    .option(
+      '--invalid-share <0..1>',
+      'share of connections with a token no device has (each must be refused)',
+      share,
+    )
+    .option(
+      '--hold <s>',
+      'seconds connections stay open after the last CONNACK (default 1)',
+      duration,
+    )
+    .option(
+      '--pending <n>',
+      'CONNECTs awaiting their CONNACK at most at once (default 1000)',
+      positiveInteger,
+    )
+    .action(
+      async (
+        options: CommonLoadOptions & {
+          connections: number;
+          rate: number;
+          mqttVersion: 4 | 5;
+          invalidShare?: number;
+          hold?: number;
+          pending?: number;
+        },
+      ) => {
+        const { mqttConnectProfile } =
+          require('../../load/mqtt-connect') as typeof import('../../load/mqtt-connect');
+        process.exitCode = await run().runLoadCommand(
+          mqttConnectProfile,
+          withoutUndefined({
+            connections: options.connections,
+            rate: options.rate,
+            protocolVersion: options.mqttVersion,
+            invalidShare: options.invalidShare,
+            holdS: options.hold,
+            pending: options.pending,
           }),
           options,
         );
