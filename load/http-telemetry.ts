@@ -23,9 +23,11 @@ import {
   type LoadRunContext,
   type ProfileOutcome,
   profileTarget,
+  SCHEDULE_KEPT_OF_SUMS,
 } from './contract';
 import { errorKindOf, networkKindOf } from './error-kinds';
 import { createDevices, withCreatedFleet } from './device-fleet';
+import { shardIndexes } from './shard';
 import { type FleetReadback, nextSeq, readBackFleet } from './seq-readback';
 import type { LoadRecorder } from './recorder';
 
@@ -67,6 +69,7 @@ export const httpTelemetryProfile: LoadProfile<HttpTelemetryLoadOptions> = {
     'left_behind==0',
     'schedule_kept>=0.9',
   ],
+  mergeRules: { schedule_kept: SCHEDULE_KEPT_OF_SUMS },
   run: runHttpTelemetry,
 };
 
@@ -94,18 +97,19 @@ async function measure(
   const { options, runId, log } = context;
   const target = profileTarget(context, 'the http-telemetry profile');
   const notes: string[] = [];
-  const names = Array.from(
-    { length: options.devices },
-    (_, i) => `${target.namePrefix}load-${runId}-http-d${i}`,
-  );
+  // this shard's devices (all of them unsharded), named by their index in the whole fleet
+  const indexes = shardIndexes(options.devices, context.shard);
+  const names = indexes.map((i) => `${target.namePrefix}load-${runId}-http-d${i}`);
+  const rate = (options.rate * indexes.length) / options.devices;
   const devices: DeviceState[] = (await createDevices(admin, journal, names, context.signal)).map(
     (device) => ({ ...device, sent: 0, notSucceeded: [], lastTs: 0 }),
   );
   log(`${devices.length} devices created`);
+  await context.waitForStart();
   const startTs = Date.now() - 1;
   const sending = await postLoop(
     devices,
-    options,
+    { ...options, rate },
     target,
     dispatcher,
     context.recorder,

@@ -28,6 +28,7 @@ import {
   profileTarget,
 } from './contract';
 import { createDevices, withCreatedFleet } from './device-fleet';
+import { shardIndexes, waitUntil } from './shard';
 
 const TICK_MS = 5;
 const DEFAULT_HOLD_S = 1;
@@ -60,6 +61,13 @@ export const mqttConnectProfile: LoadProfile<MqttConnectLoadOptions> = {
     'schedule_kept>=0.9',
     'left_behind==0',
   ],
+  mergeRules: {
+    // each shard's achieved rate against its own part of the asked one: the worst shard tells
+    schedule_kept: 'min',
+    // the shards send at once: their rates and their open connections add up
+    connect_rate: 'sum',
+    peak_open: 'sum',
+  },
   run: (context) =>
     withCreatedFleet(context, 'mqtt-connect', (admin, journal) => storm(context, admin, journal)),
 };
@@ -103,11 +111,11 @@ async function storm(
   if (!target.mqttUrl) throw new LoadOptionsError(`target ${target.name} has no MQTT URL`);
   const url = target.mqttUrl;
   const share = options.invalidShare ?? 0;
-  const names = Array.from(
-    { length: options.connections },
-    (_, i) => `${target.namePrefix}load-${runId}-conn-d${i}`,
-  );
-  const validNames = names.filter((_, i) => !isInvalid(i, share));
+  // this shard's connections (all of them unsharded), named and made invalid by their index in the whole storm
+  const indexes = shardIndexes(options.connections, context.shard);
+  const names = indexes.map((i) => `${target.namePrefix}load-${runId}-conn-d${i}`);
+  const validNames = names.filter((_, k) => !isInvalid(indexes[k], share));
+  const rate = (options.rate * indexes.length) / options.connections;
   const created = new Map(
     (await createDevices(admin, journal, validNames, signal)).map((device) => [
       device.name,
@@ -140,7 +148,7 @@ async function storm(
     const done = MqttConnection.open({
       url,
       // an invalid token: the run id makes it one no device of any run has
-      token: device?.token ?? `iotc-invalid-${runId}-${index}`,
+      token: device?.token ?? `iotc-invalid-${runId}-${indexes[index]}`,
       clientId: name,
       protocolVersion: options.protocolVersion,
       tls: target.tls,
@@ -173,6 +181,7 @@ async function storm(
     pending.add(done);
   };
 
+  await context.waitForStart();
   const started = performance.now();
   let next = 0;
   let lastSentMs = 0;
@@ -180,7 +189,7 @@ async function storm(
   while (next < names.length && !signal.aborted) {
     const owed = Math.min(
       names.length,
-      Math.floor(((performance.now() - started) / 1000) * options.rate) + 1,
+      Math.floor(((performance.now() - started) / 1000) * rate) + 1,
     );
     while (next < owed && pending.size < pendingLimit) {
       connectOne(next++);
@@ -193,7 +202,7 @@ async function storm(
   log(
     `${counts.connected} connected, ${counts.refused} refused, ${counts.noConnack} without CONNACK; holding ${options.holdS ?? DEFAULT_HOLD_S} s`,
   );
-  await holdFor((options.holdS ?? DEFAULT_HOLD_S) * 1000, signal);
+  await waitUntil(Date.now() + (options.holdS ?? DEFAULT_HOLD_S) * 1000, signal);
   closing = true;
   const stillOpen = counts.open;
   await Promise.allSettled(opened.map((connection) => connection.close()));
@@ -211,8 +220,7 @@ async function storm(
       dropped: counts.dropped,
       peak_open: counts.peakOpen,
       connect_rate: achieved === null ? null : Math.round(achieved * 100) / 100,
-      schedule_kept:
-        achieved === null ? 1 : Math.round(Math.min(1, achieved / options.rate) * 1000) / 1000,
+      schedule_kept: achieved === null ? 1 : Math.round(Math.min(1, achieved / rate) * 1000) / 1000,
     },
     details: {
       connections: names.length,
@@ -223,17 +231,4 @@ async function storm(
     },
     notes: signal.aborted ? [`stopped after ${next} of ${names.length} CONNECTs`] : [],
   };
-}
-
-/** Waits `ms`, or less when the run is stopped. */
-function holdFor(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolveHold) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolveHold();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -29,6 +29,7 @@ import {
   type LoadRunContext,
   LoadOptionsError,
   type ProfileOutcome,
+  SCHEDULE_KEPT_OF_SUMS,
 } from './contract';
 import {
   closeGateways,
@@ -44,6 +45,7 @@ import {
   publishLoop,
 } from './mqtt-gateway-publish';
 import { type FleetReadback, readBackFleet } from './seq-readback';
+import { shardIndexes } from './shard';
 
 export { tallySeqs } from './seq-readback';
 
@@ -77,6 +79,7 @@ export const mqttGatewayProfile: LoadProfile<MqttGatewayLoadOptions> = {
     'left_behind==0',
   ],
   bareTarget: (options) => options.mqttUrl,
+  mergeRules: { schedule_kept: SCHEDULE_KEPT_OF_SUMS, acknowledged_rate: 'sum' },
   run: runMqttGateway,
 };
 
@@ -134,6 +137,7 @@ async function gatewayTokens(
   fleet: Fleet,
   runId: string,
   gatewayNames: string[],
+  indexes: readonly number[],
 ): Promise<string[]> {
   if (target) {
     fleet.admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, {
@@ -152,7 +156,7 @@ async function gatewayTokens(
     throw new LoadOptionsError(
       `a bare target needs one gateway token per gateway in ${variable}: ${options.gateways} gateways, ${tokens.length} tokens`,
     );
-  return tokens.slice(0, options.gateways);
+  return indexes.map((i) => tokens[i]);
 }
 
 async function measure(
@@ -162,15 +166,18 @@ async function measure(
   const { options, target, runId, log, recorder, signal } = context;
   const setupStarted = performance.now();
   const window = options.window ?? DEFAULT_WINDOW;
+  // this shard's gateways (all of them unsharded), named by their index in the whole fleet
+  const indexes = shardIndexes(options.gateways, context.shard);
   const names = fleetNames(
     target?.namePrefix ?? 'iotc-',
     runId,
     options.gateways,
     options.devicesPerGateway,
+    indexes,
   );
   const mqttUrl = options.mqttUrl ?? target?.mqttUrl;
   if (!mqttUrl) throw new LoadOptionsError(`target ${target?.name} has no MQTT URL`);
-  const tokens = await gatewayTokens(options, target, fleet, runId, names.gateways);
+  const tokens = await gatewayTokens(options, target, fleet, runId, names.gateways, indexes);
   fleet.gateways = await connectGateways(tokens, {
     url: mqttUrl,
     protocolVersion: options.protocolVersion,
@@ -184,7 +191,7 @@ async function measure(
   );
   const setupMs = Math.round(performance.now() - setupStarted);
   log(
-    `${options.gateways} gateways connected ${options.gateways * options.devicesPerGateway} devices in ${setupMs} ms`,
+    `${indexes.length} gateways connected ${indexes.length * options.devicesPerGateway} devices in ${setupMs} ms`,
   );
 
   const devices: PublishingDevice[][] = names.devices.map((list) =>
@@ -196,6 +203,7 @@ async function measure(
   const padLength = options.payloadBytes
     ? Math.max(0, options.payloadBytes - unpadded - PAD_OVERHEAD)
     : 0;
+  await context.waitForStart();
   const startTs = Date.now() - 1;
   const started = performance.now();
   const deadline = started + options.durationS * 1000;
@@ -255,7 +263,7 @@ async function measure(
         devicesPerGateway: options.devicesPerGateway,
         qos: options.qos,
         protocolVersion: options.protocolVersion === 5 ? '5' : '3.1.1',
-        targetRate: perGatewayRate * options.gateways,
+        targetRate: perGatewayRate * indexes.length,
         payloadBytes: unpadded + (padLength > 0 ? padLength + PAD_OVERHEAD : 0),
         window,
       },

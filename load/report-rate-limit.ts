@@ -84,6 +84,10 @@ async function probeReportRateLimit(
 ): Promise<ProfileOutcome> {
   const { options, recorder, log } = context;
   const target = profileTarget(context, 'the report-rate-limit profile');
+  if (context.shard.count > 1)
+    throw new LoadOptionsError(
+      'the report-rate-limit probe cannot be sharded: it finds the limits of one limiter by stepping its own concurrency, and shards would step it at once',
+    );
   const analytics = target.analytics;
   if (!analytics?.viewConfigId)
     throw new LoadOptionsError(

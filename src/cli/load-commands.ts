@@ -25,6 +25,10 @@ function duration(value: string): number {
   return parsed;
 }
 
+function holdSeconds(value: string): number {
+  return value.trim() === '0' ? 0 : duration(value);
+}
+
 function share(value: string): number {
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1)
@@ -48,7 +52,24 @@ function loadCommand(load: Command, name: string, description: string): Command 
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
-    .option('-r, --reports <dir>', 'where reports/load/ is written', 'reports');
+    .option('-r, --reports <dir>', 'where reports/load/ is written', 'reports')
+    .option(
+      '--shard <i/n>',
+      "run shard i of n (0-based): this process takes the i-th of n blocks of the fleet and its share of the rate; merge the shards' reports with iotc load merge",
+    )
+    .option(
+      '--shard-count <n>',
+      'run shard JOB_COMPLETION_INDEX of n (the index a Kubernetes Indexed Job gives each pod)',
+      positiveInteger,
+    )
+    .option(
+      '--start-at <time>',
+      'start sending at this time (ISO 8601 or epoch ms), after the setup: every shard starts together',
+    )
+    .option(
+      '--raw-latencies',
+      'also write every latency (µs) to reports/load/<profile>.latencies.json, to check merged histograms against',
+    );
 }
 
 /** The readback sample of the profiles that read back what they sent. */
@@ -208,8 +229,8 @@ export function registerLoadCommands(program: Command): void {
     )
     .option(
       '--hold <s>',
-      'seconds connections stay open after the last CONNACK (default 1)',
-      duration,
+      'seconds connections stay open after the last CONNACK (default 1; 0 closes them at once)',
+      holdSeconds,
     )
     .option(
       '--pending <n>',
@@ -243,6 +264,18 @@ export function registerLoadCommands(program: Command): void {
         );
       },
     );
+
+  load
+    .command('merge')
+    .description(
+      "combine the reports of a sharded run (each shard's reports directory) into one: histograms merged, counts summed, thresholds evaluated again; the exit code is the merged verdict's",
+    )
+    .argument('<dirs...>', "the shards' reports directories (each with load/<profile>.json)")
+    .option('-r, --reports <dir>', 'where the merged reports/load/ is written', 'reports')
+    .action(async (dirs: string[], options: { reports: string }) => {
+      const { mergeCommand } = require('./load-merge') as typeof import('./load-merge');
+      process.exitCode = mergeCommand(dirs, options.reports);
+    });
 }
 
 /** The profile's options without the members the command line left out (the schemas refuse undefined members). */

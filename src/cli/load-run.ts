@@ -1,5 +1,12 @@
 /** Runs a load profile for the CLI: the common options into the contract's run, Ctrl-C into its abort signal. */
 import { type LoadProfile, runLoadProfile } from '../../load/contract';
+import {
+  parseShard,
+  parseStartAt,
+  type Shard,
+  ShardError,
+  shardFromEnvironment,
+} from '../../load/shard';
 import { withInterruptAbort } from './load-interrupt';
 
 /** The options every `iotc load <profile>` command has. */
@@ -7,6 +14,24 @@ export interface CommonLoadOptions {
   target: string;
   threshold: string[];
   reports: string;
+  /** `i/n` */
+  shard?: string;
+  /** With JOB_COMPLETION_INDEX in the environment: this pod is shard JOB_COMPLETION_INDEX of n. */
+  shardCount?: number;
+  startAt?: string;
+  rawLatencies?: boolean;
+}
+
+/** The shard of this process: --shard, else JOB_COMPLETION_INDEX of --shard-count, else the whole run. */
+export function shardOf(common: CommonLoadOptions): Shard | undefined {
+  if (common.shard !== undefined) {
+    if (common.shardCount !== undefined)
+      throw new ShardError(
+        'give --shard i/n or --shard-count n (with JOB_COMPLETION_INDEX), not both',
+      );
+    return parseShard(common.shard);
+  }
+  return common.shardCount === undefined ? undefined : shardFromEnvironment(common.shardCount);
 }
 
 /** Exit code of the run: 0 PASS, 1 FAIL, 3 NOT MEASURED, 130 when stopped by Ctrl-C. */
@@ -21,6 +46,9 @@ export async function runLoadCommand<Options>(
       thresholds: common.threshold,
       reportsDir: common.reports,
       signal,
+      shard: shardOf(common),
+      startAt: common.startAt === undefined ? undefined : parseStartAt(common.startAt),
+      rawLatencies: common.rawLatencies,
     });
     return signal.aborted ? 130 : exitCode;
   });
