@@ -41,6 +41,7 @@ export * from './load-http-telemetry';
 export * from './load-mqtt-gateway';
 export * from './load-mqtt-connect';
 export * from './load-report-rate-limit';
+export * from './load-thresholds';
 
 /** Plain-JS view of a JSON value (numbers as JS numbers). */
 export type JsonValue =

@@ -52,6 +52,10 @@ function loadCommand(load: Command, name: string, description: string): Command 
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
+    .option(
+      '--thresholds <file.json>',
+      'thresholds from a file: {"thresholds": ["p99<50", ...]} or {"thresholds": {"p99": ["<50"]}} (schemas/load-thresholds.ts)',
+    )
     .option('-r, --reports <dir>', 'where reports/load/ is written', 'reports')
     .option(
       '--shard <i/n>',

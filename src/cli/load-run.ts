@@ -7,12 +7,15 @@ import {
   ShardError,
   shardFromEnvironment,
 } from '../../load/shard';
+import { readThresholdsFile } from '../../load/thresholds-file';
 import { withInterruptAbort } from './load-interrupt';
 
 /** The options every `iotc load <profile>` command has. */
 export interface CommonLoadOptions {
   target: string;
   threshold: string[];
+  /** A JSON file of thresholds (schemas/load-thresholds.ts), added before the --threshold ones. */
+  thresholds?: string;
   reports: string;
   /** `i/n` */
   shard?: string;
@@ -43,7 +46,10 @@ export async function runLoadCommand<Options>(
   return withInterruptAbort(async (signal) => {
     const { exitCode } = await runLoadProfile(profile, profileOptions, {
       target: common.target,
-      thresholds: common.threshold,
+      thresholds: [
+        ...(common.thresholds === undefined ? [] : readThresholdsFile(common.thresholds)),
+        ...common.threshold,
+      ],
       reportsDir: common.reports,
       signal,
       shard: shardOf(common),
