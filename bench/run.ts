@@ -47,6 +47,7 @@ import {
   fleetNames,
 } from '../load/gateway-fleet';
 import type { LoadReport } from '../load/contract';
+import { generatorCapacityLines } from './load-generator-bench';
 import {
   GOAL_PAUSED_READER_BYTES,
   GOAL_SMALL_P99_MS,
@@ -811,6 +812,7 @@ async function main(): Promise<number> {
         ? `sent ${loadRun.report.totals.sent}, acknowledged ${loadRun.report.totals.succeeded}, stored ${metrics.stored}, lost ${metrics.lost}, duplicated ${metrics.duplicated} (goal 0 and 0); PUBACK p50 ${metrics.p50} ms, p99 ${metrics.p99} ms`
         : `no report, exit code ${loadRun.exitCode ?? 'killed'}`),
   );
+  ok &&= await generatorCapacityLines();
   return ok ? 0 : 1;
 }
 
