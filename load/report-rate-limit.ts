@@ -162,6 +162,7 @@ async function probeReportRateLimit(
     };
   };
 
+  await context.waitForStart();
   await step(1); // warm-up: connections, JIT, the JWT check cache
   const baseline = await step(1);
   const steps: Array<StepResult & { kinds: Record<string, number> }> = [];
