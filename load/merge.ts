@@ -31,6 +31,8 @@ function checkShards(reports: readonly LoadReport[]): void {
       problems.push(
         `${report.runId} is shard ${report.shard.index} of ${report.shard.count}, but ${reports.length} reports are merged`,
       );
+    if (typeof report.latencyHistogram !== 'string')
+      problems.push(`${report.runId} carries no latency histogram (written by an older iotc)`);
     if (JSON.stringify(report.options) !== JSON.stringify(first.options))
       problems.push(`${report.runId} ran with other options than ${first.runId}`);
   }

@@ -48,6 +48,7 @@ test('the merge refuses a missing or doubled shard, other options and a whole ru
       runId: `r${index}`,
       shard: { index, count: 2 },
       options,
+      latencyHistogram: '',
     }) as unknown as LoadReport;
   const refused = (reports: LoadReport[], pattern: RegExp) =>
     assert.throws(
@@ -58,4 +59,6 @@ test('the merge refuses a missing or doubled shard, other options and a whole ru
   refused([report(0), report(0)], /a shard appears twice/);
   refused([report(0), report(1, { connections: 5 })], /other options/);
   refused([{ ...report(0), shard: null }, report(1)], /not a shard's report/);
+  const { latencyHistogram: _, ...older } = report(1);
+  refused([report(0), older as LoadReport], /no latency histogram/);
 });
