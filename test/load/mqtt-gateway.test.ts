@@ -226,3 +226,61 @@ test('a bare target without its gateway tokens is refused before anything connec
     (error: unknown) => error instanceof LoadOptionsError && /gatewayTokenEnv/.test(error.message),
   );
 });
+
+test('a bare MQTT target: publishes counted, stored counts NOT MEASURED, the verdict NOT MEASURED (exit code 3)', {
+  timeout: 600_000, // a hang guard only
+}, async () => {
+  process.env.IOTC_STATE_DIR = join(mkdtempSync(join(tmpdir(), 'iotc-mqtt-load-bare-')), 'state');
+  const target = await openTarget('embedded');
+  const admin = await AdminClient.login(target.adminUrl, target.tenantAdmin);
+  const variable = 'IOTC_TEST_BARE_GATEWAY_TOKENS';
+  try {
+    // the gateway exists on the platform, but the run knows only its URL and token: no admin API
+    const gateway = await admin.createDevice(`${target.namePrefix}bare-gateway`, {
+      additionalInfo: { gateway: true },
+    });
+    process.env[variable] = await admin.getDeviceCredentials(gateway.id);
+    const { report, exitCode } = await runLoadProfile(
+      mqttGatewayProfile,
+      {
+        gateways: 1,
+        devicesPerGateway: 2,
+        rate: 20,
+        rateOf: 'gateway',
+        qos: 1,
+        protocolVersion: 4,
+        durationS: 1,
+        mqttUrl: target.mqttUrl,
+        gatewayTokenEnv: variable,
+      },
+      { log: () => {}, progress: () => {} },
+    );
+    assert.equal(report.target, target.mqttUrl);
+    assert.ok(report.totals.sent > 0 && report.totals.succeeded === report.totals.sent);
+    assert.deepEqual(
+      Object.fromEntries(
+        report.thresholds.map((threshold) => [threshold.source, threshold.verdict]),
+      ),
+      {
+        'sent>0': 'PASS',
+        'errors==0': 'PASS',
+        'lost==0': 'NOT MEASURED',
+        'duplicated==0': 'NOT MEASURED',
+        'schedule_kept>=0.9': 'PASS',
+        'left_behind==0': 'PASS',
+      },
+    );
+    assert.equal(report.verdict, 'NOT MEASURED');
+    assert.equal(exitCode, 3);
+    assert.ok(JSON.stringify(report).includes(variable), 'the report names the variable');
+    assert.ok(
+      !JSON.stringify(report).includes(process.env[variable] ?? '?'),
+      'and never the token',
+    );
+    await admin.deleteDevice(gateway.id);
+  } finally {
+    delete process.env[variable];
+    await admin.close();
+    await target.close();
+  }
+});
