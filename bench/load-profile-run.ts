@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MqttGatewayReport } from '../load/mqtt-gateway';
+import type { LoadReport } from '../load/contract';
 import { positiveEnv, runIotc } from './children';
 
 export const LOAD_GATEWAYS = 10;
@@ -13,7 +13,7 @@ export const LOAD_RATE = 100;
 export const LOAD_DURATION_S = positiveEnv('BENCH_LOAD_DURATION_S', 3);
 
 export async function loadProfileRun(): Promise<{
-  report?: MqttGatewayReport;
+  report?: LoadReport;
   exitCode: number | null;
   output: string;
 }> {
@@ -39,11 +39,11 @@ export async function loadProfileRun(): Promise<{
     { ...process.env, IOTC_STATE_DIR: join(reportsDir, 'state') },
     LOAD_DURATION_S * 1000 + 120_000,
   );
-  let report: MqttGatewayReport | undefined;
+  let report: LoadReport | undefined;
   try {
     report = JSON.parse(
       readFileSync(join(reportsDir, 'load', 'mqtt-gateway.json'), 'utf8'),
-    ) as MqttGatewayReport;
+    ) as LoadReport;
   } catch {
     // no report: the run failed before writing it; the output says why
   }

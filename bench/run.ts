@@ -31,10 +31,11 @@
  * Exit code: 0 when every goal holds, 1 otherwise.
  *
  * Each line lives in a file named after it (http-throughput.ts, conformance-run.ts, mqtt-throughput.ts,
- * sub-device-memory.ts, robustness-bench.ts, load-profile-run.ts; children.ts starts and kills the processes, rounds.ts
+ * sub-device-memory.ts, robustness-bench.ts, load-profile-run.ts, load-generator-bench.ts; children.ts starts and kills the processes, rounds.ts
  * alternates them); this file only runs them in order and prints the verdicts.
  */
 import { killChildren } from './children';
+import { generatorCapacityLines } from './load-generator-bench';
 import { cliStart, RUN_TIMEOUT_MS, timeConformanceRun } from './conformance-run';
 import { CONNECTIONS, connectorThroughputRatio, httpThroughputRatio } from './http-throughput';
 import {
@@ -133,21 +134,22 @@ async function main(): Promise<number> {
   ok &&= robustness;
 
   const loadRun = await loadProfileRun();
-  const readback = loadRun.report?.readback;
+  const metrics = loadRun.report?.metrics;
   const loadOk =
     loadRun.exitCode === 0 &&
     loadRun.report?.verdict === 'PASS' &&
-    readback?.lost === 0 &&
-    readback.duplicated === 0;
+    metrics?.lost === 0 &&
+    metrics.duplicated === 0;
   ok &&= loadOk;
   if (!loadRun.report)
     console.log(loadRun.output.trim().split('\n').slice(-6).join('\n').replace(/^/gm, '      '));
   console.log(
     `${loadOk ? 'PASS' : 'FAIL'}  load mqtt-gateway QoS 1, ${LOAD_GATEWAYS} gateways x ${LOAD_DEVICES} devices x ${LOAD_RATE} msg/s per gateway, ${LOAD_DURATION_S} s: ` +
-      (loadRun.report && readback
-        ? `sent ${loadRun.report.sent}, acknowledged ${loadRun.report.acknowledged}, stored ${readback.stored}, lost ${readback.lost}, duplicated ${readback.duplicated} (goal 0 and 0); PUBACK p50 ${loadRun.report.latency.p50} ms, p99 ${loadRun.report.latency.p99} ms`
+      (loadRun.report && metrics
+        ? `sent ${loadRun.report.totals.sent}, acknowledged ${loadRun.report.totals.succeeded}, stored ${metrics.stored}, lost ${metrics.lost}, duplicated ${metrics.duplicated} (goal 0 and 0); PUBACK p50 ${metrics.p50} ms, p99 ${metrics.p99} ms`
         : `no report, exit code ${loadRun.exitCode ?? 'killed'}`),
   );
+  ok &&= await generatorCapacityLines();
   return ok ? 0 : 1;
 }
 

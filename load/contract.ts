@@ -9,12 +9,13 @@
 import { randomBytes } from 'node:crypto';
 import { validate } from '../schemas/validate';
 import { openTarget, type Target } from '../src/target';
-import { PROGRESS_EVERY_MS, progressLine, summaryLine } from './progress';
-import { type LoadSample, LoadRecorder } from './recorder';
+import { PROGRESS_EVERY_MS, progressLine, resultLines } from './progress';
+import { type LatencySummary, type LoadSample, LoadRecorder, type LoadTotals } from './recorder';
 import type { LoadReport } from './load-report';
 import { writeLoadReport } from './report-writer';
 import { evaluateThresholds, overallVerdict, parseThresholds, type Verdict } from './thresholds';
 import { IotcError } from '../lib/errors';
+import { type Shard, WHOLE_RUN, waitUntil } from './shard';
 
 export const SAMPLE_EVERY_MS = 1000;
 
@@ -35,13 +36,28 @@ export const COMMON_METRICS: Readonly<Record<string, string>> = {
 
 export interface LoadRunContext<Options> {
   options: Options;
-  target: Target;
+  /** The target profile; undefined only when the profile's `bareTarget` named an endpoint of its own. */
+  target: Target | undefined;
   /** Unique per run: put it in every name the run creates (cleanup and shards tell runs apart by it). */
   runId: string;
   recorder: LoadRecorder;
   signal: AbortSignal;
   log: (line: string) => void;
+  /** This process's part of the run (0/1 when not sharded): the profile takes shardIndexes() of its items. */
+  shard: Shard;
+  /** Called by the profile after its setup, right before it sends: resolves at the shared start time, if any. */
+  waitForStart(): Promise<void>;
 }
+
+/**
+ * How `iotc load merge` combines a profile metric of the shards: summed (the default), the least or the most of
+ * them, or recomputed from the merged metrics (a ratio of sums).
+ */
+export type MergeRule =
+  | 'sum'
+  | 'min'
+  | 'max'
+  | ((merged: Readonly<Record<string, number | null>>) => number | null);
 
 export interface ProfileOutcome {
   /** Milliseconds spent sending (the rate is sent over this). */
@@ -53,6 +69,14 @@ export interface ProfileOutcome {
   /** Sentences for the report: what was not measured and why, what was left behind. */
   notes: string[];
 }
+
+/** The merge of `schedule_kept` where `behind_schedule` is a count: sent over sent plus behind, of the sums. */
+export const SCHEDULE_KEPT_OF_SUMS: MergeRule = (merged) => {
+  const sent = merged.sent;
+  const behind = merged.behind_schedule;
+  if (sent === null || sent === undefined || behind === null || behind === undefined) return null;
+  return sent + behind > 0 ? Math.round((sent / (sent + behind)) * 1000) / 1000 : null;
+};
 
 export interface LoadProfile<Options> {
   name: string;
@@ -66,6 +90,13 @@ export interface LoadProfile<Options> {
   metrics: Readonly<Record<string, string>>;
   /** Thresholds that always apply (those given on the command line are added). */
   defaultThresholds: readonly string[];
+  /**
+   * When the options name an endpoint of their own instead of a target profile (a bare MQTT URL): its name for the
+   * report. No target profile is opened then, and the run gets `target` undefined.
+   */
+  bareTarget?(options: Options): string | undefined;
+  /** How shard reports combine the profile's metrics; a metric not named is summed. */
+  mergeRules?: Readonly<Record<string, MergeRule>>;
   run(context: LoadRunContext<Options>): Promise<ProfileOutcome>;
 }
 
@@ -73,6 +104,13 @@ export type { LoadReport } from './load-report';
 
 export class LoadOptionsError extends IotcError {
   readonly code = 'IOTC_LOAD_OPTIONS';
+}
+
+/** The run's target profile; throws LoadOptionsError for a bare endpoint when the profile needs more than that. */
+export function profileTarget(context: LoadRunContext<unknown>, needs: string): Target {
+  if (!context.target)
+    throw new LoadOptionsError(`${needs} needs a target profile, not a bare endpoint`);
+  return context.target;
 }
 
 export interface RunLoadOptions {
@@ -87,6 +125,12 @@ export interface RunLoadOptions {
   log?: (line: string) => void;
   /** Progress lines (stderr by default). */
   progress?: (line: string) => void;
+  /** This process's part of a sharded run (default: the whole run). */
+  shard?: Shard;
+  /** Epoch ms at which every shard starts sending (after its own setup). */
+  startAt?: number;
+  /** Also write every latency recorded (µs) to reports/load/<profile>.latencies.json, to check merges against. */
+  rawLatencies?: boolean;
 }
 
 /**
@@ -99,6 +143,35 @@ export function exitCodeOf(verdict: Verdict): number {
 
 export function knownMetrics(profile: LoadProfile<unknown>): string[] {
   return [...Object.keys(COMMON_METRICS), ...Object.keys(profile.metrics)];
+}
+
+/**
+ * Every metric the profile knows, null until measured, with the common ones filled in from the totals, the rate
+ * and the latency percentiles (a run and a merge of shards fill them the same way).
+ */
+export function commonMetrics(
+  profile: LoadProfile<unknown>,
+  totals: LoadTotals,
+  rate: number | null,
+  latency: LatencySummary | null,
+): Record<string, number | null> {
+  const answered = totals.succeeded + totals.errorCount;
+  const metrics: Record<string, number | null> = Object.fromEntries(
+    knownMetrics(profile).map((name) => [name, null]),
+  );
+  return Object.assign(metrics, {
+    sent: totals.sent,
+    succeeded: totals.succeeded,
+    errors: totals.errorCount,
+    error_rate: answered ? Math.round((totals.errorCount / answered) * 10_000) / 10_000 : null,
+    rate,
+    p50: latency?.p50 ?? null,
+    p90: latency?.p90 ?? null,
+    p99: latency?.p99 ?? null,
+    p999: latency?.p999 ?? null,
+    max: latency?.max ?? null,
+    mean: latency?.mean ?? null,
+  });
 }
 
 /** Validates the options against the profile's schema; throws LoadOptionsError listing every problem. */
@@ -126,10 +199,27 @@ export async function runLoadProfile<Options>(
   const signal = run.signal ?? new AbortController().signal;
   const started = performance.now();
   const startedAt = new Date().toISOString();
+  const bare = profile.bareTarget?.(options);
+  const ownsTarget = bare === undefined && typeof run.target !== 'object';
   const target =
-    typeof run.target === 'object' ? run.target : await openTarget(run.target ?? 'embedded');
+    bare !== undefined
+      ? undefined
+      : typeof run.target === 'object'
+        ? run.target
+        : await openTarget(run.target ?? 'embedded');
   const runId = randomBytes(3).toString('hex');
-  const recorder = new LoadRecorder();
+  const recorder = new LoadRecorder(performance.now(), { keepRaw: run.rawLatencies });
+  const shard = run.shard ?? WHOLE_RUN;
+  const waitForStart = async () => {
+    if (run.startAt === undefined) return;
+    const waitMs = run.startAt - Date.now();
+    log(
+      waitMs > 0
+        ? `waiting ${Math.round(waitMs / 100) / 10} s for the shared start ${new Date(run.startAt).toISOString()}`
+        : `the shared start ${new Date(run.startAt).toISOString()} passed ${-waitMs} ms ago: starting now`,
+    );
+    await waitUntil(run.startAt, signal);
+  };
   const series: LoadSample[] = [];
   let sinceProgress: LoadSample[] = [];
   const timer = setInterval(() => {
@@ -150,33 +240,25 @@ export async function runLoadProfile<Options>(
       recorder,
       signal,
       log,
+      shard,
+      waitForStart,
     });
   } finally {
     clearInterval(timer);
-    if (typeof run.target !== 'object') await target.close();
+    if (ownsTarget) await target?.close();
   }
   series.push(recorder.sample());
   const totals = recorder.snapshot();
   const latency = recorder.latency();
+  const latencyHistogram = recorder.encodedLatency();
+  const raw = recorder.rawLatencies();
   recorder.destroy();
-  const answered = totals.succeeded + totals.errorCount;
-  const metrics: Record<string, number | null> = Object.fromEntries(
-    knownMetrics(profile as LoadProfile<unknown>).map((name) => [name, null]),
+  const metrics = commonMetrics(
+    profile as LoadProfile<unknown>,
+    totals,
+    outcome.sendingMs > 0 ? Math.round((totals.sent / outcome.sendingMs) * 100_000) / 100 : null,
+    latency,
   );
-  Object.assign(metrics, {
-    sent: totals.sent,
-    succeeded: totals.succeeded,
-    errors: totals.errorCount,
-    error_rate: answered ? Math.round((totals.errorCount / answered) * 10_000) / 10_000 : null,
-    rate:
-      outcome.sendingMs > 0 ? Math.round((totals.sent / outcome.sendingMs) * 100_000) / 100 : null,
-    p50: latency?.p50 ?? null,
-    p90: latency?.p90 ?? null,
-    p99: latency?.p99 ?? null,
-    p999: latency?.p999 ?? null,
-    max: latency?.max ?? null,
-    mean: latency?.mean ?? null,
-  });
   for (const [name, value] of Object.entries(outcome.metrics))
     if (name in metrics) metrics[name] = value ?? null;
   const results = evaluateThresholds(thresholds, metrics);
@@ -185,13 +267,16 @@ export async function runLoadProfile<Options>(
   const report: LoadReport = {
     profile: profile.name,
     title: profile.title,
-    target: target.name,
+    target: target?.name ?? bare ?? 'none',
     runId,
     startedAt,
+    shard: run.shard ?? null,
+    startAt: run.startAt === undefined ? null : new Date(run.startAt).toISOString(),
     options,
     totals,
     latencyMeasures: profile.latencyMeasures,
     latency,
+    latencyHistogram,
     metrics,
     thresholds: results,
     interrupted,
@@ -206,14 +291,9 @@ export async function runLoadProfile<Options>(
       ? ['interrupted: the run was stopped before its end', ...outcome.notes]
       : outcome.notes,
   };
-  // the whole run in one line (every error kind with its count), then each threshold
-  log(summaryLine(outcome.sendingMs, totals, metrics.rate, latency));
-  for (const result of results)
-    log(
-      `${result.verdict.padEnd(12)} ${result.source} (actual ${result.actual ?? 'not measured'})`,
-    );
+  for (const line of resultLines(report)) log(line);
   if (run.reportsDir) {
-    const written = writeLoadReport(report, run.reportsDir);
+    const written = writeLoadReport(report, run.reportsDir, raw);
     log(`${verdict}: reports ${written.json} and .html`);
   } else log(verdict);
   return { report, exitCode: exitCodeOf(verdict) };

@@ -20,17 +20,18 @@ export interface FleetNames {
   devices: string[][];
 }
 
-/** The names of a fleet: every one carries the profile's prefix and the run id (cleanup finds them by it). */
+/**
+ * The names of a fleet: every one carries the profile's prefix and the run id (cleanup finds them by it). A shard
+ * names only its gateways (their global indexes), so the shards together name the whole fleet.
+ */
 export function fleetNames(
   namePrefix: string,
   runId: string,
   gateways: number,
   devicesPerGateway: number,
+  indexes: readonly number[] = Array.from({ length: gateways }, (_, i) => i),
 ): FleetNames {
-  const gatewayNames = Array.from(
-    { length: gateways },
-    (_, i) => `${namePrefix}load-${runId}-g${i}`,
-  );
+  const gatewayNames = indexes.map((i) => `${namePrefix}load-${runId}-g${i}`);
   return {
     gateways: gatewayNames,
     devices: gatewayNames.map((gateway) =>

@@ -14,25 +14,26 @@
  */
 import type { Dispatcher } from 'undici';
 import { httpTelemetryLoadOptionsSchema, type HttpTelemetryLoadOptions } from '../schemas';
-import { AdminClient } from '../src/admin-client';
+import type { AdminClient } from '../src/admin-client';
 import type { Target } from '../src/target';
-import {
-  CleanupJournal,
-  cleanupFromJournal,
-  journalPath,
-  RunInterruptedError,
-} from '../src/target/journal';
+import type { CleanupJournal } from '../src/target/journal';
 import { createDeviceDispatcher, deviceRequest } from '../simulators/device/http-device';
-import type { LoadProfile, LoadRunContext, ProfileOutcome } from './contract';
-import { mapLimited } from './gateway-fleet';
-import { nextSeq, readStoredSeqs, spreadSample, tallySeqs } from './seq-readback';
+import {
+  type LoadProfile,
+  type LoadRunContext,
+  type ProfileOutcome,
+  profileTarget,
+  SCHEDULE_KEPT_OF_SUMS,
+} from './contract';
+import { errorKindOf, networkKindOf } from './error-kinds';
+import { createDevices, withCreatedFleet } from './device-fleet';
+import { shardIndexes } from './shard';
+import { type FleetReadback, nextSeq, readBackFleet } from './seq-readback';
 import type { LoadRecorder } from './recorder';
 
 const DEFAULT_CONCURRENCY = 64;
 const MAX_READBACK_DEVICES = 1000;
 const TICK_MS = 5;
-/** Bodies are cut to this many characters in an error kind: enough for a platform's reason, not a whole page. */
-const BODY_IN_KIND = 80;
 
 interface DeviceState {
   name: string;
@@ -68,40 +69,23 @@ export const httpTelemetryProfile: LoadProfile<HttpTelemetryLoadOptions> = {
     'left_behind==0',
     'schedule_kept>=0.9',
   ],
+  mergeRules: { schedule_kept: SCHEDULE_KEPT_OF_SUMS },
   run: runHttpTelemetry,
 };
 
 async function runHttpTelemetry(
   context: LoadRunContext<HttpTelemetryLoadOptions>,
 ): Promise<ProfileOutcome> {
-  const { target, runId, log } = context;
-  const admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, {
-    requestTimeoutMs: target.timeouts.requestMs,
-    tls: target.tls,
+  return withCreatedFleet(context, 'http-telemetry', async (admin, journal) => {
+    const dispatcher = createDeviceDispatcher({
+      tls: profileTarget(context, 'the http-telemetry profile').tls,
+    });
+    try {
+      return await measure(context, admin, journal, dispatcher);
+    } finally {
+      await dispatcher.close();
+    }
   });
-  const journal = new CleanupJournal(journalPath(target.name), runId);
-  const dispatcher = createDeviceDispatcher({ tls: target.tls });
-  let outcome: ProfileOutcome;
-  let cleanup: { deleted: string[]; failed: string[] } = { deleted: [], failed: [] };
-  try {
-    outcome = await measure(context, admin, journal, dispatcher);
-  } finally {
-    await dispatcher.close();
-    cleanup = await cleanupFromJournal(journal.path, admin, target.namePrefix, runId);
-    await admin.close();
-  }
-  if (cleanup.failed.length)
-    log(
-      `cleanup left ${cleanup.failed.length} entities; run iotc cleanup --target ${target.name}: ${cleanup.failed.slice(0, 5).join('; ')}`,
-    );
-  return {
-    ...outcome,
-    metrics: { ...outcome.metrics, left_behind: cleanup.failed.length },
-    details: {
-      ...outcome.details,
-      cleanup: { deleted: cleanup.deleted.length, failed: cleanup.failed },
-    },
-  };
 }
 
 async function measure(
@@ -110,26 +94,22 @@ async function measure(
   journal: CleanupJournal,
   dispatcher: Dispatcher,
 ): Promise<ProfileOutcome> {
-  const { options, target, runId, log } = context;
+  const { options, runId, log } = context;
+  const target = profileTarget(context, 'the http-telemetry profile');
   const notes: string[] = [];
-  const names = Array.from(
-    { length: options.devices },
-    (_, i) => `${target.namePrefix}load-${runId}-http-d${i}`,
+  // this shard's devices (all of them unsharded), named by their index in the whole fleet
+  const indexes = shardIndexes(options.devices, context.shard);
+  const names = indexes.map((i) => `${target.namePrefix}load-${runId}-http-d${i}`);
+  const rate = (options.rate * indexes.length) / options.devices;
+  const devices: DeviceState[] = (await createDevices(admin, journal, names, context.signal)).map(
+    (device) => ({ ...device, sent: 0, notSucceeded: [], lastTs: 0 }),
   );
-  const devices = await mapLimited(names, 8, async (name): Promise<DeviceState> => {
-    // Ctrl-C during the setup: no new device, straight to the cleanup of those created
-    if (context.signal.aborted) throw new RunInterruptedError('stopped while creating devices');
-    journal.intend('device', name);
-    const record = await admin.createDevice(name);
-    journal.created('device', name, record.id);
-    const token = await admin.getDeviceCredentials(record.id);
-    return { name, id: record.id, token, sent: 0, notSucceeded: [], lastTs: 0 };
-  });
   log(`${devices.length} devices created`);
+  await context.waitForStart();
   const startTs = Date.now() - 1;
   const sending = await postLoop(
     devices,
-    options,
+    { ...options, rate },
     target,
     dispatcher,
     context.recorder,
@@ -137,19 +117,20 @@ async function measure(
   );
   const totals = context.recorder.snapshot();
   log(`sent ${totals.sent}, succeeded ${totals.succeeded}, errors ${totals.errorCount}`);
-  let readback: Awaited<ReturnType<typeof readBack>> | null = null;
+  let readback: FleetReadback | null = null;
   if (context.signal.aborted)
     notes.push('stored, lost and duplicated are not measured: the run was stopped');
   else {
-    readback = await readBack(
+    readback = await readBackFleet(
       admin,
       target,
       devices,
       startTs,
       options.sampleDevices ?? MAX_READBACK_DEVICES,
+      async (device) => device.id,
     );
     log(
-      `read back ${readback.devicesRead} of ${devices.length} devices: stored ${readback.stored} of ${readback.sent}, lost ${readback.lost}, duplicated ${readback.duplicated}`,
+      `read back ${readback.devicesRead} of ${devices.length} devices: stored ${readback.stored} of ${readback.sent}, lost ${readback.acknowledgedNotStored}, duplicated ${readback.duplicated}`,
     );
     if (readback.devicesRead < devices.length)
       notes.push(
@@ -167,7 +148,8 @@ async function measure(
     sendingMs: sending.sendingMs,
     metrics: {
       stored: readback?.stored,
-      lost: readback?.lost,
+      // a success answer never stored: an error answer that was not stored is no loss
+      lost: readback?.acknowledgedNotStored,
       duplicated: readback?.duplicated,
       refused_stored: readback?.refusedStored,
       throttled,
@@ -185,18 +167,6 @@ async function measure(
     },
     notes,
   };
-}
-
-/** The kind of an answer that is not a success: its status and the start of its body, whitespace folded. */
-export function errorKindOf(status: number, body: string): string {
-  const text = body.replace(/\s+/g, ' ').trim();
-  const cut = text.length > BODY_IN_KIND ? `${text.slice(0, BODY_IN_KIND)}…` : text;
-  return cut ? `HTTP ${status} ${cut}` : `HTTP ${status}`;
-}
-
-function networkKindOf(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  return `network ${typeof code === 'string' ? code : error instanceof Error ? error.name : 'error'}`;
 }
 
 /**
@@ -259,51 +229,4 @@ async function postLoop(
   const owedAtEnd = Math.floor(((endedAt - started) / 1000) * options.rate);
   await Promise.all([...pending]);
   return { sendingMs: endedAt - started, sent, behind: Math.max(0, owedAtEnd - sent), statuses };
-}
-
-/**
- * Reads back each device's stored seqs (all, or `limit` spread over the fleet), again until every successful seq is
- * there or the target's `eventually` time has passed (a platform may store after it answered).
- */
-async function readBack(
-  admin: AdminClient,
-  target: Target,
-  devices: DeviceState[],
-  startTs: number,
-  limit: number,
-) {
-  const sample = spreadSample(devices, limit);
-  const deadline = Date.now() + Math.max(target.timeouts.eventuallyMs, 2000);
-  const retained = target.historyPerKey ?? Number.POSITIVE_INFINITY;
-  const totals = {
-    sent: 0,
-    stored: 0,
-    lost: 0,
-    duplicated: 0,
-    refusedStored: 0,
-    beyondRetention: 0,
-  };
-  await mapLimited(sample, 8, async (device) => {
-    const expected = Math.min(device.sent - new Set(device.notSucceeded).size, retained);
-    const seqs = await readStoredSeqs(admin, device.id, {
-      startTs,
-      sent: device.sent,
-      lastTs: device.lastTs,
-      retained,
-      expected,
-      deadline,
-      pollIntervalMs: target.timeouts.pollIntervalMs,
-    });
-    const tally = tallySeqs(device.sent, device.notSucceeded, seqs, retained);
-    const stored = new Set(seqs);
-    totals.sent += tally.sent;
-    totals.stored += tally.stored;
-    totals.lost += tally.acknowledgedNotStored;
-    totals.duplicated += tally.duplicated;
-    totals.beyondRetention += tally.beyondRetention;
-    totals.refusedStored += new Set(device.notSucceeded).size
-      ? [...new Set(device.notSucceeded)].filter((seq) => stored.has(seq)).length
-      : 0;
-  });
-  return { devicesRead: sample.length, ...totals };
 }

@@ -8,10 +8,17 @@ export interface LoadReport {
   target: string;
   runId: string;
   startedAt: string;
+  /** This report's part of a sharded run; null for a whole run or a merge of all shards. */
+  shard: { index: number; count: number } | null;
+  /** The shared start time (ISO 8601) the run waited for, if any. */
+  startAt: string | null;
+  /** The options of the whole run (a shard takes its part of them). */
   options: unknown;
   totals: LoadTotals;
   latencyMeasures: string;
   latency: LatencySummary | null;
+  /** Every latency (µs) as an HdrHistogram, compressed base64: shard reports merge into exact percentiles. */
+  latencyHistogram: string;
   /** Every metric the profile knows; null when this run did not measure it. */
   metrics: Record<string, number | null>;
   thresholds: ThresholdResult[];

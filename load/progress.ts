@@ -3,6 +3,7 @@
  * the last lines' samples, p50/p99 of those samples and the errors so far by kind. Printed on stderr every 5 s so
  * stdout stays for results.
  */
+import type { LoadReport } from './load-report';
 import type { LatencySummary, LoadSample, LoadTotals } from './recorder';
 
 export const PROGRESS_EVERY_MS = 5000;
@@ -61,4 +62,15 @@ function countsLine(
     p99 === undefined ? 'p99 -' : `p99 ${p99} ms`,
     `errors ${totals.errorCount}${errors ? ` (${errors})` : ''}`,
   ].join('  ');
+}
+
+/** The result of a run (or a merge) on the console: the whole run in one line (every error kind with its count), then each threshold. */
+export function resultLines(report: LoadReport): string[] {
+  return [
+    summaryLine(report.durationMs.sending, report.totals, report.metrics.rate, report.latency),
+    ...report.thresholds.map(
+      (result) =>
+        `${result.verdict.padEnd(12)} ${result.source} (actual ${result.actual ?? 'not measured'})`,
+    ),
+  ];
 }

@@ -7,8 +7,8 @@
  */
 import * as hdr from 'hdr-histogram-js';
 
-/** Latencies in microseconds, 1 µs to 2 minutes, 3 significant digits (as the mqtt-gateway profile). */
-function newHistogram(): hdr.Histogram {
+/** Latencies in microseconds, 1 µs to 2 minutes, 3 significant digits: every report's and every merge's. */
+export function newHistogram(): hdr.Histogram {
   return hdr.build({
     lowestDiscernibleValue: 1,
     highestTrackableValue: 120_000_000,
@@ -54,9 +54,15 @@ export class LoadRecorder {
   private readonly totals: LoadTotals = { sent: 0, succeeded: 0, errors: {}, errorCount: 0 };
   private current = { sent: 0, succeeded: 0, errors: {} as Record<string, number> };
   private lastCutAt: number;
+  /** Every latency recorded (µs), when asked for: to check a merged histogram against the raw samples. */
+  private readonly raw: number[] | undefined;
 
-  constructor(private readonly startedAt = performance.now()) {
+  constructor(
+    private readonly startedAt = performance.now(),
+    options: { keepRaw?: boolean } = {},
+  ) {
     this.lastCutAt = startedAt;
+    this.raw = options.keepRaw ? [] : undefined;
   }
 
   sent(count = 1): void {
@@ -69,11 +75,21 @@ export class LoadRecorder {
     const microseconds = Math.max(1, Math.round(latencyMs * 1000));
     this.total.recordValue(microseconds);
     this.interval.recordValue(microseconds);
+    this.raw?.push(microseconds);
     if (errorKind === undefined) {
       this.totals.succeeded++;
       this.current.succeeded++;
       return;
     }
+    this.countError(errorKind);
+  }
+
+  /** A request that got no answer and has no latency to record (a client-side timeout, a refused connection). */
+  unanswered(errorKind: string): void {
+    this.countError(errorKind);
+  }
+
+  private countError(errorKind: string): void {
     this.totals.errorCount++;
     this.totals.errors[errorKind] = (this.totals.errors[errorKind] ?? 0) + 1;
     this.current.errors[errorKind] = (this.current.errors[errorKind] ?? 0) + 1;
@@ -106,19 +122,17 @@ export class LoadRecorder {
 
   /** Percentiles of every answer so far; null when nothing was answered. */
   latency(): LatencySummary | null {
-    const histogram = this.total;
-    if (histogram.totalCount === 0) return null;
-    return {
-      unit: 'ms',
-      count: histogram.totalCount,
-      min: toMs(histogram.minNonZeroValue),
-      mean: toMs(histogram.mean),
-      p50: toMs(percentile(histogram, 50)),
-      p90: toMs(percentile(histogram, 90)),
-      p99: toMs(percentile(histogram, 99)),
-      p999: toMs(percentile(histogram, 99.9)),
-      max: toMs(histogram.maxValue),
-    };
+    return summarizeLatency(this.total);
+  }
+
+  /** The histogram of every latency (µs), compressed as HdrHistogram's base64 form: shard reports merge exactly. */
+  encodedLatency(): string {
+    return hdr.encodeIntoCompressedBase64(this.total);
+  }
+
+  /** Every latency recorded (µs), in order; undefined unless the recorder was made with `keepRaw`. */
+  rawLatencies(): readonly number[] | undefined {
+    return this.raw;
   }
 
   /** Frees the histograms (hdr-histogram-js may hold WebAssembly memory). */
@@ -126,6 +140,22 @@ export class LoadRecorder {
     this.total.destroy();
     this.interval.destroy();
   }
+}
+
+/** The percentiles of a histogram of latencies in µs, in ms; null when it is empty. */
+export function summarizeLatency(histogram: hdr.Histogram): LatencySummary | null {
+  if (histogram.totalCount === 0) return null;
+  return {
+    unit: 'ms',
+    count: histogram.totalCount,
+    min: toMs(histogram.minNonZeroValue),
+    mean: toMs(histogram.mean),
+    p50: toMs(percentile(histogram, 50)),
+    p90: toMs(percentile(histogram, 90)),
+    p99: toMs(percentile(histogram, 99)),
+    p999: toMs(percentile(histogram, 99.9)),
+    max: toMs(histogram.maxValue),
+  };
 }
 
 /**

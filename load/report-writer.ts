@@ -5,12 +5,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { LoadReport } from './load-report';
+import { detailsHtml } from './details-html';
 import { escapeHtml, loadReportPage } from './html';
 import { CHART_COLORS, lineChart, type ChartLine } from './time-series-svg';
 
 export function writeLoadReport(
   report: LoadReport,
   reportsDir: string,
+  rawLatencies?: readonly number[],
 ): { json: string; html: string } {
   const dir = resolve(reportsDir, 'load');
   mkdirSync(dir, { recursive: true });
@@ -18,6 +20,11 @@ export function writeLoadReport(
   const html = join(dir, `${report.profile}.html`);
   writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(html, loadReportHtml(report));
+  if (rawLatencies)
+    writeFileSync(
+      join(dir, `${report.profile}.latencies.json`),
+      `${JSON.stringify(rawLatencies)}\n`,
+    );
   return { json, html };
 }
 
@@ -76,7 +83,7 @@ export function loadReportHtml(report: LoadReport): string {
   return loadReportPage(
     `${report.title}: ${report.target}`,
     `<h1>${escapeHtml(report.title)} on “${escapeHtml(report.target)}”: ${escapeHtml(report.verdict)}</h1>
-<p>Run ${escapeHtml(report.runId)} started ${escapeHtml(report.startedAt)}; sending ${escapeHtml(report.durationMs.sending)} ms, ${escapeHtml(report.durationMs.total)} ms in all. Options: <code>${escapeHtml(JSON.stringify(report.options))}</code></p>
+<p>Run ${escapeHtml(report.runId)}${report.shard ? `, shard ${report.shard.index} of ${report.shard.count}` : ''} started ${escapeHtml(report.startedAt)}${report.startAt ? ` (shared start ${escapeHtml(report.startAt)})` : ''}; sending ${escapeHtml(report.durationMs.sending)} ms, ${escapeHtml(report.durationMs.total)} ms in all. Options: <code>${escapeHtml(JSON.stringify(report.options))}</code></p>
 ${notes}
 <h2>Thresholds</h2>
 ${thresholds}
@@ -87,6 +94,8 @@ ${errorTable}
 <h2>Over time (latency: ${escapeHtml(report.latencyMeasures)})</h2>
 ${lineChart('Rate', 'per second', rate)}
 ${lineChart('Latency', 'ms', latency)}
-${errors.length ? lineChart('Errors', 'per second', errors) : ''}`,
+${errors.length ? lineChart('Errors', 'per second', errors) : ''}
+<h2>Details</h2>
+${detailsHtml(report.details)}`,
   );
 }

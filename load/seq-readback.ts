@@ -4,7 +4,9 @@
  * http-telemetry profiles.
  */
 import type { AdminClient } from '../src/admin-client';
+import type { Target } from '../src/target';
 import { typedValueToString } from '../lib/kv/values';
+import { mapLimited } from './gateway-fleet';
 
 export interface SeqReadOptions {
   startTs: number;
@@ -106,4 +108,69 @@ export function tallySeqs(
     acknowledgedNotStored,
     beyondRetention: first - 1,
   };
+}
+
+/** A device as a load run saw it: the seqs it sent (1..sent, the last at lastTs) and those without a success answer. */
+export interface SentDevice {
+  sent: number;
+  /** Seqs whose request or publish did not end in a success answer. */
+  notSucceeded: number[];
+  lastTs: number;
+}
+
+/** The readback of a fleet: the tallies of the devices read, summed. */
+export interface FleetReadback extends SeqTally {
+  devicesRead: number;
+  devicesTotal: number;
+  /** Seqs answered with an error (or never answered) and stored anyway. */
+  refusedStored: number;
+}
+
+/**
+ * Reads back each device's stored seqs (all, or `limit` spread over the fleet) and sums the tallies. The platform may
+ * store after it answered: each device is read again until it holds every seq that got a success answer, or the
+ * target's `eventually` time has passed. `idOf` finds a device's id (undefined: never created, nothing stored).
+ */
+export async function readBackFleet<Device extends SentDevice>(
+  admin: AdminClient,
+  target: Pick<Target, 'timeouts' | 'historyPerKey'>,
+  devices: readonly Device[],
+  startTs: number,
+  limit: number,
+  idOf: (device: Device) => Promise<string | undefined>,
+): Promise<FleetReadback> {
+  const sample = spreadSample(devices, limit);
+  const deadline = Date.now() + Math.max(target.timeouts.eventuallyMs, 2000);
+  const retained = target.historyPerKey ?? Number.POSITIVE_INFINITY;
+  const totals: FleetReadback = {
+    devicesRead: sample.length,
+    devicesTotal: devices.length,
+    sent: 0,
+    stored: 0,
+    lost: 0,
+    duplicated: 0,
+    acknowledgedNotStored: 0,
+    beyondRetention: 0,
+    refusedStored: 0,
+  };
+  await mapLimited(sample, 8, async (device) => {
+    const refused = new Set(device.notSucceeded);
+    const id = await idOf(device);
+    const seqs = id
+      ? await readStoredSeqs(admin, id, {
+          startTs,
+          sent: device.sent,
+          lastTs: device.lastTs,
+          retained,
+          expected: Math.min(device.sent - refused.size, retained),
+          deadline,
+          pollIntervalMs: target.timeouts.pollIntervalMs,
+        })
+      : [];
+    const tally = tallySeqs(device.sent, device.notSucceeded, seqs, retained);
+    for (const key of Object.keys(tally) as Array<keyof SeqTally>) totals[key] += tally[key];
+    const stored = new Set(seqs);
+    totals.refusedStored += [...refused].filter((seq) => stored.has(seq)).length;
+  });
+  return totals;
 }

@@ -15,6 +15,9 @@ import type {
 import type { targetProfileSchema } from './target';
 import type { restConnectorConfigSchema } from './rest-connector';
 import type { httpTelemetryLoadOptionsSchema } from './load-http-telemetry';
+import type { mqttGatewayLoadOptionsSchema } from './load-mqtt-gateway';
+import type { mqttConnectLoadOptionsSchema } from './load-mqtt-connect';
+import type { reportRateLimitLoadOptionsSchema } from './load-report-rate-limit';
 import type {
   gatewayAttributeRequestSchema,
   gatewayClaimSchema,
@@ -35,6 +38,10 @@ export * from './target';
 export * from './requirements';
 export * from './rest-connector';
 export * from './load-http-telemetry';
+export * from './load-mqtt-gateway';
+export * from './load-mqtt-connect';
+export * from './load-report-rate-limit';
+export * from './load-thresholds';
 
 /** Plain-JS view of a JSON value (numbers as JS numbers). */
 export type JsonValue =
@@ -69,6 +76,9 @@ export type RequirementCatalogue = FromSchema<typeof requirementCatalogueSchema>
 /** A rest.json as written (defaults not applied; simulators/connector/config.ts completes it). */
 export type RestConnectorFile = FromSchema<typeof restConnectorConfigSchema>;
 export type HttpTelemetryLoadOptions = FromSchema<typeof httpTelemetryLoadOptionsSchema>;
+export type MqttGatewayLoadOptions = FromSchema<typeof mqttGatewayLoadOptionsSchema>;
+export type MqttConnectLoadOptions = FromSchema<typeof mqttConnectLoadOptionsSchema>;
+export type ReportRateLimitLoadOptions = FromSchema<typeof reportRateLimitLoadOptionsSchema>;
 export type GatewayConnect = FromSchema<typeof gatewayConnectSchema>;
 export type GatewayAttributeRequest = FromSchema<typeof gatewayAttributeRequestSchema>;
 export type GatewayRpcReply = FromSchema<typeof gatewayRpcReplySchema>;

@@ -1,13 +1,6 @@
 /** The `iotc certify` command's options (its implementation, ./certify, is loaded only when it runs). */
-import { type Command, InvalidArgumentError, Option } from 'commander';
-import { port } from './port-option';
-
-function milliseconds(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0)
-    throw new InvalidArgumentError('expected a positive integer of milliseconds');
-  return parsed;
-}
+import { type Command, Option } from 'commander';
+import { milliseconds, port } from './option-parsers';
 
 /** The options every certification takes: the MQTT version, the client, the reports and the session's bounds. */
 function withSessionOptions(command: Command, environment: string): Command {

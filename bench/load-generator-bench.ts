@@ -1,0 +1,204 @@
+/**
+ * g) Generator capacity: is the load generator the bottleneck of a load run?
+ *  - Throughput: `iotc load mqtt-gateway` (a child process, bare target, one gateway × 10 devices, QoS 1, MQTT 5, a
+ *    window of BENCH_MQTT_WINDOW unacknowledged publishes and a rate it cannot reach, so the window is the limit;
+ *    its accounting included: per-device seqs, the recorder's histograms and per-second samples) against the
+ *    bench's minimal mqtt-packet sink, ÷ the bare gateway driver (MqttGateway, one device, the same window) against
+ *    the same sink, rounds alternating A/B in the same run; the median of the per-round ratios. Goal: ≥ 0.8, no
+ *    failed publish.
+ *  - Memory: the generator's resident memory per simulated device: in one child (bench/load-memory-child.ts), the
+ *    RSS of a run with BENCH_GENERATOR_GATEWAYS gateways × BENCH_GENERATOR_DEVICES devices each, minus that of a
+ *    run before it with the same gateways × 1 device, both read after forced full GCs at the end of publishing,
+ *    over the extra devices. (Two separate processes differed by more than the devices' cost: their RSS moved by
+ *    tens of MiB with compilation and heap sizing.) Goal: ≤ 2 KiB.
+ * Children are killed on every way out.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { LoadReport } from '../load/contract';
+import { isFailure } from '../simulators/device/mqtt-connection';
+import { GATEWAY_TOPICS, MqttGateway } from '../simulators/gateway/mqtt-gateway';
+import { positiveEnv, ROOT } from './children';
+import { MQTT_WINDOW } from './mqtt-throughput';
+import { DURATION_S, ROUNDS } from './rounds';
+
+export const GOAL_GENERATOR_RATIO = 0.8;
+export const GOAL_GENERATOR_BYTES_PER_DEVICE = 2048;
+
+const WINDOW = MQTT_WINDOW;
+const GENERATOR_GATEWAYS = positiveEnv('BENCH_GENERATOR_GATEWAYS', 100);
+const GENERATOR_DEVICES = positiveEnv('BENCH_GENERATOR_DEVICES', 200);
+const TELEMETRY = JSON.stringify({ 'Bench Device': [{ ts: 1, values: { seq: 1, v: 1 } }] });
+
+/** Starts a child and resolves with it and its first stdout line (JSON), killing it if it fails first. */
+async function startChild(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let errors = '';
+  child.stderr?.on('data', (chunk) => (errors = (errors + chunk).slice(-4000)));
+  try {
+    const line = await Promise.race([
+      once(createInterface({ input: child.stdout! }), 'line').then(([first]) => first as string),
+      once(child, 'exit').then(([code]) => {
+        throw new Error(`${args.at(-1)} exited with ${code}:\n${errors}`);
+      }),
+    ]);
+    return { child, answer: JSON.parse(line) as Record<string, unknown> };
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Acknowledged publishes per second of `iotc load mqtt-gateway` against the sink (from its report). */
+async function profileRound(url: string): Promise<{ perSecond: number; failures: number }> {
+  const reports = mkdtempSync(join(tmpdir(), 'iotc-bench-generator-'));
+  const child = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'bin', 'iotc.js'),
+      'load',
+      'mqtt-gateway',
+      '--mqtt-url',
+      url,
+      '--gateway-token-env',
+      'BENCH_SINK_TOKENS',
+      '-g',
+      '1',
+      '-d',
+      '10',
+      '--total-rate',
+      '1000000',
+      '--window',
+      String(WINDOW),
+      '--duration',
+      String(DURATION_S),
+      '-r',
+      reports,
+    ],
+    { cwd: ROOT, env: { ...process.env, BENCH_SINK_TOKENS: 'bench-token' }, stdio: 'ignore' },
+  );
+  try {
+    await once(child, 'exit');
+    const report = JSON.parse(
+      readFileSync(join(reports, 'load', 'mqtt-gateway.json'), 'utf8'),
+    ) as LoadReport;
+    return {
+      perSecond: report.totals.succeeded / (report.durationMs.sending / 1000),
+      failures: report.totals.errorCount,
+    };
+  } finally {
+    await kill(child);
+    rmSync(reports, { recursive: true, force: true });
+  }
+}
+
+/** Acknowledged publishes per second of the bare gateway driver against the sink, the same window. */
+async function driverRound(url: string): Promise<{ perSecond: number; failures: number }> {
+  const gateway = await MqttGateway.connect({
+    url,
+    token: 'bench-token',
+    protocolVersion: 5,
+    qos: 1,
+    subscribe: false,
+  });
+  try {
+    await gateway.connectDevice('Bench Device');
+    let acknowledged = 0;
+    let failures = 0;
+    const started = performance.now();
+    const end = started + DURATION_S * 1000;
+    const publisher = async () => {
+      while (performance.now() < end) {
+        const outcome = await gateway.publish(GATEWAY_TOPICS.telemetry, { raw: TELEMETRY }, 1);
+        if (isFailure(outcome)) failures++;
+        else acknowledged++;
+      }
+    };
+    await Promise.all(Array.from({ length: WINDOW }, publisher));
+    return { perSecond: acknowledged / ((performance.now() - started) / 1000), failures };
+  } finally {
+    await gateway.close();
+  }
+}
+
+interface Reading {
+  rss: number;
+  heapUsed: number;
+  sent: number;
+}
+
+/** RSS and heap of a generator child after `gateways` × 1 device, then `gateways` × `devices`. */
+async function generatorMemory(url: string, gateways: number, devices: number) {
+  const { child, answer } = await startChild(
+    [
+      '--expose-gc',
+      '-r',
+      'ts-node/register/transpile-only',
+      join(ROOT, 'bench', 'load-memory-child.ts'),
+      url,
+      String(gateways),
+      String(devices),
+    ],
+    { ...process.env, BENCH_SINK_TOKENS: Array(gateways).fill('bench-token').join(',') },
+  );
+  await kill(child);
+  return answer as unknown as { few: Reading; many: Reading };
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Prints the two lines (and the rounds); resolves with whether both goals hold. */
+export async function generatorCapacityLines(): Promise<boolean> {
+  const sink = await startChild([
+    '-r',
+    'ts-node/register/transpile-only',
+    join(ROOT, 'bench', 'mqtt-sink-child.ts'),
+  ]);
+  try {
+    const url = sink.answer.mqttUrl as string;
+    const ratios: number[] = [];
+    let failures = 0;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const profile = await profileRound(url);
+      const driver = await driverRound(url);
+      failures += profile.failures + driver.failures;
+      ratios.push(profile.perSecond / driver.perSecond);
+      console.log(
+        `      round ${round}: iotc load mqtt-gateway ${Math.round(profile.perSecond)} msg/s, bare driver ${Math.round(driver.perSecond)} msg/s, ratio ${ratios.at(-1)?.toFixed(2)}`,
+      );
+    }
+    const ratio = median(ratios);
+    const throughputOk = ratio >= GOAL_GENERATOR_RATIO && failures === 0;
+    console.log(
+      `${throughputOk ? 'PASS' : 'FAIL'}  generator/driver MQTT QoS 1 throughput against the sink (accounting included), median of ${ROUNDS}: ${ratio.toFixed(2)} (goal >= ${GOAL_GENERATOR_RATIO}), failed publishes: ${failures} (goal 0)`,
+    );
+
+    const { few, many } = await generatorMemory(url, GENERATOR_GATEWAYS, GENERATOR_DEVICES);
+    const extra = GENERATOR_GATEWAYS * (GENERATOR_DEVICES - 1);
+    const perDevice = (many.rss - few.rss) / extra;
+    const heapPerDevice = (many.heapUsed - few.heapUsed) / extra;
+    const memoryOk = perDevice <= GOAL_GENERATOR_BYTES_PER_DEVICE;
+    const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
+    console.log(
+      `      generator RSS ${mib(few.rss)} MiB with ${GENERATOR_GATEWAYS} gateways x 1 device (${few.sent} sent), ${mib(many.rss)} MiB with ${GENERATOR_GATEWAYS} x ${GENERATOR_DEVICES} (${many.sent} sent)`,
+    );
+    console.log(
+      `${memoryOk ? 'PASS' : 'FAIL'}  load generator resident memory per simulated device (${extra} extra devices): ${Math.round(perDevice)} bytes (goal <= ${GOAL_GENERATOR_BYTES_PER_DEVICE}); heap ${Math.round(heapPerDevice)} bytes`,
+    );
+    return throughputOk && memoryOk;
+  } finally {
+    await kill(sink.child);
+  }
+}

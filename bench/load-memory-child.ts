@@ -1,0 +1,56 @@
+/**
+ * The generator-memory child of bench/load-generator-bench.ts: two runs of the mqtt-gateway load profile against a
+ * bare MQTT URL (the bench's sink), one after the other in this process only, so its resident memory is the
+ * generator's: first <gateways> × 1 device, then <gateways> × <devices>. In one process, the second run reuses what
+ * the first left to the allocator and warmed (code, JIT, buffers): the difference is what the extra devices hold.
+ * When a run's publishing is over (the profile's `sent ...` line), while every gateway, device state and the
+ * recorder are still held, it forces full GCs and reads its memory. Prints `{"few": {...}, "many": {...}}`, each
+ * `{"rss", "heapUsed", "sent"}`. Arguments: <mqtt url> <gateways> <devices per gateway>; the tokens (any, the sink
+ * accepts all) in BENCH_SINK_TOKENS. Needs --expose-gc.
+ */
+import { runLoadProfile } from '../load/contract';
+import { mqttGatewayProfile } from '../load/mqtt-gateway';
+
+async function measured(mqttUrl: string, gateways: number, devices: number) {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('run with --expose-gc');
+  let memory: NodeJS.MemoryUsage | undefined;
+  const { report } = await runLoadProfile(
+    mqttGatewayProfile,
+    {
+      gateways,
+      devicesPerGateway: devices,
+      // the same modest load whatever the fleet's size: the difference between two runs is the devices' own cost
+      rate: 2000,
+      rateOf: 'total',
+      qos: 1,
+      protocolVersion: 5,
+      durationS: 2,
+      mqttUrl,
+      gatewayTokenEnv: 'BENCH_SINK_TOKENS',
+    },
+    {
+      log: (line) => {
+        if (!line.startsWith('sent ')) return;
+        gc();
+        gc();
+        memory = process.memoryUsage();
+      },
+      progress: () => {},
+    },
+  );
+  if (!memory) throw new Error('the run never reported its end of publishing');
+  return { rss: memory.rss, heapUsed: memory.heapUsed, sent: report.totals.sent };
+}
+
+async function main(): Promise<void> {
+  const [mqttUrl, gateways, devices] = process.argv.slice(2);
+  const few = await measured(mqttUrl, Number(gateways), 1);
+  const many = await measured(mqttUrl, Number(gateways), Number(devices));
+  process.stdout.write(`${JSON.stringify({ few, many })}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exitCode = 1;
+});
