@@ -112,9 +112,9 @@ const RPC_ANSWER = {
 
 /** What the client must have done before the platform acts, by kind of client. */
 const READY = {
-  http: 'sent a request',
-  mqtt: `subscribed to ${MQTT_DEVICE_STEP_TOPICS.join(' and ')}`,
-  gateway: 'connected its device on v1/gateway/connect',
+  http: () => 'sent a request',
+  mqtt: () => `subscribed to ${MQTT_DEVICE_STEP_TOPICS.join(' and ')}`,
+  gateway: (deviceName = 'its device') => `connected ${deviceName} on v1/gateway/connect`,
 } as const;
 
 function stepsFor(kind: keyof typeof STEP_REQUIREMENTS) {
@@ -133,7 +133,7 @@ function stepsFor(kind: keyof typeof STEP_REQUIREMENTS) {
   };
   const ready: StepPlan = {
     id: 'first-request',
-    instruction: `the client has ${READY[kind]}`,
+    instruction: `the client has ${READY[kind]()}`,
     requirements: [],
   };
   return { shared, rpc, ready };
@@ -314,8 +314,8 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       else
         options.say(
           ready === 'timed out'
-            ? `the client had not ${READY[kind]} within ${options.startTimeoutMs} ms: the steps are skipped`
-            : `the client ended before it had ${READY[kind]}: the steps are skipped`,
+            ? `the client had not ${READY[kind](deviceName)} within ${options.startTimeoutMs} ms: the steps are skipped`
+            : `the client ended before it had ${READY[kind](deviceName)}: the steps are skipped`,
         );
       exit = await client.end(options.graceMs);
       options.say(`the client under test ended: ${exit}`);

@@ -48,6 +48,8 @@ async function consoleUrl(child: ChildProcess): Promise<string> {
 
 interface PageView {
   step: string;
+  /** started (the platform acts) or waiting-for-operator (the device's turn) */
+  state: string;
   checklist: Record<string, string>;
   messages: number;
 }
@@ -55,6 +57,7 @@ interface PageView {
 /** What the page shows now: the step it asks for, the checklist's verdicts, how many messages it lists. */
 const VIEW = `({
   step: document.getElementById('current-step')?.dataset.step ?? '',
+  state: document.getElementById('current-step')?.dataset.state ?? '',
   checklist: Object.fromEntries([...document.querySelectorAll('#checklist tr[data-requirement]')]
     .map((row) => [row.dataset.requirement, row.dataset.verdict])),
   messages: document.querySelectorAll('#messages tr.message').length,
@@ -117,8 +120,11 @@ test('the operator console certifies the HTTP device driver in headless Chromium
     );
 
     assert.equal((await device.postAttributes({ json: { firmwareVersion: '1.0.0' } })).status, 200);
-    // the platform has set the shared attribute; the page asks to read it back
-    await stepIs('shared-attribute');
+    // the platform has set the shared attribute (the step waits for the device once it has): read it back
+    await page.waitFor<PageView>(
+      VIEW,
+      (shown) => shown.step === 'shared-attribute' && shown.state === 'waiting-for-operator',
+    );
     const shared = await device.getAttributes({ sharedKeys: ['iotcCertifyStep'] });
     assert.equal(shared.text, '{"shared":{"iotcCertifyStep":1}}');
     await stepIs('rpc');
