@@ -1,0 +1,44 @@
+/**
+ * The kinds of scenario state a step leaves for a later step, each with its own type (steps/world.ts holds them):
+ * platform ids by local name, time windows around requests, the REST connector client's credentials, MQTT connect
+ * outcomes.
+ */
+
+/** What a scenario names locally and the platform knows by an id. */
+export type IdKind = 'deviceProfile' | 'otaPackage' | 'persistentRpc';
+
+/** Local names to platform ids, by kind (a profile "p" and a package "p" are different things). */
+export class PlatformIds {
+  private readonly byKind = new Map<IdKind, Map<string, string>>();
+
+  set(kind: IdKind, local: string, id: string): void {
+    const ids = this.byKind.get(kind) ?? new Map<string, string>();
+    ids.set(local, id);
+    this.byKind.set(kind, ids);
+  }
+
+  get(kind: IdKind, local: string): string | undefined {
+    return this.byKind.get(kind)?.get(local);
+  }
+}
+
+/** The local clock around a request: a timestamp the platform assigned while serving it lies in between. */
+export interface TimeWindow {
+  start: number;
+  end: number;
+}
+
+/** What the REST connector's client sends instead of the endpoint's configured credentials. */
+export type ConnectorCredentials =
+  | { kind: 'none' }
+  | { kind: 'password'; password: string }
+  | { kind: 'authorization'; header: string };
+
+/** How the platform answered an MQTT CONNECT. */
+export type MqttConnectOutcome = { accepted: true } | { accepted: false; reasonCode: number };
+
+/** The ids of the RPC requests a gateway received for one of its devices: the latest, and the latest per method. */
+export interface ReceivedRpcIds {
+  latest: number;
+  byMethod: Map<string, number>;
+}
