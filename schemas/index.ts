@@ -35,25 +35,8 @@ export * from './target';
 export * from './requirements';
 export * from './rest-connector';
 export * from './load-http-telemetry';
+export * from './document-types';
 
-/** Plain-JS view of a JSON value (numbers as JS numbers). */
-export type JsonValue =
-  | string
-  | number
-  | boolean
-  | null
-  | JsonValue[]
-  | { [key: string]: JsonValue };
-export type KeyValueObject = Record<
-  string,
-  string | number | boolean | JsonValue[] | { [key: string]: JsonValue }
->;
-export type TimestampedTelemetry = { ts: number; values: KeyValueObject };
-/** The three telemetry forms. Written by hand from telemetrySchema: FromSchema cannot express its `not`. */
-export type Telemetry =
-  | KeyValueObject
-  | TimestampedTelemetry
-  | Array<KeyValueObject | TimestampedTelemetry>;
 export type ClientAttributes = FromSchema<typeof clientAttributesSchema>;
 export type AttributesResponse = FromSchema<typeof attributesResponseSchema>;
 export type Claim = FromSchema<typeof claimSchema>;

@@ -71,6 +71,18 @@ export function checkJsonDepth(text: string, limit = MAX_JSON_DEPTH): void {
   }
 }
 
+/**
+ * A JSON document of type T as parseLossless reads it: the same shape, every number a LosslessNumber (its lexeme
+ * kept). Members typed `unknown` stay unknown (they may hold LosslessNumbers at any depth).
+ */
+export type Lossless<T> = T extends number
+  ? LosslessNumber
+  : T extends ReadonlyArray<infer Element>
+    ? Array<Lossless<Element>>
+    : T extends object
+      ? { [Key in keyof T]: Lossless<T[Key]> }
+      : T;
+
 /** Parses JSON text keeping every number's lexeme. Throws SyntaxError on malformed or too deeply nested text. */
 export function parseLossless(text: string): unknown {
   checkJsonDepth(text);
