@@ -14,7 +14,7 @@ type KeyValueObject = Record<
 >;
 type TimestampedTelemetry = { ts: number; values: KeyValueObject };
 /** The three telemetry forms. Written by hand from telemetrySchema: FromSchema cannot express its `not`. */
-export type Telemetry =
+type Telemetry =
   | KeyValueObject
   | TimestampedTelemetry
   | Array<KeyValueObject | TimestampedTelemetry>;

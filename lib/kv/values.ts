@@ -20,7 +20,6 @@ import {
 import { faultActive } from '../../faults';
 
 export type ValueType = 'STRING' | 'BOOLEAN' | 'DOUBLE' | 'LONG' | 'JSON';
-export const VALUE_TYPES: readonly ValueType[] = ['STRING', 'BOOLEAN', 'DOUBLE', 'LONG', 'JSON'];
 
 /** A stored value. LONG keeps a bigint so that 2^63-1 survives; JSON keeps the document as parsed (plain JS). */
 export type TypedValue =

@@ -67,7 +67,7 @@ export function attributeRequestHandler(
 }
 
 /** `${a}, ${b}`: one name per comma-separated expression; expressions that find nothing are left out. */
-export function attributeNames(expression: string, data: unknown): string[] {
+function attributeNames(expression: string, data: unknown): string[] {
   const parts = expression.split(',');
   return (faultActive('RC-AREQ-07:first-name-only') ? parts.slice(0, 1) : parts)
     .map((part) => part.trim())

@@ -24,7 +24,7 @@ export interface CustomConverterModule {
   convert(request: RequestData): CustomConversion | Promise<CustomConversion>;
 }
 
-export type CustomConverterClass = new (
+type CustomConverterClass = new (
   section: Record<string, unknown>,
   logger: Logger,
 ) => CustomConverterModule;

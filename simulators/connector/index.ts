@@ -24,8 +24,7 @@ import { sendAttributeUpdate } from './attribute-updates';
 import { handleServerSideRpc, NOT_HANDLED } from './server-side-rpc';
 import { connectorQuirks, type ConnectorQuirksMode } from './quirks';
 
-export { loadConnectorConfig, completeConfig, ConnectorConfigError } from './config';
-export { checkConnectorConfig, DEFAULT_EXTENSIONS_FOLDER } from './checks';
+export { completeConfig, ConnectorConfigError } from './config';
 import { DEFAULT_EXTENSIONS_FOLDER } from './checks';
 export type { ConnectorConfig } from './config';
 export { CONNECTOR_QUIRKS_MODES, type ConnectorQuirksMode } from './quirks';
@@ -33,7 +32,7 @@ export { CONNECTOR_QUIRKS_MODES, type ConnectorQuirksMode } from './quirks';
 /** Every method the faults that ignore HTTPMethods serve. */
 const EVERY_METHOD = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
-export interface ConnectorOptions {
+interface ConnectorOptions {
   /** A parsed, completed configuration, or the path of a rest.json. */
   config: ConnectorConfig | string;
   /** The platform's MQTT URL and the connector's gateway device token (sent as the MQTT user name). */

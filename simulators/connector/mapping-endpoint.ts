@@ -19,7 +19,7 @@ import { answer, answerRemote, send } from './responses';
 
 export const WWW_AUTHENTICATE = { 'www-authenticate': 'Basic realm="iotc REST connector"' };
 
-export interface EndpointContext {
+interface EndpointContext {
   link: PlatformLink;
   remote: RemoteResponses;
   logger: Logger;

@@ -40,7 +40,7 @@ export class OutgoingDispatchers {
   }
 }
 
-export interface PreparedCall {
+interface PreparedCall {
   url: string;
   body?: string;
   config: OutgoingCallConfig;

@@ -12,7 +12,7 @@ import {
   type Qos,
 } from './mqtt-connection';
 
-export const DEVICE_TOPICS = {
+const DEVICE_TOPICS = {
   telemetry: 'v1/devices/me/telemetry',
   attributes: 'v1/devices/me/attributes',
   attributesRequest: (id: number) => `v1/devices/me/attributes/request/${id}`,

@@ -10,7 +10,7 @@ import { AuthenticationError } from '../core/errors';
 import type { User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
 
-export interface TokenLifetimes {
+interface TokenLifetimes {
   accessSeconds: number;
   refreshSeconds: number;
 }

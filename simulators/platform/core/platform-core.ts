@@ -39,12 +39,10 @@ import {
   type User,
 } from './model';
 
-export { randomToken } from './tokens';
 export { checksum } from './checksum';
-export { FIRMWARE_ATTRIBUTES } from './firmware';
 export type { TelemetryRecord } from './time-series';
 
-export interface CoreOptions {
+interface CoreOptions {
   /** device.claim.duration: the claim window when the device gives none (ms). */
   claimDurationMs: number;
   /** MIN_SERVER_SIDE_RPC_TIMEOUT (ms). */

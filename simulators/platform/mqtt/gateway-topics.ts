@@ -31,7 +31,7 @@ import type { GatewayDevices } from './gateway-devices';
 import { PublishFailure, REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
-export const GATEWAY_ATTRIBUTES_RESPONSE_TOPIC = 'v1/gateway/attributes/response';
+const GATEWAY_ATTRIBUTES_RESPONSE_TOPIC = 'v1/gateway/attributes/response';
 
 type Handler = (session: MqttSession, devices: GatewayDevices, text: string) => void;
 
