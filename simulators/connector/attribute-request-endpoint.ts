@@ -11,7 +11,7 @@ import { evaluateText } from '../../lib/expressions';
 import { AttributeRequestTimeoutError, type AttributeResponse } from '../gateway/mqtt-gateway';
 import type { PlatformLink } from './platform-link';
 import { isAuthorized } from './basic-auth';
-import type { AttributeRequestConfig } from './config';
+import type { AttributeRequestConfig } from './config-types';
 import { WWW_AUTHENTICATE } from './mapping-endpoint';
 import { readRequestData, RequestBodyError } from './request-data';
 import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';

@@ -8,7 +8,7 @@
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import { evaluate, evaluateText, jsonFragment, parseTemplate, textOf } from '../../lib/expressions';
 import { basicAuthorization } from './basic-auth';
-import type { OutgoingCallConfig } from './config';
+import type { OutgoingCallConfig } from './config-types';
 
 export type CallOutcome =
   | { ok: true; status: number; text: string; attempts: number }
