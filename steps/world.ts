@@ -19,6 +19,7 @@ import type { DeviceRpcRequest } from '../simulators/device/mqtt-device';
 import { PendingOperations } from './support/pending-operations';
 import {
   PlatformIds,
+  type AdminAuthState,
   type ConnectorCredentials,
   type MqttConnectOutcome,
   type ReceivedRpcIds,
@@ -90,6 +91,8 @@ export class IotcWorld extends World {
   readonly gatewayRpcsTaken = new Map<string, Set<string>>();
   /** By local device name: the RPC requests its gateway received for it. */
   readonly gatewayRpcIds = new Map<string, ReceivedRpcIds>();
+  /** Credentials of the administration API this scenario obtained (admin-auth steps). */
+  readonly adminAuth: AdminAuthState = { secrets: new Map() };
   /** By local device name: the id of the last RPC request an HTTP device polled. */
   readonly polledRpcIds = new Map<string, number>();
   /** Drivers with their own connection pool (HTTPS), closed by the After hook. */

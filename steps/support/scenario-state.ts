@@ -3,6 +3,19 @@
  * platform ids by local name, time windows around requests, the REST connector client's credentials, MQTT connect
  * outcomes.
  */
+import type { AdminResponse } from '../../src/admin-client';
+
+/** The administration-API credentials a scenario obtained (steps/support/admin-auth.ts); never printed. */
+export interface AdminAuthState {
+  /** The last answer of an authentication request. */
+  answer?: AdminResponse;
+  /** By placeholder name (`jwt`, `refresh token`, `api key`). */
+  secrets: Map<string, string>;
+  loggedInAt?: number;
+  apiKeyId?: string;
+  /** The lifetimes tokens of this scenario get: the target's stated ones, or those it set through the JWT settings. */
+  lifetimes?: { accessSec?: number; refreshSec?: number };
+}
 
 /** What a scenario names locally and the platform knows by an id. */
 export type IdKind = 'deviceProfile' | 'otaPackage' | 'persistentRpc';
