@@ -20,6 +20,7 @@ import { PendingOperations } from './support/pending-operations';
 import {
   PlatformIds,
   type AdminAuthState,
+  type RobustnessState,
   type ConnectorCredentials,
   type MqttConnectOutcome,
   type ReceivedRpcIds,
@@ -93,6 +94,8 @@ export class IotcWorld extends World {
   readonly gatewayRpcIds = new Map<string, ReceivedRpcIds>();
   /** Credentials of the administration API this scenario obtained (admin-auth steps). */
   readonly adminAuth: AdminAuthState = { secrets: new Map() };
+  /** What a robustness scenario keeps between its steps. */
+  readonly robustness: RobustnessState = { bareClients: new Map(), polls: [] };
   /** By local device name: the id of the last RPC request an HTTP device polled. */
   readonly polledRpcIds = new Map<string, number>();
   /** Drivers with their own connection pool (HTTPS), closed by the After hook. */

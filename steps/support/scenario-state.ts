@@ -4,6 +4,9 @@
  * outcomes.
  */
 import type { AdminResponse } from '../../src/admin-client';
+import type { DeviceResponse } from '../../simulators/device/http-device';
+import type { RawMqttClient } from '../../simulators/device/raw-mqtt-client';
+import type { OversizedAnswer } from './robustness/oversized-request';
 
 /** The administration-API credentials a scenario obtained (steps/support/admin-auth.ts); never printed. */
 export interface AdminAuthState {
@@ -15,6 +18,17 @@ export interface AdminAuthState {
   apiKeyId?: string;
   /** The lifetimes tokens of this scenario get: the target's stated ones, or those it set through the JWT settings. */
   lifetimes?: { accessSec?: number; refreshSec?: number };
+}
+
+/** What a robustness scenario keeps between its steps (robustness*.steps.ts). */
+export interface RobustnessState {
+  oversized?: Promise<OversizedAnswer>;
+  bareClients: Map<string, RawMqttClient>;
+  /** When the well-behaved device's telemetry was last answered (it is read back afterwards). */
+  servedAt?: number;
+  polls: Array<Promise<{ response: DeviceResponse; answeredAt: number }>>;
+  /** Whether the target refused the payload with bytes that are not UTF-8 (undefined: none was sent). */
+  invalidUtf8Refused?: boolean;
 }
 
 /** What a scenario names locally and the platform knows by an id. */
