@@ -1,71 +1,18 @@
 /** The `iotc` command line. */
 import { randomBytes } from 'node:crypto';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 import { SIMULATE_MODES, type SimulateOptions } from './simulate';
-import type { MqttGatewayCommandOptions } from './load-mqtt-gateway';
-import type { HttpTelemetryCommandOptions } from './load-http-telemetry';
 import type { ExternalApiOptions } from './external-api';
 import type { GatewayConfigOptions } from './gateway-config';
 import { registerCertifyCommand } from './certify-command';
+import { registerLoadCommands } from './load-commands';
+import { registerReportCommands } from './report-commands';
+import { idList, port, positiveInteger, runIdOption } from './option-parsers';
 
 // Each command loads its implementation when it runs: `iotc --help` loads none of the servers, cucumber or the
 // drivers, and starts in a fraction of a second.
-
-function port(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535)
-    throw new InvalidArgumentError('a port is an integer from 0 to 65535');
-  return parsed;
-}
-
-function runIdOption(value: string): string {
-  if (!/^[a-z0-9]{4,16}$/.test(value))
-    throw new InvalidArgumentError('a run id is 4 to 16 lowercase letters or digits');
-  return value;
-}
-
-function positiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0)
-    throw new InvalidArgumentError('expected a positive integer');
-  return parsed;
-}
-
-function idList(value: string): string[] {
-  const ids = value
-    .split(',')
-    .map((id) => id.trim())
-    .filter(Boolean);
-  if (!ids.length) throw new InvalidArgumentError('expected a comma-separated list of ids');
-  return ids;
-}
-
-function positiveNumber(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0)
-    throw new InvalidArgumentError('expected a positive number');
-  return parsed;
-}
-
-function qos(value: string): 0 | 1 {
-  if (value !== '0' && value !== '1') throw new InvalidArgumentError('QoS is 0 or 1');
-  return value === '1' ? 1 : 0;
-}
-
-function mqttVersion(value: string): 4 | 5 {
-  if (value === '5') return 5;
-  if (value === '3.1.1' || value === '4') return 4;
-  throw new InvalidArgumentError('MQTT version is 3.1.1 or 5');
-}
-
-function duration(value: string): number {
-  const parsed = positiveNumber(value);
-  if (parsed > 3600)
-    throw new InvalidArgumentError('at most 3600 seconds: a load run stops by itself');
-  return parsed;
-}
 
 // usage errors exit 2 (bad invocation), like every other error that stops a command before it can test anything;
 // --help and --version still exit 0. Set before the subcommands are made: they inherit it.
@@ -111,159 +58,8 @@ program
     },
   );
 
-const load = program.command('load').description('load profiles against a target');
-load
-  .command('report-rate-limit')
-  .description(
-    'find the analytics report limiter (pool size, queue capacity) with rising concurrency; fail when it differs from the profile',
-  )
-  .option(
-    '-t, --target <profile>',
-    'built-in profile name or target profile JSON file',
-    process.env.IOTC_TARGET || 'embedded',
-  )
-  .option('-r, --reports <dir>', 'where reports/load/ is written', 'reports')
-  .option(
-    '--max-concurrency <n>',
-    'highest concurrency tried (default: declared pool + queue + 3)',
-    positiveInteger,
-  )
-  .action(async (options: { target: string; reports: string; maxConcurrency?: number }) => {
-    const { probeReportRateLimit } =
-      require('../../load/report-rate-limit') as typeof import('../../load/report-rate-limit');
-    const { exitCode } = await probeReportRateLimit({
-      target: options.target,
-      reportsDir: options.reports,
-      maxConcurrency: options.maxConcurrency,
-    });
-    process.exitCode = exitCode;
-  });
-
-load
-  .command('mqtt-gateway')
-  .description(
-    'G gateways x D devices publish telemetry over MQTT for a bounded time; sent, acknowledged, stored, lost, duplicated, latency',
-  )
-  .option(
-    '-t, --target <profile>',
-    'built-in profile name or target profile JSON file',
-    process.env.IOTC_TARGET || 'embedded',
-  )
-  .option(
-    '--mqtt-url <url>',
-    'a bare MQTT target instead of a profile (no admin API: nothing is created, stored counts are not measured)',
-  )
-  .option(
-    '--gateway-token-env <VAR>',
-    'with --mqtt-url: environment variable holding the gateway access tokens, comma-separated, one per gateway',
-  )
-  .option('-g, --gateways <n>', 'gateways', positiveInteger, 10)
-  .option('-d, --devices <n>', 'devices per gateway', positiveInteger, 10)
-  .option('--rate <n>', 'messages per second per gateway', positiveNumber, 100)
-  .option(
-    '--total-rate <n>',
-    'messages per second for the whole fleet (instead of --rate)',
-    positiveNumber,
-  )
-  .option('--qos <0|1>', 'QoS of the telemetry publishes', qos, 1 as const)
-  .option('--mqtt-version <3.1.1|5>', 'MQTT protocol version', mqttVersion, 5 as const)
-  .option('--duration <s>', 'seconds of publishing (at most 3600)', duration, 10)
-  .option('--payload-bytes <n>', 'pad each telemetry message to this many bytes', positiveInteger)
-  .option('--window <n>', 'unanswered publishes a gateway keeps at most', positiveInteger, 1000)
-  .option(
-    '--sample <n>',
-    'read back at most this many devices, spread over the fleet (default: all up to 1000)',
-    positiveInteger,
-  )
-  .option('-r, --reports <dir>', 'where reports/load/ is written', 'reports')
-  .action(async (options: MqttGatewayCommandOptions) => {
-    const { mqttGatewayCommand } =
-      require('./load-mqtt-gateway') as typeof import('./load-mqtt-gateway');
-    process.exitCode = await mqttGatewayCommand(options);
-  });
-
-load
-  .command('http-telemetry')
-  .description(
-    'N devices post telemetry over the HTTP device API at a rate for a bounded time; every answer counted by status, stored/lost/duplicated read back; thresholds decide the exit code',
-  )
-  .option(
-    '-t, --target <profile>',
-    'built-in profile name or target profile JSON file',
-    process.env.IOTC_TARGET || 'embedded',
-  )
-  .option('-n, --devices <n>', 'devices created for the run', positiveInteger, 10)
-  .option('--rate <n>', 'telemetry requests per second for the whole fleet', positiveNumber, 100)
-  .option('--duration <s>', 'seconds of posting (at most 3600)', duration, 10)
-  .option('--concurrency <n>', 'requests unanswered at most at once (default 64)', positiveInteger)
-  .option(
-    '--sample <n>',
-    'read back at most this many devices, spread over the fleet (default: all up to 1000)',
-    positiveInteger,
-  )
-  .option(
-    '--threshold <expression>',
-    "k6-style threshold added to the profile's defaults, e.g. 'p99<50' or 'errors<=10' (repeatable)",
-    (value: string, previous: string[]) => [...previous, value],
-    [] as string[],
-  )
-  .option('-r, --reports <dir>', 'where reports/load/ is written', 'reports')
-  .action(async (options: HttpTelemetryCommandOptions) => {
-    const { httpTelemetryCommand } =
-      require('./load-http-telemetry') as typeof import('./load-http-telemetry');
-    process.exitCode = await httpTelemetryCommand(options);
-  });
-
-const report = program.command('report').description('work with conformance reports');
-report
-  .command('merge')
-  .description(
-    'merge the conformance reports of runs split across machines (exit non-zero on any FAIL)',
-  )
-  .argument('<parts...>', 'report folders or conformance.json files')
-  .requiredOption('-o, --out <dir>', 'where the merged reports are written')
-  .action((parts: string[], options: { out: string }) => {
-    const { mergeCommand } = require('./report') as typeof import('./report');
-    process.exitCode = mergeCommand(parts, options.out);
-  });
-report
-  .command('keygen')
-  .description(
-    'make an Ed25519 key pair for signing reports: <base>.key (keep it secret) and <base>.pub',
-  )
-  .argument('<base>', 'path and file name without extension')
-  .action((base: string) => {
-    const { generateSigningKey } =
-      require('../report/signature') as typeof import('../report/signature');
-    const files = generateSigningKey(base);
-    console.log(`private key ${files.privateKey} (mode 600), public key ${files.publicKey}`);
-  });
-report
-  .command('sign')
-  .description(
-    'sign conformance.json of a report folder with an Ed25519 private key (writes conformance.json.sig)',
-  )
-  .argument('<dir>', 'the report folder')
-  .requiredOption('-k, --key <file>', 'the Ed25519 private key (PEM)')
-  .action((dir: string, options: { key: string }) => {
-    const { signReport } = require('../report/signature') as typeof import('../report/signature');
-    signReport(dir, options.key);
-    console.log(`signed ${dir}/conformance.json: ${dir}/conformance.json.sig`);
-  });
-report
-  .command('verify')
-  .description(
-    'check that conformance.json is unchanged: its SHA-256 digest and, with a public key, its signature (exit 1 if not)',
-  )
-  .argument('<dir>', 'the report folder')
-  .option('-p, --public-key <file>', 'the Ed25519 public key (PEM) of whoever signed it')
-  .action((dir: string, options: { publicKey?: string }) => {
-    const { verifyReport } = require('../report/signature') as typeof import('../report/signature');
-    const result = verifyReport(dir, options.publicKey);
-    console.log(`digest: ${result.digest}; signature: ${result.signature}`);
-    const good = result.digest === 'match' && ['valid', 'not checked'].includes(result.signature);
-    process.exitCode = good ? 0 : 1;
-  });
+registerLoadCommands(program);
+registerReportCommands(program);
 
 program
   .command('faults')
