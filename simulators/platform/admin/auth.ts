@@ -97,7 +97,7 @@ export class AdminAuth {
       return this.userById(String(claims.userId));
     }
     if (scheme === 'ApiKey' && credential && !faultActive('AUTH-03:api-key-refused')) {
-      const key = this.core.apiKeyByValue(credential);
+      const key = this.core.apiKeys.withValue(credential);
       if (!key) throw new AuthenticationError('Invalid username or password');
       if (!key.enabled && !faultActive('AUTH-KEY-02:disabled-accepted'))
         throw new AuthenticationError('User account is not active');
