@@ -1,6 +1,6 @@
 /**
  * The outgoing calls of rest.json (requestsMapping.attributeUpdates and serverSideRpc) with their defaults, and the
- * planted faults that break their members (faults/catalogue/rest-connector.ts).
+ * planted faults that break their members (faults/catalogue/rest-connector-requests-mapping.ts).
  */
 import type { RestConnectorFile } from '../../schemas';
 import { faultActive } from '../../faults';
