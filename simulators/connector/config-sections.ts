@@ -50,7 +50,7 @@ export function security(
       };
 }
 
-export function deviceInfo(section: Partial<DeviceInfo> | undefined, custom: boolean): DeviceInfo {
+function deviceInfo(section: Partial<DeviceInfo> | undefined, custom: boolean): DeviceInfo {
   const jsonName = faultActive('RC-JSON-02:default-name-expression') ? '${name}' : 'Device ${name}';
   const jsonNameSource = faultActive('RC-JSON-03:default-source-constant') ? 'constant' : 'request';
   const profile = faultActive('RC-JSON-05:default-profile') ? 'Default' : 'default';

@@ -25,7 +25,7 @@ interface ConnectedDevice {
  * What a gateway's devices use of its session (MqttSession, session.ts): declared here, so that the session, which
  * holds its GatewayDevices, and this module do not import each other.
  */
-export interface GatewaySession {
+interface GatewaySession {
   readonly context: {
     readonly core: PlatformCore;
     readonly sessionsByDevice: ReadonlyMap<string, GatewaySession>;
