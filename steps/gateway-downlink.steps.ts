@@ -21,14 +21,14 @@ When(
       ...fields,
     } as never);
     this.lastPublish = answer.publish;
-    this.pending.start('gatewayAttributeResponse', gateway, Promise.resolve(answer.response));
+    this.gatewayAttributeResponses.set(gateway, answer.response);
   },
 );
 
 Then(
   /^the gateway "([^"]*)" receives on v1\/gateway\/attributes\/response an answer with the id of its request for "([^"]*)"$/,
   async function (this: IotcWorld, gateway: string, local: string) {
-    const response = await this.pending.get('gatewayAttributeResponse', gateway);
+    const response = this.gatewayAttributeResponses.get(gateway);
     assert.ok(response, 'the gateway sent no attribute request');
     assert.equal(
       typeof response.id,
@@ -40,8 +40,8 @@ Then(
   },
 );
 
-async function attributeAnswer(world: IotcWorld, gateway: string): Promise<AttributeResponse> {
-  const response = await world.pending.get('gatewayAttributeResponse', gateway);
+function attributeAnswer(world: IotcWorld, gateway: string): AttributeResponse {
+  const response = world.gatewayAttributeResponses.get(gateway);
   assert.ok(response, 'the gateway sent no attribute request');
   return response;
 }
@@ -70,7 +70,7 @@ function answeredAttributes(
 Then(
   /^the gateway's attribute answer for "([^"]*)" holds (?!no attribute )(.+)$/,
   async function (this: IotcWorld, gateway: string, expected: string) {
-    const response = await attributeAnswer(this, gateway);
+    const response = attributeAnswer(this, gateway);
     const wanted = Object.entries(JSON.parse(expected) as Record<string, unknown>);
     const found = answeredAttributes(
       toPlain(parseLossless(response.raw)) as Record<string, unknown>,
@@ -88,7 +88,7 @@ Then(
 Then(
   /^the gateway's attribute answer for "([^"]*)" holds no attribute "([^"]*)"$/,
   async function (this: IotcWorld, gateway: string, key: string) {
-    const response = await attributeAnswer(this, gateway);
+    const response = attributeAnswer(this, gateway);
     const found = answeredAttributes(
       toPlain(parseLossless(response.raw)) as Record<string, unknown>,
       undefined,
@@ -228,7 +228,10 @@ async function receivedRpc(
   const fresh = (request: GatewayRpcRequest) =>
     request.device === name && !taken.has(`${name}#${request.id}`);
   const request = driver.rpcRequests.find(fresh) ?? (await driver.nextRpcRequest(name, timeoutMs));
-  if (request) world.gatewayRpcsTaken.set(gateway, taken.add(`${name}#${request.id}`));
+  if (request) {
+    taken.add(`${name}#${request.id}`);
+    world.gatewayRpcsTaken.set(gateway, taken);
+  }
   return request;
 }
 

@@ -13,7 +13,7 @@ import { ExchangeLog } from '../src/report/exchanges';
 import { run, type RunContext } from './support/run';
 import { creation, type EntityKind } from '../src/target/journal';
 import { eventually } from './support/eventually';
-import type { MqttGateway } from '../simulators/gateway/mqtt-gateway';
+import type { AttributeResponse, MqttGateway } from '../simulators/gateway/mqtt-gateway';
 import type { PublishOutcome } from '../simulators/device/mqtt-connection';
 import type { DeviceRpcRequest } from '../simulators/device/mqtt-device';
 import { PendingOperations } from './support/pending-operations';
@@ -88,6 +88,8 @@ export class IotcWorld extends World {
   readonly ownRpcRequests = new Map<string, DeviceRpcRequest[]>();
   /** By gateway: the index (in its driver's attributeUpdates) of the last update a step awaited. */
   readonly gatewayUpdatesSeen = new Map<string, number>();
+  /** By gateway: the answer to its last attribute request (v1/gateway/attributes/response). */
+  readonly gatewayAttributeResponses = new Map<string, AttributeResponse>();
   /** By gateway: the RPCs (`device#id`) a step has taken already, so that the next step takes a fresh one. */
   readonly gatewayRpcsTaken = new Map<string, Set<string>>();
   /** By local device name: the RPC requests its gateway received for it. */

@@ -6,7 +6,6 @@ import type { AdminResponse } from '../../src/admin-client';
 import type { ConnectorResponse } from '../../simulators/connector-client';
 import type { DeviceResponse } from '../../simulators/device/http-device';
 import type { SessionLimits } from '../../simulators/device/mqtt-device';
-import type { AttributeResponse } from '../../simulators/gateway/mqtt-gateway';
 
 /** What each kind of pending operation resolves to. */
 export interface PendingResults {
@@ -22,8 +21,6 @@ export interface PendingResults {
   mqttClientRpc: unknown;
   /** The getSessionLimits RPC of an MQTT device or gateway. */
   sessionLimits: SessionLimits | undefined;
-  /** A gateway's attribute request for one of its devices. */
-  gatewayAttributeResponse: AttributeResponse;
   /** A request of the REST connector's client, by its label in the scenario. */
   connectorRequest: ConnectorResponse;
   /** The platform's two-way RPC to a connector device. */
