@@ -13,8 +13,6 @@ import { IotcError } from '../lib/errors';
 export type { FaultId } from './catalogue';
 export { FAULT_CATALOGUE } from './catalogue';
 
-export type { FaultDefinition } from './catalogue/definition';
-
 /** The requirement a fault breaks: its id up to the first colon. */
 export function faultRequirement(id: string): string {
   return id.slice(0, id.indexOf(':'));

@@ -18,7 +18,7 @@ export function withRunNames(configText: string, runId: string, namePrefix = 'io
 }
 
 /** A member 3.8.3 cannot run without, where it belongs, what interfaces.md makes its default, and its requirement. */
-export interface RequiredMember {
+interface RequiredMember {
   section:
     | 'mapping'
     | 'mapping.converter'

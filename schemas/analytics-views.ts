@@ -139,5 +139,4 @@ export const viewsFileSchema = {
 export type ColumnSource = FromSchema<typeof columnSchema>['source'];
 export type FilterSource = FromSchema<typeof filterSchema>['source'];
 export type TableViewFile = FromSchema<typeof tableViewSchema>;
-export type ViewsFile = FromSchema<typeof viewsFileSchema>;
 export type AttributeScope = (typeof ATTRIBUTE_SCOPES)[number];

@@ -1,8 +1,8 @@
 /**
- * Payloads of the MQTT gateway API (interfaces.md "MQTT gateway API"), uplink (gateway → platform) and downlink.
+ * Payloads of the MQTT gateway API (interfaces.md "MQTT gateway API"), uplink (gateway → platform).
  * Device names are object keys or `device` members: a non-empty string.
  */
-import { keyValueObjectSchema, keyValueSchema } from './kv';
+import { keyValueObjectSchema } from './kv';
 import { acceptedTelemetryElementSchema } from './telemetry';
 
 const deviceName = { type: 'string', minLength: 1 } as const;
@@ -70,7 +70,7 @@ export const gatewayAttributeRequestSpecSchema = {
 } as const;
 
 /** ThingsBoard's attribute request, which real gateways send: one scope (`client` true or false), `key` or `keys`. */
-export const gatewayAttributeRequestThingsboardSchema = {
+const gatewayAttributeRequestThingsboardSchema = {
   $id: 'iotc:gateway-attribute-request-thingsboard',
   type: 'object',
   required: ['id', 'device', 'client'],
@@ -107,31 +107,5 @@ export const gatewayClaimSchema = {
   additionalProperties: {
     type: 'object',
     properties: { secretKey: { type: 'string' }, durationMs: integer },
-  },
-} as const;
-
-/** v1/gateway/attributes (downlink): a shared-attribute update of one connected device. */
-export const gatewayAttributeUpdateSchema = {
-  $id: 'iotc:gateway-attribute-update',
-  type: 'object',
-  required: ['device', 'data'],
-  properties: {
-    device: deviceName,
-    data: { type: 'object', additionalProperties: keyValueSchema },
-  },
-} as const;
-
-/** v1/gateway/rpc (downlink): a server-side RPC for one connected device. */
-export const gatewayRpcRequestSchema = {
-  $id: 'iotc:gateway-rpc-request',
-  type: 'object',
-  required: ['device', 'data'],
-  properties: {
-    device: deviceName,
-    data: {
-      type: 'object',
-      required: ['id', 'method'],
-      properties: { id: integer, method: { type: 'string' }, params: {} },
-    },
   },
 } as const;

@@ -1,29 +1,16 @@
 /**
- * schemas/ is the single source of truth for payload shapes: the TypeScript types below, the ajv validators
- * (validate.ts) and the fast-check arbitraries (arbitrary.ts) all derive from these JSON Schemas.
+ * schemas/ is the single source of truth for payload shapes: the TypeScript types (below, and DocumentOf in
+ * document-types.ts, which parseValid returns), the ajv validators (validate.ts) and the fast-check arbitraries
+ * (arbitrary/) all derive from these JSON Schemas.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import type { clientAttributesSchema, attributesResponseSchema } from './attributes';
-import type { claimSchema } from './claim';
-import type { provisionRequestSchema, provisionResponseSchema } from './provision';
-import type {
-  persistentRpcAcceptedSchema,
-  persistentRpcSchema,
-  rpcRequestSchema,
-  serverRpcCallSchema,
-} from './rpc';
+import type { persistentRpcAcceptedSchema, persistentRpcSchema, serverRpcCallSchema } from './rpc';
 import type { targetProfileSchema } from './target';
 import type { restConnectorConfigSchema } from './rest-connector';
 import type { httpTelemetryLoadOptionsSchema } from './load-http-telemetry';
 import type { mqttGatewayLoadOptionsSchema } from './load-mqtt-gateway';
 import type { mqttConnectLoadOptionsSchema } from './load-mqtt-connect';
 import type { reportRateLimitLoadOptionsSchema } from './load-report-rate-limit';
-import type {
-  gatewayAttributeRequestSchema,
-  gatewayClaimSchema,
-  gatewayConnectSchema,
-  gatewayRpcReplySchema,
-} from './gateway';
 import type { requirementCatalogueSchema, requirementSchema } from './requirements';
 
 export * from './kv';
@@ -42,31 +29,8 @@ export * from './load-mqtt-gateway';
 export * from './load-mqtt-connect';
 export * from './load-report-rate-limit';
 export * from './load-thresholds';
+export * from './document-types';
 
-/** Plain-JS view of a JSON value (numbers as JS numbers). */
-export type JsonValue =
-  | string
-  | number
-  | boolean
-  | null
-  | JsonValue[]
-  | { [key: string]: JsonValue };
-export type KeyValueObject = Record<
-  string,
-  string | number | boolean | JsonValue[] | { [key: string]: JsonValue }
->;
-export type TimestampedTelemetry = { ts: number; values: KeyValueObject };
-/** The three telemetry forms. Written by hand from telemetrySchema: FromSchema cannot express its `not`. */
-export type Telemetry =
-  | KeyValueObject
-  | TimestampedTelemetry
-  | Array<KeyValueObject | TimestampedTelemetry>;
-export type ClientAttributes = FromSchema<typeof clientAttributesSchema>;
-export type AttributesResponse = FromSchema<typeof attributesResponseSchema>;
-export type Claim = FromSchema<typeof claimSchema>;
-export type ProvisionRequest = FromSchema<typeof provisionRequestSchema>;
-export type ProvisionResponse = FromSchema<typeof provisionResponseSchema>;
-export type RpcRequest = FromSchema<typeof rpcRequestSchema>;
 export type ServerRpcCall = FromSchema<typeof serverRpcCallSchema>;
 export type PersistentRpcAccepted = FromSchema<typeof persistentRpcAcceptedSchema>;
 export type PersistentRpcRecord = FromSchema<typeof persistentRpcSchema>;
@@ -79,7 +43,3 @@ export type HttpTelemetryLoadOptions = FromSchema<typeof httpTelemetryLoadOption
 export type MqttGatewayLoadOptions = FromSchema<typeof mqttGatewayLoadOptionsSchema>;
 export type MqttConnectLoadOptions = FromSchema<typeof mqttConnectLoadOptionsSchema>;
 export type ReportRateLimitLoadOptions = FromSchema<typeof reportRateLimitLoadOptionsSchema>;
-export type GatewayConnect = FromSchema<typeof gatewayConnectSchema>;
-export type GatewayAttributeRequest = FromSchema<typeof gatewayAttributeRequestSchema>;
-export type GatewayRpcReply = FromSchema<typeof gatewayRpcReplySchema>;
-export type GatewayClaim = FromSchema<typeof gatewayClaimSchema>;

@@ -36,7 +36,7 @@ const deviceInfoSchema = {
 } as const;
 
 /** Types an entry may declare; multipart strings are converted by them (interfaces.md rule 3). */
-export const ENTRY_TYPES = [
+const ENTRY_TYPES = [
   'string',
   'str',
   'double',

@@ -5,7 +5,7 @@ import addFormats from 'ajv-formats';
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
 
-export interface Validation {
+interface Validation {
   ok: boolean;
   /** Human-readable reasons, empty when ok. */
   errors: string[];
@@ -52,7 +52,7 @@ export function validationErrors(schema: Schema, value: unknown): ErrorObject[] 
 }
 
 /** One ajv error in words a user can act on: the offending member named, the allowed values listed. */
-export function describeError(error: ErrorObject): string {
+function describeError(error: ErrorObject): string {
   const where = error.instancePath || '(root)';
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {

@@ -8,7 +8,7 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import { request } from 'undici';
 import { parseLossless, toPlain } from '../lib/kv/values';
 import type { IotcWorld } from './world';
-import { scenarioJwt } from './admin-auth.steps';
+import { scenarioJwt } from './support/admin-auth';
 
 interface ReportAnswer {
   status: number;

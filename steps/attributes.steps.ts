@@ -28,7 +28,7 @@ Given(
         scope === 'shared' ? 'SHARED_SCOPE' : 'SERVER_SCOPE',
         body,
       );
-    const poll = this.pending.get(`updates:${local}`);
+    const poll = this.pending.get('attributeUpdatesPoll', local);
     if (scope !== 'shared' || !poll) return save();
     const { eventuallyMs, pollIntervalMs } = this.run.target.timeouts;
     const deadline = Date.now() + eventuallyMs;
@@ -75,7 +75,11 @@ When(
 
 /** Starts the long-poll and goes on at once; a Then step awaits its answer. */
 function startUpdatesPoll(this: IotcWorld, local: string, timeoutMs: number): void {
-  this.pending.set(`updates:${local}`, this.device(local).driver.pollAttributeUpdates(timeoutMs));
+  this.pending.start(
+    'attributeUpdatesPoll',
+    local,
+    this.device(local).driver.pollAttributeUpdates(timeoutMs),
+  );
 }
 
 When('the device {string} waits for shared attribute updates for up to {int} ms', startUpdatesPoll);
@@ -87,7 +91,7 @@ Given(
 Then(
   /^the attribute updates poll of "([^"]*)" answers 200 with (.+)$/,
   async function (this: IotcWorld, local: string, expected: string) {
-    const response = (await this.pending.get(`updates:${local}`)) as DeviceResponse;
+    const response = (await this.pending.get('attributeUpdatesPoll', local)) as DeviceResponse;
     assert.ok(response, 'no attribute updates poll was started');
     assert.equal(response.status, 200, `the poll answered ${this.shown(response)}`);
     assert.ok(
@@ -100,7 +104,7 @@ Then(
 Then(
   'the attribute updates poll of {string} times out with {int} and an empty body after at least {int} ms',
   async function (this: IotcWorld, local: string, status: number, minimumMs: number) {
-    const response = (await this.pending.get(`updates:${local}`)) as DeviceResponse;
+    const response = (await this.pending.get('attributeUpdatesPoll', local)) as DeviceResponse;
     assert.ok(response, 'no attribute updates poll was started');
     assert.equal(response.status, status, `the poll answered ${this.shown(response)}`);
     assert.equal(response.text, '', 'a timed-out poll has an empty body');

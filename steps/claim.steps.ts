@@ -15,7 +15,7 @@ When(
   /^the device "([^"]*)" posts the claim (.+)$/,
   async function (this: IotcWorld, local: string, body: string) {
     this.response = await this.device(local).driver.claim({ raw: body });
-    this.ids.set(`claim-acknowledged:${local}`, String(Date.now()));
+    this.claimsAcknowledgedAt.set(local, Date.now());
   },
 );
 
@@ -23,7 +23,7 @@ When(
   'the device {string} posts a claim with no body',
   async function (this: IotcWorld, local: string) {
     this.response = await this.device(local).driver.claim();
-    this.ids.set(`claim-acknowledged:${local}`, String(Date.now()));
+    this.claimsAcknowledgedAt.set(local, Date.now());
   },
 );
 
@@ -78,7 +78,7 @@ async function claimFailsAfterWindow(
   local: string,
   secretKey: string,
 ): Promise<void> {
-  const acknowledged = Number(world.ids.get(`claim-acknowledged:${local}`));
+  const acknowledged = world.claimsAcknowledgedAt.get(local);
   assert.ok(acknowledged, `the device "${local}" has posted no claim`);
   const windowEnds = acknowledged + durationMs + REGISTRATION_SLACK_MS;
   await world.eventually(async () => {

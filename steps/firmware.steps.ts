@@ -27,7 +27,7 @@ Given(
         }),
       (ota) => this.run.admin.deleteFirmware(ota.id),
     );
-    this.ids.set(packageKey(title, version), created.id);
+    this.ids.set('otaPackage', packageKey(title, version), created.id);
     this.blobs.set(packageKey(title, version), data);
   },
 );
@@ -36,7 +36,7 @@ When(
   'the platform assigns the firmware {string} version {string} to {string}',
   async function (this: IotcWorld, title: string, version: string, local: string) {
     const device = this.device(local);
-    const packageId = this.ids.get(packageKey(title, version));
+    const packageId = this.ids.get('otaPackage', packageKey(title, version));
     assert.ok(packageId, `no firmware package ${title} ${version} in this scenario`);
     const current = await this.run.admin.getDevice(device.record.id);
     await this.run.admin.saveDevice({

@@ -20,7 +20,7 @@ When(
     const before = Date.now();
     this.lastPublish = await this.gateway(gateway).driver.device.sendTelemetry(payload);
     // the window a server timestamp must lie in (`server` in a telemetry table, steps/telemetry.steps.ts)
-    this.ids.set(`sent-window:${gateway}`, `${before}:${Date.now()}`);
+    this.sentWindows.set(gateway, { start: before, end: Date.now() });
   },
 );
 
@@ -36,16 +36,14 @@ When(
   async function (this: IotcWorld, gateway: string) {
     const updates: Array<Record<string, unknown>> = [];
     await this.gateway(gateway).driver.device.onSharedAttributes((update) => updates.push(update));
-    this.pending.set(`own-updates:${gateway}`, Promise.resolve(updates));
+    this.ownSharedUpdates.set(gateway, updates);
   },
 );
 
 Then(
   /^the (?:gateway|MQTT device) "([^"]*)" receives its own shared attribute update (.+)$/,
   async function (this: IotcWorld, gateway: string, expected: string) {
-    const updates = (await this.pending.get(`own-updates:${gateway}`)) as
-      | Array<Record<string, unknown>>
-      | undefined;
+    const updates = this.ownSharedUpdates.get(gateway);
     assert.ok(updates, 'the gateway has not subscribed to its own shared attribute updates');
     const wanted = JSON.parse(expected) as Record<string, unknown>;
     await this.eventually(() => {
@@ -68,7 +66,7 @@ When(
       requests.push(request);
       return JSON.parse(reply) as unknown;
     });
-    this.pending.set(`own-rpcs:${gateway}`, Promise.resolve(requests));
+    this.ownRpcRequests.set(gateway, requests);
   },
 );
 
@@ -134,20 +132,18 @@ When(
         recorder: this.exchanges.record,
       });
       this.cleanups.push({ what: 'MQTT connection', undo: () => connection.close() });
-      this.ids.set('mqtt-connect', 'accepted');
+      this.mqttConnectOutcome = { accepted: true };
     } catch (error) {
       if (!(error instanceof MqttConnectRefusedError)) throw error;
-      this.ids.set('mqtt-connect', `refused ${error.refusal.code}`);
+      this.mqttConnectOutcome = { accepted: false, reasonCode: error.refusal.code };
     }
   },
 );
 
 Then('the MQTT connection is refused', function (this: IotcWorld) {
-  const outcome = this.ids.get('mqtt-connect');
-  assert.ok(
-    outcome?.startsWith('refused'),
-    `the MQTT connection was ${outcome ?? 'not attempted'}`,
-  );
+  const outcome = this.mqttConnectOutcome;
+  assert.ok(outcome, 'the MQTT connection was not attempted');
+  assert.equal(outcome.accepted, false, 'the MQTT connection was accepted');
 });
 
 Then('the gateway {string} is still connected', function (this: IotcWorld, gateway: string) {

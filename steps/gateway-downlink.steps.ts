@@ -7,7 +7,6 @@ import {
   type GatewayRpcRequest,
 } from '../simulators/gateway/mqtt-gateway';
 import { jsonEqual, parseLossless, toPlain } from '../lib/kv/values';
-import type { AdminResponse } from '../src/admin-client';
 import type { IotcWorld } from './world';
 import { sameJson } from './support/expectations';
 
@@ -22,16 +21,14 @@ When(
       ...fields,
     } as never);
     this.lastPublish = answer.publish;
-    this.pending.set(`attribute-response:${gateway}`, Promise.resolve(answer.response));
+    this.gatewayAttributeResponses.set(gateway, answer.response);
   },
 );
 
 Then(
   /^the gateway "([^"]*)" receives on v1\/gateway\/attributes\/response an answer with the id of its request for "([^"]*)"$/,
   async function (this: IotcWorld, gateway: string, local: string) {
-    const response = (await this.pending.get(`attribute-response:${gateway}`)) as
-      | AttributeResponse
-      | undefined;
+    const response = this.gatewayAttributeResponses.get(gateway);
     assert.ok(response, 'the gateway sent no attribute request');
     assert.equal(
       typeof response.id,
@@ -43,10 +40,8 @@ Then(
   },
 );
 
-async function attributeAnswer(world: IotcWorld, gateway: string): Promise<AttributeResponse> {
-  const response = (await world.pending.get(`attribute-response:${gateway}`)) as
-    | AttributeResponse
-    | undefined;
+function attributeAnswer(world: IotcWorld, gateway: string): AttributeResponse {
+  const response = world.gatewayAttributeResponses.get(gateway);
   assert.ok(response, 'the gateway sent no attribute request');
   return response;
 }
@@ -75,7 +70,7 @@ function answeredAttributes(
 Then(
   /^the gateway's attribute answer for "([^"]*)" holds (?!no attribute )(.+)$/,
   async function (this: IotcWorld, gateway: string, expected: string) {
-    const response = await attributeAnswer(this, gateway);
+    const response = attributeAnswer(this, gateway);
     const wanted = Object.entries(JSON.parse(expected) as Record<string, unknown>);
     const found = answeredAttributes(
       toPlain(parseLossless(response.raw)) as Record<string, unknown>,
@@ -93,7 +88,7 @@ Then(
 Then(
   /^the gateway's attribute answer for "([^"]*)" holds no attribute "([^"]*)"$/,
   async function (this: IotcWorld, gateway: string, key: string) {
-    const response = await attributeAnswer(this, gateway);
+    const response = attributeAnswer(this, gateway);
     const found = answeredAttributes(
       toPlain(parseLossless(response.raw)) as Record<string, unknown>,
       undefined,
@@ -127,7 +122,7 @@ Then(
       update,
       `no update of ${JSON.stringify(wanted)} for ${local} reached the gateway; it received ${JSON.stringify(driver.attributeUpdates.map((u) => u.data))}`,
     );
-    this.ids.set(`update-seen:${gateway}`, String(driver.attributeUpdates.indexOf(update)));
+    this.gatewayUpdatesSeen.set(gateway, driver.attributeUpdates.indexOf(update));
   },
 );
 
@@ -137,7 +132,7 @@ Then(
     const name = this.device(local).record.name;
     const driver = this.gateway(gateway).driver;
     // the update this step waits for is the first for the device after the one the scenario awaited before
-    const seen = Number(this.ids.get(`update-seen:${gateway}`) ?? -1);
+    const seen = this.gatewayUpdatesSeen.get(gateway) ?? -1;
     const update =
       driver.attributeUpdates.find(
         (candidate, index) => index > seen && candidate.device === name,
@@ -150,7 +145,7 @@ Then(
       sameJson((parseLossless(update.raw) as { data?: unknown }).data, expected),
       `the update for ${local} carries ${JSON.stringify(update.data)}, expected exactly ${expected}`,
     );
-    this.ids.set(`update-seen:${gateway}`, String(driver.attributeUpdates.indexOf(update)));
+    this.gatewayUpdatesSeen.set(gateway, driver.attributeUpdates.indexOf(update));
   },
 );
 
@@ -163,7 +158,7 @@ Then(
   function (this: IotcWorld, gateway: string, count: string, local: string) {
     const name = this.device(local).record.name;
     const driver = this.gateway(gateway).driver;
-    const seen = Number(this.ids.get(`update-seen:${gateway}`) ?? -1);
+    const seen = this.gatewayUpdatesSeen.get(gateway) ?? -1;
     assert.ok(seen >= 0, 'no attribute update was awaited before');
     const before = driver.attributeUpdates
       .slice(0, seen)
@@ -229,11 +224,14 @@ async function receivedRpc(
 ): Promise<GatewayRpcRequest | undefined> {
   const name = world.device(local).record.name;
   const driver = world.gateway(gateway).driver;
-  const taken = new Set((world.ids.get(`rpc-taken:${gateway}`) ?? '').split(',').filter(Boolean));
+  const taken = world.gatewayRpcsTaken.get(gateway) ?? new Set<string>();
   const fresh = (request: GatewayRpcRequest) =>
     request.device === name && !taken.has(`${name}#${request.id}`);
   const request = driver.rpcRequests.find(fresh) ?? (await driver.nextRpcRequest(name, timeoutMs));
-  if (request) world.ids.set(`rpc-taken:${gateway}`, [...taken, `${name}#${request.id}`].join(','));
+  if (request) {
+    taken.add(`${name}#${request.id}`);
+    world.gatewayRpcsTaken.set(gateway, taken);
+  }
   return request;
 }
 
@@ -248,16 +246,18 @@ Then(
       jsonEqual(request.params, JSON.parse(params)),
       `the RPC params are ${JSON.stringify(request.params)}, expected ${params}`,
     );
-    this.ids.set(`gateway-rpc-id:${local}`, String(request.id));
-    this.ids.set(`gateway-rpc-id:${local}:${method}`, String(request.id));
+    const received = this.gatewayRpcIds.get(local) ?? { latest: request.id, byMethod: new Map() };
+    received.latest = request.id;
+    received.byMethod.set(method, request.id);
+    this.gatewayRpcIds.set(local, received);
   },
 );
 
 When(
   /^the gateway "([^"]*)" replies to the RPC "([^"]*)" for "([^"]*)" with (.+)$/,
   async function (this: IotcWorld, gateway: string, method: string, local: string, reply: string) {
-    const id = this.ids.get(`gateway-rpc-id:${local}:${method}`);
-    assert.ok(id, `the gateway has received no RPC ${method} for ${local}`);
+    const id = this.gatewayRpcIds.get(local)?.byMethod.get(method);
+    assert.ok(id !== undefined, `the gateway has received no RPC ${method} for ${local}`);
     const name = JSON.stringify(this.device(local).record.name);
     this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.rpc, {
       raw: `{"device":${name},"id":${id},"data":${reply}}`,
@@ -274,9 +274,7 @@ Then(
     status: string,
     expected: string,
   ) {
-    const answer = (await this.pending.get(`rpc-call:${local}:${method}`)) as
-      | AdminResponse
-      | undefined;
+    const answer = await this.pending.get('rpcCall', `${local}:${method}`);
     assert.ok(answer, `the platform sent no RPC ${method}`);
     assert.equal(answer.status, Number(status), `the RPC call answered ${this.shown(answer)}`);
     assert.ok(
@@ -289,7 +287,7 @@ Then(
 Then(
   "the platform's RPC call to {string} ends without an answer",
   async function (this: IotcWorld, local: string) {
-    const answer = (await this.pending.get(`rpc-call:${local}`)) as AdminResponse | undefined;
+    const answer = await this.pending.get('rpcCall', local);
     assert.ok(answer, 'the platform sent no RPC');
     assert.ok(answer.status >= 400, `the RPC call answered ${this.shown(answer)}`);
   },
@@ -298,19 +296,11 @@ Then(
 When(
   /^the gateway "([^"]*)" replies to that RPC for "([^"]*)" with (.+)$/,
   async function (this: IotcWorld, gateway: string, local: string, reply: string) {
-    const id = this.ids.get(`gateway-rpc-id:${local}`);
-    assert.ok(id, `the gateway has received no RPC for ${local}`);
+    const id = this.gatewayRpcIds.get(local)?.latest;
+    assert.ok(id !== undefined, `the gateway has received no RPC for ${local}`);
     const deviceName = this.device(local).record.name;
     // a reply naming a device the platform no longer has creates it again: journaled before it can happen
-    this.run.journal.intend('device', deviceName);
-    this.cleanups.push({
-      what: `device ${deviceName} (an RPC reply may have created it again)`,
-      undo: async () => {
-        const record = await this.run.admin.findDeviceByName(deviceName);
-        if (record) await this.run.admin.deleteDevice(record.id);
-        this.run.journal.deleted('device', deviceName, record?.id);
-      },
-    });
+    this.expectCreated('device', deviceName);
     const name = JSON.stringify(deviceName);
     this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.rpc, {
       raw: `{"device":${name},"id":${id},"data":${reply}}`,
@@ -327,7 +317,7 @@ When(
       params: JSON.parse(params),
       timeout: Number(timeout),
     });
-    this.pending.set(`rpc-call:${local}`, call);
-    this.pending.set(`rpc-call:${local}:${method}`, call);
+    this.pending.start('rpcCall', local, call);
+    this.pending.start('rpcCall', `${local}:${method}`, call);
   },
 );

@@ -8,7 +8,6 @@
  * steps/properties.steps.ts (runProperty); the default number of cases here is smaller, as every case creates
  * and deletes devices over two protocols.
  */
-import { randomUUID } from 'node:crypto';
 import { Then } from '@cucumber/cucumber';
 import fc from 'fast-check';
 import {
@@ -55,12 +54,11 @@ async function withFreshDevices(
   world: IotcWorld,
   use: (devices: CaseDevices) => Promise<void>,
 ): Promise<void> {
-  const { admin, journal } = world.run;
-  const run = randomUUID().slice(0, 8);
+  const { admin } = world.run;
   const names = new Map<string, string>(
-    SLOTS.map((slot) => [slot, world.unique(`gwfuzz-${run}-${slot.slice(-1)}`)]),
+    SLOTS.map((slot) => [slot, world.fresh(`gwfuzz-${slot.slice(-1)}`)]),
   );
-  for (const name of names.values()) journal.intend('device', name);
+  for (const name of names.values()) world.expectCreated('device', name); // the gateway creates them
   const name = (slot: string) => names.get(slot) ?? slot;
   try {
     await use({
@@ -77,11 +75,7 @@ async function withFreshDevices(
       },
     });
   } finally {
-    for (const platformName of names.values()) {
-      const record = await admin.findDeviceByName(platformName);
-      if (record) await admin.deleteDevice(record.id);
-      journal.deleted('device', platformName, record?.id);
-    }
+    for (const platformName of names.values()) await world.removeNow('device', platformName);
   }
 }
 

@@ -123,7 +123,7 @@ When(
     this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.telemetry, {
       raw: `{${name}:${entries}}`,
     });
-    this.ids.set(`sent-window:${local}`, `${before}:${Date.now()}`);
+    this.sentWindows.set(local, { start: before, end: Date.now() });
   },
 );
 
@@ -144,7 +144,7 @@ When(
     this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.claim, {
       raw: `{${name}:${claim}}`,
     });
-    this.ids.set(`claim-acknowledged:${local}`, String(Date.now()));
+    this.claimsAcknowledgedAt.set(local, Date.now());
   },
 );
 

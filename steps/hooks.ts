@@ -154,7 +154,7 @@ After({ timeout: 60_000 }, async function (this: IotcWorld, { result }: ITestCas
     }
   }
   // Abandoned long-polls and RPC calls are awaited so they cannot leak into the next scenario.
-  await Promise.allSettled(this.pending.values());
+  await this.pending.settled();
   await Promise.allSettled(this.ownDrivers.map((driver) => driver.close()));
   if (this.countedAsRunning) scenarioFinished();
   if (failures.length) throw new Error(`cleanup failed for ${failures.join('; ')}`);

@@ -7,8 +7,7 @@
 import assert from 'node:assert/strict';
 import { type DataTable, Given, Then, When } from '@cucumber/cucumber';
 import type { MqttVersion } from '../simulators/device/mqtt-connection';
-import type { DeviceRpcRequest, MqttDevice, SessionLimits } from '../simulators/device/mqtt-device';
-import type { AdminResponse } from '../src/admin-client';
+import type { MqttDevice } from '../simulators/device/mqtt-device';
 import type { IotcWorld } from './world';
 import { GiveUp } from './support/eventually';
 import { connectPlainDevice } from './support/gateway';
@@ -30,8 +29,9 @@ function requestAttributes(
   local: string,
   keys: { clientKeys?: string[]; sharedKeys?: string[] },
 ): void {
-  world.pending.set(
-    `mqtt-attributes:${local}`,
+  world.pending.start(
+    'mqttAttributes',
+    local,
     mqttDevice(world, local).requestAttributes(keys, world.run.target.timeouts.eventuallyMs),
   );
 }
@@ -63,7 +63,7 @@ When(
 Then(
   /^the MQTT device "([^"]*)" receives the attributes (.+)$/,
   async function (this: IotcWorld, local: string, expected: string) {
-    const answer = await this.pending.get(`mqtt-attributes:${local}`);
+    const answer = await this.pending.get('mqttAttributes', local);
     assert.ok(answer, 'no answer on v1/devices/me/attributes/response/{id}');
     // the driver parses the answer as plain JSON: compared as plain values
     assert.deepEqual(
@@ -84,7 +84,7 @@ When(
 Then(
   "the platform's RPC call to {string} answers {int} and no body",
   async function (this: IotcWorld, local: string, status: number) {
-    const answer = (await this.pending.get(`rpc-call:${local}`)) as AdminResponse | undefined;
+    const answer = await this.pending.get('rpcCall', local);
     assert.ok(answer, 'the platform sent no RPC');
     assert.equal(answer.status, status, `the RPC call answered ${this.shown(answer)}`);
     assert.equal(answer.text, '', `the RPC call answered ${this.shown(answer)}`);
@@ -94,8 +94,9 @@ Then(
 When(
   /^the MQTT device "([^"]*)" sends the client-side RPC "([^"]*)" with params (.+)$/,
   function (this: IotcWorld, local: string, method: string, params: string) {
-    this.pending.set(
-      `mqtt-client-rpc:${local}`,
+    this.pending.start(
+      'mqttClientRpc',
+      local,
       mqttDevice(this, local).callRpc(
         method,
         JSON.parse(params),
@@ -108,7 +109,7 @@ When(
 Then(
   'the MQTT device {string} receives a JSON answer to its client-side RPC',
   async function (this: IotcWorld, local: string) {
-    const answer = await this.pending.get(`mqtt-client-rpc:${local}`);
+    const answer = await this.pending.get('mqttClientRpc', local);
     assert.ok(answer !== undefined, 'no answer on v1/devices/me/rpc/response/{id}');
     assert.notEqual(typeof answer, 'string', `the answer ${String(answer)} is not JSON`);
   },
@@ -117,8 +118,9 @@ Then(
 When(
   /^the (?:gateway|MQTT device) "([^"]*)" asks for its session limits$/,
   function (this: IotcWorld, local: string) {
-    this.pending.set(
-      `session-limits:${local}`,
+    this.pending.start(
+      'sessionLimits',
+      local,
       mqttDevice(this, local).sessionLimits(this.run.target.timeouts.eventuallyMs),
     );
   },
@@ -127,7 +129,7 @@ When(
 Then(
   /^"([^"]*)" receives its session limits( with the gateway rate limits)?$/,
   async function (this: IotcWorld, local: string, gateway: string | undefined) {
-    const limits = (await this.pending.get(`session-limits:${local}`)) as SessionLimits | undefined;
+    const limits = await this.pending.get('sessionLimits', local);
     assert.ok(limits, 'no answer to getSessionLimits on v1/devices/me/rpc/response/{id}');
     assert.ok(
       Number.isInteger(limits.maxPayloadSize) && limits.maxPayloadSize > 0,
@@ -157,7 +159,7 @@ When(
   /^the MQTT device "([^"]*)" publishes the claim (.+)$/,
   async function (this: IotcWorld, local: string, claim: string) {
     this.lastPublish = await mqttDevice(this, local).claim(JSON.parse(claim));
-    this.ids.set(`claim-acknowledged:${local}`, String(Date.now()));
+    this.claimsAcknowledgedAt.set(local, Date.now());
   },
 );
 
@@ -184,7 +186,7 @@ async function receivesExactly(
 Then(
   'the MQTT device {string} has received exactly the shared attribute updates:',
   async function (this: IotcWorld, local: string, table: DataTable) {
-    const updates = (await this.pending.get(`own-updates:${local}`)) as unknown[] | undefined;
+    const updates = this.ownSharedUpdates.get(local);
     assert.ok(updates, `"${local}" has not subscribed to its shared attribute updates`);
     const expected = table.raw().map(([document]) => JSON.parse(document!) as unknown);
     await receivesExactly(this, () => updates, expected, 'v1/devices/me/attributes');
@@ -195,9 +197,7 @@ Then(
 Then(
   'the MQTT device {string} has received exactly the RPC requests:',
   async function (this: IotcWorld, local: string, table: DataTable) {
-    const requests = (await this.pending.get(`own-rpcs:${local}`)) as
-      | DeviceRpcRequest[]
-      | undefined;
+    const requests = this.ownRpcRequests.get(local);
     assert.ok(requests, `"${local}" does not answer its RPCs`);
     const expected = table.raw().map(([method, params]) => ({
       method,

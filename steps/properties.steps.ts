@@ -13,11 +13,9 @@
  * whole sequence; FC_RUNS sets the number of cases per property (default 25); FC_SHRINK_MS bounds the shrinking of a
  * failing case (default 10000 ms, at most 25000; 0 reports the first failing case unshrunk, e.g. for the kill matrix).
  */
-import { randomUUID } from 'node:crypto';
 import { Then } from '@cucumber/cucumber';
 import type { IotcWorld } from './world';
 import type { AdminClient } from '../src/admin-client';
-import { creation } from '../src/target/journal';
 import fc from 'fast-check';
 import {
   malformedClientAttributes,
@@ -82,10 +80,13 @@ function portsOf(world: PropertyWorld): PropertyPorts {
   const { admin } = world.run;
   return {
     async withFreshDevice(label, use) {
-      const name = world.unique(`${label}-${randomUUID().slice(0, 8)}`);
-      world.run.journal.intend('device', name);
-      const record = await creation(admin.createDevice(name));
-      world.run.journal.created('device', name, record.id);
+      const name = world.fresh(label);
+      const record = await world.track(
+        'device',
+        name,
+        () => admin.createDevice(name),
+        (created) => admin.deleteDevice(created.id),
+      );
       try {
         const token = await admin.getDeviceCredentials(record.id);
         const driver = world.newDriver(token);
@@ -97,8 +98,7 @@ function portsOf(world: PropertyWorld): PropertyPorts {
           ...storedDataOf(admin, record.id),
         });
       } finally {
-        await admin.deleteDevice(record.id);
-        world.run.journal.deleted('device', name, record.id);
+        await world.removeNow('device', name);
       }
     },
     eventually: (probe) => world.eventually(probe),

@@ -34,14 +34,14 @@ Given(
         }),
       (created) => this.run.admin.deleteDeviceProfile(created.id),
     );
-    this.ids.set(`profile:${local}`, profile.id);
+    this.ids.set('deviceProfile', local, profile.id);
   },
 );
 
 Given(
   'a device {string} of the profile {string}',
   async function (this: IotcWorld, local: string, profile: string) {
-    const profileId = this.ids.get(`profile:${profile}`);
+    const profileId = this.ids.get('deviceProfile', profile);
     assert.ok(profileId, `no device profile "${profile}" in this scenario`);
     await this.createDevice(local, { deviceProfileId: profileId });
   },
@@ -57,8 +57,8 @@ When(
     const text = body.replace(/<unique:([^>]+)>/g, (_match, local: string) => this.unique(local));
     // the request may create a device: journal its name first, so an interrupted run still cleans it up
     const deviceName = /"deviceName"\s*:\s*"([^"]+)"/.exec(text)?.[1];
-    if (deviceName?.startsWith(this.run.target.namePrefix))
-      this.run.journal.intend('device', deviceName);
+    if (deviceName?.startsWith(this.unique('')) && !isScenarioDevice(this, deviceName))
+      this.expectCreated('device', deviceName);
     this.response = overMqtt
       ? await creation(provisionOverMqttAsResponse(this, text))
       : await creation(
@@ -75,9 +75,13 @@ When(
     const credentials = (toPlain(this.response.json) as { credentialsValue?: unknown } | undefined)
       ?.credentialsValue;
     if (typeof credentials === 'string') this.redactor.addSecret(credentials);
-    await forgetNothingCreated(this, text);
   },
 );
+
+/** A device the scenario created itself (and deletes by its own cleanup), which a request may name too. */
+function isScenarioDevice(world: IotcWorld, name: string): boolean {
+  return [...world.devices.values()].some((device) => device.record.name === name);
+}
 
 /**
  * MQTT provisioning as the SDK's ProvisionClient (simulators/device/mqtt-provision.ts); the answer on
@@ -117,34 +121,6 @@ async function provisionOverMqttAsResponse(
   };
 }
 
-/** Whatever the request made on the platform is deleted after the scenario, whatever the later steps say. */
-async function forgetNothingCreated(world: IotcWorld, requestText: string): Promise<void> {
-  let deviceName: unknown;
-  try {
-    deviceName = (JSON.parse(requestText) as { deviceName?: unknown }).deviceName;
-  } catch {
-    return; // a malformed request names no device
-  }
-  if (typeof deviceName !== 'string' || !deviceName.startsWith(world.unique(''))) return;
-  const record = await world.run.admin.findDeviceByName(deviceName);
-  if (!record || [...world.devices.values()].some((device) => device.record.id === record.id))
-    return;
-  world.run.journal.created('device', record.name, record.id);
-  world.cleanups.push({
-    what: `device ${record.name}`,
-    undo: () => deleteJournaled(world, record),
-  });
-  world.ids.set(`provisioned:${record.name}`, record.id);
-}
-
-async function deleteJournaled(
-  world: IotcWorld,
-  record: { id: string; name: string },
-): Promise<void> {
-  await world.run.admin.deleteDevice(record.id);
-  world.run.journal.deleted('device', record.name, record.id);
-}
-
 Then('the provisioning status is {word}', function (this: IotcWorld, status: string) {
   const response = this.lastResponse();
   const body = toPlain(response.json) as { status?: string } | undefined;
@@ -162,11 +138,7 @@ Then(
     const record = await this.run.admin.findDeviceByName(this.unique(local));
     assert.ok(record, `the device ${this.unique(local)} does not exist on the platform`);
     if (!this.devices.has(local)) {
-      if (!this.ids.has(`provisioned:${record.name}`))
-        this.cleanups.push({
-          what: `device ${record.name}`,
-          undo: () => deleteJournaled(this, record),
-        });
+      this.expectCreated('device', record.name); // once per name: the request's journal entry may be it
       await this.adoptDevice(local, record);
     }
     assert.equal(
@@ -179,10 +151,6 @@ Then(
 
 Then('no device {string} exists on the platform', async function (this: IotcWorld, local: string) {
   const record = await this.run.admin.findDeviceByName(this.unique(local));
-  if (record && !this.ids.has(`provisioned:${record.name}`))
-    this.cleanups.push({
-      what: `device ${record.name}`,
-      undo: () => deleteJournaled(this, record),
-    });
+  if (record) this.expectCreated('device', record.name);
   assert.equal(record, undefined, `the device ${this.unique(local)} was created`);
 });

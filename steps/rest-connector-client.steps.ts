@@ -25,17 +25,17 @@ AfterAll(closeConnectorSteps);
 // ---- credentials --------------------------------------------------------------------------------------------
 
 Given('the client sends no credentials', function (this: IotcWorld) {
-  this.ids.set('connector-credentials', 'none');
+  this.connectorCredentials = { kind: 'none' };
 });
 
 Given('the client sends the password {string}', function (this: IotcWorld, password: string) {
-  this.ids.set('connector-credentials', `password:${password}`);
+  this.connectorCredentials = { kind: 'password', password };
 });
 
 Given(
   'the client sends the Authorization header {string}',
   function (this: IotcWorld, header: string) {
-    this.ids.set('connector-credentials', `header:${header}`);
+    this.connectorCredentials = { kind: 'authorization', header };
   },
 );
 
@@ -111,8 +111,9 @@ When(
 When(
   /^the client starts sending POST "([^"]*)" as request "([^"]*)" with JSON:$/,
   function (this: IotcWorld, path: string, label: string, body: string) {
-    this.pending.set(
-      `connector:${label}`,
+    this.pending.start(
+      'connectorRequest',
+      label,
       send(this, {
         method: 'POST',
         path,
@@ -192,7 +193,7 @@ async function answeredRequest(
   label: string,
   status: number,
 ): Promise<ConnectorResponse> {
-  const answer = (await world.pending.get(`connector:${label}`)) as ConnectorResponse | undefined;
+  const answer = await world.pending.get('connectorRequest', label);
   assert.ok(answer, `no request "${label}" was started`);
   assert.equal(
     answer.status,
@@ -203,7 +204,7 @@ async function answeredRequest(
 }
 
 Then('the request {string} is not answered yet', async function (this: IotcWorld, label: string) {
-  const pending = this.pending.get(`connector:${label}`);
+  const pending = this.pending.get('connectorRequest', label);
   assert.ok(pending, `no request "${label}" was started`);
   assert.equal(
     await settlesWithin(pending, 100),

@@ -5,13 +5,13 @@ import { describeTypedValue, parseLossless, type TypedValue } from '../lib/kv/va
 import type { IotcWorld } from './world';
 import { expectedValue, sameJson, storedMatches, storedValueMatches } from './support/expectations';
 import { DataTableShapeError, headedRows } from './support/tables';
-import { assertHolds, externalUrls, names, send, trackDevice } from './support/connector-calls';
+import { assertHolds, externalUrls, names, send } from './support/connector-calls';
 
 // ---- what reached the platform ------------------------------------------------------------------------------
 
 async function deviceNamed(world: IotcWorld, text: string) {
   const name = names(world, text);
-  trackDevice(world, name);
+  world.expectCreated('device', name);
   return world.eventually(async () => {
     const device = await world.run.admin.findDeviceByName(name);
     assert.ok(device, `no device ${name} on the platform`);
@@ -28,7 +28,9 @@ function checkTimestamp(
 ): void {
   if (!expected) return;
   if (expected === 'request') {
-    const [before, after] = (world.ids.get('connector-window') ?? '0:0').split(':').map(Number);
+    const window = world.connectorWindow;
+    assert.ok(window, `${key}: the client has sent no request whose time the ts could be`);
+    const { start: before, end: after } = window;
     assert.ok(
       actual >= before! - 60_000 && actual <= after! + 60_000,
       `${key}: ts ${actual} is not the time of the request`,
@@ -160,16 +162,7 @@ Then(
     const profileId = (device.raw.deviceProfileId as { id?: string } | undefined)?.id;
     if (profileText.includes('<<profile:') && profileId) {
       // the connect created the profile: journal it and delete it after the scenario (its device first)
-      this.run.journal.created('deviceProfile', profile, profileId);
-      this.cleanups.push({
-        what: `device profile ${profile}`,
-        undo: async () => {
-          const holder = await this.run.admin.findDeviceByName(device.name);
-          if (holder) await this.run.admin.deleteDevice(holder.id);
-          await this.run.admin.deleteDeviceProfile(profileId);
-          this.run.journal.deleted('deviceProfile', profile, profileId);
-        },
-      });
+      this.adoptCreated('deviceProfile', profile, profileId, { heldBy: device.name });
     }
   },
 );
@@ -181,13 +174,13 @@ Then(
  */
 Then('no device {string} was created', async function (this: IotcWorld, local: string) {
   const name = names(this, local);
-  trackDevice(this, name);
-  const mode = this.ids.get('connector-credentials');
-  this.ids.delete('connector-credentials');
+  this.expectCreated('device', name);
+  const credentials = this.connectorCredentials;
+  this.connectorCredentials = undefined;
   try {
     await forwardData(this, `${local.replace(/>>$/, '')}-control>>`);
   } finally {
-    if (mode !== undefined) this.ids.set('connector-credentials', mode);
+    this.connectorCredentials = credentials;
   }
   assert.equal(
     await this.run.admin.findDeviceByName(name),
@@ -224,6 +217,9 @@ When(
   },
 );
 
+/** The key of the two-way RPC a scenario sent last: its reply is what the Then steps read. */
+const LATEST_RPC = 'latest';
+
 async function sendRpc(
   world: IotcWorld,
   method: string,
@@ -245,7 +241,7 @@ async function sendRpc(
     params: JSON.parse(names(world, externalUrls(params))),
     timeout: 5000,
   });
-  world.pending.set('connector-rpc', call);
+  world.pending.start('connectorRpc', LATEST_RPC, call);
 }
 
 When(
@@ -272,9 +268,7 @@ When(
 
 /** The platform's answer to the RPC the scenario sent: status and body. */
 async function rpcReply(world: IotcWorld): Promise<{ status: number; text: string }> {
-  const reply = (await world.pending.get('connector-rpc')) as
-    | { status: number; text: string }
-    | undefined;
+  const reply = await world.pending.get('connectorRpc', LATEST_RPC);
   assert.ok(reply, 'no RPC was sent');
   return reply;
 }

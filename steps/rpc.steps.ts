@@ -4,8 +4,6 @@ import { Then, When } from '@cucumber/cucumber';
 import { validate } from '../schemas/validate';
 import { rpcRequestSchema } from '../schemas';
 import { stringifyLossless, toPlain } from '../lib/kv/values';
-import type { DeviceResponse } from '../simulators/device/http-device';
-import type { AdminResponse } from '../src/admin-client';
 import type { IotcWorld } from './world';
 import { sameJson } from './support/expectations';
 import { GiveUp } from './support/eventually';
@@ -19,8 +17,8 @@ When(
       params: JSON.parse(params),
       timeout: 10_000,
     });
-    this.pending.set(`rpc-call:${local}`, call);
-    this.pending.set(`rpc-call:${local}:${method}`, call);
+    this.pending.start('rpcCall', local, call);
+    this.pending.start('rpcCall', `${local}:${method}`, call);
   },
 );
 
@@ -33,12 +31,12 @@ When(
       params: JSON.parse(params),
       timeout: 10_000,
     });
-    this.ids.set(`persistent-rpc:${local}`, rpcId);
+    this.ids.set('persistentRpc', local, rpcId);
   },
 );
 
 function persistentRpcId(world: IotcWorld, local: string): string {
-  const rpcId = world.ids.get(`persistent-rpc:${local}`);
+  const rpcId = world.ids.get('persistentRpc', local);
   assert.ok(rpcId, `the platform sent no persistent RPC to "${local}"`);
   return rpcId;
 }
@@ -74,7 +72,7 @@ Then(
 When(
   'the device {string} polls for an RPC for up to {int} ms',
   function (this: IotcWorld, local: string, timeoutMs: number) {
-    this.pending.set(`rpc-poll:${local}`, this.device(local).driver.pollRpc(timeoutMs));
+    this.pending.start('rpcPoll', local, this.device(local).driver.pollRpc(timeoutMs));
   },
 );
 
@@ -82,7 +80,7 @@ async function receivedRequest(
   world: IotcWorld,
   local: string,
 ): Promise<{ id: number; method: string; params: unknown }> {
-  const response = (await world.pending.get(`rpc-poll:${local}`)) as DeviceResponse | undefined;
+  const response = await world.pending.get('rpcPoll', local);
   assert.ok(response, 'the device did not poll for an RPC');
   assert.equal(response.status, 200, `the RPC poll answered ${world.shown(response)}`);
   const request = toPlain(response.json) as { id: number; method: string; params: unknown };
@@ -100,15 +98,15 @@ Then(
     const request = await receivedRequest(this, local);
     assert.equal(request.method, method);
     assert.deepEqual(request.params, JSON.parse(params));
-    this.ids.set(`rpc-id:${local}`, String(request.id));
+    this.polledRpcIds.set(local, request.id);
   },
 );
 
 When(
   /^the device "([^"]*)" replies to that RPC with (.+)$/,
   async function (this: IotcWorld, local: string, reply: string) {
-    const id = this.ids.get(`rpc-id:${local}`);
-    assert.ok(id, 'the device has received no RPC request to reply to');
+    const id = this.polledRpcIds.get(local);
+    assert.ok(id !== undefined, 'the device has received no RPC request to reply to');
     this.response = await this.device(local).driver.replyRpc(id, { raw: reply });
   },
 );
@@ -116,7 +114,7 @@ When(
 Then(
   /^the platform's RPC call to "([^"]*)" answers (\d+) with (.+)$/,
   async function (this: IotcWorld, local: string, status: string, expected: string) {
-    const answer = (await this.pending.get(`rpc-call:${local}`)) as AdminResponse | undefined;
+    const answer = await this.pending.get('rpcCall', local);
     assert.ok(answer, 'the platform sent no RPC');
     assert.equal(answer.status, Number(status), `the RPC call answered ${this.shown(answer)}`);
     assert.ok(
@@ -129,7 +127,7 @@ Then(
 Then(
   /^the platform's RPC call to "([^"]*)" answers (\d+)$/,
   async function (this: IotcWorld, local: string, status: string) {
-    const answer = (await this.pending.get(`rpc-call:${local}`)) as AdminResponse | undefined;
+    const answer = await this.pending.get('rpcCall', local);
     assert.ok(answer, 'the platform sent no RPC');
     assert.equal(answer.status, Number(status), `the RPC call answered ${this.shown(answer)}`);
   },
@@ -138,7 +136,7 @@ Then(
 Then(
   'the RPC poll of {string} times out with {int} and an empty body after at least {int} ms',
   async function (this: IotcWorld, local: string, status: number, minimumMs: number) {
-    const response = (await this.pending.get(`rpc-poll:${local}`)) as DeviceResponse | undefined;
+    const response = await this.pending.get('rpcPoll', local);
     assert.ok(response, 'the device did not poll for an RPC');
     assert.equal(response.status, status, `the RPC poll answered ${this.shown(response)}`);
     assert.equal(response.text, '', 'a timed-out poll has an empty body');

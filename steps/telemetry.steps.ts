@@ -20,7 +20,7 @@ async function post(
     resource === 'telemetry'
       ? await device.driver.postTelemetry({ raw: body })
       : await device.driver.postAttributes({ raw: body });
-  world.ids.set(`sent-window:${local}`, `${before}:${Date.now()}`);
+  world.sentWindows.set(local, { start: before, end: Date.now() });
 }
 
 When(
@@ -54,7 +54,9 @@ When(
 /** `ts` column: a number, or `server` for a timestamp the platform assigned during the last request. */
 function checkTs(world: IotcWorld, local: string, key: string, expected: string, actual: number) {
   if (expected === 'server') {
-    const [before, after] = (world.ids.get(`sent-window:${local}`) ?? '0:0').split(':').map(Number);
+    const window = world.sentWindows.get(local);
+    assert.ok(window, `"${local}" has sent nothing whose server time ${key} could carry`);
+    const { start: before, end: after } = window;
     const slack = 60_000; // clocks of a remote platform and of this machine may differ a little
     assert.ok(
       actual >= before - slack && actual <= after + slack,
@@ -187,7 +189,7 @@ When(
     this.response = await this.newDriver(device.token, { https: true }).postTelemetry({
       raw: body,
     });
-    this.ids.set(`sent-window:${local}`, `${before}:${Date.now()}`);
+    this.sentWindows.set(local, { start: before, end: Date.now() });
   },
 );
 

@@ -3,6 +3,7 @@
  * `<namePrefix><runId>-<name>` so that a run never touches what it did not create, and remembers every entity it
  * creates so the After hook can delete it, also after a failure.
  */
+import { randomUUID } from 'node:crypto';
 import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumber';
 import { HttpDevice, type DeviceResponse } from '../simulators/device/http-device';
 import type { ConnectorResponse } from '../simulators/connector-client';
@@ -12,8 +13,20 @@ import { ExchangeLog } from '../src/report/exchanges';
 import { run, type RunContext } from './support/run';
 import { creation, type EntityKind } from '../src/target/journal';
 import { eventually } from './support/eventually';
-import type { MqttGateway } from '../simulators/gateway/mqtt-gateway';
+import type { AttributeResponse, MqttGateway } from '../simulators/gateway/mqtt-gateway';
 import type { PublishOutcome } from '../simulators/device/mqtt-connection';
+import type { DeviceRpcRequest } from '../simulators/device/mqtt-device';
+import { PendingOperations } from './support/pending-operations';
+import {
+  PlatformIds,
+  type AdminAuthState,
+  type RobustnessState,
+  type ConnectorCredentials,
+  type MqttConnectOutcome,
+  type ReceivedRpcIds,
+  type TimeWindow,
+} from './support/scenario-state';
+import { removeById, removeNamed, type PlatformCreatedKind } from './support/entity-removal';
 
 /** A gateway of the scenario: its device (also in `devices`) and its MQTT connection. */
 export interface ScenarioGateway {
@@ -32,12 +45,21 @@ export interface ScenarioDevice {
   driver: HttpDevice;
 }
 
+/** An undo action of the After hook; `entity` (`kind:name`) marks the removal of a journaled entity. */
+export interface Cleanup {
+  what: string;
+  undo: () => Promise<void>;
+  entity?: string;
+}
+
 export class IotcWorld extends World {
   readonly devices = new Map<string, ScenarioDevice>();
-  /** Undo actions for what this scenario created, run last-first by the After hook. */
-  readonly cleanups: Array<{ what: string; undo: () => Promise<void> }> = [];
-  /** Local names of profiles, keys and packages to their platform ids or unique values. */
-  readonly ids = new Map<string, string>();
+  /** Undo actions for what this scenario created or changed, run last-first by the After hook. */
+  readonly cleanups: Cleanup[] = [];
+  /** `kind:name` of the entities expectCreated journaled: each is registered once. */
+  private readonly expected = new Set<string>();
+  /** Local names of profiles, firmware packages and persistent RPCs to their platform ids. */
+  readonly ids = new PlatformIds();
   /** Binary contents the scenario made (firmware packages), by local name. */
   readonly blobs = new Map<string, Buffer>();
   /** A tag expression that selects this scenario (for replay lines). */
@@ -49,7 +71,35 @@ export class IotcWorld extends World {
   /** The last answer of a REST connector endpoint, for Then steps. */
   connectorResponse?: ConnectorResponse;
   /** Requests started in a When step and awaited in a Then step (long-polls, RPC calls). */
-  readonly pending = new Map<string, Promise<unknown>>();
+  readonly pending = new PendingOperations();
+  /** By local device name: the local clock around its last data request, for `server` timestamps. */
+  readonly sentWindows = new Map<string, TimeWindow>();
+  /** The local clock around the last request of the REST connector's client (`request` timestamps). */
+  connectorWindow?: TimeWindow;
+  /** What the REST connector's client sends instead of the endpoint's credentials; unset: those credentials. */
+  connectorCredentials?: ConnectorCredentials;
+  /** By local device name: when the platform acknowledged its last claim (Date.now() after the answer). */
+  readonly claimsAcknowledgedAt = new Map<string, number>();
+  /** The outcome of the last bare MQTT connect with an access token. */
+  mqttConnectOutcome?: MqttConnectOutcome;
+  /** By local name of a gateway or MQTT device: the shared attribute updates on its own subscription, in order. */
+  readonly ownSharedUpdates = new Map<string, Array<Record<string, unknown>>>();
+  /** By local name of a gateway or MQTT device: the RPC requests its own handler answered, in order. */
+  readonly ownRpcRequests = new Map<string, DeviceRpcRequest[]>();
+  /** By gateway: the index (in its driver's attributeUpdates) of the last update a step awaited. */
+  readonly gatewayUpdatesSeen = new Map<string, number>();
+  /** By gateway: the answer to its last attribute request (v1/gateway/attributes/response). */
+  readonly gatewayAttributeResponses = new Map<string, AttributeResponse>();
+  /** By gateway: the RPCs (`device#id`) a step has taken already, so that the next step takes a fresh one. */
+  readonly gatewayRpcsTaken = new Map<string, Set<string>>();
+  /** By local device name: the RPC requests its gateway received for it. */
+  readonly gatewayRpcIds = new Map<string, ReceivedRpcIds>();
+  /** Credentials of the administration API this scenario obtained (admin-auth steps). */
+  readonly adminAuth: AdminAuthState = { secrets: new Map() };
+  /** What a robustness scenario keeps between its steps. */
+  readonly robustness: RobustnessState = { bareClients: new Map(), polls: [] };
+  /** By local device name: the id of the last RPC request an HTTP device polled. */
+  readonly polledRpcIds = new Map<string, number>();
   /** Drivers with their own connection pool (HTTPS), closed by the After hook. */
   readonly ownDrivers: HttpDevice[] = [];
   /** Counted as a running scenario by the Before hook (src/cli/interruption.ts); the After hook uncounts it. */
@@ -71,9 +121,14 @@ export class IotcWorld extends World {
     return run();
   }
 
-  /** The platform name of a local name. */
+  /** The platform name of a local name (the same in every scenario of the run: gateway configurations name it). */
   unique(local: string): string {
     return `${this.run.target.namePrefix}${this.run.runId}-${local}`;
+  }
+
+  /** A platform name no other scenario or call uses, for entities a step makes many of (property cases). */
+  fresh(local: string): string {
+    return this.unique(`${local}-${randomUUID().slice(0, 8)}`);
   }
 
   newDriver(token: string, options: { https?: boolean } = {}): HttpDevice {
@@ -119,12 +174,67 @@ export class IotcWorld extends World {
     journal.created(kind, name, created.id);
     this.cleanups.push({
       what: `${kind} ${name}`,
+      entity: `${kind}:${name}`,
       undo: async () => {
         await remove(created);
         journal.deleted(kind, name, created.id);
       },
     });
     return created;
+  }
+
+  /**
+   * An entity another party will create (the platform on a gateway's connect, the REST connector, a provisioning
+   * request), or create again (a gateway naming a device the scenario deleted): journaled before it can exist, and
+   * deleted by name after the scenario if it does. Once per name.
+   */
+  expectCreated(kind: PlatformCreatedKind, name: string): void {
+    const entity = `${kind}:${name}`;
+    if (this.expected.has(entity)) return;
+    this.expected.add(entity);
+    this.run.journal.intend(kind, name);
+    this.cleanups.push({
+      what: `${kind} ${name}`,
+      entity,
+      undo: async () => {
+        const id = await removeNamed(this.run.admin, kind, name);
+        this.run.journal.deleted(kind, name, id);
+      },
+    });
+  }
+
+  /**
+   * An entity another party created already (a device profile the REST connector made): its id journaled, and it is
+   * deleted after the scenario; `heldBy` names a device that uses it, deleted first.
+   */
+  adoptCreated(
+    kind: PlatformCreatedKind,
+    name: string,
+    id: string,
+    options: { heldBy?: string } = {},
+  ): void {
+    const entity = `${kind}:${name}`;
+    if (this.cleanups.some((cleanup) => cleanup.entity === entity)) return;
+    this.run.journal.created(kind, name, id);
+    this.cleanups.push({
+      what: `${kind} ${name}`,
+      entity,
+      undo: async () => {
+        if (options.heldBy) await removeNamed(this.run.admin, 'device', options.heldBy);
+        await removeById(this.run.admin, kind, id);
+        this.run.journal.deleted(kind, name, id);
+      },
+    });
+  }
+
+  /** Deletes a journaled entity of this scenario now rather than after it (a property case's device). */
+  async removeNow(kind: EntityKind, name: string): Promise<void> {
+    const entity = `${kind}:${name}`;
+    const index = this.cleanups.findLastIndex((cleanup) => cleanup.entity === entity);
+    if (index < 0) throw new Error(`${kind} ${name} was not journaled by this scenario`);
+    const [cleanup] = this.cleanups.splice(index, 1);
+    this.expected.delete(entity);
+    await cleanup?.undo();
   }
 
   async createDevice(
@@ -157,37 +267,15 @@ export class IotcWorld extends World {
   platformCreatedDevice(local: string): string {
     const known = this.devices.get(local);
     if (known) return known.record.name;
-    return this.platformCreated('device', local, async (name) => {
-      const record = await this.run.admin.findDeviceByName(name);
-      if (record) await this.run.admin.deleteDevice(record.id);
-    });
+    const name = this.unique(local);
+    this.expectCreated('device', name);
+    return name;
   }
 
   /** The platform name of a device profile the platform will create by itself (a gateway connect with a type). */
   platformCreatedProfile(local: string): string {
-    return this.platformCreated('deviceProfile', local, async (name) => {
-      const profile = await this.run.admin.findDeviceProfileByName(name);
-      if (profile) await this.run.admin.deleteDeviceProfile(profile.id);
-    });
-  }
-
-  private platformCreated(
-    kind: EntityKind,
-    local: string,
-    remove: (name: string) => Promise<void>,
-  ): string {
     const name = this.unique(local);
-    const key = `platform-created:${kind}:${local}`;
-    if (this.ids.has(key)) return name;
-    this.ids.set(key, name);
-    this.run.journal.intend(kind, name);
-    this.cleanups.push({
-      what: `${kind} ${name}`,
-      undo: async () => {
-        await remove(name);
-        this.run.journal.deleted(kind, name);
-      },
-    });
+    this.expectCreated('deviceProfile', name);
     return name;
   }
 

@@ -6,6 +6,7 @@ import { HTTP_FAULTS } from './http-device-api';
 import { KV_FAULTS } from './key-value-data';
 import { MQTT_DEVICE_FAULTS } from './mqtt-device-api';
 import { REST_CONNECTOR_FAULTS } from './rest-connector';
+import { REST_CONNECTOR_REQUESTS_MAPPING_FAULTS } from './rest-connector-requests-mapping';
 import { ROBUSTNESS_FAULTS } from './robustness';
 
 export const FAULT_CATALOGUE = [
@@ -14,6 +15,7 @@ export const FAULT_CATALOGUE = [
   ...GATEWAY_FAULTS,
   ...MQTT_DEVICE_FAULTS,
   ...REST_CONNECTOR_FAULTS,
+  ...REST_CONNECTOR_REQUESTS_MAPPING_FAULTS,
   ...ADMIN_AUTH_FAULTS,
   ...ANALYTICS_FAULTS,
   ...ROBUSTNESS_FAULTS,

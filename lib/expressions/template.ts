@@ -9,10 +9,10 @@
  */
 import { IotcError } from '../errors';
 
-export type TemplatePart = { literal: string } | { path: string; segments: PathSegment[] };
-export type PathSegment = string | number;
+type TemplatePart = { literal: string } | { path: string; segments: PathSegment[] };
+type PathSegment = string | number;
 
-export interface Template {
+interface Template {
   source: string;
   parts: TemplatePart[];
 }
@@ -111,13 +111,8 @@ export function hasPlaceholders(source: string): boolean {
   return parseTemplate(source).parts.some((part) => 'path' in part);
 }
 
-/** The placeholder paths of a template, in order. */
-export function placeholderPaths(source: string): string[] {
-  return parseTemplate(source).parts.flatMap((part) => ('path' in part ? [part.path] : []));
-}
-
 /** Reads a placeholder path in the data; undefined when any step is missing. */
-export function resolvePath(
+function resolvePath(
   data: unknown,
   path: string,
   segments: PathSegment[] = parsePathOf(path),

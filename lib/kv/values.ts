@@ -20,7 +20,6 @@ import {
 import { faultActive } from '../../faults';
 
 export type ValueType = 'STRING' | 'BOOLEAN' | 'DOUBLE' | 'LONG' | 'JSON';
-export const VALUE_TYPES: readonly ValueType[] = ['STRING', 'BOOLEAN', 'DOUBLE', 'LONG', 'JSON'];
 
 /** A stored value. LONG keeps a bigint so that 2^63-1 survives; JSON keeps the document as parsed (plain JS). */
 export type TypedValue =
@@ -70,6 +69,18 @@ export function checkJsonDepth(text: string, limit = MAX_JSON_DEPTH): void {
     } else if (code === 0x5d || code === 0x7d) depth--;
   }
 }
+
+/**
+ * A JSON document of type T as parseLossless reads it: the same shape, every number a LosslessNumber (its lexeme
+ * kept). Members typed `unknown` stay unknown (they may hold LosslessNumbers at any depth).
+ */
+export type Lossless<T> = T extends number
+  ? LosslessNumber
+  : T extends ReadonlyArray<infer Element>
+    ? Array<Lossless<Element>>
+    : T extends object
+      ? { [Key in keyof T]: Lossless<T[Key]> }
+      : T;
 
 /** Parses JSON text keeping every number's lexeme. Throws SyntaxError on malformed or too deeply nested text. */
 export function parseLossless(text: string): unknown {

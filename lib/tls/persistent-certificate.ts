@@ -10,7 +10,7 @@ import { generateSelfSignedCertificate, type TlsMaterial } from './certificate';
 
 const DAY_MS = 86_400_000;
 
-export interface KeptCertificate extends TlsMaterial {
+interface KeptCertificate extends TlsMaterial {
   /** The certificate's file: the CA to trust. */
   caFile: string;
   /** Whether this start made it (false: the one kept from an earlier start). */

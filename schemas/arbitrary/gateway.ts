@@ -42,12 +42,12 @@ export interface ValidGatewayPayload extends ValidPayload<GatewayResource> {
   devices: string[];
 }
 
-export interface GatewayMalformedPayload extends MalformedPayload {
+interface GatewayMalformedPayload extends MalformedPayload {
   /** The devices the body names (as far as it can be read), for proving that none of them got anything stored. */
   devices: string[];
 }
 
-export interface GatewayPayloadOptions {
+interface GatewayPayloadOptions {
   /**
    * Device names (the schemas' `propertyNames`). Default: keys the schema accepts. Steps pass a few placeholder
    * names and substitute the run's prefixed names into the body.

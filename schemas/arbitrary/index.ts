@@ -21,17 +21,11 @@
  */
 export {
   type JsonSchema,
-  type DeriveOptions,
   UnsupportedSchemaError,
   arbitraryFromSchema,
 } from './derive';
 export {
   keyArbitrary,
-  stringValueArbitrary,
-  booleanValueArbitrary,
-  doubleValueArbitrary,
-  longValueArbitrary,
-  jsonValueArbitrary,
   typedValueArbitrary,
 } from './values';
 export {
@@ -41,7 +35,6 @@ export {
   type MalformedPayload,
   validTelemetry,
   validClientAttributes,
-  isMalformedFor,
   malformedTelemetry,
   malformedClientAttributes,
 } from './payloads';
@@ -49,8 +42,6 @@ export {
   type GatewayResource,
   type GatewayExpectedEntry,
   type ValidGatewayPayload,
-  type GatewayMalformedPayload,
-  type GatewayPayloadOptions,
   validGatewayTelemetry,
   validGatewayAttributes,
   malformedGatewayTelemetry,

@@ -70,7 +70,7 @@ const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
 
 /** STRING: realistic words, unicode, empty, JSON-looking and number-looking text (a string stays a STRING). */
-export function stringValueArbitrary(): fc.Arbitrary<TypedValue> {
+function stringValueArbitrary(): fc.Arbitrary<TypedValue> {
   return fc
     .oneof(
       fc.string({ unit: 'grapheme', maxLength: 24 }),
@@ -93,7 +93,7 @@ export function stringValueArbitrary(): fc.Arbitrary<TypedValue> {
     .map((value): TypedValue => ({ type: 'STRING', value }));
 }
 
-export function booleanValueArbitrary(): fc.Arbitrary<TypedValue> {
+function booleanValueArbitrary(): fc.Arbitrary<TypedValue> {
   return fc.boolean().map((value): TypedValue => ({ type: 'BOOLEAN', value }));
 }
 
@@ -109,14 +109,14 @@ export function doubleValueArbitrary(): fc.Arbitrary<TypedValue> {
 }
 
 /** LONG: the whole signed 64-bit range, as bigint (2^63-1 must survive the round trip). */
-export function longValueArbitrary(): fc.Arbitrary<TypedValue> {
+function longValueArbitrary(): fc.Arbitrary<TypedValue> {
   return fc
     .bigInt({ min: LONG_MIN, max: LONG_MAX })
     .map((value): TypedValue => ({ type: 'LONG', value }));
 }
 
 /** JSON: a nested object or array (null allowed inside, not at the top: null is not a value). */
-export function jsonValueArbitrary(): fc.Arbitrary<TypedValue> {
+function jsonValueArbitrary(): fc.Arbitrary<TypedValue> {
   const deriver = new Deriver({ keys: keyArbitrary(), maxEntries: 3, maxDepth: 2 });
   const document = fc.oneof(
     deriver.derive({ type: 'object', additionalProperties: {} }),

@@ -50,7 +50,7 @@ function cellOf(source: ColumnSource, row: Row): unknown {
   }
 }
 
-export function filterText(value: unknown): string | undefined {
+function filterText(value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);

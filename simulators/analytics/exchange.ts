@@ -8,7 +8,7 @@ import {
 } from './errors';
 import { faultActive } from '../../faults';
 
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
 export function sendJsonText(
   response: ServerResponse,

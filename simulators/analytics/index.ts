@@ -19,10 +19,7 @@ import { handleBuildReport, type ReportContext } from './report-endpoint';
 import { DEMO_VIEW, loadViews } from './views';
 import { faultActive } from '../../faults';
 
-export type { LimiterStatus } from './limiter';
-export { DEMO_VIEW } from './views';
-
-export interface AnalyticsOptions {
+interface AnalyticsOptions {
   /** Admin REST API base URL of the platform it reads from. */
   platformUrl: string;
   /** Default 127.0.0.1. */

@@ -11,7 +11,7 @@ import { faultActive } from '../../faults';
 const MAX_CACHED = 1000;
 
 /** The `exp` claim in ms, or undefined when the token has none or is not a JWT. The signature is the platform's job. */
-export function expiryOf(jwt: string): number | undefined {
+function expiryOf(jwt: string): number | undefined {
   const parts = jwt.split('.');
   if (parts.length !== 3) return undefined;
   try {

@@ -6,7 +6,7 @@
  */
 import { faultActive } from '../../faults';
 
-export interface LimiterStatus {
+interface LimiterStatus {
   poolSize: number;
   queueCapacity: number;
   /** Reports running now (holding a pool slot). */
@@ -23,7 +23,7 @@ export interface LimiterStatus {
 
 type TicketState = 'queued' | 'active' | 'released';
 
-export interface Ticket {
+interface Ticket {
   /** Resolves when the ticket holds a pool slot; never rejects (an abandoned ticket's promise simply never settles). */
   readonly started: Promise<void>;
   readonly state: TicketState;

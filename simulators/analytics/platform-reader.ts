@@ -18,7 +18,7 @@ export interface TimeseriesPoint {
   value: unknown;
 }
 
-export interface AttributeEntry {
+interface AttributeEntry {
   key: string;
   value: unknown;
   lastUpdateTs: number;

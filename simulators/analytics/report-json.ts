@@ -8,7 +8,7 @@ import type { Report } from './build-report';
 import { faultActive } from '../../faults';
 
 /** The JSON lexeme of `value` as a double: 42 -> "42.0", 21.5 -> "21.5", 1e21 -> "1e+21". */
-export function doubleLexeme(value: number): string {
+function doubleLexeme(value: number): string {
   const text = String(value);
   if (faultActive('AN-RES-04:integral-without-fraction')) return text;
   return /^-?\d+$/.test(text) ? `${text}.0` : text;

@@ -9,7 +9,7 @@ import { BadReportRequestError, ViewNotFoundError } from './errors';
 import { savedRangeBounds, type TableView } from './views';
 import { faultActive } from '../../faults';
 
-export const reportRequestSchema = {
+const reportRequestSchema = {
   $id: 'iotc:analytics/report-request',
   type: 'object',
   required: ['viewConfigId'],

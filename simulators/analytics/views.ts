@@ -28,8 +28,8 @@ export interface TableView {
   limit: number;
 }
 
-export const DEFAULT_RANGE: SavedRange = { lastMs: 86_400_000 };
-export const DEFAULT_LIMIT = 1000;
+const DEFAULT_RANGE: SavedRange = { lastMs: 86_400_000 };
+const DEFAULT_LIMIT = 1000;
 
 /** The demo view: temperature and humidity of the platform's demo device over the last 24 hours. */
 export const DEMO_VIEW: TableViewFile = {

@@ -11,7 +11,7 @@ import { evaluateText } from '../../lib/expressions';
 import { AttributeRequestTimeoutError, type AttributeResponse } from '../gateway/mqtt-gateway';
 import type { PlatformLink } from './platform-link';
 import { isAuthorized } from './basic-auth';
-import type { AttributeRequestConfig } from './config';
+import type { AttributeRequestConfig } from './config-types';
 import { WWW_AUTHENTICATE } from './mapping-endpoint';
 import { readRequestData, RequestBodyError } from './request-data';
 import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';
@@ -67,7 +67,7 @@ export function attributeRequestHandler(
 }
 
 /** `${a}, ${b}`: one name per comma-separated expression; expressions that find nothing are left out. */
-export function attributeNames(expression: string, data: unknown): string[] {
+function attributeNames(expression: string, data: unknown): string[] {
   const parts = expression.split(',');
   return (faultActive('RC-AREQ-07:first-name-only') ? parts.slice(0, 1) : parts)
     .map((part) => part.trim())

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { evaluateText, urlComponent } from '../../lib/expressions';
 import type { AttributeUpdate } from '../gateway/mqtt-gateway';
 import { faultActive } from '../../faults';
-import type { AttributeUpdateRule } from './config';
+import type { AttributeUpdateRule } from './config-types';
 import {
   absoluteUrl,
   callOut,

@@ -2,7 +2,7 @@
 import { faultActive } from '../../faults';
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Security } from './config';
+import type { Security } from './config-types';
 
 export function isAuthorized(security: Security, headers: IncomingHttpHeaders): boolean {
   return authorization(security, headers) === 'admitted';

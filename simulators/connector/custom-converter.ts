@@ -9,7 +9,7 @@ import { faultActive } from '../../faults';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { ConverterConfig } from './config';
+import type { ConverterConfig } from './config-types';
 import type { ConvertedData, RequestData, UplinkConverter } from './converted';
 import { deviceOf } from './device-info';
 import { IotcError } from '../../lib/errors';
@@ -24,7 +24,7 @@ export interface CustomConverterModule {
   convert(request: RequestData): CustomConversion | Promise<CustomConversion>;
 }
 
-export type CustomConverterClass = new (
+type CustomConverterClass = new (
   section: Record<string, unknown>,
   logger: Logger,
 ) => CustomConverterModule;

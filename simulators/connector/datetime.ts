@@ -5,7 +5,7 @@
  * ISO 8601 strings are read as ISO. A string without a zone is read in UTC (interfaces.md does not say which
  * zone; the real gateway uses its process's local zone). Answers undefined when the text is not a date.
  */
-export interface DateOrder {
+interface DateOrder {
   dayfirst: boolean;
   yearfirst: boolean;
 }

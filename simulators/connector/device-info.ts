@@ -1,7 +1,7 @@
 /** deviceInfo: the device name and profile of a request, from its expressions and their sources (request | constant). */
 import { faultActive } from '../../faults';
 import { evaluateText } from '../../lib/expressions';
-import type { DeviceInfo } from './config';
+import type { DeviceInfo } from './config-types';
 import { ConversionRefusedError } from './converted';
 
 export function deviceOf(

@@ -9,11 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { send } from './responses';
 
-export type RouteHandler = (
-  request: IncomingMessage,
-  url: URL,
-  response: ServerResponse,
-) => Promise<void>;
+type RouteHandler = (request: IncomingMessage, url: URL, response: ServerResponse) => Promise<void>;
 
 export class Routes {
   private readonly byPath = new Map<string, Map<string, RouteHandler>>();
@@ -46,7 +42,7 @@ export class Routes {
   }
 }
 
-export interface ListenOptions {
+interface ListenOptions {
   host: string;
   port: number;
   tls?: { cert: string; key: string };

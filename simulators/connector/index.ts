@@ -11,7 +11,8 @@ import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { MqttGateway, NO_REPLY } from '../gateway/mqtt-gateway';
 import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
-import { loadConnectorConfig, type ConnectorConfig } from './config';
+import { loadConnectorConfig } from './config';
+import type { ConnectorConfig } from './config-types';
 import { JsonConverter } from './json-converter';
 import { loadCustomConverter } from './custom-converter';
 import { PlatformLink } from './platform-link';
@@ -24,16 +25,15 @@ import { sendAttributeUpdate } from './attribute-updates';
 import { handleServerSideRpc, NOT_HANDLED } from './server-side-rpc';
 import { connectorQuirks, type ConnectorQuirksMode } from './quirks';
 
-export { loadConnectorConfig, completeConfig, ConnectorConfigError } from './config';
-export { checkConnectorConfig, DEFAULT_EXTENSIONS_FOLDER } from './checks';
+export { completeConfig, ConnectorConfigError } from './config';
 import { DEFAULT_EXTENSIONS_FOLDER } from './checks';
-export type { ConnectorConfig } from './config';
+export type { ConnectorConfig } from './config-types';
 export { CONNECTOR_QUIRKS_MODES, type ConnectorQuirksMode } from './quirks';
 
 /** Every method the faults that ignore HTTPMethods serve. */
 const EVERY_METHOD = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
-export interface ConnectorOptions {
+interface ConnectorOptions {
   /** A parsed, completed configuration, or the path of a rest.json. */
   config: ConnectorConfig | string;
   /** The platform's MQTT URL and the connector's gateway device token (sent as the MQTT user name). */

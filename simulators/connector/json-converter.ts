@@ -14,7 +14,7 @@ import {
   type EvaluateOptions,
 } from '../../lib/expressions';
 import { typedValueOf, type TypedValue } from '../../lib/kv/values';
-import type { ConverterConfig, Entry, TimeseriesEntry } from './config';
+import type { ConverterConfig, Entry, TimeseriesEntry } from './config-types';
 import type { ConvertedData, RequestData, UplinkConverter } from './converted';
 import { parseDatetime } from './datetime';
 import { deviceOf } from './device-info';

@@ -8,7 +8,7 @@ import { faultActive } from '../../faults';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { authorization } from './basic-auth';
-import type { EndpointConfig } from './config';
+import type { EndpointConfig } from './config-types';
 import { ConversionRefusedError, type UplinkConverter } from './converted';
 import { PlatformForwardError, type PlatformLink } from './platform-link';
 import { readRequestData, RequestBodyError } from './request-data';
@@ -19,7 +19,7 @@ import { answer, answerRemote, send } from './responses';
 
 export const WWW_AUTHENTICATE = { 'www-authenticate': 'Basic realm="iotc REST connector"' };
 
-export interface EndpointContext {
+interface EndpointContext {
   link: PlatformLink;
   remote: RemoteResponses;
   logger: Logger;

@@ -8,7 +8,7 @@
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
 import { evaluate, evaluateText, jsonFragment, parseTemplate, textOf } from '../../lib/expressions';
 import { basicAuthorization } from './basic-auth';
-import type { OutgoingCallConfig } from './config';
+import type { OutgoingCallConfig } from './config-types';
 
 export type CallOutcome =
   | { ok: true; status: number; text: string; attempts: number }
@@ -40,7 +40,7 @@ export class OutgoingDispatchers {
   }
 }
 
-export interface PreparedCall {
+interface PreparedCall {
   url: string;
   body?: string;
   config: OutgoingCallConfig;

@@ -6,7 +6,7 @@
 import { faultActive } from '../../faults';
 import type { ServerResponse } from 'node:http';
 import { textOf } from '../../lib/expressions';
-import type { ResponseConfig } from './config';
+import type { ResponseConfig } from './config-types';
 
 export function answer(
   response: ServerResponse,

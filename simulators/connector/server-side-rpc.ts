@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import { STATUS_CODES } from 'node:http';
 import { evaluate, evaluateText, textOf, urlComponent } from '../../lib/expressions';
 import type { GatewayRpcRequest } from '../gateway/mqtt-gateway';
-import type { OutgoingCallConfig, ServerSideRpcRule } from './config';
+import type { OutgoingCallConfig, ServerSideRpcRule } from './config-types';
 import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';
 import {
   absoluteUrl,

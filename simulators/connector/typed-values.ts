@@ -6,7 +6,7 @@
  */
 import { typedValueOf, type TypedValue } from '../../lib/kv/values';
 import { textOf } from '../../lib/expressions';
-import type { EntryType } from './config';
+import type { EntryType } from './config-types';
 
 export function convertValue(value: unknown, type: EntryType): TypedValue | undefined {
   if (value === undefined || value === null) return undefined;

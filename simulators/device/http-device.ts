@@ -19,7 +19,7 @@ export interface DeviceResponse {
   elapsedMs: number;
 }
 
-export interface HttpDeviceOptions {
+interface HttpDeviceOptions {
   /** Per-request timeout; long-polls add their own timeout to it. */
   requestTimeoutMs?: number;
   /** Trust for an https base URL: a CA certificate, or no verification. */
@@ -32,7 +32,7 @@ export interface HttpDeviceOptions {
 
 /** A body: a value sent as JSON, or text sent exactly as given (malformed payloads, exact number lexemes). */
 /** A JSON value to serialize, or a body sent exactly as given (bytes that are not UTF-8 included). */
-export type DeviceBody = { json: unknown } | { raw: string | Buffer } | undefined;
+type DeviceBody = { json: unknown } | { raw: string | Buffer } | undefined;
 
 export function createDeviceDispatcher(options: Pick<HttpDeviceOptions, 'tls'> = {}): Agent {
   return new Agent({

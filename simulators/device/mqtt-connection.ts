@@ -51,7 +51,7 @@ export function isFailure(outcome: PublishOutcome): boolean {
     : (outcome.reasonCode ?? 0) >= 0x80;
 }
 
-export interface ConnectRefusal {
+interface ConnectRefusal {
   /** CONNACK return code (3.1.1) or reason code (5). */
   code: number;
   message: string;

@@ -12,7 +12,7 @@ export class FirmwareDownloadError extends IotcError {
   readonly code = 'IOTC_FIRMWARE_DOWNLOAD';
 }
 
-export interface MqttFirmwareRequest {
+interface MqttFirmwareRequest {
   /** The SDK counts its requests from 1. */
   requestId: number;
   /** fw_size, the length of the whole file. */

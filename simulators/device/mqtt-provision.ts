@@ -5,7 +5,7 @@
  */
 import { MqttConnection, type MqttConnectionOptions } from './mqtt-connection';
 
-export const PROVISION_USER = 'provision';
+const PROVISION_USER = 'provision';
 
 /** The platform's answer as text, or undefined when none came within `timeoutMs`. */
 export async function provisionOverMqtt(

@@ -13,7 +13,7 @@ export class RawMqttError extends IotcError {
   readonly code = 'IOTC_RAW_MQTT';
 }
 
-export interface RawMqttOptions {
+interface RawMqttOptions {
   /** mqtt://host:port or mqtts://host:port. */
   url: string;
   tls?: { ca?: string; insecureSkipVerify: boolean };

@@ -2,7 +2,7 @@
 import { request } from 'undici';
 import { CONTROL_PREFIX, type RecordedRequest, type Script } from './index';
 
-export type { RecordedRequest, Script } from './index';
+export type { RecordedRequest } from './index';
 
 export class ExternalApiControl {
   constructor(readonly url: string) {}

@@ -30,9 +30,9 @@ export const GATEWAY_TOPICS = {
 } as const;
 
 /** A payload: a value sent as JSON, or text sent exactly as given (malformed payloads, exact number lexemes). */
-export type GatewayPayload = { json: unknown } | { raw: string | Buffer };
+type GatewayPayload = { json: unknown } | { raw: string | Buffer };
 
-export interface TelemetryEntry {
+interface TelemetryEntry {
   ts?: number;
   values: Record<string, unknown>;
 }
@@ -73,14 +73,14 @@ export interface GatewayRpcRequest {
 }
 
 /** Answers an RPC: the reply document, or NO_REPLY to leave it unanswered (the platform then times it out). */
-export type RpcHandler = (request: GatewayRpcRequest) => unknown | Promise<unknown>;
+type RpcHandler = (request: GatewayRpcRequest) => unknown | Promise<unknown>;
 export const NO_REPLY = Symbol('no reply');
 
 export class AttributeRequestTimeoutError extends IotcError {
   readonly code = 'IOTC_ATTRIBUTE_REQUEST_TIMEOUT';
 }
 
-export interface GatewayOptions extends MqttConnectionOptions {
+interface GatewayOptions extends MqttConnectionOptions {
   /** QoS of publishes (default 1: the PUBACK carries the outcome). */
   qos?: Qos;
   /** How long an attribute request waits for its answer. */

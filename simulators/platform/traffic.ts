@@ -51,7 +51,7 @@ const SHOWN_BODY_BYTES = 500;
 const KEPT_BODY_BYTES = 65_536;
 
 /** Masks an access token: its first four characters and an ellipsis. */
-export function maskToken(token: string): string {
+function maskToken(token: string): string {
   return token.length <= 4 ? '…' : `${token.slice(0, 4)}…`;
 }
 

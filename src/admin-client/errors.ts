@@ -6,7 +6,7 @@ const SECRET_QUERY = /([?&](?:accessToken|token|refreshToken|password|secretKey|
 const shapes = new Redactor();
 
 /** A path or message with query secrets and secret-shaped strings (JWTs, API keys, device tokens) blanked. */
-export function redactForMessage(text: string): string {
+function redactForMessage(text: string): string {
   return shapes.redact(text.replace(SECRET_QUERY, '$1<redacted>'));
 }
 

@@ -20,7 +20,7 @@ import type { DeviceRecord } from './records';
 import type { AttributeScope, StoredAttribute } from './attributes';
 import type { StoredValue } from './telemetry';
 
-export { AdminApiError, AdminResponseShapeError, redactForMessage } from './errors';
+export { AdminApiError, AdminResponseShapeError } from './errors';
 export { adminRequest } from './auth';
 export type { AdminCredentials, AdminResponse, SessionOptions, Method } from './auth';
 export type { DeviceRecord } from './records';

@@ -5,7 +5,7 @@ import { MatrixSelectionError, runFaultMatrix } from '../faults/matrix';
 import { runFaultMatrixInWorkers } from '../faults/workers';
 import { matrixExitCode, matrixHtml, matrixSummary } from '../faults/matrix-report';
 
-export interface FaultsCommandOptions {
+interface FaultsCommandOptions {
   reports: string;
   faults?: string[];
   requirements?: string[];

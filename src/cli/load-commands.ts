@@ -5,25 +5,7 @@
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CommonLoadOptions } from './load-run';
-import { positiveInteger, positiveNumber } from './option-parsers';
-
-function qos(value: string): 0 | 1 {
-  if (value !== '0' && value !== '1') throw new InvalidArgumentError('QoS is 0 or 1');
-  return value === '1' ? 1 : 0;
-}
-
-function mqttVersion(value: string): 4 | 5 {
-  if (value === '5') return 5;
-  if (value === '3.1.1' || value === '4') return 4;
-  throw new InvalidArgumentError('MQTT version is 3.1.1 or 5');
-}
-
-function duration(value: string): number {
-  const parsed = positiveNumber(value);
-  if (parsed > 3600)
-    throw new InvalidArgumentError('at most 3600 seconds: a load run stops by itself');
-  return parsed;
-}
+import { duration, mqttVersion, positiveInteger, positiveNumber, qos } from './option-parsers';
 
 function holdSeconds(value: string): number {
   return value.trim() === '0' ? 0 : duration(value);

@@ -1,6 +1,6 @@
 /** The `iotc` command line. */
 import { randomBytes } from 'node:crypto';
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 import { SIMULATE_MODES, type SimulateOptions } from './simulate';
@@ -8,25 +8,11 @@ import type { ExternalApiOptions } from './external-api';
 import type { GatewayConfigOptions } from './gateway-config';
 import { registerCertifyCommand } from './certify-command';
 import { registerLoadCommands } from './load-commands';
-import { port, positiveInteger } from './option-parsers';
+import { registerReportCommands } from './report-commands';
+import { idList, port, positiveInteger, runIdOption } from './option-parsers';
 
 // Each command loads its implementation when it runs: `iotc --help` loads none of the servers, cucumber or the
 // drivers, and starts in a fraction of a second.
-
-function runIdOption(value: string): string {
-  if (!/^[a-z0-9]{4,16}$/.test(value))
-    throw new InvalidArgumentError('a run id is 4 to 16 lowercase letters or digits');
-  return value;
-}
-
-function idList(value: string): string[] {
-  const ids = value
-    .split(',')
-    .map((id) => id.trim())
-    .filter(Boolean);
-  if (!ids.length) throw new InvalidArgumentError('expected a comma-separated list of ids');
-  return ids;
-}
 
 // usage errors exit 2 (bad invocation), like every other error that stops a command before it can test anything;
 // --help and --version still exit 0. Set before the subcommands are made: they inherit it.
@@ -73,57 +59,7 @@ program
   );
 
 registerLoadCommands(program);
-
-const report = program.command('report').description('work with conformance reports');
-report
-  .command('merge')
-  .description(
-    'merge the conformance reports of runs split across machines (exit non-zero on any FAIL)',
-  )
-  .argument('<parts...>', 'report folders or conformance.json files')
-  .requiredOption('-o, --out <dir>', 'where the merged reports are written')
-  .action((parts: string[], options: { out: string }) => {
-    const { mergeCommand } = require('./report') as typeof import('./report');
-    process.exitCode = mergeCommand(parts, options.out);
-  });
-report
-  .command('keygen')
-  .description(
-    'make an Ed25519 key pair for signing reports: <base>.key (keep it secret) and <base>.pub',
-  )
-  .argument('<base>', 'path and file name without extension')
-  .action((base: string) => {
-    const { generateSigningKey } =
-      require('../report/signature') as typeof import('../report/signature');
-    const files = generateSigningKey(base);
-    console.log(`private key ${files.privateKey} (mode 600), public key ${files.publicKey}`);
-  });
-report
-  .command('sign')
-  .description(
-    'sign conformance.json of a report folder with an Ed25519 private key (writes conformance.json.sig)',
-  )
-  .argument('<dir>', 'the report folder')
-  .requiredOption('-k, --key <file>', 'the Ed25519 private key (PEM)')
-  .action((dir: string, options: { key: string }) => {
-    const { signReport } = require('../report/signature') as typeof import('../report/signature');
-    signReport(dir, options.key);
-    console.log(`signed ${dir}/conformance.json: ${dir}/conformance.json.sig`);
-  });
-report
-  .command('verify')
-  .description(
-    'check that conformance.json is unchanged: its SHA-256 digest and, with a public key, its signature (exit 1 if not)',
-  )
-  .argument('<dir>', 'the report folder')
-  .option('-p, --public-key <file>', 'the Ed25519 public key (PEM) of whoever signed it')
-  .action((dir: string, options: { publicKey?: string }) => {
-    const { verifyReport } = require('../report/signature') as typeof import('../report/signature');
-    const result = verifyReport(dir, options.publicKey);
-    console.log(`digest: ${result.digest}; signature: ${result.signature}`);
-    const good = result.digest === 'match' && ['valid', 'not checked'].includes(result.signature);
-    process.exitCode = good ? 0 : 1;
-  });
+registerReportCommands(program);
 
 program
   .command('faults')

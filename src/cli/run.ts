@@ -36,7 +36,7 @@ export const PROJECT_ROOT = PACKAGE_ROOT;
 /** How long Ctrl-C waits for the running scenario to finish before cleaning up anyway (its hooks' own limit). */
 const STOP_WAIT_MS = 60_000;
 
-export interface RunOptions {
+interface RunOptions {
   target: string;
   reportsDir: string;
   tags?: string;
@@ -309,7 +309,7 @@ const SCENARIOS_PER_AUTO_WORKER = 25;
  * one, since scenarios that change tenant settings must not overlap others, and one with IOTC_RUN_ID, which names a
  * single run.
  */
-export function workerCount(
+function workerCount(
   parallel: number | 'auto' | undefined,
   embedded: boolean,
   planned: number,

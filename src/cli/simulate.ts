@@ -22,7 +22,7 @@ import { CAPABILITIES } from '../../schemas';
  * write one): all but the analytics and the REST connector, which it does not serve; `robustness` included, as
  * the embedded profile declares it.
  */
-export const SIMULATE_CAPABILITIES: readonly Capability[] = CAPABILITIES.filter(
+const SIMULATE_CAPABILITIES: readonly Capability[] = CAPABILITIES.filter(
   (capability) => capability !== 'analytics' && capability !== 'rest-connector',
 );
 

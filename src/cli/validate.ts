@@ -10,7 +10,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { checkConnectorConfig, DEFAULT_EXTENSIONS_FOLDER } from '../../simulators/connector/checks';
 import { describeJsonSyntaxError } from '../../schemas/validate';
 
-export interface ValidateOptions {
+interface ValidateOptions {
   /** Folder of custom converters (default: the shipped extensions). */
   extensions?: string;
 }
@@ -98,7 +98,7 @@ function asRecord(value: unknown): Record<string, unknown> {
     : {};
 }
 
-export interface ValidateCommandOptions extends ValidateOptions {
+interface ValidateCommandOptions extends ValidateOptions {
   /** One JSON document on stdout: [{ file, valid, problems }]. */
   json?: boolean;
 }

@@ -18,7 +18,7 @@ import {
 import { PROJECT_ROOT } from '../cli/run';
 import { checkSelection } from '../cli/selection';
 
-export interface SelectionRun {
+interface SelectionRun {
   envelopes: messages.Envelope[];
   success: boolean;
 }

@@ -25,10 +25,10 @@ import {
 import { CucumberSession } from './cucumber-session';
 import { IotcError } from '../../lib/errors';
 
-export type FaultOutcome = 'killed' | 'survived' | 'not judged';
+type FaultOutcome = 'killed' | 'survived' | 'not judged';
 
 /** Where a fault was seen: the first scenario of its requirement that did not pass. */
-export interface Failure {
+interface Failure {
   scenario: string;
   location: string;
   step?: string;
@@ -56,7 +56,7 @@ export interface FaultResult {
  * scenario sees the fault only when a race goes one way (an RPC queued before the poll or not): such faults are
  * reported as killed with their attempts, and listed as scenarios to make deterministic, never hidden.
  */
-export const SURVIVOR_ATTEMPTS = 5;
+const SURVIVOR_ATTEMPTS = 5;
 
 export interface BaselineResult {
   /** Every requirement of the selected faults PASSes with no fault on. */

@@ -24,10 +24,10 @@ import { reproduceExchange } from './exchanges';
 import type { Provenance } from './provenance';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 
-export const CATALOGUE_PATH = join(PACKAGE_ROOT, 'features', 'requirements.json');
+const CATALOGUE_PATH = join(PACKAGE_ROOT, 'features', 'requirements.json');
 
 /** The roles `iotc run` and the kill matrix judge: a platform and a REST connector (the certified clients are not). */
-export const SUITE_ROLES: readonly Role[] = ['platform', 'connector'];
+const SUITE_ROLES: readonly Role[] = ['platform', 'connector'];
 
 /** The catalogue's requirements of the given roles (default: those of the conformance suite). */
 export function loadCatalogue(

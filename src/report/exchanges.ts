@@ -12,14 +12,9 @@ import type { Exchange, ExchangeRecorder } from '../../lib/exchange';
 /** The media type of the scenario attachment that carries its exchanges. */
 export const EXCHANGES_MEDIA_TYPE = 'application/vnd.iotc.exchanges+json';
 
-export type {
-  Exchange,
-  ExchangeRecorder,
-  HttpExchange,
-  MqttExchange,
-} from '../../lib/exchange';
+export type { Exchange, ExchangeRecorder, HttpExchange, MqttExchange } from '../../lib/exchange';
 
-export interface ExchangeLogOptions {
+interface ExchangeLogOptions {
   /** How many exchanges a scenario keeps (the last ones). */
   limit?: number;
   /** How many characters of a body are kept. */

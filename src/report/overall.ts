@@ -6,7 +6,7 @@
 import type { Verdict } from './verdicts';
 
 /** What the overall verdict reads of a conformance report (conformance.ts builds the report with it). */
-export interface VerdictSummaryInput {
+interface VerdictSummaryInput {
   run: { couldNotTest?: unknown };
   requirements: ReadonlyArray<{ testable: boolean; verdict: Verdict }>;
 }

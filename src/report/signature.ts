@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { sha256 } from './provenance';
 import { IotcError } from '../../lib/errors';
 
-export const REPORT_FILE = 'conformance.json';
+const REPORT_FILE = 'conformance.json';
 
 export class ReportSignatureError extends IotcError {
   readonly code = 'IOTC_REPORT_SIGNATURE';
@@ -50,7 +50,7 @@ export function signReport(dir: string, privateKeyFile: string): string {
   return signature;
 }
 
-export interface Verification {
+interface Verification {
   digest: 'match' | 'mismatch' | 'missing';
   signature: 'valid' | 'invalid' | 'missing' | 'not checked';
 }

@@ -19,9 +19,9 @@ import { gatewayReadyRest, withRunNames } from '../../lib/gateway-rest';
 import type { ConnectorTarget } from './connector-target';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 
-export const EMBEDDED_REST_CONFIG = join(PACKAGE_ROOT, 'src', 'target', 'embedded-rest.json');
+const EMBEDDED_REST_CONFIG = join(PACKAGE_ROOT, 'src', 'target', 'embedded-rest.json');
 // not carrying the run prefix: it belongs to the embedded target, not to a run, and runs never clean it up
-export const EMBEDDED_GATEWAY_NAME = 'Embedded REST connector gateway';
+const EMBEDDED_GATEWAY_NAME = 'Embedded REST connector gateway';
 
 export async function startEmbeddedConnector(options: {
   httpUrl: string;

@@ -9,13 +9,8 @@ import { startEmbeddedConnector } from './embedded-connector';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 
 /** The saved views of the embedded analytics: the conformance view the analytics features use. */
-export const EMBEDDED_VIEWS_FILE = join(
-  PACKAGE_ROOT,
-  'src',
-  'target',
-  'embedded-analytics-views.json',
-);
-export const CONFORMANCE_VIEW_ID = '5f0c7a4e-2b1d-4c3e-9f8a-6b7c8d9e0f1a';
+const EMBEDDED_VIEWS_FILE = join(PACKAGE_ROOT, 'src', 'target', 'embedded-analytics-views.json');
+const CONFORMANCE_VIEW_ID = '5f0c7a4e-2b1d-4c3e-9f8a-6b7c8d9e0f1a';
 
 export async function startEmbedded(profile: TargetProfile, runId?: string) {
   const tls = await generateSelfSignedCertificate();

@@ -14,7 +14,7 @@ import { IotcError } from '../../lib/errors';
 
 export type EntityKind = 'device' | 'deviceProfile' | 'otaPackage' | 'apiKey';
 
-export interface JournalEntry {
+interface JournalEntry {
   event: 'intent' | 'created' | 'deleted';
   kind: EntityKind;
   /** The entity's name (device, profile), `title@version` (firmware) or description (API key). */
@@ -26,9 +26,9 @@ export interface JournalEntry {
 }
 
 /** A target setting a run may change; `id` names what holds it (the tenant profile). */
-export type SettingName = 'tenantProfile.maxDevices';
+type SettingName = 'tenantProfile.maxDevices';
 
-export interface SettingChange {
+interface SettingChange {
   setting: SettingName;
   id: string;
   /** The value before the run changed it: what cleanup restores. */

@@ -9,7 +9,7 @@ import type { Target } from '.';
 import { IotcError } from '../../lib/errors';
 
 /** How long the check waits for the admin API before it calls the target unresponsive. */
-export const PREFLIGHT_TIMEOUT_MS = 10_000;
+const PREFLIGHT_TIMEOUT_MS = 10_000;
 
 export class TargetUnreachableError extends IotcError {
   readonly code = 'IOTC_TARGET_UNREACHABLE';

@@ -15,40 +15,25 @@ export function names(world: IotcWorld, text: string): string {
     /<<(profile:)?([\w.-]+)>>/g,
     (_match, profile: string | undefined, local: string) => {
       const name = world.unique(local);
-      if (!profile) trackDevice(world, name);
+      if (!profile) world.expectCreated('device', name); // the connector creates it
       return name;
     },
   );
-}
-
-/** A device the connector will create: journaled before the request, deleted after the scenario. */
-export function trackDevice(world: IotcWorld, name: string): void {
-  if (world.ids.has(`connector-device:${name}`)) return;
-  world.ids.set(`connector-device:${name}`, name);
-  world.run.journal.intend('device', name);
-  world.cleanups.push({
-    what: `device ${name}`,
-    undo: async () => {
-      const device = await world.run.admin.findDeviceByName(name);
-      if (device) await world.run.admin.deleteDevice(device.id);
-      world.run.journal.deleted('device', name, device?.id);
-    },
-  });
 }
 
 export function credentials(
   world: IotcWorld,
   path: string,
 ): Pick<ConnectorCall, 'basic' | 'authorization'> {
-  const mode = world.ids.get('connector-credentials');
-  if (mode === 'none') return {};
-  if (mode?.startsWith('header:')) return { authorization: mode.slice('header:'.length) };
+  const given = world.connectorCredentials;
+  if (given?.kind === 'none') return {};
+  if (given?.kind === 'authorization') return { authorization: given.header };
   const security = endpointSecurity(path.split('?')[0]!);
   if (security.type !== 'basic') return {};
   return {
     basic: {
       username: security.username!,
-      password: mode?.startsWith('password:') ? mode.slice('password:'.length) : security.password!,
+      password: given?.kind === 'password' ? given.password : security.password!,
     },
   };
 }
@@ -62,7 +47,7 @@ export async function send(world: IotcWorld, call: ConnectorCall): Promise<Conne
     ...credentials(world, path),
     timeoutMs: world.run.target.timeouts.requestMs,
   });
-  world.ids.set('connector-window', `${started}:${Date.now()}`);
+  world.connectorWindow = { start: started, end: Date.now() };
   return response;
 }
 

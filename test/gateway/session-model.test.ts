@@ -20,13 +20,9 @@ import { CleanupJournal, journalPath } from '../../src/target/journal';
 import { eventually } from '../../steps/support/eventually';
 import { startPlatform } from '../../simulators/platform';
 import { MqttGateway } from '../../simulators/gateway/mqtt-gateway';
-import {
-  checkWholeState,
-  commandArbitraries,
-  emptyModel,
-  rpcReply,
-  type Real,
-} from './session-model';
+import { emptyModel, type Real } from './session-model';
+import { checkWholeState, rpcReply } from './session-checks';
+import { commandArbitraries } from './session-command-arbitraries';
 
 const DEVICES = 2;
 const TYPES = 1;

@@ -9,7 +9,7 @@
 import type { Authority } from '../core/model';
 
 /** 'public' needs no credentials; otherwise the authorities that pass the route check. */
-export type RouteAccess = 'public' | readonly Authority[];
+type RouteAccess = 'public' | readonly Authority[];
 
 const ALL: readonly Authority[] = ['SYS_ADMIN', 'TENANT_ADMIN', 'CUSTOMER_USER'];
 const TENANT: readonly Authority[] = ['TENANT_ADMIN'];
@@ -19,7 +19,7 @@ const CUSTOMER: readonly Authority[] = ['CUSTOMER_USER'];
 
 const TELEMETRY = '/api/plugins/telemetry/DEVICE/:deviceId';
 
-export const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
+const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /api/auth/login': 'public',
   'POST /api/auth/token': 'public',
   'GET /api/auth/user': ALL,

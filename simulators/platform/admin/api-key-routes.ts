@@ -34,7 +34,7 @@ export const apiKeyRoutes: AdminRoute[] = [
       if (!owner) throw new BadRequestError('User is not found!');
       checkUser(user, owner, 'WRITE');
       const expirationTime = typeof body?.expirationTime === 'number' ? body.expirationTime : 0;
-      const key = core.createApiKey(
+      const key = core.apiKeys.create(
         userId,
         typeof body?.description === 'string' ? body.description : '',
         expirationTime,
@@ -92,7 +92,7 @@ export const apiKeyRoutes: AdminRoute[] = [
     summary: 'Delete (revoke) an API key',
     handler({ core, user, params }) {
       writableKey(core, user, params.keyId);
-      if (!faultActive('AUTH-KEY-04:delete-keeps-key')) core.deleteApiKey(params.keyId);
+      if (!faultActive('AUTH-KEY-04:delete-keeps-key')) core.apiKeys.delete(params.keyId);
     },
   },
 ];

@@ -10,7 +10,7 @@ import { AuthenticationError } from '../core/errors';
 import type { User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
 
-export interface TokenLifetimes {
+interface TokenLifetimes {
   accessSeconds: number;
   refreshSeconds: number;
 }
@@ -97,7 +97,7 @@ export class AdminAuth {
       return this.userById(String(claims.userId));
     }
     if (scheme === 'ApiKey' && credential && !faultActive('AUTH-03:api-key-refused')) {
-      const key = this.core.apiKeyByValue(credential);
+      const key = this.core.apiKeys.withValue(credential);
       if (!key) throw new AuthenticationError('Invalid username or password');
       if (!key.enabled && !faultActive('AUTH-KEY-02:disabled-accepted'))
         throw new AuthenticationError('User account is not active');

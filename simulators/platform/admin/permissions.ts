@@ -36,7 +36,7 @@ const CUSTOMER_DEVICE_OPERATIONS: ReadonlySet<DeviceOperation> = new Set([
   'CLAIM_DEVICES',
 ]);
 
-export function mayOnDevice(user: User, device: Device, operation: DeviceOperation): boolean {
+function mayOnDevice(user: User, device: Device, operation: DeviceOperation): boolean {
   switch (user.authority) {
     case 'SYS_ADMIN':
       return false;
@@ -56,7 +56,7 @@ export function checkDevice(user: User, device: Device, operation: DeviceOperati
   return device;
 }
 
-export function mayOnUser(actor: User, target: User, operation: 'READ' | 'WRITE'): boolean {
+function mayOnUser(actor: User, target: User, operation: 'READ' | 'WRITE'): boolean {
   switch (actor.authority) {
     case 'SYS_ADMIN':
       return target.authority !== 'CUSTOMER_USER';

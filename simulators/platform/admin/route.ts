@@ -55,7 +55,7 @@ export interface AdminRoute {
 }
 
 /** ThingsBoard's HTTP_MAX_PAYLOAD_SIZE_LIMIT_CONFIGURATION for /api/**: 16 MiB. */
-export const MAX_ADMIN_BODY = 16 * 1024 * 1024;
+const MAX_ADMIN_BODY = 16 * 1024 * 1024;
 
 export function registerAdminRoutes(
   router: Router.Instance<Router.HTTPVersion.V1>,

@@ -8,7 +8,7 @@ import { BadRequestError, NotFoundError } from '../core/errors';
 import type { PlatformCore } from '../core/platform-core';
 import type { AdminRoute } from './route';
 
-export const TENANT_PROFILE_ID = '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0';
+const TENANT_PROFILE_ID = '0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0';
 
 function tenantProfileView(core: PlatformCore) {
   return {

@@ -1,6 +1,7 @@
 /** The admin API's JSON shapes of platform records, as ThingsBoard writes them (platform-facts.md §6, §8, §12). */
 import type { ApiKey, Device, DeviceProfile, OtaPackage, PersistentRpc, User } from '../core/model';
-import { NULL_UUID, type PlatformCore } from '../core/platform-core';
+import type { PlatformCore } from '../core/platform-core';
+import { NULL_UUID } from '../core/demo-users';
 
 const ref = (entityType: string, id: string | null) => (id ? { entityType, id } : null);
 

@@ -3,9 +3,6 @@ import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { BadRequestError } from './errors';
 
-export const CHECKSUM_ALGORITHMS = ['MD5', 'SHA256', 'SHA384', 'SHA512', 'CRC32'] as const;
-export type ChecksumAlgorithm = (typeof CHECKSUM_ALGORITHMS)[number];
-
 const HASHES: Record<string, string> = {
   MD5: 'md5',
   SHA256: 'sha256',

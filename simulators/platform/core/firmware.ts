@@ -9,7 +9,7 @@ import type { Device, OtaPackage } from './model';
 import type { DeviceStore } from './device-store';
 import { faultActive } from '../../../faults';
 
-export const FIRMWARE_ATTRIBUTES = [
+const FIRMWARE_ATTRIBUTES = [
   'fw_title',
   'fw_version',
   'fw_tag',

@@ -100,7 +100,7 @@ export interface PersistentRpc {
   response: unknown;
 }
 
-export interface ClaimRegistration {
+interface ClaimRegistration {
   secretKey: string;
   expiresAt: number;
 }
@@ -172,7 +172,7 @@ export class DeviceRecord {
 export type Device = DeviceRecord;
 
 /** What a new device record is made of; its collections, RPC counter, claim and deleted flag start empty. */
-export type NewDeviceFields = Pick<
+type NewDeviceFields = Pick<
   Device,
   | 'id'
   | 'name'

@@ -17,7 +17,7 @@ import {
 } from './payload-jobs';
 
 /** Bodies from this size on go to the worker. */
-export const OFF_THREAD_BYTES = 256 * 1024;
+const OFF_THREAD_BYTES = 256 * 1024;
 
 interface Pending {
   job: PayloadJob;

@@ -2,15 +2,17 @@
  * Payload parsing shared by the transports and the admin API: JSON text → schema check (schemas/) → lossless
  * re-read → typed entries (lib/kv/values.ts). Throws BadRequestError with a clear reason; stores nothing.
  */
+import type { JSONSchema } from 'json-schema-to-ts';
 import {
   checkJsonDepth,
   numberFromLexeme,
   parseLossless,
   typedValueOf,
+  type Lossless,
   type TypedValue,
 } from '../../../lib/kv/values';
 import { NO_QUIRKS, type Quirks } from '../quirks';
-import { acceptedTelemetrySchema } from '../../../schemas';
+import { acceptedTelemetrySchema, type DocumentOf } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
 import { BadRequestError } from './errors';
 import { faultActive } from '../../../faults';
@@ -27,14 +29,16 @@ export function parseJson(text: string, what: string): unknown {
 /**
  * Parses, validates against the schema, then re-reads losslessly so that value types are known. In quirks mode
  * with dropNullValues, null members of key-value objects are removed first (`kvObjects` finds those objects).
+ * The document has the schema's type (DocumentOf) with every number a LosslessNumber (Lossless): the plain reading
+ * of the same text, nulls dropped alike, passed the schema.
  */
-export function parseValid(
+export function parseValid<const Schema extends JSONSchema & object, Document = DocumentOf<Schema>>(
   text: string,
-  schema: object,
+  schema: Schema,
   what: string,
   quirks: Quirks = NO_QUIRKS,
   kvObjects: (document: unknown) => unknown[] = (document) => [document],
-): unknown {
+): Lossless<Document> {
   const plain = parseJson(text, what);
   const dropNullValues = quirks.dropNullValues || faultActive('HTTP-ERR-01:nulls-dropped');
   if (dropNullValues) for (const object of kvObjects(plain)) dropNulls(object);
@@ -43,7 +47,8 @@ export function parseValid(
   try {
     const document = parseLossless(text);
     if (dropNullValues) for (const object of kvObjects(document)) dropNulls(object);
-    return document;
+    // the one cast: ajv checked the plain reading of this text against the schema just above
+    return document as Lossless<Document>;
   } catch (error) {
     throw new BadRequestError(`Invalid ${what}: ${(error as Error).message}`);
   }

@@ -1,8 +1,8 @@
 /**
- * The reference platform's state and rules, with no HTTP in it: transports (the HTTP device API now, MQTT later)
+ * The reference platform's state and rules, with no HTTP in it: transports (the HTTP device API, MQTT)
  * and the admin API call these operations and subscribe to device events through `events` (event-hub.ts).
  * The rules of each concept live in their own file (rpc.ts, claims.ts, provisioning.ts, firmware.ts,
- * time-series.ts); this class holds the records, their indexes, and calls them.
+ * time-series.ts, api-keys.ts, demo-users.ts); this class holds the records, their indexes, and calls them.
  */
 import { randomUUID } from 'node:crypto';
 import type { TypedValue } from '../../../lib/kv/values';
@@ -22,11 +22,12 @@ import {
   type RpcCall,
 } from './rpc';
 import { appendTelemetry, type TelemetryRecord } from './time-series';
-import { randomApiKeyValue, randomId, randomToken } from './tokens';
+import { randomId, randomToken } from './tokens';
+import { ApiKeys } from './api-keys';
+import { demoUsers } from './demo-users';
 import { faultActive } from '../../../faults';
 import {
   DeviceRecord,
-  type ApiKey,
   type Attribute,
   type AttributeScope,
   type Device,
@@ -39,12 +40,10 @@ import {
   type User,
 } from './model';
 
-export { randomToken } from './tokens';
 export { checksum } from './checksum';
-export { FIRMWARE_ATTRIBUTES } from './firmware';
 export type { TelemetryRecord } from './time-series';
 
-export interface CoreOptions {
+interface CoreOptions {
   /** device.claim.duration: the claim window when the device gives none (ms). */
   claimDurationMs: number;
   /** MIN_SERVER_SIDE_RPC_TIMEOUT (ms). */
@@ -53,9 +52,6 @@ export interface CoreOptions {
   maxDevices?: number;
 }
 
-/** ThingsBoard's null UUID: the customerId of records that belong to no customer, the tenantId of the sysadmin. */
-export const NULL_UUID = '13814000-1dd2-11b2-8080-808080808080';
-
 export class PlatformCore implements DeviceStore {
   readonly tenantId = randomUUID();
   readonly customerId = randomUUID();
@@ -63,40 +59,19 @@ export class PlatformCore implements DeviceStore {
   readonly profiles = new Map<string, DeviceProfile>();
   readonly devices = new Map<string, Device>();
   readonly otaPackages = new Map<string, OtaPackage>();
-  readonly apiKeys = new Map<string, ApiKey>();
+  readonly apiKeys = new ApiKeys();
   /** Device events for transport sessions (HTTP long-polls, MQTT sessions). */
   readonly events = new EventHub();
   /** The tenant's device limit (tenant profile maxDevices, 0 = unlimited); the admin API can change it. */
   maxDevices: number;
   private readonly deviceByName = new Map<string, Device>();
   private readonly deviceByToken = new Map<string, Device>();
-  private readonly apiKeyByValueIndex = new Map<string, ApiKey>();
   /** Every device's persistent RPCs by id (they live in their device's record; this is the index by id). */
   private readonly persistentRpcIndex = new Map<string, PersistentRpc>();
 
   constructor(readonly options: CoreOptions) {
     this.maxDevices = options.maxDevices ?? 0;
-    const user = (
-      email: string,
-      password: string,
-      authority: User['authority'],
-      firstName: string,
-    ): User => ({
-      id: randomUUID(),
-      email,
-      password,
-      authority,
-      tenantId: authority === 'SYS_ADMIN' ? NULL_UUID : this.tenantId,
-      customerId: authority === 'CUSTOMER_USER' ? this.customerId : NULL_UUID,
-      firstName,
-      lastName: 'Demo',
-    });
-    // ThingsBoard's demo identities: one tenant, one customer of it
-    this.users = [
-      user('sysadmin@thingsboard.org', 'sysadmin', 'SYS_ADMIN', 'System'),
-      user('tenant@thingsboard.org', 'tenant', 'TENANT_ADMIN', 'Tenant'),
-      user('customer@thingsboard.org', 'customer', 'CUSTOMER_USER', 'Customer'),
-    ];
+    this.users = demoUsers(this.tenantId, this.customerId);
     this.saveProfile({ name: 'default', isDefault: true });
   }
 
@@ -396,39 +371,6 @@ export class PlatformCore implements DeviceStore {
 
   provision(request: ProvisionRequest): ProvisionOutcome {
     return provisionDevice(this, request);
-  }
-
-  // ---- API keys -----------------------------------------------------------------------------------------------
-
-  createApiKey(
-    userId: string,
-    description: string,
-    expirationTime: number,
-    enabled: boolean,
-  ): ApiKey {
-    const key: ApiKey = {
-      id: randomUUID(),
-      userId,
-      value: randomApiKeyValue(),
-      description,
-      expirationTime,
-      enabled,
-      createdTime: Date.now(),
-    };
-    this.apiKeys.set(key.id, key);
-    this.apiKeyByValueIndex.set(key.value, key);
-    return key;
-  }
-
-  apiKeyByValue(value: string): ApiKey | undefined {
-    return this.apiKeyByValueIndex.get(value);
-  }
-
-  deleteApiKey(id: string): void {
-    const key = this.apiKeys.get(id);
-    if (!key) throw new NotFoundError();
-    this.apiKeys.delete(id);
-    this.apiKeyByValueIndex.delete(key.value);
   }
 
   /** The platform is closing: pending RPCs end, listeners go. */

@@ -22,7 +22,7 @@ export function provisionAnswer(
 ): Record<string, string> {
   const body = quirks.provisioningFieldsOptional
     ? thingsboardProvisionRequest(text)
-    : (parseValid(text, provisionRequestSchema, 'provisioning request') as ProvisionBody);
+    : parseValid(text, provisionRequestSchema, 'provisioning request');
   const outcome = core.provision({
     deviceName: body.deviceName,
     provisionDeviceKey: body.provisionDeviceKey,

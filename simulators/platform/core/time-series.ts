@@ -14,7 +14,7 @@ export interface TelemetryRecord {
  * Keeps a series sorted by ts, one entry per ts (a later value at the same ts replaces the earlier one, as the
  * platform's time series). Appending in time order, the common case, is O(1); anything else is a binary search.
  */
-export function insertByTs(series: TimeseriesEntry[], entry: TimeseriesEntry): void {
+function insertByTs(series: TimeseriesEntry[], entry: TimeseriesEntry): void {
   const last = series[series.length - 1];
   if (!last || last.ts < entry.ts) {
     series.push(entry);

@@ -61,6 +61,6 @@ function faultyChange(device: Device, change: SharedAttributesChange): SharedAtt
 }
 
 /** {"k":v,...,"deleted":[...]} with each value in its JSON type. */
-export function renderChange(change: SharedAttributesChange): string {
+function renderChange(change: SharedAttributesChange): string {
   return stringifyLossless(sharedChangeDocument(change));
 }

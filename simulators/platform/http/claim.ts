@@ -8,10 +8,7 @@ export const postClaim: DeviceHandler = async (request, response, params, api) =
   const device = authenticate(api, params, request, response);
   if (!device) return;
   const text = (await readBody(request, MAX_BODY)).toString('utf8');
-  const claim =
-    text.trim() === ''
-      ? {}
-      : (parseValid(text, claimSchema, 'claim') as { secretKey?: string; durationMs?: unknown });
+  const claim = text.trim() === '' ? {} : parseValid(text, claimSchema, 'claim');
   const durationMs = claim.durationMs === undefined ? undefined : Number(String(claim.durationMs));
   api.core.registerClaim(device, claim.secretKey, durationMs);
   sendEmpty(response, 200);

@@ -49,7 +49,7 @@ export type { ClientRpcHandler } from './context';
 export const echoClientRpcHandler: ClientRpcHandler = (_device, request) => request;
 
 /** The device API's routes as data: method, path, handler. */
-export const DEVICE_ROUTES: ReadonlyArray<{
+const DEVICE_ROUTES: ReadonlyArray<{
   method: 'GET' | 'POST';
   path: string;
   handler: DeviceHandler;

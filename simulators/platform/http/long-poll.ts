@@ -11,7 +11,7 @@ import { queryOf, sendEmpty, sendJson } from './exchange';
 import { faultActive } from '../../../faults';
 
 /** transport.http.request_timeout: the wait when timeout is absent or 0 (ms). */
-export const DEFAULT_LONG_POLL_MS = 60_000;
+const DEFAULT_LONG_POLL_MS = 60_000;
 
 /** The `timeout` query parameter in ms: a non-negative integer (400 otherwise); absent or 0 → 60000. */
 export function longPollTimeout(request: IncomingMessage): number {
@@ -38,17 +38,17 @@ export function heldLongPolls(): number {
 const NO_FAULTS: TimeoutFaults = { ignored: false, early: false, withBody: false };
 
 /** Answers once; a send that returns false has answered nothing and the poll keeps waiting. */
-export type Finish = (send: () => boolean | void) => void;
+type Finish = (send: () => boolean | void) => void;
 
 /** How a poll's planted timeout faults (faults/) change it: the timeout ignored or cut short, a body at 408. */
-export interface TimeoutFaults {
+interface TimeoutFaults {
   ignored: boolean;
   early: boolean;
   withBody: boolean;
 }
 
 /** The timeout a poll really waits: as asked, unless a planted fault ignores it (60 s) or cuts it to a quarter. */
-export function faultyTimeout(timeoutMs: number, faults: TimeoutFaults): number {
+function faultyTimeout(timeoutMs: number, faults: TimeoutFaults): number {
   if (faults.ignored) return DEFAULT_LONG_POLL_MS;
   return faults.early ? timeoutMs / 4 : timeoutMs;
 }

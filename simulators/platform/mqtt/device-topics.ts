@@ -49,13 +49,7 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
     }
     case 'v1/devices/me/claim': {
       // an empty payload is allowed: both fields take their defaults
-      const claim =
-        text.trim() === ''
-          ? {}
-          : (parseValid(text, claimSchema, 'claim') as {
-              secretKey?: string;
-              durationMs?: unknown;
-            });
+      const claim = text.trim() === '' ? {} : parseValid(text, claimSchema, 'claim');
       if (faultActive('MQTT-DEV-CLAIM-01:claim-ignored')) return;
       let durationMs =
         claim.durationMs === undefined ? undefined : Number(String(claim.durationMs));

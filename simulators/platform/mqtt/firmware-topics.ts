@@ -13,7 +13,7 @@ import { REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
 const OTA_REQUEST = /^v2\/(fw|sw)\/request\/(\d+)\/chunk\/(\d+)$/;
-export const FIRMWARE_ERROR_TOPIC = 'v2/fw/error';
+const FIRMWARE_ERROR_TOPIC = 'v2/fw/error';
 
 /**
  * Serves the topic when it is an OTA chunk request (answers true). A failure ends the session, so the PUBACK

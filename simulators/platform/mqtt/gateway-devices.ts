@@ -11,20 +11,38 @@ import type { Device } from '../core/model';
 import type { SharedAttributesChange } from '../core/event-hub';
 import { sharedChangeDocument } from '../core/render';
 import { PublishFailure, REASON } from './reason-codes';
-import type { MqttSession } from './session';
+import type { PlatformCore } from '../core/platform-core';
 
-export const GATEWAY_ATTRIBUTES_TOPIC = 'v1/gateway/attributes';
-export const GATEWAY_RPC_TOPIC = 'v1/gateway/rpc';
+const GATEWAY_ATTRIBUTES_TOPIC = 'v1/gateway/attributes';
+const GATEWAY_RPC_TOPIC = 'v1/gateway/rpc';
 
 interface ConnectedDevice {
   device: Device;
   release: () => void;
 }
 
+/**
+ * What a gateway's devices use of its session (MqttSession, session.ts): declared here, so that the session, which
+ * holds its GatewayDevices, and this module do not import each other.
+ */
+interface GatewaySession {
+  readonly context: {
+    readonly core: PlatformCore;
+    readonly sessionsByDevice: ReadonlyMap<string, GatewaySession>;
+  };
+  readonly device?: Device;
+  readonly v5: boolean;
+  /** Set on gateway sessions (their GatewayDevices). */
+  readonly gateway?: unknown;
+  publish(topic: string, payload: string): boolean;
+  qosFor(topic: string): number | undefined;
+  onEnd(name: string, cleanup: () => void): void;
+}
+
 export class GatewayDevices {
   private readonly connected = new Map<string, ConnectedDevice>();
 
-  constructor(private readonly session: MqttSession) {}
+  constructor(private readonly session: GatewaySession) {}
 
   get size(): number {
     return this.connected.size;
@@ -163,7 +181,7 @@ export class GatewayDevices {
   }
 
   /** This gateway's session; with a planted broadcast fault on, every gateway session. */
-  private recipients(everyGateway: boolean): MqttSession[] {
+  private recipients(everyGateway: boolean): GatewaySession[] {
     if (!everyGateway) return [this.session];
     return [...this.session.context.sessionsByDevice.values()].filter((session) => session.gateway);
   }

@@ -31,16 +31,13 @@ import type { GatewayDevices } from './gateway-devices';
 import { PublishFailure, REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
-export const GATEWAY_ATTRIBUTES_RESPONSE_TOPIC = 'v1/gateway/attributes/response';
+const GATEWAY_ATTRIBUTES_RESPONSE_TOPIC = 'v1/gateway/attributes/response';
 
 type Handler = (session: MqttSession, devices: GatewayDevices, text: string) => void;
 
 const HANDLERS: Record<string, Handler> = {
   'v1/gateway/connect': (session, devices, text) => {
-    const { device, type } = parseValid(text, gatewayConnectSchema, 'gateway connect') as {
-      device: string;
-      type?: string;
-    };
+    const { device, type } = parseValid(text, gatewayConnectSchema, 'gateway connect');
     const { core } = session.context;
     const existing = core.deviceNamed(device);
     let profile = type;
@@ -67,9 +64,7 @@ const HANDLERS: Record<string, Handler> = {
   'v1/gateway/disconnect': (session, devices, text) => {
     if (faultActive('GW-DISC-01:disconnect-refused'))
       throw new BadRequestError('Invalid gateway disconnect: refused');
-    const { device } = parseValid(text, gatewayDisconnectSchema, 'gateway disconnect') as {
-      device: string;
-    };
+    const { device } = parseValid(text, gatewayDisconnectSchema, 'gateway disconnect');
     if (
       faultActive('GW-STATE-07:disconnect-creates-device') &&
       !session.context.core.deviceNamed(device)
@@ -89,7 +84,7 @@ const HANDLERS: Record<string, Handler> = {
       'gateway telemetry',
       quirks,
       (plain) => telemetryValueObjects(plain),
-    ) as Record<string, Array<Record<string, unknown>>>;
+    );
     const now = Date.now();
     // every entry is converted before anything is stored: a bad value anywhere refuses the whole message
     const converted = Object.entries(document).map(([name, entries]) => ({
@@ -129,7 +124,7 @@ const HANDLERS: Record<string, Handler> = {
       'gateway attributes',
       quirks,
       (plain) => Object.values(plain as object),
-    ) as Record<string, unknown>;
+    );
     let converted = Object.entries(document).map(([name, values]) => ({
       name,
       entries: typedEntries(values, quirks),
@@ -151,11 +146,7 @@ const HANDLERS: Record<string, Handler> = {
   },
 
   'v1/gateway/attributes/request': (session, devices, text) => {
-    const request = parseValid(
-      text,
-      gatewayAttributeRequestSchema,
-      'gateway attribute request',
-    ) as Record<string, unknown> & { id: unknown; device: string };
+    const request = parseValid(text, gatewayAttributeRequestSchema, 'gateway attribute request');
     if (
       typeof request.client !== 'boolean' &&
       session.context.quirks.gatewayAttributeRequestThingsboardShapeOnly
@@ -177,17 +168,16 @@ const HANDLERS: Record<string, Handler> = {
     const answer: Record<string, unknown> = { id: request.id, device: request.device };
     if (typeof request.client === 'boolean') {
       const scope: AttributeScope = request.client ? 'CLIENT_SCOPE' : 'SHARED_SCOPE';
-      const keys = typeof request.key === 'string' ? [request.key] : (request.keys as string[]);
+      // the schema requires key or keys; FromSchema cannot say so (anyOf of `required`)
+      const keys = typeof request.key === 'string' ? [request.key] : (request.keys ?? []);
       const found = pickAttributes(device, scope, keys) ?? {};
       const foundKeys = Object.keys(found);
       if (keys.length === 1 && foundKeys.length === 1) answer.value = found[foundKeys[0]];
       else if (foundKeys.length > 0) answer.values = found;
     } else {
       const anyKey = faultActive('GW-ATTRREQ-01:key-filter-ignored');
-      const client = request.client as string[] | undefined;
-      const shared = faultActive('GW-ATTRREQ-01:shared-keys-ignored')
-        ? undefined
-        : (request.shared as string[] | undefined);
+      const client = request.client;
+      const shared = faultActive('GW-ATTRREQ-01:shared-keys-ignored') ? undefined : request.shared;
       const both = client === undefined && shared === undefined;
       if (both || client) {
         const keys = anyKey ? undefined : client;
@@ -208,11 +198,7 @@ const HANDLERS: Record<string, Handler> = {
   },
 
   'v1/gateway/rpc': (session, devices, text) => {
-    const reply = parseValid(text, gatewayRpcReplySchema, 'gateway RPC reply') as {
-      device: string;
-      id: unknown;
-      data: unknown;
-    };
+    const reply = parseValid(text, gatewayRpcReplySchema, 'gateway RPC reply');
     const device = devices.connect(reply.device);
     let id = Number(String(reply.id));
     if (faultActive('GW-RPC-02:reply-id-ignored'))
@@ -222,10 +208,7 @@ const HANDLERS: Record<string, Handler> = {
   },
 
   'v1/gateway/claim': (session, devices, text) => {
-    const document = parseValid(text, gatewayClaimSchema, 'gateway claim') as Record<
-      string,
-      { secretKey?: string; durationMs?: unknown }
-    >;
+    const document = parseValid(text, gatewayClaimSchema, 'gateway claim');
     if (faultActive('GW-CLAIM-01:claim-ignored')) return;
     devices.reserveRoom(Object.keys(document)); // all or nothing, as telemetry
     for (const [name, claim] of Object.entries(document)) {

@@ -32,8 +32,6 @@ import { faultActive } from '../../../faults';
 
 import { MAX_PACKET_BYTES } from './limits';
 
-export { MAX_PACKET_BYTES };
-
 /** The largest packet a connection may send; past it the connection ends (a planted fault lifts it). */
 function packetLimit(): number {
   return faultActive('ROB-SIZE-02:packet-size-unchecked')
@@ -41,7 +39,7 @@ function packetLimit(): number {
     : MAX_PACKET_BYTES;
 }
 
-export interface MqttTransportOptions {
+interface MqttTransportOptions {
   core: PlatformCore;
   quirks: Quirks;
   logger: Logger;

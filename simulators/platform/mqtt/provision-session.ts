@@ -13,7 +13,7 @@ import { PublishFailure, REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
 export const PROVISION_USER = 'provision';
-export const PROVISION_REQUEST_TOPIC = '/provision/request';
+const PROVISION_REQUEST_TOPIC = '/provision/request';
 export const PROVISION_RESPONSE_TOPIC = '/provision/response';
 /** ThingsBoard schedules the close of a provisioning session 60 s after its answer. */
 const CLOSE_AFTER_ANSWER_MS = 60_000;

@@ -10,7 +10,6 @@ import type { PlatformCore } from '../core/platform-core';
 import type { Device } from '../core/model';
 import type { Quirks } from '../quirks';
 import type { ClientRpcHandler } from '../http/context';
-import { REASON } from './reason-codes';
 import { faultActive } from '../../../faults';
 import { topicMatches } from './topic-filter';
 import type { GatewayDevices } from './gateway-devices';
@@ -172,5 +171,3 @@ export class MqttSession {
     return id;
   }
 }
-
-export { REASON };

@@ -1,0 +1,212 @@
+/**
+ * Robustness against connections that misbehave (features/robustness/, capability `robustness`): bare MQTT
+ * connections that do not read, do not speak MQTT or never connect, and many long-polls held at once; as in
+ * robustness.steps.ts, a well-behaved device must be served meanwhile.
+ */
+import assert from 'node:assert/strict';
+import { Given, Then, When } from '@cucumber/cucumber';
+import { Agent } from 'undici';
+import type { IotcWorld } from './world';
+import { deviceRequest } from '../simulators/device/http-device';
+import { mqttUrl } from './support/gateway';
+import { settlesWithin } from './support/eventually';
+import { RawMqttClient } from '../simulators/device/raw-mqtt-client';
+
+function bareClient(world: IotcWorld, local: string): RawMqttClient {
+  const client = world.robustness.bareClients.get(local);
+  if (!client) throw new Error(`no bare MQTT connection "${local}" in this scenario`);
+  return client;
+}
+
+// ---- bare MQTT connections: not reading, not MQTT, never connecting --------------------------------------------
+
+async function openBare(world: IotcWorld, local: string): Promise<RawMqttClient> {
+  const client = await RawMqttClient.open({ url: mqttUrl(world), tls: world.run.target.tls });
+  world.robustness.bareClients.set(local, client);
+  world.cleanups.push({
+    what: `bare MQTT connection ${local}`,
+    undo: async () => client.destroy(),
+  });
+  return client;
+}
+
+Given(
+  'an MQTT device {string} on a bare connection',
+  async function (this: IotcWorld, local: string) {
+    const device = await this.createDevice(local);
+    const client = await openBare(this, local);
+    const code = await client.connect(device.token, this.run.target.timeouts.requestMs);
+    assert.equal(code, 0, `the CONNECT of ${local} was refused with ${code}`);
+  },
+);
+
+Given(
+  'a bare TCP connection {string} to the MQTT transport that sends nothing',
+  async function (this: IotcWorld, local: string) {
+    await openBare(this, local);
+  },
+);
+
+When(
+  'the bare connection {string} subscribes to its attribute updates and stops reading',
+  async function (this: IotcWorld, local: string) {
+    const client = bareClient(this, local);
+    await client.subscribe('v1/devices/me/attributes', this.run.target.timeouts.requestMs);
+    client.pause();
+  },
+);
+
+When(
+  'the bare connection {string} sends bytes that are not MQTT',
+  function (this: IotcWorld, local: string) {
+    // packet type 0 is reserved, and a remaining length of five bytes is malformed in every MQTT version
+    bareClient(this, local).writeRaw(
+      Buffer.concat([
+        Buffer.from([0x00, 0xff, 0xff, 0xff, 0xff, 0x7f]),
+        Buffer.from('GET / HTTP/1.1\r\n\r\n'),
+      ]),
+    );
+  },
+);
+
+When(
+  /^the platform sends (\d+) shared attribute updates of (\d+) bytes to "([^"]*)"$/,
+  async function (this: IotcWorld, count: string, bytes: string, local: string) {
+    const device = this.device(local);
+    const filler = 'x'.repeat(Number(bytes));
+    // bounded: exactly `count` updates, one after the other
+    for (let sequence = 1; sequence <= Number(count); sequence++)
+      await this.run.admin.saveAttributes(device.record.id, 'SHARED_SCOPE', {
+        iotc_bulk: filler,
+        iotc_sequence: sequence,
+      });
+  },
+);
+
+When('the bare connection {string} reads again', function (this: IotcWorld, local: string) {
+  bareClient(this, local).resume();
+});
+
+Then(
+  /^the target has disconnected "([^"]*)" or dropped some of the (\d+) updates$/,
+  async function (this: IotcWorld, local: string, count: string) {
+    const client = bareClient(this, local);
+    const all = Number(count);
+    const received = () => client.received.get('v1/devices/me/attributes') ?? 0;
+    // what the socket buffers held arrives first; then the connection ends, or everything was queued for it
+    await this.eventually(() =>
+      assert.ok(client.closed || received() >= all, `${received()} of ${all} updates so far`),
+    ).catch(() => undefined);
+    assert.ok(
+      client.closed || received() < all,
+      `the target queued all ${all} updates for a client that did not read, and kept it connected`,
+    );
+  },
+);
+
+Then(
+  'the target closes the bare connection {string}',
+  async function (this: IotcWorld, local: string) {
+    const client = bareClient(this, local);
+    await this.eventually(() => assert.ok(client.closed, `the connection ${local} is still open`));
+  },
+);
+
+Then(
+  'the target closes the bare connection {string} once its CONNECT timeout has passed',
+  async function (this: IotcWorld, local: string) {
+    const client = bareClient(this, local);
+    const { mqttConnectTimeoutMs } = this.run.target;
+    await this.eventually(
+      () => assert.ok(client.closed, `the connection ${local} is still open`),
+      mqttConnectTimeoutMs,
+    );
+  },
+);
+
+// ---- many long-polls -----------------------------------------------------------------------------------------
+
+Given(
+  /^(\d+) devices "([^"]*)" each waiting for shared attribute updates$/,
+  async function (this: IotcWorld, count: string, prefix: string) {
+    const total = Number(count);
+    const { target } = this.run;
+    // created a few at a time: bounded concurrency towards the admin API
+    for (let first = 1; first <= total; first += 20)
+      await Promise.all(
+        Array.from({ length: Math.min(20, total - first + 1) }, (_, offset) =>
+          this.createDevice(`${prefix}-${first + offset}`),
+        ),
+      );
+    // one connection per poll (the shared pool would queue them), closed after the scenario
+    const agent = new Agent({ connections: total + 1 });
+    this.cleanups.push({ what: 'long-poll connections', undo: () => agent.close() });
+    const timeout = target.timeouts.eventuallyMs;
+    for (let index = 1; index <= total; index++) {
+      const device = this.device(`${prefix}-${index}`);
+      this.robustness.polls.push(
+        deviceRequest(
+          target.httpUrl,
+          'GET',
+          `/api/v1/${encodeURIComponent(device.token)}/attributes/updates?timeout=${timeout}`,
+          undefined,
+          {
+            dispatcher: agent,
+            requestTimeoutMs: target.timeouts.requestMs,
+            extraTimeoutMs: timeout,
+          },
+        ).then((response) => ({ response, answeredAt: Date.now() })),
+      );
+    }
+  },
+);
+
+When(
+  /^the platform sets a shared attribute of "([^"]*)" and its poll answers with it$/,
+  async function (this: IotcWorld, local: string) {
+    const device = this.device(local);
+    const index = Number(local.slice(local.lastIndexOf('-') + 1));
+    const poll = this.robustness.polls[index - 1];
+    assert.ok(poll, `no long-poll of ${local}`);
+    // the poll may reach the target after the first update (its connection opens last): the update is sent again
+    // until the poll answers, which also shows that the polls sent before it are being held
+    let wake = 0;
+    await this.eventually(async () => {
+      wake++;
+      await this.run.admin.saveAttributes(device.record.id, 'SHARED_SCOPE', { iotc_wake: wake });
+      assert.ok(
+        await settlesWithin(poll, this.run.target.timeouts.pollIntervalMs),
+        `the poll of ${local} has not answered the update`,
+      );
+    });
+    const { response } = await poll;
+    assert.equal(response.status, 200, `the poll of ${local} got ${this.shown(response)}`);
+    assert.ok(
+      'iotc_wake' in JSON.parse(response.text),
+      `the poll of ${local} answered ${response.text}`,
+    );
+  },
+);
+
+Then(
+  /^every other poll is answered 408 after "([^"]*)" was served$/,
+  async function (this: IotcWorld, calm: string) {
+    const own = this.robustness;
+    assert.ok(own.servedAt, `the device ${calm} was not served in this scenario`);
+    const answers = await Promise.allSettled(own.polls);
+    const wrong: string[] = [];
+    answers.forEach((settled, index) => {
+      if (index === answers.length - 1) return; // the poll the scenario answered with an update
+      if (settled.status === 'rejected') wrong.push(`poll ${index + 1}: ${String(settled.reason)}`);
+      else if (settled.value.response.status !== 408)
+        wrong.push(`poll ${index + 1}: ${this.shown(settled.value.response)}`);
+      else if (settled.value.answeredAt < own.servedAt!)
+        wrong.push(`poll ${index + 1}: timed out before ${calm} was served`);
+    });
+    assert.deepEqual(
+      wrong.slice(0, 10),
+      [],
+      `${wrong.length} polls were not answered as they should`,
+    );
+  },
+);

@@ -1,0 +1,67 @@
+/**
+ * What the administration-API authentication steps share (admin-auth, token-lifetimes and api-documentation
+ * steps): requests with the scenario's credentials (world.adminAuth, never printed), placeholders for them, the
+ * tenant administrator's login.
+ */
+import { adminRequest, type AdminResponse, type Method } from '../../src/admin-client';
+import { toPlain } from '../../lib/kv/values';
+import type { IotcWorld } from '../world';
+
+export const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/** The JWT the scenario obtained from the admin login (for the analytics steps); never print it. */
+export function scenarioJwt(world: IotcWorld): string {
+  const jwt = world.adminAuth.secrets.get('jwt');
+  if (!jwt)
+    throw new Error(
+      'no JWT in this scenario: log in with "a JWT from the tenant administrator\'s login" first',
+    );
+  return jwt;
+}
+export function request(
+  world: IotcWorld,
+  method: Method,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+) {
+  return adminRequest(world.run.target.adminUrl, method, path, {
+    headers,
+    body,
+    timeoutMs: world.run.target.timeouts.requestMs,
+    recorder: world.exchanges.record,
+  });
+}
+
+/** Replaces <jwt>, <refresh token>, <api key>, <device id> in a header value or path with the scenario's values. */
+export function fill(world: IotcWorld, template: string): string {
+  return template.replace(/<([a-z ]+)>/g, (_match, name: string) => {
+    if (name === 'device id') return world.device('subject').record.id;
+    const value = world.adminAuth.secrets.get(name);
+    if (value === undefined) throw new Error(`no ${name} in this scenario`);
+    return value;
+  });
+}
+
+export function claimsOf(jwt: string): { iat: number; exp: number; sub?: string } {
+  return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
+}
+
+export async function login(world: IotcWorld, password?: string): Promise<AdminResponse> {
+  const { username, password: right } = world.run.target.tenantAdmin;
+  const answer = await request(
+    world,
+    'POST',
+    '/api/auth/login',
+    { 'content-type': 'application/json' },
+    { username, password: password ?? right },
+  );
+  world.adminAuth.answer = answer;
+  if (answer.status === 200) {
+    const body = toPlain(answer.json) as { token: string; refreshToken: string };
+    world.adminAuth.secrets.set('jwt', body.token);
+    world.adminAuth.secrets.set('refresh token', body.refreshToken);
+    world.adminAuth.loggedInAt = Date.now();
+  }
+  return answer;
+}

@@ -1,0 +1,61 @@
+/**
+ * Requests a When step starts and a Then step awaits (long-polls, RPC calls, requests held by the platform), typed by
+ * kind: what `start` stored under a kind is what `get` gives back, so no read site casts.
+ */
+import type { AdminResponse } from '../../src/admin-client';
+import type { ConnectorResponse } from '../../simulators/connector-client';
+import type { DeviceResponse } from '../../simulators/device/http-device';
+import type { SessionLimits } from '../../simulators/device/mqtt-device';
+
+/** What each kind of pending operation resolves to. */
+export interface PendingResults {
+  /** An HTTP device's long-poll for shared attribute updates. */
+  attributeUpdatesPoll: DeviceResponse;
+  /** An HTTP device's long-poll for an RPC request. */
+  rpcPoll: DeviceResponse;
+  /** The platform's RPC call to a device (by local name, and by `local:method`). */
+  rpcCall: AdminResponse;
+  /** An MQTT device's attribute request: the answer's document (plain JSON), or nothing within the wait. */
+  mqttAttributes: Record<string, unknown> | undefined;
+  /** An MQTT device's client-side RPC: its answer, or nothing within the wait. */
+  mqttClientRpc: unknown;
+  /** The getSessionLimits RPC of an MQTT device or gateway. */
+  sessionLimits: SessionLimits | undefined;
+  /** A request of the REST connector's client, by its label in the scenario. */
+  connectorRequest: ConnectorResponse;
+  /** The platform's two-way RPC to a connector device. */
+  connectorRpc: AdminResponse;
+}
+
+export type PendingKind = keyof PendingResults;
+
+type PendingByKind = { [Kind in PendingKind]?: Map<string, Promise<PendingResults[Kind]>> };
+
+export class PendingOperations {
+  private readonly byKind: PendingByKind = {};
+
+  /** Keeps an operation under way for a later step; `key` tells apart those of one kind (a device's local name). */
+  start<Kind extends PendingKind>(
+    kind: Kind,
+    key: string,
+    operation: Promise<PendingResults[Kind]>,
+  ): void {
+    const started: NonNullable<PendingByKind[Kind]> = this.byKind[kind] ?? new Map();
+    started.set(key, operation);
+    this.byKind[kind] = started;
+  }
+
+  /** The operation a step started, or undefined when none was (awaiting undefined gives undefined). */
+  get<Kind extends PendingKind>(
+    kind: Kind,
+    key: string,
+  ): Promise<PendingResults[Kind]> | undefined {
+    return this.byKind[kind]?.get(key);
+  }
+
+  /** Resolves once every operation started has ended, however (abandoned ones must not leak into the next scenario). */
+  async settled(): Promise<void> {
+    const operations = Object.values(this.byKind).flatMap((started) => [...started.values()]);
+    await Promise.allSettled(operations);
+  }
+}

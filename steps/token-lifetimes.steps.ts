@@ -1,0 +1,129 @@
+/** Lifetimes of the administration API's access and refresh tokens: stated by the target, or set for a scenario. */
+import assert from 'node:assert/strict';
+import { Given, Then, When } from '@cucumber/cucumber';
+import { AdminClient } from '../src/admin-client';
+import { toPlain } from '../lib/kv/values';
+import type { IotcWorld } from './world';
+import { claimsOf, request } from './support/admin-auth';
+
+/**
+ * Sets the token lifetimes through the system administrator's JWT settings (capability jwt-settings: it changes a
+ * system setting, so never on staging) and puts the previous ones back after the scenario. Tokens issued from now
+ * on live that long; the run's own sessions keep theirs.
+ */
+async function setLifetimes(
+  world: IotcWorld,
+  accessSec: number,
+  refreshSec: number,
+): Promise<void> {
+  const { target } = world.run;
+  assert.ok(target.sysAdmin, 'the jwt-settings capability needs platform.sysAdmin credentials');
+  const sysadmin = await AdminClient.login(target.adminUrl, target.sysAdmin, {
+    requestTimeoutMs: target.timeouts.requestMs,
+    tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
+  });
+  world.cleanups.push({ what: 'system administrator session', undo: () => sysadmin.close() });
+  const previous = toPlain((await sysadmin.session.call('GET', '/api/admin/jwtSettings')).json) as {
+    tokenExpirationTime: number;
+    refreshTokenExpTime: number;
+  };
+  await sysadmin.session.call('POST', '/api/admin/jwtSettings', {
+    ...previous,
+    tokenExpirationTime: accessSec,
+    refreshTokenExpTime: refreshSec,
+  });
+  world.cleanups.push({
+    what: 'the JWT settings',
+    undo: async () =>
+      void (await sysadmin.session.call('POST', '/api/admin/jwtSettings', previous)),
+  });
+  world.adminAuth.lifetimes = { accessSec, refreshSec };
+}
+
+function canSetLifetimes(world: IotcWorld): boolean {
+  return world.run.target.capabilities.has('jwt-settings');
+}
+
+Given("the target's token lifetimes are known", async function (this: IotcWorld) {
+  const stated = this.run.target.tokenLifetimes;
+  if (stated.accessSec) this.adminAuth.lifetimes = stated;
+  // other values than the defaults, so that a target ignoring the settings shows
+  else if (canSetLifetimes(this)) await setLifetimes(this, 7200, 172800);
+  else return 'skipped';
+  return undefined;
+});
+
+Given('the target runs with the default token lifetimes', function (this: IotcWorld) {
+  if (this.run.target.tokenLifetimes.accessSec || this.run.target.tokenLifetimes.refreshSec)
+    return 'skipped';
+  return undefined;
+});
+
+Given(
+  "the target's access token lifetime is short enough to wait for",
+  async function (this: IotcWorld) {
+    const stated = this.run.target.tokenLifetimes;
+    if (stated.accessSec && stated.accessSec <= 10) this.adminAuth.lifetimes = stated;
+    else if (canSetLifetimes(this)) await setLifetimes(this, 2, 60);
+    else return 'skipped';
+    return undefined;
+  },
+);
+
+function scenarioLifetimes(world: IotcWorld): { accessSec?: number; refreshSec?: number } {
+  return world.adminAuth.lifetimes ?? world.run.target.tokenLifetimes;
+}
+
+Then(
+  'the access token lives {int} s and the refresh token {int} s',
+  function (this: IotcWorld, access: number, refresh: number) {
+    const secrets = this.adminAuth.secrets;
+    const token = claimsOf(secrets.get('jwt')!);
+    const refreshToken = claimsOf(secrets.get('refresh token')!);
+    assert.equal(token.exp - token.iat, access, 'access token lifetime (exp - iat)');
+    assert.equal(
+      refreshToken.exp - refreshToken.iat,
+      refresh,
+      'refresh token lifetime (exp - iat)',
+    );
+  },
+);
+
+Then('the tokens live as long as the target states', function (this: IotcWorld) {
+  const secrets = this.adminAuth.secrets;
+  const { accessSec, refreshSec } = scenarioLifetimes(this);
+  const token = claimsOf(secrets.get('jwt')!);
+  assert.equal(token.exp - token.iat, accessSec, 'access token lifetime (exp - iat)');
+  if (refreshSec) {
+    const refreshToken = claimsOf(secrets.get('refresh token')!);
+    assert.equal(
+      refreshToken.exp - refreshToken.iat,
+      refreshSec,
+      'refresh token lifetime (exp - iat)',
+    );
+  }
+});
+
+When('the access token lifetime has passed', async function (this: IotcWorld) {
+  // the lifetime is the behaviour under test: waiting it out is the effect itself. The wait is the lifetime the
+  // target states, counted from the login, not the token's own exp: a token that claims a longer life must not
+  // make the scenario wait for it (a step timeout would hide the defect and leave the timer running)
+  const stated = scenarioLifetimes(this).accessSec;
+  const loggedInAt = this.adminAuth.loggedInAt;
+  if (!stated || loggedInAt === undefined)
+    throw new Error('no stated access token lifetime or no login in this scenario');
+  const remaining = loggedInAt + stated * 1000 + 1000 - Date.now(); // exp is in whole seconds; a second more satisfies every reading of "past exp"
+  if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
+});
+
+When('the refresh token is exchanged for a new token pair', async function (this: IotcWorld) {
+  const answer = await request(
+    this,
+    'POST',
+    '/api/auth/token',
+    { 'content-type': 'application/json' },
+    { refreshToken: this.adminAuth.secrets.get('refresh token') },
+  );
+  assert.equal(answer.status, 200, `the refresh answered ${answer.status}`);
+  this.adminAuth.secrets.set('jwt', (toPlain(answer.json) as { token: string }).token);
+});
