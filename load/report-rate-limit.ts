@@ -35,7 +35,7 @@ export interface StepResult {
   rejected: number;
   /** Answers neither 200 nor 429, and requests without answer. */
   unexpected: number;
-  /** Latency of the 200 answers (autocannon's, which times only successes). */
+  /** Latency of the 200 answers (autocannon's, which times only successes); an admitted step that looked queued keeps the lower p99 of two measurements. */
   p50Ms: number;
   p99Ms: number;
 }
@@ -193,6 +193,18 @@ async function probeReportRateLimit(
   // too noisy a baseline on a busy machine: a slow sample lifted it above the queued requests' latency.
   const baselineMs = Math.min(baseline.p50Ms, ...admittedSteps.map((result) => result.p50Ms));
   const queueing = (result: StepResult) => result.p99Ms >= baselineMs * QUEUEING_FACTOR + 1;
+  // A busy machine only ever adds latency, so a step that looks queued is measured once more and keeps the lower
+  // p99: a queued request waits a whole report again in every measurement, a paused probe rarely twice. (One slow
+  // round at c=3 with pool 3 once read as pool 2, queue 3 on a loaded CI machine.)
+  for (const result of admittedSteps) {
+    if (context.signal.aborted || !queueing(result)) continue;
+    const again = await step(result.concurrency);
+    if (again.rejected > 0 || again.unexpected > 0) continue;
+    log(
+      `  c=${String(result.concurrency).padStart(2)}  measured again: p99 ${again.p99Ms} ms (kept the lower of ${result.p99Ms} and ${again.p99Ms})`,
+    );
+    result.p99Ms = Math.min(result.p99Ms, again.p99Ms);
+  }
   const firstQueueing = admittedSteps.find((_result, index) =>
     admittedSteps.slice(index).every(queueing),
   );
