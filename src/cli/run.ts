@@ -30,6 +30,7 @@ import { selectionErrorJunit } from '../report/junit';
 import { checkSelection, EMPTY_SELECTION_EXIT, SelectionError } from './selection';
 import { dryRunInventory } from './inventory';
 import { IotcError } from '../../lib/errors';
+import { featureFiles, loadFeatureWeights, slowestFirst } from './feature-order';
 
 export const PROJECT_ROOT = PACKAGE_ROOT;
 
@@ -179,6 +180,12 @@ export async function runConformance(options: RunOptions): Promise<number> {
 
   const workers = workerCount(options.parallel, profile.embedded === true, planned);
   runConfiguration.runtime.parallel = workers > 1 ? workers : 0;
+  // workers take scenarios in feature order: the slow features first, so that none starts when the others are done
+  if (workers > 1 && !options.paths?.length)
+    runConfiguration.sources.paths = slowestFirst(
+      featureFiles(PROJECT_ROOT),
+      loadFeatureWeights(PROJECT_ROOT),
+    );
   // this process already runs TypeScript through ts-node; worker processes of a parallel run need it loaded.
   // Compiled (an installed package), the steps are JavaScript in dist/ and nothing needs ts-node.
   runConfiguration.support.requireModules =
