@@ -235,9 +235,18 @@ Then(
   'the requests to {string} came at least {int} ms apart',
   async function (this: IotcWorld, path: string, gapMs: number) {
     const requests = await recorded(this, path);
+    // The connector's timeout starts before its request reaches the external API, so the arrivals can be closer than
+    // the timeout by the first attempt's transit (its connection set-up, and any time the connector's process is not
+    // scheduled). On a loaded machine that took 24 to 52 ms (gaps of 176, 168 and 148 ms for a 200 ms timeout); half
+    // the timeout covers it, and an attempt that does not wait for the timeout (none, or one read as milliseconds)
+    // still comes within a few milliseconds of the first
+    const tolerance = 0.5;
     for (let index = 1; index < requests.length; index++) {
       const gap = requests[index]!.receivedAt - requests[index - 1]!.receivedAt;
-      assert.ok(gap >= gapMs * 0.9, `requests ${index} and ${index + 1} came ${gap} ms apart`);
+      assert.ok(
+        gap >= gapMs * tolerance,
+        `requests ${index} and ${index + 1} came ${gap} ms apart`,
+      );
     }
   },
 );

@@ -103,6 +103,9 @@ export class ExternalApiSimulator {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // when the request arrived, not when its body was read: on a busy machine reading the body takes event-loop turns,
+    // and scenarios compare the arrival times of attempts with the connector's timeouts
+    const receivedAt = Date.now();
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
@@ -116,7 +119,7 @@ export class ExternalApiSimulator {
       query: url.search,
       headers: request.headers,
       body,
-      receivedAt: Date.now(),
+      receivedAt,
     };
     this.requests.push(recorded);
     response.once('close', () => {

@@ -286,8 +286,20 @@ export async function cleanupFromJournal(
     leftovers(path).length === 0 &&
     unrestoredSettings(path).length === 0
   )
-    renameSync(path, `${path}.done`);
+    archive(path);
   return { deleted, failed };
+}
+
+/**
+ * Renames the journal to `<path>.done`. The workers of a parallel run finish at about the same time and each may find
+ * the journal empty: the one that renames it second finds it gone, which is the same outcome.
+ */
+function archive(path: string): void {
+  try {
+    renameSync(path, `${path}.done`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /** Deletes one entity; false when it was already gone. */
