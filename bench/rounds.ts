@@ -4,7 +4,7 @@
  */
 import { positiveEnv } from './children';
 
-export const ROUNDS = positiveEnv('BENCH_ROUNDS', 3);
+export const ROUNDS = positiveEnv('BENCH_ROUNDS', 5);
 export const DURATION_S = positiveEnv('BENCH_DURATION_S', 4);
 export const WARMUP_S = positiveEnv('BENCH_WARMUP_S', 1);
 

@@ -23,7 +23,7 @@
  *  e) A QoS 1 run of the load profile (`iotc load mqtt-gateway`, 10 gateways × 10 devices, embedded target in its
  *     own process): PASS when every message sent is stored exactly once (0 lost, 0 duplicated, no failed publish).
  *
- * Knobs (environment): BENCH_ROUNDS (3), BENCH_DURATION_S (4), BENCH_WARMUP_S (1), BENCH_CONNECTIONS (10),
+ * Knobs (environment): BENCH_ROUNDS (5), BENCH_DURATION_S (4), BENCH_WARMUP_S (1), BENCH_CONNECTIONS (10),
  * BENCH_MQTT_WINDOW (100), BENCH_MEMORY_GATEWAYS (100), BENCH_MEMORY_DEVICES (10000), BENCH_LOAD_DURATION_S (3),
  * BENCH_SKIP_RUN=1 skips b), BENCH_SKIP_MQTT=1 skips c) to e). Every duration is bounded; children are killed on
  * exit, error and Ctrl-C.
