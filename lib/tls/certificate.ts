@@ -1,5 +1,5 @@
 /**
- * A self-signed certificate for the reference servers' TLS endpoints (HTTPS device API, later mqtts and the
+ * A self-signed certificate for the reference servers' TLS endpoints (HTTPS device API, mqtts and the
  * connector's SSL), generated at start-up by the selfsigned package. Its PEM doubles as the CA a client trusts.
  */
 import selfsigned from 'selfsigned';

@@ -1,6 +1,6 @@
 /**
  * Admin routes are data (method, path, who may call, a summary, the handler) so that one table drives both the
- * router and, later, the OpenAPI description of the interactive documentation.
+ * router and the OpenAPI description of the interactive documentation (openapi.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Router from 'find-my-way';

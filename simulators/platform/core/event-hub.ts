@@ -1,6 +1,7 @@
 /**
- * The event hub: what a device's transport sessions listen to. The HTTP long-polls subscribe now; the MQTT
- * transport subscribes the same way later (one subscription per session, removed when the session ends).
+ * The event hub: what a device's transport sessions listen to: the HTTP long-polls and the MQTT sessions of
+ * devices and gateways (mqtt/subscribe.ts, mqtt/gateway-devices.ts), one subscription per session, removed when the
+ * session ends.
  *
  * Events carry no transport format: a session renders a change in its own protocol (HTTP body, MQTT publish).
  * Emitting to a device nobody listens to costs one map lookup (the hot path of attribute saves).
