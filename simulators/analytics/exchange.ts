@@ -1,4 +1,5 @@
 /** Small pieces of one HTTP exchange: answers, the request body, the Content-Type rule and the JWT's place. */
+import { readBody as readCappedBody } from '../../lib/http-body';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type AnalyticsError,
@@ -58,45 +59,14 @@ export function jwtOf(request: IncomingMessage, url: URL): string | undefined {
 }
 
 /** The body as UTF-8 text, at most MAX_BODY_BYTES; rejects when the client goes away first. */
-export function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const fail = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        fail(new ReportBodyTooLargeError(MAX_BODY_BYTES));
-        request.resume();
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (!text.trim())
-        reject(
-          new BadReportRequestError('Request body is empty; a report request needs viewConfigId'),
-        );
-      else resolve(text);
-    };
-    const onAborted = () => fail(new Error('client closed the request'));
-    const cleanup = () => {
-      request.off('data', onData);
-      request.off('end', onEnd);
-      request.off('error', fail);
-      request.off('close', onClose);
-    };
-    const onClose = () => {
-      if (!request.complete) onAborted();
-    };
-    request.on('data', onData);
-    request.on('end', onEnd);
-    request.on('error', fail);
-    request.on('close', onClose);
-  });
+export async function readBody(request: IncomingMessage): Promise<string> {
+  const text = (
+    await readCappedBody(request, {
+      limit: MAX_BODY_BYTES,
+      tooLarge: () => new ReportBodyTooLargeError(MAX_BODY_BYTES),
+    })
+  ).toString('utf8');
+  if (!text.trim())
+    throw new BadReportRequestError('Request body is empty; a report request needs viewConfigId');
+  return text;
 }

@@ -11,6 +11,7 @@ import busboy from 'busboy';
 import type { Logger } from 'pino';
 import type { RequestData } from './converted';
 import { IotcError } from '../../lib/errors';
+import { readBody as readCappedBody } from '../../lib/http-body';
 
 /** A request body that cannot be read: malformed JSON (400) or a media type no converter takes (415). */
 export class RequestBodyError extends IotcError {
@@ -106,18 +107,10 @@ function queryParameters(url: URL): Array<[string, string]> {
 }
 
 function readBody(request: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        request.destroy();
-        reject(new RequestBodyError(400, 'the body is too large'));
-      } else chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
+  return readCappedBody(request, {
+    limit: MAX_BODY_BYTES,
+    tooLarge: () => new RequestBodyError(400, 'the body is too large'),
+    excess: 'destroy',
   });
 }
 

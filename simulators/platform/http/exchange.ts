@@ -3,6 +3,7 @@
  * JSON answers (lossless, so a DOUBLE keeps its `.0`), ThingsBoard's error body.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody as readCappedBody } from '../../../lib/http-body';
 import { PlatformError } from '../core/errors';
 
 export class PayloadTooLargeError extends PlatformError {
@@ -14,27 +15,7 @@ export class PayloadTooLargeError extends PlatformError {
 
 /** Reads the whole body; rejects with PayloadTooLargeError past `limit` bytes (Content-Length checked first). */
 export function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(request.headers['content-length']);
-  if (declared > limit) {
-    request.resume();
-    return Promise.reject(new PayloadTooLargeError(limit));
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.removeAllListeners('data');
-        request.resume();
-        reject(new PayloadTooLargeError(limit));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
+  return readCappedBody(request, { limit, tooLarge: () => new PayloadTooLargeError(limit) });
 }
 
 export function sendEmpty(response: ServerResponse, status: number): void {
