@@ -147,9 +147,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
         // this process already runs TypeScript through ts-node; worker processes of a parallel run need it loaded.
         // Compiled (an installed package), the steps are JavaScript in dist/ and nothing needs ts-node.
         requireModule: [], // set below once the number of workers is known
-        require: COMPILED
-          ? [join(PACKAGE_ROOT, 'dist', 'steps', '**', '*.js')]
-          : (cucumberProfile.require as string[]),
+        require: stepDefinitions(cucumberProfile),
         paths: options.paths?.length
           ? options.paths.map((path) => resolve(path))
           : (cucumberProfile.paths as string[]),
@@ -326,4 +324,15 @@ function workerCount(
   if (typeof parallel === 'number') return parallel;
   if (!embedded || process.env.IOTC_RUN_ID !== undefined) return 1;
   return Math.max(1, Math.min(AUTO_WORKERS, Math.ceil(planned / SCENARIOS_PER_AUTO_WORKER)));
+}
+
+/**
+ * Where the step definitions are: the TypeScript sources of a checkout (through ts-node), or the JavaScript in dist/
+ * when this code runs compiled (an installed package, IOTC_COMPILED=1), where no ts-node is loaded. `iotc run` and
+ * the kill matrix (src/faults/cucumber-session.ts) load the same ones.
+ */
+export function stepDefinitions(cucumberProfile: Record<string, unknown>): string[] {
+  return COMPILED
+    ? [join(PACKAGE_ROOT, 'dist', 'steps', '**', '*.js')]
+    : (cucumberProfile.require as string[]);
 }

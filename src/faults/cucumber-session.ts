@@ -15,7 +15,7 @@ import {
   type IRunConfiguration,
   type ISupportCodeLibrary,
 } from '@cucumber/cucumber/api';
-import { PROJECT_ROOT } from '../cli/run';
+import { PROJECT_ROOT, stepDefinitions } from '../cli/run';
 import { checkSelection } from '../cli/selection';
 
 interface SelectionRun {
@@ -37,7 +37,14 @@ export class CucumberSession {
       {
         file: false,
         // ts-node is registered in this process already; the runs report through their messages, not formatters
-        provided: { ...profile, requireModule: [], parallel: 0, format: [] },
+        // compiled (an installed package), the steps are the JavaScript in dist/, as for `iotc run`
+        provided: {
+          ...profile,
+          require: stepDefinitions(profile),
+          requireModule: [],
+          parallel: 0,
+          format: [],
+        },
       },
       { cwd: PROJECT_ROOT },
     );
