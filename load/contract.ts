@@ -118,6 +118,8 @@ export interface RunLoadOptions {
   target?: string | Target;
   /** Threshold expressions added to the profile's defaults. */
   thresholds?: readonly string[];
+  /** false: only `thresholds` decide the verdict, not the profile's defaults (none at all is NOT MEASURED). */
+  defaultThresholds?: boolean;
   /** Where reports/load/ goes; no files when absent. */
   reportsDir?: string;
   signal?: AbortSignal;
@@ -191,7 +193,10 @@ export async function runLoadProfile<Options>(
 ): Promise<{ report: LoadReport; exitCode: number }> {
   const options = checkOptions(profile, rawOptions);
   const thresholds = parseThresholds(
-    [...profile.defaultThresholds, ...(run.thresholds ?? [])],
+    [
+      ...(run.defaultThresholds === false ? [] : profile.defaultThresholds),
+      ...(run.thresholds ?? []),
+    ],
     knownMetrics(profile as LoadProfile<unknown>),
   );
   const log = run.log ?? ((line: string) => console.log(line));

@@ -35,6 +35,10 @@ function loadCommand(load: Command, name: string, description: string): Command 
       [] as string[],
     )
     .option(
+      '--no-default-thresholds',
+      "only the thresholds given (--threshold, --thresholds) decide the verdict, not the profile's defaults; none at all is NOT MEASURED",
+    )
+    .option(
       '--thresholds <file.json>',
       'thresholds from a file: {"thresholds": ["p99<50", ...]} or {"thresholds": {"p99": ["<50"]}} (schemas/load-thresholds.ts)',
     )

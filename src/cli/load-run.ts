@@ -16,6 +16,8 @@ export interface CommonLoadOptions {
   threshold: string[];
   /** A JSON file of thresholds (schemas/load-thresholds.ts), added before the --threshold ones. */
   thresholds?: string;
+  /** false with --no-default-thresholds: the profile's defaults are left out. */
+  defaultThresholds: boolean;
   reports: string;
   /** `i/n` */
   shard?: string;
@@ -50,6 +52,7 @@ export async function runLoadCommand<Options>(
         ...(common.thresholds === undefined ? [] : readThresholdsFile(common.thresholds)),
         ...common.threshold,
       ],
+      defaultThresholds: common.defaultThresholds,
       reportsDir: common.reports,
       signal,
       shard: shardOf(common),
