@@ -31,10 +31,7 @@ import { checkSelection, EMPTY_SELECTION_EXIT, SelectionError } from './selectio
 import { dryRunInventory } from './inventory';
 import { IotcError } from '../../lib/errors';
 import { featureFiles, loadFeatureWeights, slowestFirst } from './feature-order';
-import {
-  EMBEDDED_CERTIFICATES_VARIABLE,
-  makeEmbeddedCertificates,
-} from '../target/embedded-certificates';
+import { workerEnvironment } from './worker-environment';
 
 export const PROJECT_ROOT = PACKAGE_ROOT;
 
@@ -211,17 +208,15 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const envelopes: messages.Envelope[] = [];
   const startedAt = new Date();
   process.env.IOTC_TARGET = options.target;
-  // every worker of an embedded run starts its own reference: the certificates are made once, here, and handed over
-  const handsCertificates = workers > 1 && profile.embedded === true;
-  if (handsCertificates)
-    process.env[EMBEDDED_CERTIFICATES_VARIABLE] = JSON.stringify(await makeEmbeddedCertificates());
   const { success } = await runCucumber(
     { ...runConfiguration, support },
-    { cwd: PROJECT_ROOT },
+    {
+      cwd: PROJECT_ROOT,
+      // cucumber forks the workers with this environment (worker-environment.ts says what it adds)
+      env: workers > 1 ? await workerEnvironment(profile.embedded === true) : process.env,
+    },
     (envelope) => envelopes.push(envelope),
-  ).finally(() => {
-    if (handsCertificates) delete process.env[EMBEDDED_CERTIFICATES_VARIABLE];
-  });
+  );
   process.off('SIGINT', interrupted);
   process.off('SIGTERM', interrupted);
   const finishedAt = new Date();
