@@ -2,7 +2,10 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// code.optimize off: ajv's second pass over the generated code (merging names, dropping dead branches) took ~40% of
+// the compile time of our schemas (150 -> 90 ms for all of them), and every process of a parallel run compiles its
+// own; the validators it would tidy up run no measurably slower (200,000 telemetry checks: 8-16 ms either way)
+const ajv = new Ajv({ allErrors: true, strict: false, code: { optimize: false } });
 addFormats(ajv);
 
 interface Validation {

@@ -31,6 +31,7 @@ import { checkSelection, EMPTY_SELECTION_EXIT, SelectionError } from './selectio
 import { dryRunInventory } from './inventory';
 import { IotcError } from '../../lib/errors';
 import { featureFiles, loadFeatureWeights, slowestFirst } from './feature-order';
+import { workerEnvironment } from './worker-environment';
 
 export const PROJECT_ROOT = PACKAGE_ROOT;
 
@@ -207,7 +208,11 @@ export async function runConformance(options: RunOptions): Promise<number> {
   process.env.IOTC_TARGET = options.target;
   const { success } = await runCucumber(
     { ...runConfiguration, support },
-    { cwd: PROJECT_ROOT },
+    {
+      cwd: PROJECT_ROOT,
+      // cucumber forks the workers with this environment (worker-environment.ts says what it adds)
+      env: workers > 1 ? await workerEnvironment(profile.embedded === true) : process.env,
+    },
     (envelope) => envelopes.push(envelope),
   );
   process.off('SIGINT', interrupted);

@@ -12,7 +12,7 @@ import { freePort } from './free-port';
 import { AdminClient } from '../admin-client';
 import { startConnector } from '../../simulators/connector';
 import { ExternalApiSimulator } from '../../simulators/external-api';
-import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
+import type { TlsMaterial } from '../../lib/tls/certificate';
 import type { ConnectorQuirksMode } from '../../simulators/connector';
 import { connectorQuirks } from '../../simulators/connector/quirks';
 import { gatewayReadyRest, withRunNames } from '../../lib/gateway-rest';
@@ -31,6 +31,10 @@ export async function startEmbeddedConnector(options: {
   /** The run's id: the file's constant device names carry it (withRunNames). */
   runId?: string;
   namePrefix?: string;
+  /** The connector's server certificate, written where rest.json names it. */
+  serverTls: TlsMaterial;
+  /** The external API simulator's certificate. */
+  externalTls: TlsMaterial;
 }): Promise<{ connector: ConnectorTarget; close(): Promise<void> }> {
   const admin = await AdminClient.login(options.httpUrl, options.tenantAdmin);
   let gatewayToken: string;
@@ -43,9 +47,8 @@ export async function startEmbeddedConnector(options: {
     await admin.close();
   }
   const folder = await mkdtemp(join(tmpdir(), 'iotc-connector-'));
-  const serverTls = await generateSelfSignedCertificate();
-  const externalTls = await generateSelfSignedCertificate();
-  const external = await ExternalApiSimulator.start({ tls: externalTls });
+  const { serverTls } = options;
+  const external = await ExternalApiSimulator.start({ tls: options.externalTls });
   try {
     const configFile = join(folder, 'rest.json');
     const conformance = JSON.parse(await readFile(EMBEDDED_REST_CONFIG, 'utf8')) as Record<

@@ -4,7 +4,7 @@ import { startPlatform } from '../../simulators/platform';
 import { MAX_HISTORY_PER_KEY } from '../../simulators/platform/core/time-series';
 import { join } from 'node:path';
 import { startAnalytics } from '../../simulators/analytics';
-import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
+import { embeddedCertificates } from './embedded-certificates';
 import { startEmbeddedConnector } from './embedded-connector';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 
@@ -13,7 +13,8 @@ const EMBEDDED_VIEWS_FILE = join(PACKAGE_ROOT, 'src', 'target', 'embedded-analyt
 const CONFORMANCE_VIEW_ID = '5f0c7a4e-2b1d-4c3e-9f8a-6b7c8d9e0f1a';
 
 export async function startEmbedded(profile: TargetProfile, runId?: string) {
-  const tls = await generateSelfSignedCertificate();
+  const certificates = await embeddedCertificates();
+  const tls = certificates.platform;
   const platform = await startPlatform({
     host: '127.0.0.1',
     httpPort: 0,
@@ -55,6 +56,8 @@ export async function startEmbedded(profile: TargetProfile, runId?: string) {
         quirks: profile.connectorQuirks,
         runId,
         namePrefix: profile.namePrefix,
+        serverTls: certificates.connectorServer,
+        externalTls: certificates.externalApi,
       }).catch(async (error: unknown) => {
         await analytics.close();
         await platform.close();
