@@ -1,0 +1,97 @@
+/**
+ * The catalogue of client faults against the requirement catalogue and the clients under test: every fault names a
+ * testable requirement of its client's role, once; every fault is switched in its client and every switch is
+ * declared; and the matrix's judgement of a certification (killed only when exactly the fault's requirement FAILs).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { faultRequirement } from '../../faults';
+import {
+  CLIENTS_UNDER_TEST,
+  CLIENT_FAULT_CATALOGUE,
+  clientFaultName,
+  type ClientKind,
+} from '../../faults/client-catalogue';
+import { judgeClientCertification } from '../../src/faults/client-matrix';
+
+const ROOT = join(__dirname, '..', '..');
+const requirements = new Map(
+  (
+    JSON.parse(readFileSync(join(ROOT, 'features', 'requirements.json'), 'utf8')) as {
+      requirements: Array<{ id: string; testable: boolean; role: string }>;
+    }
+  ).requirements.map((requirement) => [requirement.id, requirement]),
+);
+const ROLE_OF: Record<ClientKind, string> = {
+  'http-device': 'device',
+  'mqtt-device': 'device',
+  gateway: 'gateway',
+};
+
+test('every client fault names a testable requirement of its client, once', () => {
+  const ids = CLIENT_FAULT_CATALOGUE.map((fault) => fault.id);
+  assert.equal(new Set(ids).size, ids.length, 'fault ids are unique');
+  for (const fault of CLIENT_FAULT_CATALOGUE) {
+    assert.match(fault.id, /^[A-Z]+(-[A-Z0-9]+)+:[a-z0-9-]+$/, fault.id);
+    const requirement = requirements.get(faultRequirement(fault.id));
+    assert.ok(requirement?.testable, `${fault.id}: no testable requirement`);
+    assert.equal(
+      requirement.role,
+      ROLE_OF[fault.client],
+      `${fault.id}: another role's requirement`,
+    );
+    assert.ok(fault.breaks.length > 10, `${fault.id} says what it breaks`);
+    for (const id of Object.keys(fault.alsoChanges ?? {}))
+      assert.equal(
+        requirements.get(id)?.role,
+        ROLE_OF[fault.client],
+        `${fault.id} also changes ${id}`,
+      );
+  }
+});
+
+test('every client fault is switched in its client, and every switch of a client is declared', () => {
+  for (const [kind, client] of Object.entries(CLIENTS_UNDER_TEST) as Array<
+    [ClientKind, (typeof CLIENTS_UNDER_TEST)[ClientKind]]
+  >) {
+    const source = readFileSync(join(ROOT, client.file), 'utf8');
+    const switched = new Set([...source.matchAll(/fault === '([a-z0-9-]+)'/g)].map((m) => m[1]));
+    const declared = new Set(
+      CLIENT_FAULT_CATALOGUE.filter((fault) => fault.client === kind).map((fault) =>
+        clientFaultName(fault.id),
+      ),
+    );
+    assert.deepEqual([...switched].sort(), [...declared].sort(), client.file);
+  }
+});
+
+test('a client fault is killed only when exactly its requirement FAILs and the client exits 1', () => {
+  const fault = CLIENT_FAULT_CATALOGUE.find((entry) => entry.id === 'HTTP-DEV-05:wrong-id')!;
+  const control = { 'HTTP-DEV-04': 'PASS', 'HTTP-DEV-05': 'PASS', 'HTTP-DEV-06': 'PASS' };
+  const judge = (verdicts: Record<string, string>, code = 1) =>
+    judgeClientCertification(fault, control, { code, verdicts });
+  // the allowed change: no reply carried the request's id, so its timing was never shown
+  const expected = { 'HTTP-DEV-04': 'PASS', 'HTTP-DEV-05': 'FAIL', 'HTTP-DEV-06': 'NOT TESTED' };
+  assert.deepEqual(judge(expected), { killed: true });
+  assert.deepEqual(judge({ ...expected, 'HTTP-DEV-05': 'PASS' }, 0), {
+    killed: false,
+    reason: 'HTTP-DEV-05 is PASS, expected FAIL',
+  });
+  // one more requirement failing is not this fault's kill
+  assert.deepEqual(judge({ ...expected, 'HTTP-DEV-04': 'FAIL' }), {
+    killed: false,
+    reason: 'HTTP-DEV-04 is FAIL, expected PASS',
+  });
+  // the allowed change is the one named: the timing requirement still PASSing is a difference too
+  assert.equal(judge({ ...expected, 'HTTP-DEV-06': 'PASS' }).killed, false);
+  assert.match(
+    judge({ 'HTTP-DEV-05': 'FAIL', 'HTTP-DEV-06': 'NOT TESTED' }).reason ?? '',
+    /HTTP-DEV-04 is absent/,
+  );
+  assert.deepEqual(judge(expected, 3), {
+    killed: false,
+    reason: 'iotc certify exited with 3, not 1',
+  });
+});
