@@ -33,11 +33,13 @@ export interface ClientMatrixResult {
 interface ClientMatrixOptions {
   concurrency: number;
   log?: (line: string) => void;
+  /** The harness's own tests only: certifications of a survivor before it is called one (SURVIVOR_ATTEMPTS). */
+  survivorAttempts?: number;
 }
 
 export async function runClientMatrix(
   faults: readonly ClientFaultDefinition[],
-  { concurrency, log = () => {} }: ClientMatrixOptions,
+  { concurrency, log = () => {}, survivorAttempts = SURVIVOR_ATTEMPTS }: ClientMatrixOptions,
 ): Promise<ClientMatrixResult> {
   const kinds = [...new Set(faults.map((fault) => fault.client))];
   const controls = await inPool(kinds, concurrency, (kind) => control(kind));
@@ -49,7 +51,7 @@ export async function runClientMatrix(
     );
   const controlOf = new Map(controls.map((entry) => [entry.client, entry]));
   const results = await inPool(faults, concurrency, async (fault) => {
-    const result = await judgeFault(fault, controlOf.get(fault.client)!);
+    const result = await judgeFault(fault, controlOf.get(fault.client)!, survivorAttempts);
     log(
       `${result.outcome === 'killed' ? 'killed  ' : result.outcome === 'survived' ? 'SURVIVED' : 'NOT JUDGED'} ${fault.id} (client ${fault.client}, ${seconds(result.durationMs)})${result.reason ? `: ${result.reason}` : ''}`,
     );
@@ -110,6 +112,7 @@ async function control(kind: ClientKind): Promise<ClientControl> {
 async function judgeFault(
   fault: ClientFaultDefinition,
   control: ClientControl,
+  survivorAttempts: number,
 ): Promise<FaultResult> {
   const requirement = faultRequirement(fault.id);
   const entry = { id: fault.id, requirement, breaks: fault.breaks, client: fault.client };
@@ -127,7 +130,7 @@ async function judgeFault(
   let judged: { killed: boolean; reason?: string } = { killed: false };
   try {
     // a survivor is certified again before it is called one, as a reference fault is judged again
-    while (attempts < SURVIVOR_ATTEMPTS && !judged.killed) {
+    while (attempts < survivorAttempts && !judged.killed) {
       attempts += 1;
       const environment = {
         IOTC_TEST_CLIENT_FAULT: clientFaultName(fault.id),

@@ -1,7 +1,9 @@
 /**
  * The catalogue of client faults against the requirement catalogue and the clients under test: every fault names a
  * testable requirement of its client's role, once; every fault is switched in its client and every switch is
- * declared; and the matrix's judgement of a certification (killed only when exactly the fault's requirement FAILs).
+ * declared; the matrix's judgement of a certification (killed only when exactly the fault's requirement FAILs); and
+ * a real run of the client matrix whose fault the client does not plant, reported as a survivor (the kills are
+ * `npm run faults`' own, not repeated here).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import {
   clientFaultName,
   type ClientKind,
 } from '../../faults/client-catalogue';
-import { judgeClientCertification } from '../../src/faults/client-matrix';
+import { judgeClientCertification, runClientMatrix } from '../../src/faults/client-matrix';
 
 const ROOT = join(__dirname, '..', '..');
 const requirements = new Map(
@@ -94,4 +96,33 @@ test('a client fault is killed only when exactly its requirement FAILs and the c
     killed: false,
     reason: 'iotc certify exited with 3, not 1',
   });
+});
+
+test('the client matrix certifies the control first and reports a fault its client does not plant as a survivor', {
+  timeout: 180_000, // a hang guard: two certifications
+}, async () => {
+  const lines: string[] = [];
+  // the clean client knows no fault of this name: it certifies clean, so the fault survives
+  const unplanted = {
+    id: 'HTTP-DEV-02:not-planted',
+    client: 'http-device',
+    breaks: 'nothing: the client under test has no such switch',
+  } as const;
+  const result = await runClientMatrix([unplanted], {
+    concurrency: 2,
+    log: (line) => lines.push(line),
+    survivorAttempts: 1,
+  });
+  assert.equal(result.controls.length, 1);
+  assert.equal(result.controls[0]!.ok, true, result.controls[0]!.reason);
+  assert.equal(Object.keys(result.controls[0]!.verdicts).length, 7);
+  const [survivor] = result.faults;
+  assert.equal(survivor!.outcome, 'survived');
+  assert.equal(survivor!.verdict, 'PASS');
+  assert.equal(survivor!.reason, 'HTTP-DEV-02 is PASS, expected FAIL');
+  assert.equal(survivor!.client, 'http-device');
+  assert.ok(
+    lines.some((line) => line.startsWith('SURVIVED HTTP-DEV-02:not-planted')),
+    lines.join('\n'),
+  );
 });
