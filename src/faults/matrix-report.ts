@@ -70,11 +70,13 @@ export function matrixHtml(result: MatrixResult): string {
     )
     .join('\n');
   const { summary } = result;
-  const baseline = result.baseline.ok
-    ? `<p>Baseline of the reference: all ${result.baseline.requirements} requirements PASS with no fault on.</p>`
-    : `<p class="survived">The matrix is not meaningful: with no fault on, ${result.baseline.notPassing
-        .map((entry) => `${escapeHtml(entry.id)} is ${escapeHtml(entry.verdict)}`)
-        .join(', ')}.</p>`;
+  const baseline = !result.baseline.requirements
+    ? '<p>No fault of the reference in this run.</p>'
+    : result.baseline.ok
+      ? `<p>Baseline of the reference: all ${result.baseline.requirements} requirements PASS with no fault on.</p>`
+      : `<p class="survived">The matrix is not meaningful: with no fault on, ${result.baseline.notPassing
+          .map((entry) => `${escapeHtml(entry.id)} is ${escapeHtml(entry.verdict)}`)
+          .join(', ')}.</p>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>iotc kill matrix</title>
 <style>
@@ -84,7 +86,7 @@ export function matrixHtml(result: MatrixResult): string {
   pre { white-space: pre-wrap; margin: .2rem 0; font-size: 12px; color: #5b6475; }
 </style></head><body>
 <h1>Kill matrix (${escapeHtml(result.target)})</h1>
-<p>${summary.faults} faults of ${summary.requirementsWithFaults} requirements: ${summary.killed} killed, ${summary.survived} survived, ${summary.notJudged} not judged; ${summary.uncovered} testable requirements without a fault. ${(result.durationMs / 1000).toFixed(1)} s, started ${escapeHtml(result.startedAt)}.</p>
+<p>${summary.faults} faults (${summary.faults - summary.clientFaults} of the reference, ${summary.clientFaults} of clients under test) of ${summary.requirementsWithFaults} requirements: ${summary.killed} killed, ${summary.survived} survived, ${summary.notJudged} not judged; ${summary.uncovered} testable requirements without a fault. ${(result.durationMs / 1000).toFixed(1)} s, started ${escapeHtml(result.startedAt)}.</p>
 ${baseline}
 ${clientControls(result)}
 <table><thead><tr><th>fault</th><th>role</th><th>requirement</th><th>outcome</th><th>breaks</th><th>failing scenario and step</th><th>time</th></tr></thead>

@@ -6,6 +6,8 @@
  *
  * A run restricted by tags leaves other requirements partial; "killed" is judged on the fault's own requirement,
  * whose scenarios the selection `@<id>` holds entirely.
+ *
+ * This is the reference's half; client-matrix.ts judges the clients' faults and kill-matrix.ts runs both.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
