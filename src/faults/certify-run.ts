@@ -34,6 +34,23 @@ process.on('exit', () => {
   for (const child of alive) child.kill('SIGKILL');
 });
 
+/**
+ * SIGINT or SIGTERM to this process while certifications run ('exit' does not come on a signal): each certification
+ * is told to end (SIGTERM: it ends its client under test and exits), then the signal is raised again here, where
+ * with the handlers gone it ends this process as it would have.
+ */
+function interrupted(signal: NodeJS.Signals): void {
+  for (const child of alive) child.kill('SIGTERM');
+  watchSignals(false);
+  process.kill(process.pid, signal);
+}
+
+function watchSignals(on: boolean): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    if (on) process.once(signal, interrupted);
+    else process.off(signal, interrupted);
+}
+
 /** A client under test given by its TypeScript source: node with ts-node, as `--exec` runs it. */
 export function typeScriptClient(file: string): string {
   return `"${process.execPath}" -r ts-node/register/transpile-only "${join(PACKAGE_ROOT, file)}"`;
@@ -62,6 +79,7 @@ export async function certify(
       env: { ...process.env, TS_NODE_PROJECT: join(PACKAGE_ROOT, 'tsconfig.json'), ...env },
     },
   );
+  if (alive.size === 0) watchSignals(true);
   alive.add(child);
   try {
     let output = '';
@@ -87,6 +105,7 @@ export async function certify(
     // ended already on the ordinary path; killed when reading its output or reports threw
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     alive.delete(child);
+    if (alive.size === 0) watchSignals(false);
     rmSync(reports, { recursive: true, force: true });
   }
 }
