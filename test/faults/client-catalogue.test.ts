@@ -3,7 +3,7 @@
  * testable requirement of its client's role, once; every fault is switched in its client and every switch is
  * declared; the matrix's judgement of a certification (killed only when exactly the fault's requirement FAILs); and
  * a real run of the client matrix whose fault the client does not plant, reported as a survivor (the kills are
- * `npm run faults`' own, not repeated here).
+ * `npm run faults`' own, not repeated here); a control that does not certify clean fails the matrix, loudly.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -17,6 +17,8 @@ import {
   type ClientKind,
 } from '../../faults/client-catalogue';
 import { judgeClientCertification, runClientMatrix } from '../../src/faults/client-matrix';
+import { summarize, type MatrixResult } from '../../src/faults/matrix';
+import { matrixExitCode, matrixHtml, matrixSummary } from '../../src/faults/matrix-report';
 
 const ROOT = join(__dirname, '..', '..');
 const requirements = new Map(
@@ -125,4 +127,32 @@ test('the client matrix certifies the control first and reports a fault its clie
     lines.some((line) => line.startsWith('SURVIVED HTTP-DEV-02:not-planted')),
     lines.join('\n'),
   );
+});
+
+test('a clean client that does not certify makes the matrix fail and says so', () => {
+  const result: MatrixResult = {
+    startedAt: new Date(0).toISOString(),
+    durationMs: 0,
+    target: 'embedded',
+    selection: { requirements: ['HTTP-DEV-02'] },
+    baseline: { ok: true, requirements: 0, notPassing: [], durationMs: 0 },
+    clients: [
+      {
+        client: 'http-device',
+        ok: false,
+        verdicts: { 'HTTP-DEV-02': 'FAIL' },
+        reason: 'with no fault on, HTTP-DEV-02 is FAIL',
+        durationMs: 0,
+      },
+    ],
+    faults: [],
+    uncovered: [],
+    summary: summarize([], []),
+  };
+  assert.equal(matrixExitCode(result, false), 1);
+  assert.match(
+    matrixSummary(result, false),
+    /THE CLIENT MATRIX OF http-device IS NOT MEANINGFUL: the clean client does not certify: with no fault on, HTTP-DEV-02 is FAIL/,
+  );
+  assert.match(matrixHtml(result), /The faults of the client http-device cannot be judged/);
 });
