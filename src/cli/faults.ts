@@ -1,8 +1,9 @@
-/** `iotc faults`: the kill matrix (src/faults/matrix.ts), its reports and its exit code. */
+/** `iotc faults`: the kill matrix of the reference's and the clients' faults (src/faults/), its reports and exit code. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { MatrixSelectionError, runFaultMatrix } from '../faults/matrix';
-import { runFaultMatrixInWorkers } from '../faults/workers';
+import { runKillMatrix } from '../faults/kill-matrix';
+import type { MatrixResult } from '../faults/matrix';
+import { MatrixSelectionError } from '../faults/selection';
 import { matrixExitCode, matrixHtml, matrixSummary } from '../faults/matrix-report';
 
 interface FaultsCommandOptions {
@@ -10,22 +11,19 @@ interface FaultsCommandOptions {
   faults?: string[];
   requirements?: string[];
   allowUncovered: boolean;
-  /** Worker processes sharing the faults; 1 = all in this process. */
+  /** Worker processes sharing the reference's faults, and client certifications at once; 1 = all in this process, one at a time. */
   workers: number;
 }
 
 export async function faultsCommand(options: FaultsCommandOptions): Promise<number> {
-  let result: Awaited<ReturnType<typeof runFaultMatrix>>;
+  let result: MatrixResult;
   try {
-    const matrixOptions = {
+    result = await runKillMatrix({
       faults: options.faults,
       requirements: options.requirements,
+      workers: options.workers,
       log: (line: string) => console.log(line),
-    };
-    result =
-      options.workers > 1
-        ? await runFaultMatrixInWorkers({ ...matrixOptions, workers: options.workers })
-        : await runFaultMatrix(matrixOptions);
+    });
   } catch (error) {
     if (!(error instanceof MatrixSelectionError)) throw error;
     console.error(`iotc faults: ${error.message}`);

@@ -64,7 +64,7 @@ registerReportCommands(program);
 program
   .command('faults')
   .description(
-    'the kill matrix: every planted fault on the embedded reference must make its requirement FAIL (exit non-zero when one survives or a testable requirement has no fault)',
+    'the kill matrix: every planted fault on the embedded reference must make its requirement FAIL, and every planted fault of a client under test exactly its requirement in `iotc certify` (exit non-zero when one survives or a testable requirement has no fault)',
   )
   .option('-r, --reports <dir>', 'where faults.json and faults.html are written', 'reports')
   .option('--faults <ids>', 'only these faults (comma-separated)', idList)
@@ -76,7 +76,7 @@ program
   )
   .option(
     '-w, --workers <n>',
-    'worker processes sharing the faults (each with its own baseline and references)',
+    'worker processes sharing the faults of the reference (each with its own baseline and references), and client certifications at once',
     positiveInteger,
     1,
   )

@@ -6,12 +6,15 @@
  *
  * A run restricted by tags leaves other requirements partial; "killed" is judged on the fault's own requirement,
  * whose scenarios the selection `@<id>` holds entirely.
+ *
+ * This is the reference's half; client-matrix.ts judges the clients' faults and kill-matrix.ts runs both.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FAULT_CATALOGUE, faultRequirement, setActiveFaults } from '../../faults';
-import type { Requirement } from '../../schemas';
+import { faultRequirement, setActiveFaults } from '../../faults';
+import type { ClientKind } from '../../faults/client-catalogue';
+import type { Requirement, Role } from '../../schemas';
 import { loadCatalogue } from '../report/conformance';
 import { loadProfile } from '../target';
 import {
@@ -23,7 +26,7 @@ import {
   type VerdictContext,
 } from '../report/verdicts';
 import { CucumberSession } from './cucumber-session';
-import { IotcError } from '../../lib/errors';
+import { selectFaults, uncoveredRequirements } from './selection';
 
 type FaultOutcome = 'killed' | 'survived' | 'not judged';
 
@@ -49,6 +52,20 @@ export interface FaultResult {
   durationMs: number;
   /** Runs it took: a fault that survives is judged again (SURVIVOR_ATTEMPTS in all) before it is called a survivor. */
   attempts?: number;
+  /** The role of the requirement: platform or connector for a fault of the reference, device or gateway for a client's. */
+  role?: Role;
+  /** A fault of a client under test: which one (a fault of the reference has none). */
+  client?: ClientKind;
+}
+
+/** The clean certification of one client under test: the control its faults are judged against. */
+export interface ClientControl {
+  client: ClientKind;
+  ok: boolean;
+  verdicts: Record<string, string>;
+  /** Why it is not a usable control. */
+  reason?: string;
+  durationMs: number;
 }
 
 /**
@@ -56,7 +73,7 @@ export interface FaultResult {
  * scenario sees the fault only when a race goes one way (an RPC queued before the poll or not): such faults are
  * reported as killed with their attempts, and listed as scenarios to make deterministic, never hidden.
  */
-const SURVIVOR_ATTEMPTS = 5;
+export const SURVIVOR_ATTEMPTS = 5;
 
 export interface BaselineResult {
   /** Every requirement of the selected faults PASSes with no fault on. */
@@ -73,6 +90,8 @@ export interface MatrixResult {
   target: string;
   selection: { faults?: string[]; requirements?: string[] };
   baseline: BaselineResult;
+  /** The clean certification per client kind whose faults were selected. */
+  clients: ClientControl[];
   faults: FaultResult[];
   /** Testable requirements in scope with no fault in the catalogue. */
   uncovered: Array<{ id: string; interface: string; statement: string }>;
@@ -83,6 +102,8 @@ export interface MatrixResult {
     notJudged: number;
     requirementsWithFaults: number;
     uncovered: number;
+    /** Of `faults`, those of a client under test. */
+    clientFaults: number;
   };
 }
 
@@ -99,10 +120,6 @@ export interface MatrixOptions {
   judgeBy?: Readonly<Record<string, string>>;
   /** One line per fault as it is judged. */
   log?: (line: string) => void;
-}
-
-export class MatrixSelectionError extends IotcError {
-  readonly code = 'IOTC_FAULT_SELECTION';
 }
 
 export async function runFaultMatrix(options: MatrixOptions = {}): Promise<MatrixResult> {
@@ -263,25 +280,11 @@ async function judgeAll(
     target,
     selection: { faults: options.faults, requirements: options.requirements },
     baseline,
+    clients: [],
     faults: results,
     uncovered,
     summary: summarize(results, uncovered),
   };
-}
-
-/** Testable requirements in the selection's scope without a fault in the catalogue. */
-export function uncoveredRequirements(options: MatrixOptions): MatrixResult['uncovered'] {
-  const covered = new Set(FAULT_CATALOGUE.map((fault) => faultRequirement(fault.id)));
-  const inScope = (requirement: Requirement) =>
-    options.faults?.length
-      ? false // a list of faults says nothing about the requirements without one
-      : options.requirements?.length
-        ? options.requirements.includes(requirement.id)
-        : true;
-  return loadCatalogue()
-    .filter((requirement) => requirement.testable && inScope(requirement))
-    .filter((requirement) => !covered.has(requirement.id))
-    .map(({ id, interface: name, statement }) => ({ id, interface: name, statement }));
 }
 
 export function summarize(
@@ -297,26 +300,8 @@ export function summarize(
     notJudged: count('not judged'),
     requirementsWithFaults: new Set(results.map((result) => result.requirement)).size,
     uncovered: uncovered.length,
+    clientFaults: results.filter((result) => result.client).length,
   };
-}
-
-export function selectFaults(options: MatrixOptions) {
-  const known = new Set<string>(FAULT_CATALOGUE.map((fault) => fault.id));
-  const unknown = (options.faults ?? []).filter((id) => !known.has(id));
-  if (unknown.length)
-    throw new MatrixSelectionError(
-      `unknown fault ${unknown.join(', ')}: the catalogue is faults/catalogue/`,
-    );
-  const selected = FAULT_CATALOGUE.filter(
-    (fault) =>
-      (!options.faults?.length || options.faults.includes(fault.id)) &&
-      (!options.requirements?.length || options.requirements.includes(faultRequirement(fault.id))),
-  );
-  if (selected.length === 0 && (options.faults?.length || options.requirements?.length))
-    throw new MatrixSelectionError(
-      `no fault of the catalogue matches --faults ${options.faults?.join(',') ?? '-'} --requirements ${options.requirements?.join(',') ?? '-'}`,
-    );
-  return selected;
 }
 
 /** One cucumber run of the tag expression, judged with the project's verdict rules (inventory included). */

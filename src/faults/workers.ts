@@ -11,13 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { PROJECT_ROOT } from '../cli/run';
-import {
-  selectFaults,
-  summarize,
-  uncoveredRequirements,
-  type MatrixOptions,
-  type MatrixResult,
-} from './matrix';
+import { summarize, type MatrixOptions, type MatrixResult } from './matrix';
+import { selectFaults, uncoveredRequirements } from './selection';
 
 export async function runFaultMatrixInWorkers(
   options: MatrixOptions & { workers: number },
@@ -68,6 +63,7 @@ export async function runFaultMatrixInWorkers(
         notPassing,
         durationMs: Math.max(0, ...parts.map((part) => part.baseline.durationMs)),
       },
+      clients: [],
       faults: results,
       uncovered,
       summary: summarize(results, uncovered),

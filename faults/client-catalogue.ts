@@ -1,0 +1,191 @@
+/**
+ * Planted faults of the clients under test: iotc's own HTTP device, MQTT device and gateway drivers
+ * (test/certify/*-client.ts) with one defect each, switched by IOTC_TEST_CLIENT_FAULT=<short name>. Certified by
+ * `iotc certify ... --exec <client>`, each must turn exactly its requirement FAIL and leave every other verdict as the
+ * clean client's, except the ones `alsoChanges` names. The kill matrix (`iotc faults`) judges them; the node:test
+ * files of test/certify keep only the clean certifications and the edge cases, so this is the one list.
+ *
+ * An id is `<requirement id>:<short name>` like a reference fault's; the client reads the short name.
+ */
+
+/** The three clients under test, one per kind of certification. */
+export type ClientKind = 'http-device' | 'mqtt-device' | 'gateway';
+
+export interface ClientUnderTest {
+  /** `iotc certify` arguments before the session options. */
+  readonly certify: readonly string[];
+  /** The client's source, relative to the project root (run with ts-node, as a vendor's script would run). */
+  readonly file: string;
+}
+
+export const CLIENTS_UNDER_TEST: Readonly<Record<ClientKind, ClientUnderTest>> = {
+  'http-device': {
+    certify: ['device', '--transport', 'http'],
+    file: 'test/certify/http-device-client.ts',
+  },
+  'mqtt-device': {
+    certify: ['device', '--transport', 'mqtt'],
+    file: 'test/certify/mqtt-device-client.ts',
+  },
+  gateway: { certify: ['gateway'], file: 'test/certify/gateway-client.ts' },
+};
+
+export interface ClientFaultDefinition {
+  /** `<requirement id>:<short name>`; the short name is the client's IOTC_TEST_CLIENT_FAULT. */
+  readonly id: string;
+  readonly client: ClientKind;
+  /** What the fault breaks, in a sentence. */
+  readonly breaks: string;
+  /** Other requirements whose verdict the fault may change, with the verdict it gives them. */
+  readonly alsoChanges?: Readonly<Record<string, 'NOT TESTED'>>;
+  /** The RPC reply is held back past the timeout (the session's timeout is shortened and the delay set long). */
+  readonly lateReply?: true;
+}
+
+/** Answered only under another id: the timeout of the request's own reply is never exercised. */
+const replyTimingNotShown = (requirement: string) => ({ [requirement]: 'NOT TESTED' as const });
+
+export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
+  {
+    id: 'HTTP-DEV-01:url',
+    client: 'http-device',
+    breaks: 'one telemetry post goes to a resource the device API does not have',
+  },
+  {
+    id: 'HTTP-DEV-02:content-type',
+    client: 'http-device',
+    breaks: 'the object-form telemetry is sent as text/plain',
+  },
+  {
+    id: 'HTTP-DEV-03:shape',
+    client: 'http-device',
+    breaks: 'the client attributes are an array, not an object',
+  },
+  {
+    id: 'HTTP-DEV-04:seconds',
+    client: 'http-device',
+    breaks: "the timestamped telemetry's ts is in seconds",
+  },
+  {
+    id: 'HTTP-DEV-05:wrong-id',
+    client: 'http-device',
+    breaks: "the RPC reply goes to another id than the request's",
+    alsoChanges: replyTimingNotShown('HTTP-DEV-06'),
+  },
+  {
+    id: 'HTTP-DEV-06:late',
+    client: 'http-device',
+    breaks: 'the RPC reply is sent after the RPC timeout',
+    lateReply: true,
+  },
+  {
+    id: 'HTTP-DEV-07:snake-case-keys',
+    client: 'http-device',
+    breaks:
+      'the attribute request names its keys in shared_keys (as the Python SDK TBHTTPDevice 1.13 does)',
+  },
+  {
+    id: 'MQTT-DEV-01:user',
+    client: 'mqtt-device',
+    breaks: 'a first CONNECT carries the token as password and another user name',
+  },
+  {
+    id: 'MQTT-DEV-02:topic',
+    client: 'mqtt-device',
+    breaks: 'a last telemetry publish goes to v1/devices/me/telemetries',
+  },
+  {
+    id: 'MQTT-DEV-03:shape',
+    client: 'mqtt-device',
+    breaks: 'a last client-attributes publish is an array, not an object',
+  },
+  {
+    id: 'MQTT-DEV-04:seconds',
+    client: 'mqtt-device',
+    breaks: "the timestamped telemetry's ts is in seconds",
+  },
+  {
+    id: 'MQTT-DEV-05:subscribe-late',
+    client: 'mqtt-device',
+    breaks: 'an attribute request comes before any subscription to the responses',
+  },
+  {
+    id: 'MQTT-DEV-06:request-id',
+    client: 'mqtt-device',
+    breaks: "a second attribute request reuses the first one's id",
+  },
+  {
+    id: 'MQTT-DEV-07:wrong-id',
+    client: 'mqtt-device',
+    breaks: "the RPC reply goes to another id than the request's",
+    alsoChanges: replyTimingNotShown('MQTT-DEV-08'),
+  },
+  {
+    id: 'MQTT-DEV-08:late',
+    client: 'mqtt-device',
+    breaks: 'the RPC reply is sent after the RPC timeout',
+    lateReply: true,
+  },
+  {
+    id: 'MQTT-DEV-09:qos2',
+    client: 'mqtt-device',
+    breaks: 'the subscription to the client-side RPC answers asks QoS 2',
+  },
+  {
+    id: 'GW-CLI-01:user',
+    client: 'gateway',
+    breaks: 'a first CONNECT carries the token as password and another user name',
+  },
+  {
+    id: 'GW-CLI-02:shape',
+    client: 'gateway',
+    breaks: 'a last telemetry publish has an entry without values',
+  },
+  {
+    id: 'GW-CLI-03:seconds',
+    client: 'gateway',
+    breaks: "the telemetry's ts is in seconds",
+  },
+  {
+    id: 'GW-RULE-01:subscribe-late',
+    client: 'gateway',
+    breaks: 'a first attribute request comes before the subscription to the responses',
+  },
+  {
+    id: 'GW-CLI-04:request-id',
+    client: 'gateway',
+    breaks: "a second attribute request reuses the first one's id",
+  },
+  {
+    id: 'GW-RPC-03:wrong-id',
+    client: 'gateway',
+    breaks: "the RPC reply carries another id than the request's",
+    alsoChanges: replyTimingNotShown('GW-CLI-05'),
+  },
+  {
+    id: 'GW-CLI-05:late',
+    client: 'gateway',
+    breaks: 'the RPC reply is sent after the RPC timeout',
+    lateReply: true,
+  },
+  {
+    id: 'GW-RULE-03-CLAIM:claim-stranger',
+    client: 'gateway',
+    breaks: 'a claim names a device the gateway never connected',
+  },
+  {
+    id: 'GW-RULE-04-WAIT:no-wait',
+    client: 'gateway',
+    breaks: "telemetry for the device follows its connect without waiting for the connect's PUBACK",
+  },
+  {
+    id: 'GW-CLI-06:qos2',
+    client: 'gateway',
+    breaks: 'the subscription to the attribute responses asks QoS 2',
+  },
+];
+
+/** The value of IOTC_TEST_CLIENT_FAULT that plants the fault: its id after the colon. */
+export function clientFaultName(id: string): string {
+  return id.slice(id.indexOf(':') + 1);
+}

@@ -1,0 +1,227 @@
+/**
+ * The client half of the kill matrix: every planted fault of a client under test (faults/client-catalogue.ts) is
+ * certified by `iotc certify ... --exec <client>` with IOTC_TEST_CLIENT_FAULT set, and is KILLED when exactly its
+ * requirement is FAIL and every other verdict is the clean client's (except those its declaration lets it change).
+ * A clean certification per client kind comes first, the control: all PASS, or that kind's faults are not judged.
+ * Sessions run `concurrency` at a time; each is a child process killed on every path (certify-run.ts).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  CLIENTS_UNDER_TEST,
+  clientFaultName,
+  type ClientFaultDefinition,
+  type ClientKind,
+} from '../../faults/client-catalogue';
+import { faultRequirement } from '../../faults';
+import { PACKAGE_ROOT } from '../../lib/package-root';
+import type { Verdict } from '../report/verdicts';
+import { certify, typeScriptClient, type Certified } from './certify-run';
+import { SURVIVOR_ATTEMPTS, type ClientControl, type FaultResult } from './matrix';
+
+/** The RPC timeout of every session: short, as a clean client answers at once (the tests' own value). */
+const RPC_TIMEOUT_MS = 5000;
+/** A late reply waits twice the shortened timeout after the request arrived: late on any machine. */
+const LATE_RPC_TIMEOUT_MS = 2000;
+const LATE_REPLY_MS = 4000;
+
+export interface ClientMatrixResult {
+  controls: ClientControl[];
+  faults: FaultResult[];
+}
+
+interface ClientMatrixOptions {
+  concurrency: number;
+  log?: (line: string) => void;
+  /** The harness's own tests only: certifications of a survivor before it is called one (SURVIVOR_ATTEMPTS). */
+  survivorAttempts?: number;
+}
+
+export async function runClientMatrix(
+  faults: readonly ClientFaultDefinition[],
+  { concurrency, log = () => {}, survivorAttempts = SURVIVOR_ATTEMPTS }: ClientMatrixOptions,
+): Promise<ClientMatrixResult> {
+  const kinds = [...new Set(faults.map((fault) => fault.client))];
+  const controls = await inPool(kinds, concurrency, (kind) => control(kind));
+  for (const entry of controls)
+    log(
+      entry.ok
+        ? `client control: ${entry.client} certifies with all ${Object.keys(entry.verdicts).length} requirements PASS (${seconds(entry.durationMs)})`
+        : `client control: ${entry.client} is not a control: ${entry.reason}; its faults cannot be judged`,
+    );
+  const controlOf = new Map(controls.map((entry) => [entry.client, entry]));
+  const results = await inPool(faults, concurrency, async (fault) => {
+    const result = await judgeFault(fault, controlOf.get(fault.client)!, survivorAttempts);
+    log(
+      `${result.outcome === 'killed' ? 'killed  ' : result.outcome === 'survived' ? 'SURVIVED' : 'NOT JUDGED'} ${fault.id} (client ${fault.client}, ${seconds(result.durationMs)})${result.reason ? `: ${result.reason}` : ''}`,
+    );
+    return result;
+  });
+  return { controls, faults: results };
+}
+
+/**
+ * Killed, or why not: the certification must exit 1 with exactly the verdicts of the control, the fault's own
+ * requirement FAIL and the allowed changes.
+ */
+export function judgeClientCertification(
+  fault: ClientFaultDefinition,
+  control: Readonly<Record<string, string>>,
+  certified: Pick<Certified, 'code' | 'verdicts'>,
+): { killed: boolean; reason?: string } {
+  const requirement = faultRequirement(fault.id);
+  const expected: Record<string, string> = {
+    ...control,
+    ...fault.alsoChanges,
+    [requirement]: 'FAIL',
+  };
+  const ids = [...new Set([...Object.keys(expected), ...Object.keys(certified.verdicts)])];
+  const differences = ids
+    .filter((id) => expected[id] !== certified.verdicts[id])
+    .map(
+      (id) =>
+        `${id} is ${certified.verdicts[id] ?? 'absent'}, expected ${expected[id] ?? 'absent'}`,
+    );
+  if (differences.length) return { killed: false, reason: differences.join('; ') };
+  if (certified.code !== 1)
+    return { killed: false, reason: `iotc certify exited with ${certified.code}, not 1` };
+  return { killed: true };
+}
+
+async function control(kind: ClientKind): Promise<ClientControl> {
+  const started = Date.now();
+  const missing = missingClient(kind);
+  if (missing) return { client: kind, ok: false, verdicts: {}, reason: missing, durationMs: 0 };
+  try {
+    const certified = await certifyClient(kind, {}, RPC_TIMEOUT_MS);
+    const notPassing = Object.entries(certified.verdicts).filter(([, v]) => v !== 'PASS');
+    const reason =
+      certified.code !== 0
+        ? `the clean client's certification exited with ${certified.code}`
+        : notPassing.length
+          ? `with no fault on, ${notPassing.map(([id, verdict]) => `${id} is ${verdict}`).join(', ')}`
+          : undefined;
+    const durationMs = Date.now() - started;
+    return { client: kind, ok: !reason, verdicts: certified.verdicts, reason, durationMs };
+  } catch (error) {
+    const reason = `the clean certification failed: ${(error as Error).message}`;
+    return { client: kind, ok: false, verdicts: {}, reason, durationMs: Date.now() - started };
+  }
+}
+
+async function judgeFault(
+  fault: ClientFaultDefinition,
+  control: ClientControl,
+  survivorAttempts: number,
+): Promise<FaultResult> {
+  const requirement = faultRequirement(fault.id);
+  const entry = { id: fault.id, requirement, breaks: fault.breaks, client: fault.client };
+  if (!control.ok)
+    return {
+      ...entry,
+      outcome: 'not judged',
+      reason: `the clean ${fault.client} client is not a control`,
+      scenarios: 0,
+      durationMs: 0,
+    };
+  const started = Date.now();
+  let attempts = 0;
+  let certified: Certified | undefined;
+  let judged: { killed: boolean; reason?: string } = { killed: false };
+  try {
+    // a survivor is certified again before it is called one, as a reference fault is judged again
+    while (attempts < survivorAttempts && !judged.killed) {
+      attempts += 1;
+      const environment = {
+        IOTC_TEST_CLIENT_FAULT: clientFaultName(fault.id),
+        IOTC_TEST_CLIENT_LATE_MS: String(LATE_REPLY_MS),
+      };
+      certified = await certifyClient(
+        fault.client,
+        environment,
+        fault.lateReply ? LATE_RPC_TIMEOUT_MS : RPC_TIMEOUT_MS,
+      );
+      judged = judgeClientCertification(fault, control.verdicts, certified);
+    }
+  } catch (error) {
+    return {
+      ...entry,
+      outcome: 'not judged',
+      reason: `the certification failed: ${(error as Error).message}`,
+      scenarios: 0,
+      durationMs: Date.now() - started,
+    };
+  }
+  const own = certified!.report.requirements.find((result) => result.id === requirement);
+  return {
+    ...entry,
+    outcome: judged.killed ? 'killed' : 'survived',
+    verdict: certified!.verdicts[requirement] as Verdict | undefined,
+    reason: judged.reason,
+    scenarios: own?.scenarios.length ?? 0,
+    failure: firstFailure(own?.scenarios ?? []),
+    durationMs: Date.now() - started,
+    attempts,
+  };
+}
+
+function certifyClient(kind: ClientKind, env: Record<string, string>, rpcTimeoutMs: number) {
+  const client = CLIENTS_UNDER_TEST[kind];
+  return certify(
+    [...client.certify, '--rpc-timeout-ms', String(rpcTimeoutMs)],
+    typeScriptClient(client.file),
+    env,
+  );
+}
+
+/** The clients under test are TypeScript sources of the repository: an installed package does not have them. */
+function missingClient(kind: ClientKind): string | undefined {
+  const { file } = CLIENTS_UNDER_TEST[kind];
+  return existsSync(join(PACKAGE_ROOT, file))
+    ? undefined
+    : `${file} is not here (the clients under test are in the repository, not in the package)`;
+}
+
+/** The first failed check of the requirement in the certification's report: its evidence of the fault. */
+function firstFailure(scenarios: readonly unknown[]): FaultResult['failure'] {
+  const failed = (
+    scenarios as Array<{
+      name: string;
+      location: string;
+      status: string;
+      failedStep?: string;
+      error?: string;
+    }>
+  ).find((scenario) => scenario.status === 'FAILED');
+  return failed
+    ? {
+        scenario: failed.name,
+        location: failed.location,
+        step: failed.failedStep,
+        error: failed.error?.slice(0, 600),
+      }
+    : undefined;
+}
+
+/** Runs `work` on every item, at most `concurrency` at once, and keeps the items' order in the results. */
+async function inPool<Item, Result>(
+  items: readonly Item[],
+  concurrency: number,
+  work: (item: Item) => Promise<Result>,
+): Promise<Result[]> {
+  const results: Result[] = new Array(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      results[index] = await work(items[index]!);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
