@@ -3,6 +3,10 @@
  * processes) and the clients' under test (judged by `iotc certify` sessions) run side by side, and their results
  * become one matrix: one list of faults, each with the role of its requirement, one summary, one exit code.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../lib/package-root';
+import { CLIENTS_UNDER_TEST } from '../../faults/client-catalogue';
 import { runClientMatrix } from './client-matrix';
 import { runFaultMatrix, summarize, type MatrixOptions, type MatrixResult } from './matrix';
 import { allRequirements, selectAll, uncoveredRequirements } from './selection';
@@ -12,7 +16,19 @@ export async function runKillMatrix(
   options: MatrixOptions & { workers: number },
 ): Promise<MatrixResult> {
   const started = Date.now();
-  const { reference, clients } = selectAll(options);
+  const { reference, clients: selectedClients } = selectAll(options);
+  // the clients under test are sources of the repository (test/certify/), not in an installed package: their faults
+  // are left out there, said on the console and in faults.json, never counted as killed
+  const missing = selectedClients.filter(
+    (fault) => !existsSync(join(PACKAGE_ROOT, CLIENTS_UNDER_TEST[fault.client].file)),
+  );
+  const clients = selectedClients.filter((fault) => !missing.includes(fault));
+  const clientsLeftOut = missing.length
+    ? `${missing.length} client faults left out: their clients under test (${[
+        ...new Set(missing.map((fault) => CLIENTS_UNDER_TEST[fault.client].file)),
+      ].join(', ')}) are sources of the repository, not of an installed package`
+    : undefined;
+  if (clientsLeftOut) options.log?.(clientsLeftOut);
   // a share of worker processes holds only faults of the reference (workers.ts deals those alone)
   const referenceOptions = { ...options, faults: options.faults?.filter(isReferenceFault) };
   const [referenceResult, clientResult] = await Promise.all([
@@ -34,7 +50,11 @@ export async function runKillMatrix(
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     target: referenceResult?.target ?? options.target ?? 'embedded',
-    selection: { faults: options.faults, requirements: options.requirements },
+    selection: {
+      faults: options.faults,
+      requirements: options.requirements,
+      ...(clientsLeftOut ? { clientsLeftOut } : {}),
+    },
     baseline: referenceResult?.baseline ?? {
       ok: true,
       requirements: 0,

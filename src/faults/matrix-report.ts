@@ -28,6 +28,7 @@ export function matrixSummary(result: MatrixResult, allowUncovered: boolean): st
     lines.push(
       `  RACY ${fault.id}: killed only at attempt ${fault.attempts}; its scenario sees the fault only when a race goes one way and needs to be made deterministic`,
     );
+  if (result.selection.clientsLeftOut) lines.push(`  LEFT OUT: ${result.selection.clientsLeftOut}`);
   if (summary.uncovered)
     lines.push(
       `  ${allowUncovered ? 'UNCOVERED (allowed for now)' : 'UNCOVERED'}: ${summary.uncovered} testable requirements have no fault: ${result.uncovered.map((entry) => entry.id).join(', ')}`,
@@ -88,6 +89,7 @@ export function matrixHtml(result: MatrixResult): string {
 <h1>Kill matrix (${escapeHtml(result.target)})</h1>
 <p>${summary.faults} faults (${summary.faults - summary.clientFaults} of the reference, ${summary.clientFaults} of clients under test) of ${summary.requirementsWithFaults} requirements: ${summary.killed} killed, ${summary.survived} survived, ${summary.notJudged} not judged; ${summary.uncovered} testable requirements without a fault. ${(result.durationMs / 1000).toFixed(1)} s, started ${escapeHtml(result.startedAt)}.</p>
 ${baseline}
+${result.selection.clientsLeftOut ? `<p class="survived">${escapeHtml(result.selection.clientsLeftOut)}.</p>` : ''}
 ${clientControls(result)}
 <table><thead><tr><th>fault</th><th>role</th><th>requirement</th><th>outcome</th><th>breaks</th><th>failing scenario and step</th><th>time</th></tr></thead>
 <tbody>

@@ -88,7 +88,12 @@ export interface MatrixResult {
   startedAt: string;
   durationMs: number;
   target: string;
-  selection: { faults?: string[]; requirements?: string[] };
+  selection: {
+    faults?: string[];
+    requirements?: string[];
+    /** Why client faults of the selection did not run (an installed package has no clients under test). */
+    clientsLeftOut?: string;
+  };
   baseline: BaselineResult;
   /** The clean certification per client kind whose faults were selected. */
   clients: ClientControl[];
