@@ -19,6 +19,7 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../../lib/package-root';
+import { EMBEDDED_REST_FILE } from '../target/embedded-rest-file';
 import { freePort } from '../target/free-port';
 import { gatewayReadyRest, withRunNames } from '../../lib/gateway-rest';
 import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
@@ -58,9 +59,7 @@ export async function gatewayConfig(options: GatewayConfigOptions): Promise<numb
   mkdirSync(out, { recursive: true });
 
   const config = gatewayReadyRest(
-    JSON.parse(
-      readFileSync(join(__dirname, '..', 'target', 'embedded-rest.json'), 'utf8'),
-    ) as Record<string, unknown>,
+    JSON.parse(readFileSync(EMBEDDED_REST_FILE, 'utf8')) as Record<string, unknown>,
   );
   const server = config.server as {
     host?: string;

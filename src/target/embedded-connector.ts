@@ -17,9 +17,8 @@ import type { ConnectorQuirksMode } from '../../simulators/connector';
 import { connectorQuirks } from '../../simulators/connector/quirks';
 import { gatewayReadyRest, withRunNames } from '../../lib/gateway-rest';
 import type { ConnectorTarget } from './connector-target';
-import { PACKAGE_ROOT } from '../../lib/package-root';
+import { EMBEDDED_REST_FILE } from './embedded-rest-file';
 
-const EMBEDDED_REST_CONFIG = join(PACKAGE_ROOT, 'src', 'target', 'embedded-rest.json');
 // not carrying the run prefix: it belongs to the embedded target, not to a run, and runs never clean it up
 const EMBEDDED_GATEWAY_NAME = 'Embedded REST connector gateway';
 
@@ -51,7 +50,7 @@ export async function startEmbeddedConnector(options: {
   const external = await ExternalApiSimulator.start({ tls: options.externalTls });
   try {
     const configFile = join(folder, 'rest.json');
-    const conformance = JSON.parse(await readFile(EMBEDDED_REST_CONFIG, 'utf8')) as Record<
+    const conformance = JSON.parse(await readFile(EMBEDDED_REST_FILE, 'utf8')) as Record<
       string,
       unknown
     >;
