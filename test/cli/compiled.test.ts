@@ -1,21 +1,23 @@
 /**
  * The compiled CLI (dist/, what an installed package runs, no ts-node) runs a conformance selection and the kill
  * matrix. The kill matrix once loaded the TypeScript step files in compiled mode and stopped at their first `import`.
- * The build is `npm run build` (it empties dist/ first); the runs are real child processes, killed on every path.
+ * dist/ is built by scripts/test.js before any test starts (every `iotc` child of the suite runs it); a build here
+ * would empty dist/ under the tests running beside this one. The runs are real child processes, killed on every path.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ROOT, exitOf, spawnIotc } from '../support/children';
 
 test('compiled: iotc run and iotc faults work without ts-node', {
-  timeout: 900_000, // a hang guard: the build and two runs on a loaded machine
+  timeout: 900_000, // a hang guard: two runs on a loaded machine
 }, async () => {
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  execFileSync(npm, ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+  assert.ok(
+    existsSync(join(ROOT, 'dist', 'src', 'cli', 'main.js')),
+    'dist/ is not built: run the tests through scripts/test.js (npm test), which builds it first',
+  );
   const reports = mkdtempSync(join(tmpdir(), 'iotc-compiled-'));
   // no ts-node in the children: a require of a .ts file would fail to parse
   const env = { ...process.env, IOTC_COMPILED: '1', NODE_OPTIONS: '' };
