@@ -8,7 +8,7 @@ function withSessionOptions(command: Command, environment: string): Command {
     .addOption(
       new Option(
         '--mqtt-version <version>',
-        'the MQTT version the client is asked to speak (IOTC_CERTIFY_MQTT_VERSION)',
+        'MQTT clients: the MQTT version the client is asked to speak (IOTC_CERTIFY_MQTT_VERSION)',
       )
         .choices(['3.1.1', '5'])
         .default('3.1.1'),
@@ -82,6 +82,9 @@ export function registerCertifyCommand(program: Command): void {
         );
       if (options.console && options.transport !== 'http')
         command.error('error: the operator console guides an HTTP device (--transport http)');
+      // the default applies to MQTT only; one given for an HTTP client would be silently ignored
+      if (options.transport === 'http' && command.getOptionValueSource('mqttVersion') === 'cli')
+        command.error('error: --mqtt-version is for an MQTT client (--transport mqtt)');
       const { certifyClient } = require('./certify') as typeof import('./certify');
       process.exitCode = await certifyClient({ ...options, role: 'device' });
     });
