@@ -91,19 +91,16 @@ export async function publishLoop(
     recorder.sent();
     gateway
       .publish(GATEWAY_TOPICS.telemetry, { raw: writers[index](device.lastTs, seq) }, settings.qos)
-      .then(
-        (outcome) => {
-          try {
-            const failed = isFailure(outcome);
-            if (failed) device.notSucceeded.push(seq);
-            recorder.answered(outcome.elapsedMs, failed ? publishErrorKind(outcome) : undefined);
-          } catch (error) {
-            rejected ??= { error };
-          }
-          answered();
-        },
-        refused,
-      );
+      .then((outcome) => {
+        try {
+          const failed = isFailure(outcome);
+          if (failed) device.notSucceeded.push(seq);
+          recorder.answered(outcome.elapsedMs, failed ? publishErrorKind(outcome) : undefined);
+        } catch (error) {
+          rejected ??= { error };
+        }
+        answered();
+      }, refused);
   };
   /** Sends what the rate owes now, as far as the window lets; stops sending at the deadline or on abort. */
   function pump(): void {
