@@ -15,20 +15,27 @@ export const PAD_OVERHEAD = ',"pad":""'.length;
 /** A sub-device as the publisher sees it. */
 export interface PublishingDevice extends SentDevice {
   name: string;
+  /** messageHead(name), kept with the device: its name is quoted once, not per message. */
+  messageHead: string;
 }
 
 export function messageText(device: string, ts: number, seq: number, pad: string): string {
-  return messageWriter(device, pad)(ts, seq);
+  return messageOf(messageHead(device), ts, seq, messageTail(pad));
 }
 
-/**
- * The messages of one device: its name is quoted (JSON.stringify) once, not per message, and each message is the
- * fixed head and tail around its ts, seq and v.
- */
-export function messageWriter(device: string, pad: string): (ts: number, seq: number) => string {
-  const head = `{${JSON.stringify(device)}:[{"ts":`;
-  const tail = pad ? `,"pad":"${pad}"}}]}` : '}}]}';
-  return (ts, seq) => `${head}${ts},"values":{"seq":${seq},"v":${seq % 1000}${tail}`;
+/** The start of every message of a device: `{"<name>":[{"ts":`, the name quoted as JSON. */
+export function messageHead(device: string): string {
+  return `{${JSON.stringify(device)}:[{"ts":`;
+}
+
+/** The end of every message of a run: the padding, if any, and the closing brackets. */
+export function messageTail(pad: string): string {
+  return pad ? `,"pad":"${pad}"}}]}` : '}}]}';
+}
+
+/** One message: a device's head, its ts, seq and v, and the run's tail. */
+export function messageOf(head: string, ts: number, seq: number, tail: string): string {
+  return `${head}${ts},"values":{"seq":${seq},"v":${seq % 1000}${tail}`;
 }
 
 /** The error kind of a publish that did not succeed: a failure PUBACK with its reason, or how it ended. */
@@ -63,7 +70,7 @@ export async function publishLoop(
   recorder: LoadRecorder,
 ): Promise<{ sent: number; behind: number }> {
   const started = performance.now();
-  const writers = devices.map((device) => messageWriter(device.name, settings.pad));
+  const tail = messageTail(settings.pad);
   let sent = 0;
   let inFlight = 0;
   let next = 0;
@@ -82,15 +89,18 @@ export async function publishLoop(
     answered();
   };
   const publishOne = () => {
-    const index = next;
+    const device = devices[next];
     next = (next + 1) % devices.length;
-    const device = devices[index];
     const seq = nextSeq(device);
     inFlight++;
     sent++;
     recorder.sent();
     gateway
-      .publish(GATEWAY_TOPICS.telemetry, { raw: writers[index](device.lastTs, seq) }, settings.qos)
+      .publish(
+        GATEWAY_TOPICS.telemetry,
+        { raw: messageOf(device.messageHead, device.lastTs, seq, tail) },
+        settings.qos,
+      )
       .then((outcome) => {
         try {
           const failed = isFailure(outcome);
