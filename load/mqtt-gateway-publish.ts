@@ -58,8 +58,8 @@ export interface LoopSettings {
 /**
  * One gateway's publishing: as many messages as the rate owes since the start, round robin over its devices, while
  * fewer than `window` are unanswered. The window is refilled from each answer as it comes (no timer or promise per
- * answer: at the rates a window limits, those cost the generator as much as the publish itself), and a tick every
- * TICK_MS sends what the rate owes when the window is not the limit. Stops at the deadline (or on abort), then waits
+ * answer, one promise per publish), and a tick every TICK_MS sends what the rate owes when the window is not the
+ * limit. Stops at the deadline (or on abort), then waits
  * for the answers of what it sent (each bounded by the connection's ack timeout); a publish that rejected (misuse,
  * not an outcome) or an answer the accounting could not take is thrown then.
  */
