@@ -15,13 +15,27 @@ export const PAD_OVERHEAD = ',"pad":""'.length;
 /** A sub-device as the publisher sees it. */
 export interface PublishingDevice extends SentDevice {
   name: string;
+  /** messageHead(name), kept with the device: its name is quoted once, not per message. */
+  messageHead: string;
 }
 
 export function messageText(device: string, ts: number, seq: number, pad: string): string {
-  const values = pad
-    ? `{"seq":${seq},"v":${seq % 1000},"pad":"${pad}"}`
-    : `{"seq":${seq},"v":${seq % 1000}}`;
-  return `{${JSON.stringify(device)}:[{"ts":${ts},"values":${values}}]}`;
+  return messageOf(messageHead(device), ts, seq, messageTail(pad));
+}
+
+/** The start of every message of a device: `{"<name>":[{"ts":`, the name quoted as JSON. */
+export function messageHead(device: string): string {
+  return `{${JSON.stringify(device)}:[{"ts":`;
+}
+
+/** The end of every message of a run: the padding, if any, and the closing brackets. */
+export function messageTail(pad: string): string {
+  return pad ? `,"pad":"${pad}"}}]}` : '}}]}';
+}
+
+/** One message: a device's head, its ts, seq and v, and the run's tail. */
+export function messageOf(head: string, ts: number, seq: number, tail: string): string {
+  return `${head}${ts},"values":{"seq":${seq},"v":${seq % 1000}${tail}`;
 }
 
 /** The error kind of a publish that did not succeed: a failure PUBACK with its reason, or how it ended. */
@@ -42,9 +56,12 @@ export interface LoopSettings {
 }
 
 /**
- * One gateway's publishing: on every tick, as many messages as the rate owes since the start, round robin over its
- * devices, while fewer than `window` are unanswered. Stops at the deadline (or on abort), then waits for the answers
- * of what it sent (each bounded by the connection's ack timeout).
+ * One gateway's publishing: as many messages as the rate owes since the start, round robin over its devices, while
+ * fewer than `window` are unanswered. The window is refilled from each answer as it comes (no timer or promise per
+ * answer, one promise per publish), and a tick every TICK_MS sends what the rate owes when the window is not the
+ * limit. Stops at the deadline (or on abort), then waits
+ * for the answers of what it sent (each bounded by the connection's ack timeout); a publish that rejected (misuse,
+ * not an outcome) or an answer the accounting could not take is thrown then.
  */
 export async function publishLoop(
   gateway: MqttGateway,
@@ -53,11 +70,24 @@ export async function publishLoop(
   recorder: LoadRecorder,
 ): Promise<{ sent: number; behind: number }> {
   const started = performance.now();
+  const tail = messageTail(settings.pad);
   let sent = 0;
   let inFlight = 0;
   let next = 0;
-  const pending = new Set<Promise<void>>();
-  let wake: (() => void) | undefined;
+  let sending = devices.length > 0;
+  let rejected: { error: unknown } | undefined;
+  let stopSending = () => {};
+  let allAnswered: (() => void) | undefined;
+  const answered = () => {
+    inFlight--;
+    if (sending) pump();
+    else if (inFlight === 0) allAnswered?.();
+  };
+  /** A publish that rejected instead of answering an outcome (one function for every publish, not one each). */
+  const refused = (error: unknown) => {
+    rejected ??= { error };
+    answered();
+  };
   const publishOne = () => {
     const device = devices[next];
     next = (next + 1) % devices.length;
@@ -65,49 +95,48 @@ export async function publishLoop(
     inFlight++;
     sent++;
     recorder.sent();
-    const done = gateway
+    gateway
       .publish(
         GATEWAY_TOPICS.telemetry,
-        { raw: messageText(device.name, device.lastTs, seq, settings.pad) },
+        { raw: messageOf(device.messageHead, device.lastTs, seq, tail) },
         settings.qos,
       )
       .then((outcome) => {
-        const failed = isFailure(outcome);
-        if (failed) device.notSucceeded.push(seq);
-        recorder.answered(outcome.elapsedMs, failed ? publishErrorKind(outcome) : undefined);
-      })
-      .finally(() => {
-        inFlight--;
-        pending.delete(done);
-        wake?.();
-      });
-    pending.add(done);
+        try {
+          const failed = isFailure(outcome);
+          if (failed) device.notSucceeded.push(seq);
+          recorder.answered(outcome.elapsedMs, failed ? publishErrorKind(outcome) : undefined);
+        } catch (error) {
+          rejected ??= { error };
+        }
+        answered();
+      }, refused);
   };
-  while (performance.now() < settings.deadline && !settings.signal.aborted && devices.length > 0) {
-    const owed = Math.floor(((performance.now() - started) / 1000) * settings.rate) + 1;
+  /** Sends what the rate owes now, as far as the window lets; stops sending at the deadline or on abort. */
+  function pump(): void {
+    const now = performance.now();
+    if (now >= settings.deadline || settings.signal.aborted) return stopSending();
+    const owed = Math.floor(((now - started) / 1000) * settings.rate) + 1;
     while (sent < owed && inFlight < settings.window) publishOne();
-    // sleep a tick, or less when an answer frees the window while messages are owed
-    await new Promise<void>((resolveTick) => {
-      const timer = setTimeout(
-        () => {
-          wake = undefined;
-          resolveTick();
-        },
-        Math.min(TICK_MS, Math.max(0, settings.deadline - performance.now())),
-      );
-      wake =
-        sent < owed
-          ? () => {
-              clearTimeout(timer);
-              wake = undefined;
-              resolveTick();
-            }
-          : undefined;
-    });
   }
+  if (sending)
+    await new Promise<void>((resolveSending) => {
+      const ticker = setInterval(pump, TICK_MS);
+      const deadline = setTimeout(pump, Math.max(0, settings.deadline - performance.now()));
+      stopSending = () => {
+        sending = false;
+        clearInterval(ticker);
+        clearTimeout(deadline);
+        settings.signal.removeEventListener('abort', pump);
+        resolveSending();
+      };
+      settings.signal.addEventListener('abort', pump);
+      pump();
+    });
   const owedAtEnd = Math.floor(
     ((Math.min(performance.now(), settings.deadline) - started) / 1000) * settings.rate,
   );
-  await Promise.all([...pending]);
+  if (inFlight > 0) await new Promise<void>((resolve) => (allAnswered = resolve));
+  if (rejected) throw rejected.error;
   return { sent, behind: Math.max(0, owedAtEnd - sent) };
 }

@@ -39,6 +39,7 @@ import {
   fleetNames,
 } from './gateway-fleet';
 import {
+  messageHead,
   messageText,
   PAD_OVERHEAD,
   type PublishingDevice,
@@ -195,7 +196,13 @@ async function measure(
   );
 
   const devices: PublishingDevice[][] = names.devices.map((list) =>
-    list.map((name) => ({ name, sent: 0, notSucceeded: [], lastTs: 0 })),
+    list.map((name) => ({
+      name,
+      messageHead: messageHead(name),
+      sent: 0,
+      notSucceeded: [],
+      lastTs: 0,
+    })),
   );
   const perGatewayRate =
     options.rateOf === 'total' ? options.rate / options.gateways : options.rate;

@@ -7,10 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPlatform } from '../../simulators/platform';
 import { formatTraffic } from '../../simulators/platform/traffic';
-import { QUIRKS_MODES, type QuirksMode } from '../../simulators/platform/quirks';
-
-export const SIMULATE_MODES = ['spec', ...(Object.keys(QUIRKS_MODES) as QuirksMode[])] as const;
-export type SimulateMode = 'spec' | QuirksMode;
+import type { SimulateMode } from './simulate-modes';
 import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
 import { keptCertificate } from '../../lib/tls/persistent-certificate';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from '../../simulators/platform/mqtt/liveness';
