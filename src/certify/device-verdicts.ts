@@ -1,7 +1,9 @@
 /**
  * From the checks of what the client sent to the report's requirement results: one verdict per client requirement
  * of the catalogue, evidence being the client's own requests or packets (the ones that broke it, else the first it
- * judged). A requirement without a check, or whose subject the client never exercised, is NOT TESTED with the reason.
+ * judged). A requirement without a check, or whose subject the client never exercised, is NOT TESTED with the reason;
+ * one whose subject the client need not take up (the check says so: a gateway that never acted as a device) is NOT
+ * APPLICABLE with the reason, which the overall verdict accepts as it does a capability a platform lacks.
  */
 import type { Requirement } from '../../schemas';
 import type { Exchange, HttpExchange } from '../report/exchanges';
@@ -76,8 +78,8 @@ export function deviceVerdicts<Input, Item>(
     if (!outcome.exercised)
       return {
         ...requirement,
-        verdict: 'NOT TESTED',
-        reason: `not exercised: ${outcome.reason}`,
+        verdict: outcome.notApplicable ? 'NOT APPLICABLE' : 'NOT TESTED',
+        reason: `${outcome.notApplicable ? 'not applicable' : 'not exercised'}: ${outcome.reason}`,
         planned: 1,
         scenarios: [],
       };
