@@ -57,11 +57,13 @@ export const HTTP_EVIDENCE: Evidence<ObservedExchange> = {
   exchange: clientExchange,
 };
 
+/** `certification`: the kind of client certified, when its report also holds another role's requirements (a gateway). */
 export function deviceVerdicts<Input, Item>(
   catalogue: readonly Requirement[],
   checks: ReadonlyMap<string, ClientCheck<Input, Item>>,
   input: Input,
   evidence: Evidence<Item>,
+  certification?: 'device' | 'gateway',
 ): DeviceVerdicts {
   const scenarios: ScenarioResult[] = [];
   const requirements = catalogue.map((requirement): RequirementResult => {
@@ -87,7 +89,7 @@ export function deviceVerdicts<Input, Item>(
     const shown = failed ? outcome.violations.map((violation) => violation.item) : outcome.judged;
     const scenario: ScenarioResult = {
       name: `${requirement.id}: ${outcome.judged.length} ${evidence.noun}${outcome.judged.length === 1 ? '' : 's'} of the client checked`,
-      location: `iotc certify ${requirement.role} ${requirement.id}`,
+      location: `iotc certify ${certification ?? requirement.role} ${requirement.id}`,
       tags: [`@${requirement.id}`],
       status: failed ? 'FAILED' : 'PASSED',
       durationMs: 0,

@@ -83,6 +83,7 @@ async function certifyWith(
         gateway ? GATEWAY_CHECKS : MQTT_DEVICE_CHECKS,
         { token, packets, rpcs },
         MQTT_EVIDENCE,
+        options.role,
       )
     : deviceVerdicts(catalogue, HTTP_DEVICE_CHECKS, { token, exchanges, rpcs }, HTTP_EVIDENCE);
   const requirements = explainNotTested(verdicts.requirements, session.steps);

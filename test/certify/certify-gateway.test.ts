@@ -59,6 +59,9 @@ describe('iotc certify gateway', { concurrency: 2 }, () => {
         ...verdictsOf(asDevice ? 'PASS' : 'NOT APPLICABLE'),
       });
       assert.equal(result.report.verdict, 'CONFORMANT');
+      // the device requirements' evidence is the gateway certification's, not a device certification's
+      assert.match(result.files, /iotc certify gateway MQTT-DEV-02/);
+      assert.doesNotMatch(result.files, /iotc certify device MQTT-DEV/);
       if (asDevice)
         assert.match(
           result.output,
