@@ -43,7 +43,7 @@ import {
   schemaViolations,
   subscribedOutcome,
 } from './mqtt-checks';
-import { type ObservedPacket, delivered, payloadOf, sent, subscribedTo } from './mqtt-packets';
+import { type ObservedPacket, delivered, payloadOf, sent } from './mqtt-packets';
 
 /** The schema of each uplink gateway topic (interfaces.md's shapes; the attribute request in its shape). */
 const SCHEMAS: Record<string, object> = {
@@ -268,12 +268,17 @@ const waitedForConnect: MqttDeviceCheck = (input) => {
   return outcome(judged, violations, 'the client sent no connect at QoS 1');
 };
 
-/** A topic of the server-side RPC requests to the gateway's own device: a gateway subscribed to it takes them. */
-const OWN_RPC_REQUEST = 'v1/devices/me/rpc/request/1';
+/**
+ * The filter of the server-side RPC requests to a device: the one ThingsBoard grants for them (platform-facts.md §4.3;
+ * the reference refuses any other, so a wider filter such as # never brings an RPC).
+ */
+const OWN_RPC_REQUESTS = 'v1/devices/me/rpc/request/+';
 
-/** The gateway subscribed to the server-side RPC requests of its own device (v1/devices/me/rpc/request/+). */
+/** The gateway subscribed to the server-side RPC requests of its own device. */
 export function takesOwnRpcs(packets: readonly ObservedPacket[]): boolean {
-  return subscribedTo(packets, OWN_RPC_REQUEST);
+  return sent(packets, 'subscribe').some((observed) =>
+    observed.packet.subscriptions.some((subscription) => subscription.topic === OWN_RPC_REQUESTS),
+  );
 }
 
 /**

@@ -55,13 +55,6 @@ export function filtersBefore(
     .flatMap((observed) => observed.packet.subscriptions.map((subscription) => subscription.topic));
 }
 
-/** Whether the client subscribed on any of its connections to a filter matching `topic` (unsubscribes aside). */
-export function subscribedTo(packets: readonly ObservedPacket[], topic: string): boolean {
-  return sent(packets, 'subscribe').some((observed) =>
-    observed.packet.subscriptions.some((subscription) => topicMatches(subscription.topic, topic)),
-  );
-}
-
 /**
  * Watches the client's SUBSCRIBE packets and calls `ready` once one connection has filters covering every topic
  * given (the topics the session's steps publish on).

@@ -166,6 +166,14 @@ test('MQTT-DEV-07 and -08: a gateway that took its own RPCs but was sent none is
     assert.equal(outcome.exercised, false, id);
     assert.equal('notApplicable' in outcome, false, id);
   }
+  // a filter the platform refuses (only v1/devices/me/rpc/request/+ is granted) brings no RPC: not taken up
+  const refused = observed({
+    cmd: 'subscribe',
+    messageId: 3,
+    subscriptions: [{ topic: '#', qos: 1 }],
+  });
+  const outcome = judge('MQTT-DEV-08', [refused]);
+  assert.ok(!outcome.exercised && outcome.notApplicable);
   const request = publish('v1/devices/me/rpc/request/4', { method: 'm', params: {} }, 'out');
   assert.equal(
     violations('MQTT-DEV-07', [subscribed, request, publish('v1/devices/me/rpc/response/5', {})])
