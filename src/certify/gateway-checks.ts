@@ -31,7 +31,7 @@ import {
 import { type Violation, outcome, parseJson, repliedInTime } from './client-checks';
 import {
   DEVICE_API_TOPICS,
-  MQTT_DEVICE_CHECKS,
+  MQTT_DEVICE_CHECK_OF,
   type MqttDeviceCheck,
   publishedOnTopicsOf,
   qualityOfService,
@@ -287,12 +287,11 @@ export function takesOwnRpcs(packets: readonly ObservedPacket[]): boolean {
  * device).
  */
 function asDevice(
-  id: string,
+  id: keyof typeof MQTT_DEVICE_CHECK_OF,
   notTakenUp: string,
   tookUp: (input: Parameters<MqttDeviceCheck>[0]) => boolean = () => false,
 ): [string, MqttDeviceCheck] {
-  const check = MQTT_DEVICE_CHECKS.get(id);
-  if (!check) throw new Error(`mqtt-device-checks.ts has no check of ${id}`);
+  const check: MqttDeviceCheck = MQTT_DEVICE_CHECK_OF[id];
   return [
     id,
     (input) => {
