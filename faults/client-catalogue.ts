@@ -183,6 +183,47 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     client: 'gateway',
     breaks: 'the subscription to the attribute responses asks QoS 2',
   },
+  // the gateway as a device: its own v1/devices/me/... traffic (src/certify/gateway-checks.ts)
+  {
+    id: 'MQTT-DEV-02:unknown-topic',
+    client: 'gateway',
+    breaks:
+      'a last publish goes to v1/gateway/telemetries, a topic of neither the device nor the gateway API',
+  },
+  {
+    id: 'MQTT-DEV-03:own-shape',
+    client: 'gateway',
+    breaks:
+      "a last telemetry publish of the gateway's own has values that are a string, not an object",
+  },
+  {
+    id: 'MQTT-DEV-04:own-seconds',
+    client: 'gateway',
+    breaks: "the ts of the gateway's own timestamped telemetry is in seconds",
+  },
+  {
+    id: 'MQTT-DEV-05:own-subscribe-late',
+    client: 'gateway',
+    breaks:
+      "an attribute request of the gateway's own comes before any subscription to v1/devices/me/attributes/response/+",
+  },
+  {
+    id: 'MQTT-DEV-06:own-request-id',
+    client: 'gateway',
+    breaks: "a second attribute request of the gateway's own reuses the first one's id",
+  },
+  {
+    id: 'MQTT-DEV-07:own-wrong-id',
+    client: 'gateway',
+    breaks: "the reply to the RPC sent to the gateway itself goes to another id than the request's",
+    alsoChanges: replyTimingNotShown('MQTT-DEV-08'),
+  },
+  {
+    id: 'MQTT-DEV-08:own-late',
+    client: 'gateway',
+    breaks: 'the reply to the RPC sent to the gateway itself comes after the RPC timeout',
+    lateReply: true,
+  },
 ];
 
 /** The value of IOTC_TEST_CLIENT_FAULT that plants the fault: its id after the colon. */

@@ -14,7 +14,10 @@
  * A gateway gets a gateway device's token and, in IOTC_CERTIFY_DEVICE, the name of a device to connect behind it;
  * it is ready once its v1/gateway/connect for that device has been acknowledged (the reference publishes gateway
  * topics whether or not they were subscribed, platform-facts.md §4.5, so a subscription is no condition), and the
- * steps act on that device (gateway-checks.ts).
+ * steps act on that device (gateway-checks.ts). A gateway is also a device: when it has subscribed to the RPC requests
+ * of its own device (v1/devices/me/rpc/request/+) by the RPC step, that step also sends the gateway device itself the
+ * two-way RPC iotcCertifyGatewayPing, at the same time as the device's and bounded by the same timeout, so its reply
+ * (MQTT-DEV-07, -08) is judged at no cost to a gateway that answers, or that never subscribed (sent none).
  *
  * Without a command (`--console`, HTTP devices) a person drives the device: the steps then also ask for telemetry and
  * client attributes, each waits (bounded) for the request it asks for, and the session ends when the operator presses
@@ -27,6 +30,7 @@ import { startPlatform, type RunningPlatform } from '../../simulators/platform';
 import type { ObservedExchange } from '../../simulators/platform/traffic';
 import { ClientProcess } from './client-process';
 import type { SentRpc } from './http-device-checks';
+import { takesOwnRpcs } from './gateway-checks';
 import { type ObservedPacket, gatewayConnectWatcher, readinessWatcher } from './mqtt-packets';
 import {
   Arrivals,
@@ -93,6 +97,11 @@ export interface CertifySession {
 
 /** The method of the certification's two-way RPC (what a client under test answers). */
 export const CERTIFY_RPC_METHOD = 'iotcCertifyPing';
+/**
+ * The method of the two-way RPC to a gateway's own device (when it takes them): a name of its own, so that each
+ * reply's timing is judged against its own call.
+ */
+export const CERTIFY_GATEWAY_RPC_METHOD = 'iotcCertifyGatewayPing';
 /** The shared attribute the certification updates. */
 export const CERTIFY_SHARED_KEY = 'iotcCertifyStep';
 
@@ -100,14 +109,14 @@ export const CERTIFY_SHARED_KEY = 'iotcCertifyStep';
 const STEP_REQUIREMENTS = {
   http: { shared: ['HTTP-DEV-07'], rpc: ['HTTP-DEV-05', 'HTTP-DEV-06'] },
   mqtt: { shared: [], rpc: ['MQTT-DEV-07', 'MQTT-DEV-08'] },
-  gateway: { shared: [], rpc: ['GW-RPC-03', 'GW-CLI-05'] },
+  gateway: { shared: [], rpc: ['GW-RPC-03', 'GW-CLI-05', 'MQTT-DEV-07', 'MQTT-DEV-08'] },
 } as const;
 
 /** How each kind of client answers the certification's RPC, in the step's words. */
 const RPC_ANSWER = {
   http: 'poll GET /api/v1/{token}/rpc, reply POST /api/v1/{token}/rpc/{id}',
   mqtt: 'reply on v1/devices/me/rpc/response/{id}',
-  gateway: 'reply on v1/gateway/rpc with its device and id',
+  gateway: `reply on v1/gateway/rpc with its device and id (and to ${CERTIFY_GATEWAY_RPC_METHOD}, sent to the gateway itself when it subscribed to v1/devices/me/rpc/request/+, on v1/devices/me/rpc/response/{id})`,
 } as const;
 
 /** What the client must have done before the platform acts, by kind of client. */
@@ -269,18 +278,33 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       options.say(
         `step 2: two-way RPC ${call.method} sent (timeout ${call.timeoutMs} ms); answer it: ${RPC_ANSWER[kind]}`,
       );
+      // a gateway that takes its own device's RPCs gets one too, at the same time (gateway-checks.ts)
+      const own: SentRpc | undefined =
+        deviceName && takesOwnRpcs(packets)
+          ? { ...call, method: CERTIFY_GATEWAY_RPC_METHOD }
+          : undefined;
+      if (own) options.say(`step 2: two-way RPC ${own.method} sent to the gateway itself`);
+      const send = async (rpc: SentRpc, to: { id: string; name: string }) => {
+        rpcs.push(rpc);
+        tell({ kind: 'rpc', rpc, settled: false });
+        const answer = await session.rpc(to.id, 'twoway', {
+          method: rpc.method,
+          params: { step: 2 },
+          timeout: rpc.timeoutMs,
+        });
+        tell({ kind: 'rpc', rpc, settled: true });
+        options.say(
+          `step 2: the platform's RPC call ${rpc.method} to ${to.name} ended with ${answer.status}`,
+        );
+        return answer.status;
+      };
       await steps.run(plan.rpc, {
         wait: async () => {
-          rpcs.push(call);
-          tell({ kind: 'rpc', rpc: call, settled: false });
-          const answer = await session.rpc(target.id, 'twoway', {
-            method: call.method,
-            params: { step: 2 },
-            timeout: call.timeoutMs,
-          });
-          tell({ kind: 'rpc', rpc: call, settled: true });
-          options.say(`step 2: the platform's RPC call ended with ${answer.status}`);
-          return answer.status === 200 ? 'done' : 'timed out';
+          const statuses = await Promise.all([
+            send(call, target),
+            ...(own ? [send(own, device)] : []),
+          ]);
+          return statuses.every((status) => status === 200) ? 'done' : 'timed out';
         },
         boundMs: call.timeoutMs,
       });

@@ -1,6 +1,7 @@
 /**
  * What every check of a client under test returns, whatever it observed (HTTP requests, MQTT packets): the items it
- * judged and the ones that break its requirement, or that its subject never occurred (NOT TESTED, never PASS).
+ * judged and the ones that break its requirement, or that its subject never occurred (NOT TESTED, never PASS; NOT
+ * APPLICABLE where the client need not take the subject up at all, as a gateway need not act as a device).
  */
 
 /** A two-way RPC the certification sent: when and for how long the platform waited for the reply. */
@@ -16,7 +17,8 @@ export interface Violation<Item> {
 }
 
 export type CheckOutcome<Item> =
-  | { exercised: false; reason: string }
+  /** `notApplicable`: the client need not have done it (a gateway's own device traffic), so NOT APPLICABLE. */
+  | { exercised: false; reason: string; notApplicable?: true }
   | { exercised: true; judged: Item[]; violations: Violation<Item>[] };
 
 /** One requirement's check over everything the session observed of the client. */

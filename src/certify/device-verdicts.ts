@@ -1,7 +1,9 @@
 /**
  * From the checks of what the client sent to the report's requirement results: one verdict per client requirement
  * of the catalogue, evidence being the client's own requests or packets (the ones that broke it, else the first it
- * judged). A requirement without a check, or whose subject the client never exercised, is NOT TESTED with the reason.
+ * judged). A requirement without a check, or whose subject the client never exercised, is NOT TESTED with the reason;
+ * one whose subject the client need not take up (the check says so: a gateway that never acted as a device) is NOT
+ * APPLICABLE with the reason, which the overall verdict accepts as it does a capability a platform lacks.
  */
 import type { Requirement } from '../../schemas';
 import type { Exchange, HttpExchange } from '../report/exchanges';
@@ -55,11 +57,13 @@ export const HTTP_EVIDENCE: Evidence<ObservedExchange> = {
   exchange: clientExchange,
 };
 
+/** `certification`: the kind of client certified, when its report also holds another role's requirements (a gateway). */
 export function deviceVerdicts<Input, Item>(
   catalogue: readonly Requirement[],
   checks: ReadonlyMap<string, ClientCheck<Input, Item>>,
   input: Input,
   evidence: Evidence<Item>,
+  certification?: 'device' | 'gateway',
 ): DeviceVerdicts {
   const scenarios: ScenarioResult[] = [];
   const requirements = catalogue.map((requirement): RequirementResult => {
@@ -76,8 +80,8 @@ export function deviceVerdicts<Input, Item>(
     if (!outcome.exercised)
       return {
         ...requirement,
-        verdict: 'NOT TESTED',
-        reason: `not exercised: ${outcome.reason}`,
+        verdict: outcome.notApplicable ? 'NOT APPLICABLE' : 'NOT TESTED',
+        reason: `${outcome.notApplicable ? 'not applicable' : 'not exercised'}: ${outcome.reason}`,
         planned: 1,
         scenarios: [],
       };
@@ -85,7 +89,7 @@ export function deviceVerdicts<Input, Item>(
     const shown = failed ? outcome.violations.map((violation) => violation.item) : outcome.judged;
     const scenario: ScenarioResult = {
       name: `${requirement.id}: ${outcome.judged.length} ${evidence.noun}${outcome.judged.length === 1 ? '' : 's'} of the client checked`,
-      location: `iotc certify ${requirement.role} ${requirement.id}`,
+      location: `iotc certify ${certification ?? requirement.role} ${requirement.id}`,
       tags: [`@${requirement.id}`],
       status: failed ? 'FAILED' : 'PASSED',
       durationMs: 0,

@@ -7,6 +7,17 @@
  * connecting first is no obligation of its own; what is judged is rule 3's claim (SHOULD: connected first) and rule
  * 4's wait for the connect's PUBACK (SHOULD). The reference holds that PUBACK a moment during a certification
  * (certify-device.ts), so a gateway that does not wait shows it in the trace.
+ *
+ * A gateway is also a device (interfaces.md; ThingsBoard's gateway session is a device session, and the Python SDK's
+ * TBGatewayMqttClient extends TBDeviceMqttClient): its own v1/devices/me/... traffic on the same connection is judged
+ * by the MQTT device checks themselves (mqtt-device-checks.ts) for the requirements about topics, payloads and
+ * ordering, MQTT-DEV-02..08. MQTT-DEV-01 and MQTT-DEV-09 are left out: for a gateway they are GW-CLI-01 and
+ * GW-CLI-06 (the same checks), and one difference fails one requirement. MQTT-DEV-02 judges every publish against the
+ * topics of both APIs, so a publish on a topic of neither fails it (and only it: GW-CLI-02 judges the gateway topics'
+ * payloads). A gateway need not act as a device at all, so a device requirement whose subject it never took up is
+ * NOT APPLICABLE with the reason, never PASS and never NOT TESTED (an ordinary gateway still certifies CONFORMANT).
+ * The exception is the reply to a server-side RPC of its own device: once the gateway subscribed to those requests,
+ * the certification sends it one (certify-device.ts), so MQTT-DEV-07 and -08 are then NOT TESTED when it never came.
  */
 import {
   gatewayAttributeRequestSpecSchema,
@@ -18,7 +29,14 @@ import {
   gatewayTelemetrySchema,
 } from '../../schemas/gateway';
 import { type Violation, outcome, parseJson, repliedInTime } from './client-checks';
-import { type MqttDeviceCheck, qualityOfService, tokenAsUserName } from './mqtt-device-checks';
+import {
+  DEVICE_API_TOPICS,
+  MQTT_DEVICE_CHECK_OF,
+  type MqttDeviceCheck,
+  publishedOnTopicsOf,
+  qualityOfService,
+  tokenAsUserName,
+} from './mqtt-device-checks';
 import {
   type Publish,
   millisecondsOutcome,
@@ -250,7 +268,85 @@ const waitedForConnect: MqttDeviceCheck = (input) => {
   return outcome(judged, violations, 'the client sent no connect at QoS 1');
 };
 
-/** The checks by requirement id. */
+/**
+ * The filter of the server-side RPC requests to a device: the one ThingsBoard grants for them (platform-facts.md §4.3;
+ * the reference refuses any other, so a wider filter such as # never brings an RPC).
+ */
+const OWN_RPC_REQUESTS = 'v1/devices/me/rpc/request/+';
+
+/** The gateway subscribed to the server-side RPC requests of its own device. */
+export function takesOwnRpcs(packets: readonly ObservedPacket[]): boolean {
+  return sent(packets, 'subscribe').some((observed) =>
+    observed.packet.subscriptions.some((subscription) => subscription.topic === OWN_RPC_REQUESTS),
+  );
+}
+
+/**
+ * An MQTT device check applied to the gateway's own traffic: when its subject never occurred, NOT APPLICABLE because
+ * the gateway `notTakenUp`, unless `tookUp` says the gateway did take the subject up (then NOT TESTED, as for a
+ * device).
+ */
+function asDevice(
+  id: keyof typeof MQTT_DEVICE_CHECK_OF,
+  notTakenUp: string,
+  tookUp: (input: Parameters<MqttDeviceCheck>[0]) => boolean = () => false,
+): [string, MqttDeviceCheck] {
+  const check: MqttDeviceCheck = MQTT_DEVICE_CHECK_OF[id];
+  return [
+    id,
+    (input) => {
+      const result = check(input);
+      return result.exercised || tookUp(input)
+        ? result
+        : { exercised: false, notApplicable: true, reason: `the gateway ${notTakenUp}` };
+    },
+  ];
+}
+
+const withOwnRpcs = (input: Parameters<MqttDeviceCheck>[0]) => takesOwnRpcs(input.packets);
+
+/** The device requirements a gateway certification judges from the gateway's own v1/devices/me/... traffic. */
+const AS_DEVICE: ReadonlyArray<[string, MqttDeviceCheck]> = [
+  [
+    'MQTT-DEV-02',
+    publishedOnTopicsOf(
+      [
+        ...DEVICE_API_TOPICS,
+        // the uplink gateway topics are plain words and slashes: no character to escape
+        ...Object.keys(SCHEMAS).map((topic) => new RegExp(`^${topic}$`)),
+      ],
+      'the MQTT device API or the MQTT gateway API',
+    ),
+  ],
+  asDevice(
+    'MQTT-DEV-03',
+    'published no telemetry and no attributes of its own (v1/devices/me/telemetry, v1/devices/me/attributes)',
+  ),
+  asDevice(
+    'MQTT-DEV-04',
+    'published no telemetry of its own in the timestamped form (v1/devices/me/telemetry)',
+  ),
+  asDevice(
+    'MQTT-DEV-05',
+    'sent no attribute request and no client-side RPC of its own (v1/devices/me/attributes/request/{id}, v1/devices/me/rpc/request/{id})',
+  ),
+  asDevice(
+    'MQTT-DEV-06',
+    'sent no attribute request of its own (v1/devices/me/attributes/request/{id})',
+  ),
+  asDevice(
+    'MQTT-DEV-07',
+    'never subscribed to the server-side RPCs of its own device (v1/devices/me/rpc/request/+), so none was sent to it',
+    withOwnRpcs,
+  ),
+  asDevice(
+    'MQTT-DEV-08',
+    'never subscribed to the server-side RPCs of its own device (v1/devices/me/rpc/request/+), so none was sent to it',
+    withOwnRpcs,
+  ),
+];
+
+/** The checks by requirement id: the gateway's own requirements, then the device ones of its own traffic. */
 export const GATEWAY_CHECKS: ReadonlyMap<string, MqttDeviceCheck> = new Map([
   ['GW-CLI-01', tokenAsUserName],
   ['GW-CLI-02', payloadShapes],
@@ -262,4 +358,5 @@ export const GATEWAY_CHECKS: ReadonlyMap<string, MqttDeviceCheck> = new Map([
   ['GW-RULE-03-CLAIM', claimConnected],
   ['GW-RULE-04-WAIT', waitedForConnect],
   ['GW-CLI-06', qualityOfService],
+  ...AS_DEVICE,
 ]);

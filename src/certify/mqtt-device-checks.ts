@@ -39,7 +39,7 @@ const ATTRIBUTE_REQUEST = /^v1\/devices\/me\/attributes\/request\/(.+)$/;
 const RPC_REQUEST = /^v1\/devices\/me\/rpc\/request\/(.+)$/;
 const RPC_RESPONSE = /^v1\/devices\/me\/rpc\/response\/(.+)$/;
 /** The topics a device publishes on (platform-facts.md §4.3, §6). */
-const DEVICE_TOPICS = [
+export const DEVICE_API_TOPICS: readonly RegExp[] = [
   /^v1\/devices\/me\/(telemetry|attributes|claim)$/,
   /^v1\/devices\/me\/(attributes\/request|rpc\/request|rpc\/response)\/\d+$/,
   /^v2\/(fw|sw)\/request\/[^/]+\/chunk\/\d+$/,
@@ -90,17 +90,22 @@ export const tokenAsUserName: MqttDeviceCheck = (input) => {
   return outcome<ObservedPacket>(judged, violations, 'the client sent no CONNECT');
 };
 
-/** MQTT-DEV-02: every publish goes to a topic of the device API. */
-const documentedTopics: MqttDeviceCheck = (input) => {
-  const judged = sent(input.packets, 'publish');
-  const violations = judged
-    .filter((observed) => !DEVICE_TOPICS.some((topic) => topic.test(observed.packet.topic)))
-    .map((observed) => ({
-      item: observed as ObservedPacket,
-      reason: `PUBLISH on ${observed.packet.topic}: not a topic of the MQTT device API`,
-    }));
-  return outcome<ObservedPacket>(judged, violations, 'the client published nothing');
-};
+/**
+ * MQTT-DEV-02: every publish goes to one of the topics given, `api` naming them in a violation's reason: the device
+ * API's for a device; for a gateway, which is also a device, the gateway API's too (gateway-checks.ts).
+ */
+export function publishedOnTopicsOf(topics: readonly RegExp[], api: string): MqttDeviceCheck {
+  return (input) => {
+    const judged = sent(input.packets, 'publish');
+    const violations = judged
+      .filter((observed) => !topics.some((topic) => topic.test(observed.packet.topic)))
+      .map((observed) => ({
+        item: observed as ObservedPacket,
+        reason: `PUBLISH on ${observed.packet.topic}: not a topic of ${api}`,
+      }));
+    return outcome<ObservedPacket>(judged, violations, 'the client published nothing');
+  };
+}
 
 /** MQTT-DEV-03: telemetry in one of the three forms, attributes an object of client-side attributes. */
 const payloadShapes: MqttDeviceCheck = (input) => {
@@ -261,15 +266,20 @@ export const qualityOfService: MqttDeviceCheck = (input) => {
   return outcome(judged, violations, 'the client sent no PUBLISH and no SUBSCRIBE');
 };
 
+/** The check of each requirement, in catalogue order (a gateway's certification takes some by name). */
+export const MQTT_DEVICE_CHECK_OF = {
+  'MQTT-DEV-01': tokenAsUserName,
+  'MQTT-DEV-02': publishedOnTopicsOf(DEVICE_API_TOPICS, 'the MQTT device API'),
+  'MQTT-DEV-03': payloadShapes,
+  'MQTT-DEV-04': milliseconds,
+  'MQTT-DEV-05': subscribedFirst,
+  'MQTT-DEV-06': attributeRequests,
+  'MQTT-DEV-07': replyId,
+  'MQTT-DEV-08': replyInTime,
+  'MQTT-DEV-09': qualityOfService,
+} as const satisfies Record<string, MqttDeviceCheck>;
+
 /** The checks by requirement id, in catalogue order. */
-export const MQTT_DEVICE_CHECKS: ReadonlyMap<string, MqttDeviceCheck> = new Map([
-  ['MQTT-DEV-01', tokenAsUserName],
-  ['MQTT-DEV-02', documentedTopics],
-  ['MQTT-DEV-03', payloadShapes],
-  ['MQTT-DEV-04', milliseconds],
-  ['MQTT-DEV-05', subscribedFirst],
-  ['MQTT-DEV-06', attributeRequests],
-  ['MQTT-DEV-07', replyId],
-  ['MQTT-DEV-08', replyInTime],
-  ['MQTT-DEV-09', qualityOfService],
-]);
+export const MQTT_DEVICE_CHECKS: ReadonlyMap<string, MqttDeviceCheck> = new Map(
+  Object.entries(MQTT_DEVICE_CHECK_OF),
+);

@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildConformanceReport, loadCatalogue } from '../report/conformance';
+import { buildConformanceReport } from '../report/conformance';
 import { provenance } from '../report/provenance';
 import { Redactor } from '../report/redact';
 import { printSummary, writeConformanceFiles } from '../report/write';
@@ -16,6 +16,7 @@ import { OPERATOR_STEPS, runCertifySession } from '../certify/certify-device';
 import { HTTP_DEVICE_CHECKS } from '../certify/http-device-checks';
 import { MQTT_DEVICE_CHECKS } from '../certify/mqtt-device-checks';
 import { GATEWAY_CHECKS } from '../certify/gateway-checks';
+import { certifiedRequirements } from '../certify/certified-requirements';
 import { MQTT_EVIDENCE } from '../certify/mqtt-packets';
 import { HTTP_EVIDENCE, deviceVerdicts } from '../certify/device-verdicts';
 import { explainNotTested } from '../certify/session-steps';
@@ -40,12 +41,7 @@ export interface CertifyOptions {
 }
 
 export async function certifyClient(options: CertifyOptions): Promise<number> {
-  const mqtt = options.transport === 'mqtt';
-  const gateway = options.role === 'gateway';
-  const catalogue = loadCatalogue(undefined, [options.role]).filter(
-    (requirement) =>
-      gateway || requirement.interface === (mqtt ? 'mqtt-device-api' : 'http-device-api'),
-  );
+  const catalogue = certifiedRequirements(options.role, options.transport);
   let operatorConsole: OperatorConsole | undefined;
   try {
     if (options.console) {
@@ -87,6 +83,7 @@ async function certifyWith(
         gateway ? GATEWAY_CHECKS : MQTT_DEVICE_CHECKS,
         { token, packets, rpcs },
         MQTT_EVIDENCE,
+        options.role,
       )
     : deviceVerdicts(catalogue, HTTP_DEVICE_CHECKS, { token, exchanges, rpcs }, HTTP_EVIDENCE);
   const requirements = explainNotTested(verdicts.requirements, session.steps);

@@ -1,7 +1,8 @@
 /**
  * The gateway checks on recorded packets: the edges the certification test's gateway does not reach (a reply naming
  * another device, a claim after the device's disconnect, a QoS 0 connect, an RPC reply before the connect's PUBACK,
- * interfaces.md's attribute-request shape against ThingsBoard's). The whole path is certify-gateway.test.ts.
+ * interfaces.md's attribute-request shape against ThingsBoard's), and the gateway as a device (the topics of both
+ * APIs, NOT APPLICABLE only for what it never took up). The whole path is certify-gateway.test.ts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -117,6 +118,66 @@ test("GW-CLI-02: ThingsBoard's attribute-request shape is not interfaces.md's", 
     violations('GW-CLI-02', [
       publish('v1/gateway/attributes/request', { id: 1, device: 'a', client: true, key: 'k' }),
     ]).length,
+    1,
+  );
+});
+
+test('MQTT-DEV-02 for a gateway: the topics of both APIs pass, a topic of neither fails', () => {
+  assert.deepEqual(
+    violations('MQTT-DEV-02', [
+      publish('v1/gateway/telemetry', { a: [{ values: { k: 1 } }] }),
+      publish('v1/devices/me/telemetry', { k: 1 }),
+      publish('v1/devices/me/rpc/request/3', { method: 'getSessionLimits', params: {} }),
+    ]),
+    [],
+  );
+  assert.deepEqual(
+    violations('MQTT-DEV-02', [
+      publish('v1/gateway/telemetry', { a: [{ values: { k: 1 } }] }),
+      publish('v1/gateway/telemetries', { a: [{ values: { k: 1 } }] }),
+    ]),
+    [
+      'PUBLISH on v1/gateway/telemetries: not a topic of the MQTT device API or the MQTT gateway API',
+    ],
+  );
+});
+
+test('a device requirement the gateway never took up is NOT APPLICABLE, one it took up is judged', () => {
+  const gatewayOnly = [publish('v1/gateway/telemetry', { a: [{ ts: clock, values: { k: 1 } }] })];
+  for (const id of ['MQTT-DEV-03', 'MQTT-DEV-04', 'MQTT-DEV-05', 'MQTT-DEV-06', 'MQTT-DEV-07']) {
+    const outcome = judge(id, gatewayOnly);
+    assert.ok(!outcome.exercised && outcome.notApplicable, id);
+    assert.match(outcome.reason, /^the gateway /, id);
+  }
+  // its own telemetry in seconds fails the device requirement, not GW-CLI-03 (which has no gateway telemetry here)
+  const own = [publish('v1/devices/me/telemetry', { ts: 1_795_000_000, values: { k: 1 } })];
+  assert.equal(violations('MQTT-DEV-04', own).length, 1);
+  assert.equal(judge('GW-CLI-03', own).exercised, false);
+});
+
+test('MQTT-DEV-07 and -08: a gateway that took its own RPCs but was sent none is NOT TESTED, not NOT APPLICABLE', () => {
+  const subscribed = observed({
+    cmd: 'subscribe',
+    messageId: 2,
+    subscriptions: [{ topic: 'v1/devices/me/rpc/request/+', qos: 1 }],
+  });
+  for (const id of ['MQTT-DEV-07', 'MQTT-DEV-08']) {
+    const outcome = judge(id, [subscribed]);
+    assert.equal(outcome.exercised, false, id);
+    assert.equal('notApplicable' in outcome, false, id);
+  }
+  // a filter the platform refuses (only v1/devices/me/rpc/request/+ is granted) brings no RPC: not taken up
+  const refused = observed({
+    cmd: 'subscribe',
+    messageId: 3,
+    subscriptions: [{ topic: '#', qos: 1 }],
+  });
+  const outcome = judge('MQTT-DEV-08', [refused]);
+  assert.ok(!outcome.exercised && outcome.notApplicable);
+  const request = publish('v1/devices/me/rpc/request/4', { method: 'm', params: {} }, 'out');
+  assert.equal(
+    violations('MQTT-DEV-07', [subscribed, request, publish('v1/devices/me/rpc/response/5', {})])
+      .length,
     1,
   );
 });

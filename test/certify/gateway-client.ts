@@ -2,8 +2,11 @@
  * A client under test for `iotc certify gateway`: iotc's own gateway driver doing what a gateway does (subscriptions
  * to its downlink topics, the connect of the device named in IOTC_CERTIFY_DEVICE after which it waits for the
  * PUBACK, telemetry with and without ts, client attributes, an attribute request, a claim, the answer to the
- * certification's two-way RPC, the disconnect), then ending. IOTC_TEST_CLIENT_FAULT plants one fault, each breaking
- * exactly one gateway requirement:
+ * certification's two-way RPC, the disconnect), then ending. As ThingsBoard's gateways do, it is also a device on the
+ * same connection (iotc's MQTT device driver): it takes its own server-side RPCs (and answers the certification's),
+ * sends its own telemetry with and without ts and client attributes, requests its own attributes and asks
+ * getSessionLimits. IOTC_TEST_GATEWAY_AS_DEVICE=off leaves all of that out: a gateway that never acts as a device.
+ * IOTC_TEST_CLIENT_FAULT plants one fault, each breaking exactly one requirement of the gateway certification:
  * - user (GW-CLI-01): a first CONNECT with the token as password and another user name (refused), then the right one;
  * - shape (GW-CLI-02): a last telemetry publish whose entry has no values;
  * - seconds (GW-CLI-03): the telemetry's ts is in seconds;
@@ -13,13 +16,22 @@
  * - late (GW-CLI-05): the RPC reply is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived;
  * - claim-stranger (GW-RULE-03-CLAIM): a claim for a device the gateway never connected;
  * - no-wait (GW-RULE-04-WAIT): telemetry for the device right after its connect, without waiting for the PUBACK;
- * - qos2 (GW-CLI-06): the subscription to the attribute responses asks QoS 2.
+ * - qos2 (GW-CLI-06): the subscription to the attribute responses asks QoS 2;
+ * - unknown-topic (MQTT-DEV-02): a last publish on v1/gateway/telemetries, a topic of neither API;
+ * - own-shape (MQTT-DEV-03): a last own telemetry publish whose values are a string;
+ * - own-seconds (MQTT-DEV-04): the own timestamped telemetry's ts is in seconds;
+ * - own-subscribe-late (MQTT-DEV-05): an own attribute request before the subscription to its responses;
+ * - own-request-id (MQTT-DEV-06): a second own attribute request reuses the first one's id;
+ * - own-wrong-id (MQTT-DEV-07): the reply to the own RPC goes to another id than the request's;
+ * - own-late (MQTT-DEV-08): the reply to the own RPC is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Qos } from '../../simulators/device/mqtt-connection';
+import { DEVICE_TOPICS, MqttDevice } from '../../simulators/device/mqtt-device';
 import { GATEWAY_TOPICS, MqttGateway } from '../../simulators/gateway/mqtt-gateway';
 import {
   STEP_WAIT_MS,
+  answerDeviceRpc,
   connectWithWrongUserName,
   fault,
   protocolVersion,
@@ -28,6 +40,7 @@ import {
 } from './mqtt-client-environment';
 
 const device = process.env.IOTC_CERTIFY_DEVICE ?? '';
+const asDevice = process.env.IOTC_TEST_GATEWAY_AS_DEVICE !== 'off';
 
 async function main(): Promise<void> {
   if (!url || !token || !device)
@@ -48,6 +61,15 @@ async function main(): Promise<void> {
     await responses();
     const updated = gateway.nextAttributeUpdate(device, STEP_WAIT_MS);
     const answered = answerRpc(gateway);
+    // its own device's RPCs, subscribed before the connect that makes the certification's steps start
+    const own = new MqttDevice(connection);
+    const ownAnswered = asDevice
+      ? answerDeviceRpc(connection, {
+          wrongId: fault === 'own-wrong-id',
+          late: fault === 'own-late',
+        })
+      : undefined;
+    if (asDevice) await connection.subscribe([DEVICE_TOPICS.rpcRequest]);
     if (fault === 'no-wait') {
       void gateway.connectDevice(device);
       await gateway.sendTelemetry({ [device]: [{ values: { early: true } }] });
@@ -68,18 +90,42 @@ async function main(): Promise<void> {
     await gateway.claim({
       [fault === 'claim-stranger' ? `${device}-other` : device]: { secretKey: 's' },
     });
-    // unref'd: the guard must not keep the client running once both steps have come
+    if (asDevice) await actAsDevice(own, now);
+    // unref'd: the guard must not keep the client running once the steps have come
     await Promise.race([
-      Promise.all([updated, answered]),
+      Promise.all([updated, answered, ownAnswered]),
       sleep(STEP_WAIT_MS, undefined, { ref: false }),
     ]);
     await gateway.disconnectDevice(device);
-    // a reference on MQTT 3.1.1 closes the connection on a malformed payload: the fault comes last
+    // a reference on MQTT 3.1.1 closes the connection on a malformed payload: those faults come last
     if (fault === 'shape')
       await gateway.publish(GATEWAY_TOPICS.telemetry, { json: { [device]: [{ ts: now }] } });
+    if (fault === 'unknown-topic')
+      await gateway.publish('v1/gateway/telemetries', { json: { [device]: [{ values: {} }] } });
+    if (fault === 'own-shape') await own.sendTelemetry({ ts: now, values: 'cpu=0.5' });
   } finally {
     await gateway.close();
   }
+}
+
+/** The gateway's own device traffic: telemetry in the object and timestamped forms, attributes, requests. */
+async function actAsDevice(own: MqttDevice, now: number): Promise<void> {
+  await own.sendTelemetry({ connectedDevices: 1 });
+  await own.sendTelemetry({
+    ts: fault === 'own-seconds' ? Math.floor(now / 1000) : now,
+    values: { cpuLoad: 0.5 },
+  });
+  await own.sendAttributes({ gatewayVersion: '1.0.0' });
+  if (fault === 'own-subscribe-late')
+    await own.connection.publish(DEVICE_TOPICS.attributesRequest(1000), '{"sharedKeys":"a"}');
+  // the driver subscribes to the responses, then asks under id 1
+  await own.requestAttributes({ clientKeys: ['gatewayVersion'] });
+  if (fault === 'own-request-id')
+    await own.connection.publish(
+      DEVICE_TOPICS.attributesRequest(1),
+      '{"clientKeys":"gatewayVersion"}',
+    );
+  await own.sessionLimits();
 }
 
 /** Answers the certification's RPC for the device and resolves once it has. */

@@ -1,8 +1,11 @@
 /**
- * What the MQTT test clients under test read from `iotc certify`'s environment, the fault they plant, and the
- * wrong-user-name CONNECT both plant for the token requirement (refused by the reference, then the client goes on).
+ * What the MQTT test clients under test read from `iotc certify`'s environment, the fault they plant, the
+ * wrong-user-name CONNECT both plant for the token requirement (refused by the reference, then the client goes on),
+ * and the answer to a server-side RPC on the device API (the MQTT device's, and the gateway's own as a device).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MqttConnection, MqttConnectRefusedError } from '../../simulators/device/mqtt-connection';
+import { DEVICE_TOPICS } from '../../simulators/device/mqtt-device';
 
 export const url = process.env.IOTC_CERTIFY_MQTT_URL ?? '';
 export const token = process.env.IOTC_CERTIFY_TOKEN ?? '';
@@ -19,4 +22,33 @@ export async function connectWithWrongUserName(userName: string): Promise<void> 
       if (!(error instanceof MqttConnectRefusedError)) throw error;
     },
   );
+}
+
+/**
+ * Answers the first server-side RPC request on v1/devices/me/rpc/request/{id} (the caller subscribes) and resolves once
+ * it has; the planted faults: the reply under another id, or IOTC_TEST_CLIENT_LATE_MS after the request arrived.
+ */
+export function answerDeviceRpc(
+  connection: MqttConnection,
+  planted: { wrongId: boolean; late: boolean },
+): Promise<void> {
+  const prefix = 'v1/devices/me/rpc/request/';
+  return new Promise((resolve) => {
+    const remove = connection.onMessage(
+      (topic) => topic.startsWith(prefix),
+      (message) => {
+        remove();
+        const id = Number(message.topic.slice(prefix.length));
+        const { method } = JSON.parse(message.payload.toString('utf8')) as { method: string };
+        void (async () => {
+          if (planted.late) await sleep(Number(process.env.IOTC_TEST_CLIENT_LATE_MS ?? 0));
+          await connection.publish(
+            DEVICE_TOPICS.rpcResponse(planted.wrongId ? id + 1000 : id),
+            JSON.stringify({ pong: method }),
+          );
+          resolve();
+        })();
+      },
+    );
+  });
 }

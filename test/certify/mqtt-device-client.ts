@@ -14,10 +14,11 @@
  * - qos2 (MQTT-DEV-09): the subscription to the client-side RPC answers asks QoS 2.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { MqttConnection, Qos } from '../../simulators/device/mqtt-connection';
+import type { Qos } from '../../simulators/device/mqtt-connection';
 import { DEVICE_TOPICS, MqttDevice } from '../../simulators/device/mqtt-device';
 import {
   STEP_WAIT_MS,
+  answerDeviceRpc,
   connectWithWrongUserName,
   fault,
   protocolVersion,
@@ -34,7 +35,10 @@ async function main(): Promise<void> {
     const updated = new Promise<void>((resolve) => {
       void device.onSharedAttributes(() => resolve());
     });
-    const answered = answerRpc(connection);
+    const answered = answerDeviceRpc(connection, {
+      wrongId: fault === 'wrong-id',
+      late: fault === 'late',
+    });
     await connection.subscribe([DEVICE_TOPICS.rpcRequest]);
     if (fault === 'qos2') await connection.subscribe([DEVICE_TOPICS.rpcResponses], 2 as Qos);
     await device.sendTelemetry({ temperature: 21.5 });
@@ -66,29 +70,6 @@ async function main(): Promise<void> {
   } finally {
     await device.close();
   }
-}
-
-/** Answers the certification's first RPC request (subscribed by the caller) and resolves once it has. */
-function answerRpc(connection: MqttConnection): Promise<void> {
-  const prefix = 'v1/devices/me/rpc/request/';
-  return new Promise((resolve) => {
-    const remove = connection.onMessage(
-      (topic) => topic.startsWith(prefix),
-      (message) => {
-        remove();
-        const id = Number(message.topic.slice(prefix.length));
-        const { method } = JSON.parse(message.payload.toString('utf8')) as { method: string };
-        void (async () => {
-          if (fault === 'late') await sleep(Number(process.env.IOTC_TEST_CLIENT_LATE_MS ?? 0));
-          await connection.publish(
-            DEVICE_TOPICS.rpcResponse(fault === 'wrong-id' ? id + 1000 : id),
-            JSON.stringify({ pong: method }),
-          );
-          resolve();
-        })();
-      },
-    );
-  });
 }
 
 main().catch((error: unknown) => {
