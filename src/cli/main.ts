@@ -1,4 +1,6 @@
 /** The `iotc` command line. */
+// first: cucumber's match indices without its polyfill, in place before anything loads cucumber
+import './native-match-indices';
 import { randomBytes } from 'node:crypto';
 import { Command, CommanderError, Option } from 'commander';
 import { join } from 'node:path';

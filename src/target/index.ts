@@ -54,6 +54,11 @@ export interface Target {
   timeouts: { eventuallyMs: number; pollIntervalMs: number; requestMs: number };
   /** Time series entries the target keeps per key, when it keeps only the newest (the embedded reference). */
   historyPerKey?: number;
+  /**
+   * The target reads this process's clock (the embedded reference): a moment it stamps (a token's iat) is never
+   * later than the same moment read here, so a scenario can wait for it without a margin for clock skew.
+   */
+  sharesClock: boolean;
   /** Stops what opening the target started (the embedded reference); a no-op for remote targets. */
   close(): Promise<void>;
 }
@@ -262,6 +267,7 @@ export async function openTarget(
   return {
     name: profile.name,
     historyPerKey,
+    sharesClock: profile.embedded === true,
     httpUrl: trimSlash(urls.httpUrl),
     adminUrl: trimSlash(urls.adminUrl ?? urls.httpUrl),
     mqttUrl: urls.mqttUrl,
