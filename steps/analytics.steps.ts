@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { request } from 'undici';
 import { parseLossless, toPlain } from '../lib/kv/values';
+import { reportColumnLabelsSchema, reportDataTableSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
+import { answerOf } from './support/answer-of';
 import { scenarioJwt } from './support/admin-auth';
 
 interface ReportAnswer {
@@ -29,6 +31,8 @@ function analytics(world: IotcWorld) {
 }
 
 /** One buildReport request. `jwtIn` says where the JWT goes; `body` is the request document (viewConfigId added). */
+const BUILD_REPORT = 'the analytics buildReport request';
+
 async function buildReport(
   world: IotcWorld,
   options: {
@@ -190,7 +194,7 @@ Then(/^the report's columnLabels are (.+)$/, function (this: IotcWorld, labels: 
     `buildReport answered ${found.status}: ${found.text.slice(0, 300)}`,
   );
   assert.deepEqual(
-    (toPlain(found.json) as { columnLabels: unknown }).columnLabels,
+    answerOf(reportColumnLabelsSchema, found, BUILD_REPORT).columnLabels,
     JSON.parse(labels),
   );
 });
@@ -204,8 +208,9 @@ function rowsOf(world: IotcWorld, local: string): Row[] {
     200,
     `buildReport answered ${found.status}: ${found.text.slice(0, 300)}`,
   );
-  const table = (found.json as { dataTable?: Row[] }).dataTable;
-  assert.ok(Array.isArray(table), 'the report has no dataTable array');
+  answerOf(reportDataTableSchema, found, BUILD_REPORT);
+  // the lossless reading of the rows checked just above: a cell's number lexeme tells a double from an integer
+  const table = (found.json as { dataTable: Row[] }).dataTable;
   return table.filter((row) => row.Device === world.unique(local));
 }
 

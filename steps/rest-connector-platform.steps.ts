@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
 import { describeTypedValue, parseLossless, type TypedValue } from '../lib/kv/values';
+import { deviceProfileOfDeviceSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
+import { recordOf } from './support/answer-of';
 import { expectedValue, sameJson, storedMatches, storedValueMatches } from './support/expectations';
 import { DataTableShapeError, headedRows } from './support/tables';
 import { assertHolds, externalUrls, names, send } from './support/connector-calls';
@@ -159,10 +161,12 @@ Then(
     const device = await deviceNamed(this, local);
     const profile = names(this, profileText);
     assert.equal(device.type, profile, `the device has the profile ${device.type}`);
-    const profileId = (device.raw.deviceProfileId as { id?: string } | undefined)?.id;
-    if (profileText.includes('<<profile:') && profileId) {
+    if (profileText.includes('<<profile:')) {
+      const record = recordOf(deviceProfileOfDeviceSchema, device.raw, `device ${device.name}`);
       // the connect created the profile: journal it and delete it after the scenario (its device first)
-      this.adoptCreated('deviceProfile', profile, profileId, { heldBy: device.name });
+      this.adoptCreated('deviceProfile', profile, record.deviceProfileId.id, {
+        heldBy: device.name,
+      });
     }
   },
 );
