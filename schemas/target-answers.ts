@@ -83,6 +83,9 @@ export const sharedAttributesAnswerSchema = {
   properties: { shared: { type: 'object' } },
 } as const;
 
+/** v1/gateway/attributes/response: an object (`{"id", "device", "value"}` or `"values"`), read member by member. */
+export const gatewayAttributeAnswerSchema = { type: 'object' } as const;
+
 /** POST /api/device/claim (customer): `{"response": "SUCCESS"}` when claimed. */
 export const claimAnswerSchema = {
   type: 'object',

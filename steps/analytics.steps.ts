@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
+import { isLosslessNumber } from 'lossless-json';
 import { request } from 'undici';
 import { parseLossless, toPlain } from '../lib/kv/values';
 import { reportColumnLabelsSchema, reportDataTableSchema } from '../schemas/target-answers';
@@ -226,12 +227,12 @@ Then(
       `Date is ${JSON.stringify(row.Date)}, not a string of milliseconds`,
     );
     assert.equal(row.Date, date);
-    const cell = row.temperature as { isLosslessNumber?: boolean; value?: string } | undefined;
+    const cell = row.temperature;
     assert.ok(
-      cell?.isLosslessNumber,
+      isLosslessNumber(cell),
       `temperature is ${JSON.stringify(toPlain(cell))}, not a number`,
     );
-    assert.match(cell.value!, /[.eE]/, `temperature ${cell.value} is not written as a double`);
+    assert.match(cell.value, /[.eE]/, `temperature ${cell.value} is not written as a double`);
     assert.equal(Number(cell.value), Number(temperature));
     assert.equal(row.building, building);
   },
