@@ -86,6 +86,13 @@ export const sharedAttributesAnswerSchema = {
 /** v1/gateway/attributes/response: an object (`{"id", "device", "value"}` or `"values"`), read member by member. */
 export const gatewayAttributeAnswerSchema = { type: 'object' } as const;
 
+/** A two-way RPC's reply when the device (here the REST connector) answered with an error: `{"error": "..."}`. */
+export const rpcErrorReplySchema = {
+  type: 'object',
+  required: ['error'],
+  properties: { error: { type: 'string' } },
+} as const;
+
 /** POST /api/device/claim (customer): `{"response": "SUCCESS"}` when claimed. */
 export const claimAnswerSchema = {
   type: 'object',
