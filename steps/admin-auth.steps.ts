@@ -6,9 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
-import { toPlain } from '../lib/kv/values';
+import {
+  apiKeyPageSchema,
+  createdApiKeySchema,
+  currentUserSchema,
+  loginAnswerSchema,
+  refusalAnswerSchema,
+} from '../schemas/target-answers';
 import type { IotcWorld } from './world';
-import { JWT_SHAPE, request, fill, login } from './support/admin-auth';
+import { JWT_SHAPE, request, requestOf, fill, login } from './support/admin-auth';
+import { answerOf } from './support/answer-of';
 
 When(
   'the tenant administrator logs in with user name and password',
@@ -29,11 +36,9 @@ When('the tenant administrator logs in with a wrong password', async function (t
 Then('the login answers a JWT access token and a refresh token', function (this: IotcWorld) {
   const answer = this.adminAuth.answer!;
   assert.equal(answer.status, 200, `login answered ${answer.status}: ${answer.text.slice(0, 200)}`);
-  const body = toPlain(answer.json) as { token?: unknown; refreshToken?: unknown };
-  assert.equal(typeof body.token, 'string', 'the answer has no token');
-  assert.match(body.token as string, JWT_SHAPE, 'the token is not a JWT');
-  assert.equal(typeof body.refreshToken, 'string', 'the answer has no refreshToken');
-  assert.ok((body.refreshToken as string).length > 0);
+  const body = answerOf(loginAnswerSchema, answer, requestOf(answer));
+  assert.match(body.token, JWT_SHAPE, 'the token is not a JWT');
+  assert.ok(body.refreshToken.length > 0, 'the refreshToken is empty');
 });
 
 When(
@@ -68,7 +73,7 @@ When(
 Then('the answer is the tenant administrator', function (this: IotcWorld) {
   const answer = this.adminAuth.answer!;
   assert.equal(answer.status, 200, `answered ${answer.status}: ${answer.text.slice(0, 200)}`);
-  const user = toPlain(answer.json) as { email?: string; authority?: string };
+  const user = answerOf(currentUserSchema, answer, requestOf(answer));
   assert.equal(user.email, this.run.target.tenantAdmin.username);
 });
 
@@ -83,7 +88,7 @@ Then(
     const answer = this.adminAuth.answer!;
     assert.equal(answer.status, status, `answered ${answer.status}: ${answer.text.slice(0, 200)}`);
     assert.equal(
-      Number((toPlain(answer.json) as { errorCode?: unknown } | undefined)?.errorCode),
+      answerOf(refusalAnswerSchema, answer, requestOf(answer)).errorCode,
       errorCode,
       `error body ${answer.text.slice(0, 200)}`,
     );
@@ -96,26 +101,30 @@ Given('a device {string} exists', async function (this: IotcWorld, local: string
 
 // ---- API keys ----
 
+async function currentUser(world: IotcWorld) {
+  const answer = await world.run.admin.session.call('GET', '/api/auth/user');
+  return answerOf(currentUserSchema, answer, 'GET /api/auth/user');
+}
+
 async function createApiKey(world: IotcWorld, expirationTime: number): Promise<void> {
-  const me = await world.run.admin.currentUser();
+  const me = await currentUser(world);
   const description = world.unique(`key-${Date.now()}`);
   const key = await world.track(
     'apiKey',
     description,
     async () => {
       const answer = await world.run.admin.session.call('POST', '/api/apiKey', {
-        userId: toPlain(me.id),
+        userId: me.id,
         description,
         expirationTime,
         enabled: true,
       });
-      const created = toPlain(answer.json) as { id: { id: string }; value: string };
+      const created = answerOf(createdApiKeySchema, answer, 'POST /api/apiKey');
       return { id: created.id.id, value: created.value };
     },
     async (created) =>
       void (await world.run.admin.session.raw('DELETE', `/api/apiKey/${created.id}`)),
   );
-  assert.equal(typeof key.value, 'string', 'the created API key shows no value');
   world.adminAuth.secrets.set('api key', key.value);
   world.adminAuth.apiKeyId = key.id;
 }
@@ -150,13 +159,10 @@ When('the expiry date of the API key has passed', async function (this: IotcWorl
 });
 
 Then('the list of API keys does not show the value of the key', async function (this: IotcWorld) {
-  const me = toPlain(await this.run.admin.currentUser()) as { id: { id: string } };
-  const answer = await this.run.admin.session.call(
-    'GET',
-    `/api/apiKeys/${me.id.id}?pageSize=100&page=0`,
-  );
-  const keys = (toPlain(answer.json) as { data: Array<{ id: { id: string }; value?: string }> })
-    .data;
+  const me = await currentUser(this);
+  const path = `/api/apiKeys/${me.id.id}?pageSize=100&page=0`;
+  const answer = await this.run.admin.session.call('GET', path);
+  const keys = answerOf(apiKeyPageSchema, answer, `GET ${path}`).data;
   const listed = keys.find((key) => key.id.id === this.adminAuth.apiKeyId);
   assert.ok(listed, 'the key is not listed');
   assert.equal(listed.value, undefined, 'the listed key shows its value');

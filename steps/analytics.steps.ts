@@ -5,9 +5,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
+import { isLosslessNumber } from 'lossless-json';
 import { request } from 'undici';
 import { parseLossless, toPlain } from '../lib/kv/values';
+import { reportColumnLabelsSchema, reportDataTableSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
+import { answerOf } from './support/answer-of';
 import { scenarioJwt } from './support/admin-auth';
 
 interface ReportAnswer {
@@ -29,6 +32,8 @@ function analytics(world: IotcWorld) {
 }
 
 /** One buildReport request. `jwtIn` says where the JWT goes; `body` is the request document (viewConfigId added). */
+const BUILD_REPORT = 'the analytics buildReport request';
+
 async function buildReport(
   world: IotcWorld,
   options: {
@@ -190,7 +195,7 @@ Then(/^the report's columnLabels are (.+)$/, function (this: IotcWorld, labels: 
     `buildReport answered ${found.status}: ${found.text.slice(0, 300)}`,
   );
   assert.deepEqual(
-    (toPlain(found.json) as { columnLabels: unknown }).columnLabels,
+    answerOf(reportColumnLabelsSchema, found, BUILD_REPORT).columnLabels,
     JSON.parse(labels),
   );
 });
@@ -204,8 +209,9 @@ function rowsOf(world: IotcWorld, local: string): Row[] {
     200,
     `buildReport answered ${found.status}: ${found.text.slice(0, 300)}`,
   );
-  const table = (found.json as { dataTable?: Row[] }).dataTable;
-  assert.ok(Array.isArray(table), 'the report has no dataTable array');
+  answerOf(reportDataTableSchema, found, BUILD_REPORT);
+  // the lossless reading of the rows checked just above: a cell's number lexeme tells a double from an integer
+  const table = (found.json as { dataTable: Row[] }).dataTable;
   return table.filter((row) => row.Device === world.unique(local));
 }
 
@@ -221,12 +227,12 @@ Then(
       `Date is ${JSON.stringify(row.Date)}, not a string of milliseconds`,
     );
     assert.equal(row.Date, date);
-    const cell = row.temperature as { isLosslessNumber?: boolean; value?: string } | undefined;
+    const cell = row.temperature;
     assert.ok(
-      cell?.isLosslessNumber,
+      isLosslessNumber(cell),
       `temperature is ${JSON.stringify(toPlain(cell))}, not a number`,
     );
-    assert.match(cell.value!, /[.eE]/, `temperature ${cell.value} is not written as a double`);
+    assert.match(cell.value, /[.eE]/, `temperature ${cell.value} is not written as a double`);
     assert.equal(Number(cell.value), Number(temperature));
     assert.equal(row.building, building);
   },

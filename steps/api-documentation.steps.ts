@@ -1,9 +1,10 @@
 /** The administration API's interactive documentation (Swagger UI and its OpenAPI description). */
 import assert from 'node:assert/strict';
 import { type DataTable, Then } from '@cucumber/cucumber';
-import { toPlain } from '../lib/kv/values';
+import { apiDescriptionSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
 import { request } from './support/admin-auth';
+import { answerOf } from './support/answer-of';
 
 Then(
   'the interactive documentation page \\/swagger-ui.html is served with its scripts',
@@ -25,20 +26,10 @@ Then(
   },
 );
 
-interface ApiDescription {
-  paths: Record<string, Record<string, unknown>>;
-  components?: {
-    securitySchemes?: Record<
-      string,
-      { type: string; in?: string; name?: string; description?: string; flows?: unknown }
-    >;
-  };
-}
-
-async function apiDescription(world: IotcWorld): Promise<ApiDescription> {
+async function apiDescription(world: IotcWorld) {
   const answer = await request(world, 'GET', '/v3/api-docs');
   assert.equal(answer.status, 200, `/v3/api-docs answered ${answer.status}`);
-  return toPlain(answer.json) as ApiDescription;
+  return answerOf(apiDescriptionSchema, answer, 'GET /v3/api-docs');
 }
 
 /**

@@ -2,7 +2,9 @@
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import type { AdminResponse } from '../src/admin-client';
+import { claimAnswerSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
+import { answerOf } from './support/answer-of';
 import { GiveUp } from './support/eventually';
 
 /**
@@ -51,7 +53,7 @@ Then(
     const answer = await customerClaims(this, local, secretKey);
     assert.equal(answer.status, 200, `the claim answered ${this.shown(answer)}`);
     assert.equal(
-      (answer.json as { response?: string } | undefined)?.response,
+      answerOf(claimAnswerSchema, answer, 'POST /api/customer/device/{deviceName}/claim').response,
       'SUCCESS',
       `the claim answered ${this.shown(answer)}`,
     );

@@ -3,16 +3,26 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { downloadFirmwareOverMqtt } from '../simulators/device/mqtt-firmware';
-import { describeTypedValue, toPlain } from '../lib/kv/values';
+import { describeTypedValue } from '../lib/kv/values';
+import {
+  deviceProfileOfDeviceSchema,
+  sharedAttributesAnswerSchema,
+} from '../schemas/target-answers';
 import type { IotcWorld } from './world';
+import { answerOf, recordOf } from './support/answer-of';
 
 const packageKey = (title: string, version: string) => `firmware:${title}@${version}`;
+const ATTRIBUTES = 'GET /api/v1/{token}/attributes';
 
 Given(
   'a firmware package {string} version {string} of {int} bytes for the profile of {string}',
   async function (this: IotcWorld, title: string, version: string, size: number, local: string) {
     const device = this.device(local);
-    const profileId = (device.record.raw.deviceProfileId as { id: string }).id;
+    const profileId = recordOf(
+      deviceProfileOfDeviceSchema,
+      device.record.raw,
+      `device ${device.record.name}`,
+    ).deviceProfileId.id;
     const data = randomBytes(size);
     const created = await this.track(
       'otaPackage',
@@ -64,7 +74,7 @@ Then(
         sharedKeys: ['fw_title', 'fw_version', 'fw_checksum', 'fw_checksum_algorithm'],
       });
       assert.equal(response.status, 200, `GET attributes answered ${this.shown(response)}`);
-      const shared = (toPlain(response.json) as { shared?: Record<string, unknown> }).shared ?? {};
+      const shared = answerOf(sharedAttributesAnswerSchema, response, ATTRIBUTES).shared ?? {};
       assert.equal(
         shared.fw_title,
         this.unique(title),
@@ -154,8 +164,7 @@ Then(
       sharedKeys: ['fw_checksum', 'fw_checksum_algorithm'],
     });
     assert.equal(response.status, 200, `GET attributes answered ${this.shown(response)}`);
-    const shared =
-      (toPlain(response.json) as { shared?: Record<string, unknown> } | undefined)?.shared ?? {};
+    const shared = answerOf(sharedAttributesAnswerSchema, response, ATTRIBUTES).shared ?? {};
     assert.equal(typeof shared.fw_checksum_algorithm, 'string', 'fw_checksum_algorithm is not set');
     assert.equal(
       String(shared.fw_checksum).toLowerCase(),

@@ -9,7 +9,9 @@ import {
 import type { DeviceRpcRequest } from '../simulators/device/mqtt-device';
 import { jsonEqual } from '../lib/kv/values';
 import { AdminClient } from '../src/admin-client';
+import { tenantProfileSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
+import { recordOf } from './support/answer-of';
 import { mqttUrl } from './support/gateway';
 
 // ---- the gateway as an ordinary device (and any device on the MQTT device API: steps/mqtt-device.steps.ts) -----
@@ -96,10 +98,11 @@ async function limitDevices(world: IotcWorld, room: number): Promise<void> {
   });
   world.cleanups.push({ what: 'system administrator session', undo: () => sysadmin.close() });
   const profile = await sysadmin.defaultTenantProfile();
-  const configuration = (profile.profileData as { configuration: { maxDevices?: number } })
-    .configuration;
+  // the same object as `profile`: the new limit is set in it, and it is saved whole
+  const read = recordOf(tenantProfileSchema, profile, 'default tenant profile');
+  const { configuration } = read.profileData;
   const previous = configuration.maxDevices ?? 0;
-  const profileId = String((profile.id as { id?: string }).id);
+  const profileId = read.id.id;
   // journaled before the change: a run killed now still has `iotc cleanup` put the limit back
   world.run.journal.changingSetting({
     setting: 'tenantProfile.maxDevices',

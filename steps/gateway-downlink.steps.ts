@@ -6,9 +6,13 @@ import {
   type AttributeResponse,
   type GatewayRpcRequest,
 } from '../simulators/gateway/mqtt-gateway';
-import { jsonEqual, parseLossless, toPlain } from '../lib/kv/values';
+import { jsonEqual, parseLossless } from '../lib/kv/values';
+import { gatewayAttributeAnswerSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
+import { answerOf } from './support/answer-of';
 import { sameJson } from './support/expectations';
+
+const ATTRIBUTE_REQUEST = 'the gateway attribute request (v1/gateway/attributes/request)';
 
 // ---- attribute requests ---------------------------------------------------------------------------------------
 
@@ -73,7 +77,11 @@ Then(
     const response = attributeAnswer(this, gateway);
     const wanted = Object.entries(JSON.parse(expected) as Record<string, unknown>);
     const found = answeredAttributes(
-      toPlain(parseLossless(response.raw)) as Record<string, unknown>,
+      answerOf(
+        gatewayAttributeAnswerSchema,
+        { json: parseLossless(response.raw), text: response.raw },
+        ATTRIBUTE_REQUEST,
+      ),
       wanted.length === 1 ? wanted[0]![0] : undefined,
     );
     for (const [key, value] of wanted) {
@@ -90,7 +98,11 @@ Then(
   async function (this: IotcWorld, gateway: string, key: string) {
     const response = attributeAnswer(this, gateway);
     const found = answeredAttributes(
-      toPlain(parseLossless(response.raw)) as Record<string, unknown>,
+      answerOf(
+        gatewayAttributeAnswerSchema,
+        { json: parseLossless(response.raw), text: response.raw },
+        ATTRIBUTE_REQUEST,
+      ),
       undefined,
     );
     assert.ok(

@@ -8,7 +8,9 @@ import { provision, type DeviceResponse } from '../simulators/device/http-device
 import { provisionOverMqtt } from '../simulators/device/mqtt-provision';
 import { parseLossless, toPlain } from '../lib/kv/values';
 import type { ProvisionStrategy } from '../src/admin-client';
+import { provisionResponseSchema } from '../schemas';
 import type { IotcWorld } from './world';
+import { answerOf } from './support/answer-of';
 import { creation } from '../src/target/journal';
 import { mqttUrl } from './support/gateway';
 
@@ -121,19 +123,18 @@ async function provisionOverMqttAsResponse(
   };
 }
 
+const PROVISION = 'the provisioning request';
+
 Then('the provisioning status is {word}', function (this: IotcWorld, status: string) {
   const response = this.lastResponse();
-  const body = toPlain(response.json) as { status?: string } | undefined;
-  assert.equal(body?.status, status, `the provisioning answer was ${this.shown(response)}`);
+  const body = answerOf(provisionResponseSchema, response, PROVISION);
+  assert.equal(body.status, status, `the provisioning answer was ${this.shown(response)}`);
 });
 
 Then(
   'the returned credentials are the access token of the device {string} on the platform',
   async function (this: IotcWorld, local: string) {
-    const body = toPlain(this.lastResponse().json) as {
-      credentialsType?: string;
-      credentialsValue?: unknown;
-    };
+    const body = answerOf(provisionResponseSchema, this.lastResponse(), PROVISION);
     assert.equal(body.credentialsType, 'ACCESS_TOKEN');
     const record = await this.run.admin.findDeviceByName(this.unique(local));
     assert.ok(record, `the device ${this.unique(local)} does not exist on the platform`);

@@ -2,7 +2,10 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
 import { describeTypedValue, parseLossless, type TypedValue } from '../lib/kv/values';
+import type { AdminResponse } from '../src/admin-client';
+import { deviceProfileOfDeviceSchema, rpcErrorReplySchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
+import { answerOf, recordOf } from './support/answer-of';
 import { expectedValue, sameJson, storedMatches, storedValueMatches } from './support/expectations';
 import { DataTableShapeError, headedRows } from './support/tables';
 import { assertHolds, externalUrls, names, send } from './support/connector-calls';
@@ -159,10 +162,12 @@ Then(
     const device = await deviceNamed(this, local);
     const profile = names(this, profileText);
     assert.equal(device.type, profile, `the device has the profile ${device.type}`);
-    const profileId = (device.raw.deviceProfileId as { id?: string } | undefined)?.id;
-    if (profileText.includes('<<profile:') && profileId) {
+    if (profileText.includes('<<profile:')) {
+      const record = recordOf(deviceProfileOfDeviceSchema, device.raw, `device ${device.name}`);
       // the connect created the profile: journal it and delete it after the scenario (its device first)
-      this.adoptCreated('deviceProfile', profile, profileId, { heldBy: device.name });
+      this.adoptCreated('deviceProfile', profile, record.deviceProfileId.id, {
+        heldBy: device.name,
+      });
     }
   },
 );
@@ -267,7 +272,7 @@ When(
 );
 
 /** The platform's answer to the RPC the scenario sent: status and body. */
-async function rpcReply(world: IotcWorld): Promise<{ status: number; text: string }> {
+async function rpcReply(world: IotcWorld): Promise<AdminResponse> {
   const reply = await world.pending.get('connectorRpc', LATEST_RPC);
   assert.ok(reply, 'no RPC was sent');
   return reply;
@@ -297,9 +302,9 @@ Then('the RPC gets no reply from the connector', async function (this: IotcWorld
 async function assertRpcError(world: IotcWorld, text: string): Promise<void> {
   const reply = await rpcReply(world);
   assert.equal(reply.status, 200, `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}`);
-  const document = JSON.parse(reply.text) as { error?: unknown };
+  const document = answerOf(rpcErrorReplySchema, reply, 'POST /api/plugins/rpc/twoway/{deviceId}');
   assert.ok(
-    typeof document.error === 'string' && document.error.includes(text),
+    document.error.includes(text),
     `the reply ${reply.text} is not an error${text ? ` mentioning ${text}` : ''}`,
   );
 }

@@ -1,10 +1,10 @@
 /** Server-side RPC both ways through the long-poll (also persistent RPC, read back by its id), and client-side RPC. */
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
-import { validate } from '../schemas/validate';
 import { rpcRequestSchema } from '../schemas';
-import { stringifyLossless, toPlain } from '../lib/kv/values';
+import { stringifyLossless } from '../lib/kv/values';
 import type { IotcWorld } from './world';
+import { answerOf } from './support/answer-of';
 import { sameJson } from './support/expectations';
 import { GiveUp } from './support/eventually';
 
@@ -83,13 +83,7 @@ async function receivedRequest(
   const response = await world.pending.get('rpcPoll', local);
   assert.ok(response, 'the device did not poll for an RPC');
   assert.equal(response.status, 200, `the RPC poll answered ${world.shown(response)}`);
-  const request = toPlain(response.json) as { id: number; method: string; params: unknown };
-  const check = validate(rpcRequestSchema, request);
-  assert.ok(
-    check.ok,
-    `the RPC request ${world.shown(response)} is not {id integer, method string, params}: ${check.errors.join('; ')}`,
-  );
-  return request;
+  return answerOf(rpcRequestSchema, response, 'GET /api/v1/{token}/rpc (the RPC poll)');
 }
 
 Then(

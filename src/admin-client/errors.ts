@@ -5,9 +5,12 @@ import { IotcError } from '../../lib/errors';
 const SECRET_QUERY = /([?&](?:accessToken|token|refreshToken|password|secretKey|apiKey)=)[^&#]*/gi;
 const shapes = new Redactor();
 
-/** A path or message with query secrets and secret-shaped strings (JWTs, API keys, device tokens) blanked. */
-function redactForMessage(text: string): string {
-  return shapes.redact(text.replace(SECRET_QUERY, '$1<redacted>'));
+/**
+ * A path, message or body with query secrets, secret-shaped strings (JWTs, API keys, device tokens) and
+ * secret-named JSON members (token, password, credentialsValue, ...) blanked.
+ */
+export function redactForMessage(text: string): string {
+  return shapes.redactEvidence(text.replace(SECRET_QUERY, '$1<redacted>'));
 }
 
 /** An answer of the admin REST API that is not a success: HTTP status, ThingsBoard errorCode and server message. */

@@ -47,11 +47,6 @@ export class AdminClient {
     return this.session.close();
   }
 
-  /** GET /api/auth/user: the logged-in user. */
-  async currentUser(): Promise<Record<string, unknown>> {
-    return (await this.session.call('GET', '/api/auth/user')).json as Record<string, unknown>;
-  }
-
   // devices
   createDevice(name: string, options?: devices.NewDevice): Promise<DeviceRecord> {
     return devices.createDevice(this.session, name, options);

@@ -4,8 +4,9 @@
  * tenant administrator's login.
  */
 import { adminRequest, type AdminResponse, type Method } from '../../src/admin-client';
-import { toPlain } from '../../lib/kv/values';
+import { loginAnswerSchema } from '../../schemas/target-answers';
 import type { IotcWorld } from '../world';
+import { answerOf } from './answer-of';
 
 export const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -18,19 +19,29 @@ export function scenarioJwt(world: IotcWorld): string {
     );
   return jwt;
 }
-export function request(
+/** The request each answer of `request` answered ('GET /api/auth/user'), for messages about the answer. */
+const requests = new WeakMap<AdminResponse, string>();
+
+export async function request(
   world: IotcWorld,
   method: Method,
   path: string,
   headers: Record<string, string> = {},
   body?: unknown,
-) {
-  return adminRequest(world.run.target.adminUrl, method, path, {
+): Promise<AdminResponse> {
+  const answer = await adminRequest(world.run.target.adminUrl, method, path, {
     headers,
     body,
     timeoutMs: world.run.target.timeouts.requestMs,
     recorder: world.exchanges.record,
   });
+  requests.set(answer, `${method} ${path}`);
+  return answer;
+}
+
+/** 'GET /api/auth/user' for an answer of `request` (its path may hold a secret: answerOf redacts it). */
+export function requestOf(answer: AdminResponse): string {
+  return requests.get(answer) ?? 'the administration API';
 }
 
 /** Replaces <jwt>, <refresh token>, <api key>, <device id> in a header value or path with the scenario's values. */
@@ -58,7 +69,7 @@ export async function login(world: IotcWorld, password?: string): Promise<AdminR
   );
   world.adminAuth.answer = answer;
   if (answer.status === 200) {
-    const body = toPlain(answer.json) as { token: string; refreshToken: string };
+    const body = answerOf(loginAnswerSchema, answer, 'POST /api/auth/login');
     world.adminAuth.secrets.set('jwt', body.token);
     world.adminAuth.secrets.set('refresh token', body.refreshToken);
     world.adminAuth.loggedInAt = Date.now();
