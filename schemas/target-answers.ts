@@ -11,11 +11,21 @@ const entityIdSchema = {
   properties: { id: { type: 'string' } },
 } as const;
 
-/** POST /api/auth/login, 200 (platform-facts.md, administration authentication). */
+/** POST /api/auth/login and POST /api/auth/token, 200: a token pair (platform-facts.md, administration authentication). */
 export const loginAnswerSchema = {
   type: 'object',
   required: ['token', 'refreshToken'],
   properties: { token: { type: 'string' }, refreshToken: { type: 'string' } },
+} as const;
+
+/** GET /api/admin/jwtSettings (the system administrator's): the token lifetimes in seconds, among other members. */
+export const jwtSettingsSchema = {
+  type: 'object',
+  required: ['tokenExpirationTime', 'refreshTokenExpTime'],
+  properties: {
+    tokenExpirationTime: { type: 'integer' },
+    refreshTokenExpTime: { type: 'integer' },
+  },
 } as const;
 
 /** GET /api/auth/user: the logged-in user. */

@@ -2,9 +2,10 @@
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { AdminClient } from '../src/admin-client';
-import { toPlain } from '../lib/kv/values';
+import { jwtSettingsSchema, loginAnswerSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
 import { claimsOf, request } from './support/admin-auth';
+import { answerOf } from './support/answer-of';
 
 /**
  * Sets the token lifetimes through the system administrator's JWT settings (capability jwt-settings: it changes a
@@ -23,10 +24,11 @@ async function setLifetimes(
     tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
   });
   world.cleanups.push({ what: 'system administrator session', undo: () => sysadmin.close() });
-  const previous = toPlain((await sysadmin.session.call('GET', '/api/admin/jwtSettings')).json) as {
-    tokenExpirationTime: number;
-    refreshTokenExpTime: number;
-  };
+  const previous = answerOf(
+    jwtSettingsSchema,
+    await sysadmin.session.call('GET', '/api/admin/jwtSettings'),
+    'GET /api/admin/jwtSettings',
+  );
   await sysadmin.session.call('POST', '/api/admin/jwtSettings', {
     ...previous,
     tokenExpirationTime: accessSec,
@@ -131,5 +133,8 @@ When('the refresh token is exchanged for a new token pair', async function (this
     { refreshToken: this.adminAuth.secrets.get('refresh token') },
   );
   assert.equal(answer.status, 200, `the refresh answered ${answer.status}`);
-  this.adminAuth.secrets.set('jwt', (toPlain(answer.json) as { token: string }).token);
+  this.adminAuth.secrets.set(
+    'jwt',
+    answerOf(loginAnswerSchema, answer, 'POST /api/auth/token').token,
+  );
 });
