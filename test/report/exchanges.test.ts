@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type * as messages from '@cucumber/messages';
 import {
@@ -13,10 +13,12 @@ import { Redactor } from '../../src/report/redact';
 import { requirementVerdicts, scenarioResults } from '../../src/report/verdicts';
 import { buildConformanceReport } from '../../src/report/conformance';
 import { conformanceHtml } from '../../src/report/html';
+import { mintJwt } from '../support/jwt';
 
-const JWT = ['eyJhbGciOiJIUzUxMiJ9', 'eyJzdWIiOiJ0ZW5hbnQifQ', 'c2lnbmF0dXJlLXNpZ25hdHVyZQ'].join(
-  '.',
-);
+let JWT = '';
+before(async () => {
+  JWT = await mintJwt('tenant');
+});
 
 const http = (
   method: string,
@@ -71,7 +73,7 @@ test('secrets are redacted before bodies are cut, so a secret at the cut is neve
   });
   log.record(http('POST', 'http://h/api/v1/A1_DEVICE_TOKEN/telemetry', 200));
   const text = JSON.stringify(log);
-  for (const secret of [JWT, 'eyJhbGciOiJIUzUxMiJ9.eyJzdWIi', 'hunter2', 'A1_DEVICE_TOKEN'])
+  for (const secret of [JWT, JWT.slice(0, JWT.indexOf('.') + 9), 'hunter2', 'A1_DEVICE_TOKEN'])
     assert.ok(!text.includes(secret), `${secret} shown in ${text}`);
   const [login, device] = log.exchanges as HttpExchange[];
   assert.deepEqual(login.request.headers, {

@@ -1,13 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Redactor, REDACTED } from '../../src/report/redact';
+import { mintJwt } from '../support/jwt';
 
-test('redacts secrets by shape and by value', () => {
+test('redacts secrets by shape and by value', async () => {
   const redactor = new Redactor();
   redactor.addSecret('s3cret-password');
-  const jwt = ['eyJhbGciOiJIUzUxMiJ9', 'eyJzdWIiOiJ0ZW5hbnQifQ', 'c2lnbmF0dXJlLXNpZ25hdHVyZQ'].join(
-    '.',
-  );
+  const jwt = await mintJwt('tenant');
   const text = [
     `POST http://127.0.0.1:1234/api/v1/A1_TEST_TOKEN/telemetry`,
     `X-Authorization: Bearer ${jwt}`,

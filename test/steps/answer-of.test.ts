@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import { adminRequest } from '../../src/admin-client';
 import {
   apiKeyPageSchema,
@@ -14,9 +14,12 @@ import {
   loginAnswerSchema,
 } from '../../schemas/target-answers';
 import { answerOf, TargetAnswerShapeError } from '../../steps/support/answer-of';
+import { mintJwt } from '../support/jwt';
 
-const JWT =
-  'eyJhbGciOiJIUzUxMiJ9.eyJzdWIiOiJ0ZW5hbnRAdGhpbmdzYm9hcmQub3JnIn0.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
+let JWT = '';
+before(async () => {
+  JWT = await mintJwt('tenant@thingsboard.org');
+});
 
 /** Answers each path with its fixed body (200, application/json). */
 async function serving(bodies: Record<string, string>): Promise<{ server: Server; url: string }> {
