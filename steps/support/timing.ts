@@ -1,0 +1,174 @@
+/**
+ * The suite's one timing model. A platform acknowledges before it acts (ThingsBoard answers SUBACK, PUBACK and 200
+ * when the work is queued), the network between harness and target adds its own delay, and the harness itself can
+ * be starved of CPU. So a scenario never assumes that an acknowledged effect has happened:
+ *
+ * - **prove an effect before testing the next** (`untilEffective`): repeat a harmless action (a marker update, a
+ *   claim attempt) until its effect is observed, bounded by the profile's eventuallyMs; the tries are counted in the
+ *   evidence;
+ * - **derive waits from measured delays** (`DelayRecord`, `quietWindowMs`): every delay the run observes between
+ *   asking for an effect and seeing it is recorded, and a "nothing more arrives" window is a multiple of the
+ *   largest one seen, between a floor from the profile and its eventuallyMs;
+ * - **say INCONCLUSIVE, never FAIL, when the harness was starved** (`Inconclusive`, `LagWatch`): a verdict that
+ *   rests on time measures the harness's own event-loop lag over its window and refuses to decide when the lag
+ *   ate the margin.
+ */
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
+import { IotcError } from '../../lib/errors';
+
+/** The first words of every INCONCLUSIVE error message: src/report/verdicts.ts reads a scenario's error by them. */
+export const INCONCLUSIVE_PREFIX = 'INCONCLUSIVE:';
+
+/**
+ * Thrown by a step when the harness cannot decide: its own event loop was starved over a window the verdict
+ * rests on, or the path to the target failed (reset, refused, timed out). Never a statement about the target.
+ */
+export class Inconclusive extends IotcError {
+  readonly code = 'IOTC_INCONCLUSIVE';
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(`${INCONCLUSIVE_PREFIX} ${reason}`, options);
+  }
+}
+
+/** What the timing model needs of the target profile. */
+export interface TimingProfile {
+  eventuallyMs: number;
+  pollIntervalMs: number;
+}
+
+/**
+ * Delays the run has observed between asking for an effect and seeing it (an attribute update delivered, a claim
+ * registered), by kind. Shared by every scenario of a worker: the more the run has seen, the better its windows.
+ */
+export class DelayRecord {
+  private readonly largest = new Map<string, number>();
+  private readonly counts = new Map<string, number>();
+
+  record(kind: string, ms: number): void {
+    this.largest.set(kind, Math.max(this.largest.get(kind) ?? 0, ms));
+    this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
+  }
+
+  /** The largest delay observed of this kind, or undefined when none was. */
+  max(kind: string): number | undefined {
+    return this.largest.get(kind);
+  }
+
+  /** What the run measured, for the report: `{kind: {max, count}}`. */
+  summary(): Record<string, { maxMs: number; count: number }> {
+    const out: Record<string, { maxMs: number; count: number }> = {};
+    for (const [kind, maxMs] of this.largest)
+      out[kind] = { maxMs: Math.round(maxMs), count: this.counts.get(kind) ?? 0 };
+    return out;
+  }
+}
+
+/** The delays measured by this process (one cucumber worker), for every scenario it runs. */
+export const measuredDelays = new DelayRecord();
+
+/**
+ * How long to watch for something that must not arrive, when a positive control cannot bracket it: three times the
+ * largest delay of that kind the run has measured, at least `floorMs` (default: twice the poll interval) and at
+ * most eventuallyMs. With nothing measured yet it is eventuallyMs / 4.
+ */
+export function quietWindowMs(kind: string, profile: TimingProfile, floorMs?: number): number {
+  const floor = floorMs ?? 2 * profile.pollIntervalMs;
+  const seen = measuredDelays.max(kind);
+  const wanted = seen === undefined ? profile.eventuallyMs / 4 : 3 * seen;
+  return Math.round(Math.min(profile.eventuallyMs, Math.max(floor, wanted)));
+}
+
+export interface EffectOutcome {
+  /** How many times the action was taken (1 when its first try took effect). */
+  tries: number;
+  /** From the start of the try that took effect to its observation. */
+  delayMs: number;
+}
+
+export class NotEffective extends IotcError {
+  readonly code = 'IOTC_NOT_EFFECTIVE';
+}
+
+/**
+ * Repeats `act` until `observed` says its effect is there, the positive control of an asynchronous platform: after
+ * each try it watches for the effect for a growing while (twice the poll interval, doubling, at most a quarter of
+ * eventuallyMs), then tries again, until eventuallyMs is spent. `observed(attempt)` is asked about the try with that
+ * number (1-based) and every earlier one: an earlier try that takes effect late counts too. The delay of the try
+ * that took effect is recorded under `kind`.
+ *
+ * Fails with NotEffective, naming `what`, when no try took effect in time; with Inconclusive instead when the
+ * harness's own event loop was stalled for more than half of that time.
+ */
+export async function untilEffective(
+  what: string,
+  kind: string,
+  act: (attempt: number) => Promise<void>,
+  observed: (attempt: number) => Promise<boolean> | boolean,
+  profile: TimingProfile,
+): Promise<EffectOutcome> {
+  const watch = new LagWatch();
+  const started = performance.now();
+  const deadline = started + profile.eventuallyMs;
+  const starts: number[] = [];
+  let watchMs = 2 * profile.pollIntervalMs;
+  try {
+    for (let attempt = 1; ; attempt++) {
+      starts.push(performance.now());
+      await act(attempt);
+      const tryEnds = Math.min(deadline, performance.now() + watchMs);
+      for (;;) {
+        if (await observed(attempt)) {
+          const delayMs = performance.now() - starts[attempt - 1]!;
+          measuredDelays.record(kind, delayMs);
+          return { tries: attempt, delayMs };
+        }
+        const left = tryEnds - performance.now();
+        if (left <= 0) break;
+        await delay(Math.min(profile.pollIntervalMs / 2, left));
+      }
+      if (performance.now() >= deadline) break;
+      watchMs = Math.min(2 * watchMs, profile.eventuallyMs / 4);
+    }
+    const elapsed = performance.now() - started;
+    watch.refuseIfStarved(elapsed / 2, `proving that ${what}`);
+    throw new NotEffective(
+      `${what}: no effect after ${starts.length} tries in ${Math.round(elapsed)} ms`,
+    );
+  } finally {
+    watch.stop();
+  }
+}
+
+/**
+ * Watches the harness's own event loop over a window a verdict rests on. The histogram's resolution is 10 ms; the
+ * worst stall it saw tells whether a timer could have fired late by that much.
+ */
+export class LagWatch {
+  private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
+
+  constructor() {
+    this.histogram.enable();
+  }
+
+  /** The longest the event loop was blocked since the watch began, in ms. */
+  worstMs(): number {
+    return this.histogram.max / 1e6;
+  }
+
+  /**
+   * Throws Inconclusive when the loop was stalled longer than `marginMs`: a window of that size was not what the
+   * verdict needed.
+   */
+  refuseIfStarved(marginMs: number, doing: string): void {
+    const worst = this.worstMs();
+    if (worst > marginMs)
+      throw new Inconclusive(
+        `the harness's event loop stalled ${Math.round(worst)} ms while ${doing}, more than the ${Math.round(marginMs)} ms margin the verdict needs (a busy machine)`,
+      );
+  }
+
+  stop(): void {
+    this.histogram.disable();
+  }
+}
