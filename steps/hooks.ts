@@ -11,7 +11,7 @@ import {
   setDefaultTimeout,
   type ITestCaseHookParameter,
 } from '@cucumber/cucumber';
-import { openTarget } from '../src/target';
+import { loadProfile, openTarget } from '../src/target';
 import { AdminApiError, AdminClient } from '../src/admin-client';
 import { createDeviceDispatcher } from '../simulators/device/http-device';
 import { newRunId, run, setRun } from './support/run';
@@ -27,7 +27,21 @@ import type { IotcWorld } from './world';
 import { recordExchange, recordInto } from './support/evidence';
 import { EXCHANGES_MEDIA_TYPE } from '../src/report/exchanges';
 
-setDefaultTimeout(30_000);
+/**
+ * A step's hang guard, from the target's own timeouts: one request may take requestMs and a bounded wait
+ * eventuallyMs, so a step that makes a slow request (ThingsBoard builds its 1 MB OpenAPI description on the first
+ * call: more than 30 s on a loaded machine) ends by its own bound, not by cucumber's. Read at load time, since
+ * cucumber fixes its default before BeforeAll; a profile that does not load fails in BeforeAll with its reason.
+ */
+function stepTimeoutMs(): number {
+  try {
+    const { timeouts } = loadProfile(process.env.IOTC_TARGET || 'embedded');
+    return Math.max(30_000, (timeouts?.requestMs ?? 0) + (timeouts?.eventuallyMs ?? 0) + 10_000);
+  } catch {
+    return 30_000;
+  }
+}
+setDefaultTimeout(stepTimeoutMs());
 
 BeforeAll({ timeout: 60_000 }, async () => {
   const runId = newRunId();
