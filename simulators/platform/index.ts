@@ -29,6 +29,7 @@ import { firmwareRoutes } from './admin/firmware-routes';
 import { apiKeyRoutes } from './admin/api-key-routes';
 import { tenantProfileRoutes } from './admin/tenant-profile-routes';
 import { jwtSettingsRoutes } from './admin/jwt-settings-routes';
+import { customerRoutes } from './admin/customer-routes';
 import { registerDocs } from './admin/docs-routes';
 import { NO_QUIRKS, QUIRKS_MODES, type QuirksMode } from './quirks';
 import type { AsynchronyOptions } from './core/scheduler';
@@ -117,6 +118,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...apiKeyRoutes,
   ...tenantProfileRoutes,
   ...jwtSettingsRoutes,
+  ...customerRoutes,
 ];
 
 function secondsFromEnv(name: string, fallback: number): number {

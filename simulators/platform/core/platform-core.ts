@@ -21,7 +21,7 @@ import {
   type PersistentRpcOptions,
   type RpcCall,
 } from './rpc';
-import { appendTelemetry, type TelemetryRecord } from './time-series';
+import { appendTelemetry, deleteTelemetry, type TelemetryRecord } from './time-series';
 import { randomId, randomToken } from './tokens';
 import { ApiKeys } from './api-keys';
 import { demoUsers } from './demo-users';
@@ -274,6 +274,15 @@ export class PlatformCore implements DeviceStore {
   /** Stores validated telemetry records (the transports validate the whole payload first). */
   saveTelemetry(device: Device, records: TelemetryRecord[]): void {
     appendTelemetry(device, records);
+  }
+
+  /** Deletes time series of keys in [startTs, endTs) (time-series.ts deleteTelemetry). */
+  deleteTimeseries(
+    device: Device,
+    keys: readonly string[],
+    range: Parameters<typeof deleteTelemetry>[2],
+  ): void {
+    deleteTelemetry(device, keys, range);
   }
 
   saveAttributes(device: Device, scope: AttributeScope, values: Array<[string, TypedValue]>): void {

@@ -83,7 +83,7 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
 /** {"clientKeys":"a,b","sharedKeys":"c"} → {"client":{...},"shared":{...}} on .../attributes/response/{id}; {} = all. */
 function answerAttributeRequest(session: MqttSession, id: string, text: string): void {
   if (text.trim() === '') throw new BadRequestError('Invalid attribute request: empty payload');
-  const request = parseJson(text, 'attribute request');
+  const request = parseJson(text, 'attribute request', session.context.quirks);
   if (!request || typeof request !== 'object' || Array.isArray(request))
     throw new BadRequestError('Invalid attribute request: not an object');
   const { clientKeys, sharedKeys } = request as { clientKeys?: unknown; sharedKeys?: unknown };
@@ -125,7 +125,7 @@ function answerAttributeRequest(session: MqttSession, id: string, text: string):
  * is answered by the transport itself (every ThingsBoard SDK device and gateway sends it on connect).
  */
 function answerClientRpc(session: MqttSession, id: string, text: string): void {
-  const request = parseJson(text, 'client-side RPC request');
+  const request = parseJson(text, 'client-side RPC request', session.context.quirks);
   const device = session.device!;
   if (
     (request as { method?: unknown } | null)?.method === SESSION_LIMITS_METHOD &&

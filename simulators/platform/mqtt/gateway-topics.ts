@@ -152,11 +152,14 @@ const HANDLERS: Record<string, Handler> = {
       typeof request.client !== 'boolean' &&
       session.context.quirks.gatewayAttributeRequestThingsboardShapeOnly
     ) {
+      // getAsBoolean() of an array throws a RuntimeException, and MqttTransportHandler.java 457-460 acknowledges
+      // the packet (MQTT 5 0x83, MQTT 3.1.1 a plain PUBACK) before it closes the channel (5: DISCONNECT 0x83)
       throw new PublishFailure(
         REASON.IMPLEMENTATION_SPECIFIC_ERROR,
         'client must be true or false',
         true,
         REASON.IMPLEMENTATION_SPECIFIC_ERROR,
+        true,
       );
     }
     if (
