@@ -49,6 +49,37 @@ export const targetProfileSchema = {
         "Embedded only: the reference reproduces this real version's known deviations (to test deviation profiles).",
       enum: ['thingsboard-4.3'],
     },
+    asynchrony: {
+      description:
+        'Embedded only: the reference acknowledges first and acts later, as ThingsBoard (simulators/platform/core/scheduler.ts): subscriptions, gateway device sessions, claims and saves take effect after their SUBACK / PUBACK / 200, shared-attribute updates arrive late and may be reordered, an update before a subscription took effect is dropped. All delays come from one seeded scheduler; the seed is printed and recorded in conformance.json (run.twin) and replayed with IOTC_TWIN_SEED.',
+      type: 'object',
+      required: ['enabled'],
+      properties: {
+        enabled: { type: 'boolean' },
+        seed: {
+          description:
+            'Replay this seed (IOTC_TWIN_SEED overrides it); absent: a new seed per run. Each parallel worker derives its own from it.',
+          type: 'integer',
+          minimum: 0,
+          maximum: 4294967295,
+        },
+        maxDelayMs: {
+          description:
+            "Upper bound of each kind's delay (ms); a kind left out keeps ThingsBoard's measured bound (attribute updates 2000, the others 200-300). Smaller bounds shorten a run; they still race.",
+          type: 'object',
+          properties: {
+            subscription: { type: 'integer', minimum: 0 },
+            gatewaySession: { type: 'integer', minimum: 0 },
+            gatewayRemoval: { type: 'integer', minimum: 0 },
+            claim: { type: 'integer', minimum: 0 },
+            save: { type: 'integer', minimum: 0 },
+            attributeUpdate: { type: 'integer', minimum: 0 },
+          },
+          additionalProperties: false,
+        },
+      },
+      additionalProperties: false,
+    },
     connectorQuirks: {
       description:
         "Embedded only: the reference REST connector reproduces this real gateway version's known deviations (simulators/connector/quirks.ts).",

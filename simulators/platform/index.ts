@@ -29,8 +29,10 @@ import { firmwareRoutes } from './admin/firmware-routes';
 import { apiKeyRoutes } from './admin/api-key-routes';
 import { tenantProfileRoutes } from './admin/tenant-profile-routes';
 import { jwtSettingsRoutes } from './admin/jwt-settings-routes';
+import { customerRoutes } from './admin/customer-routes';
 import { registerDocs } from './admin/docs-routes';
 import { NO_QUIRKS, QUIRKS_MODES, type QuirksMode } from './quirks';
+import type { AsynchronyOptions } from './core/scheduler';
 import { startMqttTransport, type RunningMqttTransport } from './mqtt';
 import { faultActive } from '../../faults';
 
@@ -52,6 +54,12 @@ export interface PlatformOptions {
   clientRpcHandler?: ClientRpcHandler;
   /** Reproduce a real platform's known deviations (for testing deviation profiles); default: none. */
   quirks?: QuirksMode;
+  /**
+   * Acknowledge first, act later, as ThingsBoard (core/scheduler.ts): subscriptions, gateway device sessions, claims
+   * and saves take effect after their SUBACK / PUBACK / 200, attribute updates are delivered late and reordered, all
+   * through one scheduler seeded by `seed`. Absent (the default): every effect is in place before the answer.
+   */
+  asynchrony?: AsynchronyOptions;
   /** Access token lifetime; default JWT_TOKEN_EXPIRATION_TIME or 9000 s. */
   jwtExpirationSec?: number;
   /** Refresh token lifetime; default JWT_REFRESH_TOKEN_EXPIRATION_TIME or 604800 s. */
@@ -110,6 +118,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...apiKeyRoutes,
   ...tenantProfileRoutes,
   ...jwtSettingsRoutes,
+  ...customerRoutes,
 ];
 
 function secondsFromEnv(name: string, fallback: number): number {
@@ -124,6 +133,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     claimDurationMs: options.claimDurationMs ?? 86_400_000,
     minServerRpcTimeoutMs: options.minServerRpcTimeoutMs ?? 5000,
     maxDevices: options.maxDevices,
+    asynchrony: options.asynchrony,
+    onEffectError: (error, kind) => logger.error({ err: error, kind }, 'deferred effect failed'),
   });
   const quirks = options.quirks ? QUIRKS_MODES[options.quirks] : NO_QUIRKS;
   const clientRpc = options.clientRpcHandler ?? echoClientRpcHandler;

@@ -1,3 +1,5 @@
+import { MAX_JSON_DEPTH } from '../../lib/kv/values';
+
 /**
  * Quirks mode: the reference reproduces the known deviations of a real platform version, so that the deviation
  * machinery (a profile declares a deviation, an alternative scenario verifies it) is itself tested here. The
@@ -27,6 +29,15 @@ export interface Quirks {
    * where MQTT wants PUBREC (3.1.1) or, after the CONNACK's maximum QoS 1, DISCONNECT 0x9B (5).
    */
   qos2AnsweredWithPuback: boolean;
+  /**
+   * Deepest JSON nesting of a device payload. ThingsBoard's transports parse device JSON with Gson's
+   * JsonParser.parseString (common/transport/http/.../DeviceApiController.java 186, 206; mqtt/adaptors/
+   * JsonMqttAdaptor.java), whose JsonReader refuses a 256th level (DEFAULT_NESTING_LIMIT 255, "Nesting limit 255
+   * reached", gson 2.13.2 in ThingsBoard's build) with a JsonSyntaxException, answered as any malformed payload
+   * (HTTP 500 with the message; MQTT as a bad payload). Jackson (1000) is only the admin API's parser.
+   * The reference: Jackson's StreamReadConstraints default, 1000 (lib/kv/values.ts MAX_JSON_DEPTH).
+   */
+  jsonMaxNestingDepth: number;
 }
 
 export const NO_QUIRKS: Quirks = {
@@ -37,6 +48,7 @@ export const NO_QUIRKS: Quirks = {
   gatewayEntryWithoutTsIsKeyValues: false,
   provisioningFieldsOptional: false,
   qos2AnsweredWithPuback: false,
+  jsonMaxNestingDepth: MAX_JSON_DEPTH,
 };
 
 export const QUIRKS_MODES = {
@@ -49,6 +61,7 @@ export const QUIRKS_MODES = {
     gatewayEntryWithoutTsIsKeyValues: true,
     provisioningFieldsOptional: true,
     qos2AnsweredWithPuback: true,
+    jsonMaxNestingDepth: 255,
   },
 } as const satisfies Record<string, Quirks>;
 

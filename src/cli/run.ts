@@ -31,6 +31,7 @@ import { checkSelection, EMPTY_SELECTION_EXIT, SelectionError } from './selectio
 import { dryRunInventory } from './inventory';
 import { IotcError } from '../../lib/errors';
 import { featureFiles, loadFeatureWeights, slowestFirst } from './feature-order';
+import { runTwinSeed, TWIN_SEED_VARIABLE } from '../target/twin-asynchrony';
 import { workerEnvironment } from './worker-environment';
 
 export const PROJECT_ROOT = PACKAGE_ROOT;
@@ -96,6 +97,15 @@ export async function runConformance(options: RunOptions): Promise<number> {
       'IOTC_RUN_ID names one run: it cannot be shared by --parallel workers, which clean up by run id',
     );
   const unreachable = profile.embedded ? undefined : await preflight(options.target);
+  // the embedded reference's asynchrony (src/target/twin-asynchrony.ts): one seed per run, printed, recorded in
+  // conformance.json, and handed to the workers (each derives its own) through the environment
+  const twinSeed = runTwinSeed(profile);
+  if (twinSeed !== undefined) {
+    process.env[TWIN_SEED_VARIABLE] = String(twinSeed);
+    console.log(
+      `iotc run: the embedded reference is asynchronous, seed ${twinSeed} (replay: ${TWIN_SEED_VARIABLE}=${twinSeed})`,
+    );
+  }
   const redactor = new Redactor();
   // An embedded target's users are the published demo users ("customer" / "customer"), not secrets: blanking them
   // would blank the user names in the evidence. A real target's passwords are blanked whatever their length, and
@@ -242,6 +252,10 @@ export async function runConformance(options: RunOptions): Promise<number> {
       tags: options.tags ?? '',
       paths: options.paths ?? [],
     }),
+    twin:
+      twinSeed === undefined
+        ? undefined
+        : { asynchronous: true, seed: twinSeed, workers: workers > 1 ? workers : 1 },
   });
   writeReports(report, reportsDir, redactor);
 

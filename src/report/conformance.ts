@@ -72,11 +72,22 @@ export interface ConformanceReport {
     seeds: unknown[];
     /** Why nothing was tested, when the target could not be reached or logged in to before the run. */
     couldNotTest?: string;
+    /**
+     * The embedded reference ran asynchronous (src/target/twin-asynchrony.ts): the run's seed (replay with
+     * IOTC_TWIN_SEED and the same number of workers, each of which derived its own seed from it).
+     */
+    twin?: TwinRunFacts;
   };
   summary: InterfaceSummary[];
   requirements: RequirementResult[];
   /** Scenarios that carry no requirement id of the catalogue: a catalogue gap to fix. */
   untraced: string[];
+}
+
+export interface TwinRunFacts {
+  asynchronous: true;
+  seed: number;
+  workers: number;
 }
 
 const VERDICTS: Verdict[] = ['PASS', 'FAIL', 'DEVIATION', 'NOT APPLICABLE', 'NOT TESTED'];
@@ -110,6 +121,7 @@ export function buildConformanceReport(input: {
   redactor: Redactor;
   couldNotTest?: string;
   provenance?: Provenance;
+  twin?: TwinRunFacts;
 }): ConformanceReport {
   const counts: Record<string, number> = {};
   for (const scenario of input.scenarios)
@@ -162,6 +174,7 @@ export function buildConformanceReport(input: {
           })),
       ),
       ...(input.couldNotTest ? { couldNotTest: input.couldNotTest } : {}),
+      ...(input.twin ? { twin: input.twin } : {}),
     },
     summary: summarize(requirements),
     requirements,

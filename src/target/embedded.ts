@@ -7,6 +7,7 @@ import { startAnalytics } from '../../simulators/analytics';
 import { embeddedCertificates } from './embedded-certificates';
 import { startEmbeddedConnector } from './embedded-connector';
 import { PACKAGE_ROOT } from '../../lib/package-root';
+import { embeddedAsynchrony } from './twin-asynchrony';
 
 /** The saved views of the embedded analytics: the conformance view the analytics features use. */
 const EMBEDDED_VIEWS_FILE = join(PACKAGE_ROOT, 'src', 'target', 'embedded-analytics-views.json');
@@ -27,6 +28,7 @@ export async function startEmbedded(profile: TargetProfile, runId?: string) {
     // undelivered RPCs end after 1 s instead of ThingsBoard's 5 s minimum: scenarios that check non-delivery wait less
     minServerRpcTimeoutMs: 1000,
     quirks: profile.quirks,
+    asynchrony: embeddedAsynchrony(profile),
     jwtExpirationSec: profile.platform.accessTokenLifetimeSec,
     refreshTokenExpirationSec: profile.platform.refreshTokenLifetimeSec,
   });

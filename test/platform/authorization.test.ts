@@ -41,6 +41,12 @@ const EXPECTED: Record<string, string[]> = {
   [`POST ${TELEMETRY}/:scope`]: [T, C],
   [`POST ${TELEMETRY}/attributes/:scope`]: [T, C],
   [`DELETE ${TELEMETRY}/:scope`]: [T, C],
+  [`GET ${TELEMETRY}/keys/attributes`]: [T, C],
+  [`GET ${TELEMETRY}/values/timeseries/history`]: [T, C],
+  [`DELETE ${TELEMETRY}/timeseries/delete`]: [T, C],
+  'POST /api/plugins/telemetry/:deviceId/:scope': [T, C], // the legacy paths without the entity type
+  'DELETE /api/plugins/telemetry/:deviceId/:scope': [T, C],
+  'GET /api/customers': [T], // CustomerController: hasAuthority('TENANT_ADMIN')
   'POST /api/plugins/rpc/:kind/:deviceId': [T, C],
   'POST /api/rpc/:kind/:deviceId': [T, C],
   'GET /api/rpc/persistent/:rpcId': [T, C], // READ on an RPC: any user of its tenant (rpcPermissionChecker)
@@ -169,6 +175,10 @@ async function requestFor(
     'GET /api/otaPackages': '?pageSize=10&page=0',
     'GET /api/apiKeys/:userId': '?pageSize=10&page=0',
     [`DELETE ${TELEMETRY}/:scope`]: '?keys=k',
+    'DELETE /api/plugins/telemetry/:deviceId/:scope': '?keys=k',
+    [`GET ${TELEMETRY}/values/timeseries/history`]: '?keys=k&startTs=0&endTs=1',
+    [`DELETE ${TELEMETRY}/timeseries/delete`]: '?keys=k&deleteAllDataForKeys=true',
+    'GET /api/customers': '?pageSize=10&page=0',
   };
   filled += query[`${method} ${path}`] ?? '';
   const bodies: Record<string, unknown> = {

@@ -37,6 +37,13 @@ const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   [`POST ${TELEMETRY}/:scope`]: ALL,
   [`POST ${TELEMETRY}/attributes/:scope`]: ALL,
   [`DELETE ${TELEMETRY}/:scope`]: ALL,
+  // TelemetryController: every route hasAnyAuthority('SYS_ADMIN', 'TENANT_ADMIN', 'CUSTOMER_USER')
+  [`GET ${TELEMETRY}/keys/attributes`]: ALL,
+  [`GET ${TELEMETRY}/values/timeseries/history`]: ALL,
+  [`DELETE ${TELEMETRY}/timeseries/delete`]: ALL,
+  'POST /api/plugins/telemetry/:deviceId/:scope': ALL,
+  'DELETE /api/plugins/telemetry/:deviceId/:scope': ALL,
+  'GET /api/customers': TENANT, // CustomerController 175: hasAuthority('TENANT_ADMIN')
   'POST /api/plugins/rpc/:kind/:deviceId': ALL,
   'POST /api/rpc/:kind/:deviceId': ALL,
   'GET /api/rpc/persistent/:rpcId': TENANT_OR_CUSTOMER,

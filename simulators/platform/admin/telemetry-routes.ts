@@ -17,6 +17,7 @@ import { NO_QUIRKS } from '../quirks';
 import type { AdminRoute } from './route';
 
 const PREFIX = '/api/plugins/telemetry/DEVICE/:deviceId';
+const LEGACY_PREFIX = '/api/plugins/telemetry/:deviceId/:scope';
 
 function valueOut(value: TypedValue, strict: boolean): unknown {
   return strict ? typedValueToLossless(value) : typedValueToString(value);
@@ -69,38 +70,53 @@ export const telemetryRoutes: AdminRoute[] = [
     path: `${PREFIX}/values/timeseries`,
     summary:
       'Latest time series values, or the history with startTs and endTs; strings unless useStrictDataTypes=true',
-    handler({ device: deviceFor, params, query }) {
-      const device = deviceFor(params.deviceId, 'READ_TELEMETRY');
-      const strict = query.get('useStrictDataTypes') === 'true';
-      const keys = keysParameter(query, 'keys') ??
-        keysParameter(query, 'key') ?? [...device.latest.keys()];
-      const out: Record<string, Array<{ ts: number; value: unknown }>> = {};
-      if (query.get('startTs') !== null || query.get('endTs') !== null) {
-        const startTs = Number(query.get('startTs') ?? 0);
-        const endTs = Number(query.get('endTs') ?? Date.now());
-        if (!Number.isFinite(startTs) || !Number.isFinite(endTs))
-          throw new BadRequestError('Invalid startTs or endTs');
-        const limit = Math.max(1, Number(query.get('limit') ?? 100) || 100);
-        const ascending = query.get('orderBy') === 'ASC';
-        for (const key of keys) {
-          const series = historyOf(device, key, { startTs, endTs, limit, ascending });
-          if (series.length)
-            out[key] = series.map((entry) => ({
-              ts: entry.ts,
-              value: valueOut(entry.value, strict),
-            }));
-        }
-      } else {
-        for (const key of keys) {
-          const latest = device.latest.get(key);
-          out[key] = [
-            latest
-              ? { ts: latest.ts, value: valueOut(latest.value, strict) }
-              : { ts: Date.now(), value: null },
-          ];
-        }
-      }
-      return { jsonText: stringifyLossless(out) };
+    handler: ({ device, params, query }) =>
+      timeseriesOut(
+        device(params.deviceId, 'READ_TELEMETRY'),
+        query,
+        query.get('startTs') !== null || query.get('endTs') !== null,
+      ),
+  },
+  {
+    // TelemetryController 338-370 (getTimeseriesHistory): startTs and endTs are required request parameters
+    method: 'GET',
+    path: `${PREFIX}/values/timeseries/history`,
+    summary: 'The history of time series keys in [startTs, endTs] (both required); limit, orderBy',
+    handler({ device, params, query }) {
+      for (const name of ['startTs', 'endTs'])
+        if (query.get(name) === null)
+          throw new BadRequestError(
+            `Required request parameter '${name}' for method parameter type Long is not present`,
+          );
+      return timeseriesOut(device(params.deviceId, 'READ_TELEMETRY'), query, true);
+    },
+  },
+  {
+    // TelemetryController 517-590 (deleteEntityTimeseries): keys required ("Empty keys"); without
+    // deleteAllDataForKeys=true both startTs and endTs; deleteLatest defaults to true, rewriteLatestIfDeleted to false
+    method: 'DELETE',
+    path: `${PREFIX}/timeseries/delete`,
+    summary:
+      'Delete time series of keys: all (deleteAllDataForKeys=true) or in [startTs, endTs); deleteLatest, rewriteLatestIfDeleted',
+    handler({ core, device, params, query }) {
+      const target = device(params.deviceId, 'WRITE_TELEMETRY');
+      const keys = keysParameter(query, 'keys') ?? query.getAll('key');
+      if (keys.length === 0) return { status: 400, text: `Empty keys: [${keys.join(', ')}]` };
+      const all = query.get('deleteAllDataForKeys') === 'true';
+      const startTs = all ? 0 : Number(query.get('startTs') ?? Number.NaN);
+      const endTs = all ? Date.now() : Number(query.get('endTs') ?? Number.NaN);
+      if (!Number.isFinite(startTs) || !Number.isFinite(endTs))
+        return {
+          status: 400,
+          text: "When deleteAllDataForKeys is false, start and end timestamp values shouldn't be empty",
+        };
+      core.deleteTimeseries(target, keys, {
+        startTs,
+        endTs,
+        deleteLatest: query.get('deleteLatest') !== 'false',
+        rewriteLatestIfDeleted: query.get('rewriteLatestIfDeleted') === 'true',
+      });
+      return undefined; // an empty 200
     },
   },
   {
@@ -126,6 +142,19 @@ export const telemetryRoutes: AdminRoute[] = [
         quirks: NO_QUIRKS,
       });
       core.saveTelemetry(device, records as TelemetryRecord[]);
+    },
+  },
+  {
+    // TelemetryController 176-181 (getAttributeKeys): the key names of every scope, merged
+    method: 'GET',
+    path: `${PREFIX}/keys/attributes`,
+    summary: 'The attribute keys of a device, all scopes merged',
+    handler({ device, params }) {
+      const target = device(params.deviceId, 'READ_ATTRIBUTES');
+      const keys = new Set<string>();
+      for (const scope of ATTRIBUTE_SCOPES)
+        for (const key of target.attributes[scope].keys()) keys.add(key);
+      return { json: [...keys] };
     },
   },
   {
@@ -156,7 +185,9 @@ export const telemetryRoutes: AdminRoute[] = [
       };
     },
   },
-  ...[`${PREFIX}/:scope`, `${PREFIX}/attributes/:scope`].map(
+  // the legacy /api/plugins/telemetry/{deviceId}/{scope} (TelemetryController 383-405, saveDeviceAttributes), which
+  // ThingsBoard's REST client still calls, saves as the entity-typed routes
+  ...[`${PREFIX}/:scope`, `${PREFIX}/attributes/:scope`, LEGACY_PREFIX].map(
     (path): AdminRoute => ({
       method: 'POST',
       path,
@@ -177,15 +208,52 @@ export const telemetryRoutes: AdminRoute[] = [
       },
     }),
   ),
-  {
-    method: 'DELETE',
-    path: `${PREFIX}/:scope`,
-    summary: 'Delete attributes by keys',
-    handler({ core, device, params, query }) {
-      const keys = keysParameter(query, 'keys');
-      if (!keys?.length) throw new BadRequestError('Keys are required');
-      const target = device(params.deviceId, 'WRITE_ATTRIBUTES');
-      core.deleteAttributes(target, scopeOf(params.scope, false), keys);
-    },
-  },
+  // and the legacy DELETE /api/plugins/telemetry/{deviceId}/{scope} (TelemetryController 601-612)
+  ...[`${PREFIX}/:scope`, LEGACY_PREFIX].map(
+    (path): AdminRoute => ({
+      method: 'DELETE',
+      path,
+      summary: 'Delete attributes by keys',
+      handler({ core, device, params, query }) {
+        const keys = keysParameter(query, 'keys');
+        if (!keys?.length) throw new BadRequestError('Keys are required');
+        const target = device(params.deviceId, 'WRITE_ATTRIBUTES');
+        core.deleteAttributes(target, scopeOf(params.scope, false), keys);
+      },
+    }),
+  ),
 ];
+
+/** Latest values of the keys (all when none is named), or their history in [startTs, endTs]. */
+function timeseriesOut(device: Device, query: URLSearchParams, history: boolean) {
+  const strict = query.get('useStrictDataTypes') === 'true';
+  const keys = keysParameter(query, 'keys') ??
+    keysParameter(query, 'key') ?? [...device.latest.keys()];
+  const out: Record<string, Array<{ ts: number; value: unknown }>> = {};
+  if (history) {
+    const startTs = Number(query.get('startTs') ?? 0);
+    const endTs = Number(query.get('endTs') ?? Date.now());
+    if (!Number.isFinite(startTs) || !Number.isFinite(endTs))
+      throw new BadRequestError('Invalid startTs or endTs');
+    const limit = Math.max(1, Number(query.get('limit') ?? 100) || 100);
+    const ascending = query.get('orderBy') === 'ASC';
+    for (const key of keys) {
+      const series = historyOf(device, key, { startTs, endTs, limit, ascending });
+      if (series.length)
+        out[key] = series.map((entry) => ({
+          ts: entry.ts,
+          value: valueOut(entry.value, strict),
+        }));
+    }
+  } else {
+    for (const key of keys) {
+      const latest = device.latest.get(key);
+      out[key] = [
+        latest
+          ? { ts: latest.ts, value: valueOut(latest.value, strict) }
+          : { ts: Date.now(), value: null },
+      ];
+    }
+  }
+  return { jsonText: stringifyLossless(out) };
+}

@@ -121,7 +121,8 @@ export class DeviceRecord {
   additionalInfo: Record<string, unknown> | null;
   firmwareId: string | null;
   createdTime: number;
-  nextRpcId = 1;
+  // ThingsBoard numbers a device's RPCs from 0 (DeviceActorMessageProcessor.java 132 rpcSeq = 0, 284 rpcSeq++)
+  nextRpcId = 0;
   claim: ClaimRegistration | null = null;
   deleted = false;
   private attributeMaps?: Record<AttributeScope, Map<string, Attribute>>;

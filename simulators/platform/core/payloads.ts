@@ -17,9 +17,10 @@ import { validate } from '../../../schemas/validate';
 import { BadRequestError } from './errors';
 import { faultActive } from '../../../faults';
 
-export function parseJson(text: string, what: string): unknown {
+export function parseJson(text: string, what: string, quirks: Quirks = NO_QUIRKS): unknown {
   try {
-    checkJsonDepth(text); // before anything is parsed, so before anything can be stored
+    // before anything is parsed, so before anything can be stored
+    checkJsonDepth(text, quirks.jsonMaxNestingDepth);
     return JSON.parse(text);
   } catch (error) {
     throw new BadRequestError(`Invalid ${what}: malformed JSON (${(error as Error).message})`);
@@ -39,7 +40,7 @@ export function parseValid<const Schema extends JSONSchema & object, Document = 
   quirks: Quirks = NO_QUIRKS,
   kvObjects: (document: unknown) => unknown[] = (document) => [document],
 ): Lossless<Document> {
-  const plain = parseJson(text, what);
+  const plain = parseJson(text, what, quirks);
   const dropNullValues = quirks.dropNullValues || faultActive('HTTP-ERR-01:nulls-dropped');
   if (dropNullValues) for (const object of kvObjects(plain)) dropNulls(object);
   const check = validate(schema, plain);

@@ -21,7 +21,7 @@ import {
   type PersistentRpcOptions,
   type RpcCall,
 } from './rpc';
-import { appendTelemetry, type TelemetryRecord } from './time-series';
+import { appendTelemetry, deleteTelemetry, type TelemetryRecord } from './time-series';
 import { randomId, randomToken } from './tokens';
 import { ApiKeys } from './api-keys';
 import { demoUsers } from './demo-users';
@@ -40,6 +40,8 @@ import {
   type User,
 } from './model';
 
+import { Scheduler, type AsynchronyOptions, type EffectErrorListener } from './scheduler';
+
 export { checksum } from './checksum';
 export type { TelemetryRecord } from './time-series';
 
@@ -50,6 +52,10 @@ interface CoreOptions {
   minServerRpcTimeoutMs: number;
   /** The tenant's device limit (tenant profile maxDevices); absent or 0 = unlimited. */
   maxDevices?: number;
+  /** Acknowledge first, act later (ThingsBoard's asynchrony, core/scheduler.ts); absent = synchronous. */
+  asynchrony?: AsynchronyOptions;
+  /** Told of a deferred effect that threw. */
+  onEffectError?: EffectErrorListener;
 }
 
 export class PlatformCore implements DeviceStore {
@@ -64,6 +70,8 @@ export class PlatformCore implements DeviceStore {
   readonly events = new EventHub();
   /** The tenant's device limit (tenant profile maxDevices, 0 = unlimited); the admin API can change it. */
   maxDevices: number;
+  /** Every deferred effect of the transports goes through it (core/scheduler.ts); synchronous by default. */
+  readonly scheduler: Scheduler;
   private readonly deviceByName = new Map<string, Device>();
   private readonly deviceByToken = new Map<string, Device>();
   /** Every device's persistent RPCs by id (they live in their device's record; this is the index by id). */
@@ -71,6 +79,7 @@ export class PlatformCore implements DeviceStore {
 
   constructor(readonly options: CoreOptions) {
     this.maxDevices = options.maxDevices ?? 0;
+    this.scheduler = new Scheduler(options.asynchrony, options.onEffectError);
     this.users = demoUsers(this.tenantId, this.customerId);
     this.saveProfile({ name: 'default', isDefault: true });
   }
@@ -267,6 +276,15 @@ export class PlatformCore implements DeviceStore {
     appendTelemetry(device, records);
   }
 
+  /** Deletes time series of keys in [startTs, endTs) (time-series.ts deleteTelemetry). */
+  deleteTimeseries(
+    device: Device,
+    keys: readonly string[],
+    range: Parameters<typeof deleteTelemetry>[2],
+  ): void {
+    deleteTelemetry(device, keys, range);
+  }
+
   saveAttributes(device: Device, scope: AttributeScope, values: Array<[string, TypedValue]>): void {
     if (values.length === 0) return;
     const now = Date.now();
@@ -375,6 +393,7 @@ export class PlatformCore implements DeviceStore {
 
   /** The platform is closing: pending RPCs end, listeners go. */
   close(): void {
+    this.scheduler.close();
     for (const device of this.devices.values()) endRpcs(device);
     this.events.close();
   }

@@ -97,3 +97,26 @@ export function historyOf(
   if (!range.ascending) inRange.reverse();
   return inRange.slice(0, range.limit);
 }
+
+/**
+ * Deletes the history of the keys in [startTs, endTs) (TelemetryController deleteEntityTimeseries, 517-590; the
+ * end is exclusive as in TsKvRepository). The latest value goes too when it lies in the range and `deleteLatest`;
+ * with `rewriteLatestIfDeleted` the newest remaining entry becomes the latest.
+ */
+export function deleteTelemetry(
+  device: Device,
+  keys: readonly string[],
+  range: { startTs: number; endTs: number; deleteLatest: boolean; rewriteLatestIfDeleted: boolean },
+): void {
+  const inRange = (ts: number) => ts >= range.startTs && ts < range.endTs;
+  for (const key of keys) {
+    const remaining = (device.history.get(key) ?? []).filter((entry) => !inRange(entry.ts));
+    if (remaining.length > 0) device.history.set(key, remaining);
+    else device.history.delete(key);
+    const latest = device.latest.get(key);
+    if (!latest || !range.deleteLatest || !inRange(latest.ts)) continue;
+    const newest = remaining[remaining.length - 1];
+    if (range.rewriteLatestIfDeleted && newest) device.latest.set(key, newest);
+    else device.latest.delete(key);
+  }
+}

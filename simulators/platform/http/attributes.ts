@@ -28,7 +28,9 @@ export const postAttributes: DeviceHandler = async (request, response, params, a
         !(faultActive('HTTP-ATTR-02:first-write-wins') && device.attributes.CLIENT_SCOPE.has(key)),
     );
     if (!faultActive('HTTP-ATTR-01:not-stored'))
-      api.core.saveAttributes(device, 'CLIENT_SCOPE', entries);
+      api.core.scheduler.later('save', () =>
+        api.core.saveAttributes(device, 'CLIENT_SCOPE', entries),
+      );
   } catch (error) {
     if (payloadFailure(error, response, api)) return;
     throw error;

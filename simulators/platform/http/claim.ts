@@ -10,6 +10,9 @@ export const postClaim: DeviceHandler = async (request, response, params, api) =
   const text = (await readBody(request, MAX_BODY)).toString('utf8');
   const claim = text.trim() === '' ? {} : parseValid(text, claimSchema, 'claim');
   const durationMs = claim.durationMs === undefined ? undefined : Number(String(claim.durationMs));
-  api.core.registerClaim(device, claim.secretKey, durationMs);
+  // registered after the 200 (core/scheduler.ts), as ThingsBoard queues the claim to the device actor
+  api.core.scheduler.later('claim', () =>
+    api.core.registerClaim(device, claim.secretKey, durationMs),
+  );
   sendEmpty(response, 200);
 };

@@ -18,7 +18,10 @@ export const postTelemetry: DeviceHandler = async (request, response, params, ap
       now: Date.now(),
       quirks: api.quirks,
     });
-    api.core.saveTelemetry(device, records as TelemetryRecord[]);
+    // applied after the 200 (core/scheduler.ts), as ThingsBoard's rule engine does; at once without asynchrony
+    api.core.scheduler.later('save', () =>
+      api.core.saveTelemetry(device, records as TelemetryRecord[]),
+    );
   } catch (error) {
     if (faultActive('HTTP-ERR-01:valid-elements-stored')) storeValidElements(api, device, body);
     if (payloadFailure(error, response, api)) return;

@@ -26,7 +26,9 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
     case 'v1/devices/me/telemetry': {
       const now = Date.now();
       const records = telemetryEntries(text, now, quirks);
-      core.saveTelemetry(device, withTelemetryFaults(session, text, records, now));
+      const saved = withTelemetryFaults(session, text, records, now);
+      // applied after the PUBACK (core/scheduler.ts), as ThingsBoard's rule engine does
+      core.scheduler.later('save', () => core.saveTelemetry(device, saved));
       return;
     }
     case 'v1/devices/me/attributes': {
@@ -44,7 +46,7 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
       const scope = faultActive('MQTT-DEV-ATTR-01:stored-as-shared')
         ? 'SHARED_SCOPE'
         : 'CLIENT_SCOPE';
-      core.saveAttributes(device, scope, values);
+      core.scheduler.later('save', () => core.saveAttributes(device, scope, values));
       return;
     }
     case 'v1/devices/me/claim': {
@@ -57,7 +59,8 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
       if (faultActive('MQTT-DEV-CLAIM-01:duration-as-seconds') && durationMs !== undefined)
         durationMs *= 1000;
       const secretKey = faultActive('MQTT-DEV-CLAIM-01:secret-key-dropped') ? '' : claim.secretKey;
-      core.registerClaim(device, secretKey, durationMs);
+      // registered after the PUBACK (core/scheduler.ts), as ThingsBoard's claim goes through the device actor
+      core.scheduler.later('claim', () => core.registerClaim(device, secretKey, durationMs));
       return;
     }
   }
@@ -80,7 +83,7 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
 /** {"clientKeys":"a,b","sharedKeys":"c"} → {"client":{...},"shared":{...}} on .../attributes/response/{id}; {} = all. */
 function answerAttributeRequest(session: MqttSession, id: string, text: string): void {
   if (text.trim() === '') throw new BadRequestError('Invalid attribute request: empty payload');
-  const request = parseJson(text, 'attribute request');
+  const request = parseJson(text, 'attribute request', session.context.quirks);
   if (!request || typeof request !== 'object' || Array.isArray(request))
     throw new BadRequestError('Invalid attribute request: not an object');
   const { clientKeys, sharedKeys } = request as { clientKeys?: unknown; sharedKeys?: unknown };
@@ -122,7 +125,7 @@ function answerAttributeRequest(session: MqttSession, id: string, text: string):
  * is answered by the transport itself (every ThingsBoard SDK device and gateway sends it on connect).
  */
 function answerClientRpc(session: MqttSession, id: string, text: string): void {
-  const request = parseJson(text, 'client-side RPC request');
+  const request = parseJson(text, 'client-side RPC request', session.context.quirks);
   const device = session.device!;
   if (
     (request as { method?: unknown } | null)?.method === SESSION_LIMITS_METHOD &&

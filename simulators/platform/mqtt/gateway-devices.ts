@@ -34,6 +34,7 @@ interface GatewaySession {
   readonly v5: boolean;
   /** Set on gateway sessions (their GatewayDevices). */
   readonly gateway?: unknown;
+  readonly closed: boolean;
   publish(topic: string, payload: string): boolean;
   qosFor(topic: string): number | undefined;
   onEnd(name: string, cleanup: () => void): void;
@@ -122,10 +123,19 @@ export class GatewayDevices {
     }
   }
 
-  /** Stops routing the device's events to this gateway; unknown or not connected names are ignored. */
+  /**
+   * Stops routing the device's events to this gateway; unknown or not connected names are ignored. The name is
+   * no longer connected at once (a new connect registers afresh), but its session is removed later, through the
+   * scheduler (core/scheduler.ts): ThingsBoard's PUBACK leaves before the device actor drops the session, so an
+   * update may still arrive shortly after (GatewaySessionHandler onDeviceDisconnect → deregisterSession).
+   */
   disconnect(name: string): void {
-    const device = this.connected.get(name)?.device;
-    this.release(name);
+    const entry = this.connected.get(name);
+    const device = entry?.device;
+    if (entry) {
+      this.connected.delete(name);
+      this.session.context.core.scheduler.later('gatewayRemoval', () => entry.release());
+    }
     if (!device) return;
     const { core } = this.session.context;
     if (faultActive('GW-STATE-06:updates-still-routed'))
@@ -144,25 +154,41 @@ export class GatewayDevices {
     for (const name of [...this.connected.keys()]) this.release(name);
   }
 
+  /**
+   * Routes the device's events to this gateway. The device is connected at once (the PUBACK may leave), but its
+   * session reaches the device actor later, through the scheduler (core/scheduler.ts): an update emitted before is
+   * dropped, as ThingsBoard's GatewaySessionHandler acknowledges the connect once the device exists and registers
+   * the session asynchronously (DeviceActorMessageProcessor.java 605-638 drops updates with no subscription).
+   */
   private route(device: Device): void {
     const { core } = this.session.context;
-    let updates = 0;
-    const offShared = core.on(device, 'shared', (change) => {
-      if (faultActive('GW-EVT-01:first-update-only') && updates++ > 0) return;
-      this.publishUpdate(device, change);
-    });
-    const offRpc = core.on(device, 'rpc', () => this.deliverRpcs(device));
     const offDeleted = core.on(device, 'deleted', () => this.release(device.name));
-    this.connected.set(device.name, {
+    let offEvents: (() => void) | undefined;
+    let released = false;
+    const entry: ConnectedDevice = {
       device,
       release: () => {
+        released = true;
+        offDeleted();
+        offEvents?.();
+      },
+    };
+    this.connected.set(device.name, entry);
+    core.scheduler.later('gatewaySession', () => {
+      if (released || this.session.closed) return;
+      let updates = 0;
+      const offShared = core.on(device, 'shared', (change) => {
+        if (faultActive('GW-EVT-01:first-update-only') && updates++ > 0) return;
+        this.publishUpdate(device, change);
+      });
+      const offRpc = core.on(device, 'rpc', () => this.deliverRpcs(device));
+      offEvents = () => {
         offShared();
         offRpc();
-        offDeleted();
-      },
+      };
+      // an RPC sent before the connect and still unexpired is delivered now
+      this.deliverRpcs(device);
     });
-    // an RPC sent before the connect and still unexpired is delivered now
-    this.deliverRpcs(device);
   }
 
   /** Publishes a shared attribute change of the device: {device, data}. */
@@ -176,8 +202,13 @@ export class GatewayDevices {
     const member = faultActive('GW-ATTR-03:data-member-renamed') ? 'values' : 'data';
     const message = stringifyLossless({ device: device.name, [member]: data });
     const copies = faultActive('GW-ATTR-03:update-duplicated') ? 2 : 1;
-    for (const session of this.recipients(faultActive('GW-EVT-02:updates-to-every-gateway')))
-      for (let copy = 0; copy < copies; copy++) session.publish(GATEWAY_ATTRIBUTES_TOPIC, message);
+    const recipients = this.recipients(faultActive('GW-EVT-02:updates-to-every-gateway'));
+    // delivered late, each update on its own delay (two may arrive reordered), as ThingsBoard
+    this.session.context.core.scheduler.later('attributeUpdate', () => {
+      for (const session of recipients)
+        for (let copy = 0; copy < copies; copy++)
+          session.publish(GATEWAY_ATTRIBUTES_TOPIC, message);
+    });
   }
 
   /** This gateway's session; with a planted broadcast fault on, every gateway session. */

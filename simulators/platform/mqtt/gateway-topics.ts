@@ -104,15 +104,15 @@ const HANDLERS: Record<string, Handler> = {
     for (const { name, records } of planned) {
       const device = connectForData(session, devices, name);
       if (!device) continue;
-      session.context.core.saveTelemetry(
-        device,
-        faultActive('GW-RULE-02-KEYS:new-keys-dropped')
-          ? records.map((record) => ({
-              ts: record.ts,
-              values: record.values.filter(([key]) => device.latest.has(key)),
-            }))
-          : records,
-      );
+      const saved = faultActive('GW-RULE-02-KEYS:new-keys-dropped')
+        ? records.map((record) => ({
+            ts: record.ts,
+            values: record.values.filter(([key]) => device.latest.has(key)),
+          }))
+        : records;
+      // applied after the PUBACK (core/scheduler.ts)
+      const { core } = session.context;
+      core.scheduler.later('save', () => core.saveTelemetry(device, saved));
     }
   },
 
@@ -141,7 +141,8 @@ const HANDLERS: Record<string, Handler> = {
       if (faultActive('GW-RULE-02-KEYS:new-keys-dropped'))
         kept = kept.filter(([key]) => stored.has(key));
       const scope = faultActive('GW-ATTR-01:stored-as-shared') ? 'SHARED_SCOPE' : 'CLIENT_SCOPE';
-      session.context.core.saveAttributes(device, scope, kept);
+      const { core } = session.context;
+      core.scheduler.later('save', () => core.saveAttributes(device, scope, kept));
     }
   },
 
@@ -151,11 +152,14 @@ const HANDLERS: Record<string, Handler> = {
       typeof request.client !== 'boolean' &&
       session.context.quirks.gatewayAttributeRequestThingsboardShapeOnly
     ) {
+      // getAsBoolean() of an array throws a RuntimeException, and MqttTransportHandler.java 457-460 acknowledges
+      // the packet (MQTT 5 0x83, MQTT 3.1.1 a plain PUBACK) before it closes the channel (5: DISCONNECT 0x83)
       throw new PublishFailure(
         REASON.IMPLEMENTATION_SPECIFIC_ERROR,
         'client must be true or false',
         true,
         REASON.IMPLEMENTATION_SPECIFIC_ERROR,
+        true,
       );
     }
     if (
@@ -222,7 +226,10 @@ const HANDLERS: Record<string, Handler> = {
       let secretKey = faultActive('GW-CLAIM-01:secret-key-dropped') ? '' : claim.secretKey;
       if (faultActive('GW-CLAIM-02:default-key-device-name') && secretKey === undefined)
         secretKey = name;
-      session.context.core.registerClaim(devices.connect(name), secretKey, durationMs);
+      const device = devices.connect(name);
+      // registered after the PUBACK (core/scheduler.ts)
+      const { core } = session.context;
+      core.scheduler.later('claim', () => core.registerClaim(device, secretKey, durationMs));
     }
   },
 };

@@ -45,7 +45,13 @@ export function handleSubscribe(session: MqttSession, packet: ISubscribePacket):
   });
   session.send({ cmd: 'suback', messageId: packet.messageId, granted });
   if (session.provisionOnly) return;
-  for (const { topic } of packet.subscriptions) if (ALLOWED.has(topic)) activate(session, topic);
+  // acknowledged first; the subscription reaches the device actor later (core/scheduler.ts): an update emitted
+  // meanwhile is not delivered, as ThingsBoard drops it (DeviceActorMessageProcessor.java 605-638)
+  for (const { topic } of packet.subscriptions)
+    if (ALLOWED.has(topic))
+      session.context.core.scheduler.later('subscription', () => {
+        if (!session.closed && session.subscriptions.has(topic)) activate(session, topic);
+      });
 }
 
 export function handleUnsubscribe(session: MqttSession, packet: IUnsubscribePacket): void {
@@ -77,9 +83,12 @@ function activate(session: MqttSession, topic: string): void {
               ...sharedChangeDocument(change),
             }
           : sharedChangeDocument(change);
-        session.publish(DEVICE_ATTRIBUTES, stringifyLossless(document));
-        if (faultActive('MQTT-DEV-ATTR-03:delivered-twice'))
+        // delivered late, each update on its own delay (two may arrive reordered), as ThingsBoard
+        core.scheduler.later('attributeUpdate', () => {
           session.publish(DEVICE_ATTRIBUTES, stringifyLossless(document));
+          if (faultActive('MQTT-DEV-ATTR-03:delivered-twice'))
+            session.publish(DEVICE_ATTRIBUTES, stringifyLossless(document));
+        });
       }),
     );
   } else if (topic === DEVICE_RPC_REQUESTS) {
