@@ -89,7 +89,8 @@ test('time series history (startTs and endTs required) and deletion by range or 
     after.json.t.map((entry: { ts: number }) => entry.ts),
     [10, 30],
   );
-  const all = await call(base, 'DELETE', `${remove}?keys=t&deleteAllDataForKeys=true`, { jwt });
+  // `True`, as ThingsBoard's Python REST client sends it: Spring reads booleans in any case
+  const all = await call(base, 'DELETE', `${remove}?keys=t&deleteAllDataForKeys=True`, { jwt });
   assert.equal(all.status, 200);
   assert.deepEqual(
     (await call(base, 'GET', `${T}/DEVICE/${device.id}/keys/timeseries`, { jwt })).json,

@@ -19,6 +19,18 @@ import type { AdminRoute } from './route';
 const PREFIX = '/api/plugins/telemetry/DEVICE/:deviceId';
 const LEGACY_PREFIX = '/api/plugins/telemetry/:deviceId/:scope';
 
+/**
+ * A boolean query parameter as Spring reads it (StringToBooleanConverter: true/on/yes/1 and false/off/no/0, any
+ * case): ThingsBoard's Python REST client sends `True`. Absent or unreadable: the fallback.
+ */
+function booleanParameter(query: URLSearchParams, name: string, fallback: boolean): boolean {
+  const value = query.get(name)?.toLowerCase();
+  if (value === undefined) return fallback;
+  if (['true', 'on', 'yes', '1'].includes(value)) return true;
+  if (['false', 'off', 'no', '0'].includes(value)) return false;
+  return fallback;
+}
+
 function valueOut(value: TypedValue, strict: boolean): unknown {
   return strict ? typedValueToLossless(value) : typedValueToString(value);
 }
@@ -102,7 +114,7 @@ export const telemetryRoutes: AdminRoute[] = [
       const target = device(params.deviceId, 'WRITE_TELEMETRY');
       const keys = keysParameter(query, 'keys') ?? query.getAll('key');
       if (keys.length === 0) return { status: 400, text: `Empty keys: [${keys.join(', ')}]` };
-      const all = query.get('deleteAllDataForKeys') === 'true';
+      const all = booleanParameter(query, 'deleteAllDataForKeys', false);
       const startTs = all ? 0 : Number(query.get('startTs') ?? Number.NaN);
       const endTs = all ? Date.now() : Number(query.get('endTs') ?? Number.NaN);
       if (!Number.isFinite(startTs) || !Number.isFinite(endTs))
@@ -113,8 +125,8 @@ export const telemetryRoutes: AdminRoute[] = [
       core.deleteTimeseries(target, keys, {
         startTs,
         endTs,
-        deleteLatest: query.get('deleteLatest') !== 'false',
-        rewriteLatestIfDeleted: query.get('rewriteLatestIfDeleted') === 'true',
+        deleteLatest: booleanParameter(query, 'deleteLatest', true),
+        rewriteLatestIfDeleted: booleanParameter(query, 'rewriteLatestIfDeleted', false),
       });
       return undefined; // an empty 200
     },
@@ -226,7 +238,7 @@ export const telemetryRoutes: AdminRoute[] = [
 
 /** Latest values of the keys (all when none is named), or their history in [startTs, endTs]. */
 function timeseriesOut(device: Device, query: URLSearchParams, history: boolean) {
-  const strict = query.get('useStrictDataTypes') === 'true';
+  const strict = booleanParameter(query, 'useStrictDataTypes', false);
   const keys = keysParameter(query, 'keys') ??
     keysParameter(query, 'key') ?? [...device.latest.keys()];
   const out: Record<string, Array<{ ts: number; value: unknown }>> = {};
