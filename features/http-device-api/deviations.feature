@@ -53,3 +53,33 @@ Feature: Declared deviations of real platform versions
       """
     Then the response status is 500
     And no device "unkeyed" exists on the platform
+
+  @deviation-HTTP-ERR-05 @HTTP-VER-01
+  Scenario Outline: Another version segment (<version>) asks for a login (401) and stores nothing; an unknown resource of v1 is 404
+    When the device "legacy" sends POST /api/<version>/{token}/telemetry with the body {"iotc_version": 2}
+    Then the response status is 401
+    When the device "legacy" sends GET /api/v1/{token}/no-such-resource
+    Then the response status is 404
+    When the device "legacy" sends POST /api/v1/{token}/telemetry with the body {"iotc_served": 1}
+    Then the response status is 200
+    And the platform eventually holds telemetry of "legacy":
+      | key         | value | type |
+      | iotc_served | 1     | long |
+    And the telemetry keys of "legacy" are exactly "iotc_served"
+
+    Examples:
+      | version |
+      | v2      |
+      | v0      |
+      | V1      |
+
+  @deviation-HTTP-ERR-02
+  Scenario: A negative RPC timeout is taken as it is and the poll ends with 408; the other invalid parameters are refused with 400
+    When the device "legacy" sends GET /api/v1/{token}/rpc?timeout=-5
+    Then the response status is 408
+    When the device "legacy" sends GET /api/v1/{token}/attributes/updates?timeout=abc
+    Then the response status is 400
+    When the device "legacy" sends GET /api/v1/{token}/firmware?title=x
+    Then the response status is 400
+    When the device "legacy" sends GET /api/v1/{token}/firmware?title=x&version=1&size=a
+    Then the response status is 400

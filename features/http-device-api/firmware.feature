@@ -26,3 +26,8 @@ Feature: Firmware over the HTTP device API
     When the device "gadget" downloads the firmware "gadget-fw" version "2.0.1"
     Then the response status is 404
 
+  @deviation-HTTP-ERR-05 @HTTP-FW-01
+  Scenario: Where other version segments ask for a login, a package that is not assigned is still 404
+    When the device "gadget" downloads the firmware "gadget-fw" version "2.0.1"
+    Then the response status is 404
+

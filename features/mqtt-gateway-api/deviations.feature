@@ -47,3 +47,12 @@ Feature: Declared deviations of real platform versions (MQTT gateway API)
     And the telemetry keys of "gauge" are exactly "kept"
     When the gateway "gw" publishes telemetry for "gauge": [{"ts": 1700000000000, "values": 5}]
     Then the PUBACK carries a failure reason code
+
+  @deviation-GW-ERR-02 @GW-RULE-04 @capability-mqtt5
+  Scenario: A disconnect whose device is a number succeeds (the number is read as a name); one without a device fails with a status code
+    Given a gateway "gw" connected over MQTT 5
+    When the gateway "gw" publishes on "v1/gateway/disconnect" the payload {"device": 42}
+    Then the PUBACK reports success
+    And the gateway "gw" is still connected
+    When the gateway "gw" publishes on "v1/gateway/disconnect" the payload {"type": "sensor"}
+    Then the PUBACK carries a failure reason code

@@ -154,33 +154,61 @@ export class MqttConnection {
         response: { result, reasonCode, reasonString },
         elapsedMs: performance.now() - started,
       });
-    let closedEarly = () => {};
     await new Promise<void>((resolve, reject) => {
-      const fail = (error: Error & { code?: number }) => {
-        client.removeListener('connect', succeed);
-        client.removeListener('close', closedEarly);
-        client.end(true);
-        recordConnect(
-          typeof error.code === 'number' ? 'refused' : 'failed',
-          typeof error.code === 'number' ? error.code : undefined,
-          error.message,
-        );
-        reject(
-          typeof error.code === 'number'
-            ? new MqttConnectRefusedError({ code: error.code, message: error.message })
-            : new MqttConnectionError(`MQTT connect to ${options.url} failed: ${error.message}`),
-        );
+      let settled = false;
+      /** The CONNACK's refusal, once mqtt.js has handled a CONNACK whose code is not 0. */
+      let refusal: ConnectRefusal | undefined;
+      const seeConnack = (packet: Packet) => {
+        if (packet.cmd !== 'connack') return;
+        const code = protocolVersion === 5 ? packet.reasonCode : packet.returnCode;
+        if (code) refusal = { code, message: `CONNACK ${code}` };
       };
-      const succeed = () => {
+      const settle = () => {
+        settled = true;
+        client.removeListener('connect', succeed);
         client.removeListener('error', fail);
         client.removeListener('close', closedEarly);
+        client.removeListener('packetreceive', seeConnack);
+        // a later error (of a connection being ended, or after the connect) must not go unheard; after the connect
+        // the outcome of an error is the 'close' that follows (the constructor's listeners)
+        client.on('error', () => {});
+      };
+      const refuse = (refused: ConnectRefusal) => {
+        if (settled) return;
+        settle();
+        client.end(true);
+        recordConnect('refused', refused.code, refused.message);
+        reject(new MqttConnectRefusedError(refused));
+      };
+      const fail = (error: Error & { code?: number }) => {
+        if (settled) return;
+        if (typeof error.code === 'number')
+          return refuse({ code: error.code, message: error.message });
+        // An error without a code may come from a packet after a refusing CONNACK: ThingsBoard follows an MQTT 5
+        // CONNACK 0x86 with a DISCONNECT 0x86, which mqtt-packet rejects (not a DISCONNECT reason code) before
+        // mqtt.js has handled the CONNACK parsed before it. The CONNACK decides: wait until it is handled.
+        setImmediate(() => {
+          if (settled) return;
+          if (refusal) return refuse(refusal);
+          settle();
+          client.end(true);
+          recordConnect('failed', undefined, error.message);
+          reject(
+            new MqttConnectionError(`MQTT connect to ${options.url} failed: ${error.message}`),
+          );
+        });
+      };
+      const succeed = () => {
+        if (settled) return;
+        settle();
         recordConnect('accepted', 0);
         resolve();
       };
-      closedEarly = () => fail(new Error('connection closed before CONNACK'));
+      const closedEarly = () => fail(new Error('connection closed before CONNACK'));
+      client.on('packetreceive', seeConnack);
       client.once('connect', succeed);
-      client.once('error', fail);
-      client.once('close', closedEarly);
+      client.on('error', fail);
+      client.on('close', closedEarly);
     });
     const connection = new MqttConnection(client, protocolVersion, options.ackTimeoutMs ?? 10_000);
     connection.recorder = options.recorder;

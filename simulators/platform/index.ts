@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import Router from 'find-my-way';
 import pino from 'pino';
 import { PlatformCore } from './core/platform-core';
-import { sendEmpty } from './http/exchange';
+import { sendEmpty, sendJson } from './http/exchange';
 import { echoClientRpcHandler, registerDeviceApi, type ClientRpcHandler } from './http';
 import { AdminAuth } from './admin/auth';
 import { registerAdminRoutes, type AdminRoute } from './admin/route';
@@ -162,6 +162,13 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       request.resume();
       if (faultActive('HTTP-ERR-05:unknown-resource-400') && request.url?.startsWith('/api/v1/'))
         return sendEmpty(response, 400);
+      if (quirks.unknownApiPathNeedsLogin && needsLogin(request))
+        return sendJson(response, 401, {
+          status: 401,
+          message: 'Authentication failed',
+          errorCode: 10,
+          timestamp: Date.now(),
+        });
       sendEmpty(response, 404);
     },
   });
@@ -294,6 +301,21 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
  * token segment served as the demo device's. Rewrites the URL and answers true when the request is to be looked
  * up again; a path already under /api/v1/{token}/ is never rewritten, so the second lookup cannot loop.
  */
+/**
+ * Quirks mode unknownApiPathNeedsLogin: an unknown path under /api/ outside the device API (/api/v1/, matched with
+ * its case) asks for a login when the request carries none, as ThingsBoard's security filter chain does.
+ */
+function needsLogin(request: IncomingMessage): boolean {
+  const url = request.url ?? '';
+  return (
+    url.startsWith('/api/') &&
+    !url.startsWith('/api/v1/') &&
+    !url.startsWith('/api/noauth/') &&
+    request.headers['x-authorization'] === undefined &&
+    request.headers.authorization === undefined
+  );
+}
+
 function faultyDeviceRoute(request: IncomingMessage): boolean {
   const url = request.url ?? '';
   const otherVersion = /^\/api\/v\d+\//i.test(url) && !url.startsWith('/api/v1/');

@@ -38,6 +38,29 @@ export interface Quirks {
    * The reference: Jackson's StreamReadConstraints default, 1000 (lib/kv/values.ts MAX_JSON_DEPTH).
    */
   jsonMaxNestingDepth: number;
+  /**
+   * ThingsBoard authenticates every /api/** path outside the device API (/api/v1/**, case-sensitive) and the public
+   * ones, so a request without a login to /api/v2/..., /api/v0/... or /api/V1/... is 401, not 404
+   * (ThingsboardSecurityConfiguration.java:82, 87, 270).
+   */
+  unknownApiPathNeedsLogin: boolean;
+  /**
+   * ThingsBoard never validates a long-poll's timeout: a negative one schedules the session's end at once, so the
+   * poll is answered 408 instead of 400 (DeviceApiController.java:248-255, 335-342).
+   */
+  negativeLongPollTimeoutExpires: boolean;
+  /**
+   * ThingsBoard reads the device of a gateway disconnect with Gson's getAsString, so a number or boolean is taken as
+   * its text ({"device": 42} disconnects "42", PUBACK 0) (AbstractGatewaySessionHandler.java:388-390, 403-406, 767).
+   */
+  gatewayDisconnectScalarDeviceAsText: boolean;
+  /**
+   * ThingsBoard follows a refusing MQTT 5 CONNACK with a DISCONNECT carrying the CONNACK's code (0x86 for an unknown
+   * token), which is no DISCONNECT reason code: mqtt.js rejects that packet (MqttTransportHandler.java:1361-1362,
+   * 228, 245-246). The twin sends both in one write, the case where the client reads them together. Not a deviation:
+   * the CONNACK refuses, as interfaces.md wants; the harness must read it so.
+   */
+  refusingConnackFollowedByDisconnect: boolean;
 }
 
 export const NO_QUIRKS: Quirks = {
@@ -49,6 +72,10 @@ export const NO_QUIRKS: Quirks = {
   provisioningFieldsOptional: false,
   qos2AnsweredWithPuback: false,
   jsonMaxNestingDepth: MAX_JSON_DEPTH,
+  unknownApiPathNeedsLogin: false,
+  negativeLongPollTimeoutExpires: false,
+  gatewayDisconnectScalarDeviceAsText: false,
+  refusingConnackFollowedByDisconnect: false,
 };
 
 export const QUIRKS_MODES = {
@@ -62,6 +89,10 @@ export const QUIRKS_MODES = {
     provisioningFieldsOptional: true,
     qos2AnsweredWithPuback: true,
     jsonMaxNestingDepth: 255,
+    unknownApiPathNeedsLogin: true,
+    negativeLongPollTimeoutExpires: true,
+    gatewayDisconnectScalarDeviceAsText: true,
+    refusingConnackFollowedByDisconnect: true,
   },
 } as const satisfies Record<string, Quirks>;
 

@@ -14,10 +14,13 @@ import { deviceApi, run, withoutDeviations } from '../support/deviations';
 
 const DECLARED = [
   'GW-ATTRREQ-01',
+  'GW-ERR-02',
   'GW-ERR-03',
   'GW-ERR-04',
   'GW-TEL-03',
   'HTTP-ERR-01',
+  'HTTP-ERR-02',
+  'HTTP-ERR-05',
   'HTTP-PROV-05',
   'KV-02',
 ];
@@ -67,7 +70,7 @@ test('quirks mode with a profile that declares no deviation: the deviating requi
   const path = withoutDeviations('embedded-thingsboard-4.3', dir);
   // the features that carry the deviating requirements (failing read-backs wait out eventuallyMs, so no more)
   const features = [
-    ...['errors', 'key-value-data', 'provision', 'deviations'].map((name) =>
+    ...['errors', 'key-value-data', 'provision', 'versioning', 'deviations'].map((name) =>
       join(ROOT, 'features', 'http-device-api', `${name}.feature`),
     ),
     ...['attributes', 'telemetry', 'errors', 'payload-properties', 'deviations'].map((name) =>

@@ -17,7 +17,7 @@ export const DEVICE_DELETED = 'Device was deleted!';
 const lastAnswered = new WeakMap<Device, string>();
 
 export const getAttributeUpdates: DeviceHandler = (request, response, params, api) => {
-  const timeoutMs = longPollTimeout(request);
+  const timeoutMs = longPollTimeout(request, api.quirks);
   const device = authenticate(api, params, request, response, timeoutMs);
   if (!device) return;
   const answeredTwice = faultActive('HTTP-UPD-01:answered-twice');

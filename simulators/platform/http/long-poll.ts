@@ -9,15 +9,20 @@ import { validate } from '../../../schemas/validate';
 import { BadRequestError, PlatformError } from '../core/errors';
 import { queryOf, sendEmpty, sendJson } from './exchange';
 import { faultActive } from '../../../faults';
+import { NO_QUIRKS, type Quirks } from '../quirks';
 
 /** transport.http.request_timeout: the wait when timeout is absent or 0 (ms). */
 const DEFAULT_LONG_POLL_MS = 60_000;
 
-/** The `timeout` query parameter in ms: a non-negative integer (400 otherwise); absent or 0 → 60000. */
-export function longPollTimeout(request: IncomingMessage): number {
+/**
+ * The `timeout` query parameter in ms: a non-negative integer (400 otherwise); absent or 0 → 60000. Quirks mode
+ * negativeLongPollTimeoutExpires: a negative integer is taken as it is, and the poll ends at once (408).
+ */
+export function longPollTimeout(request: IncomingMessage, quirks: Quirks = NO_QUIRKS): number {
   const query = Object.fromEntries(queryOf(request.url));
   if (faultActive('HTTP-ERR-02:negative-timeout-accepted') && /^-\d+$/.test(query.timeout ?? ''))
     query.timeout = '0';
+  if (quirks.negativeLongPollTimeoutExpires && /^-\d+$/.test(query.timeout ?? '')) return 0;
   const check = validate(longPollQuerySchema, query);
   if (!check.ok) {
     const message = `Invalid timeout parameter: ${check.errors.join('; ')}`;

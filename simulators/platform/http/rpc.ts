@@ -22,7 +22,7 @@ import { faultActive } from '../../../faults';
 const INT_ID = /^-?\d{1,10}$/;
 
 export const getRpc: DeviceHandler = (request, response, params, api) => {
-  const timeoutMs = longPollTimeout(request);
+  const timeoutMs = longPollTimeout(request, api.quirks);
   const device = authenticate(api, params, request, response, timeoutMs);
   if (!device) return;
   if (!faultActive('HTTP-RPC-01:queued-not-delivered') && deliver(api.core, device, response))

@@ -79,13 +79,21 @@ function accept(session: MqttSession): void {
 
 /**
  * A refusing CONNACK, then the connection closes. ThingsBoard also sends an MQTT 5 DISCONNECT with the CONNACK's
- * code, but 0x85–0x87 are not DISCONNECT reason codes (MQTT 5 §3.14.2.1) and clients reject that packet as malformed.
+ * code, but 0x85–0x87 are not DISCONNECT reason codes (MQTT 5 §3.14.2.1) and clients reject that packet as malformed;
+ * quirks mode refusingConnackFollowedByDisconnect does so too.
  */
 function refuse(session: MqttSession, v5Code: number, v3Code: number): void {
+  const thingsboard = session.v5 && session.context.quirks.refusingConnackFollowedByDisconnect;
+  if (thingsboard) session.socket.cork(); // CONNACK and DISCONNECT in one write: read together by the client
   session.send(
     session.v5
       ? { cmd: 'connack', reasonCode: v5Code, sessionPresent: false }
       : { cmd: 'connack', returnCode: v3Code, sessionPresent: false },
   );
+  if (thingsboard) {
+    // written raw: mqtt-packet generates no DISCONNECT with a CONNACK-only code (type 0xE0, length 2, code, no props)
+    session.socket.write(Buffer.from([0xe0, 0x02, v5Code, 0x00]));
+    session.socket.uncork();
+  }
   session.end();
 }

@@ -35,6 +35,23 @@ const GATEWAY_ATTRIBUTES_RESPONSE_TOPIC = 'v1/gateway/attributes/response';
 
 type Handler = (session: MqttSession, devices: GatewayDevices, text: string) => void;
 
+/**
+ * Quirks mode gatewayDisconnectScalarDeviceAsText: a number or boolean device is read as its text, as Gson's
+ * getAsString does on ThingsBoard ({"device": 42} names the device "42"); anything else is left to the schema.
+ */
+function scalarDeviceAsText(text: string): string {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) return text;
+  const { device } = document as { device?: unknown };
+  if (typeof device !== 'number' && typeof device !== 'boolean') return text;
+  return JSON.stringify({ ...document, device: String(device) });
+}
+
 const HANDLERS: Record<string, Handler> = {
   'v1/gateway/connect': (session, devices, text) => {
     const { device, type } = parseValid(text, gatewayConnectSchema, 'gateway connect');
@@ -64,7 +81,11 @@ const HANDLERS: Record<string, Handler> = {
   'v1/gateway/disconnect': (session, devices, text) => {
     if (faultActive('GW-DISC-01:disconnect-refused'))
       throw new BadRequestError('Invalid gateway disconnect: refused');
-    const { device } = parseValid(text, gatewayDisconnectSchema, 'gateway disconnect');
+    const { device } = parseValid(
+      session.context.quirks.gatewayDisconnectScalarDeviceAsText ? scalarDeviceAsText(text) : text,
+      gatewayDisconnectSchema,
+      'gateway disconnect',
+    );
     if (
       faultActive('GW-STATE-07:disconnect-creates-device') &&
       !session.context.core.deviceNamed(device)
