@@ -168,7 +168,10 @@ export class MqttConnection {
         reject(
           typeof error.code === 'number'
             ? new MqttConnectRefusedError({ code: error.code, message: error.message })
-            : new MqttConnectionError(`MQTT connect to ${options.url} failed: ${error.message}`),
+            : // the socket error (ECONNREFUSED, a TLS failure) stays the cause: steps/support/transport.ts reads it
+              new MqttConnectionError(`MQTT connect to ${options.url} failed: ${error.message}`, {
+                cause: error,
+              }),
         );
       };
       const succeed = () => {

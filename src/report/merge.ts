@@ -5,24 +5,9 @@
  * parts ran every scenario the suite holds for it, so partial runs (each NOT TESTED, partial) merge into a full
  * verdict only when they complete each other. The parts must be of the same target.
  */
-import { summarize, type ConformanceReport } from './conformance';
-import {
-  deviationVerdict,
-  verdictOf,
-  type RequirementResult,
-  type ScenarioStatus,
-} from './verdicts';
+import { summarize, withOverall, type ConformanceReport } from './conformance';
+import { deviationVerdict, STATUS_ORDER, verdictOf, type RequirementResult } from './verdicts';
 import { IotcError } from '../../lib/errors';
-
-const STATUS_ORDER: ScenarioStatus[] = [
-  'PASSED',
-  'SKIPPED',
-  'UNKNOWN',
-  'PENDING',
-  'UNDEFINED',
-  'AMBIGUOUS',
-  'FAILED',
-];
 
 export class ReportMergeError extends IotcError {
   readonly code = 'IOTC_REPORT_MERGE';
@@ -48,7 +33,8 @@ export function mergeReports(parts: readonly ConformanceReport[]): ConformanceRe
     .map((part) => part.run.finishedAt)
     .sort()
     .at(-1)!;
-  return {
+  const harness = parts.flatMap((part) => part.run.harness ?? []);
+  return withOverall({
     tool: parts[0].tool,
     target: {
       ...parts[0].target,
@@ -61,11 +47,12 @@ export function mergeReports(parts: readonly ConformanceReport[]): ConformanceRe
       tagExpression: parts.map((part) => part.run.tagExpression || '(all)').join(' | '),
       scenarios,
       seeds: parts.flatMap((part) => part.run.seeds),
+      ...(harness.length ? { harness } : {}),
     },
     summary: summarize(requirements),
     requirements,
     untraced: parts.flatMap((part) => part.untraced),
-  };
+  });
 }
 
 function mergeRequirement(
@@ -83,15 +70,18 @@ function mergeRequirement(
   const planned = Math.max(...results.map((result) => result.planned ?? result.scenarios.length));
   const first = results[0];
   const declared = results.some((result) => result.deviationDeclared);
+  // every part judged against the same inventory and profile, so any part's set-aside count is the requirement's
+  const setAside = results.find((result) => result.setAside)?.setAside;
   const judged = declared
     ? deviationVerdict(first, scenarios, planned, 0)
-    : verdictOf(first, scenarios, planned, { capabilities });
+    : verdictOf(first, scenarios, planned, { capabilities }, setAside);
   const { reason: _reason, ...rest } = first;
   return {
     ...rest,
     ...judged,
     planned,
     ...(declared ? { deviationDeclared: true } : {}),
+    ...(setAside ? { setAside } : {}),
     scenarios,
   };
 }
