@@ -1,12 +1,19 @@
 /**
  * `iotc report merge`: one conformance report from runs split across machines (e.g. one interface per CI job).
  * Per requirement the scenarios of every part are joined (one per location, the worst outcome when two parts ran the
- * same one) and judged again with the run's own rules: any failure fails; PASS or DEVIATION only when together the
+ * same one, except that a pass decides what an INCONCLUSIVE run of it could not) and judged again with the run's
+ * own rules: any failure fails, an INCONCLUSIVE scenario makes it INCONCLUSIVE; PASS or DEVIATION only when together the
  * parts ran every scenario the suite holds for it, so partial runs (each NOT TESTED, partial) merge into a full
  * verdict only when they complete each other. The parts must be of the same target.
  */
 import { summarize, withOverall, type ConformanceReport } from './conformance';
-import { deviationVerdict, STATUS_ORDER, verdictOf, type RequirementResult } from './verdicts';
+import {
+  deviationVerdict,
+  STATUS_ORDER,
+  verdictOf,
+  type RequirementResult,
+  type ScenarioStatus,
+} from './verdicts';
 import { IotcError } from '../../lib/errors';
 
 export class ReportMergeError extends IotcError {
@@ -55,6 +62,16 @@ export function mergeReports(parts: readonly ConformanceReport[]): ConformanceRe
   });
 }
 
+/**
+ * Whether `a` outranks `b` when two parts ran the same scenario: the worse outcome, except that a PASS decides what
+ * an INCONCLUSIVE run could not (the part that passed ran it again and proved it).
+ */
+function worse(a: ScenarioStatus, b: ScenarioStatus): boolean {
+  if (a === 'INCONCLUSIVE' && b === 'PASSED') return false;
+  if (a === 'PASSED' && b === 'INCONCLUSIVE') return true;
+  return STATUS_ORDER.indexOf(a) > STATUS_ORDER.indexOf(b);
+}
+
 function mergeRequirement(
   results: readonly RequirementResult[],
   capabilities: ReadonlySet<string>,
@@ -62,8 +79,7 @@ function mergeRequirement(
   const byLocation = new Map<string, RequirementResult['scenarios'][number]>();
   for (const scenario of results.flatMap((result) => result.scenarios)) {
     const seen = byLocation.get(scenario.location);
-    if (!seen || STATUS_ORDER.indexOf(scenario.status) > STATUS_ORDER.indexOf(seen.status))
-      byLocation.set(scenario.location, scenario);
+    if (!seen || worse(scenario.status, seen.status)) byLocation.set(scenario.location, scenario);
   }
   const scenarios = [...byLocation.values()];
   // a report written before `planned` existed counted only what it ran
