@@ -393,22 +393,25 @@ export function verdictOf(
   setAside?: SetAside,
 ): Judged {
   const total = planned + (setAside?.scenarios ?? 0);
-  const taken = `${setAside?.scenarios} verify the declared deviation of ${setAside?.deviations.join(', ')}`;
+  const ids = setAside?.deviations.join(', ');
+  const plural = (setAside?.deviations.length ?? 0) > 1 ? 's' : '';
+  // "6 also check KV-02, GW-TEL-03 (declared deviations) and do not run here"
+  const taken = `${setAside?.scenarios === 1 ? '1 also checks' : `${setAside?.scenarios} also check`} ${ids} (declared deviation${plural}) and ${setAside?.scenarios === 1 ? 'does' : 'do'} not run here`;
   if (setAside && planned === 0)
     return {
       verdict: 'NOT TESTED',
-      reason: `not proven here: all ${total} scenarios ${taken.replace(/^\d+ /, '')} and do not run here`,
+      reason: `not proven here: all ${total} of its scenarios also check ${ids} (declared deviation${plural}) and do not run here`,
     };
   const judged = plainVerdictOf(requirement, scenarios, planned, context);
   if (!setAside || judged.verdict !== 'PASS') return judged;
   return setAside.checkedByAlternatives
     ? {
         verdict: 'PASS',
-        reason: `PASS on ${planned} of ${total} scenarios; ${taken} and do not run here, and that deviation's alternative scenarios check @${requirement.id} in their stead`,
+        reason: `PASS on ${planned} of ${total} scenarios; ${taken}, and the alternative scenarios of ${ids} check @${requirement.id} in their stead`,
       }
     : {
         verdict: 'NOT TESTED',
-        reason: `not proven here: ${planned} of ${total} scenarios passed; ${taken} and do not run here, and nothing checks @${requirement.id} in their stead`,
+        reason: `not proven here: ${planned} of ${total} scenarios passed; ${taken}, and nothing checks @${requirement.id} in their stead`,
       };
 }
 

@@ -412,7 +412,7 @@ test('a declared deviation that takes scenarios of another requirement: its PASS
   assert.equal(both['Z-01'].verdict, 'NOT TESTED');
   assert.equal(
     both['Z-01'].reason,
-    'not proven here: 2 of 5 scenarios passed; 3 verify the declared deviation of Y-01, Y-02 and do not run here, and nothing checks @Z-01 in their stead',
+    'not proven here: 2 of 5 scenarios passed; 3 also check Y-01, Y-02 (declared deviations) and do not run here, and nothing checks @Z-01 in their stead',
   );
   assert.deepEqual(both['Z-01'].setAside, {
     scenarios: 3,
@@ -423,7 +423,7 @@ test('a declared deviation that takes scenarios of another requirement: its PASS
   assert.equal(onlyY02['Z-01'].verdict, 'PASS');
   assert.equal(
     onlyY02['Z-01'].reason,
-    "PASS on 4 of 5 scenarios; 1 verify the declared deviation of Y-02 and do not run here, and that deviation's alternative scenarios check @Z-01 in their stead",
+    'PASS on 4 of 5 scenarios; 1 also checks Y-02 (declared deviation) and does not run here, and the alternative scenarios of Y-02 check @Z-01 in their stead',
   );
   // Z-02: its alternative of Y-02 does not carry it; the plain scenario alone is no proof
   assert.equal(onlyY02['Z-02'].verdict, 'NOT TESTED');
