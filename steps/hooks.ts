@@ -44,6 +44,7 @@ setDefinitionFunctionWrapper(
   (code: (...args: unknown[]) => unknown) =>
     function (this: unknown, ...args: unknown[]) {
       const convert = (error: unknown): never => {
+        if ((this as Partial<IotcWorld> | undefined)?.transportIsAnswer) throw error;
         throw networkInconclusive(error, 'talking to the target') ?? error;
       };
       try {
@@ -145,6 +146,8 @@ Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
   }
   this.countedAsRunning = true;
   this.scenarioTags = pickle.tags.map((tag) => tag.name).join(' and ');
+  // under abuse, a reset or refused connection is the target's answer: FAIL, never INCONCLUSIVE
+  this.transportIsAnswer = pickle.tags.some((tag) => tag.name === '@robustness');
   // a complete command: the same target, the scenario's feature file and its tags (an outline's example included)
   const target = process.env.IOTC_TARGET || 'embedded';
   this.replayCommand = `npx iotc run --target ${shellWord(target)} --tags ${shellWord(this.scenarioTags)} ${shellWord(pickle.uri)}`;

@@ -2,8 +2,9 @@
  * Transport errors: the path to the target failed, so the target gave no answer. An HTTP status or an MQTT reason
  * code is an answer of the target and can FAIL a requirement; a socket error is not an answer and never does. A
  * step that fails through one is reported INCONCLUSIVE (after one retry of its scenario on fresh connections,
- * steps/hooks.ts); a step that expects the target to close or reset (robustness) catches that error itself, so it
- * never reaches this test.
+ * steps/hooks.ts); a step that expects the target to close or reset catches that error itself, so it never reaches
+ * this test. In a @robustness scenario a socket error is the target's answer (it was abused meanwhile: a reset or a
+ * refused connect of the well-behaved client is the target failing it), so there it stays an error and can FAIL.
  */
 import { Inconclusive } from './timing';
 
