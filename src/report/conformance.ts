@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  REQUIREMENT_VERDICTS,
   requirementCatalogueSchema,
   INTERFACES,
   type Requirement,
@@ -87,14 +88,7 @@ export interface ConformanceReport {
   untraced: string[];
 }
 
-export const VERDICTS: Verdict[] = [
-  'PASS',
-  'FAIL',
-  'DEVIATION',
-  'INCONCLUSIVE',
-  'NOT APPLICABLE',
-  'NOT TESTED',
-];
+export const VERDICTS: readonly Verdict[] = REQUIREMENT_VERDICTS;
 
 export function summarize(requirements: readonly RequirementResult[]): InterfaceSummary[] {
   return INTERFACES.map((name) => {

@@ -5,6 +5,7 @@
  * the network failed) is INCOMPLETE, never CONFORMANT, and `overallReason` says why.
  */
 import type { Verdict } from './verdicts';
+import type { OVERALL_VERDICTS } from '../../schemas';
 import { HARNESS_STARVED, INCONCLUSIVE_PREFIX } from '../../steps/support/timing';
 import { NETWORK_FAILED } from '../../steps/support/transport';
 
@@ -18,7 +19,7 @@ interface VerdictSummaryInput {
   }>;
 }
 
-export type OverallVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE' | 'NOT TESTED';
+export type OverallVerdict = (typeof OVERALL_VERDICTS)[number];
 
 export function overallVerdict(report: VerdictSummaryInput): OverallVerdict {
   if (report.run.couldNotTest) return 'NOT TESTED';

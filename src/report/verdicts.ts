@@ -24,27 +24,14 @@
  * then says on how many scenarios the PASS rests. Otherwise it is NOT TESTED ("not proven here").
  */
 import type * as messages from '@cucumber/messages';
-import type { Requirement } from '../../schemas';
+import type { Requirement, REQUIREMENT_VERDICTS, SCENARIO_STATUSES } from '../../schemas';
 import { INCONCLUSIVE_PREFIX } from '../../steps/support/timing';
 import { EXCHANGES_MEDIA_TYPE, parseExchanges, type Exchange } from './exchanges';
 
-export type Verdict =
-  | 'PASS'
-  | 'FAIL'
-  | 'DEVIATION'
-  | 'INCONCLUSIVE'
-  | 'NOT APPLICABLE'
-  | 'NOT TESTED';
+/** A requirement's verdict; the vocabulary is schemas/conformance.ts's. */
+export type Verdict = (typeof REQUIREMENT_VERDICTS)[number];
 /** A scenario's outcome: cucumber's statuses, and INCONCLUSIVE for one that failed with an `INCONCLUSIVE:` error. */
-export type ScenarioStatus =
-  | 'PASSED'
-  | 'INCONCLUSIVE'
-  | 'FAILED'
-  | 'SKIPPED'
-  | 'UNDEFINED'
-  | 'PENDING'
-  | 'AMBIGUOUS'
-  | 'UNKNOWN';
+export type ScenarioStatus = (typeof SCENARIO_STATUSES)[number];
 
 export interface ScenarioResult {
   name: string;
@@ -403,7 +390,9 @@ export function verdictOf(
       reason: `not proven here: all ${total} of its scenarios also check ${ids} (declared deviation${plural}) and do not run here`,
     };
   const judged = plainVerdictOf(requirement, scenarios, planned, context);
-  if (!setAside || judged.verdict !== 'PASS') return judged;
+  if (!setAside || judged.verdict === 'FAIL') return judged;
+  // an undecided requirement's reason counts the set-aside scenarios too: "of 3" alone would hide 6 more
+  if (judged.verdict !== 'PASS') return { ...judged, reason: `${judged.reason}; ${taken}` };
   return setAside.checkedByAlternatives
     ? {
         verdict: 'PASS',

@@ -10,7 +10,8 @@ import { junitXml } from '../../src/report/junit';
 import { badgeSvg } from '../../src/report/badge';
 import { Redactor } from '../../src/report/redact';
 import { requirementVerdicts, type ScenarioResult } from '../../src/report/verdicts';
-import type { Requirement } from '../../schemas';
+import { conformanceReportSchema, type Requirement } from '../../schemas';
+import { validate } from '../../schemas/validate';
 
 const requirement = (id: string): Requirement => ({
   id,
@@ -54,6 +55,8 @@ test('conformance.json, the console, the page, junit.xml and the badge count INC
       },
     ],
   });
+  const shape = validate(conformanceReportSchema, JSON.parse(JSON.stringify(report)));
+  assert.ok(shape.ok, shape.errors.join('; '));
   assert.equal(report.verdict, 'INCOMPLETE');
   assert.equal(report.verdictReason, '1 requirement INCONCLUSIVE: the harness was starved');
   assert.equal(report.summary[0].verdicts.INCONCLUSIVE, 1);

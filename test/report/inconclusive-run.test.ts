@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { iotc } from '../support/iotc';
 import { startSimulate, stop } from '../support/children';
+import { conformanceReportSchema } from '../../schemas';
+import { validate } from '../../schemas/validate';
 
 /** A port nothing listens on: one the OS gave and took back. */
 async function closedPort(): Promise<number> {
@@ -84,6 +86,8 @@ test('a transport error is retried once, then INCONCLUSIVE (exit 4); an answer F
         join(dir, 'state'),
       );
       const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as Report;
+      const shape = validate(conformanceReportSchema, report);
+      assert.ok(shape.ok, shape.errors.join('; '));
       return { code, output, report, junit: readFileSync(join(reports, 'junit.xml'), 'utf8') };
     };
 

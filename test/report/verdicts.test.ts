@@ -428,6 +428,16 @@ test('a declared deviation that takes scenarios of another requirement: its PASS
   // Z-02: its alternative of Y-02 does not carry it; the plain scenario alone is no proof
   assert.equal(onlyY02['Z-02'].verdict, 'NOT TESTED');
   assert.match(onlyY02['Z-02'].reason!, /^not proven here: 1 of 2 scenarios passed/);
+  // undecided for another reason: the reason counts the set-aside scenarios too
+  const [partial] = requirementVerdicts(
+    [requirement('Z-01')],
+    [{ ...scenario(['@Z-01'], 'PASSED'), location: 'f.feature:1' }],
+    { capabilities: new Set<string>(), inventory, deviations: new Set(['Y-01', 'Y-02']) },
+  );
+  assert.equal(
+    partial.reason,
+    'partial: 1 of 2 scenarios ran (the selection left 1 out); 3 also check Y-01, Y-02 (declared deviations) and do not run here',
+  );
   // no declaration: nothing set aside, a plain PASS
   const none = judge([]);
   assert.equal(none['Z-01'].verdict, 'PASS');
