@@ -105,11 +105,10 @@ const requirementResultSchema = {
     },
     scenarios: { type: 'array', items: scenarioSchema },
   },
-  allOf: [
-    {
-      if: { properties: { verdict: { enum: ['NOT TESTED', 'NOT APPLICABLE', 'INCONCLUSIVE'] } } },
-      then: { required: ['reason'] },
-    },
+  // NOT TESTED, NOT APPLICABLE and INCONCLUSIVE always say why
+  anyOf: [
+    { properties: { verdict: { enum: ['PASS', 'FAIL', 'DEVIATION'] } } },
+    { required: ['reason'] },
   ],
 } as const;
 
