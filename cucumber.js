@@ -4,6 +4,9 @@ const common = {
   requireModule: ['ts-node/register/transpile-only'],
   paths: ['features/**/*.feature'],
   require: ['steps/**/*.ts'],
+  // a failed scenario gets a second attempt, which steps/hooks.ts lets run only after a transport error (the
+  // network failed, not the target): the second attempt decides, src/report/verdicts.ts judges by it
+  retry: 1,
 };
 
 module.exports = {

@@ -23,6 +23,7 @@ export * from './firmware';
 export * from './gateway';
 export * from './target';
 export * from './requirements';
+export * from './conformance';
 export * from './rest-connector';
 export * from './load-http-telemetry';
 export * from './load-mqtt-gateway';

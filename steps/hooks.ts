@@ -9,6 +9,7 @@ import {
   BeforeAll,
   Status,
   setDefaultTimeout,
+  setDefinitionFunctionWrapper,
   type ITestCaseHookParameter,
 } from '@cucumber/cucumber';
 import { loadProfile, openTarget } from '../src/target';
@@ -26,6 +27,10 @@ import {
 import type { IotcWorld } from './world';
 import { recordExchange, recordInto } from './support/evidence';
 import { EXCHANGES_MEDIA_TYPE } from '../src/report/exchanges';
+import { HARNESS_MEDIA_TYPE, RETRY_DECLINED } from '../src/report/verdicts';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { INCONCLUSIVE_PREFIX, Inconclusive, measuredDelays } from './support/timing';
+import { NETWORK_FAILED, networkInconclusive, transportFailure } from './support/transport';
 
 /**
  * A step's hang guard, from the target's own timeouts: one request may take requestMs and a bounded wait
@@ -43,7 +48,39 @@ function stepTimeoutMs(): number {
 }
 setDefaultTimeout(stepTimeoutMs());
 
+/**
+ * A step (or hook) that fails through a transport error (a reset, a refused connect, a TLS failure: no answer of the
+ * target) fails INCONCLUSIVE, naming it. cucumber.js retries every failed scenario once; the Before hook below lets
+ * the retry run only when the first attempt failed that way, so the second attempt, on fresh connections, decides:
+ * a second transport error leaves the requirement INCONCLUSIVE, an answer of the target can FAIL it.
+ */
+setDefinitionFunctionWrapper(
+  (code: (...args: unknown[]) => unknown) =>
+    function (this: unknown, ...args: unknown[]) {
+      const convert = (error: unknown): never => {
+        if ((this as Partial<IotcWorld> | undefined)?.transportIsAnswer) throw error;
+        throw networkInconclusive(error, 'talking to the target') ?? error;
+      };
+      try {
+        const result = code.apply(this, args);
+        return result instanceof Promise ? result.catch(convert) : result;
+      } catch (error) {
+        return convert(error);
+      }
+    },
+);
+
+/** The opening of the message of a scenario that failed through the network (the retry is for those only). */
+const NETWORK_FAILURE = `${INCONCLUSIVE_PREFIX} ${NETWORK_FAILED}`;
+
+/** Per scenario (pickle) of this worker: how its attempt that will be retried failed. */
+const retryable = new Map<string, { network: boolean; message: string }>();
+
+/** The harness's own event-loop lag over the whole run of this worker, reported with every scenario's evidence. */
+const runLag = monitorEventLoopDelay({ resolution: 10 });
+
 BeforeAll({ timeout: 60_000 }, async () => {
+  runLag.enable();
   const runId = newRunId();
   const target = await openTarget(undefined, runId);
   const sessionOptions = {
@@ -102,11 +139,20 @@ AfterAll({ timeout: 60_000 }, async () => {
     context.customer?.close(),
     context.deviceDispatcher.close(),
   ]);
+  runLag.disable();
   await context.target.close();
 });
 
 Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
   recordInto(this.exchanges);
+  // The second attempt of a scenario (cucumber's retry) runs only after a transport failure; any other failure is
+  // the target's answer and stands (src/report/verdicts.ts judges by the attempt before a declined retry)
+  const previous = retryable.get(pickle.id);
+  retryable.delete(pickle.id);
+  if (previous && !previous.network)
+    throw new Error(
+      `${RETRY_DECLINED} the first attempt failed with an answer of the target, not of the network: ${previous.message.split('\n')[0]}`,
+    );
   // Ctrl-C: no scenario starts once the run is stopping (it cleans up when the running one has finished)
   if (!scenarioStarting()) {
     this.log('skipped: the run is stopping');
@@ -114,6 +160,8 @@ Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
   }
   this.countedAsRunning = true;
   this.scenarioTags = pickle.tags.map((tag) => tag.name).join(' and ');
+  // under abuse, a reset or refused connection is the target's answer: FAIL, never INCONCLUSIVE
+  this.transportIsAnswer = pickle.tags.some((tag) => tag.name === '@robustness');
   // a complete command: the same target, the scenario's feature file and its tags (an outline's example included)
   const target = process.env.IOTC_TARGET || 'embedded';
   this.replayCommand = `npx iotc run --target ${shellWord(target)} --tags ${shellWord(this.scenarioTags)} ${shellWord(pickle.uri)}`;
@@ -149,30 +197,75 @@ Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
   return undefined;
 });
 
-After({ timeout: 60_000 }, async function (this: IotcWorld, { result }: ITestCaseHookParameter) {
-  // Evidence, passed or failed: the scenario's last exchanges (redacted as recorded); cleanup is not evidence.
-  recordInto(undefined);
-  if (this.exchanges.total > 0 && result?.status !== Status.SKIPPED) {
-    await this.attach(this.redact(JSON.stringify(this.exchanges)), {
-      mediaType: EXCHANGES_MEDIA_TYPE,
-      fileName: 'iotc-exchanges.json',
-    });
-  }
-  const failures: string[] = [];
-  for (const { what, undo } of this.cleanups.reverse()) {
-    try {
-      await undo();
-    } catch (error) {
-      if (error instanceof AdminApiError && error.status === 404) continue; // the scenario deleted it itself
-      failures.push(`${what}: ${(error as Error).message}`);
+After(
+  { timeout: 60_000 },
+  async function (this: IotcWorld, { pickle, result, willBeRetried }: ITestCaseHookParameter) {
+    // Evidence, passed or failed: the scenario's last exchanges (redacted as recorded); cleanup is not evidence.
+    recordInto(undefined);
+    const networkFailed = failedThroughNetwork(result?.message, result?.exception?.message);
+    if (willBeRetried) {
+      retryable.set(pickle.id, { network: networkFailed, message: result?.message ?? '' });
+      // the retry gets fresh connections: the device drivers' pool may hold the sockets that failed
+      if (networkFailed) freshDevicePool();
     }
-  }
-  // Abandoned long-polls and RPC calls are awaited so they cannot leak into the next scenario.
-  await this.pending.settled();
-  await Promise.allSettled(this.ownDrivers.map((driver) => driver.close()));
-  if (this.countedAsRunning) scenarioFinished();
-  if (failures.length) throw new Error(`cleanup failed for ${failures.join('; ')}`);
-});
+    // how loaded the harness was: this worker's event-loop lag since it started, and the delays it measured
+    await this.attach(
+      JSON.stringify({
+        pid: process.pid,
+        eventLoopLagMs: {
+          max: Math.round(runLag.max / 1e6),
+          p99: Math.round(runLag.percentile(99) / 1e6),
+          mean: Math.round(runLag.mean / 1e6),
+        },
+        measuredDelays: measuredDelays.summary(),
+      }),
+      { mediaType: HARNESS_MEDIA_TYPE },
+    );
+    if (this.exchanges.total > 0 && result?.status !== Status.SKIPPED) {
+      await this.attach(this.redact(JSON.stringify(this.exchanges)), {
+        mediaType: EXCHANGES_MEDIA_TYPE,
+        fileName: 'iotc-exchanges.json',
+      });
+    }
+    const failures: string[] = [];
+    let networkOnly = true;
+    for (const { what, undo } of this.cleanups.reverse()) {
+      try {
+        await undo();
+      } catch (error) {
+        if (error instanceof AdminApiError && error.status === 404) continue; // the scenario deleted it itself
+        failures.push(`${what}: ${(error as Error).message}`);
+        networkOnly &&= transportFailure(error) !== undefined;
+      }
+    }
+    // Abandoned long-polls and RPC calls are awaited so they cannot leak into the next scenario.
+    await this.pending.settled();
+    await Promise.allSettled(this.ownDrivers.map((driver) => driver.close()));
+    if (this.countedAsRunning) scenarioFinished();
+    if (failures.length) {
+      // a cleanup the network broke says nothing of the target (AfterAll's journal cleanup tries again)
+      if (networkOnly)
+        throw new Inconclusive(`${NETWORK_FAILED} while cleaning up: ${failures.join('; ')}`);
+      throw new Error(`cleanup failed for ${failures.join('; ')}`);
+    }
+  },
+);
+
+/** Whether a failed scenario's message is that of a transport error (INCONCLUSIVE, the network failed). */
+function failedThroughNetwork(message?: string, exceptionMessage?: string): boolean {
+  const text = exceptionMessage ?? message ?? '';
+  return text.startsWith(NETWORK_FAILURE) || (message ?? '').includes(`: ${NETWORK_FAILURE}`);
+}
+
+/** Replaces the device drivers' connection pool (the sockets that failed go with the old one). */
+function freshDevicePool(): void {
+  const context = run();
+  const old = context.deviceDispatcher;
+  context.deviceDispatcher = createDeviceDispatcher({
+    tls: { ca: context.target.tls.ca, insecureSkipVerify: context.target.tls.insecureSkipVerify },
+  });
+  void old.close().catch(() => undefined);
+}
 
 /** A word for a POSIX shell: as it is when it is plain, else in single quotes. */
 function shellWord(text: string): string {

@@ -104,6 +104,11 @@ export class IotcWorld extends World {
   readonly ownDrivers: HttpDevice[] = [];
   /** Counted as a running scenario by the Before hook (src/cli/interruption.ts); the After hook uncounts it. */
   countedAsRunning = false;
+  /**
+   * A socket error is an answer of the target here (steps/hooks.ts): a robustness scenario abuses the target, and a
+   * reset or refused connection of the well-behaved client meanwhile is the target failing it, not the network.
+   */
+  transportIsAnswer = false;
   /** Gateways of this scenario by local name (their devices are in `devices` too). */
   readonly gateways = new Map<string, ScenarioGateway>();
   /** The outcome of the last MQTT publish, for Then steps. */

@@ -193,8 +193,11 @@ export class MqttConnection {
           settle();
           client.end(true);
           recordConnect('failed', undefined, error.message);
+          // the socket error (ECONNREFUSED, a TLS failure) stays the cause: steps/support/transport.ts reads it
           reject(
-            new MqttConnectionError(`MQTT connect to ${options.url} failed: ${error.message}`),
+            new MqttConnectionError(`MQTT connect to ${options.url} failed: ${error.message}`, {
+              cause: error,
+            }),
           );
         });
       };

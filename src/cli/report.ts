@@ -23,5 +23,7 @@ export function mergeCommand(
   log(
     `\nMerged ${reports.length} reports into ${dir}/{conformance.json (+ .sha256),conformance.html,junit.xml,badge.svg}`,
   );
-  return merged.requirements.some((requirement) => requirement.verdict === 'FAIL') ? 1 : 0;
+  // the exit codes of `iotc run`: 1 on a FAIL, 4 when a requirement is INCONCLUSIVE and none FAILs, else 0
+  if (merged.requirements.some((requirement) => requirement.verdict === 'FAIL')) return 1;
+  return merged.requirements.some((requirement) => requirement.verdict === 'INCONCLUSIVE') ? 4 : 0;
 }

@@ -13,6 +13,7 @@ import { Redactor } from '../report/redact';
 import {
   scenarioInventory,
   scenarioResults,
+  harnessFacts,
   requirementVerdicts,
   type PlannedScenario,
 } from '../report/verdicts';
@@ -247,6 +248,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
     scenarios,
     requirements,
     redactor,
+    harness: harnessFacts(envelopes),
     provenance: provenance({
       version: iotcVersion(),
       tags: options.tags ?? '',
@@ -260,7 +262,10 @@ export async function runConformance(options: RunOptions): Promise<number> {
   writeReports(report, reportsDir, redactor);
 
   const failedScenarios = scenarios.filter(
-    (scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED',
+    (scenario) => !['PASSED', 'SKIPPED', 'INCONCLUSIVE'].includes(scenario.status),
+  ).length;
+  const inconclusiveScenarios = scenarios.filter(
+    (scenario) => scenario.status === 'INCONCLUSIVE',
   ).length;
   const passedScenarios = scenarios.filter((scenario) => scenario.status === 'PASSED').length;
   const failedRequirements = requirements.filter(
@@ -268,14 +273,38 @@ export async function runConformance(options: RunOptions): Promise<number> {
   ).length;
   if (report.untraced.length)
     console.log(`Scenarios without a catalogued requirement id: ${report.untraced.length}`);
-  console.log(`scenarios: ${passedScenarios} passed, ${failedScenarios} failed`);
-  return success && failedRequirements === 0 && failedScenarios === 0
-    ? EXIT.conformant
-    : EXIT.notConformant;
+  console.log(
+    `scenarios: ${passedScenarios} passed, ${failedScenarios} failed${inconclusiveScenarios ? `, ${inconclusiveScenarios} inconclusive` : ''}`,
+  );
+  return exitCode({ success, failedRequirements, failedScenarios, inconclusiveScenarios });
 }
 
 /** Exit codes of `iotc run` (README, "Exit codes"). */
-export const EXIT = { conformant: 0, notConformant: 1, badInvocation: 2, couldNotTest: 3 } as const;
+export const EXIT = {
+  conformant: 0,
+  notConformant: 1,
+  badInvocation: 2,
+  couldNotTest: 3,
+  /** No FAIL, but some scenario could not decide (the harness was starved, the network failed): run it again. */
+  inconclusive: 4,
+} as const;
+
+/**
+ * The exit code of a run that tested: 1 for any failure of the target (a FAIL, a scenario failed for real, cucumber
+ * failed for another reason than INCONCLUSIVE scenarios), else 4 when some scenario was INCONCLUSIVE, else 0. An
+ * INCONCLUSIVE scenario is not a failure of the target, so never 1; it is not a proof either, so never 0: a CI job
+ * goes red and can tell the two apart (retry on 4, investigate on 1).
+ */
+export function exitCode(outcome: {
+  success: boolean;
+  failedRequirements: number;
+  failedScenarios: number;
+  inconclusiveScenarios: number;
+}): number {
+  if (outcome.failedRequirements > 0 || outcome.failedScenarios > 0) return EXIT.notConformant;
+  if (!outcome.success && outcome.inconclusiveScenarios === 0) return EXIT.notConformant;
+  return outcome.inconclusiveScenarios > 0 ? EXIT.inconclusive : EXIT.conformant;
+}
 
 function iotcVersion(): string {
   return (require(join(PROJECT_ROOT, 'package.json')) as { version: string }).version;

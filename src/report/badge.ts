@@ -15,7 +15,11 @@ export function badgeSvg(report: ConformanceReport): string {
   const passed = report.requirements.filter((requirement) => requirement.verdict === 'PASS').length;
   const testable = report.requirements.filter((requirement) => requirement.testable).length;
   const left = 'iotc conformance';
-  const right = `${verdict} · ${passed}/${testable}`;
+  const inconclusive = report.requirements.filter(
+    (requirement) => requirement.verdict === 'INCONCLUSIVE',
+  ).length;
+  // INCONCLUSIVE requirements are named on the badge: an INCOMPLETE run for lack of a decision is not a short one
+  const right = `${verdict} · ${passed}/${testable}${inconclusive ? ` · ${inconclusive} inconclusive` : ''}`;
   // a monospace-ish width estimate (7 px a character) keeps the badge legible without measuring text
   const leftWidth = left.length * 7 + 12;
   const rightWidth = right.length * 7 + 12;

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  REQUIREMENT_VERDICTS,
   requirementCatalogueSchema,
   INTERFACES,
   type Requirement,
@@ -15,11 +16,12 @@ import { validate } from '../../schemas/validate';
 import type { Redactor } from './redact';
 import {
   NOT_SELECTED,
+  type HarnessWorker,
   type RequirementResult,
   type ScenarioResult,
   type Verdict,
 } from './verdicts';
-import { overallVerdict, type OverallVerdict } from './overall';
+import { overallReason, overallVerdict, type OverallVerdict } from './overall';
 import { reproduceExchange } from './exchanges';
 import type { Provenance } from './provenance';
 import { PACKAGE_ROOT } from '../../lib/package-root';
@@ -59,6 +61,8 @@ export interface ConformanceReport {
   tool: { name: 'iotc'; version: string };
   /** The one-line verdict of the whole run (src/report/overall.ts). */
   verdict?: OverallVerdict;
+  /** Why the run is INCOMPLETE when requirements are INCONCLUSIVE ("2 requirements INCONCLUSIVE: the network failed"). */
+  verdictReason?: string;
   /** iotc commit, catalogue and specification hashes, Node and OS, the selection (src/report/provenance.ts). */
   provenance?: Provenance;
   target: { name: string; httpUrl: string; adminUrl: string; capabilities: string[] };
@@ -77,6 +81,11 @@ export interface ConformanceReport {
      * IOTC_TWIN_SEED and the same number of workers, each of which derived its own seed from it).
      */
     twin?: TwinRunFacts;
+    /**
+     * How loaded the harness was, per worker process: its event-loop lag over its whole run (ms) and the delays it
+     * measured between asking for an effect and seeing it (steps/support/timing.ts), by kind.
+     */
+    harness?: HarnessWorker[];
   };
   summary: InterfaceSummary[];
   requirements: RequirementResult[];
@@ -90,7 +99,7 @@ export interface TwinRunFacts {
   workers: number;
 }
 
-const VERDICTS: Verdict[] = ['PASS', 'FAIL', 'DEVIATION', 'NOT APPLICABLE', 'NOT TESTED'];
+export const VERDICTS: readonly Verdict[] = REQUIREMENT_VERDICTS;
 
 export function summarize(requirements: readonly RequirementResult[]): InterfaceSummary[] {
   return INTERFACES.map((name) => {
@@ -122,6 +131,7 @@ export function buildConformanceReport(input: {
   couldNotTest?: string;
   provenance?: Provenance;
   twin?: TwinRunFacts;
+  harness?: HarnessWorker[];
 }): ConformanceReport {
   const counts: Record<string, number> = {};
   for (const scenario of input.scenarios)
@@ -175,6 +185,7 @@ export function buildConformanceReport(input: {
       ),
       ...(input.couldNotTest ? { couldNotTest: input.couldNotTest } : {}),
       ...(input.twin ? { twin: input.twin } : {}),
+      ...(input.harness?.length ? { harness: input.harness } : {}),
     },
     summary: summarize(requirements),
     requirements,
@@ -182,8 +193,19 @@ export function buildConformanceReport(input: {
       .filter((scenario) => !scenario.tags.some((tag) => ids.has(tag)))
       .map((scenario) => `${scenario.location} ${scenario.name}`),
   };
-  const { tool, ...rest } = report;
-  return { tool, verdict: overallVerdict(report), ...rest };
+  return withOverall(report);
+}
+
+/** The report with its overall verdict (and the reason of an INCONCLUSIVE-made INCOMPLETE) in front. */
+export function withOverall(report: ConformanceReport): ConformanceReport {
+  const { tool, verdict: _verdict, verdictReason: _reason, ...rest } = report;
+  const verdictReason = overallReason(report);
+  return {
+    tool,
+    verdict: overallVerdict(report),
+    ...(verdictReason ? { verdictReason } : {}),
+    ...rest,
+  };
 }
 
 /** The per-interface table printed at the end of a run. */
@@ -196,6 +218,7 @@ export function formatSummary(report: ConformanceReport): string {
     'PASS',
     'FAIL',
     'DEVIATION',
+    'INCONCL.',
     'N/A',
     'NOT TESTED',
   ];
@@ -208,6 +231,7 @@ export function formatSummary(report: ConformanceReport): string {
       summary.verdicts.PASS,
       summary.verdicts.FAIL,
       summary.verdicts.DEVIATION,
+      summary.verdicts.INCONCLUSIVE ?? 0,
       summary.verdicts['NOT APPLICABLE'],
       summary.verdicts['NOT TESTED'],
     ].map(String),
@@ -225,10 +249,13 @@ export function formatSummary(report: ConformanceReport): string {
     .filter((requirement) => requirement.verdict === 'FAIL')
     .map((requirement) => {
       const failed = requirement.scenarios.find(
-        (scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED',
+        (scenario) => !['PASSED', 'SKIPPED', 'INCONCLUSIVE'].includes(scenario.status),
       );
       return `  FAIL ${requirement.id}: ${requirement.statement}\n       ${failed ? `${failed.location} ${failed.name} (${failed.status})` : ''}`;
     });
+  const undecidable = report.requirements
+    .filter((requirement) => requirement.verdict === 'INCONCLUSIVE')
+    .map((requirement) => `  INCONCLUSIVE ${requirement.id}: ${requirement.reason ?? ''}`);
   // a testable requirement left undecided always says why (part of its scenarios ran, some were skipped, none
   // exists yet); those a restricted selection left out entirely are counted, not listed
   const undecided = report.requirements.filter(
@@ -243,15 +270,24 @@ export function formatSummary(report: ConformanceReport): string {
       (requirement) =>
         `  NOT TESTED ${requirement.id}: ${requirement.reason ?? 'no reason recorded'}`,
     );
+  const because = overallReason(report);
+  const worstLag = Math.max(0, ...(report.run.harness ?? []).map((w) => w.eventLoopLagMs.max));
   return [
-    `Conformance of target "${report.target.name}": ${overallVerdict(report)}${report.provenance && !report.provenance.selection.full ? ` (partial run: ${[report.provenance.selection.tags, ...report.provenance.selection.paths].filter(Boolean).join(' ')})` : ''}`,
+    `Conformance of target "${report.target.name}": ${overallVerdict(report)}${because ? ` (${because})` : ''}${report.provenance && !report.provenance.selection.full ? ` (partial run: ${[report.provenance.selection.tags, ...report.provenance.selection.paths].filter(Boolean).join(' ')})` : ''}`,
     ...(report.run.couldNotTest ? [`NOTHING TESTED: ${report.run.couldNotTest}`] : []),
     line(header),
     ...rows.map(line),
     ...(failures.length ? ['', ...failures] : []),
+    ...(undecidable.length ? ['', ...undecidable] : []),
     ...(reasons.length ? ['', ...reasons] : []),
     ...(unselected
       ? ['', `  ${unselected} testable requirements not selected by this run (NOT TESTED)`]
+      : []),
+    ...(report.run.harness?.length
+      ? [
+          '',
+          `Harness: ${report.run.harness.length} worker(s), worst event-loop lag ${worstLag} ms over the run`,
+        ]
       : []),
   ].join('\n');
 }

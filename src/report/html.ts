@@ -5,13 +5,14 @@
  */
 import type { ConformanceReport } from './conformance';
 import { describeExchange, type Exchange } from './exchanges';
-import { overallVerdict } from './overall';
+import { overallReason, overallVerdict } from './overall';
 import { escapeHtml } from '../../lib/html';
 
 const VERDICT_CLASS: Record<string, string> = {
   PASS: 'pass',
   FAIL: 'fail',
   DEVIATION: 'deviation',
+  INCONCLUSIVE: 'inconclusive',
   'NOT APPLICABLE': 'na',
   'NOT TESTED': 'untested',
 };
@@ -49,7 +50,7 @@ export function conformanceHtml(report: ConformanceReport): string {
     .map(
       (row) =>
         `<tr><th>${escapeHtml(row.interface)}</th><td>${row.requirements}</td><td>${row.testable}</td><td>${row.tested}</td>` +
-        `<td class="pass">${row.verdicts.PASS}</td><td class="fail">${row.verdicts.FAIL}</td><td class="deviation">${row.verdicts.DEVIATION}</td>` +
+        `<td class="pass">${row.verdicts.PASS}</td><td class="fail">${row.verdicts.FAIL}</td><td class="deviation">${row.verdicts.DEVIATION}</td><td class="inconclusive">${row.verdicts.INCONCLUSIVE ?? 0}</td>` +
         `<td class="na">${row.verdicts['NOT APPLICABLE']}</td><td class="untested">${row.verdicts['NOT TESTED']}</td></tr>`,
     )
     .join('\n');
@@ -82,7 +83,15 @@ export function conformanceHtml(report: ConformanceReport): string {
       );
     })
     .join('\n');
-  const verdicts = ['ALL', 'PASS', 'FAIL', 'DEVIATION', 'NOT APPLICABLE', 'NOT TESTED'];
+  const verdicts = [
+    'ALL',
+    'PASS',
+    'FAIL',
+    'DEVIATION',
+    'INCONCLUSIVE',
+    'NOT APPLICABLE',
+    'NOT TESTED',
+  ];
   const buttons = verdicts
     .map((verdict) => {
       const count =
@@ -94,6 +103,7 @@ export function conformanceHtml(report: ConformanceReport): string {
     .join(' ');
   const overall = overallVerdict(report);
   const overallClass = overall.toLowerCase().replace(' ', '-');
+  const because = overallReason(report);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -109,6 +119,7 @@ export function conformanceHtml(report: ConformanceReport): string {
   .pass { color: #11643a; } .verdict.pass { background: #d9f3e5; }
   .fail { color: #a11b1b; } .verdict.fail { background: #fbdcdc; }
   .deviation { color: #8a5a00; } .verdict.deviation { background: #fcefd2; }
+  .inconclusive { color: #6a3d9a; } .verdict.inconclusive { background: #ece2f6; } .status.inconclusive { color: #6a3d9a; }
   .na { color: #5b6475; } .verdict.na { background: #eceef2; }
   .untested { color: #5b6475; } .verdict.untested { background: #f4f5f8; }
   .status { font-size: .8em; font-weight: 600; } .status.passed { color: #11643a; } .status.failed { color: #a11b1b; }
@@ -142,14 +153,14 @@ export function conformanceHtml(report: ConformanceReport): string {
 </head>
 <body>
 <h1>Conformance of “${escapeHtml(report.target.name)}”</h1>
-<div class="overall ${overallClass}">${escapeHtml(overall)}</div>
+<div class="overall ${overallClass}">${escapeHtml(overall)}</div>${because ? `<p class="overall-reason">${escapeHtml(because)}</p>` : ''}
 <div class="meta">iotc ${escapeHtml(report.tool.version)} · ${escapeHtml(report.run.startedAt)} · ${Math.round(report.run.durationMs / 100) / 10} s ·
 HTTP ${escapeHtml(report.target.httpUrl)} · capabilities: ${escapeHtml(report.target.capabilities.join(', ') || 'none')}</div>
 ${report.run.couldNotTest ? `<p class="could-not-test"><strong>Nothing was tested:</strong> ${escapeHtml(report.run.couldNotTest)}</p>` : ''}
 ${provenanceHtml(report)}
 <h2>Summary per interface</h2>
 <table class="summary">
-<tr><th>interface</th><th>requirements</th><th>testable</th><th>tested</th><th>PASS</th><th>FAIL</th><th>DEVIATION</th><th>N/A</th><th>NOT TESTED</th></tr>
+<tr><th>interface</th><th>requirements</th><th>testable</th><th>tested</th><th>PASS</th><th>FAIL</th><th>DEVIATION</th><th>INCONCLUSIVE</th><th>N/A</th><th>NOT TESTED</th></tr>
 ${summaryRows}
 </table>
 <h2>Requirements</h2>
@@ -190,6 +201,20 @@ ${requirementRows}
 `;
 }
 
+/** How loaded the harness was: per worker its event-loop lag over the run and the delays it measured. */
+function harnessRows(report: ConformanceReport): Array<[string, string]> {
+  return (report.run.harness ?? []).map((worker, index) => {
+    const delays = Object.entries(worker.measuredDelays)
+      .map(([kind, { maxMs, count }]) => `${kind} max ${maxMs} ms (${count})`)
+      .join(', ');
+    const lag = worker.eventLoopLagMs;
+    return [
+      `harness worker ${index + 1}`,
+      `event-loop lag max ${lag.max} ms · p99 ${lag.p99} ms · mean ${lag.mean} ms${delays ? ` · measured delays: ${delays}` : ''}`,
+    ];
+  });
+}
+
 /** What the report stands on: iotc commit, catalogue and specification hashes, environment, selection, timing. */
 function provenanceHtml(report: ConformanceReport): string {
   const p = report.provenance;
@@ -215,6 +240,7 @@ function provenanceHtml(report: ConformanceReport): string {
     ],
     ['environment', `Node ${p.environment.node} · ${p.environment.os}`],
     ['run', `${report.run.startedAt} → ${report.run.finishedAt}`],
+    ...harnessRows(report),
     [
       'target',
       `${report.target.name} · HTTP ${report.target.httpUrl} · admin ${report.target.adminUrl}`,

@@ -1,6 +1,10 @@
 /**
  * reports/junit.xml: one test case per requirement, named by its id, so CI systems show requirement verdicts.
  * FAIL is a failure, NOT TESTED and NOT APPLICABLE are skipped, PASS and DEVIATION pass (a deviation was verified).
+ * INCONCLUSIVE is an error (type="INCONCLUSIVE", the reason as its message): in JUnit's own terms an error is a test
+ * that could not complete, as against a failure, an assertion that did not hold. CI systems (Jenkins, GitLab, GitHub
+ * test reporters) show errors beside failures, marked as broken, while skipped tests are folded away or shown
+ * neutral: a starved harness or a failed network must be seen, and must not be counted as a failure of the target.
  * A run that decided no requirement at all (every one NOT TESTED or NOT APPLICABLE) carries one more test case in
  * error, so a CI system never shows a run of nothing as green.
  * Written by hand: the format needs four elements and an escaper, less than a dependency would cost.
@@ -26,9 +30,15 @@ export function junitXml(report: ConformanceReport): string {
     switch (requirement.verdict) {
       case 'FAIL': {
         const failed = requirement.scenarios.find(
-          (scenario) => scenario.status !== 'PASSED' && scenario.status !== 'SKIPPED',
+          (scenario) => !['PASSED', 'SKIPPED', 'INCONCLUSIVE'].includes(scenario.status),
         );
         return `${open}>\n      <failure message="${xml(`${failed?.status ?? 'FAILED'}: ${failed?.name ?? ''}`)}">${xml(failed?.error ?? evidence)}</failure>\n    </testcase>`;
+      }
+      case 'INCONCLUSIVE': {
+        const undecided = requirement.scenarios.find(
+          (scenario) => scenario.status === 'INCONCLUSIVE',
+        );
+        return `${open}>\n      <error type="INCONCLUSIVE" message="${xml(`INCONCLUSIVE: ${requirement.reason ?? ''}`)}">${xml(undecided?.error ?? evidence)}</error>\n    </testcase>`;
       }
       case 'NOT TESTED':
       case 'NOT APPLICABLE':
@@ -39,7 +49,8 @@ export function junitXml(report: ConformanceReport): string {
   });
   const count = (verdicts: string[]) =>
     report.requirements.filter((requirement) => verdicts.includes(requirement.verdict)).length;
-  const decided = count(['PASS', 'FAIL', 'DEVIATION']);
+  // an INCONCLUSIVE requirement was tested and is in error already: the run did not test nothing
+  const decided = count(['PASS', 'FAIL', 'DEVIATION', 'INCONCLUSIVE']);
   const nothing =
     decided === 0
       ? [
@@ -47,10 +58,11 @@ export function junitXml(report: ConformanceReport): string {
         ]
       : [];
   const tests = report.requirements.length + nothing.length;
+  const errors = nothing.length + count(['INCONCLUSIVE']);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="iotc conformance" tests="${tests}" failures="${count(['FAIL'])}" errors="${nothing.length}">`,
-    `  <testsuite name="iotc conformance (${xml(report.target.name)})" tests="${tests}" failures="${count(['FAIL'])}" skipped="${count(['NOT TESTED', 'NOT APPLICABLE'])}" errors="${nothing.length}" time="${(report.run.durationMs / 1000).toFixed(3)}" timestamp="${xml(report.run.startedAt)}">`,
+    `<testsuites name="iotc conformance" tests="${tests}" failures="${count(['FAIL'])}" errors="${errors}">`,
+    `  <testsuite name="iotc conformance (${xml(report.target.name)})" tests="${tests}" failures="${count(['FAIL'])}" skipped="${count(['NOT TESTED', 'NOT APPLICABLE'])}" errors="${errors}" time="${(report.run.durationMs / 1000).toFixed(3)}" timestamp="${xml(report.run.startedAt)}">`,
     ...nothing,
     ...cases,
     '  </testsuite>',

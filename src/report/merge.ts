@@ -1,28 +1,20 @@
 /**
  * `iotc report merge`: one conformance report from runs split across machines (e.g. one interface per CI job).
  * Per requirement the scenarios of every part are joined (one per location, the worst outcome when two parts ran the
- * same one) and judged again with the run's own rules: any failure fails; PASS or DEVIATION only when together the
+ * same one, except that a pass decides what an INCONCLUSIVE run of it could not) and judged again with the run's
+ * own rules: any failure fails, an INCONCLUSIVE scenario makes it INCONCLUSIVE; PASS or DEVIATION only when together the
  * parts ran every scenario the suite holds for it, so partial runs (each NOT TESTED, partial) merge into a full
  * verdict only when they complete each other. The parts must be of the same target.
  */
-import { summarize, type ConformanceReport } from './conformance';
+import { summarize, withOverall, type ConformanceReport } from './conformance';
 import {
   deviationVerdict,
+  STATUS_ORDER,
   verdictOf,
   type RequirementResult,
   type ScenarioStatus,
 } from './verdicts';
 import { IotcError } from '../../lib/errors';
-
-const STATUS_ORDER: ScenarioStatus[] = [
-  'PASSED',
-  'SKIPPED',
-  'UNKNOWN',
-  'PENDING',
-  'UNDEFINED',
-  'AMBIGUOUS',
-  'FAILED',
-];
 
 export class ReportMergeError extends IotcError {
   readonly code = 'IOTC_REPORT_MERGE';
@@ -48,7 +40,8 @@ export function mergeReports(parts: readonly ConformanceReport[]): ConformanceRe
     .map((part) => part.run.finishedAt)
     .sort()
     .at(-1)!;
-  return {
+  const harness = parts.flatMap((part) => part.run.harness ?? []);
+  return withOverall({
     tool: parts[0].tool,
     target: {
       ...parts[0].target,
@@ -61,11 +54,22 @@ export function mergeReports(parts: readonly ConformanceReport[]): ConformanceRe
       tagExpression: parts.map((part) => part.run.tagExpression || '(all)').join(' | '),
       scenarios,
       seeds: parts.flatMap((part) => part.run.seeds),
+      ...(harness.length ? { harness } : {}),
     },
     summary: summarize(requirements),
     requirements,
     untraced: parts.flatMap((part) => part.untraced),
-  };
+  });
+}
+
+/**
+ * Whether `a` outranks `b` when two parts ran the same scenario: the worse outcome, except that a PASS decides what
+ * an INCONCLUSIVE run could not (the part that passed ran it again and proved it).
+ */
+function worse(a: ScenarioStatus, b: ScenarioStatus): boolean {
+  if (a === 'INCONCLUSIVE' && b === 'PASSED') return false;
+  if (a === 'PASSED' && b === 'INCONCLUSIVE') return true;
+  return STATUS_ORDER.indexOf(a) > STATUS_ORDER.indexOf(b);
 }
 
 function mergeRequirement(
@@ -75,23 +79,25 @@ function mergeRequirement(
   const byLocation = new Map<string, RequirementResult['scenarios'][number]>();
   for (const scenario of results.flatMap((result) => result.scenarios)) {
     const seen = byLocation.get(scenario.location);
-    if (!seen || STATUS_ORDER.indexOf(scenario.status) > STATUS_ORDER.indexOf(seen.status))
-      byLocation.set(scenario.location, scenario);
+    if (!seen || worse(scenario.status, seen.status)) byLocation.set(scenario.location, scenario);
   }
   const scenarios = [...byLocation.values()];
   // a report written before `planned` existed counted only what it ran
   const planned = Math.max(...results.map((result) => result.planned ?? result.scenarios.length));
   const first = results[0];
   const declared = results.some((result) => result.deviationDeclared);
+  // every part judged against the same inventory and profile, so any part's set-aside count is the requirement's
+  const setAside = results.find((result) => result.setAside)?.setAside;
   const judged = declared
     ? deviationVerdict(first, scenarios, planned, 0)
-    : verdictOf(first, scenarios, planned, { capabilities });
+    : verdictOf(first, scenarios, planned, { capabilities }, setAside);
   const { reason: _reason, ...rest } = first;
   return {
     ...rest,
     ...judged,
     planned,
     ...(declared ? { deviationDeclared: true } : {}),
+    ...(setAside ? { setAside } : {}),
     scenarios,
   };
 }

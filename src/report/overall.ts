@@ -1,23 +1,57 @@
 /**
  * The one-line verdict of a whole report. CONFORMANT only when the full suite ran and every testable requirement
  * is PASS, DEVIATION (declared and verified) or NOT APPLICABLE; any FAIL makes it NOT CONFORMANT; a run that left
- * testable requirements NOT TESTED (a tag selection, a missing scenario) is INCOMPLETE, never CONFORMANT.
+ * testable requirements NOT TESTED (a tag selection, a missing scenario) or INCONCLUSIVE (the harness was starved,
+ * the network failed) is INCOMPLETE, never CONFORMANT, and `overallReason` says why.
  */
 import type { Verdict } from './verdicts';
+import type { OVERALL_VERDICTS } from '../../schemas';
+import { HARNESS_STARVED, INCONCLUSIVE_PREFIX } from '../../steps/support/timing';
+import { NETWORK_FAILED } from '../../steps/support/transport';
 
 /** What the overall verdict reads of a conformance report (conformance.ts builds the report with it). */
 interface VerdictSummaryInput {
   run: { couldNotTest?: unknown };
-  requirements: ReadonlyArray<{ testable: boolean; verdict: Verdict }>;
+  requirements: ReadonlyArray<{
+    testable: boolean;
+    verdict: Verdict;
+    scenarios?: ReadonlyArray<{ status: string; error?: string }>;
+  }>;
 }
 
-export type OverallVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE' | 'NOT TESTED';
+export type OverallVerdict = (typeof OVERALL_VERDICTS)[number];
 
 export function overallVerdict(report: VerdictSummaryInput): OverallVerdict {
   if (report.run.couldNotTest) return 'NOT TESTED';
   const testable = report.requirements.filter((requirement) => requirement.testable);
   if (testable.some((requirement) => requirement.verdict === 'FAIL')) return 'NOT CONFORMANT';
   if (testable.every((requirement) => requirement.verdict === 'NOT TESTED')) return 'NOT TESTED';
-  if (testable.some((requirement) => requirement.verdict === 'NOT TESTED')) return 'INCOMPLETE';
+  if (testable.some((requirement) => ['NOT TESTED', 'INCONCLUSIVE'].includes(requirement.verdict)))
+    return 'INCOMPLETE';
   return 'CONFORMANT';
+}
+
+/**
+ * Why a run is INCOMPLETE because of INCONCLUSIVE requirements: "3 requirements INCONCLUSIVE: the harness was
+ * starved / the network failed" (the causes their scenarios' errors name); undefined when none is.
+ */
+export function overallReason(report: VerdictSummaryInput): string | undefined {
+  const undecided = report.requirements.filter(
+    (requirement) => requirement.testable && requirement.verdict === 'INCONCLUSIVE',
+  );
+  if (undecided.length === 0 || report.run.couldNotTest) return undefined;
+  const causes = new Set<string>();
+  for (const requirement of undecided)
+    for (const scenario of requirement.scenarios ?? [])
+      if (scenario.status === 'INCONCLUSIVE') causes.add(causeOf(scenario.error ?? ''));
+  const named = [...causes].sort((a, b) => CAUSES.indexOf(a) - CAUSES.indexOf(b));
+  return `${undecided.length} requirement${undecided.length === 1 ? '' : 's'} INCONCLUSIVE: ${named.join(' / ') || CAUSES[2]}`;
+}
+
+const CAUSES = ['the harness was starved', 'the network failed', 'the harness could not decide'];
+
+function causeOf(error: string): string {
+  if (error.includes(`${INCONCLUSIVE_PREFIX} ${NETWORK_FAILED}`)) return CAUSES[1];
+  if (error.includes(`${INCONCLUSIVE_PREFIX} ${HARNESS_STARVED}`)) return CAUSES[0];
+  return CAUSES[2];
 }

@@ -6,26 +6,32 @@
  * - PASS only when every scenario of the inventory tagged with it ran and passed;
  * - FAIL when any of its scenarios failed, was ambiguous, undefined or pending (not implemented is never passed);
  * - NOT APPLICABLE when its capability is absent from the target and ALL its scenarios were skipped for that;
+ * - INCONCLUSIVE, with the reason, when a scenario of it could not decide (its error opens with `INCONCLUSIVE:`,
+ *   steps/support/timing.ts): the harness was starved, or the network failed twice (steps/hooks.ts retries once).
+ *   Never PASS, never FAIL; a real failure of another of its scenarios still makes it FAIL;
  * - NOT TESTED, with a reason, when no scenario carries it (or it is not testable), when the selection (--tags,
- *   paths) ran only some of its scenarios ("partial: 3 of 9 scenarios ran"), or when some were skipped;
+ *   paths) ran only some of its scenarios ("partial: 3 of 9 scenarios ran"), or when some were skipped, or when a
+ *   declared deviation of another requirement took some of its scenarios and nothing checks it in their stead;
  * - DEVIATION when the target profile declares a deviation for it and the scenarios that verify the declared
  *   alternative (tagged `@deviation-<id>`) all passed. A declared deviation without such a scenario, or whose
  *   scenario failed, is FAIL: a deviation is verified, never waved through (NOT TESTED only when the run held no
  *   scenario of the requirement at all, e.g. a tag filter left them out).
+ *
+ * A scenario that also carries a requirement whose deviation the target declares does not run there (its
+ * alternative does). For the other requirements it carries it is set aside, and said so: such a requirement is PASS
+ * only when the rest of its scenarios passed AND every declared deviation that took scenarios of it has an
+ * alternative scenario that carries it too (the alternative checks it under the declared behaviour); its reason
+ * then says on how many scenarios the PASS rests. Otherwise it is NOT TESTED ("not proven here").
  */
 import type * as messages from '@cucumber/messages';
-import type { Requirement } from '../../schemas';
+import type { Requirement, REQUIREMENT_VERDICTS, SCENARIO_STATUSES } from '../../schemas';
+import { INCONCLUSIVE_PREFIX } from '../../steps/support/timing';
 import { EXCHANGES_MEDIA_TYPE, parseExchanges, type Exchange } from './exchanges';
 
-export type Verdict = 'PASS' | 'FAIL' | 'DEVIATION' | 'NOT APPLICABLE' | 'NOT TESTED';
-export type ScenarioStatus =
-  | 'PASSED'
-  | 'FAILED'
-  | 'SKIPPED'
-  | 'UNDEFINED'
-  | 'PENDING'
-  | 'AMBIGUOUS'
-  | 'UNKNOWN';
+/** A requirement's verdict; the vocabulary is schemas/conformance.ts's. */
+export type Verdict = (typeof REQUIREMENT_VERDICTS)[number];
+/** A scenario's outcome: cucumber's statuses, and INCONCLUSIVE for one that failed with an `INCONCLUSIVE:` error. */
+export type ScenarioStatus = (typeof SCENARIO_STATUSES)[number];
 
 export interface ScenarioResult {
   name: string;
@@ -43,14 +49,29 @@ export interface ScenarioResult {
   exchanges?: Exchange[];
 }
 
+/** Scenarios of a requirement that a declared deviation of another requirement kept from running on the target. */
+export interface SetAside {
+  /** How many of the requirement's scenarios did not run for it. */
+  scenarios: number;
+  /** The declared deviations that took them. */
+  deviations: string[];
+  /** Every one of those deviations has an alternative scenario that carries this requirement too. */
+  checkedByAlternatives: boolean;
+}
+
 export interface RequirementResult extends Requirement {
   verdict: Verdict;
-  /** Why the verdict is not PASS, FAIL or DEVIATION (always given for NOT TESTED and NOT APPLICABLE). */
+  /**
+   * Why the verdict is not PASS, FAIL or DEVIATION (always given for NOT TESTED, NOT APPLICABLE and INCONCLUSIVE),
+   * or what a PASS rests on when declared deviations set some of its scenarios aside.
+   */
   reason?: string;
   /** Scenarios of the inventory that carry the requirement (its alternatives when a deviation is declared). */
   planned: number;
   /** The target profile declares a deviation for it: the scenarios are the alternatives that verify it. */
   deviationDeclared?: boolean;
+  /** Its scenarios that declared deviations of other requirements kept from running (not counted in planned). */
+  setAside?: SetAside;
   /** The scenarios that decided the verdict, each with its error (if any) and the exchanges it made. */
   scenarios: Array<
     Pick<
@@ -60,15 +81,44 @@ export interface RequirementResult extends Requirement {
   >;
 }
 
+/** Within a scenario the worst step decides; a real failure is worse than an INCONCLUSIVE one. */
 const STATUS_RANK: Record<ScenarioStatus, number> = {
   PASSED: 0,
   SKIPPED: 1,
-  UNKNOWN: 2,
-  PENDING: 3,
-  UNDEFINED: 4,
-  AMBIGUOUS: 5,
-  FAILED: 6,
+  INCONCLUSIVE: 2,
+  UNKNOWN: 3,
+  PENDING: 4,
+  UNDEFINED: 5,
+  AMBIGUOUS: 6,
+  FAILED: 7,
 };
+
+/** Statuses from best to worst (report merge keeps the worst of two runs of one scenario). */
+export const STATUS_ORDER = (Object.keys(STATUS_RANK) as ScenarioStatus[]).sort(
+  (a, b) => STATUS_RANK[a] - STATUS_RANK[b],
+);
+
+/**
+ * The opening of the error of a retry attempt that steps/hooks.ts declined (the first attempt failed with an answer
+ * of the target): the attempt before it is the scenario's result.
+ */
+export const RETRY_DECLINED = 'iotc: not retried:';
+
+/** Media type of the harness facts every scenario attaches (steps/hooks.ts): event-loop lag and measured delays. */
+export const HARNESS_MEDIA_TYPE = 'application/vnd.iotc.harness+json';
+
+/** The message of an error thrown by a step, without the name cucumber puts before it (`Inconclusive: ...`). */
+function thrownMessage(result: messages.TestStepResult): string {
+  if (result.exception?.message !== undefined) return result.exception.message;
+  const message = result.message ?? '';
+  const named = /^[\w$.]+(?: \[[\w]+\])?: /.exec(message);
+  return named ? message.slice(named[0].length) : message;
+}
+
+/** Whether a failed step's error says the harness could not decide (steps/support/timing.ts Inconclusive). */
+export function isInconclusive(result: messages.TestStepResult): boolean {
+  return thrownMessage(result).startsWith(INCONCLUSIVE_PREFIX);
+}
 
 /** Collects one result per executed scenario (the last attempt counts) from the message envelopes. */
 export function scenarioResults(envelopes: readonly messages.Envelope[]): ScenarioResult[] {
@@ -77,6 +127,8 @@ export function scenarioResults(envelopes: readonly messages.Envelope[]): Scenar
   const started = new Map<string, { testCaseId: string; startMs: number }>();
   const results = new Map<string, ScenarioResult>(); // by testCaseStartedId
   const finalAttempt = new Map<string, string>(); // pickleId -> testCaseStartedId
+  const priorAttempt = new Map<string, string>(); // testCaseStartedId -> that of the pickle's attempt before it
+  const declined = new Set<string>(); // attempts whose retry steps/hooks.ts declined
 
   for (const envelope of envelopes) {
     if (envelope.pickle) pickles.set(envelope.pickle.id, envelope.pickle);
@@ -94,14 +146,24 @@ export function scenarioResults(envelopes: readonly messages.Envelope[]): Scenar
         durationMs: 0,
         evidence: [],
       });
+      const before = finalAttempt.get(pickle.id);
+      if (before) priorAttempt.set(id, before);
       finalAttempt.set(pickle.id, id);
     } else if (envelope.testStepFinished) {
       const result = results.get(envelope.testStepFinished.testCaseStartedId);
       const stepResult = envelope.testStepFinished.testStepResult;
-      const status = stepResult.status as ScenarioStatus;
+      let status = stepResult.status as ScenarioStatus;
+      if (status === 'FAILED' && thrownMessage(stepResult).startsWith(RETRY_DECLINED))
+        declined.add(envelope.testStepFinished.testCaseStartedId);
+      if (status === 'FAILED' && isInconclusive(stepResult)) status = 'INCONCLUSIVE';
       if (result && STATUS_RANK[status] > STATUS_RANK[result.status]) {
         result.status = status;
-        if (stepResult.message && !result.error) result.error = stepResult.message;
+        // the error shown is the first failure's; a real failure after an INCONCLUSIVE one replaces it
+        if (
+          stepResult.message &&
+          (!result.error || (status === 'FAILED' && isInconclusiveText(result.error)))
+        )
+          result.error = stepResult.message;
         if (status !== 'SKIPPED' && !result.failedStep)
           result.failedStep = stepText(envelope.testStepFinished, started, testCases, pickles);
       }
@@ -129,8 +191,35 @@ export function scenarioResults(envelopes: readonly messages.Envelope[]): Scenar
     }
   }
   return [...finalAttempt.values()]
+    .map((id) => (declined.has(id) ? (priorAttempt.get(id) ?? id) : id))
     .map((id) => results.get(id))
     .filter((r): r is ScenarioResult => !!r);
+}
+
+function isInconclusiveText(message: string): boolean {
+  return message.startsWith(INCONCLUSIVE_PREFIX) || message.includes(`: ${INCONCLUSIVE_PREFIX}`);
+}
+
+/** One worker's harness facts: its event-loop lag over the run and the delays it measured (timing.ts). */
+export interface HarnessWorker {
+  pid: number;
+  eventLoopLagMs: { max: number; p99: number; mean: number };
+  measuredDelays: Record<string, { maxMs: number; count: number }>;
+}
+
+/** How loaded the harness was: per worker its last harness attachment (each covers the worker's run so far). */
+export function harnessFacts(envelopes: readonly messages.Envelope[]): HarnessWorker[] {
+  const byPid = new Map<number, HarnessWorker>();
+  for (const envelope of envelopes) {
+    if (envelope.attachment?.mediaType !== HARNESS_MEDIA_TYPE) continue;
+    try {
+      const facts = JSON.parse(envelope.attachment.body) as HarnessWorker;
+      if (typeof facts.pid === 'number') byPid.set(facts.pid, facts);
+    } catch {
+      // not ours
+    }
+  }
+  return [...byPid.values()];
 }
 
 /** A scenario of the suite's inventory, run or not: where it is and the tags it carries. */
@@ -174,17 +263,24 @@ export function requirementVerdicts(
   context: VerdictContext,
 ): RequirementResult[] {
   const inventory = context.inventory ?? scenarios;
-  // The hooks skip, by design, a scenario verifying a deviation this target does not declare, and a specification
-  // scenario of a requirement whose deviation it declares (its alternative runs instead). Such a scenario is no
-  // scenario of the other requirements it carries here; they would otherwise be partial on every such target.
+  // The hooks skip, by design, a scenario verifying a deviation this target does not declare (it belongs to no
+  // requirement here), and a specification scenario of a requirement whose deviation it declares (its alternative
+  // runs instead): for the other requirements such a scenario carries it is set aside, and their verdict says so.
   const declaredDeviation = (tag: string, prefix: string) =>
     context.deviations?.has(tag.slice(prefix.length)) ?? false;
+  const alternativesOf = (scenario: { tags: readonly string[] }) =>
+    scenario.tags.filter((tag) => tag.startsWith('@deviation-'));
   const runsHere = (scenario: { tags: readonly string[] }) => {
-    const alternatives = scenario.tags.filter((tag) => tag.startsWith('@deviation-'));
+    const alternatives = alternativesOf(scenario);
     if (alternatives.length)
       return alternatives.some((tag) => declaredDeviation(tag, '@deviation-'));
     return !scenario.tags.some((tag) => declaredDeviation(tag, '@'));
   };
+  /** The declared deviations that keep a (specification) scenario from running here. */
+  const takenBy = (scenario: { tags: readonly string[] }) =>
+    alternativesOf(scenario).length
+      ? []
+      : scenario.tags.filter((tag) => declaredDeviation(tag, '@')).map((tag) => tag.slice(1));
   return catalogue.map((requirement) => {
     const tag = `@${requirement.id}`;
     const declared = context.deviations?.has(requirement.id) ?? false;
@@ -196,14 +292,33 @@ export function requirementVerdicts(
     const specification = declared
       ? scenarios.filter((scenario) => scenario.tags.includes(tag)).length
       : 0;
+    let setAside: SetAside | undefined;
+    if (!declared) {
+      const taken = inventory.filter((scenario) => scenario.tags.includes(tag));
+      const deviations = [...new Set(taken.flatMap(takenBy))].sort();
+      const count = taken.filter((scenario) => takenBy(scenario).length > 0).length;
+      if (count > 0)
+        setAside = {
+          scenarios: count,
+          deviations,
+          // each deviation's alternatives check this requirement too: the suite says so by tagging them with it
+          checkedByAlternatives: deviations.every((id) =>
+            inventory.some(
+              (scenario) =>
+                scenario.tags.includes(`@deviation-${id}`) && scenario.tags.includes(tag),
+            ),
+          ),
+        };
+    }
     const judged = declared
       ? deviationVerdict(requirement, own, planned, specification)
-      : verdictOf(requirement, own, planned, context);
+      : verdictOf(requirement, own, planned, context, setAside);
     return {
       ...requirement,
       ...judged,
       planned,
       ...(declared ? { deviationDeclared: true } : {}),
+      ...(setAside ? { setAside } : {}),
       scenarios: own.map(
         ({ name, location, status, durationMs, error, failedStep, exchanges }) => ({
           name,
@@ -224,8 +339,33 @@ export const NOT_SELECTED = 'not selected';
 
 type Judged = { verdict: Verdict; reason?: string };
 
+/** A scenario that failed for real: failed, ambiguous, undefined, pending or unknown (not INCONCLUSIVE). */
 function failing(scenario: Pick<ScenarioResult, 'status'>): boolean {
-  return STATUS_RANK[scenario.status] > STATUS_RANK.SKIPPED;
+  return STATUS_RANK[scenario.status] > STATUS_RANK.INCONCLUSIVE;
+}
+
+/**
+ * INCONCLUSIVE when any scenario could not decide (and none failed): the reason counts them and gives the first
+ * one's error line.
+ */
+function inconclusive(
+  scenarios: readonly Pick<ScenarioResult, 'status' | 'error'>[],
+  planned: number,
+): Judged | undefined {
+  const undecided = scenarios.filter((scenario) => scenario.status === 'INCONCLUSIVE');
+  if (undecided.length === 0) return undefined;
+  const first = inconclusiveCause(undecided[0].error);
+  return {
+    verdict: 'INCONCLUSIVE',
+    reason: `${undecided.length} of ${planned} scenarios could not decide: ${first}`,
+  };
+}
+
+/** The first line of an INCONCLUSIVE error, from its `INCONCLUSIVE:` on. */
+export function inconclusiveCause(error: string | undefined): string {
+  const line = (error ?? '').split('\n')[0];
+  const at = line.indexOf(INCONCLUSIVE_PREFIX);
+  return at < 0 ? line || 'no reason recorded' : line.slice(at + INCONCLUSIVE_PREFIX.length).trim();
 }
 
 /**
@@ -234,7 +374,39 @@ function failing(scenario: Pick<ScenarioResult, 'status'>): boolean {
  */
 export function verdictOf(
   requirement: Requirement,
-  scenarios: readonly Pick<ScenarioResult, 'status'>[],
+  scenarios: readonly Pick<ScenarioResult, 'status' | 'error'>[],
+  planned: number,
+  context: Pick<VerdictContext, 'capabilities'>,
+  setAside?: SetAside,
+): Judged {
+  const total = planned + (setAside?.scenarios ?? 0);
+  const ids = setAside?.deviations.join(', ');
+  const plural = (setAside?.deviations.length ?? 0) > 1 ? 's' : '';
+  // "6 also check KV-02, GW-TEL-03 (declared deviations) and do not run here"
+  const taken = `${setAside?.scenarios === 1 ? '1 also checks' : `${setAside?.scenarios} also check`} ${ids} (declared deviation${plural}) and ${setAside?.scenarios === 1 ? 'does' : 'do'} not run here`;
+  if (setAside && planned === 0)
+    return {
+      verdict: 'NOT TESTED',
+      reason: `not proven here: all ${total} of its scenarios also check ${ids} (declared deviation${plural}) and do not run here`,
+    };
+  const judged = plainVerdictOf(requirement, scenarios, planned, context);
+  if (!setAside || judged.verdict === 'FAIL') return judged;
+  // an undecided requirement's reason counts the set-aside scenarios too: "of 3" alone would hide 6 more
+  if (judged.verdict !== 'PASS') return { ...judged, reason: `${judged.reason}; ${taken}` };
+  return setAside.checkedByAlternatives
+    ? {
+        verdict: 'PASS',
+        reason: `PASS on ${planned} of ${total} scenarios; ${taken}, and the alternative scenarios of ${ids} check @${requirement.id} in their stead`,
+      }
+    : {
+        verdict: 'NOT TESTED',
+        reason: `not proven here: ${planned} of ${total} scenarios passed; ${taken}, and nothing checks @${requirement.id} in their stead`,
+      };
+}
+
+function plainVerdictOf(
+  requirement: Requirement,
+  scenarios: readonly Pick<ScenarioResult, 'status' | 'error'>[],
   planned: number,
   context: Pick<VerdictContext, 'capabilities'>,
 ): Judged {
@@ -246,6 +418,8 @@ export function verdictOf(
         : `not testable: ${requirement.note ?? 'the catalogue says so'}`,
     };
   if (scenarios.some(failing)) return { verdict: 'FAIL' };
+  const undecided = inconclusive(scenarios, planned);
+  if (undecided) return undecided;
   const passed = scenarios.filter((scenario) => scenario.status === 'PASSED').length;
   if (scenarios.length === 0)
     return {
@@ -277,11 +451,13 @@ export function verdictOf(
  */
 export function deviationVerdict(
   requirement: Requirement,
-  alternatives: readonly Pick<ScenarioResult, 'status'>[],
+  alternatives: readonly Pick<ScenarioResult, 'status' | 'error'>[],
   planned: number,
   specificationScenarios: number,
 ): Judged {
   if (alternatives.some(failing)) return { verdict: 'FAIL' };
+  const undecided = inconclusive(alternatives, Math.max(planned, alternatives.length));
+  if (undecided) return undecided;
   if (planned === 0)
     return specificationScenarios === 0
       ? { verdict: 'NOT TESTED', reason: `no scenario of @${requirement.id} ran` }

@@ -31,6 +31,9 @@ export class Inconclusive extends IotcError {
   }
 }
 
+/** The opening of an INCONCLUSIVE reason for a starved harness (LagWatch; src/report/overall.ts names the cause). */
+export const HARNESS_STARVED = "the harness's event loop stalled";
+
 /** What the timing model needs of the target profile. */
 export interface TimingProfile {
   eventuallyMs: number;
@@ -164,7 +167,7 @@ export class LagWatch {
     const worst = this.worstMs();
     if (worst > marginMs)
       throw new Inconclusive(
-        `the harness's event loop stalled ${Math.round(worst)} ms while ${doing}, more than the ${Math.round(marginMs)} ms margin the verdict needs (a busy machine)`,
+        `${HARNESS_STARVED} ${Math.round(worst)} ms while ${doing}, more than the ${Math.round(marginMs)} ms margin the verdict needs (a busy machine)`,
       );
   }
 

@@ -4,7 +4,11 @@ import { mergeReports, ReportMergeError } from '../../src/report/merge';
 import type { ConformanceReport } from '../../src/report/conformance';
 import type { RequirementResult, Verdict } from '../../src/report/verdicts';
 
-type Ran = Array<{ location: string; status: 'PASSED' | 'FAILED' | 'SKIPPED' }>;
+type Ran = Array<{
+  location: string;
+  status: 'PASSED' | 'FAILED' | 'SKIPPED' | 'INCONCLUSIVE';
+  error?: string;
+}>;
 
 /** A part's requirement: its verdict in that part, how many scenarios the suite holds for it, and what the part ran. */
 function part(
@@ -35,11 +39,12 @@ function part(
         testable: true,
         verdict,
         planned,
-        scenarios: ran.map(({ location, status }) => ({
+        scenarios: ran.map(({ location, status, error }) => ({
           name: `${id} at ${location}`,
           location,
           status,
           durationMs: 1,
+          error,
         })),
       }),
     ),
@@ -114,4 +119,47 @@ test('a part that skipped for a missing capability and one that ran the rest do 
 
 test('reports of different targets are not merged', () => {
   assert.throws(() => mergeReports([part('a', {}, 'x'), part('b', {}, 'y')]), ReportMergeError);
+});
+
+test('INCONCLUSIVE merges: a pass of the same scenario decides it, a failure elsewhere still fails, and the merged report says why it is INCOMPLETE', () => {
+  const error =
+    'Inconclusive: INCONCLUSIVE: the network failed (read ECONNRESET) while talking to the target';
+  const undecided = { verdict: 'INCONCLUSIVE' as const, planned: 1 };
+  const merged = mergeReports([
+    part(
+      'staging',
+      {
+        'I-01': { ...undecided, ran: [{ location: 'a:1', status: 'INCONCLUSIVE', error }] },
+        'I-02': { ...undecided, ran: [{ location: 'b:1', status: 'INCONCLUSIVE', error }] },
+        'I-03': {
+          verdict: 'INCONCLUSIVE',
+          planned: 2,
+          ran: [{ location: 'c:1', status: 'INCONCLUSIVE', error }],
+        },
+      },
+      '2026-01-01T00:00:00Z',
+    ),
+    part(
+      'staging',
+      {
+        'I-01': { verdict: 'PASS', planned: 1, ran: [{ location: 'a:1', status: 'PASSED' }] },
+        'I-02': { verdict: 'NOT TESTED', planned: 1, ran: [] },
+        'I-03': { verdict: 'FAIL', planned: 2, ran: [{ location: 'c:2', status: 'FAILED' }] },
+      },
+      '2026-01-01T01:00:00Z',
+    ),
+  ]);
+  const verdicts = Object.fromEntries(merged.requirements.map((r) => [r.id, r.verdict]));
+  assert.deepEqual(verdicts, { 'I-01': 'PASS', 'I-02': 'INCONCLUSIVE', 'I-03': 'FAIL' });
+  assert.equal(merged.verdict, 'NOT CONFORMANT');
+  const withoutFail = mergeReports([
+    part(
+      'staging',
+      { 'I-02': { ...undecided, ran: [{ location: 'b:1', status: 'INCONCLUSIVE', error }] } },
+      '2026-01-01T00:00:00Z',
+    ),
+  ]);
+  assert.equal(withoutFail.verdict, 'INCOMPLETE');
+  assert.equal(withoutFail.verdictReason, '1 requirement INCONCLUSIVE: the network failed');
+  assert.equal(withoutFail.summary[0].verdicts.INCONCLUSIVE, 1);
 });

@@ -228,3 +228,219 @@ test('a scenario verifying an undeclared deviation is no scenario of the other r
   assert.equal(declared.verdict, 'NOT TESTED');
   assert.match(declared.reason!, /1 of 2/);
 });
+
+/** Messages of one scenario (pickle p1, tagged @X-01) run in attempts; each attempt's step results as given. */
+function attempts(
+  ...runs: Array<
+    Array<{ status: string; message?: string; exception?: { type: string; message: string } }>
+  >
+): Parameters<typeof scenarioResults>[0] {
+  return [
+    {
+      pickle: {
+        id: 'p1',
+        uri: 'f.feature',
+        location: { line: 3, column: 1 },
+        name: 'S',
+        language: 'en',
+        astNodeIds: [],
+        tags: [{ name: '@X-01', astNodeId: 't' }],
+        steps: [{ id: 's1', text: 'it connects', astNodeIds: [] }],
+      },
+    },
+    {
+      testCase: {
+        id: 'c1',
+        pickleId: 'p1',
+        testRunStartedId: 'r',
+        testSteps: [
+          { id: 'h1', hookId: 'before' },
+          { id: 't1', pickleStepId: 's1' },
+        ],
+      },
+    },
+    ...runs.flatMap((steps, attempt) => [
+      {
+        testCaseStarted: {
+          id: `cs${attempt}`,
+          testCaseId: 'c1',
+          attempt,
+          timestamp: { seconds: 1, nanos: 0 },
+        },
+      },
+      ...steps.map((result, index) => ({
+        testStepFinished: {
+          testCaseStartedId: `cs${attempt}`,
+          testStepId: ['h1', 't1'][index],
+          timestamp: { seconds: 1, nanos: 0 },
+          testStepResult: { duration: { seconds: 0, nanos: 0 }, ...result },
+        },
+      })),
+      {
+        testCaseFinished: {
+          testCaseStartedId: `cs${attempt}`,
+          timestamp: { seconds: 2, nanos: 0 },
+          willBeRetried: attempt + 1 < runs.length,
+        },
+      },
+    ]),
+  ] as unknown as Parameters<typeof scenarioResults>[0]; // hand-made messages, only the members read
+}
+
+const NETWORK =
+  'INCONCLUSIVE: the network failed (connect ECONNREFUSED 127.0.0.1:1) while talking to the target';
+
+test('an INCONCLUSIVE error makes the scenario INCONCLUSIVE, read from the exception or the named message', () => {
+  const fromException = scenarioResults(
+    attempts([
+      { status: 'PASSED' },
+      {
+        status: 'FAILED',
+        message: `Inconclusive: ${NETWORK}\n    at x`,
+        exception: { type: 'Inconclusive', message: NETWORK },
+      },
+    ]),
+  );
+  assert.equal(fromException[0].status, 'INCONCLUSIVE');
+  const fromMessage = scenarioResults(
+    attempts([
+      { status: 'PASSED' },
+      { status: 'FAILED', message: `Inconclusive: ${NETWORK}\n    at x` },
+    ]),
+  );
+  assert.equal(fromMessage[0].status, 'INCONCLUSIVE');
+  // an assertion that merely quotes the words is a failure
+  const quoted = scenarioResults(
+    attempts([
+      { status: 'PASSED' },
+      { status: 'FAILED', message: `AssertionError: expected "${NETWORK}"` },
+    ]),
+  );
+  assert.equal(quoted[0].status, 'FAILED');
+});
+
+test('retries: a network failure then a pass is PASS; twice the network is INCONCLUSIVE; a declined retry keeps the first failure', () => {
+  const inconclusive = { status: 'FAILED', message: `Inconclusive: ${NETWORK}` };
+  const [recovered] = scenarioResults(
+    attempts([{ status: 'PASSED' }, inconclusive], [{ status: 'PASSED' }, { status: 'PASSED' }]),
+  );
+  assert.equal(recovered.status, 'PASSED');
+  const [twice] = scenarioResults(
+    attempts([{ status: 'PASSED' }, inconclusive], [{ status: 'PASSED' }, inconclusive]),
+  );
+  assert.equal(twice.status, 'INCONCLUSIVE');
+  const [declined] = scenarioResults(
+    attempts(
+      [
+        { status: 'PASSED' },
+        { status: 'FAILED', message: 'AssertionError: expected 200, got 500' },
+      ],
+      [
+        {
+          status: 'FAILED',
+          message: 'Error: iotc: not retried: the first attempt failed with an answer',
+        },
+        { status: 'SKIPPED' },
+      ],
+    ),
+  );
+  assert.equal(declined.status, 'FAILED');
+  assert.equal(declined.error, 'AssertionError: expected 200, got 500');
+  assert.equal(declined.failedStep, 'it connects');
+});
+
+test('INCONCLUSIVE requirements: never PASS or FAIL, a real failure elsewhere still FAILs, deviations too', () => {
+  const catalogue = ['I-01', 'I-02', 'I-03', 'I-04'].map((id) => requirement(id));
+  const undecided = (tags: string[]): ScenarioResult => ({
+    ...scenario(tags, 'INCONCLUSIVE'),
+    error: `Inconclusive: ${NETWORK}\n    at x`,
+  });
+  const results = requirementVerdicts(
+    catalogue,
+    [
+      scenario(['@I-01'], 'PASSED'),
+      undecided(['@I-01']),
+      undecided(['@I-02']),
+      scenario(['@I-02'], 'FAILED'),
+      scenario(['@I-03'], 'SKIPPED'),
+      undecided(['@deviation-I-03']),
+    ],
+    { capabilities: new Set(), deviations: new Set(['I-03']) },
+  );
+  const byId = Object.fromEntries(results.map((result) => [result.id, result]));
+  assert.equal(byId['I-01'].verdict, 'INCONCLUSIVE');
+  assert.equal(
+    byId['I-01'].reason,
+    '1 of 2 scenarios could not decide: the network failed (connect ECONNREFUSED 127.0.0.1:1) while talking to the target',
+  );
+  assert.equal(byId['I-02'].verdict, 'FAIL');
+  assert.equal(byId['I-03'].verdict, 'INCONCLUSIVE');
+  assert.equal(byId['I-04'].verdict, 'NOT TESTED');
+});
+
+test('a declared deviation that takes scenarios of another requirement: its PASS says so, or it is not proven', () => {
+  // Z-01 has 4 scenarios: 1 plain, 2 that also check Y-01 (declared), 1 that also checks Y-02 (declared); Y-02's
+  // alternative carries Z-01 too (it checks Z-01 under the declared behaviour), Y-01's does not
+  const inventory = [
+    planned(['@Z-01'], 1),
+    planned(['@Z-01', '@Y-01'], 2),
+    planned(['@Z-01', '@Y-01'], 3),
+    planned(['@Z-01', '@Y-02'], 4),
+    planned(['@deviation-Y-01'], 5),
+    planned(['@deviation-Y-02', '@Z-01'], 6),
+    planned(['@Z-02', '@Y-02'], 7),
+    planned(['@Z-02'], 8),
+  ];
+  // every scenario that runs on the target passes; the hooks skip the others (steps/hooks.ts)
+  const runs = (tags: readonly string[], declared: string[]) => {
+    const alternativeOf = tags.filter((tag) => tag.startsWith('@deviation-'));
+    if (alternativeOf.length) return alternativeOf.some((tag) => declared.includes(tag.slice(11)));
+    return !tags.some((tag) => declared.includes(tag.slice(1)));
+  };
+  const judge = (deviations: string[]) =>
+    Object.fromEntries(
+      requirementVerdicts(
+        [requirement('Z-01'), requirement('Z-02')],
+        inventory.map((item) => ({
+          ...scenario([...item.tags], runs(item.tags, deviations) ? 'PASSED' : 'SKIPPED'),
+          location: item.location,
+        })),
+        { capabilities: new Set<string>(), inventory, deviations: new Set(deviations) },
+      ).map((result) => [result.id, result]),
+    );
+  const both = judge(['Y-01', 'Y-02']);
+  assert.equal(both['Z-01'].verdict, 'NOT TESTED');
+  assert.equal(
+    both['Z-01'].reason,
+    'not proven here: 2 of 5 scenarios passed; 3 also check Y-01, Y-02 (declared deviations) and do not run here, and nothing checks @Z-01 in their stead',
+  );
+  assert.deepEqual(both['Z-01'].setAside, {
+    scenarios: 3,
+    deviations: ['Y-01', 'Y-02'],
+    checkedByAlternatives: false,
+  });
+  const onlyY02 = judge(['Y-02']);
+  assert.equal(onlyY02['Z-01'].verdict, 'PASS');
+  assert.equal(
+    onlyY02['Z-01'].reason,
+    'PASS on 4 of 5 scenarios; 1 also checks Y-02 (declared deviation) and does not run here, and the alternative scenarios of Y-02 check @Z-01 in their stead',
+  );
+  // Z-02: its alternative of Y-02 does not carry it; the plain scenario alone is no proof
+  assert.equal(onlyY02['Z-02'].verdict, 'NOT TESTED');
+  assert.match(onlyY02['Z-02'].reason!, /^not proven here: 1 of 2 scenarios passed/);
+  // undecided for another reason: the reason counts the set-aside scenarios too
+  const [partial] = requirementVerdicts(
+    [requirement('Z-01')],
+    [{ ...scenario(['@Z-01'], 'PASSED'), location: 'f.feature:1' }],
+    { capabilities: new Set<string>(), inventory, deviations: new Set(['Y-01', 'Y-02']) },
+  );
+  assert.equal(
+    partial.reason,
+    'partial: 1 of 2 scenarios ran (the selection left 1 out); 3 also check Y-01, Y-02 (declared deviations) and do not run here',
+  );
+  // no declaration: nothing set aside, a plain PASS
+  const none = judge([]);
+  assert.equal(none['Z-01'].verdict, 'PASS');
+  assert.equal(none['Z-01'].reason, undefined);
+  assert.equal(none['Z-01'].setAside, undefined);
+});
