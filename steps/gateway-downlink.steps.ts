@@ -20,6 +20,7 @@ import {
   carriesProbe,
   nextProbeValue,
   proveDelivery,
+  quietFloorMs,
   readinessProofSkipped,
   setProbe,
   withoutProbe,
@@ -266,7 +267,9 @@ Then(
       for (const round of rounds.slice(0, attempt)) {
         if (!arrived(keptName, round.kept)) continue;
         const left =
-          round.setAt + quietWindowMs(DELAY_KINDS.gatewayUpdate, timeouts) - performance.now();
+          round.setAt +
+          quietWindowMs(DELAY_KINDS.gatewayUpdate, timeouts, quietFloorMs(this)) -
+          performance.now();
         if (left > 0) await awaitFor(left);
         if (!arrived(droppedName, round.dropped)) return true;
       }
@@ -326,7 +329,13 @@ Then(
   },
 );
 
-/** After the platform's call ended (expired), the RPC can no longer be delivered: none with that method came. */
+/**
+ * After the platform's call ended without an answer the RPC has expired and can no longer be delivered (ThingsBoard
+ * keeps an RPC for a device without an RPC subscription pending and drops it at its expiry,
+ * DeviceActorMessageProcessor.java:209-246 and 337-360 under /root/tbw/tb): none with that method may have come.
+ * An RPC sent before the subscription is effective is not lost (pushed on subscription, :369 and :778), so an RPC
+ * right after a connect needs no readiness proof.
+ */
 Then(
   /^the gateway "([^"]*)" received no RPC "([^"]*)" for "([^"]*)"$/,
   function (this: IotcWorld, gateway: string, method: string, local: string) {

@@ -99,16 +99,26 @@ export async function proveDelivery(
 }
 
 /**
+ * The floor of a downlink quiet window: a twentieth of eventuallyMs (150 ms on the embedded targets, 500 ms on
+ * ThingsBoard). Twice the poll interval (timing.ts's default, 40 ms embedded) is shorter than the stalls a busy
+ * machine gives the harness, and the window would be refused as starved for no fault of the target.
+ */
+export function quietFloorMs(world: IotcWorld): number {
+  const { eventuallyMs, pollIntervalMs } = world.run.target.timeouts;
+  return Math.max(2 * pollIntervalMs, eventuallyMs / 20);
+}
+
+/**
  * Waits a quiet window of `kind` (timing.ts quietWindowMs: three times the largest delay of that kind the run
- * measured, within the profile's bounds) for anything late to arrive, and refuses (INCONCLUSIVE) when the harness's
- * own event loop was stalled for half of it. Returns the window in ms.
+ * measured, at least quietFloorMs, at most eventuallyMs) for anything late to arrive, and refuses (INCONCLUSIVE) when
+ * the harness's own event loop was stalled for half of it. Returns the window in ms.
  */
 export async function awaitQuietWindow(
   world: IotcWorld,
   kind: string,
   doing: string,
 ): Promise<number> {
-  const windowMs = quietWindowMs(kind, world.run.target.timeouts);
+  const windowMs = quietWindowMs(kind, world.run.target.timeouts, quietFloorMs(world));
   const watch = new LagWatch();
   try {
     await delay(windowMs);
