@@ -256,7 +256,9 @@ export const HARNESS_FAULT_CATALOGUE: readonly HarnessFaultDefinition[] = [
   {
     // Killed only by an asynchronous twin (the `twin` branch: the device actor handles the session open and the
     // subscription after the SUBACK / PUBACK, as ThingsBoard's core queue does); the synchronous twin of main
-    // delivers an update sent right after the acknowledgement, so there it survives. Check:
+    // delivers an update sent right after the acknowledgement, so there it survives (checked: 35 of 35 scenarios
+    // PASS). Real ThingsBoard 4.3.1.3 kills it, by chance of the race: one run FAILed GW-GEN-03, GW-EVT-02,
+    // GW-DISC-01, GW-STATE-05, GW-STATE-06 and MQTT-DEV-ATTR-03. Check:
     // IOTC_HARNESS_FAULT=no-readiness-proof node bin/iotc.js run --target embedded-thingsboard-4.3 <features>
     id: `GW-STATE-04:${HARNESS_FAULT_NAMES.noReadinessProof}`,
     breaks:
@@ -265,14 +267,19 @@ export const HARNESS_FAULT_CATALOGUE: readonly HarnessFaultDefinition[] = [
     features: [
       'features/mqtt-gateway-api/attributes.feature',
       'features/mqtt-gateway-api/connect.feature',
+      'features/mqtt-gateway-api/disconnect.feature',
       'features/mqtt-gateway-api/gateway-as-device.feature',
       'features/mqtt-device-api/telemetry-attributes.feature',
     ],
     alsoChanges: {
       'GW-ATTR-03': 'FAIL',
       'GW-EVT-01': 'FAIL',
+      'GW-EVT-02': 'FAIL',
       'GW-STATE-01': 'FAIL',
       'GW-GEN-03': 'FAIL',
+      'GW-DISC-01': 'FAIL',
+      'GW-STATE-05': 'FAIL',
+      'GW-STATE-06': 'FAIL',
       'MQTT-DEV-ATTR-03': 'FAIL',
     },
   },

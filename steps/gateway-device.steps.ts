@@ -82,6 +82,7 @@ Then(
       `the platform's attribute updates reach ${local} on v1/devices/me/attributes`,
       DELAY_KINDS.deviceUpdate,
       (value) => updates.some((update) => carriesProbe(update, value)),
+      () => updates,
     );
   },
 );

@@ -231,6 +231,7 @@ Then(
         driver.attributeUpdates.some(
           (update) => update.device === name && carriesProbe(update.data, value),
         ),
+      () => driver.attributeUpdates.filter((update) => update.device === name).map((u) => u.raw),
     );
   },
 );

@@ -2,6 +2,9 @@
 Feature: Disconnecting devices from the gateway
   {"device": name} on v1/gateway/disconnect makes a connected device not active: the platform stops sending its
   attribute updates and RPC commands to the gateway. A disconnect for an unknown name is ignored.
+  The PUBACK of a disconnect may come before the platform stops sending, and updates of different devices may arrive
+  in any order: the suite proves the device receives updates first, then that eventually its updates stop while
+  another device's still come (updates of the reserved shared attribute iotcProbe, repeated, bounded).
 
   @GW-DISC-01 @GW-STATE-05 @GW-STATE-06
   Scenario Outline: After a disconnect no attribute update reaches the gateway (MQTT <version>)

@@ -16,7 +16,13 @@ import { jsonEqual } from '../../lib/kv/values';
 import type { IotcWorld } from '../world';
 import { HARNESS_FAULT_NAMES } from '../../faults/client-catalogue';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type EffectOutcome, LagWatch, quietWindowMs, untilEffective } from './timing';
+import {
+  type EffectOutcome,
+  LagWatch,
+  NotEffective,
+  quietWindowMs,
+  untilEffective,
+} from './timing';
 
 /** The reserved shared attribute of the harness's readiness probes. No scenario may set it. */
 export const PROBE_KEY = 'iotcProbe';
@@ -79,19 +85,29 @@ export async function proveDelivery(
   what: string,
   kind: string,
   received: (value: number) => boolean,
+  receivedSoFar: () => unknown[],
 ): Promise<EffectOutcome> {
   const values: number[] = [];
-  const outcome = await untilEffective(
-    what,
-    kind,
-    async (attempt) => {
-      const value = nextProbeValue();
-      values[attempt - 1] = value;
-      await setProbe(world, local, value);
-    },
-    (attempt) => values.slice(0, attempt).some(received),
-    world.run.target.timeouts,
-  );
+  let outcome: EffectOutcome;
+  try {
+    outcome = await untilEffective(
+      what,
+      kind,
+      async (attempt) => {
+        const value = nextProbeValue();
+        values[attempt - 1] = value;
+        await setProbe(world, local, value);
+      },
+      (attempt) => values.slice(0, attempt).some(received),
+      world.run.target.timeouts,
+    );
+  } catch (error) {
+    if (!(error instanceof NotEffective)) throw error;
+    // the evidence: what did arrive instead of a probe {PROBE_KEY: value}
+    throw new NotEffective(
+      `${error.message}; sent {"${PROBE_KEY}": ${values.join(' | ')}}, received ${JSON.stringify(receivedSoFar())}`,
+    );
+  }
   world.log(
     `${what}: proven after ${outcome.tries} ${outcome.tries === 1 ? 'try' : 'tries'}, delivered in ${Math.round(outcome.delayMs)} ms`,
   );
