@@ -13,6 +13,12 @@ import { tenantProfileSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
 import { recordOf } from './support/answer-of';
 import { mqttUrl } from './support/gateway';
+import {
+  DELAY_KINDS,
+  carriesProbe,
+  proveDelivery,
+  readinessProofSkipped,
+} from './support/readiness';
 
 // ---- the gateway as an ordinary device (and any device on the MQTT device API: steps/mqtt-device.steps.ts) -----
 
@@ -56,6 +62,28 @@ Then(
         `the gateway received ${JSON.stringify(updates)} on v1/devices/me/attributes, expected ${expected}`,
       );
     });
+  },
+);
+
+/**
+ * The positive control before an update under test (steps/support/readiness.ts): the SUBACK of
+ * v1/devices/me/attributes comes before ThingsBoard's device actor has the subscription, and an update in between is
+ * dropped. Probe updates are set until one arrives on the subscription; the delay is recorded.
+ */
+Then(
+  /^the platform's attribute updates are proven to reach the (?:gateway|MQTT device) "([^"]*)" on its own subscription$/,
+  async function (this: IotcWorld, local: string) {
+    const updates = this.ownSharedUpdates.get(local);
+    assert.ok(updates, `"${local}" has not subscribed to its own shared attribute updates`);
+    if (readinessProofSkipped()) return;
+    await proveDelivery(
+      this,
+      local,
+      `the platform's attribute updates reach ${local} on v1/devices/me/attributes`,
+      DELAY_KINDS.deviceUpdate,
+      (value) => updates.some((update) => carriesProbe(update, value)),
+      () => updates,
+    );
   },
 );
 

@@ -1,9 +1,11 @@
 /** MQTT gateway steps: attribute requests and the downlink (shared attribute updates and RPC to devices behind the gateway). */
 import assert from 'node:assert/strict';
+import { setTimeout as awaitFor } from 'node:timers/promises';
 import { Then, When } from '@cucumber/cucumber';
 import {
   GATEWAY_TOPICS,
   type AttributeResponse,
+  type AttributeUpdate,
   type GatewayRpcRequest,
 } from '../simulators/gateway/mqtt-gateway';
 import { jsonEqual, parseLossless } from '../lib/kv/values';
@@ -11,6 +13,19 @@ import { gatewayAttributeAnswerSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
 import { answerOf } from './support/answer-of';
 import { sameJson } from './support/expectations';
+import {
+  DELAY_KINDS,
+  PROBE_KEY,
+  awaitQuietWindow,
+  carriesProbe,
+  nextProbeValue,
+  proveDelivery,
+  quietFloorMs,
+  readinessProofSkipped,
+  setProbe,
+  withoutProbe,
+} from './support/readiness';
+import { NotEffective, quietWindowMs, untilEffective } from './support/timing';
 
 const ATTRIBUTE_REQUEST = 'the gateway attribute request (v1/gateway/attributes/request)';
 
@@ -143,42 +158,196 @@ Then(
   async function (this: IotcWorld, gateway: string, local: string, expected: string) {
     const name = this.device(local).record.name;
     const driver = this.gateway(gateway).driver;
-    // the update this step waits for is the first for the device after the one the scenario awaited before
+    // the update this step waits for is the first for the device after the one the scenario awaited before; the
+    // harness's own readiness probes are not updates under test (steps/support/readiness.ts)
     const seen = this.gatewayUpdatesSeen.get(gateway) ?? -1;
+    const underTest = (candidate: AttributeUpdate) =>
+      candidate.device === name && withoutProbe(candidate.data) !== undefined;
     const update =
-      driver.attributeUpdates.find(
-        (candidate, index) => index > seen && candidate.device === name,
-      ) ?? (await driver.nextAttributeUpdate(name, this.run.target.timeouts.eventuallyMs));
+      driver.attributeUpdates.find((candidate, index) => index > seen && underTest(candidate)) ??
+      (await driver.nextAttributeUpdate(name, this.run.target.timeouts.eventuallyMs, underTest));
     assert.ok(
       update,
       `no further update for ${local} reached the gateway; it received ${JSON.stringify(driver.attributeUpdates.map((u) => u.data))}`,
     );
+    const data = (parseLossless(update.raw) as { data?: unknown }).data;
+    const compared =
+      data !== null && typeof data === 'object' && !Array.isArray(data)
+        ? withoutProbe(data as Record<string, unknown>)
+        : data;
     assert.ok(
-      sameJson((parseLossless(update.raw) as { data?: unknown }).data, expected),
-      `the update for ${local} carries ${JSON.stringify(update.data)}, expected exactly ${expected}`,
+      sameJson(compared, expected),
+      `the update for ${local} carries ${JSON.stringify(update.data)}, expected exactly ${expected} (the harness's ${PROBE_KEY} aside)`,
     );
     this.gatewayUpdatesSeen.set(gateway, driver.attributeUpdates.indexOf(update));
   },
 );
 
 /**
- * Counts the updates of a device that arrived before the latest one this scenario waited for: one connection
- * delivers in order, so a duplicate of an earlier update can only come before that later one.
+ * Counts the updates of a device other than the latest one this scenario waited for, by content and not by arrival
+ * order: after a quiet window derived from the delivery delays the run measured (timing.ts quietWindowMs), every
+ * update of the device the gateway received, the harness's readiness probes aside, but that one must number
+ * exactly `count`. A duplicate that comes late is counted too.
  */
 Then(
-  /^before it, the gateway "([^"]*)" received exactly (\d+) attribute updates? for "([^"]*)"$/,
-  function (this: IotcWorld, gateway: string, count: string, local: string) {
+  /^besides it, the gateway "([^"]*)" received exactly (\d+) attribute updates? for "([^"]*)"$/,
+  async function (this: IotcWorld, gateway: string, count: string, local: string) {
     const name = this.device(local).record.name;
     const driver = this.gateway(gateway).driver;
     const seen = this.gatewayUpdatesSeen.get(gateway) ?? -1;
     assert.ok(seen >= 0, 'no attribute update was awaited before');
-    const before = driver.attributeUpdates
-      .slice(0, seen)
-      .filter((update) => update.device === name);
+    await awaitQuietWindow(this, DELAY_KINDS.gatewayUpdate, `counting the updates for ${local}`);
+    const others = driver.attributeUpdates.filter(
+      (update, index) =>
+        index !== seen && update.device === name && withoutProbe(update.data) !== undefined,
+    );
     assert.equal(
-      before.length,
+      others.length,
       Number(count),
-      `the gateway received ${before.length} updates for ${local} before the latest: ${JSON.stringify(before.map((u) => u.data))}`,
+      `the gateway received ${others.length} updates for ${local} besides the latest: ${JSON.stringify(others.map((u) => u.data))}`,
+    );
+  },
+);
+
+// ---- readiness proofs, and the eventual effect of a disconnect (steps/support/readiness.ts) -------------------
+
+/**
+ * The positive control before an update under test: ThingsBoard acknowledges a gateway connect before the device's
+ * session and attribute subscription are effective, and drops an update that comes in between. Probe updates are set
+ * until one reaches the gateway; the delay is recorded for the quiet windows.
+ */
+Then(
+  /^the platform's attribute updates for "([^"]*)" are proven to reach the gateway "([^"]*)"$/,
+  async function (this: IotcWorld, local: string, gateway: string) {
+    if (readinessProofSkipped()) return;
+    const name = this.device(local).record.name;
+    const driver = this.gateway(gateway).driver;
+    await proveDelivery(
+      this,
+      local,
+      `the platform's attribute updates for ${local} reach the gateway ${gateway}`,
+      DELAY_KINDS.gatewayUpdate,
+      (value) =>
+        driver.attributeUpdates.some(
+          (update) => update.device === name && carriesProbe(update.data, value),
+        ),
+      () => driver.attributeUpdates.filter((update) => update.device === name).map((u) => u.raw),
+    );
+  },
+);
+
+/**
+ * A disconnect is acknowledged before the platform removes the device's session, and updates of different devices
+ * (different device actors on ThingsBoard) may arrive in any order, so "nothing more arrives for the device" is
+ * eventual: rounds of probes, first on the disconnected device then on one still connected, until a round whose
+ * probe for the connected device arrives while the one for the disconnected device did not within a quiet window
+ * (derived from the measured delivery delays). FAILs only when every round for eventuallyMs delivered the
+ * disconnected device's probe (or none delivered the connected one's), naming what arrived.
+ */
+Then(
+  /^eventually the attribute updates for "([^"]*)" still reach the gateway "([^"]*)" and those for "([^"]*)" no longer do$/,
+  async function (this: IotcWorld, kept: string, gateway: string, dropped: string) {
+    const driver = this.gateway(gateway).driver;
+    const keptName = this.device(kept).record.name;
+    const droppedName = this.device(dropped).record.name;
+    const since = driver.attributeUpdates.length;
+    const arrived = (name: string, value: number) =>
+      driver.attributeUpdates.some(
+        (update) => update.device === name && carriesProbe(update.data, value),
+      );
+    const timeouts = this.run.target.timeouts;
+    const rounds: Array<{ dropped: number; kept: number; setAt: number }> = [];
+    const playRound = async (attempt: number) => {
+      const round = { dropped: nextProbeValue(), kept: nextProbeValue(), setAt: performance.now() };
+      rounds[attempt - 1] = round;
+      await setProbe(this, dropped, round.dropped);
+      await setProbe(this, kept, round.kept);
+    };
+    /** A round proves the disconnect when its probe for `kept` came and its probe for `dropped` did not in time. */
+    const proven = async (attempt: number) => {
+      for (const round of rounds.slice(0, attempt)) {
+        if (!arrived(keptName, round.kept)) continue;
+        const left =
+          round.setAt +
+          quietWindowMs(DELAY_KINDS.gatewayUpdate, timeouts, quietFloorMs(this)) -
+          performance.now();
+        if (left > 0) await awaitFor(left);
+        if (!arrived(droppedName, round.dropped)) return true;
+      }
+      return false;
+    };
+    const shown = () => {
+      const late = driver.attributeUpdates
+        .slice(since)
+        .filter((update) => update.device === droppedName)
+        .map((update) => update.data);
+      const keptCame = rounds.filter((round) => arrived(keptName, round.kept)).length;
+      return `after its disconnect's PUBACK the gateway received ${late.length} updates for ${dropped}: ${JSON.stringify(late)}; ${keptCame} of ${rounds.length} probes for ${kept} arrived`;
+    };
+    if (readinessProofSkipped()) {
+      // the harness fault: one round, as the suite did before
+      await playRound(1);
+      await driver.nextAttributeUpdate(keptName, timeouts.eventuallyMs, (update) =>
+        carriesProbe(update.data, rounds[0]!.kept),
+      );
+      assert.ok(await proven(1), shown());
+      return;
+    }
+    try {
+      const outcome = await untilEffective(
+        `the disconnect of ${dropped} from the gateway ${gateway}`,
+        DELAY_KINDS.disconnect,
+        playRound,
+        proven,
+        timeouts,
+      );
+      this.log(
+        `the disconnect of ${dropped} took effect at round ${outcome.tries} (${rounds.length} rounds of probes)`,
+      );
+    } catch (error) {
+      if (error instanceof NotEffective) assert.fail(`${dropped} stays connected: ${shown()}`);
+      throw error;
+    }
+  },
+);
+
+/**
+ * Nothing may reach the gateway for the device: watched for a quiet window derived from the measured delivery
+ * delays (the update that must not arrive and the positive control are for different devices, whose order of
+ * arrival is not fixed).
+ */
+Then(
+  /^the gateway "([^"]*)" receives no attribute update for "([^"]*)" within a quiet window$/,
+  async function (this: IotcWorld, gateway: string, local: string) {
+    await awaitQuietWindow(this, DELAY_KINDS.gatewayUpdate, `watching the updates for ${local}`);
+    const name = this.device(local).record.name;
+    const update = this.gateway(gateway).driver.attributeUpdates.find((u) => u.device === name);
+    assert.equal(
+      update,
+      undefined,
+      `an update for ${local} reached the gateway: ${JSON.stringify(update?.data)}`,
+    );
+  },
+);
+
+/**
+ * After the platform's call ended without an answer the RPC has expired and can no longer be delivered (ThingsBoard
+ * keeps an RPC for a device without an RPC subscription pending and drops it at its expiry,
+ * DeviceActorMessageProcessor.java:209-246 and 337-360 under /root/tbw/tb): none with that method may have come.
+ * An RPC sent before the subscription is effective is not lost (pushed on subscription, :369 and :778), so an RPC
+ * right after a connect needs no readiness proof.
+ */
+Then(
+  /^the gateway "([^"]*)" received no RPC "([^"]*)" for "([^"]*)"$/,
+  function (this: IotcWorld, gateway: string, method: string, local: string) {
+    const name = this.device(local).record.name;
+    const request = this.gateway(gateway).driver.rpcRequests.find(
+      (r) => r.device === name && r.method === method,
+    );
+    assert.equal(
+      request,
+      undefined,
+      `the RPC ${method} for ${local} reached the gateway: ${JSON.stringify(request)}`,
     );
   },
 );
@@ -215,8 +384,15 @@ Then(
 
 Then(
   /^the gateway "([^"]*)" received the RPC "([^"]*)" for "([^"]*)" exactly once$/,
-  function (this: IotcWorld, gateway: string, method: string, local: string) {
+  async function (this: IotcWorld, gateway: string, method: string, local: string) {
     const name = this.device(local).record.name;
+    // a duplicate may come late: counted after a quiet window of the downlink's measured delays (an RPC takes the
+    // same path to the gateway as an attribute update: the device's actor, then its gateway session)
+    await awaitQuietWindow(
+      this,
+      DELAY_KINDS.gatewayUpdate,
+      `counting the RPCs ${method} for ${local}`,
+    );
     const copies = this.gateway(gateway).driver.rpcRequests.filter(
       (request) => request.device === name && request.method === method,
     );

@@ -74,7 +74,8 @@ Feature: Telemetry and attributes on the MQTT device API
   Scenario: A subscribed device receives each change of its shared attributes, once and only what changed
     Given an MQTT device "meter" connected over MQTT 5
     When the MQTT device "meter" subscribes to its own shared attribute updates
-    And the platform sets the shared attributes of "meter" to {"interval": 10, "mode": "eco"}
+    Then the platform's attribute updates are proven to reach the MQTT device "meter" on its own subscription
+    When the platform sets the shared attributes of "meter" to {"interval": 10, "mode": "eco"}
     Then the MQTT device "meter" receives its own shared attribute update {"interval": 10, "mode": "eco"}
     When the platform sets the shared attributes of "meter" to {"interval": 20}
     Then the MQTT device "meter" has received exactly the shared attribute updates:

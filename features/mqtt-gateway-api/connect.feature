@@ -74,6 +74,7 @@ Feature: Connecting devices through the gateway
     When the gateway "gw" connects the device "pump" with the type "other"
     Then the PUBACK reports success
     And the device "pump" still has the profile "default"
+    And the platform's attribute updates for "pump" are proven to reach the gateway "gw"
     When the platform sets the shared attributes of "pump" to {"speed": 3}
     Then the gateway "gw" receives an attribute update for "pump" with {"speed": 3}
 

@@ -30,7 +30,8 @@ Feature: The gateway is also an ordinary device
   Scenario: The gateway receives its own configuration updates
     Given a gateway "gw" connected over MQTT 5
     When the gateway "gw" subscribes to its own shared attribute updates
-    And the platform sets the shared attributes of "gw" to {"pollInterval": 30}
+    Then the platform's attribute updates are proven to reach the gateway "gw" on its own subscription
+    When the platform sets the shared attributes of "gw" to {"pollInterval": 30}
     Then the gateway "gw" receives its own shared attribute update {"pollInterval": 30}
 
   @GW-GEN-04
