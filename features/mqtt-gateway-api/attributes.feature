@@ -121,6 +121,9 @@ Feature: Attributes through the gateway
     When the gateway "gw" publishes attributes for "dial": {"unit": "bar", "color": "red"}
     Then the PUBACK reports success
     And the platform eventually holds a device "dial" of the profile "default"
+    And the platform eventually holds client attributes of "dial":
+      | key  | value | type   |
+      | unit | bar   | string |
     When the platform sets the shared attributes of "dial" to {"limit": 9, "floor": 1}
     And the gateway "gw" requests attributes of "dial" with {"client": ["unit"], "shared": ["limit"]}
     Then the gateway "gw" receives on v1/gateway/attributes/response an answer with the id of its request for "dial"
@@ -143,6 +146,9 @@ Feature: Attributes through the gateway
     When the gateway "gw" publishes attributes for "dial": {"unit": "bar", "color": "red"}
     Then the PUBACK reports success
     And the platform eventually holds a device "dial" of the profile "default"
+    And the platform eventually holds client attributes of "dial":
+      | key  | value | type   |
+      | unit | bar   | string |
     When the gateway "gw" requests attributes of "dial" with {"client": ["unit"]}
     Then the gateway "gw" receives on v1/gateway/attributes/response an answer with the id of its request for "dial"
     And the gateway's attribute answer for "gw" holds {"unit": "bar"}

@@ -10,6 +10,9 @@ Feature: Declared deviations of real platform versions (MQTT gateway API)
     When the gateway "gw" publishes attributes for "dial": {"unit": "bar"}
     Then the PUBACK reports success
     And the platform eventually holds a device "dial" of the profile "default"
+    And the platform eventually holds client attributes of "dial":
+      | key  | value | type   |
+      | unit | bar   | string |
     When the gateway "gw" requests attributes of "dial" with {"client": true, "key": "unit"}
     Then the gateway "gw" receives on v1/gateway/attributes/response an answer with the id of its request for "dial"
     And the gateway's attribute answer for "gw" holds {"unit": "bar"}
