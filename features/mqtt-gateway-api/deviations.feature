@@ -47,3 +47,18 @@ Feature: Declared deviations of real platform versions (MQTT gateway API)
     And the telemetry keys of "gauge" are exactly "kept"
     When the gateway "gw" publishes telemetry for "gauge": [{"ts": 1700000000000, "values": 5}]
     Then the PUBACK carries a failure reason code
+
+  @deviation-GW-CLAIM-01 @capability-claiming
+  Scenario: A customer claim with a wrong secret key ends the registration: the right key fails afterwards
+    Given a gateway "gw" connected over MQTT 5
+    When the gateway "gw" connects the device "tracker"
+    And the gateway "gw" connects the device "control"
+    And the gateway "gw" publishes a claim for "tracker": {"secretKey": "gw-s3cret", "durationMs": 60000}
+    Then the PUBACK reports success
+    When the gateway "gw" publishes a claim for "control": {"secretKey": "gw-s3cret", "durationMs": 60000}
+    Then the PUBACK reports success
+    And the platform eventually holds a device "tracker" of the profile "default"
+    And the platform eventually holds a device "control" of the profile "default"
+    And the customer can claim "control" with the secret key "gw-s3cret"
+    And the customer cannot claim "tracker" with the secret key "wrong-key"
+    And the customer cannot claim "tracker" with the secret key "gw-s3cret"

@@ -120,12 +120,13 @@ function secondsFromEnv(name: string, fallback: number): number {
 export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? pino({ level: 'silent' });
+  const quirks = options.quirks ? QUIRKS_MODES[options.quirks] : NO_QUIRKS;
   const core = new PlatformCore({
     claimDurationMs: options.claimDurationMs ?? 86_400_000,
     minServerRpcTimeoutMs: options.minServerRpcTimeoutMs ?? 5000,
     maxDevices: options.maxDevices,
+    claimFailureEndsRegistration: quirks.wrongClaimKeyEndsRegistration,
   });
-  const quirks = options.quirks ? QUIRKS_MODES[options.quirks] : NO_QUIRKS;
   const clientRpc = options.clientRpcHandler ?? echoClientRpcHandler;
   const auth = new AdminAuth(core, {
     accessSeconds:

@@ -27,6 +27,11 @@ export interface Quirks {
    * where MQTT wants PUBREC (3.1.1) or, after the CONNACK's maximum QoS 1, DISCONNECT 0x9B (5).
    */
   qos2AnsweredWithPuback: boolean;
+  /**
+   * ThingsBoard evicts a device's claim registration when a customer claims it with a wrong secret key (or after its
+   * window): the right key fails afterwards (ClaimDevicesServiceImpl.java:142-147).
+   */
+  wrongClaimKeyEndsRegistration: boolean;
 }
 
 export const NO_QUIRKS: Quirks = {
@@ -37,6 +42,7 @@ export const NO_QUIRKS: Quirks = {
   gatewayEntryWithoutTsIsKeyValues: false,
   provisioningFieldsOptional: false,
   qos2AnsweredWithPuback: false,
+  wrongClaimKeyEndsRegistration: false,
 };
 
 export const QUIRKS_MODES = {
@@ -49,6 +55,7 @@ export const QUIRKS_MODES = {
     gatewayEntryWithoutTsIsKeyValues: true,
     provisioningFieldsOptional: true,
     qos2AnsweredWithPuback: true,
+    wrongClaimKeyEndsRegistration: true,
   },
 } as const satisfies Record<string, Quirks>;
 

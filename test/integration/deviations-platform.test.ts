@@ -14,6 +14,7 @@ import { deviceApi, run, withoutDeviations } from '../support/deviations';
 
 const DECLARED = [
   'GW-ATTRREQ-01',
+  'GW-CLAIM-01',
   'GW-ERR-03',
   'GW-ERR-04',
   'GW-TEL-03',
@@ -70,8 +71,8 @@ test('quirks mode with a profile that declares no deviation: the deviating requi
     ...['errors', 'key-value-data', 'provision', 'deviations'].map((name) =>
       join(ROOT, 'features', 'http-device-api', `${name}.feature`),
     ),
-    ...['attributes', 'telemetry', 'errors', 'payload-properties', 'deviations'].map((name) =>
-      join(ROOT, 'features', 'mqtt-gateway-api', `${name}.feature`),
+    ...['attributes', 'claim', 'telemetry', 'errors', 'payload-properties', 'deviations'].map(
+      (name) => join(ROOT, 'features', 'mqtt-gateway-api', `${name}.feature`),
     ),
   ];
   const { code, report } = await run(path, dir, features);

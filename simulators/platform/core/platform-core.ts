@@ -50,6 +50,8 @@ interface CoreOptions {
   minServerRpcTimeoutMs: number;
   /** The tenant's device limit (tenant profile maxDevices); absent or 0 = unlimited. */
   maxDevices?: number;
+  /** A failed customer claim evicts the device's claim registration (quirks: wrongClaimKeyEndsRegistration). */
+  claimFailureEndsRegistration?: boolean;
 }
 
 export class PlatformCore implements DeviceStore {
@@ -340,7 +342,13 @@ export class PlatformCore implements DeviceStore {
   }
 
   claim(device: Device, customerId: string, secretKey: string): ClaimResult {
-    return claimDevice(device, customerId, secretKey);
+    return claimDevice(
+      device,
+      customerId,
+      secretKey,
+      this.options.claimFailureEndsRegistration ||
+        faultActive('GW-CLAIM-01:wrong-key-ends-registration'),
+    );
   }
 
   reclaim(device: Device): void {
