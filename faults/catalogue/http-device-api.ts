@@ -222,6 +222,11 @@ export const HTTP_FAULTS = [
     breaks: 'provisioning with the right key and a wrong secret provisions the device',
   },
   {
+    id: 'HTTP-PROV-03:refused-created-late',
+    breaks:
+      'provisioning with a wrong secret answers NOT_FOUND, and the device is created 20 ms later anyway (after the answer)',
+  },
+  {
     id: 'HTTP-PROV-03:disabled-ignored',
     breaks: 'a profile whose provisioning is DISABLED provisions devices as if it allowed new ones',
   },
