@@ -9,6 +9,7 @@ import { isFailure, type MqttVersion } from '../simulators/device/mqtt-connectio
 import { GATEWAY_TOPICS } from '../simulators/gateway/mqtt-gateway';
 import type { IotcWorld } from './world';
 import { connectGateway, connectPlainDevice, mqttUrl } from './support/gateway';
+import { measuredDelays } from './support/timing';
 /** `{{local}}` → the platform name of that device (journaled: the platform may create it). */
 function withDeviceNames(world: IotcWorld, text: string): string {
   return text.replace(/\{\{([^}]+)\}\}/g, (_match, local: string) =>
@@ -194,11 +195,15 @@ Then(
   async function (this: IotcWorld, local: string, profile: string) {
     const name = this.platformCreatedDevice(local);
     const expectedProfile = profile === 'default' ? 'default' : this.unique(profile);
+    const asked = performance.now();
     const record = await this.eventually(async () => {
       const found = await this.run.admin.findDeviceByName(name);
       assert.ok(found, `no device ${name} on the platform`);
       return found;
     });
+    // at least how long the platform took to create it (from this step, after the request that creates it): the
+    // quiet window of "no device ... exists" is derived from it
+    measuredDelays.record('device-creation', performance.now() - asked);
     assert.equal(record.type, expectedProfile, `the device ${name} has the profile ${record.type}`);
     if (!this.devices.has(local)) await this.adoptDevice(local, record);
   },

@@ -3,6 +3,7 @@
  * created.
  */
 import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { provision, type DeviceResponse } from '../simulators/device/http-device';
 import { provisionOverMqtt } from '../simulators/device/mqtt-provision';
@@ -13,6 +14,7 @@ import type { IotcWorld } from './world';
 import { answerOf } from './support/answer-of';
 import { creation } from '../src/target/journal';
 import { mqttUrl } from './support/gateway';
+import { LagWatch, quietWindowMs } from './support/timing';
 
 Given(
   'a device profile {string} with provisioning strategy {word}, key {string} and secret {string}',
@@ -150,8 +152,46 @@ Then(
   },
 );
 
+/**
+ * No device of that name exists, and none appears. A platform may create a device after it answered (a gateway's
+ * PUBACK means queued), so one lookup proves nothing: the lookup by name is first shown to find a device this
+ * scenario knows exists (one is created when it has none: a lookup that finds nothing would pass any absence),
+ * then the name is watched over a quiet window derived from the device creations the run measured
+ * (`device-creation`, recorded by "the platform eventually holds a device"), lengthened by the worst stall of the
+ * harness's event loop; a stall over half of eventuallyMs makes the verdict INCONCLUSIVE, never PASS.
+ */
 Then('no device {string} exists on the platform', async function (this: IotcWorld, local: string) {
-  const record = await this.run.admin.findDeviceByName(this.unique(local));
-  if (record) this.expectCreated('device', record.name);
-  assert.equal(record, undefined, `the device ${this.unique(local)} was created`);
+  const name = this.unique(local);
+  const known =
+    [...this.devices.values()][0] ?? (await this.createDevice(`${local}-lookup-control`));
+  const found = await this.run.admin.findDeviceByName(known.record.name);
+  assert.ok(
+    found,
+    `the lookup by name does not find ${known.record.name}, a device of this scenario`,
+  );
+  const { timeouts } = this.run.target;
+  const windowMs = quietWindowMs('device-creation', timeouts);
+  const watch = new LagWatch();
+  const started = performance.now();
+  try {
+    for (;;) {
+      const record = await this.run.admin.findDeviceByName(name);
+      if (record) this.expectCreated('device', record.name);
+      assert.equal(
+        record,
+        undefined,
+        `the device ${name} was created (${Math.round(performance.now() - started)} ms into the ${windowMs} ms watch)`,
+      );
+      // a stalled harness (on an embedded target, the platform stalls with it) lengthens the watch by the stall
+      const left = windowMs + watch.worstMs() - (performance.now() - started);
+      if (left <= 0) break;
+      await delay(Math.min(timeouts.pollIntervalMs, left));
+      watch.refuseIfStarved(timeouts.eventuallyMs / 2, `watching that no device ${name} appears`);
+    }
+  } finally {
+    watch.stop();
+  }
+  this.log(
+    `no device ${name} appeared over ${Math.round(performance.now() - started)} ms (window ${windowMs} ms)`,
+  );
 });

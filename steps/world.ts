@@ -80,6 +80,11 @@ export class IotcWorld extends World {
   connectorCredentials?: ConnectorCredentials;
   /** By local device name: when the platform acknowledged its last claim (Date.now() after the answer). */
   readonly claimsAcknowledgedAt = new Map<string, number>();
+  /**
+   * The longest a claim of this scenario took from its acknowledgement to the customer's successful claim (the
+   * positive control of a claim that must fail); unset while no claim of this scenario was proven registered.
+   */
+  claimRegistrationMs?: number;
   /** The outcome of the last bare MQTT connect with an access token. */
   mqttConnectOutcome?: MqttConnectOutcome;
   /** By local name of a gateway or MQTT device: the shared attribute updates on its own subscription, in order. */

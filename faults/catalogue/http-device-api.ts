@@ -177,6 +177,11 @@ export const HTTP_FAULTS = [
     breaks: 'a claim without secretKey registers the secret key "null", not the empty string',
   },
   {
+    id: 'HTTP-CLAIM-03:short-claim-not-registered',
+    breaks:
+      'a claim whose durationMs is under one second is answered 200 and registers nothing (a registration that "ends" at once)',
+  },
+  {
     id: 'HTTP-CLAIM-03:duration-ignored',
     breaks: 'a claim registration with durationMs lasts device.claim.duration instead',
   },
@@ -215,6 +220,11 @@ export const HTTP_FAULTS = [
   {
     id: 'HTTP-PROV-03:secret-not-checked',
     breaks: 'provisioning with the right key and a wrong secret provisions the device',
+  },
+  {
+    id: 'HTTP-PROV-03:refused-created-late',
+    breaks:
+      'provisioning with a wrong secret answers NOT_FOUND, and the device is created 20 ms later anyway (after the answer)',
   },
   {
     id: 'HTTP-PROV-03:disabled-ignored',

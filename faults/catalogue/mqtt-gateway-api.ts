@@ -260,6 +260,11 @@ export const GATEWAY_FAULTS = [
     breaks: 'a gateway claim is acknowledged but registers nothing',
   },
   {
+    id: 'GW-CLAIM-01:wrong-key-ends-registration',
+    breaks:
+      'a customer claim with a wrong secret key ends the registration: the right key fails afterwards, inside the window',
+  },
+  {
     id: 'GW-CLAIM-01:secret-key-dropped',
     breaks: 'the secretKey of a gateway claim is ignored: the registration holds the empty key',
   },

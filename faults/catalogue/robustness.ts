@@ -23,6 +23,11 @@ export const ROBUSTNESS_FAULTS = [
       'an HTTP telemetry body is decoded as Latin-1: bytes that are not UTF-8 are stored as other characters instead of U+FFFD',
   },
   {
+    id: 'ROB-UTF8-01:accepted-not-stored',
+    breaks:
+      'an HTTP telemetry body holding bytes that are not UTF-8 is answered 200 and nothing of it is stored (neither refused nor decoded)',
+  },
+  {
     id: 'ROB-SLOW-01:output-unbounded',
     breaks:
       'output for an MQTT client that does not read is queued without limit: the client is never disconnected',

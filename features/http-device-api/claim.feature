@@ -2,6 +2,9 @@
 Feature: Device claiming over the HTTP device API
   A device posts {secretKey, durationMs} to /claim; during durationMs a customer can claim the device with that
   secret key. secretKey defaults to the empty string and durationMs to the platform's device.claim.duration.
+  The platform may register a claim after it answered the device, so the customer claims until the registration is
+  there. A claim that must fail is the second half of a scenario: a control device's claim, made the same way, is
+  first claimed successfully, and the failing claim is tried only once that measured registration delay has passed.
 
   Background:
     Given a device "tracker" with an access token
@@ -14,8 +17,12 @@ Feature: Device claiming over the HTTP device API
 
   @HTTP-CLAIM-01
   Scenario: A claim with another secret key fails
+    Given a device "control" with an access token
     When the device "tracker" posts the claim {"secretKey": "right-key", "durationMs": 60000}
     Then the response status is 200
+    When the device "control" posts the claim {"secretKey": "right-key", "durationMs": 60000}
+    Then the response status is 200
+    And the customer can claim "control" with the secret key "right-key"
     And the customer cannot claim "tracker" with the secret key "wrong-key"
 
   @HTTP-CLAIM-02
@@ -26,8 +33,12 @@ Feature: Device claiming over the HTTP device API
 
   @HTTP-CLAIM-03
   Scenario: The claim registration ends after durationMs
+    Given a device "control" with an access token
     When the device "tracker" posts the claim {"secretKey": "brief", "durationMs": 400}
     Then the response status is 200
+    When the device "control" posts the claim {"secretKey": "brief", "durationMs": 400}
+    Then the response status is 200
+    And the customer can claim "control" with the secret key "brief" within its 400 ms claim window
     And once its 400 ms claim window has ended, the customer cannot claim "tracker" with the secret key "brief"
 
   @HTTP-CLAIM-04 @HTTP-CLAIM-02
@@ -44,6 +55,10 @@ Feature: Device claiming over the HTTP device API
 
   @HTTP-CLAIM-04
   Scenario: Without durationMs the claim registration ends when device.claim.duration has passed
+    Given a device "control" with an access token
     When the device "tracker" posts the claim {"secretKey": "default-window"}
     Then the response status is 200
+    When the device "control" posts the claim {"secretKey": "default-window"}
+    Then the response status is 200
+    And the customer can claim "control" with the secret key "default-window"
     And once the platform's device.claim.duration has ended, the customer cannot claim "tracker" with the secret key "default-window"

@@ -15,8 +15,12 @@ Feature: Claim, provisioning and firmware over MQTT
   @MQTT-DEV-CLAIM-01 @capability-claiming
   Scenario: A claim published over MQTT ends after its durationMs
     Given an MQTT device "tracker" connected over MQTT 3.1.1
+    And an MQTT device "control" connected over MQTT 3.1.1
     When the MQTT device "tracker" publishes the claim {"secretKey": "brief", "durationMs": 400}
     Then the PUBACK reports success
+    When the MQTT device "control" publishes the claim {"secretKey": "brief", "durationMs": 400}
+    Then the PUBACK reports success
+    And the customer can claim "control" with the secret key "brief" within its 400 ms claim window
     And once its 400 ms claim window has ended, the customer cannot claim "tracker" with the secret key "brief"
 
   @MQTT-DEV-PROV-01 @capability-provisioning

@@ -63,6 +63,10 @@ Feature: Telemetry and attributes on the MQTT device API
     And the platform sets the shared attributes of "meter" to {"interval": 5, "mode": "eco"}
     When the MQTT device "meter" publishes its own client attributes {"model": "X", "serial": "SN-1"}
     Then the PUBACK reports success
+    And the platform eventually holds client attributes of "meter":
+      | key    | value | type   |
+      | model  | X     | string |
+      | serial | SN-1  | string |
     When the MQTT device "meter" requests its attributes with clientKeys "model" and sharedKeys "interval"
     Then the MQTT device "meter" receives the attributes {"client": {"model": "X"}, "shared": {"interval": 5}}
     When the MQTT device "meter" requests its attributes with sharedKeys "mode,interval" only

@@ -59,3 +59,18 @@ Feature: Declared deviations of real platform versions (MQTT gateway API)
     And the gateway "gw" is still connected
     When the gateway "gw" publishes on "v1/gateway/disconnect" the payload {"type": "sensor"}
     Then the PUBACK carries a failure reason code
+
+  @deviation-GW-CLAIM-01 @capability-claiming
+  Scenario: A customer claim with a wrong secret key ends the registration: the right key fails afterwards
+    Given a gateway "gw" connected over MQTT 5
+    When the gateway "gw" connects the device "tracker"
+    And the gateway "gw" connects the device "control"
+    And the gateway "gw" publishes a claim for "tracker": {"secretKey": "gw-s3cret", "durationMs": 60000}
+    Then the PUBACK reports success
+    When the gateway "gw" publishes a claim for "control": {"secretKey": "gw-s3cret", "durationMs": 60000}
+    Then the PUBACK reports success
+    And the platform eventually holds a device "tracker" of the profile "default"
+    And the platform eventually holds a device "control" of the profile "default"
+    And the customer can claim "control" with the secret key "gw-s3cret"
+    And the customer cannot claim "tracker" with the secret key "wrong-key"
+    And the customer cannot claim "tracker" with the secret key "gw-s3cret"

@@ -87,7 +87,10 @@ export class PlatformReader {
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  /** Time series history of `keys` within [startTs, endTs], typed (useStrictDataTypes=true). */
+  /**
+   * Time series history of `keys` within [startTs, endTs], typed (useStrictDataTypes=true). The platform's endTs is
+   * exclusive (ThingsBoard's TsKvRepository.java:40: ts < endTs), so it is asked for endTs + 1.
+   */
   async timeseries(
     jwt: string,
     deviceId: string,
@@ -103,7 +106,7 @@ export class PlatformReader {
     const parameters = new URLSearchParams({
       keys: query.keys.join(','),
       startTs: String(query.startTs),
-      endTs: String(query.endTs),
+      endTs: String(query.endTs + 1),
       limit: String(query.limit),
       orderBy: query.orderBy,
       useStrictDataTypes: 'true',

@@ -129,14 +129,15 @@ function secondsFromEnv(name: string, fallback: number): number {
 export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
   const host = options.host ?? '127.0.0.1';
   const logger = options.logger ?? pino({ level: 'silent' });
+  const quirks = options.quirks ? QUIRKS_MODES[options.quirks] : NO_QUIRKS;
   const core = new PlatformCore({
     claimDurationMs: options.claimDurationMs ?? 86_400_000,
     minServerRpcTimeoutMs: options.minServerRpcTimeoutMs ?? 5000,
     maxDevices: options.maxDevices,
     asynchrony: options.asynchrony,
     onEffectError: (error, kind) => logger.error({ err: error, kind }, 'deferred effect failed'),
+    claimFailureEndsRegistration: quirks.wrongClaimKeyEndsRegistration,
   });
-  const quirks = options.quirks ? QUIRKS_MODES[options.quirks] : NO_QUIRKS;
   const clientRpc = options.clientRpcHandler ?? echoClientRpcHandler;
   const auth = new AdminAuth(core, {
     accessSeconds:

@@ -61,6 +61,11 @@ export interface Quirks {
    * the CONNACK refuses, as interfaces.md wants; the harness must read it so.
    */
   refusingConnackFollowedByDisconnect: boolean;
+  /**
+   * ThingsBoard evicts a device's claim registration when a customer claims it with a wrong secret key (or after its
+   * window): the right key fails afterwards (ClaimDevicesServiceImpl.java:142-147).
+   */
+  wrongClaimKeyEndsRegistration: boolean;
 }
 
 export const NO_QUIRKS: Quirks = {
@@ -76,6 +81,7 @@ export const NO_QUIRKS: Quirks = {
   negativeLongPollTimeoutExpires: false,
   gatewayDisconnectScalarDeviceAsText: false,
   refusingConnackFollowedByDisconnect: false,
+  wrongClaimKeyEndsRegistration: false,
 };
 
 export const QUIRKS_MODES = {
@@ -93,6 +99,7 @@ export const QUIRKS_MODES = {
     negativeLongPollTimeoutExpires: true,
     gatewayDisconnectScalarDeviceAsText: true,
     refusingConnackFollowedByDisconnect: true,
+    wrongClaimKeyEndsRegistration: true,
   },
 } as const satisfies Record<string, Quirks>;
 

@@ -37,7 +37,11 @@ export async function latestTelemetry(
   return out;
 }
 
-/** Values of the keys stored in [startTs, endTs], as the platform orders them (newest first). */
+/**
+ * Values of the keys stored in [startTs, endTs], both included, as the platform orders them (newest first). The
+ * platform's endTs is exclusive (ThingsBoard: `ts >= startTs AND ts < endTs`, TsKvRepository.java:40), so the query
+ * asks for endTs + 1.
+ */
 export async function telemetryHistory(
   session: AdminSession,
   deviceId: string,
@@ -46,7 +50,7 @@ export async function telemetryHistory(
   endTs: number,
   limit = 1000,
 ): Promise<Map<string, StoredValue[]>> {
-  const path = `${TELEMETRY_API}/${deviceId}/values/timeseries?${keysQuery(keys)}&startTs=${startTs}&endTs=${endTs}&limit=${limit}&useStrictDataTypes=true`;
+  const path = `${TELEMETRY_API}/${deviceId}/values/timeseries?${keysQuery(keys)}&startTs=${startTs}&endTs=${endTs + 1}&limit=${limit}&useStrictDataTypes=true`;
   const answer = await session.call('GET', path);
   const out = new Map<string, StoredValue[]>();
   for (const [key, series] of Object.entries((answer.json ?? {}) as Record<string, Series>))

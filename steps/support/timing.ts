@@ -102,6 +102,9 @@ export class NotEffective extends IotcError {
  *
  * Fails with NotEffective, naming `what`, when no try took effect in time; with Inconclusive instead when the
  * harness's own event loop was stalled for more than half of that time.
+ *
+ * `maxWatchMs` caps the watch after a try (default a quarter of eventuallyMs): an effect that lasts only a short
+ * while once it began (a claim registration of 400 ms) needs tries at least that often to be seen at all.
  */
 export async function untilEffective(
   what: string,
@@ -109,12 +112,14 @@ export async function untilEffective(
   act: (attempt: number) => Promise<void>,
   observed: (attempt: number) => Promise<boolean> | boolean,
   profile: TimingProfile,
+  options: { maxWatchMs?: number } = {},
 ): Promise<EffectOutcome> {
   const watch = new LagWatch();
   const started = performance.now();
   const deadline = started + profile.eventuallyMs;
   const starts: number[] = [];
-  let watchMs = 2 * profile.pollIntervalMs;
+  const maxWatchMs = Math.min(options.maxWatchMs ?? Infinity, profile.eventuallyMs / 4);
+  let watchMs = Math.min(2 * profile.pollIntervalMs, maxWatchMs);
   try {
     for (let attempt = 1; ; attempt++) {
       starts.push(performance.now());
@@ -131,7 +136,7 @@ export async function untilEffective(
         await delay(Math.min(profile.pollIntervalMs / 2, left));
       }
       if (performance.now() >= deadline) break;
-      watchMs = Math.min(2 * watchMs, profile.eventuallyMs / 4);
+      watchMs = Math.min(2 * watchMs, maxWatchMs);
     }
     const elapsed = performance.now() - started;
     watch.refuseIfStarved(elapsed / 2, `proving that ${what}`);

@@ -111,7 +111,8 @@ export async function startFakePlatform(devices: FakeDevice[]): Promise<FakePlat
       const out: Record<string, Array<{ ts: number; value: unknown }>> = {};
       for (const key of keys) {
         const points = (device.telemetry[key] ?? [])
-          .filter((point) => point.ts >= startTs && point.ts <= endTs)
+          // endTs is exclusive, as on ThingsBoard (TsKvRepository.java:40)
+          .filter((point) => point.ts >= startTs && point.ts < endTs)
           .sort((a, b) => (ascending ? a.ts - b.ts : b.ts - a.ts))
           .slice(0, limit);
         if (points.length) out[key] = points;

@@ -16,6 +16,7 @@ import { deviceApi, run, withoutDeviations } from '../support/deviations';
 
 const DECLARED = [
   'GW-ATTRREQ-01',
+  'GW-CLAIM-01',
   'GW-ERR-02',
   'GW-ERR-03',
   'GW-ERR-04',
@@ -94,8 +95,8 @@ test('quirks mode with a profile that declares no deviation: the deviating requi
     ...['errors', 'key-value-data', 'provision', 'versioning', 'deviations'].map((name) =>
       join(ROOT, 'features', 'http-device-api', `${name}.feature`),
     ),
-    ...['attributes', 'telemetry', 'errors', 'payload-properties', 'deviations'].map((name) =>
-      join(ROOT, 'features', 'mqtt-gateway-api', `${name}.feature`),
+    ...['attributes', 'claim', 'telemetry', 'errors', 'payload-properties', 'deviations'].map(
+      (name) => join(ROOT, 'features', 'mqtt-gateway-api', `${name}.feature`),
     ),
   ];
   const { code, report } = await run(path, dir, features);

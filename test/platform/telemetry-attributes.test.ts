@@ -97,6 +97,20 @@ test('timestamped form and array form (mixed elements) keep their timestamps', a
     history.t.map((entry: { ts: number }) => entry.ts),
     [1700000000100, 1700000000123, 1700000000200],
   );
+  // startTs is inclusive and endTs exclusive, as on ThingsBoard (TsKvRepository.java:40: ts >= startTs AND ts < endTs)
+  const bounded = (
+    await call(
+      base,
+      'GET',
+      `/api/plugins/telemetry/DEVICE/${device.id}/values/timeseries?keys=t&startTs=1700000000100&endTs=1700000000200&orderBy=ASC&useStrictDataTypes=true`,
+      { jwt },
+    )
+  ).json;
+  assert.deepEqual(
+    bounded.t.map((entry: { ts: number }) => entry.ts),
+    [1700000000100, 1700000000123],
+    'endTs is exclusive',
+  );
   // members beside ts and values are ignored, as on the MQTT topics (one rule for every transport)
   const extra = await call(base, 'POST', `/api/v1/${device.token}/telemetry`, {
     raw: '{"ts":1700000000300,"values":{"t":3.5},"extra":2}',

@@ -16,6 +16,8 @@ export function registerClaim(
   defaultDurationMs: number,
 ): void {
   if (device.customerId || faultActive('HTTP-CLAIM-01:not-registered')) return;
+  const short = durationMs !== undefined && durationMs > 0 && durationMs < 1000;
+  if (short && faultActive('HTTP-CLAIM-03:short-claim-not-registered')) return;
   const now = Date.now();
   if (device.claim && device.claim.expiresAt > now) return;
   const given = durationMs !== undefined && durationMs > 0;
@@ -33,13 +35,25 @@ function faultyDefaultDuration(defaultDurationMs: number): number {
   return faultActive('HTTP-CLAIM-04:no-default') ? 0 : defaultDurationMs;
 }
 
-/** Customer side: CLAIMED when already owned; FAILURE when there is no registration, it expired, or the key differs. */
-export function claimDevice(device: Device, customerId: string, secretKey: string): ClaimResult {
+/**
+ * Customer side: CLAIMED when already owned; FAILURE when there is no registration, it expired, or the key differs.
+ * A failed attempt leaves the registration as it was, unless `failureEndsRegistration` (ThingsBoard's quirk: it
+ * evicts the registration, ClaimDevicesServiceImpl.java:142-147).
+ */
+export function claimDevice(
+  device: Device,
+  customerId: string,
+  secretKey: string,
+  failureEndsRegistration = false,
+): ClaimResult {
   if (device.customerId) return 'CLAIMED';
   const registration = device.claim;
   const secretMatches =
     registration?.secretKey === secretKey || faultActive('HTTP-CLAIM-01:secret-not-checked');
-  if (!registration || registration.expiresAt <= Date.now() || !secretMatches) return 'FAILURE';
+  if (!registration || registration.expiresAt <= Date.now() || !secretMatches) {
+    if (failureEndsRegistration) device.claim = null;
+    return 'FAILURE';
+  }
   device.customerId = customerId;
   device.claim = null;
   return 'SUCCESS';

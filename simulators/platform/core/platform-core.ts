@@ -56,6 +56,8 @@ interface CoreOptions {
   asynchrony?: AsynchronyOptions;
   /** Told of a deferred effect that threw. */
   onEffectError?: EffectErrorListener;
+  /** A failed customer claim evicts the device's claim registration (quirks: wrongClaimKeyEndsRegistration). */
+  claimFailureEndsRegistration?: boolean;
 }
 
 export class PlatformCore implements DeviceStore {
@@ -358,7 +360,13 @@ export class PlatformCore implements DeviceStore {
   }
 
   claim(device: Device, customerId: string, secretKey: string): ClaimResult {
-    return claimDevice(device, customerId, secretKey);
+    return claimDevice(
+      device,
+      customerId,
+      secretKey,
+      this.options.claimFailureEndsRegistration ||
+        faultActive('GW-CLAIM-01:wrong-key-ends-registration'),
+    );
   }
 
   reclaim(device: Device): void {

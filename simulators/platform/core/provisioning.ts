@@ -31,6 +31,14 @@ export function provisionDevice(core: DeviceStore, request: ProvisionRequest): P
   const disabled =
     profile?.provisionType === 'DISABLED' && !faultActive('HTTP-PROV-03:disabled-ignored');
   if (!profile?.provisionDeviceSecret || !secretMatches || disabled) {
+    if (profile && !secretMatches && faultActive('HTTP-PROV-03:refused-created-late'))
+      setTimeout(() => {
+        try {
+          core.createDevice({ name: deviceName, profileId: profile.id });
+        } catch {
+          // the name is taken: nothing to create
+        }
+      }, 20);
     return { status: 'NOT_FOUND' };
   }
   if (!deviceName.trim()) return { status: 'FAILURE' };

@@ -85,14 +85,17 @@ function mergeByTs(series: TimeseriesEntry[], entries: TimeseriesEntry[]): Times
   return merged;
 }
 
-/** History of one key in [startTs, endTs], newest first unless ascending, at most `limit` entries. */
+/**
+ * History of one key in [startTs, endTs): endTs is exclusive, as on ThingsBoard (TsKvRepository.java:40, 50, 58;
+ * interfaces.md does not say), newest first unless ascending, at most `limit` entries.
+ */
 export function historyOf(
   device: Device,
   key: string,
   range: { startTs: number; endTs: number; limit: number; ascending: boolean },
 ): TimeseriesEntry[] {
   const inRange = (device.history.get(key) ?? []).filter(
-    (entry) => entry.ts >= range.startTs && entry.ts <= range.endTs,
+    (entry) => entry.ts >= range.startTs && entry.ts < range.endTs,
   );
   if (!range.ascending) inRange.reverse();
   return inRange.slice(0, range.limit);

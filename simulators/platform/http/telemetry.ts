@@ -1,5 +1,6 @@
 /** POST /api/v1/{token}/telemetry: object, array or timestamped form; validated whole, then stored. 200, empty body. */
 import { MAX_BODY, authenticate, payloadFailure, type DeviceHandler } from './context';
+import { isUtf8 } from 'node:buffer';
 import { readBody, sendEmpty } from './exchange';
 import { telemetryEntries } from '../core/payloads';
 import { faultActive } from '../../../faults';
@@ -11,6 +12,8 @@ export const postTelemetry: DeviceHandler = async (request, response, params, ap
   const device = authenticate(api, params, request, response);
   if (!device) return;
   const body = await readBody(request, MAX_BODY);
+  if (faultActive('ROB-UTF8-01:accepted-not-stored') && !isUtf8(body))
+    return sendEmpty(response, 200);
   try {
     const records = await runPayloadJobSoon({
       kind: 'telemetry',
