@@ -254,12 +254,11 @@ export const HARNESS_FAULT_NAMES = { noReadinessProof: 'no-readiness-proof' } as
 
 export const HARNESS_FAULT_CATALOGUE: readonly HarnessFaultDefinition[] = [
   {
-    // Killed only by an asynchronous twin (the `twin` branch: the device actor handles the session open and the
-    // subscription after the SUBACK / PUBACK, as ThingsBoard's core queue does); the synchronous twin of main
-    // delivers an update sent right after the acknowledgement, so there it survives (checked: 35 of 35 scenarios
-    // PASS). Real ThingsBoard 4.3.1.3 kills it, by chance of the race: one run FAILed GW-GEN-03, GW-EVT-02,
-    // GW-DISC-01, GW-STATE-05, GW-STATE-06 and MQTT-DEV-ATTR-03. Check:
-    // IOTC_HARNESS_FAULT=no-readiness-proof node bin/iotc.js run --target embedded-thingsboard-4.3 <features>
+    // Killed by the asynchronous twin (embedded-thingsboard-4.3: the device actor handles the session open and the
+    // subscription after the SUBACK / PUBACK, as ThingsBoard's core queue does; test/integration/harness-fault.test.ts
+    // runs it in npm test). A synchronous reference delivers an update sent right after the acknowledgement, so there
+    // it survives. Real ThingsBoard 4.3.1.3 kills it by chance of the race: one run FAILed GW-GEN-03, GW-EVT-02,
+    // GW-DISC-01, GW-STATE-05, GW-STATE-06 and MQTT-DEV-ATTR-03.
     id: `GW-STATE-04:${HARNESS_FAULT_NAMES.noReadinessProof}`,
     breaks:
       "the harness skips its readiness proofs: the shared attribute update under test follows the SUBACK or the gateway connect's PUBACK at once, and the check after a disconnect is one round, not eventual",

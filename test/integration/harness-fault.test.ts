@@ -1,0 +1,68 @@
+/**
+ * The harness's own fault against the asynchronous twin: with its readiness proofs skipped (IOTC_HARNESS_FAULT=
+ * no-readiness-proof), the suite sends the update under test right after the SUBACK or the gateway connect's PUBACK,
+ * as it did before it proved its effects; the twin, like ThingsBoard, registers the session later and drops that
+ * update, so the scenarios FAIL there. This is what makes CI catch a scenario that assumes a synchronous platform,
+ * before a user's staging ThingsBoard does. Without the fault, the same features PASS on the same twin.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HARNESS_FAULT_CATALOGUE } from '../../faults/client-catalogue';
+import { faultRequirement } from '../../faults';
+import { exitOf, ROOT, spawnIotc } from '../support/children';
+import type { Report } from '../support/deviations';
+
+async function runWith(
+  target: string,
+  fault: string | undefined,
+  features: readonly string[],
+): Promise<{ code: number | null; report: Report; output: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-harness-fault-'));
+  const reports = join(dir, 'reports');
+  const env: NodeJS.ProcessEnv = { ...process.env, IOTC_STATE_DIR: join(dir, 'state') };
+  delete env.IOTC_HARNESS_FAULT;
+  if (fault) env.IOTC_HARNESS_FAULT = fault;
+  const { code, output } = await exitOf(
+    spawnIotc(
+      [
+        'run',
+        '--target',
+        target,
+        '--reports',
+        reports,
+        ...features.map((feature) => join(ROOT, feature)),
+      ],
+      { env },
+    ),
+  );
+  const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as Report;
+  return { code, report, output };
+}
+
+for (const fault of HARNESS_FAULT_CATALOGUE) {
+  const name = fault.id.slice(fault.id.indexOf(':') + 1);
+  test(`harness fault ${fault.id}: killed by the asynchronous twin, and its features PASS without it`, {
+    timeout: 900_000, // a hang guard only: about 50 s each run here when quiet
+  }, async () => {
+    const broken = await runWith(fault.target, name, fault.features);
+    assert.equal(broken.code, 1, broken.output.slice(-3000));
+    const failed = broken.report.requirements
+      .filter((requirement) => requirement.verdict === 'FAIL')
+      .map((requirement) => requirement.id);
+    assert.ok(
+      failed.includes(faultRequirement(fault.id)),
+      `${fault.id} survived: FAIL only ${failed.join(', ') || 'nothing'}`,
+    );
+    const expected = new Set([faultRequirement(fault.id), ...Object.keys(fault.alsoChanges ?? {})]);
+    assert.deepEqual(
+      failed.filter((id) => !expected.has(id)),
+      [],
+      'requirements the fault does not touch FAILed',
+    );
+    const sound = await runWith(fault.target, undefined, fault.features);
+    assert.equal(sound.code, 0, sound.output.slice(-3000));
+  });
+}
