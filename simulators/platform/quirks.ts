@@ -27,6 +27,23 @@ export interface Quirks {
    * where MQTT wants PUBREC (3.1.1) or, after the CONNACK's maximum QoS 1, DISCONNECT 0x9B (5).
    */
   qos2AnsweredWithPuback: boolean;
+  /**
+   * ThingsBoard's admin API (AUTH-05): `X-Authorization: Basic …` is answered 302 to /oauth2Login (the OAuth2 login
+   * entry point), and a refresh token used as a Bearer token 500, from unboxing its missing `enabled` claim
+   * (JwtTokenFactory.java:142), instead of 401.
+   */
+  adminAuthRefusalsAsThingsboard: boolean;
+  /**
+   * ThingsBoard's MQTT pipeline has no idle handler (MqttTransportServerInitializer.java:40-57): a connection that
+   * never sends CONNECT stays open (ROB-CONN-02; MQTT_TIMEOUT is the RPC delivery timeout,
+   * MqttTransportHandler.java:1555), and the CONNECT's keep-alive is not enforced.
+   */
+  mqttNoIdleTimeouts: boolean;
+  /**
+   * ThingsBoard writes to an MQTT channel without checking that it is writable (no isWritable in the transport): a
+   * client that stops reading has everything queued for it and stays connected (ROB-SLOW-01).
+   */
+  mqttOutputUnbounded: boolean;
 }
 
 export const NO_QUIRKS: Quirks = {
@@ -37,6 +54,9 @@ export const NO_QUIRKS: Quirks = {
   gatewayEntryWithoutTsIsKeyValues: false,
   provisioningFieldsOptional: false,
   qos2AnsweredWithPuback: false,
+  adminAuthRefusalsAsThingsboard: false,
+  mqttNoIdleTimeouts: false,
+  mqttOutputUnbounded: false,
 };
 
 export const QUIRKS_MODES = {
@@ -49,6 +69,9 @@ export const QUIRKS_MODES = {
     gatewayEntryWithoutTsIsKeyValues: true,
     provisioningFieldsOptional: true,
     qos2AnsweredWithPuback: true,
+    adminAuthRefusalsAsThingsboard: true,
+    mqttNoIdleTimeouts: true,
+    mqttOutputUnbounded: true,
   },
 } as const satisfies Record<string, Quirks>;
 
