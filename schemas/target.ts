@@ -135,7 +135,7 @@ export const targetProfileSchema = {
         sysAdmin: {
           ...credentialsSchema,
           description:
-            'System administrator: only for the tenant-limits capability (it changes the tenant profile).',
+            'System administrator: only for the tenant-limits capability (it changes the tenant profile) and the jwt-settings capability (it changes the token lifetimes).',
         },
         accessTokenLifetimeSec: {
           description:
@@ -148,9 +148,20 @@ export const targetProfileSchema = {
           type: 'integer',
           minimum: 1,
         },
+        shortestTokenLifetimesSec: {
+          description:
+            "The shortest token lifetimes (seconds) the target's JWT settings accept (capability jwt-settings): the expiry scenarios set these and wait them out. ThingsBoard refuses an access token under 60 s and a refresh token under 900 s (DefaultJwtSettingsValidator.java:42-47). Default: 2 and 6, which the reference accepts.",
+          type: 'object',
+          properties: {
+            access: { type: 'integer', minimum: 1 },
+            refresh: { type: 'integer', minimum: 2 },
+          },
+          required: ['access', 'refresh'],
+          additionalProperties: false,
+        },
         mqttConnectTimeoutMs: {
           description:
-            'How long the MQTT transport waits for the CONNECT of a new connection before it closes it (ThingsBoard: MQTT_TIMEOUT, 10000). The robustness scenario of a connection that never sends CONNECT waits this long.',
+            'How long the MQTT transport waits for the CONNECT of a new connection before it closes it (default 10000). ThingsBoard has no such timeout (no idle handler in its MQTT pipeline; MQTT_TIMEOUT is the RPC delivery timeout, MqttTransportHandler.java:1555): its profiles declare the deviation ROB-CONN-02. The robustness scenario of a connection that never sends CONNECT waits this long.',
           type: 'integer',
           minimum: 1,
         },

@@ -77,6 +77,23 @@ Then('the answer is the tenant administrator', function (this: IotcWorld) {
   assert.equal(user.email, this.run.target.tenantAdmin.username);
 });
 
+Then(
+  'the answer is a redirect to the login page {string}, serving nothing',
+  function (this: IotcWorld, page: string) {
+    const answer = this.adminAuth.answer!;
+    assert.ok(
+      [301, 302, 303, 307, 308].includes(answer.status),
+      `answered ${answer.status}, not a redirect: ${answer.text.slice(0, 200)}`,
+    );
+    const target = new URL(answer.location ?? '', `${this.run.target.adminUrl}/`);
+    assert.equal(target.pathname, page, `redirected to ${answer.location}`);
+    assert.ok(
+      !answer.text.includes(this.run.target.tenantAdmin.username),
+      'the redirect carries the user',
+    );
+  },
+);
+
 Then('the answer is {int}', function (this: IotcWorld, status: number) {
   const answer = this.adminAuth.answer!;
   assert.equal(answer.status, status, `answered ${answer.status}: ${answer.text.slice(0, 200)}`);

@@ -6,22 +6,56 @@ import type { IotcWorld } from './world';
 import { request } from './support/admin-auth';
 import { answerOf } from './support/answer-of';
 
+/** Redirects a browser follows on a GET before it gives up (Chrome and Firefox allow 20; a page needs one or two). */
+const MAX_REDIRECTS = 10;
+
+/**
+ * GET as a browser loads a page or a script: a redirect (301, 302, 303, 307, 308) is followed to its Location,
+ * resolved against the URL that answered it. ThingsBoard answers /swagger-ui.html with 302 to
+ * /swagger-ui/index.html (springdoc). Only locations under the administration URL are followed (the harness speaks
+ * to the target only); the answer and the URL that gave it are returned.
+ */
+async function browse(
+  world: IotcWorld,
+  url: URL,
+  accept: string,
+): Promise<{ answer: Awaited<ReturnType<typeof request>>; url: URL }> {
+  const base = new URL(`${world.run.target.adminUrl}/`);
+  for (let hops = 0; ; hops++) {
+    assert.ok(
+      url.origin === base.origin && url.pathname.startsWith(base.pathname),
+      `${url.href} is not under the administration URL ${base.href}`,
+    );
+    const path = `/${url.pathname.slice(base.pathname.length)}${url.search}`;
+    const answer = await request(world, 'GET', path, { accept });
+    if (![301, 302, 303, 307, 308].includes(answer.status)) return { answer, url };
+    assert.ok(answer.location, `${path} answered ${answer.status} without a Location`);
+    assert.ok(hops < MAX_REDIRECTS, `more than ${MAX_REDIRECTS} redirects from ${path}`);
+    url = new URL(answer.location, url);
+  }
+}
+
 Then(
   'the interactive documentation page \\/swagger-ui.html is served with its scripts',
   async function (this: IotcWorld) {
-    const page = await request(this, 'GET', '/swagger-ui.html', { accept: 'text/html' });
-    assert.equal(page.status, 200, `/swagger-ui.html answered ${page.status}`);
+    const { answer: page, url: pageUrl } = await browse(
+      this,
+      new URL(`${this.run.target.adminUrl}/swagger-ui.html`),
+      'text/html',
+    );
+    assert.equal(
+      page.status,
+      200,
+      `/swagger-ui.html led to ${pageUrl.pathname}, which answered ${page.status}`,
+    );
     assert.match(page.text, /swagger-ui/i, 'the page is not Swagger UI');
-    const scripts = [...page.text.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => match[1]);
+    const scripts = [...page.text.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => match[1]!);
     assert.ok(scripts.length > 0, 'the page loads no script');
     for (const script of scripts) {
-      const path = script.startsWith('http')
-        ? new URL(script).pathname
-        : script.startsWith('/')
-          ? script
-          : `/${script}`;
-      const answer = await request(this, 'GET', path, { accept: '*/*' });
-      assert.equal(answer.status, 200, `${path} answered ${answer.status}`);
+      // a relative src is relative to the page's own URL (after the redirect), as the browser reads it
+      const { answer, url } = await browse(this, new URL(script, pageUrl), '*/*');
+      assert.equal(answer.status, 200, `${script} (${url.pathname}) answered ${answer.status}`);
+      assert.ok(answer.text.length > 0, `${script} (${url.pathname}) is empty`);
     }
   },
 );
@@ -33,18 +67,21 @@ async function apiDescription(world: IotcWorld) {
 }
 
 /**
- * Whether a documented path template is the expected one: `{}` stands for any path parameter, and a literal may be
- * documented as a parameter too (ThingsBoard documents DEVICE as {entityType}).
+ * Whether a documented path template is the expected one. In the expected path `{}` stands for any path parameter,
+ * `{DEVICE}` for the literal DEVICE or a parameter in its place (ThingsBoard documents DEVICE as {entityType}), and
+ * any other segment must be documented literally: a parameter does not stand for a literal the table did not mark.
  */
 function samePath(documented: string, expected: string): boolean {
   const have = documented.split('/');
   const want = expected.split('/');
-  const parameter = (segment: string) => /^\{[^}]*\}$/.test(segment);
+  const parameter = (segment: string | undefined) => /^\{[^}]*\}$/.test(segment ?? '');
   return (
     have.length === want.length &&
-    want.every((segment, index) =>
-      segment === '{}' ? parameter(have[index]) : segment === have[index] || parameter(have[index]),
-    )
+    want.every((segment, index) => {
+      if (segment === '{}') return parameter(have[index]);
+      if (parameter(segment)) return have[index] === segment.slice(1, -1) || parameter(have[index]);
+      return segment === have[index];
+    })
   );
 }
 

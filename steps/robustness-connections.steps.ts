@@ -11,6 +11,8 @@ import { deviceRequest } from '../simulators/device/http-device';
 import { mqttUrl } from './support/gateway';
 import { settlesWithin } from './support/eventually';
 import { RawMqttClient } from '../simulators/device/raw-mqtt-client';
+import { LagWatch, untilEffective } from './support/timing';
+import { setTimeout as delay } from 'node:timers/promises';
 
 function bareClient(world: IotcWorld, local: string): RawMqttClient {
   const client = world.robustness.bareClients.get(local);
@@ -23,6 +25,7 @@ function bareClient(world: IotcWorld, local: string): RawMqttClient {
 async function openBare(world: IotcWorld, local: string): Promise<RawMqttClient> {
   const client = await RawMqttClient.open({ url: mqttUrl(world), tls: world.run.target.tls });
   world.robustness.bareClients.set(local, client);
+  world.robustness.openedAt.set(local, Date.now());
   world.cleanups.push({
     what: `bare MQTT connection ${local}`,
     undo: async () => client.destroy(),
@@ -51,6 +54,14 @@ When(
   'the bare connection {string} subscribes to its attribute updates and stops reading',
   async function (this: IotcWorld, local: string) {
     const client = bareClient(this, local);
+    const read = { sequences: new Set<number>(), markers: new Set<number>() };
+    this.robustness.updatesRead.set(local, read);
+    client.onPublish((topic, payload) => {
+      if (topic !== 'v1/devices/me/attributes') return;
+      const update = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
+      if (typeof update.iotc_sequence === 'number') read.sequences.add(update.iotc_sequence);
+      if (typeof update.iotc_marker === 'number') read.markers.add(update.iotc_marker);
+    });
     await client.subscribe('v1/devices/me/attributes', this.run.target.timeouts.requestMs);
     client.pause();
   },
@@ -87,20 +98,66 @@ When('the bare connection {string} reads again', function (this: IotcWorld, loca
   bareClient(this, local).resume();
 });
 
+/**
+ * After a client that did not read reads again: the positive control is a marker update sent now, repeated until the
+ * client reads it (or the target has closed the connection). The updates queued before it have been written by then
+ * (one session, one channel), so what the client has read of the bulk updates is what the target kept for it.
+ */
+async function drainWithMarker(world: IotcWorld, local: string) {
+  const client = bareClient(world, local);
+  const read = world.robustness.updatesRead.get(local);
+  if (!read) throw new Error(`the bare connection "${local}" did not subscribe in this scenario`);
+  const device = world.device(local);
+  const { timeouts } = world.run.target;
+  const outcome = await untilEffective(
+    `a marker update reaches "${local}" (or its connection ends) after it reads again`,
+    'attribute update after a slow reader resumed',
+    (attempt) =>
+      client.closed
+        ? Promise.resolve()
+        : world.run.admin.saveAttributes(device.record.id, 'SHARED_SCOPE', {
+            iotc_marker: attempt,
+          }),
+    () => client.closed || read.markers.size > 0,
+    // a target that queued everything writes it all before the marker: allow the request timeout for that
+    {
+      eventuallyMs: Math.max(timeouts.eventuallyMs, timeouts.requestMs),
+      pollIntervalMs: timeouts.pollIntervalMs,
+    },
+  );
+  world.log(
+    `${local}: ${client.closed ? 'connection closed by the target' : 'marker read'} after ${outcome.tries} marker(s); ${read.sequences.size} bulk updates read`,
+  );
+  return { client, read };
+}
+
 Then(
   /^the target has disconnected "([^"]*)" or dropped some of the (\d+) updates$/,
   async function (this: IotcWorld, local: string, count: string) {
-    const client = bareClient(this, local);
     const all = Number(count);
-    const received = () => client.received.get('v1/devices/me/attributes') ?? 0;
-    // what the socket buffers held arrives first; then the connection ends, or everything was queued for it
-    await this.eventually(() =>
-      assert.ok(client.closed || received() >= all, `${received()} of ${all} updates so far`),
-    ).catch(() => undefined);
+    const { client, read } = await drainWithMarker(this, local);
     assert.ok(
-      client.closed || received() < all,
+      client.closed || read.sequences.size < all,
       `the target queued all ${all} updates for a client that did not read, and kept it connected`,
     );
+  },
+);
+
+Then(
+  /^the target has delivered all (\d+) updates to "([^"]*)" and kept it connected$/,
+  async function (this: IotcWorld, count: string, local: string) {
+    const all = Number(count);
+    const { client, read } = await drainWithMarker(this, local);
+    assert.ok(!client.closed, `the target closed the connection of "${local}"`);
+    // the marker may overtake the last bulk updates (ThingsBoard reorders updates at times): they are awaited
+    await this.eventually(() =>
+      assert.equal(
+        read.sequences.size,
+        all,
+        `"${local}" read ${read.sequences.size} of the ${all} updates`,
+      ),
+    );
+    assert.ok(!client.closed, `the target closed the connection of "${local}"`);
   },
 );
 
@@ -212,5 +269,45 @@ Then(
       [],
       `${wrong.length} polls were not answered as they should`,
     );
+  },
+);
+
+/**
+ * Deviation ROB-CONN-02 (ThingsBoard has no CONNECT deadline): the connection is still open once the CONNECT timeout
+ * the profile names has passed since it opened, by a margin of half the profile's eventuallyMs; the scenario's other
+ * connection, closed by the target, is the positive control that a close is seen.
+ */
+Then(
+  'the bare connection {string} is still open once the CONNECT timeout has passed',
+  async function (this: IotcWorld, local: string) {
+    const client = bareClient(this, local);
+    const { mqttConnectTimeoutMs, timeouts } = this.run.target;
+    const until =
+      this.robustness.openedAt.get(local)! + mqttConnectTimeoutMs + timeouts.eventuallyMs / 2;
+    const watch = new LagWatch();
+    try {
+      for (let now = Date.now(); now < until && !client.closed; now = Date.now())
+        await Promise.race([client.whenClosed(), delay(until - now)]);
+      assert.ok(!client.closed, `the target closed the connection ${local} without a CONNECT`);
+      // a close that arrived during a stall would be seen late, not missed: only an open connection matters here
+      watch.refuseIfStarved(
+        timeouts.eventuallyMs / 2,
+        `waiting for the CONNECT timeout of ${local}`,
+      );
+    } finally {
+      watch.stop();
+    }
+  },
+);
+
+When(
+  'the bare connection {string} connects as the device {string} and is accepted',
+  async function (this: IotcWorld, local: string, device: string) {
+    const client = bareClient(this, local);
+    const code = await client.connect(
+      this.device(device).token,
+      this.run.target.timeouts.requestMs,
+    );
+    assert.equal(code, 0, `the late CONNECT on ${local} was refused with ${code}`);
   },
 );

@@ -210,7 +210,7 @@ Then(
       const stored = (await this.run.admin.latestTelemetry(device.record.id, [key])).get(key);
       // a key never stored reads back as {"ts": <now>, "value": null} (ThingsBoard: SqlTimeseriesLatestDao.java:290,
       // and the reference alike): no value is "not stored (yet)", never a stored value
-      assert.ok(stored?.value !== undefined, `${key} is not stored yet`);
+      assert.ok(stored && stored.value?.value != null, `${key} is not stored yet`);
       // a value stored in another reading is there for good: no use waiting
       if (stored.value?.value !== 'a\uFFFD\uFFFDb')
         throw new GiveUp(

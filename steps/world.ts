@@ -102,7 +102,12 @@ export class IotcWorld extends World {
   /** Credentials of the administration API this scenario obtained (admin-auth steps). */
   readonly adminAuth: AdminAuthState = { secrets: new Map() };
   /** What a robustness scenario keeps between its steps. */
-  readonly robustness: RobustnessState = { bareClients: new Map(), polls: [] };
+  readonly robustness: RobustnessState = {
+    bareClients: new Map(),
+    polls: [],
+    updatesRead: new Map(),
+    openedAt: new Map(),
+  };
   /** By local device name: the id of the last RPC request an HTTP device polled. */
   readonly polledRpcIds = new Map<string, number>();
   /** Drivers with their own connection pool (HTTPS), closed by the After hook. */

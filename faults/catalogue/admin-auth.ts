@@ -45,6 +45,11 @@ export const ADMIN_AUTH_FAULTS = [
     breaks: 'an expired access token is accepted (its exp is not checked)',
   },
   {
+    id: 'AUTH-05:expired-refresh-accepted',
+    breaks:
+      'POST /api/auth/token exchanges an expired refresh token for a new pair (its exp is not checked)',
+  },
+  {
     id: 'AUTH-05:refused-403',
     breaks: 'a request without valid credentials is refused with 403 instead of 401',
   },
@@ -98,6 +103,11 @@ export const ADMIN_AUTH_FAULTS = [
     breaks: '/swagger-ui.html answers 404',
   },
   {
+    id: 'AUTH-DOC-01:redirect-to-missing-page',
+    breaks:
+      '/swagger-ui.html redirects (302) to /swagger-ui/index.html, which does not exist (404)',
+  },
+  {
     id: 'AUTH-DOC-01:script-missing',
     breaks: 'the Swagger UI bundle script the page loads answers 404',
   },
@@ -112,6 +122,11 @@ export const ADMIN_AUTH_FAULTS = [
   {
     id: 'AUTH-DOC-05:only-auth-endpoints',
     breaks: 'the API description lists only the login, refresh and current-user endpoints',
+  },
+  {
+    id: 'AUTH-DOC-05:templated-literals',
+    breaks:
+      'the API description documents every path with its segments after /api as parameters (/api/{segment2}/{segment3}), naming no endpoint',
   },
   {
     id: 'AUTH-DOC-05:login-missing',

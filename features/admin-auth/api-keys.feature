@@ -20,7 +20,7 @@ Feature: API keys of the administration REST API
     And the current user is requested with X-Authorization "ApiKey <api key>"
     Then the answer is the tenant administrator
 
-  @AUTH-KEY-02 @AUTH-05
+  @AUTH-KEY-02
   Scenario: A disabled API key is refused until it is enabled again
     When the API key is disabled
     And the current user is requested with X-Authorization "ApiKey <api key>"
@@ -29,13 +29,13 @@ Feature: API keys of the administration REST API
     And the current user is requested with X-Authorization "ApiKey <api key>"
     Then the answer is the tenant administrator
 
-  @AUTH-KEY-04 @AUTH-05
+  @AUTH-KEY-04
   Scenario: A revoked (deleted) API key is refused
     When the API key is deleted
     And the current user is requested with X-Authorization "ApiKey <api key>"
     Then the answer is 401
 
-  @AUTH-KEY-03 @AUTH-05
+  @AUTH-KEY-03
   Scenario: An API key is valid until its expiry date and refused after it
     Given an API key of the tenant administrator that expires in 800 ms
     When the current user is requested with X-Authorization "ApiKey <api key>"

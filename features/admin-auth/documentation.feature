@@ -13,6 +13,7 @@ Feature: Interactive documentation of the administration REST API
 
   @AUTH-DOC-05
   Scenario: The API description lists the administration endpoints
+    (`{}` is any path parameter; `{DEVICE}` is the literal DEVICE, which may be documented as a parameter)
     Then its API description lists these endpoints:
       | POST   | /api/auth/login                                          |
       | GET    | /api/auth/user                                           |
@@ -21,4 +22,4 @@ Feature: Interactive documentation of the administration REST API
       | GET    | /api/device/{}                                           |
       | DELETE | /api/device/{}                                           |
       | GET    | /api/device/{}/credentials                               |
-      | GET    | /api/plugins/telemetry/DEVICE/{}/values/timeseries       |
+      | GET    | /api/plugins/telemetry/{DEVICE}/{}/values/timeseries     |

@@ -38,3 +38,27 @@ Feature: Every protected endpoint refuses requests without valid credentials
   Scenario: The same endpoints answer with a valid JWT
     When GET "/api/device/<device id>" is requested with X-Authorization "Bearer <jwt>"
     Then the answer is 200
+
+  @deviation-AUTH-05
+  Scenario Outline: <path> refuses a missing or malformed credential with 401, except Basic (a redirect to the OAuth2 login) and a refresh token (500)
+    When GET "<path>" is requested with X-Authorization "Bearer <jwt>"
+    Then the answer is 200
+    When GET "<path>" is requested without X-Authorization
+    Then the answer is refused with 401 and errorCode 10
+    When GET "<path>" is requested with X-Authorization "Bearer not-a-jwt"
+    Then the answer is 401
+    When GET "<path>" is requested with X-Authorization "Bearer <jwt>x"
+    Then the answer is 401
+    When GET "<path>" is requested with X-Authorization "ApiKey tb_no-such-key-at-all"
+    Then the answer is 401
+    When GET "<path>" is requested with X-Authorization "Basic dXNlcjpwYXNz"
+    Then the answer is a redirect to the login page "/oauth2Login", serving nothing
+    When GET "<path>" is requested with X-Authorization "Bearer <refresh token>"
+    Then the answer is 500
+
+    Examples:
+      | path                                                                  |
+      | /api/auth/user                                                        |
+      | /api/tenant/devices?pageSize=10&page=0                                |
+      | /api/device/<device id>                                               |
+      | /api/plugins/telemetry/DEVICE/<device id>/values/timeseries           |

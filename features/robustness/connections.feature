@@ -38,6 +38,27 @@ Feature: Clients that misbehave on the connection
     Then the device "calm" is served meanwhile
     And the target closes the bare connection "silent" once its CONNECT timeout has passed
 
+  @deviation-ROB-SLOW-01
+  Scenario: ThingsBoard queues every update for an MQTT client that stops reading and keeps it connected
+    Given an MQTT device "slow" on a bare connection
+    And a device "calm" with an access token
+    When the bare connection "slow" subscribes to its attribute updates and stops reading
+    And the platform sends 96 shared attribute updates of 262144 bytes to "slow"
+    Then the device "calm" is served meanwhile
+    When the bare connection "slow" reads again
+    Then the target has delivered all 96 updates to "slow" and kept it connected
+
+  @deviation-ROB-CONN-02
+  Scenario: ThingsBoard keeps a TCP connection that never sends CONNECT open past the CONNECT timeout
+    Given a device "calm" with an access token
+    And a bare TCP connection "silent" to the MQTT transport that sends nothing
+    And a bare TCP connection "noisy" to the MQTT transport that sends nothing
+    When the bare connection "noisy" sends bytes that are not MQTT
+    Then the target closes the bare connection "noisy"
+    And the device "calm" is served meanwhile
+    And the bare connection "silent" is still open once the CONNECT timeout has passed
+    When the bare connection "silent" connects as the device "calm" and is accepted
+
   @ROB-POLL-01
   Scenario: 200 long-polls held at once hold up no other request
     Given 200 devices "poller" each waiting for shared attribute updates

@@ -26,11 +26,15 @@ export class RawMqttClient {
   private readonly waiters = new Set<{ cmd: string; resolve: (packet: Packet) => void }>();
   private closedFlag = false;
   private readonly closeWaiters = new Set<() => void>();
+  private readonly publishListeners = new Set<(topic: string, payload: Buffer) => void>();
 
   private constructor(readonly socket: Socket) {
     this.parser.on('packet', (packet: Packet) => {
-      if (packet.cmd === 'publish')
+      if (packet.cmd === 'publish') {
         this.received.set(packet.topic, (this.received.get(packet.topic) ?? 0) + 1);
+        const payload = Buffer.from(packet.payload);
+        for (const listener of this.publishListeners) listener(packet.topic, payload);
+      }
       for (const waiter of this.waiters)
         if (waiter.cmd === packet.cmd) {
           this.waiters.delete(waiter);
@@ -67,6 +71,11 @@ export class RawMqttClient {
         resolve(new RawMqttClient(socket));
       });
     });
+  }
+
+  /** Calls `listener` with every PUBLISH read from now on (topic and payload). */
+  onPublish(listener: (topic: string, payload: Buffer) => void): void {
+    this.publishListeners.add(listener);
   }
 
   get closed(): boolean {

@@ -139,20 +139,24 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     claimFailureEndsRegistration: quirks.wrongClaimKeyEndsRegistration,
   });
   const clientRpc = options.clientRpcHandler ?? echoClientRpcHandler;
-  const auth = new AdminAuth(core, {
-    accessSeconds:
-      options.jwtExpirationSec ??
-      secondsFromEnv(
-        'JWT_TOKEN_EXPIRATION_TIME',
-        faultActive('AUTH-JWT-01:default-access-1h') ? 3600 : 9000,
-      ),
-    refreshSeconds:
-      options.refreshTokenExpirationSec ??
-      secondsFromEnv(
-        'JWT_REFRESH_TOKEN_EXPIRATION_TIME',
-        faultActive('AUTH-JWT-01:default-refresh-1d') ? 86400 : 604800,
-      ),
-  });
+  const auth = new AdminAuth(
+    core,
+    {
+      accessSeconds:
+        options.jwtExpirationSec ??
+        secondsFromEnv(
+          'JWT_TOKEN_EXPIRATION_TIME',
+          faultActive('AUTH-JWT-01:default-access-1h') ? 3600 : 9000,
+        ),
+      refreshSeconds:
+        options.refreshTokenExpirationSec ??
+        secondsFromEnv(
+          'JWT_REFRESH_TOKEN_EXPIRATION_TIME',
+          faultActive('AUTH-JWT-01:default-refresh-1d') ? 86400 : 604800,
+        ),
+    },
+    quirks,
+  );
   const router = Router({
     ignoreTrailingSlash: true,
     // no practical limit (node caps the request line at 16 KiB): an over-long unknown access token is 401 as on

@@ -66,6 +66,23 @@ export interface Quirks {
    * window): the right key fails afterwards (ClaimDevicesServiceImpl.java:142-147).
    */
   wrongClaimKeyEndsRegistration: boolean;
+  /**
+   * ThingsBoard's admin API (AUTH-05): `X-Authorization: Basic …` is answered 302 to /oauth2Login (the OAuth2 login
+   * entry point), and a refresh token used as a Bearer token 500, from unboxing its missing `enabled` claim
+   * (JwtTokenFactory.java:142), instead of 401.
+   */
+  adminAuthRefusalsAsThingsboard: boolean;
+  /**
+   * ThingsBoard's MQTT pipeline has no idle handler (MqttTransportServerInitializer.java:40-57): a connection that
+   * never sends CONNECT stays open (ROB-CONN-02; MQTT_TIMEOUT is the RPC delivery timeout,
+   * MqttTransportHandler.java:1555), and the CONNECT's keep-alive is not enforced.
+   */
+  mqttNoIdleTimeouts: boolean;
+  /**
+   * ThingsBoard writes to an MQTT channel without checking that it is writable (no isWritable in the transport): a
+   * client that stops reading has everything queued for it and stays connected (ROB-SLOW-01).
+   */
+  mqttOutputUnbounded: boolean;
 }
 
 export const NO_QUIRKS: Quirks = {
@@ -82,6 +99,9 @@ export const NO_QUIRKS: Quirks = {
   gatewayDisconnectScalarDeviceAsText: false,
   refusingConnackFollowedByDisconnect: false,
   wrongClaimKeyEndsRegistration: false,
+  adminAuthRefusalsAsThingsboard: false,
+  mqttNoIdleTimeouts: false,
+  mqttOutputUnbounded: false,
 };
 
 export const QUIRKS_MODES = {
@@ -100,6 +120,9 @@ export const QUIRKS_MODES = {
     gatewayDisconnectScalarDeviceAsText: true,
     refusingConnackFollowedByDisconnect: true,
     wrongClaimKeyEndsRegistration: true,
+    adminAuthRefusalsAsThingsboard: true,
+    mqttNoIdleTimeouts: true,
+    mqttOutputUnbounded: true,
   },
 } as const satisfies Record<string, Quirks>;
 

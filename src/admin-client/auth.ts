@@ -19,6 +19,8 @@ export interface AdminResponse {
   text: string;
   /** The body parsed losslessly when it is JSON. */
   json?: unknown;
+  /** The Location header of a redirect (3xx), as sent. */
+  location?: string;
 }
 
 export interface SessionOptions {
@@ -199,6 +201,8 @@ export async function adminRequest(
     bodyTimeout: options.timeoutMs,
   });
   const answer = readAnswer(response.statusCode, await response.body.text());
+  const location = response.headers.location;
+  if (typeof location === 'string') answer.location = location;
   options.recorder?.({
     protocol: 'http',
     via: 'admin',

@@ -224,7 +224,7 @@ program
   )
   .option(
     '--mqtt-connect-timeout-ms <ms>',
-    "how long a new MQTT connection may wait before its CONNECT (default 10000, ThingsBoard's MQTT_TIMEOUT)",
+    'how long a new MQTT connection may wait before its CONNECT (default 10000; ThingsBoard has no such timeout)',
     positiveInteger,
   )
   .addOption(

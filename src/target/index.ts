@@ -44,9 +44,14 @@ export interface Target {
   connector?: ConnectorTarget;
   /** JWT lifetimes the target is configured with (seconds), when the profile states them. */
   tokenLifetimes: { accessSec?: number; refreshSec?: number };
+  /** The shortest lifetimes (seconds) the target's JWT settings accept (capability jwt-settings). */
+  shortestTokenLifetimes: { accessSec: number; refreshSec: number };
   /** device.claim.duration of the target, in milliseconds. */
   claimDurationMs: number;
-  /** How long the MQTT transport waits for a new connection's CONNECT (ThingsBoard's MQTT_TIMEOUT by default). */
+  /**
+   * How long the MQTT transport waits for a new connection's CONNECT (10000 by default). ThingsBoard has none: its
+   * profiles declare the deviation ROB-CONN-02 (MQTT_TIMEOUT is its RPC delivery timeout).
+   */
   mqttConnectTimeoutMs: number;
   capabilities: ReadonlySet<Capability>;
   deviations: Readonly<Record<string, { observed: string; reason: string }>>;
@@ -290,6 +295,10 @@ export async function openTarget(
     tokenLifetimes: {
       accessSec: profile.platform.accessTokenLifetimeSec,
       refreshSec: profile.platform.refreshTokenLifetimeSec,
+    },
+    shortestTokenLifetimes: {
+      accessSec: profile.platform.shortestTokenLifetimesSec?.access ?? 2,
+      refreshSec: profile.platform.shortestTokenLifetimesSec?.refresh ?? 6,
     },
     capabilities: new Set(profile.capabilities ?? []),
     deviations: profile.deviations ?? {},

@@ -27,6 +27,13 @@ export interface RobustnessState {
   /** When the well-behaved device's telemetry was last answered (it is read back afterwards). */
   servedAt?: number;
   polls: Array<Promise<{ response: DeviceResponse; answeredAt: number }>>;
+  /**
+   * By bare connection: the attribute updates it has read, by their iotc_sequence (the bulk updates) and iotc_marker
+   * (the positive control sent after it reads again).
+   */
+  updatesRead: Map<string, { sequences: Set<number>; markers: Set<number> }>;
+  /** By bare connection: when its TCP connection was open (Date.now()). */
+  openedAt: Map<string, number>;
   /** Whether the target refused the payload with bytes that are not UTF-8 (undefined: none was sent). */
   invalidUtf8Refused?: boolean;
 }

@@ -6,9 +6,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { SignJWT, decodeJwt, jwtVerify, errors as joseErrors } from 'jose';
 import { faultActive } from '../../../faults';
-import { AuthenticationError } from '../core/errors';
+import { AuthenticationError, LoginRedirect, PlatformError } from '../core/errors';
+import { NO_QUIRKS, type Quirks } from '../quirks';
 import type { User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
+
+/** ThingsBoard's message for a refresh token used as an access token: the NullPointerException's own. */
+const REFRESH_AS_ACCESS_MESSAGE =
+  'Cannot invoke "java.lang.Boolean.booleanValue()" because the return value of "io.jsonwebtoken.Claims.get(String, java.lang.Class)" is null';
 
 interface TokenLifetimes {
   accessSeconds: number;
@@ -36,6 +41,7 @@ export class AdminAuth {
   constructor(
     private readonly core: PlatformCore,
     lifetimes: TokenLifetimes,
+    private readonly quirks: Pick<Quirks, 'adminAuthRefusalsAsThingsboard'> = NO_QUIRKS,
   ) {
     this.lifetimes = { ...lifetimes };
   }
@@ -75,7 +81,7 @@ export class AdminAuth {
   async refresh(refreshToken: unknown): Promise<{ token: string; refreshToken: string }> {
     if (typeof refreshToken !== 'string')
       throw new AuthenticationError('Invalid username or password');
-    const claims = await this.verify(refreshToken);
+    const claims = await this.verify(refreshToken, faultActive('AUTH-05:expired-refresh-accepted'));
     if (!(claims.scopes as string[] | undefined)?.includes('REFRESH_TOKEN'))
       throw new AuthenticationError('Invalid username or password');
     return this.pair(this.userById(String(claims.userId)));
@@ -91,6 +97,10 @@ export class AdminAuth {
       throw new AuthenticationError('Authentication failed');
     }
     const [scheme, credential] = value.trim().split(/\s+/, 2);
+    // quirks mode thingsboard-4.3 (deviation AUTH-05): ThingsBoard's filter chain knows no Basic scheme and sends
+    // the unauthenticated request to its OAuth2 login entry point
+    if (scheme === 'Basic' && this.quirks.adminAuthRefusalsAsThingsboard)
+      throw new LoginRedirect('/oauth2Login');
     if (
       scheme === 'Bearer' &&
       faultActive('AUTH-04:bearer-refused-for-device') &&
@@ -103,8 +113,13 @@ export class AdminAuth {
       if (
         (claims.scopes as string[] | undefined)?.includes('REFRESH_TOKEN') &&
         !faultActive('AUTH-05:refresh-token-accepted')
-      )
+      ) {
+        // quirks mode thingsboard-4.3 (deviation AUTH-05): parseAccessJwtToken unboxes the refresh token's missing
+        // enabled claim (JwtTokenFactory.java:142), a NullPointerException answered 500
+        if (this.quirks.adminAuthRefusalsAsThingsboard)
+          throw new PlatformError(REFRESH_AS_ACCESS_MESSAGE, 500, 2);
         throw new AuthenticationError('Invalid username or password');
+      }
       return this.userById(String(claims.userId));
     }
     if (scheme === 'ApiKey' && credential && !faultActive('AUTH-03:api-key-refused')) {
@@ -127,16 +142,17 @@ export class AdminAuth {
     return faultActive('AUTH-KEY-03:expired-at-creation') || key.expirationTime <= now;
   }
 
-  private async verify(token: string): Promise<Record<string, unknown>> {
+  private async verify(token: string, expiryUnchecked = false): Promise<Record<string, unknown>> {
     try {
       const { payload } = await jwtVerify(token, await this.key, {
         algorithms: ['HS512'],
         // faults: no exp check at all, or one more lifetime of grace after exp
-        clockTolerance: faultActive('AUTH-05:expired-accepted')
-          ? Number.MAX_SAFE_INTEGER
-          : faultActive('AUTH-JWT-02:expiry-grace')
-            ? this.lifetimes.accessSeconds
-            : 0,
+        clockTolerance:
+          expiryUnchecked || faultActive('AUTH-05:expired-accepted')
+            ? Number.MAX_SAFE_INTEGER
+            : faultActive('AUTH-JWT-02:expiry-grace')
+              ? this.lifetimes.accessSeconds
+              : 0,
       });
       return payload;
     } catch (error) {

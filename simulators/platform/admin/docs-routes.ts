@@ -54,6 +54,10 @@ export function registerDocs(
   const cache = new Map<string, Buffer>();
   router.on('GET', '/swagger-ui.html', (_request: IncomingMessage, response: ServerResponse) => {
     if (faultActive('AUTH-DOC-01:page-missing')) return sendEmpty(response, 404);
+    if (faultActive('AUTH-DOC-01:redirect-to-missing-page')) {
+      response.writeHead(302, { location: '/swagger-ui/index.html', 'content-length': 0 });
+      return response.end();
+    }
     response.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
       'content-length': String(Buffer.byteLength(PAGE)),

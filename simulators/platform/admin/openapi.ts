@@ -13,7 +13,12 @@ export function openApiDocument(routes: readonly AdminRoute[], serverUrl: string
   for (const route of routes) {
     if (faultActive('AUTH-DOC-05:only-auth-endpoints') && !AUTH_PATHS.has(route.path)) continue;
     if (faultActive('AUTH-DOC-05:login-missing') && route.path === '/api/auth/login') continue;
-    const path = route.path.replace(/:([A-Za-z]+)/g, '{$1}');
+    const path = faultActive('AUTH-DOC-05:templated-literals')
+      ? route.path
+          .split('/')
+          .map((segment, index) => (index < 2 ? segment : `{segment${index}}`))
+          .join('/')
+      : route.path.replace(/:([A-Za-z]+)/g, '{$1}');
     const parameters = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({
       name,
       in: 'path',

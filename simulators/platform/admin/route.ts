@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Router from 'find-my-way';
-import { PlatformError, PermissionDeniedError } from '../core/errors';
+import { LoginRedirect, PlatformError, PermissionDeniedError } from '../core/errors';
 import type { Device, User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
 import {
@@ -113,6 +113,10 @@ async function handle(
 
 function answerError(request: IncomingMessage, response: ServerResponse, error: unknown): void {
   request.resume(); // an unread body must not hold the connection
+  if (error instanceof LoginRedirect && !response.headersSent) {
+    response.writeHead(302, { location: error.location, 'content-length': 0 }).end();
+    return;
+  }
   if (error instanceof PlatformError) return sendError(response, error);
   sendError(response, new PlatformError((error as Error)?.message ?? 'Internal error', 500, 2));
 }

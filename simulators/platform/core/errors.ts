@@ -34,6 +34,17 @@ export class AuthenticationError extends PlatformError {
   }
 }
 
+/**
+ * Quirks mode thingsboard-4.3: an unauthenticated request that ThingsBoard sends to its OAuth2 login entry point
+ * (302 to /oauth2Login) instead of refusing it with 401 (deviation AUTH-05).
+ */
+export class LoginRedirect extends PlatformError {
+  override readonly code = 'IOTC_PLATFORM_AUTHENTICATION';
+  constructor(readonly location: string) {
+    super('redirected to the login page', 302, 10);
+  }
+}
+
 export class PermissionDeniedError extends PlatformError {
   override readonly code = 'IOTC_PLATFORM_PERMISSION_DENIED';
   constructor(message = "You don't have permission to perform this operation!") {

@@ -89,7 +89,10 @@ export async function startMqttTransport(
     const session = new MqttSession(socket, context);
     sessions.add(session);
     const liveness = new Liveness(
-      options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      // quirks mode: ThingsBoard has no idle handler, so neither deadline exists
+      options.quirks.mqttNoIdleTimeouts
+        ? undefined
+        : (options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
       (phase) => (phase === 'connect' ? socket.destroy() : session.end(REASON.KEEP_ALIVE_TIMEOUT)),
     );
     session.parser.on('packet', (packet: Packet) => {

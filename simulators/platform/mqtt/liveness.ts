@@ -7,17 +7,24 @@
 
 import { faultActive } from '../../../faults';
 
-/** Default time a new connection has to send its CONNECT (MQTT_TIMEOUT, ThingsBoard's transport timeout). */
+/**
+ * Default time a new connection has to send its CONNECT. ThingsBoard has no such deadline (no idle handler in its MQTT
+ * pipeline; its MQTT_TIMEOUT, also 10000, is the RPC delivery timeout, MqttTransportHandler.java:1555).
+ */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 export class Liveness {
   private timer: NodeJS.Timeout | undefined;
 
+  /** Without a connect timeout (quirks mode thingsboard-4.3) neither the CONNECT nor the keep-alive is awaited. */
+  private readonly enforced: boolean;
+
   constructor(
-    connectTimeoutMs: number,
+    connectTimeoutMs: number | undefined,
     private readonly expired: (phase: 'connect' | 'keep-alive') => void,
   ) {
-    if (!faultActive('ROB-CONN-02:no-connect-timeout'))
+    this.enforced = connectTimeoutMs !== undefined;
+    if (connectTimeoutMs !== undefined && !faultActive('ROB-CONN-02:no-connect-timeout'))
       this.timer = setTimeout(() => expired('connect'), connectTimeoutMs).unref();
   }
 
@@ -29,7 +36,7 @@ export class Liveness {
   /** The CONNECT was accepted: from now on the client's keep-alive (seconds; 0 = none) sets the deadline. */
   connected(keepAliveSeconds: number): void {
     this.stop();
-    if (keepAliveSeconds > 0)
+    if (this.enforced && keepAliveSeconds > 0)
       this.timer = setTimeout(() => this.expired('keep-alive'), keepAliveSeconds * 1500).unref();
   }
 

@@ -33,9 +33,10 @@ export interface MqttTransportContext {
 }
 
 /**
- * Default for maxPendingOutputBytes: 64 packets of the largest size. Past it the client is disconnected, as
- * ThingsBoard's transport does to a channel that stays unwritable, instead of buffering without limit (10,000
- * updates to a paused gateway grew the process by 500 MB: issue 13 finding 3).
+ * Default for maxPendingOutputBytes: 64 packets of the largest size. Past it the client is disconnected instead of
+ * buffering without limit (10,000 updates to a paused gateway grew the process by 500 MB: issue 13 finding 3).
+ * ThingsBoard 4.3 does not do this (it never checks a channel's writability: deviation ROB-SLOW-01, quirk
+ * mqttOutputUnbounded).
  */
 export const DEFAULT_MAX_PENDING_OUTPUT_BYTES = 64 * 65536;
 
@@ -97,6 +98,7 @@ export class MqttSession {
     this.socket.write(mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }));
     if (
       this.socket.writableLength > this.context.maxPendingOutputBytes &&
+      !this.context.quirks.mqttOutputUnbounded &&
       !faultActive('ROB-SLOW-01:output-unbounded')
     ) {
       this.context.logger.warn(
