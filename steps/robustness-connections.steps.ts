@@ -11,7 +11,7 @@ import { deviceRequest } from '../simulators/device/http-device';
 import { mqttUrl } from './support/gateway';
 import { settlesWithin } from './support/eventually';
 import { RawMqttClient } from '../simulators/device/raw-mqtt-client';
-import { LagWatch, untilEffective } from './support/timing';
+import { eventuallyWhileProgressing, LagWatch, untilEffective } from './support/timing';
 import { setTimeout as delay } from 'node:timers/promises';
 
 function bareClient(world: IotcWorld, local: string): RawMqttClient {
@@ -56,13 +56,27 @@ When(
     const client = bareClient(this, local);
     const read = { sequences: new Set<number>(), markers: new Set<number>() };
     this.robustness.updatesRead.set(local, read);
+    const ready = new Set<number>();
     client.onPublish((topic, payload) => {
       if (topic !== 'v1/devices/me/attributes') return;
       const update = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
       if (typeof update.iotc_sequence === 'number') read.sequences.add(update.iotc_sequence);
       if (typeof update.iotc_marker === 'number') read.markers.add(update.iotc_marker);
+      if (typeof update.iotc_ready === 'number') ready.add(update.iotc_ready);
     });
-    await client.subscribe('v1/devices/me/attributes', this.run.target.timeouts.requestMs);
+    const { timeouts } = this.run.target;
+    await client.subscribe('v1/devices/me/attributes', timeouts.requestMs);
+    // ThingsBoard answers the SUBACK before the device actor has the subscription and drops the updates that come
+    // first: prove that updates reach this connection before the bulk ones, or "all of them" could never arrive
+    const device = this.device(local);
+    await untilEffective(
+      `the attribute subscription of "${local}" takes effect`,
+      'attribute update',
+      (attempt) =>
+        this.run.admin.saveAttributes(device.record.id, 'SHARED_SCOPE', { iotc_ready: attempt }),
+      () => ready.size > 0,
+      timeouts,
+    );
     client.pause();
   },
 );
@@ -145,17 +159,26 @@ Then(
 
 Then(
   /^the target has delivered all (\d+) updates to "([^"]*)" and kept it connected$/,
+  // a hang guard only: the bounds are the profile's (the marker's, then progress within eventuallyMs)
+  { timeout: 300_000 },
   async function (this: IotcWorld, count: string, local: string) {
     const all = Number(count);
     const { client, read } = await drainWithMarker(this, local);
     assert.ok(!client.closed, `the target closed the connection of "${local}"`);
-    // the marker may overtake the last bulk updates (ThingsBoard reorders updates at times): they are awaited
-    await this.eventually(() =>
-      assert.equal(
-        read.sequences.size,
-        all,
-        `"${local}" read ${read.sequences.size} of the ${all} updates`,
-      ),
+    // the marker may overtake the last bulk updates (ThingsBoard saves and delivers 24 MB of them at its own pace,
+    // reordered at times): they are awaited while they keep coming
+    const { timeouts } = this.run.target;
+    await eventuallyWhileProgressing(
+      `"${local}" reads all ${all} updates`,
+      () => read.sequences.size >= all,
+      () => read.sequences.size,
+      timeouts,
+      4 * Math.max(timeouts.eventuallyMs, timeouts.requestMs),
+    );
+    assert.equal(
+      read.sequences.size,
+      all,
+      `"${local}" read ${read.sequences.size} of the ${all} updates`,
     );
     assert.ok(!client.closed, `the target closed the connection of "${local}"`);
   },

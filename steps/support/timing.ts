@@ -180,3 +180,36 @@ export class LagWatch {
     this.histogram.disable();
   }
 }
+
+/**
+ * Waits until `done()` while the work it waits for is visibly going on: it fails only when `progress()` (a count that
+ * grows as the work goes on, say the updates read) has not grown for eventuallyMs, or when `capMs` has passed in all.
+ * For effects whose total time depends on their size and the target's speed (a platform writing 24 MB of queued
+ * updates), where a fixed bound would FAIL a slow but working target.
+ */
+export async function eventuallyWhileProgressing(
+  what: string,
+  done: () => boolean,
+  progress: () => number,
+  profile: TimingProfile,
+  capMs: number,
+): Promise<void> {
+  const started = performance.now();
+  let last = progress();
+  let lastChange = started;
+  while (!done()) {
+    const now = performance.now();
+    const current = progress();
+    if (current !== last) {
+      last = current;
+      lastChange = now;
+    }
+    if (now - lastChange > profile.eventuallyMs)
+      throw new NotEffective(
+        `${what}: no progress for ${profile.eventuallyMs} ms (at ${current}, after ${Math.round(now - started)} ms)`,
+      );
+    if (now - started > capMs)
+      throw new NotEffective(`${what}: still going after ${Math.round(capMs)} ms (at ${current})`);
+    await delay(profile.pollIntervalMs);
+  }
+}
