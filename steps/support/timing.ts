@@ -213,3 +213,29 @@ export async function eventuallyWhileProgressing(
     await delay(profile.pollIntervalMs);
   }
 }
+
+/**
+ * Waits until `progress()` (a count of what arrived) has stayed the same for `quietMs`, at most `capMs` in all, and
+ * returns it: on a platform that delivers late and reordered, a marker that arrived does not mean that everything
+ * sent before it has, so a "some were dropped" verdict waits for the stragglers first.
+ */
+export async function settledCount(
+  progress: () => number,
+  quietMs: number,
+  capMs: number,
+  pollMs: number,
+): Promise<number> {
+  const started = performance.now();
+  let last = progress();
+  let lastChange = started;
+  for (;;) {
+    const now = performance.now();
+    const current = progress();
+    if (current !== last) {
+      last = current;
+      lastChange = now;
+    }
+    if (now - lastChange >= quietMs || now - started >= capMs) return current;
+    await delay(pollMs);
+  }
+}
