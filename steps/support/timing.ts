@@ -181,6 +181,38 @@ export class LagWatch {
   }
 }
 
+/** How watchProgress ended: done, nothing new for quietMs, or capMs spent. */
+export type ProgressEnd = 'done' | 'quiet' | 'cap';
+
+/**
+ * Watches a count of what arrived (`progress()`) until `done()` holds, it has not grown for `quietMs`, or `capMs` has
+ * passed in all; returns how it ended and the count. The one loop behind the two waits below.
+ */
+async function watchProgress(
+  progress: () => number,
+  done: () => boolean,
+  quietMs: number,
+  capMs: number,
+  pollMs: number,
+): Promise<{ end: ProgressEnd; count: number; elapsedMs: number }> {
+  const started = performance.now();
+  let last = progress();
+  let lastChange = started;
+  for (;;) {
+    const now = performance.now();
+    const count = progress();
+    if (count !== last) {
+      last = count;
+      lastChange = now;
+    }
+    const elapsedMs = now - started;
+    if (done()) return { end: 'done', count, elapsedMs };
+    if (now - lastChange >= quietMs) return { end: 'quiet', count, elapsedMs };
+    if (elapsedMs >= capMs) return { end: 'cap', count, elapsedMs };
+    await delay(pollMs);
+  }
+}
+
 /**
  * Waits until `done()` while the work it waits for is visibly going on: it fails only when `progress()` (a count that
  * grows as the work goes on, say the updates read) has not grown for eventuallyMs, or when `capMs` has passed in all.
@@ -194,24 +226,19 @@ export async function eventuallyWhileProgressing(
   profile: TimingProfile,
   capMs: number,
 ): Promise<void> {
-  const started = performance.now();
-  let last = progress();
-  let lastChange = started;
-  while (!done()) {
-    const now = performance.now();
-    const current = progress();
-    if (current !== last) {
-      last = current;
-      lastChange = now;
-    }
-    if (now - lastChange > profile.eventuallyMs)
-      throw new NotEffective(
-        `${what}: no progress for ${profile.eventuallyMs} ms (at ${current}, after ${Math.round(now - started)} ms)`,
-      );
-    if (now - started > capMs)
-      throw new NotEffective(`${what}: still going after ${Math.round(capMs)} ms (at ${current})`);
-    await delay(profile.pollIntervalMs);
-  }
+  const { end, count, elapsedMs } = await watchProgress(
+    progress,
+    done,
+    profile.eventuallyMs,
+    capMs,
+    profile.pollIntervalMs,
+  );
+  if (end === 'quiet')
+    throw new NotEffective(
+      `${what}: no progress for ${profile.eventuallyMs} ms (at ${count}, after ${Math.round(elapsedMs)} ms)`,
+    );
+  if (end === 'cap')
+    throw new NotEffective(`${what}: still going after ${Math.round(capMs)} ms (at ${count})`);
 }
 
 /**
@@ -225,17 +252,5 @@ export async function settledCount(
   capMs: number,
   pollMs: number,
 ): Promise<number> {
-  const started = performance.now();
-  let last = progress();
-  let lastChange = started;
-  for (;;) {
-    const now = performance.now();
-    const current = progress();
-    if (current !== last) {
-      last = current;
-      lastChange = now;
-    }
-    if (now - lastChange >= quietMs || now - started >= capMs) return current;
-    await delay(pollMs);
-  }
+  return (await watchProgress(progress, () => false, quietMs, capMs, pollMs)).count;
 }
