@@ -74,3 +74,9 @@ Feature: Declared deviations of real platform versions (MQTT gateway API)
     And the customer can claim "control" with the secret key "gw-s3cret"
     And the customer cannot claim "tracker" with the secret key "wrong-key"
     And the customer cannot claim "tracker" with the secret key "gw-s3cret"
+
+  @deviation-GW-ERR-01 @GW-VER-02 @GW-RULE-04 @capability-mqtt5
+  Scenario: A connect without a device name fails with a status code (the device-limit case: device-limit.feature)
+    Given a gateway "gw" connected over MQTT 5
+    When the gateway "gw" publishes on "v1/gateway/connect" the payload {"type": "sensor"}
+    Then the PUBACK carries a failure reason code

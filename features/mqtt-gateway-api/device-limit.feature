@@ -22,3 +22,11 @@ Feature: The device limit of a gateway connect
     Then the PUBACK carries a failure reason code
     And no device "one-too-many" exists on the platform
     And the gateway "gw" is still connected
+
+  @deviation-GW-ERR-01 @GW-LIM-01 @capability-mqtt5
+  Scenario: ThingsBoard refuses a connect beyond the device limit with a status code or by closing the connection
+    Given a gateway "gw" connected over MQTT 5
+    And the tenant's device limit is reached
+    When the gateway "gw" connects the device "one-too-many"
+    Then the publish is refused with a failure reason code or a closed connection
+    And no device "one-too-many" exists on the platform

@@ -32,6 +32,7 @@ const DECLARED = [
   'AUTH-05',
   'GW-ATTRREQ-01',
   'GW-CLAIM-01',
+  'GW-ERR-01',
   'GW-ERR-02',
   'GW-ERR-03',
   'GW-ERR-04',
@@ -101,9 +102,15 @@ test('quirks mode with a profile that declares no deviation: the deviating requi
     ...['errors', 'key-value-data', 'provision', 'versioning', 'deviations'].map((name) =>
       join(ROOT, 'features', 'http-device-api', `${name}.feature`),
     ),
-    ...['attributes', 'claim', 'telemetry', 'errors', 'payload-properties', 'deviations'].map(
-      (name) => join(ROOT, 'features', 'mqtt-gateway-api', `${name}.feature`),
-    ),
+    ...[
+      'attributes',
+      'claim',
+      'telemetry',
+      'errors',
+      'payload-properties',
+      'device-limit',
+      'deviations',
+    ].map((name) => join(ROOT, 'features', 'mqtt-gateway-api', `${name}.feature`)),
     join(ROOT, 'features', 'admin-auth', 'protected-endpoints.feature'),
     join(ROOT, 'features', 'robustness', 'connections.feature'),
   ];

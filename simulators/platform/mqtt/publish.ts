@@ -43,6 +43,12 @@ export function handlePublish(session: MqttSession, packet: IPublishPacket): voi
     failure = asFailure(session, error, packet.topic);
   }
   if (failure && session.v5 && hiddenByFault(packet.topic, failure)) failure = undefined;
+  if (
+    failure?.reasonCode === REASON.QUOTA_EXCEEDED &&
+    packet.topic === 'v1/gateway/connect' &&
+    session.context.quirks.gatewayConnectOverLimitCloses
+  )
+    return session.end(); // no PUBACK: ThingsBoard's handler throws out of the session (quirks.ts)
   const hold = packet.topic === 'v1/gateway/connect' ? session.context.gatewayConnectAckDelayMs : 0;
   if (hold > 0) setTimeout(() => acknowledge(session, packet, failure), hold);
   else acknowledge(session, packet, failure);
