@@ -7,6 +7,7 @@ import type { ConformanceReport } from './conformance';
 import { describeExchange, type Exchange } from './exchanges';
 import { overallReason, overallVerdict } from './overall';
 import { escapeHtml } from '../../lib/html';
+import { REQUIREMENT_VERDICTS } from '../../schemas/conformance';
 
 const VERDICT_CLASS: Record<string, string> = {
   PASS: 'pass',
@@ -83,15 +84,7 @@ export function conformanceHtml(report: ConformanceReport): string {
       );
     })
     .join('\n');
-  const verdicts = [
-    'ALL',
-    'PASS',
-    'FAIL',
-    'DEVIATION',
-    'INCONCLUSIVE',
-    'NOT APPLICABLE',
-    'NOT TESTED',
-  ];
+  const verdicts = ['ALL', ...REQUIREMENT_VERDICTS];
   const buttons = verdicts
     .map((verdict) => {
       const count =
