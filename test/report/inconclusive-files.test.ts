@@ -10,18 +10,10 @@ import { junitXml } from '../../src/report/junit';
 import { badgeSvg } from '../../src/report/badge';
 import { Redactor } from '../../src/report/redact';
 import { requirementVerdicts, type ScenarioResult } from '../../src/report/verdicts';
-import { conformanceReportSchema, type Requirement } from '../../schemas';
+import { conformanceReportSchema } from '../../schemas';
 import { validate } from '../../schemas/validate';
 
-const requirement = (id: string): Requirement => ({
-  id,
-  interface: 'http-device-api',
-  role: 'platform',
-  statement: id,
-  section: 's',
-  level: 'MUST',
-  testable: true,
-});
+import { requirement } from '../support/requirements';
 const ran = (tag: string, status: ScenarioResult['status'], error?: string): ScenarioResult => ({
   name: tag,
   location: `f.feature:${tag.length}`,

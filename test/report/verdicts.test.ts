@@ -8,16 +8,7 @@ import {
 } from '../../src/report/verdicts';
 import type { Requirement } from '../../schemas';
 
-const requirement = (id: string, capability?: string): Requirement => ({
-  id,
-  interface: 'http-device-api',
-  role: 'platform',
-  statement: id,
-  section: 's',
-  level: 'MUST',
-  testable: true,
-  ...(capability ? { capability } : {}),
-});
+import { requirement } from '../support/requirements';
 const scenario = (tags: string[], status: ScenarioResult['status']): ScenarioResult => ({
   name: tags.join(' '),
   location: 'f.feature:1',
