@@ -11,7 +11,7 @@ const fromSource =
   existsSync(join(root, 'src', 'cli', 'main.ts')) && process.env.IOTC_COMPILED !== '1';
 if (fromSource) {
   require('ts-node').register({ transpileOnly: true, project: join(root, 'tsconfig.json') });
-  require('../src/cli/main.ts');
+  require('../src/cli/main.ts').main();
 } else {
-  require('../dist/src/cli/main.js');
+  require('../dist/src/cli/main.js').main();
 }

@@ -18,6 +18,7 @@ export function faultRequirement(id: string): string {
   return id.slice(0, id.indexOf(':'));
 }
 
+/** IOTC_FAULTS names a fault the catalogue (faults/catalogue/) does not have. */
 export class UnknownFaultError extends IotcError {
   readonly code = 'IOTC_UNKNOWN_FAULT';
   constructor(readonly ids: string[]) {

@@ -1,8 +1,8 @@
 /**
  * The conformance rest.json made runnable by ThingsBoard IoT Gateway 3.8.3. The gateway has no default for several
- * members interfaces.md gives defaults for, and without them stops the connector or drops the request
- * (rest-connector-facts.md; docs/tb-gateway-3.8-deviations.md). `gatewayReadyRest` adds exactly those members,
- * each with the value interfaces.md gives as the default, and nothing else; every addition is a declared deviation
+ * members docs/reference/interfaces.md gives defaults for, and without them stops the connector or drops the request
+ * (docs/reference/rest-connector-facts.md; docs/tb-gateway-3.8-deviations.md). `gatewayReadyRest` adds exactly those members,
+ * each with the value docs/reference/interfaces.md gives as the default, and nothing else; every addition is a declared deviation
  * of the tb-gateway-3.8 profile (GATEWAY_REQUIRED_MEMBERS names the requirement it belongs to).
  */
 
@@ -17,7 +17,7 @@ export function withRunNames(configText: string, runId: string, namePrefix = 'io
   return configText.replaceAll('iotc-rest-constant-', `${namePrefix}${runId}-rest-constant-`);
 }
 
-/** A member 3.8.3 cannot run without, where it belongs, what interfaces.md makes its default, and its requirement. */
+/** A member 3.8.3 cannot run without, where it belongs, what docs/reference/interfaces.md makes its default, and its requirement. */
 interface RequiredMember {
   section:
     | 'mapping'

@@ -102,6 +102,7 @@ export interface LoadProfile<Options> {
 
 export type { LoadReport } from './load-report';
 
+/** The options of a load profile are malformed or do not fit the target (exit 2, before anything is created). */
 export class LoadOptionsError extends IotcError {
   readonly code = 'IOTC_LOAD_OPTIONS';
 }

@@ -9,6 +9,7 @@ import { isFailure, type MqttVersion, type Qos } from '../simulators/device/mqtt
 import { MqttGateway } from '../simulators/gateway/mqtt-gateway';
 import { IotcError } from '../lib/errors';
 
+/** The fleet of a load run (gateways, devices) could not be created on the target. */
 export class FleetSetupError extends IotcError {
   readonly code = 'IOTC_FLEET_SETUP';
 }
@@ -113,7 +114,7 @@ export async function connectGateways(
 }
 
 /**
- * v1/gateway/connect for every device of the gateway, waiting for each PUBACK (interfaces.md rule 4) before the
+ * v1/gateway/connect for every device of the gateway, waiting for each PUBACK (docs/reference/interfaces.md rule 4) before the
  * caller publishes for them; at most `window` connects unacknowledged at once. Throws FleetSetupError on a refusal.
  */
 export async function connectSubDevices(

@@ -11,6 +11,7 @@ import type { LoadReport } from './load-report';
 import { type LoadSample, type LoadTotals, newHistogram, summarizeLatency } from './recorder';
 import { evaluateThresholds, overallVerdict, parseThresholds } from './thresholds';
 
+/** The load reports given to `iotc load merge` are not the shards of one run, once each. */
 export class LoadMergeError extends IotcError {
   readonly code = 'IOTC_LOAD_MERGE';
 }

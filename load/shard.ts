@@ -15,6 +15,7 @@ export interface Shard {
 
 export const WHOLE_RUN: Shard = { index: 0, count: 1 };
 
+/** A `--shard i/n` or `--shard-count` that names no shard. */
 export class ShardError extends IotcError {
   readonly code = 'IOTC_LOAD_SHARD';
 }

@@ -7,6 +7,7 @@ import { IotcError } from '../lib/errors';
 import { loadThresholdsFileSchema } from '../schemas';
 import { validate } from '../schemas/validate';
 
+/** A `--thresholds` file that cannot be read or does not satisfy schemas/load-thresholds.ts. */
 export class ThresholdsFileError extends IotcError {
   readonly code = 'IOTC_THRESHOLDS_FILE';
 }

@@ -24,10 +24,12 @@ export interface ThresholdResult extends Threshold {
   verdict: Verdict;
 }
 
+/** A threshold that is not `<metric><operator><number>`. */
 export class ThresholdSyntaxError extends IotcError {
   readonly code = 'IOTC_THRESHOLD_SYNTAX';
 }
 
+/** A threshold on a metric the load profile does not have. */
 export class UnknownMetricError extends IotcError {
   readonly code = 'IOTC_THRESHOLD_METRIC';
 }

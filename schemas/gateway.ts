@@ -1,5 +1,5 @@
 /**
- * Payloads of the MQTT gateway API (interfaces.md "MQTT gateway API"), uplink (gateway → platform).
+ * Payloads of the MQTT gateway API (docs/reference/interfaces.md "MQTT gateway API"), uplink (gateway → platform).
  * Device names are object keys or `device` members: a non-empty string.
  */
 import { keyValueObjectSchema } from './kv';
@@ -61,7 +61,7 @@ export const gatewayAttributesSchema = {
   additionalProperties: keyValueObjectSchema,
 } as const;
 
-/** interfaces.md's attribute request: key names per scope, both optional (neither: every client and shared key). */
+/** docs/reference/interfaces.md's attribute request: key names per scope, both optional (neither: every client and shared key). */
 export const gatewayAttributeRequestSpecSchema = {
   $id: 'iotc:gateway-attribute-request-spec',
   type: 'object',

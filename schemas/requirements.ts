@@ -1,6 +1,6 @@
 /**
- * features/requirements.json: the requirement catalogue, one entry per normative statement of interfaces.md, and
- * (mqtt-device-api) of the MQTT device API interfaces.md names without showing, as ThingsBoard 4.3 serves it.
+ * features/requirements.json: the requirement catalogue, one entry per normative statement of docs/reference/interfaces.md, and
+ * (mqtt-device-api) of the MQTT device API docs/reference/interfaces.md names without showing, as ThingsBoard 4.3 serves it.
  */
 export const INTERFACES = [
   'key-value-data',

@@ -1,7 +1,7 @@
 /**
- * The REST connector configuration file rest.json (interfaces.md, "REST connector configuration"). Defaults are
- * those of interfaces.md; where it is silent the comment says whose default applies. Every timeout is in SECONDS,
- * as in the real gateway (rest-connector-facts.md §11). The reference connector applies the defaults in
+ * The REST connector configuration file rest.json (docs/reference/interfaces.md, "REST connector configuration"). Defaults are
+ * those of docs/reference/interfaces.md; where it is silent the comment says whose default applies. Every timeout is in SECONDS,
+ * as in the real gateway (docs/reference/rest-connector-facts.md §11). The reference connector applies the defaults in
  * simulators/connector/config.ts; `iotc validate` checks a file against this schema and the semantic rules there.
  */
 
@@ -35,7 +35,7 @@ const deviceInfoSchema = {
   additionalProperties: false,
 } as const;
 
-/** Types an entry may declare; multipart strings are converted by them (interfaces.md rule 3). */
+/** Types an entry may declare; multipart strings are converted by them (docs/reference/interfaces.md rule 3). */
 const ENTRY_TYPES = [
   'string',
   'str',
@@ -93,7 +93,7 @@ const jsonConverterSchema = {
   additionalProperties: false,
 } as const;
 
-/** Everything in a custom converter's section is passed to it (interfaces.md); only these members are checked. */
+/** Everything in a custom converter's section is passed to it (docs/reference/interfaces.md); only these members are checked. */
 const customConverterSchema = {
   type: 'object',
   required: ['type', 'extension'],
@@ -185,7 +185,7 @@ export const restConnectorConfigSchema = {
   type: 'object',
   required: ['server', 'mapping'],
   properties: {
-    // members the real gateway reads or writes at the root (rest-connector-facts.md §1)
+    // members the real gateway reads or writes at the root (docs/reference/rest-connector-facts.md §1)
     name: { type: 'string' },
     id: { type: 'string' },
     logLevel: { type: 'string' },

@@ -12,7 +12,7 @@ export const rpcRequestSchema = {
 
 /**
  * Body of an admin server-side RPC call (POST /api/plugins/rpc/{oneway|twoway}/{deviceId}, /api/rpc/...):
- * platform-facts.md §8. `retries` and `additionalInfo` are kept on a persistent RPC's record.
+ * docs/reference/platform-facts.md §8. `retries` and `additionalInfo` are kept on a persistent RPC's record.
  */
 export const serverRpcCallSchema = {
   $id: 'iotc:server-rpc-call',

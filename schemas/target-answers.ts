@@ -11,7 +11,7 @@ const entityIdSchema = {
   properties: { id: { type: 'string' } },
 } as const;
 
-/** POST /api/auth/login and POST /api/auth/token, 200: a token pair (platform-facts.md, administration authentication). */
+/** POST /api/auth/login and POST /api/auth/token, 200: a token pair (docs/reference/platform-facts.md, administration authentication). */
 export const loginAnswerSchema = {
   type: 'object',
   required: ['token', 'refreshToken'],
@@ -110,7 +110,7 @@ export const claimAnswerSchema = {
   properties: { response: { type: 'string' } },
 } as const;
 
-/** The analytics buildReport answer's column labels (analytics-facts.md). */
+/** The analytics buildReport answer's column labels (docs/reference/analytics-facts.md). */
 export const reportColumnLabelsSchema = {
   type: 'object',
   required: ['columnLabels'],

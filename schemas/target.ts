@@ -1,6 +1,6 @@
 /**
  * A target profile: where the platform under test is, how to log in, what it can do, and how it knowingly differs
- * from interfaces.md. Credentials are `${env:NAME}` references, resolved at load and never written to reports.
+ * from docs/reference/interfaces.md. Credentials are `${env:NAME}` references, resolved at load and never written to reports.
  */
 const credentialsSchema = {
   type: 'object',
@@ -181,7 +181,8 @@ export const targetProfileSchema = {
       properties: {
         url: { type: 'string', format: 'uri' },
         pathPrefix: {
-          description: "Default '/apianalytics' (interfaces.md); real Trendz: '/apiTrendz'.",
+          description:
+            "Default '/apianalytics' (docs/reference/interfaces.md); real Trendz: '/apiTrendz'.",
           type: 'string',
         },
         viewConfigId: {
@@ -191,7 +192,7 @@ export const targetProfileSchema = {
         },
         limits: {
           description:
-            'The limiter the target runs with; a limit left out is declared to be its default (10, interfaces.md).',
+            'The limiter the target runs with; a limit left out is declared to be its default (10, docs/reference/interfaces.md).',
           type: 'object',
           properties: {
             poolSize: { type: 'integer', minimum: 1 },

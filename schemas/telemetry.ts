@@ -41,7 +41,7 @@ const acceptedTimestampedSchema = {
 /**
  * What the platform accepts (the reference's rule on every transport): telemetrySchema, except that a timestamped
  * element may carry other members, which are ignored, as ThingsBoard's JsonConverter reads only `ts` and `values`
- * (platform-facts.md §2) and gateways add `metadata`. Clients still send telemetrySchema.
+ * (docs/reference/platform-facts.md §2) and gateways add `metadata`. Clients still send telemetrySchema.
  */
 export const acceptedTelemetrySchema = {
   $id: 'iotc:telemetry-accepted',

@@ -268,7 +268,7 @@ function declaredLimits(world: IotcWorld): { poolSize: number; queueCapacity: nu
 }
 
 async function burst(world: IotcWorld, count: number): Promise<void> {
-  // distinct ranges, so that a report cache cannot answer in place of the limiter (analytics-facts.md)
+  // distinct ranges, so that a report cache cannot answer in place of the limiter (docs/reference/analytics-facts.md)
   const requests = Array.from({ length: count }, (_, i) =>
     buildReport(world, { body: { rangeStartTs: 1700000000000 + i, rangeEndTs: 1700003600000 } }),
   );

@@ -66,9 +66,9 @@ function attributeAnswer(world: IotcWorld, gateway: string): AttributeResponse {
 }
 
 /**
- * The attributes an answer carries, by key. The answer's payload is not fixed by interfaces.md (GW-ATTRREQ-03), so
+ * The attributes an answer carries, by key. The answer's payload is not fixed by docs/reference/interfaces.md (GW-ATTRREQ-03), so
  * the shapes in use are read, and only where they put attributes: members of `client` and `shared` (the device API's
- * shape, which the reference answers to interfaces.md's request), members of `values`, or `value` (ThingsBoard's
+ * shape, which the reference answers to docs/reference/interfaces.md's request), members of `values`, or `value` (ThingsBoard's
  * answer to a request for one key, `valueKey` being that key). Never a member at any depth.
  */
 function answeredAttributes(

@@ -102,7 +102,7 @@ async function publishesAndStoresExactly(
       );
     for (const slot of payload.devices) {
       const expected = payload.expected.filter((entry) => entry.device === slot);
-      // every named device is created, even one without entries (interfaces.md MQTT rule 2)
+      // every named device is created, even one without entries (docs/reference/interfaces.md MQTT rule 2)
       const id = await world.eventually(() => devices.idOf(slot));
       if (expected.length === 0) continue;
       const stored = storedDataOf(world.run.admin, id);

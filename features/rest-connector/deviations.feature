@@ -3,7 +3,7 @@ Feature: Declared deviations of real gateway versions (REST connector)
   Where a target profile declares that the connector knowingly differs from the specification, these scenarios run
   instead of the specification's and check that the declared alternative holds. Against a target that declares no
   deviation they are skipped. The differences of ThingsBoard IoT Gateway 3.8.3 are in
-  docs/tb-gateway-3.8-deviations.md (rest-connector-facts.md §12).
+  docs/tb-gateway-3.8-deviations.md (docs/reference/rest-connector-facts.md §12).
 
   @deviation-RC-RESP-02 @deviation-RC-RESP-03
   Scenario: Hardcoded bodies are returned only when configured: without successResponse and unsuccessfulResponse the body is empty

@@ -1,7 +1,7 @@
 @robustness @capability-robustness
 Feature: Oversized and deeply nested payloads
   A payload beyond the platform's limits is refused before anything of it is stored, and it holds up no other
-  client: a well-behaved device is served while it is handled. The limits are ThingsBoard's (platform-facts.md):
+  client: a well-behaved device is served while it is handled. The limits are ThingsBoard's (docs/reference/platform-facts.md):
   HTTP bodies of 52428800 bytes under /api/v1/ and 65536 for an RPC reply (413 beyond), MQTT packets of 65536
   bytes (the connection ends beyond), JSON nested 1000 levels (an error beyond).
 

@@ -145,7 +145,7 @@ export interface EvaluateOptions {
   render?: (value: unknown, path: string) => string;
   /**
    * What a missing (undefined or null) value does: 'none' (default) makes the whole result undefined, the None
-   * of interfaces.md that is not passed on; 'keep' leaves the placeholder text as it is.
+   * of docs/reference/interfaces.md that is not passed on; 'keep' leaves the placeholder text as it is.
    */
   missing?: 'none' | 'keep';
   /** Overrides `missing` inside a composite: a missing value is written as this text (a Python gateway's None). */

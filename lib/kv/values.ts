@@ -1,9 +1,9 @@
 /**
- * Typed key-value data: the five value types of interfaces.md (string, boolean, double, long, JSON) and the
+ * Typed key-value data: the five value types of docs/reference/interfaces.md (string, boolean, double, long, JSON) and the
  * one place that decides which type a JSON value has.
  *
  * JSON.parse forgets whether a number was written `42` or `42.0`, and rounds longs past 2^53. The type rule needs
- * the lexeme, so numbers are read with lossless-json. The rule follows the platform (platform-facts.md §2):
+ * the lexeme, so numbers are read with lossless-json. The rule follows the platform (docs/reference/platform-facts.md §2):
  * an integer lexeme that fits a signed 64-bit long is LONG, an exponent form without `.` whose value is a long is
  * LONG, anything else numeric is DOUBLE, except integers beyond the long range, which become STRING.
  * Strings are never cast to numbers here (the real platform does: a declared deviation of its profiles).
@@ -40,6 +40,7 @@ const EXPONENT_WITHOUT_POINT = /^-?\d+[eE][+-]?\d+$/;
  */
 export const MAX_JSON_DEPTH = 1000;
 
+/** JSON nested deeper than the limit (1000 levels): refused before it is parsed. */
 export class JsonTooDeepError extends SyntaxError {
   override readonly name = 'JsonTooDeepError';
   readonly code = 'IOTC_JSON_TOO_DEEP';

@@ -17,6 +17,7 @@ export interface DeriveOptions {
   maxDepth?: number;
 }
 
+/** A JSON Schema keyword the fuzzing arbitraries cannot derive values for. */
 export class UnsupportedSchemaError extends IotcError {
   readonly code = 'IOTC_UNSUPPORTED_SCHEMA';
 }

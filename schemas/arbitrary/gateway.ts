@@ -69,7 +69,7 @@ function gatewayDeriveOptions(
 /**
  * Valid v1/gateway/telemetry: device → [{ts?, values}], derived from gatewayTelemetrySchema. Within one device
  * every key is unique across its entries (renamed `key~2`), so each key names exactly one expected entry; an
- * entry without ts is stored at server time (interfaces.md), so its expected entries carry no ts.
+ * entry without ts is stored at server time (docs/reference/interfaces.md), so its expected entries carry no ts.
  */
 export function validGatewayTelemetry(
   options: GatewayPayloadOptions = {},

@@ -125,7 +125,7 @@ function jsonValueArbitrary(): fc.Arbitrary<TypedValue> {
   return document.map((value): TypedValue => ({ type: 'JSON', value }));
 }
 
-/** One of the five value types of interfaces.md, with its type explicit. */
+/** One of the five value types of docs/reference/interfaces.md, with its type explicit. */
 export function typedValueArbitrary(): fc.Arbitrary<TypedValue> {
   return fc.oneof(
     stringValueArbitrary(),

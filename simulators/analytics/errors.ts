@@ -9,6 +9,7 @@ export abstract class AnalyticsError extends IotcError {
   abstract readonly status: number;
 }
 
+/** An analytics request whose Content-Type is not application/json (415). */
 export class UnsupportedMediaTypeError extends AnalyticsError {
   readonly status: number = faultActive('AN-ERR-02:unsupported-400') ? 400 : 415;
   readonly code = 'IOTC_ANALYTICS_UNSUPPORTED_MEDIA_TYPE';
@@ -17,6 +18,7 @@ export class UnsupportedMediaTypeError extends AnalyticsError {
   }
 }
 
+/** The analytics request carries no valid JWT (403). */
 export class InvalidJwtError extends AnalyticsError {
   readonly status: number = faultActive('AN-ERR-01:invalid-jwt-401') ? 401 : 403;
   readonly code = 'IOTC_ANALYTICS_INVALID_JWT';
@@ -25,6 +27,7 @@ export class InvalidJwtError extends AnalyticsError {
   }
 }
 
+/** The report limiter's pool and queue are full (429). */
 export class TooManyRequestsError extends AnalyticsError {
   readonly status: number = faultActive('AN-ERR-03:rejected-503') ? 503 : 429;
   readonly code = 'IOTC_ANALYTICS_TOO_MANY_REQUESTS';
@@ -33,11 +36,13 @@ export class TooManyRequestsError extends AnalyticsError {
   }
 }
 
+/** A buildReport request with missing or invalid fields (400). */
 export class BadReportRequestError extends AnalyticsError {
   readonly status = 400;
   readonly code = 'IOTC_ANALYTICS_BAD_REQUEST';
 }
 
+/** An analytics request body over the size limit (413). */
 export class ReportBodyTooLargeError extends AnalyticsError {
   readonly status = 413;
   readonly code = 'IOTC_ANALYTICS_PAYLOAD_TOO_LARGE';
@@ -46,6 +51,7 @@ export class ReportBodyTooLargeError extends AnalyticsError {
   }
 }
 
+/** A buildReport request for a view the user cannot see (404). */
 export class ViewNotFoundError extends AnalyticsError {
   readonly status = 404;
   readonly code = 'IOTC_ANALYTICS_VIEW_NOT_FOUND';
@@ -54,6 +60,7 @@ export class ViewNotFoundError extends AnalyticsError {
   }
 }
 
+/** An analytics path that is no endpoint (404). */
 export class UnknownRouteError extends AnalyticsError {
   readonly status = 404;
   readonly code = 'IOTC_ANALYTICS_UNKNOWN_ROUTE';
@@ -62,6 +69,7 @@ export class UnknownRouteError extends AnalyticsError {
   }
 }
 
+/** An analytics endpoint called with a method it does not serve (405). */
 export class MethodNotAllowedError extends AnalyticsError {
   readonly status = 405;
   readonly code = 'IOTC_ANALYTICS_METHOD_NOT_ALLOWED';

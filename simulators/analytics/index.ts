@@ -2,7 +2,7 @@
  * The reference analytics component (Trendz-like): saved table views whose data it reads from the platform through
  * the administration REST API with the caller's JWT, `POST {prefix}/publicApi/buildReport`, and the report rate
  * limiter (pool + bounded FIFO queue). No report cache: every request reads the platform afresh (real Trendz caches
- * reports by default; see analytics-facts.md and the README of this folder).
+ * reports by default; see docs/reference/analytics-facts.md and the README of this folder).
  *
  * iotc extension (never needed by conformance features): `GET {prefix}/iotc/limiterStatus` answers the limiter's
  * live counters.

@@ -1,6 +1,6 @@
 /**
  * Reads from the platform through its administration REST API with the caller's JWT, exactly as a real analytics
- * component talks to ThingsBoard (platform-facts.md §8): GET /api/auth/user, devices by name or by a text search,
+ * component talks to ThingsBoard (docs/reference/platform-facts.md §8): GET /api/auth/user, devices by name or by a text search,
  * time series history with typed values, attributes of one scope. 401 or 403 from the platform means the JWT may not
  * read (InvalidJwtError, answered 403); anything else unexpected is a PlatformReadError (502).
  */

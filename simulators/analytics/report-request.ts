@@ -1,5 +1,5 @@
 /**
- * The report request of interfaces.md: viewConfigId (UUID, required), rangeStartTs and rangeEndTs (optional integers
+ * The report request of docs/reference/interfaces.md: viewConfigId (UUID, required), rangeStartTs and rangeEndTs (optional integers
  * of epoch ms; absent or null = the view's saved range), filters (optional object of filter name to array of strings;
  * absent or null = the view's saved filters). Unknown top-level members are ignored, as a Spring/Jackson endpoint
  * does by default.

@@ -1,4 +1,4 @@
-/** Endpoint security (interfaces.md "mapping security"): basic checks the Authorization header; anonymous admits all. */
+/** Endpoint security (docs/reference/interfaces.md "mapping security"): basic checks the Authorization header; anonymous admits all. */
 import { faultActive } from '../../faults';
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -10,7 +10,7 @@ export function isAuthorized(security: Security, headers: IncomingHttpHeaders): 
 
 /**
  * admitted; refused (no header, wrong credentials); malformed (another scheme, undecodable credentials), which
- * interfaces.md refuses as well and a gateway 3.8 quirks mode answers with 500.
+ * docs/reference/interfaces.md refuses as well and a gateway 3.8 quirks mode answers with 500.
  */
 export function authorization(
   security: Security,

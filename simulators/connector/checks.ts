@@ -89,7 +89,7 @@ export function checkConnectorConfig(value: unknown): string[] {
   }
   if (file.server === undefined && ('host' in file || 'port' in file)) {
     problems.push(
-      '$: an old-format file (host, port and mapping at the root): interfaces.md puts host, port, SSL and security in server, and requestsMapping beside mapping',
+      '$: an old-format file (host, port and mapping at the root): docs/reference/interfaces.md puts host, port, SSL and security in server, and requestsMapping beside mapping',
     );
   }
   const server = record(file.server);

@@ -37,7 +37,7 @@ export function security(
     (section && (section.username !== undefined || section.password !== undefined)
       ? 'basic'
       : fallback);
-  // interfaces.md: basic's username and password default to the placeholders <USERNAME> and <PASSWORD>
+  // docs/reference/interfaces.md: basic's username and password default to the placeholders <USERNAME> and <PASSWORD>
   const placeholders = faultActive('RC-SEC-04:default-credentials')
     ? { username: '', password: '' }
     : { username: '<USERNAME>', password: '<PASSWORD>' };
@@ -54,7 +54,7 @@ function deviceInfo(section: Partial<DeviceInfo> | undefined, custom: boolean): 
   const jsonName = faultActive('RC-JSON-02:default-name-expression') ? '${name}' : 'Device ${name}';
   const jsonNameSource = faultActive('RC-JSON-03:default-source-constant') ? 'constant' : 'request';
   const profile = faultActive('RC-JSON-05:default-profile') ? 'Default' : 'default';
-  // the custom converter's defaults are constant sources and a fixed name (interfaces.md)
+  // the custom converter's defaults are constant sources and a fixed name (docs/reference/interfaces.md)
   return {
     deviceNameExpression: section?.deviceNameExpression ?? (custom ? 'Custom device' : jsonName),
     deviceNameExpressionSource:

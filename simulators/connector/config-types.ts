@@ -1,4 +1,4 @@
-/** The completed REST connector configuration (rest.json with the defaults of interfaces.md applied, config.ts). */
+/** The completed REST connector configuration (rest.json with the defaults of docs/reference/interfaces.md applied, config.ts). */
 import type { ConnectorQuirks } from './quirks';
 
 export type Security =

@@ -1,5 +1,5 @@
 /**
- * Loading rest.json: the checks of checks.ts, then the defaults of interfaces.md applied once, so the rest of the
+ * Loading rest.json: the checks of checks.ts, then the defaults of docs/reference/interfaces.md applied once, so the rest of the
  * connector reads a complete, typed configuration.
  */
 import { readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { converter, response, security } from './config-sections';
 import { attributeUpdateRule, serverSideRpcRule } from './outgoing-rules';
 import type { EndpointConfig, ConnectorConfig } from './config-types';
 
+/** A rest.json that is not a valid REST connector configuration, each problem named by its JSON path. */
 export class ConnectorConfigError extends IotcError {
   readonly code = 'IOTC_CONNECTOR_CONFIG';
   constructor(

@@ -1,5 +1,5 @@
 /**
- * Custom converters (interfaces.md "custom converter parameters"): converter.extension names a class, loaded from
+ * Custom converters (docs/reference/interfaces.md "custom converter parameters"): converter.extension names a class, loaded from
  * a module of that name in the connector's extensions folder (`<folder>/<extension>.ts` or `.js`, exporting the
  * class by that name or as default). The whole converter section is passed to its constructor, so extensionConfig
  * and any other member reach it. Its convert() gets the request (raw body and merged data) and returns data
@@ -29,6 +29,7 @@ type CustomConverterClass = new (
   logger: Logger,
 ) => CustomConverterModule;
 
+/** The custom converter a rest.json names (converter.extension) cannot be loaded. */
 export class CustomConverterLoadError extends IotcError {
   readonly code = 'IOTC_CUSTOM_CONVERTER';
 }

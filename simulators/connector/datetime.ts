@@ -1,8 +1,8 @@
 /**
  * Reading a datetime string of a tsField into unix milliseconds, with the dayfirst and yearfirst rules of
- * interfaces.md (as dateutil reads them): `10.11.24` is 11 Oct 2024 by default, 10 Nov 2024 with dayfirst,
+ * docs/reference/interfaces.md (as dateutil reads them): `10.11.24` is 11 Oct 2024 by default, 10 Nov 2024 with dayfirst,
  * 24 Nov 2010 with yearfirst. A four-digit first number is always the year. Two-digit years are 2000–2099.
- * ISO 8601 strings are read as ISO. A string without a zone is read in UTC (interfaces.md does not say which
+ * ISO 8601 strings are read as ISO. A string without a zone is read in UTC (docs/reference/interfaces.md does not say which
  * zone; the real gateway uses its process's local zone). Answers undefined when the text is not a date.
  */
 interface DateOrder {

@@ -2,7 +2,7 @@
  * The connector's way to the platform: the MQTT gateway API with the connector's own gateway token, through the
  * gateway driver (simulators/gateway/mqtt-gateway.ts). For each request: connect the device once (with its
  * profile; again when the profile changes), then its client attributes, then its telemetry (the real gateway's
- * order, rest-connector-facts.md §6), each awaited to its PUBACK so a 200 means the platform took the data.
+ * order, docs/reference/rest-connector-facts.md §6), each awaited to its PUBACK so a 200 means the platform took the data.
  * Values are published with their exact lexemes (a double stays 40.0).
  *
  * When the MQTT connection ends (the platform restarted, another session took the token over), the link opens a

@@ -1,6 +1,6 @@
 /**
  * Quirks mode of the reference connector: it reproduces a chosen subset of a real gateway version's known
- * differences from interfaces.md, so that a deviation profile of that version (declared deviations, verified by
+ * differences from docs/reference/interfaces.md, so that a deviation profile of that version (declared deviations, verified by
  * `@deviation-<id>` scenarios) is itself tested here. The reference's own behaviour (no quirks) is the
  * specification's; a quirks mode never becomes the default. As simulators/platform/quirks.ts, differences only:
  * never the real gateway's blocking defects (one global answer queue, a blocked event loop).
@@ -8,12 +8,12 @@
 export interface ConnectorQuirks {
   /** Hardcoded responses without successResponse / unsuccessfulResponse answer an empty body, not OK / Error. */
   noHardcodedResponseDefaults: boolean;
-  /** The security a mapping or attribute-request endpoint has when rest.json gives none: basic per interfaces.md. */
+  /** The security a mapping or attribute-request endpoint has when rest.json gives none: basic per docs/reference/interfaces.md. */
   mappingSecurityDefault: 'basic' | 'anonymous';
-  /** Defaults of the outgoing calls (attributeUpdates, serverSideRpc): interfaces.md says false and true. */
+  /** Defaults of the outgoing calls (attributeUpdates, serverSideRpc): docs/reference/interfaces.md says false and true. */
   sslVerifyDefault: boolean;
   allowRedirectsDefault: boolean;
-  /** The placeholder that carries the RPC id in requestUrlExpression / valueExpression (interfaces.md: requestId). */
+  /** The placeholder that carries the RPC id in requestUrlExpression / valueExpression (docs/reference/interfaces.md: requestId). */
   rpcIdPlaceholder: 'requestId' | 'restId';
   /** Only the first ${...} of each /-separated segment of an RPC requestUrlExpression is filled. */
   rpcUrlFirstPlaceholderPerSegment: boolean;
@@ -23,31 +23,31 @@ export interface ConnectorQuirks {
   valuesAsText: boolean;
   /** A missing field inside a composite value is rendered as the text None (a value that is None alone is dropped). */
   noneInCompositeValues: boolean;
-  /** The status of an Authorization header that is not Basic with decodable credentials (interfaces.md: refused, 401). */
+  /** The status of an Authorization header that is not Basic with decodable credentials (docs/reference/interfaces.md: refused, 401). */
   malformedAuthorizationStatus: 401 | 500;
   /** A body that is not UTF-8 text is refused with 500 before any converter runs. */
   binaryBodiesRefused: boolean;
-  /** responseExpected when a response section does not say (interfaces.md: true). */
+  /** responseExpected when a response section does not say (docs/reference/interfaces.md: true). */
   responseExpectedDefault: boolean;
   /** A remote answer is the text Python's str() gives the value, not JSON. */
   remoteAnswerAsPythonText: boolean;
   /** An attribute-request endpoint answers the platform's whole attribute message, not key to value. */
   attributeAnswerIsPlatformMessage: boolean;
-  /** Which member of an outgoing rule names its method, and the default (interfaces.md: httpMethod; POST / GET). */
+  /** Which member of an outgoing rule names its method, and the default (docs/reference/interfaces.md: httpMethod; POST / GET). */
   outgoingMethodMember: 'httpMethod' | 'HTTPMethod';
   /** The same default method for attribute updates and RPC, when set (3.8.3: GET). */
   outgoingMethodDefault?: string;
   /** A GET call carries the rendered valueExpression as its body too (python requests sends it). */
   bodyWithGet: boolean;
-  /** Rules without httpHeaders send CONTENT-TYPE application/json (interfaces.md) or no header at all. */
+  /** Rules without httpHeaders send CONTENT-TYPE application/json (docs/reference/interfaces.md) or no header at all. */
   defaultJsonContentType: boolean;
-  /** tries is honoured (interfaces.md) or every call is attempted once. */
+  /** tries is honoured (docs/reference/interfaces.md) or every call is attempted once. */
   triesHonoured: boolean;
-  /** responseTimeout bounds an RPC call (interfaces.md), or only timeout bounds the one attempt. */
+  /** responseTimeout bounds an RPC call (docs/reference/interfaces.md), or only timeout bounds the one attempt. */
   responseTimeoutHonoured: boolean;
   /** RPC replies wrap the answer as {result: answer}, failures as {result: {error: <reason phrase>, code}}. */
   rpcReplyWrapped: boolean;
-  /** The built-in get / set methods take JSON params (interfaces.md) or fail on them without a reply. */
+  /** The built-in get / set methods take JSON params (docs/reference/interfaces.md) or fail on them without a reply. */
   builtInRpcJsonParams: boolean;
 }
 
@@ -77,7 +77,7 @@ export const NO_CONNECTOR_QUIRKS: ConnectorQuirks = {
 
 export const CONNECTOR_QUIRKS_MODES = {
   /**
-   * ThingsBoard IoT Gateway 3.8.3 (rest-connector-facts.md, and what a real 3.8.3 did on the wire:
+   * ThingsBoard IoT Gateway 3.8.3 (docs/reference/rest-connector-facts.md, and what a real 3.8.3 did on the wire:
    * docs/tb-gateway-3.8-deviations.md): no OK / Error defaults (§5, §12), mappings without security are anonymous
    * (§12), SSLVerify true and allowRedirects false by default (§8), only ${restId}, one placeholder per URL segment
    * (§0.5, §9), no default for the members gateway-rest.ts lists, values as text (§0.1), None in composites (§0.2),

@@ -2,7 +2,7 @@
  * The remote response variant: a request waits until the platform sets the configured shared attribute
  * (responseAttribute) of its device, and is answered with that value. Each answer goes to exactly one waiting
  * request of that device, the oldest; an answer nobody waits for is dropped, never kept for a later caller
- * (the real gateway's global queue answers the wrong requests, rest-connector-facts.md §0.4).
+ * (the real gateway's global queue answers the wrong requests, docs/reference/rest-connector-facts.md §5, §7).
  */
 import type { AttributeUpdate } from '../gateway/mqtt-gateway';
 

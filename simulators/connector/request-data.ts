@@ -1,8 +1,8 @@
 /**
- * From an HTTP request to the one key-value object converters read (interfaces.md "Request body rules"):
+ * From an HTTP request to the one key-value object converters read (docs/reference/interfaces.md "Request body rules"):
  * JSON and multipart/form-data on the same endpoint with no extra configuration, multipart fields merged (file
  * parts ignored with an info log), url-encoded forms, and the query parameters, which win over body fields
- * (rest-connector-facts.md §3). GET requests read only the query. Raw bodies are kept for custom converters.
+ * (docs/reference/rest-connector-facts.md §3). GET requests read only the query. Raw bodies are kept for custom converters.
  */
 import { isUtf8 } from 'node:buffer';
 import { faultActive } from '../../faults';

@@ -1,5 +1,5 @@
 /**
- * Writing a connector answer (interfaces.md "Response of a connector endpoint"): default variant, status only;
+ * Writing a connector answer (docs/reference/interfaces.md "Response of a connector endpoint"): default variant, status only;
  * hardcoded, successResponse on 200 and unsuccessfulResponse on any other status; remote, the platform's value
  * on 200 (a JSON document as JSON, anything else as text) and unsuccessfulResponse, when configured, otherwise.
  */

@@ -7,7 +7,7 @@
  * (seconds) ran out.
  *
  * Built-in methods GET and SET (any case) need no rule: their params carry requestUrlExpression,
- * responseTimeout, httpMethod and valueExpression (interfaces.md), and may carry the other call members.
+ * responseTimeout, httpMethod and valueExpression (docs/reference/interfaces.md), and may carry the other call members.
  */
 import { faultActive } from '../../faults';
 import type { Logger } from 'pino';

@@ -1,5 +1,5 @@
 /**
- * The HTTP device driver: a simulated device speaking the HTTP device API (interfaces.md) to any target by URL.
+ * The HTTP device driver: a simulated device speaking the HTTP device API (docs/reference/interfaces.md) to any target by URL.
  * Used by steps, load profiles and the CLI. Every call answers {status, headers, text, json?, bytes} and never throws
  * on a status: deciding what a status means is the caller's job. Bodies are always read, so connections are reused.
  */
@@ -58,7 +58,7 @@ export async function deviceRequest(
   const url = baseUrl.replace(/\/+$/, '') + path;
   const response = await request(url, {
     method,
-    // interfaces.md: requests with a body carry Content-Type: application/json
+    // docs/reference/interfaces.md: requests with a body carry Content-Type: application/json
     headers: payload === undefined ? {} : { 'content-type': 'application/json' },
     body: payload,
     dispatcher: options.dispatcher,

@@ -16,7 +16,7 @@ export type Qos = 0 | 1;
 export interface MqttConnectionOptions {
   /** mqtt://host:port or mqtts://host:port */
   url: string;
-  /** The device access token, sent as the MQTT user name (interfaces.md, MQTT gateway API). */
+  /** The device access token, sent as the MQTT user name (docs/reference/interfaces.md, MQTT gateway API). */
   token: string;
   /** 4 = MQTT 3.1.1, 5 = MQTT 5; default 5. */
   protocolVersion?: MqttVersion;
@@ -64,6 +64,7 @@ export interface ReceivedMessage {
   receivedAt: number;
 }
 
+/** An MQTT connection of a driver failed or closed while an operation waited on it. */
 export class MqttConnectionError extends IotcError {
   readonly code: IotcErrorCode = 'IOTC_MQTT_CONNECTION';
 }

@@ -1,6 +1,6 @@
 /**
  * The MQTT device driver: the device topics (v1/devices/me/...) on one MQTT connection, as ThingsBoard serves them
- * (platform-facts.md §4.3): telemetry, client attributes, attribute requests and responses by id, shared-attribute
+ * (docs/reference/platform-facts.md §4.3): telemetry, client attributes, attribute requests and responses by id, shared-attribute
  * updates, server-side RPC with replies, client-side RPC (getSessionLimits among them), and claim. The payloads
  * are those of ThingsBoard's Python SDK (tb_device_mqtt.py): compact JSON, `{"method","params"}` requests. A gateway
  * uses it for its own device API (same connection). Firmware: mqtt-firmware.ts; provisioning: mqtt-provision.ts.

@@ -8,6 +8,7 @@
 import type { MqttConnection } from './mqtt-connection';
 import { IotcError } from '../../lib/errors';
 
+/** A firmware download over MQTT failed (an answer on v2/fw/error, a missing or short chunk). */
 export class FirmwareDownloadError extends IotcError {
   readonly code = 'IOTC_FIRMWARE_DOWNLOAD';
 }

@@ -9,6 +9,7 @@ import { connect as connectTls } from 'node:tls';
 import mqttPacket, { type Packet } from 'mqtt-packet';
 import { IotcError } from '../../lib/errors';
 
+/** The bare MQTT client (bytes that are not MQTT, a reader that stops) could not connect or send. */
 export class RawMqttError extends IotcError {
   readonly code = 'IOTC_RAW_MQTT';
 }

@@ -1,5 +1,5 @@
 /**
- * The gateway driver: a simulated gateway speaking the MQTT gateway API (interfaces.md) to any target by URL, on one
+ * The gateway driver: a simulated gateway speaking the MQTT gateway API (docs/reference/interfaces.md) to any target by URL, on one
  * MQTT connection (3.1.1 or 5). It connects and disconnects devices behind it, publishes their telemetry,
  * attributes and claims, asks for their attributes (answers correlated by id, with a timeout), and answers RPC
  * commands through handlers. Every publish answers a PublishOutcome with the PUBACK reason code (MQTT 5), so
@@ -38,7 +38,7 @@ interface TelemetryEntry {
 }
 
 /**
- * An attribute request. interfaces.md's shape names keys per scope (`client`, `shared` as arrays); ThingsBoard's
+ * An attribute request. docs/reference/interfaces.md's shape names keys per scope (`client`, `shared` as arrays); ThingsBoard's
  * shape, which real gateways send, picks one scope (`client: true|false`) with `key` or `keys`.
  */
 export type AttributeRequest =
@@ -46,7 +46,7 @@ export type AttributeRequest =
   | { device: string; client: boolean; key: string }
   | { device: string; client: boolean; keys: string[] };
 
-/** An answer on v1/gateway/attributes/response: the parsed document (its shape is not fixed by interfaces.md). */
+/** An answer on v1/gateway/attributes/response: the parsed document (its shape is not fixed by docs/reference/interfaces.md). */
 export interface AttributeResponse {
   id: number;
   device?: string;
@@ -76,6 +76,7 @@ export interface GatewayRpcRequest {
 type RpcHandler = (request: GatewayRpcRequest) => unknown | Promise<unknown>;
 export const NO_REPLY = Symbol('no reply');
 
+/** A gateway's attribute request got no answer in time. */
 export class AttributeRequestTimeoutError extends IotcError {
   readonly code = 'IOTC_ATTRIBUTE_REQUEST_TIMEOUT';
 }
@@ -85,7 +86,7 @@ interface GatewayOptions extends MqttConnectionOptions {
   qos?: Qos;
   /** How long an attribute request waits for its answer. */
   attributeRequestTimeoutMs?: number;
-  /** Subscribe to the gateway's downlink topics on connect (default true; interfaces.md rule 1). */
+  /** Subscribe to the gateway's downlink topics on connect (default true; docs/reference/interfaces.md rule 1). */
   subscribe?: boolean;
 }
 

@@ -83,7 +83,7 @@ export interface PlatformOptions {
   traffic?: TrafficListener;
   /**
    * Holds the PUBACK of every v1/gateway/connect this long (`iotc certify gateway`): a gateway that publishes for
-   * the device before the PUBACK came then does so where the trace shows it (interfaces.md rule 4 recommends the
+   * the device before the PUBACK came then does so where the trace shows it (docs/reference/interfaces.md rule 4 recommends the
    * wait). ThingsBoard acknowledges once the connect is processed, which may take as long; default 0.
    */
   gatewayConnectAckDelayMs?: number;

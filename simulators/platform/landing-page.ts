@@ -63,7 +63,7 @@ export function serveLandingPage(
 th{text-align:left;padding:.3rem 1rem .3rem 0;white-space:nowrap;vertical-align:top}td{padding:.3rem 0}
 code,pre{font-family:ui-monospace,monospace}pre{background:#f4f5f8;padding:.6rem;white-space:pre-wrap}</style></head>
 <body><h1>iotc reference platform</h1>
-<p>A ThingsBoard-style platform for testing devices, gateways and clients (interfaces.md; where it is silent, as ThingsBoard does).</p>
+<p>A ThingsBoard-style platform for testing devices, gateways and clients (docs/reference/interfaces.md; where it is silent, as ThingsBoard does).</p>
 <table>${rows.map(([name, value]) => `<tr><th>${escapeHtml(name)}</th><td><code>${escapeHtml(value)}</code></td></tr>`).join('')}</table>
 <h2>Try</h2>${examples.map((example) => `<pre>${escapeHtml(example)}</pre>`).join('')}
 </body></html>

@@ -14,14 +14,14 @@ export interface Quirks {
   castNumericStrings: boolean;
   /**
    * ThingsBoard reads a gateway attribute request only in its own shape ({id, device, client: true|false, key|keys});
-   * interfaces.md's shape (client and shared as arrays) fails: MQTT 5 PUBACK 0x83 and DISCONNECT, 3.1.1 close.
+   * docs/reference/interfaces.md's shape (client and shared as arrays) fails: MQTT 5 PUBACK 0x83 and DISCONNECT, 3.1.1 close.
    */
   gatewayAttributeRequestThingsboardShapeOnly: boolean;
   /** ThingsBoard treats a gateway telemetry element without ts as a plain key-value object (a key named values). */
   gatewayEntryWithoutTsIsKeyValues: boolean;
   /**
    * ThingsBoard's provisioning: without deviceName the device gets a random 20-character name; without
-   * provisionDeviceKey or provisionDeviceSecret the controller throws (500). platform-facts.md §6.
+   * provisionDeviceKey or provisionDeviceSecret the controller throws (500). docs/reference/platform-facts.md §6.
    */
   provisioningFieldsOptional: boolean;
   /**
@@ -58,7 +58,7 @@ export interface Quirks {
    * ThingsBoard follows a refusing MQTT 5 CONNACK with a DISCONNECT carrying the CONNACK's code (0x86 for an unknown
    * token), which is no DISCONNECT reason code: mqtt.js rejects that packet (MqttTransportHandler.java:1361-1362,
    * 228, 245-246). The twin sends both in one write, the case where the client reads them together. Not a deviation:
-   * the CONNACK refuses, as interfaces.md wants; the harness must read it so.
+   * the CONNACK refuses, as docs/reference/interfaces.md wants; the harness must read it so.
    */
   refusingConnackFollowedByDisconnect: boolean;
   /**
@@ -114,7 +114,7 @@ export const NO_QUIRKS: Quirks = {
 };
 
 export const QUIRKS_MODES = {
-  /** ThingsBoard 4.3 (monolith or microservices): platform-facts.md §2, §3 and §4.5. */
+  /** ThingsBoard 4.3 (monolith or microservices): docs/reference/platform-facts.md §2, §3 and §4.5. */
   'thingsboard-4.3': {
     malformedPayloadStatus: 500,
     dropNullValues: true,

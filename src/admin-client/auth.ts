@@ -1,5 +1,5 @@
 /**
- * An authenticated session with the admin REST API (interfaces.md "Administration REST API", platform-facts.md §8):
+ * An authenticated session with the admin REST API (docs/reference/interfaces.md "Administration REST API", docs/reference/platform-facts.md §8):
  * POST /api/auth/login, the header `X-Authorization: Bearer <JWT>`, and one refresh (POST /api/auth/token, else a new
  * login) when a request answers 401 with errorCode 11 (token expired). Bodies are parsed losslessly, so 42.0 stays
  * distinguishable from 42 and longs stay exact. Every body is read, so keep-alive connections are reused.

@@ -1,5 +1,5 @@
 /**
- * Firmware packages (platform-facts.md §12): `POST /api/otaPackage` creates the record, then the data is uploaded
+ * Firmware packages (docs/reference/platform-facts.md §12): `POST /api/otaPackage` creates the record, then the data is uploaded
  * as multipart/form-data (part `file`) to `POST /api/otaPackage/{id}?checksumAlgorithm=...`; the platform computes
  * the checksum. Assigning a package to a device (saveDevice with firmwareId) starts the update.
  */

@@ -1,4 +1,4 @@
-/** Device profiles with a provisioning strategy (platform-facts.md §6 "Creating a provisioning-enabled profile"). */
+/** Device profiles with a provisioning strategy (docs/reference/platform-facts.md §6 "Creating a provisioning-enabled profile"). */
 import type { AdminSession } from './auth';
 import { idOf } from './records';
 import { toPlain } from '../../lib/kv/values';

@@ -1,5 +1,5 @@
 /**
- * Server-side RPC (platform-facts.md §8). `rpc` is the v1 endpoint `POST /api/plugins/rpc/{oneway|twoway}/{deviceId}`;
+ * Server-side RPC (docs/reference/platform-facts.md §8). `rpc` is the v1 endpoint `POST /api/plugins/rpc/{oneway|twoway}/{deviceId}`;
  * its answer is returned whatever its status: 200 with the device's reply, 408 timeout, 409 no active connection...
  * Persistent RPC is v2 (`POST /api/rpc/...` with `"persistent": true`, answered 200 {"rpcId"} once the RPC is stored
  * and queued), read back with `GET /api/rpc/persistent/{rpcId}` and `GET /api/rpc/persistent/device/{deviceId}`.

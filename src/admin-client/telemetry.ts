@@ -1,5 +1,5 @@
 /**
- * Telemetry read back (platform-facts.md §8 "Telemetry and attributes"): latest values and history, typed with
+ * Telemetry read back (docs/reference/platform-facts.md §8 "Telemetry and attributes"): latest values and history, typed with
  * `useStrictDataTypes=true` and a lossless parse, so 42.0 stays DOUBLE and longs stay exact. A JSON value may come
  * back as the document or as its text (the real platform answers text); comparing is the caller's job
  * (steps/support/expectations.ts).

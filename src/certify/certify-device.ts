@@ -13,7 +13,7 @@
  *
  * A gateway gets a gateway device's token and, in IOTC_CERTIFY_DEVICE, the name of a device to connect behind it;
  * it is ready once its v1/gateway/connect for that device has been acknowledged (the reference publishes gateway
- * topics whether or not they were subscribed, platform-facts.md §4.5, so a subscription is no condition), and the
+ * topics whether or not they were subscribed, docs/reference/platform-facts.md §4.5, so a subscription is no condition), and the
  * steps act on that device (gateway-checks.ts). A gateway is also a device: when it has subscribed to the RPC requests
  * of its own device (v1/devices/me/rpc/request/+) by the RPC step, that step also sends the gateway device itself the
  * two-way RPC iotcCertifyGatewayPing, at the same time as the device's and bounded by the same timeout, so its reply

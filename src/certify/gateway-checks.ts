@@ -1,14 +1,14 @@
 /**
  * The gateway's own obligations (catalogue role `gateway`), judged from the packets of the client under test and
- * the ones the reference sent it (mqtt-packets.ts): interfaces.md's MQTT gateway API and its rules 1, 3 and 4. The
+ * the ones the reference sent it (mqtt-packets.ts): docs/reference/interfaces.md's MQTT gateway API and its rules 1, 3 and 4. The
  * token as user name and QoS 0/1 are judged as for an MQTT device (mqtt-device-checks.ts).
  *
- * interfaces.md rule 2 lets a gateway publish data for a device it never connected (the platform connects it), so
+ * docs/reference/interfaces.md rule 2 lets a gateway publish data for a device it never connected (the platform connects it), so
  * connecting first is no obligation of its own; what is judged is rule 3's claim (SHOULD: connected first) and rule
  * 4's wait for the connect's PUBACK (SHOULD). The reference holds that PUBACK a moment during a certification
  * (certify-device.ts), so a gateway that does not wait shows it in the trace.
  *
- * A gateway is also a device (interfaces.md; ThingsBoard's gateway session is a device session, and the Python SDK's
+ * A gateway is also a device (docs/reference/interfaces.md; ThingsBoard's gateway session is a device session, and the Python SDK's
  * TBGatewayMqttClient extends TBDeviceMqttClient): its own v1/devices/me/... traffic on the same connection is judged
  * by the MQTT device checks themselves (mqtt-device-checks.ts) for the requirements about topics, payloads and
  * ordering, MQTT-DEV-02..08. MQTT-DEV-01 and MQTT-DEV-09 are left out: for a gateway they are GW-CLI-01 and
@@ -45,7 +45,7 @@ import {
 } from './mqtt-checks';
 import { type ObservedPacket, delivered, payloadOf, sent } from './mqtt-packets';
 
-/** The schema of each uplink gateway topic (interfaces.md's shapes; the attribute request in its shape). */
+/** The schema of each uplink gateway topic (docs/reference/interfaces.md's shapes; the attribute request in its shape). */
 const SCHEMAS: Record<string, object> = {
   'v1/gateway/connect': gatewayConnectSchema,
   'v1/gateway/disconnect': gatewayDisconnectSchema,
@@ -269,7 +269,7 @@ const waitedForConnect: MqttDeviceCheck = (input) => {
 };
 
 /**
- * The filter of the server-side RPC requests to a device: the one ThingsBoard grants for them (platform-facts.md §4.3;
+ * The filter of the server-side RPC requests to a device: the one ThingsBoard grants for them (docs/reference/platform-facts.md §4.3;
  * the reference refuses any other, so a wider filter such as # never brings an RPC).
  */
 const OWN_RPC_REQUESTS = 'v1/devices/me/rpc/request/+';

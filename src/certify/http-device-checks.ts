@@ -34,7 +34,7 @@ export type Violation = ClientViolation<ObservedExchange>;
 export type CheckOutcome = ClientCheckOutcome<ObservedExchange>;
 export type DeviceCheck = ClientCheck<CheckInput, ObservedExchange>;
 
-/** The resources of the HTTP device API after /api/v1/{token}/ (interfaces.md, "HTTP device API"). */
+/** The resources of the HTTP device API after /api/v1/{token}/ (docs/reference/interfaces.md, "HTTP device API"). */
 const RESOURCE = /^(telemetry|attributes|attributes\/updates|rpc|rpc\/\d+|claim|firmware)$/;
 
 function pathOf(exchange: ObservedExchange): string {
@@ -198,12 +198,12 @@ const replyInTime: DeviceCheck = (input) => {
   return repliedInTime(requests, input.rpcs, all.length > 0);
 };
 
-/** The query parameters of GET attributes (interfaces.md, "HTTP device API"): the only names the platform reads. */
+/** The query parameters of GET attributes (docs/reference/interfaces.md, "HTTP device API"): the only names the platform reads. */
 const ATTRIBUTE_REQUEST_PARAMETERS = new Set(['clientKeys', 'sharedKeys']);
 
 /**
  * HTTP-DEV-07: an attribute request names its keys in clientKeys and sharedKeys. Any other parameter is not read, so
- * the platform answers with every client and shared attribute instead of the requested ones (platform-facts.md §3).
+ * the platform answers with every client and shared attribute instead of the requested ones (docs/reference/platform-facts.md §3).
  */
 const attributeRequestKeys: DeviceCheck = (input) => {
   const judged = input.exchanges.filter(

@@ -1,7 +1,7 @@
 /**
  * The MQTT device's own obligations (catalogue role `device`, MQTT-DEV-01..09), judged from the packets the client
  * under test sent to the instrumented reference and the ones the reference sent it (mqtt-packets.ts). The topics
- * are ThingsBoard 4.3's (platform-facts.md §4.3); interfaces.md names the MQTT device API without showing them.
+ * are ThingsBoard 4.3's (docs/reference/platform-facts.md §4.3); docs/reference/interfaces.md names the MQTT device API without showing them.
  *
  * As for HTTP, a requirement whose subject never occurred (no attribute request, no RPC reply) is not exercised:
  * NOT TESTED with the reason, never PASS.
@@ -38,7 +38,7 @@ const ATTRIBUTES = 'v1/devices/me/attributes';
 const ATTRIBUTE_REQUEST = /^v1\/devices\/me\/attributes\/request\/(.+)$/;
 const RPC_REQUEST = /^v1\/devices\/me\/rpc\/request\/(.+)$/;
 const RPC_RESPONSE = /^v1\/devices\/me\/rpc\/response\/(.+)$/;
-/** The topics a device publishes on (platform-facts.md §4.3, §6). */
+/** The topics a device publishes on (docs/reference/platform-facts.md §4.3, §6). */
 export const DEVICE_API_TOPICS: readonly RegExp[] = [
   /^v1\/devices\/me\/(telemetry|attributes|claim)$/,
   /^v1\/devices\/me\/(attributes\/request|rpc\/request|rpc\/response)\/\d+$/,
@@ -70,7 +70,7 @@ function provisionedTokens(packets: readonly ObservedPacket[], before: number): 
 /**
  * MQTT-DEV-01: the access token is the user name of every CONNECT: the certification's token, or one provisioning
  * handed the client before (a device that provisions itself, then connects as what it became). Provisioning's own
- * connections (user name or client id `provision`, platform-facts.md §6) carry no token.
+ * connections (user name or client id `provision`, docs/reference/platform-facts.md §6) carry no token.
  */
 export const tokenAsUserName: MqttDeviceCheck = (input) => {
   const judged = sent(input.packets, 'connect').filter(

@@ -42,6 +42,7 @@ export interface GatewayConfigOptions {
 /** iotc's custom converters in Python for 3.8.3, by connector type (rest/). */
 const GATEWAY_EXTENSIONS = join(PACKAGE_ROOT, 'src', 'target', 'gateway-extensions');
 
+/** `iotc gateway-config` cannot write the gateway configuration (no gateway token in the environment, a folder it cannot write). */
 export class GatewayConfigError extends IotcError {
   readonly code = 'IOTC_GATEWAY_CONFIG';
 }

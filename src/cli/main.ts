@@ -160,11 +160,13 @@ program
   )
   .option('--rest-host <address>', 'address the connector listens on', '127.0.0.1')
   .option('--rest-port <port>', "the connector's port (0 = a port free now)", port, 0)
-  .option(
-    '--run-id <id>',
-    "the id of the run the configuration is for (its constant device names carry it; the run's IOTC_RUN_ID)",
-    runIdOption,
-    randomBytes(3).toString('hex'),
+  .addOption(
+    new Option(
+      '--run-id <id>',
+      "the id of the run the configuration is for (its constant device names carry it; the run's IOTC_RUN_ID)",
+    )
+      .argParser(runIdOption)
+      .default(randomBytes(3).toString('hex'), 'a new random id of 6 hex digits'),
   )
   .action(async (options: GatewayConfigOptions) => {
     const { gatewayConfig } = require('./gateway-config') as typeof import('./gateway-config');
@@ -230,7 +232,7 @@ program
   .addOption(
     new Option(
       '--mode <mode>',
-      "spec: interfaces.md (ThingsBoard where it is silent); thingsboard-4.3: also ThingsBoard 4.3's known " +
+      "spec: docs/reference/interfaces.md (ThingsBoard where it is silent); thingsboard-4.3: also ThingsBoard 4.3's known " +
         'deviations (500 for bad JSON over HTTP, nulls dropped, numeric strings cast, gateway attribute requests ' +
         'and telemetry elements read as ThingsBoard does, provisioning fields optional, QoS 2 answered PUBACK)',
     )
@@ -254,14 +256,23 @@ program
 
 registerCertifyCommand(program);
 
-program.parseAsync(process.argv).catch((error: unknown) => {
-  if (error instanceof CommanderError) {
-    process.exitCode = error.exitCode === 0 ? 0 : 2;
-    return; // commander printed the message already
-  }
-  const err = error as { code?: string; message?: string };
-  console.error(
-    `iotc: ${err.code?.startsWith('IOTC_') ? `${err.code}: ` : ''}${err.message ?? String(error)}`,
+/** Every command and option: docs/reference/cli.md is generated from it (scripts/gen-docs.ts), so it cannot drift. */
+export { program };
+
+/** Parses the command line and runs its command (bin/iotc.js). */
+export function main(argv: readonly string[] = process.argv): Promise<void> {
+  return program.parseAsync([...argv]).then(
+    () => undefined,
+    (error: unknown) => {
+      if (error instanceof CommanderError) {
+        process.exitCode = error.exitCode === 0 ? 0 : 2;
+        return; // commander printed the message already
+      }
+      const err = error as { code?: string; message?: string };
+      console.error(
+        `iotc: ${err.code?.startsWith('IOTC_') ? `${err.code}: ` : ''}${err.message ?? String(error)}`,
+      );
+      process.exitCode = 2;
+    },
   );
-  process.exitCode = 2;
-});
+}

@@ -56,6 +56,7 @@ interface RunOptions {
   parallel?: number | 'auto';
 }
 
+/** Options of `iotc run` that do not fit together or the target (exit 2). */
 export class RunOptionsError extends IotcError {
   readonly code = 'IOTC_RUN_OPTIONS';
 }

@@ -10,6 +10,7 @@ import { IotcError } from '../../lib/errors';
 /** Exit code of a run whose selection is malformed or empty (pytest's "no tests collected"). */
 export const EMPTY_SELECTION_EXIT = 5;
 
+/** The selection of `iotc run` (tags, paths) is malformed (IOTC_TAG_EXPRESSION), names no feature files (IOTC_FEATURE_SOURCES) or matches no scenario (IOTC_EMPTY_SELECTION): exit 5. */
 export class SelectionError extends IotcError {
   readonly code: 'IOTC_TAG_EXPRESSION' | 'IOTC_EMPTY_SELECTION' | 'IOTC_FEATURE_SOURCES';
   constructor(code: SelectionError['code'], message: string) {

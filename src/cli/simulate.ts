@@ -36,7 +36,7 @@ export interface SimulateOptions {
   /** How long a new MQTT connection may wait before its CONNECT (the platform's default when absent). */
   mqttConnectTimeoutMs?: number;
   /**
-   * `spec` (default): interfaces.md, ThingsBoard's behaviour where it is silent. `thingsboard-4.3`: ThingsBoard 4.3's
+   * `spec` (default): docs/reference/interfaces.md, ThingsBoard's behaviour where it is silent. `thingsboard-4.3`: ThingsBoard 4.3's
    * known deviations too (simulators/platform/quirks.ts), so firmware that works here works on ThingsBoard.
    */
   mode: SimulateMode;

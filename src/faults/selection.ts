@@ -9,6 +9,7 @@ import { IotcError } from '../../lib/errors';
 import { loadCatalogue } from '../report/conformance';
 import type { MatrixOptions, MatrixResult } from './matrix';
 
+/** `iotc faults --faults` or `--requirements` selects nothing the kill matrix knows. */
 export class MatrixSelectionError extends IotcError {
   readonly code = 'IOTC_FAULT_SELECTION';
 }

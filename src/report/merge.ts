@@ -16,6 +16,7 @@ import {
 } from './verdicts';
 import { IotcError } from '../../lib/errors';
 
+/** The conformance reports given to `iotc report merge` cannot be merged (missing, another catalogue, another target). */
 export class ReportMergeError extends IotcError {
   readonly code = 'IOTC_REPORT_MERGE';
 }

@@ -11,6 +11,7 @@ import { IotcError } from '../../lib/errors';
 
 const REPORT_FILE = 'conformance.json';
 
+/** A report cannot be signed or verified (no conformance.json, a key that is not Ed25519). */
 export class ReportSignatureError extends IotcError {
   readonly code = 'IOTC_REPORT_SIGNATURE';
   constructor(message: string) {

@@ -16,6 +16,7 @@ export interface EmbeddedCertificates {
 
 export const EMBEDDED_CERTIFICATES_VARIABLE = 'IOTC_EMBEDDED_CERTIFICATES';
 
+/** The embedded target's TLS certificates could not be made or handed to the workers. */
 export class EmbeddedCertificatesError extends IotcError {
   readonly code = 'IOTC_EMBEDDED_CERTIFICATES';
 }

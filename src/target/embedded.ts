@@ -87,7 +87,7 @@ export async function startEmbedded(profile: TargetProfile, runId?: string) {
 
 /**
  * The limits a target is declared to run with: the environment's SIMPLE_API_RATE_LIMITER_* (as they configure the
- * embedded analytics), else the profile's, else the default interfaces.md gives (10 and 10).
+ * embedded analytics), else the profile's, else the default docs/reference/interfaces.md gives (10 and 10).
  */
 export function declaredLimits(
   limits: { poolSize?: number; queueCapacity?: number } | undefined,

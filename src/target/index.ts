@@ -26,7 +26,7 @@ export interface Target {
   mqttUrl?: string;
   /** mqtts:// URL of the MQTT transport over TLS, when the target serves it (trusted through `tls`). */
   mqttsUrl?: string;
-  /** HTTPS base URL of the HTTP device API, when the target serves both (interfaces.md: HTTP and HTTPS). */
+  /** HTTPS base URL of the HTTP device API, when the target serves both (docs/reference/interfaces.md: HTTP and HTTPS). */
   httpsUrl?: string;
   /** Trust for TLS endpoints: a CA certificate (PEM), or no verification when the profile says so explicitly. */
   tls: { ca?: string; insecureSkipVerify: boolean };
@@ -70,6 +70,7 @@ export interface Target {
 
 export type { ConnectorTarget } from './connector-target';
 
+/** A target profile that does not load: unknown name, not valid against schemas/target.ts, or an `${env:NAME}` that is not set (exit 2). */
 export class TargetProfileError extends IotcError {
   readonly code = 'IOTC_TARGET_PROFILE';
 }
@@ -221,7 +222,7 @@ export async function openTarget(
     analyticsUrl: profile.analytics?.url,
   };
   let viewConfigId = profile.analytics?.viewConfigId;
-  // a limit the profile leaves out is declared to be the default of interfaces.md (10)
+  // a limit the profile leaves out is declared to be the default of docs/reference/interfaces.md (10)
   let analyticsLimits = profile.analytics?.limits && {
     poolSize: profile.analytics.limits.poolSize ?? 10,
     queueCapacity: profile.analytics.limits.queueCapacity ?? 10,

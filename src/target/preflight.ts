@@ -11,6 +11,7 @@ import { IotcError } from '../../lib/errors';
 /** How long the check waits for the admin API before it calls the target unresponsive. */
 const PREFLIGHT_TIMEOUT_MS = 10_000;
 
+/** The target's admin API cannot be reached or refuses the login before the run: every requirement NOT TESTED with the reason. */
 export class TargetUnreachableError extends IotcError {
   readonly code = 'IOTC_TARGET_UNREACHABLE';
 }

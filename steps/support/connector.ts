@@ -74,7 +74,7 @@ export function externalApi(): ExternalApiControl {
   return external;
 }
 
-/** The security of the endpoint at `path` as rest.json configures it (defaults of interfaces.md applied). */
+/** The security of the endpoint at `path` as rest.json configures it (defaults of docs/reference/interfaces.md applied). */
 export function endpointSecurity(path: string): EndpointSecurity {
   const file = restFile();
   const mapping = file.mapping.find((item) => (item.endpoint ?? '/test_device') === path);

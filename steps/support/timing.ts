@@ -89,6 +89,7 @@ export interface EffectOutcome {
   delayMs: number;
 }
 
+/** An action repeated by `untilEffective` (steps/support/timing.ts) never showed its effect within the bound: the scenario fails with the tries counted. */
 export class NotEffective extends IotcError {
   readonly code = 'IOTC_NOT_EFFECTIVE';
 }

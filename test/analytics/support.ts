@@ -1,6 +1,6 @@
 /**
  * A small fake of the platform's admin API for the analytics tests (ThingsBoard's paths and JSON shapes,
- * platform-facts.md §8): GET /api/auth/user (valid for the tokens it knows, 401 otherwise), devices by name and by
+ * docs/reference/platform-facts.md §8): GET /api/auth/user (valid for the tokens it knows, 401 otherwise), devices by name and by
  * text search, time series history, attributes of a scope. It counts the requests it serves per path.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

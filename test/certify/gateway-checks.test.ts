@@ -1,7 +1,7 @@
 /**
  * The gateway checks on recorded packets: the edges the certification test's gateway does not reach (a reply naming
  * another device, a claim after the device's disconnect, a QoS 0 connect, an RPC reply before the connect's PUBACK,
- * interfaces.md's attribute-request shape against ThingsBoard's), and the gateway as a device (the topics of both
+ * docs/reference/interfaces.md's attribute-request shape against ThingsBoard's), and the gateway as a device (the topics of both
  * APIs, NOT APPLICABLE only for what it never took up). The whole path is certify-gateway.test.ts.
  */
 import assert from 'node:assert/strict';
@@ -107,7 +107,7 @@ test('GW-RULE-04-WAIT: a QoS 0 connect is not judged; an RPC reply before the PU
   );
 });
 
-test("GW-CLI-02: ThingsBoard's attribute-request shape is not interfaces.md's", () => {
+test("GW-CLI-02: ThingsBoard's attribute-request shape is not docs/reference/interfaces.md's", () => {
   assert.deepEqual(
     violations('GW-CLI-02', [
       publish('v1/gateway/attributes/request', { id: 1, device: 'a', client: ['k'] }),

@@ -146,7 +146,7 @@ export class Attributes implements Command {
   toString = () => `attributes(d${this.device}, ${describeEntries(this.values)})`;
 }
 
-/** interfaces.md's shape (client / shared arrays, either optional) or ThingsBoard's (client: bool, key or keys). */
+/** docs/reference/interfaces.md's shape (client / shared arrays, either optional) or ThingsBoard's (client: bool, key or keys). */
 export type RequestShape =
   | { client?: string[]; shared?: string[] }
   | { client: boolean; key: string }

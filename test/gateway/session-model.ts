@@ -1,6 +1,6 @@
 /**
- * A model of one gateway session (interfaces.md "MQTT gateway API", "States and transitions", "Events";
- * platform-facts.md §4.5 where interfaces.md is silent) and the fast-check commands that drive a real target
+ * A model of one gateway session (docs/reference/interfaces.md "MQTT gateway API", "States and transitions", "Events";
+ * docs/reference/platform-facts.md §4.5 where docs/reference/interfaces.md is silent) and the fast-check commands that drive a real target
  * through the gateway driver (MQTT) and the admin client (HTTP) and compare it with the model: this file holds the
  * model and the real side; session-checks.ts what is checked after a command and at the end, session-commands.ts
  * and session-delivery-commands.ts the commands, session-command-arbitraries.ts how runs pick them.

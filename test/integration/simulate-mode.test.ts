@@ -1,5 +1,5 @@
 /**
- * `iotc simulate --mode`: spec (default) serves interfaces.md, thingsboard-4.3 adds ThingsBoard 4.3's known
+ * `iotc simulate --mode`: spec (default) serves docs/reference/interfaces.md, thingsboard-4.3 adds ThingsBoard 4.3's known
  * deviations. Seen from outside, as a vendor would: the SDK's firmware progress telemetry with a null value.
  */
 import { test } from 'node:test';

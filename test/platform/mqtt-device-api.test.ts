@@ -228,7 +228,7 @@ test('provisioning over MQTT: user name provision, /provision/request answered o
 
 // ---- items 5, 6 and 8: payload rules -------------------------------------------------------------------------
 
-test('a gateway telemetry element without values: 0x99 under interfaces.md (values required), stored at server time in the thingsboard-4.3 mode', async (t) => {
+test('a gateway telemetry element without values: 0x99 under docs/reference/interfaces.md (values required), stored at server time in the thingsboard-4.3 mode', async (t) => {
   for (const [running, admin, expected] of [
     [spec, specAdmin, 0x99],
     [thingsboard, thingsboardAdmin, 0],

@@ -1,6 +1,6 @@
 /**
  * The reference MQTT transport at the socket: raw MQTT packets (mqtt-packet over net sockets) where the exact
- * reason codes matter, mqtt.js clients (the drivers) elsewhere. platform-facts.md §4.1–§4.7 and interfaces.md.
+ * reason codes matter, mqtt.js clients (the drivers) elsewhere. docs/reference/platform-facts.md §4.1–§4.7 and docs/reference/interfaces.md.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -166,7 +166,7 @@ test('a device that is not a gateway may not use v1/gateway/*: v5 failure PUBACK
 
 // ---- attribute requests ------------------------------------------------------------------------------------------
 
-test('attribute requests: ThingsBoard shape answers value / values / neither; interfaces.md shape answers client and shared', async (t) => {
+test('attribute requests: ThingsBoard shape answers value / values / neither; docs/reference/interfaces.md shape answers client and shared', async (t) => {
   const gateway = await MqttGateway.connect({
     url: platform.mqttUrl!,
     token: platform.demo.gatewayToken,

@@ -1,5 +1,5 @@
 /**
- * Persistent server-side RPC at the socket (ThingsBoard's RpcV2Controller, platform-facts.md §8): the call answers
+ * Persistent server-side RPC at the socket (ThingsBoard's RpcV2Controller, docs/reference/platform-facts.md §8): the call answers
  * {"rpcId"} once the RPC is stored and queued, and GET /api/rpc/persistent/{rpcId} and
  * /api/rpc/persistent/device/{deviceId} read its status and the device's response back. Driven over real HTTP and
  * MQTT, read back both raw (exact shapes) and through the admin client the conformance steps use.

@@ -26,7 +26,7 @@ const RUNS = 200;
 const SLOTS = ['slot-a', 'slot-b'];
 const deviceNames = fc.constantFrom(...SLOTS);
 
-/** What a platform following interfaces.md stores for a gateway body, read without the generator's help. */
+/** What a platform following docs/reference/interfaces.md stores for a gateway body, read without the generator's help. */
 function storedEntries(resource: 'telemetry' | 'attributes', body: string): GatewayExpectedEntry[] {
   const document = parseLossless(body) as Record<string, unknown>;
   return Object.entries(document).flatMap(([device, value]) => {

@@ -1,4 +1,4 @@
-/** API keys (since platform 4.3; platform-facts.md §8): the value is shown once, at creation. */
+/** API keys (since platform 4.3; docs/reference/platform-facts.md §8): the value is shown once, at creation. */
 import { BadRequestError, NotFoundError } from '../core/errors';
 import type { User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';

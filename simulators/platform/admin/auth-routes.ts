@@ -1,4 +1,4 @@
-/** Login, refresh and the current user (interfaces.md "Administration REST API"; platform-facts.md §8). */
+/** Login, refresh and the current user (docs/reference/interfaces.md "Administration REST API"; docs/reference/platform-facts.md §8). */
 import { faultActive } from '../../../faults';
 import { userView } from './views';
 import type { AdminRoute } from './route';

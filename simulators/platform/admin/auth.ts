@@ -1,5 +1,5 @@
 /**
- * Authentication of the admin REST API as ThingsBoard does it (platform-facts.md §8): login for a JWT pair (HS512),
+ * Authentication of the admin REST API as ThingsBoard does it (docs/reference/platform-facts.md §8): login for a JWT pair (HS512),
  * refresh, and the `X-Authorization` (or `Authorization`) header with `Bearer <JWT>` or `ApiKey <value>`.
  */
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-/** The customer side of device claiming (platform-facts.md §7). */
+/** The customer side of device claiming (docs/reference/platform-facts.md §7). */
 import { NotFoundError } from '../core/errors';
 import { checkDevice } from './permissions';
 import { deviceView } from './views';

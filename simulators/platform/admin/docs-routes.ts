@@ -1,5 +1,5 @@
 /**
- * The interactive documentation of the admin API, hosted by the platform at /swagger-ui.html as interfaces.md says:
+ * The interactive documentation of the admin API, hosted by the platform at /swagger-ui.html as docs/reference/interfaces.md says:
  * Swagger UI from the swagger-ui-dist package (no hand-written page beyond its start-up options) over /v3/api-docs.
  */
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** Firmware (OTA) packages: record, upload of the data (multipart part `file`), read, delete (platform-facts.md §12). */
+/** Firmware (OTA) packages: record, upload of the data (multipart part `file`), read, delete (docs/reference/platform-facts.md §12). */
 import { randomUUID } from 'node:crypto';
 import busboy from 'busboy';
 import { BadRequestError } from '../core/errors';

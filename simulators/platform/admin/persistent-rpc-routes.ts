@@ -1,5 +1,5 @@
 /**
- * Persistent RPCs read back (ThingsBoard's RpcV2Controller, platform-facts.md §8):
+ * Persistent RPCs read back (ThingsBoard's RpcV2Controller, docs/reference/platform-facts.md §8):
  * - GET /api/rpc/persistent/{rpcId}: the Rpc entity (status, request, response); 404 when there is none.
  * - GET /api/rpc/persistent/device/{deviceId}?pageSize&page[&rpcStatus]: the device's, a page at a time, oldest
  *   first; the caller needs RPC_CALL on the device. `textSearch`, `sortProperty` and `sortOrder` are not modelled

@@ -1,4 +1,4 @@
-/** Device profiles with their provisioning strategy (platform-facts.md §6). */
+/** Device profiles with their provisioning strategy (docs/reference/platform-facts.md §6). */
 import { BadRequestError } from '../core/errors';
 import type { ProvisionType } from '../core/model';
 import { page, profileView } from './views';

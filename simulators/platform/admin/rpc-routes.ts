@@ -1,5 +1,5 @@
 /**
- * Server-side RPC (platform-facts.md §8): v1 /api/plugins/rpc/{oneway|twoway}/{deviceId} answers 408 when the
+ * Server-side RPC (docs/reference/platform-facts.md §8): v1 /api/plugins/rpc/{oneway|twoway}/{deviceId} answers 408 when the
  * device got the request but did not answer and 409 when it never got it; v2 /api/rpc/... answers 504 for both.
  * With `"persistent": true` the RPC is stored and queued and the call answers 200 {"rpcId"} at once (both versions,
  * as ThingsBoard's shared AbstractRpcController); persistent-rpc-routes.ts reads it back.

@@ -1,4 +1,4 @@
-/** Time series and attributes of a device (prefix /api/plugins/telemetry; platform-facts.md §8). */
+/** Time series and attributes of a device (prefix /api/plugins/telemetry; docs/reference/platform-facts.md §8). */
 import {
   parseLossless,
   stringifyLossless,

@@ -1,6 +1,6 @@
 /**
  * The tenant profile (system administrator only), reduced to what the reference enforces: maxDevices, the device
- * limit a gateway connect runs into (interfaces.md Limits; platform-facts.md §4.6). ThingsBoard's paths and shape:
+ * limit a gateway connect runs into (docs/reference/interfaces.md Limits; docs/reference/platform-facts.md §4.6). ThingsBoard's paths and shape:
  * GET /api/tenantProfileInfo/default, GET /api/tenantProfile/{id}, POST /api/tenantProfile with
  * profileData.configuration.maxDevices (0 = unlimited). The reference has one tenant and one tenant profile.
  */

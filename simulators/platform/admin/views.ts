@@ -1,4 +1,4 @@
-/** The admin API's JSON shapes of platform records, as ThingsBoard writes them (platform-facts.md §6, §8, §12). */
+/** The admin API's JSON shapes of platform records, as ThingsBoard writes them (docs/reference/platform-facts.md §6, §8, §12). */
 import type { ApiKey, Device, DeviceProfile, OtaPackage, PersistentRpc, User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
 import { NULL_UUID } from '../core/demo-users';

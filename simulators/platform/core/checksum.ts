@@ -1,4 +1,4 @@
-/** Checksums of firmware packages (platform-facts.md §12): MD5, SHA256 (default), SHA384, SHA512, CRC32. */
+/** Checksums of firmware packages (docs/reference/platform-facts.md §12): MD5, SHA256 (default), SHA384, SHA512, CRC32. */
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { BadRequestError } from './errors';

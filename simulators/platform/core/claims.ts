@@ -1,4 +1,4 @@
-/** Device claiming (platform-facts.md §7): the device registers a claim, a customer user claims with the secret key. */
+/** Device claiming (docs/reference/platform-facts.md §7): the device registers a claim, a customer user claims with the secret key. */
 import type { Device } from './model';
 import { faultActive } from '../../../faults';
 

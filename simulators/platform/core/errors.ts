@@ -1,6 +1,7 @@
-/** One error class per failure kind; each carries ThingsBoard's HTTP status and error code (platform-facts.md §8). */
+/** One error class per failure kind; each carries ThingsBoard's HTTP status and error code (docs/reference/platform-facts.md §8). */
 import { faultActive } from '../../../faults';
 import { IotcError, type IotcErrorCode } from '../../../lib/errors';
+/** A failure of the reference platform answering a request, with its HTTP status and ThingsBoard errorCode (general: 500, errorCode 2). */
 export class PlatformError extends IotcError {
   /** Any other failure (ThingsBoard's general error 2, answered 500 unless given). */
   readonly code: IotcErrorCode = 'IOTC_PLATFORM_ERROR';
@@ -13,6 +14,7 @@ export class PlatformError extends IotcError {
   }
 }
 
+/** The reference platform refuses a malformed request (400, errorCode 31). */
 export class BadRequestError extends PlatformError {
   override readonly code = 'IOTC_PLATFORM_BAD_REQUEST';
   constructor(message: string) {
@@ -20,6 +22,7 @@ export class BadRequestError extends PlatformError {
   }
 }
 
+/** The entity a request names does not exist on the reference platform (404, errorCode 32). */
 export class NotFoundError extends PlatformError {
   override readonly code = 'IOTC_PLATFORM_NOT_FOUND';
   constructor(message = "Requested item wasn't found!") {
@@ -27,6 +30,7 @@ export class NotFoundError extends PlatformError {
   }
 }
 
+/** The reference platform refuses a request without valid credentials (401, ThingsBoard errorCode 10 or 11). */
 export class AuthenticationError extends PlatformError {
   override readonly code = 'IOTC_PLATFORM_AUTHENTICATION';
   constructor(message = 'Authentication failed', errorCode = 10) {
@@ -45,6 +49,7 @@ export class LoginRedirect extends PlatformError {
   }
 }
 
+/** The caller may not do this on the reference platform (403, errorCode 20). */
 export class PermissionDeniedError extends PlatformError {
   override readonly code = 'IOTC_PLATFORM_PERMISSION_DENIED';
   constructor(message = "You don't have permission to perform this operation!") {

@@ -1,5 +1,5 @@
 /**
- * Firmware update start and stop (platform-facts.md §12): assigning a package sets the shared attributes
+ * Firmware update start and stop (docs/reference/platform-facts.md §12): assigning a package sets the shared attributes
  * fw_title, fw_version, fw_size, fw_checksum_algorithm, fw_checksum (fw_url for a URL package), which reach the
  * device's sessions, and the telemetry fw_state=QUEUED, target_fw_title, target_fw_version, target_fw_ts.
  * Clearing the assignment removes those shared attributes.

@@ -1,5 +1,5 @@
 /**
- * A provisioning request's text → the status document the platform answers (platform-facts.md §6), the same over
+ * A provisioning request's text → the status document the platform answers (docs/reference/platform-facts.md §6), the same over
  * HTTP (POST /api/v1/provision, 200) and MQTT (/provision/response). A request missing deviceName,
  * provisionDeviceKey or provisionDeviceSecret (or with wrong types) throws BadRequestError; in quirks mode
  * (provisioningFieldsOptional) ThingsBoard's reading: a missing key or secret field throws a PlatformError 500, a
@@ -46,7 +46,7 @@ export function provisionAnswer(
 }
 
 /**
- * Quirks mode: ThingsBoard's reading of a provisioning request (platform-facts.md §6). A missing key or secret field
+ * Quirks mode: ThingsBoard's reading of a provisioning request (docs/reference/platform-facts.md §6). A missing key or secret field
  * throws inside the controller (500, code 2); a missing deviceName becomes a random 20-character name.
  */
 function thingsboardProvisionRequest(text: string): ProvisionBody {

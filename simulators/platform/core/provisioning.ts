@@ -1,5 +1,5 @@
 /**
- * Dynamic provisioning (platform-facts.md §6). The outcome is always a status, never an error: SUCCESS with the
+ * Dynamic provisioning (docs/reference/platform-facts.md §6). The outcome is always a status, never an error: SUCCESS with the
  * device's credentials, NOT_FOUND (no profile with that key and secret, or provisioning disabled) or FAILURE
  * (blank name; ALLOW_CREATE_NEW_DEVICES and the device exists; CHECK_PRE_PROVISIONED_DEVICES and the device is
  * missing, in another profile, or already provisioned).

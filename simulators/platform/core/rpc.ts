@@ -39,7 +39,7 @@ export interface PersistentRpcOptions {
 
 /**
  * Stores a persistent RPC and, unless it has expired already, queues it (QUEUED) for the next device session. Its
- * caller does not wait for the outcome: the record's status and response tell it (platform-facts.md §8; as
+ * caller does not wait for the outcome: the record's status and response tell it (docs/reference/platform-facts.md §8; as
  * ThingsBoard's DeviceActorMessageProcessor.processRpcRequest: an expired one is stored EXPIRED and never queued).
  */
 export function queuePersistentRpc(

@@ -87,7 +87,7 @@ function mergeByTs(series: TimeseriesEntry[], entries: TimeseriesEntry[]): Times
 
 /**
  * History of one key in [startTs, endTs): endTs is exclusive, as on ThingsBoard (TsKvRepository.java:40, 50, 58;
- * interfaces.md does not say), newest first unless ascending, at most `limit` entries.
+ * docs/reference/interfaces.md does not say), newest first unless ascending, at most `limit` entries.
  */
 export function historyOf(
   device: Device,

@@ -95,7 +95,7 @@ export function guarded(handler: DeviceHandler) {
 
 /**
  * Quirks mode: a payload the platform cannot parse is answered 500 with the parser's message as plain text, as
- * ThingsBoard does (platform-facts.md §3). Only for the handlers that parse device payloads.
+ * ThingsBoard does (docs/reference/platform-facts.md §3). Only for the handlers that parse device payloads.
  */
 export function payloadFailure(error: unknown, response: ServerResponse, api: DeviceApi): boolean {
   if (!(error instanceof BadRequestError) || api.quirks.malformedPayloadStatus === 400)

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody as readCappedBody } from '../../../lib/http-body';
 import { PlatformError } from '../core/errors';
 
+/** A device API request body over the payload limit (413). */
 export class PayloadTooLargeError extends PlatformError {
   override readonly code = 'IOTC_PLATFORM_PAYLOAD_TOO_LARGE';
   constructor(limit: number) {

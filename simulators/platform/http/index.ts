@@ -1,9 +1,9 @@
 /**
- * The HTTP device API (interfaces.md "HTTP device API"): the ten endpoints under /api/v1/{access_token}/... and
+ * The HTTP device API (docs/reference/interfaces.md "HTTP device API"): the ten endpoints under /api/v1/{access_token}/... and
  * /api/v1/provision, one handler module per resource.
  *
  * Order of checks, as the platform: URL and query parameters (400), then the token (401, empty body), then the
- * body (400). interfaces.md is the authority on errors: a client mistake is 400, never 5xx; an unknown resource
+ * body (400). docs/reference/interfaces.md is the authority on errors: a client mistake is 400, never 5xx; an unknown resource
  * (e.g. /api/v1/{token}/nope, /api/v2/...) is 404; and a rejected request stores nothing, because a payload is
  * validated whole (schemas/) before any of it is stored. 400 bodies: {status, message, errorCode: 31, timestamp}.
  *
@@ -19,7 +19,7 @@
  * 6. long-polls of 30 s or more end with 503 at about 30 s in the ThingsBoard monolith (Spring async timeout);
  *    here they last as asked (408 at the timeout, as ThingsBoard's microservice transport);
  * 7. provisioning without deviceName: ThingsBoard makes up a random name (and without key/secret answers 500),
- *    here 400 (the three fields are required by interfaces.md);
+ *    here 400 (the three fields are required by docs/reference/interfaces.md);
  * 8. client-side RPC: ThingsBoard's default rule chain never answers (200 {"error":"timeout"} after 60 s, or 503
  *    at 30 s in the monolith) and it needs {method, params}; here any JSON document is answered at once by the
  *    configurable handler (default: the request echoed back);

@@ -1,6 +1,6 @@
 /**
- * CONNECT: the access token is the user name (interfaces.md, MQTT gateway API); the password is ignored. Refusals
- * follow ThingsBoard (platform-facts.md §4.1): unknown credentials → v5 0x86 / v3 5; no user name and no password
+ * CONNECT: the access token is the user name (docs/reference/interfaces.md, MQTT gateway API); the password is ignored. Refusals
+ * follow ThingsBoard (docs/reference/platform-facts.md §4.1): unknown credentials → v5 0x86 / v3 5; no user name and no password
  * but a client id → v5 0x85 / v3 2; otherwise → v5 0x87 / v3 5. A device whose additionalInfo.gateway is true at
  * connect time gets a gateway session. A second connection with the same token takes the session over: the older
  * one gets DISCONNECT 0x8E (v5) and closes. User name or client id `provision` opens a provisioning-only session
@@ -29,7 +29,7 @@ export function handleConnect(session: MqttSession, packet: IConnectPacket): voi
       ? (packet.password?.toString() ?? '')
       : (packet.username ?? '');
   if ((packet.username ?? '') === PROVISION_USER || packet.clientId === PROVISION_USER) {
-    session.provisionOnly = true; // no authentication (platform-facts.md §4.1, §6)
+    session.provisionOnly = true; // no authentication (docs/reference/platform-facts.md §4.1, §6)
     return accept(session);
   }
   const device = username ? core.deviceByTokenValue(username) : undefined;
@@ -64,7 +64,7 @@ export function handleConnect(session: MqttSession, packet: IConnectPacket): voi
 }
 
 function accept(session: MqttSession): void {
-  // MQTT 5: the platform's maximum QoS is 1 and it keeps no retained messages (platform-facts.md §4.2)
+  // MQTT 5: the platform's maximum QoS is 1 and it keeps no retained messages (docs/reference/platform-facts.md §4.2)
   session.send(
     session.v5
       ? {

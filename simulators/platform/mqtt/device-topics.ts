@@ -1,6 +1,6 @@
 /**
- * The device topics (v1/devices/me/...), uplink side, as ThingsBoard serves them (platform-facts.md §4.3). A gateway
- * uses them for its own telemetry, attributes, configuration updates and RPC (interfaces.md: the gateway is also an
+ * The device topics (v1/devices/me/...), uplink side, as ThingsBoard serves them (docs/reference/platform-facts.md §4.3). A gateway
+ * uses them for its own telemetry, attributes, configuration updates and RPC (docs/reference/interfaces.md: the gateway is also an
  * ordinary device). Payload rules are the HTTP device API's: the same parsing code (core/payloads.ts).
  */
 import { type FaultId, faultActive } from '../../../faults';
@@ -68,7 +68,7 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
   if (match) return answerAttributeRequest(session, match[1], text);
   match = RPC_RESPONSE.exec(topic);
   if (match) {
-    // any payload, kept raw (platform-facts.md §4.3): the REST caller gets 200 with no body for an empty reply and
+    // any payload, kept raw (docs/reference/platform-facts.md §4.3): the REST caller gets 200 with no body for an empty reply and
     // 406 for one that is not JSON (admin/rpc-routes.ts), as on ThingsBoard
     if (faultActive('MQTT-DEV-RPC-02:reply-must-be-json')) parseJson(text, 'RPC reply');
     if (faultActive('MQTT-DEV-RPC-01:reply-not-relayed') && isJson(text)) return;
@@ -114,7 +114,7 @@ function answerAttributeRequest(session: MqttSession, id: string, text: string):
   if (!clientList && !sharedList && faultActive('MQTT-DEV-ATTR-02:empty-request-answers-nothing'))
     answer = {};
   const answerId = faultActive('MQTT-DEV-ATTR-02:answer-on-next-id') ? Number(id) + 1 : id;
-  // sent even when the device did not subscribe (platform-facts.md §4.3)
+  // sent even when the device did not subscribe (docs/reference/platform-facts.md §4.3)
   session.publish(`v1/devices/me/attributes/response/${answerId}`, stringifyLossless(answer), {
     always: true,
   });

@@ -1,5 +1,5 @@
 /**
- * MQTT firmware download (platform-facts.md §4.3, ThingsBoard's MqttTransportHandler.getOtaPackageCallback):
+ * MQTT firmware download (docs/reference/platform-facts.md §4.3, ThingsBoard's MqttTransportHandler.getOtaPackageCallback):
  * PUBLISH v2/fw/request/{requestId}/chunk/{n} with the chunk size as decimal text (empty = the size given earlier
  * for that request, else the whole file) → PUBACK, then the bytes on v2/fw/response/{requestId}/chunk/{n}, sent
  * whether or not the device subscribed (QoS 1 then). The package is looked up once per request id. Without a

@@ -1,8 +1,8 @@
 /**
- * The devices a gateway session has connected (interfaces.md "States and transitions"): connect finds or creates
+ * The devices a gateway session has connected (docs/reference/interfaces.md "States and transitions"): connect finds or creates
  * the device (and its profile), then routes its shared-attribute updates and RPC commands to the gateway;
  * disconnect stops that; a disconnect for an unknown name changes nothing. Publishing data for a device that is not
- * connected connects it implicitly with the profile `default` (platform-facts.md §4.5).
+ * connected connects it implicitly with the profile `default` (docs/reference/platform-facts.md §4.5).
  */
 import { faultActive } from '../../../faults';
 import { stringifyLossless } from '../../../lib/kv/values';
@@ -224,7 +224,7 @@ export class GatewayDevices {
 
   /**
    * Publishes every queued RPC of the device: {device, data: {id, method, params}}. Only once the gateway has
-   * subscribed to v1/gateway/rpc (interfaces.md MQTT rule 1): until then the RPC stays queued, and expires.
+   * subscribed to v1/gateway/rpc (docs/reference/interfaces.md MQTT rule 1): until then the RPC stays queued, and expires.
    */
   private deliverRpcs(device: Device): void {
     const { core } = this.session.context;

@@ -1,14 +1,14 @@
 /**
- * The ten gateway topics (interfaces.md "MQTT gateway API"), uplink side. A payload is validated whole against
+ * The ten gateway topics (docs/reference/interfaces.md "MQTT gateway API"), uplink side. A payload is validated whole against
  * its schema (schemas/gateway.ts) before anything is stored, so a malformed message stores nothing (PUBACK 0x99).
- * Data for a device that is not connected connects it first, with the profile `default` (platform-facts.md §4.5).
+ * Data for a device that is not connected connects it first, with the profile `default` (docs/reference/platform-facts.md §4.5).
  *
- * Where interfaces.md and ThingsBoard disagree, the reference serves both:
- * - an attribute request in interfaces.md's shape (`client` and `shared` as arrays of key names) is answered
+ * Where docs/reference/interfaces.md and ThingsBoard disagree, the reference serves both:
+ * - an attribute request in docs/reference/interfaces.md's shape (`client` and `shared` as arrays of key names) is answered
  *   {id, device, client: {...}, shared: {...}} (each scope requested; neither = all of both), like the device API;
  *   in ThingsBoard's shape (`client: true|false` with `key` or `keys`) it is answered as ThingsBoard does:
  *   {id, device, value} for one key, {id, device, values: {...}} for several, {id, device} when none is found;
- * - a telemetry element without `ts` is stored at server time (interfaces.md; ThingsBoard would store a key named
+ * - a telemetry element without `ts` is stored at server time (docs/reference/interfaces.md; ThingsBoard would store a key named
  *   `values`, a deviation of its profile).
  */
 import { stringifyLossless, type TypedValue } from '../../../lib/kv/values';
@@ -269,7 +269,7 @@ export function handleGatewayPublish(
 const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
 
 /**
- * Connects the device a data publish names (interfaces.md rule 2: an unknown one is created with the profile
+ * Connects the device a data publish names (docs/reference/interfaces.md rule 2: an unknown one is created with the profile
  * default); undefined when a planted fault drops the data instead.
  */
 function connectForData(

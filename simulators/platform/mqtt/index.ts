@@ -1,6 +1,6 @@
 /**
  * The reference platform's MQTT transport: MQTT 3.1.1 and 5, QoS 0 and 1, the access token as user name, the device
- * topics and the gateway topics (interfaces.md "MQTT gateway API"; platform-facts.md §4 where it is silent).
+ * topics and the gateway topics (docs/reference/interfaces.md "MQTT gateway API"; docs/reference/platform-facts.md §4 where it is silent).
  *
  * A purpose-built server on mqtt-packet rather than a broker: the platform is not a broker (clients never publish to
  * each other), and it must answer an MQTT 5 PUBACK with a reason code of its choosing, which aedes cannot
@@ -58,7 +58,7 @@ interface MqttTransportOptions {
   connectTimeoutMs?: number;
   /**
    * Holds the PUBACK of every v1/gateway/connect this long (`iotc certify gateway`): a gateway that publishes for
-   * the device before the PUBACK came then does so where the trace shows it (interfaces.md rule 4 recommends the
+   * the device before the PUBACK came then does so where the trace shows it (docs/reference/interfaces.md rule 4 recommends the
    * wait). ThingsBoard acknowledges once the connect is processed, which may take as long; default 0.
    */
   gatewayConnectAckDelayMs?: number;

@@ -1,4 +1,4 @@
-/** The MQTT transport's limits, as ThingsBoard's defaults (platform-facts.md §4.1); getSessionLimits reports them. */
+/** The MQTT transport's limits, as ThingsBoard's defaults (docs/reference/platform-facts.md §4.1); getSessionLimits reports them. */
 
 /** Packets over this size fail (ThingsBoard's NETTY_MAX_PAYLOAD_SIZE). */
 export const MAX_PACKET_BYTES = 65536;

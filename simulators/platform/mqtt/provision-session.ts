@@ -1,5 +1,5 @@
 /**
- * MQTT provisioning (platform-facts.md §6, ThingsBoard's MqttTransportHandler.processProvisionSessionMsg): a
+ * MQTT provisioning (docs/reference/platform-facts.md §6, ThingsBoard's MqttTransportHandler.processProvisionSessionMsg): a
  * CONNECT with user name or client id `provision` opens a session without authentication that serves only
  * PUBLISH /provision/request (no SUBSCRIBE needed): PUBACK, then the same status document as
  * POST /api/v1/provision on /provision/response; the platform closes the session 60 s after answering. Another

@@ -5,9 +5,9 @@
  * (MQTT 5 §3.3.1.2); an MQTT 3.1.1 publish is processed once and answered PUBREC, its PUBREL gets PUBCOMP. In
  * quirks mode (qos2AnsweredWithPuback) ThingsBoard's answer: processed and acknowledged with PUBACK.
  * A topic name with a wildcard is a malformed packet (MQTT §4.7.1; ThingsBoard's decoder fails): the session ends.
- * MQTT 5: the PUBACK carries the reason code of a failure (interfaces.md MQTT rule 4) with a reason string.
+ * MQTT 5: the PUBACK carries the reason code of a failure (docs/reference/interfaces.md MQTT rule 4) with a reason string.
  * MQTT 3.1.1: a PUBACK has no code, so a malformed payload or a transport error closes the connection instead, as
- * ThingsBoard does (platform-facts.md §4.4, §4.6); other failures get a plain PUBACK.
+ * ThingsBoard does (docs/reference/platform-facts.md §4.4, §4.6); other failures get a plain PUBACK.
  */
 import type { IPublishPacket, IPubrelPacket } from 'mqtt-packet';
 import { faultActive } from '../../../faults';
@@ -67,7 +67,7 @@ function route(session: MqttSession, topic: string, payload: Buffer): void {
     if (topic.startsWith('v2/gateway/')) topic = `v1/${topic.slice(3)}`;
   }
   if (topic.startsWith(GATEWAY_PREFIX)) {
-    // only a gateway device may use the gateway topics (platform-facts.md §4.4); ThingsBoard stays silent, the
+    // only a gateway device may use the gateway topics (docs/reference/platform-facts.md §4.4); ThingsBoard stays silent, the
     // reference says why
     if (!session.gateway)
       throw PublishFailure.notAuthorized(`${session.device?.name} is not a gateway device`);

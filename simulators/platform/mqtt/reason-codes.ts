@@ -1,4 +1,4 @@
-/** MQTT 5 reason codes the reference uses, with ThingsBoard's choices (platform-facts.md §4.7). */
+/** MQTT 5 reason codes the reference uses, with ThingsBoard's choices (docs/reference/platform-facts.md §4.7). */
 import { IotcError } from '../../../lib/errors';
 export const REASON = {
   SUCCESS: 0x00,
@@ -33,7 +33,7 @@ export const SUBACK_FAILURE_V3 = 0x80;
 /**
  * How a publish failed. `reasonCode` goes into an MQTT 5 PUBACK; MQTT 3.1.1 PUBACKs carry no code, so
  * `closeOnV3` says whether a 3.1.1 session is closed instead (ThingsBoard closes on malformed payloads and
- * transport errors, and answers a plain PUBACK for the others: platform-facts.md §4.4 and §4.6).
+ * transport errors, and answers a plain PUBACK for the others: docs/reference/platform-facts.md §4.4 and §4.6).
  */
 export class PublishFailure extends IotcError {
   readonly code = 'IOTC_MQTT_PUBLISH_FAILED';

@@ -112,8 +112,8 @@ export class MqttSession {
 
   /**
    * Publishes to the client with the QoS of its matching subscription (at most 1). `always` sends even without a
-   * subscription, at QoS 1 (responses the platform sends regardless, platform-facts.md §4.3); otherwise a topic
-   * nobody subscribed to is not sent (interfaces.md MQTT rule 1).
+   * subscription, at QoS 1 (responses the platform sends regardless, docs/reference/platform-facts.md §4.3); otherwise a topic
+   * nobody subscribed to is not sent (docs/reference/interfaces.md MQTT rule 1).
    */
   publish(topic: string, payload: string | Buffer, options: { always?: boolean } = {}): boolean {
     const qos = this.qosFor(topic) ?? (options.always ? 1 : undefined);

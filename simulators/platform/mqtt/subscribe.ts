@@ -1,5 +1,5 @@
 /**
- * SUBSCRIBE and UNSUBSCRIBE. Only the filters ThingsBoard allows are granted (platform-facts.md §4.3; the v1 device
+ * SUBSCRIBE and UNSUBSCRIBE. Only the filters ThingsBoard allows are granted (docs/reference/platform-facts.md §4.3; the v1 device
  * and gateway topics and the v2 firmware and software topics; a provisioning session only /provision/response), at
  * min(requested, 1); any other filter is refused (v5 0x8F, v3 0x80). Subscribing to a device's update or RPC topic
  * starts delivery to this session; a gateway's subscription to v1/gateway/rpc delivers RPCs queued meanwhile.
@@ -29,7 +29,7 @@ const ALLOWED = new Set([
   'v2/sw/error',
 ]);
 
-/** A provisioning session may subscribe only to its answer (platform-facts.md §6). */
+/** A provisioning session may subscribe only to its answer (docs/reference/platform-facts.md §6). */
 const PROVISION_ALLOWED = new Set([PROVISION_RESPONSE_TOPIC]);
 
 const NO_SUBSCRIPTION_EXISTED = 0x11;

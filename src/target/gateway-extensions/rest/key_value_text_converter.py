@@ -11,7 +11,7 @@ The body is text of key=value pairs separated by ";" or new lines, sent as telem
 as text. 3.8.3 hands a custom converter the parsed request, not bytes: a text/plain body arrives as {"text": body}
 merged with the query and path parameters.
 
-deviceInfo has the json converter's four members with the custom converter's defaults of interfaces.md (constant
+deviceInfo has the json converter's four members with the custom converter's defaults of docs/reference/interfaces.md (constant
 sources, a fixed device name, profile "default"); the name and profile are resolved by the gateway's own json
 converter, so a custom converter names devices exactly as a json one does.
 """
