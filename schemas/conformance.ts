@@ -4,7 +4,7 @@
  * The verdict vocabularies are defined here and the report's types derive from them.
  */
 
-/** A requirement's verdict (README, "Verdicts"). */
+/** A requirement's verdict (docs/reference/verdicts.md). */
 export const REQUIREMENT_VERDICTS = [
   'PASS',
   'FAIL',

@@ -187,7 +187,7 @@ export const targetProfileSchema = {
         },
         viewConfigId: {
           description:
-            'A saved table view over devices whose names contain "-analytics-", with the columns and filter of the conformance view (README).',
+            'A saved table view over devices whose names contain "-analytics-", with the columns and filter of the conformance view (docs/how-to/test-an-analytics-service.md).',
           type: 'string',
         },
         limits: {

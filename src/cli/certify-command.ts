@@ -26,7 +26,7 @@ function withSessionOptions(command: Command, environment: string): Command {
     )
     .option(
       '--start-timeout-ms <ms>',
-      'how long the client has to become ready (see the README) before the steps are skipped',
+      'how long the client has to become ready (docs/reference/certification.md) before the steps are skipped',
       milliseconds,
       60_000,
     )

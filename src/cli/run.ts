@@ -280,7 +280,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
   return exitCode({ success, failedRequirements, failedScenarios, inconclusiveScenarios });
 }
 
-/** Exit codes of `iotc run` (README, "Exit codes"). */
+/** Exit codes of `iotc run` (docs/reference/verdicts.md, "Exit codes"). */
 export const EXIT = {
   conformant: 0,
   notConformant: 1,

@@ -2,7 +2,7 @@
  * The kill matrix split over worker processes: the selected faults are dealt round-robin to `workers` child
  * processes of `iotc faults --faults <share>`, each with its own baseline, cucumber session and embedded references;
  * their faults.json are merged. A fault run mostly waits (report costs, token lifetimes, eventually windows), so two
- * workers finish sooner even on two cores (measured in README.md).
+ * workers finish sooner even on two cores (measured: bench/README.md).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
