@@ -37,8 +37,12 @@ export const targetProfileSchema = {
   required: ['name', 'platform'],
   properties: {
     $schema: { type: 'string' },
-    name: { type: 'string', minLength: 1 },
-    description: { type: 'string' },
+    name: {
+      description: 'The name reports and cleanup journals give the target.',
+      type: 'string',
+      minLength: 1,
+    },
+    description: { description: 'What the target is, for people.', type: 'string' },
     embedded: {
       description:
         'Start the reference platform in this process on free loopback ports and fill in its URLs.',
@@ -92,6 +96,7 @@ export const targetProfileSchema = {
       minLength: 1,
     },
     platform: {
+      description: 'Where the platform under test is and how to log in to it.',
       type: 'object',
       properties: {
         http: {
@@ -130,8 +135,15 @@ export const targetProfileSchema = {
           type: 'string',
           format: 'uri',
         },
-        tenantAdmin: credentialsSchema,
-        customerUser: credentialsSchema,
+        tenantAdmin: {
+          ...credentialsSchema,
+          description:
+            'Tenant administrator: creates the devices, profiles and packages a run tests.',
+        },
+        customerUser: {
+          ...credentialsSchema,
+          description: 'A customer user of the same tenant: claims devices (capability claiming).',
+        },
         sysAdmin: {
           ...credentialsSchema,
           description:
@@ -245,7 +257,13 @@ export const targetProfileSchema = {
       },
       additionalProperties: false,
     },
-    capabilities: { type: 'array', items: { enum: CAPABILITIES }, uniqueItems: true },
+    capabilities: {
+      description:
+        'What the target can do: a scenario that needs a capability not listed is skipped, its requirement NOT APPLICABLE.',
+      type: 'array',
+      items: { enum: CAPABILITIES },
+      uniqueItems: true,
+    },
     deviations: {
       description: 'Requirement id to the behaviour this target shows instead, and why.',
       type: 'object',
@@ -262,6 +280,8 @@ export const targetProfileSchema = {
       minLength: 1,
     },
     timeouts: {
+      description:
+        'The bounds of waiting on this target (the timing model, steps/support/timing.ts).',
       type: 'object',
       properties: {
         eventuallyMs: {
@@ -269,7 +289,11 @@ export const targetProfileSchema = {
           type: 'integer',
           minimum: 1,
         },
-        pollIntervalMs: { type: 'integer', minimum: 1 },
+        pollIntervalMs: {
+          description: 'The first interval between two looks for an effect.',
+          type: 'integer',
+          minimum: 1,
+        },
         requestMs: {
           description: 'Timeout of one HTTP request made by a driver.',
           type: 'integer',
