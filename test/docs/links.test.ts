@@ -137,3 +137,8 @@ test('every document the catalogue, the reports and the code cite exists and shi
   assert.ok(catalogue.source.startsWith('docs/'), 'the catalogue names its specification page');
   assert.deepEqual([...new Set(problems)], []);
 });
+
+test('README.md stays an entry point: at most 200 lines, the rest lives in docs/', () => {
+  const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').trimEnd().split('\n').length;
+  assert.ok(lines <= 200, `README.md has ${lines} lines: move the detail to a page of docs/`);
+});
