@@ -14,7 +14,7 @@ import { IdGenerator, SourceMediaType } from '@cucumber/messages';
 import type { Requirement, TargetProfile } from '../../schemas';
 import { loadCatalogue } from '../report/conformance';
 import { PACKAGE_ROOT } from '../../lib/package-root';
-import { loadProfile } from '../target';
+import { loadProfileUnresolved } from '../target';
 
 /** A scenario of the suite: its tags and step texts. */
 export interface SuiteScenario {
@@ -182,11 +182,11 @@ export function predictGaps(
     if (skipped === 0) continue;
     const all = [...new Set(needs.flat())];
     const capability = requirement.capability;
+    // as the run judges (src/report/verdicts.ts): none of its scenarios ran and its own capability is absent
     const notApplicable =
       skipped === own.length &&
       capability !== undefined &&
-      !(profile.capabilities ?? []).includes(capability as never) &&
-      all.every((need) => need.startsWith(`capability "${capability}"`));
+      !(profile.capabilities ?? []).includes(capability as never);
     gaps.push({
       id: requirement.id,
       verdict: notApplicable ? 'NOT APPLICABLE' : 'NOT TESTED',
@@ -231,11 +231,11 @@ export function formatGaps(
 
 /** `iotc profile check <profile>`: prints the gaps; exit 0 (a gap is information, not an error). */
 export function profileCheckCommand(nameOrPath: string, options: { json?: boolean }): number {
-  const profile = loadProfile(nameOrPath);
+  const { profile, unset } = loadProfileUnresolved(nameOrPath);
   const catalogue = loadCatalogue();
   const gaps = predictGaps(profile, catalogue);
   if (options.json) process.stdout.write(`${JSON.stringify(gaps, null, 2)}\n`);
-  else
+  else {
     console.log(
       formatGaps(
         profile.name,
@@ -243,5 +243,10 @@ export function profileCheckCommand(nameOrPath: string, options: { json?: boolea
         catalogue.filter((requirement) => requirement.testable).length,
       ),
     );
+    if (unset.length)
+      console.log(
+        `(a run also needs the environment variable${unset.length > 1 ? 's' : ''} ${unset.join(', ')})`,
+      );
+  }
   return 0;
 }

@@ -102,6 +102,19 @@ export function loadProfile(
   return profile;
 }
 
+/**
+ * A profile for reading what it declares (iotc profile check), without its secrets: the environment variables it
+ * references and that are not set are filled with a placeholder, and named, so a check needs no credentials.
+ */
+export function loadProfileUnresolved(
+  nameOrPath: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { profile: TargetProfile; unset: string[] } {
+  const unset = missingEnvReferences(readProfile(nameOrPath, env), env);
+  const filled = { ...env, ...Object.fromEntries(unset.map((name) => [name, `unset-${name}`])) };
+  return { profile: loadProfile(nameOrPath, filled), unset };
+}
+
 /** The declared deviations of a profile, following deviationsFrom; its credentials are not resolved (not needed). */
 function deviationsOf(
   nameOrPath: string,
