@@ -167,7 +167,9 @@ export function buildConformanceReport(input: {
         scenario.status === 'PASSED' || scenario.status === 'SKIPPED'
           ? scenario.exchanges
           : scenario.exchanges?.map((exchange) => {
-              const reproduce = reproduceExchange(exchange, replayBase);
+              const reproduce = reproduceExchange(exchange, replayBase, {
+                embedded: !/^https?:/.test(input.target.httpUrl),
+              });
               return reproduce ? { ...exchange, reproduce } : exchange;
             }),
     })),
