@@ -12,6 +12,7 @@ import type { TargetProfile } from '../../schemas';
 import { predictGaps, skipNeeds, suiteScenarios } from '../../src/cli/profile-check';
 import { loadProfile } from '../../src/target';
 import { iotc } from '../support/iotc';
+import { spawnIotc, stop } from '../support/children';
 
 const scenarios = suiteScenarios();
 
@@ -124,4 +125,39 @@ test('iotc profile check prints the gaps with the field to set; iotc run --targe
   assert.equal(run.code, 3, run.output);
   assert.doesNotMatch(run.output, /ENOENT/);
   assert.match(run.output, /http:\/\/127\.0\.0\.1:9 refused the connection/);
+});
+
+test('iotc simulate --print-profile: a loadable profile of the running reference that leaves only the analytics and the REST connector (NOT APPLICABLE) undecided', {
+  timeout: 120_000,
+}, async () => {
+  const child = spawnIotc(['simulate', '--http-port', '0', '--mqtt-port', '0', '--print-profile']);
+  try {
+    let text = '';
+    const profile = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      child.stdout!.on('data', (chunk) => {
+        text += chunk;
+        try {
+          resolve(JSON.parse(text));
+        } catch {
+          // not whole yet
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`iotc simulate exited with ${code}: ${text}`)));
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'iotc-print-profile-'));
+    const path = join(dir, 'simulate.json');
+    writeFileSync(path, JSON.stringify(profile));
+    const loaded = loadProfile(path);
+    assert.match(loaded.platform.https ?? '', /^https:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(loaded.platform.mqtts ?? '', /^mqtts:\/\/127\.0\.0\.1:\d+$/);
+    assert.ok(loaded.platform.tls?.caFile);
+    const gaps = predictGaps(loaded, undefined, scenarios);
+    assert.deepEqual([...new Set(gaps.map((gap) => gap.verdict))], ['NOT APPLICABLE']);
+    assert.deepEqual([...new Set(gaps.flatMap((gap) => gap.needs))].sort(), [
+      'capability "analytics" with an analytics section',
+      'capability "rest-connector" with a connector section',
+    ]);
+  } finally {
+    assert.equal(await stop(child), 0, 'iotc simulate exits cleanly');
+  }
 });

@@ -33,7 +33,7 @@ test('a list and the by-metric form read into the expressions --threshold takes'
     ['p99<50', 'p99>= 0', 'errors==0'],
   );
   for (const [name, content, pattern] of [
-    ['broken.json', '{"thresholds": [', /not readable JSON/],
+    ['broken.json', '{"thresholds": [', /not valid JSON: .*line 1, column 17/],
     ['missing.json', { limits: ['p99<50'] }, /"thresholds"/],
     ['operator.json', { thresholds: { p99: ['50'] } }, /does not match its schema/],
   ] as const)
