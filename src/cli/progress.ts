@@ -22,7 +22,12 @@ export interface ProgressOptions {
   /** Live lines on a terminal; one line per finished feature otherwise. Default: out.isTTY. */
   live?: boolean;
   now?: () => number;
+  /** Live only: redraw every second, so the elapsed time moves during a long scenario (default true). */
+  tick?: boolean;
 }
+
+/** How often a live progress redraws on its own. */
+const TICK_MS = 1000;
 
 /** Feature files are features/<interface>/<name>.feature: the folder names the interface. */
 export function interfaceOf(uri: string): string {
@@ -41,12 +46,24 @@ export class RunProgress {
   private readonly now: () => number;
   private readonly startedAt: number;
   private drawn = 0;
+  private ticker?: NodeJS.Timeout;
   private lastDraw = 0;
 
   constructor(private readonly options: ProgressOptions) {
     this.live = options.live ?? options.out.isTTY === true;
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
+    // the elapsed time moves on while a long scenario runs; unref'd, it never keeps the process alive
+    if (this.live && options.tick !== false)
+      this.ticker = setInterval(() => {
+        if (this.byInterface.size) this.draw(true);
+      }, TICK_MS).unref();
+  }
+
+  /** Stops the ticking redraw (the run's end does it too). */
+  stop(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
   }
 
   /** Feed every envelope of the run. */
@@ -86,7 +103,10 @@ export class RunProgress {
         const feature = this.count(this.byFeature, run.uri);
         if (feature.done === feature.planned) this.featureLine(run.uri, feature);
       }
-    } else if (envelope.testRunFinished && this.live) this.draw(true);
+    } else if (envelope.testRunFinished && this.live) {
+      this.stop();
+      this.draw(true);
+    }
   }
 
   /** The line of one interface: "http-device-api   12/40 scenarios  FAIL 1  0:42". */

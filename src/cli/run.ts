@@ -242,6 +242,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
       progress?.onMessage(envelope);
     },
   );
+  progress?.stop();
   process.off('SIGINT', interrupted);
   process.off('SIGTERM', interrupted);
   const finishedAt = new Date();

@@ -70,6 +70,7 @@ test('a terminal: a line per interface, redrawn in place, ending with every inte
   const progress = new RunProgress({
     out: { write: (text: string) => (out += text), isTTY: true },
     now: () => clock,
+    tick: false,
   });
   for (const envelope of run()) {
     clock += 1000; // every message a second later: every redraw is due
