@@ -300,7 +300,31 @@ export async function runLoadProfile<Options>(
   for (const line of resultLines(report)) log(line);
   if (run.reportsDir) {
     const written = writeLoadReport(report, run.reportsDir, raw);
-    log(`${verdict}: reports ${written.json} and .html`);
-  } else log(verdict);
+    log(`${verdictLine(report)}; reports ${written.json} and .html`);
+  } else log(verdictLine(report));
   return { report, exitCode: exitCodeOf(verdict) };
+}
+
+/**
+ * The verdict with its cause, never a bare word: "FAIL (interrupted: ...)", "FAIL: p99<50 not held (p99 = 80)",
+ * "NOT MEASURED: lost==0 was not measured".
+ */
+export function verdictLine(
+  report: Pick<LoadReport, 'verdict' | 'interrupted' | 'thresholds'>,
+): string {
+  if (report.interrupted)
+    return `${report.verdict} (interrupted: the run was stopped before its end by Ctrl-C or SIGTERM, so its thresholds do not judge a whole run)`;
+  const own = (verdict: string) =>
+    report.thresholds.filter((threshold) => threshold.verdict === verdict);
+  if (report.verdict === 'FAIL')
+    return `FAIL: ${own('FAIL')
+      .map(
+        (threshold) => `${threshold.source} not held (${threshold.metric} = ${threshold.actual})`,
+      )
+      .join(', ')}`;
+  if (report.verdict === 'NOT MEASURED')
+    return `NOT MEASURED: ${own('NOT MEASURED')
+      .map((threshold) => `${threshold.source} was not measured`)
+      .join(', ')}`;
+  return report.verdict;
 }

@@ -56,6 +56,10 @@ function sumTotals(reports: readonly LoadReport[]): LoadTotals {
     totals.errorCount += shard.errorCount;
     for (const [kind, count] of Object.entries(shard.errors))
       totals.errors[kind] = (totals.errors[kind] ?? 0) + count;
+    for (const [kind, count] of Object.entries(shard.refused ?? {})) {
+      totals.refused ??= {};
+      totals.refused[kind] = (totals.refused[kind] ?? 0) + count;
+    }
   }
   return totals;
 }

@@ -61,6 +61,13 @@ function countsLine(
     p50 === undefined ? 'p50 -' : `p50 ${p50} ms`,
     p99 === undefined ? 'p99 -' : `p99 ${p99} ms`,
     `errors ${totals.errorCount}${errors ? ` (${errors})` : ''}`,
+    ...(totals.refused
+      ? [
+          `refused as expected ${Object.entries(totals.refused)
+            .map(([kind, count]) => `${count}× ${kind}`)
+            .join(', ')}`,
+        ]
+      : []),
   ].join('  ');
 }
 

@@ -46,6 +46,11 @@ export interface LoadTotals {
   succeeded: number;
   errors: Record<string, number>;
   errorCount: number;
+  /**
+   * Answers the profile expects and measures, which are neither successes nor errors: the report-rate-limit probe's
+   * 429s (the limiter refusing, what it looks for). By kind; absent when there were none.
+   */
+  refused?: Record<string, number>;
 }
 
 export class LoadRecorder {
@@ -84,6 +89,16 @@ export class LoadRecorder {
     this.countError(errorKind);
   }
 
+  /** An answer the profile expects and counts apart (a probed limiter's 429): its latency recorded, not an error. */
+  refused(latencyMs: number, kind: string): void {
+    const microseconds = Math.max(1, Math.round(latencyMs * 1000));
+    this.total.recordValue(microseconds);
+    this.interval.recordValue(microseconds);
+    this.raw?.push(microseconds);
+    this.totals.refused ??= {};
+    this.totals.refused[kind] = (this.totals.refused[kind] ?? 0) + 1;
+  }
+
   /** A request that got no answer and has no latency to record (a client-side timeout, a refused connection). */
   unanswered(errorKind: string): void {
     this.countError(errorKind);
@@ -117,7 +132,11 @@ export class LoadRecorder {
   }
 
   snapshot(): LoadTotals {
-    return { ...this.totals, errors: { ...this.totals.errors } };
+    return {
+      ...this.totals,
+      errors: { ...this.totals.errors },
+      ...(this.totals.refused ? { refused: { ...this.totals.refused } } : {}),
+    };
   }
 
   /** Percentiles of every answer so far; null when nothing was answered. */

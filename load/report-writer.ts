@@ -76,7 +76,17 @@ export function loadReportHtml(report: LoadReport): string {
         .sort(([, a], [, b]) => b - a)
         .map(([kind, count]) => row([kind, count]))
         .join('')}</table>`
-    : '<p>No errors: every request got a success answer.</p>';
+    : report.totals.refused
+      ? '<p>No errors: every request got a success answer or the refusal the profile probes for.</p>'
+      : '<p>No errors: every request got a success answer.</p>';
+  // the answers the profile expects and counts apart (the rate-limit probe's 429s): not errors
+  const refusedTable = report.totals.refused
+    ? `<p>Refused, as the profile expects (not errors):</p><table>${row(['kind', 'count'], true)}${Object.entries(
+        report.totals.refused,
+      )
+        .map(([kind, count]) => row([kind, count]))
+        .join('')}</table>`
+    : '';
   const notes = report.notes.length
     ? `<ul>${report.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`
     : '';
@@ -91,6 +101,7 @@ ${thresholds}
 ${metrics}
 <h2>Errors by kind</h2>
 ${errorTable}
+${refusedTable}
 <h2>Over time (latency: ${escapeHtml(report.latencyMeasures)})</h2>
 ${lineChart('Rate', 'per second', rate)}
 ${lineChart('Latency', 'ms', latency)}

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { IotcError } from '../lib/errors';
 import { loadThresholdsFileSchema } from '../schemas';
-import { validate } from '../schemas/validate';
+import { describeJsonSyntaxError, validate } from '../schemas/validate';
 
 /** A `--thresholds` file that cannot be read or does not satisfy schemas/load-thresholds.ts. */
 export class ThresholdsFileError extends IotcError {
@@ -16,10 +16,18 @@ export class ThresholdsFileError extends IotcError {
 export function readThresholdsFile(path: string): string[] {
   let document: unknown;
   try {
-    document = JSON.parse(readFileSync(path, 'utf8'));
+    const text = readFileSync(path, 'utf8');
+    try {
+      document = JSON.parse(text);
+    } catch (error) {
+      throw new ThresholdsFileError(
+        `thresholds file ${path} is not valid JSON: ${describeJsonSyntaxError(text, error as Error)}`,
+      );
+    }
   } catch (error) {
+    if (error instanceof ThresholdsFileError) throw error;
     throw new ThresholdsFileError(
-      `thresholds file ${path} is not readable JSON: ${(error as Error).message}`,
+      `thresholds file ${path} is not readable: ${(error as Error).message}`,
     );
   }
   const check = validate(loadThresholdsFileSchema, document);

@@ -78,6 +78,8 @@ const scenarioSchema = {
     error: { type: 'string' },
     failedStep: { type: 'string' },
     exchanges: { type: 'array' },
+    /** Why a SKIPPED scenario was skipped (the profile field or capability it lacked). */
+    skipped: { type: 'string' },
   },
 } as const;
 

@@ -73,9 +73,27 @@ function describeError(error: ErrorObject): string {
 /** JSON.parse's "... at position 42" with the line and column of that position, so an editor can jump to it. */
 export function describeJsonSyntaxError(text: string, error: Error): string {
   const position = /position (\d+)/.exec(error.message);
-  if (!position) return error.message;
-  const before = text.slice(0, Number(position[1]));
+  // "Unexpected end of JSON input" names no position: the end of the text is where it stopped
+  const at = position
+    ? Number(position[1])
+    : /end of JSON input/.test(error.message)
+      ? text.length
+      : undefined;
+  if (at === undefined) return error.message;
+  if (/\(line \d+ column \d+\)/.test(error.message)) return error.message; // newer V8 says it already
+  const before = text.slice(0, at);
   const line = before.split('\n').length;
   const column = before.length - before.lastIndexOf('\n');
   return `${error.message} (line ${line}, column ${column})`;
+}
+
+/** JSON.parse of a file's text whose syntax error names the file, line and column (what: "thresholds file x"). */
+export function parseJsonText(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new SyntaxError(
+      `${what} is not valid JSON: ${describeJsonSyntaxError(text, error as Error)}`,
+    );
+  }
 }

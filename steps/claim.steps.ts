@@ -205,7 +205,7 @@ Then(
     const longestWaitMs = 10 * this.run.target.timeouts.eventuallyMs;
     if (durationMs > longestWaitMs) {
       this.log(
-        `skipped: device.claim.duration is ${durationMs} ms in the target profile, more than the ${longestWaitMs} ms this scenario waits`,
+        `skipped: device.claim.duration is ${durationMs} ms in the target profile (platform.claimDurationMs), more than the ${longestWaitMs} ms this scenario waits (10 × timeouts.eventuallyMs)`,
       );
       return 'skipped';
     }

@@ -171,7 +171,9 @@ Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
     .map((tag) => tag.slice('@capability-'.length))
     .filter((capability) => !this.run.target.capabilities.has(capability as never));
   if (missing.length) {
-    this.log(`skipped: the target profile lacks the capability ${missing.join(', ')}`);
+    this.log(
+      `skipped: the target profile lacks the capability ${missing.join(', ')} (add it to the profile's capabilities)`,
+    );
     return 'skipped';
   }
   // A declared deviation is verified by its alternative scenarios (@deviation-<id>); the specification's own

@@ -175,7 +175,9 @@ Then(
 
 Given('the target serves the HTTP device API over HTTPS too', function (this: IotcWorld) {
   if (!this.run.target.httpsUrl) {
-    this.log('skipped: the target profile names no https URL of the HTTP device API');
+    this.log(
+      'skipped: the target profile names no https URL of the HTTP device API (platform.https)',
+    );
     return 'skipped';
   }
   return undefined;

@@ -67,7 +67,7 @@ async function shortLifetimes(world: IotcWorld, which: 'accessSec' | 'refreshSec
   }
   if (!canSetLifetimes(world)) {
     world.log(
-      `skipped: the target profile states no ${kind} lifetime of ${LONGEST_LIFETIME_WAIT_SEC} s or less and lacks the capability jwt-settings`,
+      `skipped: the target profile states no ${kind} lifetime of ${LONGEST_LIFETIME_WAIT_SEC} s or less (platform.accessTokenLifetimeSec and platform.refreshTokenLifetimeSec) and lacks the capability jwt-settings (with platform.sysAdmin)`,
     );
     return 'skipped';
   }
@@ -86,13 +86,22 @@ Given("the target's token lifetimes are known", async function (this: IotcWorld)
   if (stated.accessSec) this.adminAuth.lifetimes = stated;
   // other values than the defaults, so that a target ignoring the settings shows (both within ThingsBoard's bounds)
   else if (canSetLifetimes(this)) await setLifetimes(this, 7200, 172800);
-  else return 'skipped';
+  else {
+    this.log(
+      'skipped: the target profile states no token lifetimes (platform.accessTokenLifetimeSec and platform.refreshTokenLifetimeSec) and lacks the capability jwt-settings (with platform.sysAdmin)',
+    );
+    return 'skipped';
+  }
   return undefined;
 });
 
 Given('the target runs with the default token lifetimes', function (this: IotcWorld) {
-  if (this.run.target.tokenLifetimes.accessSec || this.run.target.tokenLifetimes.refreshSec)
+  if (this.run.target.tokenLifetimes.accessSec || this.run.target.tokenLifetimes.refreshSec) {
+    this.log(
+      'skipped: the target profile states token lifetimes (platform.accessTokenLifetimeSec, platform.refreshTokenLifetimeSec): the target does not run with the defaults',
+    );
     return 'skipped';
+  }
   return undefined;
 });
 

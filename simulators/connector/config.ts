@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { RestConnectorFile } from '../../schemas';
 import { faultActive } from '../../faults';
 import { checkConnectorConfig } from './checks';
+import { describeJsonSyntaxError } from '../../schemas/validate';
 import { missingGatewayMembers } from '../../lib/gateway-rest';
 import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';
 import { IotcError } from '../../lib/errors';
@@ -34,8 +35,16 @@ export function loadConnectorConfig(
 ): ConnectorConfig {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    const text = readFileSync(path, 'utf8');
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new ConnectorConfigError(path, [
+        `$: not JSON: ${describeJsonSyntaxError(text, error as Error)}`,
+      ]);
+    }
   } catch (error) {
+    if (error instanceof ConnectorConfigError) throw error;
     throw new ConnectorConfigError(path, [`$: ${(error as Error).message}`]);
   }
   return completeConfig(parsed, path, quirks);

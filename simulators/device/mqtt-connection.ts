@@ -97,6 +97,8 @@ export class MqttConnection {
     readonly client: MqttClient,
     readonly protocolVersion: MqttVersion,
     private readonly ackTimeoutMs: number,
+    /** The broker's URL: a publish's evidence names it, so its reproduce line reaches the same port. */
+    private readonly url?: string,
   ) {
     client.on('message', (topic, payload, packet) => {
       const message = { topic, payload, qos: packet.qos, receivedAt: Date.now() };
@@ -214,7 +216,12 @@ export class MqttConnection {
       client.on('error', fail);
       client.on('close', closedEarly);
     });
-    const connection = new MqttConnection(client, protocolVersion, options.ackTimeoutMs ?? 10_000);
+    const connection = new MqttConnection(
+      client,
+      protocolVersion,
+      options.ackTimeoutMs ?? 10_000,
+      options.url,
+    );
     connection.recorder = options.recorder;
     return connection;
   }
@@ -283,7 +290,7 @@ export class MqttConnection {
     this.recorder({
       protocol: 'mqtt',
       via: 'mqtt',
-      request: { packet: 'PUBLISH', topic, qos, payload: text },
+      request: { packet: 'PUBLISH', url: this.url, topic, qos, payload: text },
       response: { result, reasonCode, reasonString },
       elapsedMs,
     });

@@ -42,7 +42,10 @@ export class AdminSession {
   private refreshToken = '';
   private refreshing?: Promise<void>;
   private readonly dispatcher: Agent;
-  /** Hands the session's exchanges on without its own X-Authorization header (the same on every request). */
+  /**
+   * Hands the session's exchanges on with its X-Authorization header as `Bearer <redacted>` (the JWT never leaves;
+   * the header's presence does, so a reproduce line says where the token goes), other headers left out.
+   */
   private readonly recorder?: ExchangeRecorder;
 
   private constructor(
@@ -61,7 +64,15 @@ export class AdminSession {
       this.recorder = (exchange) =>
         recorder(
           exchange.protocol === 'http'
-            ? { ...exchange, request: { ...exchange.request, headers: undefined } }
+            ? {
+                ...exchange,
+                request: {
+                  ...exchange.request,
+                  headers: exchange.request.headers?.['x-authorization']
+                    ? { 'x-authorization': 'Bearer <redacted>' }
+                    : undefined,
+                },
+              }
             : exchange,
         );
   }

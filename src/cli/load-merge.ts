@@ -1,7 +1,7 @@
 /** `iotc load merge <dirs...>`: every profile's shard reports found in the directories, merged into one report each. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exitCodeOf } from '../../load/contract';
+import { exitCodeOf, verdictLine } from '../../load/contract';
 import type { LoadReport } from '../../load/load-report';
 import { LoadMergeError, mergeLoadReports } from '../../load/merge';
 import { loadProfileNamed } from '../../load/profiles';
@@ -32,7 +32,7 @@ export function mergeCommand(dirs: readonly string[], reportsDir: string): numbe
     console.log(`${name}: ${reports.length} shards merged`);
     for (const line of resultLines(merged)) console.log(line);
     const written = writeLoadReport(merged, reportsDir);
-    console.log(`${merged.verdict}: reports ${written.json} and .html`);
+    console.log(`${verdictLine(merged)}; reports ${written.json} and .html`);
     verdicts.push(merged.verdict);
   }
   return exitCodeOf(

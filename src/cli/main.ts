@@ -30,7 +30,7 @@ program
   .description('run the conformance suite against a target and write reports')
   .option(
     '-t, --target <profile>',
-    'built-in profile name or target profile JSON file',
+    'built-in profile name, target profile JSON file, or the http(s) URL of the platform (the rest from IOTC_* variables: docs/target-url.md)',
     process.env.IOTC_TARGET || 'embedded',
   )
   .option(
@@ -63,6 +63,23 @@ program
 
 registerLoadCommands(program);
 registerReportCommands(program);
+
+program
+  .command('profile')
+  .description('target profile tools')
+  .command('check')
+  .description(
+    'list the requirements a run with this profile will leave NOT APPLICABLE or NOT TESTED, each with the profile field or capability that would let it run',
+  )
+  .argument(
+    '<profile>',
+    'built-in profile name, target profile JSON file or http(s) URL (iotc run --target)',
+  )
+  .option('--json', 'print the list as JSON: [{ id, verdict, needs, skipped, scenarios }]')
+  .action((profile: string, options: { json?: boolean }) => {
+    const { profileCheckCommand } = require('./profile-check') as typeof import('./profile-check');
+    process.exitCode = profileCheckCommand(profile, options);
+  });
 
 program
   .command('faults')
@@ -244,6 +261,11 @@ program
     'keep the generated TLS certificate here and reuse it at the next start (the CA file stays valid)',
   )
   .option('--json', 'print one JSON line with the URLs and demo credentials instead of text', false)
+  .option(
+    '--print-profile',
+    'print a target profile of this process on stdout (text to stderr) with which `iotc run` is CONFORMANT; serves HTTPS and MQTT over TLS on free ports unless given',
+    false,
+  )
   .option(
     '--log',
     'print a line per HTTP request and MQTT packet it receives and sends (default in a terminal)',

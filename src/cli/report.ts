@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { formatSummary, type ConformanceReport } from '../report/conformance';
 import { writeConformanceFiles } from '../report/write';
 import { mergeReports } from '../report/merge';
+import { parseJsonText } from '../../schemas/validate';
 
 export function mergeCommand(
   parts: string[],
@@ -13,7 +14,7 @@ export function mergeCommand(
   const reports = parts.map((part) => {
     const path =
       existsSync(part) && statSync(part).isDirectory() ? join(part, 'conformance.json') : part;
-    return JSON.parse(readFileSync(path, 'utf8')) as ConformanceReport;
+    return parseJsonText(readFileSync(path, 'utf8'), `report ${path}`) as ConformanceReport;
   });
   const merged = mergeReports(reports);
   const dir = resolve(outDir);

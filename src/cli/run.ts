@@ -34,6 +34,8 @@ import { IotcError } from '../../lib/errors';
 import { featureFiles, loadFeatureWeights, slowestFirst } from './feature-order';
 import { runTwinSeed, TWIN_SEED_VARIABLE } from '../target/twin-asynchrony';
 import { workerEnvironment } from './worker-environment';
+import { formatGaps, predictGaps } from './profile-check';
+import { RunProgress } from './progress';
 
 export const PROJECT_ROOT = PACKAGE_ROOT;
 
@@ -98,6 +100,15 @@ export async function runConformance(options: RunOptions): Promise<number> {
     throw new RunOptionsError(
       'IOTC_RUN_ID names one run: it cannot be shared by --parallel workers, which clean up by run id',
     );
+  // what this profile will leave undecided, and what would let it run: said before the run, not only in the report
+  if (!options.paths?.length && !options.tags) {
+    const catalogue = loadCatalogue();
+    const gaps = predictGaps(profile, catalogue);
+    if (gaps.length)
+      console.log(
+        `${formatGaps(profile.name, gaps, catalogue.filter((requirement) => requirement.testable).length)}\n(iotc profile check ${options.target} lists them again)\n`,
+      );
+  }
   const unreachable = profile.embedded ? undefined : await preflight(options.target);
   // the embedded reference's asynchrony (src/target/twin-asynchrony.ts): one seed per run, printed, recorded in
   // conformance.json, and handed to the workers (each derives its own) through the environment
@@ -165,8 +176,9 @@ export async function runConformance(options: RunOptions): Promise<number> {
           ? options.paths.map((path) => resolve(path))
           : (cucumberProfile.paths as string[]),
         tags: options.tags ?? '',
+        // the progress lines are RunProgress's (below); cucumber's summary closes the run with its failures
         format: [
-          options.progress ?? 'progress',
+          options.progress ?? 'summary',
           ...Object.entries(reportFiles).map(
             ([format, file]) => `${format}:${join(reportsDir, file)}`,
           ),
@@ -216,6 +228,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
     : undefined;
 
   const envelopes: messages.Envelope[] = [];
+  const progress = options.progress ? undefined : new RunProgress({ out: process.stdout });
   const startedAt = new Date();
   process.env.IOTC_TARGET = options.target;
   const { success } = await runCucumber(
@@ -225,8 +238,12 @@ export async function runConformance(options: RunOptions): Promise<number> {
       // cucumber forks the workers with this environment (worker-environment.ts says what it adds)
       env: workers > 1 ? await workerEnvironment(profile.embedded === true) : process.env,
     },
-    (envelope) => envelopes.push(envelope),
+    (envelope) => {
+      envelopes.push(envelope);
+      progress?.onMessage(envelope);
+    },
   );
+  progress?.stop();
   process.off('SIGINT', interrupted);
   process.off('SIGTERM', interrupted);
   const finishedAt = new Date();

@@ -32,7 +32,7 @@ export async function checkSelection(
     const cause = (error as Error).cause as Error | undefined;
     throw new SelectionError(
       'IOTC_TAG_EXPRESSION',
-      `the tag expression "${sources.tagExpression}" is malformed: ${cause?.message ?? (error as Error).message}`,
+      `the tag expression "${sources.tagExpression}" is malformed: ${cause?.message ?? (error as Error).message}${bareTagHint(sources.tagExpression)}`,
     );
   }
   if (loaded.errors.length)
@@ -43,7 +43,21 @@ export async function checkSelection(
   if (loaded.plan.length === 0)
     throw new SelectionError(
       'IOTC_EMPTY_SELECTION',
-      `the selection matches no scenario (tags "${sources.tagExpression || '(none)'}", paths ${sources.paths.join(', ')}): nothing would be tested`,
+      `the selection matches no scenario (tags "${sources.tagExpression || '(none)'}", paths ${sources.paths.join(', ')}): nothing would be tested${bareTagHint(sources.tagExpression)}`,
     );
   return loaded.plan.length;
+}
+
+/**
+ * A tag written without its @ (`--tags http-device-api`) is a name cucumber's expressions accept and no scenario
+ * carries: "; tags start with @: did you mean "@http-device-api"?".
+ */
+export function bareTagHint(expression: string): string {
+  const words = expression
+    .replace(/[()]/g, ' ')
+    .split(/\s+/)
+    .filter((word) => word && !word.startsWith('@') && !['and', 'or', 'not'].includes(word));
+  if (words.length === 0) return '';
+  const meant = expression.replace(/(^|[\s(])(?!(?:and|or|not)(?=[\s)]|$))([^\s()@]+)/g, '$1@$2');
+  return `; tags start with @: ${words.map((word) => `"${word}"`).join(', ')} ${words.length === 1 ? 'is' : 'are'} no tag (did you mean --tags '${meant}'?)`;
 }

@@ -47,11 +47,29 @@ export interface SimulateOptions {
   stateDir?: string;
   /** One JSON line for programs instead of the text for people. */
   json: boolean;
+  /**
+   * Print a target profile of this process on stdout (the text for people goes to stderr): with it a run is
+   * CONFORMANT. HTTPS and MQTT over TLS are served on free ports when their ports are not given, so that the
+   * scenarios needing them run too.
+   */
+  printProfile?: boolean;
   /** A line per HTTP exchange and MQTT packet on stderr (default: on in a terminal, off with --json). */
   log?: boolean;
 }
 
-export async function simulate(options: SimulateOptions): Promise<void> {
+/** How long the printed profile's scenarios wait for an effect, and the claim window they wait out (≤ 10 × that). */
+const PROFILE_EVENTUALLY_MS = 5000;
+const PROFILE_CLAIM_DURATION_MS = 3000;
+
+export async function simulate(given: SimulateOptions): Promise<void> {
+  const options: SimulateOptions = given.printProfile
+    ? {
+        ...given,
+        httpsPort: given.httpsPort ?? 0,
+        mqttsPort: given.mqttsPort ?? 0,
+        claimDurationMs: given.claimDurationMs ?? PROFILE_CLAIM_DURATION_MS,
+      }
+    : given;
   const wantsTls = options.httpsPort !== undefined || options.mqttsPort !== undefined;
   const hosts = ['localhost', options.host];
   let tls: { cert: string; key: string } | undefined;
@@ -83,6 +101,35 @@ export async function simulate(options: SimulateOptions): Promise<void> {
         ? (event) => process.stderr.write(`${formatTraffic(event)}\n`)
         : undefined,
   });
+  if (options.printProfile) {
+    const users = Object.fromEntries(
+      platform.demo.users.map((user: { username: string; password: string; authority: string }) => [
+        user.authority,
+        { username: user.username, password: user.password },
+      ]),
+    );
+    const profile = {
+      name: 'iotc-simulate',
+      description: `iotc simulate --mode ${options.mode} (its demo users; the profile iotc simulate --print-profile wrote)`,
+      ...(options.mode === 'spec' ? {} : { deviationsFrom: options.mode }),
+      platform: {
+        http: platform.httpUrl,
+        ...(platform.httpsUrl ? { https: platform.httpsUrl } : {}),
+        mqtt: platform.mqttUrl,
+        ...(platform.mqttsUrl ? { mqtts: platform.mqttsUrl } : {}),
+        ...(caFile ? { tls: { caFile } } : {}),
+        tenantAdmin: users.TENANT_ADMIN,
+        customerUser: users.CUSTOMER_USER,
+        sysAdmin: users.SYS_ADMIN,
+        claimDurationMs: options.claimDurationMs,
+        mqttConnectTimeoutMs: options.mqttConnectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      },
+      capabilities: SIMULATE_CAPABILITIES,
+      namePrefix: 'iotc-',
+      timeouts: { eventuallyMs: PROFILE_EVENTUALLY_MS },
+    };
+    process.stdout.write(`${JSON.stringify(profile, null, 2)}\n`);
+  }
   if (options.json) {
     process.stdout.write(
       `${JSON.stringify({
@@ -122,7 +169,8 @@ export async function simulate(options: SimulateOptions): Promise<void> {
       `  this page         ${platform.httpUrl}/ (URLs, credentials and examples in a browser)`,
       'Stop with Ctrl-C.',
     ];
-    process.stdout.write(`${lines.join('\n')}\n`);
+    // with --print-profile stdout is the profile: the text for people goes to stderr
+    (options.printProfile ? process.stderr : process.stdout).write(`${lines.join('\n')}\n`);
   }
   await new Promise<void>((resolveStop) => {
     const stop = () => resolveStop();

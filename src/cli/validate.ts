@@ -2,8 +2,8 @@
  * `iotc validate rest.json...`: the schema and semantic checks of REST connector configurations (unknown members
  * with a did-you-mean, wrong types, regular expressions that do not compile, malformed ${...} expressions, a custom
  * converter that cannot be found) and what would fail only at run time (basic security without credentials, a
- * certificate file that is not there, timeouts in seconds that look like milliseconds), one line per problem naming
- * its JSON path; `--json` for programs. Exit code 1 when any file has a problem.
+ * timeouts in seconds that look like milliseconds), one line per problem naming its JSON path; a certificate file
+ * that is not there on this machine is a warning. `--json` for programs. Exit code 1 when any file has a problem.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -17,31 +17,55 @@ interface ValidateOptions {
 
 /** The problems of one rest.json file (empty when it is valid). */
 export function validateRestFile(path: string, options: ValidateOptions = {}): string[] {
+  return checkRestFile(path, options).problems;
+}
+
+/**
+ * The problems of one rest.json file, and its warnings: a certificate file that is not where the path says on this
+ * machine. The configuration is valid without it (the files belong to the machine the connector runs on, and the
+ * project's own src/target/embedded-rest.json names certificates generated at its start); the gateway would fail
+ * to start where they are missing, so it is said, without failing the check.
+ */
+export function checkRestFile(
+  path: string,
+  options: ValidateOptions = {},
+): { problems: string[]; warnings: string[] } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    return [`$: cannot read ${path}: ${(error as Error).message}`];
+    return { problems: [`$: cannot read ${path}: ${(error as Error).message}`], warnings: [] };
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    return [`$: not JSON: ${describeJsonSyntaxError(text, error as Error)}`];
+    return {
+      problems: [`$: not JSON: ${describeJsonSyntaxError(text, error as Error)}`],
+      warnings: [],
+    };
   }
-  return [
-    ...checkConnectorConfig(parsed),
-    ...missingExtensions(parsed, options.extensions ?? DEFAULT_EXTENSIONS_FOLDER),
-    ...runTimeProblems(parsed, dirname(resolve(path))),
-  ];
+  const runTime = runTimeProblems(parsed, dirname(resolve(path)));
+  return {
+    problems: [
+      ...checkConnectorConfig(parsed),
+      ...missingExtensions(parsed, options.extensions ?? DEFAULT_EXTENSIONS_FOLDER),
+      ...runTime.problems,
+    ],
+    warnings: runTime.warnings,
+  };
 }
 
 /** Every connector timeout is in seconds (as in the real gateway); above this a value was surely meant as ms. */
 const LONGEST_PLAUSIBLE_TIMEOUT_S = 600;
 
 /** What the schema lets through but a running connector would trip over. */
-function runTimeProblems(parsed: unknown, folder: string): string[] {
+function runTimeProblems(
+  parsed: unknown,
+  folder: string,
+): { problems: string[]; warnings: string[] } {
   const problems: string[] = [];
+  const warnings: string[] = [];
   const file = asRecord(parsed);
   const server = asRecord(file.server);
   const security = asRecord(server.security);
@@ -54,7 +78,7 @@ function runTimeProblems(parsed: unknown, folder: string): string[] {
       }
       const path = isAbsolute(given) ? given : join(folder, given);
       if (!existsSync(path))
-        problems.push(
+        warnings.push(
           `$.server.security.${member}: ${given} does not exist (relative paths are read from ${folder}; gateway 3.8.3 needs absolute ones)`,
         );
     }
@@ -89,7 +113,7 @@ function runTimeProblems(parsed: unknown, folder: string): string[] {
           );
     });
   }
-  return problems;
+  return { problems, warnings };
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
@@ -110,18 +134,19 @@ export function validateCommand(
   log: (line: string) => void = console.log,
 ): number {
   const results = paths.map((file) => {
-    const problems = validateRestFile(file, options);
-    return { file, valid: problems.length === 0, problems };
+    const { problems, warnings } = checkRestFile(file, options);
+    return { file, valid: problems.length === 0, problems, warnings };
   });
   if (options.json) log(JSON.stringify(results, null, 2));
   else
-    for (const { file, problems } of results) {
-      if (problems.length === 0) {
-        log(`${file}: valid REST connector configuration`);
-        continue;
-      }
-      log(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}`);
+    for (const { file, problems, warnings } of results) {
+      const warned = warnings.length
+        ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'})`
+        : '';
+      if (problems.length === 0) log(`${file}: valid REST connector configuration${warned}`);
+      else log(`${file}: ${problems.length} problem${problems.length === 1 ? '' : 's'}${warned}`);
       for (const problem of problems) log(`  ${problem}`);
+      for (const warning of warnings) log(`  warning: ${warning}`);
     }
   return results.every((result) => result.valid) ? 0 : 1;
 }

@@ -93,6 +93,9 @@ export interface ConformanceReport {
   untraced: string[];
 }
 
+/** The reason's opening on every requirement of a run that could not reach or log in to its target. */
+export const COULD_NOT_TEST = 'could not test';
+
 export interface TwinRunFacts {
   asynchronous: true;
   seed: number;
@@ -145,7 +148,15 @@ export function buildConformanceReport(input: {
   const replayBase = /^https?:/.test(input.target.httpUrl)
     ? input.target.httpUrl
     : 'http://127.0.0.1:8080';
-  const requirements = input.requirements.map((requirement) => ({
+  // nothing ran: every requirement says why in its own reason (console, json, html, junit), not "no scenario carries"
+  const judged = input.couldNotTest
+    ? input.requirements.map((requirement) => ({
+        ...requirement,
+        verdict: 'NOT TESTED' as const,
+        reason: `${COULD_NOT_TEST}: ${input.couldNotTest}`,
+      }))
+    : input.requirements;
+  const requirements = judged.map((requirement) => ({
     ...requirement,
     scenarios: requirement.scenarios.map((scenario) => ({
       ...scenario,
@@ -156,7 +167,9 @@ export function buildConformanceReport(input: {
         scenario.status === 'PASSED' || scenario.status === 'SKIPPED'
           ? scenario.exchanges
           : scenario.exchanges?.map((exchange) => {
-              const reproduce = reproduceExchange(exchange, replayBase);
+              const reproduce = reproduceExchange(exchange, replayBase, {
+                embedded: !/^https?:/.test(input.target.httpUrl),
+              });
               return reproduce ? { ...exchange, reproduce } : exchange;
             }),
     })),

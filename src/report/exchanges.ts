@@ -193,16 +193,26 @@ function quoted(text: string): string {
 /**
  * The command line that repeats an exchange by hand: curl for HTTP, mosquitto_pub for an MQTT publish (undefined
  * for what a client cannot repeat alone, a CONNECT or a message the platform sent). Redacted secrets become shell
- * variables to fill in ($TOKEN in a device path, $SECRET elsewhere); a body cut in the evidence is marked.
+ * variables to fill in ($TOKEN in a device path, $IOTC_TOKEN for an admin JWT, from POST /api/auth/login, $SECRET
+ * elsewhere), never the secret; a body cut in the evidence is marked. An MQTT publish goes to the broker its session
+ * used (an embedded target's is gone: `iotc simulate` on its default port stands in).
  */
-export function reproduceExchange(exchange: Exchange, baseUrl: string): string | undefined {
+export function reproduceExchange(
+  exchange: Exchange,
+  baseUrl: string,
+  options: { embedded?: boolean } = {},
+): string | undefined {
   const fill = (text: string) =>
-    text.replace(/\/api\/v1\/<redacted>/g, '/api/v1/$TOKEN').replaceAll('<redacted>', '$SECRET');
+    text
+      .replace(/\/api\/v1\/<redacted>/g, '/api/v1/$TOKEN')
+      .replace(/^(x-authorization: Bearer )<redacted>$/i, '$1$IOTC_TOKEN')
+      .replaceAll('<redacted>', '$SECRET');
   if (exchange.protocol === 'http') {
     const { method, url, headers = {}, body } = exchange.request;
     const parts = ['curl', '-sS', '-X', method];
     for (const [name, value] of Object.entries(headers))
       parts.push('-H', `"${fill(`${name}: ${value}`)}"`);
+
     if (body !== undefined) parts.push('--data-raw', quoted(body));
     parts.push(`"${fill(`${baseUrl.replace(/\/$/, '')}${url}`)}"`);
     const cut = body !== undefined && /… \(\d+ characters\)$/.test(body);
@@ -210,13 +220,19 @@ export function reproduceExchange(exchange: Exchange, baseUrl: string): string |
   }
   const { packet, topic, qos, payload } = exchange.request;
   if (packet !== 'PUBLISH' || topic === undefined) return undefined;
-  const broker = new URL(baseUrl.startsWith('mqtt') ? baseUrl : 'mqtt://127.0.0.1:1883');
+  // the broker the session published to (an embedded one is gone: `iotc simulate` on its default port stands in)
+  const recorded = !options.embedded && exchange.request.url ? exchange.request.url : undefined;
+  const broker = new URL(
+    recorded ?? (baseUrl.startsWith('mqtt') ? baseUrl : 'mqtt://127.0.0.1:1883'),
+  );
+  const tls = broker.protocol === 'mqtts:';
   return [
     'mosquitto_pub',
     '-h',
     broker.hostname,
     '-p',
-    broker.port || '1883',
+    broker.port || (tls ? '8883' : '1883'),
+    ...(tls ? ['--cafile', '"$IOTC_CA_FILE"'] : []),
     '-u',
     '"$TOKEN"',
     '-t',

@@ -122,7 +122,12 @@ export function conformanceHtml(report: ConformanceReport): string {
   pre.sent { border-left: 3px solid #9fb3d9; } pre.answered { border-left: 3px solid #9fd9b5; } pre.reproduce { border-left: 3px solid #d9c49f; }
   button { margin-right: .3rem; padding: .3rem .7rem; border: 1px solid #c9ced8; background: #fff; border-radius: .3rem; cursor: pointer; }
   button.active { background: #1d2330; color: #fff; } #shown { color: #5b6475; margin-left: .5rem; }
-  #filters { margin-bottom: .6rem; } #requirements td:nth-child(-n+3) { white-space: nowrap; }
+  #filters { margin-bottom: .6rem; }
+  /* the statement is what a reader reads: the other columns are narrow and wrap, so that it stays in view at 1280 px */
+  #requirements { table-layout: fixed; } #requirements td:nth-child(1) code { white-space: nowrap; }
+  #requirements th:nth-child(1) { width: 9.5rem; } #requirements th:nth-child(2) { width: 8.5rem; }
+  #requirements th:nth-child(3) { width: 16rem; } #requirements th:nth-child(4) { width: 6rem; }
+  #requirements td { overflow-wrap: anywhere; }
   td, pre, code { overflow-wrap: break-word; }
   .overall { display: inline-block; font-size: 1.1rem; font-weight: 700; padding: .3rem .8rem; border-radius: .35rem; margin: .4rem 0 .8rem; }
   .overall.conformant { background: #d9f3e5; color: #11643a; } .overall.not-conformant { background: #fbdcdc; color: #a11b1b; }

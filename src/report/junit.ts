@@ -54,7 +54,7 @@ export function junitXml(report: ConformanceReport): string {
   const nothing =
     decided === 0
       ? [
-          `    <testcase classname="iotc" name="the run decided a requirement" time="0">\n      <error message="no requirement was decided: every one is NOT TESTED or NOT APPLICABLE (selection: ${xml(report.run.tagExpression || 'all')})"/>\n    </testcase>`,
+          `    <testcase classname="iotc" name="the run decided a requirement" time="0">\n      <error message="${report.run.couldNotTest ? `nothing was tested: ${xml(report.run.couldNotTest)}` : `no requirement was decided: every one is NOT TESTED or NOT APPLICABLE (selection: ${xml(report.run.tagExpression || 'all')})`}"/>\n    </testcase>`,
         ]
       : [];
   const tests = report.requirements.length + nothing.length;

@@ -47,6 +47,8 @@ export interface ScenarioResult {
   evidence: unknown[];
   /** The scenario's last requests and responses (its exchanges attachment), redacted when recorded. */
   exchanges?: Exchange[];
+  /** Why a SKIPPED scenario was skipped: the `skipped: ...` line its hook or step logged (it names the profile field). */
+  skipped?: string;
 }
 
 /** Scenarios of a requirement that a declared deviation of another requirement kept from running on the target. */
@@ -76,7 +78,14 @@ export interface RequirementResult extends Requirement {
   scenarios: Array<
     Pick<
       ScenarioResult,
-      'name' | 'location' | 'status' | 'durationMs' | 'error' | 'failedStep' | 'exchanges'
+      | 'name'
+      | 'location'
+      | 'status'
+      | 'durationMs'
+      | 'error'
+      | 'failedStep'
+      | 'exchanges'
+      | 'skipped'
     >
   >;
 }
@@ -173,6 +182,14 @@ export function scenarioResults(envelopes: readonly messages.Envelope[]): Scenar
     ) {
       const result = results.get(envelope.attachment.testCaseStartedId);
       if (result) result.exchanges = parseExchanges(envelope.attachment.body);
+    } else if (
+      envelope.attachment?.testCaseStartedId &&
+      envelope.attachment.mediaType === 'text/x.cucumber.log+plain' &&
+      envelope.attachment.body.startsWith(SKIPPED_LOG)
+    ) {
+      const result = results.get(envelope.attachment.testCaseStartedId);
+      if (result && !result.skipped)
+        result.skipped = envelope.attachment.body.slice(SKIPPED_LOG.length).trim();
     } else if (
       envelope.attachment?.testCaseStartedId &&
       envelope.attachment.mediaType === 'application/json'
@@ -320,7 +337,7 @@ export function requirementVerdicts(
       ...(declared ? { deviationDeclared: true } : {}),
       ...(setAside ? { setAside } : {}),
       scenarios: own.map(
-        ({ name, location, status, durationMs, error, failedStep, exchanges }) => ({
+        ({ name, location, status, durationMs, error, failedStep, exchanges, skipped }) => ({
           name,
           location,
           status,
@@ -328,10 +345,26 @@ export function requirementVerdicts(
           error,
           failedStep,
           exchanges,
+          skipped,
         }),
       ),
     };
   });
+}
+
+/** How a hook or step says why it skipped its scenario (`this.log('skipped: the target profile lacks ...')`). */
+const SKIPPED_LOG = 'skipped:';
+
+/** The distinct reasons the skipped scenarios gave, joined: "the target profile names no mqtts URL (platform.mqtts)". */
+function skipReasons(scenarios: readonly Pick<ScenarioResult, 'status' | 'skipped'>[]): string {
+  const reasons = [
+    ...new Set(
+      scenarios
+        .filter((scenario) => scenario.status === 'SKIPPED')
+        .map((scenario) => scenario.skipped ?? 'no reason recorded'),
+    ),
+  ];
+  return reasons.join('; ');
 }
 
 /** The reason's opening for a requirement the selection (--tags, paths) left out entirely. */
@@ -374,7 +407,7 @@ export function inconclusiveCause(error: string | undefined): string {
  */
 export function verdictOf(
   requirement: Requirement,
-  scenarios: readonly Pick<ScenarioResult, 'status' | 'error'>[],
+  scenarios: readonly Pick<ScenarioResult, 'status' | 'error' | 'skipped'>[],
   planned: number,
   context: Pick<VerdictContext, 'capabilities'>,
   setAside?: SetAside,
@@ -406,7 +439,7 @@ export function verdictOf(
 
 function plainVerdictOf(
   requirement: Requirement,
-  scenarios: readonly Pick<ScenarioResult, 'status' | 'error'>[],
+  scenarios: readonly Pick<ScenarioResult, 'status' | 'error' | 'skipped'>[],
   planned: number,
   context: Pick<VerdictContext, 'capabilities'>,
 ): Judged {
@@ -435,11 +468,11 @@ function plainVerdictOf(
   if (passed === 0 && requirement.capability && !context.capabilities.has(requirement.capability))
     return {
       verdict: 'NOT APPLICABLE',
-      reason: `the target lacks the capability ${requirement.capability}`,
+      reason: `the target lacks the capability ${requirement.capability} (add "${requirement.capability}" to the profile's capabilities to test it)`,
     };
   return {
     verdict: 'NOT TESTED',
-    reason: `${passed} of ${planned} scenarios ran; the others were skipped`,
+    reason: `${passed} of ${planned} scenarios ran; the others were skipped: ${skipReasons(scenarios)}`,
   };
 }
 

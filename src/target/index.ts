@@ -82,7 +82,7 @@ export function loadProfile(
   nameOrPath: string,
   env: NodeJS.ProcessEnv = process.env,
 ): TargetProfile {
-  const raw = readProfile(nameOrPath);
+  const raw = readProfile(nameOrPath, env);
   const missing = missingEnvReferences(raw, env);
   if (missing.length)
     throw new TargetProfileError(
@@ -101,6 +101,19 @@ export function loadProfile(
       ...profile.deviations,
     };
   return profile;
+}
+
+/**
+ * A profile for reading what it declares (iotc profile check), without its secrets: the environment variables it
+ * references and that are not set are filled with a placeholder, and named, so a check needs no credentials.
+ */
+export function loadProfileUnresolved(
+  nameOrPath: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { profile: TargetProfile; unset: string[] } {
+  const unset = missingEnvReferences(readProfile(nameOrPath, env), env);
+  const filled = { ...env, ...Object.fromEntries(unset.map((name) => [name, `unset-${name}`])) };
+  return { profile: loadProfile(nameOrPath, filled), unset };
 }
 
 /** The declared deviations of a profile, following deviationsFrom; its credentials are not resolved (not needed). */
@@ -127,7 +140,8 @@ export function builtInProfiles(): string[] {
     .sort();
 }
 
-function readProfile(nameOrPath: string): unknown {
+function readProfile(nameOrPath: string, env: NodeJS.ProcessEnv = process.env): unknown {
+  if (/^https?:\/\//i.test(nameOrPath)) return urlProfile(nameOrPath, env);
   const builtIn = /^[\w.-]+$/.test(nameOrPath) && !nameOrPath.endsWith('.json');
   const path = builtIn ? join(BUILT_IN_DIR, `${nameOrPath}.json`) : resolve(nameOrPath);
   if (builtIn && !existsSync(path))
@@ -149,6 +163,49 @@ function readProfile(nameOrPath: string): unknown {
       `target profile ${nameOrPath} is not valid JSON: ${describeJsonSyntaxError(text, error as Error)}`,
     );
   }
+}
+
+/**
+ * `--target http://host:8080`: a profile made from the platform's URL and environment variables (docs/target-url.md).
+ * The tenant administrator is required (IOTC_ADMIN_USER, IOTC_ADMIN_PASSWORD, as `${env:...}` references, so a
+ * missing one is named like a profile's); the rest is optional: IOTC_MQTT_URL (default mqtt://<host>:1883),
+ * IOTC_HTTPS_URL, IOTC_MQTTS_URL, IOTC_CA_FILE, IOTC_CUSTOMER_USER/_PASSWORD, IOTC_SYSADMIN_USER/_PASSWORD,
+ * IOTC_CAPABILITIES (comma-separated), IOTC_CLAIM_DURATION_MS.
+ */
+export function urlProfile(url: string, env: NodeJS.ProcessEnv = process.env): unknown {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TargetProfileError(`--target ${url} is not a URL`);
+  }
+  const base = url.replace(/\/+$/, '');
+  const user = (prefix: string) =>
+    env[`IOTC_${prefix}_USER`] !== undefined || env[`IOTC_${prefix}_PASSWORD`] !== undefined
+      ? { username: `\${env:IOTC_${prefix}_USER}`, password: `\${env:IOTC_${prefix}_PASSWORD}` }
+      : undefined;
+  const capabilities = (env.IOTC_CAPABILITIES ?? '')
+    .split(',')
+    .map((capability) => capability.trim())
+    .filter(Boolean);
+  const claim = env.IOTC_CLAIM_DURATION_MS;
+  return {
+    name: parsed.host,
+    description: `made from --target ${base} and IOTC_* environment variables`,
+    platform: {
+      http: base,
+      mqtt: env.IOTC_MQTT_URL ?? `mqtt://${parsed.hostname}:1883`,
+      ...(env.IOTC_HTTPS_URL ? { https: env.IOTC_HTTPS_URL } : {}),
+      ...(env.IOTC_MQTTS_URL ? { mqtts: env.IOTC_MQTTS_URL } : {}),
+      ...(env.IOTC_CA_FILE ? { tls: { caFile: env.IOTC_CA_FILE } } : {}),
+      tenantAdmin: { username: '${env:IOTC_ADMIN_USER}', password: '${env:IOTC_ADMIN_PASSWORD}' },
+      ...(user('CUSTOMER') ? { customerUser: user('CUSTOMER') } : {}),
+      ...(user('SYSADMIN') ? { sysAdmin: user('SYSADMIN') } : {}),
+      ...(claim !== undefined ? { claimDurationMs: Number(claim) } : {}),
+    },
+    capabilities,
+    namePrefix: 'iotc-',
+  };
 }
 
 /** Every `${env:NAME}` of a profile whose variable is not set, each named once, so one run reports them all. */

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateCommand, validateRestFile } from '../../src/cli/validate';
+import { checkRestFile, validateCommand, validateRestFile } from '../../src/cli/validate';
 
 const root = join(__dirname, '..', '..');
 const folder = mkdtempSync(join(tmpdir(), 'iotc-validate-'));
@@ -157,8 +157,7 @@ describe('iotc validate', () => {
       },
     });
     assert.equal(result.status, 1);
-    assert.match(result.out, /\$\.server\.security\.cert: \/nonexistent\/cert\.pem does not exist/);
-    assert.match(result.out, /\$\.server\.security\.key: key\.pem does not exist/);
+    assert.doesNotMatch(result.out, /does not exist/, 'a missing certificate is a warning');
     assert.match(
       result.out,
       /\$\.mapping\[0\]\.security\.password: basic security without a password/,
@@ -169,6 +168,38 @@ describe('iotc validate', () => {
       /\$\.requestsMapping\.attributeRequests\[0\]\.timeout: 5000 seconds \(83 minutes\).*did you mean 5\?/,
     );
     assert.doesNotMatch(result.out, /response\.timeout/, '120 s is a plausible timeout');
+  });
+
+  it("a certificate file missing on this machine is a warning, not a problem: the project's own embedded-rest.json is valid", () => {
+    const { problems, warnings } = checkRestFile(
+      write({
+        server: { SSL: true, security: { cert: '/nonexistent/cert.pem', key: 'key.pem' } },
+        mapping: [],
+      }),
+    );
+    assert.deepEqual(problems, []);
+    assert.match(
+      warnings.join('\n'),
+      /\$\.server\.security\.cert: \/nonexistent\/cert\.pem does not exist/,
+    );
+    assert.match(warnings.join('\n'), /\$\.server\.security\.key: key\.pem does not exist/);
+    const lines: string[] = [];
+    const code = validateCommand([join(root, 'src', 'target', 'embedded-rest.json')], {}, (line) =>
+      lines.push(line),
+    );
+    assert.equal(code, 0, lines.join('\n'));
+    assert.match(
+      lines[0],
+      /embedded-rest\.json: valid REST connector configuration \(2 warnings\)/,
+    );
+    assert.match(
+      lines.join('\n'),
+      /warning: \$\.server\.security\.cert: connector-cert\.pem does not exist/,
+    );
+  });
+
+  it('a JSON syntax error names its line and column, also at an unexpected end', () => {
+    assert.match(validate('{\n  "server": {\n').out, /\$: not JSON: .*\(line 3, column 1\)/);
   });
 
   it('suggests the member a typo meant, and words a bad port without pointing at the source', () => {

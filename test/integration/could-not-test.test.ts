@@ -36,14 +36,30 @@ test('an unreachable target: exit 3, the cause printed, every requirement NOT TE
   assert.doesNotMatch(output, /never-printed-pw/);
   const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as {
     run: { couldNotTest?: string };
-    requirements: Array<{ verdict: string }>;
+    requirements: Array<{ id: string; verdict: string; reason?: string }>;
   };
   assert.match(report.run.couldNotTest ?? '', /ECONNREFUSED/);
   assert.deepEqual(
     [...new Set(report.requirements.map((requirement) => requirement.verdict))],
     ['NOT TESTED'],
   );
-  assert.doesNotMatch(readFileSync(join(reports, 'conformance.html'), 'utf8'), /never-printed-pw/);
+  // every requirement carries the cause, in every file: not "no scenario carries @X" (issue 27)
+  const cause = /could not test: .*ECONNREFUSED/;
+  for (const requirement of report.requirements)
+    assert.match(requirement.reason ?? '', cause, `${requirement.id}'s reason`);
+  assert.doesNotMatch(output, /no scenario carries/);
+  assert.match(output, new RegExp(`NOT TESTED ${report.requirements[0].id}: could not test: `));
+  const html = readFileSync(join(reports, 'conformance.html'), 'utf8');
+  assert.doesNotMatch(html, /no scenario carries/);
+  assert.equal(html.match(/could not test: /g)?.length, report.requirements.length);
+  const junit = readFileSync(join(reports, 'junit.xml'), 'utf8');
+  assert.doesNotMatch(junit, /no scenario carries/);
+  assert.match(junit, /nothing was tested: .*ECONNREFUSED/);
+  assert.equal(
+    junit.match(/<skipped message="NOT TESTED: could not test: [^"]*ECONNREFUSED/g)?.length,
+    report.requirements.filter((requirement) => requirement.verdict === 'NOT TESTED').length,
+  );
+  assert.doesNotMatch(html, /never-printed-pw/);
 
   const usage = await iotc(['run', '--no-such-option'], join(dir, 'state'));
   assert.equal(usage.code, 2, usage.output);

@@ -194,6 +194,7 @@ test('a run stopped after its setup: stored counts are NOT MEASURED, the verdict
   process.env.IOTC_STATE_DIR = join(reports, 'state');
   const target = await openTarget('embedded');
   const abort = new AbortController();
+  const lines: string[] = [];
   try {
     const { report, exitCode } = await runLoadProfile(
       httpTelemetryProfile,
@@ -203,6 +204,7 @@ test('a run stopped after its setup: stored counts are NOT MEASURED, the verdict
         signal: abort.signal,
         // stopped as soon as the devices exist, as a Ctrl-C would
         log: (line) => {
+          lines.push(line);
           if (line.endsWith('devices created')) abort.abort();
         },
         progress: () => {},
@@ -210,6 +212,8 @@ test('a run stopped after its setup: stored counts are NOT MEASURED, the verdict
     );
     assert.equal(report.interrupted, true);
     assert.equal(report.verdict, 'FAIL');
+    // never a bare FAIL: the last line names why (issue 27)
+    assert.match(lines.at(-1)!, /^FAIL \(interrupted: the run was stopped before its end/);
     assert.equal(exitCode, 1);
     assert.deepEqual(
       report.thresholds

@@ -58,3 +58,18 @@ test('samples hold their own interval, add up to the totals, and errors keep the
   assert.match(progressLine([third], recorder.snapshot()), /p50 - {2}p99 -/);
   recorder.destroy();
 });
+
+test('an answer the profile expects (the rate-limit probe 429) is refused, not an error: its latency counts, the errors do not', () => {
+  const recorder = new LoadRecorder(0);
+  recorder.sent(3);
+  recorder.answered(10);
+  recorder.refused(2, 'HTTP 429');
+  recorder.refused(3, 'HTTP 429');
+  const totals = recorder.snapshot();
+  assert.equal(totals.errorCount, 0);
+  assert.deepEqual(totals.errors, {});
+  assert.deepEqual(totals.refused, { 'HTTP 429': 2 });
+  assert.ok(recorder.latency() !== null, 'the latencies are recorded');
+  const line = progressLine([recorder.sample(1000)], totals);
+  assert.match(line, /errors 0 {2}refused as expected 2× HTTP 429/);
+});

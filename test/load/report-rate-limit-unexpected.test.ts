@@ -67,6 +67,9 @@ test('answers neither 200 nor 429 are counted by status and body, shown, and fai
     const kind = `HTTP 503 ${BUSY_BODY}`;
     assert.equal(report.totals.sent, counts.requests, 'every request is counted');
     assert.equal(report.totals.errors[kind], counts.busy);
+    // the 429s the probe looks for are counted apart, never as errors (issue 27)
+    assert.equal(report.totals.errorCount, counts.busy, 'the only errors are the 503s');
+    assert.equal(report.totals.refused?.['HTTP 429'] ?? 0, report.metrics.rejected ?? 0);
     assert.equal(report.metrics.unexpected, counts.busy);
     assert.equal(
       report.totals.succeeded + (report.metrics.rejected ?? 0) + counts.busy,

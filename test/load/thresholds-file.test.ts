@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import type { LoadReport } from '../../load/contract';
 import { readThresholdsFile, ThresholdsFileError } from '../../load/thresholds-file';
 import { exitOf, spawnIotc } from '../support/children';
+import { loadProfile } from '../../src/target';
+import { loadConnectorConfig } from '../../simulators/connector/config';
 
 function file(dir: string, name: string, content: unknown): string {
   const path = join(dir, name);
@@ -31,7 +33,7 @@ test('a list and the by-metric form read into the expressions --threshold takes'
     ['p99<50', 'p99>= 0', 'errors==0'],
   );
   for (const [name, content, pattern] of [
-    ['broken.json', '{"thresholds": [', /not readable JSON/],
+    ['broken.json', '{"thresholds": [', /not valid JSON: .*line 1, column 17/],
     ['missing.json', { limits: ['p99<50'] }, /"thresholds"/],
     ['operator.json', { thresholds: { p99: ['50'] } }, /does not match its schema/],
   ] as const)
@@ -79,4 +81,20 @@ test('through the CLI, a file threshold decides like a flag: FAIL and exit 1; a 
   assert.match(refused.output, /IOTC_THRESHOLD_METRIC/);
   assert.match(refused.output, /"latency"/);
   assert.ok(!existsSync(join(dir, 'b', 'load')), 'nothing was written');
+});
+
+test('JSON syntax errors of a thresholds file, a target profile and a rest.json name the line and column (issue 27)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-json-syntax-'));
+  const broken = join(dir, 'broken.json');
+  writeFileSync(broken, '{\n  "thresholds": ["p99<50"]\n  "more": 1\n}\n');
+  assert.throws(
+    () => readThresholdsFile(broken),
+    (error: Error) =>
+      error instanceof ThresholdsFileError &&
+      /not valid JSON: .*line 3, column 3/.test(error.message),
+  );
+  const truncated = join(dir, 'truncated.json');
+  writeFileSync(truncated, '{\n  "name": "x",\n  "platform": {\n');
+  assert.throws(() => loadProfile(truncated), /not valid JSON: .*\(line 4, column 1\)/);
+  assert.throws(() => loadConnectorConfig(broken), /\$: not JSON: .*line 3, column 3/);
 });

@@ -247,3 +247,64 @@ test('a failing exchange gets the command that repeats it: curl for HTTP, mosqui
     undefined,
   );
 });
+
+test('reproduce lines of admin calls carry a placeholder for the session JWT, never the JWT; a publish goes to the session broker port (issue 27)', () => {
+  const log = new ExchangeLog({ redact: (text) => new Redactor().redact(text) });
+  // what the admin session hands its recorder (src/admin-client/auth.ts): its header, the JWT already blanked
+  log.record({
+    protocol: 'http',
+    via: 'admin',
+    request: {
+      method: 'GET',
+      url: '/api/device/abc',
+      headers: { 'x-authorization': 'Bearer <redacted>' },
+    },
+    response: { status: 404 },
+    elapsedMs: 1,
+  });
+  // a step's own request without credentials stays without them
+  log.record({
+    protocol: 'http',
+    via: 'admin',
+    request: { method: 'GET', url: '/api/auth/user', headers: {} },
+    response: { status: 401 },
+    elapsedMs: 1,
+  });
+  const [session, anonymous] = log.exchanges.map((exchange) =>
+    reproduceExchange(exchange, 'http://127.0.0.1:18080'),
+  );
+  assert.equal(
+    session,
+    'curl -sS -X GET -H "x-authorization: Bearer $IOTC_TOKEN" "http://127.0.0.1:18080/api/device/abc"',
+  );
+  assert.equal(anonymous, 'curl -sS -X GET "http://127.0.0.1:18080/api/auth/user"');
+  const publish = {
+    protocol: 'mqtt' as const,
+    via: 'mqtt',
+    request: {
+      packet: 'PUBLISH' as const,
+      url: 'mqtt://127.0.0.1:11883',
+      topic: 'v1/devices/me/telemetry',
+      qos: 1,
+      payload: '{}',
+    },
+    response: { result: 'acked' },
+    elapsedMs: 1,
+  };
+  assert.match(
+    reproduceExchange(publish, 'http://127.0.0.1:18080')!,
+    /^mosquitto_pub -h 127\.0\.0\.1 -p 11883 /,
+  );
+  assert.match(
+    reproduceExchange(
+      { ...publish, request: { ...publish.request, url: 'mqtts://tb.example:8883' } },
+      'http://x',
+    )!,
+    /^mosquitto_pub -h tb\.example -p 8883 --cafile "\$IOTC_CA_FILE" /,
+  );
+  // an embedded target's broker is gone: `iotc simulate` on its default port stands in
+  assert.match(
+    reproduceExchange(publish, 'http://127.0.0.1:8080', { embedded: true })!,
+    /^mosquitto_pub -h 127\.0\.0\.1 -p 1883 /,
+  );
+});

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { iotc } from '../support/iotc';
 import { junitXml } from '../../src/report/junit';
+import { bareTagHint } from '../../src/cli/selection';
 import type { ConformanceReport } from '../../src/report/conformance';
 
 test('a selection that matches no scenario exits 5, and junit.xml says so', {
@@ -25,6 +26,26 @@ test('a selection that matches no scenario exits 5, and junit.xml says so', {
   const junit = readFileSync(join(dir, 'reports', 'junit.xml'), 'utf8');
   assert.match(junit, /errors="1"/);
   assert.match(junit, /<error message="the selection matches no scenario/);
+});
+
+test('a tag without its @ gets a hint with the expression it meant (issue 27)', {
+  timeout: 60_000,
+}, async () => {
+  assert.equal(bareTagHint('@http-device-api'), '');
+  assert.match(
+    bareTagHint('(http-device-api or @AUTH-01) and not wip'),
+    /did you mean --tags '\(@http-device-api or @AUTH-01\) and not @wip'\?/,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-selection-'));
+  const { code, output } = await iotc(
+    ['run', '--tags', 'http-device-api', '--reports', join(dir, 'reports')],
+    join(dir, 'state'),
+  );
+  assert.equal(code, 5, output);
+  assert.match(
+    output,
+    /matches no scenario .*; tags start with @: "http-device-api" is no tag \(did you mean --tags '@http-device-api'\?\)/,
+  );
 });
 
 test('a malformed tag expression exits 5 with the parser message', {

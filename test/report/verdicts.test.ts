@@ -435,3 +435,43 @@ test('a declared deviation that takes scenarios of another requirement: its PASS
   assert.equal(none['Z-01'].reason, undefined);
   assert.equal(none['Z-01'].setAside, undefined);
 });
+
+test('a requirement left NOT TESTED by skipped scenarios names why they were skipped (the profile field), read from their log', () => {
+  const messages = [...attempts([{ status: 'PASSED' }, { status: 'SKIPPED' }])];
+  // the step's log line, as this.log() attaches it
+  messages.splice(messages.length - 1, 0, {
+    attachment: {
+      testCaseStartedId: 'cs0',
+      mediaType: 'text/x.cucumber.log+plain',
+      body: 'skipped: the target profile names no mqtts URL (platform.mqtts)',
+      contentEncoding: 'IDENTITY',
+    },
+  } as unknown as (typeof messages)[number]);
+  const [skipped] = scenarioResults(messages);
+  assert.equal(skipped.status, 'SKIPPED');
+  assert.equal(skipped.skipped, 'the target profile names no mqtts URL (platform.mqtts)');
+  const [result] = requirementVerdicts(
+    [requirement('X-01')],
+    [skipped, { ...scenario(['@X-01'], 'PASSED'), location: 'f.feature:9' }],
+    {
+      capabilities: new Set(),
+      inventory: [planned(['@X-01'], 3), planned(['@X-01'], 9)],
+    },
+  );
+  assert.equal(result.verdict, 'NOT TESTED');
+  assert.match(
+    result.reason!,
+    /^1 of 2 scenarios ran; the others were skipped: the target profile names no mqtts URL \(platform\.mqtts\)$/,
+  );
+  assert.equal(result.scenarios[0].skipped, skipped.skipped, 'kept for report merge');
+});
+
+test('NOT APPLICABLE says which capability to add to the profile', () => {
+  const [result] = requirementVerdicts(
+    [requirement('C-01', 'claiming')],
+    [scenario(['@C-01'], 'SKIPPED')],
+    { capabilities: new Set(), inventory: [planned(['@C-01'], 1)] },
+  );
+  assert.equal(result.verdict, 'NOT APPLICABLE');
+  assert.match(result.reason!, /add "claiming" to the profile's capabilities/);
+});

@@ -7,6 +7,7 @@ export { ROOT } from './children';
 export async function iotc(
   args: string[],
   stateDir: string,
+  env: NodeJS.ProcessEnv = {},
 ): Promise<{ code: number | null; output: string }> {
-  return exitOf(spawnIotc(args, { env: { ...process.env, IOTC_STATE_DIR: stateDir } }));
+  return exitOf(spawnIotc(args, { env: { ...process.env, ...env, IOTC_STATE_DIR: stateDir } }));
 }
