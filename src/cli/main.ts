@@ -30,7 +30,7 @@ program
   .description('run the conformance suite against a target and write reports')
   .option(
     '-t, --target <profile>',
-    'built-in profile name, target profile JSON file, or the http(s) URL of the platform (the rest from IOTC_* variables: docs/target-url.md)',
+    'built-in profile name, target profile JSON file, or the http(s) URL of the platform (the rest from IOTC_* variables: docs/reference/target-url.md)',
     process.env.IOTC_TARGET || 'embedded',
   )
   .option(

@@ -166,7 +166,7 @@ function readProfile(nameOrPath: string, env: NodeJS.ProcessEnv = process.env): 
 }
 
 /**
- * `--target http://host:8080`: a profile made from the platform's URL and environment variables (docs/target-url.md).
+ * `--target http://host:8080`: a profile made from the platform's URL and environment variables (docs/reference/target-url.md).
  * The tenant administrator is required (IOTC_ADMIN_USER, IOTC_ADMIN_PASSWORD, as `${env:...}` references, so a
  * missing one is named like a profile's); the rest is optional: IOTC_MQTT_URL (default mqtt://<host>:1883),
  * IOTC_HTTPS_URL, IOTC_MQTTS_URL, IOTC_CA_FILE, IOTC_CUSTOMER_USER/_PASSWORD, IOTC_SYSADMIN_USER/_PASSWORD,
