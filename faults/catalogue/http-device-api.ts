@@ -17,6 +17,11 @@ export const HTTP_FAULTS = [
       'POST /api/v1/telemetry without a token segment is taken as the request of a demo device (200)',
   },
   {
+    id: 'HTTP-AUTH-01:tokenless-path-401',
+    breaks:
+      'POST /api/v1/telemetry without a token segment is refused as an unknown token (401), not answered as a path with no endpoint (404)',
+  },
+  {
     id: 'HTTP-AUTH-01:token-case-folded',
     breaks:
       "the access token of the path is matched ignoring case, so another token than the device's is accepted",
