@@ -107,6 +107,11 @@ export const HTTP_FAULTS = [
       'one shared attribute change answers the next attributes/updates poll of the device as well',
   },
   {
+    id: 'HTTP-UPD-01:no-timeout-ends-at-once',
+    breaks:
+      'attributes/updates without the optional timeout parameter ends at once with 408 instead of waiting the default',
+  },
+  {
     id: 'HTTP-UPD-02:timeout-ignored',
     breaks: 'attributes/updates ignores its timeout parameter and waits the default 60 s',
   },
@@ -129,6 +134,11 @@ export const HTTP_FAULTS = [
   {
     id: 'HTTP-RPC-01:queued-not-delivered',
     breaks: 'an RPC sent while the device is not polling is not delivered at its next poll',
+  },
+  {
+    id: 'HTTP-RPC-01:no-timeout-ends-at-once',
+    breaks:
+      'GET rpc without the optional timeout parameter ends at once with 408 instead of waiting the default',
   },
   {
     id: 'HTTP-RPC-02:timeout-ignored',
