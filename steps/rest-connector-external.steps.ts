@@ -189,6 +189,9 @@ Then(
 Then(
   'the external API receives exactly {int} requests to {string}',
   async function (this: IotcWorld, count: number, path: string) {
+    const waitStarted = Date.now();
+    const waitMs = this.run.target.timeouts.eventuallyMs + 2000;
+    let waitEnded: unknown;
     await this.eventually(async () => {
       const requests = await recorded(this, path);
       assert.ok(
@@ -198,9 +201,17 @@ Then(
       const waiting = requests.filter((request) => request.answeredAt === undefined).length;
       assert.equal(waiting, 0, `${waiting} requests to ${names(this, path)} not answered yet`);
     }, 2000).catch((error: unknown) => {
-      // fewer than expected: a stall may have eaten an attempt (below); anything else stands
-      if (!(error instanceof assert.AssertionError)) throw error;
+      waitEnded = error;
     });
+    if (waitEnded !== undefined) {
+      // the wait for the attempts ran out: a harness stalled for half of it did not really wait (as untilEffective)
+      refuseIfStallExplains(
+        { harnessMs: this.stalls.worstBetween(waitStarted) },
+        waitMs / 2,
+        `waiting for ${count} requests to ${names(this, path)}`,
+      );
+      throw waitEnded;
+    }
     await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
     const requests = await recorded(this, path);
     if (requests.length !== count) attemptCountStarved(this, requests, count, names(this, path));
