@@ -84,6 +84,16 @@ function startUpdatesPoll(this: IotcWorld, local: string, timeoutMs: number): vo
 
 When('the device {string} waits for shared attribute updates for up to {int} ms', startUpdatesPoll);
 Given(
+  'the device {string} is waiting for shared attribute updates without a timeout parameter',
+  function (this: IotcWorld, local: string) {
+    this.pending.start(
+      'attributeUpdatesPoll',
+      local,
+      this.device(local).driver.pollAttributeUpdates(),
+    );
+  },
+);
+Given(
   'the device {string} is waiting for shared attribute updates for up to {int} ms',
   startUpdatesPoll,
 );

@@ -89,20 +89,6 @@ Then('the response status is {int}', function (this: IotcWorld, status: number) 
   assert.equal(response.status, status, `expected status ${status}, got ${this.shown(response)}`);
 });
 
-Then('the response status is not a server error', function (this: IotcWorld) {
-  const response = this.lastResponse();
-  assert.ok(response.status < 500, `a client mistake got a server error: ${this.shown(response)}`);
-});
-
-Then('the response status is not {int}', function (this: IotcWorld, status: number) {
-  const response = this.lastResponse();
-  assert.notEqual(
-    response.status,
-    status,
-    `expected any status but ${status}: ${this.shown(response)}`,
-  );
-});
-
 Then('the response body is empty', function (this: IotcWorld) {
   const response = this.lastResponse();
   assert.equal(response.text, '', `expected an empty body, got ${this.shown(response)}`);

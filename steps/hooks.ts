@@ -29,7 +29,12 @@ import { recordExchange, recordInto } from './support/evidence';
 import { EXCHANGES_MEDIA_TYPE } from '../src/report/exchanges';
 import { HARNESS_MEDIA_TYPE, RETRY_DECLINED } from '../src/report/verdicts';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { INCONCLUSIVE_PREFIX, Inconclusive, measuredDelays } from './support/timing';
+import {
+  HARNESS_STARVED,
+  INCONCLUSIVE_PREFIX,
+  Inconclusive,
+  measuredDelays,
+} from './support/timing';
 import { NETWORK_FAILED, networkInconclusive, transportFailure } from './support/transport';
 
 /**
@@ -72,6 +77,8 @@ setDefinitionFunctionWrapper(
 
 /** The opening of the message of a scenario that failed through the network (the retry is for those only). */
 const NETWORK_FAILURE = `${INCONCLUSIVE_PREFIX} ${NETWORK_FAILED}`;
+/** The opening of the message of a scenario the harness's starvation left undecided (steps/support/timing.ts). */
+const STARVED = `${INCONCLUSIVE_PREFIX} ${HARNESS_STARVED}`;
 
 /** Per scenario (pickle) of this worker: how its attempt that will be retried failed. */
 const retryable = new Map<string, { network: boolean; message: string }>();
@@ -145,8 +152,8 @@ AfterAll({ timeout: 60_000 }, async () => {
 
 Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
   recordInto(this.exchanges);
-  // The second attempt of a scenario (cucumber's retry) runs only after a transport failure; any other failure is
-  // the target's answer and stands (src/report/verdicts.ts judges by the attempt before a declined retry)
+  // The second attempt of a scenario (cucumber's retry) runs only after a transport failure or a verdict the
+  // harness's starvation left undecided; any other failure is the target's answer and stands (src/report/verdicts.ts judges by the attempt before a declined retry)
   const previous = retryable.get(pickle.id);
   retryable.delete(pickle.id);
   if (previous && !previous.network)
@@ -204,7 +211,8 @@ After(
   async function (this: IotcWorld, { pickle, result, willBeRetried }: ITestCaseHookParameter) {
     // Evidence, passed or failed: the scenario's last exchanges (redacted as recorded); cleanup is not evidence.
     recordInto(undefined);
-    const networkFailed = failedThroughNetwork(result?.message, result?.exception?.message);
+    this.stalls.stop();
+    const networkFailed = leftUndecided(result?.message, result?.exception?.message);
     if (willBeRetried) {
       retryable.set(pickle.id, { network: networkFailed, message: result?.message ?? '' });
       // the retry gets fresh connections: the device drivers' pool may hold the sockets that failed
@@ -253,10 +261,15 @@ After(
   },
 );
 
-/** Whether a failed scenario's message is that of a transport error (INCONCLUSIVE, the network failed). */
-function failedThroughNetwork(message?: string, exceptionMessage?: string): boolean {
+/**
+ * Whether a failed scenario's message is that of a transport error, or of a verdict the harness's starvation left
+ * undecided (INCONCLUSIVE either way): the bounded retry (cucumber's one) may decide it on a quieter moment.
+ */
+function leftUndecided(message?: string, exceptionMessage?: string): boolean {
   const text = exceptionMessage ?? message ?? '';
-  return text.startsWith(NETWORK_FAILURE) || (message ?? '').includes(`: ${NETWORK_FAILURE}`);
+  return [NETWORK_FAILURE, STARVED].some(
+    (opening) => text.startsWith(opening) || (message ?? '').includes(`: ${opening}`),
+  );
 }
 
 /** Replaces the device drivers' connection pool (the sockets that failed go with the old one). */

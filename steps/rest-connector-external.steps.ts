@@ -8,7 +8,8 @@ import { Agent, request } from 'undici';
 import type { RecordedRequest } from '../simulators/external-api/control';
 import type { IotcWorld } from './world';
 import { missingGatewayMembers } from '../lib/gateway-rest';
-import { connectorTarget, externalApi, restFile } from './support/connector';
+import { connectorTarget, externalApi, outgoingAttemptMs, restFile } from './support/connector';
+import { describeStall, refuseIfStallExplains, type Stall, stallMs } from './support/timing';
 import { pairRows } from './support/tables';
 import { names, QUIET_MS } from './support/connector-calls';
 
@@ -180,10 +181,17 @@ Then(
 /**
  * At least `count` requests, every one of them answered, then a quiet window: an attempt given up too early is
  * tried again while the first is still waiting for its answer, so it is counted here.
+ *
+ * A count that differs is weighed against the stall the scenario measured (attemptCountStarved): an extra attempt
+ * after an answer the connector should have read, or a missing one, that a stall as long as the attempt's margin
+ * explains is INCONCLUSIVE, not FAIL.
  */
 Then(
   'the external API receives exactly {int} requests to {string}',
   async function (this: IotcWorld, count: number, path: string) {
+    const waitStarted = Date.now();
+    const waitMs = this.run.target.timeouts.eventuallyMs + 2000;
+    let waitEnded: unknown;
     await this.eventually(async () => {
       const requests = await recorded(this, path);
       assert.ok(
@@ -192,16 +200,93 @@ Then(
       );
       const waiting = requests.filter((request) => request.answeredAt === undefined).length;
       assert.equal(waiting, 0, `${waiting} requests to ${names(this, path)} not answered yet`);
-    }, 2000);
+    }, 2000).catch((error: unknown) => {
+      waitEnded = error;
+    });
+    if (waitEnded !== undefined) {
+      // the wait for the attempts ran out: a harness stalled for half of it did not really wait (as untilEffective)
+      refuseIfStallExplains(
+        { harnessMs: this.stalls.worstBetween(waitStarted) },
+        waitMs / 2,
+        `waiting for ${count} requests to ${names(this, path)}`,
+      );
+      throw waitEnded;
+    }
     await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
     const requests = await recorded(this, path);
+    if (requests.length !== count) attemptCountStarved(this, requests, count, names(this, path));
     assert.equal(
       requests.length,
       count,
-      `${requests.length} requests to ${names(this, path)}, expected exactly ${count}`,
+      `${requests.length} requests to ${names(this, path)}, expected exactly ${count} (${describeStall(scenarioStall(this, requests[0]?.receivedAt ?? Date.now()))})`,
     );
   },
 );
+
+/**
+ * The stall of this scenario over [fromMs, toMs] (Date.now(), the external API's clock): the harness's worst
+ * event-loop stall then (for an embedded connector that is the connector's process, whose timers and sockets the
+ * verdicts are about) and the round trip of the scenario's last request to the connector (a connector in its own
+ * process is starved on a busy machine too).
+ */
+function scenarioStall(world: IotcWorld, fromMs: number, toMs?: number): Stall {
+  const window = world.connectorWindow;
+  return {
+    harnessMs: world.stalls.worstBetween(fromMs, toMs),
+    targetRoundTripMs: window ? window.end - window.start : undefined,
+  };
+}
+
+/**
+ * Throws Inconclusive when the stall of the scenario explains why `requests` (the attempts the external API
+ * recorded) are not `count`; returns when it does not, and the caller FAILs.
+ *
+ * - More attempts: an extra attempt after an attempt answered with a final status (below 500) within the rule's
+ *   attempt timeout T means the connector did not read an answer that was there for T - (answer time). Only a stall
+ *   that long explains it, and only when the extra attempt came about T later (a retry that did not wait for the
+ *   timeout is no timer firing late). After a 5xx or a dropped connection an extra attempt is never explained.
+ * - Fewer attempts: a stall of at least T can have let a deadline (an RPC's responseTimeout) expire over an attempt.
+ */
+function attemptCountStarved(
+  world: IotcWorld,
+  requests: RecordedRequest[],
+  count: number,
+  path: string,
+): void {
+  const attemptMs = outgoingAttemptMs(path.split('?')[0]!);
+  if (attemptMs === undefined) return; // no rule of rest.json names this URL: no margin to weigh
+  const firstAt = requests[0]?.receivedAt ?? Date.now();
+  if (requests.length < count) {
+    const stall = scenarioStall(world, firstAt - attemptMs);
+    refuseIfStallExplains(
+      stall,
+      attemptMs,
+      `counting attempts to ${path} (${requests.length} of ${count})`,
+    );
+    return;
+  }
+  const stall = scenarioStall(
+    world,
+    firstAt - attemptMs,
+    requests[requests.length - 1]!.receivedAt,
+  );
+  const margins: number[] = [];
+  for (let index = count; index < requests.length; index++) {
+    const previous = requests[index - 1]!;
+    if (previous.status === undefined || previous.status >= 500) return; // a failure: retried by rule, not by time
+    if (previous.answeredAt === undefined) return;
+    const answerMs = previous.answeredAt - previous.receivedAt;
+    const gapMs = requests[index]!.receivedAt - previous.receivedAt;
+    // the first attempt's transit can shorten the gap seen here by up to the stall itself
+    if (answerMs >= attemptMs || gapMs + stallMs(stall) < attemptMs / 2) return;
+    margins.push(attemptMs - answerMs);
+  }
+  refuseIfStallExplains(
+    stall,
+    Math.min(...margins),
+    `counting attempts to ${path} (${requests.length}, expected ${count}; attempt timeout ${attemptMs} ms)`,
+  );
+}
 
 Then(
   'the external API eventually receives at least {int} requests to {string}',
@@ -239,13 +324,24 @@ Then(
     // the timeout by the first attempt's transit (its connection set-up, and any time the connector's process is not
     // scheduled). On a loaded machine that took 24 to 52 ms (gaps of 176, 168 and 148 ms for a 200 ms timeout); half
     // the timeout covers it, and an attempt that does not wait for the timeout (none, or one read as milliseconds)
-    // still comes within a few milliseconds of the first
+    // still comes within a few milliseconds of the first. A closer gap that the scenario's measured stall can
+    // explain (the first arrival read late by as much) is INCONCLUSIVE.
     const tolerance = 0.5;
     for (let index = 1; index < requests.length; index++) {
       const gap = requests[index]!.receivedAt - requests[index - 1]!.receivedAt;
-      assert.ok(
-        gap >= gapMs * tolerance,
-        `requests ${index} and ${index + 1} came ${gap} ms apart`,
+      if (gap >= gapMs * tolerance) continue;
+      const stall = scenarioStall(
+        this,
+        requests[index - 1]!.receivedAt - gapMs,
+        requests[index]!.receivedAt,
+      );
+      refuseIfStallExplains(
+        stall,
+        gapMs * tolerance - gap,
+        `timing attempts ${index} and ${index + 1} to ${names(this, path)} (${gap} ms apart)`,
+      );
+      assert.fail(
+        `requests ${index} and ${index + 1} came ${gap} ms apart (${describeStall(stall)})`,
       );
     }
   },

@@ -70,6 +70,13 @@ Then(
 );
 
 When(
+  'the device {string} polls for an RPC without a timeout parameter',
+  function (this: IotcWorld, local: string) {
+    this.pending.start('rpcPoll', local, this.device(local).driver.pollRpc());
+  },
+);
+
+When(
   'the device {string} polls for an RPC for up to {int} ms',
   function (this: IotcWorld, local: string, timeoutMs: number) {
     this.pending.start('rpcPoll', local, this.device(local).driver.pollRpc(timeoutMs));

@@ -13,6 +13,7 @@ import { ExchangeLog } from '../src/report/exchanges';
 import { run, type RunContext } from './support/run';
 import { creation, type EntityKind } from '../src/target/journal';
 import { eventually } from './support/eventually';
+import { StallLog } from './support/timing';
 import type { AttributeResponse, MqttGateway } from '../simulators/gateway/mqtt-gateway';
 import type { PublishOutcome } from '../simulators/device/mqtt-connection';
 import type { DeviceRpcRequest } from '../simulators/device/mqtt-device';
@@ -76,6 +77,11 @@ export class IotcWorld extends World {
   readonly sentWindows = new Map<string, TimeWindow>();
   /** The local clock around the last request of the REST connector's client (`request` timestamps). */
   connectorWindow?: TimeWindow;
+  /**
+   * The harness's event-loop stalls over the scenario, timestamped (stopped by the After hook): what a verdict that
+   * rests on time weighs its margin against, when the timing it judges happened in earlier steps (support/timing.ts).
+   */
+  readonly stalls = new StallLog();
   /** What the REST connector's client sends instead of the endpoint's credentials; unset: those credentials. */
   connectorCredentials?: ConnectorCredentials;
   /** By local device name: when the platform acknowledged its last claim (Date.now() after the answer). */

@@ -39,6 +39,11 @@ export const ANALYTICS_FAULTS = [
     breaks: 'without rangeStartTs and rangeEndTs the report covers all time, not the saved range',
   },
   {
+    id: 'AN-REQ-02:saved-start-ignored',
+    breaks:
+      'without rangeStartTs the report starts at the beginning of time, not at the start of the saved range',
+  },
+  {
     id: 'AN-REQ-03:filters-ignored',
     breaks: 'the filters of the request are ignored: the saved filters apply',
   },

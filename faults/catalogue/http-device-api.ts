@@ -17,6 +17,11 @@ export const HTTP_FAULTS = [
       'POST /api/v1/telemetry without a token segment is taken as the request of a demo device (200)',
   },
   {
+    id: 'HTTP-AUTH-01:tokenless-path-401',
+    breaks:
+      'POST /api/v1/telemetry without a token segment is refused as an unknown token (401), not answered as a path with no endpoint (404)',
+  },
+  {
     id: 'HTTP-AUTH-01:token-case-folded',
     breaks:
       "the access token of the path is matched ignoring case, so another token than the device's is accepted",
@@ -102,6 +107,11 @@ export const HTTP_FAULTS = [
       'one shared attribute change answers the next attributes/updates poll of the device as well',
   },
   {
+    id: 'HTTP-UPD-01:no-timeout-ends-at-once',
+    breaks:
+      'attributes/updates without the optional timeout parameter ends at once with 408 instead of waiting the default',
+  },
+  {
     id: 'HTTP-UPD-02:timeout-ignored',
     breaks: 'attributes/updates ignores its timeout parameter and waits the default 60 s',
   },
@@ -124,6 +134,11 @@ export const HTTP_FAULTS = [
   {
     id: 'HTTP-RPC-01:queued-not-delivered',
     breaks: 'an RPC sent while the device is not polling is not delivered at its next poll',
+  },
+  {
+    id: 'HTTP-RPC-01:no-timeout-ends-at-once',
+    breaks:
+      'GET rpc without the optional timeout parameter ends at once with 408 instead of waiting the default',
   },
   {
     id: 'HTTP-RPC-02:timeout-ignored',

@@ -254,6 +254,11 @@ export const GATEWAY_FAULTS = [
     breaks:
       'an RPC is published to every gateway connection subscribed to v1/gateway/rpc, not only the one that connected the device',
   },
+  {
+    id: 'GW-RULE-03:undelivered-rpc-500',
+    breaks:
+      'a two-way RPC that no session could take ends 500 instead of 409 (v1) / 504 (v2): the caller cannot tell it from a crash',
+  },
   // ---- claiming ---------------------------------------------------------------------------------------------
   {
     id: 'GW-CLAIM-01:claim-ignored',

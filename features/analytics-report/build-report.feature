@@ -5,7 +5,9 @@ Feature: Report of a saved table view
   labels, date-like values as strings of milliseconds and numeric values as doubles. The conformance view covers the
   devices whose names contain "-analytics-" with the columns Date, Device, temperature and building, the filter
   "building" and the saved range 1700000000000 to 1700003600000. The fixture crosses every bound the scenarios
-  name: "analytics-west" lies after the explicit range end and "analytics-east" after the saved range.
+  name: "analytics-west" lies after the explicit range end and "analytics-east" after the saved range;
+  "analytics-north" before the explicit range start, and "analytics-early" (of the saved-range scenario) before
+  the saved range start.
 
   Background:
     Given a device "analytics-north" in building "Building A" that reported temperature 21.5 at 1700000100000
@@ -22,10 +24,12 @@ Feature: Report of a saved table view
     And the report has a row for "analytics-south" with Date "1700000200000", temperature "19" and building "Building B"
 
   @AN-REQ-02
-  Scenario: Without rangeStartTs and rangeEndTs the saved range applies
+  Scenario: Without rangeStartTs and rangeEndTs the saved range applies, at both of its ends
+    Given a device "analytics-early" in building "Building A" that reported temperature 18 at 1699999900000
     When the report of the conformance view is requested with the JWT as query parameter jwt
     Then the report has a row for "analytics-west" with Date "1700000300000", temperature "23" and building "Building B"
     And the report has no row for "analytics-east"
+    And the report has no row for "analytics-early"
 
   @AN-03
   Scenario: The JWT in the header jwt

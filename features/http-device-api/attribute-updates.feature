@@ -23,6 +23,14 @@ Feature: Shared attribute updates by long-poll
     When the platform sets the shared attributes of "valve" to {"position": 20}
     Then the attribute updates poll of "valve" answers 200 with {"position": 20}
 
+  # The timeout parameter is optional (interfaces.md): without it the platform's default applies (ThingsBoard: 60 s,
+  # a monolith ends it at about 30 s), so the poll waits for the change like one with a timeout
+  @HTTP-UPD-01
+  Scenario: A poll without the optional timeout waits the platform's default and gets the change
+    Given the device "valve" is waiting for shared attribute updates without a timeout parameter
+    When the platform sets the shared attributes of "valve" to {"position": 30}
+    Then the attribute updates poll of "valve" answers 200 with {"position": 30}
+
   @HTTP-UPD-02
   Scenario: Without a change the poll ends at its timeout with 408 and an empty body
     When the device "valve" waits for shared attribute updates for up to 300 ms

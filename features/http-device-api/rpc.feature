@@ -15,6 +15,15 @@ Feature: RPC over the HTTP device API
     Then the response status is 200
     And the platform's RPC call to "lamp" answers 200 with {"level": 80, "applied": true}
 
+  # The timeout parameter is optional (interfaces.md): without it the platform's default applies
+  @HTTP-RPC-01
+  Scenario: A poll without the optional timeout waits the platform's default and gets the RPC
+    When the device "lamp" polls for an RPC without a timeout parameter
+    And the platform sends a two-way RPC "setBrightness" with params {"level": 40} to "lamp"
+    Then the device "lamp" receives the RPC request "setBrightness" with params {"level": 40}
+    When the device "lamp" replies to that RPC with {"level": 40}
+    Then the platform's RPC call to "lamp" answers 200 with {"level": 40}
+
   # The order is certain: a persistent RPC call answers once the RPC is stored and queued, and only then does the
   # device poll, so the poll can get it only from the queue (never from the event of an RPC sent during the poll).
   @HTTP-RPC-01 @capability-persistent-rpc

@@ -75,7 +75,7 @@ export function planReport(
     : savedRangeBounds(view.range, now);
   const startTs = faultActive('AN-REQ-02:range-start-ignored')
     ? saved.startTs
-    : (request.rangeStartTs ?? saved.startTs);
+    : (request.rangeStartTs ?? (faultActive('AN-REQ-02:saved-start-ignored') ? 0 : saved.startTs));
   const endTs = faultActive('AN-REQ-02:range-end-ignored')
     ? saved.endTs
     : (request.rangeEndTs ?? saved.endTs);

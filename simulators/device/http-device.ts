@@ -112,6 +112,12 @@ export function provision(
   return deviceRequest(baseUrl, 'POST', '/api/v1/provision', body, options);
 }
 
+/**
+ * How long a long-poll without the timeout parameter may stay open: the platform's default (ThingsBoard's
+ * transport.http.request_timeout, 60 s; a monolith ends it at about 30 s, platform-facts.md §1).
+ */
+const DEFAULT_LONG_POLL_WAIT_MS = 60_000;
+
 export class HttpDevice {
   private readonly options: HttpDeviceOptions;
   /** The keep-alive pool this driver made itself (none when it was given a shared one). */
@@ -159,22 +165,21 @@ export class HttpDevice {
     );
   }
 
-  /** Long-poll for shared attribute updates; timeout in milliseconds. */
-  pollAttributeUpdates(timeoutMs: number): Promise<DeviceResponse> {
-    return deviceRequest(
-      this.baseUrl,
-      'GET',
-      this.path(`attributes/updates?timeout=${timeoutMs}`),
-      undefined,
-      { ...this.options, extraTimeoutMs: timeoutMs },
-    );
+  /** Long-poll for shared attribute updates; timeout in milliseconds, absent: the platform's default. */
+  pollAttributeUpdates(timeoutMs?: number): Promise<DeviceResponse> {
+    const query = timeoutMs === undefined ? '' : `?timeout=${timeoutMs}`;
+    return deviceRequest(this.baseUrl, 'GET', this.path(`attributes/updates${query}`), undefined, {
+      ...this.options,
+      extraTimeoutMs: timeoutMs ?? DEFAULT_LONG_POLL_WAIT_MS,
+    });
   }
 
-  /** Long-poll for a server-side RPC request; timeout in milliseconds. */
-  pollRpc(timeoutMs: number): Promise<DeviceResponse> {
-    return deviceRequest(this.baseUrl, 'GET', this.path(`rpc?timeout=${timeoutMs}`), undefined, {
+  /** Long-poll for a server-side RPC request; timeout in milliseconds, absent: the platform's default. */
+  pollRpc(timeoutMs?: number): Promise<DeviceResponse> {
+    const query = timeoutMs === undefined ? '' : `?timeout=${timeoutMs}`;
+    return deviceRequest(this.baseUrl, 'GET', this.path(`rpc${query}`), undefined, {
       ...this.options,
-      extraTimeoutMs: timeoutMs,
+      extraTimeoutMs: timeoutMs ?? DEFAULT_LONG_POLL_WAIT_MS,
     });
   }
 

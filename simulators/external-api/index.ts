@@ -18,6 +18,8 @@ export interface RecordedRequest {
   receivedAt: number;
   /** When the simulator answered it (or dropped its connection); absent while the answer is pending. */
   answeredAt?: number;
+  /** The status it was answered with; absent while pending, or when its connection was dropped. */
+  status?: number;
 }
 
 /** How requests whose path starts with `pathPrefix` are answered. */
@@ -134,12 +136,16 @@ export class ExternalApiSimulator {
         request.socket.destroy();
         return;
       }
+      recorded.status = 503;
       return reply(response, 503, '{"error":"scripted failure"}', {
         'content-type': 'application/json',
       });
     }
-    if (script?.redirectTo && !url.searchParams.has('redirected'))
+    if (script?.redirectTo && !url.searchParams.has('redirected')) {
+      recorded.status = 302;
       return reply(response, 302, '', { location: script.redirectTo });
+    }
+    recorded.status = script?.status ?? 200;
     reply(
       response,
       script?.status ?? 200,

@@ -97,3 +97,42 @@ export async function closeConnectorSteps(): Promise<void> {
   shared = undefined;
   await current?.client.close();
 }
+
+interface OutgoingRule {
+  requestUrlExpression?: string;
+  timeout?: number;
+  responseTimeout?: number;
+}
+
+/** The path part of a requestUrlExpression as a pattern: scheme, host and query dropped, every ${...} one segment. */
+function pathPattern(expression: string): RegExp {
+  const path = expression.replace(/^([a-z]+:\/\/)?[^/]*/i, '').split('?')[0]!;
+  const parts = path
+    .split(/\$\{[^}]*\}/)
+    .map((part) => part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&'));
+  return new RegExp(`^${parts.join('[^/]*')}/?$`);
+}
+
+/**
+ * How long the connector gives one attempt of the outgoing call (attributeUpdates or serverSideRpc rule) whose URL
+ * has this path, per its rest.json: its `timeout` (default 0.5 s), cut by an RPC's `responseTimeout` (default 1 s)
+ * when shorter; undefined when no rule's requestUrlExpression matches the path. The first matching rule counts.
+ */
+export function outgoingAttemptMs(path: string): number | undefined {
+  const mapping = (
+    restFile() as unknown as {
+      requestsMapping?: { attributeUpdates?: OutgoingRule[]; serverSideRpc?: OutgoingRule[] };
+    }
+  ).requestsMapping;
+  const rules = [
+    ...(mapping?.attributeUpdates ?? []).map((rule) => ({ rule, rpc: false })),
+    ...(mapping?.serverSideRpc ?? []).map((rule) => ({ rule, rpc: true })),
+  ];
+  const found = rules.find(
+    ({ rule }) => rule.requestUrlExpression && pathPattern(rule.requestUrlExpression).test(path),
+  );
+  if (!found) return undefined;
+  const timeoutSec = found.rule.timeout ?? 0.5;
+  const deadlineSec = found.rpc ? (found.rule.responseTimeout ?? 1) : Infinity;
+  return Math.min(timeoutSec, deadlineSec) * 1000;
+}

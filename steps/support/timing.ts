@@ -255,3 +255,77 @@ export async function settledCount(
 ): Promise<number> {
   return (await watchProgress(progress, () => false, quietMs, capMs, pollMs)).count;
 }
+
+/**
+ * The harness's event-loop stalls with the wall-clock time they ended (Date.now(), the clock the simulators stamp
+ * requests with), so that a verdict about what happened in earlier steps weighs the stalls of its own window only,
+ * not a garbage collection before it. A 10 ms interval timer notes how late it fired when that is 5 ms or more.
+ */
+const STALL_PERIOD_MS = 10;
+
+export class StallLog {
+  private readonly stalls: Array<{ endedAt: number; ms: number }> = [];
+  private expected = performance.now() + STALL_PERIOD_MS;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor() {
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      const late = now - this.expected;
+      if (late >= 5) this.stalls.push({ endedAt: Date.now(), ms: late });
+      this.expected = now + STALL_PERIOD_MS;
+    }, STALL_PERIOD_MS);
+    this.timer.unref();
+  }
+
+  /** The longest stall that overlapped [fromMs, toMs] (Date.now() values; toMs defaults to now), in ms; 0 if none. */
+  worstBetween(fromMs: number, toMs = Date.now()): number {
+    let worst = 0;
+    for (const { endedAt, ms } of this.stalls)
+      if (endedAt >= fromMs && endedAt - ms <= toMs) worst = Math.max(worst, ms);
+    // a stall still going on: the timer has not fired since it was due
+    const ongoing = performance.now() - this.expected;
+    return Math.max(worst, ongoing);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+/**
+ * How long the scenario's processes may have stood still while a timed verdict was being made: the harness's own
+ * event-loop lag (the worst stall of a LagWatch over the scenario; for an embedded target it is the target's
+ * process too) and, for a target in its own process, the round trip of a request to it measured in the scenario.
+ */
+export interface Stall {
+  harnessMs: number;
+  targetRoundTripMs?: number;
+}
+
+/** The most a timer of the scenario could have fired late by, or an answer been read late by. */
+export function stallMs(stall: Stall): number {
+  return stall.harnessMs + (stall.targetRoundTripMs ?? 0);
+}
+
+/** The stall as the evidence shows it: both parts, rounded. */
+export function describeStall(stall: Stall): string {
+  const target =
+    stall.targetRoundTripMs === undefined
+      ? ''
+      : `, the target's round trip ${Math.round(stall.targetRoundTripMs)} ms`;
+  return `harness event-loop lag ${Math.round(stall.harnessMs)} ms${target}`;
+}
+
+/**
+ * A timed verdict whose observation did not fit (an extra attempt, a missing one, two attempts too close): throws
+ * Inconclusive when the measured stall is at least `marginMs`, the slack the observation had before it would have
+ * gone wrong (a timeout less the time the answer took), so that the harness starving itself, or the target's process
+ * being starved on a busy machine, is never a FAIL; returns otherwise, and the caller fails with the difference.
+ */
+export function refuseIfStallExplains(stall: Stall, marginMs: number, doing: string): void {
+  if (stallMs(stall) >= marginMs)
+    throw new Inconclusive(
+      `${HARNESS_STARVED} or the target's process was starved while ${doing}: ${describeStall(stall)}, not less than the ${Math.round(marginMs)} ms margin the verdict needs (a busy machine)`,
+    );
+}

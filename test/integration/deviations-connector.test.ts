@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GATEWAY_REQUIRED_MEMBERS } from '../../lib/gateway-rest';
 import { ROOT } from '../support/iotc';
-import { restConnector, run, withoutDeviations } from '../support/deviations';
+import { restConnector, run, starved, withoutDeviations } from '../support/deviations';
 
 // every declaration of the real gateway's profile: the quirks mode must reproduce each one
 const CONNECTOR_DECLARED = Object.keys(
@@ -30,25 +30,30 @@ const NOT_VISIBLE_WITHOUT_DECLARATION = [
 ];
 test('connector quirks mode with the matching profile: DEVIATION for exactly the declared RC requirements, PASS for every other', {
   timeout: 900_000, // a hang guard only: 87 s here when quiet, several times that when loaded
-}, async () => {
+}, async (t) => {
   const { code, report, output } = await run(
     'embedded-tb-gateway-3.8',
     mkdtempSync(join(tmpdir(), 'iotc-deviations-')),
     [],
     '@rest-connector',
   );
-  assert.equal(code, 0, output.slice(-3000));
+  // a requirement a busy machine left undecided (INCONCLUSIVE, starved) is no verdict either way: exit code 4
   const verdicts = restConnector(report);
+  const undecided = verdicts.filter(starved).map((requirement) => requirement.id);
+  if (undecided.length)
+    t.diagnostic(`left INCONCLUSIVE by a starved harness: ${undecided.join(', ')}`);
+  assert.equal(code, undecided.length ? 4 : 0, output.slice(-3000));
   assert.deepEqual(
     verdicts
       .filter((requirement) => requirement.verdict === 'DEVIATION')
       .map((requirement) => requirement.id)
       .sort(),
-    CONNECTOR_DECLARED,
+    CONNECTOR_DECLARED.filter((id) => !undecided.includes(id)),
   );
   assert.deepEqual(
     verdicts
       .filter((requirement) => !['PASS', 'DEVIATION'].includes(requirement.verdict))
+      .filter((requirement) => !starved(requirement))
       .map((requirement) => `${requirement.id}: ${requirement.verdict}`),
     [],
   );
@@ -56,7 +61,7 @@ test('connector quirks mode with the matching profile: DEVIATION for exactly the
 
 test('connector quirks mode with a profile that declares no deviation: the deviating RC requirements FAIL', {
   timeout: 900_000, // a hang guard only: 87 s here when quiet, several times that when loaded
-}, async () => {
+}, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-deviations-'));
   const path = withoutDeviations('embedded-tb-gateway-3.8', dir);
   const { code, report } = await run(path, dir, [], '@rest-connector');
@@ -64,6 +69,11 @@ test('connector quirks mode with a profile that declares no deviation: the devia
   const failed = restConnector(report)
     .filter((requirement) => requirement.verdict === 'FAIL')
     .map((requirement) => requirement.id);
+  const undecided = restConnector(report)
+    .filter(starved)
+    .map((requirement) => requirement.id);
+  if (undecided.length)
+    t.diagnostic(`left INCONCLUSIVE by a starved harness: ${undecided.join(', ')}`);
   assert.deepEqual(
     failed.filter((id) => !CONNECTOR_DECLARED.includes(id)),
     [],
@@ -71,7 +81,10 @@ test('connector quirks mode with a profile that declares no deviation: the devia
   );
   assert.deepEqual(
     CONNECTOR_DECLARED.filter(
-      (id) => !failed.includes(id) && !NOT_VISIBLE_WITHOUT_DECLARATION.includes(id),
+      (id) =>
+        !failed.includes(id) &&
+        !NOT_VISIBLE_WITHOUT_DECLARATION.includes(id) &&
+        !undecided.includes(id),
     ),
     [],
     'every declared difference the specification scenarios can see FAILs without its declaration',

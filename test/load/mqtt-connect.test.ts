@@ -14,9 +14,10 @@ import { AdminClient } from '../../src/admin-client';
 import { openTarget } from '../../src/target';
 import { runLoadProfile } from '../../load/contract';
 import { isInvalid, mqttConnectProfile } from '../../load/mqtt-connect';
+import { countsOnly } from '../support/load';
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
-const quiet = { log: () => {}, progress: () => {} };
+const quiet = { log: () => {}, progress: () => {}, ...countsOnly(mqttConnectProfile) };
 
 test('a storm of 12 connections, 3 with an invalid token: 9 accepted, 3 refused by code, every CONNACK timed', {
   timeout: 600_000, // a hang guard only

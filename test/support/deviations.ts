@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { iotc, ROOT } from './iotc';
+import { HARNESS_STARVED, INCONCLUSIVE_PREFIX } from '../../steps/support/timing';
 
 export const DEVICE_API_TAGS = '@http-device-api or @key-value-data or @mqtt-gateway-api';
 
@@ -16,7 +17,26 @@ export interface Report {
     testable: boolean;
     verdict: string;
     reason?: string;
+    scenarios?: Array<{ status: string; error?: string }>;
   }>;
+}
+
+/**
+ * A requirement left INCONCLUSIVE only because the harness (or the target's process beside it) was starved: every
+ * undecided scenario's error opens so (steps/support/timing.ts). On a busy machine that is no verdict about the
+ * quirks mode, so the deviation tests neither count it as a difference nor as its absence.
+ */
+export function starved(requirement: Report['requirements'][number]): boolean {
+  const undecided = (requirement.scenarios ?? []).filter(
+    (scenario) => scenario.status === 'INCONCLUSIVE',
+  );
+  return (
+    requirement.verdict === 'INCONCLUSIVE' &&
+    undecided.length > 0 &&
+    undecided.every((scenario) =>
+      (scenario.error ?? '').includes(`${INCONCLUSIVE_PREFIX} ${HARNESS_STARVED}`),
+    )
+  );
 }
 
 export async function run(

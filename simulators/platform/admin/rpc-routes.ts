@@ -4,6 +4,7 @@
  * With `"persistent": true` the RPC is stored and queued and the call answers 200 {"rpcId"} at once (both versions,
  * as ThingsBoard's shared AbstractRpcController); persistent-rpc-routes.ts reads it back.
  */
+import { faultActive } from '../../../faults';
 import { parseLossless } from '../../../lib/kv/values';
 import { serverRpcCallSchema, type ServerRpcCall } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
@@ -68,6 +69,7 @@ function rpcRoute(path: string, version: 1 | 2): AdminRoute {
         case 'TIMEOUT':
           return { status: timeoutStatus };
         case 'NO_ACTIVE_CONNECTION':
+          if (faultActive('GW-RULE-03:undelivered-rpc-500')) return { status: 500 };
           return { status: version === 1 ? 409 : 504 };
       }
     },

@@ -29,8 +29,16 @@ export function longPollTimeout(request: IncomingMessage, quirks: Quirks = NO_QU
     if (faultActive('HTTP-ERR-02:invalid-parameter-500')) throw new PlatformError(message, 500, 2);
     throw new BadRequestError(message);
   }
+  if (query.timeout === undefined && defaultNotApplied(request.url ?? '')) return 0;
   const timeout = Number(query.timeout ?? 0);
   return timeout > 0 ? timeout : DEFAULT_LONG_POLL_MS;
+}
+
+/** Planted faults: a poll without the optional timeout parameter ends at once (408), the default not applied. */
+function defaultNotApplied(url: string): boolean {
+  return /\/attributes\/updates(\?|$)/.test(url)
+    ? faultActive('HTTP-UPD-01:no-timeout-ends-at-once')
+    : faultActive('HTTP-RPC-01:no-timeout-ends-at-once');
 }
 
 /** Long-polls being held right now, in every platform of this process (read by a planted fault only). */
