@@ -465,7 +465,7 @@ Then(
   async function (this: IotcWorld, local: string) {
     const answer = await this.pending.get('rpcCall', local);
     assert.ok(answer, 'the platform sent no RPC');
-    // platform-facts.md §8, v1 (the admin client's rpc): a call no session took ends 409 (NO_ACTIVE_CONNECTION), one
+    // docs/reference/platform-facts.md §8, v1 (the admin client's rpc): a call no session took ends 409 (NO_ACTIVE_CONNECTION), one
     // sent but not answered 408 (TIMEOUT) (AbstractRpcController.reply; DeviceActorMessageProcessor:357). A 500 is
     // a crash, not the end of an unanswered call.
     assert.ok(

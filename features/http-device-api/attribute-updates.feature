@@ -23,7 +23,7 @@ Feature: Shared attribute updates by long-poll
     When the platform sets the shared attributes of "valve" to {"position": 20}
     Then the attribute updates poll of "valve" answers 200 with {"position": 20}
 
-  # The timeout parameter is optional (interfaces.md): without it the platform's default applies (ThingsBoard: 60 s,
+  # The timeout parameter is optional (docs/reference/interfaces.md): without it the platform's default applies (ThingsBoard: 60 s,
   # a monolith ends it at about 30 s), so the poll waits for the change like one with a timeout
   @HTTP-UPD-01
   Scenario: A poll without the optional timeout waits the platform's default and gets the change

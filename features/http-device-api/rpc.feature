@@ -15,7 +15,7 @@ Feature: RPC over the HTTP device API
     Then the response status is 200
     And the platform's RPC call to "lamp" answers 200 with {"level": 80, "applied": true}
 
-  # The timeout parameter is optional (interfaces.md): without it the platform's default applies
+  # The timeout parameter is optional (docs/reference/interfaces.md): without it the platform's default applies
   @HTTP-RPC-01
   Scenario: A poll without the optional timeout waits the platform's default and gets the RPC
     When the device "lamp" polls for an RPC without a timeout parameter

@@ -114,7 +114,7 @@ export function provision(
 
 /**
  * How long a long-poll without the timeout parameter may stay open: the platform's default (ThingsBoard's
- * transport.http.request_timeout, 60 s; a monolith ends it at about 30 s, platform-facts.md §1).
+ * transport.http.request_timeout, 60 s; a monolith ends it at about 30 s, docs/reference/platform-facts.md §1).
  */
 const DEFAULT_LONG_POLL_WAIT_MS = 60_000;
 
