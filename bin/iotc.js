@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The `iotc` command. An installed package runs its compiled JavaScript (dist/): no ts-node, a fast start.
-// A checkout (the TypeScript sources are here) runs them through ts-node in transpile-only mode, so an edit takes
-// effect without a build (type checking is `npm run typecheck`); IOTC_COMPILED=1 runs dist/ there too.
+// A checkout (the TypeScript sources are here) runs them through lib/ts-register.js (transpiled on load, without
+// type checking, and cached by content), so an edit takes effect without a build (type checking is
+// `npm run typecheck`); IOTC_COMPILED=1 runs dist/ there too.
 'use strict';
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
@@ -10,7 +11,7 @@ const root = join(__dirname, '..');
 const fromSource =
   existsSync(join(root, 'src', 'cli', 'main.ts')) && process.env.IOTC_COMPILED !== '1';
 if (fromSource) {
-  require('ts-node').register({ transpileOnly: true, project: join(root, 'tsconfig.json') });
+  require('../lib/ts-register.js');
   require('../src/cli/main.ts').main();
 } else {
   require('../dist/src/cli/main.js').main();

@@ -168,8 +168,8 @@ export async function runConformance(options: RunOptions): Promise<number> {
       file: false,
       provided: {
         ...cucumberProfile,
-        // this process already runs TypeScript through ts-node; worker processes of a parallel run need it loaded.
-        // Compiled (an installed package), the steps are JavaScript in dist/ and nothing needs ts-node.
+        // this process already runs TypeScript (lib/ts-register.js); worker processes of a parallel run need it
+        // loaded. Compiled (an installed package), the steps are JavaScript in dist/ and need no hook.
         requireModule: [], // set below once the number of workers is known
         require: stepDefinitions(cucumberProfile),
         paths: options.paths?.length
@@ -209,13 +209,18 @@ export async function runConformance(options: RunOptions): Promise<number> {
       featureFiles(PROJECT_ROOT),
       loadFeatureWeights(PROJECT_ROOT),
     );
-  // this process already runs TypeScript through ts-node; worker processes of a parallel run need it loaded.
-  // Compiled (an installed package), the steps are JavaScript in dist/ and nothing needs ts-node.
+  // this process already runs TypeScript (lib/ts-register.js); worker processes of a parallel run need it loaded.
+  // Compiled (an installed package), the steps are JavaScript in dist/ and need no hook.
   runConfiguration.support.requireModules =
     !COMPILED && workers > 1 ? (cucumberProfile.requireModule as string[]) : [];
+  // the workers find every source transpiled (lib/ts-register.js): none loads TypeScript for an edited file
+  if (!COMPILED && workers > 1)
+    (
+      require(join(PACKAGE_ROOT, 'lib', 'ts-register.js')) as { cacheMissing(): number }
+    ).cacheMissing();
 
   // Loaded once here, the support code serves the inventory's dry run and the run (a second load in this process
-  // would register nothing); parallel workers load their own from its coordinates, which name ts-node for them.
+  // would register nothing); parallel workers load their own from its coordinates, which name the hook for them.
   // A run restricted to some paths takes the inventory from all of them, to see what it left out.
   const support = await loadSupport(runConfiguration, { cwd: PROJECT_ROOT });
   const inventory: PlannedScenario[] | undefined = options.paths?.length
@@ -394,8 +399,8 @@ function workerCount(
 }
 
 /**
- * Where the step definitions are: the TypeScript sources of a checkout (through ts-node), or the JavaScript in dist/
- * when this code runs compiled (an installed package, IOTC_COMPILED=1), where no ts-node is loaded. `iotc run` and
+ * Where the step definitions are: the TypeScript sources of a checkout (lib/ts-register.js), or the JavaScript in dist/
+ * when this code runs compiled (an installed package, IOTC_COMPILED=1), where no TypeScript is loaded. `iotc run` and
  * the kill matrix (src/faults/cucumber-session.ts) load the same ones.
  */
 export function stepDefinitions(cucumberProfile: Record<string, unknown>): string[] {

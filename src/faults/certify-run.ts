@@ -51,9 +51,12 @@ function watchSignals(on: boolean): void {
     else process.off(signal, interrupted);
 }
 
-/** A client under test given by its TypeScript source: node with ts-node, as `--exec` runs it. */
+/**
+ * A client under test given by its TypeScript source: node with the checkout's TypeScript hook (lib/ts-register.js,
+ * transpiled and cached), as `--exec` runs it.
+ */
 export function typeScriptClient(file: string): string {
-  return `"${process.execPath}" -r ts-node/register/transpile-only "${join(PACKAGE_ROOT, file)}"`;
+  return `"${process.execPath}" -r "${join(PACKAGE_ROOT, 'lib', 'ts-register.js')}" "${join(PACKAGE_ROOT, file)}"`;
 }
 
 export async function certify(

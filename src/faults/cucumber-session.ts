@@ -36,7 +36,7 @@ export class CucumberSession {
     const { runConfiguration } = await loadConfiguration(
       {
         file: false,
-        // ts-node is registered in this process already; the runs report through their messages, not formatters
+        // the TypeScript hook is registered in this process already; the runs report through their messages, not formatters
         // compiled (an installed package), the steps are the JavaScript in dist/, as for `iotc run`
         provided: {
           ...profile,

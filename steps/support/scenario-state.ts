@@ -15,6 +15,8 @@ export interface AdminAuthState {
   /** By placeholder name (`jwt`, `refresh token`, `api key`). */
   secrets: Map<string, string>;
   loggedInAt?: number;
+  /** The scenario has waited the refresh token's lifetime out: an offer of it is now meant to be refused. */
+  refreshLifetimeWaited?: boolean;
   apiKeyId?: string;
   /** The lifetimes tokens of this scenario get: the target's stated ones, or those it set through the JWT settings. */
   lifetimes?: { accessSec?: number; refreshSec?: number };

@@ -1,7 +1,7 @@
 /**
- * A checkout runs `iotc` from its TypeScript sources through ts-node (what `npm start` does), while the suite's other
+ * A checkout runs `iotc` from its TypeScript sources through lib/ts-register.js (what `npm start` does), while the suite's other
  * `iotc` children run the compiled dist/ (scripts/test.js sets IOTC_COMPILED=1 for speed). This keeps one conformance
- * selection on the source path: a module that only loads compiled, or a step file ts-node cannot register in the
+ * selection on the source path: a module that only loads compiled, or a step file the TypeScript hook cannot register in the
  * workers of a parallel run, fails here.
  */
 import assert from 'node:assert/strict';
@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { exitOf, spawnIotc } from '../support/children';
 
-test('from the sources: iotc run through ts-node, in parallel workers', {
-  timeout: 900_000, // a hang guard: ts-node in every worker on a loaded machine
+test('from the sources: iotc run through the TypeScript hook, in parallel workers', {
+  timeout: 900_000, // a hang guard: a cold TypeScript cache on a loaded machine
 }, async () => {
   const reports = mkdtempSync(join(tmpdir(), 'iotc-source-mode-'));
   try {

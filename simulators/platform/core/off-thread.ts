@@ -43,11 +43,11 @@ function failAll(error: Error): void {
 
 function payloadWorker(): Worker {
   if (worker) return worker;
-  // compiled (dist/), the worker's entry is JavaScript; from the sources, the worker loads it through ts-node first
+  // compiled (dist/), the worker's entry is JavaScript; from the sources, the worker registers lib/ts-register.js first
   const started = COMPILED
     ? new Worker(join(__dirname, 'payload-worker.js'))
     : new Worker(
-        `require('ts-node').register({ transpileOnly: true, project: ${JSON.stringify(join(PACKAGE_ROOT, 'tsconfig.json'))} });
+        `require(${JSON.stringify(join(PACKAGE_ROOT, 'lib', 'ts-register.js'))});
          require(${JSON.stringify(join(__dirname, 'payload-worker.ts'))});`,
         { eval: true },
       );
