@@ -11,6 +11,8 @@
 import { Then } from '@cucumber/cucumber';
 import fc from 'fast-check';
 import {
+  hasStringValue,
+  hasUntimedEntry,
   malformedGatewayAttributes,
   malformedGatewayTelemetry,
   validGatewayAttributes,
@@ -164,15 +166,47 @@ async function rejectsAndStoresNothing(
   });
 }
 
+/**
+ * Which valid gateway payloads a step draws: all of them, or one of two halves that split them. `with ts and without
+ * string values` (telemetry: every entry with ts; attributes: no string value) is what a target declaring the
+ * deviations of KV-02 (a numeric string is stored as a number) and GW-TEL-03 (an entry without ts is key-value
+ * data) still runs; `with a string value or an entry without ts` is the rest, carries @KV-02 (and @GW-TEL-03) and is
+ * set aside there.
+ */
+type GatewayShare =
+  | 'with ts and without string values'
+  | 'without string values'
+  | 'with a string value or an entry without ts'
+  | 'with a string value'
+  | undefined;
+
+function gatewayArbitrary(
+  resource: GatewayResource,
+  share: GatewayShare,
+): fc.Arbitrary<ValidGatewayPayload> {
+  const plain = share === 'with ts and without string values' || share === 'without string values';
+  const options = plain
+    ? { deviceNames, withoutStrings: true, everyEntryTimed: true }
+    : { deviceNames };
+  const all =
+    resource === 'telemetry' ? validGatewayTelemetry(options) : validGatewayAttributes(options);
+  if (plain || share === undefined) return all;
+  return all.filter(
+    (payload) => hasStringValue(payload) || (resource === 'telemetry' && hasUntimedEntry(payload)),
+  );
+}
+
 Then(
-  /^generated valid gateway (telemetry|attributes) published by "([^"]*)" (?:is|are) acknowledged with success and stored exactly for each device$/,
+  /^generated valid gateway (telemetry|attributes)(?: (with ts and without string values|without string values|with a string value or an entry without ts|with a string value))? published by "([^"]*)" (?:is|are) acknowledged with success and stored exactly for each device$/,
   { timeout: STEP_TIMEOUT_MS },
-  async function (this: IotcWorld, resource: GatewayResource, gateway: string) {
+  async function (
+    this: IotcWorld,
+    resource: GatewayResource,
+    share: GatewayShare,
+    gateway: string,
+  ) {
     const driver = this.gateway(gateway).driver;
-    const arbitrary =
-      resource === 'telemetry'
-        ? validGatewayTelemetry({ deviceNames })
-        : validGatewayAttributes({ deviceNames });
+    const arbitrary = gatewayArbitrary(resource, share);
     await runProperty(
       this,
       arbitrary,

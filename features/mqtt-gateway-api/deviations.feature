@@ -29,7 +29,7 @@ Feature: Declared deviations of real platform versions (MQTT gateway API)
       | key    | ts     | value      | type |
       | values | server | {"tick":7} | json |
 
-  @deviation-GW-ERR-03 @capability-mqtt5
+  @deviation-GW-ERR-03 @GW-VER-02 @GW-RULE-04 @capability-mqtt5
   Scenario: A null attribute value is dropped with success; attributes that are not JSON fail with a status code
     Given a gateway "gw" connected over MQTT 5
     When the gateway "gw" publishes attributes for "valve": {"kept": "k", "dropped": null}
@@ -41,7 +41,7 @@ Feature: Declared deviations of real platform versions (MQTT gateway API)
     When the gateway "gw" publishes on "v1/gateway/attributes" the payload {"{{valve}}": {"k": tru
     Then the PUBACK carries a failure reason code
 
-  @deviation-GW-ERR-04 @capability-mqtt5
+  @deviation-GW-ERR-04 @GW-VER-02 @GW-RULE-04 @capability-mqtt5
   Scenario: A null telemetry value is dropped with success; values that are not an object fail with a status code
     Given a gateway "gw" connected over MQTT 5
     When the gateway "gw" publishes telemetry for "gauge": [{"ts": 1700000000000, "values": {"kept": 1, "dropped": null}}]
@@ -51,7 +51,7 @@ Feature: Declared deviations of real platform versions (MQTT gateway API)
     When the gateway "gw" publishes telemetry for "gauge": [{"ts": 1700000000000, "values": 5}]
     Then the PUBACK carries a failure reason code
 
-  @deviation-GW-ERR-02 @GW-RULE-04 @capability-mqtt5
+  @deviation-GW-ERR-02 @GW-VER-02 @GW-RULE-04 @capability-mqtt5
   Scenario: A disconnect whose device is a number succeeds (the number is read as a name); one without a device fails with a status code
     Given a gateway "gw" connected over MQTT 5
     When the gateway "gw" publishes on "v1/gateway/disconnect" the payload {"device": 42}

@@ -27,6 +27,7 @@ export {
 export {
   keyArbitrary,
   typedValueArbitrary,
+  type ValueOptions,
 } from './values';
 export {
   type ExpectedEntry,
@@ -35,6 +36,7 @@ export {
   type MalformedPayload,
   validTelemetry,
   validClientAttributes,
+  hasStringValue,
   malformedTelemetry,
   malformedClientAttributes,
 } from './payloads';
@@ -44,6 +46,7 @@ export {
   type ValidGatewayPayload,
   validGatewayTelemetry,
   validGatewayAttributes,
+  hasUntimedEntry,
   malformedGatewayTelemetry,
   malformedGatewayAttributes,
 } from './gateway';

@@ -12,6 +12,7 @@ import {
   keyArbitrary,
   payloadDeriveOptions,
   toWireTree,
+  type ValueOptions,
 } from './values';
 
 /** One entry the platform must store: the key, the value with its type, and the device's ts when one was sent. */
@@ -47,24 +48,37 @@ const TELEMETRY_FORM_SCHEMAS: Record<TelemetryForm, JsonSchema> = {
 };
 
 /** Valid telemetry of one form (or any form), with every key unique within the payload. */
-export function validTelemetry(form?: TelemetryForm): fc.Arbitrary<ValidPayload<TelemetryForm>> {
+export function validTelemetry(
+  form?: TelemetryForm,
+  values: ValueOptions = {},
+): fc.Arbitrary<ValidPayload<TelemetryForm>> {
   if (form === undefined)
     return fc.oneof(
-      validTelemetry('object'),
-      validTelemetry('array'),
-      validTelemetry('timestamped'),
+      validTelemetry('object', values),
+      validTelemetry('array', values),
+      validTelemetry('timestamped', values),
     );
-  const options = { ...payloadDeriveOptions(), maxEntries: form === 'array' ? 3 : 5 };
+  const options = { ...payloadDeriveOptions(values), maxEntries: form === 'array' ? 3 : 5 };
   return arbitraryFromSchema(TELEMETRY_FORM_SCHEMAS[form], options)
     .map(makeKeysUnique)
     .map((document) => toValidPayload(form, document, telemetryEntries(document)));
 }
 
 /** Valid client attributes (a JSON object of key to value). */
-export function validClientAttributes(): fc.Arbitrary<ValidPayload<'attributes'>> {
-  return arbitraryFromSchema(clientAttributesSchema, payloadDeriveOptions()).map((document) =>
+export function validClientAttributes(
+  values: ValueOptions = {},
+): fc.Arbitrary<ValidPayload<'attributes'>> {
+  return arbitraryFromSchema(clientAttributesSchema, payloadDeriveOptions(values)).map((document) =>
     toValidPayload('attributes', document, objectEntries(document as Record<string, unknown>)),
   );
+}
+
+/**
+ * Whether a valid payload stores a STRING value. The payloads of an arbitrary with it are the rest of those without
+ * (`{withoutStrings: true}`): a scenario pair drawing one from each covers every payload of the arbitrary.
+ */
+export function hasStringValue(payload: Pick<ValidPayload, 'expected'>): boolean {
+  return payload.expected.some((entry) => entry.value.type === 'STRING');
 }
 
 export function toValidPayload<Form extends string>(
