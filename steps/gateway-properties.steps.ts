@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import {
   hasStringValue,
   hasUntimedEntry,
+  payloadPart,
   malformedGatewayAttributes,
   malformedGatewayTelemetry,
   validGatewayAttributes,
@@ -167,46 +168,60 @@ async function rejectsAndStoresNothing(
 }
 
 /**
- * Which valid gateway payloads a step draws: all of them, or one of two halves that split them. `with ts and without
- * string values` (telemetry: every entry with ts; attributes: no string value) is what a target declaring the
- * deviations of KV-02 (a numeric string is stored as a number) and GW-TEL-03 (an entry without ts is key-value
- * data) still runs; `with a string value or an entry without ts` is the rest, carries @KV-02 (and @GW-TEL-03) and is
- * set aside there.
+ * Which valid gateway payloads a step draws: all of them (no phrase), or one of three parts that split them
+ * (payloadPart, schemas/arbitrary): telemetry with ts on every entry and booleans and longs only (every ts before the
+ * year 10000); with ts on every entry, no string value, and a double or JSON value or a late ts; and the rest (a
+ * string value or an entry without ts). Attributes split alike by their values. A target declaring the deviations of
+ * KV-02, KV-04, KV-06 or GW-TEL-03 still runs the scenarios of the parts those do not touch.
  */
-type GatewayShare =
-  | 'with ts and without string values'
-  | 'without string values'
-  | 'with a string value or an entry without ts'
-  | 'with a string value'
-  | undefined;
+const GATEWAY_PARTS = {
+  'with ts before the year 10000 on every entry and booleans and longs only': 'booleans-and-longs',
+  'with ts on every entry, no string value, and a double, a JSON value or a ts from the year 10000 on':
+    'doubles-or-json',
+  'with a string value or an entry without ts': 'rest',
+  'with booleans and longs only': 'booleans-and-longs',
+  'with a double or JSON value and no string value': 'doubles-or-json',
+  'with a string value': 'rest',
+} as const;
+const GATEWAY_PART_PATTERN = Object.keys(GATEWAY_PARTS)
+  .sort((a, b) => b.length - a.length)
+  .join('|');
 
 function gatewayArbitrary(
   resource: GatewayResource,
-  share: GatewayShare,
+  phrase: string | undefined,
 ): fc.Arbitrary<ValidGatewayPayload> {
-  const plain = share === 'with ts and without string values' || share === 'without string values';
-  const options = plain
-    ? { deviceNames, withoutStrings: true, everyEntryTimed: true }
-    : { deviceNames };
-  const all =
-    resource === 'telemetry' ? validGatewayTelemetry(options) : validGatewayAttributes(options);
-  if (plain || share === undefined) return all;
-  return all.filter(
-    (payload) => hasStringValue(payload) || (resource === 'telemetry' && hasUntimedEntry(payload)),
+  const part =
+    phrase === undefined ? undefined : GATEWAY_PARTS[phrase as keyof typeof GATEWAY_PARTS];
+  if (resource === 'attributes')
+    return payloadPart(
+      (values) => validGatewayAttributes({ deviceNames, ...values }),
+      part === 'rest' ? 'strings' : part,
+    );
+  if (part === undefined) return validGatewayTelemetry({ deviceNames });
+  if (part === 'rest')
+    return validGatewayTelemetry({ deviceNames }).filter(
+      (payload) => hasStringValue(payload) || hasUntimedEntry(payload),
+    );
+  return payloadPart(
+    (values) => validGatewayTelemetry({ deviceNames, everyEntryTimed: true, ...values }),
+    part,
   );
 }
 
 Then(
-  /^generated valid gateway (telemetry|attributes)(?: (with ts and without string values|without string values|with a string value or an entry without ts|with a string value))? published by "([^"]*)" (?:is|are) acknowledged with success and stored exactly for each device$/,
+  new RegExp(
+    `^generated valid gateway (telemetry|attributes)(?: (${GATEWAY_PART_PATTERN}))? published by "([^"]*)" (?:is|are) acknowledged with success and stored exactly for each device$`,
+  ),
   { timeout: STEP_TIMEOUT_MS },
   async function (
     this: IotcWorld,
     resource: GatewayResource,
-    share: GatewayShare,
+    phrase: string | undefined,
     gateway: string,
   ) {
     const driver = this.gateway(gateway).driver;
-    const arbitrary = gatewayArbitrary(resource, share);
+    const arbitrary = gatewayArbitrary(resource, phrase);
     await runProperty(
       this,
       arbitrary,

@@ -28,6 +28,7 @@ export {
   keyArbitrary,
   typedValueArbitrary,
   type ValueOptions,
+  type ValueType,
 } from './values';
 export {
   type ExpectedEntry,
@@ -37,6 +38,10 @@ export {
   validTelemetry,
   validClientAttributes,
   hasStringValue,
+  hasLateTs,
+  payloadPart,
+  type PayloadPart,
+  YEAR_10000_MS,
   malformedTelemetry,
   malformedClientAttributes,
 } from './payloads';

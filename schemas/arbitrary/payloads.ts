@@ -73,12 +73,52 @@ export function validClientAttributes(
   );
 }
 
-/**
- * Whether a valid payload stores a STRING value. The payloads of an arbitrary with it are the rest of those without
- * (`{withoutStrings: true}`): a scenario pair drawing one from each covers every payload of the arbitrary.
- */
+/** Whether a valid payload stores a STRING value. */
 export function hasStringValue(payload: Pick<ValidPayload, 'expected'>): boolean {
   return payload.expected.some((entry) => entry.value.type === 'STRING');
+}
+
+/** The first millisecond of the year 10000 (10000-01-01T00:00:00Z). */
+export const YEAR_10000_MS = 253_402_300_800_000;
+
+/** Whether a valid payload carries a ts from the year 10000 on. */
+export function hasLateTs(payload: Pick<ValidPayload, 'expected'>): boolean {
+  return payload.expected.some((entry) => entry.ts !== undefined && entry.ts >= YEAR_10000_MS);
+}
+
+/**
+ * Three parts that split the valid payloads of an arbitrary by what they hold, so that a target declaring a
+ * deviation of one kind of value (KV-02 strings, KV-04 doubles, KV-06 JSON) still runs the scenarios of the others:
+ * - `booleans-and-longs`: BOOLEAN and LONG values only, every ts before the year 10000;
+ * - `doubles-or-json`: no STRING value, and a DOUBLE or JSON value or a ts from the year 10000 on;
+ * - `strings`: a STRING value.
+ */
+export type PayloadPart = 'booleans-and-longs' | 'doubles-or-json' | 'strings';
+
+/**
+ * One part of the payloads of `of` (each drawn from values of its own kinds, not a thin filter of all), or all of them
+ * (undefined). The three parts together are every payload of `of({})`.
+ */
+export function payloadPart<T extends Pick<ValidPayload, 'expected'>>(
+  of: (values: ValueOptions) => fc.Arbitrary<T>,
+  part: PayloadPart | undefined,
+): fc.Arbitrary<T> {
+  switch (part) {
+    case undefined:
+      return of({});
+    case 'booleans-and-longs':
+      return of({ types: ['BOOLEAN', 'LONG'] }).filter((payload) => !hasLateTs(payload));
+    case 'doubles-or-json':
+      return of({ withoutStrings: true }).filter(
+        (payload) =>
+          hasLateTs(payload) ||
+          payload.expected.some(
+            (entry) => entry.value.type === 'DOUBLE' || entry.value.type === 'JSON',
+          ),
+      );
+    case 'strings':
+      return of({}).filter(hasStringValue);
+  }
 }
 
 export function toValidPayload<Form extends string>(

@@ -125,24 +125,33 @@ function jsonValueArbitrary(): fc.Arbitrary<TypedValue> {
   return document.map((value): TypedValue => ({ type: 'JSON', value }));
 }
 
+/** The five value types of interfaces.md. */
+export type ValueType = TypedValue['type'];
+
 /**
- * Which values a payload may hold. `withoutStrings` leaves STRING out of the five types (JSON documents keep their
- * nested strings): the payload scenarios that must run on a target declaring KV-02's deviation (a numeric string
- * is stored as a number) draw from it, and their string counterparts (`hasStringValue`) check the rest.
+ * Which values a payload may hold: `types` (default all five; JSON documents keep their nested strings), or all but
+ * STRING with `withoutStrings`. The payload scenarios split the payloads by the types they hold, so that a target
+ * declaring a deviation of one type (KV-02: a numeric string is stored as a number; KV-04, KV-06) still runs the
+ * scenarios of the others (steps/properties.steps.ts).
  */
 export interface ValueOptions {
   withoutStrings?: boolean;
+  types?: readonly ValueType[];
 }
 
-/** One of the five value types of interfaces.md (four without strings), with its type explicit. */
+/** One of the five value types of interfaces.md (or those of `options`), with its type explicit. */
 export function typedValueArbitrary(options: ValueOptions = {}): fc.Arbitrary<TypedValue> {
-  return fc.oneof(
-    ...(options.withoutStrings ? [] : [stringValueArbitrary()]),
-    booleanValueArbitrary(),
-    doubleValueArbitrary(),
-    longValueArbitrary(),
-    jsonValueArbitrary(),
+  const all: Record<ValueType, () => fc.Arbitrary<TypedValue>> = {
+    STRING: stringValueArbitrary,
+    BOOLEAN: booleanValueArbitrary,
+    DOUBLE: doubleValueArbitrary,
+    LONG: longValueArbitrary,
+    JSON: jsonValueArbitrary,
+  };
+  const types = (options.types ?? (Object.keys(all) as ValueType[])).filter(
+    (type) => !(options.withoutStrings && type === 'STRING'),
   );
+  return fc.oneof(...types.map((type) => all[type]()));
 }
 
 /** Marks a generated key-value value inside a document until serialization, so its type is never guessed. */

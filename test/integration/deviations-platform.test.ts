@@ -42,6 +42,8 @@ const DECLARED = [
   'HTTP-ERR-05',
   'HTTP-PROV-05',
   'KV-02',
+  'KV-04',
+  'KV-06',
   'ROB-CONN-02',
   'ROB-SLOW-01',
 ];
