@@ -54,6 +54,20 @@ Feature: Declared deviations of real platform versions
       | doc  | {"b": 1, "c": {"e": [null, 2]}} | json |
       | list | [null, {}]                      | json |
 
+  @deviation-HTTP-TEL-03
+  Scenario: Timestamped telemetry from the year 10000 on is answered 200 but not stored; earlier timestamps are
+    When the device "legacy" posts telemetry {"ts": 253402300799000, "values": {"last-of-9999": 1}}
+    Then the response status is 200
+    When the device "legacy" posts telemetry {"ts": 253402300800000, "values": {"first-of-10000": 2}}
+    Then the response status is 200
+    When the device "legacy" posts telemetry {"iotc-after": 3}
+    Then the response status is 200
+    And the platform eventually holds telemetry of "legacy":
+      | key          | ts              | value | type |
+      | last-of-9999 | 253402300799000 | 1     | long |
+      | iotc-after   | server          | 3     | long |
+    And the telemetry keys of "legacy" are exactly "last-of-9999, iotc-after"
+
   @deviation-HTTP-PROV-05 @capability-provisioning
   Scenario: Without deviceName provisioning proceeds; without the key or the secret the platform answers 500
     When a device sends the provisioning request:

@@ -6,9 +6,9 @@ Feature: Generated payloads of the HTTP device API
   reads back through the administration API and deletes the device. The seed and path of each property are
   recorded in the report; FC_SEED and FC_PATH replay a failure, FC_RUNS sets the number of cases.
 
-  Each form is split in three parts of its payloads: booleans and longs only (in the timestamped form with a ts
-  before the year 10000), a double or JSON value (or a later ts) without strings, and a string value. Together they
-  are every payload of the form. Each part carries the requirements it checks, so a target that declares the
+  Each form is split in three parts of its payloads: booleans and longs only, at least one value, and in the
+  timestamped form a ts before the year 10000; no string but a double or JSON value (or a later ts, or no value at
+  all); and a string value. Together they are every payload of the form. Each part carries the requirements it checks, so a target that declares the
   deviation of one kind of value (KV-02, KV-04, KV-06) still runs the parts that do not hold it.
 
   @HTTP-TEL-01 @KV-01 @KV-03 @KV-05

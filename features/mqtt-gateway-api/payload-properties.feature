@@ -8,9 +8,10 @@ Feature: Generated gateway payloads over MQTT 5
   hold nothing else. The seed and path of each property are recorded in the report; FC_SEED and FC_PATH replay a
   failure, FC_RUNS sets the number of cases.
 
-  The valid payloads are split in three parts: ts on every entry (before the year 10000) and booleans and longs
-  only; ts on every entry, no string value, and a double or JSON value (or a later ts); and the rest (a string value
-  or an entry without ts). Each part carries the requirements it checks, so a target that declares the deviation of
+  The valid payloads are split in three parts: ts on every entry (before the year 10000), booleans and longs only,
+  and at least one value for every device; ts on every entry, no string value, and a double or JSON value (or a
+  later ts, or a device with no value); and the rest (a string value or an entry without ts). Attributes alike,
+  without the ts. Each part carries the requirements it checks, so a target that declares the deviation of
   one of them (KV-02, KV-04, KV-06, GW-TEL-03) still runs the parts that do not touch it.
 
   @GW-TEL-01 @GW-TEL-02 @GW-RULE-02 @GW-RULE-02-KEYS @GW-RULE-02-TS @KV-01 @KV-03 @KV-05

@@ -39,6 +39,7 @@ export {
   validClientAttributes,
   hasStringValue,
   hasLateTs,
+  storesNothingFor,
   payloadPart,
   type PayloadPart,
   YEAR_10000_MS,

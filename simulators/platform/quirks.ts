@@ -31,6 +31,11 @@ export interface Quirks {
    * (DefaultTransportService.java:164, 1148), whose serializeNulls is off. Observed on 4.3.1.3.
    */
   jsonNullMembersDropped: boolean;
+  /**
+   * ThingsBoard answers telemetry whose ts is 253402300800000 (10000-01-01T00:00:00Z) or later as any other (HTTP
+   * 200, PUBACK 0) but stores none of it; up to 253402300799999 it is stored. Observed on 4.3.1.3 (PostgreSQL).
+   */
+  timestampsFromYear10000Dropped: boolean;
   /** ThingsBoard treats a gateway telemetry element without ts as a plain key-value object (a key named values). */
   gatewayEntryWithoutTsIsKeyValues: boolean;
   /**
@@ -113,6 +118,7 @@ export const NO_QUIRKS: Quirks = {
   castNumericStrings: false,
   bigScaleDoublesAsStrings: false,
   jsonNullMembersDropped: false,
+  timestampsFromYear10000Dropped: false,
   gatewayAttributeRequestThingsboardShapeOnly: false,
   gatewayEntryWithoutTsIsKeyValues: false,
   provisioningFieldsOptional: false,
@@ -137,6 +143,7 @@ export const QUIRKS_MODES = {
     castNumericStrings: true,
     bigScaleDoublesAsStrings: true,
     jsonNullMembersDropped: true,
+    timestampsFromYear10000Dropped: true,
     gatewayAttributeRequestThingsboardShapeOnly: true,
     gatewayEntryWithoutTsIsKeyValues: true,
     provisioningFieldsOptional: true,

@@ -202,7 +202,7 @@ export function telemetryEntries(
     ? faultActive('HTTP-TEL-02:epoch-timestamp')
     : faultActive('HTTP-TEL-01:epoch-timestamp');
   const plainTs = epoch ? 0 : now;
-  return elements.map((element) => {
+  const records = elements.map((element) => {
     const record = element as Record<string, unknown>;
     if (Object.hasOwn(record, 'ts') && Object.hasOwn(record, 'values'))
       return { ts: timestampOf(record.ts, now), values: typedEntries(record.values, quirks) };
@@ -210,6 +210,17 @@ export function telemetryEntries(
     if (!array && faultActive('HTTP-TEL-01:last-key-dropped')) values.pop();
     return { ts: plainTs, values };
   });
+  return withoutLateRecords(records, quirks);
+}
+
+/** The first millisecond of the year 10000 (10000-01-01T00:00:00Z). */
+const YEAR_10000_MS = 253_402_300_800_000;
+
+/** ThingsBoard (quirk timestampsFromYear10000Dropped) stores no telemetry from the year 10000 on. */
+export function withoutLateRecords<T extends { ts: number }>(records: T[], quirks: Quirks): T[] {
+  return quirks.timestampsFromYear10000Dropped
+    ? records.filter((record) => record.ts < YEAR_10000_MS)
+    : records;
 }
 
 /** The ts of the timestamped form, unless a planted fault ignores it or reads it as seconds. */
