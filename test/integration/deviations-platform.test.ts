@@ -67,9 +67,9 @@ test('quirks mode with the matching profile: DEVIATION for exactly the declared 
       .sort(),
     DECLARED,
   );
-  // issue 25 item 3: KV-03's scenarios that also check KV-02 or GW-TEL-03, whose deviations are declared, do not run
-  // here; the suite splits them so that those left (payloads without a string value, gateway entries with ts) prove
-  // it: PASS, saying on how many of its scenarios and which deviations took the others. No requirement of these
+  // issue 25 item 3: KV-03's scenarios that also check a declared deviation (KV-02, KV-04, KV-06, GW-TEL-03, the
+  // timestamps of HTTP-TEL-03 and GW-RULE-02-TS) do not run here; the suite splits them so that those left (payloads
+  // of booleans and longs only, the key-value scenarios) prove it: PASS, saying on how many of its scenarios and which deviations took the others. No requirement of these
   // interfaces is left unproven.
   const notProven = verdicts.filter((requirement) =>
     requirement.reason?.startsWith('not proven here: '),
@@ -82,7 +82,7 @@ test('quirks mode with the matching profile: DEVIATION for exactly the declared 
   assert.equal(kv03?.verdict, 'PASS');
   assert.match(
     kv03?.reason ?? '',
-    /^PASS on \d+ of \d+ scenarios; \d+ also check GW-TEL-03, KV-02 \(declared deviations\) and do not run here$/,
+    /^PASS on \d+ of \d+ scenarios; \d+ also check GW-RULE-02-TS, GW-TEL-03, HTTP-TEL-03, KV-02, KV-04, KV-06 \(declared deviations\) and do not run here$/,
   );
   const attrReq = verdicts.find((requirement) => requirement.id === 'GW-ATTRREQ-02');
   assert.equal(attrReq?.verdict, 'PASS');
@@ -108,8 +108,8 @@ test('quirks mode with a profile that declares no deviation: the deviating requi
   const path = withoutDeviations('embedded-thingsboard-4.3', dir);
   // the features that carry the deviating requirements (failing read-backs wait out eventuallyMs, so no more)
   const features = [
-    ...['errors', 'key-value-data', 'provision', 'versioning', 'deviations'].map((name) =>
-      join(ROOT, 'features', 'http-device-api', `${name}.feature`),
+    ...['errors', 'key-value-data', 'provision', 'versioning', 'telemetry', 'deviations'].map(
+      (name) => join(ROOT, 'features', 'http-device-api', `${name}.feature`),
     ),
     ...[
       'attributes',
