@@ -11,6 +11,9 @@
 import { Then } from '@cucumber/cucumber';
 import fc from 'fast-check';
 import {
+  hasStringValue,
+  hasUntimedEntry,
+  payloadPart,
   malformedGatewayAttributes,
   malformedGatewayTelemetry,
   validGatewayAttributes,
@@ -164,15 +167,61 @@ async function rejectsAndStoresNothing(
   });
 }
 
+/**
+ * Which valid gateway payloads a step draws: all of them (no phrase), or one of three parts that split them
+ * (payloadPart, schemas/arbitrary): telemetry with ts on every entry and booleans and longs only (every ts before the
+ * year 10000); with ts on every entry, no string value, and a double or JSON value or a late ts; and the rest (a
+ * string value or an entry without ts). Attributes split alike by their values. A target declaring the deviations of
+ * KV-02, KV-04, KV-06 or GW-TEL-03 still runs the scenarios of the parts those do not touch.
+ */
+const GATEWAY_PARTS = {
+  'with ts before the year 10000 on every entry and booleans and longs only': 'booleans-and-longs',
+  'with ts on every entry, no string value, and a double, a JSON value or a ts from the year 10000 on':
+    'doubles-or-json',
+  'with a string value or an entry without ts': 'rest',
+  'with booleans and longs only': 'booleans-and-longs',
+  'with a double or JSON value and no string value': 'doubles-or-json',
+  'with a string value': 'rest',
+} as const;
+const GATEWAY_PART_PATTERN = Object.keys(GATEWAY_PARTS)
+  .sort((a, b) => b.length - a.length)
+  .join('|');
+
+function gatewayArbitrary(
+  resource: GatewayResource,
+  phrase: string | undefined,
+): fc.Arbitrary<ValidGatewayPayload> {
+  const part =
+    phrase === undefined ? undefined : GATEWAY_PARTS[phrase as keyof typeof GATEWAY_PARTS];
+  if (resource === 'attributes')
+    return payloadPart(
+      (values) => validGatewayAttributes({ deviceNames, ...values }),
+      part === 'rest' ? 'strings' : part,
+    );
+  if (part === undefined) return validGatewayTelemetry({ deviceNames });
+  if (part === 'rest')
+    return validGatewayTelemetry({ deviceNames }).filter(
+      (payload) => hasStringValue(payload) || hasUntimedEntry(payload),
+    );
+  return payloadPart(
+    (values) => validGatewayTelemetry({ deviceNames, everyEntryTimed: true, ...values }),
+    part,
+  );
+}
+
 Then(
-  /^generated valid gateway (telemetry|attributes) published by "([^"]*)" (?:is|are) acknowledged with success and stored exactly for each device$/,
+  new RegExp(
+    `^generated valid gateway (telemetry|attributes)(?: (${GATEWAY_PART_PATTERN}))? published by "([^"]*)" (?:is|are) acknowledged with success and stored exactly for each device$`,
+  ),
   { timeout: STEP_TIMEOUT_MS },
-  async function (this: IotcWorld, resource: GatewayResource, gateway: string) {
+  async function (
+    this: IotcWorld,
+    resource: GatewayResource,
+    phrase: string | undefined,
+    gateway: string,
+  ) {
     const driver = this.gateway(gateway).driver;
-    const arbitrary =
-      resource === 'telemetry'
-        ? validGatewayTelemetry({ deviceNames })
-        : validGatewayAttributes({ deviceNames });
+    const arbitrary = gatewayArbitrary(resource, phrase);
     await runProperty(
       this,
       arbitrary,

@@ -19,6 +19,8 @@ import type { AdminClient } from '../src/admin-client';
 import fc from 'fast-check';
 import {
   malformedClientAttributes,
+  payloadPart,
+  type PayloadPart,
   malformedTelemetry,
   validClientAttributes,
   validTelemetry,
@@ -325,21 +327,51 @@ async function property<T>(
   await runProperty(world, arbitrary, (value) => check(ports, value));
 }
 
+/**
+ * Which valid payloads a step draws: all of them (no phrase), or one of three parts that split them by what they hold
+ * (PayloadPart, schemas/arbitrary), so that a target declaring a deviation of one kind of value still runs the
+ * scenarios of the others: `with booleans and longs only` (and, in the timestamped form, a ts before the year
+ * 10000), `with a double or JSON value and no string value` (or a ts from the year 10000 on), and `with a string
+ * value`. The scenario of each part carries the requirements it checks.
+ */
+const PART_PHRASES = {
+  'with booleans and longs only': 'booleans-and-longs',
+  'with booleans and longs only and a ts before the year 10000': 'booleans-and-longs',
+  'with a double or JSON value and no string value': 'doubles-or-json',
+  'with a double, a JSON value or a ts from the year 10000 on, and no string value':
+    'doubles-or-json',
+  'with a string value': 'strings',
+} as const satisfies Record<string, PayloadPart>;
+const PART_PATTERN = Object.keys(PART_PHRASES)
+  .sort((a, b) => b.length - a.length)
+  .map((phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  .join('|');
+
+function partOf(phrase: string | undefined): PayloadPart | undefined {
+  return phrase === undefined ? undefined : PART_PHRASES[phrase as keyof typeof PART_PHRASES];
+}
+
 Then(
-  /^generated valid telemetry in the (object|array|timestamped) form is accepted and every key reads back with its value and type$/,
+  new RegExp(
+    `^generated valid telemetry in the (object|array|timestamped) form(?: (${PART_PATTERN}))? is accepted and every key reads back with its value and type$`,
+  ),
   { timeout: STEP_TIMEOUT_MS },
-  async function (this: PropertyWorld, form: TelemetryForm) {
-    return property(this, validTelemetry(form), (ports, payload) =>
+  async function (this: PropertyWorld, form: TelemetryForm, phrase: string | undefined) {
+    const arbitrary = payloadPart((values) => validTelemetry(form, values), partOf(phrase));
+    return property(this, arbitrary, (ports, payload) =>
       postsAndStoresExactly(ports, 'telemetry', payload),
     );
   },
 );
 
 Then(
-  'generated valid client attributes are accepted and every key reads back with its value and type',
+  new RegExp(
+    `^generated valid client attributes(?: (${PART_PATTERN}))? are accepted and every key reads back with its value and type$`,
+  ),
   { timeout: STEP_TIMEOUT_MS },
-  async function (this: PropertyWorld) {
-    return property(this, validClientAttributes(), (ports, payload) =>
+  async function (this: PropertyWorld, phrase: string | undefined) {
+    const arbitrary = payloadPart((values) => validClientAttributes(values), partOf(phrase));
+    return property(this, arbitrary, (ports, payload) =>
       postsAndStoresExactly(ports, 'attributes', payload),
     );
   },

@@ -34,6 +34,40 @@ Feature: Declared deviations of real platform versions
       | notation | 1e3   | string |
       | word     | abc   | string |
 
+  @deviation-KV-04
+  Scenario: A double with more than 16 decimals is stored as a string of its plain decimal text; others stay doubles
+    When the device "legacy" posts telemetry {"short": 0.1234567890123456, "long": 0.12345678901234567, "tiny": 1.5e-20, "small": 1.5e-5}
+    Then the response status is 200
+    And the platform eventually holds telemetry of "legacy":
+      | key   | value                   | type   |
+      | short | 0.1234567890123456      | double |
+      | long  | 0.12345678901234567     | string |
+      | tiny  | 0.000000000000000000015 | string |
+      | small | 0.000015                | double |
+
+  @deviation-KV-06
+  Scenario: The null members of objects inside a JSON value are dropped; nulls inside arrays stay
+    When the device "legacy" posts telemetry {"doc": {"a": null, "b": 1, "c": {"d": null, "e": [null, 2]}}, "list": [null, {"f": null}]}
+    Then the response status is 200
+    And the platform eventually holds telemetry of "legacy":
+      | key  | value                           | type |
+      | doc  | {"b": 1, "c": {"e": [null, 2]}} | json |
+      | list | [null, {}]                      | json |
+
+  @deviation-HTTP-TEL-03
+  Scenario: Timestamped telemetry from the year 10000 on is answered 200 but not stored; earlier timestamps are
+    When the device "legacy" posts telemetry {"ts": 253402300799000, "values": {"last-of-9999": 1}}
+    Then the response status is 200
+    When the device "legacy" posts telemetry {"ts": 253402300800000, "values": {"first-of-10000": 2}}
+    Then the response status is 200
+    When the device "legacy" posts telemetry {"iotc-after": 3}
+    Then the response status is 200
+    And the platform eventually holds telemetry of "legacy":
+      | key          | ts              | value | type |
+      | last-of-9999 | 253402300799000 | 1     | long |
+      | iotc-after   | server          | 3     | long |
+    And the telemetry keys of "legacy" are exactly "last-of-9999, iotc-after"
+
   @deviation-HTTP-PROV-05 @capability-provisioning
   Scenario: Without deviceName provisioning proceeds; without the key or the secret the platform answers 500
     When a device sends the provisioning request:

@@ -65,14 +65,21 @@ Feature: Key-value data
       [" padded ", "trailing ", "inner  spaces"]
       """
 
-  @KV-02 @KV-03 @KV-04 @KV-05 @KV-06 @HTTP-ATTR-01
+  @KV-03 @KV-04 @KV-05 @KV-06 @HTTP-ATTR-01
   Scenario: Client attributes keep the type of every value
-    When the device "sensor" posts client attributes {"model": "T-1000", "active": true, "gain": 1.0, "serial": 1234567890123, "config": {"rate": 10, "bands": [1, 2]}}
+    When the device "sensor" posts client attributes {"active": true, "gain": 1.0, "serial": 1234567890123, "config": {"rate": 10, "bands": [1, 2]}}
     Then the response status is 200
     And the platform eventually holds client attributes of "sensor":
       | key    | value                         | type    |
-      | model  | T-1000                        | string  |
       | active | true                          | boolean |
       | gain   | 1.0                           | double  |
       | serial | 1234567890123                 | long    |
       | config | {"rate": 10, "bands": [1, 2]} | json    |
+
+  @KV-02 @HTTP-ATTR-01
+  Scenario: A string client attribute stays a string
+    When the device "sensor" posts client attributes {"model": "T-1000"}
+    Then the response status is 200
+    And the platform eventually holds client attributes of "sensor":
+      | key   | value  | type   |
+      | model | T-1000 | string |

@@ -46,6 +46,17 @@ Feature: Telemetry upload over the HTTP device API
       | temperature | 1700000000123 | 21.5  | double  |
       | ok          | 1700000000123 | true  | boolean |
 
+  @HTTP-TEL-03
+  Scenario: A timestamp from the year 10000 on is stored with the device's timestamp too
+    When the device "thermo" posts telemetry {"ts": 253402300799000, "values": {"last-of-9999": 1}}
+    Then the response status is 200
+    When the device "thermo" posts telemetry {"ts": 253402300800000, "values": {"first-of-10000": 2}}
+    Then the response status is 200
+    And the platform eventually holds telemetry of "thermo":
+      | key            | ts              | value | type |
+      | last-of-9999   | 253402300799000 | 1     | long |
+      | first-of-10000 | 253402300800000 | 2     | long |
+
   @HTTP-GEN-01
   Scenario: The HTTP device API is served over HTTPS as well as HTTP
     Given the target serves the HTTP device API over HTTPS too

@@ -29,7 +29,21 @@ Feature: Declared deviations of real platform versions (MQTT gateway API)
       | key    | ts     | value      | type |
       | values | server | {"tick":7} | json |
 
-  @deviation-GW-ERR-03 @capability-mqtt5
+  @deviation-GW-RULE-02-TS @GW-TEL-01 @GW-TEL-02 @GW-RULE-02 @GW-RULE-02-KEYS
+  Scenario: A gateway entry from the year 10000 on is acknowledged but not stored; earlier entries are
+    Given a gateway "gw" connected over MQTT 3.1.1
+    When the gateway "gw" publishes telemetry for "almanac": [{"ts": 253402300799000, "values": {"last-of-9999": 1}}, {"ts": 253402300800000, "values": {"first-of-10000": 2}}]
+    Then the PUBACK reports success
+    When the gateway "gw" publishes telemetry for "almanac": [{"ts": 1700000000000, "values": {"iotc-after": 3}}]
+    Then the PUBACK reports success
+    And the platform eventually holds a device "almanac" of the profile "default"
+    And the platform eventually holds telemetry of "almanac":
+      | key          | ts              | value | type |
+      | last-of-9999 | 253402300799000 | 1     | long |
+      | iotc-after   | 1700000000000   | 3     | long |
+    And the telemetry keys of "almanac" are exactly "last-of-9999, iotc-after"
+
+  @deviation-GW-ERR-03 @GW-VER-02 @GW-RULE-04 @capability-mqtt5
   Scenario: A null attribute value is dropped with success; attributes that are not JSON fail with a status code
     Given a gateway "gw" connected over MQTT 5
     When the gateway "gw" publishes attributes for "valve": {"kept": "k", "dropped": null}
@@ -41,7 +55,7 @@ Feature: Declared deviations of real platform versions (MQTT gateway API)
     When the gateway "gw" publishes on "v1/gateway/attributes" the payload {"{{valve}}": {"k": tru
     Then the PUBACK carries a failure reason code
 
-  @deviation-GW-ERR-04 @capability-mqtt5
+  @deviation-GW-ERR-04 @GW-VER-02 @GW-RULE-04 @capability-mqtt5
   Scenario: A null telemetry value is dropped with success; values that are not an object fail with a status code
     Given a gateway "gw" connected over MQTT 5
     When the gateway "gw" publishes telemetry for "gauge": [{"ts": 1700000000000, "values": {"kept": 1, "dropped": null}}]
@@ -51,7 +65,7 @@ Feature: Declared deviations of real platform versions (MQTT gateway API)
     When the gateway "gw" publishes telemetry for "gauge": [{"ts": 1700000000000, "values": 5}]
     Then the PUBACK carries a failure reason code
 
-  @deviation-GW-ERR-02 @GW-RULE-04 @capability-mqtt5
+  @deviation-GW-ERR-02 @GW-VER-02 @GW-RULE-04 @capability-mqtt5
   Scenario: A disconnect whose device is a number succeeds (the number is read as a name); one without a device fails with a status code
     Given a gateway "gw" connected over MQTT 5
     When the gateway "gw" publishes on "v1/gateway/disconnect" the payload {"device": 42}

@@ -28,6 +28,17 @@ Feature: Telemetry through the gateway
       | version |
       | 5       |
 
+  @GW-RULE-02-TS
+  Scenario: An entry with a timestamp from the year 10000 on is stored with its timestamp too
+    Given a gateway "gw" connected over MQTT 3.1.1
+    When the gateway "gw" publishes telemetry for "almanac": [{"ts": 253402300799000, "values": {"last-of-9999": 1}}, {"ts": 253402300800000, "values": {"first-of-10000": 2}}]
+    Then the PUBACK reports success
+    And the platform eventually holds a device "almanac" of the profile "default"
+    And the platform eventually holds telemetry of "almanac":
+      | key            | ts              | value | type |
+      | last-of-9999   | 253402300799000 | 1     | long |
+      | first-of-10000 | 253402300800000 | 2     | long |
+
   @GW-TEL-02
   Scenario: One publish carries several devices and several entries per device
     Given a gateway "gw" connected over MQTT 5

@@ -27,6 +27,7 @@ import {
   keyValueOverrides,
   payloadDeriveOptions,
   toWireTree,
+  type ValueOptions,
 } from './values';
 
 export type GatewayResource = 'telemetry' | 'attributes';
@@ -47,7 +48,7 @@ interface GatewayMalformedPayload extends MalformedPayload {
   devices: string[];
 }
 
-interface GatewayPayloadOptions {
+interface GatewayPayloadOptions extends ValueOptions {
   /**
    * Device names (the schemas' `propertyNames`). Default: keys the schema accepts. Steps pass a few placeholder
    * names and substitute the run's prefixed names into the body.
@@ -61,7 +62,7 @@ function gatewayDeriveOptions(
   options: GatewayPayloadOptions,
   maxEntries: number,
 ): DeriveOptions {
-  const overrides = new Map(keyValueOverrides());
+  const overrides = new Map(keyValueOverrides(options));
   if (options.deviceNames) overrides.set(schema.propertyNames as object, options.deviceNames);
   return { overrides, keys: keyArbitrary(), maxEntries };
 }
@@ -72,12 +73,16 @@ function gatewayDeriveOptions(
  * entry without ts is stored at server time (docs/reference/interfaces.md), so its expected entries carry no ts.
  */
 export function validGatewayTelemetry(
-  options: GatewayPayloadOptions = {},
+  options: GatewayPayloadOptions & {
+    /**
+     * Every entry carries ts: the payload scenarios that must run on a target declaring GW-TEL-03's deviation (an
+     * entry without ts is read as key-value data) draw from it; `hasUntimedEntry` picks the rest.
+     */
+    everyEntryTimed?: boolean;
+  } = {},
 ): fc.Arbitrary<ValidGatewayPayload> {
-  return arbitraryFromSchema(
-    gatewayTelemetrySchema,
-    gatewayDeriveOptions(gatewayTelemetrySchema, options, 3),
-  ).map((generated) => {
+  const schema = options.everyEntryTimed ? everyEntryTimedSchema : gatewayTelemetrySchema;
+  return arbitraryFromSchema(schema, gatewayDeriveOptions(schema, options, 3)).map((generated) => {
     const document: Record<string, unknown> = {};
     const expected: GatewayExpectedEntry[] = [];
     for (const [device, entries] of Object.entries(
@@ -103,6 +108,21 @@ export function validGatewayTelemetry(
       devices: Object.keys(document),
     };
   });
+}
+
+/** gatewayTelemetrySchema with ts required in every entry (its propertyNames and values are the same objects). */
+const everyEntryTimedSchema = {
+  ...gatewayTelemetrySchema,
+  $id: 'iotc:gateway-telemetry-every-entry-timed',
+  additionalProperties: {
+    ...gatewayTelemetrySchema.additionalProperties,
+    items: { ...gatewayTelemetryEntrySchema, required: ['ts', 'values'] },
+  },
+} as const;
+
+/** Whether a valid gateway telemetry payload has an entry without ts (its expected entries carry no ts). */
+export function hasUntimedEntry(payload: Pick<ValidGatewayPayload, 'expected'>): boolean {
+  return payload.expected.some((entry) => entry.ts === undefined);
 }
 
 /** Valid v1/gateway/attributes: device → {key: value}, derived from gatewayAttributesSchema. */

@@ -27,6 +27,8 @@ export {
 export {
   keyArbitrary,
   typedValueArbitrary,
+  type ValueOptions,
+  type ValueType,
 } from './values';
 export {
   type ExpectedEntry,
@@ -35,6 +37,12 @@ export {
   type MalformedPayload,
   validTelemetry,
   validClientAttributes,
+  hasStringValue,
+  hasLateTs,
+  storesNothingFor,
+  payloadPart,
+  type PayloadPart,
+  YEAR_10000_MS,
   malformedTelemetry,
   malformedClientAttributes,
 } from './payloads';
@@ -44,6 +52,7 @@ export {
   type ValidGatewayPayload,
   validGatewayTelemetry,
   validGatewayAttributes,
+  hasUntimedEntry,
   malformedGatewayTelemetry,
   malformedGatewayAttributes,
 } from './gateway';

@@ -12,6 +12,7 @@ import {
   keyArbitrary,
   payloadDeriveOptions,
   toWireTree,
+  type ValueOptions,
 } from './values';
 
 /** One entry the platform must store: the key, the value with its type, and the device's ts when one was sent. */
@@ -47,24 +48,95 @@ const TELEMETRY_FORM_SCHEMAS: Record<TelemetryForm, JsonSchema> = {
 };
 
 /** Valid telemetry of one form (or any form), with every key unique within the payload. */
-export function validTelemetry(form?: TelemetryForm): fc.Arbitrary<ValidPayload<TelemetryForm>> {
+export function validTelemetry(
+  form?: TelemetryForm,
+  values: ValueOptions = {},
+): fc.Arbitrary<ValidPayload<TelemetryForm>> {
   if (form === undefined)
     return fc.oneof(
-      validTelemetry('object'),
-      validTelemetry('array'),
-      validTelemetry('timestamped'),
+      validTelemetry('object', values),
+      validTelemetry('array', values),
+      validTelemetry('timestamped', values),
     );
-  const options = { ...payloadDeriveOptions(), maxEntries: form === 'array' ? 3 : 5 };
+  const options = { ...payloadDeriveOptions(values), maxEntries: form === 'array' ? 3 : 5 };
   return arbitraryFromSchema(TELEMETRY_FORM_SCHEMAS[form], options)
     .map(makeKeysUnique)
     .map((document) => toValidPayload(form, document, telemetryEntries(document)));
 }
 
 /** Valid client attributes (a JSON object of key to value). */
-export function validClientAttributes(): fc.Arbitrary<ValidPayload<'attributes'>> {
-  return arbitraryFromSchema(clientAttributesSchema, payloadDeriveOptions()).map((document) =>
+export function validClientAttributes(
+  values: ValueOptions = {},
+): fc.Arbitrary<ValidPayload<'attributes'>> {
+  return arbitraryFromSchema(clientAttributesSchema, payloadDeriveOptions(values)).map((document) =>
     toValidPayload('attributes', document, objectEntries(document as Record<string, unknown>)),
   );
+}
+
+/** Whether a valid payload stores a STRING value. */
+export function hasStringValue(payload: Pick<ValidPayload, 'expected'>): boolean {
+  return payload.expected.some((entry) => entry.value.type === 'STRING');
+}
+
+/** The first millisecond of the year 10000 (10000-01-01T00:00:00Z). */
+export const YEAR_10000_MS = 253_402_300_800_000;
+
+/** Whether a valid payload carries a ts from the year 10000 on. */
+export function hasLateTs(payload: Pick<ValidPayload, 'expected'>): boolean {
+  return payload.expected.some((entry) => entry.ts !== undefined && entry.ts >= YEAR_10000_MS);
+}
+
+/**
+ * Whether a valid payload stores nothing for itself or for one of the devices it names (`[]`, `{}`; a gateway device
+ * with no entry or only empty values). ThingsBoard 4.3.1.3 never answers an empty telemetry array (HTTP: 503 when
+ * Spring's 30 s async timeout ends the request; gateway: no PUBACK), so such payloads stay out of the first part.
+ */
+export function storesNothingFor(
+  payload: Pick<ValidPayload, 'expected'> & { devices?: readonly string[] },
+): boolean {
+  if (payload.expected.length === 0) return true;
+  return (payload.devices ?? []).some(
+    (device) => !payload.expected.some((entry) => (entry as { device?: string }).device === device),
+  );
+}
+
+/**
+ * Three parts that split the valid payloads of an arbitrary by what they hold, so that a target declaring a
+ * deviation of one kind of value (KV-02 strings, KV-04 doubles, KV-06 JSON) still runs the scenarios of the others:
+ * - `booleans-and-longs`: BOOLEAN and LONG values only, every ts before the year 10000, at least one value stored
+ *   for the payload and for every device it names;
+ * - `doubles-or-json`: no STRING value, and a DOUBLE or JSON value, a ts from the year 10000 on, or nothing stored
+ *   for the payload or one of its devices (storesNothingFor);
+ * - `strings`: a STRING value.
+ */
+export type PayloadPart = 'booleans-and-longs' | 'doubles-or-json' | 'strings';
+
+/**
+ * One part of the payloads of `of` (each drawn from values of its own kinds, not a thin filter of all), or all of them
+ * (undefined). The three parts together are every payload of `of({})`.
+ */
+export function payloadPart<
+  T extends Pick<ValidPayload, 'expected'> & { devices?: readonly string[] },
+>(of: (values: ValueOptions) => fc.Arbitrary<T>, part: PayloadPart | undefined): fc.Arbitrary<T> {
+  switch (part) {
+    case undefined:
+      return of({});
+    case 'booleans-and-longs':
+      return of({ types: ['BOOLEAN', 'LONG'] }).filter(
+        (payload) => !hasLateTs(payload) && !storesNothingFor(payload),
+      );
+    case 'doubles-or-json':
+      return of({ withoutStrings: true }).filter(
+        (payload) =>
+          hasLateTs(payload) ||
+          storesNothingFor(payload) ||
+          payload.expected.some(
+            (entry) => entry.value.type === 'DOUBLE' || entry.value.type === 'JSON',
+          ),
+      );
+    case 'strings':
+      return of({}).filter(hasStringValue);
+  }
 }
 
 export function toValidPayload<Form extends string>(

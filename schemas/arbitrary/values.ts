@@ -125,15 +125,33 @@ function jsonValueArbitrary(): fc.Arbitrary<TypedValue> {
   return document.map((value): TypedValue => ({ type: 'JSON', value }));
 }
 
-/** One of the five value types of docs/reference/interfaces.md, with its type explicit. */
-export function typedValueArbitrary(): fc.Arbitrary<TypedValue> {
-  return fc.oneof(
-    stringValueArbitrary(),
-    booleanValueArbitrary(),
-    doubleValueArbitrary(),
-    longValueArbitrary(),
-    jsonValueArbitrary(),
+/** The five value types of docs/reference/interfaces.md. */
+export type ValueType = TypedValue['type'];
+
+/**
+ * Which values a payload may hold: `types` (default all five; JSON documents keep their nested strings), or all but
+ * STRING with `withoutStrings`. The payload scenarios split the payloads by the types they hold, so that a target
+ * declaring a deviation of one type (KV-02: a numeric string is stored as a number; KV-04, KV-06) still runs the
+ * scenarios of the others (steps/properties.steps.ts).
+ */
+export interface ValueOptions {
+  withoutStrings?: boolean;
+  types?: readonly ValueType[];
+}
+
+/** One of the five value types of docs/reference/interfaces.md (or those of `options`), with its type explicit. */
+export function typedValueArbitrary(options: ValueOptions = {}): fc.Arbitrary<TypedValue> {
+  const all: Record<ValueType, () => fc.Arbitrary<TypedValue>> = {
+    STRING: stringValueArbitrary,
+    BOOLEAN: booleanValueArbitrary,
+    DOUBLE: doubleValueArbitrary,
+    LONG: longValueArbitrary,
+    JSON: jsonValueArbitrary,
+  };
+  const types = (options.types ?? (Object.keys(all) as ValueType[])).filter(
+    (type) => !(options.withoutStrings && type === 'STRING'),
   );
+  return fc.oneof(...types.map((type) => all[type]()));
 }
 
 /** Marks a generated key-value value inside a document until serialization, so its type is never guessed. */
@@ -141,13 +159,15 @@ export class GeneratedValue {
   constructor(readonly typed: TypedValue) {}
 }
 
-export const keyValueOverrides = (): ReadonlyMap<object, fc.Arbitrary<unknown>> =>
+export const keyValueOverrides = (
+  options: ValueOptions = {},
+): ReadonlyMap<object, fc.Arbitrary<unknown>> =>
   new Map<object, fc.Arbitrary<unknown>>([
-    [keyValueSchema, typedValueArbitrary().map((typed) => new GeneratedValue(typed))],
+    [keyValueSchema, typedValueArbitrary(options).map((typed) => new GeneratedValue(typed))],
   ]);
 
-export const payloadDeriveOptions = (): DeriveOptions => ({
-  overrides: keyValueOverrides(),
+export const payloadDeriveOptions = (options: ValueOptions = {}): DeriveOptions => ({
+  overrides: keyValueOverrides(options),
   keys: keyArbitrary(),
   maxEntries: 5,
 });

@@ -17,6 +17,25 @@ export interface Quirks {
    * docs/reference/interfaces.md's shape (client and shared as arrays) fails: MQTT 5 PUBACK 0x83 and DISCONNECT, 3.1.1 close.
    */
   gatewayAttributeRequestThingsboardShapeOnly: boolean;
+  /**
+   * ThingsBoard stores a number with a `.` or an exponent whose decimal scale is above 16 (more than 16 digits after
+   * the point once the exponent is applied: 0.12345678901234567, 1.5e-20) as a STRING holding its plain decimal text
+   * (BigDecimal.toPlainString), not as a DOUBLE (common/proto/.../adaptor/JsonConverter.java:283-288, with
+   * transport.json.type_cast_enabled on). Observed on 4.3.1.3.
+   */
+  bigScaleDoublesAsStrings: boolean;
+  /**
+   * ThingsBoard drops the null members of every object inside a JSON value ({"a": null, "b": 1} reads back as
+   * {"b": 1}); nulls inside arrays stay ([null] reads back as [null]): the transport re-parses the value into the
+   * rule-engine message (transport-api/.../util/JsonUtils.java:48-49) and writes it with a plain `new Gson()`
+   * (DefaultTransportService.java:164, 1148), whose serializeNulls is off. Observed on 4.3.1.3.
+   */
+  jsonNullMembersDropped: boolean;
+  /**
+   * ThingsBoard answers telemetry whose ts is 253402300800000 (10000-01-01T00:00:00Z) or later as any other (HTTP
+   * 200, PUBACK 0) but stores none of it; up to 253402300799999 it is stored. Observed on 4.3.1.3 (PostgreSQL).
+   */
+  timestampsFromYear10000Dropped: boolean;
   /** ThingsBoard treats a gateway telemetry element without ts as a plain key-value object (a key named values). */
   gatewayEntryWithoutTsIsKeyValues: boolean;
   /**
@@ -97,6 +116,9 @@ export const NO_QUIRKS: Quirks = {
   malformedPayloadStatus: 400,
   dropNullValues: false,
   castNumericStrings: false,
+  bigScaleDoublesAsStrings: false,
+  jsonNullMembersDropped: false,
+  timestampsFromYear10000Dropped: false,
   gatewayAttributeRequestThingsboardShapeOnly: false,
   gatewayEntryWithoutTsIsKeyValues: false,
   provisioningFieldsOptional: false,
@@ -119,6 +141,9 @@ export const QUIRKS_MODES = {
     malformedPayloadStatus: 500,
     dropNullValues: true,
     castNumericStrings: true,
+    bigScaleDoublesAsStrings: true,
+    jsonNullMembersDropped: true,
+    timestampsFromYear10000Dropped: true,
     gatewayAttributeRequestThingsboardShapeOnly: true,
     gatewayEntryWithoutTsIsKeyValues: true,
     provisioningFieldsOptional: true,

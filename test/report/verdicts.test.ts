@@ -369,9 +369,10 @@ test('INCONCLUSIVE requirements: never PASS or FAIL, a real failure elsewhere st
   assert.equal(byId['I-04'].verdict, 'NOT TESTED');
 });
 
-test('a declared deviation that takes scenarios of another requirement: its PASS says so, or it is not proven', () => {
+test('a declared deviation that takes scenarios of another requirement: its PASS says on what it rests, or it is not proven', () => {
   // Z-01 has 4 scenarios: 1 plain, 2 that also check Y-01 (declared), 1 that also checks Y-02 (declared); Y-02's
-  // alternative carries Z-01 too (it checks Z-01 under the declared behaviour), Y-01's does not
+  // alternative carries Z-01 too (it checks Z-01 under the declared behaviour), Y-01's does not. Z-03's only
+  // scenarios all check Y-01 as well.
   const inventory = [
     planned(['@Z-01'], 1),
     planned(['@Z-01', '@Y-01'], 2),
@@ -381,44 +382,84 @@ test('a declared deviation that takes scenarios of another requirement: its PASS
     planned(['@deviation-Y-02', '@Z-01'], 6),
     planned(['@Z-02', '@Y-02'], 7),
     planned(['@Z-02'], 8),
+    planned(['@Z-03', '@Y-01'], 9),
+    planned(['@Z-03', '@Y-01', '@Y-02'], 10),
   ];
-  // every scenario that runs on the target passes; the hooks skip the others (steps/hooks.ts)
+  // every scenario that runs on the target passes unless listed in failing; the hooks skip the others (steps/hooks.ts)
   const runs = (tags: readonly string[], declared: string[]) => {
     const alternativeOf = tags.filter((tag) => tag.startsWith('@deviation-'));
     if (alternativeOf.length) return alternativeOf.some((tag) => declared.includes(tag.slice(11)));
     return !tags.some((tag) => declared.includes(tag.slice(1)));
   };
-  const judge = (deviations: string[]) =>
+  const judge = (deviations: string[], failing: string[] = []) =>
     Object.fromEntries(
       requirementVerdicts(
-        [requirement('Z-01'), requirement('Z-02')],
+        [requirement('Z-01'), requirement('Z-02'), requirement('Z-03')],
         inventory.map((item) => ({
-          ...scenario([...item.tags], runs(item.tags, deviations) ? 'PASSED' : 'SKIPPED'),
+          ...scenario(
+            [...item.tags],
+            !runs(item.tags, deviations)
+              ? 'SKIPPED'
+              : failing.includes(item.location)
+                ? 'FAILED'
+                : 'PASSED',
+          ),
           location: item.location,
         })),
         { capabilities: new Set<string>(), inventory, deviations: new Set(deviations) },
       ).map((result) => [result.id, result]),
     );
   const both = judge(['Y-01', 'Y-02']);
-  assert.equal(both['Z-01'].verdict, 'NOT TESTED');
+  // the scenarios that carry no declared deviation (and Y-02's alternative, which carries Z-01) prove it: PASS, and
+  // the reason says on how many of its scenarios and which deviations took the others
+  assert.equal(both['Z-01'].verdict, 'PASS');
   assert.equal(
     both['Z-01'].reason,
-    'not proven here: 2 of 5 scenarios passed; 3 also check Y-01, Y-02 (declared deviations) and do not run here, and nothing checks @Z-01 in their stead',
+    'PASS on 2 of 5 scenarios; 3 also check Y-01, Y-02 (declared deviations) and do not run here',
   );
   assert.deepEqual(both['Z-01'].setAside, {
     scenarios: 3,
     deviations: ['Y-01', 'Y-02'],
     checkedByAlternatives: false,
   });
+  // no scenario of Z-03 runs here: not proven
+  assert.equal(both['Z-03'].verdict, 'NOT TESTED');
+  assert.equal(
+    both['Z-03'].reason,
+    'not proven here: all 2 of its scenarios also check Y-01, Y-02 (declared deviations) and do not run here',
+  );
   const onlyY02 = judge(['Y-02']);
   assert.equal(onlyY02['Z-01'].verdict, 'PASS');
   assert.equal(
     onlyY02['Z-01'].reason,
-    'PASS on 4 of 5 scenarios; 1 also checks Y-02 (declared deviation) and does not run here, and the alternative scenarios of Y-02 check @Z-01 in their stead',
+    'PASS on 4 of 5 scenarios; 1 also checks Y-02 (declared deviation) and does not run here, and the alternative scenarios of Y-02 check @Z-01 too',
   );
-  // Z-02: its alternative of Y-02 does not carry it; the plain scenario alone is no proof
-  assert.equal(onlyY02['Z-02'].verdict, 'NOT TESTED');
-  assert.match(onlyY02['Z-02'].reason!, /^not proven here: 1 of 2 scenarios passed/);
+  // Z-02: its one scenario without Y-02 proves it; the PASS says the other was set aside
+  assert.equal(onlyY02['Z-02'].verdict, 'PASS');
+  assert.equal(
+    onlyY02['Z-02'].reason,
+    'PASS on 1 of 2 scenarios; 1 also checks Y-02 (declared deviation) and does not run here',
+  );
+  // Z-03 keeps one scenario without Y-02 (it checks Y-01, not declared here)
+  assert.equal(onlyY02['Z-03'].verdict, 'PASS');
+  // a failure of a scenario that runs here is FAIL, whatever was set aside
+  const failed = judge(['Y-01', 'Y-02'], ['f.feature:1']);
+  assert.equal(failed['Z-01'].verdict, 'FAIL');
+  assert.equal(failed['Z-01'].reason, undefined);
+  // a scenario that runs here but was skipped (not for the deviation): not PASS, and the set-aside ones are counted
+  const [skipped] = requirementVerdicts(
+    [requirement('Z-02')],
+    [
+      { ...scenario(['@Z-02', '@Y-02'], 'SKIPPED'), location: 'f.feature:7' },
+      { ...scenario(['@Z-02'], 'SKIPPED'), location: 'f.feature:8' },
+    ],
+    { capabilities: new Set<string>(), inventory, deviations: new Set(['Y-02']) },
+  );
+  assert.equal(skipped.verdict, 'NOT TESTED');
+  assert.equal(
+    skipped.reason,
+    '0 of 1 scenarios ran; the others were skipped; 1 also checks Y-02 (declared deviation) and does not run here',
+  );
   // undecided for another reason: the reason counts the set-aside scenarios too
   const [partial] = requirementVerdicts(
     [requirement('Z-01')],

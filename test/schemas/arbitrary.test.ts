@@ -3,6 +3,10 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
   arbitraryFromSchema,
+  hasLateTs,
+  hasStringValue,
+  payloadPart,
+  storesNothingFor,
   keyArbitrary,
   malformedClientAttributes,
   malformedTelemetry,
@@ -272,4 +276,28 @@ test('the deriver refuses keywords it does not understand instead of guessing', 
     UnsupportedSchemaError,
   );
   assert.throws(() => arbitraryFromSchema({ allOf: [{ type: 'string' }] }), UnsupportedSchemaError);
+});
+
+test('the three payload parts split the valid payloads: each payload is in exactly one, each part draws only its own', () => {
+  // which part a payload belongs to, by what it holds (schemas/arbitrary/payloads.ts payloadPart)
+  const partOf = (payload: ValidPayload) => {
+    if (hasStringValue(payload)) return 'strings';
+    const onlyBooleansAndLongs = payload.expected.every(
+      (entry) => entry.value.type === 'BOOLEAN' || entry.value.type === 'LONG',
+    );
+    return onlyBooleansAndLongs && !hasLateTs(payload) && !storesNothingFor(payload)
+      ? 'booleans-and-longs'
+      : 'doubles-or-json';
+  };
+  for (const form of ['object', 'array', 'timestamped'] as const) {
+    const of = (values: Parameters<typeof validTelemetry>[1]) => validTelemetry(form, values);
+    for (const part of ['booleans-and-longs', 'doubles-or-json', 'strings'] as const)
+      for (const payload of fc.sample(payloadPart(of, part), { numRuns: 40, seed: 7 }))
+        assert.equal(partOf(payload), part, `${form} ${part}: ${payload.body}`);
+  }
+  // every part is drawn from the whole: the full arbitrary yields payloads of each part
+  const seen = new Set(
+    fc.sample(validTelemetry('timestamped'), { numRuns: 300, seed: 11 }).map(partOf),
+  );
+  assert.deepEqual([...seen].sort(), ['booleans-and-longs', 'doubles-or-json', 'strings']);
 });

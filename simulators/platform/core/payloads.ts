@@ -11,6 +11,7 @@ import {
   type Lossless,
   type TypedValue,
 } from '../../../lib/kv/values';
+import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
 import { NO_QUIRKS, type Quirks } from '../quirks';
 import { acceptedTelemetrySchema, type DocumentOf } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
@@ -78,6 +79,12 @@ export function typedEntries(
         typed.value.includes('.') && !/\.\d/.test(typed.value) ? `${typed.value}0` : typed.value,
       );
     }
+    if (quirks.bigScaleDoublesAsStrings && typed.type === 'DOUBLE' && isLosslessNumber(value)) {
+      const plain = plainDecimalOfBigScale((value as LosslessNumber).value);
+      if (plain !== undefined) typed = { type: 'STRING', value: plain };
+    }
+    if (quirks.jsonNullMembersDropped && typed.type === 'JSON')
+      typed = { type: 'JSON', value: withoutNullMembers(typed.value) };
     entries.push([faultyKey(key), faultyValue(typed)]);
   }
   return entries;
@@ -120,6 +127,34 @@ function faultyValue(typed: TypedValue): TypedValue {
         return { type: 'JSON', value: withoutNulls(typed.value) };
       return typed;
   }
+}
+
+/**
+ * ThingsBoard's reading of a decimal number (JsonConverter.buildNumericKeyValueProto): a BigDecimal whose scale is
+ * above 16 becomes a STRING of its plain text (BigDecimal.toPlainString); undefined when the scale is 16 or less.
+ */
+export function plainDecimalOfBigScale(lexeme: string): string | undefined {
+  const match = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(lexeme);
+  if (!match) return undefined;
+  const [, sign, whole, fraction = '', exponent = '0'] = match;
+  const scale = fraction.length - Number(exponent);
+  if (scale <= 16) return undefined;
+  // unscaled digits with `scale` of them after the point (scale > 16 > 0 here)
+  const digits = (whole + fraction).replace(/^0+(?=\d)/, '');
+  const padded = digits.padStart(scale + 1, '0');
+  return `${sign}${padded.slice(0, padded.length - scale)}.${padded.slice(padded.length - scale)}`;
+}
+
+/** The JSON value without the null members of its objects, at any depth; nulls inside arrays stay. */
+function withoutNullMembers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNullMembers);
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, inner]) => inner !== null)
+        .map(([key, inner]) => [key, withoutNullMembers(inner)]),
+    );
+  return value;
 }
 
 function withoutNulls(value: unknown): unknown {
@@ -167,7 +202,7 @@ export function telemetryEntries(
     ? faultActive('HTTP-TEL-02:epoch-timestamp')
     : faultActive('HTTP-TEL-01:epoch-timestamp');
   const plainTs = epoch ? 0 : now;
-  return elements.map((element) => {
+  const records = elements.map((element) => {
     const record = element as Record<string, unknown>;
     if (Object.hasOwn(record, 'ts') && Object.hasOwn(record, 'values'))
       return { ts: timestampOf(record.ts, now), values: typedEntries(record.values, quirks) };
@@ -175,6 +210,17 @@ export function telemetryEntries(
     if (!array && faultActive('HTTP-TEL-01:last-key-dropped')) values.pop();
     return { ts: plainTs, values };
   });
+  return withoutLateRecords(records, quirks);
+}
+
+/** The first millisecond of the year 10000 (10000-01-01T00:00:00Z). */
+const YEAR_10000_MS = 253_402_300_800_000;
+
+/** ThingsBoard (quirk timestampsFromYear10000Dropped) stores no telemetry from the year 10000 on. */
+export function withoutLateRecords<T extends { ts: number }>(records: T[], quirks: Quirks): T[] {
+  return quirks.timestampsFromYear10000Dropped
+    ? records.filter((record) => record.ts < YEAR_10000_MS)
+    : records;
 }
 
 /** The ts of the timestamped form, unless a planted fault ignores it or reads it as seconds. */

@@ -24,7 +24,7 @@ import {
 } from '../../../schemas';
 import { faultActive } from '../../../faults';
 import { BadRequestError } from '../core/errors';
-import { parseValid, typedEntries } from '../core/payloads';
+import { parseValid, typedEntries, withoutLateRecords as withoutLate } from '../core/payloads';
 import { pickAttributes, setMember } from '../core/render';
 import type { AttributeScope, Device } from '../core/model';
 import type { GatewayDevices } from './gateway-devices';
@@ -110,13 +110,16 @@ const HANDLERS: Record<string, Handler> = {
     // every entry is converted before anything is stored: a bad value anywhere refuses the whole message
     const converted = Object.entries(document).map(([name, entries]) => ({
       name,
-      records: entries.map((entry) =>
-        thingsboard && !(Object.hasOwn(entry, 'ts') && Object.hasOwn(entry, 'values'))
-          ? { ts: now, values: typedEntries(entry, quirks) }
-          : {
-              ts: entry.ts === undefined ? now : Number(String(entry.ts)),
-              values: typedEntries(entry.values, quirks),
-            },
+      records: withoutLate(
+        entries.map((entry) =>
+          thingsboard && !(Object.hasOwn(entry, 'ts') && Object.hasOwn(entry, 'values'))
+            ? { ts: now, values: typedEntries(entry, quirks) }
+            : {
+                ts: entry.ts === undefined ? now : Number(String(entry.ts)),
+                values: typedEntries(entry.values, quirks),
+              },
+        ),
+        quirks,
       ),
     }));
     const planned = faultyTelemetry(document, converted, now);
