@@ -458,7 +458,7 @@ test('a declared deviation that takes scenarios of another requirement: its PASS
   assert.equal(skipped.verdict, 'NOT TESTED');
   assert.equal(
     skipped.reason,
-    '0 of 1 scenarios ran; the others were skipped; 1 also checks Y-02 (declared deviation) and does not run here',
+    '0 of 1 scenarios ran; the others were skipped: no reason recorded; 1 also checks Y-02 (declared deviation) and does not run here',
   );
   // undecided for another reason: the reason counts the set-aside scenarios too
   const [partial] = requirementVerdicts(
