@@ -108,9 +108,9 @@ export async function runConformance(options: RunOptions): Promise<number> {
     );
   }
   const redactor = new Redactor();
-  // An embedded target's users are the published demo users ("customer" / "customer"), not secrets: blanking them
-  // would blank the user names in the evidence. A real target's passwords are blanked whatever their length, and
-  // only where they stand whole (redact.ts). Password fields are blanked by name anyway.
+  // The profile's passwords are blanked by value where they stand whole, when they are strong enough to be told from
+  // prose (redact.ts looksLikeSecret): the demo users' "tenant" / "customer" blanked by value broke every
+  // /api/tenant/... path of the report. Password fields and Authorization headers are blanked by name anyway.
   for (const credentials of profile.embedded
     ? []
     : [profile.platform.tenantAdmin, profile.platform.customerUser, profile.platform.sysAdmin]) {
