@@ -206,6 +206,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const handler = (request: IncomingMessage, response: ServerResponse) => {
     if (options.traffic) observeHttp(request, response, options.traffic);
     options.requestArrived?.(request);
+    // HEAD answers as GET without a body, as Spring does for every GET mapping (ThingsBoard); it answered 404 on
+    // every route. Node already sends no body for a HEAD request's response, whatever the route writes.
+    if (request.method === 'HEAD') request.method = 'GET';
     try {
       router.lookup(request, response);
     } catch (error) {

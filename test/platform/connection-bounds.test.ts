@@ -78,3 +78,18 @@ test('connections without a CONNECT are bounded in number; a connected device is
     await platform.close();
   }
 });
+
+test('HEAD answers as GET without a body (as Spring does), where it answered 404 on every route', async () => {
+  const platform = await startPlatform({ httpPort: 0 });
+  try {
+    const url = `${platform.httpUrl}/api/v1/${platform.demo.deviceToken}/attributes`;
+    const get = await fetch(url);
+    assert.equal(get.status, 200);
+    const head = await fetch(url, { method: 'HEAD' });
+    assert.equal(head.status, get.status);
+    assert.equal(head.headers.get('content-type'), get.headers.get('content-type'));
+    assert.equal((await head.arrayBuffer()).byteLength, 0);
+  } finally {
+    await platform.close();
+  }
+});
