@@ -93,3 +93,42 @@ test('HEAD answers as GET without a body (as Spring does), where it answered 404
     await platform.close();
   }
 });
+
+test('a packet identifier 0 and a topic that is not UTF-8 close the connection (MQTT-2.3.1-1, MQTT-1.5.3-1)', async () => {
+  const platform = await startPlatform({ httpPort: 0, mqttPort: 0 });
+  const publish = (topic: Buffer, qos: number, id: number) => {
+    const payload = Buffer.from('{"a":1}');
+    const body = Buffer.concat([
+      Buffer.from([topic.length >> 8, topic.length & 0xff]),
+      topic,
+      qos > 0 ? Buffer.from([id >> 8, id & 0xff]) : Buffer.alloc(0),
+      payload,
+    ]);
+    return Buffer.concat([Buffer.from([0x30 | (qos << 1), body.length]), body]);
+  };
+  try {
+    const cases: Array<[string, Buffer, boolean]> = [
+      [
+        'a valid QoS 1 publish (positive control)',
+        publish(Buffer.from('v1/devices/me/telemetry'), 1, 7),
+        false,
+      ],
+      ['packet identifier 0', publish(Buffer.from('v1/devices/me/telemetry'), 1, 0), true],
+      [
+        'a topic with invalid UTF-8',
+        publish(Buffer.from([0x76, 0x31, 0x2f, 0xc3, 0x28]), 0, 0),
+        true,
+      ],
+    ];
+    for (const [what, bytes, closes] of cases) {
+      const client = await RawMqttClient.open({ url: platform.mqttUrl! });
+      assert.equal(await client.connect(platform.demo.deviceToken, 5000), 0);
+      client.writeRaw(bytes);
+      const closed = await closedWithin(client.socket, 2000);
+      assert.equal(closed !== undefined, closes, what);
+      client.destroy();
+    }
+  } finally {
+    await platform.close();
+  }
+});

@@ -203,6 +203,7 @@ function dispatch(session: MqttSession, packet: Packet): void {
   if (session.closed) return;
   if (packet.cmd !== 'connect' && !session.device && !session.provisionOnly)
     return session.end(REASON.PROTOCOL_ERROR);
+  if (malformed(packet)) return session.end(REASON.MALFORMED_PACKET);
   switch (packet.cmd) {
     case 'connect':
       return handleConnect(session, packet);
@@ -223,6 +224,29 @@ function dispatch(session: MqttSession, packet: Packet): void {
     default:
       return session.end(REASON.PROTOCOL_ERROR);
   }
+}
+
+/**
+ * What the parser lets through and MQTT forbids (issue 26 item 5): a packet identifier 0 on a packet that carries one
+ * (MQTT 3.1.1 §2.3.1, MQTT-2.3.1-1; MQTT 5 §2.2.1), and a topic that is not valid UTF-8 (§1.5.3, MQTT-1.5.3-1): the
+ * parser decodes invalid bytes as U+FFFD, which a valid topic from our clients never holds. Either closes the connection.
+ */
+function malformed(packet: Packet): boolean {
+  const withId =
+    (packet.cmd === 'publish' && (packet.qos ?? 0) > 0) ||
+    packet.cmd === 'subscribe' ||
+    packet.cmd === 'unsubscribe' ||
+    packet.cmd === 'pubrel';
+  if (withId && (packet as { messageId?: number }).messageId === 0) return true;
+  const topics =
+    packet.cmd === 'publish'
+      ? [packet.topic]
+      : packet.cmd === 'subscribe'
+        ? packet.subscriptions.map((subscription) => subscription.topic)
+        : packet.cmd === 'unsubscribe'
+          ? packet.unsubscriptions
+          : [];
+  return topics.some((topic) => typeof topic === 'string' && topic.includes('\uFFFD'));
 }
 
 /** The announced length of the packet the parser is still receiving (-1 when none). */
