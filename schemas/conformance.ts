@@ -136,6 +136,8 @@ export const conformanceReportSchema = {
         scenarios: { type: 'object', additionalProperties: { type: 'integer' } },
         seeds: { type: 'array' },
         couldNotTest: { type: 'string' },
+        /** The run was stopped before its end (Ctrl-C): how; the report holds what ran until then. */
+        interrupted: { type: 'string' },
         /** How loaded the harness was, per worker process. */
         harness: { type: 'array', items: harnessWorkerSchema },
         /** The twin ran asynchronous: the run's seed (src/target/twin-asynchrony.ts). */

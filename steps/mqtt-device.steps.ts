@@ -159,7 +159,9 @@ Then(
 When(
   /^the MQTT device "([^"]*)" publishes the claim (.+)$/,
   async function (this: IotcWorld, local: string, claim: string) {
-    this.lastPublish = await mqttDevice(this, local).claim(JSON.parse(claim));
+    const parsed = JSON.parse(claim) as { secretKey?: string; durationMs?: number };
+    if (typeof parsed.secretKey === 'string') this.redactor.addSecret(parsed.secretKey);
+    this.lastPublish = await mqttDevice(this, local).claim(parsed);
     this.claimsAcknowledgedAt.set(local, Date.now());
   },
 );

@@ -26,6 +26,7 @@ Given(
     secret: string,
   ) {
     const name = this.unique(local);
+    this.redactor.addSecret(secret); // blanked wherever it stands, when it is not an ordinary word
     const profile = await this.track(
       'deviceProfile',
       name,

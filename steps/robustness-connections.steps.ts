@@ -210,6 +210,34 @@ Then(
   },
 );
 
+/**
+ * A CONNECT that never ends: its first bytes, then one more byte every tenth of the CONNECT timeout until the
+ * connection closes or the scenario ends (each byte would restart a deadline that is not absolute). The announced
+ * remaining length is far beyond what is sent, so the CONNECT is never complete.
+ */
+When(
+  'the bare connection {string} sends a CONNECT one byte at a time',
+  function (this: IotcWorld, local: string) {
+    const client = bareClient(this, local);
+    const { mqttConnectTimeoutMs } = this.run.target;
+    // CONNECT, remaining length 200: "MQTT", level 4, ... never finished
+    const bytes = Buffer.from([0x10, 0xc8, 0x01, 0x00, 0x04, 0x4d, 0x51, 0x54, 0x54, 0x04, 0x02]);
+    let next = 0;
+    const drip = setInterval(
+      () => {
+        if (client.closed) return clearInterval(drip);
+        client.writeRaw(bytes.subarray(next % bytes.length, (next % bytes.length) + 1));
+        next += 1;
+      },
+      Math.max(10, Math.floor(mqttConnectTimeoutMs / 10)),
+    );
+    this.cleanups.push({
+      what: `the slow CONNECT of ${local}`,
+      undo: async () => clearInterval(drip),
+    });
+  },
+);
+
 Then(
   'the target closes the bare connection {string} once its CONNECT timeout has passed',
   async function (this: IotcWorld, local: string) {

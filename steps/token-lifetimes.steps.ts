@@ -30,6 +30,16 @@ async function setLifetimes(
     await sysadmin.session.call('GET', '/api/admin/jwtSettings'),
     'GET /api/admin/jwtSettings',
   );
+  // journaled before the change (only the lifetimes, never the signing key): a run killed now still has the next
+  // run or `iotc cleanup` put them back
+  world.run.journal.changingSetting({
+    setting: 'jwtSettings.lifetimes',
+    id: 'system',
+    previous: {
+      tokenExpirationTime: previous.tokenExpirationTime,
+      refreshTokenExpTime: previous.refreshTokenExpTime,
+    },
+  });
   await sysadmin.session.call('POST', '/api/admin/jwtSettings', {
     ...previous,
     tokenExpirationTime: accessSec,
@@ -37,8 +47,10 @@ async function setLifetimes(
   });
   world.cleanups.push({
     what: 'the JWT settings',
-    undo: async () =>
-      void (await sysadmin.session.call('POST', '/api/admin/jwtSettings', previous)),
+    undo: async () => {
+      await sysadmin.session.call('POST', '/api/admin/jwtSettings', previous);
+      world.run.journal.restoredSetting('jwtSettings.lifetimes', 'system');
+    },
   });
   world.adminAuth.lifetimes = { accessSec, refreshSec };
 }

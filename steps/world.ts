@@ -35,10 +35,6 @@ export interface ScenarioGateway {
   driver: MqttGateway;
 }
 
-/** JSON members that carry credentials (the provisioning answer's credentialsValue, say). */
-const SECRET_FIELD =
-  /("(?:credentialsValue|credentialsId|token|refreshToken|accessToken|password)"\s*:\s*)"[^"]*"/g;
-
 export interface ScenarioDevice {
   local: string;
   record: DeviceRecord;
@@ -171,7 +167,7 @@ export class IotcWorld extends World {
 
   /** Text safe to show in a message, log or attachment: no device token, JWT, API key or secret field. */
   redact(text: string): string {
-    return this.redactor.redact(text).replace(SECRET_FIELD, '$1"<redacted>"');
+    return this.redactor.redactEvidence(text);
   }
 
   /** The start of a body for an assertion message, redacted. */

@@ -42,6 +42,12 @@ export const ROBUSTNESS_FAULTS = [
     breaks: 'a TCP connection that never sends CONNECT is kept open for ever',
   },
   {
+    id: 'ROB-CONN-02:connect-deadline-restarts',
+    breaks:
+      'every byte received before the CONNECT restarts the CONNECT deadline: a CONNECT sent one byte at a time keeps the connection open for ever',
+  },
+
+  {
     id: 'ROB-POLL-01:busy-while-polls-held',
     breaks:
       'while 100 or more long-polls are held, every other device API request is answered 503 (as a server whose request threads the polls hold)',

@@ -38,6 +38,14 @@ Feature: Clients that misbehave on the connection
     Then the device "calm" is served meanwhile
     And the target closes the bare connection "silent" once its CONNECT timeout has passed
 
+  @ROB-CONN-02
+  Scenario: A CONNECT sent one byte at a time is closed once the CONNECT timeout has passed since the connection opened
+    Given a device "calm" with an access token
+    And a bare TCP connection "dripping" to the MQTT transport that sends nothing
+    When the bare connection "dripping" sends a CONNECT one byte at a time
+    Then the device "calm" is served meanwhile
+    And the target closes the bare connection "dripping" once its CONNECT timeout has passed
+
   @deviation-ROB-SLOW-01
   Scenario: ThingsBoard queues every update for an MQTT client that stops reading and keeps it connected
     Given an MQTT device "slow" on a bare connection

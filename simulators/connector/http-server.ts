@@ -5,6 +5,7 @@
 import { faultActive } from '../../faults';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { withHandshakeTimeout } from '../../lib/tls/handshake';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { send } from './responses';
@@ -60,7 +61,10 @@ export async function listen(
     });
   };
   const server = options.tls
-    ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
+    ? createHttpsServer(
+        withHandshakeTimeout({ cert: options.tls.cert, key: options.tls.key }),
+        onRequest,
+      )
     : createServer(onRequest);
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {

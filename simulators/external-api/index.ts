@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { withHandshakeTimeout } from '../../lib/tls/handshake';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -79,7 +80,7 @@ export class ExternalApiSimulator {
     const servers: Server[] = [http];
     let httpsUrl: string | undefined;
     if (options.tls) {
-      const https = createHttpsServer(options.tls, handler);
+      const https = createHttpsServer(withHandshakeTimeout(options.tls), handler);
       servers.push(https);
       httpsUrl = `https://${host}:${await listen(https, options.httpsPort ?? 0)}`;
     }

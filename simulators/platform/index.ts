@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { withHandshakeTimeout } from '../../lib/tls/handshake';
 import { observeHttp, type TrafficListener } from './traffic';
 import { serveLandingPage, type LandingFacts } from './landing-page';
 import type { AddressInfo } from 'node:net';
@@ -72,8 +73,12 @@ export interface PlatformOptions {
   adminMaxBodyBytes?: number;
   /** Output an MQTT session may have waiting for a client that does not read (default 4 MiB). */
   mqttMaxPendingOutputBytes?: number;
-  /** Time a new MQTT connection has to send its CONNECT (default 10 s). */
+  /** Time a new MQTT connection has to send its CONNECT, from its start (default 10 s). */
   mqttConnectTimeoutMs?: number;
+  /** MQTT connections without an accepted CONNECT at most, TLS handshakes included (default 1000). */
+  mqttMaxUnconnected?: number;
+  /** Time a TLS connection (HTTPS, mqtts) has to complete its handshake (default lib/tls/handshake.ts, 10 s). */
+  tlsHandshakeTimeoutMs?: number;
   /** The tenant's device limit (tenant profile maxDevices); absent or 0 = unlimited. */
   maxDevices?: number;
   /** Shortest server-side RPC timeout (ThingsBoard's MIN_SERVER_SIDE_RPC_TIMEOUT, default 5000 ms). */
@@ -201,6 +206,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const handler = (request: IncomingMessage, response: ServerResponse) => {
     if (options.traffic) observeHttp(request, response, options.traffic);
     options.requestArrived?.(request);
+    // HEAD answers as GET without a body, as Spring does for every GET mapping (ThingsBoard); it answered 404 on
+    // every route. Node already sends no body for a HEAD request's response, whatever the route writes.
+    if (request.method === 'HEAD') request.method = 'GET';
     try {
       router.lookup(request, response);
     } catch (error) {
@@ -239,7 +247,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
         handler(request, response);
       };
       const httpsPort = await listen(
-        createHttpsServer(options.tls, httpsHandler),
+        createHttpsServer(
+          withHandshakeTimeout(options.tls, options.tlsHandshakeTimeoutMs),
+          httpsHandler,
+        ),
         options.httpsPort,
       );
       httpsUrl = `https://${urlHost}:${httpsPort}`;
@@ -256,6 +267,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
         port: options.mqttPort,
         tlsPort: options.mqttTlsPort,
         connectTimeoutMs: options.mqttConnectTimeoutMs,
+        maxUnconnected: options.mqttMaxUnconnected,
+        tlsHandshakeTimeoutMs: options.tlsHandshakeTimeoutMs,
         maxPendingOutputBytes: options.mqttMaxPendingOutputBytes,
         tls: options.tls,
         traffic: options.traffic,

@@ -2,7 +2,6 @@
 import { Redactor } from '../report/redact';
 import { IotcError } from '../../lib/errors';
 
-const SECRET_QUERY = /([?&](?:accessToken|token|refreshToken|password|secretKey|apiKey)=)[^&#]*/gi;
 const shapes = new Redactor();
 
 /**
@@ -10,7 +9,7 @@ const shapes = new Redactor();
  * secret-named JSON members (token, password, credentialsValue, ...) blanked.
  */
 export function redactForMessage(text: string): string {
-  return shapes.redactEvidence(text.replace(SECRET_QUERY, '$1<redacted>'));
+  return shapes.redactEvidence(text); // query parameters by the same names (secret-fields.ts)
 }
 
 /** An answer of the admin REST API that is not a success: HTTP status, ThingsBoard errorCode and server message. */

@@ -4,7 +4,10 @@
  */
 import { AdminClient } from '../admin-client';
 import { loadProfile, openTarget } from '../target';
+import { existsSync } from 'node:fs';
+import { lockHolder } from '../target/run-lock';
 import {
+  archive,
   cleanupFromJournal,
   journalPath,
   leftovers,
@@ -20,13 +23,23 @@ export async function cleanupTarget(
   const path = journalPath(profile.name);
   const pending = leftovers(path);
   const settings = unrestoredSettings(path);
+  const holder = lockHolder(path);
+  if (holder !== undefined) {
+    log(
+      `iotc cleanup: a run (pid ${holder}) is still running against target "${profile.name}": its entities and settings are in use; stop it first (Ctrl-C cleans up itself)`,
+    );
+    return 1;
+  }
   if (pending.length === 0 && settings.length === 0) {
+    // a journal with nothing left in it is kept as the last complete one (<path>.done), not as a pending one
+    if (existsSync(path)) archive(path);
     log(`iotc cleanup: nothing to clean up for target "${profile.name}" (${path})`);
     return 0;
   }
   if (profile.embedded) {
+    archive(path);
     log(
-      `iotc cleanup: target "${profile.name}" is embedded: its entities ended with the run that created them`,
+      `iotc cleanup: target "${profile.name}" is embedded: its entities and settings ended with the run that made them`,
     );
     return 0;
   }
@@ -58,4 +71,32 @@ export async function cleanupTarget(
     await admin.close();
     await target.close();
   }
+}
+
+/**
+ * The start of a run against a remote target (issue 26 item 4): what an earlier run left (a kill -9, a second Ctrl-C)
+ * is undone first, settings before entities, exactly as `iotc cleanup` would; a lowered device limit left in place
+ * failed 49 scenarios of the next run falsely. Resolves to undefined when the journal is clean (or was cleaned), else
+ * to why the run must not start: a journal it cannot undo remains.
+ */
+export async function undoEarlierRun(
+  targetName: string,
+  log: (line: string) => void = console.error,
+): Promise<string | undefined> {
+  const profile = loadProfile(targetName);
+  if (profile.embedded) return undefined; // every run starts its own reference
+  const path = journalPath(profile.name);
+  const pending = leftovers(path).length;
+  const settings = unrestoredSettings(path).length;
+  if (pending === 0 && settings === 0) return undefined;
+  log(
+    `iotc run: an earlier run against "${profile.name}" left ${settings} changed setting(s) and ${pending} entit${pending === 1 ? 'y' : 'ies'} (${path}); undoing them first`,
+  );
+  const lines: string[] = [];
+  const code = await cleanupTarget(targetName, (line) => {
+    lines.push(line);
+    log(`  ${line}`);
+  });
+  if (code === 0) return undefined;
+  return `an earlier run left changes on target "${profile.name}" that could not be undone (${lines.filter((line) => line.startsWith('NOT ') || line.includes('still running')).join('; ')}); the run would test a changed target. Fix the cause and run: iotc cleanup --target ${targetName}`;
 }

@@ -2,7 +2,7 @@
  * `iotc run`: the conformance suite against a target, with reports and a verdict per requirement.
  * Cucumber runs in this process through its API; the steps open the target named by IOTC_TARGET.
  */
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type * as messages from '@cucumber/messages';
 import { loadConfiguration, loadSupport, runCucumber } from '@cucumber/cucumber/api';
@@ -22,8 +22,9 @@ import {
   loadCatalogue,
   type ConformanceReport,
 } from '../report/conformance';
-import { cleanupTarget } from './cleanup';
-import { creationsSettled, refuseNewEntities } from '../target/journal';
+import { cleanupTarget, undoEarlierRun } from './cleanup';
+import { creationsSettled, journalPath, refuseNewEntities } from '../target/journal';
+import { takeRunLock } from '../target/run-lock';
 import { printSummary, scrubLocalPaths, writeConformanceFiles } from '../report/write';
 import { provenance } from '../report/provenance';
 import { COMPILED, PACKAGE_ROOT } from '../../lib/package-root';
@@ -67,10 +68,33 @@ export class RunOptionsError extends IotcError {
 export async function runConformance(options: RunOptions): Promise<number> {
   // Ctrl-C or a terminated CI job: no new scenario and no new entity; the running scenario finishes (with its own
   // cleanup) and creations in flight are answered; then delete what the run created (its journal says what), and stop
+  // A second signal exits at once, leaving the journal for `iotc cleanup` and saying so (issue 26 item 4); both
+  // write what ran so far as an interrupted (INCOMPLETE) report, and leave no empty report file behind.
+  let partialReport: ((reason: string) => void) | undefined;
+  const stopNow = (signal: NodeJS.Signals) => {
+    const journal = journalPath(loadProfile(options.target).name);
+    console.error(
+      `\niotc run: ${signal} again: exiting now without cleaning up; what this run created or changed is in ${journal}: run iotc cleanup --target ${options.target}`,
+    );
+    finishInterrupted(`interrupted by a second ${signal}: not cleaned up`);
+    process.exit(130);
+  };
+  const finishInterrupted = (reason: string) => {
+    try {
+      partialReport?.(reason);
+    } catch (error) {
+      console.error(`iotc run: the partial report failed: ${(error as Error).message}`);
+    }
+    removeUnfinishedCucumberFiles(resolve(options.reportsDir));
+  };
   const interrupted = async (signal: NodeJS.Signals) => {
+    process.once('SIGINT', stopNow);
+    process.once('SIGTERM', stopNow);
     requestStop();
     refuseNewEntities(signal);
-    console.error(`\niotc run: ${signal}: stopping; the running scenario finishes first`);
+    console.error(
+      `\niotc run: ${signal}: stopping; the running scenario finishes first (${signal} again: exit now)`,
+    );
     const waited = await whenNoScenarioRuns(STOP_WAIT_MS);
     if (waited === 'timed out')
       console.error(
@@ -79,12 +103,21 @@ export async function runConformance(options: RunOptions): Promise<number> {
     console.error('iotc run: cleaning up what this run created');
     creationsSettled()
       .then(() => cleanupTarget(options.target, (line) => console.error(line)))
+      .then((code) => {
+        if (code !== 0)
+          console.error(
+            `iotc run: the cleanup is not complete; run iotc cleanup --target ${options.target}`,
+          );
+      })
       .catch((error: unknown) =>
         console.error(
           `iotc run: cleanup failed: ${(error as Error).message}; run iotc cleanup --target ${options.target}`,
         ),
       )
-      .finally(() => process.exit(130));
+      .finally(() => {
+        finishInterrupted(`interrupted by ${signal}`);
+        process.exit(130);
+      });
   };
   process.once('SIGINT', (signal) => void interrupted(signal));
   process.once('SIGTERM', (signal) => void interrupted(signal));
@@ -109,7 +142,11 @@ export async function runConformance(options: RunOptions): Promise<number> {
         `${formatGaps(profile.name, gaps, catalogue.filter((requirement) => requirement.testable).length)}\n(iotc profile check ${options.target} lists them again)\n`,
       );
   }
-  const unreachable = profile.embedded ? undefined : await preflight(options.target);
+  // one run at a time against a remote target, and it starts by undoing what an earlier (killed) run left
+  if (!profile.embedded) takeRunLock(journalPath(profile.name), profile.name);
+  const unreachable = profile.embedded
+    ? undefined
+    : ((await preflight(options.target)) ?? (await undoEarlierRun(options.target)));
   // the embedded reference's asynchrony (src/target/twin-asynchrony.ts): one seed per run, printed, recorded in
   // conformance.json, and handed to the workers (each derives its own) through the environment
   const twinSeed = runTwinSeed(profile);
@@ -120,9 +157,9 @@ export async function runConformance(options: RunOptions): Promise<number> {
     );
   }
   const redactor = new Redactor();
-  // An embedded target's users are the published demo users ("customer" / "customer"), not secrets: blanking them
-  // would blank the user names in the evidence. A real target's passwords are blanked whatever their length, and
-  // only where they stand whole (redact.ts). Password fields are blanked by name anyway.
+  // The profile's passwords are blanked by value where they stand whole, when they are strong enough to be told from
+  // prose (redact.ts looksLikeSecret): the demo users' "tenant" / "customer" blanked by value broke every
+  // /api/tenant/... path of the report. Password fields and Authorization headers are blanked by name anyway.
   for (const credentials of profile.embedded
     ? []
     : [profile.platform.tenantAdmin, profile.platform.customerUser, profile.platform.sysAdmin]) {
@@ -235,6 +272,42 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const envelopes: messages.Envelope[] = [];
   const progress = options.progress ? undefined : new RunProgress({ out: process.stdout });
   const startedAt = new Date();
+  const reportOf = (finishedAt: Date, interrupted?: string): ConformanceReport => {
+    const scenarios = scenarioResults(envelopes);
+    return buildConformanceReport({
+      version: iotcVersion(),
+      target: targetFacts(profile),
+      startedAt,
+      finishedAt,
+      tagExpression: options.tags ?? '',
+      scenarios,
+      requirements: requirementVerdicts(loadCatalogue(), scenarios, {
+        capabilities: new Set<string>(profile.capabilities ?? []),
+        deviations: new Set(Object.keys(profile.deviations ?? {})),
+        inventory: inventory ?? scenarioInventory(envelopes),
+      }),
+      redactor,
+      harness: harnessFacts(envelopes),
+      provenance: provenance({
+        version: iotcVersion(),
+        tags: options.tags ?? '',
+        paths: options.paths ?? [],
+      }),
+      twin:
+        twinSeed === undefined
+          ? undefined
+          : { asynchronous: true, seed: twinSeed, workers: workers > 1 ? workers : 1 },
+      interrupted,
+    });
+  };
+  // Ctrl-C: what ran so far, marked interrupted (its verdict INCOMPLETE at best)
+  partialReport = (reason) => {
+    const report = reportOf(new Date(), reason);
+    writeConformanceFiles(report, reportsDir, redactor);
+    console.error(
+      `iotc run: ${reason}; the report of what ran (${Object.values(report.run.scenarios).reduce((a, b) => a + b, 0)} scenarios, verdict ${report.verdict}): ${reportsDir}/conformance.json`,
+    );
+  };
   process.env.IOTC_TARGET = options.target;
   const { success } = await runCucumber(
     { ...runConfiguration, support },
@@ -253,35 +326,11 @@ export async function runConformance(options: RunOptions): Promise<number> {
   process.off('SIGTERM', interrupted);
   const finishedAt = new Date();
 
+  partialReport = undefined;
   for (const file of Object.values(reportFiles)) redactFile(join(reportsDir, file), redactor);
+  const report = reportOf(finishedAt);
   const scenarios = scenarioResults(envelopes);
-  const capabilities = new Set<string>(profile.capabilities ?? []);
-  const deviations = new Set(Object.keys(profile.deviations ?? {}));
-  const requirements = requirementVerdicts(loadCatalogue(), scenarios, {
-    capabilities,
-    deviations,
-    inventory: inventory ?? scenarioInventory(envelopes),
-  });
-  const report = buildConformanceReport({
-    version: iotcVersion(),
-    target: targetFacts(profile),
-    startedAt,
-    finishedAt,
-    tagExpression: options.tags ?? '',
-    scenarios,
-    requirements,
-    redactor,
-    harness: harnessFacts(envelopes),
-    provenance: provenance({
-      version: iotcVersion(),
-      tags: options.tags ?? '',
-      paths: options.paths ?? [],
-    }),
-    twin:
-      twinSeed === undefined
-        ? undefined
-        : { asynchronous: true, seed: twinSeed, workers: workers > 1 ? workers : 1 },
-  });
+  const { requirements } = report;
   writeReports(report, reportsDir, redactor);
 
   const failedScenarios = scenarios.filter(
@@ -366,6 +415,23 @@ function writeReports(report: ConformanceReport, reportsDir: string, redactor: R
   console.log(
     `\nReports: ${reportsDir}/{conformance.json (+ .sha256),conformance.html,junit.xml,badge.svg,cucumber.html,cucumber.json}`,
   );
+}
+
+/**
+ * cucumber's own report files of an interrupted run: its JSON formatter writes only at the end (a Ctrl-C left a
+ * 0-byte cucumber.json), its HTML page ends with the run. An empty or unfinished one is removed rather than left as
+ * if it were a report; conformance.json says what ran.
+ */
+function removeUnfinishedCucumberFiles(reportsDir: string): void {
+  for (const [file, end] of [
+    ['cucumber.json', /\]\s*$/],
+    ['cucumber.html', /<\/html>\s*$/],
+  ] as const) {
+    const path = join(reportsDir, file);
+    if (!existsSync(path)) continue;
+    const text = readFileSync(path, 'utf8');
+    if (!end.test(text)) rmSync(path, { force: true });
+  }
 }
 
 function redactFile(path: string, redactor: Redactor): void {

@@ -76,6 +76,8 @@ export interface ConformanceReport {
     seeds: unknown[];
     /** Why nothing was tested, when the target could not be reached or logged in to before the run. */
     couldNotTest?: string;
+    /** The run was stopped before its end (Ctrl-C, SIGTERM): how; the report holds what ran until then. */
+    interrupted?: string;
     /**
      * The embedded reference ran asynchronous (src/target/twin-asynchrony.ts): the run's seed (replay with
      * IOTC_TWIN_SEED and the same number of workers, each of which derived its own seed from it).
@@ -132,6 +134,8 @@ export function buildConformanceReport(input: {
   requirements: RequirementResult[];
   redactor: Redactor;
   couldNotTest?: string;
+  /** The run was stopped before its end: how (the report is partial, its verdict INCOMPLETE at best). */
+  interrupted?: string;
   provenance?: Provenance;
   twin?: TwinRunFacts;
   harness?: HarnessWorker[];
@@ -197,6 +201,7 @@ export function buildConformanceReport(input: {
           })),
       ),
       ...(input.couldNotTest ? { couldNotTest: input.couldNotTest } : {}),
+      ...(input.interrupted ? { interrupted: input.interrupted } : {}),
       ...(input.twin ? { twin: input.twin } : {}),
       ...(input.harness?.length ? { harness: input.harness } : {}),
     },
@@ -288,6 +293,9 @@ export function formatSummary(report: ConformanceReport): string {
   return [
     `Conformance of target "${report.target.name}": ${overallVerdict(report)}${because ? ` (${because})` : ''}${report.provenance && !report.provenance.selection.full ? ` (partial run: ${[report.provenance.selection.tags, ...report.provenance.selection.paths].filter(Boolean).join(' ')})` : ''}`,
     ...(report.run.couldNotTest ? [`NOTHING TESTED: ${report.run.couldNotTest}`] : []),
+    ...(report.run.interrupted
+      ? [`INTERRUPTED: ${report.run.interrupted}; what ran until then`]
+      : []),
     line(header),
     ...rows.map(line),
     ...(failures.length ? ['', ...failures] : []),

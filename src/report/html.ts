@@ -155,6 +155,7 @@ export function conformanceHtml(report: ConformanceReport): string {
 <div class="meta">iotc ${escapeHtml(report.tool.version)} · ${escapeHtml(report.run.startedAt)} · ${Math.round(report.run.durationMs / 100) / 10} s ·
 HTTP ${escapeHtml(report.target.httpUrl)} · capabilities: ${escapeHtml(report.target.capabilities.join(', ') || 'none')}</div>
 ${report.run.couldNotTest ? `<p class="could-not-test"><strong>Nothing was tested:</strong> ${escapeHtml(report.run.couldNotTest)}</p>` : ''}
+${report.run.interrupted ? `<p class="could-not-test"><strong>Interrupted:</strong> ${escapeHtml(report.run.interrupted)}; this report holds only what ran until then.</p>` : ''}
 ${provenanceHtml(report)}
 <h2>Summary per interface</h2>
 <table class="summary">

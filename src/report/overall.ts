@@ -11,7 +11,7 @@ import { NETWORK_FAILED } from '../../steps/support/transport';
 
 /** What the overall verdict reads of a conformance report (conformance.ts builds the report with it). */
 interface VerdictSummaryInput {
-  run: { couldNotTest?: unknown };
+  run: { couldNotTest?: unknown; interrupted?: string };
   requirements: ReadonlyArray<{
     testable: boolean;
     verdict: Verdict;
@@ -25,6 +25,8 @@ export function overallVerdict(report: VerdictSummaryInput): OverallVerdict {
   if (report.run.couldNotTest) return 'NOT TESTED';
   const testable = report.requirements.filter((requirement) => requirement.testable);
   if (testable.some((requirement) => requirement.verdict === 'FAIL')) return 'NOT CONFORMANT';
+  // an interrupted run is partial whatever it reached: a FAIL it found stands, nothing else is a whole verdict
+  if (report.run.interrupted) return 'INCOMPLETE';
   if (testable.every((requirement) => requirement.verdict === 'NOT TESTED')) return 'NOT TESTED';
   if (testable.some((requirement) => ['NOT TESTED', 'INCONCLUSIVE'].includes(requirement.verdict)))
     return 'INCOMPLETE';
@@ -36,6 +38,8 @@ export function overallVerdict(report: VerdictSummaryInput): OverallVerdict {
  * starved / the network failed" (the causes their scenarios' errors name); undefined when none is.
  */
 export function overallReason(report: VerdictSummaryInput): string | undefined {
+  if (report.run.interrupted && !report.run.couldNotTest)
+    return `${report.run.interrupted}: the report holds only what ran until then`;
   const undecided = report.requirements.filter(
     (requirement) => requirement.testable && requirement.verdict === 'INCONCLUSIVE',
   );

@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { AdminClient } from '../admin-client';
 import { AdminApiError } from '../admin-client';
 import { IotcError } from '../../lib/errors';
+import { toPlain } from '../../lib/kv/values';
 
 export type EntityKind = 'device' | 'deviceProfile' | 'otaPackage' | 'apiKey';
 
@@ -25,21 +26,34 @@ interface JournalEntry {
   at: number;
 }
 
-/** A target setting a run may change; `id` names what holds it (the tenant profile). */
-type SettingName = 'tenantProfile.maxDevices';
+/**
+ * A target setting a run may change, and what holds it (`id`): the default tenant profile's device limit
+ * (tenant-limits capability), the system's JWT token lifetimes (jwt-settings capability; `id` is `system`). Every
+ * step that changes a tenant or system setting journals it here BEFORE the change (issue 26 item 4): a run killed
+ * in between leaves the value it had, which the end of the run, `iotc cleanup` and the start of the next run put back.
+ * Only the values the run changes are journaled (never the JWT signing key the settings also hold).
+ */
+export type SettingName = 'tenantProfile.maxDevices' | 'jwtSettings.lifetimes';
 
-interface SettingChange {
-  setting: SettingName;
-  id: string;
-  /** The value before the run changed it: what cleanup restores. */
-  previous: number;
+/** The JWT settings' lifetimes (seconds) a run changes. */
+export interface TokenLifetimes {
+  tokenExpirationTime: number;
+  refreshTokenExpTime: number;
 }
+
+export type SettingChange =
+  | {
+      setting: 'tenantProfile.maxDevices';
+      id: string /** what cleanup restores */;
+      previous: number;
+    }
+  | { setting: 'jwtSettings.lifetimes'; id: string; previous: TokenLifetimes };
 
 interface SettingEntry {
   event: 'setting-changing' | 'setting-restored';
   setting: SettingName;
   id: string;
-  previous?: number;
+  previous?: number | TokenLifetimes;
   runId: string;
   at: number;
 }
@@ -168,15 +182,51 @@ export function unrestoredSettings(path: string, runId?: string): SettingChange[
     if (entry.event === 'setting-restored') open.delete(key);
     else if (!open.has(key) && entry.previous !== undefined)
       open.set(key, {
-        setting: entry.setting,
-        id: entry.id,
-        previous: entry.previous,
+        ...({ setting: entry.setting, id: entry.id, previous: entry.previous } as SettingChange),
         runId: entry.runId,
       });
   }
   return [...open.values()]
     .filter((change) => runId === undefined || change.runId === runId)
-    .map(({ setting, id, previous }) => ({ setting, id, previous }));
+    .map(({ runId: _run, ...change }) => change as SettingChange);
+}
+
+/** Puts one journaled setting back to its previous value (through the system administrator). */
+async function restoreSetting(sysadmin: AdminClient, change: SettingChange): Promise<void> {
+  switch (change.setting) {
+    case 'tenantProfile.maxDevices': {
+      const profile = await sysadmin.defaultTenantProfile();
+      const profileId = (profile.id as { id?: string } | undefined)?.id;
+      if (profileId !== change.id)
+        throw new Error(`the default tenant profile is now ${profileId}`);
+      const configuration = (profile.profileData as { configuration: { maxDevices?: number } })
+        .configuration;
+      configuration.maxDevices = change.previous;
+      await sysadmin.saveTenantProfile(profile);
+      return;
+    }
+    case 'jwtSettings.lifetimes': {
+      // the settings as they are now (their signing key included, which the journal never holds), with the
+      // lifetimes they had before the run
+      const current = toPlain(
+        (await sysadmin.session.call('GET', '/api/admin/jwtSettings')).json,
+      ) as Record<string, unknown>;
+      await sysadmin.session.call('POST', '/api/admin/jwtSettings', {
+        ...current,
+        ...change.previous,
+      });
+      return;
+    }
+  }
+}
+
+/** How a journaled setting change is named in messages. */
+function settingLabel(change: SettingChange): string {
+  const previous =
+    typeof change.previous === 'number'
+      ? String(change.previous)
+      : `access ${change.previous.tokenExpirationTime} s, refresh ${change.previous.refreshTokenExpTime} s`;
+  return `${change.setting} of ${change.id} back to ${previous}`;
 }
 
 /**
@@ -192,20 +242,13 @@ export async function restoreSettingsFromJournal(
   const failed: string[] = [];
   const journal = new CleanupJournal(path, 'cleanup');
   for (const change of unrestoredSettings(path, runId)) {
-    const label = `${change.setting} of ${change.id} back to ${change.previous}`;
+    const label = settingLabel(change);
     if (!sysadmin) {
       failed.push(`${label}: the target profile has no platform.sysAdmin to restore it with`);
       continue;
     }
     try {
-      const profile = await sysadmin.defaultTenantProfile();
-      const profileId = (profile.id as { id?: string } | undefined)?.id;
-      if (profileId !== change.id)
-        throw new Error(`the default tenant profile is now ${profileId}`);
-      const configuration = (profile.profileData as { configuration: { maxDevices?: number } })
-        .configuration;
-      configuration.maxDevices = change.previous;
-      await sysadmin.saveTenantProfile(profile);
+      await restoreSetting(sysadmin, change);
       journal.restoredSetting(change.setting, change.id);
       restored.push(label);
     } catch (error) {
@@ -294,7 +337,7 @@ export async function cleanupFromJournal(
  * Renames the journal to `<path>.done`. The workers of a parallel run finish at about the same time and each may find
  * the journal empty: the one that renames it second finds it gone, which is the same outcome.
  */
-function archive(path: string): void {
+export function archive(path: string): void {
   try {
     renameSync(path, `${path}.done`);
   } catch (error) {

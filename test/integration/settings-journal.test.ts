@@ -5,12 +5,12 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPlatform, type RunningPlatform } from '../../simulators/platform';
 import { AdminClient } from '../../src/admin-client';
-import { cleanupTarget } from '../../src/cli/cleanup';
+import { cleanupTarget, undoEarlierRun } from '../../src/cli/cleanup';
 import { CleanupJournal, journalPath, unrestoredSettings } from '../../src/target/journal';
 
 let platform: RunningPlatform;
@@ -107,5 +107,92 @@ test('without a system administrator in the profile, cleanup says what it could 
     (profile.profileData as { configuration: { maxDevices?: number } }).configuration.maxDevices =
       0;
     await sysadmin.saveTenantProfile(profile);
+  }
+});
+
+async function lifetimes(): Promise<{ tokenExpirationTime: number; refreshTokenExpTime: number }> {
+  return (await sysadmin.session.call('GET', '/api/admin/jwtSettings')).json as {
+    tokenExpirationTime: number;
+    refreshTokenExpTime: number;
+  };
+}
+
+test('a run killed during the JWT-settings scenario: the next run puts the token lifetimes back before it starts, and the journal is archived', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-settings-'));
+  process.env.IOTC_STATE_DIR = join(dir, 'state');
+  try {
+    const before = await lifetimes();
+    const path = journalPath('settings-jwt', process.env.IOTC_STATE_DIR);
+    // what the jwt-settings step does before it changes them, then the change; then the run is killed
+    new CleanupJournal(path, 'killed-run').changingSetting({
+      setting: 'jwtSettings.lifetimes',
+      id: 'system',
+      previous: {
+        tokenExpirationTime: Number(before.tokenExpirationTime),
+        refreshTokenExpTime: Number(before.refreshTokenExpTime),
+      },
+    });
+    await sysadmin.session.call('POST', '/api/admin/jwtSettings', {
+      ...before,
+      tokenExpirationTime: 2,
+      refreshTokenExpTime: 60,
+    });
+    assert.equal(Number((await lifetimes()).tokenExpirationTime), 2);
+    const lines: string[] = [];
+    const refusal = await undoEarlierRun(writeProfile(dir, 'settings-jwt', true), (line) =>
+      lines.push(line),
+    );
+    assert.equal(refusal, undefined, lines.join('\n'));
+    const after = await lifetimes();
+    assert.equal(Number(after.tokenExpirationTime), Number(before.tokenExpirationTime));
+    assert.equal(Number(after.refreshTokenExpTime), Number(before.refreshTokenExpTime));
+    assert.ok(
+      lines.some((line) => line.includes('restored jwtSettings.lifetimes')),
+      lines.join('\n'),
+    );
+    assert.equal(existsSync(path), false, 'the journal is archived once everything is undone');
+    assert.equal(existsSync(`${path}.done`), true);
+  } finally {
+    delete process.env.IOTC_STATE_DIR;
+  }
+});
+
+test('the next run refuses to start while a journal it cannot undo remains, saying why', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-settings-'));
+  process.env.IOTC_STATE_DIR = join(dir, 'state');
+  try {
+    await killedRunLeaves('settings-refuse', process.env.IOTC_STATE_DIR);
+    const refusal = await undoEarlierRun(writeProfile(dir, 'settings-refuse', false), () => {});
+    assert.match(
+      refusal ?? '',
+      /could not be undone.*tenantProfile\.maxDevices.*platform\.sysAdmin/,
+    );
+    assert.match(refusal ?? '', /iotc cleanup --target/);
+  } finally {
+    delete process.env.IOTC_STATE_DIR;
+    const profile = await sysadmin.defaultTenantProfile();
+    (profile.profileData as { configuration: { maxDevices?: number } }).configuration.maxDevices =
+      0;
+    await sysadmin.saveTenantProfile(profile);
+  }
+});
+
+test('iotc cleanup archives a journal with nothing left in it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-settings-'));
+  process.env.IOTC_STATE_DIR = join(dir, 'state');
+  try {
+    const path = journalPath('settings-empty', process.env.IOTC_STATE_DIR);
+    const journal = new CleanupJournal(path, 'done-run');
+    journal.intend('device', 'iotc-settings-x');
+    journal.deleted('device', 'iotc-settings-x');
+    const lines: string[] = [];
+    assert.equal(
+      await cleanupTarget(writeProfile(dir, 'settings-empty', true), (l) => lines.push(l)),
+      0,
+    );
+    assert.match(lines.join('\n'), /nothing to clean up/);
+    assert.equal(existsSync(path), false);
+  } finally {
+    delete process.env.IOTC_STATE_DIR;
   }
 });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Redactor, REDACTED } from '../../src/report/redact';
+import { looksLikeSecret, Redactor, REDACTED } from '../../src/report/redact';
+import { SECRET_FIELD_NAMES } from '../../src/report/secret-fields';
 import { mintJwt } from '../support/jwt';
 
 test('redacts secrets by shape and by value', async () => {
@@ -47,19 +48,48 @@ test('redacting JSON text or HTML never eats an escape or markup, and prose elli
   );
 });
 
-test('known secrets are blanked whole, at any length, never inside a longer word', () => {
+test('known secrets are blanked whole, never inside a longer word; ordinary words are not blanked by value', () => {
   const redactor = new Redactor();
-  redactor.addSecret('customer'); // a password that is also the start of common words
-  redactor.addSecret('pw7'); // shorter than any length rule would keep
+  // the demo passwords: ordinary words, blanked where they are carried (fields, headers), never by value
+  assert.equal(redactor.addSecret('customer'), false);
+  assert.equal(redactor.addSecret('tenant'), false);
+  assert.equal(redactor.addSecret('pw7'), true); // short, but not a word
+  assert.equal(redactor.addSecret('Sec0nd-factor'), true);
   const text =
-    '{"customerId":"c1","password was":"customer","note":"pw7, not pw7x","user":"x-customer"}';
+    '{"customerId":"c1","said":"pw7, not pw7x","user":"x-customer","path":"/api/tenant/devices","login":{"username":"tenant@thingsboard.org","password":"tenant"}}';
   assert.equal(
-    redactor.redact(text),
-    `{"customerId":"c1","password was":"${REDACTED}","note":"${REDACTED}, not pw7x","user":"x-customer"}`,
+    redactor.redactEvidence(text),
+    `{"customerId":"c1","said":"${REDACTED}, not pw7x","user":"x-customer","path":"/api/tenant/devices","login":{"username":"tenant@thingsboard.org","password":"${REDACTED}"}}`,
   );
   // special characters in a secret are matched literally
   redactor.addSecret('a.b*c');
   assert.equal(redactor.redact('x a.b*c y aXbbc'), `x ${REDACTED} y aXbbc`);
+});
+
+test('what looks like a secret: 12 characters or more, or not a plain word', () => {
+  for (const word of ['tenant', 'customer', 'Customer', 'SYSADMIN', 'brief'])
+    assert.equal(looksLikeSecret(word), false, word);
+  for (const secret of [
+    's3cret',
+    'mqtt-secret',
+    'gw-s3cret',
+    'A1_TEST_TOKEN',
+    'abcdefghijkl',
+    'camelCase',
+  ])
+    assert.equal(looksLikeSecret(secret), true, secret);
+});
+
+test('statement placeholders and curl lines survive: only the credential is blanked', () => {
+  const redactor = new Redactor();
+  redactor.addSecret('tenant');
+  const statement = 'POST /api/v1/{access_token}/telemetry publishes; see /api/tenant/devices';
+  assert.equal(redactor.redact(statement), statement);
+  const curl = `curl -X POST http://h/api/auth/login -d '{"username":"tenant@thingsboard.org","password":"tenant"}'`;
+  assert.equal(
+    redactor.redactEvidence(curl),
+    `curl -X POST http://h/api/auth/login -d '{"username":"tenant@thingsboard.org","password":"${REDACTED}"}'`,
+  );
 });
 
 test('evidence blanks credential fields by name, not generic ones such as value', () => {
@@ -76,4 +106,18 @@ test('evidence blanks credential fields by name, not generic ones such as value'
     credentialsValue: REDACTED,
     token: REDACTED,
   });
+});
+
+test('every name of the one list is blanked, in a JSON body, in a body serialized again, and in a query', () => {
+  const redactor = new Redactor();
+  for (const name of SECRET_FIELD_NAMES) {
+    const body = JSON.stringify({ [name]: 'visible-value', name: 'n' });
+    assert.equal(redactor.redactEvidence(body), `{"${name}":"${REDACTED}","name":"n"}`, name);
+    const twice = JSON.stringify({ body });
+    assert.ok(!redactor.redactEvidence(twice).includes('visible-value'), `${name} escaped`);
+    assert.ok(
+      !redactor.redactEvidence(`/api/x?${name}=visible-value&a=1`).includes('visible-value'),
+      `${name} query`,
+    );
+  }
 });

@@ -16,7 +16,8 @@ import type { PlatformCore } from '../core/platform-core';
 import type { Quirks } from '../quirks';
 import type { ClientRpcHandler } from '../http/context';
 import { handleConnect } from './connect';
-import { DEFAULT_CONNECT_TIMEOUT_MS, Liveness } from './liveness';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MAX_UNCONNECTED, Liveness } from './liveness';
+import { withHandshakeTimeout } from '../../../lib/tls/handshake';
 import { handleDisconnect } from './disconnect';
 import { handlePing } from './ping';
 import { handlePublish, handlePubrel } from './publish';
@@ -54,8 +55,12 @@ interface MqttTransportOptions {
   traffic?: TrafficListener;
   /** Output waiting for a client that does not read before it is disconnected (default 4 MiB). */
   maxPendingOutputBytes?: number;
-  /** Time a new connection has to send its CONNECT (default DEFAULT_CONNECT_TIMEOUT_MS). */
+  /** Time a new connection has to send its CONNECT, from its start (default DEFAULT_CONNECT_TIMEOUT_MS). */
   connectTimeoutMs?: number;
+  /** Time a TLS connection has to complete its handshake (default lib/tls/handshake.ts). */
+  tlsHandshakeTimeoutMs?: number;
+  /** Connections without an accepted CONNECT at most, handshakes included (default DEFAULT_MAX_UNCONNECTED). */
+  maxUnconnected?: number;
   /**
    * Holds the PUBACK of every v1/gateway/connect this long (`iotc certify gateway`): a gateway that publishes for
    * the device before the PUBACK came then does so where the trace shows it (docs/reference/interfaces.md rule 4 recommends the
@@ -84,6 +89,26 @@ export async function startMqttTransport(
     maxPendingOutputBytes: options.maxPendingOutputBytes ?? DEFAULT_MAX_PENDING_OUTPUT_BYTES,
   };
   const sessions = new Set<MqttSession>();
+  // connections without an accepted CONNECT (TLS handshakes included), bounded: each holds a file handle until its
+  // deadline, and 20,000 idle ones exhausted them (issue 26 item 5). ThingsBoard mode has no deadline and no bound.
+  const bounded = !options.quirks.mqttNoIdleTimeouts;
+  const maxUnconnected = options.maxUnconnected ?? DEFAULT_MAX_UNCONNECTED;
+  const unconnected = new Map<string, () => void>();
+  const keyOf = (socket: Socket) => `${socket.remoteAddress}:${socket.remotePort}`;
+  /** A new TCP connection: closed at once beyond the bound, else counted until its CONNECT or its end. */
+  const admit = (raw: Socket): void => {
+    if (!bounded) return;
+    if (unconnected.size >= maxUnconnected) {
+      raw.destroy();
+      return;
+    }
+    const key = keyOf(raw);
+    const release = () => {
+      if (unconnected.get(key) === release) unconnected.delete(key);
+    };
+    unconnected.set(key, release);
+    raw.once('close', release);
+  };
   const accept = (socket: Socket) => {
     socket.setNoDelay(true);
     const session = new MqttSession(socket, context);
@@ -108,7 +133,10 @@ export async function startMqttTransport(
       const connecting = packet.cmd === 'connect' && !session.device;
       dispatch(session, packet);
       // an accepted CONNECT leaves the session open (a refused one ends it)
-      if (connecting && !session.closed) liveness.connected(packet.keepalive ?? 0);
+      if (connecting && !session.closed) {
+        liveness.connected(packet.keepalive ?? 0);
+        unconnected.get(keyOf(socket))?.();
+      }
     });
     session.parser.on('error', (error: Error) => {
       context.logger.debug({ err: error }, 'malformed MQTT packet');
@@ -143,11 +171,20 @@ export async function startMqttTransport(
       });
     });
   const urlHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const port = await listen(createServer(accept), options.port);
+  const plain = createServer(accept);
+  plain.on('connection', admit);
+  const port = await listen(plain, options.port);
   let tlsUrl: string | undefined;
   if (options.tlsPort !== undefined) {
     if (!options.tls) throw new Error('MQTT tlsPort needs tls (cert and key)');
-    tlsUrl = `mqtts://${urlHost}:${await listen(createTlsServer(options.tls, accept) as unknown as Server, options.tlsPort)}`;
+    // the handshake has its own deadline; the CONNECT deadline starts once it is done
+    const secure = createTlsServer(
+      withHandshakeTimeout(options.tls, options.tlsHandshakeTimeoutMs),
+      accept,
+    );
+    secure.on('connection', admit);
+    secure.on('tlsClientError', (_error, socket) => socket.destroy());
+    tlsUrl = `mqtts://${urlHost}:${await listen(secure as unknown as Server, options.tlsPort)}`;
   }
   options.logger.info({ port }, 'reference MQTT transport listening');
   return {
@@ -166,6 +203,7 @@ function dispatch(session: MqttSession, packet: Packet): void {
   if (session.closed) return;
   if (packet.cmd !== 'connect' && !session.device && !session.provisionOnly)
     return session.end(REASON.PROTOCOL_ERROR);
+  if (malformed(packet)) return session.end(REASON.MALFORMED_PACKET);
   switch (packet.cmd) {
     case 'connect':
       return handleConnect(session, packet);
@@ -186,6 +224,29 @@ function dispatch(session: MqttSession, packet: Packet): void {
     default:
       return session.end(REASON.PROTOCOL_ERROR);
   }
+}
+
+/**
+ * What the parser lets through and MQTT forbids (issue 26 item 5): a packet identifier 0 on a packet that carries one
+ * (MQTT 3.1.1 §2.3.1, MQTT-2.3.1-1; MQTT 5 §2.2.1), and a topic that is not valid UTF-8 (§1.5.3, MQTT-1.5.3-1): the
+ * parser decodes invalid bytes as U+FFFD, which a valid topic from our clients never holds. Either closes the connection.
+ */
+function malformed(packet: Packet): boolean {
+  const withId =
+    (packet.cmd === 'publish' && (packet.qos ?? 0) > 0) ||
+    packet.cmd === 'subscribe' ||
+    packet.cmd === 'unsubscribe' ||
+    packet.cmd === 'pubrel';
+  if (withId && (packet as { messageId?: number }).messageId === 0) return true;
+  const topics =
+    packet.cmd === 'publish'
+      ? [packet.topic]
+      : packet.cmd === 'subscribe'
+        ? packet.subscriptions.map((subscription) => subscription.topic)
+        : packet.cmd === 'unsubscribe'
+          ? packet.unsubscriptions
+          : [];
+  return topics.some((topic) => typeof topic === 'string' && topic.includes('\uFFFD'));
 }
 
 /** The announced length of the packet the parser is still receiving (-1 when none). */

@@ -13,8 +13,16 @@ import { faultActive } from '../../../faults';
  */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * Default number of connections that have not (yet) had a CONNECT accepted, TLS handshakes under way included; a
+ * connection beyond it is closed at once (issue 26 item 5: each holds a file handle until its deadline).
+ */
+export const DEFAULT_MAX_UNCONNECTED = 1000;
+
 export class Liveness {
   private timer: NodeJS.Timeout | undefined;
+  /** Until the CONNECT is accepted the deadline is absolute: a CONNECT sent one byte a second must not outlive it. */
+  private connecting = true;
 
   /** Without a connect timeout (quirks mode thingsboard-4.3) neither the CONNECT nor the keep-alive is awaited. */
   private readonly enforced: boolean;
@@ -28,14 +36,16 @@ export class Liveness {
       this.timer = setTimeout(() => expired('connect'), connectTimeoutMs).unref();
   }
 
-  /** The client sent something: the current deadline starts again. */
+  /** The client sent something: the keep-alive deadline starts again (the CONNECT deadline does not move). */
   heard(): void {
-    this.timer?.refresh();
+    if (!this.connecting || faultActive('ROB-CONN-02:connect-deadline-restarts'))
+      this.timer?.refresh();
   }
 
   /** The CONNECT was accepted: from now on the client's keep-alive (seconds; 0 = none) sets the deadline. */
   connected(keepAliveSeconds: number): void {
     this.stop();
+    this.connecting = false;
     if (this.enforced && keepAliveSeconds > 0)
       this.timer = setTimeout(() => this.expired('keep-alive'), keepAliveSeconds * 1500).unref();
   }

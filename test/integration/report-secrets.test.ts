@@ -1,0 +1,113 @@
+/**
+ * No secret in a run's reports (issue 26 item 6): a run of the claiming and provisioning features, whose evidence
+ * carries claim secret keys and provisioning secrets in request bodies, MQTT payloads and answers, writes none of
+ * them. The feature source itself (step text, doc strings) is public and is what cucumber.json / cucumber.html
+ * reproduce; everything else (conformance.json and its page, junit.xml, the attachments of cucumber.json) is searched
+ * for every secret the features use. Also: no false redaction of ordinary words (`/api/tenant/...` stays).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exitOf, spawnIotc } from '../support/children';
+import { looksLikeSecret } from '../../src/report/redact';
+import { SECRET_FIELD_NAMES } from '../../src/report/secret-fields';
+
+const FEATURES = [
+  'features/http-device-api/claim.feature',
+  'features/http-device-api/provision.feature',
+  'features/mqtt-device-api/claim-provision-firmware.feature',
+  'features/mqtt-gateway-api/claim.feature',
+];
+
+/** Every secret key and provisioning secret the features above use (strong enough to be searched for). */
+function secretsOf(root: string): string[] {
+  const found = new Set<string>();
+  for (const feature of FEATURES) {
+    const text = readFileSync(join(root, feature), 'utf8');
+    for (const pattern of [
+      /secret key "([^"]+)"/g,
+      /and secret "([^"]+)"/g,
+      /"(?:secretKey|provisionDeviceSecret)": "([^"<]+)"/g,
+    ])
+      for (const match of text.matchAll(pattern))
+        if (looksLikeSecret(match[1])) found.add(match[1]); // "wrong", "brief": blanked by field name only
+  }
+  return [...found];
+}
+
+/** cucumber.json without the feature source: what the run added (attachments, error messages). */
+function runOutputOf(cucumberJson: string): string {
+  const features = JSON.parse(cucumberJson) as Array<{
+    elements: Array<{
+      steps: Array<{
+        name?: string;
+        doc_string?: unknown;
+        rows?: unknown;
+        embeddings?: Array<{ data: string; mime_type: string }>;
+        result?: { error_message?: string };
+      }>;
+    }>;
+  }>;
+  const out: string[] = [];
+  for (const feature of features)
+    for (const element of feature.elements)
+      for (const step of element.steps) {
+        for (const embedding of step.embeddings ?? [])
+          out.push(
+            embedding.mime_type.startsWith('text/') || embedding.mime_type.includes('json')
+              ? Buffer.from(embedding.data, 'base64').toString('utf8') + embedding.data
+              : embedding.data,
+          );
+        if (step.result?.error_message) out.push(step.result.error_message);
+      }
+  return out.join('\n');
+}
+
+test('the reports of a claiming and provisioning run show none of the secrets it used', {
+  timeout: 600_000, // a hang guard only
+}, async () => {
+  const root = join(__dirname, '..', '..');
+  const secrets = secretsOf(root);
+  assert.ok(secrets.length >= 6, `the features use secrets: ${secrets.join(', ')}`);
+  const reports = join(mkdtempSync(join(tmpdir(), 'iotc-secrets-')), 'reports');
+  const { code, output } = await exitOf(
+    spawnIotc(['run', '--parallel', '1', '--reports', reports, ...FEATURES]),
+  );
+  assert.equal(code, 0, output.slice(-3000));
+  const files: Array<[string, string]> = [
+    ['conformance.json', readFileSync(join(reports, 'conformance.json'), 'utf8')],
+    ['conformance.html', readFileSync(join(reports, 'conformance.html'), 'utf8')],
+    ['junit.xml', readFileSync(join(reports, 'junit.xml'), 'utf8')],
+    ['cucumber.json (the run)', runOutputOf(readFileSync(join(reports, 'cucumber.json'), 'utf8'))],
+    ['the console', output],
+  ];
+  const conformance = files[0][1];
+  // positive control: the evidence is there, with its secret fields blanked
+  assert.match(conformance, /secretKey\\+":\s*\\+"<redacted>/, 'claim evidence recorded');
+  assert.match(conformance, /provisionDeviceSecret\\+":\s*\\+"<redacted>/, 'provisioning evidence');
+  for (const [name, text] of files)
+    for (const secret of secrets) {
+      const at = text.indexOf(secret);
+      assert.equal(
+        at,
+        -1,
+        `${name} shows the secret ${secret}: ...${text.slice(Math.max(0, at - 80), at + 40)}...`,
+      );
+    }
+  // every secret-named member, whatever its value (ordinary words included), is blanked by its name
+  const field = new RegExp(
+    `\\\\*"(?:${SECRET_FIELD_NAMES.join('|')})\\\\*":\\s*\\\\*"(?!<|\\\\*")`,
+  ); // <redacted> may be cut short (<re…)
+  for (const [name, text] of files) {
+    const at = text.search(field);
+    assert.equal(at, -1, `${name} shows a secret field: ${text.slice(at, at + 80)}`);
+  }
+  // the demo users' passwords are ordinary words: never blanked where the word stands in a path or a name
+  assert.doesNotMatch(
+    conformance,
+    /\/api\/<redacted>\//,
+    'a path was blanked as if it were a password',
+  );
+});
