@@ -179,6 +179,13 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     breaks: "telemetry for the device follows its connect without waiting for the connect's PUBACK",
   },
   {
+    // issue 28: by chance and late, so only a PUBACK held until the client is quiet catches it in every run
+    id: 'GW-RULE-04-WAIT:no-wait-late',
+    client: 'gateway',
+    breaks:
+      "an attribute request for the device follows its connect and up to 900 ms of the gateway's own telemetry (random pauses) without waiting for the connect's PUBACK",
+  },
+  {
     id: 'GW-CLI-06:qos2',
     client: 'gateway',
     breaks: 'the subscription to the attribute responses asks QoS 2',

@@ -16,6 +16,9 @@
  * - late (GW-CLI-05): the RPC reply is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived;
  * - claim-stranger (GW-RULE-03-CLAIM): a claim for a device the gateway never connected;
  * - no-wait (GW-RULE-04-WAIT): telemetry for the device right after its connect, without waiting for the PUBACK;
+ * - no-wait-late (GW-RULE-04-WAIT): after its connect, without waiting for the PUBACK, three telemetry publishes of
+ *   its own, each after a random pause of up to 300 ms, then an attribute request for the device: late and by chance
+ *   (a PUBACK held a fixed 300 ms from the connect came before the request in most runs, the race issue 28 found);
  * - qos2 (GW-CLI-06): the subscription to the attribute responses asks QoS 2;
  * - unknown-topic (MQTT-DEV-02): a last publish on v1/gateway/telemetries, a topic of neither API;
  * - own-shape (MQTT-DEV-03): a last own telemetry publish whose values are a string;
@@ -73,6 +76,16 @@ async function main(): Promise<void> {
     if (fault === 'no-wait') {
       void gateway.connectDevice(device);
       await gateway.sendTelemetry({ [device]: [{ values: { early: true } }] });
+    } else if (fault === 'no-wait-late') {
+      const connected = gateway.connectDevice(device);
+      for (let round = 0; round < 3; round++) {
+        await sleep(Math.random() * 300);
+        await own.sendTelemetry({ uptimeRound: round });
+      }
+      await gateway.publish(GATEWAY_TOPICS.attributesRequest, {
+        json: { id: 2000, device, client: ['firmwareVersion'] },
+      });
+      await connected;
     } else await gateway.connectDevice(device);
     const now = Date.now();
     await gateway.sendTelemetry({
