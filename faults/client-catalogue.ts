@@ -90,6 +90,12 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     breaks: 'a first CONNECT carries the token as password and another user name',
   },
   {
+    // issue 28: the certificate named the version asked, not the one spoken (the Python SDK always speaks 5)
+    id: 'MQTT-DEV-01:speaks-5',
+    client: 'mqtt-device',
+    breaks: 'every CONNECT is MQTT 5 (protocol level 5) when MQTT 3.1.1 is asked',
+  },
+  {
     id: 'MQTT-DEV-02:topic',
     client: 'mqtt-device',
     breaks: 'a last telemetry publish goes to v1/devices/me/telemetries',
@@ -135,6 +141,11 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     id: 'GW-CLI-01:user',
     client: 'gateway',
     breaks: 'a first CONNECT carries the token as password and another user name',
+  },
+  {
+    id: 'GW-CLI-01:speaks-5',
+    client: 'gateway',
+    breaks: 'every CONNECT is MQTT 5 (protocol level 5) when MQTT 3.1.1 is asked',
   },
   {
     id: 'GW-CLI-02:shape',

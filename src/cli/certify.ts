@@ -22,6 +22,9 @@ import { HTTP_EVIDENCE, deviceVerdicts } from '../certify/device-verdicts';
 import { explainNotTested } from '../certify/session-steps';
 import { ConsoleState } from '../certify/console/console-state';
 import { type OperatorConsole, startOperatorConsole } from '../certify/console/console-server';
+import { mqttVersionName } from '../certify/mqtt-device-checks';
+import { sent } from '../certify/mqtt-packets';
+import type { CertifySession } from '../certify/certify-device';
 import { EXIT } from './run';
 
 export interface CertifyOptions {
@@ -81,7 +84,7 @@ async function certifyWith(
     ? deviceVerdicts(
         catalogue,
         gateway ? GATEWAY_CHECKS : MQTT_DEVICE_CHECKS,
-        { token, packets, rpcs },
+        { token, packets, rpcs, protocolLevel: options.mqttVersion === '5' ? 5 : 4 },
         MQTT_EVIDENCE,
         options.role,
       )
@@ -91,13 +94,14 @@ async function certifyWith(
   const heard = mqtt
     ? packets.some((observed) => observed.direction === 'in')
     : exchanges.length > 0;
+  console.log(`certify: what was tested: ${certificateTitle(options, session)}`);
   const redactor = new Redactor();
   redactor.addSecret(session.token);
   const version = (require(join(PACKAGE_ROOT, 'package.json')) as { version: string }).version;
   const report = buildConformanceReport({
     version,
     target: {
-      name: `${mqtt ? `MQTT ${options.mqttVersion}` : 'HTTP'} ${options.role} under test: ${options.exec ?? 'driven from the operator console'}`,
+      name: certificateTitle(options, session),
       httpUrl: session.httpUrl,
       adminUrl: session.httpUrl,
       capabilities: [],
@@ -126,4 +130,29 @@ async function certifyWith(
   return requirements.some((requirement) => requirement.verdict === 'FAIL')
     ? EXIT.notConformant
     : EXIT.conformant;
+}
+
+/**
+ * The certificate's title: what the client did, not what it was asked (issue 28). The MQTT version is the protocol
+ * level of the client's CONNECTs (a level other than the one asked is named with it, and fails the connect
+ * requirement, mqtt-device-checks.ts); the transport is the one the client used (the certification offers plain TCP
+ * and HTTP only, so no TLS); the duration is the session's.
+ */
+export function certificateTitle(
+  options: Pick<CertifyOptions, 'role' | 'transport' | 'mqttVersion' | 'exec'>,
+  session: Pick<CertifySession, 'packets' | 'startedAt' | 'finishedAt'>,
+): string {
+  const asked = options.mqttVersion === '5' ? 5 : 4;
+  const levels = [
+    ...new Set(sent(session.packets, 'connect').map((c) => c.packet.protocolVersion ?? 4)),
+  ];
+  const protocol =
+    options.transport === 'http'
+      ? 'HTTP without TLS'
+      : levels.length === 0
+        ? `${mqttVersionName(asked)} asked, no CONNECT sent`
+        : `${levels.map(mqttVersionName).join(' and ')}${levels.some((level) => level !== asked) ? ` (asked: ${mqttVersionName(asked)})` : ''} over TCP without TLS`;
+  const seconds = ((session.finishedAt.getTime() - session.startedAt.getTime()) / 1000).toFixed(1);
+  const client = options.exec ?? 'driven from the operator console';
+  return `${options.transport === 'http' ? 'HTTP' : 'MQTT'} ${options.role} under test: ${client}; ${protocol}; session ${seconds} s`;
 }

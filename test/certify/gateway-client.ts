@@ -8,6 +8,7 @@
  * getSessionLimits. IOTC_TEST_GATEWAY_AS_DEVICE=off leaves all of that out: a gateway that never acts as a device.
  * IOTC_TEST_CLIENT_FAULT plants one fault, each breaking exactly one requirement of the gateway certification:
  * - user (GW-CLI-01): a first CONNECT with the token as password and another user name (refused), then the right one;
+ * - speaks-5 (GW-CLI-01): every CONNECT is MQTT 5 whatever IOTC_CERTIFY_MQTT_VERSION asks;
  * - shape (GW-CLI-02): a last telemetry publish whose entry has no values;
  * - seconds (GW-CLI-03): the telemetry's ts is in seconds;
  * - subscribe-late (GW-RULE-01): a first attribute request comes before the subscription to the responses;

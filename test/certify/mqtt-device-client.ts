@@ -4,6 +4,7 @@
  * client attributes, an attribute request, the client-side RPC getSessionLimits, the answer to the certification's
  * two-way RPC), then ending. IOTC_TEST_CLIENT_FAULT plants one fault, each breaking exactly one device requirement:
  * - user (MQTT-DEV-01): a first CONNECT with the token as password and another user name (refused), then the right one;
+ * - speaks-5 (MQTT-DEV-01): every CONNECT is MQTT 5 whatever IOTC_CERTIFY_MQTT_VERSION asks;
  * - topic (MQTT-DEV-02): a last telemetry publish on v1/devices/me/telemetries;
  * - shape (MQTT-DEV-03): a last client-attributes publish is an array, not an object;
  * - seconds (MQTT-DEV-04): the timestamped telemetry's ts is in seconds;
