@@ -52,6 +52,12 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     breaks: 'one telemetry post goes to a resource the device API does not have',
   },
   {
+    // issue 28: every request was answered, yet HTTP-DEV-03..07 were NOT TESTED
+    id: 'HTTP-DEV-01:trailing-slash',
+    client: 'http-device',
+    breaks: "every telemetry and attribute request's URL ends with a slash (telemetry/)",
+  },
+  {
     id: 'HTTP-DEV-02:content-type',
     client: 'http-device',
     breaks: 'the object-form telemetry is sent as text/plain',
@@ -85,6 +91,13 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
       'the attribute request names its keys in shared_keys (as the Python SDK TBHTTPDevice 1.13 does)',
   },
   {
+    // issue 28: answered {} and certified CONFORMANT
+    id: 'HTTP-DEV-07:json-keys',
+    client: 'http-device',
+    breaks:
+      'the attribute request names its keys as a JSON array literal (sharedKeys=["iotcCertifyStep"])',
+  },
+  {
     id: 'MQTT-DEV-01:user',
     client: 'mqtt-device',
     breaks: 'a first CONNECT carries the token as password and another user name',
@@ -106,6 +119,12 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     breaks: 'a last client-attributes publish is an array, not an object',
   },
   {
+    // issue 28: also failed MQTT-DEV-04 as "not milliseconds"
+    id: 'MQTT-DEV-03:ts-string',
+    client: 'mqtt-device',
+    breaks: 'a last timestamped telemetry publish has its ts as a string of milliseconds',
+  },
+  {
     id: 'MQTT-DEV-04:seconds',
     client: 'mqtt-device',
     breaks: "the timestamped telemetry's ts is in seconds",
@@ -119,6 +138,12 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     id: 'MQTT-DEV-06:request-id',
     client: 'mqtt-device',
     breaks: "a second attribute request reuses the first one's id",
+  },
+  {
+    // issue 28: also failed MQTT-DEV-02 (the topic)
+    id: 'MQTT-DEV-06:id-not-integer',
+    client: 'mqtt-device',
+    breaks: 'a last attribute request goes to v1/devices/me/attributes/request/abc',
   },
   {
     id: 'MQTT-DEV-07:wrong-id',
@@ -151,6 +176,12 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     id: 'GW-CLI-02:shape',
     client: 'gateway',
     breaks: 'a last telemetry publish has an entry without values',
+  },
+  {
+    // issue 28: also failed GW-RPC-03 though its id was right
+    id: 'GW-CLI-02:reply-no-device',
+    client: 'gateway',
+    breaks: 'a last second reply to the RPC carries the right id but no device',
   },
   {
     id: 'GW-CLI-03:seconds',

@@ -54,10 +54,16 @@ const ATTRIBUTES = 'v1/devices/me/attributes';
 const ATTRIBUTE_REQUEST = /^v1\/devices\/me\/attributes\/request\/(.+)$/;
 const RPC_REQUEST = /^v1\/devices\/me\/rpc\/request\/(.+)$/;
 const RPC_RESPONSE = /^v1\/devices\/me\/rpc\/response\/(.+)$/;
-/** The topics a device publishes on (docs/reference/platform-facts.md §4.3, §6). */
+/**
+ * The topics a device publishes on (docs/reference/platform-facts.md §4.3, §6). The id of an attribute request and of
+ * an RPC reply may be anything one level deep here: whether it is an integer (MQTT-DEV-06) or a delivered request's
+ * (MQTT-DEV-07) is judged there, so a non-integer id fails that requirement alone (issue 28). A client-side RPC's id
+ * has no requirement of its own: it stays an integer here.
+ */
 export const DEVICE_API_TOPICS: readonly RegExp[] = [
   /^v1\/devices\/me\/(telemetry|attributes|claim)$/,
-  /^v1\/devices\/me\/(attributes\/request|rpc\/request|rpc\/response)\/\d+$/,
+  /^v1\/devices\/me\/(attributes\/request|rpc\/response)\/[^/]+$/,
+  /^v1\/devices\/me\/rpc\/request\/\d+$/,
   /^v2\/(fw|sw)\/request\/[^/]+\/chunk\/\d+$/,
   /^v2\/(t|a)(\/[jp])?$/,
   /^v2\/(a\/req|r\/req|r\/res)\/\d+(\/[jp])?$/,

@@ -181,3 +181,18 @@ test('MQTT-DEV-07 and -08: a gateway that took its own RPCs but was sent none is
     1,
   );
 });
+
+test("GW-RPC-03: a reply without device but with the right id is the shape's failure (GW-CLI-02) alone (issue 28)", () => {
+  const request = publish(
+    'v1/gateway/rpc',
+    { device: 'a', data: { id: 5, method: 'm', params: {} } },
+    'out',
+  );
+  const reply = publish('v1/gateway/rpc', { id: 5, data: {} });
+  assert.deepEqual(violations('GW-RPC-03', [request, reply]), []);
+  assert.equal(violations('GW-CLI-02', [request, reply]).length, 1);
+  assert.equal(
+    violations('GW-RPC-03', [request, publish('v1/gateway/rpc', { id: 6, data: {} })]).length,
+    1,
+  );
+});

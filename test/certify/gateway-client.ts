@@ -11,6 +11,7 @@
  * - speaks-5 (GW-CLI-01): every CONNECT is MQTT 5 whatever IOTC_CERTIFY_MQTT_VERSION asks;
  * - shape (GW-CLI-02): a last telemetry publish whose entry has no values;
  * - seconds (GW-CLI-03): the telemetry's ts is in seconds;
+ * - reply-no-device (GW-CLI-02): after its reply, a last second reply to the RPC under the right id without device;
  * - subscribe-late (GW-RULE-01): a first attribute request comes before the subscription to the responses;
  * - request-id (GW-CLI-04): a second attribute request reuses the first one's id;
  * - wrong-id (GW-RPC-03): the RPC reply carries another id than the request's;
@@ -52,7 +53,13 @@ async function main(): Promise<void> {
       'IOTC_CERTIFY_MQTT_URL, IOTC_CERTIFY_TOKEN and IOTC_CERTIFY_DEVICE must be set',
     );
   if (fault === 'user') await connectWithWrongUserName('gateway');
-  const gateway = await MqttGateway.connect({ url, token, protocolVersion, subscribe: false });
+  // speaks-5: MQTT 5 whatever was asked, as the ThingsBoard IoT Gateway and the Python SDK do
+  const gateway = await MqttGateway.connect({
+    url,
+    token,
+    protocolVersion: fault === 'speaks-5' ? 5 : protocolVersion,
+    subscribe: false,
+  });
   try {
     const { connection } = gateway;
     const responses = () =>
@@ -117,6 +124,10 @@ async function main(): Promise<void> {
     if (fault === 'unknown-topic')
       await gateway.publish('v1/gateway/telemetries', { json: { [device]: [{ values: {} }] } });
     if (fault === 'own-shape') await own.sendTelemetry({ ts: now, values: 'cpu=0.5' });
+    if (fault === 'reply-no-device')
+      await gateway.publish(GATEWAY_TOPICS.rpc, {
+        json: { id: await answered, data: { pong: 'again' } },
+      });
   } finally {
     await gateway.close();
   }
@@ -143,7 +154,7 @@ async function actAsDevice(own: MqttDevice, now: number): Promise<void> {
 }
 
 /** Answers the certification's RPC for the device and resolves once it has. */
-function answerRpc(gateway: MqttGateway): Promise<void> {
+function answerRpc(gateway: MqttGateway): Promise<number> {
   return new Promise((resolve) => {
     const remove = gateway.onRpcRequest((request) => {
       if (request.device !== device) return;
@@ -153,7 +164,7 @@ function answerRpc(gateway: MqttGateway): Promise<void> {
         await gateway.replyRpc(device, fault === 'wrong-id' ? request.id + 1000 : request.id, {
           pong: request.method,
         });
-        resolve();
+        resolve(request.id);
       })();
     });
   });
