@@ -13,6 +13,14 @@ function withSessionOptions(command: Command, environment: string): Command {
         .choices(['3.1.1', '5'])
         .default('3.1.1'),
     )
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        "what the client is judged by: spec (docs/reference/interfaces.md) or thingsboard-4.3 (as ThingsBoard 4.3 judges it where it declares a deviation: a gateway's attribute request in ThingsBoard's shape, GW-ATTRREQ-01); printed on the certificate",
+      )
+        .choices(['spec', 'thingsboard-4.3'])
+        .default('spec'),
+    )
     .option(
       '--exec <command>',
       `the client under test, run through the shell with ${environment} in its environment`,

@@ -15,7 +15,7 @@ import type { Requirement } from '../../schemas';
 import { OPERATOR_STEPS, runCertifySession } from '../certify/certify-device';
 import { HTTP_DEVICE_CHECKS } from '../certify/http-device-checks';
 import { MQTT_DEVICE_CHECKS } from '../certify/mqtt-device-checks';
-import { GATEWAY_CHECKS } from '../certify/gateway-checks';
+import { type CertifyMode, gatewayChecks } from '../certify/gateway-checks';
 import { certifiedRequirements } from '../certify/certified-requirements';
 import { MQTT_EVIDENCE } from '../certify/mqtt-packets';
 import { HTTP_EVIDENCE, deviceVerdicts } from '../certify/device-verdicts';
@@ -31,6 +31,8 @@ export interface CertifyOptions {
   role: 'device' | 'gateway';
   transport: 'http' | 'mqtt';
   mqttVersion: '3.1.1' | '5';
+  /** What the client is judged by (gateway-checks.ts CertifyMode); default spec. */
+  mode?: CertifyMode;
   /** The client under test; absent with --console. */
   exec?: string;
   /** Operator-guided: a person drives the (HTTP) device from the console (no --exec). */
@@ -83,7 +85,7 @@ async function certifyWith(
   const verdicts = mqtt
     ? deviceVerdicts(
         catalogue,
-        gateway ? GATEWAY_CHECKS : MQTT_DEVICE_CHECKS,
+        gateway ? gatewayChecks(options.mode ?? 'spec') : MQTT_DEVICE_CHECKS,
         { token, packets, rpcs, protocolLevel: options.mqttVersion === '5' ? 5 : 4 },
         MQTT_EVIDENCE,
         options.role,
@@ -136,10 +138,10 @@ async function certifyWith(
  * The certificate's title: what the client did, not what it was asked (issue 28). The MQTT version is the protocol
  * level of the client's CONNECTs (a level other than the one asked is named with it, and fails the connect
  * requirement, mqtt-device-checks.ts); the transport is the one the client used (the certification offers plain TCP
- * and HTTP only, so no TLS); the duration is the session's.
+ * and HTTP only, so no TLS); the duration is the session's; the mode is what it was judged by (--mode).
  */
 export function certificateTitle(
-  options: Pick<CertifyOptions, 'role' | 'transport' | 'mqttVersion' | 'exec'>,
+  options: Pick<CertifyOptions, 'role' | 'transport' | 'mqttVersion' | 'exec' | 'mode'>,
   session: Pick<CertifySession, 'packets' | 'startedAt' | 'finishedAt'>,
 ): string {
   const asked = options.mqttVersion === '5' ? 5 : 4;
@@ -154,5 +156,5 @@ export function certificateTitle(
         : `${levels.map(mqttVersionName).join(' and ')}${levels.some((level) => level !== asked) ? ` (asked: ${mqttVersionName(asked)})` : ''} over TCP without TLS`;
   const seconds = ((session.finishedAt.getTime() - session.startedAt.getTime()) / 1000).toFixed(1);
   const client = options.exec ?? 'driven from the operator console';
-  return `${options.transport === 'http' ? 'HTTP' : 'MQTT'} ${options.role} under test: ${client}; ${protocol}; session ${seconds} s`;
+  return `${options.transport === 'http' ? 'HTTP' : 'MQTT'} ${options.role} under test: ${client}; ${protocol}; session ${seconds} s; mode ${options.mode ?? 'spec'}`;
 }
