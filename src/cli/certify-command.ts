@@ -25,6 +25,20 @@ function withSessionOptions(command: Command, environment: string): Command {
       '--exec <command>',
       `the client under test, run through the shell with ${environment} in its environment`,
     )
+    .option(
+      '--listen <address>',
+      'the address the device-facing servers (HTTP, MQTT) and the operator console listen on, e.g. 0.0.0.0 for devices on the bench (default 127.0.0.1)',
+    )
+    .option(
+      '--advertise <url>',
+      'the host devices reach those servers at (a URL such as http://192.168.1.20, or a host name): the URLs printed, given to the client and shown in the console carry it, each with its own port',
+    )
+    .option('--http-port <port>', 'fixed port of the HTTP server (default: a free one)', port)
+    .option(
+      '--mqtt-port <port>',
+      'fixed port of the MQTT server (default: a free one), so firmware can be built once',
+      port,
+    )
     .option('-r, --reports <dir>', 'where reports are written', 'reports')
     .option(
       '--rpc-timeout-ms <ms>',

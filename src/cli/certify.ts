@@ -12,7 +12,7 @@ import { Redactor } from '../report/redact';
 import { printSummary, writeConformanceFiles } from '../report/write';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 import type { Requirement } from '../../schemas';
-import { OPERATOR_STEPS, runCertifySession } from '../certify/certify-device';
+import { OPERATOR_STEPS, advertised, runCertifySession } from '../certify/certify-device';
 import { HTTP_DEVICE_CHECKS } from '../certify/http-device-checks';
 import { MQTT_DEVICE_CHECKS } from '../certify/mqtt-device-checks';
 import { type CertifyMode, gatewayChecks } from '../certify/gateway-checks';
@@ -38,6 +38,12 @@ export interface CertifyOptions {
   /** Operator-guided: a person drives the (HTTP) device from the console (no --exec). */
   console?: boolean;
   consolePort?: number;
+  /** Where the device-facing servers and the console listen (default 127.0.0.1). */
+  listen?: string;
+  /** The host devices reach them at: the URLs printed, given to the client and shown in the console. */
+  advertise?: string;
+  httpPort?: number;
+  mqttPort?: number;
   stepTimeoutMs?: number;
   reports: string;
   rpcTimeoutMs: number;
@@ -52,9 +58,11 @@ export async function certifyClient(options: CertifyOptions): Promise<number> {
     if (options.console) {
       operatorConsole = await startOperatorConsole(
         new ConsoleState(OPERATOR_STEPS, catalogue, HTTP_DEVICE_CHECKS),
-        { port: options.consolePort ?? 0 },
+        { port: options.consolePort ?? 0, ...(options.listen ? { host: options.listen } : {}) },
       );
-      console.log(`certify: operator console: ${operatorConsole.url}`);
+      console.log(
+        `certify: operator console: ${advertised(operatorConsole.url, options.advertise)}`,
+      );
     }
     return await certifyWith(options, catalogue, operatorConsole);
   } finally {
@@ -78,6 +86,10 @@ async function certifyWith(
     startTimeoutMs: options.startTimeoutMs,
     ...(options.stepTimeoutMs === undefined ? {} : { stepTimeoutMs: options.stepTimeoutMs }),
     graceMs: options.graceMs,
+    ...(options.listen === undefined ? {} : { listen: options.listen }),
+    ...(options.advertise === undefined ? {} : { advertise: options.advertise }),
+    ...(options.httpPort === undefined ? {} : { httpPort: options.httpPort }),
+    ...(options.mqttPort === undefined ? {} : { mqttPort: options.mqttPort }),
     say: (line) => console.log(`certify: ${line}`),
     ...(operatorConsole ? { events: operatorConsole.events, finish: operatorConsole.finish } : {}),
   });
