@@ -52,6 +52,12 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     breaks: 'one telemetry post goes to a resource the device API does not have',
   },
   {
+    // issue 28: every request was answered, yet HTTP-DEV-03..07 were NOT TESTED
+    id: 'HTTP-DEV-01:trailing-slash',
+    client: 'http-device',
+    breaks: "every telemetry and attribute request's URL ends with a slash (telemetry/)",
+  },
+  {
     id: 'HTTP-DEV-02:content-type',
     client: 'http-device',
     breaks: 'the object-form telemetry is sent as text/plain',
@@ -85,9 +91,22 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
       'the attribute request names its keys in shared_keys (as the Python SDK TBHTTPDevice 1.13 does)',
   },
   {
+    // issue 28: answered {} and certified CONFORMANT
+    id: 'HTTP-DEV-07:json-keys',
+    client: 'http-device',
+    breaks:
+      'the attribute request names its keys as a JSON array literal (sharedKeys=["iotcCertifyStep"])',
+  },
+  {
     id: 'MQTT-DEV-01:user',
     client: 'mqtt-device',
     breaks: 'a first CONNECT carries the token as password and another user name',
+  },
+  {
+    // issue 28: the certificate named the version asked, not the one spoken (the Python SDK always speaks 5)
+    id: 'MQTT-DEV-01:speaks-5',
+    client: 'mqtt-device',
+    breaks: 'every CONNECT is MQTT 5 (protocol level 5) when MQTT 3.1.1 is asked',
   },
   {
     id: 'MQTT-DEV-02:topic',
@@ -98,6 +117,12 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     id: 'MQTT-DEV-03:shape',
     client: 'mqtt-device',
     breaks: 'a last client-attributes publish is an array, not an object',
+  },
+  {
+    // issue 28: also failed MQTT-DEV-04 as "not milliseconds"
+    id: 'MQTT-DEV-03:ts-string',
+    client: 'mqtt-device',
+    breaks: 'a last timestamped telemetry publish has its ts as a string of milliseconds',
   },
   {
     id: 'MQTT-DEV-04:seconds',
@@ -113,6 +138,12 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     id: 'MQTT-DEV-06:request-id',
     client: 'mqtt-device',
     breaks: "a second attribute request reuses the first one's id",
+  },
+  {
+    // issue 28: also failed MQTT-DEV-02 (the topic)
+    id: 'MQTT-DEV-06:id-not-integer',
+    client: 'mqtt-device',
+    breaks: 'a last attribute request goes to v1/devices/me/attributes/request/abc',
   },
   {
     id: 'MQTT-DEV-07:wrong-id',
@@ -137,9 +168,20 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     breaks: 'a first CONNECT carries the token as password and another user name',
   },
   {
+    id: 'GW-CLI-01:speaks-5',
+    client: 'gateway',
+    breaks: 'every CONNECT is MQTT 5 (protocol level 5) when MQTT 3.1.1 is asked',
+  },
+  {
     id: 'GW-CLI-02:shape',
     client: 'gateway',
     breaks: 'a last telemetry publish has an entry without values',
+  },
+  {
+    // issue 28: also failed GW-RPC-03 though its id was right
+    id: 'GW-CLI-02:reply-no-device',
+    client: 'gateway',
+    breaks: 'a last second reply to the RPC carries the right id but no device',
   },
   {
     id: 'GW-CLI-03:seconds',
@@ -177,6 +219,13 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     id: 'GW-RULE-04-WAIT:no-wait',
     client: 'gateway',
     breaks: "telemetry for the device follows its connect without waiting for the connect's PUBACK",
+  },
+  {
+    // issue 28: by chance and late, so only a PUBACK held until the client is quiet catches it in every run
+    id: 'GW-RULE-04-WAIT:no-wait-late',
+    client: 'gateway',
+    breaks:
+      "an attribute request for the device follows its connect and up to 900 ms of the gateway's own telemetry (random pauses) without waiting for the connect's PUBACK",
   },
   {
     id: 'GW-CLI-06:qos2',

@@ -70,7 +70,7 @@ export const gatewayAttributeRequestSpecSchema = {
 } as const;
 
 /** ThingsBoard's attribute request, which real gateways send: one scope (`client` true or false), `key` or `keys`. */
-const gatewayAttributeRequestThingsboardSchema = {
+export const gatewayAttributeRequestThingsboardSchema = {
   $id: 'iotc:gateway-attribute-request-thingsboard',
   type: 'object',
   required: ['id', 'device', 'client'],

@@ -87,9 +87,10 @@ export interface PlatformOptions {
   /** Sees every HTTP exchange and MQTT packet (`iotc simulate --log`, simulators/platform/traffic.ts). */
   traffic?: TrafficListener;
   /**
-   * Holds the PUBACK of every v1/gateway/connect this long (`iotc certify gateway`): a gateway that publishes for
-   * the device before the PUBACK came then does so where the trace shows it (docs/reference/interfaces.md rule 4 recommends the
-   * wait). ThingsBoard acknowledges once the connect is processed, which may take as long; default 0.
+   * Holds the PUBACK of every v1/gateway/connect until the client has sent nothing for this long (`iotc certify
+   * gateway`; MqttSession.holdUntilQuiet): a gateway that publishes for the device without waiting for the PUBACK
+   * then does so where the trace shows it, in every run (docs/reference/interfaces.md rule 4 recommends the wait).
+   * ThingsBoard acknowledges once the connect is processed, which may take as long; default 0 (at once).
    */
   gatewayConnectAckDelayMs?: number;
   /** Told of every HTTP request as it arrives, before it is answered (`iotc certify` starts its steps then). */

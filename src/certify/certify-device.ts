@@ -48,11 +48,15 @@ export type CertifyMqttVersion = 4 | 5;
 const MQTT_DEVICE_STEP_TOPICS = ['v1/devices/me/attributes', 'v1/devices/me/rpc/request/1'];
 
 /**
- * How long the reference holds a gateway connect's PUBACK: a gateway that does not wait for it (GW-RULE-04-WAIT)
- * publishes for the device within this window, where the trace shows it before the PUBACK. A client that waits is
- * never judged wrong by it, whatever the machine's speed; only a very slow one that does not wait can slip through.
+ * The reference holds a gateway connect's PUBACK until the gateway has sent nothing for this long (each packet it
+ * sends starts the window again; MqttSession.holdUntilQuiet, at most 10 windows). A gateway that waits for the
+ * PUBACK (GW-RULE-04-WAIT) is quiet and gets it after one window; one that goes on without waiting publishes for the
+ * device before the PUBACK in every run, as long as it never pauses a whole window before doing so (a client silent
+ * that long after its connect and only then publishing cannot be told from one that waited, by any certifier). Until
+ * issue 28 the PUBACK was held a fixed 300 ms from the connect, and whether a later publish fell inside was a race:
+ * the ThingsBoard IoT Gateway was caught in 4 of 6 runs.
  */
-const GATEWAY_CONNECT_ACK_DELAY_MS = 300;
+const GATEWAY_CONNECT_ACK_QUIET_MS = 1000;
 
 export interface CertifySessionOptions {
   /** The client under test; absent: a person drives the (HTTP) device from the operator console. */
@@ -75,6 +79,22 @@ export interface CertifySessionOptions {
   events?: SessionListener;
   /** Settles when the operator presses finish: the waiting step ends, the steps not reached are skipped. */
   finish?: Promise<void>;
+  /** The address every device-facing server listens on (--listen; default 127.0.0.1). */
+  listen?: string;
+  /** Fixed ports (--http-port, --mqtt-port), so firmware can be built once; default 0, a free one. */
+  httpPort?: number;
+  mqttPort?: number;
+  /** The host devices reach the servers at (--advertise): the URLs given to the client carry it, each its own port. */
+  advertise?: string;
+}
+
+/** `url` with the host of `advertise` (a URL or a host name), its own scheme and port kept; no advertise: as it is. */
+export function advertised(url: string, advertise: string | undefined): string {
+  if (advertise === undefined) return url;
+  const host = /^[a-z][a-z0-9+.-]*:\/\//i.test(advertise) ? new URL(advertise).hostname : advertise;
+  const parsed = new URL(url);
+  parsed.hostname = host;
+  return parsed.toString().replace(/\/$/, '');
 }
 
 export interface CertifySession {
@@ -210,8 +230,10 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
   try {
     platform = await startPlatform({
       minServerRpcTimeoutMs: options.rpcTimeoutMs,
-      ...(mqtt ? { mqttPort: 0 } : {}),
-      ...(gateway ? { gatewayConnectAckDelayMs: GATEWAY_CONNECT_ACK_DELAY_MS } : {}),
+      ...(options.listen === undefined ? {} : { host: options.listen }),
+      httpPort: options.httpPort ?? 0,
+      ...(mqtt ? { mqttPort: options.mqttPort ?? 0 } : {}),
+      ...(gateway ? { gatewayConnectAckDelayMs: GATEWAY_CONNECT_ACK_QUIET_MS } : {}),
       traffic: (event) => {
         if (event.protocol === 'http') {
           if (isAdminRequest(event.exchange.url)) return;
@@ -237,11 +259,12 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       gateway ? { additionalInfo: { gateway: true } } : {},
     );
     const token = await admin.getDeviceCredentials(device.id);
+    const httpUrl = advertised(platform.httpUrl, options.advertise);
     const environment: Record<string, string> = {
-      IOTC_CERTIFY_URL: platform.httpUrl,
+      IOTC_CERTIFY_URL: httpUrl,
       ...(mqtt
         ? {
-            IOTC_CERTIFY_MQTT_URL: platform.mqttUrl ?? '',
+            IOTC_CERTIFY_MQTT_URL: advertised(platform.mqttUrl ?? '', options.advertise),
             IOTC_CERTIFY_MQTT_VERSION: options.mqttVersion === 5 ? '5' : '3.1.1',
           }
         : {}),
@@ -249,7 +272,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       ...(deviceName ? { IOTC_CERTIFY_DEVICE: deviceName } : {}),
     };
     for (const [name, value] of Object.entries(environment)) options.say(`${name}=${value}`);
-    tell({ kind: 'ready', httpUrl: platform.httpUrl, token });
+    tell({ kind: 'ready', httpUrl, token });
     const session = admin;
     const resource = (method: string, name: string) => (at: string, path: string) =>
       at === method && path === `/api/v1/${token}/${name}`;

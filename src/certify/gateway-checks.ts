@@ -21,6 +21,7 @@
  */
 import {
   gatewayAttributeRequestSpecSchema,
+  gatewayAttributeRequestThingsboardSchema,
   gatewayAttributesSchema,
   gatewayClaimSchema,
   gatewayConnectSchema,
@@ -45,7 +46,7 @@ import {
 } from './mqtt-checks';
 import { type ObservedPacket, delivered, payloadOf, sent } from './mqtt-packets';
 
-/** The schema of each uplink gateway topic (docs/reference/interfaces.md's shapes; the attribute request in its shape). */
+/** The schema of each uplink gateway topic (docs/reference/interfaces.md's shapes; the attribute request in its shape; mode thingsboard-4.3: ThingsBoard's, payloadShapes). */
 const SCHEMAS: Record<string, object> = {
   'v1/gateway/connect': gatewayConnectSchema,
   'v1/gateway/disconnect': gatewayDisconnectSchema,
@@ -86,14 +87,39 @@ function devicesOf(observed: Publish): string[] {
   return typeof document.device === 'string' ? [document.device] : [];
 }
 
-/** GW-CLI-02: every publish on a gateway topic is valid against that topic's schema. */
-const payloadShapes: MqttDeviceCheck = (input) => {
-  const judged = gatewayPublishes(input.packets);
-  const violations = judged.flatMap((observed) =>
-    schemaViolations(observed, SCHEMAS[observed.packet.topic]),
-  );
-  return outcome<ObservedPacket>(judged, violations, 'the client published on no gateway topic');
-};
+/**
+ * What a certification judges by (`iotc certify --mode`): `spec`, docs/reference/interfaces.md; `thingsboard-4.3`,
+ * as ThingsBoard 4.3 judges it where it declares a deviation of a client requirement's subject. Of the requirements
+ * certified, only the gateway attribute request differs (GW-ATTRREQ-01, docs/thingsboard-4.3-deviations.md): its
+ * shape `{id, device, client: true|false, key|keys}` is the only one ThingsBoard reads, and what its Python SDK and
+ * IoT Gateway send; the specification's `{id, device, client: [...], shared: [...]}` ends the session there.
+ */
+export type CertifyMode = 'spec' | 'thingsboard-4.3';
+
+/** GW-CLI-02: every publish on a gateway topic is valid against that topic's schema (the mode's attribute request). */
+function payloadShapes(mode: CertifyMode): MqttDeviceCheck {
+  return (input) => {
+    const judged = gatewayPublishes(input.packets);
+    const violations = judged.flatMap((observed) => {
+      const { topic } = observed.packet;
+      if (mode === 'spec' || topic !== 'v1/gateway/attributes/request')
+        return schemaViolations(observed, SCHEMAS[topic]);
+      const wrong = schemaViolations(observed, gatewayAttributeRequestThingsboardSchema);
+      if (
+        wrong.length === 0 ||
+        schemaViolations(observed, gatewayAttributeRequestSpecSchema).length
+      )
+        return wrong;
+      return [
+        {
+          item: observed as ObservedPacket,
+          reason: `PUBLISH ${topic}: the specification's shape (client and shared as key lists), which ThingsBoard 4.3 refuses, ending the session (deviation GW-ATTRREQ-01): it reads {id, device, client: true|false, key|keys}`,
+        },
+      ];
+    });
+    return outcome<ObservedPacket>(judged, violations, 'the client published on no gateway topic');
+  };
+}
 
 /** GW-CLI-03: the ts of gateway telemetry entries is unix milliseconds. */
 const milliseconds: MqttDeviceCheck = (input) =>
@@ -166,11 +192,15 @@ function deliveredRpcs(input: Parameters<MqttDeviceCheck>[0]) {
   });
 }
 
+/**
+ * The reply answers the request: its id, and its device (a reply without a device member is judged by its id alone:
+ * the missing member is GW-CLI-02's failure, the shape, not GW-RPC-03's; one defect, one FAIL, issue 28).
+ */
 function isReplyTo(reply: Publish, request: ReturnType<typeof deliveredRpcs>[number]): boolean {
   const document = body(reply);
   return (
     document?.id === request.id &&
-    document.device === request.device &&
+    (document.device === request.device || document.device === undefined) &&
     reply.connection === request.observed.connection &&
     request.observed.at <= reply.at
   );
@@ -346,10 +376,20 @@ const AS_DEVICE: ReadonlyArray<[string, MqttDeviceCheck]> = [
   ),
 ];
 
-/** The checks by requirement id: the gateway's own requirements, then the device ones of its own traffic. */
+/** The checks by requirement id in a mode: the gateway's own requirements, then the device ones of its own traffic. */
+export function gatewayChecks(mode: CertifyMode): ReadonlyMap<string, MqttDeviceCheck> {
+  return new Map(
+    [...GATEWAY_CHECKS].map(([id, check]) => [
+      id,
+      id === 'GW-CLI-02' ? payloadShapes(mode) : check,
+    ]),
+  );
+}
+
+/** The checks by requirement id (mode spec): the gateway's own requirements, then the device ones of its own traffic. */
 export const GATEWAY_CHECKS: ReadonlyMap<string, MqttDeviceCheck> = new Map([
   ['GW-CLI-01', tokenAsUserName],
-  ['GW-CLI-02', payloadShapes],
+  ['GW-CLI-02', payloadShapes('spec')],
   ['GW-CLI-03', milliseconds],
   ['GW-RULE-01', subscribedFirst],
   ['GW-CLI-04', requestIds],

@@ -15,6 +15,7 @@ import {
   type Violation as ClientViolation,
   type SentRpc,
   notMilliseconds,
+  numeric,
   outcome,
   parseJson,
   repliedInTime,
@@ -42,10 +43,17 @@ function pathOf(exchange: ObservedExchange): string {
   return at < 0 ? exchange.url : exchange.url.slice(0, at);
 }
 
-function resourceOf(exchange: ObservedExchange, token: string): string | undefined {
+/**
+ * The resource after /api/v1/{token}/. A trailing slash is left out unless `exact`: it is HTTP-DEV-01's failure (the
+ * URL form, judged exactly), and the other checks judge the request as the resource it was answered as, so a
+ * trailing slash fails that one requirement and leaves no other NOT TESTED (one defect, one FAIL, issue 28).
+ */
+function resourceOf(exchange: ObservedExchange, token: string, exact = false): string | undefined {
   const prefix = `/api/v1/${token}/`;
   const path = pathOf(exchange);
-  return path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+  if (!path.startsWith(prefix)) return undefined;
+  const resource = path.slice(prefix.length);
+  return exact ? resource : resource.replace(/\/$/, '');
 }
 
 function posts(input: CheckInput, resource: RegExp): ObservedExchange[] {
@@ -63,15 +71,18 @@ function parsed(exchange: ObservedExchange): ReturnType<typeof parseJson> {
 const urlForm: DeviceCheck = (input) => {
   const violations = input.exchanges.flatMap((exchange) => {
     if (pathOf(exchange) === '/api/v1/provision') return [];
-    const resource = resourceOf(exchange, input.token);
+    const resource = resourceOf(exchange, input.token, true);
     if (resource !== undefined && RESOURCE.test(resource)) return [];
+    const trailing = resource?.endsWith('/') && RESOURCE.test(resource.slice(0, -1));
     return [
       {
         item: exchange,
         reason:
           resource === undefined
             ? `${exchange.method} ${pathOf(exchange).replace(input.token, '{token}')} is not /api/v1/{token}/... with the device's token`
-            : `${exchange.method} /api/v1/{token}/${resource}: no such resource of the HTTP device API`,
+            : trailing
+              ? `${exchange.method} /api/v1/{token}/${resource}: a trailing slash, not the URL of the resource ${resource.slice(0, -1)}`
+              : `${exchange.method} /api/v1/{token}/${resource}: no such resource of the HTTP device API`,
       },
     ];
   });
@@ -113,7 +124,7 @@ const payloadShapes: DeviceCheck = (input) => {
 const milliseconds: DeviceCheck = (input) => {
   const judged = posts(input, /^telemetry$/).filter((exchange) => {
     const body = parsed(exchange);
-    return body.ok && timestamps(body.value).length > 0;
+    return body.ok && numeric(timestamps(body.value)).length > 0;
   });
   const violations = judged.flatMap((exchange) => {
     const body = parsed(exchange);
@@ -202,8 +213,22 @@ const replyInTime: DeviceCheck = (input) => {
 const ATTRIBUTE_REQUEST_PARAMETERS = new Set(['clientKeys', 'sharedKeys']);
 
 /**
- * HTTP-DEV-07: an attribute request names its keys in clientKeys and sharedKeys. Any other parameter is not read, so
- * the platform answers with every client and shared attribute instead of the requested ones (docs/reference/platform-facts.md §3).
+ * A key list that is not comma-separated key names: a JSON array or string literal (["a","b"], "a"), whose brackets
+ * and quotes the platform takes as part of the names (comma-separated names, `clientKeys=a,b`:
+ * docs/reference/platform-facts.md §3), so the keys asked for are never answered (issue 28: clientKeys=["a"] got {} and certified CONFORMANT).
+ */
+function notKeyNames(value: string): boolean {
+  return value
+    .split(',')
+    .map((key) => key.trim())
+    .some((key) => /^[["]|[\]"]$/.test(key));
+}
+
+/**
+ * HTTP-DEV-07: an attribute request names its keys in clientKeys and sharedKeys, as comma-separated names. Any other
+ * parameter is not read, so the platform answers with every client and shared attribute instead of the requested
+ * ones (docs/reference/platform-facts.md §3); a key list in another form (a JSON literal) names keys that do not
+ * exist, so the ones asked for are not answered.
  */
 const attributeRequestKeys: DeviceCheck = (input) => {
   const judged = input.exchanges.filter(
@@ -214,11 +239,21 @@ const attributeRequestKeys: DeviceCheck = (input) => {
     const unknown = [...new Set(query.keys())].filter(
       (name) => !ATTRIBUTE_REQUEST_PARAMETERS.has(name),
     );
-    return unknown.length
+    if (unknown.length)
+      return [
+        {
+          item: exchange,
+          reason: `GET attributes names keys in ${unknown.join(', ')}, which the API does not read (clientKeys, sharedKeys): the answer holds every attribute`,
+        },
+      ];
+    const literal = [...ATTRIBUTE_REQUEST_PARAMETERS].find((name) =>
+      query.getAll(name).some(notKeyNames),
+    );
+    return literal
       ? [
           {
             item: exchange,
-            reason: `GET attributes names keys in ${unknown.join(', ')}, which the API does not read (clientKeys, sharedKeys): the answer holds every attribute`,
+            reason: `GET attributes ${literal}=${query.get(literal)}: the keys are not comma-separated names (a JSON literal), so the platform reads keys that do not exist; it answered ${exchange.responseBody.slice(0, 80) || '(nothing)'}`,
           },
         ]
       : [];

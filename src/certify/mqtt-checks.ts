@@ -8,6 +8,7 @@ import {
   type CheckOutcome,
   type Violation,
   notMilliseconds,
+  numeric,
   outcome,
   parseJson,
 } from './client-checks';
@@ -36,7 +37,7 @@ export function millisecondsOutcome(
   const violations: Violation<ObservedPacket>[] = [];
   for (const observed of publishes) {
     const parsed = parseJson(payloadOf(observed.packet));
-    const found = parsed.ok ? tsOf(parsed.value) : [];
+    const found = numeric(parsed.ok ? tsOf(parsed.value) : []);
     if (found.length === 0) continue;
     judged.push(observed);
     const wrong = notMilliseconds(found, observed.at);

@@ -29,6 +29,22 @@ export interface MqttCheckInput {
   /** Every packet of the client's connections, both directions, in order. */
   packets: readonly ObservedPacket[];
   rpcs: readonly SentRpc[];
+  /**
+   * The MQTT protocol level the client was asked to speak (4 = 3.1.1, 5 = 5): every CONNECT must carry it, or the
+   * certificate would name a version the client never spoke. Absent: not judged.
+   */
+  protocolLevel?: 4 | 5;
+}
+
+/** The name of an MQTT protocol level (CONNECT protocol level byte). */
+export function mqttVersionName(level: number): string {
+  return level === 5
+    ? 'MQTT 5'
+    : level === 4
+      ? 'MQTT 3.1.1'
+      : level === 3
+        ? 'MQTT 3.1'
+        : `level ${level}`;
 }
 
 export type MqttDeviceCheck = ClientCheck<MqttCheckInput, ObservedPacket>;
@@ -38,10 +54,16 @@ const ATTRIBUTES = 'v1/devices/me/attributes';
 const ATTRIBUTE_REQUEST = /^v1\/devices\/me\/attributes\/request\/(.+)$/;
 const RPC_REQUEST = /^v1\/devices\/me\/rpc\/request\/(.+)$/;
 const RPC_RESPONSE = /^v1\/devices\/me\/rpc\/response\/(.+)$/;
-/** The topics a device publishes on (docs/reference/platform-facts.md §4.3, §6). */
+/**
+ * The topics a device publishes on (docs/reference/platform-facts.md §4.3, §6). The id of an attribute request and of
+ * an RPC reply may be anything one level deep here: whether it is an integer (MQTT-DEV-06) or a delivered request's
+ * (MQTT-DEV-07) is judged there, so a non-integer id fails that requirement alone (issue 28). A client-side RPC's id
+ * has no requirement of its own: it stays an integer here.
+ */
 export const DEVICE_API_TOPICS: readonly RegExp[] = [
   /^v1\/devices\/me\/(telemetry|attributes|claim)$/,
-  /^v1\/devices\/me\/(attributes\/request|rpc\/request|rpc\/response)\/\d+$/,
+  /^v1\/devices\/me\/(attributes\/request|rpc\/response)\/[^/]+$/,
+  /^v1\/devices\/me\/rpc\/request\/\d+$/,
   /^v2\/(fw|sw)\/request\/[^/]+\/chunk\/\d+$/,
   /^v2\/(t|a)(\/[jp])?$/,
   /^v2\/(a\/req|r\/req|r\/res)\/\d+(\/[jp])?$/,
@@ -71,22 +93,32 @@ function provisionedTokens(packets: readonly ObservedPacket[], before: number): 
  * MQTT-DEV-01: the access token is the user name of every CONNECT: the certification's token, or one provisioning
  * handed the client before (a device that provisions itself, then connects as what it became). Provisioning's own
  * connections (user name or client id `provision`, docs/reference/platform-facts.md §6) carry no token.
+ * Every CONNECT, provisioning's too, also carries the protocol level the client was asked to speak (issue 28: a
+ * client asked for MQTT 3.1.1 that speaks 5 got a certificate titled MQTT 3.1.1). It is judged here, under the
+ * connect requirement, rather than as a requirement of its own: the specification lets a client speak either
+ * version, so the level is no obligation of the interface, only of this certification's claim
+ * (docs/reference/certification.md). GW-CLI-01 is this same check for a gateway.
  */
 export const tokenAsUserName: MqttDeviceCheck = (input) => {
-  const judged = sent(input.packets, 'connect').filter(
-    (observed) =>
-      observed.packet.username !== 'provision' && observed.packet.clientId !== 'provision',
-  );
-  const violations = judged
-    .filter(
-      (observed) =>
-        observed.packet.username !== input.token &&
-        !provisionedTokens(input.packets, observed.at).includes(observed.packet.username ?? ''),
+  const judged = sent(input.packets, 'connect');
+  const violations = judged.flatMap((observed) => {
+    const { username, clientId, protocolVersion } = observed.packet;
+    const reasons: string[] = [];
+    if (input.protocolLevel !== undefined && protocolVersion !== input.protocolLevel)
+      reasons.push(
+        `CONNECT protocol level ${protocolVersion} (${mqttVersionName(protocolVersion ?? 0)}), but the client was asked to speak ${mqttVersionName(input.protocolLevel)} (level ${input.protocolLevel})`,
+      );
+    const provisioning = username === 'provision' || clientId === 'provision';
+    if (
+      !provisioning &&
+      username !== input.token &&
+      !provisionedTokens(input.packets, observed.at).includes(username ?? '')
     )
-    .map((observed) => ({
-      item: observed as ObservedPacket,
-      reason: `CONNECT with user name ${observed.packet.username === undefined ? '(none)' : JSON.stringify(observed.packet.username.replace(input.token, '{token}'))}, not the device's access token`,
-    }));
+      reasons.push(
+        `CONNECT with user name ${username === undefined ? '(none)' : JSON.stringify(username.replace(input.token, '{token}'))}, not the device's access token`,
+      );
+    return reasons.length ? [{ item: observed as ObservedPacket, reason: reasons.join('; ') }] : [];
+  });
   return outcome<ObservedPacket>(judged, violations, 'the client sent no CONNECT');
 };
 

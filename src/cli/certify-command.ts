@@ -13,9 +13,31 @@ function withSessionOptions(command: Command, environment: string): Command {
         .choices(['3.1.1', '5'])
         .default('3.1.1'),
     )
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        "what the client is judged by: spec (docs/reference/interfaces.md) or thingsboard-4.3 (as ThingsBoard 4.3 judges it where it declares a deviation: a gateway's attribute request in ThingsBoard's shape, GW-ATTRREQ-01); printed on the certificate",
+      )
+        .choices(['spec', 'thingsboard-4.3'])
+        .default('spec'),
+    )
     .option(
       '--exec <command>',
       `the client under test, run through the shell with ${environment} in its environment`,
+    )
+    .option(
+      '--listen <address>',
+      'the address the device-facing servers (HTTP, MQTT) and the operator console listen on, e.g. 0.0.0.0 for devices on the bench (default 127.0.0.1)',
+    )
+    .option(
+      '--advertise <url>',
+      'the host devices reach those servers at (a URL such as http://192.168.1.20, or a host name): the URLs printed, given to the client and shown in the console carry it, each with its own port',
+    )
+    .option('--http-port <port>', 'fixed port of the HTTP server (default: a free one)', port)
+    .option(
+      '--mqtt-port <port>',
+      'fixed port of the MQTT server (default: a free one), so firmware can be built once',
+      port,
     )
     .option('-r, --reports <dir>', 'where reports are written', 'reports')
     .option(

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Packet } from 'mqtt-packet';
-import { GATEWAY_CHECKS } from '../../src/certify/gateway-checks';
+import { GATEWAY_CHECKS, gatewayChecks } from '../../src/certify/gateway-checks';
 import type { ObservedPacket } from '../../src/certify/mqtt-packets';
 
 let clock = 1_795_000_000_000;
@@ -180,4 +180,50 @@ test('MQTT-DEV-07 and -08: a gateway that took its own RPCs but was sent none is
       .length,
     1,
   );
+});
+
+test("GW-RPC-03: a reply without device but with the right id is the shape's failure (GW-CLI-02) alone (issue 28)", () => {
+  const request = publish(
+    'v1/gateway/rpc',
+    { device: 'a', data: { id: 5, method: 'm', params: {} } },
+    'out',
+  );
+  const reply = publish('v1/gateway/rpc', { id: 5, data: {} });
+  assert.deepEqual(violations('GW-RPC-03', [request, reply]), []);
+  assert.equal(violations('GW-CLI-02', [request, reply]).length, 1);
+  assert.equal(
+    violations('GW-RPC-03', [request, publish('v1/gateway/rpc', { id: 6, data: {} })]).length,
+    1,
+  );
+});
+
+test("GW-CLI-02 in mode thingsboard-4.3: ThingsBoard's attribute request passes, the specification's shape fails as GW-ATTRREQ-01", () => {
+  const check = gatewayChecks('thingsboard-4.3').get('GW-CLI-02');
+  assert.ok(check);
+  const reasons = (document: unknown) => {
+    const outcome = check({
+      token: 'T',
+      packets: [publish('v1/gateway/attributes/request', document)],
+      rpcs: [],
+    });
+    assert.ok(outcome.exercised);
+    return outcome.violations.map((violation) => violation.reason);
+  };
+  assert.deepEqual(reasons({ id: 1, device: 'a', client: true, key: 'k' }), []);
+  assert.deepEqual(reasons({ id: 2, device: 'a', client: false, keys: ['k', 'l'] }), []);
+  const [spec] = reasons({ id: 3, device: 'a', client: ['k'] });
+  assert.match(spec, /GW-ATTRREQ-01/);
+  // neither shape: the schema's own reasons
+  assert.equal(reasons({ id: 4, device: 'a', client: 'k' }).length, 1);
+  // the other gateway topics are judged as in mode spec
+  const entryWithoutValues = publish('v1/gateway/telemetry', { a: [{ ts: 1 }] });
+  const inMode = check({ token: 'T', packets: [entryWithoutValues], rpcs: [] });
+  const inSpec = GATEWAY_CHECKS.get('GW-CLI-02')!({
+    token: 'T',
+    packets: [entryWithoutValues],
+    rpcs: [],
+  });
+  assert.ok(inMode.exercised && inSpec.exercised);
+  assert.deepEqual(inMode.violations, inSpec.violations);
+  assert.equal(inMode.violations.length, 1);
 });

@@ -158,3 +158,34 @@ test('HTTP-DEV-07: clientKeys and sharedKeys pass, with no parameter too; snake_
     false,
   );
 });
+
+test('a trailing slash fails HTTP-DEV-01 alone: the other checks judge the request as its resource (issue 28)', () => {
+  const slashed = exchange({
+    method: 'POST',
+    url: `/api/v1/${TOKEN}/telemetry/`,
+    contentType: 'application/json',
+    requestBody: JSON.stringify({ ts: 5, values: { a: 1 } }),
+  });
+  assert.deepEqual(violations('HTTP-DEV-01', [slashed]), [
+    'POST /api/v1/{token}/telemetry/: a trailing slash, not the URL of the resource telemetry',
+  ]);
+  assert.deepEqual(violations('HTTP-DEV-03', [slashed]), []);
+  assert.equal(violations('HTTP-DEV-04', [slashed]).length, 1);
+  const read = exchange({ method: 'GET', url: `/api/v1/${TOKEN}/attributes/?sharedKeys=a` });
+  assert.deepEqual(violations('HTTP-DEV-07', [read]), []);
+});
+
+test('HTTP-DEV-07: keys as a JSON array literal fail, though the parameter name is right (issue 28)', () => {
+  const asked = (query: string) =>
+    exchange({
+      method: 'GET',
+      url: `/api/v1/${TOKEN}/attributes?${query}`,
+      responseBody: '{}',
+    });
+  assert.equal(
+    violations('HTTP-DEV-07', [asked(`clientKeys=${encodeURIComponent('["a","b"]')}`)]).length,
+    1,
+  );
+  assert.equal(violations('HTTP-DEV-07', [asked('sharedKeys=%22a%22')]).length, 1);
+  assert.deepEqual(violations('HTTP-DEV-07', [asked('clientKeys=a,b&sharedKeys=c')]), []);
+});

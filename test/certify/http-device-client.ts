@@ -5,12 +5,14 @@
  * one device requirement:
  * - content-type (HTTP-DEV-02): the object-form telemetry is sent as text/plain;
  * - url (HTTP-DEV-01): one telemetry post goes to a resource the API does not have;
+ * - trailing-slash (HTTP-DEV-01): every telemetry and attribute request's URL ends with a slash (telemetry/);
  * - shape (HTTP-DEV-03): the client attributes are an array, not an object;
  * - seconds (HTTP-DEV-04): the timestamped telemetry's ts is in seconds;
  * - wrong-id (HTTP-DEV-05): the RPC reply goes to another id than the request's;
  * - late (HTTP-DEV-06): the RPC reply is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived;
  * - snake-case-keys (HTTP-DEV-07): the attribute request names its keys in shared_keys (as the Python SDK's
- *   TBHTTPDevice 1.13 does).
+ *   TBHTTPDevice 1.13 does);
+ * - json-keys (HTTP-DEV-07): the attribute request's sharedKeys is a JSON array literal (sharedKeys=["iotcCertifyStep"]).
  * IOTC_TEST_CLIENT_POLL_FIRST=1 makes its first request a long-poll for the RPC (120 s), as firmware often starts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,6 +28,7 @@ const RPC_POLLS = 12;
 async function main(): Promise<void> {
   if (!url || !token) throw new Error('IOTC_CERTIFY_URL and IOTC_CERTIFY_TOKEN must be set');
   const device = new HttpDevice(url, token);
+  const slash = fault === 'trailing-slash' ? '/' : '';
   try {
     const pollFirst = process.env.IOTC_TEST_CLIENT_POLL_FIRST === '1';
     if (pollFirst) await answerRpc(device, 120_000);
@@ -38,22 +41,25 @@ async function main(): Promise<void> {
       });
       await answer.body.dump();
     } else {
-      await device.postTelemetry({ json: { temperature: 21.5 } });
+      await device.request('POST', `telemetry${slash}`, { json: { temperature: 21.5 } });
     }
     const now = Date.now();
-    await device.postTelemetry({
+    await device.request('POST', `telemetry${slash}`, {
       json: { ts: fault === 'seconds' ? Math.floor(now / 1000) : now, values: { humidity: 40 } },
     });
-    await device.postAttributes({
+    await device.request('POST', `attributes${slash}`, {
       json: fault === 'shape' ? ['firmwareVersion', '1.0.0'] : { firmwareVersion: '1.0.0' },
     });
     if (fault === 'url') await device.request('POST', 'telemetries', { json: { pressure: 1013 } });
     if (!pollFirst) await answerRpc(device, 5000);
     // the shared attribute the certification set before its RPC
-    const shared =
+    const query =
       fault === 'snake-case-keys'
-        ? await device.request('GET', 'attributes?shared_keys=iotcCertifyStep')
-        : await device.getAttributes({ sharedKeys: ['iotcCertifyStep'] });
+        ? 'shared_keys=iotcCertifyStep'
+        : fault === 'json-keys'
+          ? `sharedKeys=${encodeURIComponent('["iotcCertifyStep"]')}`
+          : 'sharedKeys=iotcCertifyStep';
+    const shared = await device.request('GET', `attributes${slash}?${query}`);
     console.log(`test client: shared attributes ${shared.text}`);
   } finally {
     await device.close();

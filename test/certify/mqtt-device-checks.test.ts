@@ -82,9 +82,18 @@ test('MQTT-DEV-02: firmware, short v2 and provisioning topics are the API; an un
     ]),
     [],
   );
-  assert.equal(
+  // a non-integer id of an attribute request or an RPC reply is MQTT-DEV-06's or -07's failure, not the topic's
+  // (one defect, one FAIL); a client-side RPC's id has no requirement of its own
+  assert.deepEqual(
     violations('MQTT-DEV-02', [
       publish('v1/devices/me/rpc/response/x', '{}'),
+      publish('v1/devices/me/attributes/request/abc', '{}'),
+    ]),
+    [],
+  );
+  assert.equal(
+    violations('MQTT-DEV-02', [
+      publish('v1/devices/me/rpc/request/x', '{}'),
       publish('v1/devices/me', '{}'),
     ]).length,
     2,
@@ -148,4 +157,38 @@ test('MQTT-DEV-09: a QoS 2 publish fails', () => {
     violations('MQTT-DEV-09', [publish('v1/devices/me/telemetry', '{}', 1, 'in', 2)])[0],
     /QoS 2/,
   );
+});
+
+test('MQTT-DEV-01: a CONNECT of another protocol level than the one asked fails, with the levels named (issue 28)', () => {
+  const check = MQTT_DEVICE_CHECKS.get('MQTT-DEV-01');
+  assert.ok(check);
+  const v5 = {
+    ...connect(TOKEN),
+    packet: { ...connect(TOKEN).packet, protocolVersion: 5 as const },
+  };
+  const reasons = (outcome: ReturnType<typeof check>) => {
+    assert.ok(outcome.exercised);
+    return outcome.violations.map((violation) => violation.reason);
+  };
+  const judged = (protocolLevel: 4 | 5) =>
+    reasons(check({ token: TOKEN, packets: [connect(TOKEN), v5], rpcs: [], protocolLevel }));
+  assert.deepEqual(judged(4), [
+    'CONNECT protocol level 5 (MQTT 5), but the client was asked to speak MQTT 3.1.1 (level 4)',
+  ]);
+  assert.equal(judged(5).length, 1);
+  // not asked (the check's callers that do not know): not judged
+  assert.deepEqual(reasons(check({ token: TOKEN, packets: [v5], rpcs: [] })), []);
+});
+
+test('MQTT-DEV-04: a ts sent as a string is the shape\'s failure (MQTT-DEV-03), not "not milliseconds" (issue 28)', () => {
+  const stringTs = publish(
+    'v1/devices/me/telemetry',
+    JSON.stringify({ ts: String(clock), values: { a: 1 } }),
+  );
+  const check = MQTT_DEVICE_CHECKS.get('MQTT-DEV-04');
+  assert.ok(check);
+  assert.equal(check({ token: TOKEN, packets: [stringTs], rpcs: [] }).exercised, false);
+  assert.equal(violations('MQTT-DEV-03', [stringTs]).length, 1);
+  const numeric = publish('v1/devices/me/telemetry', JSON.stringify({ ts: 5, values: { a: 1 } }));
+  assert.equal(violations('MQTT-DEV-04', [stringTs, numeric]).length, 1);
 });

@@ -4,9 +4,12 @@
  * client attributes, an attribute request, the client-side RPC getSessionLimits, the answer to the certification's
  * two-way RPC), then ending. IOTC_TEST_CLIENT_FAULT plants one fault, each breaking exactly one device requirement:
  * - user (MQTT-DEV-01): a first CONNECT with the token as password and another user name (refused), then the right one;
+ * - speaks-5 (MQTT-DEV-01): every CONNECT is MQTT 5 whatever IOTC_CERTIFY_MQTT_VERSION asks;
  * - topic (MQTT-DEV-02): a last telemetry publish on v1/devices/me/telemetries;
  * - shape (MQTT-DEV-03): a last client-attributes publish is an array, not an object;
  * - seconds (MQTT-DEV-04): the timestamped telemetry's ts is in seconds;
+ * - ts-string (MQTT-DEV-03): a last timestamped telemetry publish whose ts is a string of milliseconds;
+ * - id-not-integer (MQTT-DEV-06): a last attribute request under the id abc;
  * - subscribe-late (MQTT-DEV-05): an attribute request before any subscription to the responses;
  * - request-id (MQTT-DEV-06): a second attribute request reusing the first one's id;
  * - wrong-id (MQTT-DEV-07): the RPC reply goes to another id than the request's;
@@ -29,7 +32,12 @@ import {
 async function main(): Promise<void> {
   if (!url || !token) throw new Error('IOTC_CERTIFY_MQTT_URL and IOTC_CERTIFY_TOKEN must be set');
   if (fault === 'user') await connectWithWrongUserName('device');
-  const device = await MqttDevice.connect({ url, token, protocolVersion });
+  // speaks-5: MQTT 5 whatever was asked, as the Python SDK does
+  const device = await MqttDevice.connect({
+    url,
+    token,
+    protocolVersion: fault === 'speaks-5' ? 5 : protocolVersion,
+  });
   try {
     const { connection } = device;
     const updated = new Promise<void>((resolve) => {
@@ -67,6 +75,16 @@ async function main(): Promise<void> {
     if (fault === 'topic')
       await connection.publish('v1/devices/me/telemetries', '{"pressure":1013}');
     if (fault === 'shape') await device.sendAttributes(['firmwareVersion', '1.0.0']);
+    if (fault === 'ts-string')
+      await connection.publish(
+        DEVICE_TOPICS.telemetry,
+        JSON.stringify({ ts: String(Date.now()), values: { pressure: 1013 } }),
+      );
+    if (fault === 'id-not-integer')
+      await connection.publish(
+        'v1/devices/me/attributes/request/abc',
+        '{"clientKeys":"firmwareVersion"}',
+      );
   } finally {
     await device.close();
   }

@@ -62,9 +62,10 @@ interface MqttTransportOptions {
   /** Connections without an accepted CONNECT at most, handshakes included (default DEFAULT_MAX_UNCONNECTED). */
   maxUnconnected?: number;
   /**
-   * Holds the PUBACK of every v1/gateway/connect this long (`iotc certify gateway`): a gateway that publishes for
-   * the device before the PUBACK came then does so where the trace shows it (docs/reference/interfaces.md rule 4 recommends the
-   * wait). ThingsBoard acknowledges once the connect is processed, which may take as long; default 0.
+   * Holds the PUBACK of every v1/gateway/connect until the client has sent nothing for this long (`iotc certify
+   * gateway`; MqttSession.holdUntilQuiet): a gateway that publishes for the device without waiting for the PUBACK
+   * then does so where the trace shows it, in every run (docs/reference/interfaces.md rule 4 recommends the wait).
+   * ThingsBoard acknowledges once the connect is processed, which may take as long; default 0 (at once).
    */
   gatewayConnectAckDelayMs?: number;
 }
@@ -130,6 +131,7 @@ export async function startMqttTransport(
         at: Date.now(),
         packet,
       });
+      session.heard();
       const connecting = packet.cmd === 'connect' && !session.device;
       dispatch(session, packet);
       // an accepted CONNECT leaves the session open (a refused one ends it)

@@ -50,7 +50,7 @@ export function handlePublish(session: MqttSession, packet: IPublishPacket): voi
   )
     return session.end(); // no PUBACK: ThingsBoard's handler throws out of the session (quirks.ts)
   const hold = packet.topic === 'v1/gateway/connect' ? session.context.gatewayConnectAckDelayMs : 0;
-  if (hold > 0) setTimeout(() => acknowledge(session, packet, failure), hold);
+  if (hold > 0) session.holdUntilQuiet(hold, () => acknowledge(session, packet, failure));
   else acknowledge(session, packet, failure);
 }
 

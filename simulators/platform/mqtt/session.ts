@@ -28,9 +28,18 @@ export interface MqttTransportContext {
   traffic?: TrafficListener;
   /** Output a session may have waiting for a client that does not read before it is disconnected. */
   maxPendingOutputBytes: number;
-  /** How long the PUBACK of a gateway connect is held (`iotc certify gateway`; 0 otherwise). */
+  /**
+   * `iotc certify gateway`: the PUBACK of a gateway connect is held until the client has sent nothing for this long
+   * (`holdUntilQuiet`); 0 otherwise (acknowledged at once).
+   */
   gatewayConnectAckDelayMs: number;
 }
+
+/**
+ * The longest an answer held until the client is quiet waits: a client that never pauses (a stream of publishes)
+ * gets it after this many quiet windows at most.
+ */
+export const MAX_HOLD_QUIET_WINDOWS = 10;
 
 /**
  * Default for maxPendingOutputBytes: 64 packets of the largest size. Past it the client is disconnected instead of
@@ -61,6 +70,8 @@ export class MqttSession {
   readonly awaitingRelease = new Set<number>();
   readonly parser: Parser;
   private nextMessageId = 1;
+  /** Answers held until the client is quiet: each restarts its window when a packet of the client arrives. */
+  private readonly held = new Set<{ restart(): void; cancel(): void }>();
   private readonly cleanups = new Map<string, () => void>();
   private ended = false;
 
@@ -131,6 +142,40 @@ export class MqttSession {
     return undefined;
   }
 
+  /**
+   * Sends `answer` once the client has sent nothing on this connection for `quietMs` (each packet it sends restarts
+   * the window), or after MAX_HOLD_QUIET_WINDOWS windows, whichever comes first; dropped when the session ends. A
+   * client that waits for the answer is quiet, so it gets it after one window; a client that goes on without waiting
+   * sends its next packets before the answer, however late it sends them within the window: the order the client
+   * chose is what the trace shows, not the luck of a race with a fixed delay.
+   */
+  holdUntilQuiet(quietMs: number, answer: () => void): void {
+    let timer: NodeJS.Timeout | undefined;
+    const hold = {
+      restart: () => {
+        clearTimeout(timer);
+        timer = setTimeout(fire, quietMs);
+      },
+      cancel: () => {
+        clearTimeout(timer);
+        clearTimeout(bound);
+        this.held.delete(hold);
+      },
+    };
+    const fire = () => {
+      hold.cancel();
+      answer();
+    };
+    const bound = setTimeout(fire, quietMs * MAX_HOLD_QUIET_WINDOWS);
+    this.held.add(hold);
+    hold.restart();
+  }
+
+  /** A packet of the client arrived: every held answer's quiet window starts again. */
+  heard(): void {
+    for (const hold of this.held) hold.restart();
+  }
+
   /** Registers an undo for the session's end under a name (replacing one of the same name). */
   onEnd(name: string, cleanup: () => void): void {
     this.cleanups.get(name)?.();
@@ -160,6 +205,7 @@ export class MqttSession {
   release(): void {
     if (this.ended) return;
     this.ended = true;
+    for (const hold of [...this.held]) hold.cancel();
     for (const cleanup of this.cleanups.values()) cleanup();
     this.cleanups.clear();
     this.gateway?.releaseAll();
