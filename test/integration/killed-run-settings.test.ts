@@ -49,7 +49,7 @@ const POINTS: Array<{
     features: ['features/mqtt-gateway-api/device-limit.feature'],
     killWhen: (text, path) =>
       unrestoredSettings(path).some((change) => change.setting === 'tenantProfile.maxDevices') &&
-      /"setting-changing"[^]*"event":"intent"/.test(text),
+      /"setting-changing"[\s\S]*"event":"intent"/.test(text),
   },
   {
     name: 'the JWT lifetimes changed',
