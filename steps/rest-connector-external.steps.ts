@@ -55,7 +55,8 @@ async function recorded(world: IotcWorld, path: string) {
 
 /**
  * Rows of | what | expected |: `method`, `path`, `body` (exact text), `json body` (a JSON document, compared
- * as documents), `header <name>` (exact value), `no header <name>`, `basic` (user:password of the Authorization).
+ * as documents), `header <name>` (exact value), `no header <name>`, `basic` (user:password of the Authorization),
+ * `basic scheme` (an Authorization of the scheme Basic with base64 user:password, whatever the credentials).
  */
 Then(
   'the external API eventually receives a request to {string}:',
@@ -91,7 +92,14 @@ function checkRecorded(request: RecordedRequest, what: string, value: string): v
     assert.deepEqual(JSON.parse(request.body), JSON.parse(value), `body ${request.body}`);
   else if (what === 'basic')
     assert.equal(request.headers.authorization, `Basic ${Buffer.from(value).toString('base64')}`);
-  else if (what.startsWith('no header ')) {
+  else if (what === 'basic scheme') {
+    const header = String(request.headers.authorization ?? '');
+    const basic = /^Basic ([A-Za-z0-9+/]+={0,2})$/.exec(header);
+    assert.ok(
+      basic && Buffer.from(basic[1]!, 'base64').toString('latin1').includes(':'),
+      `authorization: ${header || 'none'}`,
+    );
+  } else if (what.startsWith('no header ')) {
     const header = request.headers[what.slice('no header '.length).toLowerCase()];
     assert.equal(header, undefined, `${what}: ${String(header)}`);
   } else if (what.startsWith('header '))

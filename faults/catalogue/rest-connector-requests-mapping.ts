@@ -65,8 +65,9 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
     breaks: 'attribute updates are sent without their basic credentials',
   },
   {
-    id: 'RC-AUPD-05:default-basic',
-    breaks: 'attribute updates without security send basic <USERNAME>:<PASSWORD>',
+    id: 'RC-AUPD-05:default-anonymous',
+    breaks:
+      'attribute updates without security send no Authorization header (anonymous), not basic',
   },
   { id: 'RC-AUPD-06:no-timeout', breaks: 'an attribute update attempt is never abandoned' },
   {

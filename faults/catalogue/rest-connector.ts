@@ -244,6 +244,11 @@ export const REST_CONNECTOR_FAULTS = [
     breaks: 'without response.timeout the connector does not wait for the remote answer',
   },
   {
+    id: 'RC-ERR-01:405-without-unsuccessful',
+    breaks:
+      'a method the hardcoded endpoint does not list is answered 405 with the router text, not unsuccessfulResponse',
+  },
+  {
     id: 'RC-ERR-01:only-401-unsuccessful',
     breaks: 'unsuccessfulResponse answers only 401; other refusals carry successResponse',
   },

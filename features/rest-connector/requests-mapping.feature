@@ -142,8 +142,8 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
 
     @RC-AUPD-05
     Examples:
-      | member   | default           | device | what                    | expected |
-      | security | no Authorization  | s      | no header authorization |          |
+      | member   | default             | device | what         | expected |
+      | security | basic authorization | s      | basic scheme |          |
 
     @RC-AUPD-12
     Examples:

@@ -20,6 +20,7 @@ import { RemoteResponses } from './remote-responses';
 import { mappingHandler } from './mapping-endpoint';
 import { attributeRequestHandler } from './attribute-request-endpoint';
 import { listen, Routes } from './http-server';
+import { answer } from './responses';
 import { OutgoingDispatchers } from './outgoing-call';
 import { sendAttributeUpdate } from './attribute-updates';
 import { handleServerSideRpc, NOT_HANDLED } from './server-side-rpc';
@@ -144,6 +145,9 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
           logger,
           quirks: config.quirks,
         }),
+        config.quirks.errorPagesOfTheServer
+          ? undefined
+          : (reply, headers) => answer(reply, 405, endpoint.response, headers),
       );
     }
     for (const attributeRequest of config.attributeRequests) {

@@ -33,6 +33,11 @@ import { dryRunInventory } from './inventory';
 import { IotcError } from '../../lib/errors';
 import { featureFiles, loadFeatureWeights, slowestFirst } from './feature-order';
 import { runTwinSeed, TWIN_SEED_VARIABLE } from '../target/twin-asynchrony';
+import {
+  defaultsNotExercised,
+  effectiveRestConfig,
+  withUnexercisedDefaults,
+} from '../target/effective-rest';
 import { workerEnvironment } from './worker-environment';
 
 export const PROJECT_ROOT = PACKAGE_ROOT;
@@ -234,11 +239,18 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const scenarios = scenarioResults(envelopes);
   const capabilities = new Set<string>(profile.capabilities ?? []);
   const deviations = new Set(Object.keys(profile.deviations ?? {}));
-  const requirements = requirementVerdicts(loadCatalogue(), scenarios, {
-    capabilities,
-    deviations,
-    inventory: inventory ?? scenarioInventory(envelopes),
-  });
+  const catalogue = loadCatalogue();
+  // a PASS that rests on a default the target's configuration never left to it is NOT TESTED (effective-rest.ts)
+  const requirements = withUnexercisedDefaults(
+    requirementVerdicts(catalogue, scenarios, {
+      capabilities,
+      deviations,
+      inventory: inventory ?? scenarioInventory(envelopes),
+    }),
+    capabilities.has('rest-connector')
+      ? defaultsNotExercised(catalogue, effectiveRestConfig(profile), deviations)
+      : new Map(),
+  );
   const report = buildConformanceReport({
     version: iotcVersion(),
     target: targetFacts(profile),

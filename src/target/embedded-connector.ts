@@ -5,7 +5,7 @@
  * the certificate and key it names are written there, and the external API's placeholder addresses
  * (http://127.0.0.1:5001, https://127.0.0.1:5443) become the simulator's. Steps read that file.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port';
@@ -14,10 +14,9 @@ import { startConnector } from '../../simulators/connector';
 import { ExternalApiSimulator } from '../../simulators/external-api';
 import type { TlsMaterial } from '../../lib/tls/certificate';
 import type { ConnectorQuirksMode } from '../../simulators/connector';
-import { connectorQuirks } from '../../simulators/connector/quirks';
-import { gatewayReadyRest, withRunNames } from '../../lib/gateway-rest';
+import { withRunNames } from '../../lib/gateway-rest';
+import { embeddedRestConfig } from './effective-rest';
 import type { ConnectorTarget } from './connector-target';
-import { EMBEDDED_REST_FILE } from './embedded-rest-file';
 
 // not carrying the run prefix: it belongs to the embedded target, not to a run, and runs never clean it up
 const EMBEDDED_GATEWAY_NAME = 'Embedded REST connector gateway';
@@ -50,17 +49,11 @@ export async function startEmbeddedConnector(options: {
   const external = await ExternalApiSimulator.start({ tls: options.externalTls });
   try {
     const configFile = join(folder, 'rest.json');
-    const conformance = JSON.parse(await readFile(EMBEDDED_REST_FILE, 'utf8')) as Record<
-      string,
-      unknown
-    >;
-    // a quirks mode that needs members the conformance file leaves to defaults runs the file iotc gateway-config
-    // writes for that gateway, as the real one does
-    const config = (
-      options.quirks && connectorQuirks(options.quirks).requiresGatewayMembers
-        ? gatewayReadyRest(conformance)
-        : conformance
-    ) as { server: { port?: number; security?: { cert: string; key: string } } };
+    // the file iotc gateway-config writes for that gateway when the quirks mode needs it (effective-rest.ts, which
+    // the run's check of exercised defaults reads too)
+    const config = embeddedRestConfig(options.quirks) as {
+      server: { port?: number; security?: { cert: string; key: string } };
+    };
     // the file says where the connector listens, as a deployed one does: a free loopback port
     config.server.port = await freePort();
     if (config.server.security) {

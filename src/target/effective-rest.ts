@@ -1,0 +1,112 @@
+/**
+ * Whether a run exercised the defaults its requirements state (issue 25). A requirement that states a default of a
+ * rest.json member names in the catalogue (`defaultOmittedIn`) the objects of the conformance file that omit the
+ * member: its scenarios pass on the default only while the configuration the target really loads omits it too. A
+ * real gateway runs the file `iotc gateway-config` wrote (members added for a version without those defaults), an
+ * embedded target the conformance file as src/target/embedded-connector.ts materializes it. Where that effective
+ * configuration names the member, the default never ran: unless the target declares a deviation for the
+ * requirement (its own scenario verifies what the target does instead), the requirement is NOT TESTED, and the
+ * reason says which member the configuration names.
+ */
+import { readFileSync } from 'node:fs';
+import type { Requirement, TargetProfile } from '../../schemas';
+import { gatewayReadyRest } from '../../lib/gateway-rest';
+import { connectorQuirks } from '../../simulators/connector/quirks';
+import type { ConnectorQuirksMode } from '../../simulators/connector';
+import { EMBEDDED_REST_FILE } from './embedded-rest-file';
+
+type Json = Record<string, unknown>;
+
+/**
+ * The conformance rest.json as an embedded connector in `quirks` mode loads it, before the run's addresses: a quirks
+ * mode that needs members the conformance file leaves to defaults runs the file iotc gateway-config writes for that
+ * gateway, as the real one does.
+ */
+export function embeddedRestConfig(quirks: ConnectorQuirksMode | undefined): Json {
+  const conformance = JSON.parse(readFileSync(EMBEDDED_REST_FILE, 'utf8')) as Json;
+  return quirks && connectorQuirks(quirks).requiresGatewayMembers
+    ? gatewayReadyRest(conformance)
+    : conformance;
+}
+
+/** The port an embedded connector's file names: a free one, chosen when it starts (embedded-connector.ts). */
+export const EMBEDDED_PORT_NAMED = 0;
+
+/**
+ * The rest.json the target loads: the profile's connector.configFile, or for an embedded target the conformance
+ * file as its connector gets it (the port named, a free one). Undefined when the target has no connector.
+ */
+export function effectiveRestConfig(profile: TargetProfile): Json | undefined {
+  if (profile.embedded) {
+    const config = embeddedRestConfig(profile.connectorQuirks as ConnectorQuirksMode | undefined);
+    (config.server as Json).port = EMBEDDED_PORT_NAMED;
+    return config;
+  }
+  if (!profile.connector?.configFile) return undefined;
+  return JSON.parse(readFileSync(profile.connector.configFile, 'utf8')) as Json;
+}
+
+/** The value at a path such as `mapping[2].converter.deviceInfo`, or undefined when any step is missing. */
+export function atPath(config: unknown, path: string): unknown {
+  let value: unknown = config;
+  for (const step of path.match(/[^.[\]]+|\[\d+\]/g) ?? []) {
+    if (value === null || typeof value !== 'object') return undefined;
+    const index = /^\[(\d+)\]$/.exec(step);
+    value = index
+      ? Array.isArray(value)
+        ? value[Number(index[1])]
+        : undefined
+      : (value as Json)[step];
+  }
+  return value;
+}
+
+/**
+ * Why each requirement's default was not exercised on this target: requirement id to the reason, for those whose
+ * `defaultOmittedIn` object is missing from the effective configuration or names the member. Requirements the
+ * target declares a deviation for are left out (their own scenarios decide).
+ */
+export function defaultsNotExercised(
+  catalogue: readonly Requirement[],
+  config: Json | undefined,
+  deviations: ReadonlySet<string>,
+): Map<string, string> {
+  const reasons = new Map<string, string>();
+  for (const requirement of catalogue) {
+    if (!requirement.defaultOmittedIn || deviations.has(requirement.id)) continue;
+    if (!config) {
+      reasons.set(
+        requirement.id,
+        'default not exercised: the target names no REST connector configuration',
+      );
+      continue;
+    }
+    const problems = requirement.defaultOmittedIn.flatMap(({ object, member }) => {
+      const found = atPath(config, object);
+      if (found === null || typeof found !== 'object') return [`has no ${object}`];
+      return (found as Json)[member] === undefined ? [] : [`names ${object}.${member}`];
+    });
+    if (problems.length)
+      reasons.set(
+        requirement.id,
+        `default not exercised: the configuration the target loads ${problems.join(', ')}`,
+      );
+  }
+  return reasons;
+}
+
+/**
+ * A verdict that rests on a default the run did not exercise is NOT TESTED with that reason; FAIL, INCONCLUSIVE and
+ * the verdicts that are not PASS already stand.
+ */
+export function withUnexercisedDefaults<T extends { id: string; verdict: string; reason?: string }>(
+  results: readonly T[],
+  reasons: ReadonlyMap<string, string>,
+): T[] {
+  return results.map((result) => {
+    const reason = reasons.get(result.id);
+    return reason && result.verdict === 'PASS'
+      ? { ...result, verdict: 'NOT TESTED', reason }
+      : result;
+  });
+}
