@@ -17,6 +17,9 @@ import { EMBEDDED_REST_FILE } from './embedded-rest-file';
 
 type Json = Record<string, unknown>;
 
+/** The opening of the reason of a requirement whose default the run did not exercise (report merge keeps it). */
+export const DEFAULT_NOT_EXERCISED = 'default not exercised';
+
 /**
  * The conformance rest.json as an embedded connector in `quirks` mode loads it, before the run's addresses: a quirks
  * mode that needs members the conformance file leaves to defaults runs the file iotc gateway-config writes for that
@@ -77,7 +80,7 @@ export function defaultsNotExercised(
     if (!config) {
       reasons.set(
         requirement.id,
-        'default not exercised: the target names no REST connector configuration',
+        `${DEFAULT_NOT_EXERCISED}: the target names no REST connector configuration`,
       );
       continue;
     }
@@ -89,7 +92,7 @@ export function defaultsNotExercised(
     if (problems.length)
       reasons.set(
         requirement.id,
-        `default not exercised: the configuration the target loads ${problems.join(', ')}`,
+        `${DEFAULT_NOT_EXERCISED}: the configuration the target loads ${problems.join(', ')}`,
       );
   }
   return reasons;
