@@ -109,6 +109,10 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
     breaks: 'a configured requestUrlExpression of attribute updates is replaced by the default',
   },
   {
+    id: 'RC-AUPD-11:default-url',
+    breaks: 'without requestUrlExpression an attribute update goes to sensor/${deviceName}, not .../${attributeKey}',
+  },
+  {
     id: 'RC-AUPD-12:expression-ignored',
     breaks: 'a configured valueExpression of attribute updates is replaced by the default',
   },
@@ -131,6 +135,10 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
   {
     id: 'RC-RPC-04:expression-ignored',
     breaks: 'a configured requestUrlExpression of RPC rules is replaced by the default',
+  },
+  {
+    id: 'RC-RPC-04:default-url',
+    breaks: 'without requestUrlExpression an RPC goes to http://127.0.0.1:5001/rpc/${deviceName}',
   },
   { id: 'RC-RPC-05:request-id-missing', breaks: '${requestId} is not filled in the URL' },
   { id: 'RC-RPC-05:method-name-missing', breaks: '${methodName} is not filled in the URL' },

@@ -27,6 +27,10 @@ export const REST_CONNECTOR_FAULTS = [
     id: 'RC-SRV-02:port-ignored',
     breaks: 'the connector listens on a port of its own choosing, not server.port',
   },
+  {
+    id: 'RC-SRV-02:default-port',
+    breaks: 'without server.port the connector listens on port 5050, not 5000',
+  },
   { id: 'RC-SRV-03:ssl-ignored', breaks: 'server.SSL true still serves plain HTTP' },
   {
     id: 'RC-SRV-05:cert-ignored',

@@ -60,7 +60,9 @@ export function attributeUpdateRule(
     security: faultActive('RC-AUPD-05:default-anonymous')
       ? ('anonymous' as const)
       : quirks.attributeUpdateSecurityDefault,
-    url: 'sensor/${deviceName}/${attributeKey}',
+    url: faultActive('RC-AUPD-11:default-url')
+      ? 'sensor/${deviceName}'
+      : 'sensor/${deviceName}/${attributeKey}',
     value: faultActive('RC-AUPD-12:default-value')
       ? '${attributeValue}'
       : '{"${attributeKey}":"${attributeValue}"}',
@@ -114,7 +116,9 @@ export function serverSideRpcRule(
   const defaults = {
     method: faultActive('RC-RPC-07:default-method') ? 'POST' : 'GET',
     security: 'anonymous' as const,
-    url: 'http://127.0.0.1:5001/${deviceName}',
+    url: faultActive('RC-RPC-04:default-url')
+      ? 'http://127.0.0.1:5001/rpc/${deviceName}'
+      : 'http://127.0.0.1:5001/${deviceName}',
     value: faultActive('RC-RPC-08:default-value') ? '{"params": ${params}}' : '${params}',
   };
   const call = outgoing(rule, defaults, quirks);

@@ -36,6 +36,7 @@ import { runTwinSeed, TWIN_SEED_VARIABLE } from '../target/twin-asynchrony';
 import {
   defaultsNotExercised,
   effectiveRestConfig,
+  routedDestinations,
   withUnexercisedDefaults,
 } from '../target/effective-rest';
 import { workerEnvironment } from './worker-environment';
@@ -248,7 +249,12 @@ export async function runConformance(options: RunOptions): Promise<number> {
       inventory: inventory ?? scenarioInventory(envelopes),
     }),
     capabilities.has('rest-connector')
-      ? defaultsNotExercised(catalogue, effectiveRestConfig(profile), deviations)
+      ? defaultsNotExercised(
+          catalogue,
+          effectiveRestConfig(profile),
+          deviations,
+          routedDestinations(profile),
+        )
       : new Map(),
   );
   const report = buildConformanceReport({

@@ -32,19 +32,32 @@ export function embeddedRestConfig(quirks: ConnectorQuirksMode | undefined): Jso
     : conformance;
 }
 
-/** The port an embedded connector's file names: a free one, chosen when it starts (embedded-connector.ts). */
-export const EMBEDDED_PORT_NAMED = 0;
+/**
+ * The destinations the defaults of outgoing calls reach (interfaces.md: sensor/${deviceName}/${attributeKey},
+ * which gets http:// in front as rest-connector-facts §8 says, so host sensor and port 80; http://127.0.0.1:5001/
+ * ${deviceName}). An embedded connector's network delivers them to its external API (embedded-connector.ts).
+ */
+export const EMBEDDED_ROUTES = ['sensor:80', '127.0.0.1:5001'] as const;
+
+/** The destination a requirement's default calls, which the target's network must deliver to the external API. */
+const DEFAULT_DESTINATIONS: Readonly<Record<string, string>> = {
+  'RC-AUPD-11': 'sensor:80',
+  'RC-RPC-04': '127.0.0.1:5001',
+};
+
+/** The destinations the target's network delivers to the external API (profile connector.routedDestinations). */
+export function routedDestinations(profile: TargetProfile): ReadonlySet<string> {
+  return new Set(profile.embedded ? EMBEDDED_ROUTES : (profile.connector?.routedDestinations ?? []));
+}
 
 /**
  * The rest.json the target loads: the profile's connector.configFile, or for an embedded target the conformance
- * file as its connector gets it (the port named, a free one). Undefined when the target has no connector.
+ * file as its connector gets it (server.port left to its default, published at a free host port). Undefined when
+ * the target has no connector.
  */
 export function effectiveRestConfig(profile: TargetProfile): Json | undefined {
-  if (profile.embedded) {
-    const config = embeddedRestConfig(profile.connectorQuirks as ConnectorQuirksMode | undefined);
-    (config.server as Json).port = EMBEDDED_PORT_NAMED;
-    return config;
-  }
+  if (profile.embedded)
+    return embeddedRestConfig(profile.connectorQuirks as ConnectorQuirksMode | undefined);
   if (!profile.connector?.configFile) return undefined;
   return JSON.parse(readFileSync(profile.connector.configFile, 'utf8')) as Json;
 }
@@ -66,13 +79,15 @@ export function atPath(config: unknown, path: string): unknown {
 
 /**
  * Why each requirement's default was not exercised on this target: requirement id to the reason, for those whose
- * `defaultOmittedIn` object is missing from the effective configuration or names the member. Requirements the
- * target declares a deviation for are left out (their own scenarios decide).
+ * `defaultOmittedIn` object is missing from the effective configuration or names the member, or whose default
+ * calls a destination the target's network does not deliver to the external API (`routed`; its scenario is
+ * skipped). Requirements the target declares a deviation for are left out (their own scenarios decide).
  */
 export function defaultsNotExercised(
   catalogue: readonly Requirement[],
   config: Json | undefined,
   deviations: ReadonlySet<string>,
+  routed: ReadonlySet<string> = new Set(EMBEDDED_ROUTES),
 ): Map<string, string> {
   const reasons = new Map<string, string>();
   for (const requirement of catalogue) {
@@ -89,18 +104,24 @@ export function defaultsNotExercised(
       if (found === null || typeof found !== 'object') return [`has no ${object}`];
       return (found as Json)[member] === undefined ? [] : [`names ${object}.${member}`];
     });
+    const destination = DEFAULT_DESTINATIONS[requirement.id];
     if (problems.length)
       reasons.set(
         requirement.id,
         `${DEFAULT_NOT_EXERCISED}: the configuration the target loads ${problems.join(', ')}`,
+      );
+    else if (destination && !routed.has(destination))
+      reasons.set(
+        requirement.id,
+        `${DEFAULT_NOT_EXERCISED}: the target profile's connector.routedDestinations does not name ${destination}, where the default calls`,
       );
   }
   return reasons;
 }
 
 /**
- * A verdict that rests on a default the run did not exercise is NOT TESTED with that reason; FAIL, INCONCLUSIVE and
- * the verdicts that are not PASS already stand.
+ * A verdict that rests on a default the run did not exercise is NOT TESTED with that reason (a NOT TESTED takes
+ * that reason too: its default's scenario was skipped); FAIL, INCONCLUSIVE and the other verdicts stand.
  */
 export function withUnexercisedDefaults<T extends { id: string; verdict: string; reason?: string }>(
   results: readonly T[],
@@ -108,7 +129,7 @@ export function withUnexercisedDefaults<T extends { id: string; verdict: string;
 ): T[] {
   return results.map((result) => {
     const reason = reasons.get(result.id);
-    return reason && result.verdict === 'PASS'
+    return reason && (result.verdict === 'PASS' || result.verdict === 'NOT TESTED')
       ? { ...result, verdict: 'NOT TESTED', reason }
       : result;
   });

@@ -3,19 +3,20 @@
  * (HTTP and HTTPS) for its outgoing calls, and the reference connector started from the conformance rest.json
  * (embedded-rest.json). The file is materialized into a temporary folder as a real deployment would have it:
  * the certificate and key it names are written there, and the external API's placeholder addresses
- * (http://127.0.0.1:5001, https://127.0.0.1:5443) become the simulator's. Steps read that file.
+ * (http://127.0.0.1:5001, https://127.0.0.1:5443) become the simulator's. Steps read that file. The connector runs
+ * as in a container: server.port is left to its default and published at a free host port, and the destinations
+ * its defaults call (EMBEDDED_ROUTES) are delivered to the simulator with the URL and Host as built.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port';
 import { AdminClient } from '../admin-client';
 import { startConnector } from '../../simulators/connector';
 import { ExternalApiSimulator } from '../../simulators/external-api';
 import type { TlsMaterial } from '../../lib/tls/certificate';
 import type { ConnectorQuirksMode } from '../../simulators/connector';
 import { withRunNames } from '../../lib/gateway-rest';
-import { embeddedRestConfig } from './effective-rest';
+import { EMBEDDED_ROUTES, embeddedRestConfig } from './effective-rest';
 import type { ConnectorTarget } from './connector-target';
 
 // not carrying the run prefix: it belongs to the embedded target, not to a run, and runs never clean it up
@@ -54,8 +55,6 @@ export async function startEmbeddedConnector(options: {
     const config = embeddedRestConfig(options.quirks) as {
       server: { port?: number; security?: { cert: string; key: string } };
     };
-    // the file says where the connector listens, as a deployed one does: a free loopback port
-    config.server.port = await freePort();
     if (config.server.security) {
       config.server.security = {
         cert: join(folder, config.server.security.cert),
@@ -69,16 +68,25 @@ export async function startEmbeddedConnector(options: {
       .replaceAll('127.0.0.1:5001', new URL(external.url).host)
       .replaceAll('127.0.0.1:5443', new URL(external.httpsUrl ?? external.url).host);
     await writeFile(configFile, text);
+    // the connector runs as in a container of its own: the file leaves server.port to its default, which is
+    // published at a free host port (docker -p 0:5000), and the default destinations of its outgoing calls reach
+    // the external API (EMBEDDED_ROUTES)
+    const externalHost = new URL(external.url).host;
+    const routes = Object.fromEntries(EMBEDDED_ROUTES.map((to) => [to, externalHost]));
     const connector = await startConnector({
       config: configFile,
       mqttUrl: options.mqttUrl,
       gatewayToken,
       quirks: options.quirks,
+      publishPorts: true,
+      routes,
     });
     return {
       connector: {
         url: connector.url,
         configFile,
+        publishedPorts: connector.publishedPorts ?? {},
+        routedDestinations: [...EMBEDDED_ROUTES],
         externalApiUrl: external.url,
         tls: { ca: connector.certificate, insecureSkipVerify: false },
       },
