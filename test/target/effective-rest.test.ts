@@ -13,6 +13,7 @@ import {
   atPath,
   defaultsNotExercised,
   embeddedRestConfig,
+  routedDestinations,
   withUnexercisedDefaults,
 } from '../../src/target/effective-rest';
 import { ROOT } from '../support/iotc';
@@ -24,13 +25,32 @@ const CATALOGUE = (
 ).requirements;
 const NONE = new Set<string>();
 
-test('the conformance file omits every member whose default a requirement states, except the three no run can exercise', () => {
+test('the conformance file omits every member whose default a requirement states', () => {
+  // server.port too: the embedded connector publishes its default 5000 at a free host port
   const reasons = defaultsNotExercised(CATALOGUE, embeddedRestConfig(undefined), NONE);
-  // the conformance file's own port (replaced by a free one anyway) and the URLs no run's external API serves
-  assert.deepEqual([...reasons.keys()].sort(), ['RC-AUPD-11', 'RC-RPC-04', 'RC-SRV-02']);
+  assert.deepEqual([...reasons.keys()], []);
+});
+
+test('a default requestUrlExpression is exercised only where the target routes its destination', () => {
+  const config = embeddedRestConfig(undefined);
+  const reasons = defaultsNotExercised(CATALOGUE, config, NONE, new Set(['sensor:80']));
+  assert.deepEqual([...reasons.keys()], ['RC-RPC-04']);
   assert.match(
     reasons.get('RC-RPC-04') ?? '',
-    /names requestsMapping\.serverSideRpc\[4\]\.requestUrlExpression/,
+    /^default not exercised: .*connector\.routedDestinations does not name 127\.0\.0\.1:5001/,
+  );
+  const embedded = routedDestinations({ embedded: true } as never);
+  assert.deepEqual([...embedded].sort(), ['127.0.0.1:5001', 'sensor:80']);
+  assert.equal(
+    routedDestinations({ connector: { url: 'http://x', configFile: 'f' } } as never).size,
+    0,
+  );
+  // a configuration that names the member says so, whatever the routes
+  const named = structuredClone(config) as { server: { port?: number } };
+  named.server.port = 18500;
+  assert.match(
+    defaultsNotExercised(CATALOGUE, named, NONE).get('RC-SRV-02') ?? '',
+    /names server\.port/,
   );
 });
 
@@ -47,16 +67,18 @@ test('every member iotc gateway-config adds for 3.8.3 belongs to a requirement w
   assert.ok(!declared.has('RC-SRV-01'));
 });
 
-test('only a PASS becomes NOT TESTED; FAIL and the other verdicts stand', () => {
+test('a PASS becomes NOT TESTED, a NOT TESTED takes the reason; FAIL and the other verdicts stand', () => {
   const reasons = new Map([
     ['A', 'default not exercised: x'],
     ['B', 'default not exercised: y'],
+    ['D', 'default not exercised: z'],
   ]);
   const results = withUnexercisedDefaults(
     [
       { id: 'A', verdict: 'PASS' },
       { id: 'B', verdict: 'FAIL' },
       { id: 'C', verdict: 'PASS' },
+      { id: 'D', verdict: 'NOT TESTED', reason: 'partial: 1 of 2 scenarios ran' },
     ],
     reasons,
   );
@@ -64,6 +86,7 @@ test('only a PASS becomes NOT TESTED; FAIL and the other verdicts stand', () => 
     { id: 'A', verdict: 'NOT TESTED', reason: 'default not exercised: x' },
     { id: 'B', verdict: 'FAIL' },
     { id: 'C', verdict: 'PASS' },
+    { id: 'D', verdict: 'NOT TESTED', reason: 'default not exercised: z' },
   ]);
 });
 
