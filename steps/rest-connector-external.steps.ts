@@ -58,7 +58,9 @@ Given(
   "the connector's network delivers calls to {string} to the external API",
   function (this: IotcWorld, destination: string) {
     if (connectorTarget().routedDestinations?.includes(destination)) return undefined;
-    this.log(`skipped: the target profile's connector.routedDestinations does not name ${destination}`);
+    this.log(
+      `skipped: the target profile's connector.routedDestinations does not name ${destination}`,
+    );
     return 'skipped';
   },
 );
@@ -318,7 +320,11 @@ Then(
       `${url.protocol}//${address}:${reached}/`,
       this.run.target.timeouts.requestMs,
     );
-    assert.equal(typeof answered, 'number', `${address}:${reached} gave no HTTP answer: ${answered}`);
+    assert.equal(
+      typeof answered,
+      'number',
+      `${address}:${reached} gave no HTTP answer: ${answered}`,
+    );
   },
 );
 

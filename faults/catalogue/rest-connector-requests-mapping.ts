@@ -110,7 +110,8 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
   },
   {
     id: 'RC-AUPD-11:default-url',
-    breaks: 'without requestUrlExpression an attribute update goes to sensor/${deviceName}, not .../${attributeKey}',
+    breaks:
+      'without requestUrlExpression an attribute update goes to sensor/${deviceName}, not .../${attributeKey}',
   },
   {
     id: 'RC-AUPD-12:expression-ignored',

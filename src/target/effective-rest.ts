@@ -47,7 +47,9 @@ const DEFAULT_DESTINATIONS: Readonly<Record<string, string>> = {
 
 /** The destinations the target's network delivers to the external API (profile connector.routedDestinations). */
 export function routedDestinations(profile: TargetProfile): ReadonlySet<string> {
-  return new Set(profile.embedded ? EMBEDDED_ROUTES : (profile.connector?.routedDestinations ?? []));
+  return new Set(
+    profile.embedded ? EMBEDDED_ROUTES : (profile.connector?.routedDestinations ?? []),
+  );
 }
 
 /**
