@@ -20,6 +20,7 @@ export function withRunNames(configText: string, runId: string, namePrefix = 'io
 /** A member 3.8.3 cannot run without, where it belongs, what docs/reference/interfaces.md makes its default, and its requirement. */
 interface RequiredMember {
   section:
+    | 'server'
     | 'mapping'
     | 'mapping.converter'
     | 'attributeRequests'
@@ -31,6 +32,8 @@ interface RequiredMember {
 }
 
 export const GATEWAY_REQUIRED_MEMBERS: readonly RequiredMember[] = [
+  // rest_connector.py:174,194-202 reads server_config['host'] without default: KeyError, nothing listens
+  { section: 'server', member: 'host', specDefault: '127.0.0.1', requirement: 'RC-SRV-01' },
   { section: 'mapping', member: 'endpoint', specDefault: '/test_device', requirement: 'RC-MAP-02' },
   { section: 'mapping', member: 'HTTPMethods', specDefault: ['GET'], requirement: 'RC-MAP-03' },
   {
@@ -83,6 +86,13 @@ export const GATEWAY_REQUIRED_MEMBERS: readonly RequiredMember[] = [
     specDefault: 'data',
     requirement: 'RC-AUPD-10',
   },
+  // json_rest_downlink_converter.py:39 reads requestUrlExpression without default: KeyError, nothing is sent
+  {
+    section: 'attributeUpdates',
+    member: 'requestUrlExpression',
+    specDefault: 'sensor/${deviceName}/${attributeKey}',
+    requirement: 'RC-AUPD-11',
+  },
   {
     section: 'attributeUpdates',
     member: 'valueExpression',
@@ -100,6 +110,13 @@ export const GATEWAY_REQUIRED_MEMBERS: readonly RequiredMember[] = [
     member: 'methodFilter',
     specDefault: 'echo',
     requirement: 'RC-RPC-03',
+  },
+  // json_rest_downlink_converter.py:52 reads requestUrlExpression without default: no call, no reply (408)
+  {
+    section: 'serverSideRpc',
+    member: 'requestUrlExpression',
+    specDefault: 'http://127.0.0.1:5001/${deviceName}',
+    requirement: 'RC-RPC-04',
   },
   {
     section: 'serverSideRpc',
@@ -119,7 +136,9 @@ function objects(value: unknown): Json[] {
 function sections(config: Json): Record<RequiredMember['section'], Json[]> {
   const requests = (config.requestsMapping ?? {}) as Json;
   const mapping = objects(config.mapping);
+  const server = config.server;
   return {
+    server: server !== null && typeof server === 'object' ? [server as Json] : [],
     mapping,
     'mapping.converter': mapping
       .map((item) => item.converter)

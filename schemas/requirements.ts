@@ -36,6 +36,26 @@ export const requirementSchema = {
     note: { type: 'string' },
     /** Where a requirement that is not a statement of the specification comes from (an issue, a platform fact). */
     source: { type: 'string', minLength: 1 },
+    /**
+     * For a requirement stating a default: the objects of the conformance rest.json (src/target/embedded-rest.json)
+     * that omit the member, so that its scenarios exercise the default. `object` is a path such as `server`,
+     * `mapping[4]`, `mapping[2].converter.deviceInfo` or `requestsMapping.serverSideRpc[4]`. A run checks that the
+     * configuration the target really loads still omits it (src/target/effective-rest.ts); where it does not, and
+     * the target declares no deviation for the requirement, the requirement is NOT TESTED with that reason.
+     */
+    defaultOmittedIn: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['object', 'member'],
+        properties: {
+          object: { type: 'string', minLength: 1 },
+          member: { type: 'string', minLength: 1 },
+        },
+        additionalProperties: false,
+      },
+    },
   },
   additionalProperties: false,
 } as const;

@@ -246,6 +246,20 @@ export const targetProfileSchema = {
           type: 'string',
           format: 'uri',
         },
+        publishedPorts: {
+          description:
+            "Ports of the connector's own network (a container's) published on the harness's host, like docker -p HOST:PORT: the port the connector listens on to the host port of connector.url. With rest.json leaving server.port to its default, {\"5000\": HOST} lets the run exercise that default (RC-SRV-02).",
+          type: 'object',
+          propertyNames: { pattern: '^[0-9]+$' },
+          additionalProperties: { type: 'integer', minimum: 1, maximum: 65535 },
+        },
+        routedDestinations: {
+          description:
+            "Destinations host:port of the connector's outgoing calls that its network delivers to the external API (connector.externalApiUrl), the request's URL and Host kept, like /etc/hosts and port forwarding: sensor:80 and 127.0.0.1:5001 let the run exercise the default requestUrlExpression of attribute updates (RC-AUPD-11) and RPC rules (RC-RPC-04). Without them those scenarios are skipped.",
+          type: 'array',
+          items: { type: 'string', pattern: '^(\\[[0-9A-Fa-f:.]+\\]|[^:/\\s\\[\\]]+):[0-9]+$' },
+          uniqueItems: true,
+        },
         tls: {
           type: 'object',
           properties: {

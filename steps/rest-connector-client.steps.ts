@@ -160,14 +160,23 @@ Then(
 
 /** A refusal that is not the 401 of security: the status is the target's, the body the configured one. */
 Then(
-  'the connector answers a status other than 200 and 401 with the body {string}',
+  'the connector answers a status other than 200 with the body {string}',
   function (this: IotcWorld, body: string) {
     const answer = lastAnswer(this);
     assert.ok(
-      answer.status !== 200 && answer.status !== 401,
+      answer.status !== 200,
       `the connector answered ${answer.status} ${answer.text.slice(0, 200)}`,
     );
     assert.equal(answer.text, body);
+  },
+);
+
+Then(
+  'the connector answers {int} with a body starting {string}',
+  function (this: IotcWorld, status: number, start: string) {
+    const answer = lastAnswer(this);
+    assert.equal(answer.status, status, `the connector answered ${answer.status} ${answer.text}`);
+    assert.ok(answer.text.startsWith(start), `the body is ${JSON.stringify(answer.text)}`);
   },
 );
 

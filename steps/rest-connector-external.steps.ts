@@ -50,13 +50,30 @@ Given(
   },
 );
 
+/**
+ * A default destination of the connector's outgoing calls (EMBEDDED_ROUTES, src/target/effective-rest.ts) reaches
+ * the external API only where the target's network delivers it there (connector.routedDestinations); elsewhere
+ * the scenario is skipped and the run names the member (NOT TESTED).
+ */
+Given(
+  "the connector's network delivers calls to {string} to the external API",
+  function (this: IotcWorld, destination: string) {
+    if (connectorTarget().routedDestinations?.includes(destination)) return undefined;
+    this.log(
+      `skipped: the target profile's connector.routedDestinations does not name ${destination}`,
+    );
+    return 'skipped';
+  },
+);
+
 async function recorded(world: IotcWorld, path: string) {
   return externalApi().requests(names(world, path));
 }
 
 /**
  * Rows of | what | expected |: `method`, `path`, `body` (exact text), `json body` (a JSON document, compared
- * as documents), `header <name>` (exact value), `no header <name>`, `basic` (user:password of the Authorization).
+ * as documents), `header <name>` (exact value), `no header <name>`, `basic` (user:password of the Authorization),
+ * `basic scheme` (an Authorization of the scheme Basic with base64 user:password, whatever the credentials).
  */
 Then(
   'the external API eventually receives a request to {string}:',
@@ -92,7 +109,14 @@ function checkRecorded(request: RecordedRequest, what: string, value: string): v
     assert.deepEqual(JSON.parse(request.body), JSON.parse(value), `body ${request.body}`);
   else if (what === 'basic')
     assert.equal(request.headers.authorization, `Basic ${Buffer.from(value).toString('base64')}`);
-  else if (what.startsWith('no header ')) {
+  else if (what === 'basic scheme') {
+    const header = String(request.headers.authorization ?? '');
+    const basic = /^Basic ([A-Za-z0-9+/]+={0,2})$/.exec(header);
+    assert.ok(
+      basic && Buffer.from(basic[1]!, 'base64').toString('latin1').includes(':'),
+      `authorization: ${header || 'none'}`,
+    );
+  } else if (what.startsWith('no header ')) {
     const header = request.headers[what.slice('no header '.length).toLowerCase()];
     assert.equal(header, undefined, `${what}: ${String(header)}`);
   } else if (what.startsWith('header '))
@@ -366,19 +390,37 @@ Then(
   'the connector listens on the host and port of its rest.json',
   async function (this: IotcWorld) {
     const { server } = restFile();
-    const url = new URL(connectorTarget().url);
+    const target = connectorTarget();
+    const url = new URL(target.url);
     const host = server.host ?? '127.0.0.1';
     const port = server.port ?? 5000;
-    assert.equal(Number(url.port || (url.protocol === 'https:' ? 443 : 80)), port);
+    // a connector in a network of its own is reached at the host port its port is published at (docker -p)
+    const published = target.publishedPorts;
+    const reached = published ? published[String(port)] : port;
+    assert.ok(
+      reached !== undefined,
+      `port ${port} of the connector is not published; it publishes ${JSON.stringify(published)}`,
+    );
+    assert.equal(
+      Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+      reached,
+      published
+        ? `connector.url is not the published address of port ${port}`
+        : `connector.url is not port ${port} (a connector whose port is published needs connector.publishedPorts)`,
+    );
     const wildcard = host === '0.0.0.0' || host === '::';
     if (!wildcard) assert.equal(url.hostname.replace(/^\[|\]$/g, ''), host);
     const address = wildcard ? url.hostname : host.includes(':') ? `[${host}]` : host;
     // reachability only: the certificate is the HTTPS scenario's business
     const answered = await statusWithoutVerifying(
-      `${url.protocol}//${address}:${port}/`,
+      `${url.protocol}//${address}:${reached}/`,
       this.run.target.timeouts.requestMs,
     );
-    assert.equal(typeof answered, 'number', `${address}:${port} gave no HTTP answer: ${answered}`);
+    assert.equal(
+      typeof answered,
+      'number',
+      `${address}:${reached} gave no HTTP answer: ${answered}`,
+    );
   },
 );
 

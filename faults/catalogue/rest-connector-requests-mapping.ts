@@ -65,8 +65,9 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
     breaks: 'attribute updates are sent without their basic credentials',
   },
   {
-    id: 'RC-AUPD-05:default-basic',
-    breaks: 'attribute updates without security send basic <USERNAME>:<PASSWORD>',
+    id: 'RC-AUPD-05:default-anonymous',
+    breaks:
+      'attribute updates without security send no Authorization header (anonymous), not basic',
   },
   { id: 'RC-AUPD-06:no-timeout', breaks: 'an attribute update attempt is never abandoned' },
   {
@@ -108,6 +109,11 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
     breaks: 'a configured requestUrlExpression of attribute updates is replaced by the default',
   },
   {
+    id: 'RC-AUPD-11:default-url',
+    breaks:
+      'without requestUrlExpression an attribute update goes to sensor/${deviceName}, not .../${attributeKey}',
+  },
+  {
     id: 'RC-AUPD-12:expression-ignored',
     breaks: 'a configured valueExpression of attribute updates is replaced by the default',
   },
@@ -130,6 +136,10 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
   {
     id: 'RC-RPC-04:expression-ignored',
     breaks: 'a configured requestUrlExpression of RPC rules is replaced by the default',
+  },
+  {
+    id: 'RC-RPC-04:default-url',
+    breaks: 'without requestUrlExpression an RPC goes to http://127.0.0.1:5001/rpc/${deviceName}',
   },
   { id: 'RC-RPC-05:request-id-missing', breaks: '${requestId} is not filled in the URL' },
   { id: 'RC-RPC-05:method-name-missing', breaks: '${methodName} is not filled in the URL' },

@@ -27,6 +27,10 @@ export const REST_CONNECTOR_FAULTS = [
     id: 'RC-SRV-02:port-ignored',
     breaks: 'the connector listens on a port of its own choosing, not server.port',
   },
+  {
+    id: 'RC-SRV-02:default-port',
+    breaks: 'without server.port the connector listens on port 5050, not 5000',
+  },
   { id: 'RC-SRV-03:ssl-ignored', breaks: 'server.SSL true still serves plain HTTP' },
   {
     id: 'RC-SRV-05:cert-ignored',
@@ -242,6 +246,11 @@ export const REST_CONNECTOR_FAULTS = [
   {
     id: 'RC-RESP-06:default-timeout-zero',
     breaks: 'without response.timeout the connector does not wait for the remote answer',
+  },
+  {
+    id: 'RC-ERR-01:405-without-unsuccessful',
+    breaks:
+      'a method the hardcoded endpoint does not list is answered 405 with the router text, not unsuccessfulResponse',
   },
   {
     id: 'RC-ERR-01:only-401-unsuccessful',

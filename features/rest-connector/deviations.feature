@@ -355,3 +355,74 @@ Feature: Declared deviations of real gateway versions (REST connector)
     When the platform sends the RPC "other" with params "{\"x\": 1}" to "<<rest-echo-gw-rule>>"
     And the platform sends the RPC "echo" with params "{\"x\": 2}" to "<<rest-echo-gw-rule>>"
     Then the external API receives exactly 1 requests to "/rpcdefault/<<rest-echo-gw-rule>>"
+
+  @deviation-RC-SRV-01 @RC-SRV-02
+  Scenario: The server needs host: the configuration names it and the connector listens there
+    # without server.host 3.8.3 raises KeyError in __run_server (rest_connector.py:195/198) and nothing listens
+    Then the connector's rest.json names every member 3.8.3 has no default for, of "RC-SRV-01"
+    And the connector listens on the host and port of its rest.json
+
+  @deviation-RC-AUPD-11 @deviation-RC-RPC-04 @RC-CFG-01 @RC-GEN-02 @RC-AUPD-01 @RC-RPC-01
+  Scenario: Attribute-update and RPC rules need requestUrlExpression: the configuration names it in every rule and the calls go there
+    # without it the downlink converter raises KeyError (json_rest_downlink_converter.py:39 and :52): no call is made,
+    # and an RPC gets no reply (the platform answers 408)
+    Then the connector's rest.json names every member 3.8.3 has no default for, of "RC-AUPD-11, RC-RPC-04"
+    Given the connector has forwarded data of the device "<<dev-upd-url>>"
+    When the platform sets the shared attributes of "<<dev-upd-url>>":
+      """
+      {"setpointTemp": 22.5}
+      """
+    Then the external API receives exactly 1 requests to "/upd/<<dev-upd-url>>/setpointTemp"
+    Given the connector has forwarded data of the device "<<dev-rpc-url>>"
+    When the platform sends the RPC "setLevel" with params "{\"level\": 3, \"field\": \"t\"}" to "<<dev-rpc-url>>"
+    Then the external API receives exactly 1 requests to "/rpc/<<dev-rpc-url>>/setLevel/"
+
+  @deviation-RC-AUPD-05
+  Scenario: An attribute-update rule without security sends no Authorization header; a rule that names basic sends its credentials
+    Given the connector has forwarded data of the device "<<upd-anon-REST>>"
+    When the platform sets the shared attributes of "<<upd-anon-REST>>":
+      """
+      {"data": "on"}
+      """
+    Then the external API eventually receives a request to "/sensor/<<upd-anon-REST>>/data":
+      | no header authorization |  |
+    Given the connector has forwarded data of the device "<<dev-upd-basic>>"
+    When the platform sets the shared attributes of "<<dev-upd-basic>>":
+      """
+      {"setpointTemp": 22.5}
+      """
+    Then the external API eventually receives a request to "/upd/<<dev-upd-basic>>/setpointTemp":
+      | basic | external:secret |
+
+  @deviation-RC-ERR-01
+  Scenario: 401 and 415 carry unsuccessfulResponse, but a method the endpoint does not list (405) and an uncaught error (500) get the web server's own page
+    When the client sends POST "/response/hardcoded" with JSON:
+      """
+      {"name": "<<rest-resp-gw-err>>", "v": 1.5}
+      """
+    Then the connector answers 200 with the body "Accepted by iotc"
+    When the client sends POST "/response/hardcoded" with JSON:
+      """
+      {}
+      """
+    # 3.8.3: 415 (no data); its twin refuses the missing device name (400)
+    Then the connector answers a status other than 200 with the body "Refused by iotc"
+    When the client sends GET "/response/hardcoded?name=<<rest-resp-gw-err>>&v=1.5"
+    Then the connector answers 405 with the body "405: Method Not Allowed"
+    When the client sends POST "/response/hardcoded" with JSON:
+      """
+      5
+      """
+    Then the connector answers 500 with a body starting "500 Internal Server Error"
+    Given the client sends the Authorization header "Bearer iotc-conformance"
+    When the client sends POST "/response/hardcoded" with JSON:
+      """
+      {"name": "<<rest-resp-gw-err>>", "v": 2.5}
+      """
+    Then the connector answers 500 with a body starting "500 Internal Server Error"
+    Given the client sends no credentials
+    When the client sends POST "/response/hardcoded" with JSON:
+      """
+      {"name": "<<rest-resp-gw-err>>", "v": 3.5}
+      """
+    Then the connector answers 401 with the body "Refused by iotc"

@@ -43,7 +43,7 @@ Feature: REST connector server, endpoints and security
     And the device "<<rest-map-ts>>" has no telemetry "temperature"
 
   @RC-SRV-01 @RC-SRV-02
-  Scenario: The connector listens on server.host (here its default, 127.0.0.1) and server.port
+  Scenario: The connector listens on server.host and server.port (here their defaults, 127.0.0.1 and 5000, the port published where the target says)
     Then the connector listens on the host and port of its rest.json
 
   @RC-SRV-03 @RC-SRV-05 @RC-SRV-06

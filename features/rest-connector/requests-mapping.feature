@@ -70,6 +70,17 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
     Then the external API receives exactly 1 requests to "/upd/<<dev-upd-1>>/setpointTemp"
 
+  @RC-AUPD-11
+  Scenario: A rule without requestUrlExpression sends to sensor/${deviceName}/${attributeKey}, over http:// to the host sensor
+    Given the connector's network delivers calls to "sensor:80" to the external API
+    And the connector has forwarded data of the device "<<dev-urlupd-1>>"
+    When the platform sets the shared attributes of "<<dev-urlupd-1>>":
+      """
+      {"data": 5}
+      """
+    Then the external API eventually receives a request to "/<<dev-urlupd-1>>/data":
+      | header host | sensor |
+
   @RC-AUPD-10
   Scenario: Every updated attribute that the attributeFilter matches becomes its own call, the others none
     Given the connector has forwarded data of the device "<<dev-upd-keys>>"
@@ -142,8 +153,8 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
 
     @RC-AUPD-05
     Examples:
-      | member   | default           | device | what                    | expected |
-      | security | no Authorization  | s      | no header authorization |          |
+      | member   | default             | device | what         | expected |
+      | security | basic authorization | s      | basic scheme |          |
 
     @RC-AUPD-12
     Examples:
@@ -252,6 +263,14 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
     Given the connector has forwarded data of the device "<<dev-rpc-target>>"
     When the platform sends the RPC "setLevel" with params "{\"level\": 3, \"field\": \"t\"}" to "<<dev-rpc-target>>"
     Then the external API receives exactly 1 requests to "/rpc/<<dev-rpc-target>>/setLevel/"
+
+  @RC-RPC-04
+  Scenario: A rule without requestUrlExpression calls http://127.0.0.1:5001/${deviceName}
+    Given the connector's network delivers calls to "127.0.0.1:5001" to the external API
+    And the connector has forwarded data of the device "<<dev-rpcurl-1>>"
+    When the platform sends the RPC "locate" with params "{}" to "<<dev-rpcurl-1>>"
+    Then the external API eventually receives a request to "/<<dev-rpcurl-1>>":
+      | header host | 127.0.0.1:5001 |
 
   @RC-RPC-13
   Scenario: The answer of the external call is the RPC reply

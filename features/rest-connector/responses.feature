@@ -124,7 +124,7 @@ Feature: REST connector endpoint responses
     Then the request "implicit" is answered 200 with the body "waited"
 
   @RC-ERR-01
-  Scenario: A 200 carries successResponse, a refusal other than 401 unsuccessfulResponse too
+  Scenario: A 200 carries successResponse, every other answer of the endpoint unsuccessfulResponse
     When the client sends POST "/response/hardcoded" with JSON:
       """
       {"name": "<<rest-resp-selected>>", "v": 1.5}
@@ -137,7 +137,29 @@ Feature: REST connector endpoint responses
       """
       {}
       """
-    Then the connector answers a status other than 200 and 401 with the body "Refused by iotc"
+    Then the connector answers a status other than 200 with the body "Refused by iotc"
+    # a JSON body that is no object
+    When the client sends POST "/response/hardcoded" with JSON:
+      """
+      5
+      """
+    Then the connector answers a status other than 200 with the body "Refused by iotc"
+    # a method the endpoint does not list
+    When the client sends GET "/response/hardcoded?name=<<rest-resp-selected>>&v=1.5"
+    Then the connector answers a status other than 200 with the body "Refused by iotc"
+    # credentials of another scheme, and none
+    Given the client sends the Authorization header "Bearer iotc-conformance"
+    When the client sends POST "/response/hardcoded" with JSON:
+      """
+      {"name": "<<rest-resp-selected>>", "v": 2.5}
+      """
+    Then the connector answers a status other than 200 with the body "Refused by iotc"
+    Given the client sends no credentials
+    When the client sends POST "/response/hardcoded" with JSON:
+      """
+      {"name": "<<rest-resp-selected>>", "v": 3.5}
+      """
+    Then the connector answers a status other than 200 with the body "Refused by iotc"
 
   @RC-RESP-05
   Scenario: responseExpected false answers without waiting for the platform

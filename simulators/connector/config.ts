@@ -89,7 +89,7 @@ function applyDefaults(file: RestConnectorFile, quirks: ConnectorQuirks): Connec
   return {
     server: {
       host: file.server.host ?? (faultActive('RC-SRV-01:default-host') ? '::1' : '127.0.0.1'),
-      port: Number(file.server.port ?? 5000),
+      port: Number(file.server.port ?? (faultActive('RC-SRV-02:default-port') ? 5050 : 5000)),
       ssl: file.server.SSL ?? false,
       security: file.server.security,
     },

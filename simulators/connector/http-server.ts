@@ -1,6 +1,8 @@
 /**
  * The connector's HTTP(S) server: exact, case-sensitive paths; 404 for an unknown path, 405 with Allow for a
- * method the endpoint does not list (HEAD is not added to GET), as the real gateway's aiohttp router answers.
+ * method the endpoint does not list (HEAD is not added to GET), as the real gateway's aiohttp router answers. A
+ * mapping endpoint answers that 405 itself, in its response variant (interfaces.md: unsuccessfulResponse on every
+ * status other than 200), unless a quirks mode keeps the router's own text.
  */
 import { faultActive } from '../../faults';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -11,14 +13,19 @@ import type { Logger } from 'pino';
 import { send } from './responses';
 
 type RouteHandler = (request: IncomingMessage, url: URL, response: ServerResponse) => Promise<void>;
+/** How an endpoint answers a method it does not list (its 405 carries the endpoint's unsuccessfulResponse). */
+type MethodRefusal = (response: ServerResponse, headers: Record<string, string>) => void;
 
 export class Routes {
   private readonly byPath = new Map<string, Map<string, RouteHandler>>();
+  private readonly refusals = new Map<string, MethodRefusal>();
 
-  add(path: string, methods: string[], handler: RouteHandler): void {
+  add(path: string, methods: string[], handler: RouteHandler, refuse?: MethodRefusal): void {
     const methodsOfPath = this.byPath.get(path) ?? new Map<string, RouteHandler>();
     for (const method of methods) methodsOfPath.set(method.toUpperCase(), handler);
     this.byPath.set(path, methodsOfPath);
+    if (refuse) this.refusals.set(path, refuse);
+    else this.refusals.delete(path);
   }
 
   async dispatch(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -35,9 +42,12 @@ export class Routes {
     const handler = methods.get(request.method ?? 'GET');
     if (!handler) {
       request.resume();
-      return send(response, 405, '405: Method Not Allowed', 'text/plain; charset=utf-8', {
-        allow: [...methods.keys()].join(', '),
-      });
+      const allow = { allow: [...methods.keys()].join(', ') };
+      const refuse = faultActive('RC-ERR-01:405-without-unsuccessful')
+        ? undefined
+        : this.refusals.get(url.pathname);
+      if (refuse) return refuse(response, allow);
+      return send(response, 405, '405: Method Not Allowed', 'text/plain; charset=utf-8', allow);
     }
     return handler(request, url, response);
   }

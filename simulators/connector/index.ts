@@ -20,7 +20,8 @@ import { RemoteResponses } from './remote-responses';
 import { mappingHandler } from './mapping-endpoint';
 import { attributeRequestHandler } from './attribute-request-endpoint';
 import { listen, Routes } from './http-server';
-import { OutgoingDispatchers } from './outgoing-call';
+import { answer } from './responses';
+import { OutgoingDispatchers, type NetworkRoutes } from './outgoing-call';
 import { sendAttributeUpdate } from './attribute-updates';
 import { handleServerSideRpc, NOT_HANDLED } from './server-side-rpc';
 import { connectorQuirks, type ConnectorQuirksMode } from './quirks';
@@ -42,6 +43,14 @@ interface ConnectorOptions {
   /** Overrides of server.host / server.port (0 = a free port), for embedded runs. */
   host?: string;
   port?: number;
+  /**
+   * The connector runs in a network of its own whose ports are published on the host at OS-chosen ports (like
+   * `docker run -p 0:PORT`): the port it resolves (server.port, default 5000) is bound nowhere on the host; its
+   * endpoints are served at a free host port instead, and `publishedPorts` says which. No fixed host port is bound.
+   */
+  publishPorts?: boolean;
+  /** Where its outgoing calls' destinations really are (`host:port` to `host:port`), as /etc/hosts and forwarding. */
+  routes?: NetworkRoutes;
   /** Folder of custom converters; default DEFAULT_EXTENSIONS_FOLDER. */
   extensionsFolder?: string;
   /** Trust for an mqtts URL. */
@@ -52,8 +61,10 @@ interface ConnectorOptions {
 }
 
 export interface RunningConnector {
-  /** http(s)://host:port of the endpoints. */
+  /** http(s)://host:port of the endpoints (the published address when the ports are published). */
   url: string;
+  /** With publishPorts: the port the connector resolved (its network's) to the host port it is published at. */
+  publishedPorts?: Record<string, number>;
   /** The certificate the server presents when SSL is on (self-signed or from server.security.cert). */
   certificate?: string;
   config: ConnectorConfig;
@@ -74,7 +85,7 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
       ? await tlsMaterial(config, host)
       : undefined;
   const remote = new RemoteResponses();
-  const dispatchers = new OutgoingDispatchers();
+  const dispatchers = new OutgoingDispatchers(options.routes);
   const inFlight = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
     inFlight.add(work);
@@ -144,6 +155,9 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
           logger,
           quirks: config.quirks,
         }),
+        config.quirks.errorPagesOfTheServer
+          ? undefined
+          : (reply, headers) => answer(reply, 405, endpoint.response, headers),
       );
     }
     for (const attributeRequest of config.attributeRequests) {
@@ -159,14 +173,14 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
   }
   let server: Server;
   let port: number;
+  // the port the connector listens on in its own network: 0 (an ephemeral one) where the fault ignores rest.json
+  const resolvedPort = faultActive('RC-SRV-02:port-ignored')
+    ? 0
+    : (options.port ?? config.server.port);
   try {
     ({ server, port } = await listen(
       routes,
-      {
-        host,
-        port: faultActive('RC-SRV-02:port-ignored') ? 0 : (options.port ?? config.server.port),
-        tls,
-      },
+      { host, port: options.publishPorts ? 0 : resolvedPort, tls },
       logger,
     ));
   } catch (error) {
@@ -176,6 +190,8 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `${tls ? 'https' : 'http'}://${shownHost}:${port}`,
+    // an ephemeral port is published nowhere (as in a container: only the ports named to docker -p are)
+    publishedPorts: options.publishPorts && resolvedPort ? { [resolvedPort]: port } : undefined,
     certificate: tls?.cert,
     config,
     close: async () => {

@@ -11,11 +11,11 @@ import { authorization } from './basic-auth';
 import type { EndpointConfig } from './config-types';
 import { ConversionRefusedError, type UplinkConverter } from './converted';
 import { PlatformForwardError, type PlatformLink } from './platform-link';
-import { readRequestData, RequestBodyError } from './request-data';
+import { readRequestData, RequestBodyError, UncaughtBodyError } from './request-data';
 import type { RemoteResponses } from './remote-responses';
 import { pythonText } from './python-text';
 import type { ConnectorQuirks } from './quirks';
-import { answer, answerRemote, send } from './responses';
+import { answer, answerRemote, send, SERVER_ERROR_PAGE } from './responses';
 
 export const WWW_AUTHENTICATE = { 'www-authenticate': 'Basic realm="iotc REST connector"' };
 
@@ -44,9 +44,11 @@ export function mappingHandler(
       };
       if (faultActive('RC-SEC-02:refused-still-converted')) await forwardAnyway();
       else if (!faultActive('RC-SEC-02:refused-forwarded-later')) request.resume();
-      if (admission === 'malformed' && context.quirks.malformedAuthorizationStatus === 500)
-        answer(reply, 500, response);
-      else answer(reply, 401, response, WWW_AUTHENTICATE);
+      if (admission === 'malformed' && context.quirks.malformedAuthorizationStatus === 500) {
+        if (context.quirks.errorPagesOfTheServer)
+          send(reply, 500, SERVER_ERROR_PAGE, 'text/plain; charset=utf-8');
+        else answer(reply, 500, response);
+      } else answer(reply, 401, response, WWW_AUTHENTICATE);
       if (faultActive('RC-SEC-02:refused-forwarded-later')) await forwardAnyway();
       return;
     }
@@ -55,6 +57,7 @@ export function mappingHandler(
       const data = await readRequestData(request, url, {
         rawBody: endpoint.converter.type === 'custom',
         refuseBinary: context.quirks.binaryBodiesRefused,
+        nonObjectUncaught: context.quirks.errorPagesOfTheServer,
         logger: context.logger,
       });
       const converted = await converter.convert(data);
@@ -69,6 +72,8 @@ export function mappingHandler(
         : answerRemote(reply, value);
     } catch (error) {
       remoteWait?.cancel();
+      if (error instanceof UncaughtBodyError)
+        return send(reply, 500, SERVER_ERROR_PAGE, 'text/plain; charset=utf-8');
       const status =
         error instanceof RequestBodyError
           ? error.status

@@ -5,7 +5,7 @@
  * (the RPC responseTimeout, seconds) bounds all attempts together. The body is the valueExpression rendered
  * JSON-aware when the call's Content-Type is JSON.
  */
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { Agent, buildConnector, interceptors, request, type Dispatcher } from 'undici';
 import { evaluate, evaluateText, jsonFragment, parseTemplate, textOf } from '../../lib/expressions';
 import { basicAuthorization } from './basic-auth';
 import type { OutgoingCallConfig } from './config-types';
@@ -14,16 +14,46 @@ export type CallOutcome =
   | { ok: true; status: number; text: string; attempts: number }
   | { ok: false; status?: number; text?: string; error: string; attempts: number };
 
+/**
+ * The network the connector runs in, as /etc/hosts and port forwarding give it: a destination `host:port` (the
+ * port always written, 80/443 for http/https) to the `host:port` its connections really reach. The request keeps
+ * the URL and Host the connector built; only the TCP connection goes elsewhere. Destinations not listed are
+ * reached as named.
+ */
+export type NetworkRoutes = Readonly<Record<string, string>>;
+
+/** `host:port` of a URL's origin, the port written even when it is the scheme's default. */
+export function destinationOf(hostname: string, port: string | number, protocol: string): string {
+  const host = hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname;
+  return `${host}:${port || (protocol === 'https:' ? 443 : 80)}`;
+}
+
+function routedConnector(sslVerify: boolean, routes: NetworkRoutes): buildConnector.connector {
+  const direct = buildConnector({ rejectUnauthorized: sslVerify });
+  return (options, callback) => {
+    const routed = routes[destinationOf(options.hostname, options.port, options.protocol)];
+    if (!routed) return direct(options, callback);
+    const to = new URL(`http://${routed}`);
+    // the TLS server name (options.servername) stays the one the URL names, as through a forwarded port
+    return direct(
+      { ...options, hostname: to.hostname.replace(/^\[|\]$/g, ''), host: to.host, port: to.port },
+      callback,
+    );
+  };
+}
+
 export class OutgoingDispatchers {
   private readonly dispatchers = new Map<string, Dispatcher>();
   private readonly agents: Agent[] = [];
+
+  constructor(private readonly routes: NetworkRoutes = {}) {}
 
   get(sslVerify: boolean, allowRedirects: boolean): Dispatcher {
     const key = `${sslVerify}:${allowRedirects}`;
     let dispatcher = this.dispatchers.get(key);
     if (!dispatcher) {
       const agent = new Agent({
-        connect: { rejectUnauthorized: sslVerify },
+        connect: routedConnector(sslVerify, this.routes),
         keepAliveTimeout: 4_000,
       });
       this.agents.push(agent);

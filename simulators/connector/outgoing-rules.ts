@@ -25,8 +25,9 @@ function outgoing(
     method: method ?? quirks.outgoingMethodDefault ?? defaults.method,
     sslVerify: rule.SSLVerify ?? quirks.sslVerifyDefault,
     headers: rule.httpHeaders ?? (quirks.defaultJsonContentType ? JSON_HEADERS : {}),
-    // a security section without credentials cannot authenticate: no section means anonymous
-    security: rule.security ? security(rule.security, defaults.security) : { type: 'anonymous' },
+    // no section means the rule's default type (interfaces.md: basic with the username and password placeholders
+    // for attribute updates, anonymous for RPC)
+    security: security(rule.security, defaults.security),
     timeoutSec: rule.timeout ?? 0.5,
     tries: quirks.triesHonoured ? (rule.tries ?? 3) : 1,
     bodyWithGet: quirks.bodyWithGet,
@@ -56,8 +57,12 @@ export function attributeUpdateRule(
 ): AttributeUpdateRule {
   const defaults = {
     method: faultActive('RC-AUPD-02:default-method') ? 'PUT' : 'POST',
-    security: 'basic' as const,
-    url: 'sensor/${deviceName}/${attributeKey}',
+    security: faultActive('RC-AUPD-05:default-anonymous')
+      ? ('anonymous' as const)
+      : quirks.attributeUpdateSecurityDefault,
+    url: faultActive('RC-AUPD-11:default-url')
+      ? 'sensor/${deviceName}'
+      : 'sensor/${deviceName}/${attributeKey}',
     value: faultActive('RC-AUPD-12:default-value')
       ? '${attributeValue}'
       : '{"${attributeKey}":"${attributeValue}"}',
@@ -73,7 +78,7 @@ export function attributeUpdateRule(
       headersIgnored: faultActive('RC-AUPD-04:headers-ignored'),
       noDefaultContentType: faultActive('RC-AUPD-04:no-default-content-type'),
       securityIgnored: faultActive('RC-AUPD-05:security-ignored'),
-      defaultBasic: faultActive('RC-AUPD-05:default-basic'),
+      defaultBasic: false, // basic is the default of attribute updates (RC-AUPD-05:default-anonymous breaks it)
       triesIgnored: faultActive('RC-AUPD-07:tries-ignored'),
       defaultTries: faultActive('RC-AUPD-07:default-tries'),
       urlIgnored: faultActive('RC-AUPD-11:expression-ignored'),
@@ -111,7 +116,9 @@ export function serverSideRpcRule(
   const defaults = {
     method: faultActive('RC-RPC-07:default-method') ? 'POST' : 'GET',
     security: 'anonymous' as const,
-    url: 'http://127.0.0.1:5001/${deviceName}',
+    url: faultActive('RC-RPC-04:default-url')
+      ? 'http://127.0.0.1:5001/rpc/${deviceName}'
+      : 'http://127.0.0.1:5001/${deviceName}',
     value: faultActive('RC-RPC-08:default-value') ? '{"params": ${params}}' : '${params}',
   };
   const call = outgoing(rule, defaults, quirks);

@@ -10,6 +10,8 @@ export interface ConnectorQuirks {
   noHardcodedResponseDefaults: boolean;
   /** The security a mapping or attribute-request endpoint has when rest.json gives none: basic per docs/reference/interfaces.md. */
   mappingSecurityDefault: 'basic' | 'anonymous';
+  /** The security of an attribute-update rule without a security section (docs/reference/interfaces.md: basic). */
+  attributeUpdateSecurityDefault: 'basic' | 'anonymous';
   /** Defaults of the outgoing calls (attributeUpdates, serverSideRpc): docs/reference/interfaces.md says false and true. */
   sslVerifyDefault: boolean;
   allowRedirectsDefault: boolean;
@@ -25,6 +27,12 @@ export interface ConnectorQuirks {
   noneInCompositeValues: boolean;
   /** The status of an Authorization header that is not Basic with decodable credentials (docs/reference/interfaces.md: refused, 401). */
   malformedAuthorizationStatus: 401 | 500;
+  /**
+   * The web server's own pages answer some refusals instead of the endpoint's response variant (unsuccessfulResponse):
+   * the router's 405 for a method the endpoint does not list, and the 500 page of an uncaught error (an Authorization
+   * that is not Basic with decodable credentials, when that is a 500; a JSON body that is no object).
+   */
+  errorPagesOfTheServer: boolean;
   /** A body that is not UTF-8 text is refused with 500 before any converter runs. */
   binaryBodiesRefused: boolean;
   /** responseExpected when a response section does not say (docs/reference/interfaces.md: true). */
@@ -54,6 +62,7 @@ export interface ConnectorQuirks {
 export const NO_CONNECTOR_QUIRKS: ConnectorQuirks = {
   noHardcodedResponseDefaults: false,
   mappingSecurityDefault: 'basic',
+  attributeUpdateSecurityDefault: 'basic',
   sslVerifyDefault: false,
   allowRedirectsDefault: true,
   rpcIdPlaceholder: 'requestId',
@@ -62,6 +71,7 @@ export const NO_CONNECTOR_QUIRKS: ConnectorQuirks = {
   valuesAsText: false,
   noneInCompositeValues: false,
   malformedAuthorizationStatus: 401,
+  errorPagesOfTheServer: false,
   binaryBodiesRefused: false,
   responseExpectedDefault: true,
   remoteAnswerAsPythonText: false,
@@ -79,9 +89,12 @@ export const CONNECTOR_QUIRKS_MODES = {
   /**
    * ThingsBoard IoT Gateway 3.8.3 (docs/reference/rest-connector-facts.md, and what a real 3.8.3 did on the wire:
    * docs/tb-gateway-3.8-deviations.md): no OK / Error defaults (§5, §12), mappings without security are anonymous
-   * (§12), SSLVerify true and allowRedirects false by default (§8), only ${restId}, one placeholder per URL segment
+   * (§12) and so are attribute-update rules without security (rest_connector.py __form_request_from_content_type
+   * sends credentials only for security.type basic), SSLVerify true and allowRedirects false by default (§8), only ${restId}, one placeholder per URL segment
    * (§0.5, §9), no default for the members gateway-rest.ts lists, values as text (§0.1), None in composites (§0.2),
    * 500 for a non-Basic header (§0.9) and for binary bodies, responseExpected false and Python text answers (§5),
+   * aiohttp's own 405 and 500 pages instead of unsuccessfulResponse (the router answers the 405; BasicAuth.decode's
+   * ValueError at rest_connector.py:772 and a JSON body that is no object are uncaught, so aiohttp answers 500),
    * the platform's attribute message as the answer (§7), only HTTPMethod (default GET), no default headers, one
    * attempt, responseTimeout ignored (§0.6, §8, §9), wrapped RPC replies (§9), built-in get/set only with string
    * params (§10).
@@ -89,6 +102,7 @@ export const CONNECTOR_QUIRKS_MODES = {
   'tb-gateway-3.8': {
     noHardcodedResponseDefaults: true,
     mappingSecurityDefault: 'anonymous',
+    attributeUpdateSecurityDefault: 'anonymous',
     sslVerifyDefault: true,
     allowRedirectsDefault: false,
     rpcIdPlaceholder: 'restId',
@@ -97,6 +111,7 @@ export const CONNECTOR_QUIRKS_MODES = {
     valuesAsText: true,
     noneInCompositeValues: true,
     malformedAuthorizationStatus: 500,
+    errorPagesOfTheServer: true,
     binaryBodiesRefused: true,
     responseExpectedDefault: false,
     remoteAnswerAsPythonText: true,

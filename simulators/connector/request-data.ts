@@ -32,13 +32,29 @@ export class BinaryBodyRefusedError extends IotcError {
   }
 }
 
+/**
+ * A JSON body that is no object where gateway 3.8.3 fails on it uncaught (its handler takes the first element of an
+ * array and updates a dict with it), so its web server answers its own 500 page (quirks mode only).
+ */
+export class UncaughtBodyError extends IotcError {
+  readonly code = 'IOTC_UNCAUGHT_BODY';
+}
+
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export async function readRequestData(
   request: IncomingMessage,
   url: URL,
-  /** refuseBinary: a body that is not UTF-8 is refused before any converter (a gateway 3.8 quirks mode). */
-  options: { rawBody: boolean; logger: Logger; refuseBinary?: boolean },
+  /**
+   * refuseBinary: a body that is not UTF-8 is refused before any converter; nonObjectUncaught: a JSON body that is
+   * no object fails uncaught (both gateway 3.8 quirks modes).
+   */
+  options: {
+    rawBody: boolean;
+    logger: Logger;
+    refuseBinary?: boolean;
+    nonObjectUncaught?: boolean;
+  },
 ): Promise<RequestData> {
   const receivedAt = Date.now();
   const query: Record<string, unknown> = {};
@@ -77,8 +93,13 @@ export async function readRequestData(
     } catch (error) {
       throw new RequestBodyError(400, `the body is not JSON: ${(error as Error).message}`);
     }
+    // gateway 3.8.3 converts the first element of a JSON array and updates a dict with what it got (rest_connector.py
+    // _convert_data_from_request, :633-643 of 3.8.3): a scalar, null or [] fails there, uncaught
+    if (options.nonObjectUncaught && Array.isArray(parsed)) parsed = parsed[0];
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
-      throw new RequestBodyError(400, 'the JSON body must be an object');
+      throw options.nonObjectUncaught
+        ? new UncaughtBodyError('the JSON body is no object')
+        : new RequestBodyError(400, 'the JSON body must be an object');
     return {
       method,
       data: { ...(parsed as Record<string, unknown>), ...query },

@@ -33,6 +33,9 @@ export function answerRemote(response: ServerResponse, value: unknown): void {
   else send(response, 200, textOf(value), 'text/plain; charset=utf-8');
 }
 
+/** aiohttp's page for an uncaught error of a handler (ThingsBoard IoT Gateway 3.8.3's 500s, quirks mode only). */
+export const SERVER_ERROR_PAGE = '500 Internal Server Error\n\nServer got itself in trouble';
+
 export function send(
   response: ServerResponse,
   status: number,

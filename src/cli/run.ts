@@ -34,6 +34,12 @@ import { dryRunInventory } from './inventory';
 import { IotcError } from '../../lib/errors';
 import { featureFiles, loadFeatureWeights, slowestFirst } from './feature-order';
 import { runTwinSeed, TWIN_SEED_VARIABLE } from '../target/twin-asynchrony';
+import {
+  defaultsNotExercised,
+  effectiveRestConfig,
+  routedDestinations,
+  withUnexercisedDefaults,
+} from '../target/effective-rest';
 import { workerEnvironment } from './worker-environment';
 import { formatGaps, predictGaps } from './profile-check';
 import { RunProgress } from './progress';
@@ -272,6 +278,27 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const envelopes: messages.Envelope[] = [];
   const progress = options.progress ? undefined : new RunProgress({ out: process.stdout });
   const startedAt = new Date();
+  const requirementsOf = (scenarios: ReturnType<typeof scenarioResults>) => {
+    const capabilities = new Set<string>(profile.capabilities ?? []);
+    const deviations = new Set(Object.keys(profile.deviations ?? {}));
+    const catalogue = loadCatalogue();
+    // a PASS that rests on a default the target's configuration never left to it is NOT TESTED (effective-rest.ts)
+    return withUnexercisedDefaults(
+      requirementVerdicts(catalogue, scenarios, {
+        capabilities,
+        deviations,
+        inventory: inventory ?? scenarioInventory(envelopes),
+      }),
+      capabilities.has('rest-connector')
+        ? defaultsNotExercised(
+            catalogue,
+            effectiveRestConfig(profile),
+            deviations,
+            routedDestinations(profile),
+          )
+        : new Map(),
+    );
+  };
   const reportOf = (finishedAt: Date, interrupted?: string): ConformanceReport => {
     const scenarios = scenarioResults(envelopes);
     return buildConformanceReport({
@@ -281,11 +308,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
       finishedAt,
       tagExpression: options.tags ?? '',
       scenarios,
-      requirements: requirementVerdicts(loadCatalogue(), scenarios, {
-        capabilities: new Set<string>(profile.capabilities ?? []),
-        deviations: new Set(Object.keys(profile.deviations ?? {})),
-        inventory: inventory ?? scenarioInventory(envelopes),
-      }),
+      requirements: requirementsOf(scenarios),
       redactor,
       harness: harnessFacts(envelopes),
       provenance: provenance({

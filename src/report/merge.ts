@@ -6,6 +6,7 @@
  * parts ran every scenario the suite holds for it, so partial runs (each NOT TESTED, partial) merge into a full
  * verdict only when they complete each other. The parts must be of the same target.
  */
+import { DEFAULT_NOT_EXERCISED } from '../target/effective-rest';
 import { summarize, withOverall, type ConformanceReport } from './conformance';
 import {
   deviationVerdict,
@@ -89,9 +90,15 @@ function mergeRequirement(
   const declared = results.some((result) => result.deviationDeclared);
   // every part judged against the same inventory and profile, so any part's set-aside count is the requirement's
   const setAside = results.find((result) => result.setAside)?.setAside;
-  const judged = declared
+  const verdict = declared
     ? deviationVerdict(first, scenarios, planned, 0)
     : verdictOf(first, scenarios, planned, { capabilities }, setAside);
+  // a part's run found the default unexercised on the target (src/target/effective-rest.ts): no merge proves it
+  const unexercised = results.find((result) => result.reason?.startsWith(DEFAULT_NOT_EXERCISED));
+  const judged =
+    verdict.verdict === 'PASS' && unexercised
+      ? { verdict: 'NOT TESTED' as const, reason: unexercised.reason }
+      : verdict;
   const { reason: _reason, ...rest } = first;
   return {
     ...rest,

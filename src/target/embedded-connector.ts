@@ -3,21 +3,21 @@
  * (HTTP and HTTPS) for its outgoing calls, and the reference connector started from the conformance rest.json
  * (embedded-rest.json). The file is materialized into a temporary folder as a real deployment would have it:
  * the certificate and key it names are written there, and the external API's placeholder addresses
- * (http://127.0.0.1:5001, https://127.0.0.1:5443) become the simulator's. Steps read that file.
+ * (http://127.0.0.1:5001, https://127.0.0.1:5443) become the simulator's. Steps read that file. The connector runs
+ * as in a container: server.port is left to its default and published at a free host port, and the destinations
+ * its defaults call (EMBEDDED_ROUTES) are delivered to the simulator with the URL and Host as built.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './free-port';
 import { AdminClient } from '../admin-client';
 import { startConnector } from '../../simulators/connector';
 import { ExternalApiSimulator } from '../../simulators/external-api';
 import type { TlsMaterial } from '../../lib/tls/certificate';
 import type { ConnectorQuirksMode } from '../../simulators/connector';
-import { connectorQuirks } from '../../simulators/connector/quirks';
-import { gatewayReadyRest, withRunNames } from '../../lib/gateway-rest';
+import { withRunNames } from '../../lib/gateway-rest';
+import { EMBEDDED_ROUTES, embeddedRestConfig } from './effective-rest';
 import type { ConnectorTarget } from './connector-target';
-import { EMBEDDED_REST_FILE } from './embedded-rest-file';
 
 // not carrying the run prefix: it belongs to the embedded target, not to a run, and runs never clean it up
 const EMBEDDED_GATEWAY_NAME = 'Embedded REST connector gateway';
@@ -50,19 +50,11 @@ export async function startEmbeddedConnector(options: {
   const external = await ExternalApiSimulator.start({ tls: options.externalTls });
   try {
     const configFile = join(folder, 'rest.json');
-    const conformance = JSON.parse(await readFile(EMBEDDED_REST_FILE, 'utf8')) as Record<
-      string,
-      unknown
-    >;
-    // a quirks mode that needs members the conformance file leaves to defaults runs the file iotc gateway-config
-    // writes for that gateway, as the real one does
-    const config = (
-      options.quirks && connectorQuirks(options.quirks).requiresGatewayMembers
-        ? gatewayReadyRest(conformance)
-        : conformance
-    ) as { server: { port?: number; security?: { cert: string; key: string } } };
-    // the file says where the connector listens, as a deployed one does: a free loopback port
-    config.server.port = await freePort();
+    // the file iotc gateway-config writes for that gateway when the quirks mode needs it (effective-rest.ts, which
+    // the run's check of exercised defaults reads too)
+    const config = embeddedRestConfig(options.quirks) as {
+      server: { port?: number; security?: { cert: string; key: string } };
+    };
     if (config.server.security) {
       config.server.security = {
         cert: join(folder, config.server.security.cert),
@@ -76,16 +68,25 @@ export async function startEmbeddedConnector(options: {
       .replaceAll('127.0.0.1:5001', new URL(external.url).host)
       .replaceAll('127.0.0.1:5443', new URL(external.httpsUrl ?? external.url).host);
     await writeFile(configFile, text);
+    // the connector runs as in a container of its own: the file leaves server.port to its default, which is
+    // published at a free host port (docker -p 0:5000), and the default destinations of its outgoing calls reach
+    // the external API (EMBEDDED_ROUTES)
+    const externalHost = new URL(external.url).host;
+    const routes = Object.fromEntries(EMBEDDED_ROUTES.map((to) => [to, externalHost]));
     const connector = await startConnector({
       config: configFile,
       mqttUrl: options.mqttUrl,
       gatewayToken,
       quirks: options.quirks,
+      publishPorts: true,
+      routes,
     });
     return {
       connector: {
         url: connector.url,
         configFile,
+        publishedPorts: connector.publishedPorts ?? {},
+        routedDestinations: [...EMBEDDED_ROUTES],
         externalApiUrl: external.url,
         tls: { ca: connector.certificate, insecureSkipVerify: false },
       },

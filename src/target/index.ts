@@ -291,6 +291,8 @@ export async function openTarget(
     url: trimSlash(profile.connector.url),
     configFile: resolve(profile.connector.configFile),
     externalApiUrl: profile.connector.externalApiUrl && trimSlash(profile.connector.externalApiUrl),
+    publishedPorts: profile.connector.publishedPorts,
+    routedDestinations: profile.connector.routedDestinations,
     tls: {
       ca: profile.connector.tls?.caFile
         ? readCaFile(profile.connector.tls.caFile, nameOrPath)

@@ -163,3 +163,27 @@ test('INCONCLUSIVE merges: a pass of the same scenario decides it, a failure els
   assert.equal(withoutFail.verdictReason, '1 requirement INCONCLUSIVE: the network failed');
   assert.equal(withoutFail.summary[0].verdicts.INCONCLUSIVE, 1);
 });
+
+test('a default one part found unexercised stays NOT TESTED when the parts together pass every scenario', () => {
+  const a = part(
+    'gw',
+    {
+      'RC-SRV-02': {
+        verdict: 'NOT TESTED',
+        planned: 2,
+        ran: [{ location: 'f:1', status: 'PASSED' }],
+      },
+    },
+    '2026-01-01T00:00:00Z',
+  );
+  a.requirements[0]!.reason =
+    'default not exercised: the configuration the target loads names server.port';
+  const b = part(
+    'gw',
+    { 'RC-SRV-02': { verdict: partial, planned: 2, ran: [{ location: 'f:2', status: 'PASSED' }] } },
+    '2026-01-01T00:01:00Z',
+  );
+  const merged = mergeReports([a, b]).requirements[0]!;
+  assert.equal(merged.verdict, 'NOT TESTED');
+  assert.match(merged.reason ?? '', /^default not exercised: .*server\.port/);
+});
