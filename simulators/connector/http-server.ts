@@ -1,7 +1,7 @@
 /**
  * The connector's HTTP(S) server: exact, case-sensitive paths; 404 for an unknown path, 405 with Allow for a
  * method the endpoint does not list (HEAD is not added to GET), as the real gateway's aiohttp router answers. A
- * mapping endpoint answers that 405 itself, in its response variant (interfaces.md: unsuccessfulResponse on every
+ * mapping endpoint answers that 405 itself, in its response variant (docs/reference/interfaces.md: unsuccessfulResponse on every
  * status other than 200), unless a quirks mode keeps the router's own text.
  */
 import { faultActive } from '../../faults';

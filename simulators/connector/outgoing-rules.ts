@@ -25,7 +25,7 @@ function outgoing(
     method: method ?? quirks.outgoingMethodDefault ?? defaults.method,
     sslVerify: rule.SSLVerify ?? quirks.sslVerifyDefault,
     headers: rule.httpHeaders ?? (quirks.defaultJsonContentType ? JSON_HEADERS : {}),
-    // no section means the rule's default type (interfaces.md: basic with the username and password placeholders
+    // no section means the rule's default type (docs/reference/interfaces.md: basic with the username and password placeholders
     // for attribute updates, anonymous for RPC)
     security: security(rule.security, defaults.security),
     timeoutSec: rule.timeout ?? 0.5,

@@ -33,7 +33,7 @@ export function embeddedRestConfig(quirks: ConnectorQuirksMode | undefined): Jso
 }
 
 /**
- * The destinations the defaults of outgoing calls reach (interfaces.md: sensor/${deviceName}/${attributeKey},
+ * The destinations the defaults of outgoing calls reach (docs/reference/interfaces.md: sensor/${deviceName}/${attributeKey},
  * which gets http:// in front as rest-connector-facts §8 says, so host sensor and port 80; http://127.0.0.1:5001/
  * ${deviceName}). An embedded connector's network delivers them to its external API (embedded-connector.ts).
  */

@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { IotcError } from '../../lib/errors';
 
+/** A remote target that another live `iotc run` (or `iotc cleanup`) holds: one run at a time, so that a run never undoes another run's journal. */
 export class TargetBusyError extends IotcError {
   readonly code = 'IOTC_TARGET_BUSY';
 }
