@@ -152,13 +152,18 @@ export function buildConformanceReport(input: {
   const replayBase = /^https?:/.test(input.target.httpUrl)
     ? input.target.httpUrl
     : 'http://127.0.0.1:8080';
-  // nothing ran: every requirement says why in its own reason (console, json, html, junit), not "no scenario carries"
+  // nothing ran: every requirement says why in its own reason (console, json, html, junit), not "no scenario
+  // carries"; a reason of its own that says more (a certify step that timed out) is kept after the cause
   const judged = input.couldNotTest
-    ? input.requirements.map((requirement) => ({
-        ...requirement,
-        verdict: 'NOT TESTED' as const,
-        reason: `${COULD_NOT_TEST}: ${input.couldNotTest}`,
-      }))
+    ? input.requirements.map((requirement) => {
+        const own = requirement.reason;
+        const cause = `${COULD_NOT_TEST}: ${input.couldNotTest}`;
+        return {
+          ...requirement,
+          verdict: 'NOT TESTED' as const,
+          reason: own && !own.startsWith('no scenario carries @') ? `${cause}; ${own}` : cause,
+        };
+      })
     : input.requirements;
   const requirements = judged.map((requirement) => ({
     ...requirement,

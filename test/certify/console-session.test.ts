@@ -84,7 +84,7 @@ describe('iotc certify device --console', { concurrency: 2 }, () => {
       /the step "answer the RPC iotcCertifyPing now.*" timed out after 1000 ms/,
     );
     // the URL form has no step of its own: its reason is the checks' own
-    assert.equal(reasonOf(report, 'HTTP-DEV-01'), 'not exercised: the client sent no request');
+    assert.match(reasonOf(report, 'HTTP-DEV-01'), /not exercised: the client sent no request$/);
   });
 
   test('finish pressed at the attributes step: the steps not reached are named, the telemetry judged, the page escaped', async () => {
