@@ -29,8 +29,26 @@ import { recordExchange, recordInto } from './support/evidence';
 import { EXCHANGES_MEDIA_TYPE } from '../src/report/exchanges';
 import { HARNESS_MEDIA_TYPE, RETRY_DECLINED } from '../src/report/verdicts';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { INCONCLUSIVE_PREFIX, Inconclusive, measuredDelays } from './support/timing';
-import { NETWORK_FAILED, networkInconclusive, transportFailure } from './support/transport';
+import {
+  INCONCLUSIVE_PREFIX,
+  Inconclusive,
+  NETWORK_HEADROOM_MS,
+  measuredDelays,
+  networkTimeouts,
+} from './support/timing';
+import { type InterfaceRoundTrip, measureRoundTrips } from './support/network';
+import {
+  NETWORK_FAILED,
+  brokenConnectionInconclusive,
+  clearBrokenConnections,
+  networkInconclusive,
+  noteBrokenConnection,
+  transportFailure,
+} from './support/transport';
+import { MqttConnection } from '../simulators/device/mqtt-connection';
+
+// a reset MQTT connection closes without an answer of the target: its scenario must know (transport.ts)
+MqttConnection.onSocketError = noteBrokenConnection;
 
 /**
  * A step's hang guard, from the target's own timeouts: one request may take requestMs and a bounded wait
@@ -40,8 +58,14 @@ import { NETWORK_FAILED, networkInconclusive, transportFailure } from './support
  */
 function stepTimeoutMs(): number {
   try {
-    const { timeouts } = loadProfile(process.env.IOTC_TARGET || 'embedded');
-    return Math.max(30_000, (timeouts?.requestMs ?? 0) + (timeouts?.eventuallyMs ?? 0) + 10_000);
+    const { timeouts, embedded } = loadProfile(process.env.IOTC_TARGET || 'embedded');
+    // a remote target's waits grow with the round trip measured in BeforeAll (timing.ts networkTimeouts), known
+    // only then: the guard allows for the most they can grow
+    const network = embedded ? 0 : NETWORK_HEADROOM_MS;
+    return Math.max(
+      30_000,
+      (timeouts?.requestMs ?? 0) + (timeouts?.eventuallyMs ?? 0) + network + 10_000,
+    );
   } catch {
     return 30_000;
   }
@@ -59,7 +83,11 @@ setDefinitionFunctionWrapper(
     function (this: unknown, ...args: unknown[]) {
       const convert = (error: unknown): never => {
         if ((this as Partial<IotcWorld> | undefined)?.transportIsAnswer) throw error;
-        throw networkInconclusive(error, 'talking to the target') ?? error;
+        throw (
+          networkInconclusive(error, 'talking to the target') ??
+          brokenConnectionInconclusive(error, 'talking to the target') ??
+          error
+        );
       };
       try {
         const result = code.apply(this, args);
@@ -79,10 +107,37 @@ const retryable = new Map<string, { network: boolean; message: string }>();
 /** The harness's own event-loop lag over the whole run of this worker, reported with every scenario's evidence. */
 const runLag = monitorEventLoopDelay({ resolution: 10 });
 
+/**
+ * The network to a remote target as this worker measured it at its start, and the timeouts derived from it: in
+ * every scenario's harness facts, so the report prints them (run.harness[].network).
+ */
+let network:
+  | {
+      roundTripMs: number;
+      interfaces: Record<string, InterfaceRoundTrip>;
+      timeouts: { eventuallyMs: number; pollIntervalMs: number; requestMs: number };
+    }
+  | undefined;
+
 BeforeAll({ timeout: 60_000 }, async () => {
   runLag.enable();
   const runId = newRunId();
   const target = await openTarget(undefined, runId);
+  // the embedded reference runs in this process (it shares its clock): no network to measure
+  if (!target.sharesClock) {
+    const interfaces = await measureRoundTrips(target, target.timeouts.requestMs);
+    const roundTripMs = Math.max(
+      0,
+      ...Object.values(interfaces).map((measured) => measured.rttMs ?? 0),
+    );
+    target.timeouts = networkTimeouts(target.timeouts, roundTripMs);
+    const { eventuallyMs, pollIntervalMs, requestMs } = target.timeouts;
+    network = {
+      roundTripMs,
+      interfaces,
+      timeouts: { eventuallyMs, pollIntervalMs, requestMs },
+    };
+  }
   const sessionOptions = {
     requestTimeoutMs: target.timeouts.requestMs,
     tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
@@ -145,6 +200,7 @@ AfterAll({ timeout: 60_000 }, async () => {
 
 Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
   recordInto(this.exchanges);
+  clearBrokenConnections();
   // The second attempt of a scenario (cucumber's retry) runs only after a transport failure; any other failure is
   // the target's answer and stands (src/report/verdicts.ts judges by the attempt before a declined retry)
   const previous = retryable.get(pickle.id);
@@ -218,6 +274,7 @@ After(
           mean: Math.round(runLag.mean / 1e6),
         },
         measuredDelays: measuredDelays.summary(),
+        ...(network ? { network } : {}),
       }),
       { mediaType: HARNESS_MEDIA_TYPE },
     );

@@ -79,8 +79,16 @@ export class MqttConnectRefusedError extends MqttConnectionError {
 type MessageListener = (message: ReceivedMessage) => void;
 
 export class MqttConnection {
+  /**
+   * Told every socket error (ECONNRESET, EPIPE, ETIMEDOUT: an error with a string code) of an open connection of
+   * this process: the connection then closes, and a scenario waiting on it must know that the network broke it, not
+   * the target's protocol (steps/support/transport.ts).
+   */
+  static onSocketError?: (error: Error & { code: string }) => void;
   /** Why the server ended the connection, when it sent an MQTT 5 DISCONNECT. */
   disconnectReason?: number;
+  /** The socket error that ended the connection, when one did (a reset on the path, not an MQTT answer). */
+  socketError?: Error & { code: string };
   /** Told every publish outcome (from the options; may be set later, e.g. per scenario). */
   recorder?: ExchangeRecorder;
   private readonly listeners = new Set<{
@@ -121,8 +129,13 @@ export class MqttConnection {
       for (const waiter of this.closeWaiters) waiter();
       this.closeWaiters.clear();
     });
-    // errors after the connect (a refused subscription, a broken socket) end in 'close'; the outcome says so
-    client.on('error', () => {});
+    // errors after the connect (a refused subscription, a broken socket) end in 'close'; the outcome says so, and
+    // a socket error is kept (and told) as what ended it
+    client.on('error', (error: Error & { code?: unknown }) => {
+      if (typeof error.code !== 'string' || this.socketError) return;
+      this.socketError = error as Error & { code: string };
+      MqttConnection.onSocketError?.(this.socketError);
+    });
   }
 
   /** Opens a connection; rejects with MqttConnectRefusedError when the CONNACK refuses. */
