@@ -10,9 +10,10 @@ import {
   Status,
   setDefaultTimeout,
   setDefinitionFunctionWrapper,
+  setParallelCanAssign,
   type ITestCaseHookParameter,
 } from '@cucumber/cucumber';
-import { loadProfile, openTarget } from '../src/target';
+import { loadProfile, openTarget, type Target } from '../src/target';
 import { AdminApiError, AdminClient } from '../src/admin-client';
 import { createDeviceDispatcher } from '../simulators/device/http-device';
 import { newRunId, run, setRun } from './support/run';
@@ -36,7 +37,8 @@ import {
   measuredDelays,
   networkTimeouts,
 } from './support/timing';
-import { type InterfaceRoundTrip, measureRoundTrips } from './support/network';
+import { type InterfaceRoundTrip, measureRoundTrips, mergeRoundTrips } from './support/network';
+import { canRunBeside } from './support/exclusive';
 import {
   NETWORK_FAILED,
   brokenConnectionInconclusive,
@@ -71,6 +73,19 @@ function stepTimeoutMs(): number {
   }
 }
 setDefaultTimeout(stepTimeoutMs());
+
+// the workers of a parallel run share a remote target's tenant: scenarios that change what all of it sees run alone
+// (on an embedded target every worker has a reference of its own)
+if (!targetIsEmbedded()) setParallelCanAssign(canRunBeside);
+
+/** Whether the run's target profile is an embedded one; false when it does not load (BeforeAll says why). */
+function targetIsEmbedded(): boolean {
+  try {
+    return loadProfile(process.env.IOTC_TARGET || 'embedded').embedded === true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * A step (or hook) that fails through a transport error (a reset, a refused connect, a TLS failure: no answer of the
@@ -119,24 +134,57 @@ let network:
     }
   | undefined;
 
+/** The profile's own timeouts: the floors networkTimeouts adds the round trip to. */
+let profileTimeouts:
+  | { eventuallyMs: number; pollIntervalMs: number; requestMs: number }
+  | undefined;
+
+/**
+ * How many scenarios of a worker take one more sample of each interface afterwards. The first samples are taken
+ * while the workers of a parallel run all start on a loaded machine, and a busy CPU only lengthens a round trip
+ * (loopback measured 200 to 400 ms then): later samples bring the figure down to the network's.
+ */
+const REFINING_SCENARIOS = 10;
+let refinedAfter = 0;
+
+/** Derives the target's timeouts from the profile's and the smallest round trip measured so far. */
+function applyNetwork(target: Target): void {
+  if (!network || !profileTimeouts) return;
+  network.roundTripMs = Math.max(
+    0,
+    ...Object.values(network.interfaces).map((measured) => measured.rttMs ?? 0),
+  );
+  target.timeouts = networkTimeouts(profileTimeouts, network.roundTripMs);
+  const { eventuallyMs, pollIntervalMs, requestMs } = target.timeouts;
+  network.timeouts = { eventuallyMs, pollIntervalMs, requestMs };
+}
+
+/** One more sample of each interface, for the first REFINING_SCENARIOS scenarios of the worker. */
+async function refineNetwork(): Promise<void> {
+  if (!network || !profileTimeouts || refinedAfter >= REFINING_SCENARIOS) return;
+  refinedAfter++;
+  const { target } = run();
+  mergeRoundTrips(
+    network.interfaces,
+    await measureRoundTrips(target, profileTimeouts.requestMs, 1),
+  );
+  applyNetwork(target);
+}
+
 BeforeAll({ timeout: 60_000 }, async () => {
   runLag.enable();
   const runId = newRunId();
   const target = await openTarget(undefined, runId);
   // the embedded reference runs in this process (it shares its clock): no network to measure
   if (!target.sharesClock) {
-    const interfaces = await measureRoundTrips(target, target.timeouts.requestMs);
-    const roundTripMs = Math.max(
-      0,
-      ...Object.values(interfaces).map((measured) => measured.rttMs ?? 0),
-    );
-    target.timeouts = networkTimeouts(target.timeouts, roundTripMs);
     const { eventuallyMs, pollIntervalMs, requestMs } = target.timeouts;
+    profileTimeouts = { eventuallyMs, pollIntervalMs, requestMs };
     network = {
-      roundTripMs,
-      interfaces,
-      timeouts: { eventuallyMs, pollIntervalMs, requestMs },
+      roundTripMs: 0,
+      interfaces: await measureRoundTrips(target, requestMs),
+      timeouts: profileTimeouts,
     };
+    applyNetwork(target);
   }
   const sessionOptions = {
     requestTimeoutMs: target.timeouts.requestMs,
@@ -264,6 +312,7 @@ After(
       // the retry gets fresh connections: the device drivers' pool may hold the sockets that failed
       if (networkFailed) freshDevicePool();
     }
+    await refineNetwork();
     // how loaded the harness was: this worker's event-loop lag since it started, and the delays it measured
     await this.attach(
       JSON.stringify({

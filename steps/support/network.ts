@@ -7,8 +7,10 @@
  * What is timed is an answer of the target on a connection that already stands (the second and later requests of an
  * HTTP keep-alive connection; an MQTT CONNECT to its CONNACK), and separately the connect itself: a kernel answers a
  * TCP connect in one round trip of the network, a proxy or load balancer in front of the target answers it at once
- * and delays the data instead, so a sample is the larger of the two. Each interface gets a few samples and its
- * figure is their median. Nothing here changes the target: the HTTP probe is a HEAD of the base URL, the MQTT probe
+ * and delays the data instead, so an MQTT sample is the larger of the two. Each interface gets a few samples and
+ * its figure is the smallest: a busy target or a starved harness only adds to a round trip (the workers of a parallel
+ * run start together on a loaded machine: their medians were 3 to 5 s where the network's was 100 ms), and no
+ * sample can be shorter than the network's own round trip. Nothing here changes the target: the HTTP probe is a HEAD of the base URL, the MQTT probe
  * a CONNECT without credentials (refused: ThingsBoard answers it after its credential lookup,
  * MqttTransportHandler.java:1080-1104 under /root/tbw/tb).
  */
@@ -18,17 +20,17 @@ import { Agent, request } from 'undici';
 import mqttPacket from 'mqtt-packet';
 import type { Target } from '../../src/target';
 
-/** The figure of one interface: its round trip (median of the samples) or why it could not be measured. */
+/** The figure of one interface: its round trip (the smallest sample) or why it could not be measured. */
 export interface InterfaceRoundTrip {
   url: string;
-  /** Median of the samples, ms. */
+  /** The smallest sample, ms. */
   rttMs?: number;
   samplesMs: number[];
   error?: string;
 }
 
 /** Samples per interface, after one warm-up exchange (which opens the connection). */
-const SAMPLES = 3;
+const SAMPLES = 5;
 
 /** The interfaces of the target that it serves, by the name the report uses. */
 export function interfacesOf(target: Target): Record<string, string> {
@@ -42,14 +44,22 @@ export function interfacesOf(target: Target): Record<string, string> {
 export async function measureRoundTrips(
   target: Target,
   timeoutMs: number,
+  samples = SAMPLES,
 ): Promise<Record<string, InterfaceRoundTrip>> {
   const entries = await Promise.all(
     Object.entries(interfacesOf(target)).map(async ([name, url]) => {
       const protocol = new URL(url).protocol;
       const measure = protocol.startsWith('mqtt') ? mqttSamples : httpSamples;
       try {
-        const samplesMs = await measure(url, target, timeoutMs);
-        return [name, { url: redactUrl(url), rttMs: median(samplesMs), samplesMs }] as const;
+        const samplesMs = await measure(url, target, timeoutMs, samples);
+        return [
+          name,
+          {
+            url: redactUrl(url),
+            rttMs: Math.round(Math.min(...samplesMs)),
+            samplesMs: samplesMs.map(Math.round),
+          },
+        ] as const;
       } catch (error) {
         return [
           name,
@@ -61,19 +71,19 @@ export async function measureRoundTrips(
   return Object.fromEntries(entries);
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.floor(sorted.length / 2)]!);
-}
-
 /** Origin and path only: the report must not carry a token a profile put into a URL. */
 function redactUrl(url: string): string {
   const parsed = new URL(url);
   return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
 }
 
-/** HEADs of the interface's base URL on one keep-alive connection: the warm-up opens it, the rest are timed. */
-async function httpSamples(url: string, target: Target, timeoutMs: number): Promise<number[]> {
+/** HEADs of the interface's base URL on one keep-alive connection: the first opens it, the rest are timed. */
+async function httpSamples(
+  url: string,
+  target: Target,
+  timeoutMs: number,
+  count: number,
+): Promise<number[]> {
   const agent = new Agent({
     connections: 1,
     connect: {
@@ -91,19 +101,22 @@ async function httpSamples(url: string, target: Target, timeoutMs: number): Prom
       await answer.body.dump();
       return performance.now() - started;
     };
-    const connectMs = await once();
+    await once(); // opens the connection (a connect, a TLS handshake): not a sample of one round trip
     const samples: number[] = [];
-    for (let i = 0; i < SAMPLES; i++) samples.push(await once());
-    // the warm-up is a connect (and TLS handshake) plus one exchange: at least one round trip of the network
-    const exchange = median(samples);
-    return samples.map((ms) => Math.max(ms, connectMs - exchange));
+    for (let i = 0; i < count; i++) samples.push(await once());
+    return samples;
   } finally {
     await agent.close();
   }
 }
 
 /** MQTT CONNECTs without credentials on fresh connections: each sample is max(connect, CONNECT to first answer). */
-async function mqttSamples(url: string, target: Target, timeoutMs: number): Promise<number[]> {
+async function mqttSamples(
+  url: string,
+  target: Target,
+  timeoutMs: number,
+  count: number,
+): Promise<number[]> {
   const parsed = new URL(url);
   const secure = parsed.protocol === 'mqtts:';
   const port = Number(parsed.port) || (secure ? 8883 : 1883);
@@ -116,7 +129,7 @@ async function mqttSamples(url: string, target: Target, timeoutMs: number): Prom
     clientId: `iotc-rtt-probe-${process.pid}`,
   });
   const samples: number[] = [];
-  for (let i = 0; i <= SAMPLES; i++) {
+  for (let i = 0; i <= count; i++) {
     const sample = await new Promise<number>((resolve, reject) => {
       const started = performance.now();
       let connectedAt = 0;
@@ -154,4 +167,21 @@ async function mqttSamples(url: string, target: Target, timeoutMs: number): Prom
     if (i > 0) samples.push(sample); // the first one warms the path (DNS, the target's accept loop)
   }
   return samples;
+}
+
+/**
+ * Adds the samples of `again` to `known` (same interfaces) and lowers each figure to the smallest sample seen: the
+ * figures of a run only come down towards the network's own round trip as the harness and the target settle.
+ */
+export function mergeRoundTrips(
+  known: Record<string, InterfaceRoundTrip>,
+  again: Record<string, InterfaceRoundTrip>,
+): void {
+  for (const [name, measured] of Object.entries(again)) {
+    const entry = known[name];
+    if (!entry || measured.rttMs === undefined) continue;
+    entry.samplesMs.push(...measured.samplesMs);
+    entry.rttMs = Math.min(entry.rttMs ?? Number.POSITIVE_INFINITY, measured.rttMs);
+    delete entry.error;
+  }
 }
