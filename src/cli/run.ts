@@ -50,8 +50,8 @@ interface RunOptions {
   progress?: string;
   /**
    * Worker processes running scenarios at once (cucumber's parallel); 1 = in this process. 'auto' (the default):
-   * several on an embedded target, where every worker starts its own reference, so no scenario shares a platform
-   * with another; one on a remote target, whose tenant settings some scenarios change.
+   * several (workerCount); on an embedded target every worker starts its own reference, on a remote one they share
+   * its tenant and a scenario that changes what all of it sees runs alone (steps/support/exclusive.ts).
    */
   parallel?: number | 'auto';
 }
