@@ -74,6 +74,15 @@ export const MAX_ROUND_TRIP_MS = 2000;
 export const NETWORK_HEADROOM_MS = (EFFECT_ROUND_TRIPS + REQUEST_ROUND_TRIPS) * MAX_ROUND_TRIP_MS;
 
 /**
+ * A span the scenario gives the target to act within (an API key's lifetime, a claim's duration it chooses), stretched
+ * by `roundTrips` round trips of the network: the harness's requests that must land inside it reach the target that
+ * much later. The check at the end of the span stays what it was; only its length follows the path.
+ */
+export function spanOverNetwork(ms: number, profile: TimingProfile, roundTrips: number): number {
+  return Math.round(ms + roundTrips * (profile.roundTripMs ?? 0));
+}
+
+/**
  * The timeouts a run against a remote target uses: the profile's figures are floors (what the target needs on a
  * local network), and the measured round trip `roundTripMs` (the largest over the target's interfaces) is added as
  * many times as a wait crosses the network:
