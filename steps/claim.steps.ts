@@ -6,13 +6,16 @@ import type { AdminResponse } from '../src/admin-client';
 import { claimAnswerSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
 import { answerOf } from './support/answer-of';
+import { claimBodyOverNetwork, claimWindowMs } from './support/claim-window';
 import { GiveUp } from './support/eventually';
 import { type EffectOutcome, measuredDelays, NotEffective, untilEffective } from './support/timing';
 
 When(
   /^the device "([^"]*)" posts the claim (.+)$/,
   async function (this: IotcWorld, local: string, body: string) {
-    this.response = await this.device(local).driver.claim({ raw: body });
+    this.response = await this.device(local).driver.claim({
+      raw: claimBodyOverNetwork(this, local, body),
+    });
     this.claimsAcknowledgedAt.set(local, Date.now());
   },
 );
@@ -20,6 +23,7 @@ When(
 When(
   'the device {string} posts a claim with no body',
   async function (this: IotcWorld, local: string) {
+    this.claimWindowStretchMs.delete(local);
     this.response = await this.device(local).driver.claim();
     this.claimsAcknowledgedAt.set(local, Date.now());
   },
@@ -140,7 +144,13 @@ Then(
 Then(
   'the customer can claim {string} with the secret key {string} within its {int} ms claim window',
   async function (this: IotcWorld, local: string, secretKey: string, windowMs: number) {
-    await customerClaimsUntilRegistered(this, local, secretKey, windowMs);
+    // the window the device's claim asked for, stretched over the network as it was sent (claim-window.ts)
+    await customerClaimsUntilRegistered(
+      this,
+      local,
+      secretKey,
+      claimWindowMs(this, local, windowMs),
+    );
   },
 );
 
@@ -219,7 +229,7 @@ async function claimFailsAfterWindow(
 Then(
   'once its {int} ms claim window has ended, the customer cannot claim {string} with the secret key {string}',
   async function (this: IotcWorld, durationMs: number, local: string, secretKey: string) {
-    await claimFailsAfterWindow(this, durationMs, local, secretKey);
+    await claimFailsAfterWindow(this, claimWindowMs(this, local, durationMs), local, secretKey);
   },
 );
 

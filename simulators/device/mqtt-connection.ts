@@ -302,17 +302,44 @@ export class MqttConnection {
     return outcome;
   }
 
-  /** Subscribes; answers the granted QoS per filter (≥ 0x80 = refused). */
+  /**
+   * The error of a wait the connection's close cut short: it names `waitingFor`, and carries the socket error that
+   * ended the connection as its cause (steps/support/transport.ts then names the network, not the target); a close
+   * without one (the target ended the session) is the target's doing.
+   */
+  closedError(waitingFor: string): MqttConnectionError {
+    return new MqttConnectionError(
+      this.socketError
+        ? `the connection was broken (${this.socketError.code}) before ${waitingFor}`
+        : `the connection was closed (by the target, without a socket error) before ${waitingFor}`,
+      { cause: this.socketError },
+    );
+  }
+
+  /**
+   * Subscribes; answers the granted QoS per filter (≥ 0x80 = refused). Rejects with `closedError` when the
+   * connection is closed before the SUBACK: mqtt.js holds a subscribe on a closed client for a reconnect this
+   * connection never makes, and the caller would wait for ever.
+   */
   async subscribe(filters: string[], qos: Qos = 1): Promise<number[]> {
+    if (this.closedFlag) throw this.closedError('the SUBACK');
+    let stopWaiting: (() => void) | undefined;
+    const closed = new Promise<never>((_, reject) => {
+      stopWaiting = () => reject(this.closedError('the SUBACK'));
+      this.closeWaiters.add(stopWaiting);
+    });
     try {
-      const granted = await this.client.subscribeAsync(filters, { qos });
+      const granted = await Promise.race([this.client.subscribeAsync(filters, { qos }), closed]);
       return granted.map((grant) => grant.qos);
     } catch (error) {
+      if (error instanceof MqttConnectionError) throw error;
       // mqtt.js turns an MQTT 5 SUBACK holding a failure code into an error that carries the packet
       const granted = (error as { packet?: { granted?: Array<number | { qos: number }> } }).packet
         ?.granted;
       if (!granted) throw error;
       return granted.map((grant) => (typeof grant === 'number' ? grant : grant.qos));
+    } finally {
+      if (stopWaiting) this.closeWaiters.delete(stopWaiting);
     }
   }
 
