@@ -11,14 +11,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { HARNESS_STARVED } from '../../steps/support/timing';
 import { runAgainstSimulate, type RemoteRunResult } from '../support/remote-run';
 
 const PLATFORM_TAGS = '@http-device-api or @mqtt-device-api or @mqtt-gateway-api or @admin-auth';
 
 /**
- * Runs only with IOTC_NETWORK_TESTS=1: each test takes about five minutes on a loaded 2-core machine (the +200 ms run
- * in 7 workers took 304 s), and both still find false FAILs (docs/remote-network.md, "Open"): the 400 ms claim windows
- * at +200 ms each way, and a firmware download over an MQTT connection reset between its request and its answer.
+ * Runs only with IOTC_NETWORK_TESTS=1: each test takes minutes on a loaded 2-core machine (the +200 ms run in 7
+ * workers took 297 s, the resets run 73 s), and the resets run still finds a false FAIL now and then
+ * (docs/remote-network.md, "Open": a gateway publish that ends `closed` with no socket error noted).
  */
 const skip =
   process.env.IOTC_NETWORK_TESTS === '1'
@@ -52,9 +53,14 @@ test('the platform features through 200 ms of latency each way: no FAIL, and the
   });
   const { failed, inconclusive } = judge(result);
   assert.deepEqual(failed, [], `FAIL through latency alone:\n${result.output.slice(-6000)}`);
-  // latency breaks no connection: nothing may be undecided either
-  assert.deepEqual(inconclusive, [], inconclusiveLines(result.output).join('\n'));
-  assert.equal(result.code, 0, result.output.slice(-4000));
+  // latency breaks no connection: nothing may be undecided for the network's sake. A verdict the harness could not
+  // time because its own event loop stalled (a busy machine, steps/support/timing.ts LagWatch) is INCONCLUSIVE by
+  // the timing model's rule and says so; that is the machine, not the path, and is allowed here
+  const undecided = inconclusiveLines(result.output).filter(
+    (line) => !line.includes(HARNESS_STARVED),
+  );
+  assert.deepEqual(undecided, [], undecided.join('\n'));
+  if (!inconclusive.length) assert.equal(result.code, 0, result.output.slice(-4000));
   // the report prints what the run measured: a round trip of at least the 400 ms the proxy adds
   const harness = (
     result.report!.run as { harness?: Array<{ network?: { roundTripMs: number } }> } | undefined
