@@ -63,6 +63,42 @@ const harnessWorkerSchema = {
         additionalProperties: false,
       },
     },
+    /**
+     * A remote target only: the round trip to each of its interfaces the worker measured at its start
+     * (steps/support/network.ts), the largest of them, and the timeouts derived from it (timing.ts networkTimeouts).
+     */
+    network: {
+      type: 'object',
+      required: ['roundTripMs', 'interfaces', 'timeouts'],
+      properties: {
+        roundTripMs: { type: 'number', minimum: 0 },
+        interfaces: {
+          type: 'object',
+          additionalProperties: {
+            type: 'object',
+            required: ['url', 'samplesMs'],
+            properties: {
+              url: { type: 'string' },
+              rttMs: { type: 'number', minimum: 0 },
+              samplesMs: { type: 'array', items: { type: 'number', minimum: 0 } },
+              error: { type: 'string' },
+            },
+            additionalProperties: false,
+          },
+        },
+        timeouts: {
+          type: 'object',
+          required: ['eventuallyMs', 'pollIntervalMs', 'requestMs'],
+          properties: {
+            eventuallyMs: { type: 'number', minimum: 0 },
+            pollIntervalMs: { type: 'number', minimum: 0 },
+            requestMs: { type: 'number', minimum: 0 },
+          },
+          additionalProperties: false,
+        },
+      },
+      additionalProperties: false,
+    },
   },
   additionalProperties: false,
 } as const;

@@ -16,6 +16,7 @@ import {
 import type { IotcWorld } from './world';
 import { JWT_SHAPE, request, requestOf, fill, login } from './support/admin-auth';
 import { answerOf } from './support/answer-of';
+import { REQUEST_ROUND_TRIPS, spanOverNetwork } from './support/timing';
 
 When(
   'the tenant administrator logs in with user name and password',
@@ -153,8 +154,14 @@ Given('an API key of the tenant administrator', async function (this: IotcWorld)
 Given(
   'an API key of the tenant administrator that expires in {int} ms',
   async function (this: IotcWorld, ms: number) {
-    await createApiKey(this, Date.now() + ms);
-    this.adminAuth.secrets.set('expires at', String(Date.now() + ms));
+    // the key must still be valid when the next request reaches the target: its answer and that request cross the
+    // network, a round trip each, and a parallel run's queue adds more (timing.ts spanOverNetwork)
+    const lifetimeMs = spanOverNetwork(ms, this.run.target.timeouts, REQUEST_ROUND_TRIPS);
+    const expiresAt = Date.now() + lifetimeMs;
+    await createApiKey(this, expiresAt);
+    this.adminAuth.secrets.set('expires at', String(expiresAt));
+    if (lifetimeMs !== ms)
+      this.log(`the key's lifetime: ${lifetimeMs} ms (${ms} ms and the network's round trips)`);
   },
 );
 

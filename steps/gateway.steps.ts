@@ -8,6 +8,7 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import { isFailure, type MqttVersion } from '../simulators/device/mqtt-connection';
 import { GATEWAY_TOPICS } from '../simulators/gateway/mqtt-gateway';
 import type { IotcWorld } from './world';
+import { claimBodyOverNetwork } from './support/claim-window';
 import { connectGateway, connectPlainDevice, mqttUrl } from './support/gateway';
 import { measuredDelays } from './support/timing';
 /** `{{local}}` → the platform name of that device (journaled: the platform may create it). */
@@ -145,7 +146,7 @@ When(
     const secretKey = /"secretKey"\s*:\s*"([^"\\]*)"/.exec(claim)?.[1]; // the claim may be malformed on purpose
     if (secretKey) this.redactor.addSecret(secretKey);
     this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.claim, {
-      raw: `{${name}:${claim}}`,
+      raw: `{${name}:${claimBodyOverNetwork(this, local, claim)}}`,
     });
     this.claimsAcknowledgedAt.set(local, Date.now());
   },

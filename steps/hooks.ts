@@ -10,9 +10,10 @@ import {
   Status,
   setDefaultTimeout,
   setDefinitionFunctionWrapper,
+  setParallelCanAssign,
   type ITestCaseHookParameter,
 } from '@cucumber/cucumber';
-import { loadProfile, openTarget } from '../src/target';
+import { loadProfile, openTarget, type Target } from '../src/target';
 import { AdminApiError, AdminClient } from '../src/admin-client';
 import { createDeviceDispatcher } from '../simulators/device/http-device';
 import { newRunId, run, setRun } from './support/run';
@@ -33,9 +34,24 @@ import {
   HARNESS_STARVED,
   INCONCLUSIVE_PREFIX,
   Inconclusive,
+  NETWORK_HEADROOM_MS,
   measuredDelays,
+  networkTimeouts,
 } from './support/timing';
-import { NETWORK_FAILED, networkInconclusive, transportFailure } from './support/transport';
+import { type InterfaceRoundTrip, measureRoundTrips, mergeRoundTrips } from './support/network';
+import { canRunBeside } from './support/exclusive';
+import {
+  NETWORK_FAILED,
+  brokenConnectionInconclusive,
+  clearBrokenConnections,
+  networkInconclusive,
+  noteBrokenConnection,
+  transportFailure,
+} from './support/transport';
+import { MqttConnection } from '../simulators/device/mqtt-connection';
+
+// a reset MQTT connection closes without an answer of the target: its scenario must know (transport.ts)
+MqttConnection.onSocketError = noteBrokenConnection;
 
 /**
  * A step's hang guard, from the target's own timeouts: one request may take requestMs and a bounded wait
@@ -45,13 +61,32 @@ import { NETWORK_FAILED, networkInconclusive, transportFailure } from './support
  */
 function stepTimeoutMs(): number {
   try {
-    const { timeouts } = loadProfile(process.env.IOTC_TARGET || 'embedded');
-    return Math.max(30_000, (timeouts?.requestMs ?? 0) + (timeouts?.eventuallyMs ?? 0) + 10_000);
+    const { timeouts, embedded } = loadProfile(process.env.IOTC_TARGET || 'embedded');
+    // a remote target's waits grow with the round trip measured in BeforeAll (timing.ts networkTimeouts), known
+    // only then: the guard allows for the most they can grow
+    const network = embedded ? 0 : NETWORK_HEADROOM_MS;
+    return Math.max(
+      30_000,
+      (timeouts?.requestMs ?? 0) + (timeouts?.eventuallyMs ?? 0) + network + 10_000,
+    );
   } catch {
     return 30_000;
   }
 }
 setDefaultTimeout(stepTimeoutMs());
+
+// the workers of a parallel run share a remote target's tenant: scenarios that change what all of it sees run alone
+// (on an embedded target every worker has a reference of its own)
+if (!targetIsEmbedded()) setParallelCanAssign(canRunBeside);
+
+/** Whether the run's target profile is an embedded one; false when it does not load (BeforeAll says why). */
+function targetIsEmbedded(): boolean {
+  try {
+    return loadProfile(process.env.IOTC_TARGET || 'embedded').embedded === true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * A step (or hook) that fails through a transport error (a reset, a refused connect, a TLS failure: no answer of the
@@ -64,7 +99,11 @@ setDefinitionFunctionWrapper(
     function (this: unknown, ...args: unknown[]) {
       const convert = (error: unknown): never => {
         if ((this as Partial<IotcWorld> | undefined)?.transportIsAnswer) throw error;
-        throw networkInconclusive(error, 'talking to the target') ?? error;
+        throw (
+          networkInconclusive(error, 'talking to the target') ??
+          brokenConnectionInconclusive(error, 'talking to the target') ??
+          error
+        );
       };
       try {
         const result = code.apply(this, args);
@@ -86,10 +125,70 @@ const retryable = new Map<string, { network: boolean; message: string }>();
 /** The harness's own event-loop lag over the whole run of this worker, reported with every scenario's evidence. */
 const runLag = monitorEventLoopDelay({ resolution: 10 });
 
+/**
+ * The network to a remote target as this worker measured it at its start, and the timeouts derived from it: in
+ * every scenario's harness facts, so the report prints them (run.harness[].network).
+ */
+let network:
+  | {
+      roundTripMs: number;
+      interfaces: Record<string, InterfaceRoundTrip>;
+      timeouts: { eventuallyMs: number; pollIntervalMs: number; requestMs: number };
+    }
+  | undefined;
+
+/** The profile's own timeouts: the floors networkTimeouts adds the round trip to. */
+let profileTimeouts:
+  | { eventuallyMs: number; pollIntervalMs: number; requestMs: number }
+  | undefined;
+
+/**
+ * How many scenarios of a worker take one more sample of each interface afterwards. The first samples are taken
+ * while the workers of a parallel run all start on a loaded machine, and a busy CPU only lengthens a round trip
+ * (loopback measured 200 to 400 ms then): later samples bring the figure down to the network's.
+ */
+const REFINING_SCENARIOS = 10;
+let refinedAfter = 0;
+
+/** Derives the target's timeouts from the profile's and the smallest round trip measured so far. */
+function applyNetwork(target: Target): void {
+  if (!network || !profileTimeouts) return;
+  network.roundTripMs = Math.max(
+    0,
+    ...Object.values(network.interfaces).map((measured) => measured.rttMs ?? 0),
+  );
+  target.timeouts = networkTimeouts(profileTimeouts, network.roundTripMs);
+  const { eventuallyMs, pollIntervalMs, requestMs } = target.timeouts;
+  network.timeouts = { eventuallyMs, pollIntervalMs, requestMs };
+}
+
+/** One more sample of each interface, for the first REFINING_SCENARIOS scenarios of the worker. */
+async function refineNetwork(): Promise<void> {
+  if (!network || !profileTimeouts || refinedAfter >= REFINING_SCENARIOS) return;
+  refinedAfter++;
+  const { target } = run();
+  mergeRoundTrips(
+    network.interfaces,
+    await measureRoundTrips(target, profileTimeouts.requestMs, 1),
+  );
+  applyNetwork(target);
+}
+
 BeforeAll({ timeout: 60_000 }, async () => {
   runLag.enable();
   const runId = newRunId();
   const target = await openTarget(undefined, runId);
+  // the embedded reference runs in this process (it shares its clock): no network to measure
+  if (!target.sharesClock) {
+    const { eventuallyMs, pollIntervalMs, requestMs } = target.timeouts;
+    profileTimeouts = { eventuallyMs, pollIntervalMs, requestMs };
+    network = {
+      roundTripMs: 0,
+      interfaces: await measureRoundTrips(target, requestMs),
+      timeouts: profileTimeouts,
+    };
+    applyNetwork(target);
+  }
   const sessionOptions = {
     requestTimeoutMs: target.timeouts.requestMs,
     tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
@@ -152,6 +251,7 @@ AfterAll({ timeout: 60_000 }, async () => {
 
 Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
   recordInto(this.exchanges);
+  clearBrokenConnections();
   // The second attempt of a scenario (cucumber's retry) runs only after a transport failure or a verdict the
   // harness's starvation left undecided; any other failure is the target's answer and stands (src/report/verdicts.ts judges by the attempt before a declined retry)
   const previous = retryable.get(pickle.id);
@@ -218,6 +318,7 @@ After(
       // the retry gets fresh connections: the device drivers' pool may hold the sockets that failed
       if (networkFailed) freshDevicePool();
     }
+    await refineNetwork();
     // how loaded the harness was: this worker's event-loop lag since it started, and the delays it measured
     await this.attach(
       JSON.stringify({
@@ -228,6 +329,7 @@ After(
           mean: Math.round(runLag.mean / 1e6),
         },
         measuredDelays: measuredDelays.summary(),
+        ...(network ? { network } : {}),
       }),
       { mediaType: HARNESS_MEDIA_TYPE },
     );

@@ -9,6 +9,7 @@ import { type DataTable, Given, Then, When } from '@cucumber/cucumber';
 import type { MqttVersion } from '../simulators/device/mqtt-connection';
 import type { MqttDevice } from '../simulators/device/mqtt-device';
 import type { IotcWorld } from './world';
+import { claimBodyOverNetwork } from './support/claim-window';
 import { GiveUp } from './support/eventually';
 import { connectPlainDevice } from './support/gateway';
 import { DELAY_KINDS, awaitQuietWindow, withoutProbe } from './support/readiness';
@@ -159,7 +160,10 @@ Then(
 When(
   /^the MQTT device "([^"]*)" publishes the claim (.+)$/,
   async function (this: IotcWorld, local: string, claim: string) {
-    const parsed = JSON.parse(claim) as { secretKey?: string; durationMs?: number };
+    const parsed = JSON.parse(claimBodyOverNetwork(this, local, claim)) as {
+      secretKey?: string;
+      durationMs?: number;
+    };
     if (typeof parsed.secretKey === 'string') this.redactor.addSecret(parsed.secretKey);
     this.lastPublish = await mqttDevice(this, local).claim(parsed);
     this.claimsAcknowledgedAt.set(local, Date.now());

@@ -195,7 +195,10 @@ export async function runProperty<T>(
   );
   if (out.failed) {
     const replay = `FC_SEED=${out.seed}${failedPath ? ` FC_PATH="${failedPath}"` : ''}`;
-    throw new Error(`${fc.defaultReportMessage(out)}\nReplay: ${replay} ${world.replayCommand}`);
+    // the case's own error stays the cause: a transport error in it (a reset) is the network's (transport.ts)
+    throw new Error(`${fc.defaultReportMessage(out)}\nReplay: ${replay} ${world.replayCommand}`, {
+      cause: out.errorInstance,
+    });
   }
 }
 

@@ -82,6 +82,8 @@ export class IotcWorld extends World {
   connectorCredentials?: ConnectorCredentials;
   /** By local device name: when the platform acknowledged its last claim (Date.now() after the answer). */
   readonly claimsAcknowledgedAt = new Map<string, number>();
+  /** By local device name: how much longer its last claim's durationMs was sent over the network (claim-window.ts). */
+  readonly claimWindowStretchMs = new Map<string, number>();
   /**
    * The longest a claim of this scenario took from its acknowledgement to the customer's successful claim (the
    * positive control of a claim that must fail); unset while no claim of this scenario was proven registered.

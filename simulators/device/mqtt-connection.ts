@@ -80,8 +80,16 @@ export class MqttConnectRefusedError extends MqttConnectionError {
 type MessageListener = (message: ReceivedMessage) => void;
 
 export class MqttConnection {
+  /**
+   * Told every socket error (ECONNRESET, EPIPE, ETIMEDOUT: an error with a string code) of an open connection of
+   * this process: the connection then closes, and a scenario waiting on it must know that the network broke it, not
+   * the target's protocol (steps/support/transport.ts).
+   */
+  static onSocketError?: (error: Error & { code: string }) => void;
   /** Why the server ended the connection, when it sent an MQTT 5 DISCONNECT. */
   disconnectReason?: number;
+  /** The socket error that ended the connection, when one did (a reset on the path, not an MQTT answer). */
+  socketError?: Error & { code: string };
   /** Told every publish outcome (from the options; may be set later, e.g. per scenario). */
   recorder?: ExchangeRecorder;
   private readonly listeners = new Set<{
@@ -124,8 +132,13 @@ export class MqttConnection {
       for (const waiter of this.closeWaiters) waiter();
       this.closeWaiters.clear();
     });
-    // errors after the connect (a refused subscription, a broken socket) end in 'close'; the outcome says so
-    client.on('error', () => {});
+    // errors after the connect (a refused subscription, a broken socket) end in 'close'; the outcome says so, and
+    // a socket error is kept (and told) as what ended it
+    client.on('error', (error: Error & { code?: unknown }) => {
+      if (typeof error.code !== 'string' || this.socketError) return;
+      this.socketError = error as Error & { code: string };
+      MqttConnection.onSocketError?.(this.socketError);
+    });
   }
 
   /** Opens a connection; rejects with MqttConnectRefusedError when the CONNACK refuses. */
@@ -297,17 +310,44 @@ export class MqttConnection {
     return outcome;
   }
 
-  /** Subscribes; answers the granted QoS per filter (≥ 0x80 = refused). */
+  /**
+   * The error of a wait the connection's close cut short: it names `waitingFor`, and carries the socket error that
+   * ended the connection as its cause (steps/support/transport.ts then names the network, not the target); a close
+   * without one (the target ended the session) is the target's doing.
+   */
+  closedError(waitingFor: string): MqttConnectionError {
+    return new MqttConnectionError(
+      this.socketError
+        ? `the connection was broken (${this.socketError.code}) before ${waitingFor}`
+        : `the connection was closed (by the target, without a socket error) before ${waitingFor}`,
+      { cause: this.socketError },
+    );
+  }
+
+  /**
+   * Subscribes; answers the granted QoS per filter (≥ 0x80 = refused). Rejects with `closedError` when the
+   * connection is closed before the SUBACK: mqtt.js holds a subscribe on a closed client for a reconnect this
+   * connection never makes, and the caller would wait for ever.
+   */
   async subscribe(filters: string[], qos: Qos = 1): Promise<number[]> {
+    if (this.closedFlag) throw this.closedError('the SUBACK');
+    let stopWaiting: (() => void) | undefined;
+    const closed = new Promise<never>((_, reject) => {
+      stopWaiting = () => reject(this.closedError('the SUBACK'));
+      this.closeWaiters.add(stopWaiting);
+    });
     try {
-      const granted = await this.client.subscribeAsync(filters, { qos });
+      const granted = await Promise.race([this.client.subscribeAsync(filters, { qos }), closed]);
       return granted.map((grant) => grant.qos);
     } catch (error) {
+      if (error instanceof MqttConnectionError) throw error;
       // mqtt.js turns an MQTT 5 SUBACK holding a failure code into an error that carries the packet
       const granted = (error as { packet?: { granted?: Array<number | { qos: number }> } }).packet
         ?.granted;
       if (!granted) throw error;
       return granted.map((grant) => (typeof grant === 'number' ? grant : grant.qos));
+    } finally {
+      if (stopWaiting) this.closeWaiters.delete(stopWaiting);
     }
   }
 

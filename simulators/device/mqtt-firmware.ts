@@ -42,11 +42,24 @@ export async function downloadFirmwareOverMqtt(
     for (let chunk = 0; received < request.size; chunk++) {
       const topic = `v2/fw/response/${request.requestId}/chunk/${chunk}`;
       const answered = connection.nextMessage(topic, request.chunkTimeoutMs);
-      await connection.publish(`v2/fw/request/${request.requestId}/chunk/${chunk}`, payload, 1);
-      const message = await answered;
+      const closed = connection.whenClosed().then(() => 'closed' as const);
+      const sent = await connection.publish(
+        `v2/fw/request/${request.requestId}/chunk/${chunk}`,
+        payload,
+        1,
+      );
+      // a connection that closes (a reset on the path, or the target ending the session) ends the wait for the
+      // chunk at once, and the error says which (its cause is the socket error, when there was one)
+      const message = sent.result === 'closed' ? 'closed' : await Promise.race([answered, closed]);
       if (failure !== undefined) throw new FirmwareDownloadError(`v2/fw/error: ${failure}`);
+      if (message === 'closed') {
+        const error = connection.closedError(topic);
+        throw new FirmwareDownloadError(error.message, { cause: error });
+      }
       if (!message)
-        throw new FirmwareDownloadError(`no ${topic} within ${request.chunkTimeoutMs} ms`);
+        throw new FirmwareDownloadError(
+          `no ${topic} within ${request.chunkTimeoutMs} ms (the connection is still open)`,
+        );
       if (message.payload.length === 0)
         throw new FirmwareDownloadError(
           `${topic} is empty after ${received} of ${request.size} bytes`,

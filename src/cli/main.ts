@@ -40,7 +40,7 @@ program
   .option('-r, --reports <dir>', 'where reports are written', 'reports')
   .option(
     '-p, --parallel <n>',
-    "scenarios run in n worker processes at once (each embedded worker starts its own reference); 'auto': on an embedded target as many as its scenarios keep busy, up to a limit (docs/concepts/architecture.md), on a remote one 1",
+    "scenarios run in n worker processes at once (each embedded worker starts its own reference); 'auto': as many as the scenarios keep busy, up to a limit (docs/concepts/architecture.md); on a remote target scenarios that change tenant-wide settings run alone",
     (value: string) => (value === 'auto' ? ('auto' as const) : positiveInteger(value)),
     'auto' as const,
   )

@@ -59,8 +59,8 @@ interface RunOptions {
   progress?: string;
   /**
    * Worker processes running scenarios at once (cucumber's parallel); 1 = in this process. 'auto' (the default):
-   * several on an embedded target, where every worker starts its own reference, so no scenario shares a platform
-   * with another; one on a remote target, whose tenant settings some scenarios change.
+   * several (workerCount); on an embedded target every worker starts its own reference, on a remote one they share
+   * its tenant and a scenario that changes what all of it sees runs alone (steps/support/exclusive.ts).
    */
   parallel?: number | 'auto';
 }
@@ -244,7 +244,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
     return EMPTY_SELECTION_EXIT;
   }
 
-  const workers = workerCount(options.parallel, profile.embedded === true, planned);
+  const workers = workerCount(options.parallel, planned);
   runConfiguration.runtime.parallel = workers > 1 ? workers : 0;
   // workers take scenarios in feature order: the slow features first, so that none starts when the others are done
   if (workers > 1 && !options.paths?.length)
@@ -265,6 +265,8 @@ export async function runConformance(options: RunOptions): Promise<number> {
   // Loaded once here, the support code serves the inventory's dry run and the run (a second load in this process
   // would register nothing); parallel workers load their own from its coordinates, which name the hook for them.
   // A run restricted to some paths takes the inventory from all of them, to see what it left out.
+  // the steps' module code reads the target too (steps/hooks.ts: a remote target's scenarios that run alone)
+  process.env.IOTC_TARGET = options.target;
   const support = await loadSupport(runConfiguration, { cwd: PROJECT_ROOT });
   const inventory: PlannedScenario[] | undefined = options.paths?.length
     ? await dryRunInventory(
@@ -331,7 +333,6 @@ export async function runConformance(options: RunOptions): Promise<number> {
       `iotc run: ${reason}; the report of what ran (${Object.values(report.run.scenarios).reduce((a, b) => a + b, 0)} scenarios, verdict ${report.verdict}): ${reportsDir}/conformance.json`,
     );
   };
-  process.env.IOTC_TARGET = options.target;
   const { success } = await runCucumber(
     { ...runConfiguration, support },
     {
@@ -469,21 +470,19 @@ const AUTO_WORKERS = 7;
 const SCENARIOS_PER_AUTO_WORKER = 25;
 
 /**
- * The worker processes of a run. 'auto': on an embedded target one per 25 planned scenarios, at most seven (the
- * whole suite, mostly waiting on tokens, claims and windows, went from 47 s in one process to 20 s in four on two
- * cores; slowest features first, six took 13.7 s where four took 16.5 s on a quiet machine; once the waits were
- * shorter, seven took 9.7 s where six took 10.1 s and five 10.8 s, compiled, alternating on a quiet machine; each more
- * costs about 0.8 s of CPU for its own start and reference, which two cores do not have to spare beyond that); on a remote target
- * one, since scenarios that change tenant settings must not overlap others, and one with IOTC_RUN_ID, which names a
- * single run.
+ * The worker processes of a run. 'auto': one per 25 planned scenarios, at most seven, and one with IOTC_RUN_ID,
+ * which names a single run. On an embedded target (each worker with a reference of its own) the whole suite, mostly
+ * waiting on tokens, claims and windows, went from 47 s in one process to 20 s in four on two cores; slowest
+ * features first, six took 13.7 s where four took 16.5 s on a quiet machine; once the waits were shorter, seven took
+ * 9.7 s where six took 10.1 s and five 10.8 s, compiled, alternating on a quiet machine; each more costs about 0.8 s
+ * of CPU for its own start and reference, which two cores do not have to spare beyond that. On a remote target the
+ * workers share one tenant: steps/support/exclusive.ts lets a scenario that changes what the whole tenant sees run
+ * alone; the others overlap, and the run is bound by the network's round trips, not by the CPU (the platform
+ * features through a proxy adding 50 ms each way: 401 s in one worker against 49 s on loopback).
  */
-function workerCount(
-  parallel: number | 'auto' | undefined,
-  embedded: boolean,
-  planned: number,
-): number {
+function workerCount(parallel: number | 'auto' | undefined, planned: number): number {
   if (typeof parallel === 'number') return parallel;
-  if (!embedded || process.env.IOTC_RUN_ID !== undefined) return 1;
+  if (process.env.IOTC_RUN_ID !== undefined) return 1;
   return Math.max(1, Math.min(AUTO_WORKERS, Math.ceil(planned / SCENARIOS_PER_AUTO_WORKER)));
 }
 

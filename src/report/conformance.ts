@@ -20,6 +20,7 @@ import {
   type RequirementResult,
   type ScenarioResult,
   type Verdict,
+  networkLine,
 } from './verdicts';
 import { overallReason, overallVerdict, type OverallVerdict } from './overall';
 import { reproduceExchange } from './exchanges';
@@ -313,6 +314,9 @@ export function formatSummary(report: ConformanceReport): string {
       ? [
           '',
           `Harness: ${report.run.harness.length} worker(s), worst event-loop lag ${worstLag} ms over the run`,
+          ...report.run.harness.flatMap((worker) =>
+            worker.network ? [`Network: ${networkLine(worker.network)}`] : [],
+          ),
         ]
       : []),
   ].join('\n');

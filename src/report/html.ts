@@ -6,6 +6,7 @@
 import type { ConformanceReport } from './conformance';
 import { describeExchange, type Exchange } from './exchanges';
 import { overallReason, overallVerdict } from './overall';
+import { networkLine } from './verdicts';
 import { escapeHtml } from '../../lib/html';
 import { REQUIREMENT_VERDICTS } from '../../schemas/conformance';
 
@@ -209,7 +210,7 @@ function harnessRows(report: ConformanceReport): Array<[string, string]> {
     const lag = worker.eventLoopLagMs;
     return [
       `harness worker ${index + 1}`,
-      `event-loop lag max ${lag.max} ms · p99 ${lag.p99} ms · mean ${lag.mean} ms${delays ? ` · measured delays: ${delays}` : ''}`,
+      `event-loop lag max ${lag.max} ms · p99 ${lag.p99} ms · mean ${lag.mean} ms${delays ? ` · measured delays: ${delays}` : ''}${worker.network ? ` · network: ${networkLine(worker.network)}` : ''}`,
     ];
   });
 }

@@ -227,6 +227,28 @@ export interface HarnessWorker {
   pid: number;
   eventLoopLagMs: { max: number; p99: number; mean: number };
   measuredDelays: Record<string, { maxMs: number; count: number }>;
+  /** A remote target: the round trips the worker measured at its start and the timeouts derived from them. */
+  network?: NetworkFacts;
+}
+
+/** The network to a remote target as a worker measured it (steps/hooks.ts, steps/support/network.ts). */
+export interface NetworkFacts {
+  roundTripMs: number;
+  interfaces: Record<string, { url: string; rttMs?: number; samplesMs: number[]; error?: string }>;
+  timeouts: { eventuallyMs: number; pollIntervalMs: number; requestMs: number };
+}
+
+/** One line for a worker's network facts: "http 201 ms, mqtt 203 ms -> eventually 5010 ms, poll 101 ms, ...". */
+export function networkLine(network: NetworkFacts): string {
+  const interfaces = Object.entries(network.interfaces)
+    .map(([name, measured]) =>
+      measured.rttMs !== undefined
+        ? `${name} ${measured.rttMs} ms`
+        : `${name} not measured (${measured.error ?? 'no answer'})`,
+    )
+    .join(', ');
+  const { eventuallyMs, pollIntervalMs, requestMs } = network.timeouts;
+  return `round trip ${interfaces}; waits derived from ${network.roundTripMs} ms: eventually ${eventuallyMs} ms, poll ${pollIntervalMs} ms, request ${requestMs} ms`;
 }
 
 /** How loaded the harness was: per worker its last harness attachment (each covers the worker's run so far). */

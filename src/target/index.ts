@@ -56,7 +56,16 @@ export interface Target {
   capabilities: ReadonlySet<Capability>;
   deviations: Readonly<Record<string, { observed: string; reason: string }>>;
   namePrefix: string;
-  timeouts: { eventuallyMs: number; pollIntervalMs: number; requestMs: number };
+  /**
+   * The profile's timeouts; on a remote target, once the run has measured the network, those of
+   * steps/support/timing.ts networkTimeouts (the profile's as floors, plus the round trip `roundTripMs`).
+   */
+  timeouts: {
+    eventuallyMs: number;
+    pollIntervalMs: number;
+    requestMs: number;
+    roundTripMs?: number;
+  };
   /** Time series entries the target keeps per key, when it keeps only the newest (the embedded reference). */
   historyPerKey?: number;
   /**

@@ -38,6 +38,75 @@ export const HARNESS_STARVED = "the harness's event loop stalled";
 export interface TimingProfile {
   eventuallyMs: number;
   pollIntervalMs: number;
+  /**
+   * The round trip of the network to the target measured at the start of the run (steps/support/network.ts), the
+   * largest over its interfaces; 0 or absent for an embedded target. Already inside the other figures when they
+   * come from `networkTimeouts`; quietWindowMs also floors its windows by it.
+   */
+  roundTripMs?: number;
+}
+
+/** The timeouts of a target profile: the floors of a local network, the figures a run uses when nothing was measured. */
+export interface ProfileTimeouts {
+  eventuallyMs: number;
+  pollIntervalMs: number;
+  requestMs: number;
+}
+
+/**
+ * Round trips an effect may need beyond what the profile's eventuallyMs allows on a local network: the request that
+ * asks for it (1), its delivery (1/2), the read-back or marker that proves it (1), and a second try of each when a
+ * readiness proof repeats its marker (untilEffective): 5, doubled for jitter.
+ */
+export const EFFECT_ROUND_TRIPS = 10;
+
+/** Round trips one request may need beyond requestMs: the TCP connect (1), a TLS handshake (2) and the exchange (1). */
+export const REQUEST_ROUND_TRIPS = 4;
+
+/**
+ * The largest round trip the timing model stretches its waits for. Beyond it a run is not worth its hours (every
+ * wait grows by ten round trips); the waits stay those of this figure and a verdict that rests on time may come out
+ * INCONCLUSIVE (starved windows) rather than wait longer. steps/hooks.ts gives every step this much headroom.
+ */
+export const MAX_ROUND_TRIP_MS = 2000;
+
+/** The step hang guard's headroom for a remote target (steps/hooks.ts): the most networkTimeouts can add. */
+export const NETWORK_HEADROOM_MS = (EFFECT_ROUND_TRIPS + REQUEST_ROUND_TRIPS) * MAX_ROUND_TRIP_MS;
+
+/**
+ * A span the scenario gives the target to act within (an API key's lifetime, a claim's duration it chooses), stretched
+ * by `roundTrips` round trips of the network: the harness's requests that must land inside it reach the target that
+ * much later. The check at the end of the span stays what it was; only its length follows the path.
+ */
+export function spanOverNetwork(ms: number, profile: TimingProfile, roundTrips: number): number {
+  return Math.round(ms + roundTrips * (profile.roundTripMs ?? 0));
+}
+
+/**
+ * The timeouts a run against a remote target uses: the profile's figures are floors (what the target needs on a
+ * local network), and the measured round trip `roundTripMs` (the largest over the target's interfaces) is added as
+ * many times as a wait crosses the network:
+ *
+ * - eventuallyMs + EFFECT_ROUND_TRIPS round trips for every bounded wait on an effect;
+ * - requestMs + REQUEST_ROUND_TRIPS round trips for one request;
+ * - the poll interval at least half a round trip: a poll (a request) cannot come back sooner than one, polling
+ *   faster only queues requests behind each other on the path.
+ *
+ * Quiet windows ("nothing more arrives") follow from these and from the delays the run measures (quietWindowMs), and
+ * are at least two round trips: a message the target sent just before the window opened is half a round trip on
+ * its way, and the window must see it.
+ */
+export function networkTimeouts(
+  floors: ProfileTimeouts,
+  roundTripMs: number,
+): ProfileTimeouts & { roundTripMs: number } {
+  const rtt = Math.min(MAX_ROUND_TRIP_MS, Math.max(0, Math.round(roundTripMs)));
+  return {
+    eventuallyMs: floors.eventuallyMs + EFFECT_ROUND_TRIPS * rtt,
+    pollIntervalMs: Math.max(floors.pollIntervalMs, Math.ceil(rtt / 2)),
+    requestMs: floors.requestMs + REQUEST_ROUND_TRIPS * rtt,
+    roundTripMs: rtt,
+  };
 }
 
 /**
@@ -72,11 +141,11 @@ export const measuredDelays = new DelayRecord();
 
 /**
  * How long to watch for something that must not arrive, when a positive control cannot bracket it: three times the
- * largest delay of that kind the run has measured, at least `floorMs` (default: twice the poll interval) and at
- * most eventuallyMs. With nothing measured yet it is eventuallyMs / 4.
+ * largest delay of that kind the run has measured, at least `floorMs` (default: twice the poll interval) and two
+ * round trips of the network (networkTimeouts), and at most eventuallyMs. With nothing measured yet it is eventuallyMs / 4.
  */
 export function quietWindowMs(kind: string, profile: TimingProfile, floorMs?: number): number {
-  const floor = floorMs ?? 2 * profile.pollIntervalMs;
+  const floor = Math.max(floorMs ?? 2 * profile.pollIntervalMs, 2 * (profile.roundTripMs ?? 0));
   const seen = measuredDelays.max(kind);
   const wanted = seen === undefined ? profile.eventuallyMs / 4 : 3 * seen;
   return Math.round(Math.min(profile.eventuallyMs, Math.max(floor, wanted)));

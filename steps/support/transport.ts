@@ -69,3 +69,38 @@ export function networkInconclusive(error: unknown, doing: string): Inconclusive
   if (!failure) return undefined;
   return new Inconclusive(`${NETWORK_FAILED} (${failure}) while ${doing}`, { cause: error });
 }
+
+/**
+ * Socket errors of the running scenario's MQTT connections (simulators/device/mqtt-connection.ts tells them): a
+ * connection the network reset closes without an MQTT answer, and a step that waited on it (an update that never
+ * came, a publish on a closed connection) fails for the network's sake, not the target's. steps/hooks.ts clears the
+ * list before each scenario and reads it when a step fails.
+ */
+const brokenConnections: string[] = [];
+
+/** Notes a socket error of an MQTT connection of the running scenario. */
+export function noteBrokenConnection(error: Error & { code: string }): void {
+  const failure = transportFailure(error);
+  if (failure) brokenConnections.push(failure);
+}
+
+/** Forgets the socket errors noted so far (a scenario starts). */
+export function clearBrokenConnections(): void {
+  brokenConnections.length = 0;
+}
+
+/**
+ * The Inconclusive a step's failure becomes when the network broke one of the scenario's MQTT connections before
+ * it: the step's own error stays in the message (and as the cause), after the transport error that explains it.
+ */
+export function brokenConnectionInconclusive(
+  error: unknown,
+  doing: string,
+): Inconclusive | undefined {
+  if (!brokenConnections.length || error instanceof Inconclusive) return undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  return new Inconclusive(
+    `${NETWORK_FAILED} (${brokenConnections[0]} on an MQTT connection of the scenario${brokenConnections.length > 1 ? `, ${brokenConnections.length} in all` : ''}) while ${doing}; the step then failed with: ${message.split('\n')[0]}`,
+    { cause: error },
+  );
+}

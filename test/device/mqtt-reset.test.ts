@@ -1,0 +1,95 @@
+/**
+ * An MQTT connection the network resets: the connection keeps the socket error and tells it
+ * (MqttConnection.onSocketError, which steps/hooks.ts turns into the scenario's broken-connection note), a subscribe
+ * on the closed connection rejects instead of waiting for ever (mqtt.js holds it for a reconnect), and a firmware
+ * download whose connection is reset between the request's PUBACK and the chunk fails at once with the reset as its
+ * cause, which steps/support/transport.ts names (INCONCLUSIVE, not FAIL). Against a minimal MQTT 5 server made of
+ * mqtt-packet that resets the connection (RST) after the PUBACK of a firmware request.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { once } from 'node:events';
+import mqttPacket from 'mqtt-packet';
+import { MqttConnection } from '../../simulators/device/mqtt-connection';
+import { downloadFirmwareOverMqtt } from '../../simulators/device/mqtt-firmware';
+import { transportFailure } from '../../steps/support/transport';
+
+async function resettingServer(): Promise<{ url: string; close: () => void }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+    const parser = mqttPacket.parser({ protocolVersion: 5 });
+    const send = (packet: object) =>
+      socket.write(mqttPacket.generate(packet as mqttPacket.Packet, { protocolVersion: 5 }));
+    parser.on('packet', (packet) => {
+      if (packet.cmd === 'connect') send({ cmd: 'connack', reasonCode: 0, sessionPresent: false });
+      else if (packet.cmd === 'subscribe')
+        send({
+          cmd: 'suback',
+          messageId: packet.messageId,
+          granted: packet.subscriptions.map(() => 1),
+        });
+      else if (packet.cmd === 'publish') {
+        send({ cmd: 'puback', messageId: packet.messageId, reasonCode: 0 });
+        // the chunk never comes: the path is reset right after the acknowledgement
+        if (packet.topic.startsWith('v2/fw/request/'))
+          setTimeout(() => socket.resetAndDestroy(), 20);
+      }
+    });
+    socket.on('data', (chunk) => parser.parse(chunk));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
+test('a reset between a firmware request and its chunk ends the download at once, naming the reset; a later subscribe rejects', async () => {
+  const server = await resettingServer();
+  const told: string[] = [];
+  const before = MqttConnection.onSocketError;
+  MqttConnection.onSocketError = (error) => told.push(error.code);
+  try {
+    const connection = await MqttConnection.open({
+      url: server.url,
+      token: 't',
+      ackTimeoutMs: 2000,
+    });
+    const started = performance.now();
+    const download = downloadFirmwareOverMqtt(connection, {
+      requestId: 1,
+      size: 3000,
+      chunkSize: 1024,
+      chunkTimeoutMs: 20_000,
+    });
+    const error = await download.then(
+      () => assert.fail('the download succeeded without a chunk'),
+      (failure: unknown) => failure,
+    );
+    assert.ok(performance.now() - started < 10_000, 'the download waited for the chunk timeout');
+    assert.match(
+      String(error),
+      /the connection was broken \(ECONNRESET\) before v2\/fw\/response\/1\/chunk\/0/,
+    );
+    assert.match(transportFailure(error) ?? '', /ECONNRESET/);
+    assert.equal(connection.socketError?.code, 'ECONNRESET');
+    assert.deepEqual(told, ['ECONNRESET']);
+    const subscribed = await connection.subscribe(['a/b']).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    assert.ok(subscribed, 'a subscribe on a reset connection resolved');
+    assert.match(transportFailure(subscribed) ?? '', /ECONNRESET/);
+  } finally {
+    MqttConnection.onSocketError = before;
+    server.close();
+  }
+});

@@ -1,0 +1,37 @@
+/**
+ * A claim's durationMs across a network (steps/support/claim-window.ts): stretched by three round trips when the run
+ * measured one, sent byte for byte on loopback, and the "N ms claim window" steps of that device follow the stretch.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { claimBodyOverNetwork, claimWindowMs } from '../../steps/support/claim-window';
+import type { IotcWorld } from '../../steps/world';
+
+function world(roundTripMs?: number): IotcWorld {
+  return {
+    claimWindowStretchMs: new Map<string, number>(),
+    run: { target: { timeouts: { eventuallyMs: 5000, pollIntervalMs: 50, roundTripMs } } },
+    log: () => undefined,
+  } as unknown as IotcWorld;
+}
+
+test('on loopback the claim goes out as written and the window is the scenario’s', () => {
+  const local = world();
+  const body = '{"secretKey": "brief", "durationMs": 400}';
+  assert.equal(claimBodyOverNetwork(local, 'tracker', body), body);
+  assert.equal(claimWindowMs(local, 'tracker', 400), 400);
+});
+
+test('across a 420 ms round trip a 400 ms window becomes 1660 ms, for that device only', () => {
+  const remote = world(420);
+  const sent = JSON.parse(
+    claimBodyOverNetwork(remote, 'tracker', '{"secretKey": "brief", "durationMs": 400}'),
+  );
+  assert.deepEqual(sent, { secretKey: 'brief', durationMs: 1660 });
+  assert.equal(claimWindowMs(remote, 'tracker', 400), 1660);
+  assert.equal(claimWindowMs(remote, 'control', 400), 400);
+  // a claim without durationMs (the platform's default window), or not JSON, is sent as written and clears the stretch
+  assert.equal(claimBodyOverNetwork(remote, 'tracker', '{"secretKey": "k"}'), '{"secretKey": "k"}');
+  assert.equal(claimWindowMs(remote, 'tracker', 400), 400);
+  assert.equal(claimBodyOverNetwork(remote, 'tracker', 'not json'), 'not json');
+});
