@@ -19,12 +19,12 @@ const PLATFORM_TAGS = '@http-device-api or @mqtt-device-api or @mqtt-gateway-api
 /**
  * Runs only with IOTC_NETWORK_TESTS=1: each test takes minutes on a loaded 2-core machine (the +200 ms run in 7
  * workers took 297 s, the resets run 73 s), and the resets run still finds a false FAIL now and then
- * (docs/remote-network.md, "Open": a gateway publish that ends `closed` with no socket error noted).
+ * (docs/concepts/remote-network.md, "Open": a gateway publish that ends `closed` with no socket error noted).
  */
 const skip =
   process.env.IOTC_NETWORK_TESTS === '1'
     ? false
-    : 'set IOTC_NETWORK_TESTS=1 (about 10 minutes; docs/remote-network.md)';
+    : 'set IOTC_NETWORK_TESTS=1 (about 10 minutes; docs/concepts/remote-network.md)';
 
 /** Requirements that are not PASS, and every INCONCLUSIVE one must name a transport error. */
 function judge(result: RemoteRunResult): { failed: string[]; inconclusive: string[] } {
