@@ -14,6 +14,7 @@ import { RawMqttClient } from '../simulators/device/raw-mqtt-client';
 import {
   eventuallyWhileProgressing,
   LagWatch,
+  refuseIfStallExplains,
   settledCount,
   untilEffective,
 } from './support/timing';
@@ -224,6 +225,17 @@ Then(
 
 // ---- many long-polls -----------------------------------------------------------------------------------------
 
+/**
+ * How long each long-poll asks the target to hold it (its `timeout`, ms). The polls need to be held only while one
+ * of them is woken and "calm" is served: a few exchanges, each far shorter than the profile's eventuallyMs (tens of
+ * milliseconds on the embedded reference, where a timeout of the whole eventuallyMs made the scenario wait 3 s for
+ * its 408s). A third of it keeps them held with room to spare; a poll that ends first fails the scenario, which
+ * names it, unless the harness's measured stalls explain it (INCONCLUSIVE).
+ */
+function pollHoldMs(world: IotcWorld): number {
+  return Math.ceil(world.run.target.timeouts.eventuallyMs / 3);
+}
+
 Given(
   /^(\d+) devices "([^"]*)" each waiting for shared attribute updates$/,
   async function (this: IotcWorld, count: string, prefix: string) {
@@ -239,13 +251,10 @@ Given(
     // one connection per poll (the shared pool would queue them), closed after the scenario
     const agent = new Agent({ connections: total + 1 });
     this.cleanups.push({ what: 'long-poll connections', undo: () => agent.close() });
-    // The polls need to be held only while one of them is woken and "calm" is served: a few exchanges, each far
-    // shorter than the profile's eventuallyMs (tens of milliseconds on the embedded reference, where a timeout of
-    // the whole eventuallyMs made the scenario wait 3 s for its 408s). A third of it keeps them held with room to
-    // spare on a loaded machine; a poll that ends first fails the scenario, which names it.
-    const timeout = Math.ceil(target.timeouts.eventuallyMs / 3);
+    const timeout = pollHoldMs(this);
     for (let index = 1; index <= total; index++) {
       const device = this.device(`${prefix}-${index}`);
+      const sentAt = Date.now();
       this.robustness.polls.push(
         deviceRequest(
           target.httpUrl,
@@ -257,7 +266,7 @@ Given(
             requestTimeoutMs: target.timeouts.requestMs,
             extraTimeoutMs: timeout,
           },
-        ).then((response) => ({ response, answeredAt: Date.now() })),
+        ).then((response) => ({ response, sentAt, answeredAt: Date.now() })),
       );
     }
   },
@@ -296,15 +305,43 @@ Then(
     const own = this.robustness;
     assert.ok(own.servedAt, `the device ${calm} was not served in this scenario`);
     const answers = await Promise.allSettled(own.polls);
+    const holdMs = pollHoldMs(this);
     const wrong: string[] = [];
+    const late: Array<{ index: number; sentAt: number; answeredAt: number }> = [];
     answers.forEach((settled, index) => {
       if (index === answers.length - 1) return; // the poll the scenario answered with an update
       if (settled.status === 'rejected') wrong.push(`poll ${index + 1}: ${String(settled.reason)}`);
       else if (settled.value.response.status !== 408)
         wrong.push(`poll ${index + 1}: ${this.shown(settled.value.response)}`);
-      else if (settled.value.answeredAt < own.servedAt!)
-        wrong.push(`poll ${index + 1}: timed out before ${calm} was served`);
+      else if (settled.value.answeredAt < own.servedAt!) {
+        const { sentAt, answeredAt } = settled.value;
+        const heldMs = answeredAt - sentAt;
+        // held for less than its timeout (counted from before it was sent): the target ended it early
+        if (heldMs < holdMs) {
+          wrong.push(`poll ${index + 1}: timed out after ${heldMs} ms, before ${calm} was served`);
+          return;
+        }
+        late.push({ index, sentAt, answeredAt });
+      }
     });
+    // Polls held for their whole timeout that still ended before "calm" was served: the scenario's exchanges (one
+    // poll woken, "calm" served) did not fit in the hold. That is the fault this scenario is about (a target holding
+    // other requests up until the polls end) unless the harness's stalls explain it: the time the loop stood still
+    // between the poll's sending and the serving is at least the overrun (the serving's lateness past the poll's
+    // end of hold), so without them the exchanges would have fitted. Then INCONCLUSIVE, else FAIL.
+    if (wrong.length === 0 && late.length > 0) {
+      const first = late.reduce((a, b) => (b.sentAt < a.sentAt ? b : a));
+      const overrunMs = own.servedAt - (first.sentAt + holdMs);
+      refuseIfStallExplains(
+        { harnessMs: this.stalls.stalledBetween(first.sentAt, own.servedAt) },
+        overrunMs,
+        `holding ${own.polls.length} long-polls of ${holdMs} ms while "${calm}" was served ${own.servedAt - first.sentAt} ms after the first was sent (${late.length} ended first)`,
+      );
+    }
+    for (const { index, answeredAt, sentAt } of late)
+      wrong.push(
+        `poll ${index + 1}: timed out before ${calm} was served (held ${answeredAt - sentAt} ms, served ${own.servedAt - answeredAt} ms later; the harness stood still ${Math.round(this.stalls.stalledBetween(sentAt, own.servedAt))} ms in all meanwhile, worst ${Math.round(this.stalls.worstBetween(sentAt, own.servedAt))} ms)`,
+      );
     assert.deepEqual(
       wrong.slice(0, 10),
       [],

@@ -82,6 +82,11 @@ export class IotcWorld extends World {
    * rests on time weighs its margin against, when the timing it judges happened in earlier steps (support/timing.ts).
    */
   readonly stalls = new StallLog();
+  /**
+   * When this attempt of the scenario began (Date.now()): cucumber's retry reuses the run-unique names, so what the
+   * first attempt left in a simulator's records (the external API's requests) is told apart by time.
+   */
+  readonly startedAt = Date.now();
   /** What the REST connector's client sends instead of the endpoint's credentials; unset: those credentials. */
   connectorCredentials?: ConnectorCredentials;
   /** By local device name: when the platform acknowledged its last claim (Date.now() after the answer). */
