@@ -102,6 +102,10 @@ When(
 
 When(
   /^the platform sends (\d+) shared attribute updates of (\d+) bytes to "([^"]*)"$/,
+  // a hang guard only: each update is one admin request, bounded by the profile's requestMs. Cucumber's 30 s default
+  // FAILed the step on a loaded machine (96 updates of 256 KB to the embedded reference, 6 CPU burners on 2 cores)
+  // while every update was being saved.
+  { timeout: 300_000 },
   async function (this: IotcWorld, count: string, bytes: string, local: string) {
     const device = this.device(local);
     const filler = 'x'.repeat(Number(bytes));
@@ -325,22 +329,26 @@ Then(
       }
     });
     // Polls held for their whole timeout that still ended before "calm" was served: the scenario's exchanges (one
-    // poll woken, "calm" served) did not fit in the hold. That is the fault this scenario is about (a target holding
-    // other requests up until the polls end) unless the harness's stalls explain it: the time the loop stood still
-    // between the poll's sending and the serving is at least the overrun (the serving's lateness past the poll's
-    // end of hold), so without them the exchanges would have fitted. Then INCONCLUSIVE, else FAIL.
+    // poll woken, "calm" served, tens of milliseconds unloaded) did not fit in the hold. That is the fault this
+    // scenario is about (a target holding other requests up until the polls end) unless the harness was starved
+    // while the polls were held: when the loop stood still for half of every late poll's hold or more (many short
+    // stalls of a loaded machine add up; as untilEffective, a harness stalled for half a window did not really use
+    // it), INCONCLUSIVE. Only the hold counts: what the loop does once the polls have ended (their 408s) is no excuse.
     if (wrong.length === 0 && late.length > 0) {
-      const first = late.reduce((a, b) => (b.sentAt < a.sentAt ? b : a));
-      const overrunMs = own.servedAt - (first.sentAt + holdMs);
+      const stalls = late.map(({ sentAt }) => ({
+        sentAt,
+        stalledMs: this.stalls.stalledBetween(sentAt, sentAt + holdMs),
+      }));
+      const least = stalls.reduce((a, b) => (b.stalledMs < a.stalledMs ? b : a));
       refuseIfStallExplains(
-        { harnessMs: this.stalls.stalledBetween(first.sentAt, own.servedAt) },
-        overrunMs,
-        `holding ${own.polls.length} long-polls of ${holdMs} ms while "${calm}" was served ${own.servedAt - first.sentAt} ms after the first was sent (${late.length} ended first)`,
+        { harnessMs: least.stalledMs },
+        holdMs / 2,
+        `holding ${own.polls.length} long-polls of ${holdMs} ms, ${late.length} of which ended before "${calm}" was served ${own.servedAt - least.sentAt} ms after the one least stalled was sent (the loop stood still that long in all during its hold)`,
       );
     }
     for (const { index, answeredAt, sentAt } of late)
       wrong.push(
-        `poll ${index + 1}: timed out before ${calm} was served (held ${answeredAt - sentAt} ms, served ${own.servedAt - answeredAt} ms later; the harness stood still ${Math.round(this.stalls.stalledBetween(sentAt, own.servedAt))} ms in all meanwhile, worst ${Math.round(this.stalls.worstBetween(sentAt, own.servedAt))} ms)`,
+        `poll ${index + 1}: timed out before ${calm} was served (held ${answeredAt - sentAt} ms, served ${own.servedAt - answeredAt} ms later; the harness stood still ${Math.round(this.stalls.stalledBetween(sentAt, sentAt + holdMs))} ms in all during its hold, worst ${Math.round(this.stalls.worstBetween(sentAt, sentAt + holdMs))} ms)`,
       );
     assert.deepEqual(
       wrong.slice(0, 10),
