@@ -249,7 +249,9 @@ function scenarioStall(world: IotcWorld, fromMs: number, toMs?: number): Stall {
  * - More attempts: an extra attempt after an attempt answered with a final status (below 500) within the rule's
  *   attempt timeout T means the connector did not read an answer that was there for T - (answer time). Only a stall
  *   that long explains it, and only when the extra attempt came about T later (a retry that did not wait for the
- *   timeout is no timer firing late). After a 5xx or a dropped connection an extra attempt is never explained.
+ *   timeout is no timer firing late). An answer later than T (the external API, in the harness's process, starved)
+ *   is explained by a stall of at least (answer time) - T. After a 5xx or a dropped connection an extra attempt is
+ *   never explained.
  * - Fewer attempts: a stall of at least T can have let a deadline (an RPC's responseTimeout) expire over an attempt.
  */
 function attemptCountStarved(
@@ -283,8 +285,11 @@ function attemptCountStarved(
     const answerMs = previous.answeredAt - previous.receivedAt;
     const gapMs = requests[index]!.receivedAt - previous.receivedAt;
     // the first attempt's transit can shorten the gap seen here by up to the stall itself
-    if (answerMs >= attemptMs || gapMs + stallMs(stall) < attemptMs / 2) return;
-    margins.push(attemptMs - answerMs);
+    if (gapMs + stallMs(stall) < attemptMs / 2) return;
+    // An answer the external API (the harness's simulator) gave only after the attempt timeout: trying again was
+    // right. Only a stall of the harness's process (where that simulator runs) explains a late answer of its own,
+    // when without the stall it would have come in time (a scripted delay past the timeout is not explained).
+    margins.push(answerMs >= attemptMs ? answerMs - attemptMs + 1 : attemptMs - answerMs);
   }
   refuseIfStallExplains(
     stall,
