@@ -8,12 +8,14 @@ import assert from 'node:assert/strict';
 import { AfterAll, Given, Then, When, type DataTable } from '@cucumber/cucumber';
 import type { ConnectorResponse } from '../simulators/connector-client';
 import type { IotcWorld } from './world';
-import { closeConnectorSteps } from './support/connector';
+import { closeConnectorSteps, endpointResponseTimeoutMs } from './support/connector';
 import { settlesWithin } from './support/eventually';
 import { headedRows } from './support/tables';
+import { describeStall, Inconclusive, refuseIfStallExplains } from './support/timing';
 import {
   answeredWith,
   assertHolds,
+  attributesSetWindows,
   lastAnswer,
   names,
   remember,
@@ -108,9 +110,25 @@ When(
   },
 );
 
+/** By scenario and label: when a held request was started and when it settled (Date.now()), and its endpoint. */
+interface HeldRequest {
+  path: string;
+  startedAt: number;
+  settledAt?: number;
+}
+const heldRequests = new WeakMap<IotcWorld, Map<string, HeldRequest>>();
+
+function heldRequest(world: IotcWorld, label: string): HeldRequest | undefined {
+  return heldRequests.get(world)?.get(label);
+}
+
 When(
   /^the client starts sending POST "([^"]*)" as request "([^"]*)" with JSON:$/,
   function (this: IotcWorld, path: string, label: string, body: string) {
+    const held: HeldRequest = { path: path.split('?')[0]!, startedAt: Date.now() };
+    const byLabel = heldRequests.get(this) ?? new Map<string, HeldRequest>();
+    byLabel.set(label, held);
+    heldRequests.set(this, byLabel);
     this.pending.start(
       'connectorRequest',
       label,
@@ -118,6 +136,8 @@ When(
         method: 'POST',
         path,
         body: { raw: names(this, body), contentType: 'application/json' },
+      }).finally(() => {
+        held.settledAt = Date.now();
       }),
     );
   },
@@ -204,6 +224,7 @@ async function answeredRequest(
 ): Promise<ConnectorResponse> {
   const answer = await world.pending.get('connectorRequest', label);
   assert.ok(answer, `no request "${label}" was started`);
+  if (answer.status !== status) refuseIfTimedOutStarved(world, label);
   assert.equal(
     answer.status,
     status,
@@ -212,12 +233,52 @@ async function answeredRequest(
   return answer;
 }
 
+/**
+ * A request held for the platform's answer (responses.feature) that got its response.timeout's answer instead of the
+ * expected one: the platform's answer had to reach the connector within the timeout T of the request, and the
+ * scenario spent (the end of its setting of the answer) - (the request's start) of it. Throws Inconclusive when the
+ * scenario's stall (the harness's worst event-loop stall while the request was held, and the target's round trip
+ * for that setting) is at least what was left of T: a busy machine, not the connector, made the answer late. An
+ * answer that came before T ran out is no timeout: returns, and the caller FAILs.
+ */
+function refuseIfTimedOutStarved(world: IotcWorld, label: string): void {
+  const held = heldRequest(world, label);
+  const set = attributesSetWindows.get(world);
+  if (!held?.settledAt || !set) return;
+  const timeoutMs = endpointResponseTimeoutMs(held.path);
+  if (timeoutMs === undefined || held.settledAt - held.startedAt < timeoutMs) return;
+  refuseIfStallExplains(
+    {
+      harnessMs: world.stalls.worstBetween(held.startedAt, held.settledAt),
+      targetRoundTripMs: set.end - set.start,
+    },
+    timeoutMs - (set.end - held.startedAt),
+    `request ${label} waited for the platform's answer, set ${set.end - held.startedAt} ms after it started (response.timeout ${timeoutMs} ms)`,
+  );
+}
+
+/**
+ * The request is still held 100 ms after this step begins. An answer that came before the endpoint's
+ * response.timeout T ran out (counted from the request's start, before the connector's own timer began) is a FAIL:
+ * no stall makes a timer fire early. One that came later may be that timeout's own answer: the check came too late
+ * to see the request held (the harness was starved, or the steps before it took T), so it is INCONCLUSIVE, with the
+ * measured stall.
+ */
 Then('the request {string} is not answered yet', async function (this: IotcWorld, label: string) {
   const pending = this.pending.get('connectorRequest', label);
   assert.ok(pending, `no request "${label}" was started`);
-  assert.equal(
-    await settlesWithin(pending, 100),
-    false,
-    `request ${label} was answered before the platform produced its answer`,
+  const checkedAt = Date.now();
+  if (!(await settlesWithin(pending, 100))) return;
+  const held = heldRequest(this, label);
+  const timeoutMs = held && endpointResponseTimeoutMs(held.path);
+  if (held?.settledAt !== undefined && timeoutMs !== undefined) {
+    const answeredMs = held.settledAt - held.startedAt;
+    if (answeredMs >= timeoutMs)
+      throw new Inconclusive(
+        `request ${label} was answered ${answeredMs} ms after it started, once its response.timeout of ${timeoutMs} ms had run out: this check came ${checkedAt - held.startedAt} ms after the request, too late to see it held (${describeStall({ harnessMs: this.stalls.worstBetween(held.startedAt, held.settledAt) })})`,
+      );
+  }
+  assert.fail(
+    `request ${label} was answered before the platform produced its answer${held?.settledAt === undefined ? '' : `, ${held.settledAt - held.startedAt} ms after it started`}`,
   );
 });

@@ -8,7 +8,13 @@ import type { IotcWorld } from './world';
 import { answerOf, recordOf } from './support/answer-of';
 import { expectedValue, sameJson, storedMatches, storedValueMatches } from './support/expectations';
 import { DataTableShapeError, headedRows } from './support/tables';
-import { assertHolds, externalUrls, names, send } from './support/connector-calls';
+import {
+  assertHolds,
+  attributesSetWindows,
+  externalUrls,
+  names,
+  send,
+} from './support/connector-calls';
 
 // ---- what reached the platform ------------------------------------------------------------------------------
 
@@ -218,7 +224,9 @@ When(
   'the platform sets the shared attributes of {string}:',
   async function (this: IotcWorld, local: string, values: string) {
     const device = await deviceNamed(this, local);
+    const start = Date.now();
     await this.run.admin.saveAttributes(device.id, 'SHARED_SCOPE', names(this, values));
+    attributesSetWindows.set(this, { start, end: Date.now() });
   },
 );
 

@@ -12,8 +12,8 @@ import { Redactor } from '../src/report/redact';
 import { ExchangeLog } from '../src/report/exchanges';
 import { run, type RunContext } from './support/run';
 import { creation, type EntityKind } from '../src/target/journal';
-import { eventually } from './support/eventually';
-import { StallLog } from './support/timing';
+import { eventually, GiveUp } from './support/eventually';
+import { HARNESS_STARVED, Inconclusive, StallLog } from './support/timing';
 import type { AttributeResponse, MqttGateway } from '../simulators/gateway/mqtt-gateway';
 import type { PublishOutcome } from '../simulators/device/mqtt-connection';
 import type { DeviceRpcRequest } from '../simulators/device/mqtt-device';
@@ -78,6 +78,11 @@ export class IotcWorld extends World {
    * rests on time weighs its margin against, when the timing it judges happened in earlier steps (support/timing.ts).
    */
   readonly stalls = new StallLog();
+  /**
+   * When this attempt of the scenario began (Date.now()): cucumber's retry reuses the run-unique names, so what the
+   * first attempt left in a simulator's records (the external API's requests) is told apart by time.
+   */
+  readonly startedAt = Date.now();
   /** What the REST connector's client sends instead of the endpoint's credentials; unset: those credentials. */
   connectorCredentials?: ConnectorCredentials;
   /** By local device name: when the platform acknowledged its last claim (Date.now() after the answer). */
@@ -313,9 +318,24 @@ export class IotcWorld extends World {
   }
 
   /** Retries `check` until it passes, for the target's eventuallyMs (plus `extraMs` when the effect is known to take longer). */
-  eventually<T>(check: () => Promise<T> | T, extraMs = 0): Promise<T> {
+  // A wait that ran out while the harness's loop stood still for half of it or more (in all: a loaded machine's many
+  // short stalls add up) did not really wait, as in untilEffective: INCONCLUSIVE with the stall, not FAIL.
+  async eventually<T>(check: () => Promise<T> | T, extraMs = 0): Promise<T> {
     const { eventuallyMs, pollIntervalMs } = this.run.target.timeouts;
-    return eventually(check, { timeoutMs: eventuallyMs + extraMs, intervalMs: pollIntervalMs });
+    const timeoutMs = eventuallyMs + extraMs;
+    const started = Date.now();
+    try {
+      return await eventually(check, { timeoutMs, intervalMs: pollIntervalMs });
+    } catch (error) {
+      if (error instanceof GiveUp || error instanceof Inconclusive) throw error;
+      const stalledMs = this.stalls.stalledBetween(started);
+      if (stalledMs >= timeoutMs / 2)
+        throw new Inconclusive(
+          `${HARNESS_STARVED} ${Math.round(stalledMs)} ms in all (worst ${Math.round(this.stalls.worstBetween(started))} ms) of a ${timeoutMs} ms wait, more than half of it (a busy machine): ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error },
+        );
+      throw error;
+    }
   }
 
   lastResponse(): DeviceResponse {

@@ -7,6 +7,13 @@ import type { ConnectorCall, ConnectorResponse } from '../../simulators/connecto
 import type { IotcWorld } from '../world';
 import { connectorClient, connectorTarget, endpointSecurity } from './connector';
 
+/**
+ * By scenario: the local clock (Date.now()) around the platform's last setting of a device's shared attributes, the
+ * answer a held request waits for (responses.feature): a request answered by its timeout instead weighs the time
+ * the scenario took to set it, and the stall, against its response.timeout.
+ */
+export const attributesSetWindows = new WeakMap<IotcWorld, { start: number; end: number }>();
+
 export const QUIET_MS = 150; // how long "no request" and "exactly n requests" watch for late calls
 
 /** Replaces <<local>> (and <<profile:local>>) by run-unique names; every device name is journaled for cleanup. */

@@ -92,6 +92,23 @@ export function endpointSecurity(path: string): EndpointSecurity {
   };
 }
 
+/**
+ * The response.timeout of the endpoint at `path` (rest.json), in ms: how long the connector holds a request for the
+ * platform's answer (120 s when the section names none); undefined when the endpoint has no remote-answer members.
+ */
+export function endpointResponseTimeoutMs(path: string): number | undefined {
+  const mapping = restFile().mapping.find((item) => (item.endpoint ?? '/test_device') === path);
+  const section = mapping?.response as
+    | { responseExpected?: boolean; timeout?: number; responseAttribute?: string }
+    | undefined;
+  if (!section) return undefined;
+  const remote =
+    section.responseExpected !== undefined ||
+    section.timeout !== undefined ||
+    section.responseAttribute !== undefined;
+  return remote ? (section.timeout ?? 120) * 1000 : undefined;
+}
+
 export async function closeConnectorSteps(): Promise<void> {
   const current = shared;
   shared = undefined;

@@ -28,7 +28,8 @@ export interface RobustnessState {
   bareClients: Map<string, RawMqttClient>;
   /** When the well-behaved device's telemetry was last answered (it is read back afterwards). */
   servedAt?: number;
-  polls: Array<Promise<{ response: DeviceResponse; answeredAt: number }>>;
+  /** The long-polls held at once, with when each was sent and answered (Date.now()). */
+  polls: Array<Promise<{ response: DeviceResponse; sentAt: number; answeredAt: number }>>;
   /**
    * By bare connection: the attribute updates it has read, by their iotc_sequence (the bulk updates) and iotc_marker
    * (the positive control sent after it reads again).

@@ -357,6 +357,21 @@ export class StallLog {
     return Math.max(worst, ongoing);
   }
 
+  /**
+   * How long, in all, the loop stood still within [fromMs, toMs] (the parts of its stalls inside the window, the one
+   * going on included), in ms: what a window that a verdict needed a number of exchanges to fit in lost to starvation,
+   * when many short stalls (a loaded machine's time slices) add up to more than the worst of them.
+   */
+  stalledBetween(fromMs: number, toMs = Date.now()): number {
+    let total = 0;
+    for (const { endedAt, ms } of this.stalls) {
+      const overlap = Math.min(endedAt, toMs) - Math.max(endedAt - ms, fromMs);
+      if (overlap > 0) total += overlap;
+    }
+    const ongoing = performance.now() - this.expected;
+    return total + (ongoing > 0 && toMs >= Date.now() ? ongoing : 0);
+  }
+
   stop(): void {
     clearInterval(this.timer);
   }

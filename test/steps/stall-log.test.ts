@@ -1,0 +1,37 @@
+/**
+ * StallLog.stalledBetween: the time the event loop stood still within a window, summed over its stalls (the measure
+ * ROB-POLL-01 weighs a late serving against), counts a stall inside the window and none outside it.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { StallLog } from '../../steps/support/timing';
+
+function block(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+test('stalledBetween sums the stalls inside its window and ignores those before it', async () => {
+  const log = new StallLog();
+  try {
+    await delay(30);
+    block(150);
+    await delay(30);
+    const afterFirst = Date.now();
+    await delay(30);
+    block(120);
+    await delay(30);
+    const all = log.stalledBetween(afterFirst - 400);
+    const second = log.stalledBetween(afterFirst);
+    // each block delays the 10 ms timer by about its length; a loaded machine can only add to that
+    assert.ok(all >= 250, `both stalls: ${all} ms`);
+    assert.ok(second >= 100, `the second stall: ${second} ms`);
+    assert.ok(
+      second < all - 100,
+      `the first stall, before the window, counted: ${second} of ${all} ms`,
+    );
+  } finally {
+    log.stop();
+  }
+});
