@@ -7,6 +7,7 @@
  * platform.mqtts, a claim window short enough to wait out, token lifetimes short enough or settable). A rule added
  * to a step belongs here too; the run's own reasons (src/report/verdicts.ts) quote what the step logged.
  */
+import { routedDestinations } from '../target/effective-rest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { generateMessages } from '@cucumber/gherkin';
@@ -98,6 +99,19 @@ export function skipNeeds(profile: TargetProfile, scenario: SuiteScenario): stri
   const stated = platform.accessTokenLifetimeSec !== undefined;
   const settable = capabilities.has('jwt-settings');
   for (const step of scenario.steps) {
+    // steps/rest-connector-external.steps.ts: a default destination reached only through the target's network
+    const route = /^the connector's network delivers calls to "([^"]*)" to the external API$/.exec(
+      step,
+    );
+    if (route) {
+      // (without the connector at all, the capability is what it needs, said above)
+      if (
+        (profile.embedded || capabilities.has('rest-connector')) &&
+        !routedDestinations(profile).has(route[1])
+      )
+        needs.push(`connector.routedDestinations naming "${route[1]}"`);
+      continue;
+    }
     if (
       step === 'the target serves the HTTP device API over HTTPS too' &&
       !platform.https &&

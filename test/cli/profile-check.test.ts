@@ -73,6 +73,28 @@ test('a scenario needing MQTT over TLS is skipped for want of platform.mqtts, an
   );
 });
 
+test('a default destination of the connector is reached only where the profile routes it (connector.routedDestinations)', () => {
+  const routed = scenarios.find((scenario) =>
+    scenario.steps.some((step) => step.startsWith("the connector's network delivers calls to")),
+  );
+  assert.ok(routed, 'the suite has a scenario of a default destination');
+  const connector = {
+    ...readmeProfile,
+    capabilities: ['rest-connector'],
+    connector: { url: 'http://127.0.0.1:5000' },
+  } as typeof readmeProfile;
+  const needs = (profile: typeof readmeProfile) =>
+    skipNeeds(profile, routed!).filter((need) => need.startsWith('connector.routedDestinations'));
+  assert.equal(needs(connector).length, 1);
+  assert.equal(
+    needs({
+      ...connector,
+      connector: { ...connector.connector, routedDestinations: ['sensor:80', '127.0.0.1:5001'] },
+    } as typeof readmeProfile).length,
+    0,
+  );
+});
+
 test('the embedded profile leaves nothing undecided for want of a field or capability', () => {
   assert.deepEqual(
     predictGaps(loadProfile('embedded'), undefined, scenarios).map(
