@@ -5,6 +5,8 @@ import type { DeviceResponse } from '../simulators/device/http-device';
 import type { IotcWorld } from './world';
 import { sameJson } from './support/expectations';
 import { settlesWithin } from './support/eventually';
+import { quietFloorMs } from './support/readiness';
+import { quietWindowMs } from './support/timing';
 
 const keyList = (text: string) =>
   text
@@ -93,6 +95,29 @@ Given(
     );
   },
 );
+/**
+ * The poll without a timeout parameter is held, not answered at once: watched for a quiet window (derived from the
+ * delays the run measured, at least two round trips), before the change it must deliver is made. Without this, a
+ * platform that ends such a poll at once could still pass when the change reaches it before the poll does (and is
+ * then answered from what it queued), so the change is made only once the poll is seen to be held.
+ */
+Then(
+  /^the (attribute updates|RPC) poll of "([^"]*)" is still held$/,
+  async function (this: IotcWorld, kind: string, local: string) {
+    const poll = this.pending.get(kind === 'RPC' ? 'rpcPoll' : 'attributeUpdatesPoll', local);
+    assert.ok(poll, `no ${kind} poll of ${local} was started`);
+    const windowMs = quietWindowMs('long-poll-held', this.run.target.timeouts, quietFloorMs(this));
+    if (await settlesWithin(poll, windowMs)) {
+      const answer = await poll.catch((error: unknown) => error);
+      assert.fail(
+        `the ${kind} poll of ${local} ended within ${windowMs} ms, before any change: ${
+          answer instanceof Error ? answer.message : this.shown(answer as DeviceResponse)
+        }`,
+      );
+    }
+  },
+);
+
 Given(
   'the device {string} is waiting for shared attribute updates for up to {int} ms',
   startUpdatesPoll,

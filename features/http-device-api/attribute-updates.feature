@@ -28,6 +28,7 @@ Feature: Shared attribute updates by long-poll
   @HTTP-UPD-01
   Scenario: A poll without the optional timeout waits the platform's default and gets the change
     Given the device "valve" is waiting for shared attribute updates without a timeout parameter
+    And the attribute updates poll of "valve" is still held
     When the platform sets the shared attributes of "valve" to {"position": 30}
     Then the attribute updates poll of "valve" answers 200 with {"position": 30}
 

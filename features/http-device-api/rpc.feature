@@ -19,6 +19,7 @@ Feature: RPC over the HTTP device API
   @HTTP-RPC-01
   Scenario: A poll without the optional timeout waits the platform's default and gets the RPC
     When the device "lamp" polls for an RPC without a timeout parameter
+    And the RPC poll of "lamp" is still held
     And the platform sends a two-way RPC "setBrightness" with params {"level": 40} to "lamp"
     Then the device "lamp" receives the RPC request "setBrightness" with params {"level": 40}
     When the device "lamp" replies to that RPC with {"level": 40}
