@@ -31,7 +31,7 @@ function withSessionOptions(command: Command, environment: string): Command {
     )
     .option(
       '--advertise <url>',
-      'the host devices reach those servers at (a URL such as http://192.168.1.20, or a host name): the URLs printed, given to the client and shown in the console carry it, each with its own port',
+      'the host devices reach those servers at (a URL such as http://192.0.2.20, or a host name): the URLs printed, given to the client and shown in the console carry it, each with its own port',
     )
     .option('--http-port <port>', 'fixed port of the HTTP server (default: a free one)', port)
     .option(
