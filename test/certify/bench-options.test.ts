@@ -8,14 +8,8 @@ import { test } from 'node:test';
 import { advertised } from '../../src/certify/certify-device';
 
 test('an advertised host replaces the listening one, each URL keeping its scheme and port', () => {
-  assert.equal(
-    advertised('http://0.0.0.0:8080', 'http://192.0.2.20'),
-    'http://192.0.2.20:8080',
-  );
-  assert.equal(
-    advertised('mqtt://0.0.0.0:1883', 'http://192.0.2.20'),
-    'mqtt://192.0.2.20:1883',
-  );
+  assert.equal(advertised('http://0.0.0.0:8080', 'http://192.0.2.20'), 'http://192.0.2.20:8080');
+  assert.equal(advertised('mqtt://0.0.0.0:1883', 'http://192.0.2.20'), 'mqtt://192.0.2.20:1883');
   assert.equal(advertised('mqtt://0.0.0.0:1883', 'bench.local'), 'mqtt://bench.local:1883');
   assert.equal(
     advertised('http://127.0.0.1:9000/certify', 'http://127.0.0.2'),
