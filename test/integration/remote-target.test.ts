@@ -4,10 +4,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exitOf, spawnIotc, startSimulate, stop } from '../support/children';
+import { TEST_CREDENTIALS_ENV, writeSimulateProfile } from '../support/remote-run';
 
 /** No token, password, API key or JWT in anything the run wrote or printed. */
 function assertNoSecrets(reportsDir: string, output: string): void {
@@ -51,46 +51,7 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
     '3000',
   ]);
   try {
-    const dir = mkdtempSync(join(tmpdir(), 'iotc-remote-'));
-    const profilePath = join(dir, 'simulate.json');
-    writeFileSync(
-      profilePath,
-      JSON.stringify({
-        name: 'simulate-child',
-        platform: {
-          http: info.httpUrl,
-          https: info.httpsUrl,
-          mqtt: info.mqttUrl,
-          mqtts: info.mqttsUrl,
-          tls: { caFile: info.caFile },
-          tenantAdmin: {
-            username: '${env:IOTC_TEST_TENANT_USER}',
-            password: '${env:IOTC_TEST_TENANT_PASSWORD}',
-          },
-          customerUser: {
-            username: '${env:IOTC_TEST_CUSTOMER_USER}',
-            password: '${env:IOTC_TEST_CUSTOMER_PASSWORD}',
-          },
-          sysAdmin: {
-            username: '${env:IOTC_TEST_SYSADMIN_USER}',
-            password: '${env:IOTC_TEST_SYSADMIN_PASSWORD}',
-          },
-          claimDurationMs: 3000,
-        },
-        capabilities: [
-          'mqtt5',
-          'tenant-limits',
-          'provisioning',
-          'claiming',
-          'firmware',
-          'client-rpc',
-          'persistent-rpc',
-          'api-keys',
-          'jwt-settings',
-        ],
-        namePrefix: 'iotc-remote-',
-      }),
-    );
+    const { dir, profilePath } = writeSimulateProfile(info, { claimDurationMs: 3000 });
     const reports = join(dir, 'reports');
     const run = spawnIotc(
       [
@@ -103,15 +64,7 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
         reports,
       ],
       {
-        env: {
-          ...process.env,
-          IOTC_TEST_TENANT_USER: 'tenant@thingsboard.org',
-          IOTC_TEST_TENANT_PASSWORD: 'tenant',
-          IOTC_TEST_CUSTOMER_USER: 'customer@thingsboard.org',
-          IOTC_TEST_CUSTOMER_PASSWORD: 'customer',
-          IOTC_TEST_SYSADMIN_USER: 'sysadmin@thingsboard.org',
-          IOTC_TEST_SYSADMIN_PASSWORD: 'sysadmin',
-        },
+        env: { ...process.env, ...TEST_CREDENTIALS_ENV },
       },
     );
     const { code, output } = await exitOf(run);
