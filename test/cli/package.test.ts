@@ -5,24 +5,13 @@
  * builds dist/ first, at prepack.)
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { test } from 'node:test';
-
-const ROOT = join(__dirname, '..', '..');
+import { packedFiles } from '../support/packed-files';
 
 test('npm pack lists the run-time data files and no TypeScript source', {
   timeout: 600_000,
 }, () => {
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const listing = JSON.parse(
-    execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }),
-  ) as Array<{ files: Array<{ path: string }> }>;
-  const files = listing[0]!.files.map((file) => file.path);
+  const files = packedFiles();
   for (const needed of [
     'bin/iotc.js',
     'cucumber.js',

@@ -5,10 +5,10 @@
  * project relies on are its own pages in docs/reference/, never a path outside the clone).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { test } from 'node:test';
+import { packedFiles } from '../support/packed-files';
 
 const ROOT = join(__dirname, '..', '..');
 const SKIP = new Set(['node_modules', 'dist', 'reports', '.git', '.iotc']);
@@ -93,15 +93,7 @@ test('no file cites a document outside the clone, nor the specification or its f
 test('every document the catalogue, the reports and the code cite exists and ships in the package', {
   timeout: 120_000,
 }, () => {
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const listing = JSON.parse(
-    execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }),
-  ) as Array<{ files: Array<{ path: string }> }>;
-  const packaged = new Set(listing[0]!.files.map((file) => file.path));
+  const packaged = new Set(packedFiles());
   const catalogue = JSON.parse(
     readFileSync(join(ROOT, 'features', 'requirements.json'), 'utf8'),
   ) as {

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { requirement } from '../support/requirements';
 import assert from 'node:assert/strict';
 import { mergeReports, ReportMergeError } from '../../src/report/merge';
 import type { ConformanceReport } from '../../src/report/conformance';
@@ -30,13 +31,7 @@ function part(
     summary: [],
     requirements: Object.entries(requirements).map(
       ([id, { verdict, planned, ran }]): RequirementResult => ({
-        id,
-        interface: 'http-device-api',
-        role: 'platform',
-        statement: id,
-        section: 's',
-        level: 'MUST',
-        testable: true,
+        ...requirement(id),
         verdict,
         planned,
         scenarios: ran.map(({ location, status, error }) => ({
