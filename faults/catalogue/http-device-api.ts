@@ -327,4 +327,8 @@ export const HTTP_FAULTS = [
     breaks:
       'GET firmware for a device without an assigned package answers 200 with an empty body, not 404',
   },
+  {
+    id: 'HTTP-ERR-05:trailing-slash-matches',
+    breaks: 'a device API path with a trailing slash is routed to the endpoint without it, not answered 404',
+  },
 ] as const satisfies readonly FaultDefinition[];

@@ -95,3 +95,12 @@ Feature: Errors of the HTTP device API
   Scenario: An unknown resource is answered 404
     When the device "probe" sends GET /api/v1/{token}/no-such-resource
     Then the response status is 404
+
+  @HTTP-ERR-05
+  Scenario: A path with a trailing slash is not the endpoint: it is answered 404
+    # ThingsBoard 4.3.1.3 answers 404 {"message":"No static resource api/v1/.../telemetry.","errorCode":32} (Spring 6
+    # matches paths exactly); the path without the slash is answered 200 (positive control)
+    When the device "probe" sends POST /api/v1/{token}/telemetry/
+    Then the response status is 404
+    When the device "probe" sends POST /api/v1/{token}/telemetry
+    Then the response status is 200

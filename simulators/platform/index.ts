@@ -164,7 +164,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     quirks,
   );
   const router = Router({
-    ignoreTrailingSlash: true,
+    // a path with a trailing slash is another path: ThingsBoard 4.3 (Spring 6 matches paths exactly) answers 404 to
+    // POST /api/v1/{token}/telemetry/ and GET /api/tenant/devices/ (checked against CE 4.3.1.3)
+    ignoreTrailingSlash: faultActive('HTTP-ERR-05:trailing-slash-matches'),
     // no practical limit (node caps the request line at 16 KiB): an over-long unknown access token is 401 as on
     // ThingsBoard, not find-my-way's 404 for a parameter over its default 100 characters
     maxParamLength: 16_384,
