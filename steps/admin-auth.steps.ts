@@ -14,7 +14,14 @@ import {
   refusalAnswerSchema,
 } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
-import { JWT_SHAPE, request, requestOf, fill, login } from './support/admin-auth';
+import {
+  JWT_SHAPE,
+  fill,
+  login,
+  refusalNearExpiry,
+  request,
+  requestOf,
+} from './support/admin-auth';
 import { answerOf } from './support/answer-of';
 import { REQUEST_ROUND_TRIPS, spanOverNetwork } from './support/timing';
 
@@ -45,9 +52,16 @@ Then('the login answers a JWT access token and a refresh token', function (this:
 When(
   'the current user is requested with X-Authorization {string}',
   async function (this: IotcWorld, header: string) {
+    const sentAt = Date.now();
     this.adminAuth.answer = await request(this, 'GET', '/api/auth/user', {
       'x-authorization': fill(this, header),
     });
+    if (
+      header.includes('<jwt>') &&
+      this.adminAuth.answer.status === 401 &&
+      !this.adminAuth.accessLifetimeWaited
+    )
+      refusalNearExpiry(this, this.adminAuth.secrets.get('jwt'), sentAt, 'the access token');
   },
 );
 

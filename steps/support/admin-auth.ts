@@ -7,6 +7,7 @@ import { adminRequest, type AdminResponse, type Method } from '../../src/admin-c
 import { loginAnswerSchema } from '../../schemas/target-answers';
 import type { IotcWorld } from '../world';
 import { answerOf } from './answer-of';
+import { Inconclusive } from './timing';
 
 export const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
@@ -56,6 +57,37 @@ export function fill(world: IotcWorld, template: string): string {
 
 export function claimsOf(jwt: string): { iat: number; exp: number; sub?: string } {
   return JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8'));
+}
+
+/**
+ * How close to a token's exp a request meant to succeed (the positive control, before the token's lifetime was waited
+ * out) may start and still decide: closer, a refusal may be the expiry itself, reached because the harness was slow
+ * between the login and the request. The reference's shortest lifetimes (2-3 s, exp counted from a whole-second iat)
+ * leave the first request more than a second.
+ */
+export const DECIDES_BEFORE_EXP_MS = 1000;
+
+/**
+ * A refusal of a request made with a token the scenario still means to be valid decides nothing when the request
+ * started too close to the token's exp: INCONCLUSIVE, naming how long after the login it was sent. The one rule for
+ * every positive control of a short-lived token (access or refresh, admin API or analytics).
+ */
+export function refusalNearExpiry(
+  world: IotcWorld,
+  token: string | undefined,
+  sentAt: number,
+  what: string,
+): void {
+  if (!token?.includes('.')) return;
+  const { exp } = claimsOf(token);
+  if (!exp) return;
+  // a target that does not share this clock may be a second ahead
+  const decidesUntil =
+    exp * 1000 - DECIDES_BEFORE_EXP_MS - (world.run.target.sharesClock ? 0 : 1000);
+  if (sentAt >= decidesUntil)
+    throw new Inconclusive(
+      `${what} was sent ${sentAt - (world.adminAuth.loggedInAt ?? sentAt)} ms after the login, too close to its exp to tell a refusal from its expiry (the harness was slow)`,
+    );
 }
 
 export async function login(world: IotcWorld, password?: string): Promise<AdminResponse> {

@@ -17,6 +17,8 @@ export interface AdminAuthState {
   loggedInAt?: number;
   /** The scenario has waited the refresh token's lifetime out: an offer of it is now meant to be refused. */
   refreshLifetimeWaited?: boolean;
+  /** The scenario has waited the access token's lifetime out: a request with it is now meant to be refused. */
+  accessLifetimeWaited?: boolean;
   apiKeyId?: string;
   /** The lifetimes tokens of this scenario get: the target's stated ones, or those it set through the JWT settings. */
   lifetimes?: { accessSec?: number; refreshSec?: number };
