@@ -43,6 +43,11 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
   // attribute updates
   { id: 'RC-AUPD-01:sent-twice', breaks: 'every matching update is sent twice' },
   {
+    id: 'RC-AUPD-01:missing-section-defaulted',
+    breaks:
+      'a requestsMapping without attributeUpdates gets one rule of the defaults (.*REST$, data, sensor/${deviceName}/${attributeKey})',
+  },
+  {
     id: 'RC-AUPD-02:method-ignored',
     breaks: 'attribute updates are always sent with POST, whatever httpMethod says',
   },
@@ -125,6 +130,11 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
   {
     id: 'RC-RPC-01:not-called',
     breaks: 'an RPC matching a rule is answered with an error without any outgoing call',
+  },
+  {
+    id: 'RC-RPC-01:missing-section-defaulted',
+    breaks:
+      'a requestsMapping without serverSideRpc gets one rule of the defaults (any device, echo, http://127.0.0.1:5001/${deviceName})',
   },
   { id: 'RC-RPC-02:filter-ignored', breaks: 'deviceNameFilter of RPC rules is not applied' },
   {

@@ -13,7 +13,7 @@ import type { Requirement, TargetProfile } from '../../schemas';
 import { gatewayReadyRest } from '../../lib/gateway-rest';
 import { connectorQuirks } from '../../simulators/connector/quirks';
 import type { ConnectorQuirksMode } from '../../simulators/connector';
-import { EMBEDDED_REST_FILE } from './embedded-rest-file';
+import { EMBEDDED_REST_FILE, EMBEDDED_REST_SPARSE_FILE } from './embedded-rest-file';
 
 type Json = Record<string, unknown>;
 
@@ -30,6 +30,14 @@ export function embeddedRestConfig(quirks: ConnectorQuirksMode | undefined): Jso
   return quirks && connectorQuirks(quirks).requiresGatewayMembers
     ? gatewayReadyRest(conformance)
     : conformance;
+}
+
+/** The second conformance file (every optional section left out) as an embedded connector in `quirks` mode loads it. */
+export function embeddedRestSparseConfig(quirks: ConnectorQuirksMode | undefined): Json {
+  const sparse = JSON.parse(readFileSync(EMBEDDED_REST_SPARSE_FILE, 'utf8')) as Json;
+  return quirks && connectorQuirks(quirks).requiresGatewayMembers
+    ? gatewayReadyRest(sparse)
+    : sparse;
 }
 
 /**
