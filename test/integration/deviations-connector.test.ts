@@ -31,9 +31,17 @@ const NOT_VISIBLE_WITHOUT_DECLARATION = [
 /**
  * Declared for issue 25, each verified on a real 3.8.3: no default for server.host (RC-SRV-01) and for the rules'
  * requestUrlExpression (RC-AUPD-11, RC-RPC-04), attribute updates without security are anonymous (RC-AUPD-05),
- * aiohttp's own 405 and 500 pages instead of unsuccessfulResponse (RC-ERR-01).
+ * aiohttp's own 405 and 500 pages instead of unsuccessfulResponse (RC-ERR-01), and no default for an attribute
+ * request's timeout (RC-AREQ-05: every request 500).
  */
-const DECLARED_FOR_ISSUE_25 = ['RC-AUPD-05', 'RC-AUPD-11', 'RC-ERR-01', 'RC-RPC-04', 'RC-SRV-01'];
+const DECLARED_FOR_ISSUE_25 = [
+  'RC-AREQ-05',
+  'RC-AUPD-05',
+  'RC-AUPD-11',
+  'RC-ERR-01',
+  'RC-RPC-04',
+  'RC-SRV-01',
+];
 /**
  * Defaults the twin leaves unexercised: none (its connector, as the reference, leaves server.port to the default
  * 5000, published at a free host port; the rest are declared deviations).
