@@ -84,6 +84,10 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
     breaks: 'the attribute update timeout defaults to 5 s, not 0.5 s',
   },
   {
+    id: 'RC-AUPD-06:default-timeout-short',
+    breaks: 'the attribute update timeout defaults to 0.2 s, not 0.5 s (the bound from below)',
+  },
+  {
     id: 'RC-AUPD-07:tries-ignored',
     breaks: 'configured tries of attribute updates are replaced by the default 3',
   },
@@ -187,6 +191,11 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
   {
     id: 'RC-RPC-09:default-timeout',
     breaks: 'the per-attempt timeout of RPC calls defaults to 5 s, not 0.5 s',
+  },
+  {
+    id: 'RC-RPC-09:default-timeout-short',
+    breaks:
+      'the per-attempt timeout of RPC calls defaults to 0.3 s, not 0.5 s (the bound from below)',
   },
   {
     id: 'RC-RPC-10:tries-ignored',
