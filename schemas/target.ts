@@ -268,6 +268,16 @@ export const targetProfileSchema = {
           },
           additionalProperties: false,
         },
+        sparse: {
+          description:
+            'A second REST connector of the same gateway running the conformance file that leaves every optional section out (src/target/embedded-rest-sparse.json, SSL off: an http URL): its URL and the file it runs with. Without both, the scenarios that need it are skipped.',
+          type: 'object',
+          properties: {
+            url: { type: 'string', format: 'uri' },
+            configFile: { type: 'string', minLength: 1 },
+          },
+          additionalProperties: false,
+        },
       },
       additionalProperties: false,
     },

@@ -43,6 +43,11 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
   // attribute updates
   { id: 'RC-AUPD-01:sent-twice', breaks: 'every matching update is sent twice' },
   {
+    id: 'RC-AUPD-01:missing-section-defaulted',
+    breaks:
+      'a requestsMapping without attributeUpdates gets one rule of the defaults (.*REST$, data, sensor/${deviceName}/${attributeKey})',
+  },
+  {
     id: 'RC-AUPD-02:method-ignored',
     breaks: 'attribute updates are always sent with POST, whatever httpMethod says',
   },
@@ -77,6 +82,10 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
   {
     id: 'RC-AUPD-06:default-timeout',
     breaks: 'the attribute update timeout defaults to 5 s, not 0.5 s',
+  },
+  {
+    id: 'RC-AUPD-06:default-timeout-short',
+    breaks: 'the attribute update timeout defaults to 0.2 s, not 0.5 s (the bound from below)',
   },
   {
     id: 'RC-AUPD-07:tries-ignored',
@@ -125,6 +134,11 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
   {
     id: 'RC-RPC-01:not-called',
     breaks: 'an RPC matching a rule is answered with an error without any outgoing call',
+  },
+  {
+    id: 'RC-RPC-01:missing-section-defaulted',
+    breaks:
+      'a requestsMapping without serverSideRpc gets one rule of the defaults (any device, echo, http://127.0.0.1:5001/${deviceName})',
   },
   { id: 'RC-RPC-02:filter-ignored', breaks: 'deviceNameFilter of RPC rules is not applied' },
   {
@@ -177,6 +191,11 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
   {
     id: 'RC-RPC-09:default-timeout',
     breaks: 'the per-attempt timeout of RPC calls defaults to 5 s, not 0.5 s',
+  },
+  {
+    id: 'RC-RPC-09:default-timeout-short',
+    breaks:
+      'the per-attempt timeout of RPC calls defaults to 0.3 s, not 0.5 s (the bound from below)',
   },
   {
     id: 'RC-RPC-10:tries-ignored',

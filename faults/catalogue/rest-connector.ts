@@ -18,6 +18,11 @@ export const REST_CONNECTOR_FAULTS = [
     id: 'RC-CFG-01:requests-mapping-ignored',
     breaks: 'the requestsMapping member of rest.json is not read',
   },
+  {
+    id: 'RC-CFG-01:missing-attribute-requests-defaulted',
+    breaks:
+      'a requestsMapping without attributeRequests serves one attribute-request endpoint of the defaults (/sharedAttributes)',
+  },
   // server
   {
     id: 'RC-SRV-01:default-host',
@@ -32,6 +37,7 @@ export const REST_CONNECTOR_FAULTS = [
     breaks: 'without server.port the connector listens on port 5050, not 5000',
   },
   { id: 'RC-SRV-03:ssl-ignored', breaks: 'server.SSL true still serves plain HTTP' },
+  { id: 'RC-SRV-03:ssl-false-ignored', breaks: 'server.SSL false still serves HTTPS' },
   {
     id: 'RC-SRV-05:cert-ignored',
     breaks: 'the connector presents a generated certificate, not server.security.cert',

@@ -197,8 +197,8 @@ Feature: Declared deviations of real gateway versions (REST connector)
       | v   | 1.5   |
 
   @deviation-RC-AREQ-01 @deviation-RC-AREQ-02 @deviation-RC-AREQ-03 @deviation-RC-AREQ-04 @deviation-RC-AREQ-06 @deviation-RC-AREQ-07
-  Scenario: An attribute-request entry needs endpoint, type, HTTPMethods, deviceNameExpression and attributeNameExpression, and without security is anonymous; the answer is the platform's message
-    Then the connector's rest.json names every member 3.8.3 has no default for, of "RC-AREQ-01, RC-AREQ-02, RC-AREQ-03, RC-AREQ-06, RC-AREQ-07"
+  Scenario: An attribute-request entry needs endpoint, type, HTTPMethods, timeout, deviceNameExpression and attributeNameExpression, and without security is anonymous; the answer is the platform's message
+    Then the connector's rest.json names every member 3.8.3 has no default for, of "RC-AREQ-01, RC-AREQ-02, RC-AREQ-03, RC-AREQ-05, RC-AREQ-06, RC-AREQ-07"
     Given the connector has forwarded data of the device "<<rest-areq-gw>>"
     When the platform sets the shared attributes of "<<rest-areq-gw>>":
       """

@@ -223,6 +223,16 @@ Feature: REST connector requestsMapping: attribute requests, attribute updates, 
       """
     Then the external API eventually receives at least 2 requests to "/sensor/<<upd-late-REST>>"
 
+  @RC-AUPD-06
+  Scenario: Without timeout, an attempt answered well within 0.5 s is not tried again
+    Given the external API answers requests to "/sensor/<<upd-prompt-REST>>" after 250 ms
+    And the connector has forwarded data of the device "<<upd-prompt-REST>>"
+    When the platform sets the shared attributes of "<<upd-prompt-REST>>":
+      """
+      {"data": 1}
+      """
+    Then the external API receives exactly 1 requests to "/sensor/<<upd-prompt-REST>>"
+
   @RC-AUPD-08
   Scenario: allowRedirects true follows a redirect
     Given the external API redirects requests to "/redir/<<upd-redir-1>>" to "/redirected/<<upd-redir-1>>"

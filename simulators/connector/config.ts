@@ -94,7 +94,12 @@ function applyDefaults(file: RestConnectorFile, quirks: ConnectorQuirks): Connec
       security: file.server.security,
     },
     mapping,
-    attributeRequests: (requests.attributeRequests ?? []).map((rule) => ({
+    attributeRequests: (
+      requests.attributeRequests ??
+      (faultActive('RC-CFG-01:missing-attribute-requests-defaulted')
+        ? [{} as NonNullable<typeof requests.attributeRequests>[number]]
+        : [])
+    ).map((rule) => ({
       endpoint:
         rule.endpoint ??
         (faultActive('RC-AREQ-01:default-endpoint') ? '/attributes' : '/sharedAttributes'),
@@ -120,10 +125,18 @@ function applyDefaults(file: RestConnectorFile, quirks: ConnectorQuirks): Connec
         rule.attributeNameExpression ??
         (faultActive('RC-AREQ-07:default-attribute-expression') ? '${attributes}' : '${attribute}'),
     })),
-    attributeUpdates: (requests.attributeUpdates ?? []).map((rule) =>
-      attributeUpdateRule(rule, quirks),
-    ),
-    serverSideRpc: (requests.serverSideRpc ?? []).map((rule) => serverSideRpcRule(rule, quirks)),
+    attributeUpdates: (
+      requests.attributeUpdates ??
+      (faultActive('RC-AUPD-01:missing-section-defaulted')
+        ? [{} as NonNullable<typeof requests.attributeUpdates>[number]]
+        : [])
+    ).map((rule) => attributeUpdateRule(rule, quirks)),
+    serverSideRpc: (
+      requests.serverSideRpc ??
+      (faultActive('RC-RPC-01:missing-section-defaulted')
+        ? [{} as NonNullable<typeof requests.serverSideRpc>[number]]
+        : [])
+    ).map((rule) => serverSideRpcRule(rule, quirks)),
     quirks,
   };
 }

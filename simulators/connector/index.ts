@@ -81,7 +81,8 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
     pino({ name: 'rest-connector', level: process.env.IOTC_CONNECTOR_LOG ?? 'silent' });
   const host = options.host ?? config.server.host;
   const tls =
-    config.server.ssl && !faultActive('RC-SRV-03:ssl-ignored')
+    (config.server.ssl || faultActive('RC-SRV-03:ssl-false-ignored')) &&
+    !faultActive('RC-SRV-03:ssl-ignored')
       ? await tlsMaterial(config, host)
       : undefined;
   const remote = new RemoteResponses();

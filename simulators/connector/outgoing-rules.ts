@@ -90,7 +90,9 @@ export function attributeUpdateRule(
         ? 3600
         : rule.timeout === undefined && faultActive('RC-AUPD-06:default-timeout')
           ? 5
-          : call.timeoutSec,
+          : rule.timeout === undefined && faultActive('RC-AUPD-06:default-timeout-short')
+            ? 0.2
+            : call.timeoutSec,
     allowRedirects: faultActive('RC-AUPD-08:false-ignored')
       ? true
       : rule.allowRedirects === undefined && faultActive('RC-AUPD-08:default-no-follow')
@@ -140,7 +142,9 @@ export function serverSideRpcRule(
       ? 3600
       : rule.timeout === undefined && faultActive('RC-RPC-09:default-timeout')
         ? 5
-        : call.timeoutSec,
+        : rule.timeout === undefined && faultActive('RC-RPC-09:default-timeout-short')
+          ? 0.3
+          : call.timeoutSec,
     deviceNameFilter: fullMatch(
       faultActive('RC-RPC-02:filter-ignored')
         ? '.*'

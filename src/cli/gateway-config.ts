@@ -10,6 +10,8 @@
  *   remote configuration and statistics off;
  * - iotc-rest.json: the harness's own copy of rest.json (the gateway writes an "id" into its file and reloads the
  *   connector whenever the file changes, so the harness must not read or touch the gateway's copy);
+ * - rest-sparse.json / iotc-rest-sparse.json: the second conformance file (src/target/embedded-rest-sparse.json,
+ *   every optional section left out) for a second REST connector of the same gateway, on its own port, over HTTP;
  * - extensions/rest/: iotc's custom converters for 3.8.3 in Python (src/target/gateway-extensions/rest/), the
  *   classes the conformance file's converter.extension names; 3.8.3 loads them only from its own extensions folder
  *   (/var/lib/thingsboard_gateway/extensions/rest, or thingsboard_gateway/extensions/rest of a source installation),
@@ -19,7 +21,7 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../../lib/package-root';
-import { EMBEDDED_REST_FILE } from '../target/embedded-rest-file';
+import { EMBEDDED_REST_FILE, EMBEDDED_REST_SPARSE_FILE } from '../target/embedded-rest-file';
 import { freePort } from '../target/free-port';
 import { gatewayReadyRest, withRunNames } from '../../lib/gateway-rest';
 import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
@@ -34,6 +36,10 @@ export interface GatewayConfigOptions {
   externalApiHttpsUrl?: string;
   /** Port of the connector's endpoints; 0 picks a free one now. */
   restPort: number;
+  /** Leave server.port out: the gateway listens on its default 5000 (the run exercises RC-SRV-02). */
+  defaultRestPort?: boolean;
+  /** Port of the second connector (rest-sparse.json); 0 picks a free one now. */
+  restSparsePort: number;
   restHost: string;
   /** The run the configuration is for: its constant device names carry this id (IOTC_RUN_ID of the run). */
   runId: string;
@@ -68,7 +74,9 @@ export async function gatewayConfig(options: GatewayConfigOptions): Promise<numb
     security?: Record<string, string>;
   };
   server.host = options.restHost;
-  server.port = options.restPort || (await freePort(options.restHost));
+  if (options.defaultRestPort) delete server.port;
+  else server.port = options.restPort || (await freePort(options.restHost));
+  const restPort = server.port ?? 5000;
   const tls = await generateSelfSignedCertificate(['localhost', options.restHost]);
   const cert = join(out, 'connector-cert.pem');
   const key = join(out, 'connector-key.pem');
@@ -86,20 +94,32 @@ export async function gatewayConfig(options: GatewayConfigOptions): Promise<numb
   });
   writeFileSync(join(out, 'rest.json'), text);
   writeFileSync(join(out, 'iotc-rest.json'), text);
+  // the second connector: host added as for the first (3.8.3 has no default), SSL off, a port of its own
+  const sparse = gatewayReadyRest(
+    JSON.parse(readFileSync(EMBEDDED_REST_SPARSE_FILE, 'utf8')) as Record<string, unknown>,
+  );
+  const sparseServer = sparse.server as { host?: string; port?: number };
+  sparseServer.host = options.restHost;
+  sparseServer.port = options.restSparsePort || (await freePort(options.restHost));
+  const sparseText = `${JSON.stringify(sparse, null, 2)}\n`;
+  writeFileSync(join(out, 'rest-sparse.json'), sparseText);
+  writeFileSync(join(out, 'iotc-rest-sparse.json'), sparseText);
   writeFileSync(
     join(out, 'tb_gateway.json'),
     `${JSON.stringify(tbGatewayJson(mqtt, token), null, 2)}\n`,
     { mode: 0o600 },
   );
-  const restUrl = `https://${options.restHost}:${server.port}`;
+  const restUrl = `https://${options.restHost}:${restPort}`;
   process.stdout.write(
     [
-      `wrote ${out}/tb_gateway.json, rest.json, iotc-rest.json, connector-cert.pem, connector-key.pem, extensions/`,
+      `wrote ${out}/tb_gateway.json, rest.json, iotc-rest.json, rest-sparse.json, iotc-rest-sparse.json, connector-cert.pem, connector-key.pem, extensions/`,
       `copy ${join(out, 'extensions', 'rest')}/*.py into the gateway's extensions/rest folder (custom converters)`,
       'for iotc run --target tb-gateway-3.8:',
       `  export IOTC_GW_REST_URL=${restUrl}`,
       `  export IOTC_GW_REST_CONFIG=${join(out, 'iotc-rest.json')}`,
       `  export IOTC_GW_REST_CA_FILE=${cert}`,
+      `  export IOTC_GW_REST_SPARSE_URL=http://${options.restHost}:${sparseServer.port}`,
+      `  export IOTC_GW_REST_SPARSE_CONFIG=${join(out, 'iotc-rest-sparse.json')}`,
       `  export IOTC_EXTERNAL_API_URL=${options.externalApiUrl}`,
       `  export IOTC_RUN_ID=${options.runId}`,
       ...(options.gatewayTokenEnv === 'IOTC_GW_TOKEN'
@@ -138,6 +158,9 @@ function tbGatewayJson(mqtt: URL, token: string): Record<string, unknown> {
     },
     storage: { type: 'memory', read_records_count: 100, max_records_count: 100000 },
     grpc: { enabled: false },
-    connectors: [{ type: 'rest', name: 'REST Connector', configuration: 'rest.json' }],
+    connectors: [
+      { type: 'rest', name: 'REST Connector', configuration: 'rest.json' },
+      { type: 'rest', name: 'REST Connector sparse', configuration: 'rest-sparse.json' },
+    ],
   };
 }

@@ -177,6 +177,16 @@ program
   )
   .option('--rest-host <address>', 'address the connector listens on', '127.0.0.1')
   .option('--rest-port <port>', "the connector's port (0 = a port free now)", port, 0)
+  .option(
+    '--default-rest-port',
+    'leave server.port out of rest.json: the connector listens on its default 5000, so a run exercises that default (RC-SRV-02); --rest-port is then ignored',
+  )
+  .option(
+    '--rest-sparse-port <port>',
+    "the port of the second connector, rest-sparse.json's (0 = a port free now)",
+    port,
+    0,
+  )
   .addOption(
     new Option(
       '--run-id <id>',

@@ -16,6 +16,11 @@ export interface ConnectorTarget {
    * (like /etc/hosts and port forwarding), the request's URL and Host kept: what the rest.json defaults call.
    */
   routedDestinations?: string[];
+  /**
+   * A second connector of the same gateway running the conformance file without the optional sections
+   * (src/target/embedded-rest-sparse.json): its base URL (http) and that file.
+   */
+  sparse?: { url: string; configFile: string };
   /** Trust for an https connector: the CA (PEM), or no verification. */
   tls: { ca?: string; insecureSkipVerify: boolean };
 }

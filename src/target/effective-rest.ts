@@ -13,7 +13,7 @@ import type { Requirement, TargetProfile } from '../../schemas';
 import { gatewayReadyRest } from '../../lib/gateway-rest';
 import { connectorQuirks } from '../../simulators/connector/quirks';
 import type { ConnectorQuirksMode } from '../../simulators/connector';
-import { EMBEDDED_REST_FILE } from './embedded-rest-file';
+import { EMBEDDED_REST_FILE, EMBEDDED_REST_SPARSE_FILE } from './embedded-rest-file';
 
 type Json = Record<string, unknown>;
 
@@ -30,6 +30,14 @@ export function embeddedRestConfig(quirks: ConnectorQuirksMode | undefined): Jso
   return quirks && connectorQuirks(quirks).requiresGatewayMembers
     ? gatewayReadyRest(conformance)
     : conformance;
+}
+
+/** The second conformance file (every optional section left out) as an embedded connector in `quirks` mode loads it. */
+export function embeddedRestSparseConfig(quirks: ConnectorQuirksMode | undefined): Json {
+  const sparse = JSON.parse(readFileSync(EMBEDDED_REST_SPARSE_FILE, 'utf8')) as Json;
+  return quirks && connectorQuirks(quirks).requiresGatewayMembers
+    ? gatewayReadyRest(sparse)
+    : sparse;
 }
 
 /**
@@ -123,7 +131,9 @@ export function defaultsNotExercised(
 
 /**
  * A verdict that rests on a default the run did not exercise is NOT TESTED with that reason (a NOT TESTED takes
- * that reason too: its default's scenario was skipped); FAIL, INCONCLUSIVE and the other verdicts stand.
+ * that reason too: its default's scenario was skipped); FAIL, INCONCLUSIVE and the other verdicts stand, and so
+ * does the reason of a requirement the catalogue marks not testable (seen: RC-AREQ-05 on tb-gateway-3.8 read
+ * "default not exercised" instead of why it cannot be tested).
  */
 export function withUnexercisedDefaults<T extends { id: string; verdict: string; reason?: string }>(
   results: readonly T[],
@@ -131,7 +141,8 @@ export function withUnexercisedDefaults<T extends { id: string; verdict: string;
 ): T[] {
   return results.map((result) => {
     const reason = reasons.get(result.id);
-    return reason && (result.verdict === 'PASS' || result.verdict === 'NOT TESTED')
+    const untestable = result.verdict === 'NOT TESTED' && result.reason?.startsWith('not testable');
+    return reason && !untestable && (result.verdict === 'PASS' || result.verdict === 'NOT TESTED')
       ? { ...result, verdict: 'NOT TESTED', reason }
       : result;
   });

@@ -16,11 +16,13 @@ import { ExternalApiSimulator } from '../../simulators/external-api';
 import type { TlsMaterial } from '../../lib/tls/certificate';
 import type { ConnectorQuirksMode } from '../../simulators/connector';
 import { withRunNames } from '../../lib/gateway-rest';
-import { EMBEDDED_ROUTES, embeddedRestConfig } from './effective-rest';
+import { EMBEDDED_ROUTES, embeddedRestConfig, embeddedRestSparseConfig } from './effective-rest';
 import type { ConnectorTarget } from './connector-target';
 
 // not carrying the run prefix: it belongs to the embedded target, not to a run, and runs never clean it up
 const EMBEDDED_GATEWAY_NAME = 'Embedded REST connector gateway';
+// the second connector (embedded-rest-sparse.json) has a gateway device of its own
+const EMBEDDED_SPARSE_GATEWAY_NAME = 'Embedded REST connector gateway (sparse)';
 
 export async function startEmbeddedConnector(options: {
   httpUrl: string;
@@ -37,11 +39,16 @@ export async function startEmbeddedConnector(options: {
 }): Promise<{ connector: ConnectorTarget; close(): Promise<void> }> {
   const admin = await AdminClient.login(options.httpUrl, options.tenantAdmin);
   let gatewayToken: string;
+  let sparseGatewayToken: string;
   try {
     const gateway = await admin.createDevice(EMBEDDED_GATEWAY_NAME, {
       additionalInfo: { gateway: true },
     });
     gatewayToken = await admin.getDeviceCredentials(gateway.id);
+    const sparseGateway = await admin.createDevice(EMBEDDED_SPARSE_GATEWAY_NAME, {
+      additionalInfo: { gateway: true },
+    });
+    sparseGatewayToken = await admin.getDeviceCredentials(sparseGateway.id);
   } finally {
     await admin.close();
   }
@@ -81,6 +88,23 @@ export async function startEmbeddedConnector(options: {
       publishPorts: true,
       routes,
     });
+    // the second connector, from the file without the optional sections, in a container of its own too
+    const sparseFile = join(folder, 'rest-sparse.json');
+    await writeFile(sparseFile, JSON.stringify(embeddedRestSparseConfig(options.quirks), null, 2));
+    let sparse: Awaited<ReturnType<typeof startConnector>>;
+    try {
+      sparse = await startConnector({
+        config: sparseFile,
+        mqttUrl: options.mqttUrl,
+        gatewayToken: sparseGatewayToken,
+        quirks: options.quirks,
+        publishPorts: true,
+        routes,
+      });
+    } catch (error) {
+      await connector.close();
+      throw error;
+    }
     return {
       connector: {
         url: connector.url,
@@ -88,9 +112,11 @@ export async function startEmbeddedConnector(options: {
         publishedPorts: connector.publishedPorts ?? {},
         routedDestinations: [...EMBEDDED_ROUTES],
         externalApiUrl: external.url,
+        sparse: { url: sparse.url, configFile: sparseFile },
         tls: { ca: connector.certificate, insecureSkipVerify: false },
       },
       close: async () => {
+        await sparse.close();
         await connector.close();
         await external.close();
         await rm(folder, { recursive: true, force: true });

@@ -302,6 +302,13 @@ export async function openTarget(
     externalApiUrl: profile.connector.externalApiUrl && trimSlash(profile.connector.externalApiUrl),
     publishedPorts: profile.connector.publishedPorts,
     routedDestinations: profile.connector.routedDestinations,
+    sparse:
+      profile.connector.sparse?.url && profile.connector.sparse.configFile
+        ? {
+            url: trimSlash(profile.connector.sparse.url),
+            configFile: resolve(profile.connector.sparse.configFile),
+          }
+        : undefined,
     tls: {
       ca: profile.connector.tls?.caFile
         ? readCaFile(profile.connector.tls.caFile, nameOrPath)

@@ -20,6 +20,7 @@ test('npm pack lists the run-time data files and no TypeScript source', {
     'src/target/profiles/embedded.json',
     'src/target/profiles/tb-gateway-3.8.json',
     'src/target/embedded-rest.json',
+    'src/target/embedded-rest-sparse.json',
     'src/target/embedded-analytics-views.json',
     'src/target/gateway-extensions/rest/key_value_text_converter.py',
   ])

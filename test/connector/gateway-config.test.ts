@@ -69,6 +69,8 @@ describe('the gateway-ready rest.json', () => {
           'https://127.0.0.1:6443',
           '--rest-port',
           '5999',
+          '--rest-sparse-port',
+          '5998',
           '--run-id',
           'abc123',
         ],
@@ -103,8 +105,18 @@ describe('the gateway-ready rest.json', () => {
       );
       assert.deepEqual(
         gateway.connectors.map((connector) => connector.configuration),
-        ['rest.json'],
+        ['rest.json', 'rest-sparse.json'],
       );
+      // the second connector: the file without the optional sections, host added, on its own port, over HTTP
+      const sparseText = readFileSync(join(dir, 'rest-sparse.json'), 'utf8');
+      assert.equal(readFileSync(join(dir, 'iotc-rest-sparse.json'), 'utf8'), sparseText);
+      const sparse = JSON.parse(sparseText) as {
+        server: Record<string, unknown>;
+        requestsMapping: Record<string, unknown>;
+      };
+      assert.deepEqual(sparse.server, { SSL: false, host: '127.0.0.1', port: 5998 });
+      assert.deepEqual(sparse.requestsMapping, {});
+      assert.ok(output.includes('IOTC_GW_REST_SPARSE_URL=http://127.0.0.1:5998'), output);
       // the custom converter the text endpoint names, in Python, for the gateway's extensions/rest folder
       assert.ok(rest.includes('"extension": "KeyValueTextConverter"'));
       assert.match(
@@ -113,6 +125,42 @@ describe('the gateway-ready rest.json', () => {
       );
       assert.ok(output.includes('IOTC_RUN_ID=abc123'), output);
       assert.ok(!output.includes('gateway-token'), 'the token is not printed');
+    } finally {
+      delete process.env.IOTC_TEST_GW_TOKEN;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('iotc gateway-config --default-rest-port', () => {
+  it('leaves server.port out, so the gateway listens on its default 5000 (RC-SRV-02 exercised)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'iotc-gateway-config-'));
+    try {
+      process.env.IOTC_TEST_GW_TOKEN = 'gateway-token';
+      const { code, output } = await iotc(
+        [
+          'gateway-config',
+          '--out',
+          dir,
+          '--mqtt-url',
+          'mqtt://127.0.0.1:1884',
+          '--gateway-token-env',
+          'IOTC_TEST_GW_TOKEN',
+          '--external-api-url',
+          'http://127.0.0.1:6001',
+          '--default-rest-port',
+          '--rest-sparse-port',
+          '5998',
+        ],
+        join(dir, 'state'),
+      );
+      assert.equal(code, 0, output);
+      const config = JSON.parse(readFileSync(join(dir, 'iotc-rest.json'), 'utf8')) as {
+        server: Record<string, unknown>;
+      };
+      assert.equal(config.server.port, undefined);
+      assert.equal(config.server.host, '127.0.0.1');
+      assert.ok(output.includes('IOTC_GW_REST_URL=https://127.0.0.1:5000'), output);
     } finally {
       delete process.env.IOTC_TEST_GW_TOKEN;
       rmSync(dir, { recursive: true, force: true });

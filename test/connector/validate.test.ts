@@ -44,6 +44,9 @@ describe('iotc validate', () => {
     const result = validate(require('../../src/target/embedded-rest.json'));
     assert.equal(result.status, 0, result.out);
     assert.match(result.out, /valid REST connector configuration/);
+    // the second conformance file: every optional section left out
+    const sparse = validate(require('../../src/target/embedded-rest-sparse.json'));
+    assert.equal(sparse.status, 0, sparse.out);
   });
 
   it('names unknown members, wrong types and missing required members by JSON path', () => {
@@ -124,6 +127,60 @@ describe('iotc validate', () => {
     assert.match(
       result.out,
       /\$\.mapping\[1\]\.endpoint: the endpoint \/x is already served by \$\.mapping\[0\]\.endpoint/,
+    );
+  });
+
+  it('every bound from both sides: ports 0..65535 (number or digits), timeouts above 0, tries from 1, whole', () => {
+    const server = (port: unknown) => ({ server: { port }, mapping: [] });
+    for (const port of [0, 65535, '0', '65535'])
+      assert.equal(validate(server(port)).status, 0, `${port}`);
+    for (const port of [-1, 65536, '65536', 1.5])
+      assert.match(validate(server(port)).out, /\$\.server\.port: /, `${port}`);
+    const rule = (section: string, member: Record<string, unknown>) => ({
+      server: {},
+      mapping: [{ response: section === 'response' ? member : undefined }],
+      requestsMapping: section === 'response' ? {} : { [section]: [member] },
+    });
+    const timeouts: Array<[string, string]> = [
+      ['attributeRequests', 'timeout'],
+      ['attributeUpdates', 'timeout'],
+      ['serverSideRpc', 'timeout'],
+      ['serverSideRpc', 'responseTimeout'],
+      ['response', 'timeout'],
+    ];
+    for (const [section, member] of timeouts) {
+      assert.equal(validate(rule(section, { [member]: 0.001 })).status, 0, `${section}.${member}`);
+      assert.match(
+        validate(rule(section, { [member]: 0 })).out,
+        /must be > 0/,
+        `${section}.${member}`,
+      );
+    }
+    for (const section of ['attributeUpdates', 'serverSideRpc']) {
+      assert.equal(validate(rule(section, { tries: 1 })).status, 0, section);
+      assert.match(validate(rule(section, { tries: 0 })).out, /tries: must be >= 1/, section);
+      assert.match(validate(rule(section, { tries: 1.5 })).out, /tries: must be of type integer/);
+    }
+  });
+
+  it('every required member sent missing: server, mapping, an entry key, type or value, a custom extension', () => {
+    assert.match(validate({ mapping: [] }).out, /\$\.server: required member is missing/);
+    assert.match(validate({ server: {} }).out, /\$\.mapping: required member is missing/);
+    const entry = { key: 'k', type: 'double', value: '${v}' };
+    for (const member of ['key', 'type', 'value'] as const)
+      for (const list of ['attributes', 'timeseries']) {
+        const { [member]: _left, ...rest } = entry;
+        const out = validate({ server: {}, mapping: [{ converter: { [list]: [rest] } }] }).out;
+        assert.match(
+          out,
+          new RegExp(
+            `\\$\\.mapping\\[0\\]\\.converter\\.${list}\\[0\\]\\.${member}: required member is missing`,
+          ),
+        );
+      }
+    assert.match(
+      validate({ server: {}, mapping: [{ converter: { type: 'custom' } }] }).out,
+      /\$\.mapping\[0\]\.converter\.extension: required member is missing/,
     );
   });
 

@@ -31,7 +31,9 @@ const NOT_VISIBLE_WITHOUT_DECLARATION = [
 /**
  * Declared for issue 25, each verified on a real 3.8.3: no default for server.host (RC-SRV-01) and for the rules'
  * requestUrlExpression (RC-AUPD-11, RC-RPC-04), attribute updates without security are anonymous (RC-AUPD-05),
- * aiohttp's own 405 and 500 pages instead of unsuccessfulResponse (RC-ERR-01).
+ * aiohttp's own 405 and 500 pages instead of unsuccessfulResponse (RC-ERR-01). RC-AREQ-05 (no default for an
+ * attribute request's timeout: every request 500 on a real 3.8.3) is not testable, so not declared: a DEVIATION
+ * verdict would count a requirement as tested that the catalogue says cannot be.
  */
 const DECLARED_FOR_ISSUE_25 = ['RC-AUPD-05', 'RC-AUPD-11', 'RC-ERR-01', 'RC-RPC-04', 'RC-SRV-01'];
 /**
@@ -113,9 +115,11 @@ test('connector quirks mode with a profile that declares no deviation: the devia
   // prove no default there, so none of those requirements passes; the run's check of exercised defaults says so
   // (NOT TESTED, the member named), unless a scenario sees another difference (FAIL: RC-AREQ-01's answer)
   const named = [...new Set(GATEWAY_REQUIRED_MEMBERS.map((member) => member.requirement))];
+  // (a requirement a busy machine left undecided is no verdict either way: seen, RC-AUPD-09 INCONCLUSIVE under load)
   for (const requirement of restConnector(report).filter((r) => named.includes(r.id)))
     assert.ok(
       requirement.verdict === 'FAIL' ||
+        starved(requirement) ||
         (requirement.verdict === 'NOT TESTED' &&
           requirement.reason?.startsWith(DEFAULT_NOT_EXERCISED)),
       `${requirement.id}: ${requirement.verdict} ${requirement.reason ?? ''}`,

@@ -67,7 +67,7 @@ test('every member iotc gateway-config adds for 3.8.3 belongs to a requirement w
   assert.ok(!declared.has('RC-SRV-01'));
 });
 
-test('a PASS becomes NOT TESTED, a NOT TESTED takes the reason; FAIL and the other verdicts stand', () => {
+test('a PASS becomes NOT TESTED, a NOT TESTED takes the reason (not one the catalogue marks not testable); FAIL and the other verdicts stand', () => {
   const reasons = new Map([
     ['A', 'default not exercised: x'],
     ['B', 'default not exercised: y'],
@@ -79,14 +79,16 @@ test('a PASS becomes NOT TESTED, a NOT TESTED takes the reason; FAIL and the oth
       { id: 'B', verdict: 'FAIL' },
       { id: 'C', verdict: 'PASS' },
       { id: 'D', verdict: 'NOT TESTED', reason: 'partial: 1 of 2 scenarios ran' },
+      { id: 'E', verdict: 'NOT TESTED', reason: 'not testable: the platform always answers' },
     ],
-    reasons,
+    new Map([...reasons, ['E', 'default not exercised: w']]),
   );
   assert.deepEqual(results, [
     { id: 'A', verdict: 'NOT TESTED', reason: 'default not exercised: x' },
     { id: 'B', verdict: 'FAIL' },
     { id: 'C', verdict: 'PASS' },
     { id: 'D', verdict: 'NOT TESTED', reason: 'default not exercised: z' },
+    { id: 'E', verdict: 'NOT TESTED', reason: 'not testable: the platform always answers' },
   ]);
 });
 
