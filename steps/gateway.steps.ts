@@ -18,14 +18,19 @@ function withDeviceNames(world: IotcWorld, text: string): string {
   );
 }
 
-/** Creates a gateway device (additionalInfo.gateway = true) and connects it at `url`. */
+/**
+ * Creates a gateway device (additionalInfo.gateway = true) under a name of this scenario alone (world.fresh) and
+ * connects it at `url`; steps name it by its record (`world.device(local).record.name`).
+ */
 async function startGateway(
   world: IotcWorld,
   local: string,
   version: MqttVersion,
   url: string,
 ): Promise<void> {
-  const name = world.unique(local);
+  // one name per scenario, not per run: on ThingsBoard a gateway left behind by a failed scenario (its sessions, the
+  // devices it connected, a delete still in progress) made every later scenario that creates the same name fail too
+  const name = world.fresh(local);
   const record = await world.track(
     'device',
     name,
