@@ -105,6 +105,11 @@ export const ANALYTICS_FAULTS = [
     breaks: 'one request fewer than the pool size runs in parallel',
   },
   {
+    id: 'AN-LIM-01:serial-executor',
+    breaks:
+      'the pool admits as many requests as its size but runs their reports one after the other (a serial executor of the same capacity)',
+  },
+  {
     id: 'AN-LIM-02:no-queue',
     breaks:
       'the limiter queues nothing: a request that finds the pool busy is refused with 429 at once',
