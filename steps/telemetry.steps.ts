@@ -94,9 +94,13 @@ Then(
   },
 );
 
+/**
+ * The attributes of one scope as the administration API shows them (the interface that shows every scope: client
+ * attributes a device posted, shared and server ones the platform set), retried for eventuallyMs.
+ */
 Then(
-  'the platform eventually holds client attributes of {string}:',
-  async function (this: IotcWorld, local: string, table: DataTable) {
+  /^the platform eventually holds (client|shared|server) attributes of "([^"]*)":$/,
+  async function (this: IotcWorld, scope: string, local: string, table: DataTable) {
     const device = this.device(local);
     const rows = headedRows<{ key: string; value: string; type: string }>(table, [
       'key',
@@ -106,7 +110,7 @@ Then(
     await this.eventually(async () => {
       const stored = await this.run.admin.attributes(
         device.record.id,
-        'CLIENT_SCOPE',
+        scope === 'client' ? 'CLIENT_SCOPE' : scope === 'shared' ? 'SHARED_SCOPE' : 'SERVER_SCOPE',
         rows.map((row) => row.key),
       );
       for (const row of rows) {
@@ -114,7 +118,7 @@ Then(
         const found = stored.get(row.key);
         assert.ok(
           found && storedMatches(expected, found.value),
-          `${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`,
+          `${scope} attribute ${row.key}: expected ${describeTypedValue(expected)}, stored ${found?.value ? describeTypedValue(found.value) : 'nothing'}`,
         );
       }
     });

@@ -89,6 +89,11 @@ export const HTTP_FAULTS = [
       'a shared attribute saved by the platform also overwrites the client-side attribute of the same key',
   },
   {
+    id: 'HTTP-ATTR-05:server-write-dropped',
+    breaks:
+      'a server-side attribute saved through the administration API is answered 200 and never stored',
+  },
+  {
     id: 'HTTP-UPD-01:update-not-delivered',
     breaks: 'a shared attribute change does not answer a waiting attributes/updates poll',
   },
