@@ -30,6 +30,26 @@ When(
   },
 );
 
+/**
+ * Deviation HTTP-TEL-02-EMPTY (docs/thingsboard-4.3-deviations.md): ThingsBoard holds the answer to `[]` until its
+ * servlet container's async timeout (spring.mvc.async.request-timeout, 30 s by default) ends the request, as long as
+ * the profile's requestMs on real ThingsBoard: the request waits another requestMs for that end (a hang guard covers
+ * the step). The answer's status is checked by the next step, whenever it came.
+ */
+When(
+  "the device {string} posts an empty telemetry array, waiting out the platform's request timeout",
+  { timeout: 180_000 },
+  async function (this: IotcWorld, local: string) {
+    const device = this.device(local);
+    const before = Date.now();
+    this.response = await device.driver.postTelemetry(
+      { raw: '[]' },
+      { extraTimeoutMs: this.run.target.timeouts.requestMs },
+    );
+    this.sentWindows.set(local, { start: before, end: Date.now() });
+  },
+);
+
 When(
   'the device {string} posts telemetry:',
   async function (this: IotcWorld, local: string, body: string) {

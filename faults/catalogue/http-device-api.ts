@@ -45,6 +45,10 @@ export const HTTP_FAULTS = [
       'the plain elements of telemetry in the array form are stored at ts 0, not at a server timestamp',
   },
   {
+    id: 'HTTP-TEL-02-EMPTY:empty-array-refused',
+    breaks: 'telemetry [] is refused as a malformed payload',
+  },
+  {
     id: 'HTTP-TEL-03:device-ts-ignored',
     breaks: 'telemetry in the timestamped form is stored at the server time, not at its ts',
   },

@@ -117,3 +117,10 @@ Feature: Declared deviations of real platform versions
     Then the response status is 400
     When the device "legacy" sends GET /api/v1/{token}/firmware?title=x&version=1&size=a
     Then the response status is 400
+
+  @deviation-HTTP-TEL-02-EMPTY
+  Scenario: An empty telemetry array is never answered: the request times out 503 and nothing is stored
+    When the device "legacy" posts an empty telemetry array, waiting out the platform's request timeout
+    Then the response status is 503
+    And the response body is a JSON document
+    And no telemetry was stored for "legacy"
