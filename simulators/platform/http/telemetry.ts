@@ -10,6 +10,9 @@ import type { Device } from '../core/model';
 import { runPayloadJobSoon } from '../core/off-thread';
 import type { TelemetryRecord } from '../core/time-series';
 
+/** Telemetry `[]`: the array form with no element. */
+const EMPTY_ARRAY = /^\s*\[\s*\]\s*$/;
+
 export const postTelemetry: DeviceHandler = async (request, response, params, api) => {
   const device = authenticate(api, params, request, response);
   if (!device) return;
@@ -17,7 +20,7 @@ export const postTelemetry: DeviceHandler = async (request, response, params, ap
   if (faultActive('ROB-UTF8-01:accepted-not-stored') && !isUtf8(body))
     return sendEmpty(response, 200);
   try {
-    if (faultActive('HTTP-TEL-02-EMPTY:empty-array-refused') && /^\s*\[\s*\]\s*$/.test(`${body}`))
+    if (faultActive('HTTP-TEL-02-EMPTY:empty-array-refused') && EMPTY_ARRAY.test(`${body}`))
       throw new BadRequestError('telemetry holds no entry');
     const records = await runPayloadJobSoon({
       kind: 'telemetry',
@@ -29,7 +32,8 @@ export const postTelemetry: DeviceHandler = async (request, response, params, ap
     api.core.scheduler.later('save', () =>
       api.core.saveTelemetry(device, records as TelemetryRecord[]),
     );
-    if (records.length === 0 && api.quirks.emptyTelemetryUnansweredMs > 0)
+    // an array with no element: no entry at all (a quirk's dropped records do not count, ThingsBoard drops them later)
+    if (api.quirks.emptyTelemetryUnansweredMs > 0 && EMPTY_ARRAY.test(`${body}`))
       return answerAfterAsyncTimeout(response, api.quirks.emptyTelemetryUnansweredMs);
   } catch (error) {
     if (faultActive('HTTP-ERR-01:valid-elements-stored')) storeValidElements(api, device, body);
