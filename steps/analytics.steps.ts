@@ -131,6 +131,13 @@ When(
 );
 
 When(
+  /^the report of the conformance view is requested with (rangeStartTs|rangeEndTs) (\d+) only$/,
+  async function (this: IotcWorld, member: string, ts: string) {
+    answers.set(this, await buildReport(this, { body: { [member]: Number(ts) } }));
+  },
+);
+
+When(
   /^the report of the conformance view is requested with filters (.+)$/,
   async function (this: IotcWorld, filters: string) {
     answers.set(this, await buildReport(this, { body: { filters: JSON.parse(filters) } }));
