@@ -117,7 +117,8 @@ export interface Quirks {
    * timeout ends it with 503 `{"message":null,"errorCode":2,"status":503,...}` (spring.mvc.async.request-timeout,
    * 30 s in thingsboard.yml:916; this figure is the twin's stand-in, in ms, 0 = answered as specified); a gateway
    * publish with a device whose entry array is empty gets no PUBACK (AbstractGatewaySessionHandler.java:427-447: the
-   * device's count never reaches zero), though the device is connected and the other devices' data is stored.
+   * device's count never reaches zero), though the device is connected and the other devices' data is stored; a
+   * device's own `[]` on v1/devices/me/telemetry gets no PUBACK either (observed on 4.3.1.3).
    */
   emptyTelemetryUnansweredMs: number;
 }
