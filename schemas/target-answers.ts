@@ -35,11 +35,20 @@ export const currentUserSchema = {
   properties: { id: entityIdSchema, email: { type: 'string' }, authority: { type: 'string' } },
 } as const;
 
-/** A refused admin request's body: ThingsBoard's `{"status", "message", "errorCode"}`. */
+/**
+ * A refused request's body as ThingsBoard documents it (ThingsboardErrorResponseHandler; docs/reference/platform-facts.md
+ * §8): `{"status", "message", "errorCode", "timestamp"}`, the status that of the answer, the message null when Spring
+ * ended the request (its async timeout).
+ */
 export const refusalAnswerSchema = {
   type: 'object',
-  required: ['errorCode'],
-  properties: { errorCode: { type: 'integer' } },
+  required: ['status', 'message', 'errorCode', 'timestamp'],
+  properties: {
+    status: { type: 'integer' },
+    message: { type: ['string', 'null'] },
+    errorCode: { type: 'integer' },
+    timestamp: { type: 'integer' },
+  },
 } as const;
 
 /** POST /api/apiKey: the created key, the only answer that shows its value. */

@@ -12,6 +12,7 @@ import { reportColumnLabelsSchema, reportDataTableSchema } from '../schemas/targ
 import type { IotcWorld } from './world';
 import { answerOf } from './support/answer-of';
 import { refusalNearExpiry, scenarioJwt } from './support/admin-auth';
+import { Inconclusive, refuseIfStallExplains } from './support/timing';
 
 interface ReportAnswer {
   status: number;
@@ -131,6 +132,13 @@ When(
   'the report of the conformance view is requested with range {int} to {int}',
   async function (this: IotcWorld, start: number, end: number) {
     answers.set(this, await buildReport(this, { body: { rangeStartTs: start, rangeEndTs: end } }));
+  },
+);
+
+When(
+  /^the report of the conformance view is requested with (rangeStartTs|rangeEndTs) (\d+) only$/,
+  async function (this: IotcWorld, member: string, ts: string) {
+    answers.set(this, await buildReport(this, { body: { [member]: Number(ts) } }));
   },
 );
 
@@ -272,13 +280,40 @@ function declaredLimits(world: IotcWorld): { poolSize: number; queueCapacity: nu
   return limits;
 }
 
+/** When the last burst of the scenario was sent and when its last answer came (Date.now(), StallLog's clock). */
+const burstWindows = new WeakMap<IotcWorld, { from: number; to: number }>();
+/** The reports a scenario requested alone, one after the other: how long one report takes with the pool idle. */
+const soloRuns = new WeakMap<IotcWorld, Array<{ elapsedMs: number; from: number; to: number }>>();
+/** Distinct ranges for every request of a scenario, so that a report cache cannot answer in place of the limiter. */
+let rangeOffset = 0;
+
 async function burst(world: IotcWorld, count: number): Promise<void> {
   // distinct ranges, so that a report cache cannot answer in place of the limiter (docs/reference/analytics-facts.md)
-  const requests = Array.from({ length: count }, (_, i) =>
-    buildReport(world, { body: { rangeStartTs: 1700000000000 + i, rangeEndTs: 1700003600000 } }),
+  const requests = Array.from({ length: count }, () =>
+    buildReport(world, {
+      body: { rangeStartTs: 1700000000000 + ++rangeOffset, rangeEndTs: 1700003600000 },
+    }),
   );
+  const from = Date.now();
   bursts.set(world, await Promise.all(requests));
+  burstWindows.set(world, { from, to: Date.now() });
 }
+
+When(
+  '{int} report requests are sent alone, one after the other',
+  async function (this: IotcWorld, count: number) {
+    const runs: Array<{ elapsedMs: number; from: number; to: number }> = [];
+    for (let i = 0; i < count; i++) {
+      const from = Date.now();
+      const found = await buildReport(this, {
+        body: { rangeStartTs: 1700000000000 + ++rangeOffset, rangeEndTs: 1700003600000 },
+      });
+      assert.equal(found.status, 200, `a report requested alone answered ${found.status}`);
+      runs.push({ elapsedMs: found.elapsedMs, from, to: Date.now() });
+    }
+    soloRuns.set(this, runs);
+  },
+);
 
 When('as many report requests as the pool size are sent at once', async function (this: IotcWorld) {
   await burst(this, declaredLimits(this).poolSize);
@@ -347,6 +382,60 @@ Then(
       statuses.length - served,
       `statuses ${JSON.stringify(statuses)}`,
     );
+  },
+);
+
+/**
+ * AN-LIM-01's "executed in parallel", measured: with the pool idle a report takes S (the quickest of the reports
+ * requested alone, less the network's round trip, which a serial executor does not serialize); N = poolSize reports
+ * sent at once take about S when they run in parallel and at least N x S when they run one after the other. The burst
+ * must end before the midpoint, (N + 1) / 2 x S after it was sent. The midpoint leaves (N - 1) / 2 x S either way:
+ * when that is below what the harness can resolve (the spread of the solo reports, twice the poll interval), the
+ * reports are too quick to tell and the verdict is INCONCLUSIVE; a burst that ends later while the harness's loop
+ * stood still for as long as its excess over S is INCONCLUSIVE too (a starved harness reads its answers late), as is
+ * a solo report measured while the loop stood still for a quarter of it (S would be too large).
+ */
+Then(
+  'they ran in parallel: the burst ended well before a serial run of the pool size could',
+  function (this: IotcWorld) {
+    const solo = soloRuns.get(this);
+    assert.ok(solo && solo.length > 0, 'no report was requested alone in this scenario');
+    const { poolSize } = declaredLimits(this);
+    if (poolSize < 2) {
+      this.log('skipped: a pool of one runs its reports one after the other by definition');
+      return 'skipped';
+    }
+    const all = burstAnswers(this);
+    assert.equal(all.length, poolSize, 'the burst was not of the pool size');
+    const window = burstWindows.get(this)!;
+    const { timeouts } = this.run.target;
+    const roundTripMs = timeouts.roundTripMs ?? 0;
+    const quickest = solo.reduce((a, b) => (b.elapsedMs < a.elapsedMs ? b : a));
+    const spreadMs = Math.max(...solo.map((run) => run.elapsedMs)) - quickest.elapsedMs;
+    const soloStallMs = this.stalls.stalledBetween(quickest.from, quickest.to);
+    refuseIfStallExplains(
+      { harnessMs: soloStallMs },
+      quickest.elapsedMs / 4,
+      `measuring one report alone (${Math.round(quickest.elapsedMs)} ms)`,
+    );
+    const serviceMs = Math.max(0, quickest.elapsedMs - roundTripMs);
+    const marginMs = (serviceMs * (poolSize - 1)) / 2;
+    const resolutionMs = Math.max(spreadMs, 2 * timeouts.pollIntervalMs);
+    if (marginMs < resolutionMs)
+      throw new Inconclusive(
+        `a report alone takes ${Math.round(serviceMs)} ms of work: a serial and a parallel run of ${poolSize} differ by ${Math.round(2 * marginMs)} ms, less than twice what the harness resolves (${Math.round(resolutionMs)} ms)`,
+      );
+    const spanMs = Math.max(...all.map((found) => found.elapsedMs));
+    const limitMs = roundTripMs + serviceMs + marginMs;
+    const shown = `${poolSize} reports sent at once took ${Math.round(spanMs)} ms (each ${all.map((found) => Math.round(found.elapsedMs)).join(', ')} ms); one alone ${Math.round(quickest.elapsedMs)} ms, so a parallel run takes about ${Math.round(roundTripMs + serviceMs)} ms and a serial one at least ${Math.round(roundTripMs + poolSize * serviceMs)} ms (limit ${Math.round(limitMs)} ms)`;
+    this.log(shown);
+    if (spanMs < limitMs) return undefined;
+    refuseIfStallExplains(
+      { harnessMs: this.stalls.stalledBetween(window.from, window.to) },
+      spanMs - (roundTripMs + serviceMs),
+      `timing a burst of ${poolSize} reports (${Math.round(spanMs)} ms)`,
+    );
+    assert.fail(`the reports did not run in parallel: ${shown}`);
   },
 );
 

@@ -4,6 +4,8 @@ import { Given, Then, When } from '@cucumber/cucumber';
 import type { IotcWorld } from './world';
 import { sameJson } from './support/expectations';
 import { deviceRequest } from '../simulators/device/http-device';
+import { refusalAnswerSchema } from '../schemas/target-answers';
+import { answerOf } from './support/answer-of';
 
 Given('a device {string} with an access token', async function (this: IotcWorld, local: string) {
   await this.createDevice(local);
@@ -110,6 +112,24 @@ Then(/^the response body is the JSON (.+)$/, function (this: IotcWorld, expected
 Then('the response body is the JSON:', function (this: IotcWorld, expected: string) {
   assertJsonBody(this, expected);
 });
+
+/**
+ * ThingsBoard's documented error body (ThingsboardErrorResponseHandler; docs/reference/platform-facts.md §8):
+ * {status (the answer's), message, errorCode, timestamp}.
+ */
+Then(
+  "the response is ThingsBoard's error JSON with errorCode {int}",
+  function (this: IotcWorld, errorCode: number) {
+    const response = this.lastResponse();
+    const body = answerOf(
+      refusalAnswerSchema,
+      response,
+      `${response.request.method} ${response.request.url}`,
+    );
+    assert.equal(body.errorCode, errorCode, `the error body: ${this.shown(response)}`);
+    assert.equal(body.status, response.status, `the error body's status: ${this.shown(response)}`);
+  },
+);
 
 Then('the response body is a JSON document', function (this: IotcWorld) {
   const response = this.lastResponse();

@@ -10,7 +10,7 @@ import { GATEWAY_TOPICS } from '../simulators/gateway/mqtt-gateway';
 import type { IotcWorld } from './world';
 import { claimBodyOverNetwork } from './support/claim-window';
 import { connectGateway, connectPlainDevice, mqttUrl } from './support/gateway';
-import { measuredDelays } from './support/timing';
+import { measuredDelays, refuseIfStallExplains } from './support/timing';
 /** `{{local}}` → the platform name of that device (journaled: the platform may create it). */
 function withDeviceNames(world: IotcWorld, text: string): string {
   return text.replace(/\{\{([^}]+)\}\}/g, (_match, local: string) =>
@@ -18,14 +18,19 @@ function withDeviceNames(world: IotcWorld, text: string): string {
   );
 }
 
-/** Creates a gateway device (additionalInfo.gateway = true) and connects it at `url`. */
+/**
+ * Creates a gateway device (additionalInfo.gateway = true) under a name of this scenario alone (world.fresh) and
+ * connects it at `url`; steps name it by its record (`world.device(local).record.name`).
+ */
 async function startGateway(
   world: IotcWorld,
   local: string,
   version: MqttVersion,
   url: string,
 ): Promise<void> {
-  const name = world.unique(local);
+  // one name per scenario, not per run: on ThingsBoard a gateway left behind by a failed scenario (its sessions, the
+  // devices it connected, a delete still in progress) made every later scenario that creates the same name fail too
+  const name = world.fresh(local);
   const record = await world.track(
     'device',
     name,
@@ -159,6 +164,33 @@ Then('the PUBACK reports success', function (this: IotcWorld) {
   assert.ok(
     !isFailure(outcome),
     `the PUBACK of ${outcome.topic} carries the failure code 0x${outcome.reasonCode?.toString(16)} ${outcome.reasonString ?? ''}`,
+  );
+});
+
+/**
+ * Deviation GW-TEL-01-EMPTY: the last publish got no PUBACK within the request timeout (the driver waits requestMs
+ * for it) and the connection stayed open. The scenario proves a PUBACK on the same connection before (positive
+ * control) and after it. A harness whose loop stood still for half of that wait may have let its timer fire before it
+ * read a PUBACK that had come: INCONCLUSIVE.
+ */
+Then('the publish gets no PUBACK and the connection stays open', function (this: IotcWorld) {
+  const outcome = this.lastPublish;
+  assert.ok(outcome, 'nothing was published in this scenario');
+  assert.notEqual(
+    outcome.result,
+    'closed',
+    `the connection closed after the publish on ${outcome.topic}`,
+  );
+  if (outcome.result === 'timeout')
+    refuseIfStallExplains(
+      { harnessMs: this.stalls.worstBetween(Date.now() - outcome.elapsedMs) },
+      outcome.elapsedMs / 2,
+      `waiting ${Math.round(outcome.elapsedMs)} ms for a PUBACK on ${outcome.topic}`,
+    );
+  assert.equal(
+    outcome.result,
+    'timeout',
+    `the publish on ${outcome.topic} ended ${outcome.result} (reason code 0x${(outcome.reasonCode ?? 0).toString(16)}), expected no PUBACK`,
   );
 });
 

@@ -85,16 +85,20 @@ When(
   },
 );
 
-Then('the oversized request is answered {int}', async function (this: IotcWorld, status: number) {
-  const pending = this.robustness.oversized;
-  assert.ok(pending, 'no oversized request was started in this scenario');
-  const answer = await pending;
-  assert.equal(
-    answer.status,
-    status,
-    `the oversized request got ${answer.status ?? 'no answer'} ${answer.error ?? this.redact(answer.text.slice(0, 200))} after ${answer.bytesSent} bytes`,
-  );
-});
+Then(
+  /^the (?:oversized|posted) request is answered (\d+)$/,
+  async function (this: IotcWorld, code: string) {
+    const status = Number(code);
+    const pending = this.robustness.oversized;
+    assert.ok(pending, 'no oversized request was started in this scenario');
+    const answer = await pending;
+    assert.equal(
+      answer.status,
+      status,
+      `the oversized request got ${answer.status ?? 'no answer'} ${answer.error ?? this.redact(answer.text.slice(0, 200))} after ${answer.bytesSent} bytes`,
+    );
+  },
+);
 
 When(
   /^the device "([^"]*)" posts to (\/\S*\{token\}\S*) a JSON document nested (\d+) levels deep$/,
@@ -126,6 +130,25 @@ When(
     this.lastPublish = await this.gateway(connection).driver.publish(topic, {
       raw: paddedMessage(topic, Number(bytes), name),
     });
+  },
+);
+
+/**
+ * A PUBLISH whose remaining length (variable header and payload: what the transport's packet limit counts, MQTT
+ * §2.2.3) is exactly `bytes`: the topic's length prefix and name, the packet id of QoS 1, and with MQTT 5 the
+ * properties' length (one byte: none) come off the payload.
+ */
+When(
+  /^"([^"]*)" publishes a packet of exactly (\d+) bytes on "([^"]*)"$/,
+  async function (this: IotcWorld, connection: string, bytes: string, topic: string) {
+    const { driver } = this.gateway(connection);
+    const header =
+      2 + Buffer.byteLength(topic) + 2 + (driver.connection.protocolVersion === 5 ? 1 : 0);
+    this.lastPublish = await driver.publish(
+      topic,
+      { raw: paddedMessage(topic, Number(bytes) - header) },
+      1,
+    );
   },
 );
 

@@ -3,6 +3,11 @@ import type { FaultDefinition } from './definition';
 
 export const ADMIN_AUTH_FAULTS = [
   {
+    id: 'AUTH-01:error-body-code-only',
+    breaks:
+      'a refused request is answered with {"errorCode"} alone, without the status, message and timestamp ThingsBoard documents',
+  },
+  {
     id: 'AUTH-01:no-refresh-token',
     breaks: 'login answers the access token without a refreshToken',
   },

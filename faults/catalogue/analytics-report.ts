@@ -44,6 +44,11 @@ export const ANALYTICS_FAULTS = [
       'without rangeStartTs the report starts at the beginning of time, not at the start of the saved range',
   },
   {
+    id: 'AN-REQ-02:half-range-ignored',
+    breaks:
+      'a range given by one side only (rangeStartTs or rangeEndTs alone) is ignored: the whole saved range applies',
+  },
+  {
     id: 'AN-REQ-03:filters-ignored',
     breaks: 'the filters of the request are ignored: the saved filters apply',
   },
@@ -103,6 +108,11 @@ export const ANALYTICS_FAULTS = [
   {
     id: 'AN-LIM-01:pool-minus-one',
     breaks: 'one request fewer than the pool size runs in parallel',
+  },
+  {
+    id: 'AN-LIM-01:serial-executor',
+    breaks:
+      'the pool admits as many requests as its size but runs their reports one after the other (a serial executor of the same capacity)',
   },
   {
     id: 'AN-LIM-02:no-queue',

@@ -45,6 +45,10 @@ export const HTTP_FAULTS = [
       'the plain elements of telemetry in the array form are stored at ts 0, not at a server timestamp',
   },
   {
+    id: 'HTTP-TEL-02-EMPTY:empty-array-refused',
+    breaks: 'telemetry [] is refused as a malformed payload',
+  },
+  {
     id: 'HTTP-TEL-03:device-ts-ignored',
     breaks: 'telemetry in the timestamped form is stored at the server time, not at its ts',
   },
@@ -87,6 +91,11 @@ export const HTTP_FAULTS = [
     id: 'HTTP-ATTR-05:shared-overwrites-client',
     breaks:
       'a shared attribute saved by the platform also overwrites the client-side attribute of the same key',
+  },
+  {
+    id: 'HTTP-ATTR-05:server-write-dropped',
+    breaks:
+      'a server-side attribute saved through the administration API is answered 200 and never stored',
   },
   {
     id: 'HTTP-UPD-01:update-not-delivered',

@@ -2,6 +2,10 @@
 import type { FaultDefinition } from './definition';
 
 export const MQTT_DEVICE_FAULTS = [
+  {
+    id: 'MQTT-DEV-TEL-01-EMPTY:empty-array-refused',
+    breaks: 'telemetry [] on v1/devices/me/telemetry is refused as a malformed payload',
+  },
   // ---- telemetry and attributes -------------------------------------------------------------------------------
   {
     id: 'MQTT-DEV-TEL-01:v311-dropped',

@@ -189,6 +189,11 @@ export const GATEWAY_FAULTS = [
     breaks: 'ts is read as unix seconds: entries are stored at ts × 1000',
   },
   {
+    id: 'GW-TEL-01-EMPTY:empty-entries-refused',
+    breaks:
+      'a gateway telemetry publish with a device whose entry array is empty is refused as a malformed payload',
+  },
+  {
     id: 'GW-TEL-02:first-entry-only',
     breaks: 'only the first entry of each device in a telemetry publish is stored',
   },

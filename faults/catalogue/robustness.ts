@@ -13,6 +13,14 @@ export const ROBUSTNESS_FAULTS = [
       'an MQTT packet over 65536 bytes is processed (its data stored) instead of ending the connection',
   },
   {
+    id: 'ROB-SIZE-01:rpc-limit-exclusive',
+    breaks: 'an RPC reply of exactly 65536 bytes, the limit itself, is refused with 413',
+  },
+  {
+    id: 'ROB-SIZE-02:packet-limit-exclusive',
+    breaks: 'an MQTT packet of exactly 65536 bytes, the limit itself, ends the connection',
+  },
+  {
     id: 'ROB-NEST-01:no-depth-limit',
     breaks:
       'JSON nested deeper than 1000 levels is parsed and stored instead of being refused before anything is stored',

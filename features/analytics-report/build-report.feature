@@ -44,6 +44,24 @@ Feature: Report of a saved table view
     And the report has a row for "analytics-south" with Date "1700000200000", temperature "19" and building "Building B"
     And the report has no row for "analytics-west"
 
+  @AN-REQ-02
+  Scenario: rangeEndTs alone ends the range; the start is the saved one
+    Given a device "analytics-early" in building "Building A" that reported temperature 18 at 1699999900000
+    When the report of the conformance view is requested with rangeEndTs 1700000250000 only
+    Then the report answers 200
+    And the report has no row for "analytics-early"
+    And the report has a row for "analytics-north" with Date "1700000100000", temperature "21.5" and building "Building A"
+    And the report has a row for "analytics-south" with Date "1700000200000", temperature "19" and building "Building B"
+    And the report has no row for "analytics-west"
+
+  @AN-REQ-02
+  Scenario: rangeStartTs alone starts the range; the end is the saved one
+    When the report of the conformance view is requested with rangeStartTs 1700000150000 only
+    Then the report answers 200
+    And the report has no row for "analytics-north"
+    And the report has a row for "analytics-west" with Date "1700000300000", temperature "23" and building "Building B"
+    And the report has no row for "analytics-east"
+
   @AN-REQ-03
   Scenario: filters override the filters saved in the view
     When the report of the conformance view is requested with filters {"building": ["Building C", "Building B"]}

@@ -13,6 +13,14 @@ Feature: The report rate limiter
     When as many report requests as the pool size are sent at once
     Then none of them is answered 429
 
+  @AN-LIM-01
+  Scenario: Requests up to the pool size are executed in parallel, not one after the other
+    (a report alone is timed first; the burst must end well before a serial run of the pool size could)
+    When 3 report requests are sent alone, one after the other
+    And as many report requests as the pool size are sent at once
+    Then none of them is answered 429
+    And they ran in parallel: the burst ended well before a serial run of the pool size could
+
   @AN-LIM-01 @AN-LIM-02 @AN-LIM-05
   Scenario: Of a burst, exactly the pool and the queue are served and the rest refused
     When 10 more report requests than the pool and the queue hold are sent at once

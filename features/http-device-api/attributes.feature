@@ -56,3 +56,10 @@ Feature: Attributes over the HTTP device API
     When the device "meter" requests its attributes with clientKeys "limit" and sharedKeys "limit"
     Then the response status is 200
     And the response body is the JSON {"client": {"limit": "client"}, "shared": {"limit": "shared"}}
+    # every scope written is read back where it shows: the server-side one only through the administration API
+    And the platform eventually holds server attributes of "meter":
+      | key   | value  | type   |
+      | limit | server | string |
+    And the platform eventually holds shared attributes of "meter":
+      | key   | value  | type   |
+      | limit | shared | string |

@@ -92,6 +92,7 @@ Feature: Declared deviations of real platform versions
   Scenario Outline: Another version segment (<version>) asks for a login (401) and stores nothing; an unknown resource of v1 is 404
     When the device "legacy" sends POST /api/<version>/{token}/telemetry with the body {"iotc_version": 2}
     Then the response status is 401
+    And the response is ThingsBoard's error JSON with errorCode 10
     When the device "legacy" sends GET /api/v1/{token}/no-such-resource
     Then the response status is 404
     When the device "legacy" sends POST /api/v1/{token}/telemetry with the body {"iotc_served": 1}
@@ -117,3 +118,10 @@ Feature: Declared deviations of real platform versions
     Then the response status is 400
     When the device "legacy" sends GET /api/v1/{token}/firmware?title=x&version=1&size=a
     Then the response status is 400
+
+  @deviation-HTTP-TEL-02-EMPTY
+  Scenario: An empty telemetry array is never answered: the request times out 503 and nothing is stored
+    When the device "legacy" posts an empty telemetry array, waiting out the platform's request timeout
+    Then the response status is 503
+    And the response is ThingsBoard's error JSON with errorCode 2
+    And no telemetry was stored for "legacy"

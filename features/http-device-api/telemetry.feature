@@ -28,6 +28,12 @@ Feature: Telemetry upload over the HTTP device API
       | pressure    | server | 1013  | long   |
       | door        | server | open  | string |
 
+  @HTTP-TEL-02-EMPTY
+  Scenario: An empty telemetry array is accepted and stores nothing
+    When the device "thermo" posts telemetry []
+    Then the response status is 200
+    And no telemetry was stored for "thermo"
+
   @HTTP-TEL-02 @HTTP-TEL-03
   Scenario: The array form may mix timestamped and plain elements
     When the device "thermo" posts telemetry [{"ts": 1700000000000, "values": {"temperature": 19.25}}, {"ts": 1700000001000, "values": {"temperature": 19.5}}, {"voltage": 3.3}]

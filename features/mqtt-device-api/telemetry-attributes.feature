@@ -37,6 +37,26 @@ Feature: Telemetry and attributes on the MQTT device API
       | version |
       | 5       |
 
+  @MQTT-DEV-TEL-01-EMPTY
+  Scenario: Telemetry as an empty array is acknowledged and stores nothing
+    Given an MQTT device "meter" connected over MQTT 3.1.1
+    When the MQTT device "meter" publishes its own telemetry []
+    Then the PUBACK reports success
+    When the MQTT device "meter" publishes its own telemetry {"iotc_sentinel": 1}
+    Then the PUBACK reports success
+    And the telemetry keys of "meter" are exactly "iotc_sentinel"
+
+  @deviation-MQTT-DEV-TEL-01-EMPTY
+  Scenario: ThingsBoard never acknowledges telemetry as an empty array; the connection stays and serves on
+    Given an MQTT device "meter" connected over MQTT 3.1.1
+    When the MQTT device "meter" publishes its own telemetry {"iotc_before": 1}
+    Then the PUBACK reports success
+    When the MQTT device "meter" publishes its own telemetry []
+    Then the publish gets no PUBACK and the connection stays open
+    When the MQTT device "meter" publishes its own telemetry {"iotc_sentinel": 1}
+    Then the PUBACK reports success
+    And the telemetry keys of "meter" are exactly "iotc_before, iotc_sentinel"
+
   @MQTT-DEV-ATTR-01
   Scenario Outline: Client-side attributes are stored (MQTT <version>)
     Given an MQTT device "meter" connected over MQTT <version>

@@ -94,3 +94,15 @@ Feature: Declared deviations of real platform versions (MQTT gateway API)
     Given a gateway "gw" connected over MQTT 5
     When the gateway "gw" publishes on "v1/gateway/connect" the payload {"type": "sensor"}
     Then the PUBACK carries a failure reason code
+
+  @deviation-GW-TEL-01-EMPTY
+  Scenario: A device with an empty entry array gets the publish no PUBACK; the connection stays and serves on
+    Given a gateway "gw" connected over MQTT 3.1.1
+    When the gateway "gw" connects the device "idle"
+    Then the PUBACK reports success
+    And the platform eventually holds a device "idle" of the profile "default"
+    When the gateway "gw" publishes telemetry for "idle": []
+    Then the publish gets no PUBACK and the connection stays open
+    When the gateway "gw" publishes telemetry for "idle": [{"ts": 1700000000000, "values": {"iotc_sentinel": 1}}]
+    Then the PUBACK reports success
+    And the telemetry keys of "idle" are exactly "iotc_sentinel"

@@ -28,6 +28,18 @@ Feature: Telemetry through the gateway
       | version |
       | 5       |
 
+  @GW-TEL-01-EMPTY
+  Scenario: A device with an empty entry array is acknowledged and gets nothing stored
+    Given a gateway "gw" connected over MQTT 3.1.1
+    When the gateway "gw" connects the device "idle"
+    Then the PUBACK reports success
+    And the platform eventually holds a device "idle" of the profile "default"
+    When the gateway "gw" publishes telemetry for "idle": []
+    Then the PUBACK reports success
+    When the gateway "gw" publishes telemetry for "idle": [{"ts": 1700000000000, "values": {"iotc_sentinel": 1}}]
+    Then the PUBACK reports success
+    And the telemetry keys of "idle" are exactly "iotc_sentinel"
+
   @GW-RULE-02-TS
   Scenario: An entry with a timestamp from the year 10000 on is stored with its timestamp too
     Given a gateway "gw" connected over MQTT 3.1.1

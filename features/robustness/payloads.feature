@@ -22,6 +22,19 @@ Feature: Oversized and deeply nested payloads
       | /api/v1/{token}/rpc/1      | 65537    |
       | /api/v1/{token}/rpc        | 65537    |
 
+  @ROB-SIZE-01
+  Scenario: An RPC reply of exactly 65536 bytes is within the limit and answered 200
+    Given a device "big" with an access token
+    When the device "big" starts posting a JSON body of 65536 bytes to /api/v1/{token}/rpc/1
+    Then the posted request is answered 200
+
+  @ROB-SIZE-02 @capability-mqtt5
+  Scenario: An MQTT packet of exactly 65536 bytes is within the limit: acknowledged and stored
+    Given a device "meter" that is not a gateway, connected over MQTT 5
+    When "meter" publishes a packet of exactly 65536 bytes on "v1/devices/me/telemetry"
+    Then the PUBACK reports success
+    And the telemetry keys of "meter" are exactly "iotc_big"
+
   @ROB-SIZE-02 @capability-mqtt5
   Scenario Outline: An MQTT packet over 65536 bytes on the device topic <topic> ends the connection and stores nothing
     Given a device "meter" that is not a gateway, connected over MQTT 5

@@ -27,6 +27,17 @@ export interface ReportContext {
   logger: Logger;
 }
 
+/** The reports of fault AN-LIM-01:serial-executor, chained: each starts when the one before it has ended. */
+let serialChain: Promise<unknown> = Promise.resolve();
+
+/** Runs `work` now, or after every report before it when fault AN-LIM-01:serial-executor is on. */
+function asExecuted<T>(work: () => Promise<T>): Promise<T> {
+  if (!faultActive('AN-LIM-01:serial-executor')) return work();
+  const run = serialChain.then(work, work);
+  serialChain = run.catch(() => undefined);
+  return run;
+}
+
 /** Resolves when `promise` does, or rejects as soon as `signal` aborts. */
 function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
@@ -71,14 +82,11 @@ export async function handleBuildReport(
         Date.now(),
       );
       await unlessAborted(ticket.started, clientGone.signal);
-      if (context.reportCostMs > 0)
-        await sleep(context.reportCostMs, undefined, { signal: clientGone.signal });
-      const report = await buildReport(
-        plan,
-        context.reader,
-        jwt as string,
-        clientGone.signal,
-      ).catch((error: unknown) => {
+      const report = await asExecuted(async () => {
+        if (context.reportCostMs > 0)
+          await sleep(context.reportCostMs, undefined, { signal: clientGone.signal });
+        return buildReport(plan, context.reader, jwt as string, clientGone.signal);
+      }).catch((error: unknown) => {
         if (faultActive('AN-ERR-01:expired-accepted') && error instanceof InvalidJwtError)
           return { columnLabels: plan.view.columns.map((column) => column.label), dataTable: [] };
         throw error;

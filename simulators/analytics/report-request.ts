@@ -73,12 +73,20 @@ export function planReport(
   const saved = faultActive('AN-REQ-02:saved-range-ignored')
     ? { startTs: 0, endTs: now }
     : savedRangeBounds(view.range, now);
-  const startTs = faultActive('AN-REQ-02:range-start-ignored')
+  const halfIgnored =
+    faultActive('AN-REQ-02:half-range-ignored') &&
+    (request.rangeStartTs == null) !== (request.rangeEndTs == null);
+  const startTs = halfIgnored
     ? saved.startTs
-    : (request.rangeStartTs ?? (faultActive('AN-REQ-02:saved-start-ignored') ? 0 : saved.startTs));
-  const endTs = faultActive('AN-REQ-02:range-end-ignored')
+    : faultActive('AN-REQ-02:range-start-ignored')
+      ? saved.startTs
+      : (request.rangeStartTs ??
+        (faultActive('AN-REQ-02:saved-start-ignored') ? 0 : saved.startTs));
+  const endTs = halfIgnored
     ? saved.endTs
-    : (request.rangeEndTs ?? saved.endTs);
+    : faultActive('AN-REQ-02:range-end-ignored')
+      ? saved.endTs
+      : (request.rangeEndTs ?? saved.endTs);
   if (startTs > endTs)
     throw new BadReportRequestError(`rangeStartTs (${startTs}) is after rangeEndTs (${endTs})`);
 

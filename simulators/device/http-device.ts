@@ -141,8 +141,15 @@ export class HttpDevice {
     return `/api/v1/${encodeURIComponent(this.accessToken)}/${resource}`;
   }
 
-  postTelemetry(body: DeviceBody): Promise<DeviceResponse> {
-    return deviceRequest(this.baseUrl, 'POST', this.path('telemetry'), body, this.options);
+  /** `extraTimeoutMs` waits that much longer than the request timeout (an answer the platform is known to hold back). */
+  postTelemetry(
+    body: DeviceBody,
+    extra: { extraTimeoutMs?: number } = {},
+  ): Promise<DeviceResponse> {
+    return deviceRequest(this.baseUrl, 'POST', this.path('telemetry'), body, {
+      ...this.options,
+      ...extra,
+    });
   }
 
   postAttributes(body: DeviceBody): Promise<DeviceResponse> {

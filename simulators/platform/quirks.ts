@@ -110,6 +110,17 @@ export interface Quirks {
    * channel). Seen in 1 of 4 runs on 4.3.1.3; the twin always takes the closing branch, the one that differs.
    */
   gatewayConnectOverLimitCloses: boolean;
+  /**
+   * ThingsBoard never answers telemetry that holds no entry: the transport acknowledges a telemetry message when each
+   * of its entries has been queued (DefaultTransportService.java:551-559, MsgPackCallback counting down from the
+   * entry count), and with none the callback never runs. Over HTTP (`[]`) the request waits until Spring's async
+   * timeout ends it with 503 `{"message":null,"errorCode":2,"status":503,...}` (spring.mvc.async.request-timeout,
+   * 30 s in thingsboard.yml:916; this figure is the twin's stand-in, in ms, 0 = answered as specified); a gateway
+   * publish with a device whose entry array is empty gets no PUBACK (AbstractGatewaySessionHandler.java:427-447: the
+   * device's count never reaches zero), though the device is connected and the other devices' data is stored; a
+   * device's own `[]` on v1/devices/me/telemetry gets no PUBACK either (observed on 4.3.1.3).
+   */
+  emptyTelemetryUnansweredMs: number;
 }
 
 export const NO_QUIRKS: Quirks = {
@@ -133,6 +144,7 @@ export const NO_QUIRKS: Quirks = {
   adminAuthRefusalsAsThingsboard: false,
   mqttNoIdleTimeouts: false,
   mqttOutputUnbounded: false,
+  emptyTelemetryUnansweredMs: 0,
 };
 
 export const QUIRKS_MODES = {
@@ -158,6 +170,7 @@ export const QUIRKS_MODES = {
     adminAuthRefusalsAsThingsboard: true,
     mqttNoIdleTimeouts: true,
     mqttOutputUnbounded: true,
+    emptyTelemetryUnansweredMs: 1000,
   },
 } as const satisfies Record<string, Quirks>;
 

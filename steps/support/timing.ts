@@ -171,7 +171,9 @@ export class NotEffective extends IotcError {
  * that took effect is recorded under `kind`.
  *
  * Fails with NotEffective, naming `what`, when no try took effect in time; with Inconclusive instead when the
- * harness's own event loop was stalled for more than half of that time.
+ * harness's own event loop stood still for more than half of that time in all (StallLog.stalledBetween over the whole
+ * window: many short stalls of a loaded machine's time slices add up, and a window the harness spent half asleep was
+ * not really given to the target; the worst single stall alone let a loop starved in 40 ms slices FAIL).
  *
  * `maxWatchMs` caps the watch after a try (default a quarter of eventuallyMs): an effect that lasts only a short
  * while once it began (a claim registration of 400 ms) needs tries at least that often to be seen at all.
@@ -185,6 +187,8 @@ export async function untilEffective(
   options: { maxWatchMs?: number } = {},
 ): Promise<EffectOutcome> {
   const watch = new LagWatch();
+  const stalls = new StallLog();
+  const startedAt = Date.now();
   const started = performance.now();
   const deadline = started + profile.eventuallyMs;
   const starts: number[] = [];
@@ -209,13 +213,33 @@ export async function untilEffective(
       watchMs = Math.min(2 * watchMs, maxWatchMs);
     }
     const elapsed = performance.now() - started;
-    watch.refuseIfStarved(elapsed / 2, `proving that ${what}`);
+    refuseIfStarvedInAll(watch, stalls.stalledBetween(startedAt), elapsed, `proving that ${what}`);
     throw new NotEffective(
       `${what}: no effect after ${starts.length} tries in ${Math.round(elapsed)} ms`,
     );
   } finally {
     watch.stop();
+    stalls.stop();
   }
+}
+
+/**
+ * untilEffective's starvation check: Inconclusive when the loop stood still for half of the `elapsedMs` window or more,
+ * counting the total of its stalls over the window (`stalledMs`, StallLog.stalledBetween) or its worst single one
+ * (the LagWatch), whichever is larger. Exported for its unit test (test/steps/until-effective.test.ts).
+ */
+export function refuseIfStarvedInAll(
+  watch: Pick<LagWatch, 'worstMs'>,
+  stalledMs: number,
+  elapsedMs: number,
+  doing: string,
+): void {
+  const worst = watch.worstMs();
+  const lost = Math.max(stalledMs, worst);
+  if (lost > elapsedMs / 2)
+    throw new Inconclusive(
+      `${HARNESS_STARVED} ${Math.round(lost)} ms in all (worst single stall ${Math.round(worst)} ms) over the ${Math.round(elapsedMs)} ms of ${doing}, more than the ${Math.round(elapsedMs / 2)} ms margin the verdict needs (a busy machine)`,
+    );
 }
 
 /**

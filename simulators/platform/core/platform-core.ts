@@ -289,6 +289,7 @@ export class PlatformCore implements DeviceStore {
 
   saveAttributes(device: Device, scope: AttributeScope, values: Array<[string, TypedValue]>): void {
     if (values.length === 0) return;
+    if (scope === 'SERVER_SCOPE' && faultActive('HTTP-ATTR-05:server-write-dropped')) return;
     const now = Date.now();
     const map = device.attributes[scope];
     const shared = scope === 'SHARED_SCOPE';

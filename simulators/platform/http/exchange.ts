@@ -2,6 +2,7 @@
  * Request and response plumbing shared by the device API and the admin API: body reading with a size cap,
  * JSON answers (lossless, so a DOUBLE keeps its `.0`), ThingsBoard's error body.
  */
+import { faultActive } from '../../../faults';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody as readCappedBody } from '../../../lib/http-body';
 import { PlatformError } from '../core/errors';
@@ -53,6 +54,8 @@ export function sendError(response: ServerResponse, error: PlatformError): void 
     response.destroy();
     return;
   }
+  if (faultActive('AUTH-01:error-body-code-only'))
+    return sendJson(response, error.status, { errorCode: error.errorCode });
   sendJson(response, error.status, {
     status: error.status,
     message: error.message,

@@ -55,6 +55,7 @@ function deliver(core: PlatformCore, device: Device, response: ServerResponse): 
 
 /** The RPC body limit (64 KiB); a planted fault lifts it. */
 function rpcBodyLimit(): number {
+  if (faultActive('ROB-SIZE-01:rpc-limit-exclusive')) return MAX_RPC_BODY - 1;
   return faultActive('ROB-SIZE-01:rpc-size-unchecked') ? Number.POSITIVE_INFINITY : MAX_RPC_BODY;
 }
 

@@ -10,7 +10,7 @@ import { BadRequestError } from '../core/errors';
 import { parseJson, parseValid, telemetryEntries, typedEntries } from '../core/payloads';
 import type { TelemetryRecord } from '../core/platform-core';
 import { attributesAnswer, pickAttributes } from '../core/render';
-import { PublishFailure } from './reason-codes';
+import { PublishFailure, PublishUnanswered } from './reason-codes';
 import type { MqttSession } from './session';
 import { SESSION_LIMITS_METHOD, sessionLimits } from './session-limits';
 
@@ -24,6 +24,12 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
   const text = payload.toString('utf8');
   switch (topic) {
     case 'v1/devices/me/telemetry': {
+      const empty = /^\s*\[\s*\]\s*$/.test(text);
+      if (empty && faultActive('MQTT-DEV-TEL-01-EMPTY:empty-array-refused'))
+        throw new BadRequestError('telemetry holds no entry');
+      // ThingsBoard never acknowledges telemetry with no entry (quirks.ts emptyTelemetryUnansweredMs)
+      if (empty && quirks.emptyTelemetryUnansweredMs > 0)
+        throw new PublishUnanswered('the telemetry publish has no entry');
       const now = Date.now();
       const records = telemetryEntries(text, now, quirks);
       const saved = withTelemetryFaults(session, text, records, now);

@@ -28,7 +28,7 @@ import { parseValid, typedEntries, withoutLateRecords as withoutLate } from '../
 import { pickAttributes, setMember } from '../core/render';
 import type { AttributeScope, Device } from '../core/model';
 import type { GatewayDevices } from './gateway-devices';
-import { PublishFailure, REASON } from './reason-codes';
+import { PublishFailure, PublishUnanswered, REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
 const GATEWAY_ATTRIBUTES_RESPONSE_TOPIC = 'v1/gateway/attributes/response';
@@ -106,6 +106,11 @@ const HANDLERS: Record<string, Handler> = {
       quirks,
       (plain) => telemetryValueObjects(plain),
     );
+    if (
+      faultActive('GW-TEL-01-EMPTY:empty-entries-refused') &&
+      Object.values(document).some((entries) => entries.length === 0)
+    )
+      throw new BadRequestError('Invalid gateway telemetry: a device has no entry');
     const now = Date.now();
     // every entry is converted before anything is stored: a bad value anywhere refuses the whole message
     const converted = Object.entries(document).map(([name, entries]) => ({
@@ -138,6 +143,12 @@ const HANDLERS: Record<string, Handler> = {
       const { core } = session.context;
       core.scheduler.later('save', () => core.saveTelemetry(device, saved));
     }
+    // ThingsBoard: a device whose entry array is empty never counts down the publish's acknowledgement (quirks.ts)
+    if (
+      quirks.emptyTelemetryUnansweredMs > 0 &&
+      Object.values(document).some((e) => e.length === 0)
+    )
+      throw new PublishUnanswered('a device of the telemetry publish has no entry');
   },
 
   'v1/gateway/attributes': (session, devices, text) => {

@@ -35,6 +35,7 @@ import { MAX_PACKET_BYTES } from './limits';
 
 /** The largest packet a connection may send; past it the connection ends (a planted fault lifts it). */
 function packetLimit(): number {
+  if (faultActive('ROB-SIZE-02:packet-limit-exclusive')) return MAX_PACKET_BYTES - 1;
   return faultActive('ROB-SIZE-02:packet-size-unchecked')
     ? Number.POSITIVE_INFINITY
     : MAX_PACKET_BYTES;

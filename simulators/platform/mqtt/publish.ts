@@ -16,7 +16,7 @@ import { handleDevicePublish } from './device-topics';
 import { handleOtaRequest } from './firmware-topics';
 import { handleGatewayPublish } from './gateway-topics';
 import { handleProvisionPublish } from './provision-session';
-import { PublishFailure, REASON } from './reason-codes';
+import { PublishFailure, PublishUnanswered, REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
 const DEVICE_PREFIX = 'v1/devices/me/';
@@ -40,6 +40,7 @@ export function handlePublish(session: MqttSession, packet: IPublishPacket): voi
       Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload),
     );
   } catch (error) {
+    if (error instanceof PublishUnanswered) return;
     failure = asFailure(session, error, packet.topic);
   }
   if (failure && session.v5 && hiddenByFault(packet.topic, failure)) failure = undefined;

@@ -69,3 +69,11 @@ export class PublishFailure extends IotcError {
     return new PublishFailure(REASON.UNSPECIFIED_ERROR, message, true);
   }
 }
+
+/**
+ * Not a failure: the platform leaves the publish without any acknowledgement (quirk emptyTelemetryUnansweredMs,
+ * simulators/platform/quirks.ts). handlePublish sends no PUBACK and keeps the session.
+ */
+export class PublishUnanswered extends IotcError {
+  readonly code = 'IOTC_MQTT_PUBLISH_UNANSWERED';
+}
