@@ -3,7 +3,7 @@
  * and a request that expects an answer following a subscription to the answer's topic on its connection.
  */
 import { validate } from '../../schemas/validate';
-import { topicMatches } from '../../simulators/platform/mqtt/topic-filter';
+import { topicMatches } from '../../lib/mqtt/topic-filter';
 import {
   type CheckOutcome,
   type Violation,

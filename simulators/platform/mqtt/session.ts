@@ -11,7 +11,7 @@ import type { Device } from '../core/model';
 import type { Quirks } from '../quirks';
 import type { ClientRpcHandler } from '../http/context';
 import { faultActive } from '../../../faults';
-import { topicMatches } from './topic-filter';
+import { topicMatches } from '../../../lib/mqtt/topic-filter';
 import type { GatewayDevices } from './gateway-devices';
 import type { TrafficListener } from '../traffic';
 
