@@ -19,7 +19,7 @@ export interface ImportEdge {
   line: number;
 }
 
-export const SOURCE_FOLDERS = [
+const SOURCE_FOLDERS = [
   'bench',
   'faults',
   'lib',

@@ -140,7 +140,7 @@ function faultyValue(typed: TypedValue): TypedValue {
  * ThingsBoard's reading of a decimal number (JsonConverter.buildNumericKeyValueProto): a BigDecimal whose scale is
  * above 16 becomes a STRING of its plain text (BigDecimal.toPlainString); undefined when the scale is 16 or less.
  */
-export function plainDecimalOfBigScale(lexeme: string): string | undefined {
+function plainDecimalOfBigScale(lexeme: string): string | undefined {
   const match = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(lexeme);
   if (!match) return undefined;
   const [, sign, whole, fraction = '', exponent = '0'] = match;

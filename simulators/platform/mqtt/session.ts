@@ -39,7 +39,7 @@ export interface MqttTransportContext {
  * The longest an answer held until the client is quiet waits: a client that never pauses (a stream of publishes)
  * gets it after this many quiet windows at most.
  */
-export const MAX_HOLD_QUIET_WINDOWS = 10;
+const MAX_HOLD_QUIET_WINDOWS = 10;
 
 /**
  * Default for maxPendingOutputBytes: 64 packets of the largest size. Past it the client is disconnected instead of
