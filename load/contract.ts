@@ -17,10 +17,10 @@ import { evaluateThresholds, overallVerdict, parseThresholds, type Verdict } fro
 import { IotcError } from '../lib/errors';
 import { type Shard, WHOLE_RUN, waitUntil } from './shard';
 
-export const SAMPLE_EVERY_MS = 1000;
+const SAMPLE_EVERY_MS = 1000;
 
 /** Metrics every profile has, from the recorder: counts, send rate and latency percentiles of the answers. */
-export const COMMON_METRICS: Readonly<Record<string, string>> = {
+const COMMON_METRICS: Readonly<Record<string, string>> = {
   sent: 'requests sent',
   succeeded: 'answers that were a success',
   errors: 'answers that were not a success, and requests that got no answer',
@@ -178,7 +178,7 @@ export function commonMetrics(
 }
 
 /** Validates the options against the profile's schema; throws LoadOptionsError listing every problem. */
-export function checkOptions<Options>(profile: LoadProfile<Options>, options: unknown): Options {
+function checkOptions<Options>(profile: LoadProfile<Options>, options: unknown): Options {
   const check = validate(profile.optionsSchema, options);
   if (!check.ok)
     throw new LoadOptionsError(

@@ -65,7 +65,7 @@ function sumTotals(reports: readonly LoadReport[]): LoadTotals {
 }
 
 /** The shards' latency histograms added into one (µs), encoded as the reports carry it. */
-export function mergeHistograms(encoded: readonly string[]): hdr.Histogram {
+function mergeHistograms(encoded: readonly string[]): hdr.Histogram {
   const merged = newHistogram();
   for (const text of encoded) {
     const shard = hdr.decodeFromCompressedBase64(text);

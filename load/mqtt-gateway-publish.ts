@@ -39,7 +39,7 @@ export function messageOf(head: string, ts: number, seq: number, tail: string): 
 }
 
 /** The error kind of a publish that did not succeed: a failure PUBACK with its reason, or how it ended. */
-export function publishErrorKind(outcome: PublishOutcome): string {
+function publishErrorKind(outcome: PublishOutcome): string {
   if (outcome.result === 'acked' || outcome.result === 'sent')
     return `PUBACK 0x${(outcome.reasonCode ?? 0).toString(16).padStart(2, '0')}${outcome.reasonString ? ` ${outcome.reasonString}` : ''}`;
   return `publish ${outcome.result}`;

@@ -27,7 +27,7 @@ export function progressLine(samples: readonly LoadSample[], totals: LoadTotals)
 }
 
 /** The whole run in one line: the totals, the rate over the sending time, percentiles of every answer. */
-export function summaryLine(
+function summaryLine(
   sendingMs: number,
   totals: LoadTotals,
   rate: number | null,

@@ -33,7 +33,7 @@ function perSecond(count: number, intervalMs: number): number | null {
   return intervalMs > 0 ? Math.round((count / intervalMs) * 100_000) / 100 : null;
 }
 
-export function loadReportHtml(report: LoadReport): string {
+function loadReportHtml(report: LoadReport): string {
   const at = (elapsedMs: number) => elapsedMs / 1000;
   const rate: ChartLine[] = [
     {

@@ -26,7 +26,7 @@ export interface SeqReadOptions {
  * The device's stored seqs, one per stored entry, any order. The platform may store after it answered: the history
  * is read again until it holds `expected` distinct seqs or the deadline has passed.
  */
-export async function readStoredSeqs(
+async function readStoredSeqs(
   admin: AdminClient,
   deviceId: string,
   options: SeqReadOptions,
@@ -59,7 +59,7 @@ export function nextSeq(device: { sent: number; lastTs: number }): number {
 }
 
 /** At most `limit` items spread evenly over the list (all when it is shorter). */
-export function spreadSample<T>(items: readonly T[], limit: number): T[] {
+function spreadSample<T>(items: readonly T[], limit: number): T[] {
   const count = Math.min(limit, items.length);
   const step = items.length / Math.max(count, 1);
   return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]);

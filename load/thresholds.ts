@@ -7,7 +7,7 @@ import { IotcError } from '../lib/errors';
 
 export type Verdict = 'PASS' | 'FAIL' | 'NOT MEASURED';
 
-export const OPERATORS = ['<=', '>=', '==', '!=', '<', '>'] as const;
+const OPERATORS = ['<=', '>=', '==', '!=', '<', '>'] as const;
 export type Operator = (typeof OPERATORS)[number];
 
 export interface Threshold {

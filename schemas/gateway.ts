@@ -109,3 +109,89 @@ export const gatewayClaimSchema = {
     properties: { secretKey: { type: 'string' }, durationMs: integer },
   },
 } as const;
+
+/**
+ * The MQTT gateway API's protocol table (docs/reference/interfaces.md "MQTT gateway API"): each row a topic, by the
+ * role it plays, with its direction (uplink: the gateway publishes and the platform handles it; downlink: the
+ * platform publishes to a gateway subscribed to it; both), the schema of its uplink payload (the specification's
+ * shape) and where its payload names the devices (object keys, or a `device` member). Read by the reference platform
+ * (its topic handlers and the topics it lets a gateway subscribe to), the gateway driver (GATEWAY_TOPICS) and certify
+ * (the payload shapes it judges a gateway's publishes by): a new topic is a row here and its handler there.
+ */
+export const GATEWAY_API = {
+  connect: {
+    topic: 'v1/gateway/connect',
+    direction: 'uplink',
+    schema: gatewayConnectSchema,
+    devices: 'member',
+  },
+  disconnect: {
+    topic: 'v1/gateway/disconnect',
+    direction: 'uplink',
+    schema: gatewayDisconnectSchema,
+    devices: 'member',
+  },
+  telemetry: {
+    topic: 'v1/gateway/telemetry',
+    direction: 'uplink',
+    schema: gatewayTelemetrySchema,
+    devices: 'keys',
+  },
+  /** Uplink: client-side attributes by device; downlink: a shared-attribute update { device, data }. */
+  attributes: {
+    topic: 'v1/gateway/attributes',
+    direction: 'both',
+    schema: gatewayAttributesSchema,
+    devices: 'keys',
+  },
+  attributesRequest: {
+    topic: 'v1/gateway/attributes/request',
+    direction: 'uplink',
+    schema: gatewayAttributeRequestSpecSchema,
+    devices: 'member',
+  },
+  /** The answer to an attribute request: { id, device, ... } (its shape is not fixed by the specification). */
+  attributesResponse: {
+    topic: 'v1/gateway/attributes/response',
+    direction: 'downlink',
+    schema: undefined,
+    devices: 'member',
+  },
+  /** Downlink: a server-side RPC { device, data: { id, method, params } }; uplink: its reply. */
+  rpc: {
+    topic: 'v1/gateway/rpc',
+    direction: 'both',
+    schema: gatewayRpcReplySchema,
+    devices: 'member',
+  },
+  claim: {
+    topic: 'v1/gateway/claim',
+    direction: 'uplink',
+    schema: gatewayClaimSchema,
+    devices: 'keys',
+  },
+} as const satisfies Record<string, GatewayTopicRule>;
+
+/** A row of GATEWAY_API. */
+export interface GatewayTopicRule {
+  readonly topic: string;
+  readonly direction: 'uplink' | 'downlink' | 'both';
+  /** The uplink payload's schema; undefined for a downlink-only topic. */
+  readonly schema: object | undefined;
+  /** Where the payload names its devices: its object keys, or its `device` member. */
+  readonly devices: 'keys' | 'member';
+}
+
+export type GatewayRole = keyof typeof GATEWAY_API;
+/** The roles a gateway publishes on (direction uplink or both): each has a handler in the reference platform. */
+export type GatewayUplinkRole = {
+  [Role in GatewayRole]: (typeof GATEWAY_API)[Role]['direction'] extends 'downlink' ? never : Role;
+}[GatewayRole];
+
+/** The rows of the gateway API, each with its role. */
+export function gatewayTopicRules(): Array<GatewayTopicRule & { role: GatewayRole }> {
+  return Object.entries(GATEWAY_API).map(([role, rule]) => ({
+    ...rule,
+    role: role as GatewayRole,
+  }));
+}

@@ -3,14 +3,15 @@
  * document-types.ts, which parseValid returns), the ajv validators (validate.ts) and the fast-check arbitraries
  * (arbitrary/) all derive from these JSON Schemas.
  */
-import type { FromSchema } from 'json-schema-to-ts';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { persistentRpcAcceptedSchema, persistentRpcSchema, serverRpcCallSchema } from './rpc';
 import type { targetProfileSchema } from './target';
 import type { restConnectorConfigSchema } from './rest-connector';
-import type { httpTelemetryLoadOptionsSchema } from './load-http-telemetry';
-import type { mqttGatewayLoadOptionsSchema } from './load-mqtt-gateway';
-import type { mqttConnectLoadOptionsSchema } from './load-mqtt-connect';
-import type { reportRateLimitLoadOptionsSchema } from './load-report-rate-limit';
+import { httpTelemetryLoadOptionsSchema } from './load-http-telemetry';
+import { mqttGatewayLoadOptionsSchema } from './load-mqtt-gateway';
+import { mqttConnectLoadOptionsSchema } from './load-mqtt-connect';
+import type { LoadOptionsSchema } from './load-options';
+import { reportRateLimitLoadOptionsSchema } from './load-report-rate-limit';
 import type { requirementCatalogueSchema, requirementSchema } from './requirements';
 
 export * from './kv';
@@ -30,6 +31,7 @@ export * from './load-mqtt-gateway';
 export * from './load-mqtt-connect';
 export * from './load-report-rate-limit';
 export * from './load-thresholds';
+export * from './load-options';
 export * from './document-types';
 
 export type ServerRpcCall = FromSchema<typeof serverRpcCallSchema>;
@@ -40,7 +42,23 @@ export type Requirement = FromSchema<typeof requirementSchema>;
 export type RequirementCatalogue = FromSchema<typeof requirementCatalogueSchema>;
 /** A rest.json as written (defaults not applied; simulators/connector/config.ts completes it). */
 export type RestConnectorFile = FromSchema<typeof restConnectorConfigSchema>;
-export type HttpTelemetryLoadOptions = FromSchema<typeof httpTelemetryLoadOptionsSchema>;
-export type MqttGatewayLoadOptions = FromSchema<typeof mqttGatewayLoadOptionsSchema>;
-export type MqttConnectLoadOptions = FromSchema<typeof mqttConnectLoadOptionsSchema>;
-export type ReportRateLimitLoadOptions = FromSchema<typeof reportRateLimitLoadOptionsSchema>;
+
+/**
+ * Every load profile's options, in the order of `iotc load --help`: one entry per profile, from which its command
+ * and flags are derived (src/cli/load-commands.ts) and its module found (load/<cli.command>.ts, load/profiles.ts).
+ */
+export const LOAD_OPTIONS_SCHEMAS: readonly LoadOptionsSchema[] = [
+  reportRateLimitLoadOptionsSchema,
+  mqttGatewayLoadOptionsSchema,
+  httpTelemetryLoadOptionsSchema,
+  mqttConnectLoadOptionsSchema,
+];
+// defaults are the command line's; a profile run programmatically is given what it needs, or applies its own
+type LoadOptionsOf<Schema extends JSONSchema> = FromSchema<
+  Schema,
+  { keepDefaultedPropertiesOptional: true }
+>;
+export type HttpTelemetryLoadOptions = LoadOptionsOf<typeof httpTelemetryLoadOptionsSchema>;
+export type MqttGatewayLoadOptions = LoadOptionsOf<typeof mqttGatewayLoadOptionsSchema>;
+export type MqttConnectLoadOptions = LoadOptionsOf<typeof mqttConnectLoadOptionsSchema>;
+export type ReportRateLimitLoadOptions = LoadOptionsOf<typeof reportRateLimitLoadOptionsSchema>;

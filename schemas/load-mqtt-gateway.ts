@@ -1,6 +1,16 @@
-/** Options of the `mqtt-gateway` load profile (load/mqtt-gateway.ts): validated before anything is created. */
+import type { LoadOptionsSchema } from './load-options';
+
+/**
+ * Options of the `mqtt-gateway` load profile (load/mqtt-gateway.ts): validated before anything is created; the
+ * flags of `iotc load mqtt-gateway` are derived from them (schemas/load-options.ts).
+ */
 export const mqttGatewayLoadOptionsSchema = {
   $id: 'iotc:load-mqtt-gateway-options',
+  cli: {
+    command: 'mqtt-gateway',
+    description:
+      'G gateways x D devices publish telemetry over MQTT for a bounded time; sent, acknowledged, stored, lost, duplicated, latency',
+  },
   type: 'object',
   required: [
     'gateways',
@@ -17,6 +27,8 @@ export const mqttGatewayLoadOptionsSchema = {
       type: 'integer',
       minimum: 1,
       maximum: 100_000,
+      default: 10,
+      cli: { flag: '-g, --gateways <n>' },
     },
     devicesPerGateway: {
       description:
@@ -24,21 +36,42 @@ export const mqttGatewayLoadOptionsSchema = {
       type: 'integer',
       minimum: 1,
       maximum: 100_000,
+      default: 10,
+      cli: { flag: '-d, --devices <n>' },
     },
     rate: {
-      description: 'Messages per second, per gateway or for the whole fleet (rateOf).',
+      description: 'Messages per second, per gateway or for the whole fleet (as --rate-of says).',
       type: 'number',
       exclusiveMinimum: 0,
       maximum: 10_000_000,
+      default: 100,
+      cli: {
+        alias: {
+          flag: '--total-rate <n>',
+          description: 'messages per second for the whole fleet (instead of --rate)',
+          sets: { rateOf: 'total' },
+        },
+      },
     },
-    rateOf: { enum: ['gateway', 'total'] },
-    qos: { enum: [0, 1] },
-    protocolVersion: { description: 'MQTT 3.1.1 (4) or 5.', enum: [4, 5] },
+    rateOf: {
+      description: 'Whether the rate is per gateway or for the whole fleet.',
+      enum: ['gateway', 'total'],
+      default: 'gateway',
+    },
+    qos: { description: 'QoS of the telemetry publishes.', enum: [0, 1], default: 1 },
+    protocolVersion: {
+      description: 'MQTT protocol version: 3.1.1 (4) or 5.',
+      enum: [4, 5],
+      default: 5,
+      cli: { flag: '--mqtt-version <3.1.1|5>', parse: 'mqttVersion' },
+    },
     durationS: {
       description: 'Seconds of publishing; the run stops by itself (at most 3600).',
       type: 'number',
       exclusiveMinimum: 0,
       maximum: 3600,
+      default: 10,
+      cli: { flag: '--duration <s>' },
     },
     payloadBytes: {
       description:
@@ -56,20 +89,23 @@ export const mqttGatewayLoadOptionsSchema = {
         'Read back at most this many sub-devices, spread over the fleet (default: all, up to 1000).',
       type: 'integer',
       minimum: 1,
+      cli: { flag: '--sample <n>' },
     },
     mqttUrl: {
       description:
-        'A bare MQTT target instead of a profile: nothing is created or read back (needs gatewayTokenEnv).',
+        'A bare MQTT target instead of a profile (no admin API: nothing is created, stored counts are not measured; needs --gateway-token-env).',
       type: 'string',
       pattern: '^mqtts?://',
+      cli: { flag: '--mqtt-url <url>' },
     },
     gatewayTokenEnv: {
       description:
-        'With mqttUrl: the environment variable holding one gateway access token per gateway, comma-separated (the report names the variable, never the tokens).',
+        'With --mqtt-url: the environment variable holding one gateway access token per gateway, comma-separated (the report names the variable, never the tokens).',
       type: 'string',
       minLength: 1,
+      cli: { flag: '--gateway-token-env <VAR>' },
     },
   },
   dependencies: { mqttUrl: ['gatewayTokenEnv'], gatewayTokenEnv: ['mqttUrl'] },
   additionalProperties: false,
-} as const;
+} as const satisfies LoadOptionsSchema;

@@ -1,6 +1,16 @@
-/** Options of the `report-rate-limit` load profile (load/report-rate-limit.ts): validated before the target is opened. */
+import type { LoadOptionsSchema } from './load-options';
+
+/**
+ * Options of the `report-rate-limit` load profile (load/report-rate-limit.ts): validated before the target is
+ * opened; the flags of `iotc load report-rate-limit` are derived from them (schemas/load-options.ts).
+ */
 export const reportRateLimitLoadOptionsSchema = {
   $id: 'iotc:load-report-rate-limit-options',
+  cli: {
+    command: 'report-rate-limit',
+    description:
+      'find the analytics report limiter (pool size, queue capacity) with rising concurrency; fail when it differs from the profile',
+  },
   type: 'object',
   properties: {
     maxConcurrency: {
@@ -17,4 +27,4 @@ export const reportRateLimitLoadOptionsSchema = {
     },
   },
   additionalProperties: false,
-} as const;
+} as const satisfies LoadOptionsSchema;

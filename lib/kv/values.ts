@@ -16,8 +16,6 @@ import {
   parse as losslessParse,
   stringify as losslessStringify,
 } from 'lossless-json';
-// the planted nesting fault lives here because the platform's every payload parse runs this check
-import { faultActive } from '../../faults';
 
 export type ValueType = 'STRING' | 'BOOLEAN' | 'DOUBLE' | 'LONG' | 'JSON';
 
@@ -52,10 +50,10 @@ export class JsonTooDeepError extends SyntaxError {
 /**
  * Throws JsonTooDeepError when arrays and objects in `text` nest deeper than `limit`: one pass over the text that
  * skips string contents, so it costs little next to the parse it protects (hand-written: no parser exposes a
- * depth limit, and this must run before the parser does).
+ * depth limit, and this must run before the parser does). `limit` Infinity checks nothing.
  */
 export function checkJsonDepth(text: string, limit = MAX_JSON_DEPTH): void {
-  if (faultActive('ROB-NEST-01:no-depth-limit')) return;
+  if (limit === Number.POSITIVE_INFINITY) return;
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {
@@ -83,9 +81,12 @@ export type Lossless<T> = T extends number
       ? { [Key in keyof T]: Lossless<T[Key]> }
       : T;
 
-/** Parses JSON text keeping every number's lexeme. Throws SyntaxError on malformed or too deeply nested text. */
-export function parseLossless(text: string): unknown {
-  checkJsonDepth(text);
+/**
+ * Parses JSON text keeping every number's lexeme. Throws SyntaxError on malformed text or text nested deeper than
+ * `maxDepth` (checkJsonDepth; the platform passes its mode's limit, or none under a planted fault).
+ */
+export function parseLossless(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  checkJsonDepth(text, maxDepth);
   return losslessParse(text);
 }
 

@@ -4,7 +4,7 @@
  * closed. Node's own default is 120 s, which lets idle TCP connections to a TLS port pile up by the thousand before
  * any closes (20,000 exhausted the file handles).
  */
-export const TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
+const TLS_HANDSHAKE_TIMEOUT_MS = 10_000;
 
 /** TLS server options with the handshake deadline (a value given by the caller wins, for tests). */
 export function withHandshakeTimeout<Options extends object>(

@@ -206,24 +206,19 @@ function malformedGateway(
     .filter((payload) => isMalformedFor(schema, payload.body));
 }
 
-/** Malformed v1/gateway/telemetry: not JSON, wrong top level, device value not an array, bad entries, null values. */
-export function malformedGatewayTelemetry(
-  options: GatewayPayloadOptions = {},
-): fc.Arbitrary<GatewayMalformedPayload> {
-  const names = options.deviceNames ?? keyArbitrary();
-  const valid = validGatewayTelemetry({ deviceNames: names });
+/**
+ * What the malformed payloads keyed by device name share: valid neighbours for a broken member, a document whose
+ * device `name` has a broken value beside them, and the two defects of every such payload (the top level is not an
+ * object; no device at all).
+ */
+function byDeviceDefects(valid: fc.Arbitrary<ValidGatewayPayload>, names: fc.Arbitrary<string>) {
   const neighbours = fc.option(
     valid.map((payload) => payload.document as Record<string, unknown>),
     { nil: {} },
   );
-  const entry = arbitraryFromSchema(gatewayTelemetryEntrySchema, {
-    ...payloadDeriveOptions(),
-    maxEntries: 3,
-  }).map((generated) => JSON.parse(stringifyLossless(toWireTree(generated))) as unknown);
-  const timestamp = arbitraryFromSchema(gatewayTelemetryEntrySchema.properties.ts);
   const badDevice = (value: fc.Arbitrary<unknown>) =>
     fc.tuple(neighbours, names, value).map(([others, name, bad]) => withMember(others, name, bad));
-  return malformedGateway(gatewayTelemetrySchema, valid, [
+  const everyPayloadsDefects: Array<[defect: string, document: fc.Arbitrary<unknown>]> = [
     [
       'top level is not an object',
       fc.oneof(
@@ -235,6 +230,24 @@ export function malformedGatewayTelemetry(
       ),
     ],
     ['no device', fc.constant({})],
+  ];
+  return { neighbours, badDevice, everyPayloadsDefects };
+}
+
+/** Malformed v1/gateway/telemetry: not JSON, wrong top level, device value not an array, bad entries, null values. */
+export function malformedGatewayTelemetry(
+  options: GatewayPayloadOptions = {},
+): fc.Arbitrary<GatewayMalformedPayload> {
+  const names = options.deviceNames ?? keyArbitrary();
+  const valid = validGatewayTelemetry({ deviceNames: names });
+  const { neighbours, badDevice, everyPayloadsDefects } = byDeviceDefects(valid, names);
+  const entry = arbitraryFromSchema(gatewayTelemetryEntrySchema, {
+    ...payloadDeriveOptions(),
+    maxEntries: 3,
+  }).map((generated) => JSON.parse(stringifyLossless(toWireTree(generated))) as unknown);
+  const timestamp = arbitraryFromSchema(gatewayTelemetryEntrySchema.properties.ts);
+  return malformedGateway(gatewayTelemetrySchema, valid, [
+    ...everyPayloadsDefects,
     [
       'empty device name',
       fc
@@ -303,24 +316,9 @@ export function malformedGatewayAttributes(
 ): fc.Arbitrary<GatewayMalformedPayload> {
   const names = options.deviceNames ?? keyArbitrary();
   const valid = validGatewayAttributes({ deviceNames: names });
-  const neighbours = fc.option(
-    valid.map((payload) => payload.document as Record<string, unknown>),
-    { nil: {} },
-  );
-  const badDevice = (value: fc.Arbitrary<unknown>) =>
-    fc.tuple(neighbours, names, value).map(([others, name, bad]) => withMember(others, name, bad));
+  const { neighbours, badDevice, everyPayloadsDefects } = byDeviceDefects(valid, names);
   return malformedGateway(gatewayAttributesSchema, valid, [
-    [
-      'top level is not an object',
-      fc.oneof(
-        primitive(),
-        fc.array(
-          valid.map((payload) => payload.document),
-          { maxLength: 2 },
-        ),
-      ),
-    ],
-    ['no device', fc.constant({})],
+    ...everyPayloadsDefects,
     [
       'empty device name',
       fc

@@ -47,6 +47,19 @@ function fullMatch(source: string): RegExp {
   return new RegExp(`^(?:${source})$`);
 }
 
+/**
+ * A rule's filter: the pattern given, else the default. A planted fault may ignore the pattern (everything matches)
+ * or put another default in its place.
+ */
+function filterOf(
+  given: string | undefined,
+  defaultPattern: string,
+  broken: { ignored: boolean; defaultInstead: string | undefined },
+): RegExp {
+  if (broken.ignored) return fullMatch('.*');
+  return fullMatch(given ?? broken.defaultInstead ?? defaultPattern);
+}
+
 type AttributeUpdateSection = NonNullable<
   NonNullable<RestConnectorFile['requestsMapping']>['attributeUpdates']
 >[number];
@@ -98,16 +111,14 @@ export function attributeUpdateRule(
       : rule.allowRedirects === undefined && faultActive('RC-AUPD-08:default-no-follow')
         ? false
         : call.allowRedirects,
-    deviceNameFilter: fullMatch(
-      faultActive('RC-AUPD-09:filter-ignored')
-        ? '.*'
-        : (rule.deviceNameFilter ?? (faultActive('RC-AUPD-09:default-filter') ? '.*' : '.*REST$')),
-    ),
-    attributeFilter: fullMatch(
-      faultActive('RC-AUPD-10:filter-ignored')
-        ? '.*'
-        : (rule.attributeFilter ?? (faultActive('RC-AUPD-10:default-filter') ? '.*' : 'data')),
-    ),
+    deviceNameFilter: filterOf(rule.deviceNameFilter, '.*REST$', {
+      ignored: faultActive('RC-AUPD-09:filter-ignored'),
+      defaultInstead: faultActive('RC-AUPD-09:default-filter') ? '.*' : undefined,
+    }),
+    attributeFilter: filterOf(rule.attributeFilter, 'data', {
+      ignored: faultActive('RC-AUPD-10:filter-ignored'),
+      defaultInstead: faultActive('RC-AUPD-10:default-filter') ? '.*' : undefined,
+    }),
   };
 }
 
@@ -145,16 +156,14 @@ export function serverSideRpcRule(
         : rule.timeout === undefined && faultActive('RC-RPC-09:default-timeout-short')
           ? 0.3
           : call.timeoutSec,
-    deviceNameFilter: fullMatch(
-      faultActive('RC-RPC-02:filter-ignored')
-        ? '.*'
-        : (rule.deviceNameFilter ?? (faultActive('RC-RPC-02:default-filter') ? '.*REST$' : '.*')),
-    ),
-    methodFilter: fullMatch(
-      faultActive('RC-RPC-03:filter-ignored')
-        ? '.*'
-        : (rule.methodFilter ?? (faultActive('RC-RPC-03:default-filter') ? '.*' : 'echo')),
-    ),
+    deviceNameFilter: filterOf(rule.deviceNameFilter, '.*', {
+      ignored: faultActive('RC-RPC-02:filter-ignored'),
+      defaultInstead: faultActive('RC-RPC-02:default-filter') ? '.*REST$' : undefined,
+    }),
+    methodFilter: filterOf(rule.methodFilter, 'echo', {
+      ignored: faultActive('RC-RPC-03:filter-ignored'),
+      defaultInstead: faultActive('RC-RPC-03:default-filter') ? '.*' : undefined,
+    }),
     // without responseTimeout (a gateway 3.8 quirks mode) only timeout bounds the one attempt
     responseTimeoutSec: !quirks.responseTimeoutHonoured
       ? Infinity

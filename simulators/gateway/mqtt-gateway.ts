@@ -17,17 +17,12 @@ import {
 } from '../device/mqtt-connection';
 import { MqttDevice } from '../device/mqtt-device';
 import { IotcError } from '../../lib/errors';
+import { GATEWAY_API, type GatewayRole } from '../../schemas/gateway';
 
-export const GATEWAY_TOPICS = {
-  connect: 'v1/gateway/connect',
-  disconnect: 'v1/gateway/disconnect',
-  attributes: 'v1/gateway/attributes',
-  attributesRequest: 'v1/gateway/attributes/request',
-  attributesResponse: 'v1/gateway/attributes/response',
-  telemetry: 'v1/gateway/telemetry',
-  rpc: 'v1/gateway/rpc',
-  claim: 'v1/gateway/claim',
-} as const;
+/** The topic of each role of the gateway API (its table: schemas/gateway.ts GATEWAY_API). */
+export const GATEWAY_TOPICS = Object.fromEntries(
+  Object.entries(GATEWAY_API).map(([role, rule]) => [role, rule.topic]),
+) as { readonly [Role in GatewayRole]: (typeof GATEWAY_API)[Role]['topic'] };
 
 /** A payload: a value sent as JSON, or text sent exactly as given (malformed payloads, exact number lexemes). */
 type GatewayPayload = { json: unknown } | { raw: string | Buffer };

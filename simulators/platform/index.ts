@@ -38,6 +38,8 @@ import { startMqttTransport, type RunningMqttTransport } from './mqtt';
 import { faultActive } from '../../faults';
 
 export type { ClientRpcHandler } from './http';
+/** What certify reads of the traffic the platform observed (src/certify/). */
+export type { ObservedExchange } from './traffic';
 
 export interface PlatformOptions {
   host?: string;

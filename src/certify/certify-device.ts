@@ -27,7 +27,7 @@
 import { randomBytes } from 'node:crypto';
 import { AdminClient } from '../admin-client';
 import { startPlatform, type RunningPlatform } from '../../simulators/platform';
-import type { ObservedExchange } from '../../simulators/platform/traffic';
+import type { ObservedExchange } from '../../simulators/platform';
 import { ClientProcess } from './client-process';
 import type { SentRpc } from './http-device-checks';
 import { takesOwnRpcs } from './gateway-checks';

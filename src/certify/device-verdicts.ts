@@ -8,7 +8,7 @@
 import type { Requirement } from '../../schemas';
 import type { Exchange, HttpExchange } from '../report/exchanges';
 import type { RequirementResult, ScenarioResult } from '../report/verdicts';
-import type { ObservedExchange } from '../../simulators/platform/traffic';
+import type { ObservedExchange } from '../../simulators/platform';
 import type { ClientCheck } from './client-checks';
 
 /** How many of the client's requests a requirement shows as evidence. */

@@ -20,14 +20,10 @@
  * the certification sends it one (certify-device.ts), so MQTT-DEV-07 and -08 are then NOT TESTED when it never came.
  */
 import {
+  GATEWAY_API,
   gatewayAttributeRequestSpecSchema,
   gatewayAttributeRequestThingsboardSchema,
-  gatewayAttributesSchema,
-  gatewayClaimSchema,
-  gatewayConnectSchema,
-  gatewayDisconnectSchema,
-  gatewayRpcReplySchema,
-  gatewayTelemetrySchema,
+  gatewayTopicRules,
 } from '../../schemas/gateway';
 import { type Violation, outcome, parseJson, repliedInTime } from './client-checks';
 import {
@@ -40,26 +36,27 @@ import {
 } from './mqtt-device-checks';
 import {
   type Publish,
+  answeredRpcs,
   millisecondsOutcome,
   schemaViolations,
   subscribedOutcome,
 } from './mqtt-checks';
 import { type ObservedPacket, delivered, payloadOf, sent } from './mqtt-packets';
 
-/** The schema of each uplink gateway topic (docs/reference/interfaces.md's shapes; the attribute request in its shape; mode thingsboard-4.3: ThingsBoard's, payloadShapes). */
-const SCHEMAS: Record<string, object> = {
-  'v1/gateway/connect': gatewayConnectSchema,
-  'v1/gateway/disconnect': gatewayDisconnectSchema,
-  'v1/gateway/telemetry': gatewayTelemetrySchema,
-  'v1/gateway/attributes': gatewayAttributesSchema,
-  'v1/gateway/attributes/request': gatewayAttributeRequestSpecSchema,
-  'v1/gateway/rpc': gatewayRpcReplySchema,
-  'v1/gateway/claim': gatewayClaimSchema,
-};
+/**
+ * The uplink gateway topics, each with its schema (docs/reference/interfaces.md's shapes, from the gateway API's
+ * table GATEWAY_API; mode thingsboard-4.3 judges the attribute request by ThingsBoard's, payloadShapes) and where
+ * its payload names its devices.
+ */
+const UPLINK = new Map(
+  gatewayTopicRules().flatMap((rule) =>
+    rule.direction === 'downlink' || !rule.schema ? [] : [[rule.topic, rule] as const],
+  ),
+);
 
 function gatewayPublishes(packets: readonly ObservedPacket[], topic?: string): Publish[] {
   return sent(packets, 'publish').filter((observed) =>
-    topic === undefined ? observed.packet.topic in SCHEMAS : observed.packet.topic === topic,
+    topic === undefined ? UPLINK.has(observed.packet.topic) : observed.packet.topic === topic,
   );
 }
 
@@ -78,12 +75,7 @@ function body(observed: Publish): Record<string, unknown> | undefined {
 function devicesOf(observed: Publish): string[] {
   const document = body(observed);
   if (!document) return [];
-  if (
-    ['v1/gateway/telemetry', 'v1/gateway/attributes', 'v1/gateway/claim'].includes(
-      observed.packet.topic,
-    )
-  )
-    return Object.keys(document);
+  if (UPLINK.get(observed.packet.topic)?.devices === 'keys') return Object.keys(document);
   return typeof document.device === 'string' ? [document.device] : [];
 }
 
@@ -102,8 +94,8 @@ function payloadShapes(mode: CertifyMode): MqttDeviceCheck {
     const judged = gatewayPublishes(input.packets);
     const violations = judged.flatMap((observed) => {
       const { topic } = observed.packet;
-      if (mode === 'spec' || topic !== 'v1/gateway/attributes/request')
-        return schemaViolations(observed, SCHEMAS[topic]);
+      if (mode === 'spec' || topic !== GATEWAY_API.attributesRequest.topic)
+        return schemaViolations(observed, UPLINK.get(topic)?.schema ?? {});
       const wrong = schemaViolations(observed, gatewayAttributeRequestThingsboardSchema);
       if (
         wrong.length === 0 ||
@@ -124,7 +116,7 @@ function payloadShapes(mode: CertifyMode): MqttDeviceCheck {
 /** GW-CLI-03: the ts of gateway telemetry entries is unix milliseconds. */
 const milliseconds: MqttDeviceCheck = (input) =>
   millisecondsOutcome(
-    gatewayPublishes(input.packets, 'v1/gateway/telemetry'),
+    gatewayPublishes(input.packets, GATEWAY_API.telemetry.topic),
     (payload) =>
       Object.values(typeof payload === 'object' && payload !== null ? payload : {})
         .flatMap((value) => (Array.isArray(value) ? value : []))
@@ -141,13 +133,13 @@ const subscribedFirst: MqttDeviceCheck = (input) =>
   subscribedOutcome(
     input.packets,
     [
-      ...gatewayPublishes(input.packets, 'v1/gateway/attributes/request').map((observed) => ({
+      ...gatewayPublishes(input.packets, GATEWAY_API.attributesRequest.topic).map((observed) => ({
         observed,
-        topic: 'v1/gateway/attributes/response',
+        topic: GATEWAY_API.attributesResponse.topic,
       })),
-      ...gatewayPublishes(input.packets, 'v1/gateway/rpc').map((observed) => ({
+      ...gatewayPublishes(input.packets, GATEWAY_API.rpc.topic).map((observed) => ({
         observed,
-        topic: 'v1/gateway/rpc',
+        topic: GATEWAY_API.rpc.topic,
       })),
     ],
     'the client sent no attribute request and no RPC reply',
@@ -155,7 +147,7 @@ const subscribedFirst: MqttDeviceCheck = (input) =>
 
 /** GW-CLI-04: an attribute request's id is not one an earlier request of the connection used. */
 const requestIds: MqttDeviceCheck = (input) => {
-  const judged = gatewayPublishes(input.packets, 'v1/gateway/attributes/request');
+  const judged = gatewayPublishes(input.packets, GATEWAY_API.attributesRequest.topic);
   const used = new Map<number, Set<unknown>>();
   const violations = judged.flatMap((observed): Violation<ObservedPacket>[] => {
     const id = body(observed)?.id;
@@ -178,7 +170,7 @@ const requestIds: MqttDeviceCheck = (input) => {
 /** The RPC requests the reference published on v1/gateway/rpc: { device, data: { id, method } }. */
 function deliveredRpcs(input: Parameters<MqttDeviceCheck>[0]) {
   return delivered(input.packets).flatMap((observed) => {
-    if (observed.packet.topic !== 'v1/gateway/rpc') return [];
+    if (observed.packet.topic !== GATEWAY_API.rpc.topic) return [];
     const parsed = parseJson(payloadOf(observed.packet));
     const request = (parsed.ok ? parsed.value : undefined) as
       | { device?: unknown; data?: { id?: unknown; method?: unknown } }
@@ -209,7 +201,7 @@ function isReplyTo(reply: Publish, request: ReturnType<typeof deliveredRpcs>[num
 /** GW-RPC-03: a reply carries the device and id of a request delivered to its connection before it. */
 const replyId: MqttDeviceCheck = (input) => {
   const requests = deliveredRpcs(input);
-  const replies = gatewayPublishes(input.packets, 'v1/gateway/rpc');
+  const replies = gatewayPublishes(input.packets, GATEWAY_API.rpc.topic);
   const violations = replies
     .filter((reply) => !requests.some((request) => isReplyTo(reply, request)))
     .map((reply) => ({
@@ -221,16 +213,8 @@ const replyId: MqttDeviceCheck = (input) => {
 
 /** GW-CLI-05: the reply to a delivered two-way RPC of the certification comes before its timeout. */
 const replyInTime: MqttDeviceCheck = (input) => {
-  const replies = gatewayPublishes(input.packets, 'v1/gateway/rpc');
-  const requests = deliveredRpcs(input).map((request) => {
-    const reply = replies.find((candidate) => isReplyTo(candidate, request));
-    return {
-      id: request.id,
-      method: request.method,
-      delivery: request.observed as ObservedPacket,
-      ...(reply ? { reply: { item: reply as ObservedPacket, at: reply.at } } : {}),
-    };
-  });
+  const replies = gatewayPublishes(input.packets, GATEWAY_API.rpc.topic);
+  const requests = answeredRpcs(deliveredRpcs(input), replies, isReplyTo);
   return repliedInTime(requests, input.rpcs, replies.length > 0);
 };
 
@@ -243,11 +227,11 @@ const claimConnected: MqttDeviceCheck = (input) => {
     const own = connected.get(observed.connection) ?? new Set<string>();
     connected.set(observed.connection, own);
     const devices = devicesOf(observed);
-    if (observed.packet.topic === 'v1/gateway/connect')
+    if (observed.packet.topic === GATEWAY_API.connect.topic)
       for (const device of devices) own.add(device);
-    if (observed.packet.topic === 'v1/gateway/disconnect')
+    if (observed.packet.topic === GATEWAY_API.disconnect.topic)
       for (const device of devices) own.delete(device);
-    if (observed.packet.topic !== 'v1/gateway/claim') continue;
+    if (observed.packet.topic !== GATEWAY_API.claim.topic) continue;
     judged.push(observed);
     const strangers = devices.filter((device) => !own.has(device));
     if (strangers.length)
@@ -267,7 +251,7 @@ const waitedForConnect: MqttDeviceCheck = (input) => {
   const judged: ObservedPacket[] = [];
   const violations: Violation<ObservedPacket>[] = [];
   const publishes = gatewayPublishes(input.packets);
-  for (const connect of gatewayPublishes(input.packets, 'v1/gateway/connect')) {
+  for (const connect of gatewayPublishes(input.packets, GATEWAY_API.connect.topic)) {
     if (connect.packet.qos !== 1) continue;
     const [device] = devicesOf(connect);
     if (device === undefined) continue;
@@ -283,7 +267,7 @@ const waitedForConnect: MqttDeviceCheck = (input) => {
     const early = publishes.find(
       (observed) =>
         observed !== connect &&
-        observed.packet.topic !== 'v1/gateway/rpc' &&
+        observed.packet.topic !== GATEWAY_API.rpc.topic &&
         observed.connection === connect.connection &&
         observed.at >= connect.at &&
         (acked === undefined || input.packets.indexOf(observed) < input.packets.indexOf(acked)) &&
@@ -343,7 +327,7 @@ const AS_DEVICE: ReadonlyArray<[string, MqttDeviceCheck]> = [
       [
         ...DEVICE_API_TOPICS,
         // the uplink gateway topics are plain words and slashes: no character to escape
-        ...Object.keys(SCHEMAS).map((topic) => new RegExp(`^${topic}$`)),
+        ...[...UPLINK.keys()].map((topic) => new RegExp(`^${topic}$`)),
       ],
       'the MQTT device API or the MQTT gateway API',
     ),

@@ -8,7 +8,7 @@
  */
 import { clientAttributesSchema, telemetrySchema } from '../../schemas';
 import { validate } from '../../schemas/validate';
-import type { ObservedExchange } from '../../simulators/platform/traffic';
+import type { ObservedExchange } from '../../simulators/platform';
 import {
   type CheckOutcome as ClientCheckOutcome,
   type ClientCheck,

@@ -3,8 +3,9 @@
  * and a request that expects an answer following a subscription to the answer's topic on its connection.
  */
 import { validate } from '../../schemas/validate';
-import { topicMatches } from '../../simulators/platform/mqtt/topic-filter';
+import { topicMatches } from '../../lib/mqtt/topic-filter';
 import {
+  type AnsweredRpc,
   type CheckOutcome,
   type Violation,
   notMilliseconds,
@@ -15,6 +16,30 @@ import {
 import { type ObservedPacket, filtersBefore, payloadOf, type sent } from './mqtt-packets';
 
 export type Publish = ReturnType<typeof sent<'publish'>>[number];
+
+/** An RPC request delivered to the client: its id and method, and the packet that carried it. */
+export interface DeliveredRpc {
+  id: number | string;
+  method: string;
+  observed: ObservedPacket;
+}
+
+/** Each delivered RPC request with the first of the replies that `answers` it (what repliedInTime judges). */
+export function answeredRpcs<Request extends DeliveredRpc>(
+  requests: readonly Request[],
+  replies: readonly Publish[],
+  answers: (reply: Publish, request: Request) => boolean,
+): AnsweredRpc<ObservedPacket>[] {
+  return requests.map((request) => {
+    const reply = replies.find((candidate) => answers(candidate, request));
+    return {
+      id: request.id,
+      method: request.method,
+      delivery: request.observed,
+      ...(reply ? { reply: { item: reply as ObservedPacket, at: reply.at } } : {}),
+    };
+  });
+}
 
 /** The publish's payload against a schema: no violation, or one saying what is wrong. */
 export function schemaViolations(observed: Publish, schema: object): Violation<ObservedPacket>[] {

@@ -18,6 +18,7 @@ import {
 } from './client-checks';
 import {
   type Publish,
+  answeredRpcs,
   millisecondsOutcome,
   schemaViolations,
   subscribedOutcome,
@@ -256,19 +257,13 @@ const replyId: MqttDeviceCheck = (input) => {
  */
 const replyInTime: MqttDeviceCheck = (input) => {
   const replies = published(input, RPC_RESPONSE);
-  const requests = deliveredRpcs(input).map((request) => {
-    const reply = replies.find(
-      (candidate) =>
-        candidate.packet.topic === `v1/devices/me/rpc/response/${request.id}` &&
-        candidate.connection === request.observed.connection,
-    );
-    return {
-      id: request.id,
-      method: request.method,
-      delivery: request.observed as ObservedPacket,
-      ...(reply ? { reply: { item: reply as ObservedPacket, at: reply.at } } : {}),
-    };
-  });
+  const requests = answeredRpcs(
+    deliveredRpcs(input),
+    replies,
+    (reply, request) =>
+      reply.packet.topic === `v1/devices/me/rpc/response/${request.id}` &&
+      reply.connection === request.observed.connection,
+  );
   return repliedInTime(requests, input.rpcs, replies.length > 0);
 };
 

@@ -5,7 +5,7 @@
  */
 import type { Packet } from 'mqtt-packet';
 import type { MqttExchange } from '../report/exchanges';
-import { topicMatches } from '../../simulators/platform/mqtt/topic-filter';
+import { topicMatches } from '../../lib/mqtt/topic-filter';
 import { cut } from './device-verdicts';
 import type { Evidence } from './device-verdicts';
 

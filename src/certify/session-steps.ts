@@ -3,7 +3,7 @@
  * how it walks its steps: each step is announced, waits (bounded) for the client or the platform to act, and ends with
  * an outcome that is kept, so a requirement left NOT TESTED can say which step did not happen and why.
  */
-import type { ObservedExchange } from '../../simulators/platform/traffic';
+import type { ObservedExchange } from '../../simulators/platform';
 import type { SentRpc } from './http-device-checks';
 
 export type StepState = 'started' | 'waiting-for-operator' | 'done';

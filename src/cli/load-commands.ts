@@ -1,22 +1,14 @@
 /**
- * The `iotc load` commands: one registration per profile, each with the options every profile has (target,
- * thresholds, reports) and its own, mapped onto the profile's options (validated by the contract against the
- * profile's schema). The profiles are loaded only when their command runs.
+ * The `iotc load` commands: one per load profile, each with the options every profile has (target, thresholds,
+ * reports, shards) and its own, derived from the profile's options schema (schemas/load-*.ts, listed in
+ * LOAD_OPTIONS_SCHEMAS): the flag, its help (the option's description), its default (the schema's `default`) and
+ * how its value is read (the option's type, enum and range). A new profile adds no line here. The profiles are
+ * loaded only when their command runs.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { LOAD_OPTIONS_SCHEMAS, type LoadOptionSchema, type LoadOptionsSchema } from '../../schemas';
 import type { CommonLoadOptions } from './load-run';
-import { duration, mqttVersion, positiveInteger, positiveNumber, qos } from './option-parsers';
-
-function holdSeconds(value: string): number {
-  return value.trim() === '0' ? 0 : duration(value);
-}
-
-function share(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1)
-    throw new InvalidArgumentError('expected a share from 0 to 1');
-  return parsed;
-}
+import { mqttVersion, positiveInteger } from './option-parsers';
 
 /** A load profile's command with the options every profile has. */
 function loadCommand(load: Command, name: string, description: string): Command {
@@ -62,198 +54,13 @@ function loadCommand(load: Command, name: string, description: string): Command 
     );
 }
 
-/** The readback sample of the profiles that read back what they sent. */
-function sampleOption(): Option {
-  return new Option(
-    '--sample <n>',
-    'read back at most this many devices, spread over the fleet (default: all up to 1000)',
-  ).argParser(positiveInteger);
-}
-
 function run(): typeof import('./load-run') {
   return require('./load-run') as typeof import('./load-run');
 }
 
 export function registerLoadCommands(program: Command): void {
   const load = program.command('load').description('load profiles against a target');
-
-  loadCommand(
-    load,
-    'report-rate-limit',
-    'find the analytics report limiter (pool size, queue capacity) with rising concurrency; fail when it differs from the profile',
-  )
-    .option(
-      '--max-concurrency <n>',
-      'highest concurrency tried (default: declared pool + queue + 3)',
-      positiveInteger,
-    )
-    .action(async (options: CommonLoadOptions & { maxConcurrency?: number }) => {
-      const { reportRateLimitProfile } =
-        require('../../load/report-rate-limit') as typeof import('../../load/report-rate-limit');
-      process.exitCode = await run().runLoadCommand(
-        reportRateLimitProfile,
-        options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency },
-        options,
-      );
-    });
-
-  loadCommand(
-    load,
-    'mqtt-gateway',
-    'G gateways x D devices publish telemetry over MQTT for a bounded time; sent, acknowledged, stored, lost, duplicated, latency',
-  )
-    .option(
-      '--mqtt-url <url>',
-      'a bare MQTT target instead of a profile (no admin API: nothing is created, stored counts are not measured)',
-    )
-    .option(
-      '--gateway-token-env <VAR>',
-      'with --mqtt-url: environment variable holding the gateway access tokens, comma-separated, one per gateway',
-    )
-    .option('-g, --gateways <n>', 'gateways', positiveInteger, 10)
-    .option('-d, --devices <n>', 'devices per gateway', positiveInteger, 10)
-    .option('--rate <n>', 'messages per second per gateway', positiveNumber, 100)
-    .option(
-      '--total-rate <n>',
-      'messages per second for the whole fleet (instead of --rate)',
-      positiveNumber,
-    )
-    .option('--qos <0|1>', 'QoS of the telemetry publishes', qos, 1 as const)
-    .option('--mqtt-version <3.1.1|5>', 'MQTT protocol version', mqttVersion, 5 as const)
-    .option('--duration <s>', 'seconds of publishing (at most 3600)', duration, 10)
-    .option('--payload-bytes <n>', 'pad each telemetry message to this many bytes', positiveInteger)
-    .option('--window <n>', 'unanswered publishes a gateway keeps at most', positiveInteger, 1000)
-    .addOption(sampleOption())
-    .action(
-      async (
-        options: CommonLoadOptions & {
-          mqttUrl?: string;
-          gatewayTokenEnv?: string;
-          gateways: number;
-          devices: number;
-          rate: number;
-          totalRate?: number;
-          qos: 0 | 1;
-          mqttVersion: 4 | 5;
-          duration: number;
-          payloadBytes?: number;
-          window: number;
-          sample?: number;
-        },
-      ) => {
-        const { mqttGatewayProfile } =
-          require('../../load/mqtt-gateway') as typeof import('../../load/mqtt-gateway');
-        process.exitCode = await run().runLoadCommand(
-          mqttGatewayProfile,
-          withoutUndefined({
-            gateways: options.gateways,
-            devicesPerGateway: options.devices,
-            rate: options.totalRate ?? options.rate,
-            rateOf: options.totalRate ? 'total' : 'gateway',
-            qos: options.qos,
-            protocolVersion: options.mqttVersion,
-            durationS: options.duration,
-            payloadBytes: options.payloadBytes,
-            window: options.window,
-            sampleDevices: options.sample,
-            mqttUrl: options.mqttUrl,
-            gatewayTokenEnv: options.gatewayTokenEnv,
-          }),
-          options,
-        );
-      },
-    );
-
-  loadCommand(
-    load,
-    'http-telemetry',
-    'N devices post telemetry over the HTTP device API at a rate for a bounded time; every answer counted by status, stored/lost/duplicated read back; thresholds decide the exit code',
-  )
-    .option('-n, --devices <n>', 'devices created for the run', positiveInteger, 10)
-    .option('--rate <n>', 'telemetry requests per second for the whole fleet', positiveNumber, 100)
-    .option('--duration <s>', 'seconds of posting (at most 3600)', duration, 10)
-    .option(
-      '--concurrency <n>',
-      'requests unanswered at most at once (default 64)',
-      positiveInteger,
-    )
-    .addOption(sampleOption())
-    .action(
-      async (
-        options: CommonLoadOptions & {
-          devices: number;
-          rate: number;
-          duration: number;
-          concurrency?: number;
-          sample?: number;
-        },
-      ) => {
-        const { httpTelemetryProfile } =
-          require('../../load/http-telemetry') as typeof import('../../load/http-telemetry');
-        process.exitCode = await run().runLoadCommand(
-          httpTelemetryProfile,
-          withoutUndefined({
-            devices: options.devices,
-            rate: options.rate,
-            durationS: options.duration,
-            concurrency: options.concurrency,
-            sampleDevices: options.sample,
-          }),
-          options,
-        );
-      },
-    );
-
-  loadCommand(
-    load,
-    'mqtt-connect',
-    'a connection storm: N MQTT connections, one device each, CONNECT at a rate; CONNACK latency, refusals by code, dropped connections',
-  )
-    .option('-n, --connections <n>', 'connections (and devices created)', positiveInteger, 100)
-    .option('--rate <n>', 'CONNECTs per second', positiveNumber, 50)
-    .option('--mqtt-version <3.1.1|5>', 'MQTT protocol version', mqttVersion, 5 as const)
-    .option(
-      '--invalid-share <0..1>',
-      'share of connections with a token no device has (each must be refused)',
-      share,
-    )
-    .option(
-      '--hold <s>',
-      'seconds connections stay open after the last CONNACK (default 1; 0 closes them at once)',
-      holdSeconds,
-    )
-    .option(
-      '--pending <n>',
-      'CONNECTs awaiting their CONNACK at most at once (default 1000)',
-      positiveInteger,
-    )
-    .action(
-      async (
-        options: CommonLoadOptions & {
-          connections: number;
-          rate: number;
-          mqttVersion: 4 | 5;
-          invalidShare?: number;
-          hold?: number;
-          pending?: number;
-        },
-      ) => {
-        const { mqttConnectProfile } =
-          require('../../load/mqtt-connect') as typeof import('../../load/mqtt-connect');
-        process.exitCode = await run().runLoadCommand(
-          mqttConnectProfile,
-          withoutUndefined({
-            connections: options.connections,
-            rate: options.rate,
-            protocolVersion: options.mqttVersion,
-            invalidShare: options.invalidShare,
-            holdS: options.hold,
-            pending: options.pending,
-          }),
-          options,
-        );
-      },
-    );
+  for (const schema of LOAD_OPTIONS_SCHEMAS) registerProfileCommand(load, schema);
 
   load
     .command('merge')
@@ -268,7 +75,106 @@ export function registerLoadCommands(program: Command): void {
     });
 }
 
-/** The profile's options without the members the command line left out (the schemas refuse undefined members). */
-function withoutUndefined(options: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+/** `iotc load <profile>`: the common options, then one flag per option of the schema (and its alias flags). */
+function registerProfileCommand(load: Command, schema: LoadOptionsSchema): void {
+  const command = loadCommand(load, schema.cli.command, schema.cli.description);
+  const flags = Object.entries(schema.properties).filter(([, option]) => !option.cli?.hidden);
+  for (const [name, option] of flags) {
+    command.addOption(flagOf(name, option));
+    const alias = option.cli?.alias;
+    if (alias)
+      command.addOption(new Option(alias.flag, alias.description).argParser(parserOf(option)));
+  }
+  command.action(async (given: CommonLoadOptions & Record<string, unknown>) => {
+    const options: Record<string, unknown> = {};
+    for (const [name, option] of flags) {
+      const value = given[attributeOf(flagText(name, option))];
+      if (value !== undefined) options[name] = value;
+    }
+    // an alias flag wins over its option's own flag (--total-rate over --rate), as it always did
+    for (const [name, option] of flags) {
+      const alias = option.cli?.alias;
+      const value = alias && given[attributeOf(alias.flag)];
+      if (alias && value !== undefined) Object.assign(options, { [name]: value }, alias.sets);
+    }
+    const profile = profileOf(schema);
+    process.exitCode = await run().runLoadCommand(profile, options, given);
+  });
+}
+
+/** The profile whose options `schema` declares: load/<command>.ts exports it. */
+function profileOf(schema: LoadOptionsSchema): import('../../load/contract').LoadProfile<unknown> {
+  const { loadProfileNamed } =
+    require('../../load/profiles') as typeof import('../../load/profiles');
+  const profile = loadProfileNamed(schema.cli.command);
+  if (!profile) throw new Error(`load/${schema.cli.command}.ts exports no profile of that name`);
+  return profile;
+}
+
+function flagText(name: string, option: LoadOptionSchema): string {
+  if (option.cli?.flag) return option.cli.flag;
+  const kebab = name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  const value = option.enum ? option.enum.join('|') : option.type === 'string' ? 'value' : 'n';
+  return `--${kebab} <${value}>`;
+}
+
+/** commander's attribute for a flag: `--total-rate <n>` -> totalRate. */
+function attributeOf(flags: string): string {
+  const long = /--([\w-]+)/.exec(flags)?.[1] ?? '';
+  return long.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
+}
+
+function flagOf(name: string, option: LoadOptionSchema): Option {
+  const flags = flagText(name, option);
+  const flag = new Option(flags, helpOf(option.description)).argParser(parserOf(option));
+  return option.default === undefined ? flag : flag.default(option.default);
+}
+
+/** The description as the CLI words help: no capital (but for an acronym: MQTT, QoS), no full stop. */
+function helpOf(description: string): string {
+  const help = description.replace(/\.$/, '');
+  const rest = /^\S+/.exec(help)?.[0].slice(1) ?? '';
+  return rest === rest.toLowerCase() ? help.charAt(0).toLowerCase() + help.slice(1) : help;
+}
+
+/** Reads a flag's value as the option's type, refusing (commander's usage error) what the schema would refuse. */
+function parserOf(option: LoadOptionSchema): (value: string) => unknown {
+  if (option.cli?.parse === 'mqttVersion') return mqttVersion;
+  const values = option.enum;
+  if (values)
+    return (value) => {
+      const found = values.find((allowed) => String(allowed) === value.trim());
+      if (found === undefined)
+        throw new InvalidArgumentError(`expected one of ${values.join(', ')}`);
+      return found;
+    };
+  if (option.type === 'integer' || option.type === 'number')
+    return (value) => {
+      const parsed = Number(value.trim() === '' ? Number.NaN : value);
+      if (!Number.isFinite(parsed) || (option.type === 'integer' && !Number.isInteger(parsed)))
+        throw new InvalidArgumentError(`expected ${rangeOf(option)}`);
+      const low = option.exclusiveMinimum;
+      if (
+        (low !== undefined && parsed <= low) ||
+        (option.minimum !== undefined && parsed < option.minimum) ||
+        (option.maximum !== undefined && parsed > option.maximum)
+      )
+        throw new InvalidArgumentError(`expected ${rangeOf(option)}`);
+      return parsed;
+    };
+  return (value) => value;
+}
+
+/** "an integer from 1 to 100000", "a number above 0 and at most 3600". */
+function rangeOf(option: LoadOptionSchema): string {
+  const kind = option.type === 'integer' ? 'an integer' : 'a number';
+  const { minimum, exclusiveMinimum, maximum } = option;
+  if (minimum !== undefined && maximum !== undefined)
+    return `${kind} from ${minimum} to ${maximum}`;
+  const bounds = [
+    minimum !== undefined ? `at least ${minimum}` : '',
+    exclusiveMinimum !== undefined ? `above ${exclusiveMinimum}` : '',
+    maximum !== undefined ? `at most ${maximum}` : '',
+  ].filter(Boolean);
+  return bounds.length ? `${kind} ${bounds.join(' and ')}` : kind;
 }

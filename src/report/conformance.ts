@@ -97,7 +97,7 @@ export interface ConformanceReport {
 }
 
 /** The reason's opening on every requirement of a run that could not reach or log in to its target. */
-export const COULD_NOT_TEST = 'could not test';
+const COULD_NOT_TEST = 'could not test';
 
 export interface TwinRunFacts {
   asynchronous: true;
@@ -105,7 +105,7 @@ export interface TwinRunFacts {
   workers: number;
 }
 
-export const VERDICTS: readonly Verdict[] = REQUIREMENT_VERDICTS;
+const VERDICTS: readonly Verdict[] = REQUIREMENT_VERDICTS;
 
 export function summarize(requirements: readonly RequirementResult[]): InterfaceSummary[] {
   return INTERFACES.map((name) => {

@@ -62,7 +62,7 @@ export class Redactor {
 }
 
 /** Shortest value blanked by value whatever it is made of. */
-export const STRONG_SECRET_LENGTH = 12;
+const STRONG_SECRET_LENGTH = 12;
 
 /**
  * Whether a value is told apart from prose well enough to be blanked wherever it stands: 12 characters or more, or

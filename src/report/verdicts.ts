@@ -130,7 +130,7 @@ function thrownMessage(result: messages.TestStepResult): string {
 }
 
 /** Whether a failed step's error says the harness could not decide (steps/support/timing.ts Inconclusive). */
-export function isInconclusive(result: messages.TestStepResult): boolean {
+function isInconclusive(result: messages.TestStepResult): boolean {
   return thrownMessage(result).startsWith(INCONCLUSIVE_PREFIX);
 }
 
@@ -422,7 +422,7 @@ function inconclusive(
 }
 
 /** The first line of an INCONCLUSIVE error, from its `INCONCLUSIVE:` on. */
-export function inconclusiveCause(error: string | undefined): string {
+function inconclusiveCause(error: string | undefined): string {
   const line = (error ?? '').split('\n')[0];
   const at = line.indexOf(INCONCLUSIVE_PREFIX);
   return at < 0 ? line || 'no reason recorded' : line.slice(at + INCONCLUSIVE_PREFIX.length).trim();

@@ -181,7 +181,7 @@ function readProfile(nameOrPath: string, env: NodeJS.ProcessEnv = process.env): 
  * IOTC_HTTPS_URL, IOTC_MQTTS_URL, IOTC_CA_FILE, IOTC_CUSTOMER_USER/_PASSWORD, IOTC_SYSADMIN_USER/_PASSWORD,
  * IOTC_CAPABILITIES (comma-separated), IOTC_CLAIM_DURATION_MS.
  */
-export function urlProfile(url: string, env: NodeJS.ProcessEnv = process.env): unknown {
+function urlProfile(url: string, env: NodeJS.ProcessEnv = process.env): unknown {
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -13,7 +13,7 @@ export class TargetBusyError extends IotcError {
   readonly code = 'IOTC_TARGET_BUSY';
 }
 
-export function lockPath(journalPath: string): string {
+function lockPath(journalPath: string): string {
   return `${journalPath}.lock`;
 }
 
@@ -47,7 +47,7 @@ export function takeRunLock(journalPath: string, targetName: string): void {
   process.once('exit', () => releaseRunLock(journalPath));
 }
 
-export function releaseRunLock(journalPath: string): void {
+function releaseRunLock(journalPath: string): void {
   try {
     if (readFileSync(lockPath(journalPath), 'utf8') === String(process.pid))
       rmSync(lockPath(journalPath), { force: true });

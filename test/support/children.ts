@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 export const ROOT = join(__dirname, '..', '..');
-export const IOTC = join(ROOT, 'bin', 'iotc.js');
+const IOTC = join(ROOT, 'bin', 'iotc.js');
 
 const alive = new Set<ChildProcess>();
 process.on('exit', () => {

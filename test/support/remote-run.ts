@@ -10,7 +10,7 @@ import { exitOf, spawnIotc, startSimulate, stop, type SimulateInfo } from './chi
 import { FaultProxies, type FaultOptions, type FaultProxyStats } from './fault-proxy';
 
 /** The capabilities `iotc simulate` serves that a run through a proxy may use (robustness abuses on purpose). */
-export const SIMULATE_PROFILE_CAPABILITIES = [
+const SIMULATE_PROFILE_CAPABILITIES = [
   'mqtt5',
   'tenant-limits',
   'provisioning',

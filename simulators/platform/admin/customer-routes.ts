@@ -10,10 +10,10 @@ import type { AdminRoute } from './route';
 /** When the platform started: the customer's createdTime (it exists from the start, as the demo data). */
 const STARTED = Date.now();
 
-export const DEMO_CUSTOMER_TITLE = 'Customer A';
+const DEMO_CUSTOMER_TITLE = 'Customer A';
 
 /** ThingsBoard's Customer JSON (the fields of Customer and ContactBased, as GET /api/customers answers them). */
-export function customerView(core: PlatformCore) {
+function customerView(core: PlatformCore) {
   return {
     id: { entityType: 'CUSTOMER', id: core.customerId },
     createdTime: STARTED,

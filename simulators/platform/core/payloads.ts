@@ -18,10 +18,17 @@ import { validate } from '../../../schemas/validate';
 import { BadRequestError } from './errors';
 import { faultActive } from '../../../faults';
 
+/** The deepest JSON nesting the platform parses: the mode's limit, none under the planted fault ROB-NEST-01. */
+function nestingLimit(quirks: Quirks): number {
+  return faultActive('ROB-NEST-01:no-depth-limit')
+    ? Number.POSITIVE_INFINITY
+    : quirks.jsonMaxNestingDepth;
+}
+
 export function parseJson(text: string, what: string, quirks: Quirks = NO_QUIRKS): unknown {
   try {
     // before anything is parsed, so before anything can be stored
-    checkJsonDepth(text, quirks.jsonMaxNestingDepth);
+    checkJsonDepth(text, nestingLimit(quirks));
     return JSON.parse(text);
   } catch (error) {
     throw new BadRequestError(`Invalid ${what}: malformed JSON (${(error as Error).message})`);
@@ -47,7 +54,7 @@ export function parseValid<const Schema extends JSONSchema & object, Document = 
   const check = validate(schema, plain);
   if (!check.ok) throw new BadRequestError(`Invalid ${what}: ${check.errors.join('; ')}`);
   try {
-    const document = parseLossless(text);
+    const document = parseLossless(text, nestingLimit(quirks));
     if (dropNullValues) for (const object of kvObjects(document)) dropNulls(object);
     // the one cast: ajv checked the plain reading of this text against the schema just above
     return document as Lossless<Document>;
@@ -133,7 +140,7 @@ function faultyValue(typed: TypedValue): TypedValue {
  * ThingsBoard's reading of a decimal number (JsonConverter.buildNumericKeyValueProto): a BigDecimal whose scale is
  * above 16 becomes a STRING of its plain text (BigDecimal.toPlainString); undefined when the scale is 16 or less.
  */
-export function plainDecimalOfBigScale(lexeme: string): string | undefined {
+function plainDecimalOfBigScale(lexeme: string): string | undefined {
   const match = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(lexeme);
   if (!match) return undefined;
   const [, sign, whole, fraction = '', exponent = '0'] = match;

@@ -55,7 +55,7 @@ export type EffectErrorListener = (error: unknown, kind: AsyncKind) => void;
  * subscribed session up to ~2 s after the REST save answered; session and subscription registration, claim
  * registration and save application take a few hundred milliseconds under load.
  */
-export const THINGSBOARD_DELAYS_MS: Readonly<Record<AsyncKind, DelayBounds>> = {
+const THINGSBOARD_DELAYS_MS: Readonly<Record<AsyncKind, DelayBounds>> = {
   subscription: { minMs: 0, maxMs: 300 },
   gatewaySession: { minMs: 0, maxMs: 300 },
   gatewayRemoval: { minMs: 0, maxMs: 300 },

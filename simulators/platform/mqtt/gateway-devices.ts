@@ -6,6 +6,7 @@
  */
 import { faultActive } from '../../../faults';
 import { stringifyLossless } from '../../../lib/kv/values';
+import { GATEWAY_API } from '../../../schemas/gateway';
 import { QuotaExceededError } from '../core/errors';
 import type { Device } from '../core/model';
 import type { SharedAttributesChange } from '../core/event-hub';
@@ -13,8 +14,8 @@ import { sharedChangeDocument } from '../core/render';
 import { PublishFailure, REASON } from './reason-codes';
 import type { PlatformCore } from '../core/platform-core';
 
-const GATEWAY_ATTRIBUTES_TOPIC = 'v1/gateway/attributes';
-const GATEWAY_RPC_TOPIC = 'v1/gateway/rpc';
+const GATEWAY_ATTRIBUTES_TOPIC = GATEWAY_API.attributes.topic;
+const GATEWAY_RPC_TOPIC = GATEWAY_API.rpc.topic;
 
 interface ConnectedDevice {
   device: Device;

@@ -1,5 +1,6 @@
 /**
- * The ten gateway topics (docs/reference/interfaces.md "MQTT gateway API"), uplink side. A payload is validated whole against
+ * The gateway topics (docs/reference/interfaces.md "MQTT gateway API", the table GATEWAY_API of schemas/gateway.ts),
+ * uplink side. A payload is validated whole against
  * its schema (schemas/gateway.ts) before anything is stored, so a malformed message stores nothing (PUBACK 0x99).
  * Data for a device that is not connected connects it first, with the profile `default` (docs/reference/platform-facts.md §4.5).
  *
@@ -13,6 +14,8 @@
  */
 import { stringifyLossless, type TypedValue } from '../../../lib/kv/values';
 import {
+  GATEWAY_API,
+  type GatewayUplinkRole,
   gatewayAttributeRequestSchema,
   gatewayAttributesSchema,
   gatewayClaimSchema,
@@ -21,6 +24,7 @@ import {
   gatewayRpcReplySchema,
   gatewayTelemetrySchema,
   gatewayTelemetryThingsboardSchema,
+  gatewayTopicRules,
 } from '../../../schemas';
 import { faultActive } from '../../../faults';
 import { BadRequestError } from '../core/errors';
@@ -31,7 +35,7 @@ import type { GatewayDevices } from './gateway-devices';
 import { PublishFailure, PublishUnanswered, REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
-const GATEWAY_ATTRIBUTES_RESPONSE_TOPIC = 'v1/gateway/attributes/response';
+const GATEWAY_ATTRIBUTES_RESPONSE_TOPIC = GATEWAY_API.attributesResponse.topic;
 
 type Handler = (session: MqttSession, devices: GatewayDevices, text: string) => void;
 
@@ -52,8 +56,9 @@ function scalarDeviceAsText(text: string): string {
   return JSON.stringify({ ...document, device: String(device) });
 }
 
-const HANDLERS: Record<string, Handler> = {
-  'v1/gateway/connect': (session, devices, text) => {
+/** The handler of each topic a gateway publishes on, by its role in the gateway API's table (schemas/gateway.ts). */
+const HANDLERS: Record<GatewayUplinkRole, Handler> = {
+  connect: (session, devices, text) => {
     const { device, type } = parseValid(text, gatewayConnectSchema, 'gateway connect');
     const { core } = session.context;
     const existing = core.deviceNamed(device);
@@ -78,7 +83,7 @@ const HANDLERS: Record<string, Handler> = {
       devices.disconnect(device);
   },
 
-  'v1/gateway/disconnect': (session, devices, text) => {
+  disconnect: (session, devices, text) => {
     if (faultActive('GW-DISC-01:disconnect-refused'))
       throw new BadRequestError('Invalid gateway disconnect: refused');
     const { device } = parseValid(
@@ -95,7 +100,7 @@ const HANDLERS: Record<string, Handler> = {
     devices.disconnect(device);
   },
 
-  'v1/gateway/telemetry': (session, devices, text) => {
+  telemetry: (session, devices, text) => {
     const { quirks } = session.context;
     // ThingsBoard reads each element as device-API telemetry: without both ts and values it is the key-value object
     const thingsboard = quirks.gatewayEntryWithoutTsIsKeyValues;
@@ -151,7 +156,7 @@ const HANDLERS: Record<string, Handler> = {
       throw new PublishUnanswered('a device of the telemetry publish has no entry');
   },
 
-  'v1/gateway/attributes': (session, devices, text) => {
+  attributes: (session, devices, text) => {
     const { quirks } = session.context;
     const document = parseValid(
       text,
@@ -181,7 +186,7 @@ const HANDLERS: Record<string, Handler> = {
     }
   },
 
-  'v1/gateway/attributes/request': (session, devices, text) => {
+  attributesRequest: (session, devices, text) => {
     const request = parseValid(text, gatewayAttributeRequestSchema, 'gateway attribute request');
     if (
       typeof request.client !== 'boolean' &&
@@ -236,7 +241,7 @@ const HANDLERS: Record<string, Handler> = {
     );
   },
 
-  'v1/gateway/rpc': (session, devices, text) => {
+  rpc: (session, devices, text) => {
     const reply = parseValid(text, gatewayRpcReplySchema, 'gateway RPC reply');
     const device = devices.connect(reply.device);
     let id = Number(String(reply.id));
@@ -246,7 +251,7 @@ const HANDLERS: Record<string, Handler> = {
     session.context.core.replyRpc(device, id, stringifyLossless(data));
   },
 
-  'v1/gateway/claim': (session, devices, text) => {
+  claim: (session, devices, text) => {
     const document = parseValid(text, gatewayClaimSchema, 'gateway claim');
     if (faultActive('GW-CLAIM-01:claim-ignored')) return;
     devices.reserveRoom(Object.keys(document)); // all or nothing, as telemetry
@@ -269,15 +274,21 @@ const HANDLERS: Record<string, Handler> = {
   },
 };
 
+const UPLINK_ROLES = new Map(
+  gatewayTopicRules()
+    .filter((rule) => rule.direction !== 'downlink')
+    .map((rule) => [rule.topic, rule.role as GatewayUplinkRole]),
+);
+
 export function handleGatewayPublish(
   session: MqttSession,
   devices: GatewayDevices,
   topic: string,
   payload: Buffer,
 ): void {
-  const handler = HANDLERS[topic];
-  if (!handler) throw PublishFailure.topicName(topic);
-  handler(session, devices, payload.toString('utf8'));
+  const role = UPLINK_ROLES.get(topic);
+  if (!role) throw PublishFailure.topicName(topic);
+  HANDLERS[role](session, devices, payload.toString('utf8'));
 }
 
 const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;

@@ -11,7 +11,7 @@ import type { Device } from '../core/model';
 import type { Quirks } from '../quirks';
 import type { ClientRpcHandler } from '../http/context';
 import { faultActive } from '../../../faults';
-import { topicMatches } from './topic-filter';
+import { topicMatches } from '../../../lib/mqtt/topic-filter';
 import type { GatewayDevices } from './gateway-devices';
 import type { TrafficListener } from '../traffic';
 
@@ -39,7 +39,7 @@ export interface MqttTransportContext {
  * The longest an answer held until the client is quiet waits: a client that never pauses (a stream of publishes)
  * gets it after this many quiet windows at most.
  */
-export const MAX_HOLD_QUIET_WINDOWS = 10;
+const MAX_HOLD_QUIET_WINDOWS = 10;
 
 /**
  * Default for maxPendingOutputBytes: 64 packets of the largest size. Past it the client is disconnected instead of

@@ -7,6 +7,7 @@
 import type { ISubscribePacket, IUnsubscribePacket } from 'mqtt-packet';
 import { faultActive } from '../../../faults';
 import { stringifyLossless } from '../../../lib/kv/values';
+import { gatewayTopicRules } from '../../../schemas/gateway';
 import { pickAttributes, sharedChangeDocument } from '../core/render';
 import { REASON, SUBACK_FAILURE_V3 } from './reason-codes';
 import { PROVISION_RESPONSE_TOPIC } from './provision-session';
@@ -20,9 +21,10 @@ const ALLOWED = new Set([
   'v1/devices/me/attributes/response/+',
   DEVICE_RPC_REQUESTS,
   'v1/devices/me/rpc/response/+',
-  'v1/gateway/attributes',
-  'v1/gateway/attributes/response',
-  'v1/gateway/rpc',
+  // the topics the platform publishes to a gateway (schemas/gateway.ts GATEWAY_API)
+  ...gatewayTopicRules()
+    .filter((rule) => rule.direction !== 'uplink')
+    .map((rule) => rule.topic),
   'v2/fw/response/+/chunk/+',
   'v2/fw/error',
   'v2/sw/response/+/chunk/+',

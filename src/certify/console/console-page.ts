@@ -5,7 +5,7 @@
  * Without script the page still works: it shows the state when loaded, and finish is a plain form post.
  */
 import { escapeHtml } from '../../../lib/html';
-import type { ObservedExchange } from '../../../simulators/platform/traffic';
+import type { ObservedExchange } from '../../../simulators/platform';
 import type { ConsoleState, StepView } from './console-state';
 
 const BODY_CHARS = 300;

@@ -4,7 +4,7 @@
  * the device requirements judged by the same checks as the reports (device-verdicts.ts) over the requests seen so far.
  */
 import type { Requirement } from '../../../schemas';
-import type { ObservedExchange } from '../../../simulators/platform/traffic';
+import type { ObservedExchange } from '../../../simulators/platform';
 import { HTTP_EVIDENCE, deviceVerdicts } from '../device-verdicts';
 import type { DeviceCheck, SentRpc } from '../http-device-checks';
 import type { SessionEvent, StepOutcome, StepPlan, StepState } from '../session-steps';
