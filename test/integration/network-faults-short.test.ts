@@ -7,6 +7,8 @@
  */
 import { test } from 'node:test';
 import { HARNESS_STARVED } from '../../steps/support/timing';
+import assert from 'node:assert/strict';
+import { credentialLeaks, reportTexts } from '../support/report-credentials';
 import {
   assertThroughLatency,
   assertThroughResets,
@@ -24,6 +26,11 @@ test('a feature of each interface through 200 ms each way: no FAIL, the round tr
   timeout: 600_000, // a hang guard only
 }, async () => {
   const result = await assertThroughLatency(FEATURES, HARNESS_STARVED);
+  // a remote run's evidence (device tokens, JWTs, API keys through a profile) shows no credential (issue 26 item 6)
+  assert.deepEqual(
+    credentialLeaks([...reportTexts(result.reportsDir), ['the console', result.output]]),
+    [],
+  );
   console.log(`short, 200 ms each way: ${Math.round(result.wallMs / 1000)} s`);
 });
 
