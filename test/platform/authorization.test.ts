@@ -287,6 +287,8 @@ async function requestFor(
     [`GET ${TELEMETRY}/values/timeseries/history`]: '?keys=k&startTs=0&endTs=1',
     [`DELETE ${TELEMETRY}/timeseries/delete`]: '?keys=k&deleteAllDataForKeys=true',
     'GET /api/customers': '?pageSize=10&page=0',
+    // ThingsBoard checks its required parameters before the caller (500 without): OtaPackageController.saveOtaPackageData
+    'POST /api/otaPackage/:packageId': '?checksumAlgorithm=SHA256',
   };
   filled += query[`${method} ${path}`] ?? '';
   const bodies: Record<string, unknown> = {
@@ -460,7 +462,11 @@ test('API keys: the tenant administrator cannot disable or delete the system adm
   assert.deepEqual(wrong, []);
   // what was refused did not happen: the system administrator's key still authenticates
   const survivor = await call(base, 'POST', '/api/apiKey', {
-    body: { userId: { id: userIds.SYS_ADMIN, entityType: 'USER' }, description: `${TAG}survivor` },
+    body: {
+      userId: { id: userIds.SYS_ADMIN, entityType: 'USER' },
+      description: `${TAG}survivor`,
+      enabled: true,
+    },
     jwt: jwts.SYS_ADMIN,
   });
   for (const path of [`/api/apiKey/${survivor.json.id.id}/enabled/false`]) {
