@@ -14,6 +14,7 @@ import {
   type ITestCaseHookParameter,
 } from '@cucumber/cucumber';
 import { loadProfile, openTarget, type Target } from '../src/target';
+import { onceMoreIfReset } from '../src/target/preflight';
 import { AdminApiError, AdminClient } from '../src/admin-client';
 import { createDeviceDispatcher } from '../simulators/device/http-device';
 import { newRunId, run, setRun } from './support/run';
@@ -37,6 +38,9 @@ import {
   NETWORK_HEADROOM_MS,
   measuredDelays,
   networkTimeouts,
+  NotEffective,
+  type TimingProfile,
+  untilEffective,
 } from './support/timing';
 import { type InterfaceRoundTrip, measureRoundTrips, mergeRoundTrips } from './support/network';
 import { canRunBeside } from './support/exclusive';
@@ -197,9 +201,14 @@ BeforeAll({ timeout: 60_000 }, async () => {
   let admin: AdminClient | undefined;
   let customer: AdminClient | undefined;
   try {
-    admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, sessionOptions);
-    customer = target.customerUser
-      ? await AdminClient.login(target.adminUrl, target.customerUser, sessionOptions)
+    admin = await onceMoreIfReset(() =>
+      AdminClient.login(target.adminUrl, target.tenantAdmin, sessionOptions),
+    );
+    const customerUser = target.customerUser;
+    customer = customerUser
+      ? await onceMoreIfReset(() =>
+          AdminClient.login(target.adminUrl, customerUser, sessionOptions),
+        )
       : undefined;
   } catch (error) {
     // nothing of the run may stay open, or the process would not end
@@ -343,7 +352,7 @@ After(
     let networkOnly = true;
     for (const { what, undo } of this.cleanups.reverse()) {
       try {
-        await undo();
+        await undoThroughNetwork(what, undo, this.run.target.timeouts);
       } catch (error) {
         if (error instanceof AdminApiError && error.status === 404) continue; // the scenario deleted it itself
         failures.push(`${what}: ${(error as Error).message}`);
@@ -372,6 +381,41 @@ function leftUndecided(message?: string, exceptionMessage?: string): boolean {
   return [NETWORK_FAILURE, STARVED].some(
     (opening) => text.startsWith(opening) || (message ?? '').includes(`: ${opening}`),
   );
+}
+
+/**
+ * Runs a cleanup's undo (a delete, a setting put back: each may be done twice); one the network broke (a reset, a
+ * refused connect) is tried again until it is done or eventuallyMs is spent (timing.ts untilEffective). An entity
+ * the network kept from being deleted would stay under a name the run's next scenarios use again (`unique`), and
+ * they would FAIL on "already exists" for the network's sake. A delete that was done before its answer was lost
+ * answers 404 to the next try, which the caller counts as done. Any other error ends the tries at once.
+ */
+async function undoThroughNetwork(
+  what: string,
+  undo: () => Promise<void>,
+  profile: TimingProfile,
+): Promise<void> {
+  let done = false;
+  let broken: unknown;
+  try {
+    await untilEffective(
+      `the cleanup of ${what}`,
+      'cleanup',
+      async () => {
+        try {
+          await undo();
+          done = true;
+        } catch (error) {
+          if (transportFailure(error) === undefined) throw error;
+          broken = error;
+        }
+      },
+      () => done,
+      profile,
+    );
+  } catch (error) {
+    throw error instanceof NotEffective && broken ? broken : error;
+  }
 }
 
 /** Replaces the device drivers' connection pool (the sockets that failed go with the old one). */

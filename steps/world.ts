@@ -28,6 +28,7 @@ import {
   type TimeWindow,
 } from './support/scenario-state';
 import { removeById, removeNamed, type PlatformCreatedKind } from './support/entity-removal';
+import { transportFailure } from './support/transport';
 
 /** A gateway of the scenario: its device (also in `devices`) and its MQTT connection. */
 export interface ScenarioGateway {
@@ -194,7 +195,17 @@ export class IotcWorld extends World {
   ): Promise<T> {
     const { journal } = this.run;
     journal.intend(kind, name);
-    const created = await creation(create());
+    let created: T;
+    try {
+      created = await creation(create());
+    } catch (error) {
+      // a create the network broke may have reached the target before it: the entity may exist, and the retry of
+      // the scenario would find its name taken (a `unique` name is the same in every attempt). Deleted by name
+      // after the scenario, if it exists; the other kinds are left to the journal's cleanup at the end of the run
+      if (transportFailure(error) && (kind === 'device' || kind === 'deviceProfile'))
+        this.expectCreated(kind, name);
+      throw error;
+    }
     journal.created(kind, name, created.id);
     this.cleanups.push({
       what: `${kind} ${name}`,

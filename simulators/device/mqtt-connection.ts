@@ -135,7 +135,12 @@ export class MqttConnection {
     // errors after the connect (a refused subscription, a broken socket) end in 'close'; the outcome says so, and
     // a socket error is kept (and told) as what ended it
     client.on('error', (error: Error & { code?: unknown }) => {
-      if (typeof error.code !== 'string' || this.socketError) return;
+      if (typeof error.code !== 'string') return;
+      // the first socket error is what ended the connection; but a system error of the socket (ECONNRESET, EPIPE:
+      // the path) outranks one of Node's own stream errors (ERR_STREAM_...) told before it, which would hide it
+      const systemError = (code: string) => !code.startsWith('ERR_');
+      if (this.socketError && (systemError(this.socketError.code) || !systemError(error.code)))
+        return;
       this.socketError = error as Error & { code: string };
       MqttConnection.onSocketError?.(this.socketError);
     });

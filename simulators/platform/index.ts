@@ -9,6 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { withHandshakeTimeout } from '../../lib/tls/handshake';
+import { OpeningConnections } from './core/opening-connections';
 import { observeHttp, type TrafficListener } from './traffic';
 import { serveLandingPage, type LandingFacts } from './landing-page';
 import type { AddressInfo } from 'node:net';
@@ -79,6 +80,8 @@ export interface PlatformOptions {
   mqttConnectTimeoutMs?: number;
   /** MQTT connections without an accepted CONNECT at most, TLS handshakes included (default 1000). */
   mqttMaxUnconnected?: number;
+  /** HTTPS connections whose TLS handshake has not finished, at most (default 1000; beyond it the oldest is closed). */
+  maxOpeningConnections?: number;
   /** Time a TLS connection (HTTPS, mqtts) has to complete its handshake (default lib/tls/handshake.ts, 10 s). */
   tlsHandshakeTimeoutMs?: number;
   /** The tenant's device limit (tenant profile maxDevices); absent or 0 = unlimited. */
@@ -251,13 +254,15 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
         }
         handler(request, response);
       };
-      const httpsPort = await listen(
-        createHttpsServer(
-          withHandshakeTimeout(options.tls, options.tlsHandshakeTimeoutMs),
-          httpsHandler,
-        ),
-        options.httpsPort,
+      const https = createHttpsServer(
+        withHandshakeTimeout(options.tls, options.tlsHandshakeTimeoutMs),
+        httpsHandler,
       );
+      // connections whose TLS handshake has not finished, bounded as the MQTT transport's (oldest closed beyond)
+      const opening = new OpeningConnections(options.maxOpeningConnections);
+      https.on('connection', opening.admit);
+      https.on('secureConnection', (socket) => opening.opened(socket));
+      const httpsPort = await listen(https, options.httpsPort);
       httpsUrl = `https://${urlHost}:${httpsPort}`;
     }
     if (options.mqttPort !== undefined) {

@@ -23,16 +23,38 @@ export async function checkTarget(
 ): Promise<void> {
   let admin: AdminClient | undefined;
   try {
-    admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, {
-      requestTimeoutMs: timeoutMs,
-      tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
-    });
+    admin = await onceMoreIfReset(() =>
+      AdminClient.login(target.adminUrl, target.tenantAdmin, {
+        requestTimeoutMs: timeoutMs,
+        tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
+      }),
+    );
   } catch (error) {
     throw new TargetUnreachableError(
       `cannot test target "${target.name}": ${describeFailure(error, target.adminUrl, target.tenantAdmin.username, timeoutMs)}`,
     );
   } finally {
     await admin?.close();
+  }
+}
+
+/**
+ * Codes of a connection the path broke under a request (a reset, a broken pipe, a socket closed under undici): not a
+ * refused connect, a name that does not resolve or a timeout, which a second try at once would only repeat.
+ */
+const BROKEN_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET']);
+
+/**
+ * Runs `attempt` (which opens its own connection) and, when the path broke its connection, once more: a run's
+ * opening requests (this check, each worker's logins in steps/hooks.ts) get the one retry on a fresh connection that
+ * a scenario gets, so one reset on the way to a staging target does not leave the whole run NOT TESTED.
+ */
+export async function onceMoreIfReset<T>(attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!BROKEN_CONNECTION.has(errorCode(error) ?? '')) throw error;
+    return attempt();
   }
 }
 

@@ -41,6 +41,10 @@ export class PendingOperations {
     operation: Promise<PendingResults[Kind]>,
   ): void {
     const started: NonNullable<PendingByKind[Kind]> = this.byKind[kind] ?? new Map();
+    // a failure before the step that awaits it (a reset under a held request) must wait for that step: unhandled
+    // meanwhile, it would fail whichever step runs at that moment as an uncaught error, past the step wrapper that
+    // names a transport error (steps/hooks.ts), and a FAIL would follow for the network's sake
+    operation.catch(() => undefined);
     started.set(key, operation);
     this.byKind[kind] = started;
   }

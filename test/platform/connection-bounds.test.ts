@@ -1,8 +1,9 @@
 /**
  * Bounded resources of the reference platform's listeners (issue 26 item 5): a TCP connection to a TLS port that
- * never starts its handshake is closed after the handshake deadline (HTTPS and mqtts); connections without an
- * accepted CONNECT are bounded in number, TLS handshakes included (the one beyond the bound is closed at once, and a
- * device still connects once they are gone). The slow CONNECT (one byte at a time) is the robustness scenario
+ * never starts its handshake is closed after the handshake deadline (HTTPS and mqtts); connections still opening
+ * (no accepted CONNECT, no finished TLS handshake) are bounded in number per listener, and beyond the bound the
+ * OLDEST is closed, so a flood of idle connections never keeps a new client out (simulators/platform/core/
+ * opening-connections.ts; measured at 20,000 in docs/concepts/remote-network.md). The slow CONNECT (one byte at a time) is the robustness scenario
  * ROB-CONN-02 in features/robustness/connections.feature.
  */
 import { test } from 'node:test';
@@ -12,6 +13,7 @@ import { once } from 'node:events';
 import { startPlatform } from '../../simulators/platform';
 import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
 import { RawMqttClient } from '../../simulators/device/raw-mqtt-client';
+import { Agent, request } from 'undici';
 
 async function openTcp(url: string): Promise<Socket> {
   const { hostname, port } = new URL(url);
@@ -56,25 +58,77 @@ test('a TCP connection to a TLS port that never starts its handshake is closed a
   }
 });
 
-test('connections without a CONNECT are bounded in number; a connected device is not counted', async () => {
+test('connections without a CONNECT are bounded in number: beyond it the oldest is closed; a connected device is not counted', async () => {
   const platform = await startPlatform({ httpPort: 0, mqttPort: 0, mqttMaxUnconnected: 5 });
   try {
     const held = await Promise.all(Array.from({ length: 4 }, () => openTcp(platform.mqttUrl!)));
     // positive control: with one place left under the bound a device connects (and leaves the count on its CONNECT)
     const ok = await RawMqttClient.open({ url: platform.mqttUrl! });
     assert.equal(await ok.connect(platform.demo.deviceToken, 5000), 0);
-    // the bound reached: the connection beyond it is closed at once, the connected device is not touched
+    // the bound reached: a new connection takes the place of the oldest one, which is closed at once
     held.push(await openTcp(platform.mqttUrl!));
-    const beyond = await openTcp(platform.mqttUrl!);
+    const oldest = closedWithin(held[0]!, 10_000);
+    const newest = await RawMqttClient.open({ url: platform.mqttUrl! });
     assert.notEqual(
-      await closedWithin(beyond, 10_000),
+      await oldest,
       undefined,
-      'the connection beyond the bound is open',
+      'the oldest connection without a CONNECT is still open',
+    );
+    assert.equal(
+      await newest.connect(platform.demo.deviceToken, 5000),
+      0,
+      'the new client was not served',
     );
     assert.equal(ok.closed, false, 'a connected device was closed');
     ok.destroy();
+    newest.destroy();
     for (const socket of held) socket.destroy();
   } finally {
+    await platform.close();
+  }
+});
+
+test('a flood of idle connections to the TLS ports (HTTPS, mqtts) and to MQTT keeps no new client out', async () => {
+  const tls = await generateSelfSignedCertificate();
+  const BOUND = 20;
+  const platform = await startPlatform({
+    httpPort: 0,
+    httpsPort: 0,
+    mqttPort: 0,
+    mqttTlsPort: 0,
+    tls,
+    mqttMaxUnconnected: BOUND,
+    maxOpeningConnections: BOUND,
+  });
+  const flood: Socket[] = [];
+  try {
+    // ten times the bound on each port, none of them ever sending a byte
+    for (const url of [platform.httpsUrl!, platform.mqttsUrl!, platform.mqttUrl!])
+      flood.push(...(await Promise.all(Array.from({ length: 10 * BOUND }, () => openTcp(url)))));
+    const closed = flood.filter((socket) => socket.destroyed || socket.readableEnded).length;
+    const settled = await Promise.all(flood.map((socket) => closedWithin(socket, 2_000)));
+    // all but the newest BOUND of each port were closed (the positive control of the bound itself)
+    assert.ok(
+      closed + settled.filter((ms) => ms !== undefined).length >= 3 * 9 * BOUND,
+      `only ${closed + settled.filter((ms) => ms !== undefined).length} of ${flood.length} idle connections were closed`,
+    );
+    // new clients are served while the flood's newest connections still hold their places
+    const agent = new Agent({ connect: { rejectUnauthorized: false } });
+    const answer = await request(`${platform.httpsUrl}/api/noauth/activate`, { dispatcher: agent })
+      .then(async (response) => {
+        await response.body.dump();
+        return response.statusCode;
+      })
+      .catch((error: Error) => error);
+    await agent.close();
+    assert.ok(!(answer instanceof Error), `HTTPS client not served: ${String(answer)}`);
+    for (const url of [platform.mqttUrl!, platform.mqttsUrl!]) {
+      const client = await RawMqttClient.open({ url, tls: { insecureSkipVerify: true } });
+      assert.equal(await client.connect(platform.demo.deviceToken, 5000), 0, `${url}: not served`);
+      client.destroy();
+    }
+  } finally {
+    for (const socket of flood) socket.destroy();
     await platform.close();
   }
 });

@@ -66,6 +66,25 @@ test('over the limits: 413 from the declared length, before the body is read', a
   );
 });
 
+/**
+ * A neighbour posts one value at a time while a large body is in (`done()` says when its answer came); each of its
+ * answers must arrive while the large one is still being processed, or the large one blocked it. Counted, never
+ * timed: how many small requests were served meanwhile.
+ */
+async function servedWhile(done: () => boolean, neighbourToken: string): Promise<number> {
+  let servedMeanwhile = 0;
+  let sent = 0;
+  while (!done() && sent < 5000) {
+    sent += 1;
+    const answer = await call(base, 'POST', `/api/v1/${neighbourToken}/telemetry`, {
+      body: { n: sent },
+    });
+    assert.equal(answer.status, 200);
+    if (!done()) servedMeanwhile += 1;
+  }
+  return servedMeanwhile;
+}
+
 test('a large telemetry body does not hold other clients up while it is parsed', async () => {
   const large = await newDevice(base, jwt, 'large-body');
   const small = await newDevice(base, jwt, 'large-neighbour');
@@ -85,18 +104,7 @@ test('a large telemetry body does not hold other clients up while it is parsed',
     largeDone = true;
     return answer.statusCode;
   });
-  // a neighbour posts one value at a time while the large body is in; each of its answers must arrive while the
-  // large one is still being processed, or the large one blocked it. Counted, never timed.
-  let servedMeanwhile = 0;
-  let sent = 0;
-  while (!largeDone && sent < 5000) {
-    sent += 1;
-    const answer = await call(base, 'POST', `/api/v1/${small.token}/telemetry`, {
-      body: { n: sent },
-    });
-    assert.equal(answer.status, 200);
-    if (!largeDone) servedMeanwhile += 1;
-  }
+  const servedMeanwhile = await servedWhile(() => largeDone, small.token);
   assert.equal(await largeRequest, 200);
   assert.ok(
     servedMeanwhile >= 10,
@@ -109,6 +117,53 @@ test('a large telemetry body does not hold other clients up while it is parsed',
     { jwt },
   );
   assert.equal(stored.json.t.length, 60_000);
+});
+
+test('a large admin attributes body is parsed like a device body: other clients are served meanwhile', async () => {
+  const large = await newDevice(base, jwt, 'large-admin-attributes');
+  const small = await newDevice(base, jwt, 'large-admin-neighbour');
+  // about 4 MB, 200,000 small keys: the shape that stalled every other client when parsed on the event loop
+  const body = `{${Array.from({ length: 200_000 }, (_, index) => `"k${index}":${index}.5`).join(',')}}`;
+  let largeDone = false;
+  const largeRequest = request(
+    `${base}/api/plugins/telemetry/DEVICE/${large.id}/attributes/SERVER_SCOPE`,
+    {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-authorization': `Bearer ${jwt}` },
+    },
+  ).then(async (answer) => {
+    await answer.body.text();
+    largeDone = true;
+    return answer.statusCode;
+  });
+  const servedMeanwhile = await servedWhile(() => largeDone, small.token);
+  assert.equal(await largeRequest, 200);
+  assert.ok(
+    servedMeanwhile >= 10,
+    `only ${servedMeanwhile} small requests were served while the large admin body was processed`,
+  );
+  const stored = await call(
+    base,
+    'GET',
+    `/api/plugins/telemetry/DEVICE/${large.id}/values/attributes/SERVER_SCOPE?keys=k0,k199999`,
+    { jwt },
+  );
+  assert.deepEqual(
+    (stored.json as Array<{ key: string; value: unknown }>).map(({ key, value }) => [key, value]),
+    [
+      ['k0', 0.5],
+      ['k199999', 199999.5],
+    ],
+  );
+  // and a malformed one is 400 from the worker as from the event loop
+  const malformed = await call(
+    base,
+    'POST',
+    `/api/plugins/telemetry/DEVICE/${large.id}/attributes/SERVER_SCOPE`,
+    { raw: `{"a":1,"pad":"${'x'.repeat(400 * 1024)}"`, jwt },
+  );
+  assert.equal(malformed.status, 400);
 });
 
 test('a malformed large body is 400 from the worker as from the event loop', async () => {

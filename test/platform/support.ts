@@ -27,7 +27,7 @@ export async function call(
   if (options.jwt) headers['x-authorization'] = `Bearer ${options.jwt}`;
   let body: string | undefined = options.raw;
   if (options.body !== undefined) body = JSON.stringify(options.body);
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
   const response = await request(base + path, { method: method as 'GET', headers, body });
   const text = await response.body.text();
   let json: unknown;

@@ -44,6 +44,11 @@ export interface FaultProxyStats {
   refused: number;
   resets: number;
   halfCloses: number;
+  /**
+   * Resets that could not be sent: Node's resetAndDestroy answers an error (syscall 'reset', libuv EINVAL on a socket
+   * shutting down) and sends no RST; counted to tell whether a side was left open without the other noticing.
+   */
+  resetFailures: number;
   bytesUp: number;
   bytesDown: number;
 }
@@ -64,6 +69,7 @@ export class FaultProxy {
     refused: 0,
     resets: 0,
     halfCloses: 0,
+    resetFailures: 0,
     bytesUp: 0,
     bytesDown: 0,
   };
@@ -208,7 +214,10 @@ export class FaultProxy {
     let closedSides = 0;
     for (const socket of [client, upstream])
       socket
-        .on('error', () => this.close(pipe, true))
+        .on('error', (error: NodeJS.ErrnoException) => {
+          if (error.syscall === 'reset') this.stats.resetFailures++;
+          this.close(pipe, true);
+        })
         .on('close', () => {
           if (++closedSides === 2) this.close(pipe, false);
         });

@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import assert from 'node:assert/strict';
 import { exitOf, spawnIotc, startSimulate, stop, type SimulateInfo } from './children';
 import { FaultProxies, type FaultOptions, type FaultProxyStats } from './fault-proxy';
 
@@ -152,4 +153,89 @@ export async function runAgainstSimulate(options: {
     await proxies?.stop();
     await stop(child);
   }
+}
+
+/** The requirements of a run that FAILed and those left INCONCLUSIVE (the report must have been written). */
+export function verdictsOf(result: RemoteRunResult): {
+  failed: string[];
+  inconclusive: string[];
+  passed: string[];
+} {
+  assert.ok(result.report, `no conformance.json was written:\n${result.output.slice(-4000)}`);
+  const failed: string[] = [];
+  const inconclusive: string[] = [];
+  const passed: string[] = [];
+  for (const requirement of result.report.requirements) {
+    if (requirement.verdict === 'FAIL') failed.push(requirement.id);
+    if (requirement.verdict === 'INCONCLUSIVE') inconclusive.push(requirement.id);
+    if (requirement.verdict === 'PASS') passed.push(requirement.id);
+  }
+  // a run stopped before its scenarios (its opening login reset, say) FAILs nothing and proves nothing
+  assert.ok(passed.length > 0, `no requirement was decided:\n${result.output.slice(-4000)}`);
+  return { failed, inconclusive, passed };
+}
+
+/** The console lines that say why each INCONCLUSIVE requirement could not be decided. */
+export function inconclusiveLines(output: string): string[] {
+  return output.split('\n').filter((line) => line.trimStart().startsWith('INCONCLUSIVE '));
+}
+
+/** An INCONCLUSIVE line that names the transport error that left it undecided (a system or undici error code). */
+export const NAMES_TRANSPORT_ERROR = /the network failed\b.*\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+)\b/;
+
+/**
+ * Runs `iotc run --tags <tags>` through 200 ms each way (20 ms jitter) and asserts the verdicts of a path that only
+ * delays: no FAIL, no INCONCLUSIVE except one the harness's own starvation explains (`starved`, a busy machine),
+ * and the measured round trip in the report and the console.
+ */
+export async function assertThroughLatency(
+  runArgs: string[],
+  starved: string,
+): Promise<RemoteRunResult> {
+  const result = await runAgainstSimulate({ runArgs, faults: { latencyMs: 200, jitterMs: 20 } });
+  const { failed, inconclusive } = verdictsOf(result);
+  assert.deepEqual(failed, [], `FAIL through latency alone:\n${result.output.slice(-6000)}`);
+  // latency breaks no connection: nothing may be undecided for the network's sake. A verdict the harness could not
+  // time because its own event loop stalled (a busy machine, steps/support/timing.ts LagWatch) is INCONCLUSIVE by
+  // the timing model's rule and says so; that is the machine, not the path, and is allowed here
+  const undecided = inconclusiveLines(result.output).filter((line) => !line.includes(starved));
+  assert.deepEqual(undecided, [], undecided.join('\n'));
+  if (!inconclusive.length) assert.equal(result.code, 0, result.output.slice(-4000));
+  // the report prints what the run measured: a round trip of at least the 400 ms the proxy adds
+  const harness = (
+    result.report!.run as { harness?: Array<{ network?: { roundTripMs: number } }> } | undefined
+  )?.harness;
+  assert.ok(harness?.length, 'the report has the harness facts');
+  for (const worker of harness!) assert.ok((worker.network?.roundTripMs ?? 0) >= 400);
+  assert.match(result.output, /Network: round trip http \d+ ms, admin \d+ ms, mqtt \d+ ms/);
+  return result;
+}
+
+/**
+ * Runs `iotc run <runArgs>` through periodic resets (every MQTT connection every `mqttEveryMs`, one random HTTP
+ * connection every `httpEveryMs`) and asserts: no FAIL, the proxy did reset connections, and every INCONCLUSIVE
+ * names its transport error.
+ */
+export async function assertThroughResets(
+  runArgs: string[],
+  { mqttEveryMs, httpEveryMs }: { mqttEveryMs: number; httpEveryMs: number },
+): Promise<RemoteRunResult> {
+  const result = await runAgainstSimulate({
+    runArgs,
+    faultsFor: {
+      mqtt: { resetEveryMs: mqttEveryMs, resetWhich: 'all' },
+      http: { resetEveryMs: httpEveryMs, resetWhich: 'one' },
+    },
+  });
+  const { failed } = verdictsOf(result);
+  assert.deepEqual(failed, [], `FAIL through resets:\n${result.output.slice(-6000)}`);
+  const resets = (result.proxyStats?.mqtt?.resets ?? 0) + (result.proxyStats?.http?.resets ?? 0);
+  assert.ok(resets > 0, 'the proxy did reset connections (else this test proves nothing)');
+  for (const line of inconclusiveLines(result.output))
+    assert.match(
+      line,
+      NAMES_TRANSPORT_ERROR,
+      `an INCONCLUSIVE that does not name the transport error: ${line}`,
+    );
+  return result;
 }

@@ -38,7 +38,9 @@ export const apiKeyRoutes: AdminRoute[] = [
         userId,
         typeof body?.description === 'string' ? body.description : '',
         expirationTime,
-        body?.enabled !== false,
+        // a key is enabled only when the body says so: ThingsBoard's ApiKeyInfo.enabled is a primitive boolean,
+        // false when absent (common/data/.../pat/ApiKeyInfo.java:57; measured on 4.3.1.3: 401 with such a key)
+        body?.enabled === true,
       );
       return { json: apiKeyView(key, true) };
     },

@@ -1,6 +1,5 @@
 /** Time series and attributes of a device (prefix /api/plugins/telemetry; docs/reference/platform-facts.md §8). */
 import {
-  parseLossless,
   stringifyLossless,
   typedValueToLossless,
   typedValueToString,
@@ -10,7 +9,6 @@ import { telemetrySchema } from '../../../schemas';
 import { BadRequestError } from '../core/errors';
 import { ATTRIBUTE_SCOPES, type AttributeScope, type Device } from '../core/model';
 import { keysParameter } from '../http/exchange';
-import { typedEntries } from '../core/payloads';
 import { runPayloadJobSoon } from '../core/off-thread';
 import { historyOf, type TelemetryRecord } from '../core/time-series';
 import { NO_QUIRKS } from '../quirks';
@@ -58,22 +56,6 @@ function attributesOut(
     }
   }
   return stringifyLossless(out);
-}
-
-/** A JSON object of attributes to save, with the REST API's messages for what it refuses. */
-function attributesToSave(text: string): Array<[string, TypedValue]> {
-  let document: unknown;
-  try {
-    document = parseLossless(text);
-  } catch {
-    throw new BadRequestError('Invalid JSON');
-  }
-  if (!document || typeof document !== 'object' || Array.isArray(document))
-    throw new BadRequestError('Invalid JSON');
-  const entries = typedEntries(document);
-  if (entries.length === 0) throw new BadRequestError('No attributes data found in request body!');
-  if (entries.some(([key]) => !key.trim())) throw new BadRequestError('Key cannot be blank');
-  return entries;
 }
 
 export const telemetryRoutes: AdminRoute[] = [
@@ -207,10 +189,15 @@ export const telemetryRoutes: AdminRoute[] = [
       async handler({ core, device: deviceFor, params, bodyText }) {
         const device = deviceFor(params.deviceId, 'WRITE_ATTRIBUTES');
         try {
+          // parsed like a device's attributes: a large body on the payload worker (core/off-thread.ts)
+          const entries = await runPayloadJobSoon({
+            kind: 'server-attributes',
+            text: await bodyText(),
+          });
           core.saveAttributes(
             device,
             scopeOf(params.scope, true),
-            attributesToSave(await bodyText()),
+            entries as Array<[string, TypedValue]>,
           );
         } catch (error) {
           if (error instanceof BadRequestError) return { status: 400, text: error.message };

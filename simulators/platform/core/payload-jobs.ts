@@ -4,7 +4,8 @@
  * string is copied in one piece, where a tree of small objects is cloned object by object on the receiving
  * thread (for a 3 MB body that clone alone held the event loop for half a second).
  */
-import type { TypedValue } from '../../../lib/kv/values';
+import { parseLossless, type TypedValue } from '../../../lib/kv/values';
+import { BadRequestError } from './errors';
 import { clientAttributesSchema } from '../../../schemas';
 import type { Quirks } from '../quirks';
 import { parseValid, telemetryEntries, typedEntries } from './payloads';
@@ -12,7 +13,9 @@ import type { TelemetryRecord } from './time-series';
 
 export type PayloadJob =
   | { kind: 'telemetry'; text: string; now: number; quirks: Quirks }
-  | { kind: 'client-attributes'; text: string; quirks: Quirks };
+  | { kind: 'client-attributes'; text: string; quirks: Quirks }
+  /** The admin API's attributes (SERVER_SCOPE, SHARED_SCOPE): any JSON object, kept lossless. */
+  | { kind: 'server-attributes'; text: string };
 
 export type PayloadJobResult = TelemetryRecord[] | Array<[string, TypedValue]>;
 
@@ -25,7 +28,25 @@ export function runPayloadJob(job: PayloadJob): PayloadJobResult {
         parseValid(job.text, clientAttributesSchema, 'attributes', job.quirks),
         job.quirks,
       );
+    case 'server-attributes':
+      return attributesToSave(job.text);
   }
+}
+
+/** A JSON object of attributes the admin API saves, with the REST API's messages for what it refuses. */
+function attributesToSave(text: string): Array<[string, TypedValue]> {
+  let document: unknown;
+  try {
+    document = parseLossless(text);
+  } catch {
+    throw new BadRequestError('Invalid JSON');
+  }
+  if (!document || typeof document !== 'object' || Array.isArray(document))
+    throw new BadRequestError('Invalid JSON');
+  const entries = typedEntries(document);
+  if (entries.length === 0) throw new BadRequestError('No attributes data found in request body!');
+  if (entries.some(([key]) => !key.trim())) throw new BadRequestError('Key cannot be blank');
+  return entries;
 }
 
 /** An entry as [key, type letter, value]; a LONG's value as its decimal text (JSON has no 64-bit integers). */

@@ -16,7 +16,8 @@ import type { PlatformCore } from '../core/platform-core';
 import type { Quirks } from '../quirks';
 import type { ClientRpcHandler } from '../http/context';
 import { handleConnect } from './connect';
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_MAX_UNCONNECTED, Liveness } from './liveness';
+import { DEFAULT_CONNECT_TIMEOUT_MS, Liveness } from './liveness';
+import { DEFAULT_MAX_OPENING, OpeningConnections } from '../core/opening-connections';
 import { withHandshakeTimeout } from '../../../lib/tls/handshake';
 import { handleDisconnect } from './disconnect';
 import { handlePing } from './ping';
@@ -60,7 +61,7 @@ interface MqttTransportOptions {
   connectTimeoutMs?: number;
   /** Time a TLS connection has to complete its handshake (default lib/tls/handshake.ts). */
   tlsHandshakeTimeoutMs?: number;
-  /** Connections without an accepted CONNECT at most, handshakes included (default DEFAULT_MAX_UNCONNECTED). */
+  /** Connections without an accepted CONNECT at most, handshakes included per listener (default DEFAULT_MAX_OPENING; beyond it the oldest is closed). */
   maxUnconnected?: number;
   /**
    * Holds the PUBACK of every v1/gateway/connect until the client has sent nothing for this long (`iotc certify
@@ -91,26 +92,12 @@ export async function startMqttTransport(
     maxPendingOutputBytes: options.maxPendingOutputBytes ?? DEFAULT_MAX_PENDING_OUTPUT_BYTES,
   };
   const sessions = new Set<MqttSession>();
-  // connections without an accepted CONNECT (TLS handshakes included), bounded: each holds a file handle until its
-  // deadline, and 20,000 idle ones exhausted them (issue 26 item 5). ThingsBoard mode has no deadline and no bound.
+  // connections without an accepted CONNECT (TLS handshakes included), bounded per listener: each holds a file
+  // handle until its deadline (core/opening-connections.ts). ThingsBoard mode has no deadline and no bound.
   const bounded = !options.quirks.mqttNoIdleTimeouts;
-  const maxUnconnected = options.maxUnconnected ?? DEFAULT_MAX_UNCONNECTED;
-  const unconnected = new Map<string, () => void>();
-  const keyOf = (socket: Socket) => `${socket.remoteAddress}:${socket.remotePort}`;
-  /** A new TCP connection: closed at once beyond the bound, else counted until its CONNECT or its end. */
-  const admit = (raw: Socket): void => {
-    if (!bounded) return;
-    if (unconnected.size >= maxUnconnected) {
-      raw.destroy();
-      return;
-    }
-    const key = keyOf(raw);
-    const release = () => {
-      if (unconnected.get(key) === release) unconnected.delete(key);
-    };
-    unconnected.set(key, release);
-    raw.once('close', release);
-  };
+  const maxOpening = options.maxUnconnected ?? DEFAULT_MAX_OPENING;
+  const plainOpening = new OpeningConnections(maxOpening);
+  const tlsOpening = new OpeningConnections(maxOpening);
   const accept = (socket: Socket) => {
     socket.setNoDelay(true);
     const session = new MqttSession(socket, context);
@@ -138,7 +125,7 @@ export async function startMqttTransport(
       // an accepted CONNECT leaves the session open (a refused one ends it)
       if (connecting && !session.closed) {
         liveness.connected(packet.keepalive ?? 0);
-        unconnected.get(keyOf(socket))?.();
+        ('encrypted' in socket ? tlsOpening : plainOpening).opened(socket);
       }
     });
     session.parser.on('error', (error: Error) => {
@@ -175,7 +162,7 @@ export async function startMqttTransport(
     });
   const urlHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const plain = createServer(accept);
-  plain.on('connection', admit);
+  if (bounded) plain.on('connection', plainOpening.admit);
   const port = await listen(plain, options.port);
   let tlsUrl: string | undefined;
   if (options.tlsPort !== undefined) {
@@ -185,7 +172,7 @@ export async function startMqttTransport(
       withHandshakeTimeout(options.tls, options.tlsHandshakeTimeoutMs),
       accept,
     );
-    secure.on('connection', admit);
+    if (bounded) secure.on('connection', tlsOpening.admit);
     secure.on('tlsClientError', (_error, socket) => socket.destroy());
     tlsUrl = `mqtts://${urlHost}:${await listen(secure as unknown as Server, options.tlsPort)}`;
   }

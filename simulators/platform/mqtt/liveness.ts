@@ -13,12 +13,6 @@ import { faultActive } from '../../../faults';
  */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
-/**
- * Default number of connections that have not (yet) had a CONNECT accepted, TLS handshakes under way included; a
- * connection beyond it is closed at once (issue 26 item 5: each holds a file handle until its deadline).
- */
-export const DEFAULT_MAX_UNCONNECTED = 1000;
-
 export class Liveness {
   private timer: NodeJS.Timeout | undefined;
   /** Until the CONNECT is accepted the deadline is absolute: a CONNECT sent one byte a second must not outlive it. */
