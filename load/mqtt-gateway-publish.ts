@@ -88,10 +88,12 @@ export async function publishLoop(
     rejected ??= { error };
     answered();
   };
-  const publishOne = () => {
+  const intervalMs = 1000 / settings.rate;
+  const publishOne = (now: number) => {
     const device = devices[next];
     next = (next + 1) % devices.length;
     const seq = nextSeq(device);
+    recorder.queued(now - (started + sent * intervalMs));
     inFlight++;
     sent++;
     recorder.sent();
@@ -117,7 +119,7 @@ export async function publishLoop(
     const now = performance.now();
     if (now >= settings.deadline || settings.signal.aborted) return stopSending();
     const owed = Math.floor(((now - started) / 1000) * settings.rate) + 1;
-    while (sent < owed && inFlight < settings.window) publishOne();
+    while (sent < owed && inFlight < settings.window) publishOne(now);
   }
   if (sending)
     await new Promise<void>((resolveSending) => {
