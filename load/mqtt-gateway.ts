@@ -23,7 +23,7 @@ import { type MqttGatewayLoadOptions, mqttGatewayLoadOptionsSchema } from '../sc
 import { AdminClient } from '../src/admin-client';
 import type { Target } from '../src/target';
 import { CleanupJournal, cleanupFromJournal, journalPath } from '../src/target/journal';
-import type { MqttGateway } from '../simulators/gateway/mqtt-gateway';
+import type { LeanGateway } from './lean-gateway';
 import {
   type LoadProfile,
   type LoadRunContext,
@@ -95,7 +95,7 @@ export const mqttGatewayProfile: LoadProfile<MqttGatewayLoadOptions> = {
 
 /** What the run opened, for the cleanup whatever happens. */
 interface Fleet {
-  gateways: MqttGateway[];
+  gateways: LeanGateway[];
   admin?: AdminClient;
   journal?: CleanupJournal;
 }
