@@ -40,6 +40,7 @@ async function load(url: string, seconds: number): Promise<Measurement> {
 
 export async function httpThroughputRatio(): Promise<{
   ratio: number;
+  ratios: number[];
   failures: number;
   lines: string[];
 }> {
@@ -67,6 +68,7 @@ export async function httpThroughputRatio(): Promise<{
 /** f) JSON POSTs through the reference REST connector ÷ direct device-API telemetry posts, same platform and body. */
 export async function connectorThroughputRatio(): Promise<{
   ratio: number;
+  ratios: number[];
   failures: number;
   lines: string[];
 }> {

@@ -69,6 +69,7 @@ async function mqttLoad(url: string, token: string, seconds: number): Promise<Me
 
 export async function mqttThroughputRatio(): Promise<{
   ratio: number;
+  ratios: number[];
   failures: number;
   lines: string[];
 }> {

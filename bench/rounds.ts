@@ -32,7 +32,7 @@ export async function alternatingRounds(
   unit: string,
   measureOn: Record<'platform' | 'bare', (seconds: number) => Promise<Measurement>>,
   labels: Record<'platform' | 'bare', string> = { platform: 'platform', bare: 'bare' },
-): Promise<{ ratio: number; failures: number; lines: string[] }> {
+): Promise<{ ratio: number; ratios: number[]; failures: number; lines: string[] }> {
   const lines: string[] = [];
   const ratios: number[] = [];
   let failures = 0;
@@ -75,5 +75,5 @@ export async function alternatingRounds(
       ]),
     );
   }
-  return { ratio: median(ratios), failures, lines };
+  return { ratio: median(ratios), ratios, failures, lines };
 }

@@ -6,7 +6,7 @@
  *     autocannon runs here, a third process. Same load for both (POST of the same small JSON body, c connections,
  *     pipelining 1); rounds alternate A/B/A/B, each measurement preceded by a warm-up (the first seconds of a
  *     process run at about half speed, toolchain-notes.md §4). The median of the per-round ratios is reported.
- *     Goal: ≥ 0.5. Every non-2xx answer, error or timeout counts as a failure and fails the check.
+ *     Goal: ≥ 0.75 (issue 29). Every non-2xx answer, error or timeout counts as a failure and fails the check.
  *  f) JSON POSTs per second through the reference REST connector (bench/connector-child.ts, its own process) ÷
  *     direct HTTP device-API telemetry posts per second to the same platform, same body, same rounds as a). The
  *     connector answers 200 only after the platform's PUBACK for the device's telemetry, so every counted request
@@ -16,12 +16,15 @@
  *  c) MQTT QoS 1 throughput: the gateway driver (MqttGateway on mqtt.js, MQTT 5, a fixed window of BENCH_MQTT_WINDOW
  *     unacknowledged publishes) → the reference platform (`iotc simulate --mqtt-port 0`) ÷ the same client → a
  *     minimal mqtt-packet sink that answers PUBACK 0 to everything (bench/mqtt-sink-child.ts). Same payload (one
- *     device's gateway telemetry message), same rounds as a). Goal: ≥ 0.5, no failed publish.
+ *     device's gateway telemetry message), same rounds as a). Goal: ≥ 0.85 (issue 29), no failed publish.
  *  d) Resident memory per simulated sub-device: RSS of the reference platform child (bench/platform-memory-child.ts,
  *     forced full GCs before each reading) after 100 gateways connected 10,000 sub-devices, minus its RSS after the
- *     same gateways connected none, divided by 10,000. Goal: ≤ 2 KiB.
+ *     same gateways connected none, divided by 10,000. Goal: ≤ 1 KiB (issue 29).
  *  g) `npm start` from a fresh clone (bench/fresh-clone-run.ts): git clone of HEAD, npm ci, then npm start; wall and
  *     CPU time. Goal (issue 29): <= 12 s; reported (INFO) for now. BENCH_SKIP_FRESH=1 skips it.
+ *  h) iotc beside k6 and mqtt-benchmark (bench/peers.ts): messages per CPU-second of the generator at equal
+ *     messages in flight, and latency at a fixed rate; skipped with the way to install a peer that is not on the
+ *     PATH. BENCH_SKIP_PEERS=1 skips them; BENCH_PEER_ROUNDS (3), BENCH_PEER_DURATION_S (10).
  *  e) A QoS 1 run of the load profile (`iotc load mqtt-gateway`, 10 gateways × 10 devices, embedded target in its
  *     own process): PASS when every message sent is stored exactly once (0 lost, 0 duplicated, no failed publish).
  *
@@ -50,15 +53,41 @@ import {
   loadProfileRun,
 } from './load-profile-run';
 import { MQTT_WINDOW, mqttThroughputRatio } from './mqtt-throughput';
+import { PEER_DURATION_S, PEER_ROUNDS, peerLines, STEADY_SPREAD, steadiness } from './peers';
+import { loadavg } from 'node:os';
 import { robustnessLines } from './robustness-bench';
 import { DURATION_S, ROUNDS, WARMUP_S } from './rounds';
 import { MEMORY_DEVICES, MEMORY_GATEWAYS, memoryPerSubDevice } from './sub-device-memory';
 
-const GOAL_THROUGHPUT_RATIO = 0.5;
+const GOAL_THROUGHPUT_RATIO = 0.75; // issue 29 item 5
 const GOAL_RUN_SECONDS = 10; // issue 14 point 7, compiled
 const CONFORMANCE_RUNS = positiveEnv('BENCH_CONFORMANCE_RUNS', 3);
-const GOAL_MQTT_RATIO = 0.5;
-const GOAL_BYTES_PER_SUB_DEVICE = 2048;
+const GOAL_MQTT_RATIO = 0.85; // issue 29 item 5
+const GOAL_BYTES_PER_SUB_DEVICE = 1024; // issue 29 item 5
+
+/**
+ * A headroom ratio's verdict: FAIL on any failure; else PASS/FAIL on the median when the rounds stay within ±15 % of
+ * it, INFO (no verdict) when they spread wider: the machine, not the platform, decided them.
+ */
+function judged(
+  result: { ratio: number; ratios: number[]; failures: number },
+  goal: number,
+): { word: 'PASS' | 'FAIL' | 'INFO'; ok: boolean; note: string } {
+  const { steady, spread } = steadiness(result.ratios);
+  const rounds = `rounds ${result.ratios.map((ratio) => ratio.toFixed(2)).join(', ')}`;
+  const average = `load average ${loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ')}`;
+  if (result.failures > 0) return { word: 'FAIL', ok: false, note: `${rounds}; ${average}` };
+  if (!steady)
+    return {
+      word: 'INFO',
+      ok: true,
+      note: `${rounds} differ by up to ${Math.round(spread * 100)} % from their median (more than ±${STEADY_SPREAD * 100} %): the machine was too noisy, no verdict; ${average}`,
+    };
+  const ok = result.ratio >= goal;
+  return { word: ok ? 'PASS' : 'FAIL', ok, note: `${rounds}; ${average}` };
+}
 
 async function main(): Promise<number> {
   if (process.env.BENCH_ONLY_ROBUSTNESS === '1') return (await robustnessLines()) ? 0 : 1;
@@ -77,10 +106,10 @@ async function main(): Promise<number> {
 
   const throughput = await httpThroughputRatio();
   console.log(throughput.lines.join('\n'));
-  const ratioOk = throughput.ratio >= GOAL_THROUGHPUT_RATIO && throughput.failures === 0;
-  ok &&= ratioOk;
+  const httpVerdict = judged(throughput, GOAL_THROUGHPUT_RATIO);
+  ok &&= httpVerdict.ok;
   console.log(
-    `${ratioOk ? 'PASS' : 'FAIL'}  platform/bare throughput, median of ${ROUNDS}: ${throughput.ratio.toFixed(2)} (goal >= ${GOAL_THROUGHPUT_RATIO}), failed requests: ${throughput.failures} (goal 0)`,
+    `${httpVerdict.word}  platform/bare throughput, median of ${ROUNDS}: ${throughput.ratio.toFixed(2)} (goal >= ${GOAL_THROUGHPUT_RATIO}), failed requests: ${throughput.failures} (goal 0); ${httpVerdict.note}`,
   );
 
   const viaConnector = await connectorThroughputRatio();
@@ -133,10 +162,10 @@ async function main(): Promise<number> {
   );
   const mqtt = await mqttThroughputRatio();
   console.log(mqtt.lines.join('\n'));
-  const mqttOk = mqtt.ratio >= GOAL_MQTT_RATIO && mqtt.failures === 0;
-  ok &&= mqttOk;
+  const mqttVerdict = judged(mqtt, GOAL_MQTT_RATIO);
+  ok &&= mqttVerdict.ok;
   console.log(
-    `${mqttOk ? 'PASS' : 'FAIL'}  platform/sink MQTT QoS 1 throughput, median of ${ROUNDS}: ${mqtt.ratio.toFixed(2)} (goal >= ${GOAL_MQTT_RATIO}), failed publishes: ${mqtt.failures} (goal 0)`,
+    `${mqttVerdict.word}  platform/sink MQTT QoS 1 throughput, median of ${ROUNDS}: ${mqtt.ratio.toFixed(2)} (goal >= ${GOAL_MQTT_RATIO}), failed publishes: ${mqtt.failures} (goal 0); ${mqttVerdict.note}`,
   );
 
   const memory = await memoryPerSubDevice();
@@ -169,6 +198,13 @@ async function main(): Promise<number> {
   // measured whatever came before: `ok &&= await …` would skip the lines once an earlier goal failed
   const generator = await generatorCapacityLines();
   ok &&= generator;
+  if (process.env.BENCH_SKIP_PEERS === '1')
+    console.log('SKIP  iotc beside k6 and mqtt-benchmark (BENCH_SKIP_PEERS=1)');
+  else {
+    // measured whatever came before (`ok &&= await …` would skip them once a goal failed)
+    const peers = await peerLines();
+    ok &&= peers;
+  }
   return ok ? 0 : 1;
 }
 
@@ -183,7 +219,9 @@ const watchdog = setTimeout(
     (CONFORMANCE_RUNS + 1) * RUN_TIMEOUT_MS +
     1_200_000 + // g) npm ci and npm start, 600 s each at most
     120_000 +
-    (LOAD_DURATION_S * 1000 + 120_000),
+    (LOAD_DURATION_S * 1000 + 120_000) +
+    // h) three lines of alternating rounds, each run with room to start, set up and read back
+    (3 * PEER_ROUNDS * 2 * (PEER_DURATION_S + 30) + 120) * 1000,
 );
 watchdog.unref();
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminClient } from '../src/admin-client';
 import { CleanupJournal } from '../src/target/journal';
-import type { MqttGateway } from '../simulators/gateway/mqtt-gateway';
+import type { LeanGateway } from '../load/lean-gateway';
 import {
   closeGateways,
   connectGateways,
@@ -41,7 +41,7 @@ export async function memoryPerSubDevice(): Promise<{
     'mqttUrl',
   );
   const stateDir = mkdtempSync(join(tmpdir(), 'iotc-bench-journal-'));
-  let gateways: MqttGateway[] = [];
+  let gateways: LeanGateway[] = [];
   try {
     const httpUrl = server.ready.httpUrl as string;
     const admin = await AdminClient.login(httpUrl, {

@@ -70,6 +70,28 @@ export interface ProfileOutcome {
   notes: string[];
 }
 
+/** The wait of each request in the generator, from when the rate owed it to its write (LoadRecorder.queued). */
+export const QUEUED_METRICS: Readonly<Record<string, string>> = {
+  queued_p50:
+    'median time a request waited in the generator, from when the rate owed it to its write (ms); not part of the latency',
+  queued_p99: '99th percentile of that wait (ms)',
+};
+
+/** Shards' waits are not summed: the merged run reads the longest (an upper bound). */
+export const QUEUED_MERGE_RULES: Readonly<Record<string, MergeRule>> = {
+  queued_p50: 'max',
+  queued_p99: 'max',
+};
+
+/** queued_p50 and queued_p99 from the recorder (undefined when nothing waited was recorded). */
+export function queuedMetrics(recorder: LoadRecorder): {
+  queued_p50?: number;
+  queued_p99?: number;
+} {
+  const queued = recorder.queuedLatency();
+  return queued ? { queued_p50: queued.p50, queued_p99: queued.p99 } : {};
+}
+
 /** The merge of `schedule_kept` where `behind_schedule` is a count: sent over sent plus behind, of the sums. */
 export const SCHEDULE_KEPT_OF_SUMS: MergeRule = (merged) => {
   const sent = merged.sent;

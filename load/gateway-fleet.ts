@@ -1,12 +1,12 @@
 /**
  * A fleet of simulated MQTT gateways for load runs and the bench: gateway devices created through the admin API
- * (prefixed names, journaled before they exist), one MqttGateway driver per gateway, and the sub-devices each
+ * (prefixed names, journaled before they exist), one connection per gateway (load/lean-gateway.ts), and the sub-devices each
  * gateway connects (journaled before the platform can create them). Used by load/mqtt-gateway.ts and bench/run.ts.
  */
 import type { AdminClient } from '../src/admin-client';
 import type { CleanupJournal } from '../src/target/journal';
 import { isFailure, type MqttVersion, type Qos } from '../simulators/device/mqtt-connection';
-import { MqttGateway } from '../simulators/gateway/mqtt-gateway';
+import { LeanGateway } from './lean-gateway';
 import { IotcError } from '../lib/errors';
 
 /** The fleet of a load run (gateways, devices) could not be created on the target. */
@@ -94,16 +94,19 @@ export interface FleetConnectOptions {
   ackTimeoutMs?: number;
 }
 
-/** Connects one driver per token (no downlink subscriptions: a load run only publishes). Closes all on a failure. */
+/**
+ * Connects one gateway per token on the load generator's own connection (load/lean-gateway.ts: no downlink
+ * subscriptions, a load run only publishes). Closes all on a failure.
+ */
 export async function connectGateways(
   tokens: readonly string[],
   options: FleetConnectOptions,
   concurrency = 16,
-): Promise<MqttGateway[]> {
-  const opened: MqttGateway[] = [];
+): Promise<LeanGateway[]> {
+  const opened: LeanGateway[] = [];
   try {
     return await mapLimited(tokens, concurrency, async (token) => {
-      const gateway = await MqttGateway.connect({ ...options, token, subscribe: false });
+      const gateway = await LeanGateway.connect({ ...options, token });
       opened.push(gateway);
       return gateway;
     });
@@ -118,7 +121,7 @@ export async function connectGateways(
  * caller publishes for them; at most `window` connects unacknowledged at once. Throws FleetSetupError on a refusal.
  */
 export async function connectSubDevices(
-  gateway: MqttGateway,
+  gateway: LeanGateway,
   names: readonly string[],
   window = 100,
 ): Promise<void> {
@@ -131,6 +134,6 @@ export async function connectSubDevices(
   });
 }
 
-export async function closeGateways(gateways: readonly MqttGateway[]): Promise<void> {
+export async function closeGateways(gateways: readonly LeanGateway[]): Promise<void> {
   await Promise.allSettled(gateways.map((gateway) => gateway.close()));
 }

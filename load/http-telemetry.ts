@@ -17,12 +17,15 @@ import { httpTelemetryLoadOptionsSchema, type HttpTelemetryLoadOptions } from '.
 import type { AdminClient } from '../src/admin-client';
 import type { Target } from '../src/target';
 import type { CleanupJournal } from '../src/target/journal';
-import { createDeviceDispatcher, deviceRequest } from '../simulators/device/http-device';
+import { createDeviceDispatcher } from '../simulators/device/http-device';
 import {
   type LoadProfile,
   type LoadRunContext,
   type ProfileOutcome,
   profileTarget,
+  QUEUED_MERGE_RULES,
+  QUEUED_METRICS,
+  queuedMetrics,
   SCHEDULE_KEPT_OF_SUMS,
 } from './contract';
 import { errorKindOf, networkKindOf } from './error-kinds';
@@ -32,8 +35,9 @@ import { type FleetReadback, nextSeq, readBackFleet } from './seq-readback';
 import type { LoadRecorder } from './recorder';
 
 const DEFAULT_CONCURRENCY = 64;
+/** docs/reference/interfaces.md: requests with a body carry Content-Type: application/json */
+const JSON_HEADERS = { 'content-type': 'application/json' };
 const MAX_READBACK_DEVICES = 1000;
-const TICK_MS = 5;
 
 interface DeviceState {
   name: string;
@@ -49,7 +53,8 @@ export const httpTelemetryProfile: LoadProfile<HttpTelemetryLoadOptions> = {
   name: 'http-telemetry',
   title: 'HTTP telemetry load',
   optionsSchema: httpTelemetryLoadOptionsSchema,
-  latencyMeasures: 'POST /api/v1/{token}/telemetry to its answer',
+  latencyMeasures:
+    'POST /api/v1/{token}/telemetry, from its write to its answer (the wait in the generator is queued_p50/p99)',
   metrics: {
     stored: 'distinct seqs read back (of the devices read)',
     lost: 'requests answered with a success and never stored',
@@ -61,6 +66,7 @@ export const httpTelemetryProfile: LoadProfile<HttpTelemetryLoadOptions> = {
     schedule_kept:
       'sent over what the rate asked for (0..1): below 0.9 the run measured a lighter load than asked',
     left_behind: 'devices the run created and could not delete',
+    ...QUEUED_METRICS,
   },
   defaultThresholds: [
     'lost==0',
@@ -69,7 +75,7 @@ export const httpTelemetryProfile: LoadProfile<HttpTelemetryLoadOptions> = {
     'left_behind==0',
     'schedule_kept>=0.9',
   ],
-  mergeRules: { schedule_kept: SCHEDULE_KEPT_OF_SUMS },
+  mergeRules: { schedule_kept: SCHEDULE_KEPT_OF_SUMS, ...QUEUED_MERGE_RULES },
   run: runHttpTelemetry,
 };
 
@@ -154,6 +160,7 @@ async function measure(
       refused_stored: readback?.refusedStored,
       throttled,
       behind_schedule: sending.behind,
+      ...queuedMetrics(context.recorder),
       schedule_kept:
         sending.sent + sending.behind > 0
           ? Math.round((sending.sent / (sending.sent + sending.behind)) * 1000) / 1000
@@ -170,8 +177,11 @@ async function measure(
 }
 
 /**
- * Posts on a 5 ms tick as many requests as the rate owes since the start, round robin over the devices, while
- * fewer than `concurrency` are unanswered; stops at the deadline or on abort, then waits for what is in flight.
+ * Posts each request at its own time (request n at n / rate seconds from the start, so arrivals are spaced evenly
+ * rather than bunched on a tick), round robin over the devices, while fewer than `concurrency` are unanswered; a
+ * request the concurrency limit held is written as soon as an answer frees a place. Its wait in the generator (from
+ * when it was due to its write) is recorded apart from its latency (write to answer). Stops at the deadline or on
+ * abort, then waits for what is in flight.
  */
 async function postLoop(
   devices: DeviceState[],
@@ -183,50 +193,98 @@ async function postLoop(
 ): Promise<{ sendingMs: number; sent: number; behind: number; statuses: Record<string, number> }> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const statuses: Record<string, number> = {};
-  const pending = new Set<Promise<void>>();
+  const intervalMs = 1000 / options.rate;
+  const { origin, pathname } = new URL(target.httpUrl);
+  const base = pathname.replace(/\/+$/, '');
+  const timeoutMs = target.timeouts.requestMs;
   const started = performance.now();
   const deadline = started + options.durationS * 1000;
   let sent = 0;
+  let inFlight = 0;
   let next = 0;
-  const postOne = () => {
+  let sending = true;
+  /** When the pending wake-up timer fires (Infinity: none pending). */
+  let wakeAt = Number.POSITIVE_INFINITY;
+  let wake: NodeJS.Timeout | undefined;
+  let stopSending = () => {};
+  let allAnswered: (() => void) | undefined;
+  const answered = () => {
+    inFlight--;
+    if (sending) pump();
+    else if (inFlight === 0) allAnswered?.();
+  };
+  const postOne = (now: number, dueAt: number) => {
     const device = devices[next];
     next = (next + 1) % devices.length;
     const seq = nextSeq(device);
     sent++;
+    inFlight++;
     recorder.sent();
-    const requestStarted = performance.now();
-    const done = deviceRequest(
-      target.httpUrl,
-      'POST',
-      `/api/v1/${encodeURIComponent(device.token)}/telemetry`,
-      { raw: `{"ts":${device.lastTs},"values":{"seq":${seq}}}` },
-      { dispatcher, requestTimeoutMs: target.timeouts.requestMs },
-    )
-      .then(
-        (response) => {
-          statuses[response.status] = (statuses[response.status] ?? 0) + 1;
-          const ok = response.status >= 200 && response.status < 300;
+    recorder.queued(now - dueAt);
+    /** No answer (refused, reset, timed out): a network error of its kind. */
+    const failed = (error: unknown) => {
+      device.notSucceeded.push(seq);
+      recorder.answered(performance.now() - now, networkKindOf(error));
+      answered();
+    };
+    // undici's dispatcher straight (origin and path apart, no URL parsed per request; a success's empty body
+    // dropped unread): the generator's cost per request is what the bench compares with k6
+    dispatcher
+      .request({
+        origin,
+        path: `${base}/api/v1/${encodeURIComponent(device.token)}/telemetry`,
+        method: 'POST',
+        headers: JSON_HEADERS,
+        body: `{"ts":${device.lastTs},"values":{"seq":${seq}}}`,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      })
+      .then(({ statusCode, body }) => {
+        const ok = statusCode >= 200 && statusCode < 300;
+        const text = ok ? body.dump().then(() => '') : body.text();
+        return text.then((answer) => {
+          const elapsedMs = performance.now() - now;
+          statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
           if (!ok) device.notSucceeded.push(seq);
-          recorder.answered(
-            response.elapsedMs,
-            ok ? undefined : errorKindOf(response.status, response.text),
-          );
-        },
-        (error: unknown) => {
-          device.notSucceeded.push(seq);
-          recorder.answered(performance.now() - requestStarted, networkKindOf(error));
-        },
-      )
-      .finally(() => pending.delete(done));
-    pending.add(done);
+          recorder.answered(elapsedMs, ok ? undefined : errorKindOf(statusCode, answer));
+          answered();
+        }, failed);
+      }, failed);
   };
-  while (performance.now() < deadline && !signal.aborted) {
-    const owed = Math.floor(((performance.now() - started) / 1000) * options.rate) + 1;
-    while (sent < owed && pending.size < concurrency) postOne();
-    await new Promise((resolveTick) => setTimeout(resolveTick, TICK_MS));
+  const onTimer = () => {
+    wakeAt = Number.POSITIVE_INFINITY;
+    pump();
+  };
+  /** Writes every request due by now, as far as the concurrency lets; arms a timer for the next one due. */
+  function pump(): void {
+    const now = performance.now();
+    if (now >= deadline || signal.aborted) return stopSending();
+    let dueAt = started + sent * intervalMs;
+    while (dueAt <= now && inFlight < concurrency) {
+      postOne(now, dueAt);
+      dueAt = started + sent * intervalMs;
+    }
+    // the concurrency limit is reached: the next answer pumps; otherwise wake when the next request is due
+    if (inFlight < concurrency && dueAt < wakeAt) {
+      clearTimeout(wake);
+      wakeAt = Math.min(dueAt, deadline);
+      wake = setTimeout(onTimer, Math.max(0, wakeAt - now));
+    }
   }
+  await new Promise<void>((resolveSending) => {
+    const end = setTimeout(pump, Math.max(0, deadline - performance.now()));
+    stopSending = () => {
+      sending = false;
+      clearTimeout(wake);
+      clearTimeout(end);
+      signal.removeEventListener('abort', pump);
+      resolveSending();
+    };
+    signal.addEventListener('abort', pump);
+    pump();
+  });
   const endedAt = Math.min(performance.now(), deadline);
-  const owedAtEnd = Math.floor(((endedAt - started) / 1000) * options.rate);
-  await Promise.all([...pending]);
+  const owedAtEnd = Math.floor((endedAt - started) / intervalMs);
+  if (inFlight > 0) await new Promise<void>((resolve) => (allAnswered = resolve));
   return { sendingMs: endedAt - started, sent, behind: Math.max(0, owedAtEnd - sent), statuses };
 }

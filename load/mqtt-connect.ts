@@ -12,6 +12,7 @@
  *
  * Names: devices `<prefix>load-<runId>-conn-d<i>`, client ids the same, so two runs or two shards never collide.
  */
+import { readFileSync } from 'node:fs';
 import { type MqttConnectLoadOptions, mqttConnectLoadOptionsSchema } from '../schemas';
 import type { AdminClient } from '../src/admin-client';
 import type { CleanupJournal } from '../src/target/journal';
@@ -51,6 +52,8 @@ export const mqttConnectProfile: LoadProfile<MqttConnectLoadOptions> = {
     schedule_kept:
       'achieved connect rate over the asked one (0..1): below 0.9 the storm was lighter than asked',
     left_behind: 'devices the run created and could not delete',
+    file_limited:
+      "connections this process could not open: its own file limit (EMFILE/ENFILE), not the target's doing",
   },
   defaultThresholds: [
     'connected>0',
@@ -77,6 +80,35 @@ export function isInvalid(index: number, share: number): boolean {
   return Math.floor((index + 1) * share) > Math.floor(index * share);
 }
 
+/** This process's open-file limit as /proc/self/limits gives it (soft and hard), or "unknown". */
+export function fileLimitText(): string {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((row) => row.startsWith('Max open files'));
+    const [soft, hard] = line?.split(/\s{2,}/).slice(1, 3) ?? [];
+    if (soft) return `soft ${soft}, hard ${hard}`;
+  } catch {
+    // not Linux
+  }
+  return 'unknown';
+}
+
+/**
+ * The error kind of a connect this process could not make for its own file limit (EMFILE, ENFILE on the socket),
+ * with the limit; undefined for any other failure.
+ */
+export function localFileLimit(error: unknown, limit: string): string | undefined {
+  let cause: unknown = error;
+  for (let depth = 0; cause && depth < 4; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (code === 'EMFILE' || code === 'ENFILE')
+      return `generator file limit: ${code} (open files ${limit})`;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** The error kind of a refused or failed connect. */
 export function connectErrorKind(error: unknown, protocolVersion: MqttVersion): string {
   if (error instanceof MqttConnectRefusedError) {
@@ -98,6 +130,8 @@ interface StormCounts {
   dropped: number;
   open: number;
   peakOpen: number;
+  /** Connections the generator could not open for its own file limit. */
+  fileLimited: number;
   refusalsByCode: Record<string, number>;
 }
 
@@ -135,9 +169,12 @@ async function storm(
     dropped: 0,
     open: 0,
     peakOpen: 0,
+    fileLimited: 0,
     refusalsByCode: {},
   };
   const opened: MqttConnection[] = [];
+  // read now: once the limit is reached, not even /proc/self/limits can be opened
+  const fileLimit = fileLimitText();
   let closing = false;
   const pending = new Set<Promise<void>>();
   const connectOne = (index: number) => {
@@ -167,6 +204,13 @@ async function storm(
           });
         },
         (error: unknown) => {
+          // this process out of file descriptors: the generator's limit, not a fault of the target
+          const local = localFileLimit(error, fileLimit);
+          if (local) {
+            counts.fileLimited++;
+            recorder.unanswered(local);
+            return;
+          }
           const kind = connectErrorKind(error, options.protocolVersion);
           recorder.answered(performance.now() - started, kind);
           if (error instanceof MqttConnectRefusedError) {
@@ -221,6 +265,7 @@ async function storm(
       peak_open: counts.peakOpen,
       connect_rate: achieved === null ? null : Math.round(achieved * 100) / 100,
       schedule_kept: achieved === null ? 1 : Math.round(Math.min(1, achieved / rate) * 1000) / 1000,
+      file_limited: counts.fileLimited,
     },
     details: {
       connections: names.length,
@@ -229,6 +274,13 @@ async function storm(
       refusalsByCode: counts.refusalsByCode,
       openAtEndOfHold: stillOpen,
     },
-    notes: signal.aborted ? [`stopped after ${next} of ${names.length} CONNECTs`] : [],
+    notes: [
+      ...(signal.aborted ? [`stopped after ${next} of ${names.length} CONNECTs`] : []),
+      ...(counts.fileLimited
+        ? [
+            `${counts.fileLimited} connections were not opened: this process reached its file limit (${fileLimit}); raise it (ulimit -n) or shard the run (--shard): not the target's doing`,
+          ]
+        : []),
+    ],
   };
 }

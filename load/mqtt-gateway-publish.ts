@@ -3,7 +3,8 @@
  * to a size) and one gateway's loop at a rate, telling the recorder every publish and its answer.
  */
 import { isFailure, type PublishOutcome, type Qos } from '../simulators/device/mqtt-connection';
-import { GATEWAY_TOPICS, type MqttGateway } from '../simulators/gateway/mqtt-gateway';
+import { GATEWAY_TOPICS } from '../simulators/gateway/mqtt-gateway';
+import type { LeanGateway } from './lean-gateway';
 import type { LoadRecorder } from './recorder';
 import { nextSeq, type SentDevice } from './seq-readback';
 
@@ -64,7 +65,7 @@ export interface LoopSettings {
  * not an outcome) or an answer the accounting could not take is thrown then.
  */
 export async function publishLoop(
-  gateway: MqttGateway,
+  gateway: Pick<LeanGateway, 'send'>,
   devices: PublishingDevice[],
   settings: LoopSettings,
   recorder: LoadRecorder,
@@ -83,25 +84,20 @@ export async function publishLoop(
     if (sending) pump();
     else if (inFlight === 0) allAnswered?.();
   };
-  /** A publish that rejected instead of answering an outcome (one function for every publish, not one each). */
-  const refused = (error: unknown) => {
-    rejected ??= { error };
-    answered();
-  };
-  const publishOne = () => {
+  const intervalMs = 1000 / settings.rate;
+  const publishOne = (now: number) => {
     const device = devices[next];
     next = (next + 1) % devices.length;
     const seq = nextSeq(device);
+    recorder.queued(now - (started + sent * intervalMs));
     inFlight++;
     sent++;
     recorder.sent();
-    gateway
-      .publish(
-        GATEWAY_TOPICS.telemetry,
-        { raw: messageOf(device.messageHead, device.lastTs, seq, tail) },
-        settings.qos,
-      )
-      .then((outcome) => {
+    gateway.send(
+      GATEWAY_TOPICS.telemetry,
+      messageOf(device.messageHead, device.lastTs, seq, tail),
+      settings.qos,
+      (outcome) => {
         try {
           const failed = isFailure(outcome);
           if (failed) device.notSucceeded.push(seq);
@@ -110,14 +106,15 @@ export async function publishLoop(
           rejected ??= { error };
         }
         answered();
-      }, refused);
+      },
+    );
   };
   /** Sends what the rate owes now, as far as the window lets; stops sending at the deadline or on abort. */
   function pump(): void {
     const now = performance.now();
     if (now >= settings.deadline || settings.signal.aborted) return stopSending();
     const owed = Math.floor(((now - started) / 1000) * settings.rate) + 1;
-    while (sent < owed && inFlight < settings.window) publishOne();
+    while (sent < owed && inFlight < settings.window) publishOne(now);
   }
   if (sending)
     await new Promise<void>((resolveSending) => {

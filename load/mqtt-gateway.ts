@@ -23,12 +23,15 @@ import { type MqttGatewayLoadOptions, mqttGatewayLoadOptionsSchema } from '../sc
 import { AdminClient } from '../src/admin-client';
 import type { Target } from '../src/target';
 import { CleanupJournal, cleanupFromJournal, journalPath } from '../src/target/journal';
-import type { MqttGateway } from '../simulators/gateway/mqtt-gateway';
+import type { LeanGateway } from './lean-gateway';
 import {
   type LoadProfile,
   type LoadRunContext,
   LoadOptionsError,
   type ProfileOutcome,
+  QUEUED_MERGE_RULES,
+  QUEUED_METRICS,
+  queuedMetrics,
   SCHEDULE_KEPT_OF_SUMS,
 } from './contract';
 import {
@@ -57,7 +60,8 @@ export const mqttGatewayProfile: LoadProfile<MqttGatewayLoadOptions> = {
   name: 'mqtt-gateway',
   title: 'MQTT gateway load',
   optionsSchema: mqttGatewayLoadOptionsSchema,
-  latencyMeasures: 'publish to PUBACK (QoS 1), publish to written (QoS 0)',
+  latencyMeasures:
+    'publish to PUBACK (QoS 1), publish to written (QoS 0); the wait in the generator before the publish is queued_p50/p99',
   metrics: {
     stored: 'distinct seqs read back (of the devices read)',
     lost: 'messages sent and never stored',
@@ -70,6 +74,7 @@ export const mqttGatewayProfile: LoadProfile<MqttGatewayLoadOptions> = {
       'sent over what the rate asked for (0..1): below 0.9 the run measured a lighter load than asked',
     acknowledged_rate: 'success answers per second, up to the last answer',
     left_behind: 'entities the run created and could not delete',
+    ...QUEUED_METRICS,
   },
   defaultThresholds: [
     'sent>0',
@@ -80,13 +85,17 @@ export const mqttGatewayProfile: LoadProfile<MqttGatewayLoadOptions> = {
     'left_behind==0',
   ],
   bareTarget: (options) => options.mqttUrl,
-  mergeRules: { schedule_kept: SCHEDULE_KEPT_OF_SUMS, acknowledged_rate: 'sum' },
+  mergeRules: {
+    schedule_kept: SCHEDULE_KEPT_OF_SUMS,
+    acknowledged_rate: 'sum',
+    ...QUEUED_MERGE_RULES,
+  },
   run: runMqttGateway,
 };
 
 /** What the run opened, for the cleanup whatever happens. */
 interface Fleet {
-  gateways: MqttGateway[];
+  gateways: LeanGateway[];
   admin?: AdminClient;
   journal?: CleanupJournal;
 }
@@ -260,6 +269,7 @@ async function measure(
       duplicated: readback?.duplicated,
       beyond_retention: readback?.beyondRetention,
       behind_schedule: behind,
+      ...queuedMetrics(recorder),
       schedule_kept: sent + behind > 0 ? Math.round((sent / (sent + behind)) * 1000) / 1000 : null,
       acknowledged_rate:
         answeredMs > 0 ? Math.round((totals.succeeded / answeredMs) * 100_000) / 100 : null,

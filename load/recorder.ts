@@ -56,6 +56,8 @@ export interface LoadTotals {
 export class LoadRecorder {
   private readonly total = newHistogram();
   private interval = newHistogram();
+  /** Time each request waited in the generator, from when the rate owed it to its write (µs); made on first use. */
+  private queue: hdr.Histogram | undefined;
   private readonly totals: LoadTotals = { sent: 0, succeeded: 0, errors: {}, errorCount: 0 };
   private current = { sent: 0, succeeded: 0, errors: {} as Record<string, number> };
   private lastCutAt: number;
@@ -87,6 +89,20 @@ export class LoadRecorder {
       return;
     }
     this.countError(errorKind);
+  }
+
+  /**
+   * The time a request waited in the generator before its write: from when the rate owed it to when it was written
+   * (the window or the concurrency limit held it). Kept apart from the latency, which times write to answer.
+   */
+  queued(waitMs: number): void {
+    this.queue ??= newHistogram();
+    this.queue.recordValue(Math.max(1, Math.round(waitMs * 1000)));
+  }
+
+  /** Percentiles of the time requests waited in the generator; null when the profile recorded none. */
+  queuedLatency(): LatencySummary | null {
+    return this.queue ? summarizeLatency(this.queue) : null;
   }
 
   /** An answer the profile expects and counts apart (a probed limiter's 429): its latency recorded, not an error. */
@@ -158,6 +174,7 @@ export class LoadRecorder {
   destroy(): void {
     this.total.destroy();
     this.interval.destroy();
+    this.queue?.destroy();
   }
 }
 

@@ -43,31 +43,36 @@ export class EventHub {
     event: E,
     listener: DeviceEvents[E],
   ): () => void {
+    this.add(deviceId, event, listener);
+    return () => this.off(deviceId, event, listener);
+  }
+
+  /**
+   * Subscribes without making an unsubscribe function: a holder of many subscriptions (a gateway's sub-devices)
+   * keeps its listeners and gives them to off(), saving a closure and its context per subscription.
+   */
+  add<E extends keyof DeviceEvents>(deviceId: string, event: E, listener: DeviceEvents[E]): void {
     let own = this.listeners.get(deviceId);
     if (!own)
       this.listeners.set(
         deviceId,
         (own = { shared: undefined, rpc: undefined, deleted: undefined }),
       );
-    const device = own;
     // copy on write: an emit iterates the array it started with, whatever subscribes or unsubscribes meanwhile
-    const before = device[event] as Array<DeviceEvents[E]> | undefined;
-    device[event] = (before ? [...before, listener] : [listener]) as DeviceListeners[E];
-    return () => {
-      const current = device[event] as Array<DeviceEvents[E]> | undefined;
-      const index = current ? current.lastIndexOf(listener) : -1;
-      if (!current || index < 0) return;
-      device[event] = (
-        current.length === 1 ? undefined : current.filter((_, i) => i !== index)
-      ) as DeviceListeners[E];
-      if (
-        !device.shared &&
-        !device.rpc &&
-        !device.deleted &&
-        this.listeners.get(deviceId) === device
-      )
-        this.listeners.delete(deviceId);
-    };
+    const before = own[event] as Array<DeviceEvents[E]> | undefined;
+    own[event] = (before ? [...before, listener] : [listener]) as DeviceListeners[E];
+  }
+
+  /** Unsubscribes the last subscription of `listener` to the event (none: nothing happens). */
+  off<E extends keyof DeviceEvents>(deviceId: string, event: E, listener: DeviceEvents[E]): void {
+    const device = this.listeners.get(deviceId);
+    const current = device?.[event] as Array<DeviceEvents[E]> | undefined;
+    const index = current ? current.lastIndexOf(listener) : -1;
+    if (!device || !current || index < 0) return;
+    device[event] = (
+      current.length === 1 ? undefined : current.filter((_, i) => i !== index)
+    ) as DeviceListeners[E];
+    if (!device.shared && !device.rpc && !device.deleted) this.listeners.delete(deviceId);
   }
 
   emit<E extends keyof DeviceEvents>(

@@ -106,7 +106,11 @@ export class MqttSession {
       at: Date.now(),
       packet,
     });
-    this.socket.write(mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }));
+    this.socket.write(
+      packet.cmd === 'puback' && !packet.reasonCode && !packet.properties
+        ? successPuback(packet.messageId ?? 0)
+        : mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }),
+    );
     if (
       this.socket.writableLength > this.context.maxPendingOutputBytes &&
       !this.context.quirks.mqttOutputUnbounded &&
@@ -218,4 +222,13 @@ export class MqttSession {
     this.nextMessageId = id >= 65535 ? 1 : id + 1;
     return id;
   }
+}
+
+/**
+ * A success PUBACK's four bytes, as mqtt-packet generates them for MQTT 3.1.1 and for MQTT 5 with reason code 0 (MQTT 5
+ * §3.4.2.1: no reason code and no properties when it is 0), without the generic encoder: most packets a busy session
+ * sends are these.
+ */
+function successPuback(messageId: number): Buffer {
+  return Buffer.from([0x40, 0x02, messageId >> 8, messageId & 0xff]);
 }

@@ -1,0 +1,384 @@
+/**
+ * The load generator's own MQTT gateway connection: what a load run needs of a gateway (connect with the token as
+ * user name, v1/gateway/connect its devices, publish telemetry at QoS 0 or 1, close) on a bare socket, so that a
+ * message costs the generator little more than its write and the PUBACK's read. The conformance drivers keep mqtt.js
+ * (simulators/gateway/mqtt-gateway.ts: subscriptions, RPC, evidence); this one has none of that.
+ *
+ * Each PUBLISH is encoded into one buffer and written with one write; its latency runs from that write to its
+ * PUBACK (QoS 1) or to the write's completion (QoS 0). Incoming packets are framed here: a PUBACK is read in place,
+ * anything else (CONNACK, DISCONNECT, a PUBACK with properties) through mqtt-packet. An unanswered QoS 1 publish is
+ * a 'timeout' after `ackTimeoutMs` (one sweep a second, not a timer per publish), and every publish still waiting
+ * when the connection closes is 'closed'. Outcomes and errors are those of MqttConnection (PublishOutcome,
+ * MqttConnectRefusedError, MqttConnectionError), so the profile reads both the same way.
+ */
+import { randomBytes } from 'node:crypto';
+import { isIP, connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import mqttPacket, { type Packet } from 'mqtt-packet';
+import {
+  MqttConnectionError,
+  MqttConnectRefusedError,
+  type MqttVersion,
+  type PublishOutcome,
+  type Qos,
+} from '../simulators/device/mqtt-connection';
+import { GATEWAY_TOPICS } from '../simulators/gateway/mqtt-gateway';
+
+export interface LeanGatewayOptions {
+  /** mqtt://host:port or mqtts://host:port */
+  url: string;
+  token: string;
+  protocolVersion?: MqttVersion;
+  qos?: Qos;
+  tls?: { ca?: string; insecureSkipVerify?: boolean };
+  connectTimeoutMs?: number;
+  ackTimeoutMs?: number;
+  keepaliveSec?: number;
+}
+
+interface Waiting {
+  topic: string;
+  qos: Qos;
+  started: number;
+  done: (outcome: PublishOutcome) => void;
+}
+
+/** The buffer every plain-TCP connection of the process reads into (net's `onread`: no allocation per read). */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
+const PUBACK = 4;
+const DISCONNECT_V5_NORMAL = Buffer.from([0xe0, 0x01, 0x00]);
+const DISCONNECT = Buffer.from([0xe0, 0x00]);
+const PINGREQ = Buffer.from([0xc0, 0x00]);
+
+/** The bytes of a remaining length (MQTT variable byte integer). */
+function lengthBytes(length: number): number {
+  return length < 128 ? 1 : length < 16_384 ? 2 : length < 2_097_152 ? 3 : 4;
+}
+
+function writeLength(buffer: Buffer, offset: number, length: number): number {
+  let value = length;
+  let at = offset;
+  do {
+    let byte = value % 128;
+    value = Math.floor(value / 128);
+    if (value > 0) byte |= 0x80;
+    buffer[at++] = byte;
+  } while (value > 0);
+  return at;
+}
+
+export class LeanGateway {
+  /** Why the server ended the connection, when it sent an MQTT 5 DISCONNECT. */
+  disconnectReason?: number;
+  /** The socket error that ended the connection, when one did. */
+  socketError?: Error & { code?: string };
+  /** QoS 1 publishes awaiting their PUBACK, by message id. */
+  private readonly waiting = new Map<number, Waiting>();
+  private nextId = 1;
+  private closedFlag = false;
+  private pending: Buffer | undefined;
+  private readonly parser: ReturnType<typeof mqttPacket.parser>;
+  private readonly topics = new Map<string, Buffer>();
+  private readonly sweep: NodeJS.Timeout;
+  private readonly closeWaiters = new Set<() => void>();
+  private lastWriteAt = performance.now();
+
+  private constructor(
+    private readonly socket: Socket,
+    readonly protocolVersion: MqttVersion,
+    private readonly qos: Qos,
+    private readonly ackTimeoutMs: number,
+    keepaliveSec: number,
+  ) {
+    this.parser = mqttPacket.parser({ protocolVersion });
+    this.parser.on('packet', (packet: Packet) => this.other(packet));
+    this.parser.on('error', (error: Error) => this.fail(error));
+    // TLS sockets read as streams ('data'); plain TCP through `onread` (connect())
+    socket.on('data', (chunk: Buffer) => this.read(chunk));
+    socket.on('close', () => this.onClosed());
+    socket.on('error', (error: Error & { code?: string }) => this.fail(error));
+    // the acknowledgement timeout, and a PINGREQ when nothing was written for half the keep-alive
+    this.sweep = setInterval(() => {
+      const now = performance.now();
+      for (const [id, waiting] of this.waiting)
+        if (now - waiting.started >= this.ackTimeoutMs) this.settle(id, 'timeout');
+      if (now - this.lastWriteAt >= (keepaliveSec * 1000) / 2) this.write(PINGREQ);
+    }, 1000);
+    this.sweep.unref();
+  }
+
+  /** Connects (token as user name, clean session); rejects with MqttConnectRefusedError when the CONNACK refuses. */
+  static async connect(options: LeanGatewayOptions): Promise<LeanGateway> {
+    const protocolVersion = options.protocolVersion ?? 5;
+    const url = new URL(options.url);
+    const secure = url.protocol === 'mqtts:';
+    const port = Number(url.port) || (secure ? 8883 : 1883);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const socket = secure
+      ? tlsConnect({
+          host,
+          port,
+          ca: options.tls?.ca,
+          rejectUnauthorized: !options.tls?.insecureSkipVerify,
+          ...(isIP(host) ? {} : { servername: host }),
+        })
+      : netConnect({
+          host,
+          port,
+          onread: {
+            buffer: READ_BUFFER,
+            callback: (length, buffer) => {
+              onRead(length, buffer);
+              return true;
+            },
+          },
+        });
+    // bytes read before the connection exists (the CONNACK) go to the connect's parser, then to the connection
+    let onRead = (length: number, buffer: Uint8Array) => {
+      socket.emit('data', Buffer.from(buffer.subarray(0, length)));
+    };
+    socket.setNoDelay(true);
+    const keepaliveSec = options.keepaliveSec ?? 60;
+    const timeoutMs = options.connectTimeoutMs ?? 10_000;
+    await new Promise<void>((resolve, reject) => {
+      const parser = mqttPacket.parser({ protocolVersion });
+      const timer = setTimeout(
+        () => fail(new Error(`no CONNACK within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      const done = () => {
+        clearTimeout(timer);
+        socket.removeListener('data', onData);
+        socket.removeListener('error', fail);
+        socket.removeListener('close', closedEarly);
+        socket.removeListener(secure ? 'secureConnect' : 'connect', sendConnect);
+      };
+      function fail(error: Error) {
+        done();
+        socket.destroy();
+        reject(
+          new MqttConnectionError(`MQTT connect to ${options.url} failed: ${error.message}`, {
+            cause: error,
+          }),
+        );
+      }
+      const closedEarly = () => fail(new Error('connection closed before CONNACK'));
+      const onData = (chunk: Buffer) => parser.parse(chunk);
+      parser.on('packet', (packet: Packet) => {
+        if (packet.cmd !== 'connack') return;
+        done();
+        const code = (protocolVersion === 5 ? packet.reasonCode : packet.returnCode) ?? 0;
+        if (code) {
+          socket.destroy();
+          return reject(new MqttConnectRefusedError({ code, message: `CONNACK ${code}` }));
+        }
+        resolve();
+      });
+      parser.on('error', fail);
+      function sendConnect() {
+        socket.write(
+          mqttPacket.generate(
+            {
+              cmd: 'connect',
+              protocolId: 'MQTT',
+              protocolVersion,
+              clean: true,
+              clientId: `iotc-${randomBytes(5).toString('hex')}`,
+              keepalive: keepaliveSec,
+              username: options.token,
+            },
+            { protocolVersion },
+          ),
+        );
+      }
+      socket.once(secure ? 'secureConnect' : 'connect', sendConnect);
+      socket.on('data', onData);
+      socket.on('error', fail);
+      socket.on('close', closedEarly);
+    });
+    const gateway = new LeanGateway(
+      socket,
+      protocolVersion,
+      options.qos ?? 1,
+      options.ackTimeoutMs ?? 10_000,
+      keepaliveSec,
+    );
+    onRead = (length, buffer) => {
+      gateway.read(Buffer.from(buffer.buffer, buffer.byteOffset, length), !secure);
+    };
+    return gateway;
+  }
+
+  get closed(): boolean {
+    return this.closedFlag;
+  }
+
+  /** v1/gateway/connect { device }: wait for its PUBACK before publishing for the device. */
+  connectDevice(device: string): Promise<PublishOutcome> {
+    return this.publish(GATEWAY_TOPICS.connect, { raw: JSON.stringify({ device }) });
+  }
+
+  /** Publishes a payload; resolves how it ended (never rejects on a protocol outcome). */
+  publish(topic: string, payload: { raw: string }, qos: Qos = this.qos): Promise<PublishOutcome> {
+    return new Promise((resolve) => this.send(topic, payload.raw, qos, resolve));
+  }
+
+  /** Publishes `text` and calls `done` once with how it ended: publish() without a promise per message. */
+  send(topic: string, text: string, qos: Qos, done: (outcome: PublishOutcome) => void): void {
+    {
+      const resolve = done;
+      if (this.closedFlag) return resolve(outcome(topic, qos, 'closed', performance.now()));
+      let topicBytes = this.topics.get(topic);
+      if (!topicBytes) {
+        topicBytes = Buffer.from(topic);
+        this.topics.set(topic, topicBytes);
+      }
+      const payloadLength = Buffer.byteLength(text);
+      const remaining =
+        2 +
+        topicBytes.length +
+        (qos > 0 ? 2 : 0) +
+        (this.protocolVersion === 5 ? 1 : 0) +
+        payloadLength;
+      const packet = Buffer.allocUnsafe(1 + lengthBytes(remaining) + remaining);
+      packet[0] = 0x30 | (qos << 1);
+      let at = writeLength(packet, 1, remaining);
+      packet.writeUInt16BE(topicBytes.length, at);
+      at += 2;
+      at += topicBytes.copy(packet, at);
+      let id = 0;
+      if (qos > 0) {
+        id = this.freeId();
+        if (id === 0) return resolve(outcome(topic, qos, 'timeout', performance.now()));
+        packet.writeUInt16BE(id, at);
+        at += 2;
+      }
+      if (this.protocolVersion === 5) packet[at++] = 0; // no properties
+      packet.write(text, at);
+      const started = performance.now();
+      if (qos > 0) {
+        this.waiting.set(id, { topic, qos, started, done: resolve });
+        this.write(packet);
+      } else
+        this.write(packet, () =>
+          resolve(outcome(topic, qos, this.closedFlag ? 'closed' : 'sent', started)),
+        );
+    }
+  }
+
+  /** Sends DISCONNECT and closes; every publish still waiting ends 'closed'. */
+  async close(): Promise<void> {
+    if (this.closedFlag) return;
+    const closed = new Promise<void>((resolve) => this.closeWaiters.add(resolve));
+    this.socket.end(this.protocolVersion === 5 ? DISCONNECT_V5_NORMAL : DISCONNECT);
+    const force = setTimeout(() => this.socket.destroy(), 2000);
+    await closed;
+    clearTimeout(force);
+  }
+
+  private write(bytes: Buffer, written?: () => void): void {
+    this.lastWriteAt = performance.now();
+    this.socket.write(bytes, written);
+  }
+
+  /** A message id no publish is waiting on (0 when all 65,535 are). */
+  private freeId(): number {
+    for (let tries = 0; tries < 65_535; tries++) {
+      const id = this.nextId;
+      this.nextId = id === 65_535 ? 1 : id + 1;
+      if (!this.waiting.has(id)) return id;
+    }
+    return 0;
+  }
+
+  private settle(
+    id: number,
+    result: PublishOutcome['result'],
+    reasonCode?: number,
+    reasonString?: string,
+  ): void {
+    const waiting = this.waiting.get(id);
+    if (!waiting) return;
+    this.waiting.delete(id);
+    const done = outcome(waiting.topic, waiting.qos, result, waiting.started);
+    if (result === 'acked') {
+      done.reasonCode = reasonCode ?? 0;
+      if (reasonString !== undefined) done.reasonString = reasonString;
+    }
+    waiting.done(done);
+  }
+
+  /** Frames the incoming bytes; a PUBACK without properties is read here, any other packet by mqtt-packet. */
+  private read(chunk: Buffer, shared = false): void {
+    let buffer = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.pending = undefined;
+    let at = 0;
+    while (at < buffer.length) {
+      // fixed header: type and flags, then the remaining length (1 to 4 bytes)
+      let length = 0;
+      let multiplier = 1;
+      let cursor = at + 1;
+      let complete = false;
+      while (cursor < buffer.length && cursor - at <= 4) {
+        const byte = buffer[cursor++];
+        length += (byte & 0x7f) * multiplier;
+        multiplier *= 128;
+        if ((byte & 0x80) === 0) {
+          complete = true;
+          break;
+        }
+      }
+      if (!complete || cursor + length > buffer.length) break;
+      const type = buffer[at] >> 4;
+      if (type === PUBACK && length >= 2 && length <= 3) {
+        const id = buffer.readUInt16BE(cursor);
+        this.settle(id, 'acked', length === 3 ? buffer[cursor + 2] : 0);
+      } else {
+        const packet = buffer.subarray(at, cursor + length);
+        // the shared read buffer is overwritten by the next read: mqtt-packet gets its own copy
+        this.parser.parse(shared ? Buffer.from(packet) : packet);
+      }
+      at = cursor + length;
+    }
+    if (at < buffer.length) {
+      buffer = buffer.subarray(at);
+      this.pending = Buffer.from(buffer);
+    }
+  }
+
+  /** A packet other than a short PUBACK: a PUBACK with a reason string, a DISCONNECT; the rest is not for a load run. */
+  private other(packet: Packet): void {
+    if (packet.cmd === 'puback')
+      this.settle(
+        packet.messageId ?? 0,
+        'acked',
+        packet.reasonCode ?? 0,
+        packet.properties?.reasonString,
+      );
+    else if (packet.cmd === 'disconnect') this.disconnectReason = packet.reasonCode;
+  }
+
+  private fail(error: Error & { code?: string }): void {
+    this.socketError ??= error;
+    this.socket.destroy();
+  }
+
+  private onClosed(): void {
+    if (this.closedFlag) return;
+    this.closedFlag = true;
+    clearInterval(this.sweep);
+    for (const id of [...this.waiting.keys()]) this.settle(id, 'closed');
+    for (const waiter of this.closeWaiters) waiter();
+    this.closeWaiters.clear();
+  }
+}
+
+function outcome(
+  topic: string,
+  qos: Qos,
+  result: PublishOutcome['result'],
+  started: number,
+): PublishOutcome {
+  return { topic, qos, result, elapsedMs: performance.now() - started };
+}
