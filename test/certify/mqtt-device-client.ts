@@ -72,7 +72,12 @@ export async function main(): Promise<void> {
     await device.sessionLimits();
     if (fault === 'second-connection') {
       // a second connection with the same token while the first is in use
-      const second = await MqttDevice.connect({ url, token, protocolVersion, ...(tls ? { tls } : {}) });
+      const second = await MqttDevice.connect({
+        url,
+        token,
+        protocolVersion,
+        ...(tls ? { tls } : {}),
+      });
       await second.sendTelemetry({ fromSecond: true });
       await device.sendTelemetry({ fromFirst: true });
       await second.close();

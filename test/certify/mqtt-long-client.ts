@@ -60,12 +60,22 @@ function session(first: boolean): Promise<boolean> {
       if (packet.cmd !== 'connack' || accepted) return;
       accepted = true;
       for (const [messageId, message] of unacknowledged)
-        send({ cmd: 'publish', qos: 1, dup: fault !== 'no-dup', messageId, retain: false, ...message });
+        send({
+          cmd: 'publish',
+          qos: 1,
+          dup: fault !== 'no-dup',
+          messageId,
+          retain: false,
+          ...message,
+        });
       if (fault === 'no-ping' && !first) return;
       let count = 0;
       timer = setInterval(() => {
         const messageId = nextId++;
-        const message = { topic: 'v1/devices/me/telemetry', payload: JSON.stringify({ beat: (count += 1) }) };
+        const message = {
+          topic: 'v1/devices/me/telemetry',
+          payload: JSON.stringify({ beat: (count += 1) }),
+        };
         unacknowledged.set(messageId, message);
         send({ cmd: 'publish', qos: 1, dup: false, messageId, retain: false, ...message });
       }, PUBLISH_EVERY_MS);

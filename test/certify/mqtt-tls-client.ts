@@ -32,7 +32,9 @@ function connectPacket(): Buffer {
 }
 
 /** The certificates the server sent: the leaf and the chain up to the last one it sent. */
-function chainLength(certificate: PeerCertificate & { issuerCertificate?: PeerCertificate }): number {
+function chainLength(
+  certificate: PeerCertificate & { issuerCertificate?: PeerCertificate },
+): number {
   let count = 1;
   let current = certificate;
   while (current.issuerCertificate && current.issuerCertificate !== current) {
@@ -77,7 +79,8 @@ async function front(): Promise<void> {
             ? ['CERT_HAS_EXPIRED']
             : [];
       if (error && !tolerated.includes(error)) return done();
-      if (fault === 'small-buffer' && chainLength(socket.getPeerCertificate(true)) > 2) return done();
+      if (fault === 'small-buffer' && chainLength(socket.getPeerCertificate(true)) > 2)
+        return done();
       socket.write(connectPacket());
       socket.once('data', () => {
         socket.end(mqttPacket.generate({ cmd: 'disconnect' }));

@@ -34,9 +34,17 @@ const CERTIFIED: Record<ClientKind, Set<string>> = {
   'http-device': judged('device', 'http'),
   'mqtt-device': judged('device', 'mqtt'),
   gateway: judged('gateway', 'mqtt'),
+  'mqtt-device-tls': judged('device', 'mqtt', { tls: true }),
+  'mqtt-device-long': judged('device', 'mqtt', { overTime: true }),
 };
-function judged(role: 'device' | 'gateway', transport: 'http' | 'mqtt'): Set<string> {
-  return new Set(certifiedRequirements(role, transport).map((requirement) => requirement.id));
+function judged(
+  role: 'device' | 'gateway',
+  transport: 'http' | 'mqtt',
+  beyond: { tls?: boolean; overTime?: boolean } = {},
+): Set<string> {
+  return new Set(
+    certifiedRequirements(role, transport, beyond).map((requirement) => requirement.id),
+  );
 }
 
 test('every client fault names a testable requirement of its client, once', () => {
