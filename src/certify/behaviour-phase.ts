@@ -38,6 +38,11 @@ export class BehaviourPhase {
   readonly closedAt = new Map<number, number>();
   private state: 'idle' | 'armed' | 'refusing' | 'done' = 'idle';
   private readonly closers = new Map<number, () => void>();
+  /**
+   * The client's other connections still open when each CONNECT arrived, in the order the platform saw the events
+   * (no clock): a CONNECT while an accepted connection of the device is open is a second connection (CLI-BEH-05).
+   */
+  readonly openAtConnect = new Map<number, number[]>();
   private accepted: () => void = () => {};
   private droppedNow: () => void = () => {};
   /** Settles once the armed phase has dropped a connection. */
@@ -51,6 +56,11 @@ export class BehaviourPhase {
 
   readonly intercept: MqttIntercept = ({ connection, packet, close }) => {
     this.closers.set(connection, close);
+    if (packet.cmd === 'connect')
+      this.openAtConnect.set(
+        connection,
+        [...this.closers.keys()].filter((other) => other !== connection),
+      );
     if (this.state === 'armed' && packet.cmd === 'publish' && packet.qos === 1) {
       this.record.withheld = {
         connection,

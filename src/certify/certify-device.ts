@@ -138,6 +138,8 @@ export interface CertifySession {
   };
   /** When each MQTT connection ended. */
   closedAt: ReadonlyMap<number, number>;
+  /** The client's other connections open when each CONNECT arrived (BehaviourPhase.openAtConnect). */
+  openAtConnect: ReadonlyMap<number, readonly number[]>;
   /** When the client under test started (the session's duration counts from it) and ended. */
   clientStartedAt: number;
   clientEndedAt: number;
@@ -284,7 +286,8 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
           }
         : {}),
       mqttConnectionClosed: phase.connectionClosed,
-      ...(overTime ? { mqttIntercept: phase.intercept } : {}),
+      // the phase watches every session (CLI-BEH-05); it provokes nothing until it is armed (--duration)
+      mqttIntercept: phase.intercept,
       ...(gateway ? { gatewayConnectAckDelayMs: GATEWAY_CONNECT_ACK_QUIET_MS } : {}),
       traffic: (event) => {
         if (event.protocol === 'http') {
@@ -507,6 +510,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
           }
         : {}),
       closedAt: phase.closedAt,
+      openAtConnect: phase.openAtConnect,
       clientStartedAt,
       clientEndedAt: options.exec === undefined ? Date.now() : clientEndedAt,
       ...(endedByItself === undefined ? {} : { endedByItself }),

@@ -32,6 +32,8 @@ export interface BehaviourInput {
   exchanges: readonly ObservedExchange[];
   /** When each MQTT connection ended. */
   closedAt: ReadonlyMap<number, number>;
+  /** The client's other connections open when each CONNECT arrived, in the platform's order of events. */
+  openAtConnect: ReadonlyMap<number, readonly number[]>;
   /** When the client ended (or was ended). */
   clientEndedAt: number;
   tls?: {
@@ -184,25 +186,36 @@ const jitter: Check = (input) => {
   if (missing) return missing;
   const record = input.overTime!.reconnect!;
   const delays = reconnectDelays(record);
-  const margin = input.stall(record.droppedAt!, record.connects.at(-1)!) + RESOLUTION_MS;
+  const starts = [record.droppedAt!, ...record.connects];
+  // each delay's own margin: the harness's worst stall within that delay's window
+  const margins = delays.map(
+    (_, index) => input.stall(starts[index]!, starts[index + 1]!) + RESOLUTION_MS,
+  );
   const ratios = delays.slice(1).map((delay, index) => delay / Math.max(1, delays[index]!));
   const spread = Math.max(...ratios) - Math.min(...ratios);
-  // how much the ratios could differ by timing alone: a delay off by the margin either way
-  const shortest = Math.max(1, Math.min(...delays));
-  const timingSpread = (4 * margin) / shortest;
+  // how far each ratio could be off by timing alone (both its delays off by their margins), twice for a spread
+  const timingSpread =
+    2 *
+    Math.max(
+      ...ratios.map(
+        (ratio, index) =>
+          (margins[index + 1]! + ratio * margins[index]!) / Math.max(1, delays[index]!),
+      ),
+    );
   const observations = delayObservations(record);
   const shown = `delays ${delays.join(', ')} ms, ratios ${ratios.map((ratio) => ratio.toFixed(2)).join(', ')}`;
   if (spread > Math.max(JITTER_SPREAD, timingSpread)) return judged(observations, []);
-  if (timingSpread >= JITTER_SPREAD)
-    return {
-      inconclusive: `${shown}: the harness stalled ${margin} ms, too much to tell jitter from timing`,
-    };
-  return judged(observations, [
-    {
-      item: observations.at(-1)!,
-      reason: `no jitter: ${shown} (they differ by ${(spread * 100).toFixed(1)} %, a fixed schedule)`,
-    },
-  ]);
+  // timing only adds spread: a schedule this regular has no jitter, whatever the harness did
+  if (spread <= JITTER_SPREAD)
+    return judged(observations, [
+      {
+        item: observations.at(-1)!,
+        reason: `no jitter: ${shown} (they differ by ${(spread * 100).toFixed(1)} %, a fixed schedule)`,
+      },
+    ]);
+  return {
+    inconclusive: `${shown}: they differ by ${(spread * 100).toFixed(1)} %, which the harness's stalls (up to ${Math.max(...margins)} ms) could explain`,
+  };
 };
 
 const resentWithDup: Check = (input) => {
@@ -216,6 +229,8 @@ const resentWithDup: Check = (input) => {
   if (!record.accepted)
     return notApplicable('the client was not reconnected, so it had no occasion to send it again');
   const withheld = record.withheld;
+  // the same message: its topic and payload, and its packet id when it had one (a later message of the same
+  // payload, periodic telemetry, is not the message sent again)
   const after = sent(input.packets, 'publish').filter(
     (observed) =>
       observed.at >= record.accepted!.at &&
@@ -223,15 +238,22 @@ const resentWithDup: Check = (input) => {
       payloadOf(observed.packet) === withheld.payload,
   );
   const withDup = after.find((observed) => observed.packet.dup);
+  const sameId = after.filter(
+    (observed) =>
+      withheld.messageId !== undefined && observed.packet.messageId === withheld.messageId,
+  );
   const observation = {
     at: record.droppedAt!,
-    text: `PUBLISH ${withheld.topic} ${withheld.payload.slice(0, 120)} (QoS 1) never acknowledged, its connection dropped`,
+    text: `PUBLISH ${withheld.topic} ${withheld.payload.slice(0, 120)} (QoS 1, packet id ${withheld.messageId}) never acknowledged, its connection dropped`,
   };
   if (withDup)
     return judged(
       [
         observation,
-        { at: withDup.at, text: `sent again with DUP on connection ${withDup.connection}` },
+        {
+          at: withDup.at,
+          text: `sent again with DUP on connection ${withDup.connection} (packet id ${withDup.packet.messageId})`,
+        },
       ],
       [],
     );
@@ -240,9 +262,9 @@ const resentWithDup: Check = (input) => {
     [
       {
         item: observation,
-        reason: after.length
-          ? `sent again after the reconnect without the DUP flag (${after.length} time${after.length === 1 ? '' : 's'})`
-          : 'never sent again after the reconnect',
+        reason: sameId.length
+          ? `sent again after the reconnect under its packet id ${withheld.messageId} without the DUP flag`
+          : 'never sent again with DUP after the reconnect (no PUBLISH of its topic and payload carried the DUP flag)',
       },
     ],
   );
@@ -311,7 +333,8 @@ const keepAlive: Check = (input) => {
   }
   const connections = acceptedConnections(input).filter(
     (connection) =>
-      connection.keepalive > 0 && connection.to - connection.from > 2 * connection.keepalive * 1000,
+      connection.keepalive > 0 &&
+      connection.to - connection.from > 1.5 * connection.keepalive * 1000 - PLATFORM_CLOSE_SLACK_MS,
   );
   let inconclusive: string | undefined;
   for (const connection of connections) {
@@ -359,7 +382,7 @@ const keepAlive: Check = (input) => {
   if (inconclusive) return { inconclusive };
   if (connections.length === 0)
     return notApplicable(
-      `no connection with a keep alive lasted two keep-alive periods (${
+      `no connection with a keep alive lasted 1.5 keep-alive periods, the most it may be silent (${
         acceptedConnections(input)
           .map((c) => `keep alive ${c.keepalive} s for ${((c.to - c.from) / 1000).toFixed(1)} s`)
           .join('; ') || 'no connection accepted'
@@ -378,16 +401,22 @@ const oneConnection: Check = (input) => {
     text: `connection ${connection.connection} accepted, in use until ${new Date(connection.to).toISOString()}`,
   }));
   const violations: Violation<Observation>[] = [];
-  for (const later of connections)
-    for (const earlier of connections) {
-      if (earlier.from >= later.from || earlier.to <= later.from) continue;
-      const margin = input.stall(later.from, earlier.to) + RESOLUTION_MS;
-      if (earlier.to - later.from <= margin) continue;
+  // by the order of events, not by clock: which accepted connection was still open when another connected
+  for (const later of connections) {
+    const connectedAt =
+      input.packets.find(
+        (observed) => observed.connection === later.connection && observed.packet.cmd === 'connect',
+      )?.at ?? later.from;
+    for (const other of input.openAtConnect.get(later.connection) ?? []) {
+      const earlier = connections.find((connection) => connection.connection === other);
+      // a connection the client had ended with DISCONNECT was no longer in use
+      if (!earlier || (earlier.disconnected && earlier.to <= connectedAt)) continue;
       violations.push({
         item: observations[connections.indexOf(later)]!,
-        reason: `connection ${later.connection} was accepted while connection ${earlier.connection} of the same device was still in use (${earlier.to - later.from} ms together)`,
+        reason: `connection ${later.connection} connected while connection ${earlier.connection} of the same device was still open${input.closedAt.has(earlier.connection) ? ' (the platform ended it to take the new one over)' : ''}`,
       });
     }
+  }
   return judged(observations, violations);
 };
 

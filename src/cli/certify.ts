@@ -128,6 +128,7 @@ async function certifyWith(
       packets,
       exchanges,
       closedAt: session.closedAt,
+      openAtConnect: session.openAtConnect,
       clientEndedAt: session.clientEndedAt,
       ...(session.tls ? { tls: session.tls } : {}),
       ...(options.duration === undefined

@@ -59,11 +59,12 @@ function session(first: boolean): Promise<boolean> {
       if (packet.cmd === 'puback') unacknowledged.delete(packet.messageId ?? 0);
       if (packet.cmd !== 'connack' || accepted) return;
       accepted = true;
+      const dup = fault === 'no-dup' ? false : true;
       for (const [messageId, message] of unacknowledged)
         send({
           cmd: 'publish',
           qos: 1,
-          dup: fault !== 'no-dup',
+          dup,
           messageId,
           retain: false,
           ...message,
