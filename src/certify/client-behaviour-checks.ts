@@ -178,7 +178,7 @@ const backoff: Check = (input) => {
   ]);
 };
 
-/** Ratios of successive delays that differ less than this are a fixed schedule. */
+/** Delays within this fraction of a fixed schedule (one ratio between successive delays) are that schedule. */
 const JITTER_SPREAD = 0.1;
 
 const jitter: Check = (input) => {
@@ -192,29 +192,33 @@ const jitter: Check = (input) => {
     (_, index) => input.stall(starts[index]!, starts[index + 1]!) + RESOLUTION_MS,
   );
   const ratios = delays.slice(1).map((delay, index) => delay / Math.max(1, delays[index]!));
-  const spread = Math.max(...ratios) - Math.min(...ratios);
-  // how far each ratio could be off by timing alone (both its delays off by their margins), twice for a spread
-  const timingSpread =
-    2 *
-    Math.max(
-      ...ratios.map(
-        (ratio, index) =>
-          (margins[index + 1]! + ratio * margins[index]!) / Math.max(1, delays[index]!),
-      ),
-    );
+  // a fixed schedule (constant, or growing by a constant factor) is each delay its predecessor times one ratio:
+  // how far each delay is from the schedule that fits best (the median ratio), against its own margin
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const ratio =
+    (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) /
+    2;
+  const residuals = delays.slice(1).map((delay, index) => ({
+    off: Math.abs(delay - ratio * delays[index]!),
+    delay,
+    margin: margins[index + 1]! + ratio * margins[index]!,
+  }));
   const observations = delayObservations(record);
-  const shown = `delays ${delays.join(', ')} ms, ratios ${ratios.map((ratio) => ratio.toFixed(2)).join(', ')}`;
-  if (spread > Math.max(JITTER_SPREAD, timingSpread)) return judged(observations, []);
-  // timing only adds spread: a schedule this regular has no jitter, whatever the harness did
-  if (spread <= JITTER_SPREAD)
+  const shown = `delays ${delays.join(', ')} ms, ratios ${ratios.map((r) => r.toFixed(2)).join(', ')}`;
+  const beyond = (residual: (typeof residuals)[number]) =>
+    residual.off > JITTER_SPREAD * residual.delay;
+  if (residuals.some((residual) => beyond(residual) && residual.off > residual.margin))
+    return judged(observations, []);
+  // timing only moves a delay by its margin: a schedule this regular has no jitter, whatever the harness did
+  if (!residuals.some(beyond))
     return judged(observations, [
       {
         item: observations.at(-1)!,
-        reason: `no jitter: ${shown} (they differ by ${(spread * 100).toFixed(1)} %, a fixed schedule)`,
+        reason: `no jitter: ${shown} (each delay within ${JITTER_SPREAD * 100} % of ${ratio.toFixed(2)} times the one before, a fixed schedule)`,
       },
     ]);
   return {
-    inconclusive: `${shown}: they differ by ${(spread * 100).toFixed(1)} %, which the harness's stalls (up to ${Math.max(...margins)} ms) could explain`,
+    inconclusive: `${shown}: the delays leave the fixed schedule ${ratio.toFixed(2)} by no more than the harness's stalls (up to ${Math.max(...margins)} ms) could explain`,
   };
 };
 
