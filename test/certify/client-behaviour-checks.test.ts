@@ -34,7 +34,8 @@ function check(id: string, given: BehaviourInput) {
 
 /** A session whose connection was dropped at 1000 and whose next CONNECTs came after these delays. */
 function reconnects(delays: number[], stall = 0): BehaviourInput {
-  const connects = delays.reduce<number[]>((at, delay) => [...at, (at.at(-1) ?? 1000) + delay], []);
+  const connects: number[] = [];
+  for (const delay of delays) connects.push((connects.at(-1) ?? 1000) + delay);
   return input({
     overTime: {
       durationMs: 60_000,
