@@ -8,7 +8,10 @@
  * An id is `<requirement id>:<short name>` like a reference fault's; the client reads the short name.
  */
 
-/** The three clients under test, one per kind of certification. */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The clients under test, one per kind of certification. */
 export type ClientKind =
   | 'http-device'
   | 'mqtt-device'
@@ -24,6 +27,9 @@ export interface ClientUnderTest {
   readonly file: string;
 }
 
+/** Where the TLS client's certifications keep iotc's certificate authority (made at the first, then kept). */
+const MATRIX_STATE_DIR = join(tmpdir(), 'iotc-client-matrix-state');
+
 export const CLIENTS_UNDER_TEST: Readonly<Record<ClientKind, ClientUnderTest>> = {
   'http-device': {
     certify: ['device', '--transport', 'http'],
@@ -35,7 +41,8 @@ export const CLIENTS_UNDER_TEST: Readonly<Record<ClientKind, ClientUnderTest>> =
   },
   gateway: { certify: ['gateway'], file: 'test/certify/gateway-client.ts' },
   'mqtt-device-tls': {
-    certify: ['device', '--transport', 'mqtt', '--tls'],
+    // iotc's certificate authority kept beside the matrix's runs, not in the home directory
+    certify: ['device', '--transport', 'mqtt', '--tls', '--state-dir', MATRIX_STATE_DIR],
     file: 'test/certify/mqtt-tls-client.ts',
   },
   'mqtt-device-long': {

@@ -71,7 +71,13 @@ export async function certifyClient(options: CertifyOptions): Promise<number> {
   try {
     if (options.console) {
       operatorConsole = await startOperatorConsole(
-        new ConsoleState(OPERATOR_STEPS, catalogue, HTTP_DEVICE_CHECKS),
+        // the live checklist judges the interface's requirements; those beyond it (client-behaviour-checks.ts) are
+        // judged once the session has ended
+        new ConsoleState(
+          OPERATOR_STEPS,
+          catalogue.filter((requirement) => !requirement.interface.startsWith('client-')),
+          HTTP_DEVICE_CHECKS,
+        ),
         { port: options.consolePort ?? 0, ...(options.listen ? { host: options.listen } : {}) },
       );
       console.log(
