@@ -146,6 +146,9 @@ function reconnectsMissing(input: BehaviourInput): Outcome | undefined {
   );
 }
 
+/** How much longer the last two reconnect delays must be than the first two, on average: growing, not flat. */
+const BACKOFF_GROWTH = 1.5;
+
 /** A client that has not reconnected at all this long after the drop never will, for the certificate. */
 const RECONNECT_PATIENCE_MS = 30_000;
 
@@ -165,15 +168,17 @@ const backoff: Check = (input) => {
   const early = (delays[0]! + delays[1]!) / 2;
   const late = (delays.at(-1)! + delays.at(-2)!) / 2;
   const observations = delayObservations(record);
-  if (late - early > 2 * margin) return judged(observations, []);
-  if (late > early)
+  // growing: the last two delays average at least BACKOFF_GROWTH times the first two, each side off by the margin
+  const excess = late - BACKOFF_GROWTH * early;
+  if (excess > 2 * margin) return judged(observations, []);
+  if (excess >= -2 * margin)
     return {
-      inconclusive: `the later reconnect delays (mean ${late} ms) exceed the first (${early} ms) by less than twice the ${margin} ms the harness stalled`,
+      inconclusive: `the last two reconnect delays average ${late} ms, the first two ${early} ms: within the ${margin} ms the harness stalled of ${BACKOFF_GROWTH} times`,
     };
   return judged(observations, [
     {
       item: observations.at(-1)!,
-      reason: `no backoff: the reconnect delays were ${delays.join(', ')} ms (the last two average ${late} ms, the first two ${early} ms)`,
+      reason: `no backoff: the reconnect delays were ${delays.join(', ')} ms (the last two average ${late} ms, less than ${BACKOFF_GROWTH} times the first two's ${early} ms)`,
     },
   ]);
 };
