@@ -8,8 +8,17 @@
  * An id is `<requirement id>:<short name>` like a reference fault's; the client reads the short name.
  */
 
-/** The three clients under test, one per kind of certification. */
-export type ClientKind = 'http-device' | 'mqtt-device' | 'gateway';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The clients under test, one per kind of certification. */
+export type ClientKind =
+  | 'http-device'
+  | 'mqtt-device'
+  | 'gateway'
+  // the MQTT device with --tls (its TLS checks) and with --duration (its behaviour over time), issue 28
+  | 'mqtt-device-tls'
+  | 'mqtt-device-long';
 
 export interface ClientUnderTest {
   /** `iotc certify` arguments before the session options. */
@@ -17,6 +26,9 @@ export interface ClientUnderTest {
   /** The client's source, relative to the project root (run with ts-node, as a vendor's script would run). */
   readonly file: string;
 }
+
+/** Where the TLS client's certifications keep iotc's certificate authority (made at the first, then kept). */
+const MATRIX_STATE_DIR = join(tmpdir(), 'iotc-client-matrix-state');
 
 export const CLIENTS_UNDER_TEST: Readonly<Record<ClientKind, ClientUnderTest>> = {
   'http-device': {
@@ -28,6 +40,15 @@ export const CLIENTS_UNDER_TEST: Readonly<Record<ClientKind, ClientUnderTest>> =
     file: 'test/certify/mqtt-device-client.ts',
   },
   gateway: { certify: ['gateway'], file: 'test/certify/gateway-client.ts' },
+  'mqtt-device-tls': {
+    // iotc's certificate authority kept beside the matrix's runs, not in the home directory
+    certify: ['device', '--transport', 'mqtt', '--tls', '--state-dir', MATRIX_STATE_DIR],
+    file: 'test/certify/mqtt-tls-client.ts',
+  },
+  'mqtt-device-long': {
+    certify: ['device', '--transport', 'mqtt', '--duration', '25000'],
+    file: 'test/certify/mqtt-long-client.ts',
+  },
 };
 
 export interface ClientFaultDefinition {
@@ -231,6 +252,64 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     id: 'GW-CLI-06:qos2',
     client: 'gateway',
     breaks: 'the subscription to the attribute responses asks QoS 2',
+  },
+  // beyond the interfaces (issue 28): TLS, behaviour over time, one connection, no tight polling
+  {
+    id: 'CLI-TLS-01:plain-first',
+    client: 'mqtt-device-tls',
+    breaks: 'a first connection speaks plain MQTT to the TLS port',
+  },
+  {
+    id: 'CLI-TLS-02:accepts-untrusted',
+    client: 'mqtt-device-tls',
+    breaks: 'a self-signed server certificate (no trusted authority issued it) is accepted',
+  },
+  {
+    id: 'CLI-TLS-03:ignores-name',
+    client: 'mqtt-device-tls',
+    breaks: "the server certificate's subject name is not checked",
+  },
+  {
+    id: 'CLI-TLS-04:accepts-expired',
+    client: 'mqtt-device-tls',
+    breaks: 'an expired server certificate is accepted (the rest still verified)',
+  },
+  {
+    id: 'CLI-TLS-05:small-buffer',
+    client: 'mqtt-device-tls',
+    breaks:
+      'a server certificate chain of more than two certificates is refused (a small TLS buffer)',
+  },
+  {
+    id: 'CLI-BEH-01:no-backoff',
+    client: 'mqtt-device-long',
+    breaks: 'the reconnect delay does not grow (about 450 ms, jitter kept)',
+  },
+  {
+    id: 'CLI-BEH-02:no-jitter',
+    client: 'mqtt-device-long',
+    breaks: 'the reconnect delay doubles exactly (300, 600, 1200 ... ms)',
+  },
+  {
+    id: 'CLI-BEH-03:no-dup',
+    client: 'mqtt-device-long',
+    breaks:
+      'the unacknowledged QoS 1 PUBLISH is sent again after the reconnect without the DUP flag',
+  },
+  {
+    id: 'CLI-BEH-04:no-ping',
+    client: 'mqtt-device-long',
+    breaks: 'once reconnected the client sends nothing more, no PINGREQ (keep alive 2 s)',
+  },
+  {
+    id: 'CLI-BEH-05:second-connection',
+    client: 'mqtt-device',
+    breaks: 'a second connection with the same token publishes while the first is in use',
+  },
+  {
+    id: 'CLI-BEH-06:tight-poll',
+    client: 'http-device',
+    breaks: 'the shared attribute is read ten times back to back',
   },
   // the gateway as a device: its own v1/devices/me/... traffic (src/certify/gateway-checks.ts)
   {

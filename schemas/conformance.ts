@@ -29,6 +29,8 @@ export const SCENARIO_STATUSES = [
 /** The one-line verdict of a whole report (src/report/overall.ts). */
 export const OVERALL_VERDICTS = [
   'CONFORMANT',
+  // every FAIL is of a SHOULD (a recommendation): conformant, with warnings (issue 28, Device Advisor's wording)
+  'PASS WITH WARNINGS',
   'NOT CONFORMANT',
   'INCOMPLETE',
   'NOT TESTED',

@@ -12,6 +12,9 @@ export const INTERFACES = [
   'analytics-report',
   // not an interface of the specification: behaviour under abuse any target should show (issue 13)
   'robustness',
+  // not interfaces of the specification: what `iotc certify` judges of a client beyond them (issue 28)
+  'client-tls',
+  'client-behaviour',
 ] as const;
 
 /**

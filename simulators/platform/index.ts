@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import type { Server as TlsServer } from 'node:tls';
 import { withHandshakeTimeout } from '../../lib/tls/handshake';
 import { OpeningConnections } from './core/opening-connections';
 import { observeHttp, type TrafficListener } from './traffic';
@@ -35,7 +36,7 @@ import { customerRoutes } from './admin/customer-routes';
 import { registerDocs } from './admin/docs-routes';
 import { NO_QUIRKS, QUIRKS_MODES, type QuirksMode } from './quirks';
 import type { AsynchronyOptions } from './core/scheduler';
-import { startMqttTransport, type RunningMqttTransport } from './mqtt';
+import { type MqttIntercept, startMqttTransport, type RunningMqttTransport } from './mqtt';
 import { faultActive } from '../../faults';
 
 export type { ClientRpcHandler } from './http';
@@ -100,6 +101,15 @@ export interface PlatformOptions {
   gatewayConnectAckDelayMs?: number;
   /** Told of every HTTP request as it arrives, before it is answered (`iotc certify` starts its steps then). */
   requestArrived?: (request: IncomingMessage) => void;
+  /**
+   * Told of every TLS server (HTTPS, mqtts) once it listens: `iotc certify --tls` presents other certificates on
+   * it (setSecureContext) and watches its handshakes.
+   */
+  tlsServer?: (server: TlsServer, protocol: 'https' | 'mqtts') => void;
+  /** Sees every MQTT packet of a client before it is handled, and may withhold it or end its connection. */
+  mqttIntercept?: MqttIntercept;
+  /** Told when an MQTT connection has ended (its number, as in the traffic events). */
+  mqttConnectionClosed?: (connection: number) => void;
 }
 
 export interface RunningPlatform {
@@ -263,6 +273,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       https.on('connection', opening.admit);
       https.on('secureConnection', (socket) => opening.opened(socket));
       const httpsPort = await listen(https, options.httpsPort);
+      options.tlsServer?.(https, 'https');
       httpsUrl = `https://${urlHost}:${httpsPort}`;
     }
     if (options.mqttPort !== undefined) {
@@ -283,6 +294,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
         tls: options.tls,
         traffic: options.traffic,
         gatewayConnectAckDelayMs: options.gatewayConnectAckDelayMs,
+        ...(options.tlsServer ? { tlsServer: options.tlsServer } : {}),
+        ...(options.mqttIntercept ? { intercept: options.mqttIntercept } : {}),
+        ...(options.mqttConnectionClosed ? { connectionClosed: options.mqttConnectionClosed } : {}),
       });
       landing.mqttPort = Number(new URL(mqtt.url).port);
       if (mqtt.tlsUrl) landing.mqttsPort = Number(new URL(mqtt.tlsUrl).port);

@@ -6,15 +6,26 @@
 import type { Requirement } from '../../schemas';
 import { loadCatalogue } from '../report/conformance';
 import { GATEWAY_CHECKS } from './gateway-checks';
+import { behaviourRequirementApplies } from './client-behaviour-checks';
 
 export function certifiedRequirements(
   role: 'device' | 'gateway',
   transport: 'http' | 'mqtt',
+  /** What was asked beyond the interfaces (client-behaviour-checks.ts): --tls, --duration (MQTT devices). */
+  beyond: { tls?: boolean; overTime?: boolean } = {},
 ): Requirement[] {
   return loadCatalogue(undefined, ['device', 'gateway']).filter((requirement) =>
-    role === 'gateway'
-      ? requirement.role === 'gateway' || GATEWAY_CHECKS.has(requirement.id)
-      : requirement.role === 'device' &&
-        requirement.interface === (transport === 'mqtt' ? 'mqtt-device-api' : 'http-device-api'),
+    requirement.interface === 'client-tls' || requirement.interface === 'client-behaviour'
+      ? behaviourRequirementApplies(requirement.id, {
+          transport,
+          tls: beyond.tls === true,
+          // the gateway's own behaviour over time is not judged yet: one connection, TLS only
+          overTime: role === 'device' && beyond.overTime === true,
+        }) &&
+        (role === 'device' || requirement.id.startsWith('CLI-TLS-'))
+      : role === 'gateway'
+        ? requirement.role === 'gateway' || GATEWAY_CHECKS.has(requirement.id)
+        : requirement.role === 'device' &&
+          requirement.interface === (transport === 'mqtt' ? 'mqtt-device-api' : 'http-device-api'),
   );
 }

@@ -31,6 +31,14 @@ import type { ObservedExchange } from '../../simulators/platform';
 import { ClientProcess } from './client-process';
 import type { SentRpc } from './http-device-checks';
 import { takesOwnRpcs } from './gateway-checks';
+import {
+  ARM_WINDOW_MS,
+  BehaviourPhase,
+  SETTLE_AFTER_STEPS_MS,
+  type ReconnectRecord,
+} from './behaviour-phase';
+import { type CertifyTls, certifyTls } from './tls-certificates';
+import { type ProbeOutcome, type SessionHandshake, TLS_PROBE_KINDS, TlsWatch } from './tls-probes';
 import { type ObservedPacket, gatewayConnectWatcher, readinessWatcher } from './mqtt-packets';
 import {
   Arrivals,
@@ -86,6 +94,13 @@ export interface CertifySessionOptions {
   mqttPort?: number;
   /** The host devices reach the servers at (--advertise): the URLs given to the client carry it, each its own port. */
   advertise?: string;
+  /**
+   * --tls: the device-facing servers speak HTTPS and mqtts only (the fixed ports are theirs), with a certificate of
+   * iotc's persistent certificate authority kept in `stateDir`, or the operator's; the client's TLS checks run first.
+   */
+  tls?: { stateDir: string } | { certFile: string; keyFile: string };
+  /** --duration: the session lasts this long from the client's start, and its behaviour over time is provoked. */
+  durationMs?: number;
 }
 
 /** `url` with the host of `advertise` (a URL or a host name), its own scheme and port kept; no advertise: as it is. */
@@ -113,6 +128,25 @@ export interface CertifySession {
   steps: StepRecord[];
   startedAt: Date;
   finishedAt: Date;
+  /** With --tls: the checks' outcomes, the session's handshakes and where its certificate came from. */
+  tls?: {
+    probes: ProbeOutcome[];
+    missing: CertifyTls['missing'];
+    handshakes: SessionHandshake[];
+    source: string;
+    caFile?: string;
+  };
+  /** When each MQTT connection ended. */
+  closedAt: ReadonlyMap<number, number>;
+  /** The client's other connections open when each CONNECT arrived (BehaviourPhase.openAtConnect). */
+  openAtConnect: ReadonlyMap<number, readonly number[]>;
+  /** When the client under test started (the session's duration counts from it) and ended. */
+  clientStartedAt: number;
+  clientEndedAt: number;
+  /** The client's exit when it ended by itself, before the certification ended it. */
+  endedByItself?: string;
+  /** With --duration (MQTT devices): what the behaviour phase provoked and saw. */
+  reconnect?: ReconnectRecord;
 }
 
 /** The method of the certification's two-way RPC (what a client under test answers). */
@@ -217,6 +251,11 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
   const watchPackets = deviceName
     ? gatewayConnectWatcher(deviceName, () => becameReady())
     : readinessWatcher(MQTT_DEVICE_STEP_TOPICS, () => becameReady());
+  const tls = options.tls ? await certifyTls(certificateHosts(options), options.tls) : undefined;
+  const watch = tls ? new TlsWatch(tls.session) : undefined;
+  const phase = new BehaviourPhase();
+  const overTime = options.durationMs !== undefined && options.transport === 'mqtt' && !gateway;
+  const probes: ProbeOutcome[] = [];
   let platform: RunningPlatform | undefined;
   let admin: AdminClient | undefined;
   let client: ClientProcess | undefined;
@@ -231,24 +270,46 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
     platform = await startPlatform({
       minServerRpcTimeoutMs: options.rpcTimeoutMs,
       ...(options.listen === undefined ? {} : { host: options.listen }),
-      httpPort: options.httpPort ?? 0,
-      ...(mqtt ? { mqttPort: options.mqttPort ?? 0 } : {}),
+      // --tls: the fixed ports are the TLS servers' (what the device is given); the plain ones serve the admin API
+      httpPort: tls ? 0 : (options.httpPort ?? 0),
+      ...(tls
+        ? {
+            httpsPort: options.httpPort ?? 0,
+            tls: tls.session,
+            tlsServer: (server, protocol) => watch?.attach(server, protocol),
+          }
+        : {}),
+      ...(mqtt
+        ? {
+            mqttPort: tls ? 0 : (options.mqttPort ?? 0),
+            ...(tls ? { mqttTlsPort: options.mqttPort ?? 0 } : {}),
+          }
+        : {}),
+      mqttConnectionClosed: phase.connectionClosed,
+      // the phase watches every session (CLI-BEH-05); it provokes nothing until it is armed (--duration)
+      mqttIntercept: phase.intercept,
       ...(gateway ? { gatewayConnectAckDelayMs: GATEWAY_CONNECT_ACK_QUIET_MS } : {}),
       traffic: (event) => {
         if (event.protocol === 'http') {
-          if (isAdminRequest(event.exchange.url)) return;
+          if (isAdminRequest(event.exchange.url) || watch?.probing) return;
           exchanges.push(event.exchange);
           tell({ kind: 'message', exchange: event.exchange });
           return;
         }
         const { at, direction, connection, packet } = event;
+        // a TLS check's client: what it sends only shows that it accepted the certificate presented
+        if (watch?.probing) {
+          if (direction === 'in') watch.clientSpoke(`an MQTT ${packet.cmd.toUpperCase()}`);
+          return;
+        }
         packets.push({ at, direction, connection, packet });
         watchPackets(packets[packets.length - 1]);
       },
       // HTTP: the steps start at the client's first request, also when that one is a long-poll still waiting
       requestArrived: (request) => {
-        if (!isAdminRequest(request.url ?? ''))
-          arrivals.arrived(request.method ?? '', request.url ?? '');
+        if (isAdminRequest(request.url ?? '')) return;
+        if (watch?.probing) return watch.clientSpoke(`an HTTP ${request.method} request`);
+        arrivals.arrived(request.method ?? '', request.url ?? '');
       },
     });
     const tenant = platform.demo.users.find((user) => user.authority === 'TENANT_ADMIN');
@@ -259,18 +320,29 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       gateway ? { additionalInfo: { gateway: true } } : {},
     );
     const token = await admin.getDeviceCredentials(device.id);
-    const httpUrl = advertised(platform.httpUrl, options.advertise);
+    const httpUrl = advertised(
+      tls ? (platform.httpsUrl ?? platform.httpUrl) : platform.httpUrl,
+      options.advertise,
+    );
     const environment: Record<string, string> = {
       IOTC_CERTIFY_URL: httpUrl,
       ...(mqtt
         ? {
-            IOTC_CERTIFY_MQTT_URL: advertised(platform.mqttUrl ?? '', options.advertise),
+            IOTC_CERTIFY_MQTT_URL: advertised(
+              (tls ? platform.mqttsUrl : platform.mqttUrl) ?? '',
+              options.advertise,
+            ),
             IOTC_CERTIFY_MQTT_VERSION: options.mqttVersion === 5 ? '5' : '3.1.1',
           }
         : {}),
       IOTC_CERTIFY_TOKEN: token,
       ...(deviceName ? { IOTC_CERTIFY_DEVICE: deviceName } : {}),
+      ...(tls?.caFile ? { IOTC_CERTIFY_CA_FILE: tls.caFile } : {}),
     };
+    if (tls)
+      options.say(
+        `TLS: the servers present a certificate from ${tls.source}${tls.caFile ? `; the device must trust the CA file ${tls.caFile}` : ''}`,
+      );
     for (const [name, value] of Object.entries(environment)) options.say(`${name}=${value}`);
     tell({ kind: 'ready', httpUrl, token });
     const session = admin;
@@ -333,6 +405,9 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       });
     };
     let exit: number | string;
+    let clientStartedAt = Date.now();
+    let clientEndedAt = Date.now();
+    let endedByItself: string | undefined;
     if (options.exec === undefined) {
       const bound = options.stepTimeoutMs ?? options.startTimeoutMs;
       for (const [step, name] of [
@@ -350,21 +425,64 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       });
       exit = last === 'timed out' ? `no finish within ${bound} ms` : 'finished by the operator';
     } else {
+      const exec = options.exec;
+      if (tls && watch)
+        for (const kind of TLS_PROBE_KINDS) {
+          const material = tls.probes[kind];
+          if (!material) continue;
+          options.say(`TLS check ${kind}: starting the client with that certificate presented`);
+          const outcome = await watch.run(
+            kind,
+            material,
+            () => {
+              const probed = new ClientProcess(exec, environment);
+              return { exited: probed.exited, end: () => probed.end(0) };
+            },
+            options.startTimeoutMs,
+          );
+          probes.push(outcome);
+          options.say(
+            `TLS check ${kind}: ${outcome.result === 'accepted' ? `the client accepted it (it sent ${outcome.what})` : outcome.result === 'refused' ? `the client refused it (${outcome.how})` : `undecided: ${outcome.why}`}`,
+          );
+        }
       options.say(`starting the client under test: ${options.exec}`);
       client = new ClientProcess(options.exec, environment);
+      clientStartedAt = Date.now();
+      let ending = false;
+      const running = client;
+      void running.exited.then((code) => {
+        clientEndedAt = Date.now();
+        if (!ending) endedByItself = String(code);
+      });
       const ready = await steps.run(plan.ready, {
         wait: () => (mqtt ? mqttReady : arrivals.until(() => true)).then(() => undefined),
         timeoutMs: options.startTimeoutMs,
         ended: client.exited,
       });
-      if (ready === 'done') await platformSteps();
-      else
+      if (ready === 'done') {
+        await platformSteps();
+        if (overTime)
+          await provokeBehaviour(
+            phase,
+            running,
+            clientStartedAt + (options.durationMs ?? 0),
+            options.say,
+          );
+      } else
         options.say(
           ready === 'timed out'
             ? `the client had not ${READY[kind](deviceName)} within ${options.startTimeoutMs} ms: the steps are skipped`
             : `the client ended before it had ${READY[kind](deviceName)}: the steps are skipped`,
         );
-      exit = await client.end(options.graceMs);
+      if (options.durationMs !== undefined) {
+        const left = clientStartedAt + options.durationMs - Date.now();
+        if (left > 0 && running.running) {
+          options.say(`the session runs on until its ${options.durationMs} ms (--duration)`);
+          await within(running.exited, left);
+        }
+      }
+      ending = true;
+      exit = await client.end(options.durationMs === undefined ? options.graceMs : 0);
       options.say(`the client under test ended: ${exit}`);
     }
     tell({ kind: 'finished' });
@@ -380,6 +498,23 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       steps: steps.close(),
       startedAt,
       finishedAt: new Date(),
+      ...(tls
+        ? {
+            tls: {
+              probes,
+              missing: tls.missing,
+              handshakes: watch?.handshakes ?? [],
+              source: tls.source,
+              ...(tls.caFile ? { caFile: tls.caFile } : {}),
+            },
+          }
+        : {}),
+      closedAt: phase.closedAt,
+      openAtConnect: phase.openAtConnect,
+      clientStartedAt,
+      clientEndedAt: options.exec === undefined ? Date.now() : clientEndedAt,
+      ...(endedByItself === undefined ? {} : { endedByItself }),
+      ...(overTime ? { reconnect: phase.record } : {}),
     };
   } finally {
     process.off('SIGINT', interrupted);
@@ -410,4 +545,68 @@ async function connected(admin: AdminClient, name: string, ms: number) {
     if (Date.now() > until) throw new Error(`the gateway's connect of ${name} created no device`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Settles when `promise` does or `ms` has passed, whichever comes first (the timer cleared either way). */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    promise,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, ms));
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/**
+ * The behaviour phase after the steps (behaviour-phase.ts): armed, it drops the connection of the next QoS 1 PUBLISH
+ * (or, none within ARM_WINDOW_MS, the connection as it is), then waits for the reconnect it lets through, up to the
+ * end of the session asked.
+ */
+async function provokeBehaviour(
+  phase: BehaviourPhase,
+  client: ClientProcess,
+  sessionEnd: number,
+  say: (line: string) => void,
+): Promise<void> {
+  await within(client.exited, SETTLE_AFTER_STEPS_MS);
+  if (!client.running) return;
+  phase.arm();
+  say('behaviour: the next QoS 1 PUBLISH will not be acknowledged and its connection dropped');
+  await within(Promise.race([phase.whenDropped, client.exited]), ARM_WINDOW_MS);
+  if (!phase.hasDropped && client.running) {
+    say(
+      `behaviour: no QoS 1 PUBLISH within ${ARM_WINDOW_MS} ms: the connection is dropped as it is`,
+    );
+    phase.dropIdle();
+  }
+  if (!phase.hasDropped) return;
+  say(
+    'behaviour: connection dropped; the next CONNECTs are closed without a CONNACK, then one is accepted',
+  );
+  await within(Promise.race([phase.reconnected, client.exited]), sessionEnd - Date.now());
+  const { connects, accepted } = phase.record;
+  say(
+    accepted
+      ? `behaviour: reconnected after ${connects.length} CONNECTs`
+      : `behaviour: ${connects.length} CONNECTs after the drop, none accepted yet`,
+  );
+}
+
+/** The names the session's certificate is issued for: loopback, the address listened on, the host advertised. */
+function certificateHosts(options: Pick<CertifySessionOptions, 'listen' | 'advertise'>): string[] {
+  const advertisedHost =
+    options.advertise === undefined
+      ? undefined
+      : /^[a-z][a-z0-9+.-]*:\/\//i.test(options.advertise)
+        ? new URL(options.advertise).hostname
+        : options.advertise;
+  return [
+    ...new Set(
+      ['localhost', '127.0.0.1', options.listen, advertisedHost].filter(
+        (host): host is string => !!host && host !== '0.0.0.0' && host !== '::',
+      ),
+    ),
+  ];
 }

@@ -39,6 +39,24 @@ function withSessionOptions(command: Command, environment: string): Command {
       'fixed port of the MQTT server (default: a free one), so firmware can be built once',
       port,
     )
+    .option(
+      '--tls',
+      "serve the device-facing servers over TLS only (HTTPS, mqtts; the fixed ports are theirs) with a certificate of iotc's certificate authority, kept in --state-dir (its ca.pem is printed and given to the client as IOTC_CERTIFY_CA_FILE); the client's TLS checks run first, each starting the client once with a bad certificate presented (docs/reference/certification.md)",
+    )
+    .option(
+      '--tls-cert <file>',
+      "with --tls-key: the operator's server certificate (PEM, chain included) instead of iotc's; implies --tls",
+    )
+    .option('--tls-key <file>', "the operator's private key (PEM) for --tls-cert")
+    .option(
+      '--state-dir <dir>',
+      'where iotc keeps its certificate authority (tls/authority/ca.pem), so firmware built to trust it certifies again (default ~/.iotc)',
+    )
+    .option(
+      '--duration <ms>',
+      'how long the session lasts from the client start: its behaviour over time is provoked and judged (MQTT devices: reconnect backoff and jitter, a QoS 1 publish sent again with DUP, keep-alive); at least two keep-alive periods',
+      milliseconds,
+    )
     .option('-r, --reports <dir>', 'where reports are written', 'reports')
     .option(
       '--rpc-timeout-ms <ms>',
@@ -102,6 +120,8 @@ export function registerCertifyCommand(program: Command): void {
         command.error(
           'error: give the client under test with --exec "<command>", or --console (not both)',
         );
+      if ((options.tlsCert === undefined) !== (options.tlsKey === undefined))
+        command.error('error: --tls-cert and --tls-key go together');
       if (options.console && options.transport !== 'http')
         command.error('error: the operator console guides an HTTP device (--transport http)');
       // the default applies to MQTT only; one given for an HTTP client would be silently ignored
@@ -120,6 +140,8 @@ export function registerCertifyCommand(program: Command): void {
   ).action(async (options: Omit<CertifyOptions, 'role' | 'transport'>, command: Command) => {
     if (options.exec === undefined)
       command.error('error: give the gateway under test with --exec "<command>"');
+    if ((options.tlsCert === undefined) !== (options.tlsKey === undefined))
+      command.error('error: --tls-cert and --tls-key go together');
     const { certifyClient } = require('./certify') as typeof import('./certify');
     process.exitCode = await certifyClient({ ...options, role: 'gateway', transport: 'mqtt' });
   });

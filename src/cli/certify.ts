@@ -26,6 +26,9 @@ import { mqttVersionName } from '../certify/mqtt-device-checks';
 import { sent } from '../certify/mqtt-packets';
 import type { CertifySession } from '../certify/certify-device';
 import { EXIT } from './run';
+import { homedir } from 'node:os';
+import { StallLog } from '../../steps/support/timing';
+import { clientBehaviourVerdicts } from '../certify/client-behaviour-checks';
 
 export interface CertifyOptions {
   role: 'device' | 'gateway';
@@ -44,6 +47,14 @@ export interface CertifyOptions {
   advertise?: string;
   httpPort?: number;
   mqttPort?: number;
+  /** --tls: HTTPS and mqtts with a certificate of iotc's certificate authority (kept in stateDir) or the operator's. */
+  tls?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  /** Where iotc keeps its certificate authority (default ~/.iotc). */
+  stateDir?: string;
+  /** --duration (ms): how long the session lasts from the client's start; behaviour over time is judged. */
+  duration?: number;
   stepTimeoutMs?: number;
   reports: string;
   rpcTimeoutMs: number;
@@ -52,12 +63,21 @@ export interface CertifyOptions {
 }
 
 export async function certifyClient(options: CertifyOptions): Promise<number> {
-  const catalogue = certifiedRequirements(options.role, options.transport);
+  const catalogue = certifiedRequirements(options.role, options.transport, {
+    tls: usesTls(options),
+    overTime: options.duration !== undefined,
+  });
   let operatorConsole: OperatorConsole | undefined;
   try {
     if (options.console) {
       operatorConsole = await startOperatorConsole(
-        new ConsoleState(OPERATOR_STEPS, catalogue, HTTP_DEVICE_CHECKS),
+        // the live checklist judges the interface's requirements; those beyond it (client-behaviour-checks.ts) are
+        // judged once the session has ended
+        new ConsoleState(
+          OPERATOR_STEPS,
+          catalogue.filter((requirement) => !requirement.interface.startsWith('client-')),
+          HTTP_DEVICE_CHECKS,
+        ),
         { port: options.consolePort ?? 0, ...(options.listen ? { host: options.listen } : {}) },
       );
       console.log(
@@ -77,6 +97,8 @@ async function certifyWith(
 ): Promise<number> {
   const mqtt = options.transport === 'mqtt';
   const gateway = options.role === 'gateway';
+  // the harness's stalls over the session: the margin of every timing verdict (steps/support/timing.ts)
+  const stalls = new StallLog();
   const session = await runCertifySession({
     ...(options.exec === undefined ? {} : { exec: options.exec }),
     role: options.role,
@@ -90,21 +112,70 @@ async function certifyWith(
     ...(options.advertise === undefined ? {} : { advertise: options.advertise }),
     ...(options.httpPort === undefined ? {} : { httpPort: options.httpPort }),
     ...(options.mqttPort === undefined ? {} : { mqttPort: options.mqttPort }),
+    ...(usesTls(options)
+      ? {
+          tls:
+            options.tlsCert && options.tlsKey
+              ? { certFile: options.tlsCert, keyFile: options.tlsKey }
+              : { stateDir: options.stateDir ?? join(homedir(), '.iotc') },
+        }
+      : {}),
+    ...(options.duration === undefined ? {} : { durationMs: options.duration }),
     say: (line) => console.log(`certify: ${line}`),
     ...(operatorConsole ? { events: operatorConsole.events, finish: operatorConsole.finish } : {}),
   });
   const { token, exchanges, packets, rpcs } = session;
-  const verdicts = mqtt
+  const beyond = catalogue.filter((requirement) => requirement.interface.startsWith('client-'));
+  const judgedByInterface = catalogue.filter((requirement) => !beyond.includes(requirement));
+  const behaviour = clientBehaviourVerdicts(
+    beyond,
+    {
+      transport: options.transport,
+      packets,
+      exchanges,
+      closedAt: session.closedAt,
+      openAtConnect: session.openAtConnect,
+      clientEndedAt: session.clientEndedAt,
+      ...(session.tls ? { tls: session.tls } : {}),
+      ...(options.duration === undefined
+        ? {}
+        : {
+            overTime: {
+              durationMs: options.duration,
+              startedAt: session.clientStartedAt,
+              ...(session.endedByItself === undefined
+                ? {}
+                : { endedByItself: session.endedByItself }),
+              ...(session.reconnect ? { reconnect: session.reconnect } : {}),
+            },
+          }),
+      stall: (from, to) => stalls.worstBetween(from, to),
+    },
+    options.role,
+  );
+  stalls.stop();
+  const byInterface = mqtt
     ? deviceVerdicts(
-        catalogue,
+        judgedByInterface,
         gateway ? gatewayChecks(options.mode ?? 'spec') : MQTT_DEVICE_CHECKS,
         { token, packets, rpcs, protocolLevel: options.mqttVersion === '5' ? 5 : 4 },
         MQTT_EVIDENCE,
         options.role,
       )
-    : deviceVerdicts(catalogue, HTTP_DEVICE_CHECKS, { token, exchanges, rpcs }, HTTP_EVIDENCE);
-  const requirements = explainNotTested(verdicts.requirements, session.steps);
-  const { scenarios } = verdicts;
+    : deviceVerdicts(
+        judgedByInterface,
+        HTTP_DEVICE_CHECKS,
+        { token, exchanges, rpcs },
+        HTTP_EVIDENCE,
+      );
+  const decided = new Map(
+    [...byInterface.requirements, ...behaviour.requirements].map((result) => [result.id, result]),
+  );
+  const requirements = explainNotTested(
+    catalogue.map((requirement) => decided.get(requirement.id)!),
+    session.steps,
+  );
+  const scenarios = [...byInterface.scenarios, ...behaviour.scenarios];
   const heard = mqtt
     ? packets.some((observed) => observed.direction === 'in')
     : exchanges.length > 0;
@@ -141,32 +212,58 @@ async function certifyWith(
   );
   operatorConsole?.concluded({ verdict: report.verdict ?? 'NOT TESTED', reports: options.reports });
   if (report.run.couldNotTest) return EXIT.couldNotTest;
-  return requirements.some((requirement) => requirement.verdict === 'FAIL')
+  // a SHOULD that fails is a warning (PASS WITH WARNINGS, src/report/overall.ts), not a failed certification
+  return requirements.some(
+    (requirement) => requirement.verdict === 'FAIL' && requirement.level !== 'SHOULD',
+  )
     ? EXIT.notConformant
     : EXIT.conformant;
+}
+
+function usesTls(options: Pick<CertifyOptions, 'tls' | 'tlsCert'>): boolean {
+  return options.tls === true || options.tlsCert !== undefined;
 }
 
 /**
  * The certificate's title: what the client did, not what it was asked (issue 28). The MQTT version is the protocol
  * level of the client's CONNECTs (a level other than the one asked is named with it, and fails the connect
- * requirement, mqtt-device-checks.ts); the transport is the one the client used (the certification offers plain TCP
- * and HTTP only, so no TLS); the duration is the session's; the mode is what it was judged by (--mode).
+ * requirement, mqtt-device-checks.ts); TLS is what the session's handshakes were (a client asked for TLS that
+ * completed none fails CLI-TLS-01); the duration is the session's, with the one asked (--duration; a client that
+ * ended before it fails CLI-BEH-04); the mode is what it was judged by (--mode).
  */
 export function certificateTitle(
-  options: Pick<CertifyOptions, 'role' | 'transport' | 'mqttVersion' | 'exec' | 'mode'>,
-  session: Pick<CertifySession, 'packets' | 'startedAt' | 'finishedAt'>,
+  options: Pick<
+    CertifyOptions,
+    'role' | 'transport' | 'mqttVersion' | 'exec' | 'mode' | 'duration'
+  >,
+  session: Pick<CertifySession, 'packets' | 'startedAt' | 'finishedAt'> &
+    Partial<Pick<CertifySession, 'tls' | 'clientStartedAt' | 'clientEndedAt'>>,
 ): string {
   const asked = options.mqttVersion === '5' ? 5 : 4;
   const levels = [
     ...new Set(sent(session.packets, 'connect').map((c) => c.packet.protocolVersion ?? 4)),
   ];
+  const versions = [
+    ...new Set((session.tls?.handshakes ?? []).flatMap((h) => (h.protocol ? [h.protocol] : []))),
+  ];
+  const security = !session.tls
+    ? 'without TLS'
+    : versions.length
+      ? `over TLS (${versions.join(', ')}; ${session.tls.caFile ? "iotc's certificate authority" : "the operator's certificate"})`
+      : 'TLS asked, no handshake completed';
   const protocol =
     options.transport === 'http'
-      ? 'HTTP without TLS'
+      ? `HTTP ${security}`
       : levels.length === 0
         ? `${mqttVersionName(asked)} asked, no CONNECT sent`
-        : `${levels.map(mqttVersionName).join(' and ')}${levels.some((level) => level !== asked) ? ` (asked: ${mqttVersionName(asked)})` : ''} over TCP without TLS`;
+        : `${levels.map(mqttVersionName).join(' and ')}${levels.some((level) => level !== asked) ? ` (asked: ${mqttVersionName(asked)})` : ''} ${session.tls ? security : 'over TCP without TLS'}`;
   const seconds = ((session.finishedAt.getTime() - session.startedAt.getTime()) / 1000).toFixed(1);
+  const held =
+    options.duration === undefined ||
+    session.clientStartedAt === undefined ||
+    session.clientEndedAt === undefined
+      ? ''
+      : `, the client ran ${((session.clientEndedAt - session.clientStartedAt) / 1000).toFixed(1)} s of ${(options.duration / 1000).toFixed(1)} s asked`;
   const client = options.exec ?? 'driven from the operator console';
-  return `${options.transport === 'http' ? 'HTTP' : 'MQTT'} ${options.role} under test: ${client}; ${protocol}; session ${seconds} s; mode ${options.mode ?? 'spec'}`;
+  return `${options.transport === 'http' ? 'HTTP' : 'MQTT'} ${options.role} under test: ${client}; ${protocol}; session ${seconds} s${held}; mode ${options.mode ?? 'spec'}`;
 }

@@ -23,7 +23,13 @@ export interface Certified {
   verdicts: Record<string, string>;
   report: {
     verdict: string;
-    requirements: Array<{ id: string; verdict: string; reason?: string; scenarios: unknown[] }>;
+    requirements: Array<{
+      id: string;
+      verdict: string;
+      level?: string;
+      reason?: string;
+      scenarios: unknown[];
+    }>;
   };
   /** conformance.json, conformance.html and junit.xml, one after the other. */
   files: string;

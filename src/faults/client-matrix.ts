@@ -68,6 +68,8 @@ export function judgeClientCertification(
   fault: ClientFaultDefinition,
   control: Readonly<Record<string, string>>,
   certified: Pick<Certified, 'code' | 'verdicts'>,
+  /** The level of the fault's requirement. */
+  level = 'MUST',
 ): { killed: boolean; reason?: string } {
   const requirement = faultRequirement(fault.id);
   const expected: Record<string, string> = {
@@ -83,8 +85,13 @@ export function judgeClientCertification(
         `${id} is ${certified.verdicts[id] ?? 'absent'}, expected ${expected[id] ?? 'absent'}`,
     );
   if (differences.length) return { killed: false, reason: differences.join('; ') };
-  if (certified.code !== 1)
-    return { killed: false, reason: `iotc certify exited with ${certified.code}, not 1` };
+  // a SHOULD that fails is a warning: the certification passes with warnings and exits 0 (src/cli/certify.ts)
+  const exitCode = level === 'SHOULD' ? 0 : 1;
+  if (certified.code !== exitCode)
+    return {
+      killed: false,
+      reason: `iotc certify exited with ${certified.code}, not ${exitCode}`,
+    };
   return { killed: true };
 }
 
@@ -141,7 +148,12 @@ async function judgeFault(
         environment,
         fault.lateReply ? LATE_RPC_TIMEOUT_MS : RPC_TIMEOUT_MS,
       );
-      judged = judgeClientCertification(fault, control.verdicts, certified);
+      judged = judgeClientCertification(
+        fault,
+        control.verdicts,
+        certified,
+        certified.report.requirements.find((result) => result.id === requirement)?.level,
+      );
     }
   } catch (error) {
     return {

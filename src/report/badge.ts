@@ -5,6 +5,7 @@ import { escapeHtml as escapeXml } from '../../lib/html';
 
 const COLORS: Record<OverallVerdict, string> = {
   CONFORMANT: '#2e7d32',
+  'PASS WITH WARNINGS': '#7cb342',
   'NOT CONFORMANT': '#c62828',
   INCOMPLETE: '#b26a00',
   'NOT TESTED': '#616161',

@@ -1,6 +1,7 @@
 /**
  * The one-line verdict of a whole report. CONFORMANT only when the full suite ran and every testable requirement
- * is PASS, DEVIATION (declared and verified) or NOT APPLICABLE; any FAIL makes it NOT CONFORMANT; a run that left
+ * is PASS, DEVIATION (declared and verified) or NOT APPLICABLE; any FAIL of a MUST (or MAY) makes it NOT CONFORMANT, and
+ * where every FAIL is of a SHOULD it is PASS WITH WARNINGS (issue 28); a run that left
  * testable requirements NOT TESTED (a tag selection, a missing scenario) or INCONCLUSIVE (the harness was starved,
  * the network failed) is INCOMPLETE, never CONFORMANT, and `overallReason` says why.
  */
@@ -15,6 +16,8 @@ interface VerdictSummaryInput {
   requirements: ReadonlyArray<{
     testable: boolean;
     verdict: Verdict;
+    /** MUST, SHOULD, MAY: a FAIL of a SHOULD alone is a warning. */
+    level?: string;
     scenarios?: ReadonlyArray<{ status: string; error?: string }>;
   }>;
 }
@@ -24,13 +27,14 @@ export type OverallVerdict = (typeof OVERALL_VERDICTS)[number];
 export function overallVerdict(report: VerdictSummaryInput): OverallVerdict {
   if (report.run.couldNotTest) return 'NOT TESTED';
   const testable = report.requirements.filter((requirement) => requirement.testable);
-  if (testable.some((requirement) => requirement.verdict === 'FAIL')) return 'NOT CONFORMANT';
+  const failed = testable.filter((requirement) => requirement.verdict === 'FAIL');
+  if (failed.some((requirement) => requirement.level !== 'SHOULD')) return 'NOT CONFORMANT';
   // an interrupted run is partial whatever it reached: a FAIL it found stands, nothing else is a whole verdict
   if (report.run.interrupted) return 'INCOMPLETE';
   if (testable.every((requirement) => requirement.verdict === 'NOT TESTED')) return 'NOT TESTED';
   if (testable.some((requirement) => ['NOT TESTED', 'INCONCLUSIVE'].includes(requirement.verdict)))
     return 'INCOMPLETE';
-  return 'CONFORMANT';
+  return failed.length ? 'PASS WITH WARNINGS' : 'CONFORMANT';
 }
 
 /**

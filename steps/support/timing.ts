@@ -360,6 +360,7 @@ export class StallLog {
   private readonly stalls: Array<{ endedAt: number; ms: number }> = [];
   private expected = performance.now() + STALL_PERIOD_MS;
   private readonly timer: NodeJS.Timeout;
+  private stopped = false;
 
   constructor() {
     this.timer = setInterval(() => {
@@ -376,8 +377,8 @@ export class StallLog {
     let worst = 0;
     for (const { endedAt, ms } of this.stalls)
       if (endedAt >= fromMs && endedAt - ms <= toMs) worst = Math.max(worst, ms);
-    // a stall still going on: the timer has not fired since it was due
-    const ongoing = performance.now() - this.expected;
+    // a stall still going on: the timer has not fired since it was due (none once the log is stopped)
+    const ongoing = this.stopped ? 0 : performance.now() - this.expected;
     return Math.max(worst, ongoing);
   }
 
@@ -392,12 +393,13 @@ export class StallLog {
       const overlap = Math.min(endedAt, toMs) - Math.max(endedAt - ms, fromMs);
       if (overlap > 0) total += overlap;
     }
-    const ongoing = performance.now() - this.expected;
+    const ongoing = this.stopped ? 0 : performance.now() - this.expected;
     return total + (ongoing > 0 && toMs >= Date.now() ? ongoing : 0);
   }
 
   stop(): void {
     clearInterval(this.timer);
+    this.stopped = true;
   }
 }
 

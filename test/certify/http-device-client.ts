@@ -13,6 +13,7 @@
  * - snake-case-keys (HTTP-DEV-07): the attribute request names its keys in shared_keys (as the Python SDK's
  *   TBHTTPDevice 1.13 does);
  * - json-keys (HTTP-DEV-07): the attribute request's sharedKeys is a JSON array literal (sharedKeys=["iotcCertifyStep"]).
+ * - tight-poll (CLI-BEH-06): the shared attribute is read ten times back to back.
  * IOTC_TEST_CLIENT_POLL_FIRST=1 makes its first request a long-poll for the RPC (120 s), as firmware often starts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -59,6 +60,9 @@ async function main(): Promise<void> {
         : fault === 'json-keys'
           ? `sharedKeys=${encodeURIComponent('["iotcCertifyStep"]')}`
           : 'sharedKeys=iotcCertifyStep';
+    if (fault === 'tight-poll')
+      for (let poll = 0; poll < 10; poll += 1)
+        await device.request('GET', `attributes?sharedKeys=iotcCertifyStep`);
     const shared = await device.request('GET', `attributes${slash}?${query}`);
     console.log(`test client: shared attributes ${shared.text}`);
   } finally {

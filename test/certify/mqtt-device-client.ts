@@ -14,7 +14,8 @@
  * - request-id (MQTT-DEV-06): a second attribute request reusing the first one's id;
  * - wrong-id (MQTT-DEV-07): the RPC reply goes to another id than the request's;
  * - late (MQTT-DEV-08): the RPC reply is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived;
- * - qos2 (MQTT-DEV-09): the subscription to the client-side RPC answers asks QoS 2.
+ * - qos2 (MQTT-DEV-09): the subscription to the client-side RPC answers asks QoS 2;
+ * - second-connection (CLI-BEH-05): a second connection with the token while the first is in use.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Qos } from '../../simulators/device/mqtt-connection';
@@ -25,11 +26,13 @@ import {
   connectWithWrongUserName,
   fault,
   protocolVersion,
+  tls,
   token,
   url,
 } from './mqtt-client-environment';
 
-async function main(): Promise<void> {
+/** The device's whole certification run (mqtt-tls-client.ts and mqtt-long-client.ts run it too, then do more). */
+export async function main(): Promise<void> {
   if (!url || !token) throw new Error('IOTC_CERTIFY_MQTT_URL and IOTC_CERTIFY_TOKEN must be set');
   if (fault === 'user') await connectWithWrongUserName('device');
   // speaks-5: MQTT 5 whatever was asked, as the Python SDK does
@@ -37,6 +40,7 @@ async function main(): Promise<void> {
     url,
     token,
     protocolVersion: fault === 'speaks-5' ? 5 : protocolVersion,
+    ...(tls ? { tls } : {}),
   });
   try {
     const { connection } = device;
@@ -66,6 +70,18 @@ async function main(): Promise<void> {
         '{"clientKeys":"firmwareVersion"}',
       );
     await device.sessionLimits();
+    if (fault === 'second-connection') {
+      // a second connection with the same token while the first is in use
+      const second = await MqttDevice.connect({
+        url,
+        token,
+        protocolVersion,
+        ...(tls ? { tls } : {}),
+      });
+      await second.sendTelemetry({ fromSecond: true });
+      await device.sendTelemetry({ fromFirst: true });
+      await second.close();
+    }
     // unref'd: the guard must not keep the client running once both steps have come
     await Promise.race([
       Promise.all([updated, answered]),
@@ -90,7 +106,8 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(`test client: ${(error as Error).message}`);
-  process.exitCode = 1;
-});
+if (require.main === module)
+  main().catch((error: unknown) => {
+    console.error(`test client: ${(error as Error).message}`);
+    process.exitCode = 1;
+  });

@@ -34,9 +34,17 @@ const CERTIFIED: Record<ClientKind, Set<string>> = {
   'http-device': judged('device', 'http'),
   'mqtt-device': judged('device', 'mqtt'),
   gateway: judged('gateway', 'mqtt'),
+  'mqtt-device-tls': judged('device', 'mqtt', { tls: true }),
+  'mqtt-device-long': judged('device', 'mqtt', { overTime: true }),
 };
-function judged(role: 'device' | 'gateway', transport: 'http' | 'mqtt'): Set<string> {
-  return new Set(certifiedRequirements(role, transport).map((requirement) => requirement.id));
+function judged(
+  role: 'device' | 'gateway',
+  transport: 'http' | 'mqtt',
+  beyond: { tls?: boolean; overTime?: boolean } = {},
+): Set<string> {
+  return new Set(
+    certifiedRequirements(role, transport, beyond).map((requirement) => requirement.id),
+  );
 }
 
 test('every client fault names a testable requirement of its client, once', () => {
@@ -117,7 +125,8 @@ test('the client matrix certifies the control first and reports a fault its clie
   });
   assert.equal(result.controls.length, 1);
   assert.equal(result.controls[0]!.ok, true, result.controls[0]!.reason);
-  assert.equal(Object.keys(result.controls[0]!.verdicts).length, 7);
+  // HTTP-DEV-01..07 and CLI-BEH-06 (no tight polling, every HTTP device session)
+  assert.equal(Object.keys(result.controls[0]!.verdicts).length, 8);
   const [survivor] = result.faults;
   assert.equal(survivor!.outcome, 'survived');
   assert.equal(survivor!.verdict, 'PASS');

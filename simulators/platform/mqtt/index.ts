@@ -9,7 +9,7 @@
  * connection (or gets a failure PUBACK); nothing a client sends can stop the server or touch another client.
  */
 import { createServer, type Server, type Socket, type AddressInfo } from 'node:net';
-import { createServer as createTlsServer } from 'node:tls';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import type { Packet } from 'mqtt-packet';
 import type { Logger } from 'pino';
 import type { PlatformCore } from '../core/platform-core';
@@ -70,7 +70,24 @@ interface MqttTransportOptions {
    * ThingsBoard acknowledges once the connect is processed, which may take as long; default 0 (at once).
    */
   gatewayConnectAckDelayMs?: number;
+  /** Told of the mqtts server once it listens (`iotc certify --tls`: other certificates, handshakes watched). */
+  tlsServer?: (server: TlsServer, protocol: 'mqtts') => void;
+  intercept?: MqttIntercept;
+  /** Told when a connection has ended, whoever ended it (`iotc certify`: how long a connection lasted). */
+  connectionClosed?: (connection: number) => void;
 }
+
+/**
+ * Sees every packet a client sends before it is handled (`iotc certify`: the behaviour over time of a client under
+ * test is provoked by a connection dropped, a CONNECT or a PUBLISH never answered): `handle` (the default), `withhold`
+ * (never handled nor answered: a CONNECT gets no CONNACK, a PUBLISH no PUBACK) or `close` (the connection ends at
+ * once, the packet unhandled). `close` on the event ends the connection later (a session dropped while idle).
+ */
+export type MqttIntercept = (event: {
+  connection: number;
+  packet: Packet;
+  close: () => void;
+}) => 'handle' | 'withhold' | 'close' | undefined;
 
 export interface RunningMqttTransport {
   url: string;
@@ -119,6 +136,13 @@ export async function startMqttTransport(
         at: Date.now(),
         packet,
       });
+      const decided = options.intercept?.({
+        connection: session.connection,
+        packet,
+        close: () => socket.destroy(),
+      });
+      if (decided === 'close') return void socket.destroy();
+      if (decided === 'withhold') return;
       session.heard();
       const connecting = packet.cmd === 'connect' && !session.device;
       dispatch(session, packet);
@@ -145,6 +169,7 @@ export async function startMqttTransport(
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
+      options.connectionClosed?.(session.connection);
       liveness.stop();
       session.release();
       sessions.delete(session);
@@ -175,6 +200,7 @@ export async function startMqttTransport(
     if (bounded) secure.on('connection', tlsOpening.admit);
     secure.on('tlsClientError', (_error, socket) => socket.destroy());
     tlsUrl = `mqtts://${urlHost}:${await listen(secure as unknown as Server, options.tlsPort)}`;
+    options.tlsServer?.(secure, 'mqtts');
   }
   options.logger.info({ port }, 'reference MQTT transport listening');
   return {
