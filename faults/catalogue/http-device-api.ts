@@ -338,6 +338,7 @@ export const HTTP_FAULTS = [
   },
   {
     id: 'HTTP-ERR-05:trailing-slash-matches',
-    breaks: 'a device API path with a trailing slash is routed to the endpoint without it, not answered 404',
+    breaks:
+      'a device API path with a trailing slash is routed to the endpoint without it, not answered 404',
   },
 ] as const satisfies readonly FaultDefinition[];

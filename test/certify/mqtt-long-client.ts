@@ -60,7 +60,7 @@ function session(first: boolean): Promise<boolean> {
       if (packet.cmd === 'puback') unacknowledged.delete(packet.messageId ?? 0);
       if (packet.cmd !== 'connack' || accepted) return;
       accepted = true;
-      const dup = fault === 'no-dup' ? false : true;
+      const dup = fault !== 'no-dup';
       for (const [messageId, message] of unacknowledged)
         send({
           cmd: 'publish',

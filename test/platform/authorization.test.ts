@@ -147,7 +147,7 @@ after(async () => {
 /** Deletes from a real platform what this run made: everything named or described with TAG. */
 async function removeTagged(): Promise<void> {
   const tenant = jwts.TENANT_ADMIN;
-  const page = '?pageSize=1000&page=0&textSearch=' + encodeURIComponent(TAG);
+  const page = `?pageSize=1000&page=0&textSearch=${encodeURIComponent(TAG)}`;
   const listed = async (path: string, jwt: string) =>
     ((await call(base, 'GET', path, { jwt })).json?.data ?? []) as Array<{
       id: { id: string };
