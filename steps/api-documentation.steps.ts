@@ -60,8 +60,27 @@ Then(
   },
 );
 
+/**
+ * The API description is built on its first request and kept: ThingsBoard 4.3.1.3's springdoc took 62.7 s for it
+ * ("Init duration for springdoc-openapi") on a busy 2-core machine, and the specification bounds no latency of the
+ * documentation, so its request may take a few request timeouts before a missing answer says anything.
+ */
+function descriptionTimeoutMs(world: IotcWorld): number {
+  return Math.min(Math.max(4 * world.run.target.timeouts.requestMs, 120_000), 200_000);
+}
+
+/** A step that reads the API description may take its whole timeout, and a little more. */
+const DESCRIPTION_STEP = { timeout: 4 * 60_000 };
+
 async function apiDescription(world: IotcWorld) {
-  const answer = await request(world, 'GET', '/v3/api-docs');
+  const answer = await request(
+    world,
+    'GET',
+    '/v3/api-docs',
+    {},
+    undefined,
+    descriptionTimeoutMs(world),
+  );
   assert.equal(answer.status, 200, `/v3/api-docs answered ${answer.status}`);
   return answerOf(apiDescriptionSchema, answer, 'GET /v3/api-docs');
 }
@@ -87,6 +106,7 @@ function samePath(documented: string, expected: string): boolean {
 
 Then(
   'its API description lists these endpoints:',
+  DESCRIPTION_STEP,
   async function (this: IotcWorld, table: DataTable) {
     const document = await apiDescription(this);
     // raw(): the table has no header row, every row is an endpoint
@@ -106,6 +126,7 @@ Then(
 
 Then(
   'its API description declares a JWT authorization and an API key authorization',
+  DESCRIPTION_STEP,
   async function (this: IotcWorld) {
     const document = await apiDescription(this);
     const schemes = Object.values(document.components?.securitySchemes ?? {});

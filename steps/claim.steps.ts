@@ -209,7 +209,11 @@ async function claimFailsAfterWindow(
 ): Promise<void> {
   const acknowledged = world.claimsAcknowledgedAt.get(local);
   assert.ok(acknowledged, `the device "${local}" has posted no claim`);
-  const registrationMs = registrationDelayMs(world);
+  // twice the measured delay: on a platform that queues the claim (ThingsBoard 4.3.1.3) the registration delay varies
+  // from claim to claim, and the control claim measured one sample of it (a run saw 1565 ms measured and a later
+  // registration still open at 2144 ms with a 457 ms window); the reference registers at once, so a platform that
+  // never ends the window still fails at the first attempt
+  const registrationMs = 2 * registrationDelayMs(world);
   const windowEnds = acknowledged + registrationMs + durationMs;
   await world.eventually(async () => {
     const open = windowEnds - Date.now();
@@ -217,13 +221,13 @@ async function claimFailsAfterWindow(
     const answer = await customerClaims(world, local, secretKey);
     if (answer.status === 200) {
       throw new GiveUp(
-        `the claim succeeded ${Date.now() - acknowledged} ms after the device registered it for ${durationMs} ms (registration measured within ${registrationMs} ms): ${world.shown(answer)}`,
+        `the claim succeeded ${Date.now() - acknowledged} ms after the device registered it for ${durationMs} ms (registration allowed for ${registrationMs} ms, twice the measured delay): ${world.shown(answer)}`,
       );
     }
     assert.ok(answer.status < 500, `the claim answered a server error: ${world.shown(answer)}`);
   }, durationMs + registrationMs);
   world.log(
-    `the claim of "${local}" failed ${Date.now() - acknowledged} ms after the device's claim was acknowledged (window ${durationMs} ms, registration measured within ${registrationMs} ms)`,
+    `the claim of "${local}" failed ${Date.now() - acknowledged} ms after the device's claim was acknowledged (window ${durationMs} ms, registration allowed for ${registrationMs} ms, twice the measured delay)`,
   );
 }
 

@@ -29,11 +29,12 @@ export async function request(
   path: string,
   headers: Record<string, string> = {},
   body?: unknown,
+  timeoutMs = world.run.target.timeouts.requestMs,
 ): Promise<AdminResponse> {
   const answer = await adminRequest(world.run.target.adminUrl, method, path, {
     headers,
     body,
-    timeoutMs: world.run.target.timeouts.requestMs,
+    timeoutMs,
     recorder: world.exchanges.record,
   });
   requests.set(answer, `${method} ${path}`);
