@@ -23,6 +23,7 @@ import {
   CleanupJournal,
   cleanupFromJournal,
   journalPath,
+  stopMarked,
   restoreSettingsFromJournal,
   unrestoredSettings,
 } from '../src/target/journal';
@@ -270,7 +271,7 @@ Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
       `${RETRY_DECLINED} the first attempt failed with an answer of the target, not of the network: ${previous.message.split('\n')[0]}`,
     );
   // Ctrl-C: no scenario starts once the run is stopping (it cleans up when the running one has finished)
-  if (!scenarioStarting()) {
+  if (stopMarked(this.run.journal.path) || !scenarioStarting()) {
     this.log('skipped: the run is stopping');
     return 'skipped';
   }

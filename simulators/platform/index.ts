@@ -42,6 +42,7 @@ import { faultActive } from '../../faults';
 export type { ClientRpcHandler } from './http';
 /** What certify reads of the traffic the platform observed (src/certify/). */
 export type { ObservedExchange } from './traffic';
+export type { MqttIntercept } from './mqtt';
 
 export interface PlatformOptions {
   host?: string;

@@ -8,7 +8,7 @@
  * noted for the keep-alive and the one-connection checks (client-behaviour-checks.ts).
  */
 import type { Packet } from 'mqtt-packet';
-import type { MqttIntercept } from '../../simulators/platform/mqtt';
+import type { MqttIntercept } from '../../simulators/platform';
 
 /** CONNECTs closed unanswered after the drop; the next is accepted: five connects, four delays judged and one more. */
 export const REFUSED_CONNECTS = 4;

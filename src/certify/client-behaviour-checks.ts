@@ -8,7 +8,7 @@
  * A requirement whose subject never came up is NOT APPLICABLE with the reason (the client had no occasion).
  */
 import type { Requirement } from '../../schemas';
-import type { ObservedExchange } from '../../simulators/platform/traffic';
+import type { ObservedExchange } from '../../simulators/platform';
 import { HARNESS_STARVED, INCONCLUSIVE_PREFIX } from '../../steps/support/timing';
 import type { MqttExchange } from '../report/exchanges';
 import type { RequirementResult, ScenarioResult } from '../report/verdicts';

@@ -8,7 +8,7 @@ import type * as messages from '@cucumber/messages';
 import { loadConfiguration, loadSupport, runCucumber } from '@cucumber/cucumber/api';
 import { loadProfile, openTarget } from '../target';
 import { checkTarget, TargetUnreachableError } from '../target/preflight';
-import { requestStop, whenNoScenarioRuns } from './interruption';
+import { isStopRequested, requestStop, whenNoScenarioRuns } from './interruption';
 import { Redactor } from '../report/redact';
 import {
   scenarioInventory,
@@ -23,7 +23,12 @@ import {
   type ConformanceReport,
 } from '../report/conformance';
 import { cleanupTarget, undoEarlierRun } from './cleanup';
-import { creationsSettled, journalPath, refuseNewEntities } from '../target/journal';
+import {
+  creationsSettled,
+  journalPath,
+  refuseNewEntities,
+  stopMarkerPath,
+} from '../target/journal';
 import { takeRunLock } from '../target/run-lock';
 import { printSummary, scrubLocalPaths, writeConformanceFiles } from '../report/write';
 import { provenance } from '../report/provenance';
@@ -93,15 +98,26 @@ export async function runConformance(options: RunOptions): Promise<number> {
     }
     removeUnfinishedCucumberFiles(resolve(options.reportsDir));
   };
+  const stopMarker = () => stopMarkerPath(journalPath(loadProfile(options.target).name));
+  // set once cucumber runs: resolves when it has ended (every worker's running scenario finished)
+  let cucumberEnded: Promise<'idle'> | undefined;
   const interrupted = async (signal: NodeJS.Signals) => {
     process.once('SIGINT', stopNow);
     process.once('SIGTERM', stopNow);
     requestStop();
     refuseNewEntities(signal);
+    // the workers of a parallel run stop too, though only this process may have been signalled
+    writeFileSync(stopMarker(), `${signal}\n`);
     console.error(
       `\niotc run: ${signal}: stopping; the running scenario finishes first (${signal} again: exit now)`,
     );
-    const waited = await whenNoScenarioRuns(STOP_WAIT_MS);
+    // this process's scenarios, then the workers' (cucumber ends once theirs have finished, the rest skipped)
+    const waited = await Promise.race([
+      whenNoScenarioRuns(STOP_WAIT_MS).then(async (own) =>
+        own === 'idle' ? ((await cucumberEnded) ?? 'idle') : own,
+      ),
+      new Promise<'timed out'>((done) => setTimeout(() => done('timed out'), STOP_WAIT_MS).unref()),
+    ]);
     if (waited === 'timed out')
       console.error(
         `iotc run: a scenario still runs after ${STOP_WAIT_MS / 1000} s; cleaning up anyway`,
@@ -121,6 +137,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
         ),
       )
       .finally(() => {
+        rmSync(stopMarker(), { force: true });
         finishInterrupted(`interrupted by ${signal}`);
         process.exit(130);
       });
@@ -333,7 +350,9 @@ export async function runConformance(options: RunOptions): Promise<number> {
       `iotc run: ${reason}; the report of what ran (${Object.values(report.run.scenarios).reduce((a, b) => a + b, 0)} scenarios, verdict ${report.verdict}): ${reportsDir}/conformance.json`,
     );
   };
-  const { success } = await runCucumber(
+  // a marker an earlier interrupted run left behind would stop this one's workers at once
+  rmSync(stopMarker(), { force: true });
+  const cucumberRun = runCucumber(
     { ...runConfiguration, support },
     {
       cwd: PROJECT_ROOT,
@@ -345,6 +364,13 @@ export async function runConformance(options: RunOptions): Promise<number> {
       progress?.onMessage(envelope);
     },
   );
+  cucumberEnded = cucumberRun.then(
+    () => 'idle' as const,
+    () => 'idle' as const,
+  );
+  const { success } = await cucumberRun;
+  // interrupted: the Ctrl-C handler owns the end of the run (its cleanup, the partial report, exit 130)
+  if (isStopRequested()) await new Promise<never>(() => {});
   progress?.stop();
   process.off('SIGINT', interrupted);
   process.off('SIGTERM', interrupted);

@@ -85,6 +85,20 @@ export function refuseNewEntities(reason: string): void {
   stopping = reason;
 }
 
+/**
+ * The stop marker beside a journal: the run's main process writes it on Ctrl-C, so the workers of a parallel run,
+ * which share the journal but not the main process's signal when it alone is signalled (`kill -INT <pid>` from a CI
+ * system, not a terminal's Ctrl-C to the whole process group), start no scenario and create nothing more.
+ */
+export function stopMarkerPath(journal: string): string {
+  return `${journal}.stopping`;
+}
+
+/** Whether the run of this journal is stopping (its marker is there). */
+export function stopMarked(journal: string): boolean {
+  return existsSync(stopMarkerPath(journal));
+}
+
 /** Registers a creation in flight (the request after its intent), so an interrupt can wait for it. */
 export function creation<T>(created: Promise<T>): Promise<T> {
   creating.add(created);
@@ -116,12 +130,14 @@ export class CleanupJournal {
 
   intend(kind: EntityKind, name: string): void {
     if (stopping) throw new RunInterruptedError(stopping);
+    if (stopMarked(this.path)) throw new RunInterruptedError('the run is stopping');
     this.append({ event: 'intent', kind, name });
   }
 
   /** The intents of many names in one write (the sub-devices of a gateway fleet). */
   intendAll(kind: EntityKind, names: readonly string[]): void {
     if (stopping) throw new RunInterruptedError(stopping);
+    if (stopMarked(this.path)) throw new RunInterruptedError('the run is stopping');
     if (names.length)
       this.append(...names.map((name) => ({ event: 'intent' as const, kind, name })));
   }

@@ -60,7 +60,9 @@ function session(first: boolean): Promise<boolean> {
       if (packet.cmd === 'puback') unacknowledged.delete(packet.messageId ?? 0);
       if (packet.cmd !== 'connack' || accepted) return;
       accepted = true;
-      const dup = fault !== 'no-dup';
+      // the DUP flag of a resent PUBLISH (the fault resends without it)
+      let dup = true;
+      if (fault === 'no-dup') dup = false;
       for (const [messageId, message] of unacknowledged)
         send({
           cmd: 'publish',

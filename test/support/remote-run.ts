@@ -131,7 +131,12 @@ export async function runAgainstSimulate(options: {
         caFile: info.caFile,
       };
     }
-    const { dir, profilePath } = writeSimulateProfile(urls, { claimDurationMs });
+    // a name of its own: runs against one target name do not overlap (the run lock), and the remote-target test runs
+    // against its own `iotc simulate` child at the same time
+    const { dir, profilePath } = writeSimulateProfile(urls, {
+      claimDurationMs,
+      name: 'simulate-through-faults',
+    });
     const reportsDir = join(dir, 'reports');
     const started = performance.now();
     const run = spawnIotc(
