@@ -16,15 +16,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { AdminClient } from '../../src/admin-client';
-import { journalPath, unrestoredSettings } from '../../src/target/journal';
+import { unrestoredSettings } from '../../src/target/journal';
+import { changedSettings, killedRunProfile, SYSADMIN } from '../support/killed-run';
 import { exitOf, spawnIotc, startSimulate, stop } from '../support/children';
 
-const SYSADMIN = { username: 'sysadmin@thingsboard.org', password: 'sysadmin' };
 const FEATURES = [
   'features/mqtt-gateway-api/device-limit.feature',
   'features/admin-auth/login.feature',
@@ -74,38 +73,8 @@ test('kill -9 at random points of a run, then a second run before cleanup: no FA
   const random = generator(seed);
   const { child: platform, info } = await startSimulate(['--mqtt-port', '0']);
   const sysadmin = await AdminClient.login(info.httpUrl, SYSADMIN);
-  const settings = async () => {
-    const profile = await sysadmin.defaultTenantProfile();
-    const jwt = (await sysadmin.session.call('GET', '/api/admin/jwtSettings')).json as Record<
-      string,
-      unknown
-    >;
-    return {
-      maxDevices: (profile.profileData as { configuration: { maxDevices?: number } }).configuration
-        .maxDevices,
-      access: Number(jwt.tokenExpirationTime),
-      refresh: Number(jwt.refreshTokenExpTime),
-    };
-  };
-  const dir = mkdtempSync(join(tmpdir(), 'iotc-killed-random-'));
-  const profilePath = join(dir, 'killed.json');
-  writeFileSync(
-    profilePath,
-    JSON.stringify({
-      name: 'killed-random',
-      platform: {
-        http: info.httpUrl,
-        mqtt: info.mqttUrl,
-        tenantAdmin: { username: 'tenant@thingsboard.org', password: 'tenant' },
-        customerUser: { username: 'customer@thingsboard.org', password: 'customer' },
-        sysAdmin: SYSADMIN,
-      },
-      capabilities: ['mqtt5', 'tenant-limits', 'jwt-settings'],
-      namePrefix: 'iotc-killed-',
-    }),
-  );
-  const env = { ...process.env, IOTC_STATE_DIR: join(dir, 'state') };
-  const journal = journalPath('killed-random', join(dir, 'state'));
+  const settings = () => changedSettings(sysadmin);
+  const { dir, profilePath, env, journal } = killedRunProfile(info, 'killed-random');
   const run = (reports: string) =>
     spawnIotc(['run', '--target', profilePath, '--reports', join(dir, reports), ...FEATURES], {
       env,

@@ -7,15 +7,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { AdminClient } from '../../src/admin-client';
-import { journalPath, unrestoredSettings } from '../../src/target/journal';
+import { unrestoredSettings } from '../../src/target/journal';
+import { changedSettings, killedRunProfile, SYSADMIN } from '../support/killed-run';
 import { exitOf, spawnIotc, startSimulate, stop } from '../support/children';
-
-const SYSADMIN = { username: 'sysadmin@thingsboard.org', password: 'sysadmin' };
 
 /**
  * Kills the run (SIGKILL) as soon as its journal shows `condition`, in the same callback that sees it (a loaded
@@ -69,41 +67,11 @@ test('kill -9 with settings changed, then a second run before cleanup: no false 
 }, async () => {
   const { child: platform, info } = await startSimulate(['--mqtt-port', '0']);
   const sysadmin = await AdminClient.login(info.httpUrl, SYSADMIN);
-  const settings = async () => {
-    const profile = await sysadmin.defaultTenantProfile();
-    const jwt = (await sysadmin.session.call('GET', '/api/admin/jwtSettings')).json as Record<
-      string,
-      unknown
-    >;
-    return {
-      maxDevices: (profile.profileData as { configuration: { maxDevices?: number } }).configuration
-        .maxDevices,
-      access: Number(jwt.tokenExpirationTime),
-      refresh: Number(jwt.refreshTokenExpTime),
-    };
-  };
+  const settings = () => changedSettings(sysadmin);
   try {
     const before = await settings();
     for (const point of POINTS) {
-      const dir = mkdtempSync(join(tmpdir(), 'iotc-killed-'));
-      const profilePath = join(dir, 'killed.json');
-      writeFileSync(
-        profilePath,
-        JSON.stringify({
-          name: 'killed-run',
-          platform: {
-            http: info.httpUrl,
-            mqtt: info.mqttUrl,
-            tenantAdmin: { username: 'tenant@thingsboard.org', password: 'tenant' },
-            customerUser: { username: 'customer@thingsboard.org', password: 'customer' },
-            sysAdmin: SYSADMIN,
-          },
-          capabilities: ['mqtt5', 'tenant-limits', 'jwt-settings'],
-          namePrefix: 'iotc-killed-',
-        }),
-      );
-      const env = { ...process.env, IOTC_STATE_DIR: join(dir, 'state') };
-      const journal = journalPath('killed-run', join(dir, 'state'));
+      const { dir, profilePath, env, journal } = killedRunProfile(info, 'killed-run');
       const args = (reports: string) => [
         'run',
         '--target',
