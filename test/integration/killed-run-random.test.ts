@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { AdminClient } from '../../src/admin-client';
 import { unrestoredSettings } from '../../src/target/journal';
+import { mulberry32 } from '../../simulators/platform/core/scheduler';
 import { changedSettings, killedRunProfile, SYSADMIN } from '../support/killed-run';
 import { exitOf, spawnIotc, startSimulate, stop } from '../support/children';
 
@@ -30,18 +31,6 @@ const FEATURES = [
   'features/http-device-api/telemetry.feature',
   'features/mqtt-device-api/telemetry-attributes.feature',
 ];
-
-/** mulberry32: a small seeded generator, so that a seed replays the same points. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const lines = (path: string) =>
   existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).length : 0;
@@ -70,7 +59,7 @@ test('kill -9 at random points of a run, then a second run before cleanup: no FA
   const seed = Number(process.env.IOTC_KILL_SEED ?? Math.floor(Math.random() * 2 ** 31));
   const points = Number(process.env.IOTC_KILL_POINTS ?? 10);
   console.log(`kill points: IOTC_KILL_SEED=${seed} IOTC_KILL_POINTS=${points}`);
-  const random = generator(seed);
+  const random = mulberry32(seed);
   const { child: platform, info } = await startSimulate(['--mqtt-port', '0']);
   const sysadmin = await AdminClient.login(info.httpUrl, SYSADMIN);
   const settings = () => changedSettings(sysadmin);
