@@ -119,6 +119,38 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
       'the attribute request names its keys as a JSON array literal (sharedKeys=["iotcCertifyStep"])',
   },
   {
+    // issue 28: every client-observable statement judged; the clean client claims, provisions, asks for firmware,
+    // sends a client-side RPC and long-polls with a timeout, each NOT APPLICABLE for a client that never does
+    id: 'HTTP-DEV-08:duration-string',
+    client: 'http-device',
+    breaks: 'the claim\'s durationMs is a string ("60000")',
+  },
+  {
+    id: 'HTTP-DEV-09:provision-no-secret',
+    client: 'http-device',
+    breaks: 'the provisioning request (POST /api/v1/provision) has no provisionDeviceSecret',
+  },
+  {
+    id: 'HTTP-DEV-10:firmware-no-version',
+    client: 'http-device',
+    breaks: 'the firmware request names its title only (GET firmware?title=iotc-fw)',
+  },
+  {
+    id: 'HTTP-DEV-11:reply-not-json',
+    client: 'http-device',
+    breaks: "the RPC reply's body is the text pong, not a JSON document",
+  },
+  {
+    id: 'HTTP-DEV-12:rpc-not-json',
+    client: 'http-device',
+    breaks: "the client-side RPC's body is the text getCurrentTime, not a JSON document",
+  },
+  {
+    id: 'HTTP-DEV-13:timeout-fraction',
+    client: 'http-device',
+    breaks: 'a last long-poll for attribute updates asks timeout=0.5, not an integer',
+  },
+  {
     id: 'MQTT-DEV-01:user',
     client: 'mqtt-device',
     breaks: 'a first CONNECT carries the token as password and another user name',
@@ -182,6 +214,26 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     id: 'MQTT-DEV-09:qos2',
     client: 'mqtt-device',
     breaks: 'the subscription to the client-side RPC answers asks QoS 2',
+  },
+  {
+    id: 'MQTT-DEV-10:duration-string',
+    client: 'mqtt-device',
+    breaks: 'a last claim\'s durationMs is a string ("60000")',
+  },
+  {
+    id: 'MQTT-DEV-11:provision-no-secret',
+    client: 'mqtt-device',
+    breaks: 'the provisioning request on /provision/request has no provisionDeviceSecret',
+  },
+  {
+    id: 'MQTT-DEV-12:reply-not-json',
+    client: 'mqtt-device',
+    breaks: "the RPC reply's payload is the text pong, not a JSON document",
+  },
+  {
+    id: 'MQTT-DEV-13:rpc-not-json',
+    client: 'mqtt-device',
+    breaks: 'a last client-side RPC whose payload is the text getCurrentTime, not a JSON document',
   },
   {
     id: 'GW-CLI-01:user',
@@ -311,6 +363,27 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     client: 'http-device',
     breaks: 'the shared attribute is read ten times back to back',
   },
+  {
+    // issue 28: docs/reference/interfaces.md's gateway keeps one MQTT connection for all its devices
+    id: 'GW-CLI-07:second-connection',
+    client: 'gateway',
+    breaks:
+      'once the steps are done, telemetry for the device goes on a second connection opened while the first stays in use (its disconnect follows on the first)',
+  },
+  {
+    // issue 28: subscribe before updates are expected, judged from the order of the gateway's own packets
+    id: 'GW-RULE-01-UPD:subscribe-updates-late',
+    client: 'gateway',
+    breaks: 'v1/gateway/attributes is subscribed only after the connect of the device',
+  },
+  {
+    // issue 28: connect before RPCs are expected; the RPC goes only once the gateway has been quiet for a second
+    id: 'GW-RULE-03-RPC:disconnect-before-rpc',
+    client: 'gateway',
+    breaks:
+      'once the attribute update came, the device is disconnected, so the RPC for it expected next finds it not connected',
+    alsoChanges: { 'GW-RPC-03': 'NOT TESTED', 'GW-CLI-05': 'NOT TESTED' },
+  },
   // the gateway as a device: its own v1/devices/me/... traffic (src/certify/gateway-checks.ts)
   {
     id: 'MQTT-DEV-02:unknown-topic',
@@ -351,6 +424,22 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     client: 'gateway',
     breaks: 'the reply to the RPC sent to the gateway itself comes after the RPC timeout',
     lateReply: true,
+  },
+  {
+    id: 'MQTT-DEV-10:own-duration-string',
+    client: 'gateway',
+    breaks: "a last claim of the gateway's own has its durationMs as a string",
+  },
+  {
+    id: 'MQTT-DEV-12:own-reply-not-json',
+    client: 'gateway',
+    breaks: 'the reply to the RPC sent to the gateway itself is the text pong, not a JSON document',
+  },
+  {
+    id: 'MQTT-DEV-13:own-rpc-not-json',
+    client: 'gateway',
+    breaks:
+      "a last client-side RPC of the gateway's own whose payload is the text getCurrentTime, not a JSON document",
   },
 ];
 

@@ -9,6 +9,7 @@
  */
 import type { Packet } from 'mqtt-packet';
 import type { MqttIntercept } from '../../simulators/platform';
+import { isProvisioningConnect } from './mqtt-packets';
 
 /** CONNECTs closed unanswered after the drop; the next is accepted: five connects, four delays judged and one more. */
 export const REFUSED_CONNECTS = 4;
@@ -54,7 +55,12 @@ export class BehaviourPhase {
     this.accepted = resolve;
   });
 
+  /** Provisioning sessions (user name `provision`): no connection of the device, never provoked nor counted. */
+  private readonly provisioning = new Set<number>();
+
   readonly intercept: MqttIntercept = ({ connection, packet, close }) => {
+    if (isProvisioningConnect(packet)) this.provisioning.add(connection);
+    if (this.provisioning.has(connection)) return 'handle';
     this.closers.set(connection, close);
     if (packet.cmd === 'connect')
       this.openAtConnect.set(

@@ -39,7 +39,12 @@ import {
 } from './behaviour-phase';
 import { type CertifyTls, certifyTls } from './tls-certificates';
 import { type ProbeOutcome, type SessionHandshake, TLS_PROBE_KINDS, TlsWatch } from './tls-probes';
-import { type ObservedPacket, gatewayConnectWatcher, readinessWatcher } from './mqtt-packets';
+import {
+  type ObservedPacket,
+  QuietWatch,
+  gatewayConnectWatcher,
+  readinessWatcher,
+} from './mqtt-packets';
 import {
   Arrivals,
   type SessionListener,
@@ -65,6 +70,8 @@ const MQTT_DEVICE_STEP_TOPICS = ['v1/devices/me/attributes', 'v1/devices/me/rpc/
  * the ThingsBoard IoT Gateway was caught in 4 of 6 runs.
  */
 const GATEWAY_CONNECT_ACK_QUIET_MS = 1000;
+/** At most this many quiet windows before the RPC to a gateway's device is sent anyway (as MAX_HOLD_QUIET_WINDOWS). */
+const GATEWAY_QUIET_WINDOWS = 10;
 
 export interface CertifySessionOptions {
   /** The client under test; absent: a person drives the (HTTP) device from the operator console. */
@@ -122,6 +129,8 @@ export interface CertifySession {
   exchanges: ObservedExchange[];
   /** The client's MQTT packets and what the platform sent it (every MQTT connection is the client's). */
   packets: ObservedPacket[];
+  /** When each MQTT connection closed: the number of packets observed by then. */
+  closed: Map<number, number>;
   rpcs: SentRpc[];
   /** The client's exit code, or the signal that ended it; operator mode: how the session ended. */
   exit: number | string;
@@ -232,6 +241,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
   const startedAt = new Date();
   const exchanges: ObservedExchange[] = [];
   const packets: ObservedPacket[] = [];
+  const closed = new Map<number, number>();
   const tell: SessionListener = options.events ?? (() => {});
   const arrivals = new Arrivals();
   const gateway = options.role === 'gateway';
@@ -256,6 +266,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
   const phase = new BehaviourPhase();
   const overTime = options.durationMs !== undefined && options.transport === 'mqtt' && !gateway;
   const probes: ProbeOutcome[] = [];
+  const quiet = new QuietWatch();
   let platform: RunningPlatform | undefined;
   let admin: AdminClient | undefined;
   let client: ClientProcess | undefined;
@@ -285,7 +296,11 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
             ...(tls ? { mqttTlsPort: options.mqttPort ?? 0 } : {}),
           }
         : {}),
-      mqttConnectionClosed: phase.connectionClosed,
+      // the phase times each connection (CLI-BEH); GW-CLI-07 places each close among the packets
+      mqttConnectionClosed: (connection) => {
+        phase.connectionClosed(connection);
+        closed.set(connection, packets.length);
+      },
       // the phase watches every session (CLI-BEH-05); it provokes nothing until it is armed (--duration)
       mqttIntercept: phase.intercept,
       ...(gateway ? { gatewayConnectAckDelayMs: GATEWAY_CONNECT_ACK_QUIET_MS } : {}),
@@ -304,6 +319,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
         }
         packets.push({ at, direction, connection, packet });
         watchPackets(packets[packets.length - 1]);
+        quiet.seen(packets[packets.length - 1]);
       },
       // HTTP: the steps start at the client's first request, also when that one is a long-poll still waiting
       requestArrived: (request) => {
@@ -365,18 +381,22 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       });
       options.say(`step 1: shared attribute ${CERTIFY_SHARED_KEY} of ${target.name} set to 1`);
       if (steps.finishedByOperator) return;
-      const call: SentRpc = {
+      // a gateway gets the chance to break rule 3 first (disconnect the device, reconnect without connecting it):
+      // the RPC for its device goes once it has been quiet for a window (GW-RULE-03-RPC, gateway-checks.ts)
+      if (deviceName) await quiet.until(GATEWAY_CONNECT_ACK_QUIET_MS, GATEWAY_QUIET_WINDOWS);
+      const base: SentRpc = {
         method: CERTIFY_RPC_METHOD,
         sentAt: Date.now(),
         timeoutMs: options.rpcTimeoutMs,
       };
+      const call: SentRpc = deviceName ? { ...base, device: deviceName } : base;
       options.say(
         `step 2: two-way RPC ${call.method} sent (timeout ${call.timeoutMs} ms); answer it: ${RPC_ANSWER[kind]}`,
       );
       // a gateway that takes its own device's RPCs gets one too, at the same time (gateway-checks.ts)
       const own: SentRpc | undefined =
         deviceName && takesOwnRpcs(packets)
-          ? { ...call, method: CERTIFY_GATEWAY_RPC_METHOD }
+          ? { ...base, method: CERTIFY_GATEWAY_RPC_METHOD }
           : undefined;
       if (own) options.say(`step 2: two-way RPC ${own.method} sent to the gateway itself`);
       const send = async (rpc: SentRpc, to: { id: string; name: string }) => {
@@ -493,6 +513,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       ...(deviceName ? { deviceName } : {}),
       exchanges,
       packets,
+      closed,
       rpcs,
       exit,
       steps: steps.close(),

@@ -16,7 +16,7 @@ import type { ReconnectRecord } from './behaviour-phase';
 import { REFUSED_CONNECTS } from './behaviour-phase';
 import type { CheckOutcome, Violation } from './client-checks';
 import { type DeviceVerdicts, deviceVerdicts } from './device-verdicts';
-import { type ObservedPacket, payloadOf, sent } from './mqtt-packets';
+import { type ObservedPacket, isProvisioningConnect, payloadOf, sent } from './mqtt-packets';
 import type { TlsProbeKind } from './tls-certificates';
 import { PROBE_CERTIFICATE, type ProbeOutcome, type SessionHandshake } from './tls-probes';
 
@@ -303,9 +303,11 @@ function acceptedConnections(input: BehaviourInput): AcceptedConnection[] {
         (observed.packet as { reasonCode?: number }).reasonCode ??
         0) === 0,
   );
-  return connacks.map((connack) => {
+  return connacks.flatMap((connack) => {
     const own = input.packets.filter((observed) => observed.connection === connack.connection);
     const connect = own.find((observed) => observed.packet.cmd === 'connect');
+    // a provisioning session is no connection of the device (it has no token yet): none of these judge it
+    if (connect && isProvisioningConnect(connect.packet)) return [];
     const disconnect = own.find(
       (observed) => observed.direction === 'in' && observed.packet.cmd === 'disconnect',
     );

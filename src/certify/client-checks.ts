@@ -7,6 +7,8 @@
 /** A two-way RPC the certification sent: when and for how long the platform waited for the reply. */
 export interface SentRpc {
   method: string;
+  /** The device behind a gateway it was sent to (a gateway's certification; absent: the client's own device). */
+  device?: string;
   sentAt: number;
   timeoutMs: number;
 }
@@ -32,6 +34,23 @@ export function outcome<Item>(
 ): CheckOutcome<Item> {
   return judged.length === 0
     ? { exercised: false, reason: notExercised }
+    : { exercised: true, judged, violations };
+}
+
+/**
+ * Exercised when something was judged; otherwise NOT APPLICABLE for the reason given: the requirement binds an action
+ * the client may take or leave (a claim, provisioning, a firmware query, a client-side RPC, timestamped telemetry),
+ * and the certification never asks for it, so a client that never took it up had no occasion to break it and can
+ * still certify CONFORMANT (issue 28). A requirement the certification provokes (its RPC, its attribute update)
+ * keeps `outcome`: left undone it is NOT TESTED.
+ */
+export function optionalOutcome<Item>(
+  judged: Item[],
+  violations: Violation<Item>[],
+  notTakenUp: string,
+): CheckOutcome<Item> {
+  return judged.length === 0
+    ? { exercised: false, notApplicable: true, reason: notTakenUp }
     : { exercised: true, judged, violations };
 }
 

@@ -25,7 +25,13 @@ import {
   gatewayAttributeRequestThingsboardSchema,
   gatewayTopicRules,
 } from '../../schemas/gateway';
-import { type Violation, outcome, parseJson, repliedInTime } from './client-checks';
+import {
+  type Violation,
+  optionalOutcome,
+  outcome,
+  parseJson,
+  repliedInTime,
+} from './client-checks';
 import {
   DEVICE_API_TOPICS,
   MQTT_DEVICE_CHECK_OF,
@@ -41,7 +47,8 @@ import {
   schemaViolations,
   subscribedOutcome,
 } from './mqtt-checks';
-import { type ObservedPacket, delivered, payloadOf, sent } from './mqtt-packets';
+import { type ObservedPacket, delivered, filtersBefore, payloadOf, sent } from './mqtt-packets';
+import { topicMatches } from '../../lib/mqtt/topic-filter';
 
 /**
  * The uplink gateway topics, each with its schema (docs/reference/interfaces.md's shapes, from the gateway API's
@@ -114,8 +121,8 @@ function payloadShapes(mode: CertifyMode): MqttDeviceCheck {
 }
 
 /** GW-CLI-03: the ts of gateway telemetry entries is unix milliseconds. */
-const milliseconds: MqttDeviceCheck = (input) =>
-  millisecondsOutcome(
+const milliseconds: MqttDeviceCheck = (input) => {
+  const result = millisecondsOutcome(
     gatewayPublishes(input.packets, GATEWAY_API.telemetry.topic),
     (payload) =>
       Object.values(typeof payload === 'object' && payload !== null ? payload : {})
@@ -125,8 +132,10 @@ const milliseconds: MqttDeviceCheck = (input) =>
             ? [(entry as { ts: unknown }).ts]
             : [],
         ),
-    'the client sent no gateway telemetry with ts',
+    'the client sent no gateway telemetry with ts (it may let the server assign the ts)',
   );
+  return result.exercised ? result : { ...result, notApplicable: true };
+};
 
 /** GW-RULE-01: an attribute request follows a subscription to the responses, an RPC reply one to the requests. */
 const subscribedFirst: MqttDeviceCheck = (input) =>
@@ -164,7 +173,11 @@ const requestIds: MqttDeviceCheck = (input) => {
         ]
       : [];
   });
-  return outcome<ObservedPacket>(judged, violations, 'the client sent no attribute request');
+  return optionalOutcome<ObservedPacket>(
+    judged,
+    violations,
+    'the client sent no attribute request (v1/gateway/attributes/request)',
+  );
 };
 
 /** The RPC requests the reference published on v1/gateway/rpc: { device, data: { id, method } }. */
@@ -240,7 +253,8 @@ const claimConnected: MqttDeviceCheck = (input) => {
         reason: `a claim for ${strangers.join(', ')}, not connected through the gateway`,
       });
   }
-  return outcome(judged, violations, 'the client sent no claim');
+  // a gateway need not claim (the certification never asks it to): the SHOULD binds only a claim sent (issue 28)
+  return optionalOutcome(judged, violations, 'the client sent no claim (v1/gateway/claim)');
 };
 
 /**
@@ -279,7 +293,160 @@ const waitedForConnect: MqttDeviceCheck = (input) => {
         reason: `PUBLISH ${early.packet.topic} for ${device} before the PUBACK of its connect`,
       });
   }
-  return outcome(judged, violations, 'the client sent no connect at QoS 1');
+  return optionalOutcome(
+    judged,
+    violations,
+    'the client sent no connect at QoS 1 (a connect at QoS 0 has no PUBACK to wait for)',
+  );
+};
+
+/** The gateway's connections the reference accepted (CONNACK success), each with the index of its CONNECT. */
+function acceptedConnections(
+  packets: readonly ObservedPacket[],
+): Array<{ connection: number; at: number; index: number }> {
+  return packets.flatMap((observed, index) => {
+    if (observed.direction !== 'in' || observed.packet.cmd !== 'connect') return [];
+    const accepted = packets.some(
+      (answer) =>
+        answer.direction === 'out' &&
+        answer.connection === observed.connection &&
+        answer.packet.cmd === 'connack' &&
+        ((answer.packet as { returnCode?: number }).returnCode ?? 0) === 0 &&
+        ((answer.packet as { reasonCode?: number }).reasonCode ?? 0) === 0,
+    );
+    return accepted ? [{ connection: observed.connection, at: observed.at, index }] : [];
+  });
+}
+
+/**
+ * GW-CLI-07: the gateway keeps one MQTT connection for all its devices (docs/reference/interfaces.md "What the
+ * service does": a gateway keeps one MQTT connection and proxies data for many devices): no connection is opened
+ * while another accepted one is still open, neither ended by the gateway's DISCONNECT nor closed. The platform takes
+ * a device's older session over when a new one connects (ThingsBoard: one concurrent session per device), so the
+ * older one closes only after the new CONNECT. A reconnect after the old connection closed is one connection at a
+ * time, and a refused CONNECT opens nothing. Judged from the order of packets and closes, not from timing.
+ */
+const oneConnection: MqttDeviceCheck = (input) => {
+  const accepted = acceptedConnections(input.packets);
+  const judged: ObservedPacket[] = accepted.map((entry) => input.packets[entry.index]!);
+  const violations: Violation<ObservedPacket>[] = [];
+  /** Where a connection ended: its DISCONNECT (the client ended it) or its socket's close, whichever came first. */
+  const endOf = (connection: number): number => {
+    const disconnect = input.packets.findIndex(
+      (observed) =>
+        observed.direction === 'in' &&
+        observed.connection === connection &&
+        observed.packet.cmd === 'disconnect',
+    );
+    const closed = input.closed?.get(connection);
+    // without close times, a connection is known in use as long as it sends packets
+    const lastUsed = input.packets.findLastIndex(
+      (observed) => observed.direction === 'in' && observed.connection === connection,
+    );
+    const candidates = [
+      disconnect < 0 ? Number.POSITIVE_INFINITY : disconnect,
+      closed ?? (input.closed ? Number.POSITIVE_INFINITY : lastUsed + 1),
+    ];
+    return Math.min(...candidates);
+  };
+  for (const later of accepted) {
+    const open = accepted.find(
+      (earlier) => earlier.index < later.index && endOf(earlier.connection) > later.index,
+    );
+    if (open)
+      violations.push({
+        item: input.packets[later.index]!,
+        reason: `connection ${later.connection} was opened while connection ${open.connection} was still open (neither a DISCONNECT nor a close before this CONNECT; the platform takes the older session over): a gateway keeps one MQTT connection for all its devices`,
+      });
+  }
+  return outcome(judged, violations, 'the gateway never connected');
+};
+
+const UPDATES = GATEWAY_API.attributes.topic;
+
+/**
+ * GW-RULE-01-UPD: a gateway that takes shared-attribute updates (subscribes to v1/gateway/attributes) subscribes
+ * before it connects a device on that connection: from the connect on, updates for the device are routed through the
+ * gateway (docs/reference/interfaces.md "States and transitions"), and rule 1 lets only a subscriber receive them.
+ * Provoked: the certification sets a shared attribute of the device as soon as its connect is acknowledged, and the
+ * reference holds that PUBACK until the gateway has been quiet for a second, so a subscription that comes later
+ * comes after the update. The verdict is read from the order of the gateway's own packets on the connection, the
+ * same in every run. A gateway that never subscribes to the updates takes none: NOT APPLICABLE.
+ */
+const subscribedBeforeConnect: MqttDeviceCheck = (input) => {
+  const takes = sent(input.packets, 'subscribe').some((observed) =>
+    observed.packet.subscriptions.some((subscription) => topicMatches(subscription.topic, UPDATES)),
+  );
+  if (!takes)
+    return {
+      exercised: false,
+      notApplicable: true,
+      reason:
+        'the gateway never subscribed to v1/gateway/attributes: it takes no shared-attribute updates',
+    };
+  const judged = gatewayPublishes(input.packets, GATEWAY_API.connect.topic);
+  const violations = judged.flatMap((connect) =>
+    filtersBefore(input.packets, connect.connection, connect.at).some((filter) =>
+      topicMatches(filter, UPDATES),
+    )
+      ? []
+      : [
+          {
+            item: connect as ObservedPacket,
+            reason: `v1/gateway/connect for ${devicesOf(connect).join(', ') || '(no device)'} before any subscription to v1/gateway/attributes on connection ${connect.connection}: an update for the device sent from the connect on is not received`,
+          },
+        ],
+  );
+  return outcome<ObservedPacket>(judged, violations, 'the gateway connected no device');
+};
+
+/**
+ * GW-RULE-03-RPC: the device is connected through the gateway when RPC commands for it are expected
+ * (docs/reference/interfaces.md rule 3: it must be, to receive them): when the certification sends its RPC for the
+ * device, the device's last connect or disconnect on the gateway's connection in use (the accepted one whose packet came last
+ * before the RPC) is a connect. Provoked: the certification sends the RPC only once the gateway has been quiet for a second after the
+ * attribute update, so a gateway that disconnects the device, or reconnects without connecting it again, has done so
+ * by then in every run.
+ */
+const connectedForRpc: MqttDeviceCheck = (input) => {
+  const judged: ObservedPacket[] = [];
+  const violations: Violation<ObservedPacket>[] = [];
+  const accepted = acceptedConnections(input.packets);
+  for (const rpc of input.rpcs) {
+    if (rpc.device === undefined) continue;
+    // the connection in use: the accepted one whose packet came last before the RPC (a reconnect's new one)
+    const lastIn = input.packets.findLast(
+      (observed) =>
+        observed.direction === 'in' &&
+        observed.at <= rpc.sentAt &&
+        accepted.some((entry) => entry.connection === observed.connection),
+    );
+    const current = accepted.find((entry) => entry.connection === lastIn?.connection);
+    if (!current) continue;
+    const changes = gatewayPublishes(input.packets).filter(
+      (observed) =>
+        [GATEWAY_API.connect.topic, GATEWAY_API.disconnect.topic].some(
+          (topic) => topic === observed.packet.topic,
+        ) &&
+        observed.at <= rpc.sentAt &&
+        devicesOf(observed).includes(rpc.device!),
+    );
+    const own = changes.filter((observed) => observed.connection === current.connection);
+    const last = own.at(-1);
+    judged.push(last ?? input.packets[current.index]!);
+    if (last?.packet.topic === GATEWAY_API.connect.topic) continue;
+    violations.push({
+      item: last ?? input.packets[current.index]!,
+      reason: last
+        ? `the RPC ${rpc.method} for ${rpc.device} was sent ${rpc.sentAt - last.at} ms after the gateway disconnected it (v1/gateway/disconnect): a device must be connected through the gateway to receive RPC commands`
+        : `the RPC ${rpc.method} for ${rpc.device} was sent while it was not connected on the gateway's connection ${current.connection}${changes.length ? ` (it was connected on connection ${changes.at(-1)!.connection} only)` : ''}: a device must be connected through the gateway to receive RPC commands`,
+    });
+  }
+  return outcome(
+    judged,
+    violations,
+    'no RPC of the certification was sent for a device behind the gateway',
+  );
 };
 
 /**
@@ -358,6 +525,13 @@ const AS_DEVICE: ReadonlyArray<[string, MqttDeviceCheck]> = [
     'never subscribed to the server-side RPCs of its own device (v1/devices/me/rpc/request/+), so none was sent to it',
     withOwnRpcs,
   ),
+  asDevice('MQTT-DEV-10', 'never claimed itself (v1/devices/me/claim)'),
+  asDevice(
+    'MQTT-DEV-12',
+    'never subscribed to the server-side RPCs of its own device (v1/devices/me/rpc/request/+), so none was sent to it',
+    withOwnRpcs,
+  ),
+  asDevice('MQTT-DEV-13', 'sent no client-side RPC of its own (v1/devices/me/rpc/request/{id})'),
 ];
 
 /** The checks by requirement id in a mode: the gateway's own requirements, then the device ones of its own traffic. */
@@ -382,5 +556,8 @@ export const GATEWAY_CHECKS: ReadonlyMap<string, MqttDeviceCheck> = new Map([
   ['GW-RULE-03-CLAIM', claimConnected],
   ['GW-RULE-04-WAIT', waitedForConnect],
   ['GW-CLI-06', qualityOfService],
+  ['GW-CLI-07', oneConnection],
+  ['GW-RULE-01-UPD', subscribedBeforeConnect],
+  ['GW-RULE-03-RPC', connectedForRpc],
   ...AS_DEVICE,
 ]);

@@ -6,7 +6,14 @@
  * (no request with a body, no timestamped telemetry, no RPC reply) is not exercised: NOT TESTED with the reason,
  * never PASS.
  */
-import { clientAttributesSchema, telemetrySchema } from '../../schemas';
+import {
+  claimSchema,
+  clientAttributesSchema,
+  firmwareQuerySchema,
+  longPollQuerySchema,
+  provisionRequestSchema,
+  telemetrySchema,
+} from '../../schemas';
 import { validate } from '../../schemas/validate';
 import type { ObservedExchange } from '../../simulators/platform';
 import {
@@ -16,6 +23,7 @@ import {
   type SentRpc,
   notMilliseconds,
   numeric,
+  optionalOutcome,
   outcome,
   parseJson,
   repliedInTime,
@@ -138,7 +146,11 @@ const milliseconds: DeviceCheck = (input) => {
         ]
       : [];
   });
-  return outcome(judged, violations, 'the client sent no telemetry in the timestamped form');
+  return optionalOutcome(
+    judged,
+    violations,
+    'the client sent no telemetry in the timestamped form (it may let the server assign the ts)',
+  );
 };
 
 /** An RPC request the platform handed to the client: the answers of its GET rpc polls. */
@@ -258,7 +270,140 @@ const attributeRequestKeys: DeviceCheck = (input) => {
         ]
       : [];
   });
-  return outcome(judged, violations, 'the client sent no attribute request (GET attributes)');
+  return optionalOutcome(
+    judged,
+    violations,
+    'the client sent no attribute request (GET attributes); it may read shared attributes from their updates',
+  );
+};
+
+/** The body of a request against a schema: no violation, or one naming what is wrong (`what`: the request). */
+function bodyViolations(exchange: ObservedExchange, schema: object, what: string): Violation[] {
+  const body = parsed(exchange);
+  if (!body.ok) return [{ item: exchange, reason: `${what}: the body is not JSON` }];
+  const check = validate(schema, body.value);
+  return check.ok
+    ? []
+    : [{ item: exchange, reason: `${what}: ${check.errors.slice(0, 3).join('; ')}` }];
+}
+
+/**
+ * HTTP-DEV-08: the body of POST claim is an object with an optional secretKey (string) and an optional durationMs
+ * (integer milliseconds), docs/reference/interfaces.md "Claim payload". The certification never asks for a claim:
+ * NOT APPLICABLE when the client sent none.
+ */
+const claimPayload: DeviceCheck = (input) => {
+  const judged = posts(input, /^claim$/);
+  return optionalOutcome(
+    judged,
+    judged.flatMap((exchange) => bodyViolations(exchange, claimSchema, 'POST claim')),
+    'the client never claimed (POST claim)',
+  );
+};
+
+/**
+ * HTTP-DEV-09: POST /api/v1/provision carries deviceName, provisionDeviceKey and provisionDeviceSecret as strings
+ * (docs/reference/interfaces.md "Provisioning payload"); it has no token in the path (any other path is HTTP-DEV-01's).
+ * Judged by its shape: the certification has no provisioning key to hand out, so the answer is not the point.
+ */
+const provisionPayload: DeviceCheck = (input) => {
+  const judged = input.exchanges.filter(
+    (exchange) => exchange.method === 'POST' && pathOf(exchange) === '/api/v1/provision',
+  );
+  return optionalOutcome(
+    judged,
+    judged.flatMap((exchange) =>
+      bodyViolations(exchange, provisionRequestSchema, 'POST /api/v1/provision'),
+    ),
+    'the client never provisioned itself (POST /api/v1/provision)',
+  );
+};
+
+/** The query of a request as an object of its first values. */
+function queryOf(exchange: ObservedExchange): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(exchange.url.slice(pathOf(exchange).length)));
+}
+
+/** HTTP-DEV-10: GET firmware names the firmware in the query parameters title and version. */
+const firmwareQuery: DeviceCheck = (input) => {
+  const judged = input.exchanges.filter(
+    (exchange) => exchange.method === 'GET' && resourceOf(exchange, input.token) === 'firmware',
+  );
+  const violations = judged.flatMap((exchange) => {
+    const check = validate(firmwareQuerySchema, queryOf(exchange));
+    return check.ok
+      ? []
+      : [
+          {
+            item: exchange,
+            reason: `GET firmware${exchange.url.slice(pathOf(exchange).length)}: ${check.errors.slice(0, 3).join('; ')} (title and version name the firmware)`,
+          },
+        ];
+  });
+  return optionalOutcome(judged, violations, 'the client never asked for firmware (GET firmware)');
+};
+
+/**
+ * HTTP-DEV-11: the body of an RPC reply (POST rpc/{id}) is a JSON document (docs/reference/interfaces.md "RPC request":
+ * the reply is a JSON document, its content specific to the device). Judged on every reply, whatever its id
+ * (the id is HTTP-DEV-05's).
+ */
+const replyBody: DeviceCheck = (input) => {
+  const all = replies(input);
+  return outcome(
+    all.map((reply) => reply.exchange),
+    all
+      .filter(({ exchange }) => !parsed(exchange).ok)
+      .map(({ exchange, id }) => ({
+        item: exchange,
+        reason: `the reply to RPC ${id} is not a JSON document: ${JSON.stringify(exchange.requestBody.slice(0, 80))}`,
+      })),
+    'the client posted no RPC reply',
+  );
+};
+
+/** HTTP-DEV-12: the body of a client-side RPC (POST rpc) is a JSON document. */
+const clientRpcBody: DeviceCheck = (input) => {
+  const judged = posts(input, /^rpc$/);
+  return optionalOutcome(
+    judged,
+    judged
+      .filter((exchange) => !parsed(exchange).ok)
+      .map((exchange) => ({
+        item: exchange,
+        reason: `the client-side RPC is not a JSON document: ${JSON.stringify(exchange.requestBody.slice(0, 80))}`,
+      })),
+    'the client sent no client-side RPC (POST rpc)',
+  );
+};
+
+/**
+ * HTTP-DEV-13: the timeout of a long-poll (GET attributes/updates, GET rpc), when given, is an integer (docs/reference/interfaces.md:
+ * "timeout (optional, integer)"; a number of milliseconds on ThingsBoard, docs/reference/platform-facts.md §3). Only the polls that
+ * give one are judged: a client that never gives a timeout is NOT APPLICABLE.
+ */
+const longPollTimeout: DeviceCheck = (input) => {
+  const judged = input.exchanges.filter(
+    (exchange) =>
+      exchange.method === 'GET' &&
+      ['attributes/updates', 'rpc'].includes(resourceOf(exchange, input.token) ?? '') &&
+      new URLSearchParams(exchange.url.slice(pathOf(exchange).length)).has('timeout'),
+  );
+  const violations = judged.flatMap((exchange) =>
+    validate(longPollQuerySchema, { timeout: queryOf(exchange).timeout }).ok
+      ? []
+      : [
+          {
+            item: exchange,
+            reason: `GET ${resourceOf(exchange, input.token)} timeout=${queryOf(exchange).timeout}: not an integer`,
+          },
+        ],
+  );
+  return optionalOutcome(
+    judged,
+    violations,
+    'the client gave no long-poll a timeout (GET attributes/updates or rpc?timeout=)',
+  );
 };
 
 /** The checks by requirement id, in catalogue order. */
@@ -270,4 +415,10 @@ export const HTTP_DEVICE_CHECKS: ReadonlyMap<string, DeviceCheck> = new Map([
   ['HTTP-DEV-05', replyId],
   ['HTTP-DEV-06', replyInTime],
   ['HTTP-DEV-07', attributeRequestKeys],
+  ['HTTP-DEV-08', claimPayload],
+  ['HTTP-DEV-09', provisionPayload],
+  ['HTTP-DEV-10', firmwareQuery],
+  ['HTTP-DEV-11', replyBody],
+  ['HTTP-DEV-12', clientRpcBody],
+  ['HTTP-DEV-13', longPollTimeout],
 ]);

@@ -6,11 +6,17 @@
  * As for HTTP, a requirement whose subject never occurred (no attribute request, no RPC reply) is not exercised:
  * NOT TESTED with the reason, never PASS.
  */
-import { clientAttributesSchema, telemetrySchema } from '../../schemas';
+import {
+  claimSchema,
+  clientAttributesSchema,
+  provisionRequestSchema,
+  telemetrySchema,
+} from '../../schemas';
 import {
   type ClientCheck,
   type Violation,
   type SentRpc,
+  optionalOutcome,
   outcome,
   parseJson,
   repliedInTime,
@@ -23,7 +29,13 @@ import {
   schemaViolations,
   subscribedOutcome,
 } from './mqtt-checks';
-import { type ObservedPacket, delivered, payloadOf, sent } from './mqtt-packets';
+import {
+  type ObservedPacket,
+  delivered,
+  isProvisioningConnect,
+  payloadOf,
+  sent,
+} from './mqtt-packets';
 
 export interface MqttCheckInput {
   token: string;
@@ -35,6 +47,11 @@ export interface MqttCheckInput {
    * certificate would name a version the client never spoke. Absent: not judged.
    */
   protocolLevel?: 4 | 5;
+  /**
+   * When each connection's socket closed, as the number of packets observed by then (an index into `packets`), so
+   * that a close is ordered with the packets. Absent: not known (the checks then read the packets alone).
+   */
+  closed?: ReadonlyMap<number, number>;
 }
 
 /** The name of an MQTT protocol level (CONNECT protocol level byte). */
@@ -103,15 +120,14 @@ function provisionedTokens(packets: readonly ObservedPacket[], before: number): 
 export const tokenAsUserName: MqttDeviceCheck = (input) => {
   const judged = sent(input.packets, 'connect');
   const violations = judged.flatMap((observed) => {
-    const { username, clientId, protocolVersion } = observed.packet;
+    const { username, protocolVersion } = observed.packet;
     const reasons: string[] = [];
     if (input.protocolLevel !== undefined && protocolVersion !== input.protocolLevel)
       reasons.push(
         `CONNECT protocol level ${protocolVersion} (${mqttVersionName(protocolVersion ?? 0)}), but the client was asked to speak ${mqttVersionName(input.protocolLevel)} (level ${input.protocolLevel})`,
       );
-    const provisioning = username === 'provision' || clientId === 'provision';
     if (
-      !provisioning &&
+      !isProvisioningConnect(observed.packet) &&
       username !== input.token &&
       !provisionedTokens(input.packets, observed.at).includes(username ?? '')
     )
@@ -160,27 +176,36 @@ const payloadShapes: MqttDeviceCheck = (input) => {
 
 /** MQTT-DEV-04: a timestamped form's ts is unix milliseconds. */
 const milliseconds: MqttDeviceCheck = (input) =>
-  millisecondsOutcome(
-    published(input, TELEMETRY),
-    timestamps,
-    'the client sent no telemetry in the timestamped form',
+  asOptional(
+    millisecondsOutcome(
+      published(input, TELEMETRY),
+      timestamps,
+      'the client sent no telemetry in the timestamped form (it may let the server assign the ts)',
+    ),
   );
+
+/** An outcome whose subject the client may leave untouched: not exercised is NOT APPLICABLE (client-checks.ts optionalOutcome). */
+function asOptional(result: ReturnType<MqttDeviceCheck>): ReturnType<MqttDeviceCheck> {
+  return result.exercised ? result : { ...result, notApplicable: true };
+}
 
 /** MQTT-DEV-05: a request that expects an answer follows a subscription to the answer's topic. */
 const subscribedFirst: MqttDeviceCheck = (input) =>
-  subscribedOutcome(
-    input.packets,
-    [
-      ...published(input, ATTRIBUTE_REQUEST).map((observed) => ({
-        observed,
-        topic: observed.packet.topic.replace('/attributes/request/', '/attributes/response/'),
-      })),
-      ...published(input, RPC_REQUEST).map((observed) => ({
-        observed,
-        topic: observed.packet.topic.replace('/rpc/request/', '/rpc/response/'),
-      })),
-    ],
-    'the client sent no attribute request and no client-side RPC',
+  asOptional(
+    subscribedOutcome(
+      input.packets,
+      [
+        ...published(input, ATTRIBUTE_REQUEST).map((observed) => ({
+          observed,
+          topic: observed.packet.topic.replace('/attributes/request/', '/attributes/response/'),
+        })),
+        ...published(input, RPC_REQUEST).map((observed) => ({
+          observed,
+          topic: observed.packet.topic.replace('/rpc/request/', '/rpc/response/'),
+        })),
+      ],
+      'the client sent no attribute request and no client-side RPC',
+    ),
   );
 
 /** MQTT-DEV-06: attribute request ids are integers, not reused on the connection; the payload's key lists strings. */
@@ -214,7 +239,11 @@ const attributeRequests: MqttDeviceCheck = (input) => {
       ? [{ item: observed, reason: `attribute request: ${reasons.join('; ')}` }]
       : [];
   });
-  return outcome<ObservedPacket>(judged, violations, 'the client sent no attribute request');
+  return optionalOutcome<ObservedPacket>(
+    judged,
+    violations,
+    'the client sent no attribute request (v1/devices/me/attributes/request/{id})',
+  );
 };
 
 /** The server-side RPC requests the platform delivered: its publishes on rpc/request/{id}. */
@@ -230,23 +259,30 @@ function deliveredRpcs(input: MqttCheckInput) {
   });
 }
 
-/** MQTT-DEV-07: a reply carries the id of a request delivered to its connection before it. */
+/**
+ * MQTT-DEV-07: a reply carries the id of a request delivered to the device before it. On whichever of the device's
+ * connections: ThingsBoard matches a reply by the request id alone, whatever session sends it
+ * (DeviceActorMessageProcessor.processRpcResponses, application/.../actors/device/DeviceActorMessageProcessor.java:646),
+ * so a reply from a second connection answers its request; that the device opened a second connection is another
+ * requirement's matter, not this one's (issue 28: it failed here as "a reply on …/response/1, but the requests
+ * delivered were 1").
+ */
 const replyId: MqttDeviceCheck = (input) => {
   const requests = deliveredRpcs(input);
   const replies = published(input, RPC_RESPONSE);
   const violations = replies
     .filter((reply) => {
       const id = RPC_RESPONSE.exec(reply.packet.topic)?.[1];
-      return !requests.some(
-        (request) =>
-          request.id === id &&
-          request.observed.connection === reply.connection &&
-          request.observed.at <= reply.at,
-      );
+      return !requests.some((request) => request.id === id && request.observed.at <= reply.at);
     })
     .map((reply) => ({
       item: reply as ObservedPacket,
-      reason: `a reply on ${reply.packet.topic}, but the requests delivered were ${requests.map((request) => request.id).join(', ') || 'none'}`,
+      reason: `a reply on ${reply.packet.topic}, but the requests delivered before it were ${
+        requests
+          .filter((request) => request.observed.at <= reply.at)
+          .map((request) => request.id)
+          .join(', ') || 'none'
+      }`,
     }));
   return outcome<ObservedPacket>(replies, violations, 'the client published no RPC reply');
 };
@@ -260,9 +296,10 @@ const replyInTime: MqttDeviceCheck = (input) => {
   const requests = answeredRpcs(
     deliveredRpcs(input),
     replies,
+    // ThingsBoard matches a reply by its request id, from any connection of the device
     (reply, request) =>
       reply.packet.topic === `v1/devices/me/rpc/response/${request.id}` &&
-      reply.connection === request.observed.connection,
+      reply.at >= request.observed.at,
   );
   return repliedInTime(requests, input.rpcs, replies.length > 0);
 };
@@ -293,6 +330,75 @@ export const qualityOfService: MqttDeviceCheck = (input) => {
   return outcome(judged, violations, 'the client sent no PUBLISH and no SUBSCRIBE');
 };
 
+/** A publish's payload against a schema (mqtt-checks.ts schemaViolations), for the requirement's own topic. */
+function shapeOutcome(
+  publishes: Publish[],
+  schema: object,
+  notTakenUp: string,
+): ReturnType<MqttDeviceCheck> {
+  return optionalOutcome<ObservedPacket>(
+    publishes,
+    publishes.flatMap((observed) => schemaViolations(observed, schema)),
+    notTakenUp,
+  );
+}
+
+/**
+ * MQTT-DEV-10: a claim on v1/devices/me/claim is an object with an optional secretKey (string) and durationMs
+ * (integer milliseconds): docs/reference/interfaces.md "Claim payload". NOT APPLICABLE when the client never claims.
+ */
+const claimPayload: MqttDeviceCheck = (input) =>
+  shapeOutcome(
+    published(input, 'v1/devices/me/claim'),
+    claimSchema,
+    'the client never claimed (v1/devices/me/claim)',
+  );
+
+/**
+ * MQTT-DEV-11: a provisioning request on /provision/request carries deviceName, provisionDeviceKey and
+ * provisionDeviceSecret (docs/reference/interfaces.md "Provisioning payload"; the topic, docs/reference/platform-facts.md §6).
+ */
+const provisionPayload: MqttDeviceCheck = (input) =>
+  shapeOutcome(
+    published(input, '/provision/request'),
+    provisionRequestSchema,
+    'the client never provisioned itself (/provision/request)',
+  );
+
+/** The publishes whose payload is not JSON, as violations of what `what` names. */
+function notJson(publishes: Publish[], what: string): Violation<ObservedPacket>[] {
+  return publishes
+    .filter((observed) => !parseJson(payloadOf(observed.packet)).ok)
+    .map((observed) => ({
+      item: observed as ObservedPacket,
+      reason: `${what} on ${observed.packet.topic} is not a JSON document: ${JSON.stringify(payloadOf(observed.packet).slice(0, 80))}`,
+    }));
+}
+
+/**
+ * MQTT-DEV-12: an RPC reply's payload is a JSON document (docs/reference/interfaces.md "RPC request": the reply is a
+ * JSON document, its content specific to the device). ThingsBoard relays any payload (MQTT-DEV-RPC-02); the
+ * specification asks JSON, and so does every requester reading the answer.
+ */
+const replyBody: MqttDeviceCheck = (input) => {
+  const replies = published(input, RPC_RESPONSE);
+  return outcome<ObservedPacket>(
+    replies,
+    notJson(replies, 'the RPC reply'),
+    'the client published no RPC reply',
+  );
+};
+
+/** MQTT-DEV-13: a client-side RPC's payload is a JSON document (docs/reference/interfaces.md "RPC request"). */
+const clientRpcBody: MqttDeviceCheck = (input) => {
+  const requests = published(input, RPC_REQUEST);
+  return optionalOutcome<ObservedPacket>(
+    requests,
+    notJson(requests, 'the client-side RPC'),
+    'the client sent no client-side RPC (v1/devices/me/rpc/request/{id})',
+  );
+};
+
 /** The check of each requirement, in catalogue order (a gateway's certification takes some by name). */
 export const MQTT_DEVICE_CHECK_OF = {
   'MQTT-DEV-01': tokenAsUserName,
@@ -304,6 +410,10 @@ export const MQTT_DEVICE_CHECK_OF = {
   'MQTT-DEV-07': replyId,
   'MQTT-DEV-08': replyInTime,
   'MQTT-DEV-09': qualityOfService,
+  'MQTT-DEV-10': claimPayload,
+  'MQTT-DEV-11': provisionPayload,
+  'MQTT-DEV-12': replyBody,
+  'MQTT-DEV-13': clientRpcBody,
 } as const satisfies Record<string, MqttDeviceCheck>;
 
 /** The checks by requirement id, in catalogue order. */

@@ -19,6 +19,17 @@ export interface ObservedPacket {
   packet: Packet;
 }
 
+/**
+ * A CONNECT that opens a provisioning session (user name or client id `provision`, docs/reference/platform-facts.md
+ * §6): the device has no token yet, so its connection is not one of the device's (CLI-BEH-05 and the phase's
+ * provocations leave it alone).
+ */
+export function isProvisioningConnect(packet: Packet): boolean {
+  return (
+    packet.cmd === 'connect' && (packet.username === 'provision' || packet.clientId === 'provision')
+  );
+}
+
 /** The packets the client sent of one kind. */
 export function sent<Command extends Packet['cmd']>(
   packets: readonly ObservedPacket[],
@@ -92,6 +103,44 @@ export function gatewayConnectWatcher(deviceName: string, ready: () => void) {
     if (packet.qos === 0) ready();
     else awaited.add(`${observed.connection}/${packet.messageId}`);
   };
+}
+
+/**
+ * When the client last sent something, and a wait until it has sent nothing for a while: the certification gives a
+ * gateway the chance to break an ordering rule before the event the rule is about (gateway-checks.ts GW-RULE-03-RPC),
+ * as the reference holds a connect's PUBACK (MqttSession.holdUntilQuiet). Each packet of the client starts the
+ * window again; after `maxWindows` windows the wait ends anyway (a client that never pauses).
+ */
+export class QuietWatch {
+  private lastAt = Date.now();
+  private readonly waiting = new Set<() => void>();
+
+  /** Told of every packet; only the client's restart the window. */
+  seen(observed: ObservedPacket): void {
+    if (observed.direction !== 'in') return;
+    this.lastAt = Date.now();
+    for (const restart of this.waiting) restart();
+  }
+
+  until(quietMs: number, maxWindows: number): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        clearTimeout(bound);
+        this.waiting.delete(restart);
+        resolve();
+      };
+      const restart = () => {
+        clearTimeout(timer);
+        timer = setTimeout(done, quietMs);
+      };
+      const bound = setTimeout(done, quietMs * maxWindows);
+      this.waiting.add(restart);
+      clearTimeout(timer);
+      timer = setTimeout(done, Math.max(0, quietMs - (Date.now() - this.lastAt)));
+    });
+  }
 }
 
 /** One packet as report evidence (redacted later by the report writer, the token as user name included). */

@@ -124,7 +124,7 @@ async function certifyWith(
     say: (line) => console.log(`certify: ${line}`),
     ...(operatorConsole ? { events: operatorConsole.events, finish: operatorConsole.finish } : {}),
   });
-  const { token, exchanges, packets, rpcs } = session;
+  const { token, exchanges, packets, rpcs, closed } = session;
   const beyond = catalogue.filter((requirement) => requirement.interface.startsWith('client-'));
   const judgedByInterface = catalogue.filter((requirement) => !beyond.includes(requirement));
   const behaviour = clientBehaviourVerdicts(
@@ -158,7 +158,7 @@ async function certifyWith(
     ? deviceVerdicts(
         judgedByInterface,
         gateway ? gatewayChecks(options.mode ?? 'spec') : MQTT_DEVICE_CHECKS,
-        { token, packets, rpcs, protocolLevel: options.mqttVersion === '5' ? 5 : 4 },
+        { token, packets, rpcs, closed, protocolLevel: options.mqttVersion === '5' ? 5 : 4 },
         MQTT_EVIDENCE,
         options.role,
       )
@@ -171,14 +171,15 @@ async function certifyWith(
   const decided = new Map(
     [...byInterface.requirements, ...behaviour.requirements].map((result) => [result.id, result]),
   );
-  const requirements = explainNotTested(
-    catalogue.map((requirement) => decided.get(requirement.id)!),
-    session.steps,
-  );
-  const scenarios = [...byInterface.scenarios, ...behaviour.scenarios];
   const heard = mqtt
     ? packets.some((observed) => observed.direction === 'in')
     : exchanges.length > 0;
+  const judged = catalogue.map((requirement) => decided.get(requirement.id)!);
+  const requirements = explainNotTested(
+    heard ? judged : judged.map(notApplicableUnheard),
+    session.steps,
+  );
+  const scenarios = [...byInterface.scenarios, ...behaviour.scenarios];
   console.log(`certify: what was tested: ${certificateTitle(options, session)}`);
   const redactor = new Redactor();
   redactor.addSecret(session.token);
@@ -222,6 +223,22 @@ async function certifyWith(
 
 function usesTls(options: Pick<CertifyOptions, 'tls' | 'tlsCert'>): boolean {
   return options.tls === true || options.tlsCert !== undefined;
+}
+
+/**
+ * A client that sent nothing at all had every occasion and took none: what would be NOT APPLICABLE for a client that
+ * merely never took an optional action up (a claim, timestamped telemetry) is NOT TESTED for it, as everything else.
+ */
+function notApplicableUnheard<Result extends { verdict: string; reason?: string }>(
+  requirement: Result,
+): Result {
+  return requirement.verdict === 'NOT APPLICABLE'
+    ? {
+        ...requirement,
+        verdict: 'NOT TESTED',
+        reason: `not exercised: the client sent nothing (${requirement.reason})`,
+      }
+    : requirement;
 }
 
 /**

@@ -227,3 +227,91 @@ test("GW-CLI-02 in mode thingsboard-4.3: ThingsBoard's attribute request passes,
   assert.deepEqual(inMode.violations, inSpec.violations);
   assert.equal(inMode.violations.length, 1);
 });
+
+/** A packet on another connection than the helpers' 1. */
+function on(connection: number, packet: ObservedPacket): ObservedPacket {
+  return { ...packet, connection };
+}
+const connectPacket = (connection: number) =>
+  on(
+    connection,
+    observed({
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: 4,
+      clean: true,
+      clientId: 'g',
+      keepalive: 60,
+      username: 'T',
+    }),
+  );
+const connack = (connection: number, returnCode = 0) =>
+  on(connection, observed({ cmd: 'connack', returnCode, sessionPresent: false }, 'out'));
+
+test('GW-CLI-07: a second connection while the first is open fails; a reconnect after a close or a DISCONNECT, or a refused CONNECT, does not (issue 28)', () => {
+  const first = [connectPacket(1), connack(1), publish('v1/gateway/connect', { device: 'a' })];
+  const second = [connectPacket(2), connack(2)];
+  const withCloses = (packets: ObservedPacket[], closed: Map<number, number>) =>
+    GATEWAY_CHECKS.get('GW-CLI-07')!({ token: 'T', packets, rpcs: [], closed });
+  // taken over: the first closes only after the second's CONNECT
+  const overlap = withCloses([...first, ...second], new Map([[1, 5]]));
+  assert.ok(overlap.exercised && overlap.violations.length === 1);
+  assert.match(overlap.violations[0]!.reason, /connection 2 was opened while connection 1/);
+  // a reconnect after the first closed
+  const reconnect = withCloses([...first, ...second], new Map([[1, 3]]));
+  assert.ok(reconnect.exercised && reconnect.violations.length === 0);
+  // the first ended by the gateway's DISCONNECT (its close may be seen later)
+  const ended = [...first, on(1, observed({ cmd: 'disconnect' })), ...second];
+  const disconnected = withCloses(ended, new Map([[1, 6]]));
+  assert.ok(disconnected.exercised && disconnected.violations.length === 0);
+  // a refused CONNECT opens nothing
+  const refused = [connectPacket(3), connack(3, 4), ...first];
+  assert.deepEqual(violations('GW-CLI-07', refused), []);
+});
+
+test('GW-RULE-01-UPD: v1/gateway/attributes subscribed after a connect fails, before passes; never subscribed is NOT APPLICABLE (issue 28)', () => {
+  const subscribe = () =>
+    observed({
+      cmd: 'subscribe',
+      messageId: 1,
+      subscriptions: [{ topic: 'v1/gateway/attributes', qos: 1 }],
+    });
+  const connect = () => publish('v1/gateway/connect', { device: 'a' });
+  assert.deepEqual(violations('GW-RULE-01-UPD', [subscribe(), connect()]), []);
+  assert.equal(violations('GW-RULE-01-UPD', [connect(), subscribe()]).length, 1);
+  const never = judge('GW-RULE-01-UPD', [connect()]);
+  assert.ok(!never.exercised && never.notApplicable);
+});
+
+test('GW-RULE-03-RPC: the device disconnected, or connected only on a connection no longer in use, when the RPC is sent fails (issue 28)', () => {
+  const rpcAfter = (packets: ObservedPacket[]) =>
+    GATEWAY_CHECKS.get('GW-RULE-03-RPC')!({
+      token: 'T',
+      packets,
+      rpcs: [{ method: 'iotcCertifyPing', device: 'a', sentAt: clock + 5, timeoutMs: 5000 }],
+    });
+  const connected = [connectPacket(1), connack(1), publish('v1/gateway/connect', { device: 'a' })];
+  const ok = rpcAfter([...connected]);
+  assert.ok(ok.exercised && ok.violations.length === 0);
+  const disconnected = rpcAfter([...connected, publish('v1/gateway/disconnect', { device: 'a' })]);
+  assert.ok(disconnected.exercised);
+  assert.match(disconnected.violations[0]!.reason, /after the gateway disconnected it/);
+  const reconnected = rpcAfter([...connected, connectPacket(2), connack(2)]);
+  assert.ok(reconnected.exercised);
+  assert.match(reconnected.violations[0]!.reason, /connected on connection 1 only/);
+  const again = rpcAfter([
+    ...connected,
+    connectPacket(2),
+    connack(2),
+    on(2, publish('v1/gateway/connect', { device: 'a' })),
+  ]);
+  assert.ok(again.exercised && again.violations.length === 0);
+});
+
+test('never taken up: no claim, no ts, no attribute request, a QoS 0 connect are NOT APPLICABLE, so an ordinary gateway can be CONFORMANT (issue 28)', () => {
+  const packets = [publish('v1/gateway/connect', { device: 'a' }, 'in', 0)];
+  for (const id of ['GW-RULE-03-CLAIM', 'GW-CLI-03', 'GW-CLI-04', 'GW-RULE-04-WAIT']) {
+    const outcome = judge(id, packets);
+    assert.ok(!outcome.exercised && outcome.notApplicable, id);
+  }
+});

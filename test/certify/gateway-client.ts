@@ -28,10 +28,19 @@
  * - own-subscribe-late (MQTT-DEV-05): an own attribute request before the subscription to its responses;
  * - own-request-id (MQTT-DEV-06): a second own attribute request reuses the first one's id;
  * - own-wrong-id (MQTT-DEV-07): the reply to the own RPC goes to another id than the request's;
- * - own-late (MQTT-DEV-08): the reply to the own RPC is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived.
+ * - own-late (MQTT-DEV-08): the reply to the own RPC is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived;
+ * - second-connection (GW-CLI-07): once the steps are done, telemetry for the device on a second connection opened
+ *   while the first stays in use (the device's disconnect follows on the first);
+ * - subscribe-updates-late (GW-RULE-01-UPD): v1/gateway/attributes subscribed only after the device's connect;
+ * - disconnect-before-rpc (GW-RULE-03-RPC): once the attribute update came, the device is disconnected, so the RPC
+ *   for it expected next finds it not connected;
+ * - own-duration-string (MQTT-DEV-10): a last own claim whose durationMs is a string;
+ * - own-reply-not-json (MQTT-DEV-12): the reply to the own RPC is the text pong;
+ * - own-rpc-not-json (MQTT-DEV-13): a last own client-side RPC whose payload is the text getCurrentTime.
+ * The clean client also claims itself as a device (v1/devices/me/claim).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Qos } from '../../simulators/device/mqtt-connection';
+import { MqttConnection, type Qos } from '../../simulators/device/mqtt-connection';
 import { DEVICE_TOPICS, MqttDevice } from '../../simulators/device/mqtt-device';
 import { GATEWAY_TOPICS, MqttGateway } from '../../simulators/gateway/mqtt-gateway';
 import {
@@ -64,7 +73,11 @@ async function main(): Promise<void> {
     const { connection } = gateway;
     const responses = () =>
       connection.subscribe([GATEWAY_TOPICS.attributesResponse], fault === 'qos2' ? (2 as Qos) : 1);
-    await connection.subscribe([GATEWAY_TOPICS.attributes, GATEWAY_TOPICS.rpc]);
+    await connection.subscribe(
+      fault === 'subscribe-updates-late'
+        ? [GATEWAY_TOPICS.rpc]
+        : [GATEWAY_TOPICS.attributes, GATEWAY_TOPICS.rpc],
+    );
     if (fault === 'subscribe-late')
       await gateway.publish(GATEWAY_TOPICS.attributesRequest, {
         json: { id: 1000, device, shared: [] },
@@ -78,6 +91,7 @@ async function main(): Promise<void> {
       ? answerDeviceRpc(connection, {
           wrongId: fault === 'own-wrong-id',
           late: fault === 'own-late',
+          notJson: fault === 'own-reply-not-json',
         })
       : undefined;
     if (asDevice) await connection.subscribe([DEVICE_TOPICS.rpcRequest]);
@@ -95,6 +109,7 @@ async function main(): Promise<void> {
       });
       await connected;
     } else await gateway.connectDevice(device);
+    if (fault === 'subscribe-updates-late') await connection.subscribe([GATEWAY_TOPICS.attributes]);
     const now = Date.now();
     await gateway.sendTelemetry({
       [device]: [
@@ -113,17 +128,39 @@ async function main(): Promise<void> {
     });
     if (asDevice) await actAsDevice(own, now);
     // unref'd: the guard must not keep the client running once the steps have come
+    if (fault === 'disconnect-before-rpc') {
+      await updated;
+      await gateway.disconnectDevice(device);
+    }
     await Promise.race([
       Promise.all([updated, answered, ownAnswered]),
       sleep(STEP_WAIT_MS, undefined, { ref: false }),
     ]);
+    // last, once the steps are done: the reference keeps one session per device, so a second one earlier would
+    // take the RPCs away from the first
+    const second =
+      fault === 'second-connection'
+        ? await MqttConnection.open({ url, token, protocolVersion })
+        : undefined;
+    await second?.publish(
+      GATEWAY_TOPICS.telemetry,
+      JSON.stringify({ [device]: [{ values: { second: true } }] }),
+    );
     await gateway.disconnectDevice(device);
+    await second?.close();
     // a reference on MQTT 3.1.1 closes the connection on a malformed payload: those faults come last
     if (fault === 'shape')
       await gateway.publish(GATEWAY_TOPICS.telemetry, { json: { [device]: [{ ts: now }] } });
     if (fault === 'unknown-topic')
       await gateway.publish('v1/gateway/telemetries', { json: { [device]: [{ values: {} }] } });
     if (fault === 'own-shape') await own.sendTelemetry({ ts: now, values: 'cpu=0.5' });
+    if (fault === 'own-duration-string')
+      await own.connection.publish(
+        DEVICE_TOPICS.claim,
+        JSON.stringify({ secretKey: 's', durationMs: '60000' }),
+      );
+    if (fault === 'own-rpc-not-json')
+      await own.connection.publish(DEVICE_TOPICS.rpcRequestOut(1000), 'getCurrentTime');
     if (fault === 'reply-no-device')
       await gateway.publish(GATEWAY_TOPICS.rpc, {
         json: { id: await answered, data: { pong: 'again' } },
@@ -151,6 +188,10 @@ async function actAsDevice(own: MqttDevice, now: number): Promise<void> {
       '{"clientKeys":"gatewayVersion"}',
     );
   await own.sessionLimits();
+  await own.connection.publish(
+    DEVICE_TOPICS.claim,
+    JSON.stringify({ secretKey: 's', durationMs: 60000 }),
+  );
 }
 
 /** Answers the certification's RPC for the device and resolves once it has. */

@@ -189,3 +189,49 @@ test('HTTP-DEV-07: keys as a JSON array literal fail, though the parameter name 
   assert.equal(violations('HTTP-DEV-07', [asked('sharedKeys=%22a%22')]).length, 1);
   assert.deepEqual(violations('HTTP-DEV-07', [asked('clientKeys=a,b&sharedKeys=c')]), []);
 });
+
+test('HTTP-DEV-08..13: claim, provisioning and firmware shapes, JSON RPC bodies, an integer long-poll timeout (issue 28)', () => {
+  const post = (url: string, requestBody: string) =>
+    exchange({ method: 'POST', url, requestBody, contentType: 'application/json' });
+  const get = (url: string) => exchange({ method: 'GET', url });
+  assert.deepEqual(violations('HTTP-DEV-08', [post(`/api/v1/${TOKEN}/claim`, '{}')]), []);
+  assert.equal(
+    violations('HTTP-DEV-08', [post(`/api/v1/${TOKEN}/claim`, '{"durationMs":"1"}')]).length,
+    1,
+  );
+  const full = '{"deviceName":"d","provisionDeviceKey":"k","provisionDeviceSecret":"s"}';
+  assert.deepEqual(violations('HTTP-DEV-09', [post('/api/v1/provision', full)]), []);
+  assert.equal(
+    violations('HTTP-DEV-09', [post('/api/v1/provision', '{"deviceName":"d"}')]).length,
+    1,
+  );
+  assert.deepEqual(
+    violations('HTTP-DEV-10', [get(`/api/v1/${TOKEN}/firmware?title=t&version=1`)]),
+    [],
+  );
+  assert.equal(violations('HTTP-DEV-10', [get(`/api/v1/${TOKEN}/firmware?title=t`)]).length, 1);
+  assert.equal(violations('HTTP-DEV-11', [post(`/api/v1/${TOKEN}/rpc/3`, 'pong')]).length, 1);
+  assert.deepEqual(violations('HTTP-DEV-11', [post(`/api/v1/${TOKEN}/rpc/3`, '"pong"')]), []);
+  assert.equal(violations('HTTP-DEV-12', [post(`/api/v1/${TOKEN}/rpc`, 'x')]).length, 1);
+  assert.deepEqual(violations('HTTP-DEV-13', [get(`/api/v1/${TOKEN}/rpc?timeout=5000`)]), []);
+  assert.equal(
+    violations('HTTP-DEV-13', [get(`/api/v1/${TOKEN}/attributes/updates?timeout=1.5`)]).length,
+    1,
+  );
+  // never done: NOT APPLICABLE, so an ordinary device can be CONFORMANT; the RPC reply is provoked: NOT TESTED
+  const ordinary = [post(`/api/v1/${TOKEN}/telemetry`, '{"a":1}'), get(`/api/v1/${TOKEN}/rpc`)];
+  for (const id of [
+    'HTTP-DEV-04',
+    'HTTP-DEV-07',
+    'HTTP-DEV-08',
+    'HTTP-DEV-09',
+    'HTTP-DEV-10',
+    'HTTP-DEV-12',
+    'HTTP-DEV-13',
+  ]) {
+    const outcome = judge(id, ordinary);
+    assert.ok(!outcome.exercised && outcome.notApplicable, id);
+  }
+  const reply = judge('HTTP-DEV-11', ordinary);
+  assert.ok(!reply.exercised && !reply.notApplicable);
+});

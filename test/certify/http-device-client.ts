@@ -12,13 +12,21 @@
  * - late (HTTP-DEV-06): the RPC reply is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived;
  * - snake-case-keys (HTTP-DEV-07): the attribute request names its keys in shared_keys (as the Python SDK's
  *   TBHTTPDevice 1.13 does);
- * - json-keys (HTTP-DEV-07): the attribute request's sharedKeys is a JSON array literal (sharedKeys=["iotcCertifyStep"]).
+ * - json-keys (HTTP-DEV-07): the attribute request's sharedKeys is a JSON array literal (sharedKeys=["iotcCertifyStep"]);
+ * - duration-string (HTTP-DEV-08): the claim's durationMs is a string;
+ * - provision-no-secret (HTTP-DEV-09): the provisioning request has no provisionDeviceSecret;
+ * - firmware-no-version (HTTP-DEV-10): the firmware request names its title only;
+ * - reply-not-json (HTTP-DEV-11): the RPC reply's body is the text pong (still sent as application/json);
+ * - rpc-not-json (HTTP-DEV-12): the client-side RPC's body is the text getCurrentTime (as application/json);
+ * - timeout-fraction (HTTP-DEV-13): a last long-poll for attribute updates asks timeout=0.5;
  * - tight-poll (CLI-BEH-06): the shared attribute is read ten times back to back.
+ * The clean client also claims, provisions itself (with a key the platform does not know: the request is judged,
+ * not the answer), asks for firmware and sends a client-side RPC: each action a requirement binds.
  * IOTC_TEST_CLIENT_POLL_FIRST=1 makes its first request a long-poll for the RPC (120 s), as firmware often starts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
-import { HttpDevice } from '../../simulators/device/http-device';
+import { HttpDevice, provision } from '../../simulators/device/http-device';
 
 const url = process.env.IOTC_CERTIFY_URL ?? '';
 const token = process.env.IOTC_CERTIFY_TOKEN ?? '';
@@ -52,6 +60,25 @@ async function main(): Promise<void> {
       json: fault === 'shape' ? ['firmwareVersion', '1.0.0'] : { firmwareVersion: '1.0.0' },
     });
     if (fault === 'url') await device.request('POST', 'telemetries', { json: { pressure: 1013 } });
+    await device.claim({
+      json: { secretKey: 's', durationMs: fault === 'duration-string' ? '60000' : 60000 },
+    });
+    await provision(url, {
+      json: {
+        deviceName: 'iotc-certify-provisioned',
+        provisionDeviceKey: 'iotc-certify-key',
+        ...(fault === 'provision-no-secret'
+          ? {}
+          : { provisionDeviceSecret: 'iotc-certify-secret' }),
+      },
+    });
+    if (fault === 'firmware-no-version') await device.request('GET', 'firmware?title=iotc-fw');
+    else await device.firmware('iotc-fw', '1.0.0');
+    await device.clientRpc(
+      fault === 'rpc-not-json'
+        ? { raw: 'getCurrentTime' }
+        : { json: { method: 'getCurrentTime', params: {} } },
+    );
     if (!pollFirst) await answerRpc(device, 5000);
     // the shared attribute the certification set before its RPC
     const query =
@@ -65,6 +92,7 @@ async function main(): Promise<void> {
         await device.request('GET', `attributes?sharedKeys=iotcCertifyStep`);
     const shared = await device.request('GET', `attributes${slash}?${query}`);
     console.log(`test client: shared attributes ${shared.text}`);
+    if (fault === 'timeout-fraction') await device.request('GET', 'attributes/updates?timeout=0.5');
   } finally {
     await device.close();
   }
@@ -77,9 +105,10 @@ async function answerRpc(device: HttpDevice, pollMs: number): Promise<void> {
     if (answer.status !== 200) continue;
     const rpc = JSON.parse(answer.text) as { id: number; method: string };
     if (fault === 'late') await sleep(Number(process.env.IOTC_TEST_CLIENT_LATE_MS ?? 0));
-    await device.replyRpc(fault === 'wrong-id' ? rpc.id + 1000 : rpc.id, {
-      json: { pong: rpc.method },
-    });
+    await device.replyRpc(
+      fault === 'wrong-id' ? rpc.id + 1000 : rpc.id,
+      fault === 'reply-not-json' ? { raw: 'pong' } : { json: { pong: rpc.method } },
+    );
     break;
   }
 }

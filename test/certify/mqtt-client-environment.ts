@@ -36,11 +36,12 @@ export async function connectWithWrongUserName(userName: string): Promise<void> 
 
 /**
  * Answers the first server-side RPC request on v1/devices/me/rpc/request/{id} (the caller subscribes) and resolves once
- * it has; the planted faults: the reply under another id, or IOTC_TEST_CLIENT_LATE_MS after the request arrived.
+ * it has; the planted faults: the reply under another id, IOTC_TEST_CLIENT_LATE_MS after the request arrived, or a
+ * payload that is not JSON.
  */
 export function answerDeviceRpc(
   connection: MqttConnection,
-  planted: { wrongId: boolean; late: boolean },
+  planted: { wrongId: boolean; late: boolean; notJson?: boolean },
 ): Promise<void> {
   const prefix = 'v1/devices/me/rpc/request/';
   return new Promise((resolve) => {
@@ -54,7 +55,7 @@ export function answerDeviceRpc(
           if (planted.late) await sleep(Number(process.env.IOTC_TEST_CLIENT_LATE_MS ?? 0));
           await connection.publish(
             DEVICE_TOPICS.rpcResponse(planted.wrongId ? id + 1000 : id),
-            JSON.stringify({ pong: method }),
+            planted.notJson ? 'pong' : JSON.stringify({ pong: method }),
           );
           resolve();
         })();

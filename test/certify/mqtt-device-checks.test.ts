@@ -1,7 +1,8 @@
 /**
  * The checks of a client's MQTT packets, on recorded packets: the edges the certification test's client does not
  * reach (provisioning's user name, a subscription on another connection, a wildcard filter, a non-integer request id
- * and key lists that are arrays, a QoS 2 publish, a reply on another connection). The whole path is
+ * and key lists that are arrays, a QoS 2 publish, a reply from a second connection, the shapes of claims and provisioning, JSON replies and
+ * client-side RPCs, NOT APPLICABLE for what the client never did). The whole path is
  * certify-mqtt-device.test.ts.
  */
 import assert from 'node:assert/strict';
@@ -140,16 +141,70 @@ test('MQTT-DEV-06: a non-integer id, an array of keys and an empty payload fail;
   );
 });
 
-test('MQTT-DEV-07: a reply on another connection than the request was delivered to fails', () => {
+test('MQTT-DEV-07: a reply from a second connection of the device answers its request, as ThingsBoard matches by id (issue 28); an id never delivered fails', () => {
   const request = publish('v1/devices/me/rpc/request/4', '{"method":"m","params":{}}', 1, 'out');
   assert.deepEqual(
     violations('MQTT-DEV-07', [request, publish('v1/devices/me/rpc/response/4', '{}')]),
     [],
   );
+  assert.deepEqual(
+    violations('MQTT-DEV-07', [request, publish('v1/devices/me/rpc/response/4', '{}', 2)]),
+    [],
+  );
+  // MQTT-DEV-08 matches it too: the reply came, in time
+  const check = MQTT_DEVICE_CHECKS.get('MQTT-DEV-08')!;
+  const timed = check({
+    token: TOKEN,
+    packets: [request, publish('v1/devices/me/rpc/response/4', '{}', 2)],
+    rpcs: [{ method: 'm', sentAt: request.at - 5, timeoutMs: 10_000 }],
+  });
+  assert.ok(timed.exercised && timed.violations.length === 0);
+  assert.deepEqual(
+    violations('MQTT-DEV-07', [request, publish('v1/devices/me/rpc/response/5', '{}', 2)]),
+    ['a reply on v1/devices/me/rpc/response/5, but the requests delivered before it were 4'],
+  );
+});
+
+test('MQTT-DEV-10..13: claim and provisioning shapes, JSON replies and client-side RPCs; NOT APPLICABLE when never done', () => {
+  assert.deepEqual(violations('MQTT-DEV-10', [publish('v1/devices/me/claim', '{}')]), []);
   assert.equal(
-    violations('MQTT-DEV-07', [request, publish('v1/devices/me/rpc/response/4', '{}', 2)]).length,
+    violations('MQTT-DEV-10', [publish('v1/devices/me/claim', '{"durationMs":1.5}')]).length,
     1,
   );
+  assert.equal(
+    violations('MQTT-DEV-11', [
+      publish('/provision/request', '{"deviceName":"d","provisionDeviceKey":"k"}'),
+    ]).length,
+    1,
+  );
+  const request = publish('v1/devices/me/rpc/request/4', '{"method":"m"}', 1, 'out');
+  assert.equal(
+    violations('MQTT-DEV-12', [request, publish('v1/devices/me/rpc/response/4', 'pong')]).length,
+    1,
+  );
+  assert.equal(violations('MQTT-DEV-13', [publish('v1/devices/me/rpc/request/1', 'x')]).length, 1);
+  for (const id of [
+    'MQTT-DEV-04',
+    'MQTT-DEV-05',
+    'MQTT-DEV-06',
+    'MQTT-DEV-10',
+    'MQTT-DEV-11',
+    'MQTT-DEV-13',
+  ]) {
+    const outcome = MQTT_DEVICE_CHECKS.get(id)!({
+      token: TOKEN,
+      packets: [connect(TOKEN)],
+      rpcs: [],
+    });
+    assert.ok(!outcome.exercised && outcome.notApplicable, id);
+  }
+  // the reply is provoked by the certification's RPC: never answered is NOT TESTED
+  const reply = MQTT_DEVICE_CHECKS.get('MQTT-DEV-12')!({
+    token: TOKEN,
+    packets: [connect(TOKEN)],
+    rpcs: [],
+  });
+  assert.ok(!reply.exercised && !reply.notApplicable);
 });
 
 test('MQTT-DEV-09: a QoS 2 publish fails', () => {

@@ -15,10 +15,16 @@
  * - wrong-id (MQTT-DEV-07): the RPC reply goes to another id than the request's;
  * - late (MQTT-DEV-08): the RPC reply is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived;
  * - qos2 (MQTT-DEV-09): the subscription to the client-side RPC answers asks QoS 2;
+ * - duration-string (MQTT-DEV-10): a last claim whose durationMs is a string;
+ * - provision-no-secret (MQTT-DEV-11): the provisioning request has no provisionDeviceSecret;
+ * - reply-not-json (MQTT-DEV-12): the RPC reply's payload is the text pong;
+ * - rpc-not-json (MQTT-DEV-13): a last client-side RPC whose payload is the text getCurrentTime;
  * - second-connection (CLI-BEH-05): a second connection with the token while the first is in use.
+ * The clean client also provisions itself first, on a connection of its own with the user name provision (with a
+ * key the platform does not know: the request is judged, not the answer), and claims: each action a requirement binds.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Qos } from '../../simulators/device/mqtt-connection';
+import { MqttConnection, type Qos } from '../../simulators/device/mqtt-connection';
 import { DEVICE_TOPICS, MqttDevice } from '../../simulators/device/mqtt-device';
 import {
   STEP_WAIT_MS,
@@ -35,6 +41,7 @@ import {
 export async function main(): Promise<void> {
   if (!url || !token) throw new Error('IOTC_CERTIFY_MQTT_URL and IOTC_CERTIFY_TOKEN must be set');
   if (fault === 'user') await connectWithWrongUserName('device');
+  await provisionFirst();
   // speaks-5: MQTT 5 whatever was asked, as the Python SDK does
   const device = await MqttDevice.connect({
     url,
@@ -50,6 +57,7 @@ export async function main(): Promise<void> {
     const answered = answerDeviceRpc(connection, {
       wrongId: fault === 'wrong-id',
       late: fault === 'late',
+      notJson: fault === 'reply-not-json',
     });
     await connection.subscribe([DEVICE_TOPICS.rpcRequest]);
     if (fault === 'qos2') await connection.subscribe([DEVICE_TOPICS.rpcResponses], 2 as Qos);
@@ -82,6 +90,10 @@ export async function main(): Promise<void> {
       await device.sendTelemetry({ fromFirst: true });
       await second.close();
     }
+    await connection.publish(
+      DEVICE_TOPICS.claim,
+      JSON.stringify({ secretKey: 's', durationMs: 60000 }),
+    );
     // unref'd: the guard must not keep the client running once both steps have come
     await Promise.race([
       Promise.all([updated, answered]),
@@ -101,8 +113,41 @@ export async function main(): Promise<void> {
         'v1/devices/me/attributes/request/abc',
         '{"clientKeys":"firmwareVersion"}',
       );
+    if (fault === 'duration-string')
+      await connection.publish(
+        DEVICE_TOPICS.claim,
+        JSON.stringify({ secretKey: 's', durationMs: '60000' }),
+      );
+    if (fault === 'rpc-not-json')
+      await connection.publish(DEVICE_TOPICS.rpcRequestOut(1000), 'getCurrentTime');
   } finally {
     await device.close();
+  }
+}
+
+/** Provisioning as a device does before it has a token: a connection of its own, user name provision. */
+async function provisionFirst(): Promise<void> {
+  const connection = await MqttConnection.open({
+    url,
+    token: 'provision',
+    protocolVersion,
+    ...(tls ? { tls } : {}),
+  });
+  try {
+    const answered = connection.nextMessage('/provision/response', 5000).catch(() => undefined);
+    await connection.publish(
+      '/provision/request',
+      JSON.stringify({
+        deviceName: 'iotc-certify-provisioned',
+        provisionDeviceKey: 'iotc-certify-key',
+        ...(fault === 'provision-no-secret'
+          ? {}
+          : { provisionDeviceSecret: 'iotc-certify-secret' }),
+      }),
+    );
+    await answered;
+  } finally {
+    await connection.close();
   }
 }
 

@@ -125,8 +125,8 @@ test('the client matrix certifies the control first and reports a fault its clie
   });
   assert.equal(result.controls.length, 1);
   assert.equal(result.controls[0]!.ok, true, result.controls[0]!.reason);
-  // HTTP-DEV-01..07 and CLI-BEH-06 (no tight polling, every HTTP device session)
-  assert.equal(Object.keys(result.controls[0]!.verdicts).length, 8);
+  // HTTP-DEV-01..13 and CLI-BEH-06 (no tight polling, every HTTP device session)
+  assert.equal(Object.keys(result.controls[0]!.verdicts).length, 14);
   const [survivor] = result.faults;
   assert.equal(survivor!.outcome, 'survived');
   assert.equal(survivor!.verdict, 'PASS');
