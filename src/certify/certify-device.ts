@@ -216,11 +216,13 @@ const TELEMETRY_STEP: StepPlan = {
   instruction:
     'send telemetry now: POST /api/v1/{token}/telemetry, once also in the timestamped form {"ts": <unix ms>, "values": {...}}',
   requirements: ['HTTP-DEV-02', 'HTTP-DEV-03', 'HTTP-DEV-04'],
+  asks: true,
 };
 const ATTRIBUTES_STEP: StepPlan = {
   id: 'attributes',
   instruction: 'post client attributes now: POST /api/v1/{token}/attributes {"key": value}',
   requirements: ['HTTP-DEV-02', 'HTTP-DEV-03'],
+  asks: true,
 };
 const FINISH_STEP: StepPlan = {
   id: 'finish',
@@ -237,6 +239,94 @@ export const OPERATOR_STEPS: readonly StepPlan[] = [
   FINISH_STEP,
 ];
 
+/**
+ * A step the person at the console does before the platform acts, and what it waits for: the client's readiness
+ * (MQTT: its subscriptions; a gateway: its device's connect acknowledged), or a request or publish of the client
+ * (`method` POST with a resource path after /api/v1/{token}/, or PUBLISH with a topic).
+ */
+interface OperatorStep extends StepPlan {
+  waitsFor: 'ready' | { method: 'POST' | 'PUBLISH'; path: string };
+}
+
+const MQTT_STEPS = stepsFor('mqtt');
+const GATEWAY_STEPS = stepsFor('gateway');
+/** `--console` for an MQTT device: connect and subscribe, telemetry, attributes, then the platform's steps. */
+const MQTT_OPERATOR_STEPS: readonly OperatorStep[] = [
+  {
+    id: 'first-request',
+    instruction: `connect with the access token as MQTT user name and subscribe to ${MQTT_DEVICE_STEP_TOPICS.join(' and ')} (a filter such as v1/devices/me/rpc/request/+ covers it)`,
+    requirements: ['MQTT-DEV-01'],
+    waitsFor: 'ready',
+    asks: true,
+  },
+  {
+    id: 'telemetry',
+    instruction:
+      'publish telemetry now on v1/devices/me/telemetry, once also in the timestamped form {"ts": <unix ms>, "values": {...}}',
+    requirements: ['MQTT-DEV-03', 'MQTT-DEV-04'],
+    waitsFor: { method: 'PUBLISH', path: 'v1/devices/me/telemetry' },
+    asks: true,
+  },
+  {
+    id: 'attributes',
+    instruction: 'publish client attributes now on v1/devices/me/attributes {"key": value}',
+    requirements: ['MQTT-DEV-03'],
+    waitsFor: { method: 'PUBLISH', path: 'v1/devices/me/attributes' },
+    asks: true,
+  },
+];
+/** `--console` for a gateway: connect the device, telemetry for it, then the platform's steps. */
+function gatewayOperatorSteps(deviceName = 'the device named on the console'): OperatorStep[] {
+  return [
+    {
+      id: 'first-request',
+      instruction: `connect with the gateway's access token as MQTT user name, subscribe to v1/gateway/attributes and v1/gateway/rpc, then connect ${deviceName}: v1/gateway/connect {"device": "${deviceName}"} at QoS 1, and wait for its PUBACK`,
+      requirements: ['GW-CLI-01', 'GW-RULE-01-UPD', 'GW-RULE-04-WAIT'],
+      waitsFor: 'ready',
+      asks: true,
+    },
+    {
+      id: 'telemetry',
+      instruction: `publish telemetry for ${deviceName} now on v1/gateway/telemetry {"${deviceName}": [{"ts": <unix ms>, "values": {...}}]}`,
+      requirements: ['GW-CLI-02', 'GW-CLI-03'],
+      waitsFor: { method: 'PUBLISH', path: 'v1/gateway/telemetry' },
+      asks: true,
+    },
+  ];
+}
+
+/**
+ * The operator console's steps for a kind of client (`deviceName`: the gateway's device, once chosen): what the
+ * person does first, then the platform's shared-attribute update and RPC, then finish.
+ */
+export function operatorSteps(
+  role: 'device' | 'gateway',
+  transport: CertifyTransport,
+  deviceName?: string,
+): readonly StepPlan[] {
+  if (role === 'gateway')
+    return [
+      ...gatewayOperatorSteps(deviceName),
+      {
+        ...GATEWAY_STEPS.shared,
+        instruction: `${GATEWAY_STEPS.shared.instruction} of ${deviceName ?? 'the device'}: it arrives on v1/gateway/attributes`,
+      },
+      GATEWAY_STEPS.rpc,
+      FINISH_STEP,
+    ];
+  if (transport === 'mqtt')
+    return [
+      ...MQTT_OPERATOR_STEPS,
+      {
+        ...MQTT_STEPS.shared,
+        instruction: `${MQTT_STEPS.shared.instruction}: it arrives on v1/devices/me/attributes`,
+      },
+      MQTT_STEPS.rpc,
+      FINISH_STEP,
+    ];
+  return OPERATOR_STEPS;
+}
+
 export async function runCertifySession(options: CertifySessionOptions): Promise<CertifySession> {
   const startedAt = new Date();
   const exchanges: ObservedExchange[] = [];
@@ -248,8 +338,10 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
   const mqtt = gateway || options.transport === 'mqtt';
   const kind = gateway ? 'gateway' : mqtt ? 'mqtt' : 'http';
   const plan = stepsFor(kind);
+  const deviceName = gateway ? `certify-sensor-${randomBytes(3).toString('hex')}` : undefined;
+  const consolePlan = operatorSteps(options.role, options.transport, deviceName);
   const steps = new StepWalker(
-    options.exec === undefined ? OPERATOR_STEPS : [plan.ready, plan.shared, plan.rpc],
+    options.exec === undefined ? consolePlan : [plan.ready, plan.shared, plan.rpc],
     tell,
     options.finish,
   );
@@ -257,7 +349,6 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
   const mqttReady = new Promise<void>((resolve) => {
     becameReady = resolve;
   });
-  const deviceName = gateway ? `certify-sensor-${randomBytes(3).toString('hex')}` : undefined;
   const watchPackets = deviceName
     ? gatewayConnectWatcher(deviceName, () => becameReady())
     : readinessWatcher(MQTT_DEVICE_STEP_TOPICS, () => becameReady());
@@ -317,9 +408,14 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
           if (direction === 'in') watch.clientSpoke(`an MQTT ${packet.cmd.toUpperCase()}`);
           return;
         }
-        packets.push({ at, direction, connection, packet });
-        watchPackets(packets[packets.length - 1]);
-        quiet.seen(packets[packets.length - 1]);
+        const observed: ObservedPacket = { at, direction, connection, packet };
+        packets.push(observed);
+        watchPackets(observed);
+        quiet.seen(observed);
+        // the console's steps wait for a publish on a topic as for a request on a path
+        if (direction === 'in' && packet.cmd === 'publish')
+          arrivals.arrived('PUBLISH', packet.topic);
+        tell({ kind: 'packet', packet: observed });
       },
       // HTTP: the steps start at the client's first request, also when that one is a long-poll still waiting
       requestArrived: (request) => {
@@ -360,7 +456,18 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
         `TLS: the servers present a certificate from ${tls.source}${tls.caFile ? `; the device must trust the CA file ${tls.caFile}` : ''}`,
       );
     for (const [name, value] of Object.entries(environment)) options.say(`${name}=${value}`);
-    tell({ kind: 'ready', httpUrl, token });
+    tell({
+      kind: 'ready',
+      httpUrl,
+      token,
+      ...(mqtt
+        ? {
+            mqttUrl: environment.IOTC_CERTIFY_MQTT_URL,
+            mqttVersion: environment.IOTC_CERTIFY_MQTT_VERSION,
+          }
+        : {}),
+      ...(deviceName ? { deviceName } : {}),
+    });
     const session = admin;
     const resource = (method: string, name: string) => (at: string, path: string) =>
       at === method && path === `/api/v1/${token}/${name}`;
@@ -430,15 +537,29 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
     let endedByItself: string | undefined;
     if (options.exec === undefined) {
       const bound = options.stepTimeoutMs ?? options.startTimeoutMs;
-      for (const [step, name] of [
-        [TELEMETRY_STEP, 'telemetry'],
-        [ATTRIBUTES_STEP, 'attributes'],
-      ] as const)
+      const first = mqtt
+        ? gateway
+          ? gatewayOperatorSteps(deviceName)
+          : MQTT_OPERATOR_STEPS
+        : [
+            { ...TELEMETRY_STEP, waitsFor: { method: 'POST', path: 'telemetry' } } as const,
+            { ...ATTRIBUTES_STEP, waitsFor: { method: 'POST', path: 'attributes' } } as const,
+          ];
+      for (const { waitsFor, ...step } of first)
         await steps.run(step, {
-          wait: () => arrivals.until(resource('POST', name)).then(() => undefined),
+          wait: () =>
+            (waitsFor === 'ready'
+              ? mqttReady
+              : arrivals.until(
+                  waitsFor.method === 'POST'
+                    ? resource('POST', waitsFor.path)
+                    : (method, topic) => method === 'PUBLISH' && topic === waitsFor.path,
+                )
+            ).then(() => undefined),
           timeoutMs: bound,
         });
-      await platformSteps(bound);
+      // a person at an HTTP device reads the attribute back; an MQTT client is sent it
+      await platformSteps(mqtt ? undefined : bound);
       const last = await steps.run(FINISH_STEP, {
         wait: () => new Promise(() => {}),
         timeoutMs: bound,

@@ -270,11 +270,8 @@ const attributeRequestKeys: DeviceCheck = (input) => {
         ]
       : [];
   });
-  return optionalOutcome(
-    judged,
-    violations,
-    'the client sent no attribute request (GET attributes); it may read shared attributes from their updates',
-  );
+  // the shared-attribute step asks the client to read the attribute this way: provoked, so NOT TESTED when undone
+  return outcome(judged, violations, 'the client sent no attribute request (GET attributes)');
 };
 
 /** The body of a request against a schema: no violation, or one naming what is wrong (`what`: the request). */

@@ -5,6 +5,7 @@
  */
 import type { ObservedExchange } from '../../simulators/platform';
 import type { SentRpc } from './http-device-checks';
+import type { ObservedPacket } from './mqtt-packets';
 
 export type StepState = 'started' | 'waiting-for-operator' | 'done';
 
@@ -22,13 +23,28 @@ export interface StepRecord {
   instruction: string;
   /** The requirements only this step's subject exercises. */
   requirements: readonly string[];
+  /** As StepPlan.asks. */
+  asks?: true;
   outcome: StepOutcome;
   /** The bound of the wait, when the step waited for the client. */
   timeoutMs?: number;
 }
 
 export type SessionEvent =
-  | { kind: 'ready'; httpUrl: string; token: string }
+  /**
+   * What to give the client: the HTTP URL, the token and, for MQTT clients, the MQTT URL and version asked; for a
+   * gateway, the device it connects.
+   */
+  | {
+      kind: 'ready';
+      httpUrl: string;
+      token: string;
+      mqttUrl?: string;
+      mqttVersion?: string;
+      deviceName?: string;
+    }
+  /** An MQTT packet of the client's connections, either way. */
+  | { kind: 'packet'; packet: ObservedPacket }
   | {
       kind: 'step';
       id: string;
@@ -48,6 +64,11 @@ export interface StepPlan {
   id: string;
   instruction: string;
   requirements: readonly string[];
+  /**
+   * The step asks the client for its requirements' subject (the console's "send telemetry now"): when it did not
+   * happen, a requirement NOT APPLICABLE for want of that subject is NOT TESTED instead (the client had no occasion).
+   */
+  asks?: true;
 }
 
 /**
@@ -170,22 +191,34 @@ export class StepWalker {
 
 /**
  * A requirement left NOT TESTED also says which of the steps that were to exercise it did not happen, and why (timed
- * out after its bound, finished by the operator before it, not reached).
+ * out after its bound, finished by the operator before it, not reached). One NOT APPLICABLE (the client never took
+ * its subject up) whose step did not happen is NOT TESTED for the same reason: the client never had the occasion.
  */
 export function explainNotTested<Result extends { id: string; verdict: string; reason?: string }>(
   requirements: readonly Result[],
   records: readonly StepRecord[],
 ): Result[] {
   return requirements.map((requirement) => {
-    if (requirement.verdict !== 'NOT TESTED') return requirement;
+    const untaken =
+      requirement.verdict === 'NOT APPLICABLE' &&
+      records.some(
+        (record) =>
+          record.asks && record.outcome !== 'done' && record.requirements.includes(requirement.id),
+      );
+    if (requirement.verdict !== 'NOT TESTED' && !untaken) return requirement;
     const why = records
       .filter((record) => record.outcome !== 'done' && record.requirements.includes(requirement.id))
       .map(
         (record) =>
           `the step "${record.instruction}" ${record.outcome === 'timed out' ? `timed out after ${record.timeoutMs} ms` : record.outcome === 'not reached' ? 'was not reached' : `ended: ${record.outcome}`}`,
       );
+    // a step that would have given the client the occasion did not happen: not "never took it up" but untested
     return why.length === 0
       ? requirement
-      : { ...requirement, reason: [requirement.reason, ...why].filter(Boolean).join('; ') };
+      : {
+          ...requirement,
+          verdict: 'NOT TESTED',
+          reason: [requirement.reason, ...why].filter(Boolean).join('; '),
+        };
   });
 }

@@ -80,28 +80,12 @@ function withSessionOptions(command: Command, environment: string): Command {
 
 type CertifyOptions = import('./certify').CertifyOptions;
 
-export function registerCertifyCommand(program: Command): void {
-  const certify = program
-    .command('certify')
-    .description(
-      'certify a client of the platform (a device or a gateway) against the reference platform',
-    );
-  withSessionOptions(
-    certify
-      .command('device')
-      .description(
-        "run a device client under test against the instrumented reference, walk the steps that need the platform (a shared-attribute update, a two-way RPC) and judge every request or packet of the client against the catalogue's device requirements; the client is a command (--exec) or, over HTTP, a person guided by a web console (--console)",
-      )
-      .addOption(
-        new Option('--transport <transport>', 'the device API the client speaks')
-          .choices(['http', 'mqtt'])
-          .default('http'),
-      ),
-    'IOTC_CERTIFY_URL (and IOTC_CERTIFY_MQTT_URL, IOTC_CERTIFY_MQTT_VERSION for MQTT) and IOTC_CERTIFY_TOKEN',
-  )
+/** The operator console's options, for every kind of client (HTTP and MQTT devices, gateways). */
+function withConsoleOptions(command: Command, client: 'device' | 'gateway'): Command {
+  return command
     .option(
       '--console',
-      'operator-guided instead of --exec (HTTP): a web console (/certify, its own port) shows the URL and token to give the device, the step to do now, a live checklist and the messages; finish there ends it',
+      `operator-guided instead of --exec: a web console (/certify, its own port) shows what to give the ${client} (${client === 'gateway' ? 'MQTT URL, host, port, token and the device to connect' : 'URL, or MQTT URL, host and port, and token'}), the step to do now, a live checklist and the messages; finish there ends it`,
     )
     .option(
       '--console-port <port>',
@@ -111,35 +95,61 @@ export function registerCertifyCommand(program: Command): void {
     )
     .option(
       '--step-timeout-ms <ms>',
-      'with --console: how long a step waits for the device (and for finish after the last step)',
+      `with --console: how long a step waits for the ${client} (and for finish after the last step)`,
       milliseconds,
       300_000,
-    )
-    .action(async (options: Omit<CertifyOptions, 'role'>, command: Command) => {
-      if ((options.exec === undefined) === !options.console)
-        command.error(
-          'error: give the client under test with --exec "<command>", or --console (not both)',
-        );
-      if ((options.tlsCert === undefined) !== (options.tlsKey === undefined))
-        command.error('error: --tls-cert and --tls-key go together');
-      if (options.console && options.transport !== 'http')
-        command.error('error: the operator console guides an HTTP device (--transport http)');
-      // the default applies to MQTT only; one given for an HTTP client would be silently ignored
-      if (options.transport === 'http' && command.getOptionValueSource('mqttVersion') === 'cli')
-        command.error('error: --mqtt-version is for an MQTT client (--transport mqtt)');
-      const { certifyClient } = require('./certify') as typeof import('./certify');
-      process.exitCode = await certifyClient({ ...options, role: 'device' });
-    });
-  withSessionOptions(
-    certify
-      .command('gateway')
-      .description(
-        "run a gateway client under test (MQTT) against the instrumented reference: it connects the device named in IOTC_CERTIFY_DEVICE, gets a shared-attribute update and a two-way RPC for it, and every packet is judged against the catalogue's gateway requirements",
-      ),
-    'IOTC_CERTIFY_MQTT_URL, IOTC_CERTIFY_MQTT_VERSION, IOTC_CERTIFY_TOKEN (the gateway device) and IOTC_CERTIFY_DEVICE (the device to connect)',
+    );
+}
+
+export function registerCertifyCommand(program: Command): void {
+  const certify = program
+    .command('certify')
+    .description(
+      'certify a client of the platform (a device or a gateway) against the reference platform',
+    );
+  withConsoleOptions(
+    withSessionOptions(
+      certify
+        .command('device')
+        .description(
+          "run a device client under test against the instrumented reference, walk the steps that need the platform (a shared-attribute update, a two-way RPC) and judge every request or packet of the client against the catalogue's device requirements; the client is a command (--exec) or, over HTTP, a person guided by a web console (--console)",
+        )
+        .addOption(
+          new Option('--transport <transport>', 'the device API the client speaks')
+            .choices(['http', 'mqtt'])
+            .default('http'),
+        ),
+      'IOTC_CERTIFY_URL (and IOTC_CERTIFY_MQTT_URL, IOTC_CERTIFY_MQTT_VERSION for MQTT) and IOTC_CERTIFY_TOKEN',
+    ),
+    'device',
+  ).action(async (options: Omit<CertifyOptions, 'role'>, command: Command) => {
+    if ((options.exec === undefined) === !options.console)
+      command.error(
+        'error: give the client under test with --exec "<command>", or --console (not both)',
+      );
+    if ((options.tlsCert === undefined) !== (options.tlsKey === undefined))
+      command.error('error: --tls-cert and --tls-key go together');
+    // the default applies to MQTT only; one given for an HTTP client would be silently ignored
+    if (options.transport === 'http' && command.getOptionValueSource('mqttVersion') === 'cli')
+      command.error('error: --mqtt-version is for an MQTT client (--transport mqtt)');
+    const { certifyClient } = require('./certify') as typeof import('./certify');
+    process.exitCode = await certifyClient({ ...options, role: 'device' });
+  });
+  withConsoleOptions(
+    withSessionOptions(
+      certify
+        .command('gateway')
+        .description(
+          "run a gateway client under test (MQTT) against the instrumented reference: it connects the device named in IOTC_CERTIFY_DEVICE, gets a shared-attribute update and a two-way RPC for it, and every packet is judged against the catalogue's gateway requirements",
+        ),
+      'IOTC_CERTIFY_MQTT_URL, IOTC_CERTIFY_MQTT_VERSION, IOTC_CERTIFY_TOKEN (the gateway device) and IOTC_CERTIFY_DEVICE (the device to connect)',
+    ),
+    'gateway',
   ).action(async (options: Omit<CertifyOptions, 'role' | 'transport'>, command: Command) => {
-    if (options.exec === undefined)
-      command.error('error: give the gateway under test with --exec "<command>"');
+    if ((options.exec === undefined) === !options.console)
+      command.error(
+        'error: give the gateway under test with --exec "<command>", or --console (not both)',
+      );
     if ((options.tlsCert === undefined) !== (options.tlsKey === undefined))
       command.error('error: --tls-cert and --tls-key go together');
     const { certifyClient } = require('./certify') as typeof import('./certify');

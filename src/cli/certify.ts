@@ -12,7 +12,7 @@ import { Redactor } from '../report/redact';
 import { printSummary, writeConformanceFiles } from '../report/write';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 import type { Requirement } from '../../schemas';
-import { OPERATOR_STEPS, advertised, runCertifySession } from '../certify/certify-device';
+import { advertised, operatorSteps, runCertifySession } from '../certify/certify-device';
 import { HTTP_DEVICE_CHECKS } from '../certify/http-device-checks';
 import { MQTT_DEVICE_CHECKS } from '../certify/mqtt-device-checks';
 import { type CertifyMode, gatewayChecks } from '../certify/gateway-checks';
@@ -20,7 +20,7 @@ import { certifiedRequirements } from '../certify/certified-requirements';
 import { MQTT_EVIDENCE } from '../certify/mqtt-packets';
 import { HTTP_EVIDENCE, deviceVerdicts } from '../certify/device-verdicts';
 import { explainNotTested } from '../certify/session-steps';
-import { ConsoleState } from '../certify/console/console-state';
+import { ConsoleState, type SeenSoFar } from '../certify/console/console-state';
 import { type OperatorConsole, startOperatorConsole } from '../certify/console/console-server';
 import { mqttVersionName } from '../certify/mqtt-device-checks';
 import { sent } from '../certify/mqtt-packets';
@@ -74,9 +74,13 @@ export async function certifyClient(options: CertifyOptions): Promise<number> {
         // the live checklist judges the interface's requirements; those beyond it (client-behaviour-checks.ts) are
         // judged once the session has ended
         new ConsoleState(
-          OPERATOR_STEPS,
-          catalogue.filter((requirement) => !requirement.interface.startsWith('client-')),
-          HTTP_DEVICE_CHECKS,
+          operatorSteps(options.role, options.transport),
+          (seen) =>
+            judge(
+              options,
+              catalogue.filter((requirement) => !requirement.interface.startsWith('client-')),
+              seen,
+            ).requirements,
         ),
         { port: options.consolePort ?? 0, ...(options.listen ? { host: options.listen } : {}) },
       );
@@ -96,7 +100,6 @@ async function certifyWith(
   operatorConsole: OperatorConsole | undefined,
 ): Promise<number> {
   const mqtt = options.transport === 'mqtt';
-  const gateway = options.role === 'gateway';
   // the harness's stalls over the session: the margin of every timing verdict (steps/support/timing.ts)
   const stalls = new StallLog();
   const session = await runCertifySession({
@@ -124,7 +127,7 @@ async function certifyWith(
     say: (line) => console.log(`certify: ${line}`),
     ...(operatorConsole ? { events: operatorConsole.events, finish: operatorConsole.finish } : {}),
   });
-  const { token, exchanges, packets, rpcs, closed } = session;
+  const { exchanges, packets } = session;
   const beyond = catalogue.filter((requirement) => requirement.interface.startsWith('client-'));
   const judgedByInterface = catalogue.filter((requirement) => !beyond.includes(requirement));
   const behaviour = clientBehaviourVerdicts(
@@ -154,20 +157,7 @@ async function certifyWith(
     options.role,
   );
   stalls.stop();
-  const byInterface = mqtt
-    ? deviceVerdicts(
-        judgedByInterface,
-        gateway ? gatewayChecks(options.mode ?? 'spec') : MQTT_DEVICE_CHECKS,
-        { token, packets, rpcs, closed, protocolLevel: options.mqttVersion === '5' ? 5 : 4 },
-        MQTT_EVIDENCE,
-        options.role,
-      )
-    : deviceVerdicts(
-        judgedByInterface,
-        HTTP_DEVICE_CHECKS,
-        { token, exchanges, rpcs },
-        HTTP_EVIDENCE,
-      );
+  const byInterface = judge(options, judgedByInterface, session);
   const decided = new Map(
     [...byInterface.requirements, ...behaviour.requirements].map((result) => [result.id, result]),
   );
@@ -223,6 +213,30 @@ async function certifyWith(
 
 function usesTls(options: Pick<CertifyOptions, 'tls' | 'tlsCert'>): boolean {
   return options.tls === true || options.tlsCert !== undefined;
+}
+
+/** The verdicts of the requirements certified over what the client did (the report's, and the console's live). */
+function judge(
+  options: CertifyOptions,
+  catalogue: readonly Requirement[],
+  seen: SeenSoFar & { closed?: ReadonlyMap<number, number> },
+) {
+  const { token, exchanges, packets, rpcs, closed } = seen;
+  return options.transport === 'mqtt' || options.role === 'gateway'
+    ? deviceVerdicts(
+        catalogue,
+        options.role === 'gateway' ? gatewayChecks(options.mode ?? 'spec') : MQTT_DEVICE_CHECKS,
+        {
+          token,
+          packets,
+          rpcs,
+          ...(closed ? { closed } : {}),
+          protocolLevel: options.mqttVersion === '5' ? 5 : 4,
+        },
+        MQTT_EVIDENCE,
+        options.role,
+      )
+    : deviceVerdicts(catalogue, HTTP_DEVICE_CHECKS, { token, exchanges, rpcs }, HTTP_EVIDENCE);
 }
 
 /**

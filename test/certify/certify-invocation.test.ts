@@ -11,7 +11,7 @@ const CASES: Array<[string[], RegExp]> = [
     ['device', '--transport', 'http', '--mqtt-version', '5', '--exec', 'true'],
     /--mqtt-version is for an MQTT client/,
   ],
-  [['device', '--transport', 'mqtt', '--console'], /operator console guides an HTTP device/],
+  [['gateway', '--exec', 'true', '--console'], /--exec "<command>", or --console \(not both\)/],
   [['device', '--exec', 'true', '--console'], /--exec "<command>", or --console \(not both\)/],
   [['device'], /--exec "<command>", or --console \(not both\)/],
   [['gateway'], /give the gateway under test with --exec/],

@@ -6,6 +6,7 @@
  */
 import { escapeHtml } from '../../../lib/html';
 import type { ObservedExchange } from '../../../simulators/platform';
+import { type ObservedPacket, payloadOf } from '../mqtt-packets';
 import type { ConsoleState, StepView } from './console-state';
 
 const BODY_CHARS = 300;
@@ -50,9 +51,13 @@ ends the certification now and writes the reports (a step not done leaves its re
 export function renderLive(state: ConsoleState): string {
   const current = state.current();
   const mask = (text: string) => (state.token ? text.split(state.token).join('{token}') : text);
-  return `<h2>Give the device</h2>
-<table><tr><th>URL</th><td><code id="device-url">${escapeHtml(state.httpUrl)}</code></td></tr>
-<tr><th>access token</th><td><code id="device-token">${escapeHtml(state.token)}</code></td></tr></table>
+  return `<h2>Give the ${state.deviceName ? 'gateway' : 'device'}</h2>
+${
+  state.mqttUrl
+    ? renderMqttConnection(state)
+    : `<table><tr><th>URL</th><td><code id="device-url">${escapeHtml(state.httpUrl)}</code></td></tr>
+<tr><th>access token</th><td><code id="device-token">${escapeHtml(state.token)}</code></td></tr></table>`
+}
 <h2>Now</h2>
 <p id="current-step" data-step="${escapeHtml(current?.id ?? '')}" data-state="${escapeHtml(current?.state ?? '')}">${escapeHtml(nowLine(state, current))}</p>
 ${state.verdict ? `<p id="verdict" data-verdict="${escapeHtml(state.verdict.verdict)}">Verdict: <strong>${escapeHtml(state.verdict.verdict)}</strong>; reports in <code>${escapeHtml(state.verdict.reports)}</code></p>` : ''}
@@ -62,13 +67,17 @@ ${state.verdict ? `<p id="verdict" data-verdict="${escapeHtml(state.verdict.verd
     .checklist()
     .map(
       (row) =>
-        `<tr data-requirement="${escapeHtml(row.id)}" data-verdict="${escapeHtml(row.verdict)}"><td><code>${escapeHtml(row.id)}</code></td><td class="${row.verdict === 'not yet' ? 'not-yet' : row.verdict}">${escapeHtml(row.verdict)}</td><td>${escapeHtml(row.statement)}</td><td>${escapeHtml(mask(row.detail ?? ''))}</td></tr>`,
+        `<tr data-requirement="${escapeHtml(row.id)}" data-verdict="${escapeHtml(row.verdict)}"><td><code>${escapeHtml(row.id)}</code></td><td class="${row.verdict === 'PASS' || row.verdict === 'FAIL' ? row.verdict : 'not-yet'}">${escapeHtml(row.verdict)}</td><td>${escapeHtml(row.statement)}</td><td>${escapeHtml(mask(row.detail ?? ''))}</td></tr>`,
     )
     .join('')}</table>
-<h2>Messages (${state.messages.length})</h2>
+${
+  state.mqttUrl
+    ? renderPackets(state.packets, mask)
+    : `<h2>Messages (${state.messages.length})</h2>
 <table id="messages"><tr><th>arrived</th><th>request</th><th>answer</th><th>body</th></tr>${state.messages
-    .map((message) => renderMessage(message, mask))
-    .join('')}</table>`;
+        .map((message) => renderMessage(message, mask))
+        .join('')}</table>`
+}`;
 }
 
 function nowLine(state: ConsoleState, current: StepView | undefined): string {
@@ -97,4 +106,40 @@ function renderMessage(message: ObservedExchange, mask: (text: string) => string
       ? `${message.requestBody.slice(0, BODY_CHARS)}…`
       : message.requestBody;
   return `<tr class="message"><td>${escapeHtml(new Date(message.receivedAt).toISOString().slice(11, 23))}</td><td><code>${escapeHtml(`${message.method} ${mask(message.url)}`)}</code>${message.contentType === undefined ? '' : ` <small>${escapeHtml(message.contentType)}</small>`}</td><td>${escapeHtml(message.status)}</td><td><code>${escapeHtml(mask(body))}</code></td></tr>`;
+}
+
+/**
+ * What an MQTT device or a gateway is given: the broker's URL, host and port, the token as MQTT user name, the MQTT
+ * version asked, the device a gateway connects, and the CA (none: the certification offers no TLS here).
+ */
+function renderMqttConnection(state: ConsoleState): string {
+  const url = new URL(state.mqttUrl ?? '');
+  const row = (label: string, id: string, value: string) =>
+    `<tr><th>${escapeHtml(label)}</th><td><code id="${id}">${escapeHtml(value)}</code></td></tr>`;
+  return `<table>${row('MQTT URL', 'device-url', state.mqttUrl ?? '')}${row('host', 'device-host', url.hostname)}${row('port', 'device-port', url.port)}${row('access token (MQTT user name)', 'device-token', state.token)}${row('MQTT version', 'device-mqtt-version', state.mqttVersion ?? '')}${state.deviceName ? row('device to connect behind the gateway', 'device-name', state.deviceName) : ''}${row('CA certificate', 'device-ca', 'none: plain MQTT over TCP, no TLS')}</table>`;
+}
+
+/** The client's MQTT packets, both ways, the latest last (payloads cut, the token masked). */
+function renderPackets(packets: readonly ObservedPacket[], mask: (text: string) => string): string {
+  return `<h2>Messages (${packets.length})</h2>
+<table id="messages"><tr><th>at</th><th>connection</th><th>packet</th><th>topic</th><th>payload</th></tr>${packets
+    .map((observed) => {
+      const { packet } = observed;
+      const topic =
+        packet.cmd === 'publish'
+          ? packet.topic
+          : packet.cmd === 'subscribe'
+            ? packet.subscriptions.map((item) => `${item.topic} (QoS ${item.qos})`).join(', ')
+            : '';
+      const payload =
+        packet.cmd === 'publish'
+          ? payloadOf(packet)
+          : packet.cmd === 'connect'
+            ? `MQTT level ${packet.protocolVersion ?? ''}, user name ${packet.username ?? '(none)'}`
+            : '';
+      const cut = payload.length > BODY_CHARS ? `${payload.slice(0, BODY_CHARS)}…` : payload;
+      const direction = observed.direction === 'in' ? 'from the client' : 'to the client';
+      return `<tr class="message" data-direction="${observed.direction}"><td>${escapeHtml(new Date(observed.at).toISOString().slice(11, 23))}</td><td>${observed.connection}</td><td>${escapeHtml(`${packet.cmd.toUpperCase()} ${direction}`)}</td><td><code>${escapeHtml(topic)}</code></td><td><code>${escapeHtml(mask(cut))}</code></td></tr>`;
+    })
+    .join('')}</table>`;
 }

@@ -3,16 +3,35 @@
  * give the device, the steps and the one now running, the messages of the client as they arrive, and the checklist:
  * the device requirements judged by the same checks as the reports (device-verdicts.ts) over the requests seen so far.
  */
-import type { Requirement } from '../../../schemas';
 import type { ObservedExchange } from '../../../simulators/platform';
-import { HTTP_EVIDENCE, deviceVerdicts } from '../device-verdicts';
-import type { DeviceCheck, SentRpc } from '../http-device-checks';
+import type { RequirementResult } from '../../report/verdicts';
+import type { SentRpc } from '../http-device-checks';
+import type { ObservedPacket } from '../mqtt-packets';
 import type { SessionEvent, StepOutcome, StepPlan, StepState } from '../session-steps';
+
+/** What the client did so far, as the checks read it. */
+export interface SeenSoFar {
+  token: string;
+  exchanges: readonly ObservedExchange[];
+  packets: readonly ObservedPacket[];
+  /** RPCs whose outcome is known: a sent one still waiting for its reply is not yet a failure. */
+  rpcs: readonly SentRpc[];
+}
+
+/**
+ * The requirements judged over what was seen so far: the same checks and verdicts as the reports
+ * (device-verdicts.ts), for the kind of client certified (cli/certify.ts makes it).
+ */
+export type LiveJudge = (seen: SeenSoFar) => readonly RequirementResult[];
 
 /** How many of the latest messages the console lists (the reports keep the evidence). */
 const SHOWN_MESSAGES = 200;
 
-export type LiveVerdict = 'PASS' | 'FAIL' | 'not yet';
+/**
+ * `not applicable so far`: the client has not taken up an action the certification never asks for (a claim, a
+ * client-side RPC): NOT APPLICABLE in the report if it never does, so no step waits for it.
+ */
+export type LiveVerdict = 'PASS' | 'FAIL' | 'not yet' | 'not applicable so far';
 
 export interface ChecklistRow {
   id: string;
@@ -38,8 +57,15 @@ export interface ConsoleVerdict {
 export class ConsoleState {
   httpUrl = '';
   token = '';
+  /** MQTT clients: the broker URL and the MQTT version asked; a gateway: the device it connects. */
+  mqttUrl: string | undefined;
+  mqttVersion: string | undefined;
+  deviceName: string | undefined;
   readonly steps: StepView[];
   readonly messages: ObservedExchange[] = [];
+  /** The latest MQTT packets, both ways (an MQTT client's messages). */
+  readonly packets: ObservedPacket[] = [];
+  private readonly allPackets: ObservedPacket[] = [];
   finished = false;
   finishRequested = false;
   verdict: ConsoleVerdict | undefined;
@@ -49,8 +75,7 @@ export class ConsoleState {
 
   constructor(
     plan: readonly StepPlan[],
-    private readonly catalogue: readonly Requirement[],
-    private readonly checks: ReadonlyMap<string, DeviceCheck>,
+    private readonly judge: LiveJudge,
   ) {
     this.steps = plan.map((step) => ({ ...step, state: 'pending' }));
   }
@@ -60,11 +85,21 @@ export class ConsoleState {
       case 'ready':
         this.httpUrl = event.httpUrl;
         this.token = event.token;
+        this.mqttUrl = event.mqttUrl;
+        this.mqttVersion = event.mqttVersion;
+        this.deviceName = event.deviceName;
+        break;
+      case 'packet':
+        this.allPackets.push(event.packet);
+        this.packets.push(event.packet);
+        if (this.packets.length > SHOWN_MESSAGES) this.packets.shift();
         break;
       case 'step': {
         const step = this.steps.find((candidate) => candidate.id === event.id);
         if (step) {
           step.state = event.state;
+          // the session's own words (a gateway's step names the device it chose)
+          step.instruction = event.instruction;
           if (event.outcome) step.outcome = event.outcome;
         }
         break;
@@ -91,16 +126,12 @@ export class ConsoleState {
   }
 
   checklist(): ChecklistRow[] {
-    const { requirements } = deviceVerdicts(
-      this.catalogue,
-      this.checks,
-      {
-        token: this.token,
-        exchanges: this.exchanges,
-        rpcs: this.settledRpcs,
-      },
-      HTTP_EVIDENCE,
-    );
+    const requirements = this.judge({
+      token: this.token,
+      exchanges: this.exchanges,
+      packets: this.allPackets,
+      rpcs: this.settledRpcs,
+    });
     return requirements.map((requirement) => {
       const error = requirement.scenarios[0]?.error;
       return {
@@ -109,7 +140,9 @@ export class ConsoleState {
         verdict:
           requirement.verdict === 'PASS' || requirement.verdict === 'FAIL'
             ? requirement.verdict
-            : 'not yet',
+            : requirement.verdict === 'NOT APPLICABLE'
+              ? 'not applicable so far'
+              : 'not yet',
         ...(requirement.reason ? { detail: requirement.reason } : {}),
         ...(error ? { detail: error } : {}),
       };
