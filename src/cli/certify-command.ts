@@ -112,7 +112,7 @@ export function registerCertifyCommand(program: Command): void {
       certify
         .command('device')
         .description(
-          "run a device client under test against the instrumented reference, walk the steps that need the platform (a shared-attribute update, a two-way RPC) and judge every request or packet of the client against the catalogue's device requirements; the client is a command (--exec) or, over HTTP, a person guided by a web console (--console)",
+          "run a device client under test against the instrumented reference, walk the steps that need the platform (a shared-attribute update, a two-way RPC) and judge every request or packet of the client against the catalogue's device requirements; the client is a command (--exec) or a person guided by a web console (--console, HTTP and MQTT)",
         )
         .addOption(
           new Option('--transport <transport>', 'the device API the client speaks')
@@ -140,7 +140,7 @@ export function registerCertifyCommand(program: Command): void {
       certify
         .command('gateway')
         .description(
-          "run a gateway client under test (MQTT) against the instrumented reference: it connects the device named in IOTC_CERTIFY_DEVICE, gets a shared-attribute update and a two-way RPC for it, and every packet is judged against the catalogue's gateway requirements",
+          "run a gateway client under test (MQTT) against the instrumented reference: it connects the device named in IOTC_CERTIFY_DEVICE, gets a shared-attribute update and a two-way RPC for it, and every packet is judged against the catalogue's gateway requirements; the gateway is a command (--exec) or driven by a person from a web console (--console)",
         ),
       'IOTC_CERTIFY_MQTT_URL, IOTC_CERTIFY_MQTT_VERSION, IOTC_CERTIFY_TOKEN (the gateway device) and IOTC_CERTIFY_DEVICE (the device to connect)',
     ),
