@@ -19,10 +19,10 @@
  * two-way RPC iotcCertifyGatewayPing, at the same time as the device's and bounded by the same timeout, so its reply
  * (MQTT-DEV-07, -08) is judged at no cost to a gateway that answers, or that never subscribed (sent none).
  *
- * Without a command (`--console`, HTTP devices) a person drives the device: the steps then also ask for telemetry and
- * client attributes, each waits (bounded) for the request it asks for, and the session ends when the operator presses
- * finish on the console or the last step's bound passes. Every step and request is told to `events`
- * (session-steps.ts).
+ * Without a command (`--console`, any kind of client) a person drives the device or gateway: the steps then also ask
+ * for its connection (MQTT), telemetry and client attributes, each waits (bounded) for the request or publish it
+ * asks for, and the session ends when the operator presses finish on the console or the last step's bound passes.
+ * Every step, request and packet is told to `events` (session-steps.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { AdminClient } from '../admin-client';
@@ -74,7 +74,7 @@ const GATEWAY_CONNECT_ACK_QUIET_MS = 1000;
 const GATEWAY_QUIET_WINDOWS = 10;
 
 export interface CertifySessionOptions {
-  /** The client under test; absent: a person drives the (HTTP) device from the operator console. */
+  /** The client under test; absent: a person drives the device or gateway from the operator console. */
   exec?: string;
   /** A device (HTTP or MQTT) or a gateway (MQTT). */
   role: 'device' | 'gateway';
