@@ -78,6 +78,11 @@ export async function main(): Promise<void> {
         '{"clientKeys":"firmwareVersion"}',
       );
     await device.sessionLimits();
+    await connection.publish(
+      DEVICE_TOPICS.claim,
+      JSON.stringify({ secretKey: 's', durationMs: 60000 }),
+    );
+    // last of the clean run's actions: the platform takes the first connection's session over
     if (fault === 'second-connection') {
       // a second connection with the same token while the first is in use
       const second = await MqttDevice.connect({
@@ -90,10 +95,6 @@ export async function main(): Promise<void> {
       await device.sendTelemetry({ fromFirst: true });
       await second.close();
     }
-    await connection.publish(
-      DEVICE_TOPICS.claim,
-      JSON.stringify({ secretKey: 's', durationMs: 60000 }),
-    );
     // unref'd: the guard must not keep the client running once both steps have come
     await Promise.race([
       Promise.all([updated, answered]),
