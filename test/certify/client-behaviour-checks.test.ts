@@ -12,6 +12,7 @@ import {
   type BehaviourInput,
   CLIENT_BEHAVIOUR_CHECK_OF,
 } from '../../src/certify/client-behaviour-checks';
+import { BehaviourPhase } from '../../src/certify/behaviour-phase';
 import type { ObservedPacket } from '../../src/certify/mqtt-packets';
 import { overallVerdict } from '../../src/report/overall';
 
@@ -148,6 +149,39 @@ test('one connection: a CONNECT while an accepted connection is open fails, one 
     openAtConnect: new Map([[2, [1]]]),
   });
   assert.equal(failed(check('CLI-BEH-05', sequential)), 0);
+});
+
+test('one connection: a provisioning session (user name provision) is no connection of the device', () => {
+  const accepted = (at: number, connection: number, username: string) => [
+    packet(at, connection, 'in', { cmd: 'connect', keepalive: 60, username }),
+    packet(at, connection, 'out', { cmd: 'connack', returnCode: 0 }),
+  ];
+  // positive control: the same order with the token on both fails
+  const packets = (first: string) => [...accepted(0, 1, first), ...accepted(10, 2, 'token')];
+  const openAtConnect = new Map([[2, [1]]]);
+  assert.equal(failed(check('CLI-BEH-05', input({ packets: packets('token'), openAtConnect }))), 1);
+  assert.equal(
+    failed(check('CLI-BEH-05', input({ packets: packets('provision'), openAtConnect }))),
+    0,
+  );
+  // the phase neither counts it open when the device connects nor provokes it
+  const phase = new BehaviourPhase();
+  const close = () => {};
+  phase.intercept({
+    connection: 1,
+    packet: { cmd: 'connect', username: 'provision' } as Packet,
+    close,
+  });
+  phase.intercept({
+    connection: 2,
+    packet: { cmd: 'connect', username: 'token' } as Packet,
+    close,
+  });
+  assert.deepEqual(phase.openAtConnect.get(2), []);
+  phase.arm();
+  const publish = { cmd: 'publish', qos: 1, topic: '/provision/request', payload: '{}' } as Packet;
+  assert.equal(phase.intercept({ connection: 1, packet: publish, close }), 'handle');
+  assert.equal(phase.hasDropped, false);
 });
 
 test('HTTP polling: six GETs of one resource within a second fail; long-polls do not', () => {
