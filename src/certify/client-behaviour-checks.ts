@@ -164,16 +164,22 @@ const backoff: Check = (input) => {
   if (missing) return missing;
   const record = input.overTime!.reconnect!;
   const delays = reconnectDelays(record);
-  const margin = input.stall(record.droppedAt!, record.connects.at(-1)!) + RESOLUTION_MS;
+  const times = [record.droppedAt!, ...record.connects];
   const early = (delays[0]! + delays[1]!) / 2;
   const late = (delays.at(-1)! + delays.at(-2)!) / 2;
+  // two delays in a row are the time between their outer events: a stall between those does not change their sum,
+  // only the harness seeing an outer event late does, by at most the worst stall of the side's own window (a stall
+  // elsewhere in the session, or in the other side's window, explains nothing here)
+  const earlyMargin = input.stall(times[0]!, times[2]!) + RESOLUTION_MS;
+  const lateMargin = input.stall(times.at(-3)!, times.at(-1)!) + RESOLUTION_MS;
+  const margin = Math.ceil((lateMargin + BACKOFF_GROWTH * earlyMargin) / 2);
   const observations = delayObservations(record);
-  // growing: the last two delays average at least BACKOFF_GROWTH times the first two, each side off by the margin
+  // growing: the last two delays average at least BACKOFF_GROWTH times the first two, off by the margin at most
   const excess = late - BACKOFF_GROWTH * early;
-  if (excess > 2 * margin) return judged(observations, []);
-  if (excess >= -2 * margin)
+  if (excess > margin) return judged(observations, []);
+  if (excess >= -margin)
     return {
-      inconclusive: `the last two reconnect delays average ${late} ms, the first two ${early} ms: within the ${margin} ms the harness stalled of ${BACKOFF_GROWTH} times`,
+      inconclusive: `the last two reconnect delays average ${late} ms, the first two ${early} ms: within the ${margin} ms the harness's stalls could move it of ${BACKOFF_GROWTH} times`,
     };
   return judged(observations, [
     {

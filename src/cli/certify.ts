@@ -127,6 +127,8 @@ async function certifyWith(
     say: (line) => console.log(`certify: ${line}`),
     ...(operatorConsole ? { events: operatorConsole.events, finish: operatorConsole.finish } : {}),
   });
+  // the session is over: the log keeps its stalls, and the judging's own time is none of the session's
+  stalls.stop();
   const { exchanges, packets } = session;
   const beyond = catalogue.filter((requirement) => requirement.interface.startsWith('client-'));
   const judgedByInterface = catalogue.filter((requirement) => !beyond.includes(requirement));
@@ -156,7 +158,6 @@ async function certifyWith(
     },
     options.role,
   );
-  stalls.stop();
   const byInterface = judge(options, judgedByInterface, session);
   const decided = new Map(
     [...byInterface.requirements, ...behaviour.requirements].map((result) => [result.id, result]),

@@ -377,9 +377,11 @@ export class StallLog {
     let worst = 0;
     for (const { endedAt, ms } of this.stalls)
       if (endedAt >= fromMs && endedAt - ms <= toMs) worst = Math.max(worst, ms);
-    // a stall still going on: the timer has not fired since it was due (none once the log is stopped)
+    // a stall still going on: the timer has not fired since it was due (none once the log is stopped); it counts
+    // only for a window that reaches into it: a window that ended before it began is not explained by it (a
+    // verdict judged at the end of a session on a loaded machine was INCONCLUSIVE by the judging's own time slice)
     const ongoing = this.stopped ? 0 : performance.now() - this.expected;
-    return Math.max(worst, ongoing);
+    return ongoing > 0 && toMs >= Date.now() - ongoing ? Math.max(worst, ongoing) : worst;
   }
 
   /**

@@ -87,6 +87,15 @@ test('reconnects: backoff and jitter, a fixed schedule, no growth, a stall that 
   assert.equal(failed(check('CLI-BEH-01', flat)), 1);
   assert.equal(failed(check('CLI-BEH-02', flat)), 0);
   assert.ok('inconclusive' in check('CLI-BEH-02', reconnects([120, 160, 460, 680, 1760], 200)));
+  // a stall between the two sides' windows moves neither side's sum: the flat schedule still fails (it was
+  // INCONCLUSIVE when the margin was the worst stall of the whole window); one in a side's window can explain it
+  const stalledAt = (endedAt: number, ms: number) => (from: number, to: number) =>
+    endedAt >= from && endedAt - ms <= to ? ms : 0;
+  const flatDelays = [540, 360, 517, 382, 495];
+  const between = { ...reconnects(flatDelays), stall: stalledAt(2200, 150) };
+  assert.equal(failed(check('CLI-BEH-01', between)), 1);
+  const late = { ...reconnects(flatDelays), stall: stalledAt(3000, 500) };
+  assert.ok('inconclusive' in check('CLI-BEH-01', late));
   const few = reconnects([1000, 2000]);
   assert.equal((check('CLI-BEH-01', few) as { notApplicable?: boolean }).notApplicable, true);
 });
