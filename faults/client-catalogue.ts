@@ -18,7 +18,9 @@ export type ClientKind =
   | 'gateway'
   // the MQTT device with --tls (its TLS checks) and with --duration (its behaviour over time), issue 28
   | 'mqtt-device-tls'
-  | 'mqtt-device-long';
+  | 'mqtt-device-long'
+  // the gateway with --duration: its behaviour over time, as a device's (issue 28)
+  | 'gateway-long';
 
 export interface ClientUnderTest {
   /** `iotc certify` arguments before the session options. */
@@ -48,6 +50,11 @@ export const CLIENTS_UNDER_TEST: Readonly<Record<ClientKind, ClientUnderTest>> =
   'mqtt-device-long': {
     certify: ['device', '--transport', 'mqtt', '--duration', '25000'],
     file: 'test/certify/mqtt-long-client.ts',
+  },
+  'gateway-long': {
+    // its steps take longer than a device's (the RPC waits for a quiet gateway, the connect's PUBACK a quiet second)
+    certify: ['gateway', '--duration', '30000'],
+    file: 'test/certify/gateway-long-client.ts',
   },
 };
 
@@ -352,6 +359,28 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     id: 'CLI-BEH-04:no-ping',
     client: 'mqtt-device-long',
     breaks: 'once reconnected the client sends nothing more, no PINGREQ (keep alive 2 s)',
+  },
+  {
+    id: 'CLI-BEH-01:gateway-no-backoff',
+    client: 'gateway-long',
+    breaks: "the gateway's reconnect delay does not grow (about 450 ms, jitter kept)",
+  },
+  {
+    id: 'CLI-BEH-02:gateway-no-jitter',
+    client: 'gateway-long',
+    breaks: "the gateway's reconnect delay doubles exactly (300, 600, 1200 ... ms)",
+  },
+  {
+    id: 'CLI-BEH-03:gateway-no-dup',
+    client: 'gateway-long',
+    breaks:
+      "the gateway's unacknowledged QoS 1 telemetry is sent again after the reconnect without the DUP flag",
+  },
+  {
+    id: 'CLI-BEH-04:gateway-no-ping',
+    client: 'gateway-long',
+    breaks:
+      'once reconnected and its device connected again the gateway sends nothing more, no PINGREQ (keep alive 2 s)',
   },
   {
     id: 'CLI-BEH-05:second-connection',

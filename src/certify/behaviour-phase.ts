@@ -9,6 +9,7 @@
  */
 import type { Packet } from 'mqtt-packet';
 import type { MqttIntercept } from '../../simulators/platform';
+import { GATEWAY_API } from '../../schemas/gateway';
 import { isProvisioningConnect } from './mqtt-packets';
 
 /** CONNECTs closed unanswered after the drop; the next is accepted: five connects, four delays judged and one more. */
@@ -67,7 +68,13 @@ export class BehaviourPhase {
         connection,
         [...this.closers.keys()].filter((other) => other !== connection),
       );
-    if (this.state === 'armed' && packet.cmd === 'publish' && packet.qos === 1) {
+    // a gateway's device connect is not taken: its PUBACK is held for GW-RULE-04-WAIT already (certify-device.ts)
+    if (
+      this.state === 'armed' &&
+      packet.cmd === 'publish' &&
+      packet.qos === 1 &&
+      packet.topic !== GATEWAY_API.connect.topic
+    ) {
       this.record.withheld = {
         connection,
         topic: packet.topic,

@@ -19,10 +19,11 @@ export function certifiedRequirements(
       ? behaviourRequirementApplies(requirement.id, {
           transport,
           tls: beyond.tls === true,
-          // the gateway's own behaviour over time is not judged yet: one connection, TLS only
-          overTime: role === 'device' && beyond.overTime === true,
+          overTime: beyond.overTime === true,
         }) &&
-        (role === 'device' || requirement.id.startsWith('CLI-TLS-'))
+        // a gateway: TLS and its behaviour over time (CLI-BEH-01..04); its one connection is GW-CLI-07's, and its
+        // traffic is no HTTP polling
+        (role === 'device' || !['CLI-BEH-05', 'CLI-BEH-06'].includes(requirement.id))
       : role === 'gateway'
         ? requirement.role === 'gateway' || GATEWAY_CHECKS.has(requirement.id)
         : requirement.role === 'device' &&

@@ -355,7 +355,8 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
   const tls = options.tls ? await certifyTls(certificateHosts(options), options.tls) : undefined;
   const watch = tls ? new TlsWatch(tls.session) : undefined;
   const phase = new BehaviourPhase();
-  const overTime = options.durationMs !== undefined && options.transport === 'mqtt' && !gateway;
+  // a gateway's behaviour over time is provoked as a device's (issue 28): its one connection is dropped, refused, kept
+  const overTime = options.durationMs !== undefined && options.transport === 'mqtt';
   const probes: ProbeOutcome[] = [];
   const quiet = new QuietWatch();
   let platform: RunningPlatform | undefined;

@@ -219,3 +219,31 @@ test('overall: a FAIL of a SHOULD alone is PASS WITH WARNINGS, one of a MUST NOT
   assert.equal(overallVerdict(report('SHOULD')), 'PASS WITH WARNINGS');
   assert.equal(overallVerdict(report('MUST')), 'NOT CONFORMANT');
 });
+
+test("the phase leaves a gateway's device connect alone (its PUBACK is GW-RULE-04-WAIT's) and takes the next QoS 1 PUBLISH", () => {
+  const phase = new BehaviourPhase();
+  let closed = 0;
+  const close = () => {
+    closed += 1;
+  };
+  phase.intercept({
+    connection: 1,
+    packet: { cmd: 'connect', username: 'token' } as Packet,
+    close,
+  });
+  phase.arm();
+  const publish = (topic: string) =>
+    ({ cmd: 'publish', qos: 1, topic, payload: '{}', messageId: 1 }) as Packet;
+  assert.equal(
+    phase.intercept({ connection: 1, packet: publish('v1/gateway/connect'), close }),
+    'handle',
+  );
+  assert.equal(phase.hasDropped, false);
+  // positive control: the gateway's telemetry is taken
+  assert.equal(
+    phase.intercept({ connection: 1, packet: publish('v1/gateway/telemetry'), close }),
+    'close',
+  );
+  assert.equal(phase.record.withheld?.topic, 'v1/gateway/telemetry');
+  assert.equal(closed, 0);
+});

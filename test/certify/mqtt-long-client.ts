@@ -24,27 +24,61 @@ const BASE_DELAY_MS = 300;
 const JITTER = [1.2, 0.8, 1.15, 0.85, 1.1, 0.9, 1.05, 0.95];
 const MAX_DELAY_MS = 5000;
 
-function delay(attempt: number): number {
+/** The planted faults of the behaviour over time (each client under test switches its own by name). */
+export interface LongFaults {
+  noBackoff: boolean;
+  noJitter: boolean;
+  noDup: boolean;
+  noPing: boolean;
+}
+
+/**
+ * What a client does on a connection once it is accepted, before its resend and its periodic publishing (a
+ * gateway subscribes and connects its device); resolves when that is done. `send` writes a packet, `next` waits
+ * for the platform's next packet of a kind.
+ */
+export type OnAccepted = (
+  send: (packet: Partial<Packet> & { cmd: Packet['cmd'] }) => void,
+  next: (cmd: Packet['cmd']) => Promise<Packet>,
+) => Promise<void>;
+
+/** The client's own periodic message (QoS 1): topic and payload, numbered. */
+export type Periodic = (count: number) => { topic: string; payload: string };
+
+function delay(faults: LongFaults, attempt: number): number {
   const jitter = JITTER[attempt % JITTER.length]!;
-  if (fault === 'no-backoff') return 450 * jitter;
+  if (faults.noBackoff) return 450 * jitter;
   const exponential = Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
-  return fault === 'no-jitter' ? exponential : exponential * jitter;
+  return faults.noJitter ? exponential : exponential * jitter;
 }
 
 let nextId = 1;
 /** The QoS 1 PUBLISH sent and not acknowledged. */
 const unacknowledged = new Map<number, { topic: string; payload: string }>();
 
+/** The next packet id of the client (its PUBLISHes, and a gateway's SUBSCRIBE and connect). */
+export function packetId(): number {
+  return nextId++;
+}
+
 /** One connection until it ends: resolves true once it was accepted (CONNACK), false when it never was. */
-function session(first: boolean): Promise<boolean> {
+function session(
+  first: boolean,
+  faults: LongFaults,
+  periodic: Periodic,
+  onAccepted?: OnAccepted,
+): Promise<boolean> {
   return new Promise((resolve) => {
     const { hostname, port } = new URL(url);
     const socket: Socket = netConnect(Number(port), hostname);
     const parser = mqttPacket.parser({ protocolVersion });
     let accepted = false;
     let timer: NodeJS.Timeout | undefined;
+    const waiting = new Map<Packet['cmd'], (packet: Packet) => void>();
     const send = (packet: Partial<Packet> & { cmd: Packet['cmd'] }) =>
       socket.write(mqttPacket.generate(packet as Packet, { protocolVersion }));
+    const next = (cmd: Packet['cmd']) =>
+      new Promise<Packet>((arrived) => waiting.set(cmd, arrived));
     socket.on('connect', () =>
       send({
         cmd: 'connect',
@@ -56,33 +90,29 @@ function session(first: boolean): Promise<boolean> {
         username: token,
       }),
     );
-    parser.on('packet', (packet: Packet) => {
-      if (packet.cmd === 'puback') unacknowledged.delete(packet.messageId ?? 0);
-      if (packet.cmd !== 'connack' || accepted) return;
-      accepted = true;
+    const publishing = () => {
       // the DUP flag of a resent PUBLISH (the fault resends without it)
-      let dup = true;
-      if (fault === 'no-dup') dup = false;
+      const dup = !faults.noDup;
       for (const [messageId, message] of unacknowledged)
-        send({
-          cmd: 'publish',
-          qos: 1,
-          dup,
-          messageId,
-          retain: false,
-          ...message,
-        });
-      if (fault === 'no-ping' && !first) return;
+        send({ cmd: 'publish', qos: 1, dup, messageId, retain: false, ...message });
+      if (faults.noPing && !first) return;
       let count = 0;
       timer = setInterval(() => {
-        const messageId = nextId++;
-        const message = {
-          topic: 'v1/devices/me/telemetry',
-          payload: JSON.stringify({ beat: (count += 1) }),
-        };
+        const messageId = packetId();
+        const message = periodic((count += 1));
         unacknowledged.set(messageId, message);
         send({ cmd: 'publish', qos: 1, dup: false, messageId, retain: false, ...message });
       }, PUBLISH_EVERY_MS);
+    };
+    parser.on('packet', (packet: Packet) => {
+      if (packet.cmd === 'puback') unacknowledged.delete(packet.messageId ?? 0);
+      const arrived = waiting.get(packet.cmd);
+      waiting.delete(packet.cmd);
+      arrived?.(packet);
+      if (packet.cmd !== 'connack' || accepted) return;
+      accepted = true;
+      if (!onAccepted) return publishing();
+      onAccepted(send, next).then(publishing, () => socket.destroy());
     });
     socket.on('data', (chunk) => parser.parse(chunk));
     socket.on('error', () => socket.destroy());
@@ -93,20 +123,36 @@ function session(first: boolean): Promise<boolean> {
   });
 }
 
-async function live(): Promise<void> {
+/** The client's life after its certification run: connections until it is ended, reconnecting with its backoff. */
+export async function live(
+  faults: LongFaults,
+  periodic: Periodic,
+  onAccepted?: OnAccepted,
+): Promise<void> {
   let attempt = 0;
   let first = true;
   for (;;) {
-    const accepted = await session(first);
+    const accepted = await session(first, faults, periodic, onAccepted);
     first = false;
     attempt = accepted ? 0 : attempt + 1;
-    await sleep(delay(attempt));
+    await sleep(delay(faults, attempt));
   }
 }
 
-main()
-  .then(live)
-  .catch((error: unknown) => {
-    console.error(`test client: ${(error as Error).message}`);
-    process.exitCode = 1;
-  });
+if (require.main === module)
+  main()
+    .then(() =>
+      live(
+        {
+          noBackoff: fault === 'no-backoff',
+          noJitter: fault === 'no-jitter',
+          noDup: fault === 'no-dup',
+          noPing: fault === 'no-ping',
+        },
+        (count) => ({ topic: 'v1/devices/me/telemetry', payload: JSON.stringify({ beat: count }) }),
+      ),
+    )
+    .catch((error: unknown) => {
+      console.error(`test client: ${(error as Error).message}`);
+      process.exitCode = 1;
+    });

@@ -36,6 +36,7 @@ const CERTIFIED: Record<ClientKind, Set<string>> = {
   gateway: judged('gateway', 'mqtt'),
   'mqtt-device-tls': judged('device', 'mqtt', { tls: true }),
   'mqtt-device-long': judged('device', 'mqtt', { overTime: true }),
+  'gateway-long': judged('gateway', 'mqtt', { overTime: true }),
 };
 function judged(
   role: 'device' | 'gateway',
