@@ -54,7 +54,7 @@ function withSessionOptions(command: Command, environment: string): Command {
     )
     .option(
       '--duration <ms>',
-      'how long the session lasts from the client start: its behaviour over time is provoked and judged (MQTT devices: reconnect backoff and jitter, a QoS 1 publish sent again with DUP, keep-alive); at least two keep-alive periods',
+      'how long the session lasts from the client start: its behaviour over time is provoked and judged (MQTT devices and gateways: reconnect backoff and jitter, a QoS 1 publish sent again with DUP, keep-alive); at least two keep-alive periods',
       milliseconds,
     )
     .option('-r, --reports <dir>', 'where reports are written', 'reports')
