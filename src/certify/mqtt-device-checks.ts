@@ -6,7 +6,12 @@
  * As for HTTP, a requirement whose subject never occurred (no attribute request, no RPC reply) is not exercised:
  * NOT TESTED with the reason, never PASS.
  */
-import { clientAttributesSchema, telemetrySchema } from '../../schemas';
+import {
+  clientAttributesSchema,
+  DEVICE_MQTT_API,
+  deviceTopic,
+  telemetrySchema,
+} from '../../schemas';
 import {
   type ClientCheck,
   type Violation,
@@ -50,8 +55,8 @@ export function mqttVersionName(level: number): string {
 
 export type MqttDeviceCheck = ClientCheck<MqttCheckInput, ObservedPacket>;
 
-const TELEMETRY = 'v1/devices/me/telemetry';
-const ATTRIBUTES = 'v1/devices/me/attributes';
+const TELEMETRY = DEVICE_MQTT_API.telemetry.topic;
+const ATTRIBUTES = DEVICE_MQTT_API.attributes.topic;
 const ATTRIBUTE_REQUEST = /^v1\/devices\/me\/attributes\/request\/(.+)$/;
 const RPC_REQUEST = /^v1\/devices\/me\/rpc\/request\/(.+)$/;
 const RPC_RESPONSE = /^v1\/devices\/me\/rpc\/response\/(.+)$/;
@@ -142,8 +147,8 @@ export function publishedOnTopicsOf(topics: readonly RegExp[], api: string): Mqt
 
 /** MQTT-DEV-03: telemetry in one of the three forms, attributes an object of client-side attributes. */
 const payloadShapes: MqttDeviceCheck = (input) => {
-  const judged = sent(input.packets, 'publish').filter(({ packet }) =>
-    [TELEMETRY, ATTRIBUTES].includes(packet.topic),
+  const judged = sent(input.packets, 'publish').filter(
+    ({ packet }) => packet.topic === TELEMETRY || packet.topic === ATTRIBUTES,
   );
   const violations = judged.flatMap((observed) =>
     schemaViolations(
@@ -261,7 +266,7 @@ const replyInTime: MqttDeviceCheck = (input) => {
     deliveredRpcs(input),
     replies,
     (reply, request) =>
-      reply.packet.topic === `v1/devices/me/rpc/response/${request.id}` &&
+      reply.packet.topic === deviceTopic('rpcResponse', request.id) &&
       reply.connection === request.observed.connection,
   );
   return repliedInTime(requests, input.rpcs, replies.length > 0);

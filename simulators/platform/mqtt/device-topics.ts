@@ -5,7 +5,12 @@
  */
 import { type FaultId, faultActive } from '../../../faults';
 import { stringifyLossless } from '../../../lib/kv/values';
-import { claimSchema, clientAttributesSchema } from '../../../schemas';
+import {
+  claimSchema,
+  clientAttributesSchema,
+  deviceTopic,
+  deviceTopicRole,
+} from '../../../schemas';
 import { BadRequestError } from '../core/errors';
 import { parseJson, parseValid, telemetryEntries, typedEntries } from '../core/payloads';
 import type { TelemetryRecord } from '../core/platform-core';
@@ -14,16 +19,14 @@ import { PublishFailure, PublishUnanswered } from './reason-codes';
 import type { MqttSession } from './session';
 import { SESSION_LIMITS_METHOD, sessionLimits } from './session-limits';
 
-const ATTRIBUTES_REQUEST = /^v1\/devices\/me\/attributes\/request\/(\d{1,10})$/;
-const RPC_RESPONSE = /^v1\/devices\/me\/rpc\/response\/(\d{1,10})$/;
-const RPC_REQUEST = /^v1\/devices\/me\/rpc\/request\/(\d{1,10})$/;
-
 export function handleDevicePublish(session: MqttSession, topic: string, payload: Buffer): void {
   const device = session.device!;
   const { core, quirks } = session.context;
   const text = payload.toString('utf8');
-  switch (topic) {
-    case 'v1/devices/me/telemetry': {
+  // by role in the device API's table (schemas/device-mqtt.ts DEVICE_MQTT_API)
+  const { role, id = '' } = deviceTopicRole(topic) ?? {};
+  switch (role) {
+    case 'telemetry': {
       const empty = /^\s*\[\s*\]\s*$/.test(text);
       if (empty && faultActive('MQTT-DEV-TEL-01-EMPTY:empty-array-refused'))
         throw new BadRequestError('telemetry holds no entry');
@@ -37,7 +40,7 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
       core.scheduler.later('save', () => core.saveTelemetry(device, saved));
       return;
     }
-    case 'v1/devices/me/attributes': {
+    case 'attributes': {
       const values = typedEntries(
         parseValid(text, clientAttributesSchema, 'attributes', quirks),
         quirks,
@@ -55,7 +58,7 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
       core.scheduler.later('save', () => core.saveAttributes(device, scope, values));
       return;
     }
-    case 'v1/devices/me/claim': {
+    case 'claim': {
       // an empty payload is allowed: both fields take their defaults
       const claim = text.trim() === '' ? {} : parseValid(text, claimSchema, 'claim');
       if (faultActive('MQTT-DEV-CLAIM-01:claim-ignored')) return;
@@ -69,21 +72,20 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
       core.scheduler.later('claim', () => core.registerClaim(device, secretKey, durationMs));
       return;
     }
+    case 'attributesRequest':
+      return answerAttributeRequest(session, id, text);
+    case 'rpcResponse':
+      // any payload, kept raw (docs/reference/platform-facts.md §4.3): the REST caller gets 200 with no body for an empty reply and
+      // 406 for one that is not JSON (admin/rpc-routes.ts), as on ThingsBoard
+      if (faultActive('MQTT-DEV-RPC-02:reply-must-be-json')) parseJson(text, 'RPC reply');
+      if (faultActive('MQTT-DEV-RPC-01:reply-not-relayed') && isJson(text)) return;
+      core.replyRpc(device, Number(id), text);
+      return;
+    case 'rpcRequest':
+      return answerClientRpc(session, id, text);
+    default:
+      throw PublishFailure.topicName(topic);
   }
-  let match = ATTRIBUTES_REQUEST.exec(topic);
-  if (match) return answerAttributeRequest(session, match[1], text);
-  match = RPC_RESPONSE.exec(topic);
-  if (match) {
-    // any payload, kept raw (docs/reference/platform-facts.md §4.3): the REST caller gets 200 with no body for an empty reply and
-    // 406 for one that is not JSON (admin/rpc-routes.ts), as on ThingsBoard
-    if (faultActive('MQTT-DEV-RPC-02:reply-must-be-json')) parseJson(text, 'RPC reply');
-    if (faultActive('MQTT-DEV-RPC-01:reply-not-relayed') && isJson(text)) return;
-    core.replyRpc(device, Number(match[1]), text);
-    return;
-  }
-  match = RPC_REQUEST.exec(topic);
-  if (match) return answerClientRpc(session, match[1], text);
-  throw PublishFailure.topicName(topic);
 }
 
 /** {"clientKeys":"a,b","sharedKeys":"c"} → {"client":{...},"shared":{...}} on .../attributes/response/{id}; {} = all. */
@@ -121,7 +123,7 @@ function answerAttributeRequest(session: MqttSession, id: string, text: string):
     answer = {};
   const answerId = faultActive('MQTT-DEV-ATTR-02:answer-on-next-id') ? Number(id) + 1 : id;
   // sent even when the device did not subscribe (docs/reference/platform-facts.md §4.3)
-  session.publish(`v1/devices/me/attributes/response/${answerId}`, stringifyLossless(answer), {
+  session.publish(deviceTopic('attributesResponse', answerId), stringifyLossless(answer), {
     always: true,
   });
 }
@@ -139,7 +141,7 @@ function answerClientRpc(session: MqttSession, id: string, text: string): void {
   ) {
     // after the PUBACK (publish.ts sends it when this returns), as ThingsBoard's onGetSessionLimitsRpc
     setImmediate(() =>
-      session.publish(`v1/devices/me/rpc/response/${id}`, JSON.stringify(sessionLimits(session)), {
+      session.publish(deviceTopic('rpcResponse', id), JSON.stringify(sessionLimits(session)), {
         always: true,
       }),
     );
@@ -150,7 +152,7 @@ function answerClientRpc(session: MqttSession, id: string, text: string): void {
   void Promise.resolve(session.context.clientRpc({ name: device.name, id: device.id }, request))
     .then((answer) =>
       session.publish(
-        `v1/devices/me/rpc/response/${answerId}`,
+        deviceTopic('rpcResponse', answerId),
         answer === undefined || faultActive('MQTT-DEV-RPC-03:answer-empty')
           ? ''
           : JSON.stringify(answer),
