@@ -1,6 +1,6 @@
 /**
  * Issue 30 items 1 and 3: each MQTT interface's topics are written once, in its protocol table (schemas/gateway.ts
- * GATEWAY_API, schemas/device-mqtt.ts DEVICE_MQTT_API), and the gateway topic handlers hold only behaviour (their
+ * GATEWAY_API, schemas/device-mqtt.ts DEVICE_MQTT_API), and the gateway and device topic handlers hold only behaviour (their
  * planted faults are wrappers registered at the handler's entry, simulators/platform/mqtt/topic-steps.ts).
  * A failure names the file and line.
  */
@@ -47,9 +47,11 @@ test('no MQTT topic string outside its protocol table (schemas/gateway.ts, schem
   assert.deepEqual(found, [], 'write the topic in the table and read it from there');
 });
 
-test('the gateway topic handlers ask no fault themselves: their faults wrap a named step', () => {
-  const text = readFileSync(join(ROOT, 'simulators/platform/mqtt/gateway-topics.ts'), 'utf8');
-  assert.equal(text.match(/faultActive\(/g)?.length ?? 0, 0);
+test('the gateway and device topic handlers ask no fault themselves: their faults wrap a named step', () => {
+  for (const file of ['gateway-topics.ts', 'device-topics.ts']) {
+    const text = readFileSync(join(ROOT, 'simulators/platform/mqtt', file), 'utf8');
+    assert.equal(text.match(/faultActive\(/g)?.length ?? 0, 0, file);
+  }
 });
 
 test('the tables answer their own topics: every gateway topic starts with the prefix and has its role', () => {

@@ -436,6 +436,17 @@ export function handleDevicePublish(session: MqttSession, topic: string, payload
   });
 }
 
+/** The planted faults of each topic handler, by role (which fault wraps which step). */
+export function deviceHandlerFaults(): Array<{ role: DeviceUplinkRole; id: string; step: string }> {
+  return Object.entries(HANDLERS).flatMap(([role, entry]) =>
+    entry.faults.map((fault) => ({
+      role: role as DeviceUplinkRole,
+      id: fault.id,
+      step: fault.step,
+    })),
+  );
+}
+
 /** A comma-separated key list as its keys; undefined when not a string. */
 function keyList(value: unknown): string[] | undefined {
   return typeof value === 'string'
