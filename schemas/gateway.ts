@@ -195,3 +195,18 @@ export function gatewayTopicRules(): Array<GatewayTopicRule & { role: GatewayRol
     role: role as GatewayRole,
   }));
 }
+
+/** What every gateway topic starts with (the connect topic's folder). */
+export const GATEWAY_TOPIC_PREFIX = GATEWAY_API.connect.topic.slice(
+  0,
+  GATEWAY_API.connect.topic.lastIndexOf('/') + 1,
+);
+
+const GATEWAY_ROLES = new Map<string, GatewayRole>(
+  Object.entries(GATEWAY_API).map(([role, rule]) => [rule.topic, role as GatewayRole]),
+);
+
+/** The role of a gateway topic; undefined when the table has no such topic. */
+export function gatewayTopicRole(topic: string): GatewayRole | undefined {
+  return GATEWAY_ROLES.get(topic);
+}

@@ -22,6 +22,7 @@ export * from './provision';
 export * from './rpc';
 export * from './firmware';
 export * from './gateway';
+export * from './device-mqtt';
 export * from './target';
 export * from './requirements';
 export * from './conformance';

@@ -9,6 +9,7 @@ import { type DataTable, Given, Then, When } from '@cucumber/cucumber';
 import type { MqttVersion } from '../simulators/device/mqtt-connection';
 import type { MqttDevice } from '../simulators/device/mqtt-device';
 import type { IotcWorld } from './world';
+import { DEVICE_MQTT_API, deviceTopicFilter } from '../schemas/device-mqtt';
 import { claimBodyOverNetwork } from './support/claim-window';
 import { GiveUp } from './support/eventually';
 import { connectPlainDevice } from './support/gateway';
@@ -202,13 +203,13 @@ Then(
         const rest = withoutProbe(update);
         return rest === undefined ? [] : [rest];
       });
-    await receivesExactly(this, underTest, expected, 'v1/devices/me/attributes');
+    await receivesExactly(this, underTest, expected, DEVICE_MQTT_API.attributes.topic);
     // a duplicate may come late: the count is read again after a quiet window of the measured delivery delays
     await awaitQuietWindow(this, DELAY_KINDS.deviceUpdate, `counting the updates of ${local}`);
     assert.deepEqual(
       underTest(),
       expected,
-      `v1/devices/me/attributes: received ${JSON.stringify(underTest())}, expected exactly ${JSON.stringify(expected)}`,
+      `${DEVICE_MQTT_API.attributes.topic}: received ${JSON.stringify(underTest())}, expected exactly ${JSON.stringify(expected)}`,
     );
   },
 );
@@ -227,7 +228,7 @@ Then(
       this,
       () => requests.map(({ method, params }) => ({ method, params })),
       expected,
-      'v1/devices/me/rpc/request/+',
+      deviceTopicFilter('rpcRequest'),
     );
   },
 );

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { Agent } from 'undici';
 import type { IotcWorld } from './world';
+import { DEVICE_MQTT_API } from '../schemas/device-mqtt';
 import { deviceRequest } from '../simulators/device/http-device';
 import { mqttUrl } from './support/gateway';
 import { settlesWithin } from './support/eventually';
@@ -64,14 +65,14 @@ When(
     this.robustness.updatesRead.set(local, read);
     const ready = new Set<number>();
     client.onPublish((topic, payload) => {
-      if (topic !== 'v1/devices/me/attributes') return;
+      if (topic !== DEVICE_MQTT_API.attributes.topic) return;
       const update = JSON.parse(payload.toString('utf8')) as Record<string, unknown>;
       if (typeof update.iotc_sequence === 'number') read.sequences.add(update.iotc_sequence);
       if (typeof update.iotc_marker === 'number') read.markers.add(update.iotc_marker);
       if (typeof update.iotc_ready === 'number') ready.add(update.iotc_ready);
     });
     const { timeouts } = this.run.target;
-    await client.subscribe('v1/devices/me/attributes', timeouts.requestMs);
+    await client.subscribe(DEVICE_MQTT_API.attributes.topic, timeouts.requestMs);
     // ThingsBoard answers the SUBACK before the device actor has the subscription and drops the updates that come
     // first: prove that updates reach this connection before the bulk ones, or "all of them" could never arrive
     const device = this.device(local);

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import type { IotcWorld } from './world';
+import { DEVICE_MQTT_API } from '../schemas/device-mqtt';
 import { GiveUp } from './support/eventually';
 import { postOversized } from './support/robustness/oversized-request';
 import { nestedDocument, nestedMessage, paddedMessage } from './support/robustness/payloads';
@@ -202,7 +203,7 @@ When(
 When(
   '{string} publishes telemetry whose {string} holds bytes that are not UTF-8',
   async function (this: IotcWorld, local: string, key: string) {
-    const outcome = await this.gateway(local).driver.publish('v1/devices/me/telemetry', {
+    const outcome = await this.gateway(local).driver.publish(DEVICE_MQTT_API.telemetry.topic, {
       raw: invalidUtf8Telemetry(key),
     });
     this.lastPublish = outcome;

@@ -5,6 +5,7 @@
  * are those of ThingsBoard's Python SDK (tb_device_mqtt.py): compact JSON, `{"method","params"}` requests. A gateway
  * uses it for its own device API (same connection). Firmware: mqtt-firmware.ts; provisioning: mqtt-provision.ts.
  */
+import { DEVICE_MQTT_API, deviceTopic, deviceTopicFilter } from '../../schemas/device-mqtt';
 import {
   MqttConnection,
   type MqttConnectionOptions,
@@ -12,16 +13,17 @@ import {
   type Qos,
 } from './mqtt-connection';
 
+/** The topics the driver uses, from the device API's table (schemas/device-mqtt.ts DEVICE_MQTT_API). */
 export const DEVICE_TOPICS = {
-  telemetry: 'v1/devices/me/telemetry',
-  attributes: 'v1/devices/me/attributes',
-  attributesRequest: (id: number) => `v1/devices/me/attributes/request/${id}`,
-  attributesResponse: 'v1/devices/me/attributes/response/+',
-  rpcRequest: 'v1/devices/me/rpc/request/+',
-  rpcResponse: (id: number) => `v1/devices/me/rpc/response/${id}`,
-  rpcRequestOut: (id: number) => `v1/devices/me/rpc/request/${id}`,
-  rpcResponses: 'v1/devices/me/rpc/response/+',
-  claim: 'v1/devices/me/claim',
+  telemetry: DEVICE_MQTT_API.telemetry.topic,
+  attributes: DEVICE_MQTT_API.attributes.topic,
+  attributesRequest: (id: number) => deviceTopic('attributesRequest', id),
+  attributesResponse: deviceTopicFilter('attributesResponse'),
+  rpcRequest: deviceTopicFilter('rpcRequest'),
+  rpcResponse: (id: number) => deviceTopic('rpcResponse', id),
+  rpcRequestOut: (id: number) => deviceTopic('rpcRequest', id),
+  rpcResponses: deviceTopicFilter('rpcResponse'),
+  claim: DEVICE_MQTT_API.claim.topic,
 } as const;
 
 export interface DeviceRpcRequest {
@@ -87,10 +89,7 @@ export class MqttDevice {
   ): Promise<Record<string, unknown> | undefined> {
     await this.connection.subscribe([DEVICE_TOPICS.attributesResponse]);
     const id = this.nextRequestId++;
-    const answered = this.connection.nextMessage(
-      `v1/devices/me/attributes/response/${id}`,
-      timeoutMs,
-    );
+    const answered = this.connection.nextMessage(deviceTopic('attributesResponse', id), timeoutMs);
     const body: Record<string, string> = {};
     if (keys.clientKeys) body.clientKeys = keys.clientKeys.join(',');
     if (keys.sharedKeys) body.sharedKeys = keys.sharedKeys.join(',');
@@ -149,7 +148,7 @@ export class MqttDevice {
   async handleRpc(
     handler: (request: DeviceRpcRequest) => unknown | Promise<unknown>,
   ): Promise<() => void> {
-    const prefix = 'v1/devices/me/rpc/request/';
+    const prefix = deviceTopic('rpcRequest', '');
     const remove = this.connection.onMessage(
       (topic) => topic.startsWith(prefix),
       (message) => {

@@ -24,6 +24,7 @@
  * asks for, and the session ends when the operator presses finish on the console or the last step's bound passes.
  * Every step, request and packet is told to `events` (session-steps.ts).
  */
+import { DEVICE_MQTT_API, GATEWAY_API, deviceTopic, deviceTopicFilter } from '../../schemas';
 import { randomBytes } from 'node:crypto';
 import { AdminClient } from '../admin-client';
 import { startPlatform, type RunningPlatform } from '../../simulators/platform';
@@ -58,7 +59,7 @@ export type CertifyTransport = 'http' | 'mqtt';
 export type CertifyMqttVersion = 4 | 5;
 
 /** The topics an MQTT device must have subscribed to before the steps publish on them. */
-const MQTT_DEVICE_STEP_TOPICS = ['v1/devices/me/attributes', 'v1/devices/me/rpc/request/1'];
+const MQTT_DEVICE_STEP_TOPICS = [DEVICE_MQTT_API.attributes.topic, deviceTopic('rpcRequest', 1)];
 
 /**
  * The reference holds a gateway connect's PUBACK until the gateway has sent nothing for this long (each packet it
@@ -178,15 +179,15 @@ const STEP_REQUIREMENTS = {
 /** How each kind of client answers the certification's RPC, in the step's words. */
 const RPC_ANSWER = {
   http: 'poll GET /api/v1/{token}/rpc, reply POST /api/v1/{token}/rpc/{id}',
-  mqtt: 'reply on v1/devices/me/rpc/response/{id}',
-  gateway: `reply on v1/gateway/rpc with its device and id (and to ${CERTIFY_GATEWAY_RPC_METHOD}, sent to the gateway itself when it subscribed to v1/devices/me/rpc/request/+, on v1/devices/me/rpc/response/{id})`,
+  mqtt: `reply on ${DEVICE_MQTT_API.rpcResponse.topic}`,
+  gateway: `reply on ${GATEWAY_API.rpc.topic} with its device and id (and to ${CERTIFY_GATEWAY_RPC_METHOD}, sent to the gateway itself when it subscribed to ${deviceTopicFilter('rpcRequest')}, on ${DEVICE_MQTT_API.rpcResponse.topic})`,
 } as const;
 
 /** What the client must have done before the platform acts, by kind of client. */
 const READY = {
   http: () => 'sent a request',
   mqtt: () => `subscribed to ${MQTT_DEVICE_STEP_TOPICS.join(' and ')}`,
-  gateway: (deviceName = 'its device') => `connected ${deviceName} on v1/gateway/connect`,
+  gateway: (deviceName = 'its device') => `connected ${deviceName} on ${GATEWAY_API.connect.topic}`,
 } as const;
 
 function stepsFor(kind: keyof typeof STEP_REQUIREMENTS) {

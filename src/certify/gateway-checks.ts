@@ -19,6 +19,7 @@
  * The exception is the reply to a server-side RPC of its own device: once the gateway subscribed to those requests,
  * the certification sends it one (certify-device.ts), so MQTT-DEV-07 and -08 are then NOT TESTED when it never came.
  */
+import { DEVICE_MQTT_API, deviceTopicFilter } from '../../schemas/device-mqtt';
 import {
   GATEWAY_API,
   gatewayAttributeRequestSpecSchema,
@@ -453,7 +454,7 @@ const connectedForRpc: MqttDeviceCheck = (input) => {
  * The filter of the server-side RPC requests to a device: the one ThingsBoard grants for them (docs/reference/platform-facts.md §4.3;
  * the reference refuses any other, so a wider filter such as # never brings an RPC).
  */
-const OWN_RPC_REQUESTS = 'v1/devices/me/rpc/request/+';
+const OWN_RPC_REQUESTS = deviceTopicFilter('rpcRequest');
 
 /** The gateway subscribed to the server-side RPC requests of its own device. */
 export function takesOwnRpcs(packets: readonly ObservedPacket[]): boolean {
@@ -501,28 +502,28 @@ const AS_DEVICE: ReadonlyArray<[string, MqttDeviceCheck]> = [
   ],
   asDevice(
     'MQTT-DEV-03',
-    'published no telemetry and no attributes of its own (v1/devices/me/telemetry, v1/devices/me/attributes)',
+    `published no telemetry and no attributes of its own (${DEVICE_MQTT_API.telemetry.topic}, ${DEVICE_MQTT_API.attributes.topic})`,
   ),
   asDevice(
     'MQTT-DEV-04',
-    'published no telemetry of its own in the timestamped form (v1/devices/me/telemetry)',
+    `published no telemetry of its own in the timestamped form (${DEVICE_MQTT_API.telemetry.topic})`,
   ),
   asDevice(
     'MQTT-DEV-05',
-    'sent no attribute request and no client-side RPC of its own (v1/devices/me/attributes/request/{id}, v1/devices/me/rpc/request/{id})',
+    `sent no attribute request and no client-side RPC of its own (${DEVICE_MQTT_API.attributesRequest.topic}, ${DEVICE_MQTT_API.rpcRequest.topic})`,
   ),
   asDevice(
     'MQTT-DEV-06',
-    'sent no attribute request of its own (v1/devices/me/attributes/request/{id})',
+    `sent no attribute request of its own (${DEVICE_MQTT_API.attributesRequest.topic})`,
   ),
   asDevice(
     'MQTT-DEV-07',
-    'never subscribed to the server-side RPCs of its own device (v1/devices/me/rpc/request/+), so none was sent to it',
+    `never subscribed to the server-side RPCs of its own device (${OWN_RPC_REQUESTS}), so none was sent to it`,
     withOwnRpcs,
   ),
   asDevice(
     'MQTT-DEV-08',
-    'never subscribed to the server-side RPCs of its own device (v1/devices/me/rpc/request/+), so none was sent to it',
+    `never subscribed to the server-side RPCs of its own device (${OWN_RPC_REQUESTS}), so none was sent to it`,
     withOwnRpcs,
   ),
   asDevice('MQTT-DEV-10', 'never claimed itself (v1/devices/me/claim)'),

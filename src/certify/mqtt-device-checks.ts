@@ -9,6 +9,8 @@
 import {
   claimSchema,
   clientAttributesSchema,
+  DEVICE_MQTT_API,
+  deviceTopic,
   provisionRequestSchema,
   telemetrySchema,
 } from '../../schemas';
@@ -67,8 +69,8 @@ export function mqttVersionName(level: number): string {
 
 export type MqttDeviceCheck = ClientCheck<MqttCheckInput, ObservedPacket>;
 
-const TELEMETRY = 'v1/devices/me/telemetry';
-const ATTRIBUTES = 'v1/devices/me/attributes';
+const TELEMETRY = DEVICE_MQTT_API.telemetry.topic;
+const ATTRIBUTES = DEVICE_MQTT_API.attributes.topic;
 const ATTRIBUTE_REQUEST = /^v1\/devices\/me\/attributes\/request\/(.+)$/;
 const RPC_REQUEST = /^v1\/devices\/me\/rpc\/request\/(.+)$/;
 const RPC_RESPONSE = /^v1\/devices\/me\/rpc\/response\/(.+)$/;
@@ -158,8 +160,8 @@ export function publishedOnTopicsOf(topics: readonly RegExp[], api: string): Mqt
 
 /** MQTT-DEV-03: telemetry in one of the three forms, attributes an object of client-side attributes. */
 const payloadShapes: MqttDeviceCheck = (input) => {
-  const judged = sent(input.packets, 'publish').filter(({ packet }) =>
-    [TELEMETRY, ATTRIBUTES].includes(packet.topic),
+  const judged = sent(input.packets, 'publish').filter(
+    ({ packet }) => packet.topic === TELEMETRY || packet.topic === ATTRIBUTES,
   );
   const violations = judged.flatMap((observed) =>
     schemaViolations(
@@ -298,7 +300,7 @@ const replyInTime: MqttDeviceCheck = (input) => {
     replies,
     // ThingsBoard matches a reply by its request id, from any connection of the device
     (reply, request) =>
-      reply.packet.topic === `v1/devices/me/rpc/response/${request.id}` &&
+      reply.packet.topic === deviceTopic('rpcResponse', request.id) &&
       reply.at >= request.observed.at,
   );
   return repliedInTime(requests, input.rpcs, replies.length > 0);

@@ -3,6 +3,7 @@
  * in both directions, with the connection each belongs to: what the MQTT checks judge, and how the session knows the
  * client is ready for its steps (subscribed to the topics the steps publish on).
  */
+import { GATEWAY_API } from '../../schemas/gateway';
 import type { Packet } from 'mqtt-packet';
 import type { MqttExchange } from '../report/exchanges';
 import { topicMatches } from '../../lib/mqtt/topic-filter';
@@ -94,7 +95,7 @@ export function gatewayConnectWatcher(deviceName: string, ready: () => void) {
         ready();
       return;
     }
-    if (packet.cmd !== 'publish' || packet.topic !== 'v1/gateway/connect') return;
+    if (packet.cmd !== 'publish' || packet.topic !== GATEWAY_API.connect.topic) return;
     try {
       if ((JSON.parse(payloadOf(packet)) as { device?: unknown }).device !== deviceName) return;
     } catch {

@@ -11,6 +11,13 @@
  */
 import type { IPublishPacket, IPubrelPacket } from 'mqtt-packet';
 import { faultActive } from '../../../faults';
+import {
+  DEVICE_MQTT_API,
+  DEVICE_TOPIC_PREFIX,
+  GATEWAY_API,
+  GATEWAY_TOPIC_PREFIX,
+  gatewayTopicRole,
+} from '../../../schemas';
 import { BadRequestError } from '../core/errors';
 import { handleDevicePublish } from './device-topics';
 import { handleOtaRequest } from './firmware-topics';
@@ -19,8 +26,8 @@ import { handleProvisionPublish } from './provision-session';
 import { PublishFailure, PublishUnanswered, REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
-const DEVICE_PREFIX = 'v1/devices/me/';
-const GATEWAY_PREFIX = 'v1/gateway/';
+/** GW-VER-01:prefix-v2's gateway topics: version 2 of the table's. */
+const GATEWAY_PREFIX_V2 = GATEWAY_TOPIC_PREFIX.replace(/^v1\//, 'v2/');
 
 export function handlePublish(session: MqttSession, packet: IPublishPacket): void {
   if (!session.device && !session.provisionOnly) return session.end(REASON.PROTOCOL_ERROR);
@@ -46,11 +53,12 @@ export function handlePublish(session: MqttSession, packet: IPublishPacket): voi
   if (failure && session.v5 && hiddenByFault(packet.topic, failure)) failure = undefined;
   if (
     failure?.reasonCode === REASON.QUOTA_EXCEEDED &&
-    packet.topic === 'v1/gateway/connect' &&
+    packet.topic === GATEWAY_API.connect.topic &&
     session.context.quirks.gatewayConnectOverLimitCloses
   )
     return session.end(); // no PUBACK: ThingsBoard's handler throws out of the session (quirks.ts)
-  const hold = packet.topic === 'v1/gateway/connect' ? session.context.gatewayConnectAckDelayMs : 0;
+  const hold =
+    packet.topic === GATEWAY_API.connect.topic ? session.context.gatewayConnectAckDelayMs : 0;
   if (hold > 0) session.holdUntilQuiet(hold, () => acknowledge(session, packet, failure));
   else acknowledge(session, packet, failure);
 }
@@ -64,10 +72,11 @@ export function handlePubrel(session: MqttSession, packet: IPubrelPacket): void 
 function route(session: MqttSession, topic: string, payload: Buffer): void {
   if (session.provisionOnly) return handleProvisionPublish(session, topic, payload);
   if (faultActive('GW-VER-01:prefix-v2')) {
-    if (topic.startsWith(GATEWAY_PREFIX)) throw PublishFailure.topicName(topic);
-    if (topic.startsWith('v2/gateway/')) topic = `v1/${topic.slice(3)}`;
+    if (topic.startsWith(GATEWAY_TOPIC_PREFIX)) throw PublishFailure.topicName(topic);
+    if (topic.startsWith(GATEWAY_PREFIX_V2))
+      topic = GATEWAY_TOPIC_PREFIX + topic.slice(GATEWAY_PREFIX_V2.length);
   }
-  if (topic.startsWith(GATEWAY_PREFIX)) {
+  if (topic.startsWith(GATEWAY_TOPIC_PREFIX)) {
     // only a gateway device may use the gateway topics (docs/reference/platform-facts.md §4.4); ThingsBoard stays silent, the
     // reference says why
     if (!session.gateway)
@@ -75,11 +84,13 @@ function route(session: MqttSession, topic: string, payload: Buffer): void {
     handleGatewayPublish(session, session.gateway, topic, payload);
     return;
   }
-  if (topic.startsWith(DEVICE_PREFIX)) {
+  if (topic.startsWith(DEVICE_TOPIC_PREFIX)) {
     if (
       session.gateway &&
-      ((faultActive('GW-GEN-02:own-telemetry-dropped') && topic === 'v1/devices/me/telemetry') ||
-        (faultActive('GW-GEN-02:own-attributes-dropped') && topic === 'v1/devices/me/attributes'))
+      ((faultActive('GW-GEN-02:own-telemetry-dropped') &&
+        topic === DEVICE_MQTT_API.telemetry.topic) ||
+        (faultActive('GW-GEN-02:own-attributes-dropped') &&
+          topic === DEVICE_MQTT_API.attributes.topic))
     )
       return;
     handleDevicePublish(session, topic, payload);
@@ -98,16 +109,16 @@ function asFailure(session: MqttSession, error: unknown, topic: string): Publish
 
 /** Planted faults that acknowledge a failed MQTT 5 gateway publish with success (faults/catalogue/). */
 function hiddenByFault(topic: string, failure: PublishFailure): boolean {
-  switch (topic) {
-    case 'v1/gateway/connect':
+  switch (gatewayTopicRole(topic)) {
+    case 'connect':
       return failure.reasonCode === REASON.QUOTA_EXCEEDED
         ? faultActive('GW-ERR-01:quota-success')
         : faultActive('GW-ERR-01:missing-device-success');
-    case 'v1/gateway/disconnect':
+    case 'disconnect':
       return faultActive('GW-ERR-02:disconnect-failure-success');
-    case 'v1/gateway/attributes':
+    case 'attributes':
       return faultActive('GW-ERR-03:attributes-failure-success');
-    case 'v1/gateway/telemetry':
+    case 'telemetry':
       return faultActive('GW-ERR-04:telemetry-failure-success');
     default:
       return false;
@@ -135,7 +146,7 @@ function acknowledge(
   }
   if (
     !session.v5 ||
-    (faultActive('GW-VER-02:v5-acked-as-v3') && packet.topic.startsWith(GATEWAY_PREFIX))
+    (faultActive('GW-VER-02:v5-acked-as-v3') && packet.topic.startsWith(GATEWAY_TOPIC_PREFIX))
   ) {
     if (failure.closeOnV3) {
       if (failure.pubackBeforeCloseOnV3 && packet.qos > 0) plainAck();
@@ -146,7 +157,7 @@ function acknowledge(
   }
   if (
     faultActive('GW-RULE-04:v5-failure-unacknowledged') &&
-    packet.topic.startsWith(GATEWAY_PREFIX)
+    packet.topic.startsWith(GATEWAY_TOPIC_PREFIX)
   )
     return;
   if (packet.qos > 0) {

@@ -7,20 +7,21 @@
 import type { ISubscribePacket, IUnsubscribePacket } from 'mqtt-packet';
 import { faultActive } from '../../../faults';
 import { stringifyLossless } from '../../../lib/kv/values';
-import { gatewayTopicRules } from '../../../schemas/gateway';
+import { deviceTopic, deviceTopicFilter } from '../../../schemas/device-mqtt';
+import { GATEWAY_API, gatewayTopicRules } from '../../../schemas/gateway';
 import { pickAttributes, sharedChangeDocument } from '../core/render';
 import { REASON, SUBACK_FAILURE_V3 } from './reason-codes';
 import { PROVISION_RESPONSE_TOPIC } from './provision-session';
 import type { MqttQos, MqttSession } from './session';
 
-const DEVICE_ATTRIBUTES = 'v1/devices/me/attributes';
-const DEVICE_RPC_REQUESTS = 'v1/devices/me/rpc/request/+';
+const DEVICE_ATTRIBUTES = deviceTopicFilter('attributes');
+const DEVICE_RPC_REQUESTS = deviceTopicFilter('rpcRequest');
 
 const ALLOWED = new Set([
   DEVICE_ATTRIBUTES,
-  'v1/devices/me/attributes/response/+',
+  deviceTopicFilter('attributesResponse'),
   DEVICE_RPC_REQUESTS,
-  'v1/devices/me/rpc/response/+',
+  deviceTopicFilter('rpcResponse'),
   // the topics the platform publishes to a gateway (schemas/gateway.ts GATEWAY_API)
   ...gatewayTopicRules()
     .filter((rule) => rule.direction !== 'uplink')
@@ -101,14 +102,14 @@ function activate(session: MqttSession, topic: string): void {
         // planted faults (faults/catalogue/mqtt-device-api.ts): the params dropped, or the request sent twice
         const params = faultActive('MQTT-DEV-RPC-01:params-dropped') ? {} : (rpc.params ?? {});
         const request = stringifyLossless({ method: rpc.method, params });
-        session.publish(`v1/devices/me/rpc/request/${rpc.id}`, request);
+        session.publish(deviceTopic('rpcRequest', rpc.id), request);
         if (faultActive('MQTT-DEV-RPC-01:delivered-twice'))
-          session.publish(`v1/devices/me/rpc/request/${rpc.id}`, request);
+          session.publish(deviceTopic('rpcRequest', rpc.id), request);
       }
     };
     session.onEnd(topic, core.on(device, 'rpc', deliver));
     deliver();
-  } else if (topic === 'v1/gateway/rpc') {
+  } else if (topic === GATEWAY_API.rpc.topic) {
     session.gateway?.deliverAllRpcs();
   }
 }

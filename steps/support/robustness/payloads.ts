@@ -1,4 +1,5 @@
 /** Abusive payloads of the robustness scenarios, built to an exact size or depth. */
+import { GATEWAY_API } from '../../../schemas/gateway';
 
 /**
  * `{"<key>":[[…[1]…]]}`: arrays and objects nested exactly `depth` levels (the outer object counts as one), as
@@ -16,9 +17,9 @@ export function forTopic(
   values: string,
   device: string | undefined,
 ): { text: string; wrapping: number } {
-  if (topic === 'v1/gateway/telemetry' || topic === 'v1/gateway/attributes') {
+  if (topic === GATEWAY_API.telemetry.topic || topic === GATEWAY_API.attributes.topic) {
     if (device === undefined) throw new RangeError(`a message on ${topic} needs a device name`);
-    return topic === 'v1/gateway/telemetry'
+    return topic === GATEWAY_API.telemetry.topic
       ? {
           text: `{${JSON.stringify(device)}:[{"ts":${Date.now()},"values":${values}}]}`,
           wrapping: 3,
