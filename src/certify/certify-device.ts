@@ -265,14 +265,14 @@ const MQTT_OPERATOR_STEPS: readonly OperatorStep[] = [
     instruction:
       'publish telemetry now on v1/devices/me/telemetry, once also in the timestamped form {"ts": <unix ms>, "values": {...}}',
     requirements: ['MQTT-DEV-03', 'MQTT-DEV-04'],
-    waitsFor: { method: 'PUBLISH', path: 'v1/devices/me/telemetry' },
+    waitsFor: { method: 'PUBLISH', path: DEVICE_MQTT_API.telemetry.topic },
     asks: true,
   },
   {
     id: 'attributes',
     instruction: 'publish client attributes now on v1/devices/me/attributes {"key": value}',
     requirements: ['MQTT-DEV-03'],
-    waitsFor: { method: 'PUBLISH', path: 'v1/devices/me/attributes' },
+    waitsFor: { method: 'PUBLISH', path: DEVICE_MQTT_API.attributes.topic },
     asks: true,
   },
 ];
@@ -290,7 +290,7 @@ function gatewayOperatorSteps(deviceName = 'the device named on the console'): O
       id: 'telemetry',
       instruction: `publish telemetry for ${deviceName} now on v1/gateway/telemetry {"${deviceName}": [{"ts": <unix ms>, "values": {...}}]}`,
       requirements: ['GW-CLI-02', 'GW-CLI-03'],
-      waitsFor: { method: 'PUBLISH', path: 'v1/gateway/telemetry' },
+      waitsFor: { method: 'PUBLISH', path: GATEWAY_API.telemetry.topic },
       asks: true,
     },
   ];

@@ -394,7 +394,7 @@ const subscribedBeforeConnect: MqttDeviceCheck = (input) => {
       : [
           {
             item: connect as ObservedPacket,
-            reason: `v1/gateway/connect for ${devicesOf(connect).join(', ') || '(no device)'} before any subscription to v1/gateway/attributes on connection ${connect.connection}: an update for the device sent from the connect on is not received`,
+            reason: `${GATEWAY_API.connect.topic} for ${devicesOf(connect).join(', ') || '(no device)'} before any subscription to ${GATEWAY_API.attributes.topic} on connection ${connect.connection}: an update for the device sent from the connect on is not received`,
           },
         ],
   );

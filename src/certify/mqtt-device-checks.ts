@@ -351,7 +351,7 @@ function shapeOutcome(
  */
 const claimPayload: MqttDeviceCheck = (input) =>
   shapeOutcome(
-    published(input, 'v1/devices/me/claim'),
+    published(input, DEVICE_MQTT_API.claim.topic),
     claimSchema,
     'the client never claimed (v1/devices/me/claim)',
   );
