@@ -111,6 +111,33 @@ When(
   },
 );
 
+/**
+ * The value stored under `key` is the posted document's: nested `depth` levels (the document's object and depth - 1
+ * arrays around one number), neither cut nor flattened. A platform that refuses the bound itself fails the answer
+ * before this; this reads back that the accepted document was stored whole.
+ */
+Then(
+  /^the device "([^"]*)" eventually holds "([^"]*)" nested (\d+) levels deep in its (telemetry|client attributes)$/,
+  async function (this: IotcWorld, local: string, key: string, depth: string, where: string) {
+    const device = this.device(local);
+    const arrays = Number(depth) - 1;
+    await this.eventually(async () => {
+      const stored =
+        where === 'telemetry'
+          ? (await this.run.admin.latestTelemetry(device.record.id, [key])).get(key)?.value?.value
+          : (await this.run.admin.attributes(device.record.id, 'CLIENT_SCOPE', [key])).get(key)
+              ?.value?.value;
+      assert.ok(stored !== undefined, `no ${where} ${key} is stored`);
+      const text = typeof stored === 'string' ? stored : JSON.stringify(stored);
+      assert.equal(
+        text.replace(/\s/g, ''),
+        `${'['.repeat(arrays)}1${']'.repeat(arrays)}`,
+        `the stored ${key} is not the posted ${arrays} nested arrays`,
+      );
+    });
+  },
+);
+
 Then('the answer is an error status', function (this: IotcWorld) {
   const response = this.lastResponse();
   assert.ok(response.status >= 400, `the target accepted it: ${this.shown(response)}`);

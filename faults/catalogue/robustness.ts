@@ -21,6 +21,11 @@ export const ROBUSTNESS_FAULTS = [
     breaks: 'an MQTT packet of exactly 65536 bytes, the limit itself, ends the connection',
   },
   {
+    id: 'ROB-NEST-01:limit-off-by-one',
+    breaks:
+      'JSON nested exactly as deep as the limit (1000; 255 in the thingsboard-4.3 mode) is refused: the bound is taken as exclusive',
+  },
+  {
     id: 'ROB-NEST-01:no-depth-limit',
     breaks:
       'JSON nested deeper than 1000 levels is parsed and stored instead of being refused before anything is stored',

@@ -68,6 +68,36 @@ Feature: Oversized and deeply nested payloads
       | v1/gateway/attributes |
 
   @ROB-NEST-01
+  Scenario Outline: JSON nested 1000 levels deep, the bound itself, posted to <path> is accepted and stored whole
+    Given a device "deep" with an access token
+    When the device "deep" posts to <path> a JSON document nested 1000 levels deep
+    Then the response status is 200
+    And the device "deep" eventually holds "iotc_deep" nested 1000 levels deep in its <stored>
+
+    Examples:
+      | path                       | stored            |
+      | /api/v1/{token}/telemetry  | telemetry         |
+      | /api/v1/{token}/attributes | client attributes |
+
+  @deviation-ROB-NEST-01
+  Scenario Outline: JSON nested 255 levels deep posted to <path> is accepted and stored whole, 256 levels are refused and store nothing
+    Given a device "deep" with an access token
+    When the device "deep" posts to <path> a JSON document nested 255 levels deep
+    Then the response status is 200
+    And the device "deep" eventually holds "iotc_deep" nested 255 levels deep in its <stored>
+    Given a device "deeper" with an access token
+    And a device "calm" with an access token
+    When the device "deeper" posts to <path> a JSON document nested 256 levels deep
+    Then the answer is an error status
+    And the device "calm" is served meanwhile
+    And after a sentinel, only the sentinel is stored for "deeper"
+
+    Examples:
+      | path                       | stored            |
+      | /api/v1/{token}/telemetry  | telemetry         |
+      | /api/v1/{token}/attributes | client attributes |
+
+  @ROB-NEST-01
   Scenario Outline: JSON nested 1001 levels deep posted to <path> is refused and stores nothing
     Given a device "deep" with an access token
     And a device "calm" with an access token

@@ -5,9 +5,13 @@
  * distinguishable from 42 and longs stay exact. Every body is read, so keep-alive connections are reused.
  */
 import { Agent, request, FormData, type Dispatcher } from 'undici';
-import { parseLossless } from '../../lib/kv/values';
+import { MAX_JSON_DEPTH, parseLossless } from '../../lib/kv/values';
+
 import { AdminApiError, AdminResponseShapeError } from './errors';
 import type { ExchangeRecorder } from '../report/exchanges';
+
+/** How many levels the admin API's answers put around a stored value, with room to spare. */
+const ADMIN_WRAPPING_DEPTH = 16;
 
 export interface AdminCredentials {
   username: string;
@@ -238,7 +242,9 @@ function readAnswer(status: number, text: string): AdminResponse {
   let json: unknown;
   if (text.length > 0) {
     try {
-      json = parseLossless(text);
+      // a device value may be as deep as the platform's bound (1000, ROB-NEST-01) and the admin API wraps it a few
+      // levels more ({key: [{ts, value}]}): the harness must read back what it stored
+      json = parseLossless(text, MAX_JSON_DEPTH + ADMIN_WRAPPING_DEPTH);
     } catch {
       json = undefined; // not JSON (ThingsBoard answers some 400s with plain text)
     }

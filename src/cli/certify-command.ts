@@ -1,6 +1,7 @@
 /** The `iotc certify` command's options (its implementation, ./certify, is loaded only when it runs). */
 import { type Command, Option } from 'commander';
 import { milliseconds, port } from './option-parsers';
+import { EXIT_CODES_HELP } from './exit-codes-help';
 
 /** The options every certification takes: the MQTT version, the client, the reports and the session's bounds. */
 function withSessionOptions(command: Command, environment: string): Command {
@@ -106,7 +107,8 @@ export function registerCertifyCommand(program: Command): void {
     .command('certify')
     .description(
       'certify a client of the platform (a device or a gateway) against the reference platform',
-    );
+    )
+    .addHelpText('after', EXIT_CODES_HELP);
   withConsoleOptions(
     withSessionOptions(
       certify

@@ -25,7 +25,7 @@ import { type OperatorConsole, startOperatorConsole } from '../certify/console/c
 import { mqttVersionName } from '../certify/mqtt-device-checks';
 import { sent } from '../certify/mqtt-packets';
 import type { CertifySession } from '../certify/certify-device';
-import { EXIT } from './run';
+import { reportExitCode } from '../report/exit-code';
 import { homedir } from 'node:os';
 import { StallLog } from '../../steps/support/timing';
 import { clientBehaviourVerdicts } from '../certify/client-behaviour-checks';
@@ -203,13 +203,9 @@ async function certifyWith(
     `Reports: ${options.reports}/{conformance.json (+ .sha256),conformance.html,junit.xml,badge.svg}`,
   );
   operatorConsole?.concluded({ verdict: report.verdict ?? 'NOT TESTED', reports: options.reports });
-  if (report.run.couldNotTest) return EXIT.couldNotTest;
-  // a SHOULD that fails is a warning (PASS WITH WARNINGS, src/report/overall.ts), not a failed certification
-  return requirements.some(
-    (requirement) => requirement.verdict === 'FAIL' && requirement.level !== 'SHOULD',
-  )
-    ? EXIT.notConformant
-    : EXIT.conformant;
+  // one rule with iotc run (src/report/exit-code.ts): a SHOULD that fails is a warning (PASS WITH WARNINGS), not a
+  // failed certification; the client chooses what it exercises, as --tags does for a run
+  return reportExitCode(report, 'exercised');
 }
 
 function usesTls(options: Pick<CertifyOptions, 'tls' | 'tlsCert'>): boolean {

@@ -10,6 +10,7 @@ import { SIMULATE_MODES } from './simulate-modes';
 import type { ExternalApiOptions } from './external-api';
 import type { GatewayConfigOptions } from './gateway-config';
 import { registerCertifyCommand } from './certify-command';
+import { EXIT_CODES_HELP } from './exit-codes-help';
 import { registerLoadCommands } from './load-commands';
 import { registerReportCommands } from './report-commands';
 import { idList, port, positiveInteger, runIdOption } from './option-parsers';
@@ -28,6 +29,7 @@ const program = new Command()
 program
   .command('run')
   .description('run the conformance suite against a target and write reports')
+  .addHelpText('after', EXIT_CODES_HELP)
   .option(
     '-t, --target <profile>',
     'built-in profile name, target profile JSON file, or the http(s) URL of the platform (the rest from IOTC_* variables: docs/reference/target-url.md)',

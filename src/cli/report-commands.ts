@@ -1,5 +1,6 @@
 /** `iotc report ...`: merging, signing and verifying conformance reports, each loaded when its command runs. */
 import type { Command } from 'commander';
+import { EXIT_CODES_HELP } from './exit-codes-help';
 
 /** Adds `report` and its subcommands to the program. */
 export function registerReportCommands(program: Command): void {
@@ -7,8 +8,9 @@ export function registerReportCommands(program: Command): void {
   report
     .command('merge')
     .description(
-      'merge the conformance reports of runs split across machines (exit non-zero on any FAIL)',
+      'merge the conformance reports of runs split across machines (exit codes as iotc run)',
     )
+    .addHelpText('after', EXIT_CODES_HELP)
     .argument('<parts...>', 'report folders or conformance.json files')
     .requiredOption('-o, --out <dir>', 'where the merged reports are written')
     .action((parts: string[], options: { out: string }) => {

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { formatSummary, type ConformanceReport } from '../report/conformance';
 import { writeConformanceFiles } from '../report/write';
 import { mergeReports } from '../report/merge';
+import { reportExitCode } from '../report/exit-code';
 import { parseJsonText } from '../../schemas/validate';
 
 export function mergeCommand(
@@ -24,7 +25,6 @@ export function mergeCommand(
   log(
     `\nMerged ${reports.length} reports into ${dir}/{conformance.json (+ .sha256),conformance.html,junit.xml,badge.svg}`,
   );
-  // the exit codes of `iotc run`: 1 on a FAIL, 4 when a requirement is INCONCLUSIVE and none FAILs, else 0
-  if (merged.requirements.some((requirement) => requirement.verdict === 'FAIL')) return 1;
-  return merged.requirements.some((requirement) => requirement.verdict === 'INCONCLUSIVE') ? 4 : 0;
+  // the exit codes of `iotc run` (src/report/exit-code.ts), read off the merged report
+  return reportExitCode(merged, 'selection');
 }

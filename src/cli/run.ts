@@ -46,6 +46,7 @@ import {
   withUnexercisedDefaults,
 } from '../target/effective-rest';
 import { workerEnvironment } from './worker-environment';
+import { EXIT, reportExitCode, undecidedRequirements } from '../report/exit-code';
 import { formatGaps, predictGaps } from './profile-check';
 import { RunProgress } from './progress';
 
@@ -398,34 +399,56 @@ export async function runConformance(options: RunOptions): Promise<number> {
   console.log(
     `scenarios: ${passedScenarios} passed, ${failedScenarios} failed${inconclusiveScenarios ? `, ${inconclusiveScenarios} inconclusive` : ''}`,
   );
-  return exitCode({ success, failedRequirements, failedScenarios, inconclusiveScenarios });
+  const ids = new Set(
+    requirements.flatMap((requirement) => [`@${requirement.id}`, `@deviation-${requirement.id}`]),
+  );
+  const untracedFailures = scenarios.filter(
+    (scenario) =>
+      !['PASSED', 'SKIPPED', 'INCONCLUSIVE'].includes(scenario.status) &&
+      !scenario.tags.some((tag) => ids.has(tag)),
+  ).length;
+  const code = exitCode({
+    success,
+    reportCode: reportExitCode(report, 'selection'),
+    untracedFailures,
+    failedRequirements,
+    inconclusiveScenarios,
+  });
+  if (code === EXIT.incomplete) {
+    const undecided = undecidedRequirements(requirements, 'selection');
+    console.log(
+      `INCOMPLETE: ${undecided.length} requirement${undecided.length === 1 ? '' : 's'} the run selected stayed NOT TESTED (${undecided
+        .slice(0, 5)
+        .map((requirement) => requirement.id)
+        .join(', ')}${undecided.length > 5 ? ', ...' : ''}): exit ${EXIT.incomplete}`,
+    );
+  }
+  return code;
 }
 
-/** Exit codes of `iotc run` (docs/reference/verdicts.md, "Exit codes"). */
-export const EXIT = {
-  conformant: 0,
-  notConformant: 1,
-  badInvocation: 2,
-  couldNotTest: 3,
-  /** No FAIL, but some scenario could not decide (the harness was starved, the network failed): run it again. */
-  inconclusive: 4,
-} as const;
+export { EXIT };
 
 /**
- * The exit code of a run that tested: 1 for any failure of the target (a FAIL, a scenario failed for real, cucumber
- * failed for another reason than INCONCLUSIVE scenarios), else 4 when some scenario was INCONCLUSIVE, else 0. An
- * INCONCLUSIVE scenario is not a failure of the target, so never 1; it is not a proof either, so never 0: a CI job
- * goes red and can tell the two apart (retry on 4, investigate on 1).
+ * The exit code of a run that tested: the report's (src/report/exit-code.ts: 0 CONFORMANT or PASS WITH WARNINGS,
+ * 1 NOT CONFORMANT, 3 nothing decided, 4 INCONCLUSIVE, 6 INCOMPLETE by no choice of the user), except that cucumber
+ * failing where no requirement's verdict shows it (a hook, a scenario without a catalogued id) is a failure: 1.
+ * An INCONCLUSIVE scenario is not a failure of the target, so never 1; it is not a proof either, so never 0.
  */
 export function exitCode(outcome: {
   success: boolean;
+  /** The report's exit code (reportExitCode). */
+  reportCode: number;
+  /** Failed scenarios that carry no catalogued requirement id (no verdict shows them). */
+  untracedFailures: number;
+  /** Requirements that FAIL, of any level (a SHOULD's FAIL explains cucumber's failure). */
   failedRequirements: number;
-  failedScenarios: number;
   inconclusiveScenarios: number;
 }): number {
-  if (outcome.failedRequirements > 0 || outcome.failedScenarios > 0) return EXIT.notConformant;
-  if (!outcome.success && outcome.inconclusiveScenarios === 0) return EXIT.notConformant;
-  return outcome.inconclusiveScenarios > 0 ? EXIT.inconclusive : EXIT.conformant;
+  if (outcome.reportCode === EXIT.notConformant || outcome.untracedFailures > 0)
+    return EXIT.notConformant;
+  if (!outcome.success && outcome.failedRequirements === 0 && outcome.inconclusiveScenarios === 0)
+    return EXIT.notConformant;
+  return outcome.reportCode;
 }
 
 function iotcVersion(): string {

@@ -11,7 +11,7 @@ import { HARNESS_STARVED, INCONCLUSIVE_PREFIX } from '../../steps/support/timing
 import { NETWORK_FAILED } from '../../steps/support/transport';
 
 /** What the overall verdict reads of a conformance report (conformance.ts builds the report with it). */
-interface VerdictSummaryInput {
+export interface VerdictSummaryInput {
   run: { couldNotTest?: unknown; interrupted?: string };
   requirements: ReadonlyArray<{
     testable: boolean;

@@ -49,6 +49,7 @@ const DECLARED = [
   'KV-04',
   'KV-06',
   'ROB-CONN-02',
+  'ROB-NEST-01',
   'ROB-SLOW-01',
 ];
 test('quirks mode with the matching profile: DEVIATION for exactly the declared requirements, PASS elsewhere', {
@@ -124,6 +125,7 @@ test('quirks mode with a profile that declares no deviation: the deviating requi
     ].map((name) => join(ROOT, 'features', 'mqtt-gateway-api', `${name}.feature`)),
     join(ROOT, 'features', 'admin-auth', 'protected-endpoints.feature'),
     join(ROOT, 'features', 'robustness', 'connections.feature'),
+    join(ROOT, 'features', 'robustness', 'payloads.feature'),
   ];
   const { code, report } = await run(path, dir, features, TAGS);
   assert.equal(code, 1, 'the run fails');

@@ -18,11 +18,13 @@ import { validate } from '../../../schemas/validate';
 import { BadRequestError } from './errors';
 import { faultActive } from '../../../faults';
 
-/** The deepest JSON nesting the platform parses: the mode's limit, none under the planted fault ROB-NEST-01. */
+/**
+ * The deepest JSON nesting the platform parses: the mode's limit; none under the planted fault ROB-NEST-01:no-depth-limit,
+ * one level less under ROB-NEST-01:limit-off-by-one.
+ */
 function nestingLimit(quirks: Quirks): number {
-  return faultActive('ROB-NEST-01:no-depth-limit')
-    ? Number.POSITIVE_INFINITY
-    : quirks.jsonMaxNestingDepth;
+  if (faultActive('ROB-NEST-01:no-depth-limit')) return Number.POSITIVE_INFINITY;
+  return quirks.jsonMaxNestingDepth - (faultActive('ROB-NEST-01:limit-off-by-one') ? 1 : 0);
 }
 
 export function parseJson(text: string, what: string, quirks: Quirks = NO_QUIRKS): unknown {
