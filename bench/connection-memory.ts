@@ -156,20 +156,29 @@ export async function memoryPerConnection(): Promise<ConnectionMemory> {
   }
 }
 
-if (require.main === module) {
+/** Prints the two lines (generator, reference) with their goals and verdicts; true when both goals hold. */
+export async function connectionMemoryLines(): Promise<boolean> {
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(2)} KiB`;
-  memoryPerConnection()
-    .then((result) => {
-      for (const line of result.lines) console.log(line);
-      console.log(
-        `${result.generator.rssPerConnection <= GOAL_GENERATOR_BYTES_PER_CONNECTION ? 'PASS' : 'FAIL'}  generator memory per held MQTT connection (iotc load mqtt-connect): ${kib(result.generator.rssPerConnection)} RSS (goal <= 10 KiB); heap ${kib(result.generator.heapPerConnection)}`,
-      );
-      console.log(
-        `${result.reference.rssPerConnection <= GOAL_REFERENCE_BYTES_PER_CONNECTION ? 'PASS' : 'FAIL'}  reference memory per held MQTT connection with its device record (iotc simulate): ${kib(result.reference.rssPerConnection)} RSS (goal <= 6 KiB); heap ${kib(result.reference.heapPerConnection)}`,
-      );
+  const result = await memoryPerConnection();
+  for (const line of result.lines) console.log(line);
+  const points = CONNECTION_POINTS.join(' → ');
+  const generatorOk = result.generator.rssPerConnection <= GOAL_GENERATOR_BYTES_PER_CONNECTION;
+  const referenceOk = result.reference.rssPerConnection <= GOAL_REFERENCE_BYTES_PER_CONNECTION;
+  console.log(
+    `${generatorOk ? 'PASS' : 'FAIL'}  generator memory per held MQTT connection (iotc load mqtt-connect, ${points}): ${kib(result.generator.rssPerConnection)} RSS (goal <= 10 KiB); heap ${kib(result.generator.heapPerConnection)}`,
+  );
+  console.log(
+    `${referenceOk ? 'PASS' : 'FAIL'}  reference memory per held MQTT connection with its device record (iotc simulate, ${points}): ${kib(result.reference.rssPerConnection)} RSS (goal <= 6 KiB); heap ${kib(result.reference.heapPerConnection)}`,
+  );
+  return generatorOk && referenceOk;
+}
+
+if (require.main === module)
+  connectionMemoryLines()
+    .then((ok) => {
+      process.exitCode = ok ? 0 : 1;
     })
     .catch((error: unknown) => {
       console.error(error);
       process.exitCode = 1;
     });
-}
