@@ -20,6 +20,10 @@
  *  d) Resident memory per simulated sub-device: RSS of the reference platform child (bench/platform-memory-child.ts,
  *     forced full GCs before each reading) after 100 gateways connected 10,000 sub-devices, minus its RSS after the
  *     same gateways connected none, divided by 10,000. Goal: ≤ 1 KiB (issue 29).
+ *  f) Memory per held MQTT connection (bench/connection-memory.ts): `iotc load mqtt-connect` holding 1,000 → 4,000 →
+ *     10,000 connections (BENCH_CONNECTION_POINTS) against the reference; each side's RSS after forced full GCs while
+ *     held, bytes per connection as the slope from the first to the last point. Goals (issue 29 item 4): ≤ 10 KiB in
+ *     the generator, ≤ 6 KiB in the reference with its device records. BENCH_ONLY_MEMORY=1 runs d) and f) alone.
  *  g) `npm start` from a fresh clone (bench/fresh-clone-run.ts): git clone of HEAD, npm ci, then npm start; wall and
  *     CPU time. Goal (issue 29): <= 12 s; reported (INFO) for now. BENCH_SKIP_FRESH=1 skips it.
  *  h) iotc beside k6 and mqtt-benchmark (bench/peers.ts): messages per CPU-second of the generator at equal
@@ -44,6 +48,7 @@ import { killChildren, positiveEnv } from './children';
 import { generatorCapacityLines } from './load-generator-bench';
 import { cliStart, RUN_TIMEOUT_MS, timeConformanceRuns } from './conformance-run';
 import { freshCloneStart } from './fresh-clone-run';
+import { connectionMemoryLines } from './connection-memory';
 import { CONNECTIONS, connectorThroughputRatio, httpThroughputRatio } from './http-throughput';
 import {
   LOAD_DEVICES,
@@ -89,8 +94,24 @@ function judged(
   return { word: ok ? 'PASS' : 'FAIL', ok, note: `${rounds}; ${average}` };
 }
 
+/**
+ * d) and f), the memory goals side by side: bytes per sub-device behind gateways in the reference, and bytes per held
+ * MQTT connection in the generator (`iotc load mqtt-connect`) and in the reference with its device records.
+ */
+async function memoryLines(): Promise<boolean> {
+  const memory = await memoryPerSubDevice();
+  const subDeviceOk = memory.bytesPerDevice <= GOAL_BYTES_PER_SUB_DEVICE;
+  console.log(memory.line);
+  console.log(
+    `${subDeviceOk ? 'PASS' : 'FAIL'}  resident memory per sub-device (${MEMORY_DEVICES} behind ${MEMORY_GATEWAYS} gateways): ${Math.round(memory.bytesPerDevice)} bytes (goal <= ${GOAL_BYTES_PER_SUB_DEVICE}); heap ${Math.round(memory.heapBytesPerDevice)} bytes`,
+  );
+  const connectionsOk = await connectionMemoryLines();
+  return subDeviceOk && connectionsOk;
+}
+
 async function main(): Promise<number> {
   if (process.env.BENCH_ONLY_ROBUSTNESS === '1') return (await robustnessLines()) ? 0 : 1;
+  if (process.env.BENCH_ONLY_MEMORY === '1') return (await memoryLines()) ? 0 : 1;
   const total = ROUNDS * 2 * (WARMUP_S + DURATION_S);
   console.log(
     `iotc bench: HTTP telemetry POST, c=${CONNECTIONS} p=1, ${WARMUP_S} s warm-up + ${DURATION_S} s, ${ROUNDS} rounds A/B (~${total} s), then the conformance run`,
@@ -168,13 +189,9 @@ async function main(): Promise<number> {
     `${mqttVerdict.word}  platform/sink MQTT QoS 1 throughput, median of ${ROUNDS}: ${mqtt.ratio.toFixed(2)} (goal >= ${GOAL_MQTT_RATIO}), failed publishes: ${mqtt.failures} (goal 0); ${mqttVerdict.note}`,
   );
 
-  const memory = await memoryPerSubDevice();
-  const memoryOk = memory.bytesPerDevice <= GOAL_BYTES_PER_SUB_DEVICE;
+  // measured whatever came before (`ok &&= await …` would skip them once a goal failed)
+  const memoryOk = await memoryLines();
   ok &&= memoryOk;
-  console.log(memory.line);
-  console.log(
-    `${memoryOk ? 'PASS' : 'FAIL'}  resident memory per sub-device (${MEMORY_DEVICES} behind ${MEMORY_GATEWAYS} gateways): ${Math.round(memory.bytesPerDevice)} bytes (goal <= ${GOAL_BYTES_PER_SUB_DEVICE}); heap ${Math.round(memory.heapBytesPerDevice)} bytes`,
-  );
 
   const robustness = await robustnessLines();
   ok &&= robustness;
@@ -219,6 +236,7 @@ const watchdog = setTimeout(
     (CONFORMANCE_RUNS + 1) * RUN_TIMEOUT_MS +
     1_200_000 + // g) npm ci and npm start, 600 s each at most
     120_000 +
+    300_000 + // f) three points of up to 10,000 connections, their devices created and deleted
     (LOAD_DURATION_S * 1000 + 120_000) +
     // h) three lines of alternating rounds, each run with room to start, set up and read back
     (3 * PEER_ROUNDS * 2 * (PEER_DURATION_S + 30) + 120) * 1000,

@@ -1,19 +1,23 @@
 /**
- * The load generator's own MQTT gateway connection: what a load run needs of a gateway (connect with the token as
- * user name, v1/gateway/connect its devices, publish telemetry at QoS 0 or 1, close) on a bare socket, so that a
- * message costs the generator little more than its write and the PUBACK's read. The conformance drivers keep mqtt.js
- * (simulators/gateway/mqtt-gateway.ts: subscriptions, RPC, evidence); this one has none of that.
+ * The load generator's own MQTT connection: what a load run needs of a gateway or a held device connection (connect
+ * with the token as user name, v1/gateway/connect its devices, publish telemetry at QoS 0 or 1, close) on a bare
+ * socket, so that a message costs the generator little more than its write and the PUBACK's read, and a held
+ * connection little more than its socket. The conformance drivers keep mqtt.js (simulators/gateway/mqtt-gateway.ts:
+ * subscriptions, RPC, evidence); this one has none of that. Used by the mqtt-gateway and mqtt-connect profiles.
  *
  * Each PUBLISH is encoded into one buffer and written with one write; its latency runs from that write to its
- * PUBACK (QoS 1) or to the write's completion (QoS 0). Incoming packets are framed here: a PUBACK is read in place,
- * anything else (CONNACK, DISCONNECT, a PUBACK with properties) through mqtt-packet. An unanswered QoS 1 publish is
- * a 'timeout' after `ackTimeoutMs` (one sweep a second, not a timer per publish), and every publish still waiting
- * when the connection closes is 'closed'. Outcomes and errors are those of MqttConnection (PublishOutcome,
- * MqttConnectRefusedError, MqttConnectionError), so the profile reads both the same way.
+ * PUBACK (QoS 1) or to the write's completion (QoS 0). Incoming packets are framed here from the first read on: a
+ * CONNACK, a PUBACK and a PINGRESP are read in place, anything else (DISCONNECT, a PUBACK with properties) through
+ * mqtt-packet, made for the first such packet. An unanswered QoS 1 publish is a 'timeout' after `ackTimeoutMs` (one
+ * sweep a second for all the connections of the process, not a timer per publish or per connection), and every
+ * publish still waiting when the connection closes is 'closed'. Outcomes and errors are those of MqttConnection
+ * (PublishOutcome, MqttConnectRefusedError with mqtt.js's words, MqttConnectionError), so a profile reads both the
+ * same way.
  */
 import { randomBytes } from 'node:crypto';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { ReasonCodes } from 'mqtt';
 import mqttPacket, { type Packet } from 'mqtt-packet';
 import {
   MqttConnectionError,
@@ -28,6 +32,8 @@ export interface LeanGatewayOptions {
   /** mqtt://host:port or mqtts://host:port */
   url: string;
   token: string;
+  /** The CONNECT's client id (default: `iotc-` and 10 random hex digits). */
+  clientId?: string;
   protocolVersion?: MqttVersion;
   qos?: Qos;
   tls?: { ca?: string; insecureSkipVerify?: boolean };
@@ -46,7 +52,9 @@ interface Waiting {
 /** The buffer every plain-TCP connection of the process reads into (net's `onread`: no allocation per read). */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
+const CONNACK = 2;
 const PUBACK = 4;
+const PINGRESP = 13;
 const DISCONNECT_V5_NORMAL = Buffer.from([0xe0, 0x01, 0x00]);
 const DISCONNECT = Buffer.from([0xe0, 0x00]);
 const PINGREQ = Buffer.from([0xc0, 0x00]);
@@ -68,20 +76,49 @@ function writeLength(buffer: Buffer, offset: number, length: number): number {
   return at;
 }
 
+/** Every open connection of the process: one sweep a second serves them all (no timer per connection). */
+const live = new Set<LeanGateway>();
+let sweeper: NodeJS.Timeout | undefined;
+
+function sweepAll(): void {
+  const now = performance.now();
+  for (const gateway of live) gateway.sweep(now);
+}
+
+/**
+ * Topic names as bytes, shared by the connections of the process (a load run publishes on a few topics); bounded, so
+ * a caller with many topics costs an encoding per publish and no growth.
+ */
+const TOPIC_BYTES = new Map<string, Buffer>();
+const TOPIC_BYTES_MAX = 1024;
+
+/** The words mqtt.js gives a CONNACK's refusal (`Connection refused: Not authorized`), so reports read the same. */
+function refusalWords(code: number): string {
+  const words = (ReasonCodes as Record<number, string | undefined>)[code];
+  return words ? `Connection refused: ${words}` : `CONNACK ${code}`;
+}
+
+interface Connecting {
+  url: string;
+  resolve: () => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
 export class LeanGateway {
   /** Why the server ended the connection, when it sent an MQTT 5 DISCONNECT. */
   disconnectReason?: number;
   /** The socket error that ended the connection, when one did. */
   socketError?: Error & { code?: string };
-  /** QoS 1 publishes awaiting their PUBACK, by message id. */
-  private readonly waiting = new Map<number, Waiting>();
+  /** QoS 1 publishes awaiting their PUBACK, by message id (made at the first QoS 1 publish). */
+  private waiting: Map<number, Waiting> | undefined;
   private nextId = 1;
   private closedFlag = false;
   private pending: Buffer | undefined;
-  private readonly parser: ReturnType<typeof mqttPacket.parser>;
-  private readonly topics = new Map<string, Buffer>();
-  private readonly sweep: NodeJS.Timeout;
-  private readonly closeWaiters = new Set<() => void>();
+  /** mqtt-packet, made for the first packet not read in place (a DISCONNECT, a PUBACK with properties). */
+  private parser: ReturnType<typeof mqttPacket.parser> | undefined;
+  private closeWaiters: (() => void)[] | undefined;
+  private connecting: Connecting | undefined;
   private lastWriteAt = performance.now();
 
   private constructor(
@@ -89,26 +126,21 @@ export class LeanGateway {
     readonly protocolVersion: MqttVersion,
     private readonly qos: Qos,
     private readonly ackTimeoutMs: number,
-    keepaliveSec: number,
+    private readonly keepaliveSec: number,
+    secure: boolean,
   ) {
-    this.parser = mqttPacket.parser({ protocolVersion });
-    this.parser.on('packet', (packet: Packet) => this.other(packet));
-    this.parser.on('error', (error: Error) => this.fail(error));
     // TLS sockets read as streams ('data'); plain TCP through `onread` (connect())
-    socket.on('data', (chunk: Buffer) => this.read(chunk));
+    if (secure) socket.on('data', (chunk: Buffer) => this.read(chunk));
     socket.on('close', () => this.onClosed());
     socket.on('error', (error: Error & { code?: string }) => this.fail(error));
-    // the acknowledgement timeout, and a PINGREQ when nothing was written for half the keep-alive
-    this.sweep = setInterval(() => {
-      const now = performance.now();
-      for (const [id, waiting] of this.waiting)
-        if (now - waiting.started >= this.ackTimeoutMs) this.settle(id, 'timeout');
-      if (now - this.lastWriteAt >= (keepaliveSec * 1000) / 2) this.write(PINGREQ);
-    }, 1000);
-    this.sweep.unref();
   }
 
-  /** Connects (token as user name, clean session); rejects with MqttConnectRefusedError when the CONNACK refuses. */
+  /**
+   * Connects (token as user name, clean session); rejects with MqttConnectRefusedError when the CONNACK refuses,
+   * with MqttConnectionError (the socket error as its cause) when no CONNACK came. Every byte read goes through the
+   * connection's own framing from the first read on: a packet that arrives in the same read as the CONNACK (a
+   * DISCONNECT, say) is read like any later one.
+   */
   static async connect(options: LeanGatewayOptions): Promise<LeanGateway> {
     const protocolVersion = options.protocolVersion ?? 5;
     const url = new URL(options.url);
@@ -129,89 +161,63 @@ export class LeanGateway {
           onread: {
             buffer: READ_BUFFER,
             callback: (length, buffer) => {
-              onRead(length, buffer);
+              gateway.read(Buffer.from(buffer.buffer, buffer.byteOffset, length), true);
               return true;
             },
           },
         });
-    // bytes read before the connection exists (the CONNACK) go to the connect's parser, then to the connection
-    let onRead = (length: number, buffer: Uint8Array) => {
-      socket.emit('data', Buffer.from(buffer.subarray(0, length)));
-    };
     socket.setNoDelay(true);
     const keepaliveSec = options.keepaliveSec ?? 60;
     const timeoutMs = options.connectTimeoutMs ?? 10_000;
-    await new Promise<void>((resolve, reject) => {
-      const parser = mqttPacket.parser({ protocolVersion });
-      const timer = setTimeout(
-        () => fail(new Error(`no CONNACK within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      const done = () => {
-        clearTimeout(timer);
-        socket.removeListener('data', onData);
-        socket.removeListener('error', fail);
-        socket.removeListener('close', closedEarly);
-        socket.removeListener(secure ? 'secureConnect' : 'connect', sendConnect);
-      };
-      function fail(error: Error) {
-        done();
-        socket.destroy();
-        reject(
-          new MqttConnectionError(`MQTT connect to ${options.url} failed: ${error.message}`, {
-            cause: error,
-          }),
-        );
-      }
-      const closedEarly = () => fail(new Error('connection closed before CONNACK'));
-      const onData = (chunk: Buffer) => parser.parse(chunk);
-      parser.on('packet', (packet: Packet) => {
-        if (packet.cmd !== 'connack') return;
-        done();
-        const code = (protocolVersion === 5 ? packet.reasonCode : packet.returnCode) ?? 0;
-        if (code) {
-          socket.destroy();
-          return reject(new MqttConnectRefusedError({ code, message: `CONNACK ${code}` }));
-        }
-        resolve();
-      });
-      parser.on('error', fail);
-      function sendConnect() {
-        socket.write(
-          mqttPacket.generate(
-            {
-              cmd: 'connect',
-              protocolId: 'MQTT',
-              protocolVersion,
-              clean: true,
-              clientId: `iotc-${randomBytes(5).toString('hex')}`,
-              keepalive: keepaliveSec,
-              username: options.token,
-            },
-            { protocolVersion },
-          ),
-        );
-      }
-      socket.once(secure ? 'secureConnect' : 'connect', sendConnect);
-      socket.on('data', onData);
-      socket.on('error', fail);
-      socket.on('close', closedEarly);
-    });
     const gateway = new LeanGateway(
       socket,
       protocolVersion,
       options.qos ?? 1,
       options.ackTimeoutMs ?? 10_000,
       keepaliveSec,
+      secure,
     );
-    onRead = (length, buffer) => {
-      gateway.read(Buffer.from(buffer.buffer, buffer.byteOffset, length), !secure);
-    };
+    await new Promise<void>((resolve, reject) => {
+      gateway.connecting = {
+        url: options.url,
+        resolve,
+        reject,
+        timer: setTimeout(
+          () => gateway.fail(new Error(`no CONNACK within ${timeoutMs} ms`)),
+          timeoutMs,
+        ),
+      };
+      socket.once(secure ? 'secureConnect' : 'connect', () =>
+        gateway.write(
+          mqttPacket.generate(
+            {
+              cmd: 'connect',
+              protocolId: 'MQTT',
+              protocolVersion,
+              clean: true,
+              clientId: options.clientId ?? `iotc-${randomBytes(5).toString('hex')}`,
+              keepalive: keepaliveSec,
+              username: options.token,
+            },
+            { protocolVersion },
+          ),
+        ),
+      );
+    });
     return gateway;
   }
 
   get closed(): boolean {
     return this.closedFlag;
+  }
+
+  /** Resolves when the connection is closed (by either side). */
+  whenClosed(): Promise<void> {
+    if (this.closedFlag) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.closeWaiters ??= [];
+      this.closeWaiters.push(resolve);
+    });
   }
 
   /** v1/gateway/connect { device }: wait for its PUBACK before publishing for the device. */
@@ -229,10 +235,10 @@ export class LeanGateway {
     {
       const resolve = done;
       if (this.closedFlag) return resolve(outcome(topic, qos, 'closed', performance.now()));
-      let topicBytes = this.topics.get(topic);
+      let topicBytes = TOPIC_BYTES.get(topic);
       if (!topicBytes) {
         topicBytes = Buffer.from(topic);
-        this.topics.set(topic, topicBytes);
+        if (TOPIC_BYTES.size < TOPIC_BYTES_MAX) TOPIC_BYTES.set(topic, topicBytes);
       }
       const payloadLength = Buffer.byteLength(text);
       const remaining =
@@ -258,6 +264,7 @@ export class LeanGateway {
       packet.write(text, at);
       const started = performance.now();
       if (qos > 0) {
+        this.waiting ??= new Map();
         this.waiting.set(id, { topic, qos, started, done: resolve });
         this.write(packet);
       } else
@@ -270,11 +277,19 @@ export class LeanGateway {
   /** Sends DISCONNECT and closes; every publish still waiting ends 'closed'. */
   async close(): Promise<void> {
     if (this.closedFlag) return;
-    const closed = new Promise<void>((resolve) => this.closeWaiters.add(resolve));
+    const closed = this.whenClosed();
     this.socket.end(this.protocolVersion === 5 ? DISCONNECT_V5_NORMAL : DISCONNECT);
     const force = setTimeout(() => this.socket.destroy(), 2000);
     await closed;
     clearTimeout(force);
+  }
+
+  /** The once-a-second sweep (sweepAll): acknowledgement timeouts, and a PINGREQ when idle for half the keep-alive. */
+  sweep(now: number): void {
+    if (this.waiting)
+      for (const [id, waiting] of this.waiting)
+        if (now - waiting.started >= this.ackTimeoutMs) this.settle(id, 'timeout');
+    if (now - this.lastWriteAt >= (this.keepaliveSec * 1000) / 2) this.write(PINGREQ);
   }
 
   private write(bytes: Buffer, written?: () => void): void {
@@ -287,7 +302,7 @@ export class LeanGateway {
     for (let tries = 0; tries < 65_535; tries++) {
       const id = this.nextId;
       this.nextId = id === 65_535 ? 1 : id + 1;
-      if (!this.waiting.has(id)) return id;
+      if (!this.waiting?.has(id)) return id;
     }
     return 0;
   }
@@ -298,9 +313,9 @@ export class LeanGateway {
     reasonCode?: number,
     reasonString?: string,
   ): void {
-    const waiting = this.waiting.get(id);
+    const waiting = this.waiting?.get(id);
     if (!waiting) return;
-    this.waiting.delete(id);
+    this.waiting!.delete(id);
     const done = outcome(waiting.topic, waiting.qos, result, waiting.started);
     if (result === 'acked') {
       done.reasonCode = reasonCode ?? 0;
@@ -309,12 +324,15 @@ export class LeanGateway {
     waiting.done(done);
   }
 
-  /** Frames the incoming bytes; a PUBACK without properties is read here, any other packet by mqtt-packet. */
+  /**
+   * Frames the incoming bytes; a CONNACK, a PUBACK without properties and a PINGRESP are read here, any other packet
+   * by mqtt-packet. `shared`: the bytes are net's read buffer, overwritten by the next read.
+   */
   private read(chunk: Buffer, shared = false): void {
-    let buffer = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    const buffer = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     this.pending = undefined;
     let at = 0;
-    while (at < buffer.length) {
+    while (at < buffer.length && !this.closedFlag) {
       // fixed header: type and flags, then the remaining length (1 to 4 bytes)
       let length = 0;
       let multiplier = 1;
@@ -334,17 +352,39 @@ export class LeanGateway {
       if (type === PUBACK && length >= 2 && length <= 3) {
         const id = buffer.readUInt16BE(cursor);
         this.settle(id, 'acked', length === 3 ? buffer[cursor + 2] : 0);
-      } else {
+      } else if (type === CONNACK && length >= 2) {
+        // flags, then the return code (3.1.1) or reason code (5); MQTT 5's properties are not needed here
+        this.connack(buffer[cursor + 1]);
+      } else if (type !== PINGRESP) {
         const packet = buffer.subarray(at, cursor + length);
+        if (!this.parser) {
+          this.parser = mqttPacket.parser({ protocolVersion: this.protocolVersion });
+          this.parser.on('packet', (parsed: Packet) => this.other(parsed));
+          this.parser.on('error', (error: Error) => this.fail(error));
+        }
         // the shared read buffer is overwritten by the next read: mqtt-packet gets its own copy
         this.parser.parse(shared ? Buffer.from(packet) : packet);
       }
       at = cursor + length;
     }
-    if (at < buffer.length) {
-      buffer = buffer.subarray(at);
-      this.pending = Buffer.from(buffer);
+    if (at < buffer.length && !this.closedFlag) this.pending = Buffer.from(buffer.subarray(at));
+  }
+
+  private connack(code: number): void {
+    const connecting = this.connecting;
+    if (!connecting) return;
+    this.connecting = undefined;
+    clearTimeout(connecting.timer);
+    if (code) {
+      this.socket.destroy();
+      return connecting.reject(new MqttConnectRefusedError({ code, message: refusalWords(code) }));
     }
+    live.add(this);
+    if (!sweeper) {
+      sweeper = setInterval(sweepAll, 1000);
+      sweeper.unref();
+    }
+    connecting.resolve();
   }
 
   /** A packet other than a short PUBACK: a PUBACK with a reason string, a DISCONNECT; the rest is not for a load run. */
@@ -367,10 +407,26 @@ export class LeanGateway {
   private onClosed(): void {
     if (this.closedFlag) return;
     this.closedFlag = true;
-    clearInterval(this.sweep);
-    for (const id of [...this.waiting.keys()]) this.settle(id, 'closed');
-    for (const waiter of this.closeWaiters) waiter();
-    this.closeWaiters.clear();
+    this.pending = undefined;
+    live.delete(this);
+    if (live.size === 0 && sweeper) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+    const connecting = this.connecting;
+    if (connecting) {
+      this.connecting = undefined;
+      clearTimeout(connecting.timer);
+      const cause = this.socketError ?? new Error('connection closed before CONNACK');
+      connecting.reject(
+        new MqttConnectionError(`MQTT connect to ${connecting.url} failed: ${cause.message}`, {
+          cause,
+        }),
+      );
+    }
+    if (this.waiting) for (const id of [...this.waiting.keys()]) this.settle(id, 'closed');
+    for (const waiter of this.closeWaiters ?? []) waiter();
+    this.closeWaiters = undefined;
   }
 }
 

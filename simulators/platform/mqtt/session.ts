@@ -62,24 +62,41 @@ export class MqttSession {
   gateway?: GatewayDevices;
   /** A provisioning-only session (user name or client id `provision`): only /provision/request is served. */
   provisionOnly = false;
-  /** Granted topic filters and their QoS. */
-  readonly subscriptions = new Map<string, MqttQos>();
-  /** MQTT firmware downloads by request id: the chunk size last given, and the package's bytes. */
-  readonly ota = { chunkSizes: new Map<string, number>(), packages: new Map<string, Buffer>() };
-  /** MQTT 3.1.1 QoS 2: ids of publishes processed and answered PUBREC, until their PUBREL. */
-  readonly awaitingRelease = new Set<number>();
   readonly parser: Parser;
   private nextMessageId = 1;
-  /** Answers held until the client is quiet: each restarts its window when a packet of the client arrives. */
-  private readonly held = new Set<{ restart(): void; cancel(): void }>();
-  private readonly cleanups = new Map<string, () => void>();
   private ended = false;
+  // The collections below are made at their first use: most connections (a device that only publishes) never use
+  // most of them, and an empty Map or Set costs about 200 bytes with its table (bench: memory per held connection).
+  private subscriptionsMade: Map<string, MqttQos> | undefined;
+  private otaMade: { chunkSizes: Map<string, number>; packages: Map<string, Buffer> } | undefined;
+  private awaitingReleaseMade: Set<number> | undefined;
+  /** Answers held until the client is quiet: each restarts its window when a packet of the client arrives. */
+  private held: Set<{ restart(): void; cancel(): void }> | undefined;
+  private cleanups: Map<string, () => void> | undefined;
 
   constructor(
     readonly socket: Socket,
     readonly context: MqttTransportContext,
   ) {
     this.parser = mqttPacket.parser({ protocolVersion: 4 });
+  }
+
+  /** Granted topic filters and their QoS. */
+  get subscriptions(): Map<string, MqttQos> {
+    this.subscriptionsMade ??= new Map();
+    return this.subscriptionsMade;
+  }
+
+  /** MQTT firmware downloads by request id: the chunk size last given, and the package's bytes. */
+  get ota(): { chunkSizes: Map<string, number>; packages: Map<string, Buffer> } {
+    this.otaMade ??= { chunkSizes: new Map(), packages: new Map() };
+    return this.otaMade;
+  }
+
+  /** MQTT 3.1.1 QoS 2: ids of publishes processed and answered PUBREC, until their PUBREL. */
+  get awaitingRelease(): Set<number> {
+    this.awaitingReleaseMade ??= new Set();
+    return this.awaitingReleaseMade;
   }
 
   /** How the traffic log names this connection: its device once known, else its remote port. */
@@ -140,9 +157,11 @@ export class MqttSession {
 
   /** The QoS granted to the first subscription matching the topic; undefined when none matches. */
   qosFor(topic: string): MqttQos | undefined {
-    const exact = this.subscriptions.get(topic);
+    const subscriptions = this.subscriptionsMade;
+    if (!subscriptions) return undefined;
+    const exact = subscriptions.get(topic);
     if (exact !== undefined) return exact;
-    for (const [filter, qos] of this.subscriptions) if (topicMatches(filter, topic)) return qos;
+    for (const [filter, qos] of subscriptions) if (topicMatches(filter, topic)) return qos;
     return undefined;
   }
 
@@ -163,7 +182,7 @@ export class MqttSession {
       cancel: () => {
         clearTimeout(timer);
         clearTimeout(bound);
-        this.held.delete(hold);
+        this.held?.delete(hold);
       },
     };
     const fire = () => {
@@ -171,25 +190,27 @@ export class MqttSession {
       answer();
     };
     const bound = setTimeout(fire, quietMs * MAX_HOLD_QUIET_WINDOWS);
+    this.held ??= new Set();
     this.held.add(hold);
     hold.restart();
   }
 
   /** A packet of the client arrived: every held answer's quiet window starts again. */
   heard(): void {
-    for (const hold of this.held) hold.restart();
+    if (this.held) for (const hold of this.held) hold.restart();
   }
 
   /** Registers an undo for the session's end under a name (replacing one of the same name). */
   onEnd(name: string, cleanup: () => void): void {
+    this.cleanups ??= new Map();
     this.cleanups.get(name)?.();
     this.cleanups.set(name, cleanup);
   }
 
   /** Runs and forgets the undo of that name. */
   cancel(name: string): void {
-    this.cleanups.get(name)?.();
-    this.cleanups.delete(name);
+    this.cleanups?.get(name)?.();
+    this.cleanups?.delete(name);
   }
 
   /**
@@ -209,9 +230,9 @@ export class MqttSession {
   release(): void {
     if (this.ended) return;
     this.ended = true;
-    for (const hold of [...this.held]) hold.cancel();
-    for (const cleanup of this.cleanups.values()) cleanup();
-    this.cleanups.clear();
+    for (const hold of [...(this.held ?? [])]) hold.cancel();
+    for (const cleanup of this.cleanups?.values() ?? []) cleanup();
+    this.cleanups?.clear();
     this.gateway?.releaseAll();
     if (this.device && this.context.sessionsByDevice.get(this.device.id) === this)
       this.context.sessionsByDevice.delete(this.device.id);
