@@ -36,6 +36,7 @@ import {
   HARNESS_STARVED,
   INCONCLUSIVE_PREFIX,
   Inconclusive,
+  boundBelowHangGuard,
   NETWORK_HEADROOM_MS,
   measuredDelays,
   networkTimeouts,
@@ -78,7 +79,8 @@ function stepTimeoutMs(): number {
     return 30_000;
   }
 }
-setDefaultTimeout(stepTimeoutMs());
+const STEP_TIMEOUT_MS = stepTimeoutMs();
+setDefaultTimeout(STEP_TIMEOUT_MS);
 
 // the workers of a parallel run share a remote target's tenant: scenarios that change what all of it sees run alone
 // (on an embedded target every worker has a reference of its own)
@@ -112,7 +114,18 @@ setDefinitionFunctionWrapper(
       };
       try {
         const result = code.apply(this, args);
-        return result instanceof Promise ? result.catch(convert) : result;
+        if (!(result instanceof Promise)) return result;
+        // a step that hangs after the network broke one of its connections (a subscribe or an update that can no
+        // longer come) ends just before cucumber's timeout, INCONCLUSIVE naming the reset, not FAIL `function timed
+        // out`; without a noted transport error it runs on into cucumber's timeout (a hang of the target)
+        const late = () =>
+          (this as Partial<IotcWorld> | undefined)?.transportIsAnswer
+            ? undefined
+            : brokenConnectionInconclusive(
+                new Error(`the step had not ended within its hang guard (${STEP_TIMEOUT_MS} ms)`),
+                'talking to the target',
+              );
+        return boundBelowHangGuard(result, STEP_TIMEOUT_MS, late).catch(convert);
       } catch (error) {
         return convert(error);
       }

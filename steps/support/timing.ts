@@ -74,6 +74,28 @@ export const MAX_ROUND_TRIP_MS = 2000;
 export const NETWORK_HEADROOM_MS = (EFFECT_ROUND_TRIPS + REQUEST_ROUND_TRIPS) * MAX_ROUND_TRIP_MS;
 
 /**
+ * The step hang guard's own bound (steps/hooks.ts): a step still running `marginMs` before cucumber's timeout is
+ * asked `late()` for an error to end it with (the network broke one of the scenario's connections: INCONCLUSIVE,
+ * naming it); when `late()` has none the step runs on and cucumber's timeout stays the verdict of a real hang.
+ * cucumber raises its timeout past the step wrapper, so this is the one place a transport stall can still be named.
+ */
+export function boundBelowHangGuard<T>(
+  running: Promise<T>,
+  hangGuardMs: number,
+  late: () => Error | undefined,
+): Promise<T> {
+  const boundMs = hangGuardMs - Math.max(1000, Math.round(hangGuardMs * 0.05));
+  let timer: NodeJS.Timeout | undefined;
+  const bounded = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = late();
+      if (error) reject(error);
+    }, boundMs); // not unref'd: cleared once the step settles
+  });
+  return Promise.race([running, bounded]).finally(() => clearTimeout(timer));
+}
+
+/**
  * A span the scenario gives the target to act within (an API key's lifetime, a claim's duration it chooses), stretched
  * by `roundTrips` round trips of the network: the harness's requests that must land inside it reach the target that
  * much later. The check at the end of the span stays what it was; only its length follows the path.

@@ -86,6 +86,54 @@ test('a reset reaches both sides as ECONNRESET / close, and stop closes everythi
   }
 });
 
+test("a reset after the upstream's FIN was forwarded behind queued bytes still ends the client side", async () => {
+  // the upstream answers 8 MB and its FIN to a client that does not read: the proxy's end() of the client side waits
+  // behind the queued bytes (libuv: shutting down), when libuv can send no RST and net.js would drop the handle
+  // without closing it, leaving the client with neither an RST nor the end of the connection
+  const size = 8 * 1024 * 1024;
+  const sockets = new Set<Socket>();
+  const server = createServer({ allowHalfOpen: true }, (socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.once('data', () => socket.end(Buffer.alloc(size)));
+    socket.resume();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const proxy = await FaultProxy.start({ upstreamPort: port });
+  try {
+    const socket = await open(proxy.port);
+    socket.pause();
+    socket.on('error', () => undefined);
+    // its end (the FIN after the bytes that got through; allowHalfOpen keeps it from closing) or its close (after
+    // ECONNRESET); events.once would reject on the error
+    const closed = new Promise((resolve) => {
+      socket.once('end', () => resolve('closed'));
+      socket.once('close', () => resolve('closed'));
+    });
+    socket.write('hello');
+    while (proxy.stats.bytesDown < size) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the FIN's turn, right after the data
+    assert.equal(proxy.resetSome('all'), 1);
+    socket.resume();
+    socket.on('data', () => undefined);
+    const outcome = await Promise.race([
+      closed,
+      new Promise((resolve) => setTimeout(() => resolve('still open after 5 s'), 5_000).unref()),
+    ]);
+    assert.equal(outcome, 'closed', 'the client heard the reset or the end of the connection');
+    assert.equal(proxy.stats.resetFailures, 0, 'no reset was refused');
+    assert.equal(proxy.open, 0);
+    socket.destroy();
+  } finally {
+    await proxy.stop();
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  }
+});
+
 test('a half-close gives the client EOF; a client FIN reaches the upstream after its data', async () => {
   const upstream = await echoServer();
   const proxy = await FaultProxy.start({ upstreamPort: upstream.port, latencyMs: 20 });
