@@ -42,7 +42,7 @@ export async function sendAttributeUpdate(
       });
       const body = renderBody(rule, update.data, variables);
       if (url === undefined || body === undefined) continue;
-      const config = faultActive('RC-AUPD-02:method-ignored') ? { ...rule, method: 'POST' } : rule;
+      const config = rule;
       calls.push(
         callOut({ url: absoluteUrl(url), body, config }, dispatchers).then((outcome) => {
           const log = {

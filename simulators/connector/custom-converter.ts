@@ -53,16 +53,10 @@ export function loadCustomConverter(
   if (typeof Class !== 'function')
     throw new CustomConverterLoadError(`${file} exports no class ${config.extension}`);
   const instance = new Class(
-    structuredClone(sectionGiven(config.section)),
+    structuredClone(config.section),
     logger.child({ converter: config.extension }),
   );
-  const deviceInfo = faultActive('RC-CUST-02:device-info-ignored')
-    ? {
-        ...config.deviceInfo,
-        deviceNameExpression: 'Custom device',
-        deviceNameExpressionSource: 'constant' as const,
-      }
-    : config.deviceInfo;
+  const deviceInfo = config.deviceInfo;
   return {
     async convert(request) {
       const given = faultActive('RC-CUST-01:raw-body-withheld')
@@ -75,19 +69,6 @@ export function loadCustomConverter(
       return { ...result, ...device };
     },
   };
-}
-
-/** What the converter's constructor is given: the whole section (the faults drop parts of it). */
-function sectionGiven(section: Record<string, unknown>): Record<string, unknown> {
-  if (faultActive('RC-CUST-05:only-known-members')) {
-    const { type, extension, extensionConfig, deviceInfo } = section;
-    return { type, extension, extensionConfig, deviceInfo };
-  }
-  if (faultActive('RC-CUST-04:extension-config-dropped')) {
-    const { extensionConfig: _dropped, ...rest } = section;
-    return rest;
-  }
-  return section;
 }
 
 /** The first converter module of the folder by name (the fault that ignores converter.extension). */

@@ -31,9 +31,6 @@ import { DEFAULT_EXTENSIONS_FOLDER } from './checks';
 export type { ConnectorConfig } from './config-types';
 export { CONNECTOR_QUIRKS_MODES, type ConnectorQuirksMode } from './quirks';
 
-/** Every method the faults that ignore HTTPMethods serve. */
-const EVERY_METHOD = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
-
 interface ConnectorOptions {
   /** A parsed, completed configuration, or the path of a rest.json. */
   config: ConnectorConfig | string;
@@ -80,11 +77,7 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
     options.logger ??
     pino({ name: 'rest-connector', level: process.env.IOTC_CONNECTOR_LOG ?? 'silent' });
   const host = options.host ?? config.server.host;
-  const tls =
-    (config.server.ssl || faultActive('RC-SRV-03:ssl-false-ignored')) &&
-    !faultActive('RC-SRV-03:ssl-ignored')
-      ? await tlsMaterial(config, host)
-      : undefined;
+  const tls = config.server.ssl ? await tlsMaterial(config, host) : undefined;
   const remote = new RemoteResponses();
   const dispatchers = new OutgoingDispatchers(options.routes);
   const inFlight = new Set<Promise<unknown>>();
@@ -132,25 +125,19 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
   );
   const routes = new Routes();
   try {
-    const mappings = faultActive('RC-MAP-01:only-first-mapping')
-      ? config.mapping.slice(0, 1)
-      : config.mapping;
-    for (const endpoint of mappings) {
-      const converterOf = faultActive('RC-MAP-05:first-converter-for-all')
-        ? config.mapping[0]!.converter
-        : endpoint.converter;
+    for (const endpoint of config.mapping) {
       const converter =
-        converterOf.type === 'custom'
+        endpoint.converter.type === 'custom'
           ? loadCustomConverter(
-              converterOf,
+              endpoint.converter,
               options.extensionsFolder ?? DEFAULT_EXTENSIONS_FOLDER,
               logger,
             )
-          : new JsonConverter(converterOf, config.quirks);
+          : new JsonConverter(endpoint.converter, config.quirks);
       routes.add(
         endpoint.endpoint,
-        faultActive('RC-MAP-03:methods-ignored') ? EVERY_METHOD : endpoint.methods,
-        mappingHandler({ ...endpoint, converter: converterOf }, converter, {
+        endpoint.methods,
+        mappingHandler(endpoint, converter, {
           link,
           remote,
           logger,
@@ -164,7 +151,7 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
     for (const attributeRequest of config.attributeRequests) {
       routes.add(
         attributeRequest.endpoint,
-        faultActive('RC-AREQ-03:methods-ignored') ? EVERY_METHOD : attributeRequest.methods,
+        attributeRequest.methods,
         attributeRequestHandler(attributeRequest, link, logger, config.quirks),
       );
     }
@@ -212,9 +199,6 @@ async function tlsMaterial(
   host: string,
 ): Promise<{ cert: string; key: string }> {
   const security = config.server.security;
-  // a generated pair: the configured certificate is of no use without its key, and the other way round
-  if (faultActive('RC-SRV-05:cert-ignored') || faultActive('RC-SRV-06:key-ignored'))
-    return generateSelfSignedCertificate([...new Set([host, 'localhost', '127.0.0.1'])]);
   if (security)
     return { cert: readFileSync(security.cert, 'utf8'), key: readFileSync(security.key, 'utf8') };
   return generateSelfSignedCertificate([...new Set([host, 'localhost', '127.0.0.1'])]);
