@@ -13,17 +13,26 @@ import { MqttGateway, NO_REPLY } from '../gateway/mqtt-gateway';
 import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
 import { loadConnectorConfig } from './config';
 import type { ConnectorConfig } from './config-types';
-import { JsonConverter } from './json-converter';
+import { JSON_CONVERTER_STEPS, JsonConverter } from './json-converter';
+import { withFaults } from './steps';
+import {
+  ATTRIBUTE_REQUEST_FAULTS,
+  AUTHORIZATION_FAULTS,
+  JSON_CONVERTER_FAULTS,
+  MAPPING_ENDPOINT_FAULTS,
+  SERVER_SIDE_RPC_FAULTS,
+} from './step-faults';
+import { AUTHORIZATION_STEPS } from './basic-auth';
 import { loadCustomConverter } from './custom-converter';
 import { PlatformLink } from './platform-link';
 import { RemoteResponses } from './remote-responses';
-import { mappingHandler } from './mapping-endpoint';
-import { attributeRequestHandler } from './attribute-request-endpoint';
+import { MAPPING_ENDPOINT_STEPS, mappingHandler } from './mapping-endpoint';
+import { ATTRIBUTE_REQUEST_STEPS, attributeRequestHandler } from './attribute-request-endpoint';
 import { listen, Routes } from './http-server';
 import { answer } from './responses';
 import { OutgoingDispatchers, type NetworkRoutes } from './outgoing-call';
 import { sendAttributeUpdate } from './attribute-updates';
-import { handleServerSideRpc, NOT_HANDLED } from './server-side-rpc';
+import { handleServerSideRpc, NOT_HANDLED, SERVER_SIDE_RPC_STEPS } from './server-side-rpc';
 import { connectorQuirks, type ConnectorQuirksMode } from './quirks';
 
 export { completeConfig, ConnectorConfigError } from './config';
@@ -79,6 +88,11 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
   const host = options.host ?? config.server.host;
   const tls = config.server.ssl ? await tlsMaterial(config, host) : undefined;
   const remote = new RemoteResponses();
+  // each handler's steps with the active faults wrapped in (steps.ts, step-faults.ts)
+  const rpcSteps = withFaults(SERVER_SIDE_RPC_STEPS, SERVER_SIDE_RPC_FAULTS);
+  const authorization = withFaults(AUTHORIZATION_STEPS, AUTHORIZATION_FAULTS);
+  const mappingSteps = withFaults(MAPPING_ENDPOINT_STEPS, MAPPING_ENDPOINT_FAULTS);
+  const attributeRequestSteps = withFaults(ATTRIBUTE_REQUEST_STEPS, ATTRIBUTE_REQUEST_FAULTS);
   const dispatchers = new OutgoingDispatchers(options.routes);
   const inFlight = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
@@ -108,6 +122,7 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
         dispatchers,
         logger,
         config.quirks,
+        rpcSteps,
       );
       return reply === NOT_HANDLED ? NO_REPLY : reply;
     });
@@ -133,7 +148,11 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
               options.extensionsFolder ?? DEFAULT_EXTENSIONS_FOLDER,
               logger,
             )
-          : new JsonConverter(endpoint.converter, config.quirks);
+          : new JsonConverter(
+              endpoint.converter,
+              config.quirks,
+              withFaults(JSON_CONVERTER_STEPS, JSON_CONVERTER_FAULTS),
+            );
       routes.add(
         endpoint.endpoint,
         endpoint.methods,
@@ -142,6 +161,8 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
           remote,
           logger,
           quirks: config.quirks,
+          steps: mappingSteps,
+          authorization,
         }),
         config.quirks.errorPagesOfTheServer
           ? undefined
@@ -152,7 +173,14 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
       routes.add(
         attributeRequest.endpoint,
         attributeRequest.methods,
-        attributeRequestHandler(attributeRequest, link, logger, config.quirks),
+        attributeRequestHandler(
+          attributeRequest,
+          link,
+          logger,
+          config.quirks,
+          attributeRequestSteps,
+          authorization,
+        ),
       );
     }
   } catch (error) {
