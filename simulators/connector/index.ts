@@ -17,21 +17,24 @@ import { JSON_CONVERTER_STEPS, JsonConverter } from './json-converter';
 import { withFaults } from './steps';
 import {
   ATTRIBUTE_REQUEST_FAULTS,
+  ATTRIBUTE_UPDATE_FAULTS,
+  CUSTOM_CONVERTER_FAULTS,
+  ROUTE_FAULTS,
   AUTHORIZATION_FAULTS,
   JSON_CONVERTER_FAULTS,
   MAPPING_ENDPOINT_FAULTS,
   SERVER_SIDE_RPC_FAULTS,
 } from './step-faults';
 import { AUTHORIZATION_STEPS } from './basic-auth';
-import { loadCustomConverter } from './custom-converter';
+import { CUSTOM_CONVERTER_STEPS, loadCustomConverter } from './custom-converter';
 import { PlatformLink } from './platform-link';
 import { RemoteResponses } from './remote-responses';
 import { MAPPING_ENDPOINT_STEPS, mappingHandler } from './mapping-endpoint';
 import { ATTRIBUTE_REQUEST_STEPS, attributeRequestHandler } from './attribute-request-endpoint';
-import { listen, Routes } from './http-server';
+import { listen, ROUTE_STEPS, Routes } from './http-server';
 import { answer } from './responses';
 import { OutgoingDispatchers, type NetworkRoutes } from './outgoing-call';
-import { sendAttributeUpdate } from './attribute-updates';
+import { ATTRIBUTE_UPDATE_STEPS, sendAttributeUpdate } from './attribute-updates';
 import { handleServerSideRpc, NOT_HANDLED, SERVER_SIDE_RPC_STEPS } from './server-side-rpc';
 import { connectorQuirks, type ConnectorQuirksMode } from './quirks';
 
@@ -93,6 +96,7 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
   const authorization = withFaults(AUTHORIZATION_STEPS, AUTHORIZATION_FAULTS);
   const mappingSteps = withFaults(MAPPING_ENDPOINT_STEPS, MAPPING_ENDPOINT_FAULTS);
   const attributeRequestSteps = withFaults(ATTRIBUTE_REQUEST_STEPS, ATTRIBUTE_REQUEST_FAULTS);
+  const updateSteps = withFaults(ATTRIBUTE_UPDATE_STEPS, ATTRIBUTE_UPDATE_FAULTS);
   const dispatchers = new OutgoingDispatchers(options.routes);
   const inFlight = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
@@ -106,12 +110,13 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
       // an attribute that answers a waiting request is that request's, not an update to send on
       const update = remote.deliver(received);
       if (
-        !faultActive('RC-GEN-02:updates-not-called') &&
         Object.keys(update.data).length &&
         config.attributeUpdates.length &&
         link?.isConnected(update.device)
       ) {
-        track(sendAttributeUpdate(update, config.attributeUpdates, dispatchers, logger));
+        track(
+          sendAttributeUpdate(update, config.attributeUpdates, dispatchers, logger, updateSteps),
+        );
       }
     });
     gateway.handleRpc(async (request) => {
@@ -138,7 +143,7 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
     attach,
     logger,
   );
-  const routes = new Routes();
+  const routes = new Routes(withFaults(ROUTE_STEPS, ROUTE_FAULTS));
   try {
     for (const endpoint of config.mapping) {
       const converter =
@@ -147,6 +152,7 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
               endpoint.converter,
               options.extensionsFolder ?? DEFAULT_EXTENSIONS_FOLDER,
               logger,
+              withFaults(CUSTOM_CONVERTER_STEPS, CUSTOM_CONVERTER_FAULTS),
             )
           : new JsonConverter(
               endpoint.converter,

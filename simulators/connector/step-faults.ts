@@ -2,7 +2,8 @@
  * The planted faults that break what a handler of the connector does (not what it is configured with: those are
  * config-faults.ts), as data: per handler, each fault names the steps it wraps or replaces (steps.ts) and what it
  * changes. faults/catalogue/rest-connector*.ts says what each breaks. index.ts applies a table where it builds the
- * handler: `withFaults(<HANDLER>_STEPS, <HANDLER>_FAULTS)`.
+ * handler: `withFaults(<HANDLER>_STEPS, <HANDLER>_FAULTS)`. The answer's steps and faults are in answer-steps.ts
+ * (responses.ts applies them per answer, and a table here would import it back).
  */
 import { textOf } from '../../lib/expressions';
 import { typedValueOf } from '../../lib/kv/values';
@@ -12,6 +13,9 @@ import type { CallOutcome } from './outgoing-call';
 import type { AuthorizationSteps } from './basic-auth';
 import type { MappingEndpointSteps } from './mapping-endpoint';
 import type { AttributeRequestSteps } from './attribute-request-endpoint';
+import type { AttributeUpdateSteps } from './attribute-updates';
+import { firstModule, type CustomConverterSteps } from './custom-converter';
+import type { RouteSteps } from './http-server';
 import type { StepFaults } from './steps';
 
 const asText = (raw: unknown) => ({ type: 'STRING' as const, value: textOf(raw) });
@@ -151,4 +155,35 @@ export const ATTRIBUTE_REQUEST_FAULTS: StepFaults<AttributeRequestSteps> = {
   'RC-AREQ-07:first-name-only': {
     nameParts: (step) => (expression) => step(expression).slice(0, 1),
   },
+};
+
+export const ATTRIBUTE_UPDATE_FAULTS: StepFaults<AttributeUpdateSteps> = {
+  'RC-GEN-02:updates-not-called': { updated: () => () => [] },
+  'RC-AUPD-10:first-attribute-only': { updated: (step) => (data) => step(data).slice(0, 1) },
+  'RC-AUPD-11:attribute-key-missing': {
+    urlVariables: (step) => (variables) => {
+      const { attributeKey: _, ...rest } = step(variables);
+      return rest;
+    },
+  },
+  'RC-AUPD-01:sent-twice': {
+    send: (step) => async (call, dispatchers) => {
+      const [first] = await Promise.all([step(call, dispatchers), step(call, dispatchers)]);
+      return first;
+    },
+  },
+};
+
+export const CUSTOM_CONVERTER_FAULTS: StepFaults<CustomConverterSteps> = {
+  'RC-CUST-03:extension-ignored': { moduleOf: () => (_extension, folder) => firstModule(folder) },
+  'RC-CUST-01:raw-body-withheld': {
+    requestGiven: (step) => (request) => step({ ...request, body: Buffer.alloc(0) }),
+  },
+};
+
+export const ROUTE_FAULTS: StepFaults<RouteSteps> = {
+  'RC-MAP-02:unknown-path-served': {
+    methodsOf: (step) => (byPath, path) => step(byPath, path) ?? byPath.values().next().value,
+  },
+  'RC-ERR-01:405-without-unsuccessful': { refusalOf: () => () => undefined },
 };
