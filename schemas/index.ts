@@ -41,8 +41,11 @@ export type PersistentRpcRecord = FromSchema<typeof persistentRpcSchema>;
 export type TargetProfile = FromSchema<typeof targetProfileSchema>;
 export type Requirement = FromSchema<typeof requirementSchema>;
 export type RequirementCatalogue = FromSchema<typeof requirementCatalogueSchema>;
-/** A rest.json as written (defaults not applied; simulators/connector/config.ts completes it). */
-export type RestConnectorFile = FromSchema<typeof restConnectorConfigSchema>;
+/** A rest.json as written (defaults not applied, so a defaulted member may be absent; simulators/connector/config.ts completes it). */
+export type RestConnectorFile = FromSchema<
+  typeof restConnectorConfigSchema,
+  { keepDefaultedPropertiesOptional: true }
+>;
 
 /**
  * Every load profile's options, in the order of `iotc load --help`: one entry per profile, from which its command

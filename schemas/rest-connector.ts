@@ -1,8 +1,8 @@
 /**
  * The REST connector configuration file rest.json (docs/reference/interfaces.md, "REST connector configuration"). Defaults are
  * those of docs/reference/interfaces.md; where it is silent the comment says whose default applies. Every timeout is in SECONDS,
- * as in the real gateway (docs/reference/rest-connector-facts.md §11). The reference connector applies the defaults in
- * simulators/connector/config.ts; `iotc validate` checks a file against this schema and the semantic rules there.
+ * as in the real gateway (docs/reference/rest-connector-facts.md §11). This file is the ONE place the defaults are
+ * written: the reference connector reads them from here (simulators/connector/defaults.ts); `iotc validate` checks a file against this schema and the semantic rules there.
  */
 
 const nonEmpty = { type: 'string', minLength: 1 } as const;
@@ -18,10 +18,19 @@ const basicOrAnonymous = {
   type: 'object',
   properties: {
     type: { enum: ['basic', 'anonymous'], default: 'basic' },
-    username: { type: 'string' },
-    password: { type: 'string' },
+    username: { type: 'string', default: '<USERNAME>' },
+    password: { type: 'string', default: '<PASSWORD>' },
   },
   additionalProperties: false,
+} as const;
+
+/** A security section whose type defaults to anonymous (server-side RPC rules, docs/reference/interfaces.md). */
+const anonymousOrBasic = {
+  ...basicOrAnonymous,
+  properties: {
+    ...basicOrAnonymous.properties,
+    type: { ...basicOrAnonymous.properties.type, default: 'anonymous' },
+  },
 } as const;
 
 const deviceInfoSchema = {
@@ -33,6 +42,17 @@ const deviceInfoSchema = {
     deviceProfileExpressionSource: { enum: ['request', 'constant'], default: 'request' },
   },
   additionalProperties: false,
+} as const;
+
+/** A custom converter's deviceInfo: constant sources and a fixed name by default (docs/reference/interfaces.md). */
+const customDeviceInfoSchema = {
+  ...deviceInfoSchema,
+  properties: {
+    deviceNameExpression: { ...expression, default: 'Custom device' },
+    deviceNameExpressionSource: { enum: ['request', 'constant'], default: 'constant' },
+    deviceProfileExpression: { ...expression, default: 'default' },
+    deviceProfileExpressionSource: { enum: ['request', 'constant'], default: 'constant' },
+  },
 } as const;
 
 /** Types an entry may declare; multipart strings are converted by them (docs/reference/interfaces.md rule 3). */
@@ -99,7 +119,7 @@ const customConverterSchema = {
   required: ['type', 'extension'],
   properties: {
     type: { const: 'custom' },
-    deviceInfo: deviceInfoSchema,
+    deviceInfo: customDeviceInfoSchema,
     extension: nonEmpty,
     extensionConfig: {},
   },
@@ -145,17 +165,17 @@ const attributeRequestSchema = {
   additionalProperties: false,
 } as const;
 
-/** Members of an outgoing call (attribute updates and server-side RPC). */
+/** Members of an outgoing call (attribute updates and server-side RPC); each rule kind adds its own defaults. */
 const outgoingProperties = {
   httpMethod: httpMethod,
   /** The spelling of the examples and of the real gateway; the same as httpMethod. */
   HTTPMethod: httpMethod,
-  SSLVerify: { type: 'boolean' },
-  httpHeaders: headers,
+  SSLVerify: { type: 'boolean', default: false },
+  httpHeaders: { ...headers, default: { 'CONTENT-TYPE': 'application/json' } },
   security: basicOrAnonymous,
-  timeout: { ...seconds, description: 'seconds, per attempt' },
-  tries: { type: 'integer', minimum: 1 },
-  allowRedirects: { type: 'boolean' },
+  timeout: { ...seconds, default: 0.5, description: 'seconds, per attempt' },
+  tries: { type: 'integer', minimum: 1, default: 3 },
+  allowRedirects: { type: 'boolean', default: true },
   requestUrlExpression: { ...expression, minLength: 1 },
   valueExpression: { type: ['string', 'object', 'array', 'number', 'boolean'] },
   deviceNameFilter: regularExpression,
@@ -163,7 +183,20 @@ const outgoingProperties = {
 
 const attributeUpdateSchema = {
   type: 'object',
-  properties: { ...outgoingProperties, attributeFilter: regularExpression },
+  properties: {
+    ...outgoingProperties,
+    httpMethod: { ...httpMethod, default: 'POST' },
+    requestUrlExpression: {
+      ...outgoingProperties.requestUrlExpression,
+      default: 'sensor/${deviceName}/${attributeKey}',
+    },
+    valueExpression: {
+      ...outgoingProperties.valueExpression,
+      default: '{"${attributeKey}":"${attributeValue}"}',
+    },
+    deviceNameFilter: { ...regularExpression, default: '.*REST$' },
+    attributeFilter: { ...regularExpression, default: 'data' },
+  },
   additionalProperties: false,
 } as const;
 
@@ -171,9 +204,18 @@ const serverSideRpcSchema = {
   type: 'object',
   properties: {
     ...outgoingProperties,
-    methodFilter: regularExpression,
+    httpMethod: { ...httpMethod, default: 'GET' },
+    security: anonymousOrBasic,
+    requestUrlExpression: {
+      ...outgoingProperties.requestUrlExpression,
+      default: 'http://127.0.0.1:5001/${deviceName}',
+    },
+    valueExpression: { ...outgoingProperties.valueExpression, default: '${params}' },
+    deviceNameFilter: { ...regularExpression, default: '.*' },
+    methodFilter: { ...regularExpression, default: 'echo' },
     responseTimeout: {
       ...seconds,
+      default: 1,
       description: 'seconds: the whole wait for the reply, every try included',
     },
   },

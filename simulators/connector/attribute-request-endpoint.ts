@@ -4,34 +4,45 @@
  * locates the device name, attributeNameExpression the attribute names (several expressions separated by commas).
  * No answer within timeout (seconds) gives 408.
  */
-import { faultActive } from '../../faults';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { evaluateText } from '../../lib/expressions';
 import { AttributeRequestTimeoutError, type AttributeResponse } from '../gateway/mqtt-gateway';
 import type { PlatformLink } from './platform-link';
-import { isAuthorized } from './basic-auth';
+import { AUTHORIZATION_STEPS, authorization, type AuthorizationSteps } from './basic-auth';
 import type { AttributeRequestConfig } from './config-types';
 import { WWW_AUTHENTICATE } from './mapping-endpoint';
 import { readRequestData, RequestBodyError } from './request-data';
 import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';
 import { send } from './responses';
 
+/** The attribute-request endpoint's steps (steps.ts); step-faults.ts wraps them. */
+export interface AttributeRequestSteps {
+  /** The comma-separated parts of attributeNameExpression, one attribute name each. */
+  nameParts(expression: string): string[];
+}
+
+export const ATTRIBUTE_REQUEST_STEPS: AttributeRequestSteps = {
+  nameParts: (expression) => expression.split(','),
+};
+
 export function attributeRequestHandler(
   config: AttributeRequestConfig,
   link: PlatformLink,
   logger: Logger,
   quirks: ConnectorQuirks = NO_CONNECTOR_QUIRKS,
+  steps: AttributeRequestSteps = ATTRIBUTE_REQUEST_STEPS,
+  authorizationSteps: AuthorizationSteps = AUTHORIZATION_STEPS,
 ) {
   return async (request: IncomingMessage, url: URL, reply: ServerResponse): Promise<void> => {
-    if (!isAuthorized(config.security, request.headers)) {
+    if (authorization(config.security, request.headers, authorizationSteps) !== 'admitted') {
       request.resume();
       return send(reply, 401, '', undefined, WWW_AUTHENTICATE);
     }
     try {
       const { data } = await readRequestData(request, url, { rawBody: false, logger });
       const device = evaluateText(config.deviceNameExpression, data);
-      const keys = attributeNames(config.attributeNameExpression, data);
+      const keys = attributeNames(config.attributeNameExpression, data, steps);
       if (!device)
         return send(
           reply,
@@ -67,9 +78,9 @@ export function attributeRequestHandler(
 }
 
 /** `${a}, ${b}`: one name per comma-separated expression; expressions that find nothing are left out. */
-function attributeNames(expression: string, data: unknown): string[] {
-  const parts = expression.split(',');
-  return (faultActive('RC-AREQ-07:first-name-only') ? parts.slice(0, 1) : parts)
+function attributeNames(expression: string, data: unknown, steps: AttributeRequestSteps): string[] {
+  return steps
+    .nameParts(expression)
     .map((part) => part.trim())
     .filter(Boolean)
     .map((part) => evaluateText(part, data))

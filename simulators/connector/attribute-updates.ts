@@ -8,7 +8,6 @@
 import type { Logger } from 'pino';
 import { evaluateText, urlComponent } from '../../lib/expressions';
 import type { AttributeUpdate } from '../gateway/mqtt-gateway';
-import { faultActive } from '../../faults';
 import type { AttributeUpdateRule } from './config-types';
 import {
   absoluteUrl,
@@ -18,33 +17,50 @@ import {
   type OutgoingDispatchers,
 } from './outgoing-call';
 
+type OutgoingCall = Parameters<typeof callOut>[0];
+
+/** The attribute-update handler's steps (steps.ts); step-faults.ts wraps them. */
+export interface AttributeUpdateSteps {
+  /** The updated attributes that become calls. */
+  updated(data: Record<string, unknown>): Array<[string, unknown]>;
+  /** The variables the URL expression takes. */
+  urlVariables(variables: {
+    deviceName: string;
+    attributeKey: string;
+    attributeValue: unknown;
+  }): Record<string, unknown>;
+  /** The outgoing call. */
+  send(call: OutgoingCall, dispatchers: OutgoingDispatchers): Promise<CallOutcome>;
+}
+
+export const ATTRIBUTE_UPDATE_STEPS: AttributeUpdateSteps = {
+  updated: (data) => Object.entries(data),
+  urlVariables: (variables) => variables,
+  send: (call, dispatchers) => callOut(call, dispatchers),
+};
+
 export async function sendAttributeUpdate(
   update: AttributeUpdate,
   rules: AttributeUpdateRule[],
   dispatchers: OutgoingDispatchers,
   logger: Logger,
+  steps: AttributeUpdateSteps = ATTRIBUTE_UPDATE_STEPS,
 ): Promise<CallOutcome[]> {
   const calls: Array<Promise<CallOutcome>> = [];
-  const updated = Object.entries(update.data);
-  for (const [attributeKey, attributeValue] of faultActive('RC-AUPD-10:first-attribute-only')
-    ? updated.slice(0, 1)
-    : updated) {
+  for (const [attributeKey, attributeValue] of steps.updated(update.data)) {
     for (const rule of rules) {
       if (!rule.deviceNameFilter.test(update.device) || !rule.attributeFilter.test(attributeKey))
         continue;
       const variables = { deviceName: update.device, attributeKey, attributeValue };
       const url = evaluateText(rule.requestUrlExpression, update.data, {
-        variables: faultActive('RC-AUPD-11:attribute-key-missing')
-          ? { deviceName: update.device, attributeValue }
-          : variables,
+        variables: steps.urlVariables(variables),
         render: urlComponent,
         missing: 'keep',
       });
       const body = renderBody(rule, update.data, variables);
       if (url === undefined || body === undefined) continue;
-      const config = faultActive('RC-AUPD-02:method-ignored') ? { ...rule, method: 'POST' } : rule;
       calls.push(
-        callOut({ url: absoluteUrl(url), body, config }, dispatchers).then((outcome) => {
+        steps.send({ url: absoluteUrl(url), body, config: rule }, dispatchers).then((outcome) => {
           const log = {
             device: update.device,
             attributeKey,
@@ -57,8 +73,6 @@ export async function sendAttributeUpdate(
           return outcome;
         }),
       );
-      if (faultActive('RC-AUPD-01:sent-twice'))
-        calls.push(callOut({ url: absoluteUrl(url), body, config }, dispatchers));
     }
   }
   return Promise.all(calls);

@@ -1,12 +1,29 @@
 /** Endpoint security (docs/reference/interfaces.md "mapping security"): basic checks the Authorization header; anonymous admits all. */
-import { faultActive } from '../../faults';
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Security } from './config-types';
 
-export function isAuthorized(security: Security, headers: IncomingHttpHeaders): boolean {
-  return authorization(security, headers) === 'admitted';
+export type Admission = 'admitted' | 'refused' | 'malformed';
+
+/** The admission check's steps (steps.ts); step-faults.ts wraps them. */
+export interface AuthorizationSteps {
+  /** A request to an anonymous endpoint. */
+  anonymous(headers: IncomingHttpHeaders): Admission;
+  /** Whether the Authorization header's scheme is the one basic security takes. */
+  scheme(name: string): boolean;
+  /** The `username:password` bytes the request must carry. */
+  expected(security: Security & { type: 'basic' }): Buffer;
+  /** Whether the given credentials are the expected ones. */
+  matches(given: Buffer, expected: Buffer): boolean;
 }
+
+export const AUTHORIZATION_STEPS: AuthorizationSteps = {
+  anonymous: () => 'admitted',
+  scheme: (name) => name === 'Basic',
+  expected: (security) => Buffer.from(`${security.username}:${security.password}`, 'utf8'),
+  matches: (given, expected) =>
+    given.length === expected.length && timingSafeEqual(given, expected),
+};
 
 /**
  * admitted; refused (no header, wrong credentials); malformed (another scheme, undecodable credentials), which
@@ -15,30 +32,14 @@ export function isAuthorized(security: Security, headers: IncomingHttpHeaders): 
 export function authorization(
   security: Security,
   headers: IncomingHttpHeaders,
-): 'admitted' | 'refused' | 'malformed' {
-  if (security.type === 'anonymous')
-    return !faultActive('RC-SEC-05:anonymous-needs-credentials') || headers.authorization
-      ? 'admitted'
-      : 'refused';
+  steps: AuthorizationSteps = AUTHORIZATION_STEPS,
+): Admission {
+  if (security.type === 'anonymous') return steps.anonymous(headers);
   const header = headers.authorization;
   if (!header) return 'refused';
-  const scheme = faultActive('RC-SEC-02:scheme-not-checked')
-    ? /^\S+ ([A-Za-z0-9+/]+=*)$/
-    : /^Basic ([A-Za-z0-9+/]+=*)$/;
-  const match = scheme.exec(header.trim());
-  if (!match) return 'malformed';
-  let given = Buffer.from(match[1]!, 'base64');
-  let expected = Buffer.from(
-    faultActive('RC-SEC-01:swapped-credentials')
-      ? `${security.password}:${security.username}`
-      : `${security.username}:${security.password}`,
-    'utf8',
-  );
-  if (faultActive('RC-SEC-02:password-not-checked')) {
-    given = given.subarray(0, given.indexOf(':') + 1);
-    expected = Buffer.from(`${security.username}:`, 'utf8');
-  }
-  return given.length === expected.length && timingSafeEqual(given, expected)
+  const match = /^(\S+) ([A-Za-z0-9+/]+=*)$/.exec(header.trim());
+  if (!match || !steps.scheme(match[1]!)) return 'malformed';
+  return steps.matches(Buffer.from(match[2]!, 'base64'), steps.expected(security))
     ? 'admitted'
     : 'refused';
 }

@@ -12,12 +12,19 @@ import {
 } from '../../schemas';
 import { validationErrors } from '../../schemas/validate';
 import { ExpressionSyntaxError, parseTemplate } from '../../lib/expressions';
+import { SCHEMA_DEFAULTS, type ConnectorDefaults } from './defaults';
 
 /** Where shipped custom converters live (converter.extension names a module here). */
 export const DEFAULT_EXTENSIONS_FOLDER = join(__dirname, 'extensions');
 
-/** Every problem of a parsed rest.json, each naming its JSON path; empty when it is valid. */
-export function checkConnectorConfig(value: unknown): string[] {
+/**
+ * Every problem of a parsed rest.json, each naming its JSON path; empty when it is valid. `defaults` are the ones the
+ * file is completed with (the connector passes its effective defaults; `iotc validate` the schema's).
+ */
+export function checkConnectorConfig(
+  value: unknown,
+  defaults: ConnectorDefaults = SCHEMA_DEFAULTS,
+): string[] {
   const problems = schemaProblems(restConnectorConfigSchema, value, '$');
   // the semantic rules run on whatever shape is there, so one pass reports everything
   const file = record(value);
@@ -73,11 +80,11 @@ export function checkConnectorConfig(value: unknown): string[] {
   const paths = new Map<string, string>();
   const endpoints = [
     ...mappings.map((mapping, index) => ({
-      endpoint: mapping.endpoint ?? '/test_device',
+      endpoint: mapping.endpoint ?? defaults['mapping[].endpoint'],
       at: `$.mapping[${index}].endpoint`,
     })),
     ...attributeRequests.map((rule, index) => ({
-      endpoint: rule.endpoint ?? '/sharedAttributes',
+      endpoint: rule.endpoint ?? defaults['requestsMapping.attributeRequests[].endpoint'],
       at: `$.requestsMapping.attributeRequests[${index}].endpoint`,
     })),
   ];

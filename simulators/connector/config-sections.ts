@@ -1,10 +1,10 @@
 /**
- * The defaults of the sections a mapping is made of (security, deviceInfo, converter, response), for config.ts and
- * outgoing-rules.ts.
+ * The sections a mapping is made of (security, deviceInfo, converter, response) completed with the effective
+ * defaults (defaults.ts), for config.ts and outgoing-rules.ts. Behaviour only: defaults come from the schema, a
+ * quirks mode or a fault (config-faults.ts), never from here.
  */
 import type { RestConnectorFile } from '../../schemas';
-import { faultActive } from '../../faults';
-import type { ConnectorQuirks } from './quirks';
+import type { ConnectorDefaults } from './defaults';
 import type {
   Security,
   EntryType,
@@ -14,7 +14,6 @@ import type {
   ResponseConfig,
 } from './config-types';
 
-export const JSON_HEADERS = { 'CONTENT-TYPE': 'application/json' };
 const ENTRY_TYPE_NAMES: Record<string, EntryType> = {
   string: 'string',
   str: 'string',
@@ -28,52 +27,59 @@ const ENTRY_TYPE_NAMES: Record<string, EntryType> = {
   json: 'json',
 };
 
+/** The sections that have a security member, by their schema path. */
+export type SecurityAt =
+  | 'mapping[].security'
+  | 'requestsMapping.attributeRequests[].security'
+  | 'requestsMapping.attributeUpdates[].security'
+  | 'requestsMapping.serverSideRpc[].security';
+
 export function security(
   section: { type?: 'basic' | 'anonymous'; username?: string; password?: string } | undefined,
-  fallback: 'basic' | 'anonymous',
+  defaults: ConnectorDefaults,
+  at: SecurityAt,
 ): Security {
+  // credentials without a type are basic, whatever the section's default type
   const type =
     section?.type ??
     (section && (section.username !== undefined || section.password !== undefined)
       ? 'basic'
-      : fallback);
-  // docs/reference/interfaces.md: basic's username and password default to the placeholders <USERNAME> and <PASSWORD>
-  const placeholders = faultActive('RC-SEC-04:default-credentials')
-    ? { username: '', password: '' }
-    : { username: '<USERNAME>', password: '<PASSWORD>' };
+      : defaults[`${at}.type`]);
   return type === 'anonymous'
     ? { type }
     : {
         type,
-        username: section?.username ?? placeholders.username,
-        password: section?.password ?? placeholders.password,
+        username: section?.username ?? defaults[`${at}.username`],
+        password: section?.password ?? defaults[`${at}.password`],
       };
 }
 
-function deviceInfo(section: Partial<DeviceInfo> | undefined, custom: boolean): DeviceInfo {
-  const jsonName = faultActive('RC-JSON-02:default-name-expression') ? '${name}' : 'Device ${name}';
-  const jsonNameSource = faultActive('RC-JSON-03:default-source-constant') ? 'constant' : 'request';
-  const profile = faultActive('RC-JSON-05:default-profile') ? 'Default' : 'default';
-  // the custom converter's defaults are constant sources and a fixed name (docs/reference/interfaces.md)
+function deviceInfo(
+  section: Partial<DeviceInfo> | undefined,
+  converterType: 'json' | 'custom',
+  defaults: ConnectorDefaults,
+): DeviceInfo {
+  const at = `${converterType}:deviceInfo` as const;
   return {
-    deviceNameExpression: section?.deviceNameExpression ?? (custom ? 'Custom device' : jsonName),
+    deviceNameExpression: section?.deviceNameExpression ?? defaults[`${at}.deviceNameExpression`],
     deviceNameExpressionSource:
-      section?.deviceNameExpressionSource ?? (custom ? 'constant' : jsonNameSource),
+      section?.deviceNameExpressionSource ?? defaults[`${at}.deviceNameExpressionSource`],
     deviceProfileExpression:
-      section?.deviceProfileExpression ??
-      (custom && faultActive('RC-CUST-02:default-profile') ? 'custom' : profile),
+      section?.deviceProfileExpression ?? defaults[`${at}.deviceProfileExpression`],
     deviceProfileExpressionSource:
-      section?.deviceProfileExpressionSource ??
-      (custom || faultActive('RC-JSON-04:default-source-constant') ? 'constant' : 'request'),
+      section?.deviceProfileExpressionSource ?? defaults[`${at}.deviceProfileExpressionSource`],
   };
 }
 
-export function converter(section: Record<string, unknown> | undefined): ConverterConfig {
+export function converter(
+  section: Record<string, unknown> | undefined,
+  defaults: ConnectorDefaults,
+): ConverterConfig {
   const raw = section ?? {};
-  if (raw.type === 'custom' && !faultActive('RC-CONV-02:custom-as-json'))
+  if (raw.type === 'custom')
     return {
       type: 'custom',
-      deviceInfo: deviceInfo(raw.deviceInfo as Partial<DeviceInfo>, true),
+      deviceInfo: deviceInfo(raw.deviceInfo as Partial<DeviceInfo>, 'custom', defaults),
       extension: String(raw.extension),
       section: raw,
     };
@@ -82,73 +88,56 @@ export function converter(section: Record<string, unknown> | undefined): Convert
     type: ENTRY_TYPE_NAMES[String(item.type)] ?? 'string',
     value: item.value as Entry['value'],
   });
-  const convertsNothing =
-    (raw.type === undefined && faultActive('RC-CONV-01:untyped-converts-nothing')) ||
-    (raw.type === 'json' && faultActive('RC-JSON-01:explicit-json-ignored'));
-  const entries = (list: unknown) =>
-    convertsNothing ? [] : ((list ?? []) as Array<Record<string, unknown>>);
+  const entries = (list: unknown) => (list ?? []) as Array<Record<string, unknown>>;
   return {
     type: 'json',
-    deviceInfo: deviceInfo(raw.deviceInfo as Partial<DeviceInfo>, false),
+    deviceInfo: deviceInfo(raw.deviceInfo as Partial<DeviceInfo>, 'json', defaults),
     attributes: entries(raw.attributes).map(entry),
     timeseries: entries(raw.timeseries).map((item) => ({
       ...entry(item),
       tsField: item.tsField as string | undefined,
-      dayfirst: faultActive('RC-ENT-07:dayfirst-ignored')
-        ? false
-        : faultActive('RC-ENT-08:default-dayfirst')
-          ? item.dayfirst !== false
-          : item.dayfirst === true,
-      yearfirst: faultActive('RC-ENT-09:yearfirst-ignored')
-        ? false
-        : faultActive('RC-ENT-10:default-yearfirst')
-          ? item.yearfirst !== false
-          : item.yearfirst === true,
+      dayfirst: (item.dayfirst as boolean | undefined) ?? defaults['json:timeseries[].dayfirst'],
+      yearfirst: (item.yearfirst as boolean | undefined) ?? defaults['json:timeseries[].yearfirst'],
     })),
   };
 }
 
-type ResponseSection = NonNullable<RestConnectorFile['mapping'][number]['response']>;
+export type ResponseSection = NonNullable<RestConnectorFile['mapping'][number]['response']>;
+
+/** A response section that names responseExpected, timeout or responseAttribute may be the remote variant. */
+export function hasRemoteMembers(section: ResponseSection): boolean {
+  return (
+    section.responseExpected !== undefined ||
+    section.timeout !== undefined ||
+    section.responseAttribute !== undefined
+  );
+}
 
 export function response(
   section: ResponseSection | undefined,
-  quirks: ConnectorQuirks,
+  defaults: ConnectorDefaults,
 ): ResponseConfig {
   if (!section) return { kind: 'default' };
-  const remoteMembers =
-    section.responseExpected !== undefined ||
-    section.timeout !== undefined ||
-    section.responseAttribute !== undefined;
-  const expected =
-    section.responseExpected ??
-    (faultActive('RC-RESP-05:default-not-expected') ? false : quirks.responseExpectedDefault);
-  if (remoteMembers && (expected || faultActive('RC-RESP-05:expected-ignored'))) {
-    const attribute = faultActive('RC-RESP-04:default-attribute') ? 'response' : 'result';
-    return {
-      kind: 'remote',
-      responseAttribute: faultActive('RC-RESP-04:attribute-ignored')
-        ? attribute
-        : (section.responseAttribute ?? attribute),
-      timeoutSec: faultActive('RC-RESP-06:timeout-in-ms')
-        ? (section.timeout ?? 120) / 1000
-        : (section.timeout ?? (faultActive('RC-RESP-06:default-timeout-zero') ? 0 : 120)),
-      unsuccessfulResponse: section.unsuccessfulResponse,
-    };
-  }
+  const expected = section.responseExpected ?? defaults['mapping[].response.responseExpected'];
+  if (hasRemoteMembers(section) && expected) return remoteResponse(section, defaults);
   // a response section without the remote members (or with responseExpected false) is the hardcoded variant
-  const defaults = quirks.noHardcodedResponseDefaults
-    ? { success: '', unsuccessful: '' }
-    : {
-        success: faultActive('RC-RESP-02:default-success') ? 'Success' : 'OK',
-        unsuccessful: faultActive('RC-RESP-03:default-unsuccessful') ? 'Failure' : 'Error',
-      };
   return {
     kind: 'hardcoded',
-    successResponse: faultActive('RC-RESP-02:success-body-ignored')
-      ? defaults.success
-      : (section.successResponse ?? defaults.success),
-    unsuccessfulResponse: faultActive('RC-RESP-03:unsuccessful-body-ignored')
-      ? defaults.unsuccessful
-      : (section.unsuccessfulResponse ?? defaults.unsuccessful),
+    successResponse: section.successResponse ?? defaults['mapping[].response.successResponse'],
+    unsuccessfulResponse:
+      section.unsuccessfulResponse ?? defaults['mapping[].response.unsuccessfulResponse'],
+  };
+}
+
+export function remoteResponse(
+  section: ResponseSection,
+  defaults: ConnectorDefaults,
+): ResponseConfig & { kind: 'remote' } {
+  return {
+    kind: 'remote',
+    responseAttribute:
+      section.responseAttribute ?? defaults['mapping[].response.responseAttribute'],
+    timeoutSec: section.timeout ?? defaults['mapping[].response.timeout'],
+    unsuccessfulResponse: section.unsuccessfulResponse,
   };
 }

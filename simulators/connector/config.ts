@@ -1,10 +1,9 @@
 /**
- * Loading rest.json: the checks of checks.ts, then the defaults of docs/reference/interfaces.md applied once, so the rest of the
- * connector reads a complete, typed configuration.
+ * Loading rest.json: the checks of checks.ts, then the effective configuration made once (schema defaults, quirks,
+ * configuration faults: completeConfig), so the rest of the connector reads a complete, typed configuration.
  */
 import { readFileSync } from 'node:fs';
 import type { RestConnectorFile } from '../../schemas';
-import { faultActive } from '../../faults';
 import { checkConnectorConfig } from './checks';
 import { describeJsonSyntaxError } from '../../schemas/validate';
 import { missingGatewayMembers } from '../../lib/gateway-rest';
@@ -12,6 +11,8 @@ import { NO_CONNECTOR_QUIRKS, type ConnectorQuirks } from './quirks';
 import { IotcError } from '../../lib/errors';
 import { converter, response, security } from './config-sections';
 import { attributeUpdateRule, serverSideRpcRule } from './outgoing-rules';
+import { layeredDefaults, type ConnectorDefaults } from './defaults';
+import { activeConfigFaults } from './config-faults';
 import type { EndpointConfig, ConnectorConfig } from './config-types';
 
 /** A rest.json that is not a valid REST connector configuration, each problem named by its JSON path. */
@@ -50,13 +51,22 @@ export function loadConnectorConfig(
   return completeConfig(parsed, path, quirks);
 }
 
-/** Checks a parsed rest.json and applies the defaults. */
+/**
+ * Checks a parsed rest.json and completes it: the ONE place the effective configuration is made, in this order:
+ * the schema's defaults (defaults.ts reads them from schemas/rest-connector.ts), the quirks mode's defaults
+ * (quirks.ts), then the active faults that change configuration (config-faults.ts). Handlers read only the result.
+ */
 export function completeConfig(
   value: unknown,
   source = 'rest.json',
   quirks: ConnectorQuirks = NO_CONNECTOR_QUIRKS,
 ): ConnectorConfig {
-  const problems = checkConnectorConfig(value);
+  const faults = activeConfigFaults();
+  const defaults = layeredDefaults(
+    quirks.defaults,
+    ...faults.flatMap((fault) => (fault.defaults ? [fault.defaults] : [])),
+  );
+  const problems = checkConnectorConfig(value, defaults);
   if (!problems.length && quirks.requiresGatewayMembers)
     problems.push(
       ...missingGatewayMembers(value as Record<string, unknown>).map(
@@ -64,84 +74,54 @@ export function completeConfig(
       ),
     );
   if (problems.length) throw new ConnectorConfigError(source, problems);
-  return applyDefaults(value as RestConnectorFile, quirks);
+  const file = faults.reduce(
+    (read, fault) => (fault.file ? fault.file(read) : read),
+    value as RestConnectorFile,
+  );
+  const config = applyDefaults(file, quirks, defaults);
+  for (const fault of faults) fault.config?.(config, { file, defaults, quirks });
+  return config;
 }
 
-function applyDefaults(file: RestConnectorFile, quirks: ConnectorQuirks): ConnectorConfig {
-  const requests = faultActive('RC-CFG-01:requests-mapping-ignored')
-    ? {}
-    : (file.requestsMapping ?? {});
-  const mappingSecurityDefault = faultActive('RC-SEC-03:default-anonymous')
-    ? 'anonymous'
-    : quirks.mappingSecurityDefault;
+/** rest.json with every member it leaves out taken from `defaults`. */
+function applyDefaults(
+  file: RestConnectorFile,
+  quirks: ConnectorQuirks,
+  defaults: ConnectorDefaults,
+): ConnectorConfig {
+  const requests = file.requestsMapping ?? {};
   const mapping: EndpointConfig[] = file.mapping.map((mapping) => ({
-    endpoint:
-      mapping.endpoint ?? (faultActive('RC-MAP-02:default-endpoint') ? '/test' : '/test_device'),
-    methods: mappingMethods(mapping.HTTPMethods),
-    security: faultActive('RC-MAP-04:security-ignored')
-      ? { type: 'anonymous' }
-      : security(mapping.security, mappingSecurityDefault),
-    converter: converter(mapping.converter as Record<string, unknown> | undefined),
-    response: response(mapping.response, quirks),
+    endpoint: mapping.endpoint ?? defaults['mapping[].endpoint'],
+    methods: [...(mapping.HTTPMethods ?? defaults['mapping[].HTTPMethods'])],
+    security: security(mapping.security, defaults, 'mapping[].security'),
+    converter: converter(mapping.converter as Record<string, unknown> | undefined, defaults),
+    response: response(mapping.response, defaults),
   }));
-  if (faultActive('RC-AUTH-01:first-security-for-all'))
-    for (const endpoint of mapping) endpoint.security = mapping[0]!.security;
+  const at = 'requestsMapping.attributeRequests[]';
   return {
     server: {
-      host: file.server.host ?? (faultActive('RC-SRV-01:default-host') ? '::1' : '127.0.0.1'),
-      port: Number(file.server.port ?? (faultActive('RC-SRV-02:default-port') ? 5050 : 5000)),
-      ssl: file.server.SSL ?? false,
+      host: file.server.host ?? defaults['server.host'],
+      port: Number(file.server.port ?? defaults['server.port']),
+      ssl: file.server.SSL ?? defaults['server.SSL'],
       security: file.server.security,
     },
     mapping,
-    attributeRequests: (
-      requests.attributeRequests ??
-      (faultActive('RC-CFG-01:missing-attribute-requests-defaulted')
-        ? [{} as NonNullable<typeof requests.attributeRequests>[number]]
-        : [])
-    ).map((rule) => ({
-      endpoint:
-        rule.endpoint ??
-        (faultActive('RC-AREQ-01:default-endpoint') ? '/attributes' : '/sharedAttributes'),
-      type: faultActive('RC-AREQ-02:type-ignored')
-        ? 'shared'
-        : (rule.type ?? (faultActive('RC-AREQ-02:default-client') ? 'client' : 'shared')),
-      methods: [
-        ...(rule.HTTPMethods ?? [faultActive('RC-AREQ-03:default-methods') ? 'GET' : 'POST']),
-      ],
-      security: faultActive('RC-AREQ-04:security-ignored')
-        ? { type: 'anonymous' }
-        : security(
-            rule.security,
-            faultActive('RC-AREQ-04:default-anonymous')
-              ? 'anonymous'
-              : quirks.mappingSecurityDefault,
-          ),
-      timeoutSec: rule.timeout ?? 10,
-      deviceNameExpression:
-        rule.deviceNameExpression ??
-        (faultActive('RC-AREQ-06:default-device-expression') ? '${device}' : '${deviceName}'),
+    attributeRequests: (requests.attributeRequests ?? []).map((rule) => ({
+      endpoint: rule.endpoint ?? defaults[`${at}.endpoint`],
+      type: rule.type ?? defaults[`${at}.type`],
+      methods: [...(rule.HTTPMethods ?? defaults[`${at}.HTTPMethods`])],
+      security: security(rule.security, defaults, `${at}.security`),
+      timeoutSec: rule.timeout ?? defaults[`${at}.timeout`],
+      deviceNameExpression: rule.deviceNameExpression ?? defaults[`${at}.deviceNameExpression`],
       attributeNameExpression:
-        rule.attributeNameExpression ??
-        (faultActive('RC-AREQ-07:default-attribute-expression') ? '${attributes}' : '${attribute}'),
+        rule.attributeNameExpression ?? defaults[`${at}.attributeNameExpression`],
     })),
-    attributeUpdates: (
-      requests.attributeUpdates ??
-      (faultActive('RC-AUPD-01:missing-section-defaulted')
-        ? [{} as NonNullable<typeof requests.attributeUpdates>[number]]
-        : [])
-    ).map((rule) => attributeUpdateRule(rule, quirks)),
-    serverSideRpc: (
-      requests.serverSideRpc ??
-      (faultActive('RC-RPC-01:missing-section-defaulted')
-        ? [{} as NonNullable<typeof requests.serverSideRpc>[number]]
-        : [])
-    ).map((rule) => serverSideRpcRule(rule, quirks)),
+    attributeUpdates: (requests.attributeUpdates ?? []).map((rule) =>
+      attributeUpdateRule(rule, quirks, defaults),
+    ),
+    serverSideRpc: (requests.serverSideRpc ?? []).map((rule) =>
+      serverSideRpcRule(rule, quirks, defaults),
+    ),
     quirks,
   };
-}
-
-function mappingMethods(methods: readonly string[] | undefined): string[] {
-  if (!methods) return [faultActive('RC-MAP-03:default-methods') ? 'POST' : 'GET'];
-  return faultActive('RC-MAP-03:first-method-only') ? methods.slice(0, 1) : [...methods];
 }

@@ -5,7 +5,6 @@
  * and any other member reach it. Its convert() gets the request (raw body and merged data) and returns data
  * for the platform; deviceInfo is resolved by the connector unless the converter names the device itself.
  */
-import { faultActive } from '../../faults';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -34,14 +33,26 @@ export class CustomConverterLoadError extends IotcError {
   readonly code = 'IOTC_CUSTOM_CONVERTER';
 }
 
+/** The custom converter's steps (steps.ts); step-faults.ts wraps them. */
+export interface CustomConverterSteps {
+  /** The module name converter.extension names in the folder. */
+  moduleOf(extension: string, folder: string): string;
+  /** What the converter's convert() is given. */
+  requestGiven(request: RequestData): RequestData;
+}
+
+export const CUSTOM_CONVERTER_STEPS: CustomConverterSteps = {
+  moduleOf: (extension) => extension,
+  requestGiven: (request) => request,
+};
+
 export function loadCustomConverter(
   config: Extract<ConverterConfig, { type: 'custom' }>,
   folder: string,
   logger: Logger,
+  steps: CustomConverterSteps = CUSTOM_CONVERTER_STEPS,
 ): UplinkConverter {
-  const extension = faultActive('RC-CUST-03:extension-ignored')
-    ? firstModule(folder)
-    : config.extension;
+  const extension = steps.moduleOf(config.extension, folder);
   const file = ['.ts', '.js']
     .map((suffix) => join(folder, `${extension}${suffix}`))
     .find((path) => existsSync(path));
@@ -53,22 +64,13 @@ export function loadCustomConverter(
   if (typeof Class !== 'function')
     throw new CustomConverterLoadError(`${file} exports no class ${config.extension}`);
   const instance = new Class(
-    structuredClone(sectionGiven(config.section)),
+    structuredClone(config.section),
     logger.child({ converter: config.extension }),
   );
-  const deviceInfo = faultActive('RC-CUST-02:device-info-ignored')
-    ? {
-        ...config.deviceInfo,
-        deviceNameExpression: 'Custom device',
-        deviceNameExpressionSource: 'constant' as const,
-      }
-    : config.deviceInfo;
+  const deviceInfo = config.deviceInfo;
   return {
     async convert(request) {
-      const given = faultActive('RC-CUST-01:raw-body-withheld')
-        ? { ...request, body: Buffer.alloc(0) }
-        : request;
-      const result = await instance.convert(given);
+      const result = await instance.convert(steps.requestGiven(request));
       const device = result.deviceName
         ? { deviceName: result.deviceName, deviceProfile: result.deviceProfile ?? 'default' }
         : deviceOf(deviceInfo, request.data);
@@ -77,21 +79,8 @@ export function loadCustomConverter(
   };
 }
 
-/** What the converter's constructor is given: the whole section (the faults drop parts of it). */
-function sectionGiven(section: Record<string, unknown>): Record<string, unknown> {
-  if (faultActive('RC-CUST-05:only-known-members')) {
-    const { type, extension, extensionConfig, deviceInfo } = section;
-    return { type, extension, extensionConfig, deviceInfo };
-  }
-  if (faultActive('RC-CUST-04:extension-config-dropped')) {
-    const { extensionConfig: _dropped, ...rest } = section;
-    return rest;
-  }
-  return section;
-}
-
 /** The first converter module of the folder by name (the fault that ignores converter.extension). */
-function firstModule(folder: string): string {
+export function firstModule(folder: string): string {
   const first = readdirSync(folder)
     .filter((name) => /\.(ts|js)$/.test(name) && !name.endsWith('.d.ts'))
     .sort()[0];

@@ -1,5 +1,4 @@
 /** deviceInfo: the device name and profile of a request, from its expressions and their sources (request | constant). */
-import { faultActive } from '../../faults';
 import { evaluateText } from '../../lib/expressions';
 import type { DeviceInfo } from './config-types';
 import { ConversionRefusedError } from './converted';
@@ -10,9 +9,7 @@ export function deviceOf(
 ): { deviceName: string; deviceProfile: string } {
   const deviceName = resolve(
     deviceInfo.deviceNameExpression,
-    faultActive('RC-JSON-03:request-name-not-read')
-      ? 'constant'
-      : deviceInfo.deviceNameExpressionSource,
+    deviceInfo.deviceNameExpressionSource,
     data,
   );
   if (!deviceName)
@@ -20,13 +17,8 @@ export function deviceOf(
       `the device name expression ${deviceInfo.deviceNameExpression} finds no value in the request`,
     );
   const deviceProfile =
-    resolve(
-      deviceInfo.deviceProfileExpression,
-      faultActive('RC-JSON-04:request-profile-not-read')
-        ? 'constant'
-        : deviceInfo.deviceProfileExpressionSource,
-      data,
-    ) || 'default';
+    resolve(deviceInfo.deviceProfileExpression, deviceInfo.deviceProfileExpressionSource, data) ||
+    'default';
   return { deviceName, deviceProfile };
 }
 

@@ -4,7 +4,6 @@
  * mapping endpoint answers that 405 itself, in its response variant (docs/reference/interfaces.md: unsuccessfulResponse on every
  * status other than 200), unless a quirks mode keeps the router's own text.
  */
-import { faultActive } from '../../faults';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { withHandshakeTimeout } from '../../lib/tls/handshake';
@@ -16,9 +15,26 @@ type RouteHandler = (request: IncomingMessage, url: URL, response: ServerRespons
 /** How an endpoint answers a method it does not list (its 405 carries the endpoint's unsuccessfulResponse). */
 type MethodRefusal = (response: ServerResponse, headers: Record<string, string>) => void;
 
+type MethodsOfPath = Map<string, RouteHandler>;
+
+/** The route table's steps (steps.ts); step-faults.ts wraps them. */
+export interface RouteSteps {
+  /** The handlers of a request's path, by method. */
+  methodsOf(byPath: ReadonlyMap<string, MethodsOfPath>, path: string): MethodsOfPath | undefined;
+  /** How the endpoint of a path answers a method it does not list (undefined: the router's 405). */
+  refusalOf(refusals: ReadonlyMap<string, MethodRefusal>, path: string): MethodRefusal | undefined;
+}
+
+export const ROUTE_STEPS: RouteSteps = {
+  methodsOf: (byPath, path) => byPath.get(path),
+  refusalOf: (refusals, path) => refusals.get(path),
+};
+
 export class Routes {
-  private readonly byPath = new Map<string, Map<string, RouteHandler>>();
+  private readonly byPath = new Map<string, MethodsOfPath>();
   private readonly refusals = new Map<string, MethodRefusal>();
+
+  constructor(private readonly steps: RouteSteps = ROUTE_STEPS) {}
 
   add(path: string, methods: string[], handler: RouteHandler, refuse?: MethodRefusal): void {
     const methodsOfPath = this.byPath.get(path) ?? new Map<string, RouteHandler>();
@@ -30,11 +46,7 @@ export class Routes {
 
   async dispatch(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://connector');
-    const methods =
-      this.byPath.get(url.pathname) ??
-      (faultActive('RC-MAP-02:unknown-path-served')
-        ? this.byPath.values().next().value
-        : undefined);
+    const methods = this.steps.methodsOf(this.byPath, url.pathname);
     if (!methods) {
       request.resume();
       return send(response, 404, '404: Not Found', 'text/plain; charset=utf-8');
@@ -43,9 +55,7 @@ export class Routes {
     if (!handler) {
       request.resume();
       const allow = { allow: [...methods.keys()].join(', ') };
-      const refuse = faultActive('RC-ERR-01:405-without-unsuccessful')
-        ? undefined
-        : this.refusals.get(url.pathname);
+      const refuse = this.steps.refusalOf(this.refusals, url.pathname);
       if (refuse) return refuse(response, allow);
       return send(response, 405, '405: Method Not Allowed', 'text/plain; charset=utf-8', allow);
     }

@@ -13,26 +13,35 @@ import { MqttGateway, NO_REPLY } from '../gateway/mqtt-gateway';
 import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
 import { loadConnectorConfig } from './config';
 import type { ConnectorConfig } from './config-types';
-import { JsonConverter } from './json-converter';
-import { loadCustomConverter } from './custom-converter';
+import { JSON_CONVERTER_STEPS, JsonConverter } from './json-converter';
+import { withFaults } from './steps';
+import {
+  ATTRIBUTE_REQUEST_FAULTS,
+  ATTRIBUTE_UPDATE_FAULTS,
+  CUSTOM_CONVERTER_FAULTS,
+  ROUTE_FAULTS,
+  AUTHORIZATION_FAULTS,
+  JSON_CONVERTER_FAULTS,
+  MAPPING_ENDPOINT_FAULTS,
+  SERVER_SIDE_RPC_FAULTS,
+} from './step-faults';
+import { AUTHORIZATION_STEPS } from './basic-auth';
+import { CUSTOM_CONVERTER_STEPS, loadCustomConverter } from './custom-converter';
 import { PlatformLink } from './platform-link';
 import { RemoteResponses } from './remote-responses';
-import { mappingHandler } from './mapping-endpoint';
-import { attributeRequestHandler } from './attribute-request-endpoint';
-import { listen, Routes } from './http-server';
+import { MAPPING_ENDPOINT_STEPS, mappingHandler } from './mapping-endpoint';
+import { ATTRIBUTE_REQUEST_STEPS, attributeRequestHandler } from './attribute-request-endpoint';
+import { listen, ROUTE_STEPS, Routes } from './http-server';
 import { answer } from './responses';
 import { OutgoingDispatchers, type NetworkRoutes } from './outgoing-call';
-import { sendAttributeUpdate } from './attribute-updates';
-import { handleServerSideRpc, NOT_HANDLED } from './server-side-rpc';
+import { ATTRIBUTE_UPDATE_STEPS, sendAttributeUpdate } from './attribute-updates';
+import { handleServerSideRpc, NOT_HANDLED, SERVER_SIDE_RPC_STEPS } from './server-side-rpc';
 import { connectorQuirks, type ConnectorQuirksMode } from './quirks';
 
 export { completeConfig, ConnectorConfigError } from './config';
 import { DEFAULT_EXTENSIONS_FOLDER } from './checks';
 export type { ConnectorConfig } from './config-types';
 export { CONNECTOR_QUIRKS_MODES, type ConnectorQuirksMode } from './quirks';
-
-/** Every method the faults that ignore HTTPMethods serve. */
-const EVERY_METHOD = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 
 interface ConnectorOptions {
   /** A parsed, completed configuration, or the path of a rest.json. */
@@ -80,12 +89,14 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
     options.logger ??
     pino({ name: 'rest-connector', level: process.env.IOTC_CONNECTOR_LOG ?? 'silent' });
   const host = options.host ?? config.server.host;
-  const tls =
-    (config.server.ssl || faultActive('RC-SRV-03:ssl-false-ignored')) &&
-    !faultActive('RC-SRV-03:ssl-ignored')
-      ? await tlsMaterial(config, host)
-      : undefined;
+  const tls = config.server.ssl ? await tlsMaterial(config, host) : undefined;
   const remote = new RemoteResponses();
+  // each handler's steps with the active faults wrapped in (steps.ts, step-faults.ts)
+  const rpcSteps = withFaults(SERVER_SIDE_RPC_STEPS, SERVER_SIDE_RPC_FAULTS);
+  const authorization = withFaults(AUTHORIZATION_STEPS, AUTHORIZATION_FAULTS);
+  const mappingSteps = withFaults(MAPPING_ENDPOINT_STEPS, MAPPING_ENDPOINT_FAULTS);
+  const attributeRequestSteps = withFaults(ATTRIBUTE_REQUEST_STEPS, ATTRIBUTE_REQUEST_FAULTS);
+  const updateSteps = withFaults(ATTRIBUTE_UPDATE_STEPS, ATTRIBUTE_UPDATE_FAULTS);
   const dispatchers = new OutgoingDispatchers(options.routes);
   const inFlight = new Set<Promise<unknown>>();
   const track = (work: Promise<unknown>) => {
@@ -99,12 +110,13 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
       // an attribute that answers a waiting request is that request's, not an update to send on
       const update = remote.deliver(received);
       if (
-        !faultActive('RC-GEN-02:updates-not-called') &&
         Object.keys(update.data).length &&
         config.attributeUpdates.length &&
         link?.isConnected(update.device)
       ) {
-        track(sendAttributeUpdate(update, config.attributeUpdates, dispatchers, logger));
+        track(
+          sendAttributeUpdate(update, config.attributeUpdates, dispatchers, logger, updateSteps),
+        );
       }
     });
     gateway.handleRpc(async (request) => {
@@ -115,6 +127,7 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
         dispatchers,
         logger,
         config.quirks,
+        rpcSteps,
       );
       return reply === NOT_HANDLED ? NO_REPLY : reply;
     });
@@ -130,31 +143,32 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
     attach,
     logger,
   );
-  const routes = new Routes();
+  const routes = new Routes(withFaults(ROUTE_STEPS, ROUTE_FAULTS));
   try {
-    const mappings = faultActive('RC-MAP-01:only-first-mapping')
-      ? config.mapping.slice(0, 1)
-      : config.mapping;
-    for (const endpoint of mappings) {
-      const converterOf = faultActive('RC-MAP-05:first-converter-for-all')
-        ? config.mapping[0]!.converter
-        : endpoint.converter;
+    for (const endpoint of config.mapping) {
       const converter =
-        converterOf.type === 'custom'
+        endpoint.converter.type === 'custom'
           ? loadCustomConverter(
-              converterOf,
+              endpoint.converter,
               options.extensionsFolder ?? DEFAULT_EXTENSIONS_FOLDER,
               logger,
+              withFaults(CUSTOM_CONVERTER_STEPS, CUSTOM_CONVERTER_FAULTS),
             )
-          : new JsonConverter(converterOf, config.quirks);
+          : new JsonConverter(
+              endpoint.converter,
+              config.quirks,
+              withFaults(JSON_CONVERTER_STEPS, JSON_CONVERTER_FAULTS),
+            );
       routes.add(
         endpoint.endpoint,
-        faultActive('RC-MAP-03:methods-ignored') ? EVERY_METHOD : endpoint.methods,
-        mappingHandler({ ...endpoint, converter: converterOf }, converter, {
+        endpoint.methods,
+        mappingHandler(endpoint, converter, {
           link,
           remote,
           logger,
           quirks: config.quirks,
+          steps: mappingSteps,
+          authorization,
         }),
         config.quirks.errorPagesOfTheServer
           ? undefined
@@ -164,8 +178,15 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
     for (const attributeRequest of config.attributeRequests) {
       routes.add(
         attributeRequest.endpoint,
-        faultActive('RC-AREQ-03:methods-ignored') ? EVERY_METHOD : attributeRequest.methods,
-        attributeRequestHandler(attributeRequest, link, logger, config.quirks),
+        attributeRequest.methods,
+        attributeRequestHandler(
+          attributeRequest,
+          link,
+          logger,
+          config.quirks,
+          attributeRequestSteps,
+          authorization,
+        ),
       );
     }
   } catch (error) {
@@ -212,9 +233,6 @@ async function tlsMaterial(
   host: string,
 ): Promise<{ cert: string; key: string }> {
   const security = config.server.security;
-  // a generated pair: the configured certificate is of no use without its key, and the other way round
-  if (faultActive('RC-SRV-05:cert-ignored') || faultActive('RC-SRV-06:key-ignored'))
-    return generateSelfSignedCertificate([...new Set([host, 'localhost', '127.0.0.1'])]);
   if (security)
     return { cert: readFileSync(security.cert, 'utf8'), key: readFileSync(security.key, 'utf8') };
   return generateSelfSignedCertificate([...new Set([host, 'localhost', '127.0.0.1'])]);

@@ -4,11 +4,11 @@
  * 415 unsupported media type, 503 platform did not take the data, 408 no remote answer in time, 500 converter
  * failure, 200 otherwise.
  */
-import { faultActive } from '../../faults';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { authorization } from './basic-auth';
+import { AUTHORIZATION_STEPS, authorization, type AuthorizationSteps } from './basic-auth';
 import type { EndpointConfig } from './config-types';
+import type { ConvertedData } from './converted';
 import { ConversionRefusedError, type UplinkConverter } from './converted';
 import { PlatformForwardError, type PlatformLink } from './platform-link';
 import { readRequestData, RequestBodyError, UncaughtBodyError } from './request-data';
@@ -24,7 +24,30 @@ interface EndpointContext {
   remote: RemoteResponses;
   logger: Logger;
   quirks: ConnectorQuirks;
+  /** This handler's steps and the admission check's, with the active faults (index.ts); the plain ones else. */
+  steps?: MappingEndpointSteps;
+  authorization?: AuthorizationSteps;
 }
+
+/** The mapping endpoint's steps (steps.ts); step-faults.ts wraps them. */
+export interface MappingEndpointSteps {
+  /** A refused request: its body is left unread and the refusal answered. */
+  refused(
+    request: IncomingMessage,
+    forwardAnyway: () => Promise<void>,
+    answerRefusal: () => void,
+  ): Promise<void>;
+  /** The converted data to the platform. */
+  forward(link: PlatformLink, converted: ConvertedData): Promise<void>;
+}
+
+export const MAPPING_ENDPOINT_STEPS: MappingEndpointSteps = {
+  refused: async (request, _forwardAnyway, answerRefusal) => {
+    request.resume();
+    answerRefusal();
+  },
+  forward: (link, converted) => link.forward(converted),
+};
 
 export function mappingHandler(
   endpoint: EndpointConfig,
@@ -32,8 +55,10 @@ export function mappingHandler(
   context: EndpointContext,
 ) {
   const { response } = endpoint;
+  const steps = context.steps ?? MAPPING_ENDPOINT_STEPS;
+  const authorizationSteps = context.authorization ?? AUTHORIZATION_STEPS;
   return async (request: IncomingMessage, url: URL, reply: ServerResponse): Promise<void> => {
-    const admission = authorization(endpoint.security, request.headers);
+    const admission = authorization(endpoint.security, request.headers, authorizationSteps);
     if (admission !== 'admitted') {
       const forwardAnyway = async () => {
         const data = await readRequestData(request, url, {
@@ -42,15 +67,13 @@ export function mappingHandler(
         }).catch(() => undefined);
         if (data) await context.link.forward(await converter.convert(data)).catch(() => undefined);
       };
-      if (faultActive('RC-SEC-02:refused-still-converted')) await forwardAnyway();
-      else if (!faultActive('RC-SEC-02:refused-forwarded-later')) request.resume();
-      if (admission === 'malformed' && context.quirks.malformedAuthorizationStatus === 500) {
-        if (context.quirks.errorPagesOfTheServer)
-          send(reply, 500, SERVER_ERROR_PAGE, 'text/plain; charset=utf-8');
-        else answer(reply, 500, response);
-      } else answer(reply, 401, response, WWW_AUTHENTICATE);
-      if (faultActive('RC-SEC-02:refused-forwarded-later')) await forwardAnyway();
-      return;
+      return steps.refused(request, forwardAnyway, () => {
+        if (admission === 'malformed' && context.quirks.malformedAuthorizationStatus === 500) {
+          if (context.quirks.errorPagesOfTheServer)
+            send(reply, 500, SERVER_ERROR_PAGE, 'text/plain; charset=utf-8');
+          else answer(reply, 500, response);
+        } else answer(reply, 401, response, WWW_AUTHENTICATE);
+      });
     }
     let remoteWait: ReturnType<RemoteResponses['expect']> | undefined;
     try {
@@ -63,7 +86,7 @@ export function mappingHandler(
       const converted = await converter.convert(data);
       if (response.kind === 'remote')
         remoteWait = context.remote.expect(converted.deviceName, response.responseAttribute);
-      if (!faultActive('RC-GEN-01:nothing-forwarded')) await context.link.forward(converted);
+      await steps.forward(context.link, converted);
       if (response.kind !== 'remote' || !remoteWait) return answer(reply, 200, response);
       const value = await remoteWait.wait(response.timeoutSec);
       if (value === undefined) return answer(reply, 408, response);

@@ -5,16 +5,14 @@
  * specification's; a quirks mode never becomes the default. As simulators/platform/quirks.ts, differences only:
  * never the real gateway's blocking defects (one global answer queue, a blocked event loop).
  */
+import type { DefaultsChange } from './defaults';
+
 export interface ConnectorQuirks {
-  /** Hardcoded responses without successResponse / unsuccessfulResponse answer an empty body, not OK / Error. */
-  noHardcodedResponseDefaults: boolean;
-  /** The security a mapping or attribute-request endpoint has when rest.json gives none: basic per docs/reference/interfaces.md. */
-  mappingSecurityDefault: 'basic' | 'anonymous';
-  /** The security of an attribute-update rule without a security section (docs/reference/interfaces.md: basic). */
-  attributeUpdateSecurityDefault: 'basic' | 'anonymous';
-  /** Defaults of the outgoing calls (attributeUpdates, serverSideRpc): docs/reference/interfaces.md says false and true. */
-  sslVerifyDefault: boolean;
-  allowRedirectsDefault: boolean;
+  /**
+   * The defaults of rest.json the version has in place of the schema's (schemas/rest-connector.ts), as data:
+   * defaults.ts layers them over the schema's, before the faults'.
+   */
+  defaults: DefaultsChange;
   /** The placeholder that carries the RPC id in requestUrlExpression / valueExpression (docs/reference/interfaces.md: requestId). */
   rpcIdPlaceholder: 'requestId' | 'restId';
   /** Only the first ${...} of each /-separated segment of an RPC requestUrlExpression is filled. */
@@ -35,20 +33,14 @@ export interface ConnectorQuirks {
   errorPagesOfTheServer: boolean;
   /** A body that is not UTF-8 text is refused with 500 before any converter runs. */
   binaryBodiesRefused: boolean;
-  /** responseExpected when a response section does not say (docs/reference/interfaces.md: true). */
-  responseExpectedDefault: boolean;
   /** A remote answer is the text Python's str() gives the value, not JSON. */
   remoteAnswerAsPythonText: boolean;
   /** An attribute-request endpoint answers the platform's whole attribute message, not key to value. */
   attributeAnswerIsPlatformMessage: boolean;
-  /** Which member of an outgoing rule names its method, and the default (docs/reference/interfaces.md: httpMethod; POST / GET). */
+  /** Which member of an outgoing rule names its method (docs/reference/interfaces.md: httpMethod). */
   outgoingMethodMember: 'httpMethod' | 'HTTPMethod';
-  /** The same default method for attribute updates and RPC, when set (3.8.3: GET). */
-  outgoingMethodDefault?: string;
   /** A GET call carries the rendered valueExpression as its body too (python requests sends it). */
   bodyWithGet: boolean;
-  /** Rules without httpHeaders send CONTENT-TYPE application/json (docs/reference/interfaces.md) or no header at all. */
-  defaultJsonContentType: boolean;
   /** tries is honoured (docs/reference/interfaces.md) or every call is attempted once. */
   triesHonoured: boolean;
   /** responseTimeout bounds an RPC call (docs/reference/interfaces.md), or only timeout bounds the one attempt. */
@@ -60,11 +52,7 @@ export interface ConnectorQuirks {
 }
 
 export const NO_CONNECTOR_QUIRKS: ConnectorQuirks = {
-  noHardcodedResponseDefaults: false,
-  mappingSecurityDefault: 'basic',
-  attributeUpdateSecurityDefault: 'basic',
-  sslVerifyDefault: false,
-  allowRedirectsDefault: true,
+  defaults: {},
   rpcIdPlaceholder: 'requestId',
   rpcUrlFirstPlaceholderPerSegment: false,
   requiresGatewayMembers: false,
@@ -73,12 +61,10 @@ export const NO_CONNECTOR_QUIRKS: ConnectorQuirks = {
   malformedAuthorizationStatus: 401,
   errorPagesOfTheServer: false,
   binaryBodiesRefused: false,
-  responseExpectedDefault: true,
   remoteAnswerAsPythonText: false,
   attributeAnswerIsPlatformMessage: false,
   outgoingMethodMember: 'httpMethod',
   bodyWithGet: false,
-  defaultJsonContentType: true,
   triesHonoured: true,
   responseTimeoutHonoured: true,
   rpcReplyWrapped: false,
@@ -100,11 +86,24 @@ export const CONNECTOR_QUIRKS_MODES = {
    * params (§10).
    */
   'tb-gateway-3.8': {
-    noHardcodedResponseDefaults: true,
-    mappingSecurityDefault: 'anonymous',
-    attributeUpdateSecurityDefault: 'anonymous',
-    sslVerifyDefault: true,
-    allowRedirectsDefault: false,
+    defaults: {
+      // hardcoded responses without successResponse / unsuccessfulResponse answer an empty body
+      'mapping[].response.successResponse': '',
+      'mapping[].response.unsuccessfulResponse': '',
+      'mapping[].response.responseExpected': false,
+      'mapping[].security.type': 'anonymous',
+      'requestsMapping.attributeRequests[].security.type': 'anonymous',
+      'requestsMapping.attributeUpdates[].security.type': 'anonymous',
+      'requestsMapping.attributeUpdates[].SSLVerify': true,
+      'requestsMapping.serverSideRpc[].SSLVerify': true,
+      'requestsMapping.attributeUpdates[].allowRedirects': false,
+      'requestsMapping.serverSideRpc[].allowRedirects': false,
+      'requestsMapping.attributeUpdates[].httpMethod': 'GET',
+      'requestsMapping.serverSideRpc[].httpMethod': 'GET',
+      // no default headers
+      'requestsMapping.attributeUpdates[].httpHeaders': {},
+      'requestsMapping.serverSideRpc[].httpHeaders': {},
+    },
     rpcIdPlaceholder: 'restId',
     rpcUrlFirstPlaceholderPerSegment: true,
     requiresGatewayMembers: true,
@@ -113,13 +112,10 @@ export const CONNECTOR_QUIRKS_MODES = {
     malformedAuthorizationStatus: 500,
     errorPagesOfTheServer: true,
     binaryBodiesRefused: true,
-    responseExpectedDefault: false,
     remoteAnswerAsPythonText: true,
     attributeAnswerIsPlatformMessage: true,
     outgoingMethodMember: 'HTTPMethod',
-    outgoingMethodDefault: 'GET',
     bodyWithGet: true,
-    defaultJsonContentType: false,
     triesHonoured: false,
     responseTimeoutHonoured: false,
     rpcReplyWrapped: true,

@@ -5,13 +5,18 @@
  * (docs/reference/rest-connector-facts.md §3). GET requests read only the query. Raw bodies are kept for custom converters.
  */
 import { isUtf8 } from 'node:buffer';
-import { faultActive } from '../../faults';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import type { Logger } from 'pino';
 import type { RequestData } from './converted';
 import { IotcError } from '../../lib/errors';
 import { readBody as readCappedBody } from '../../lib/http-body';
+import { withFaults } from './steps';
+import {
+  REQUEST_DATA_FAULTS,
+  REQUEST_DATA_STEPS,
+  type RequestDataSteps,
+} from './request-data-steps';
 
 /** A request body that cannot be read: malformed JSON (400) or a media type no converter takes (415). */
 export class RequestBodyError extends IotcError {
@@ -57,23 +62,24 @@ export async function readRequestData(
   },
 ): Promise<RequestData> {
   const receivedAt = Date.now();
+  // read from several handlers, so the faults are applied here, per request (cheap: none are on outside the matrix)
+  const steps = withFaults(REQUEST_DATA_STEPS, REQUEST_DATA_FAULTS);
   const query: Record<string, unknown> = {};
-  for (const [name, value] of queryParameters(url))
+  for (const [name, value] of steps.queryParameters(url))
     if (!Object.hasOwn(query, name)) query[name] = value; // a repeated name keeps its first value
   const method = request.method ?? 'GET';
   const contentType = request.headers['content-type'];
   const mediaType = contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
   if (method === 'GET' || method === 'HEAD') {
     request.resume();
-    const data = faultActive('RC-BODY-05:query-ignored-on-get') ? {} : query;
-    return { method, data, body: Buffer.alloc(0), contentType, receivedAt };
+    return { method, data: steps.getData(query), body: Buffer.alloc(0), contentType, receivedAt };
   }
-  if (mediaType === 'multipart/form-data' && faultActive('RC-BODY-01:multipart-refused')) {
+  if (!steps.accepted(mediaType)) {
     request.resume();
-    throw new RequestBodyError(415, 'multipart/form-data is not accepted here');
+    throw new RequestBodyError(415, `${mediaType} is not accepted here`);
   }
   if (mediaType === 'multipart/form-data' || mediaType === 'application/x-www-form-urlencoded') {
-    const fields = await readForm(request, options.logger);
+    const fields = await readForm(request, options.logger, steps);
     return {
       method,
       data: { ...fields, ...query },
@@ -114,19 +120,6 @@ export async function readRequestData(
   );
 }
 
-/** The query's name-value pairs, percent-decoded with + as a space (application/x-www-form-urlencoded). */
-function queryParameters(url: URL): Array<[string, string]> {
-  if (!faultActive('RC-BODY-05:plus-not-space')) return [...url.searchParams];
-  return url.search
-    .slice(1)
-    .split('&')
-    .filter(Boolean)
-    .map((pair) => {
-      const [name = '', value = ''] = pair.split('=');
-      return [decodeURIComponent(name), decodeURIComponent(value)];
-    });
-}
-
 function readBody(request: IncomingMessage): Promise<Buffer> {
   return readCappedBody(request, {
     limit: MAX_BODY_BYTES,
@@ -136,7 +129,11 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
 }
 
 /** Multipart and url-encoded fields as one object; a part with Content-Type application/json is parsed. */
-function readForm(request: IncomingMessage, logger: Logger): Promise<Record<string, unknown>> {
+function readForm(
+  request: IncomingMessage,
+  logger: Logger,
+  steps: RequestDataSteps,
+): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const fields: Record<string, unknown> = {};
     let parser: busboy.Busboy;
@@ -148,8 +145,7 @@ function readForm(request: IncomingMessage, logger: Logger): Promise<Record<stri
       return;
     }
     parser.on('field', (name, value, info) => {
-      if (Object.hasOwn(fields, name)) return;
-      if (faultActive('RC-BODY-02:first-field-only') && Object.keys(fields).length) return;
+      if (!steps.keepsField(fields, name)) return;
       if (info.mimeType === 'application/json') {
         try {
           fields[name] = JSON.parse(value);
@@ -160,21 +156,9 @@ function readForm(request: IncomingMessage, logger: Logger): Promise<Record<stri
       }
       fields[name] = value;
     });
-    parser.on('file', (name, stream, info) => {
-      if (faultActive('RC-BODY-04:file-parts-as-fields')) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          fields[name] = Buffer.concat(chunks).toString('utf8');
-        });
-        return;
-      }
-      logger.info(
-        { field: name, filename: info.filename },
-        'file parts of multipart requests are ignored',
-      );
-      stream.resume();
-    });
+    parser.on('file', (name, stream, info) =>
+      steps.filePart(name, stream, fields, logger, info.filename),
+    );
     parser.on('close', () => resolve(fields));
     parser.on('error', (error: Error) =>
       reject(new RequestBodyError(400, `malformed form body: ${error.message}`)),

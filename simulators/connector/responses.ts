@@ -3,10 +3,11 @@
  * hardcoded, successResponse on 200 and unsuccessfulResponse on any other status; remote, the platform's value
  * on 200 (a JSON document as JSON, anything else as text) and unsuccessfulResponse, when configured, otherwise.
  */
-import { faultActive } from '../../faults';
 import type { ServerResponse } from 'node:http';
 import { textOf } from '../../lib/expressions';
 import type { ResponseConfig } from './config-types';
+import { withFaults } from './steps';
+import { ANSWER_FAULTS, ANSWER_STEPS } from './answer-steps';
 
 export function answer(
   response: ServerResponse,
@@ -14,14 +15,12 @@ export function answer(
   config: ResponseConfig,
   extraHeaders: Record<string, string> = {},
 ): void {
+  // answered from several handlers, so the faults are applied here, per answer (cheap: none are on outside the matrix)
+  const steps = withFaults(ANSWER_STEPS, ANSWER_FAULTS);
   let body = '';
-  if (config.kind === 'hardcoded') {
-    const unsuccessful = faultActive('RC-ERR-01:only-401-unsuccessful')
-      ? status === 401
-      : status !== 200;
-    body = unsuccessful ? config.unsuccessfulResponse : config.successResponse;
-  } else if (config.kind === 'default' && status === 200 && faultActive('RC-RESP-01:default-body'))
-    body = 'OK';
+  if (config.kind === 'hardcoded')
+    body = steps.unsuccessful(status) ? config.unsuccessfulResponse : config.successResponse;
+  else if (config.kind === 'default') body = steps.defaultBody(status);
   else if (config.kind === 'remote' && status !== 200) body = config.unsuccessfulResponse ?? '';
   send(response, status, body, body ? 'text/plain; charset=utf-8' : undefined, extraHeaders);
 }

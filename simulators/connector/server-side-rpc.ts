@@ -9,7 +9,6 @@
  * Built-in methods GET and SET (any case) need no rule: their params carry requestUrlExpression,
  * responseTimeout, httpMethod and valueExpression (docs/reference/interfaces.md), and may carry the other call members.
  */
-import { faultActive } from '../../faults';
 import type { Logger } from 'pino';
 import { STATUS_CODES } from 'node:http';
 import { evaluate, evaluateText, textOf, urlComponent } from '../../lib/expressions';
@@ -34,22 +33,59 @@ const BUILT_IN_REQUIRED = [
   'valueExpression',
 ] as const;
 
+/** The server-side RPC handler's steps (steps.ts); step-faults.ts wraps them. */
+export interface ServerSideRpcSteps {
+  /** Whether the method is a built-in one (get / set, any case). */
+  isBuiltIn(method: string): boolean;
+  /** The members a built-in method's params lack. */
+  builtInMissing(given: Record<string, unknown>): string[];
+  /** The HTTP method a built-in method's params name. */
+  builtInMethod(given: Record<string, unknown>): string;
+  /** The variables of the rule's expressions. */
+  variables(request: GatewayRpcRequest, rule: ServerSideRpcRule): Record<string, unknown>;
+  /** The outgoing call. */
+  call(
+    rule: ServerSideRpcRule,
+    call: { url: string; body: string | undefined },
+    dispatchers: OutgoingDispatchers,
+  ): Promise<CallOutcome>;
+  /** The reply to the platform. */
+  reply(outcome: CallOutcome, quirks: ConnectorQuirks): unknown;
+}
+
+export const SERVER_SIDE_RPC_STEPS: ServerSideRpcSteps = {
+  isBuiltIn: (method) => /^(get|set)$/i.test(method),
+  builtInMissing: (given) =>
+    BUILT_IN_REQUIRED.filter(
+      (member) =>
+        given[member] === undefined && !(member === 'httpMethod' && given.HTTPMethod !== undefined),
+    ),
+  builtInMethod: (given) => String(given.httpMethod ?? given.HTTPMethod ?? 'GET'),
+  variables: (request, rule) => ({
+    deviceName: request.device,
+    methodName: request.method,
+    [rule.idPlaceholder]: request.id,
+    params: request.params,
+  }),
+  call: (rule, { url, body }, dispatchers) =>
+    callOut({ url: absoluteUrl(url), body, config: rule }, dispatchers, rule.responseTimeoutSec),
+  reply: (outcome, quirks) => (quirks.rpcReplyWrapped ? wrappedReplyOf(outcome) : replyOf(outcome)),
+};
+
 export async function handleServerSideRpc(
   request: GatewayRpcRequest,
   rules: ServerSideRpcRule[],
   dispatchers: OutgoingDispatchers,
   logger: Logger,
   quirks: ConnectorQuirks = NO_CONNECTOR_QUIRKS,
+  steps: ServerSideRpcSteps = SERVER_SIDE_RPC_STEPS,
 ): Promise<unknown> {
   if (!quirks.builtInRpcJsonParams && /^(get|set)$/.test(request.method)) {
     // 3.8.3 splits params as the text "requestUrlExpression=...;value=..." and fails on JSON: no call, no reply
     logger.info({ method: request.method }, 'built-in RPC with JSON params: not handled');
     return NOT_HANDLED;
   }
-  const builtIn =
-    /^(get|set)$/i.test(request.method) && !faultActive('RC-RPC-16:built-in-unknown')
-      ? builtInRule(request)
-      : undefined;
+  const builtIn = steps.isBuiltIn(request.method) ? builtInRule(request, steps) : undefined;
   if (builtIn && 'error' in builtIn) return builtIn;
   const rule =
     builtIn ??
@@ -65,20 +101,7 @@ export async function handleServerSideRpc(
     );
     return NOT_HANDLED;
   }
-  if (faultActive('RC-RPC-01:not-called')) return { error: 'not sent' };
-  const variables: Record<string, unknown> = {
-    deviceName: request.device,
-    methodName: request.method,
-    [rule.idPlaceholder]: request.id,
-    params: request.params,
-  };
-  if (faultActive('RC-RPC-05:request-id-missing')) delete variables[rule.idPlaceholder];
-  if (faultActive('RC-RPC-05:method-name-missing')) delete variables.methodName;
-  if (
-    faultActive('RC-RPC-08:nested-params-unsupported') &&
-    /\$\{params\.[^}]*\}/.test(rule.valueExpression)
-  )
-    return { error: 'the value expression finds no value' };
+  const variables = steps.variables(request, rule);
   const url = quirks.rpcUrlFirstPlaceholderPerSegment
     ? firstPlaceholderPerSegment(rule.requestUrlExpression, variables)
     : evaluateText(
@@ -87,11 +110,7 @@ export async function handleServerSideRpc(
         { variables, render: urlComponent, missing: 'keep' },
       );
   const body = renderBody(rule, {}, variables);
-  const outcome = await callOut(
-    { url: absoluteUrl(url ?? ''), body, config: rule },
-    dispatchers,
-    rule.responseTimeoutSec,
-  );
+  const outcome = await steps.call(rule, { url: url ?? '', body }, dispatchers);
   logger.debug(
     {
       device: request.device,
@@ -102,9 +121,7 @@ export async function handleServerSideRpc(
     },
     'server-side RPC call',
   );
-  if (faultActive('RC-RPC-13:reply-empty')) return {};
-  if (faultActive('RC-RPC-13:failure-as-success') && !outcome.ok) return {};
-  return quirks.rpcReplyWrapped ? wrappedReplyOf(outcome) : replyOf(outcome);
+  return steps.reply(outcome, quirks);
 }
 
 /**
@@ -156,7 +173,10 @@ function replyOf(outcome: CallOutcome): unknown {
 }
 
 /** The call a built-in GET or SET describes in its params, or the error that says what is missing. */
-function builtInRule(request: GatewayRpcRequest): ServerSideRpcRule | { error: string } {
+function builtInRule(
+  request: GatewayRpcRequest,
+  steps: ServerSideRpcSteps,
+): ServerSideRpcRule | { error: string } {
   const params = request.params;
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
     return {
@@ -164,18 +184,13 @@ function builtInRule(request: GatewayRpcRequest): ServerSideRpcRule | { error: s
     };
   }
   const given = params as Record<string, unknown>;
-  const missing = BUILT_IN_REQUIRED.filter(
-    (member) =>
-      given[member] === undefined && !(member === 'httpMethod' && given.HTTPMethod !== undefined),
-  );
-  if (missing.length && !faultActive('RC-RPC-17:missing-not-reported'))
+  const missing = steps.builtInMissing(given);
+  if (missing.length)
     return {
       error: `the built-in ${request.method} method needs ${missing.join(', ')} in its params`,
     };
   const call: OutgoingCallConfig = {
-    method: faultActive('RC-RPC-17:http-method-ignored')
-      ? 'GET'
-      : String(given.httpMethod ?? given.HTTPMethod ?? 'GET'),
+    method: steps.builtInMethod(given),
     sslVerify: given.SSLVerify === true,
     headers: isHeaders(given.httpHeaders)
       ? given.httpHeaders

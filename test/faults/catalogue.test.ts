@@ -43,12 +43,17 @@ test('every fault names a testable requirement of the catalogue, once', () => {
   }
 });
 
-test('every declared fault is switched in the reference, and only declared faults are', () => {
+test('every declared fault is switched in the reference (or is an entry of a fault table), and only declared faults are', () => {
   const declared = new Set<string>(FAULT_CATALOGUE.map((fault) => fault.id));
   const used = new Map<string, string>();
   for (const dir of ['simulators', 'src', 'lib']) {
     for (const file of sources(join(ROOT, dir))) {
-      for (const match of readFileSync(file, 'utf8').matchAll(/faultActive\(\s*'([^']+)'/g)) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/faultActive\(\s*'([^']+)'/g)) {
+        used.set(match[1]!, relative(ROOT, file));
+      }
+      // a fault as data: an entry of a table keyed by FaultId (simulators/connector/config-faults.ts, step-faults.ts)
+      for (const match of text.matchAll(/^\s*'([A-Z]+(?:-[A-Z0-9]+)+:[a-z0-9-]+)': /gm)) {
         used.set(match[1]!, relative(ROOT, file));
       }
     }
