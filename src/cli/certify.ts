@@ -25,7 +25,7 @@ import { type OperatorConsole, startOperatorConsole } from '../certify/console/c
 import { mqttVersionName } from '../certify/mqtt-device-checks';
 import { sent } from '../certify/mqtt-packets';
 import type { CertifySession } from '../certify/certify-device';
-import { EXIT } from './run';
+import { EXIT } from '../engine/run';
 import { homedir } from 'node:os';
 import { StallLog } from '../../steps/support/timing';
 import { clientBehaviourVerdicts } from '../certify/client-behaviour-checks';
