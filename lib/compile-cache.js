@@ -54,6 +54,9 @@ function install() {
     return true;
   }
   const original = Module.prototype._compile;
+  // V8 rejects code cached under other flags (a worker's --max-semi-space-size is one): processes started with
+  // different options keep apart entries, rather than each rejecting and rewriting the other's
+  const flags = `${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`;
   /** Scripts compiled without usable cached data: their code is written once they have run a while. */
   const unwritten = new Map();
   let timer;
@@ -84,7 +87,7 @@ function install() {
       return original.call(this, content, filename);
     }
     const key = createHash('sha256')
-      .update(`${FORMAT}\0${process.version}\0${filename}\0`)
+      .update(`${FORMAT}\0${process.version}\0${flags}\0${filename}\0`)
       .update(content)
       .digest('hex')
       .slice(0, 40);
