@@ -14,5 +14,7 @@ if (fromSource) {
   require('../lib/ts-register.js');
   require('../src/cli/main.ts').main();
 } else {
+  // V8's code cache for the modules this process loads (lib/compile-cache.js); the workers of a parallel run preload it
+  require('../lib/compile-cache.js');
   require('../dist/src/cli/main.js').main();
 }

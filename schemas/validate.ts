@@ -1,12 +1,47 @@
-/** ajv validators compiled once per schema; the one way payloads are checked on both sides of the socket. */
-import Ajv, { type ErrorObject } from 'ajv';
+/**
+ * ajv validators compiled once per schema; the one way payloads are checked on both sides of the socket.
+ *
+ * Compiling is the costly part (the target profile's schema alone took 0.56 s, all of them 1.8 s), and every process
+ * of a parallel run compiled the same ones again: about a sixth of a worker's CPU. A validator is therefore kept on
+ * disk as ajv's standalone code, keyed by a hash of the schema and of ajv's version, and later processes load it
+ * instead of compiling: the same generated code, so the same verdicts and errors. The folder is
+ * node_modules/.cache/iotc-validators of the package (IOTC_VALIDATOR_CACHE=<folder> elsewhere, =off none); where it
+ * cannot be written, validators are compiled in memory as before.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv, { _, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import standaloneCode from 'ajv/dist/standalone';
+import { PACKAGE_ROOT } from '../lib/package-root';
 
-// code.optimize off: ajv's second pass over the generated code (merging names, dropping dead branches) took ~40% of
-// the compile time of our schemas (150 -> 90 ms for all of them), and every process of a parallel run compiles its
-// own; the validators it would tidy up run no measurably slower (200,000 telemetry checks: 8-16 ms either way)
-const ajv = new Ajv({ allErrors: true, strict: false, code: { optimize: false } });
-addFormats(ajv);
+const AJV_OPTIONS = {
+  allErrors: true,
+  strict: false,
+  // code.optimize off: ajv's second pass over the generated code (merging names, dropping dead branches) took ~40% of
+  // the compile time of our schemas (150 -> 90 ms for all of them); the validators it would tidy up run no
+  // measurably slower (200,000 telemetry checks: 8-16 ms either way)
+  code: { optimize: false },
+} as const;
+
+let ajvInstance: Ajv | undefined;
+/** The compiler, made on the first validator that is not on disk (most processes never need it). */
+function ajv(): Ajv {
+  if (!ajvInstance) {
+    // source: the standalone code to keep on disk; its formats are ajv-formats' full set, as addFormats gives
+    ajvInstance = new Ajv({
+      ...AJV_OPTIONS,
+      code: {
+        ...AJV_OPTIONS.code,
+        source: true,
+        formats: _`require("ajv-formats/dist/formats").fullFormats`,
+      },
+    });
+    addFormats(ajvInstance);
+  }
+  return ajvInstance;
+}
 
 interface Validation {
   ok: boolean;
@@ -15,13 +50,55 @@ interface Validation {
 }
 
 type Schema = { $id?: string } & object;
-const compiled = new WeakMap<object, ReturnType<typeof ajv.compile>>();
+const compiled = new WeakMap<object, ValidateFunction>();
 
-function compile(schema: Schema) {
+/** Bump when the cached form changes for another reason than the schema or ajv's version. */
+const CACHE_FORMAT = '1';
+
+function cacheDirectory(): string | undefined {
+  const chosen = process.env.IOTC_VALIDATOR_CACHE;
+  if (chosen === 'off') return undefined;
+  return chosen || join(PACKAGE_ROOT, 'node_modules', '.cache', 'iotc-validators');
+}
+
+let cacheSalt: string | undefined;
+function salt(): string {
+  cacheSalt ??= `${CACHE_FORMAT}:${(require('ajv/package.json') as { version: string }).version}:${JSON.stringify(AJV_OPTIONS)}`;
+  return cacheSalt;
+}
+
+function compile(schema: Schema): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = ajv.compile(stripIds(schema) as object);
+    validate = compileOrLoad(stripIds(schema) as object);
     compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/** The validator from the cache on disk, else compiled (and its standalone code put there). */
+function compileOrLoad(schema: object): ValidateFunction {
+  const directory = cacheDirectory();
+  if (!directory) return ajv().compile(schema);
+  const text = JSON.stringify(schema);
+  const file = join(
+    directory,
+    `${createHash('sha256').update(salt()).update('\0').update(text).digest('hex').slice(0, 40)}.js`,
+  );
+  try {
+    return require(file) as ValidateFunction;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error;
+  }
+  const validate = ajv().compile(schema);
+  try {
+    mkdirSync(directory, { recursive: true });
+    // written aside and renamed: the workers of a parallel run may write the same validator at once
+    const aside = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+    writeFileSync(aside, standaloneCode(ajv(), validate));
+    renameSync(aside, file);
+  } catch {
+    // a read-only installation: no cache, the same validator
   }
   return validate;
 }

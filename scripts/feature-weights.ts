@@ -1,12 +1,12 @@
 /**
- * Records how long each feature took, for the slowest-first order of parallel runs (src/cli/feature-order.ts):
+ * Records how long each feature took, for the slowest-first order of parallel runs (src/engine/feature-order.ts):
  *   node -r ts-node/register/transpile-only scripts/feature-weights.ts <reports>/cucumber.json [more.json ...]
  * reads the cucumber.json of full runs on the embedded target (`iotc run --reports <reports>`), sums the step and
  * hook durations per feature, takes the median over the runs given, and writes features/feature-weights.json.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FEATURE_WEIGHTS_FILE } from '../src/cli/feature-order';
+import { FEATURE_WEIGHTS_FILE } from '../src/engine/feature-order';
 
 interface CucumberJsonFeature {
   uri: string;

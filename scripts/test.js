@@ -47,6 +47,13 @@ const result = spawnSync(
     `--test-concurrency=${CONCURRENCY}`,
     '--test-reporter',
     'spec',
+    '--test-reporter-destination',
+    'stdout',
+    // where the time goes: the slowest files, after the results (IOTC_TEST_TIMES=<file> keeps them all as JSON)
+    '--test-reporter',
+    join(__dirname, 'test-times-reporter.js'),
+    '--test-reporter-destination',
+    'stdout',
     ...files,
   ],
   {

@@ -18,7 +18,7 @@ import { onceMoreIfReset } from '../src/target/preflight';
 import { AdminApiError, AdminClient } from '../src/admin-client';
 import { createDeviceDispatcher } from '../simulators/device/http-device';
 import { newRunId, run, setRun } from './support/run';
-import { scenarioFinished, scenarioStarting } from '../src/cli/interruption';
+import { scenarioFinished, scenarioStarting } from '../src/engine/interruption';
 import {
   CleanupJournal,
   cleanupFromJournal,

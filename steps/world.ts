@@ -122,7 +122,7 @@ export class IotcWorld extends World {
   readonly polledRpcIds = new Map<string, number>();
   /** Drivers with their own connection pool (HTTPS), closed by the After hook. */
   readonly ownDrivers: HttpDevice[] = [];
-  /** Counted as a running scenario by the Before hook (src/cli/interruption.ts); the After hook uncounts it. */
+  /** Counted as a running scenario by the Before hook (src/engine/interruption.ts); the After hook uncounts it. */
   countedAsRunning = false;
   /**
    * A socket error is an answer of the target here (steps/hooks.ts): a robustness scenario abuses the target, and a

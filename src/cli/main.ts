@@ -1,6 +1,6 @@
 /** The `iotc` command line. */
 // first: cucumber's match indices without its polyfill, in place before anything loads cucumber
-import './native-match-indices';
+import '../engine/native-match-indices';
 import { randomBytes } from 'node:crypto';
 import { Command, CommanderError, Option } from 'commander';
 import { join } from 'node:path';
@@ -213,8 +213,8 @@ program
     process.env.IOTC_TARGET || 'embedded',
   )
   .action(async (options: { target: string }) => {
-    const { cleanupTarget } = require('./cleanup') as typeof import('./cleanup');
-    process.exitCode = await cleanupTarget(options.target);
+    const { cleanupTarget } = require('../engine/cleanup') as typeof import('../engine/cleanup');
+    process.exitCode = await cleanupTarget(options.target, (line) => console.log(line));
   });
 
 program

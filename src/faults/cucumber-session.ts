@@ -15,8 +15,8 @@ import {
   type IRunConfiguration,
   type ISupportCodeLibrary,
 } from '@cucumber/cucumber/api';
-import { PROJECT_ROOT, stepDefinitions } from '../cli/run';
-import { checkSelection } from '../cli/selection';
+import { PROJECT_ROOT, stepDefinitions } from '../engine/run';
+import { checkSelection } from '../engine/selection';
 
 interface SelectionRun {
   envelopes: messages.Envelope[];

@@ -7,7 +7,7 @@ import { CLIENT_FAULT_CATALOGUE } from '../../faults/client-catalogue';
 import { ROLES, type Requirement } from '../../schemas';
 import { IotcError } from '../../lib/errors';
 import { loadCatalogue } from '../report/conformance';
-import type { MatrixOptions, MatrixResult } from './matrix';
+import type { MatrixOptions, MatrixResult } from './matrix-types';
 
 /** `iotc faults --faults` or `--requirements` selects nothing the kill matrix knows. */
 export class MatrixSelectionError extends IotcError {

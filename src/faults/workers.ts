@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { PROJECT_ROOT } from '../cli/run';
+import { PROJECT_ROOT } from '../engine/run';
 import { summarize, type MatrixOptions, type MatrixResult } from './matrix';
 import { selectFaults, uncoveredRequirements } from './selection';
 

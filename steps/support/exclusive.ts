@@ -1,6 +1,6 @@
 /**
  * Which scenarios may run beside others against one shared target. Against a remote target every worker of a
- * parallel run (src/cli/run.ts) uses the same tenant, so a scenario that changes what the whole tenant or system sees
+ * parallel run (src/engine/run.ts) uses the same tenant, so a scenario that changes what the whole tenant or system sees
  * runs alone: no other starts while it runs, and it starts only when none is running (cucumber's
  * setParallelCanAssign, steps/hooks.ts). On embedded targets each worker has a platform of its own and the rule
  * costs only a little waiting.

@@ -11,7 +11,7 @@ import {
   scenarioFinished,
   scenarioStarting,
   whenNoScenarioRuns,
-} from '../../src/cli/interruption';
+} from '../../src/engine/interruption';
 
 afterEach(() => resetInterruption());
 

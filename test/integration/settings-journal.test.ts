@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPlatform, type RunningPlatform } from '../../simulators/platform';
 import { AdminClient } from '../../src/admin-client';
-import { cleanupTarget, undoEarlierRun } from '../../src/cli/cleanup';
+import { cleanupTarget, undoEarlierRun } from '../../src/engine/cleanup';
 import { CleanupJournal, journalPath, unrestoredSettings } from '../../src/target/journal';
 
 let platform: RunningPlatform;

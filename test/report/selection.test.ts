@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { iotc } from '../support/iotc';
 import { junitXml } from '../../src/report/junit';
-import { bareTagHint } from '../../src/cli/selection';
+import { bareTagHint } from '../../src/engine/selection';
 import type { ConformanceReport } from '../../src/report/conformance';
 
 test('a selection that matches no scenario exits 5, and junit.xml says so', {

@@ -1,12 +1,12 @@
 /**
- * The slowest-first order of a parallel run's features (src/cli/feature-order.ts): it covers exactly the features
+ * The slowest-first order of a parallel run's features (src/engine/feature-order.ts): it covers exactly the features
  * cucumber's default path finds, puts the heavy ones first, and puts features without a recorded weight first
  * (a feature added since the weights were recorded needs none).
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { featureFiles, loadFeatureWeights, slowestFirst } from '../../src/cli/feature-order';
+import { featureFiles, loadFeatureWeights, slowestFirst } from '../../src/engine/feature-order';
 
 const ROOT = join(__dirname, '..', '..');
 

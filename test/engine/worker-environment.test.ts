@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { workerEnvironment } from '../../src/cli/worker-environment';
+import { workerEnvironment } from '../../src/engine/worker-environment';
 import { EMBEDDED_CERTIFICATES_VARIABLE } from '../../src/target/embedded-certificates';
 
 test('the workers get a 32 MB semi-space after the options already given', async () => {

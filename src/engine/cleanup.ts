@@ -1,6 +1,6 @@
 /**
- * `iotc cleanup`: deletes what an interrupted run left on a target, as its cleanup journal records it, and nothing
- * else. Also what `iotc run` does itself on Ctrl-C.
+ * Deletes what an interrupted run left on a target, as its cleanup journal records it, and nothing else: the
+ * `iotc cleanup` command, and what an interrupted run (src/engine/run.ts) does itself.
  */
 import { AdminClient } from '../admin-client';
 import { loadProfile, openTarget } from '../target';
@@ -17,7 +17,7 @@ import {
 
 export async function cleanupTarget(
   targetName: string,
-  log: (line: string) => void = console.log,
+  log: (line: string) => void,
 ): Promise<number> {
   const profile = loadProfile(targetName);
   const path = journalPath(profile.name);
@@ -81,7 +81,7 @@ export async function cleanupTarget(
  */
 export async function undoEarlierRun(
   targetName: string,
-  log: (line: string) => void = console.error,
+  log: (line: string) => void,
 ): Promise<string | undefined> {
   const profile = loadProfile(targetName);
   if (profile.embedded) return undefined; // every run starts its own reference

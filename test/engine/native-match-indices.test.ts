@@ -1,5 +1,5 @@
 /**
- * Cucumber's match indices from the RegExp `d` flag (src/cli/native-match-indices.ts) give what its polyfill gives,
+ * Cucumber's match indices from the RegExp `d` flag (src/engine/native-match-indices.ts) give what its polyfill gives,
  * and a process that loads the module first has cucumber use them.
  */
 import assert from 'node:assert/strict';
@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { CucumberExpression, ParameterTypeRegistry } from '@cucumber/cucumber-expressions';
-import { execWithIndices, polyfillFile } from '../../src/cli/native-match-indices';
-import { workerEnvironment } from '../../src/cli/worker-environment';
+import { execWithIndices, polyfillFile } from '../../src/engine/native-match-indices';
+import { workerEnvironment } from '../../src/engine/worker-environment';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -53,11 +53,11 @@ test('the match and its indices are those of the polyfill', () => {
 
 test('a process that loads the module first matches steps through it, with the arguments where they stand', () => {
   const script = `
-    const { execWithIndices } = require('./src/cli/native-match-indices');
+    const { execWithIndices } = require('./src/engine/native-match-indices');
     const { CucumberExpression, ParameterTypeRegistry } = require('@cucumber/cucumber-expressions');
     const expression = new CucumberExpression('the device {string} sends {int}', new ParameterTypeRegistry());
     const [name, count] = expression.match('the device "calm" sends 12');
-    const polyfill = require(require('./src/cli/native-match-indices').polyfillFile());
+    const polyfill = require(require('./src/engine/native-match-indices').polyfillFile());
     console.log(JSON.stringify({ same: polyfill === execWithIndices, name: name.getValue(), count: count.getValue(), start: count.group.start }));
   `;
   const output = execFileSync(
@@ -72,6 +72,6 @@ test('compiled, a parallel run preloads the module in its workers after the opti
   const env = await workerEnvironment(false, { NODE_OPTIONS: '--enable-source-maps' }, true);
   assert.match(
     env.NODE_OPTIONS ?? '',
-    /^--enable-source-maps --max-semi-space-size=32 --require ".*native-match-indices\.js"$/,
+    /^--enable-source-maps --max-semi-space-size=32 --require ".*lib\/compile-cache\.js" --require ".*native-match-indices\.js"$/,
   );
 });

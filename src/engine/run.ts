@@ -1,0 +1,571 @@
+/**
+ * The conformance engine: runs the suite against a target through cucumber's API (workers, the twin's seed, the
+ * inventory), writes the reports and decides the exit code. No command-line code: what a user reads comes out
+ * through `RunEvents`, and signals are the caller's (`iotc run`, src/cli/run.ts, installs them and calls
+ * `interrupt`/`abandon`). The kill matrix (src/faults/) loads the same step definitions (`stepDefinitions`).
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type * as messages from '@cucumber/messages';
+import { loadConfiguration, loadSupport, runCucumber } from '@cucumber/cucumber/api';
+import { loadProfile, openTarget } from '../target';
+import type { TargetProfile } from '../../schemas';
+import { checkTarget, TargetUnreachableError } from '../target/preflight';
+import { isStopRequested, requestStop, whenNoScenarioRuns } from './interruption';
+import { Redactor } from '../report/redact';
+import {
+  scenarioInventory,
+  scenarioResults,
+  harnessFacts,
+  requirementVerdicts,
+  type PlannedScenario,
+} from '../report/verdicts';
+import {
+  buildConformanceReport,
+  loadCatalogue,
+  type ConformanceReport,
+} from '../report/conformance';
+import { cleanupTarget, undoEarlierRun } from './cleanup';
+import {
+  creationsSettled,
+  journalPath,
+  refuseNewEntities,
+  stopMarkerPath,
+} from '../target/journal';
+import { takeRunLock } from '../target/run-lock';
+import { scrubLocalPaths, writeConformanceFiles } from '../report/write';
+import { provenance } from '../report/provenance';
+import { COMPILED, PACKAGE_ROOT } from '../../lib/package-root';
+import { selectionErrorJunit } from '../report/junit';
+import { checkSelection, EMPTY_SELECTION_EXIT, SelectionError } from './selection';
+import { EXIT, reportExitCode, undecidedRequirements } from '../report/exit-code';
+import { dryRunInventory } from './inventory';
+import { IotcError } from '../../lib/errors';
+import { featureFiles, loadFeatureWeights, slowestFirst } from './feature-order';
+import { runTwinSeed, TWIN_SEED_VARIABLE } from '../target/twin-asynchrony';
+import {
+  defaultsNotExercised,
+  effectiveRestConfig,
+  routedDestinations,
+  withUnexercisedDefaults,
+} from '../target/effective-rest';
+import { workerEnvironment } from './worker-environment';
+
+export const PROJECT_ROOT = PACKAGE_ROOT;
+
+/** How long an interrupted run waits for the running scenario to finish before cleaning up anyway (its hooks' own limit). */
+const STOP_WAIT_MS = 60_000;
+
+export interface RunOptions {
+  target: string;
+  reportsDir: string;
+  tags?: string;
+  /** Feature files or folders; all features when empty. */
+  paths?: string[];
+  /** A cucumber formatter for the console (its name), instead of the caller's own progress through `onMessage`. */
+  progress?: string;
+  /**
+   * Worker processes running scenarios at once (cucumber's parallel); 1 = in this process. 'auto' (the default):
+   * several (workerCount); on an embedded target every worker starts its own reference, on a remote one they share
+   * its tenant and a scenario that changes what all of it sees runs alone (steps/support/exclusive.ts).
+   */
+  parallel?: number | 'auto';
+}
+
+/** What the engine tells its caller while it runs. */
+export interface RunEvents {
+  /** A line for the user (the twin's seed). */
+  info(line: string): void;
+  /** A line about a problem or the interruption (the caller's stderr). */
+  warn(line: string): void;
+  /** Every cucumber message as it comes (a progress display). */
+  onMessage?(envelope: messages.Envelope): void;
+}
+
+/** The end of a run: its exit code and, when it got that far, its report and scenario counts. */
+export interface RunOutcome {
+  exitCode: number;
+  reportsDir: string;
+  report?: ConformanceReport;
+  /** The redactor the report was written with (the caller prints its summary through it). */
+  redactor?: Redactor;
+  /** Why nothing was tested: the target could not be reached or the selection was empty or malformed. */
+  couldNotTest?: string;
+  selectionError?: string;
+  scenarios?: { passed: number; failed: number; inconclusive: number };
+  /** INCOMPLETE (exit 6): the requirements the run selected that stayed NOT TESTED by no choice of the user. */
+  undecided?: string[];
+}
+
+/** Options of `iotc run` that do not fit together or the target (exit 2). */
+export class RunOptionsError extends IotcError {
+  readonly code = 'IOTC_RUN_OPTIONS';
+}
+
+export { EXIT };
+
+/**
+ * The exit code of a run that tested: the report's (src/report/exit-code.ts: 0 CONFORMANT or PASS WITH WARNINGS,
+ * 1 NOT CONFORMANT, 3 nothing decided, 4 INCONCLUSIVE, 6 INCOMPLETE by no choice of the user), except that cucumber
+ * failing where no requirement's verdict shows it (a hook, a scenario without a catalogued id) is a failure: 1.
+ * An INCONCLUSIVE scenario is not a failure of the target, so never 1; it is not a proof either, so never 0.
+ */
+export function exitCode(outcome: {
+  success: boolean;
+  /** The report's exit code (reportExitCode). */
+  reportCode: number;
+  /** Failed scenarios that carry no catalogued requirement id (no verdict shows them). */
+  untracedFailures: number;
+  /** Requirements that FAIL, of any level (a SHOULD's FAIL explains cucumber's failure). */
+  failedRequirements: number;
+  inconclusiveScenarios: number;
+}): number {
+  if (outcome.reportCode === EXIT.notConformant || outcome.untracedFailures > 0)
+    return EXIT.notConformant;
+  if (!outcome.success && outcome.failedRequirements === 0 && outcome.inconclusiveScenarios === 0)
+    return EXIT.notConformant;
+  return outcome.reportCode;
+}
+
+/** The profile of a run, checked against its options before anything starts (throws on a bad profile or options). */
+export function checkRunOptions(options: RunOptions): TargetProfile {
+  const profile = loadProfile(options.target);
+  // workers clean up by run id: with one id given to all of them, the first to finish would delete the others'
+  if (
+    process.env.IOTC_RUN_ID !== undefined &&
+    typeof options.parallel === 'number' &&
+    options.parallel > 1
+  )
+    throw new RunOptionsError(
+      'IOTC_RUN_ID names one run: it cannot be shared by --parallel workers, which clean up by run id',
+    );
+  return profile;
+}
+
+/**
+ * One conformance run. `start` runs it; `interrupt` (a first Ctrl-C) stops it between scenarios, cleans up what it
+ * created and writes what ran as an INCOMPLETE report; `abandon` (a second one) writes that report without cleaning up.
+ */
+export class ConformanceRun {
+  private partialReport: ((reason: string) => void) | undefined;
+  /** Set once cucumber runs: resolves when it has ended (every worker's running scenario finished). */
+  private cucumberEnded: Promise<'idle'> | undefined;
+
+  constructor(
+    private readonly options: RunOptions,
+    private readonly events: RunEvents,
+  ) {}
+
+  /**
+   * No new scenario and no new entity; the running scenario finishes (with its own cleanup) and creations in flight
+   * are answered; then what the run created is deleted (its journal says what) and what ran so far is written as an
+   * interrupted report. Resolves when that is done; the caller exits.
+   */
+  async interrupt(signal: NodeJS.Signals): Promise<void> {
+    const { options, events } = this;
+    requestStop();
+    refuseNewEntities(signal);
+    // the workers of a parallel run stop too, though only this process may have been signalled
+    writeFileSync(this.stopMarker(), `${signal}\n`);
+    events.warn(
+      `\niotc run: ${signal}: stopping; the running scenario finishes first (${signal} again: exit now)`,
+    );
+    // this process's scenarios, then the workers' (cucumber ends once theirs have finished, the rest skipped)
+    const waited = await Promise.race([
+      whenNoScenarioRuns(STOP_WAIT_MS).then(async (own) =>
+        own === 'idle' ? ((await this.cucumberEnded) ?? 'idle') : own,
+      ),
+      new Promise<'timed out'>((done) => setTimeout(() => done('timed out'), STOP_WAIT_MS).unref()),
+    ]);
+    if (waited === 'timed out')
+      events.warn(
+        `iotc run: a scenario still runs after ${STOP_WAIT_MS / 1000} s; cleaning up anyway`,
+      );
+    events.warn('iotc run: cleaning up what this run created');
+    try {
+      await creationsSettled();
+      const code = await cleanupTarget(options.target, (line) => events.warn(line));
+      if (code !== 0)
+        events.warn(
+          `iotc run: the cleanup is not complete; run iotc cleanup --target ${options.target}`,
+        );
+    } catch (error) {
+      events.warn(
+        `iotc run: cleanup failed: ${(error as Error).message}; run iotc cleanup --target ${options.target}`,
+      );
+    } finally {
+      rmSync(this.stopMarker(), { force: true });
+      this.finishInterrupted(`interrupted by ${signal}`);
+    }
+  }
+
+  /** The stop marker beside this run's journal (src/target/journal.ts: the workers read it). */
+  private stopMarker(): string {
+    return stopMarkerPath(journalPath(loadProfile(this.options.target).name));
+  }
+
+  /** A second signal: the report of what ran, no cleanup; the journal is left for `iotc cleanup` (issue 26 item 4). */
+  abandon(signal: NodeJS.Signals): void {
+    const journal = journalPath(loadProfile(this.options.target).name);
+    this.events.warn(
+      `\niotc run: ${signal} again: exiting now without cleaning up; what this run created or changed is in ${journal}: run iotc cleanup --target ${this.options.target}`,
+    );
+    this.finishInterrupted(`interrupted by a second ${signal}: not cleaned up`);
+  }
+
+  private finishInterrupted(reason: string): void {
+    try {
+      this.partialReport?.(reason);
+    } catch (error) {
+      this.events.warn(`iotc run: the partial report failed: ${(error as Error).message}`);
+    }
+    removeUnfinishedCucumberFiles(resolve(this.options.reportsDir));
+  }
+
+  /**
+   * Runs the suite and writes the reports; the exit code is 0 only when nothing failed. Once `interrupt` was called
+   * this never resolves: the interruption ends the run (its cleanup, the partial report) and the caller exits.
+   */
+  async start(): Promise<RunOutcome> {
+    const { options, events } = this;
+    const reportsDir = resolve(options.reportsDir);
+    mkdirSync(reportsDir, { recursive: true });
+    const profile = checkRunOptions(options); // fails fast on a bad profile, before cucumber starts
+    // one run at a time against a remote target, and it starts by undoing what an earlier (killed) run left
+    if (!profile.embedded) takeRunLock(journalPath(profile.name), profile.name);
+    const unreachable = profile.embedded
+      ? undefined
+      : ((await preflight(options.target)) ??
+        (await undoEarlierRun(options.target, (line) => events.warn(line))));
+    // the embedded reference's asynchrony (src/target/twin-asynchrony.ts): one seed per run, printed, recorded in
+    // conformance.json, and handed to the workers (each derives its own) through the environment
+    const twinSeed = runTwinSeed(profile);
+    if (twinSeed !== undefined) {
+      process.env[TWIN_SEED_VARIABLE] = String(twinSeed);
+      events.info(
+        `iotc run: the embedded reference is asynchronous, seed ${twinSeed} (replay: ${TWIN_SEED_VARIABLE}=${twinSeed})`,
+      );
+    }
+    const redactor = new Redactor();
+    // The profile's passwords are blanked by value where they stand whole, when they are strong enough to be told
+    // from prose (redact.ts looksLikeSecret): the demo users' "tenant" / "customer" blanked by value broke every
+    // /api/tenant/... path of the report. Password fields and Authorization headers are blanked by name anyway.
+    for (const credentials of profile.embedded
+      ? []
+      : [profile.platform.tenantAdmin, profile.platform.customerUser, profile.platform.sysAdmin]) {
+      if (credentials) redactor.addSecret(credentials.password);
+    }
+
+    if (unreachable) {
+      // nothing was tested: the report says so for every requirement, with the cause, and the exit code is its own
+      const now = new Date();
+      const report = buildConformanceReport({
+        version: iotcVersion(),
+        target: targetFacts(profile),
+        startedAt: now,
+        finishedAt: now,
+        tagExpression: options.tags ?? '',
+        scenarios: [],
+        requirements: requirementVerdicts(loadCatalogue(), [], {
+          capabilities: new Set(profile.capabilities ?? []),
+          deviations: new Set(Object.keys(profile.deviations ?? {})),
+        }),
+        redactor,
+        couldNotTest: unreachable,
+        provenance: provenance({
+          version: iotcVersion(),
+          tags: options.tags ?? '',
+          paths: options.paths ?? [],
+        }),
+      });
+      writeConformanceFiles(report, reportsDir, redactor);
+      return {
+        exitCode: EXIT.couldNotTest,
+        reportsDir,
+        report,
+        redactor,
+        couldNotTest: unreachable,
+      };
+    }
+
+    const { default: cucumberProfile } = require(join(PROJECT_ROOT, 'cucumber.js')) as {
+      default: Record<string, unknown>;
+    };
+    const reportFiles = { html: 'cucumber.html', json: 'cucumber.json' };
+    const { runConfiguration } = await loadConfiguration(
+      {
+        file: false,
+        provided: {
+          ...cucumberProfile,
+          requireModule: [], // set below once the number of workers is known
+          require: stepDefinitions(cucumberProfile),
+          paths: options.paths?.length
+            ? options.paths.map((path) => resolve(path))
+            : (cucumberProfile.paths as string[]),
+          tags: options.tags ?? '',
+          // the progress lines are the caller's (onMessage); cucumber's summary closes the run with its failures
+          format: [
+            options.progress ?? 'summary',
+            ...Object.entries(reportFiles).map(
+              ([format, file]) => `${format}:${join(reportsDir, file)}`,
+            ),
+          ],
+        },
+      },
+      { cwd: PROJECT_ROOT },
+    );
+
+    // A malformed or empty selection stops here: nothing is started, and junit.xml says the run tested nothing
+    let planned: number;
+    try {
+      planned = await checkSelection(runConfiguration.sources, PROJECT_ROOT);
+    } catch (error) {
+      if (!(error instanceof SelectionError)) throw error;
+      writeFileSync(join(reportsDir, 'junit.xml'), selectionErrorJunit(error.message));
+      return { exitCode: EMPTY_SELECTION_EXIT, reportsDir, selectionError: error.message };
+    }
+
+    const workers = workerCount(options.parallel, planned);
+    runConfiguration.runtime.parallel = workers > 1 ? workers : 0;
+    // workers take scenarios in feature order: the slow features first, so that none starts when the others are done
+    if (workers > 1 && !options.paths?.length)
+      runConfiguration.sources.paths = slowestFirst(
+        featureFiles(PROJECT_ROOT),
+        loadFeatureWeights(PROJECT_ROOT),
+      );
+    // this process already runs TypeScript (lib/ts-register.js); worker processes of a parallel run need it loaded.
+    // Compiled (an installed package), the steps are JavaScript in dist/ and need no hook.
+    runConfiguration.support.requireModules =
+      !COMPILED && workers > 1 ? (cucumberProfile.requireModule as string[]) : [];
+    // the workers find every source transpiled (lib/ts-register.js): none loads TypeScript for an edited file
+    if (!COMPILED && workers > 1)
+      (
+        require(join(PACKAGE_ROOT, 'lib', 'ts-register.js')) as { cacheMissing(): number }
+      ).cacheMissing();
+
+    // Loaded once here, the support code serves the inventory's dry run and the run (a second load in this process
+    // would register nothing); parallel workers load their own from its coordinates, which name the hook for them.
+    // A run restricted to some paths takes the inventory from all of them, to see what it left out.
+    // the steps' module code reads the target too (steps/hooks.ts: a remote target's scenarios that run alone)
+    process.env.IOTC_TARGET = options.target;
+    const support = await loadSupport(runConfiguration, { cwd: PROJECT_ROOT });
+    const inventory: PlannedScenario[] | undefined = options.paths?.length
+      ? await dryRunInventory(
+          runConfiguration,
+          cucumberProfile.paths as string[],
+          support,
+          PROJECT_ROOT,
+        )
+      : undefined;
+
+    const envelopes: messages.Envelope[] = [];
+    const startedAt = new Date();
+    const requirementsOf = (scenarios: ReturnType<typeof scenarioResults>) => {
+      const capabilities = new Set<string>(profile.capabilities ?? []);
+      const deviations = new Set(Object.keys(profile.deviations ?? {}));
+      const catalogue = loadCatalogue();
+      // a PASS that rests on a default the target's configuration never left to it is NOT TESTED (effective-rest.ts)
+      return withUnexercisedDefaults(
+        requirementVerdicts(catalogue, scenarios, {
+          capabilities,
+          deviations,
+          inventory: inventory ?? scenarioInventory(envelopes),
+        }),
+        capabilities.has('rest-connector')
+          ? defaultsNotExercised(
+              catalogue,
+              effectiveRestConfig(profile),
+              deviations,
+              routedDestinations(profile),
+            )
+          : new Map(),
+      );
+    };
+    const reportOf = (finishedAt: Date, interrupted?: string): ConformanceReport => {
+      const scenarios = scenarioResults(envelopes);
+      return buildConformanceReport({
+        version: iotcVersion(),
+        target: targetFacts(profile),
+        startedAt,
+        finishedAt,
+        tagExpression: options.tags ?? '',
+        scenarios,
+        requirements: requirementsOf(scenarios),
+        redactor,
+        harness: harnessFacts(envelopes),
+        provenance: provenance({
+          version: iotcVersion(),
+          tags: options.tags ?? '',
+          paths: options.paths ?? [],
+        }),
+        twin:
+          twinSeed === undefined
+            ? undefined
+            : { asynchronous: true, seed: twinSeed, workers: workers > 1 ? workers : 1 },
+        interrupted,
+      });
+    };
+    // an interruption: what ran so far, marked interrupted (its verdict INCOMPLETE at best)
+    this.partialReport = (reason) => {
+      const report = reportOf(new Date(), reason);
+      writeConformanceFiles(report, reportsDir, redactor);
+      events.warn(
+        `iotc run: ${reason}; the report of what ran (${Object.values(report.run.scenarios).reduce((a, b) => a + b, 0)} scenarios, verdict ${report.verdict}): ${reportsDir}/conformance.json`,
+      );
+    };
+    // a marker an earlier interrupted run left behind would stop this one's workers at once
+    rmSync(this.stopMarker(), { force: true });
+    const cucumberRun = runCucumber(
+      { ...runConfiguration, support },
+      {
+        cwd: PROJECT_ROOT,
+        // cucumber forks the workers with this environment (worker-environment.ts says what it adds)
+        env: workers > 1 ? await workerEnvironment(profile.embedded === true) : process.env,
+      },
+      (envelope) => {
+        envelopes.push(envelope);
+        events.onMessage?.(envelope);
+      },
+    );
+    this.cucumberEnded = cucumberRun.then(
+      () => 'idle' as const,
+      () => 'idle' as const,
+    );
+    const { success } = await cucumberRun;
+    // interrupted: `interrupt` owns the end of the run (its cleanup, the partial report); this never resolves then
+    if (isStopRequested()) await new Promise<never>(() => {});
+    const finishedAt = new Date();
+
+    this.partialReport = undefined;
+    for (const file of Object.values(reportFiles)) redactFile(join(reportsDir, file), redactor);
+    const report = reportOf(finishedAt);
+    const scenarios = scenarioResults(envelopes);
+    writeConformanceFiles(report, reportsDir, redactor);
+
+    const counts = {
+      passed: scenarios.filter((scenario) => scenario.status === 'PASSED').length,
+      failed: scenarios.filter(
+        (scenario) => !['PASSED', 'SKIPPED', 'INCONCLUSIVE'].includes(scenario.status),
+      ).length,
+      inconclusive: scenarios.filter((scenario) => scenario.status === 'INCONCLUSIVE').length,
+    };
+    const ids = new Set(
+      report.requirements.flatMap((requirement) => [
+        `@${requirement.id}`,
+        `@deviation-${requirement.id}`,
+      ]),
+    );
+    const untracedFailures = scenarios.filter(
+      (scenario) =>
+        !['PASSED', 'SKIPPED', 'INCONCLUSIVE'].includes(scenario.status) &&
+        !scenario.tags.some((tag) => ids.has(tag)),
+    ).length;
+    const code = exitCode({
+      success,
+      reportCode: reportExitCode(report, 'selection'),
+      untracedFailures,
+      failedRequirements: report.requirements.filter(
+        (requirement) => requirement.verdict === 'FAIL',
+      ).length,
+      inconclusiveScenarios: counts.inconclusive,
+    });
+    return {
+      exitCode: code,
+      reportsDir,
+      report,
+      redactor,
+      scenarios: counts,
+      undecided:
+        code === EXIT.incomplete
+          ? undecidedRequirements(report.requirements, 'selection').map(
+              (requirement) => requirement.id,
+            )
+          : undefined,
+    };
+  }
+}
+
+function iotcVersion(): string {
+  return (require(join(PROJECT_ROOT, 'package.json')) as { version: string }).version;
+}
+
+function targetFacts(profile: TargetProfile): ConformanceReport['target'] {
+  return {
+    name: profile.name,
+    httpUrl: profile.embedded ? 'embedded' : (profile.platform.http ?? ''),
+    adminUrl: profile.embedded
+      ? 'embedded'
+      : (profile.platform.adminUrl ?? profile.platform.http ?? ''),
+    capabilities: [...(profile.capabilities ?? [])],
+  };
+}
+
+/** The target check of a remote target (src/target/preflight.ts): undefined when it can be tested, else why not. */
+async function preflight(targetName: string): Promise<string | undefined> {
+  const target = await openTarget(targetName);
+  try {
+    await checkTarget(target);
+    return undefined;
+  } catch (error) {
+    if (error instanceof TargetUnreachableError) return error.message;
+    throw error;
+  } finally {
+    await target.close();
+  }
+}
+
+/**
+ * cucumber's own report files of an interrupted run: its JSON formatter writes only at the end (a Ctrl-C left a
+ * 0-byte cucumber.json), its HTML page ends with the run. An empty or unfinished one is removed rather than left as
+ * if it were a report; conformance.json says what ran.
+ */
+function removeUnfinishedCucumberFiles(reportsDir: string): void {
+  for (const [file, end] of [
+    ['cucumber.json', /\]\s*$/],
+    ['cucumber.html', /<\/html>\s*$/],
+  ] as const) {
+    const path = join(reportsDir, file);
+    if (!existsSync(path)) continue;
+    const text = readFileSync(path, 'utf8');
+    if (!end.test(text)) rmSync(path, { force: true });
+  }
+}
+
+function redactFile(path: string, redactor: Redactor): void {
+  if (!existsSync(path)) return;
+  const text = readFileSync(path, 'utf8');
+  const redacted = scrubLocalPaths(redactor.redact(text));
+  if (redacted !== text) writeFileSync(path, redacted);
+}
+
+/** Workers of an 'auto' run at most, and the scenarios that make one worker worth its start (a reference of its own). */
+const AUTO_WORKERS = 7;
+const SCENARIOS_PER_AUTO_WORKER = 25;
+
+/**
+ * The worker processes of a run. 'auto': one per 25 planned scenarios, at most seven, and one with IOTC_RUN_ID,
+ * which names a single run. On an embedded target (each worker with a reference of its own) the whole suite, mostly
+ * waiting on tokens, claims and windows, went from 47 s in one process to 20 s in four on two cores; slowest
+ * features first, six took 13.7 s where four took 16.5 s on a quiet machine; once the waits were shorter, seven took
+ * 9.7 s where six took 10.1 s and five 10.8 s, compiled, alternating on a quiet machine; each more costs about 0.8 s
+ * of CPU for its own start and reference, which two cores do not have to spare beyond that. On a remote target the
+ * workers share one tenant: steps/support/exclusive.ts lets a scenario that changes what the whole tenant sees run
+ * alone; the others overlap, and the run is bound by the network's round trips, not by the CPU (the platform
+ * features through a proxy adding 50 ms each way: 401 s in one worker against 49 s on loopback).
+ */
+export function workerCount(parallel: number | 'auto' | undefined, planned: number): number {
+  if (typeof parallel === 'number') return parallel;
+  if (process.env.IOTC_RUN_ID !== undefined) return 1;
+  return Math.max(1, Math.min(AUTO_WORKERS, Math.ceil(planned / SCENARIOS_PER_AUTO_WORKER)));
+}
+
+/**
+ * Where the step definitions are: the TypeScript sources of a checkout (lib/ts-register.js), or the JavaScript in dist/
+ * when this code runs compiled (an installed package, IOTC_COMPILED=1), where no TypeScript is loaded. `iotc run` and
+ * the kill matrix (src/faults/cucumber-session.ts) load the same ones.
+ */
+export function stepDefinitions(cucumberProfile: Record<string, unknown>): string[] {
+  return COMPILED
+    ? [join(PACKAGE_ROOT, 'dist', 'steps', '**', '*.js')]
+    : (cucumberProfile.require as string[]);
+}

@@ -1,0 +1,57 @@
+/**
+ * lib/compile-cache.js (V8's code cache on Node 20): a module loaded through it behaves as Node loads it (exports,
+ * require, __filename, __dirname, a relative require), the code is written for the next process, and that process
+ * loads the same module from it with the same results.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+const PRELOAD = join(__dirname, '..', '..', 'lib', 'compile-cache.js');
+
+test('modules load the same through the code cache, and the next process reads it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-compile-cache-'));
+  try {
+    const cache = join(dir, 'cache');
+    writeFileSync(join(dir, 'helper.js'), 'module.exports = (n) => n * 2;\n');
+    writeFileSync(
+      join(dir, 'main.js'),
+      [
+        "const twice = require('./helper');",
+        "const { basename } = require('node:path');",
+        'module.exports = { doubled: twice(21), file: basename(__filename), dir: basename(__dirname),',
+        "  resolved: basename(require.resolve('./helper')), cached: require.cache[__filename] === module };",
+      ].join('\n'),
+    );
+    const load = () =>
+      JSON.parse(
+        execFileSync(
+          process.execPath,
+          [
+            '--require',
+            PRELOAD,
+            '-e',
+            `console.log(JSON.stringify(require(${JSON.stringify(join(dir, 'main.js'))})))`,
+          ],
+          { env: { ...process.env, IOTC_COMPILE_CACHE: cache }, encoding: 'utf8' },
+        ),
+      );
+    const expected = {
+      doubled: 42,
+      file: 'main.js',
+      dir: dir.split('/').at(-1),
+      resolved: 'helper.js',
+      cached: true,
+    };
+    assert.deepEqual(load(), expected);
+    const written = readdirSync(cache);
+    assert.ok(written.length >= 2, `the code of both modules written: ${written.join(', ')}`);
+    assert.deepEqual(load(), expected);
+    assert.deepEqual(readdirSync(cache).sort(), written.sort(), 'read, not written again');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
