@@ -2,7 +2,7 @@
  * The steps of a connector answer (steps.ts) and the faults that wrap them (responses.ts applies them per answer).
  * Apart from step-faults.ts, which imports the handlers that import responses.ts.
  */
-import type { StepFaults } from './steps';
+import type { StepFaults } from '../../faults/steps';
 
 export interface AnswerSteps {
   /** Whether a status is answered with unsuccessfulResponse (hardcoded variant). */

@@ -14,7 +14,7 @@ import { generateSelfSignedCertificate } from '../../lib/tls/certificate';
 import { loadConnectorConfig } from './config';
 import type { ConnectorConfig } from './config-types';
 import { JSON_CONVERTER_STEPS, JsonConverter } from './json-converter';
-import { withFaults } from './steps';
+import { withFaults } from '../../faults/steps';
 import {
   ATTRIBUTE_REQUEST_FAULTS,
   ATTRIBUTE_UPDATE_FAULTS,

@@ -3,7 +3,7 @@
  * request). Apart from step-faults.ts, which imports the handlers that import request-data.ts.
  */
 import type { Logger } from 'pino';
-import type { StepFaults } from './steps';
+import type { StepFaults } from '../../faults/steps';
 
 export interface RequestDataSteps {
   /** The query's name-value pairs, percent-decoded with + as a space (application/x-www-form-urlencoded). */

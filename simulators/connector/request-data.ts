@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { RequestData } from './converted';
 import { IotcError } from '../../lib/errors';
 import { readBody as readCappedBody } from '../../lib/http-body';
-import { withFaults } from './steps';
+import { withFaults } from '../../faults/steps';
 import {
   REQUEST_DATA_FAULTS,
   REQUEST_DATA_STEPS,

@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import { textOf } from '../../lib/expressions';
 import type { ResponseConfig } from './config-types';
-import { withFaults } from './steps';
+import { withFaults } from '../../faults/steps';
 import { ANSWER_FAULTS, ANSWER_STEPS } from './answer-steps';
 
 export function answer(

@@ -16,7 +16,7 @@ import type { AttributeRequestSteps } from './attribute-request-endpoint';
 import type { AttributeUpdateSteps } from './attribute-updates';
 import { firstModule, type CustomConverterSteps } from './custom-converter';
 import type { RouteSteps } from './http-server';
-import type { StepFaults } from './steps';
+import type { StepFaults } from '../../faults/steps';
 
 const asText = (raw: unknown) => ({ type: 'STRING' as const, value: textOf(raw) });
 const given = (raw: unknown) => raw !== undefined && raw !== null;

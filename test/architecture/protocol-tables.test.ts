@@ -1,7 +1,7 @@
 /**
  * Issue 30 items 1 and 3: each MQTT interface's topics are written once, in its protocol table (schemas/gateway.ts
  * GATEWAY_API, schemas/device-mqtt.ts DEVICE_MQTT_API), and the gateway and device topic handlers hold only behaviour (their
- * planted faults are wrappers registered at the handler's entry, simulators/platform/mqtt/topic-steps.ts).
+ * planted faults are wrappers registered at the handler's entry, faults/steps.ts).
  * A failure names the file and line.
  */
 import assert from 'node:assert/strict';

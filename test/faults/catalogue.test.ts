@@ -58,7 +58,7 @@ test('every declared fault is switched in the reference (or is an entry of a fau
       }
     }
   }
-  // a topic handler's faults are wrappers of its steps (simulators/platform/mqtt/topic-steps.ts), not faultActive calls
+  // a topic handler's faults are placed wrappers of its steps (faults/steps.ts placedFaults), not faultActive calls
   for (const { id } of gatewayHandlerFaults())
     used.set(id, 'simulators/platform/mqtt/gateway-topics.ts');
   for (const { id } of deviceHandlerFaults())

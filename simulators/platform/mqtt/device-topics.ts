@@ -23,7 +23,8 @@ import { attributesAnswer, pickAttributes } from '../core/render';
 import { PublishFailure, PublishUnanswered } from './reason-codes';
 import type { MqttSession } from './session';
 import { SESSION_LIMITS_METHOD, sessionLimits } from './session-limits';
-import { runSteps, STOP, type StepFault, stepHandler } from './topic-steps';
+import { STOP, type StepFault } from '../../../faults/steps';
+import { runSteps, stepHandler } from './topic-steps';
 
 /** What every device topic's handler starts from: one publish of the device's session. */
 interface DevicePublish {

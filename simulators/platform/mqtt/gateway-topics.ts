@@ -34,7 +34,8 @@ import type { AttributeScope, Device } from '../core/model';
 import type { GatewayDevices } from './gateway-devices';
 import { PublishFailure, PublishUnanswered, REASON } from './reason-codes';
 import type { MqttSession } from './session';
-import { runSteps, STOP, type StepFault, stepHandler } from './topic-steps';
+import { STOP, type StepFault } from '../../../faults/steps';
+import { runSteps, stepHandler } from './topic-steps';
 
 /**
  * Quirks mode gatewayDisconnectScalarDeviceAsText: a number or boolean device is read as its text, as Gson's

@@ -1,67 +1,55 @@
 /**
- * A topic handler as a list of named steps (as aedes writes its handlers), and the planted faults of that handler
- * as wrappers registered at its entry: a fault names the step it wraps, when it runs (before, after or instead of
- * it) and what it changes, so a step's body holds only behaviour. faults/index.ts stays the registry of which
- * faults are on; with none on, runSteps runs the steps and nothing else.
+ * A topic handler of the platform: `parse` makes the state of one publish, then named steps run in their written
+ * order on that state (as aedes writes its handlers). Its planted faults are declared at the same entry as placed
+ * wrappers of its steps (`{ id, step, at, changes, apply }`); they are applied by the one step-fault mechanism of the
+ * reference targets, faults/steps.ts (`placedFaults`, `withFaults`), so a step's body holds only behaviour. With no
+ * fault on, runSteps runs the steps and nothing else: nothing is allocated beyond the state.
  */
-import { type FaultId, faultActive } from '../../../faults';
+import {
+  placedFaults,
+  type StateStep,
+  STOP,
+  type StepFault,
+  type StepFaults,
+  withFaults,
+} from '../../../faults/steps';
 
-/** What a step or a fault wrapper returns to end the handler there: the steps after it do not run. */
-export const STOP = Symbol('stop');
-export type StepResult = undefined | typeof STOP;
-
-/** A planted fault of one handler, wrapping one of its steps. */
-export interface StepFault<State, Step extends string> {
-  readonly id: FaultId;
-  /** The step it wraps; `parse` is the step that reads the payload into the state. */
-  readonly step: Step;
-  /** When it runs: ahead of the step, behind it, or in its place. */
-  readonly at: 'before' | 'after' | 'instead';
-  /** What it changes, in a phrase (faults/catalogue/ says which requirement it breaks). */
-  readonly changes: string;
-  readonly apply: (state: State) => StepResult | void;
-}
-
-/** One topic's handler: `parse` makes the state from the publish, then the steps run in their written order. */
+/** One topic's handler as written: `parse` makes the state from the publish, then the steps in their written order. */
 export interface StepHandler<Input, State, Step extends string> {
   readonly parse: (input: Input) => State;
-  readonly steps: { readonly [Name in Step]: (state: State) => StepResult | void };
+  readonly steps: { readonly [Name in Step]: StateStep<State> };
+  /** `parse` is the step that reads the payload into the state: a fault placed after it sees that state. */
   readonly faults: ReadonlyArray<StepFault<State, 'parse' | NoInfer<Step>>>;
+}
+
+/** A handler ready to run: its steps behind a `parse` checkpoint, and its faults as withFaults' table. */
+export interface TopicHandler<Input, State, Step extends string>
+  extends StepHandler<Input, State, Step> {
+  readonly run: Readonly<Record<'parse' | Step, StateStep<State>>>;
+  readonly table: StepFaults<Record<'parse' | Step, StateStep<State>>>;
 }
 
 /** A handler of state `State` (curried so the step names are inferred while the state is given). */
 export function stepHandler<Input, State>() {
-  return <Step extends string>(handler: StepHandler<Input, State, Step>) => handler;
+  return <Step extends string>(
+    handler: StepHandler<Input, State, Step>,
+  ): TopicHandler<Input, State, Step> => {
+    if (Object.hasOwn(handler.steps, 'parse')) throw new Error('a step may not be named parse');
+    // `parse` runs first as a step doing nothing to the state it made, so the faults placed after it wrap a step
+    const run = { parse: () => undefined, ...handler.steps } as Record<
+      'parse' | Step,
+      StateStep<State>
+    >;
+    return { ...handler, run, table: placedFaults(handler.faults) };
+  };
 }
 
-/** Runs a handler on one publish: its steps in order, each wrapped by the handler's faults that are on. */
+/** Runs a handler on one publish: parse, then its steps in order (with its faults that are on), until one stops. */
 export function runSteps<Input, State, Step extends string>(
-  handler: StepHandler<Input, State, Step>,
+  handler: TopicHandler<Input, State, Step>,
   input: Input,
 ): void {
-  const active = handler.faults.filter((fault) => faultActive(fault.id));
+  const steps = withFaults(handler.run, handler.table);
   const state = handler.parse(input);
-  if (active.length === 0) {
-    for (const step of Object.values<(state: State) => StepResult | void>(handler.steps))
-      if (step(state) === STOP) return;
-    return;
-  }
-  if (wrap(active, 'parse', 'after', state) === STOP) return;
-  for (const [name, step] of Object.entries<(state: State) => StepResult | void>(handler.steps)) {
-    if (wrap(active, name, 'before', state) === STOP) return;
-    const instead = active.find((fault) => fault.step === name && fault.at === 'instead');
-    if ((instead ? instead.apply(state) : step(state)) === STOP) return;
-    if (wrap(active, name, 'after', state) === STOP) return;
-  }
-}
-
-function wrap<State>(
-  active: ReadonlyArray<StepFault<State, string>>,
-  step: string,
-  at: 'before' | 'after',
-  state: State,
-): StepResult {
-  for (const fault of active)
-    if (fault.step === step && fault.at === at && fault.apply(state) === STOP) return STOP;
-  return undefined;
+  for (const name in steps) if (steps[name as 'parse' | Step](state) === STOP) return;
 }
