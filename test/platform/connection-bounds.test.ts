@@ -23,6 +23,26 @@ async function openTcp(url: string): Promise<Socket> {
   return socket;
 }
 
+/** Resolves with how many of the sockets are closed once `count` of them are, or when `limitMs` has passed. */
+function closedAtLeast(sockets: Socket[], count: number, limitMs: number): Promise<number> {
+  let closed = 0;
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(closed), limitMs);
+    const one = () => {
+      closed += 1;
+      if (closed >= count) {
+        clearTimeout(timer);
+        resolve(closed);
+      }
+    };
+    for (const socket of sockets) {
+      if (socket.destroyed || socket.readableEnded) one();
+      else socket.once('close', one);
+    }
+    if (closed >= count) clearTimeout(timer);
+  });
+}
+
 /** Resolves with the time it took the server to close the socket, bounded by `limitMs` (then undefined). */
 function closedWithin(socket: Socket, limitMs: number): Promise<number | undefined> {
   const started = Date.now();
@@ -105,12 +125,14 @@ test('a flood of idle connections to the TLS ports (HTTPS, mqtts) and to MQTT ke
     // ten times the bound on each port, none of them ever sending a byte
     for (const url of [platform.httpsUrl!, platform.mqttsUrl!, platform.mqttUrl!])
       flood.push(...(await Promise.all(Array.from({ length: 10 * BOUND }, () => openTcp(url)))));
-    const closed = flood.filter((socket) => socket.destroyed || socket.readableEnded).length;
-    const settled = await Promise.all(flood.map((socket) => closedWithin(socket, 2_000)));
-    // all but the newest BOUND of each port were closed (the positive control of the bound itself)
+    // all but the newest BOUND of each port are closed (the positive control of the bound itself): the count is
+    // what is checked, so the wait ends as soon as it is reached, bounded only against a hang (a busy machine
+    // delays the closes, it does not prevent them)
+    const expected = 3 * 9 * BOUND;
+    const closedCount = await closedAtLeast(flood, expected, 60_000);
     assert.ok(
-      closed + settled.filter((ms) => ms !== undefined).length >= 3 * 9 * BOUND,
-      `only ${closed + settled.filter((ms) => ms !== undefined).length} of ${flood.length} idle connections were closed`,
+      closedCount >= expected,
+      `only ${closedCount} of ${flood.length} idle connections were closed`,
     );
     // new clients are served while the flood's newest connections still hold their places
     const agent = new Agent({ connect: { rejectUnauthorized: false } });
@@ -178,7 +200,8 @@ test('a packet identifier 0 and a topic that is not UTF-8 close the connection (
       const client = await RawMqttClient.open({ url: platform.mqttUrl! });
       assert.equal(await client.connect(platform.demo.deviceToken, 5000), 0);
       client.writeRaw(bytes);
-      const closed = await closedWithin(client.socket, 2000);
+      // a close is awaited as long as a busy machine may need; that none comes is read after the control's 2 s
+      const closed = await closedWithin(client.socket, closes ? 30_000 : 2000);
       assert.equal(closed !== undefined, closes, what);
       client.destroy();
     }
