@@ -109,6 +109,9 @@ Then(
     const windowMs = quietWindowMs('long-poll-held', this.run.target.timeouts, quietFloorMs(this));
     if (await settlesWithin(poll, windowMs)) {
       const answer = await poll.catch((error: unknown) => error);
+      // a poll the network broke (a reset, a refused connection) is the network's, named as such by the step
+      // wrapper (steps/hooks.ts: INCONCLUSIVE with the transport error), not an early answer of the target
+      if (answer instanceof Error) throw answer;
       assert.fail(
         `the ${kind} poll of ${local} ended within ${windowMs} ms, before any change: ${
           answer instanceof Error ? answer.message : this.shown(answer as DeviceResponse)

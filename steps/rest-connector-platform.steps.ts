@@ -5,6 +5,7 @@ import { describeTypedValue, parseLossless, type TypedValue } from '../lib/kv/va
 import type { AdminResponse } from '../src/admin-client';
 import { deviceProfileOfDeviceSchema, rpcErrorReplySchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
+import { refuseIfStallExplains } from './support/timing';
 import { answerOf, recordOf } from './support/answer-of';
 import { expectedValue, sameJson, storedMatches, storedValueMatches } from './support/expectations';
 import { DataTableShapeError, headedRows } from './support/tables';
@@ -232,6 +233,10 @@ When(
 
 /** The key of the two-way RPC a scenario sent last: its reply is what the Then steps read. */
 const LATEST_RPC = 'latest';
+/** How long the platform waits for the connector's reply to a two-way RPC (the call's `timeout`). */
+const RPC_TIMEOUT_MS = 5000;
+/** When each scenario's latest two-way RPC was sent: the window whose stall a timed-out reply is weighed against. */
+const rpcSentAt = new WeakMap<IotcWorld, number>();
 
 async function sendRpc(
   world: IotcWorld,
@@ -252,8 +257,9 @@ async function sendRpc(
   const call = world.run.admin.rpc(device.id, 'twoway', {
     method,
     params: JSON.parse(names(world, externalUrls(params))),
-    timeout: 5000,
+    timeout: RPC_TIMEOUT_MS,
   });
+  rpcSentAt.set(world, Date.now());
   world.pending.start('connectorRpc', LATEST_RPC, call);
 }
 
@@ -286,14 +292,33 @@ async function rpcReply(world: IotcWorld): Promise<AdminResponse> {
   return reply;
 }
 
+/**
+ * A reply the scenario expects that the platform ended as timed out (408, 504): the connector did not reply within
+ * the call's RPC_TIMEOUT_MS. Every scenario that reads a reply scripts its external API to answer within at most
+ * 1.5 s and its rules to give up within 3 s, so the reply had at least half the call's timeout to spare; a stall of
+ * the harness (where the external API runs) or of the target's process that long explains the timeout on a busy
+ * machine: INCONCLUSIVE with the stall (steps/support/timing.ts), never FAIL. Without such a stall it FAILs.
+ */
+async function expectedReply(world: IotcWorld): Promise<AdminResponse> {
+  const reply = await rpcReply(world);
+  const sentAt = rpcSentAt.get(world);
+  if ((reply.status === 408 || reply.status === 504) && sentAt !== undefined)
+    refuseIfStallExplains(
+      { harnessMs: world.stalls.worstBetween(sentAt, Date.now()) },
+      RPC_TIMEOUT_MS / 2,
+      `waiting for the connector's reply to an RPC (the platform ended it ${reply.status})`,
+    );
+  return reply;
+}
+
 Then('the RPC reply holds:', async function (this: IotcWorld, expected: string) {
-  const reply = await rpcReply(this);
+  const reply = await expectedReply(this);
   assert.equal(reply.status, 200, `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}`);
   assertHolds(JSON.parse(reply.text), JSON.parse(expected));
 });
 
 Then('the RPC reply is exactly:', async function (this: IotcWorld, expected: string) {
-  const reply = await rpcReply(this);
+  const reply = await expectedReply(this);
   assert.equal(reply.status, 200, `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}`);
   assert.ok(sameJson(parseLossless(reply.text), expected), `the reply is ${reply.text}`);
 });
@@ -308,7 +333,7 @@ Then('the RPC gets no reply from the connector', async function (this: IotcWorld
 });
 
 async function assertRpcError(world: IotcWorld, text: string): Promise<void> {
-  const reply = await rpcReply(world);
+  const reply = await expectedReply(world);
   assert.equal(reply.status, 200, `the RPC ended ${reply.status} ${reply.text.slice(0, 300)}`);
   const document = answerOf(rpcErrorReplySchema, reply, 'POST /api/plugins/rpc/twoway/{deviceId}');
   assert.ok(
