@@ -182,3 +182,17 @@ export function runIotc(
     child.once('error', () => finish(null));
   });
 }
+
+/** The reference platform in a child that can force full GCs (platform-memory-child.ts): the memory lines' target. */
+export function startPlatformMemoryChild(): ReturnType<typeof startServer> {
+  return startServer(
+    'reference platform (memory child)',
+    [
+      '--expose-gc',
+      '-r',
+      'ts-node/register/transpile-only',
+      join(ROOT, 'bench', 'platform-memory-child.ts'),
+    ],
+    'mqttUrl',
+  );
+}

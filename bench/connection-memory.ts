@@ -15,7 +15,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { children, memoryOf, positiveEnv, ROOT, startServer, stopServer } from './children';
+import {
+  children,
+  memoryOf,
+  positiveEnv,
+  ROOT,
+  startPlatformMemoryChild,
+  stopServer,
+} from './children';
 
 export const GOAL_GENERATOR_BYTES_PER_CONNECTION = 10 * 1024;
 export const GOAL_REFERENCE_BYTES_PER_CONNECTION = 6 * 1024;
@@ -46,16 +53,7 @@ function slope(from: Reading, to: Reading, key: 'rss' | 'heapUsed'): number {
 }
 
 export async function memoryPerConnection(): Promise<ConnectionMemory> {
-  const server = await startServer(
-    'reference platform (memory child)',
-    [
-      '--expose-gc',
-      '-r',
-      'ts-node/register/transpile-only',
-      join(ROOT, 'bench', 'platform-memory-child.ts'),
-    ],
-    'mqttUrl',
-  );
+  const server = await startPlatformMemoryChild();
   const dir = mkdtempSync(join(tmpdir(), 'iotc-bench-connections-'));
   try {
     const profilePath = join(dir, 'reference.json');

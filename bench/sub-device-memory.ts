@@ -14,7 +14,7 @@ import {
   createGatewayDevices,
   fleetNames,
 } from '../load/gateway-fleet';
-import { memoryOf, positiveEnv, ROOT, startServer, stopServer } from './children';
+import { memoryOf, positiveEnv, startPlatformMemoryChild, stopServer } from './children';
 
 export const MEMORY_GATEWAYS = positiveEnv('BENCH_MEMORY_GATEWAYS', 100);
 export const MEMORY_DEVICES = positiveEnv('BENCH_MEMORY_DEVICES', 10_000);
@@ -30,16 +30,7 @@ export async function memoryPerSubDevice(): Promise<{
   heapBytesPerDevice: number;
   line: string;
 }> {
-  const server = await startServer(
-    'reference platform (memory child)',
-    [
-      '--expose-gc',
-      '-r',
-      'ts-node/register/transpile-only',
-      join(ROOT, 'bench', 'platform-memory-child.ts'),
-    ],
-    'mqttUrl',
-  );
+  const server = await startPlatformMemoryChild();
   const stateDir = mkdtempSync(join(tmpdir(), 'iotc-bench-journal-'));
   let gateways: LeanGateway[] = [];
   try {
