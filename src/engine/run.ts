@@ -551,7 +551,7 @@ const SCENARIOS_PER_AUTO_WORKER = 25;
  * on a remote one, and one with IOTC_RUN_ID, which names a single run. On an embedded target (each worker with a
  * reference of its own) the whole suite, mostly waiting on tokens, claims and windows, went from 47 s in one process
  * to 20 s in four on two cores. Each worker costs about 1.6 s of CPU before its first scenario (loading cucumber,
- * the steps, the reference and some 850 modules: the same four features took 2.9 s of CPU in one process, 6.1 s in
+ * the steps, the reference and some 850 modules: one feature of four scenarios took 2.9 s of CPU in one process, 6.1 s in
  * two workers and 9.3 s in four), and the suite had become bound by the CPU of the two cores (about 34 s of CPU,
  * 20 s of wall with seven workers): seven workers spent 11 s of CPU on starting, four spend 6 s, and four still
  * overlap the suite's waits (issue 29 item 2, bench/README.md). On a remote target the workers share one tenant:
