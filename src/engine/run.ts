@@ -66,7 +66,7 @@ export interface RunOptions {
   progress?: string;
   /**
    * Worker processes running scenarios at once (cucumber's parallel); 1 = in this process. 'auto' (the default):
-   * several (workerCount); on an embedded target every worker starts its own reference, on a remote one they share
+   * several (workerCount: at most four on an embedded target, seven on a remote one); on an embedded target every worker starts its own reference, on a remote one they share
    * its tenant and a scenario that changes what all of it sees runs alone (steps/support/exclusive.ts).
    */
   parallel?: number | 'auto';
@@ -325,7 +325,7 @@ export class ConformanceRun {
       return { exitCode: EMPTY_SELECTION_EXIT, reportsDir, selectionError: error.message };
     }
 
-    const workers = workerCount(options.parallel, planned);
+    const workers = workerCount(options.parallel, planned, profile.embedded === true);
     runConfiguration.runtime.parallel = workers > 1 ? workers : 0;
     // workers take scenarios in feature order: the slow features first, so that none starts when the others are done
     if (workers > 1 && !options.paths?.length)
@@ -538,25 +538,36 @@ function redactFile(path: string, redactor: Redactor): void {
   if (redacted !== text) writeFileSync(path, redacted);
 }
 
-/** Workers of an 'auto' run at most, and the scenarios that make one worker worth its start (a reference of its own). */
-const AUTO_WORKERS = 7;
+/**
+ * Workers of an 'auto' run at most: on an embedded target, where each worker starts a reference of its own and the
+ * run is bound by the CPU; on a remote one, where the workers share its tenant and the run is bound by round trips.
+ */
+const AUTO_WORKERS = { embedded: 4, remote: 7 } as const;
+/** The scenarios that make one worker worth its start (a reference of its own). */
 const SCENARIOS_PER_AUTO_WORKER = 25;
 
 /**
- * The worker processes of a run. 'auto': one per 25 planned scenarios, at most seven, and one with IOTC_RUN_ID,
- * which names a single run. On an embedded target (each worker with a reference of its own) the whole suite, mostly
- * waiting on tokens, claims and windows, went from 47 s in one process to 20 s in four on two cores; slowest
- * features first, six took 13.7 s where four took 16.5 s on a quiet machine; once the waits were shorter, seven took
- * 9.7 s where six took 10.1 s and five 10.8 s, compiled, alternating on a quiet machine; each more costs about 0.8 s
- * of CPU for its own start and reference, which two cores do not have to spare beyond that. On a remote target the
- * workers share one tenant: steps/support/exclusive.ts lets a scenario that changes what the whole tenant sees run
- * alone; the others overlap, and the run is bound by the network's round trips, not by the CPU (the platform
- * features through a proxy adding 50 ms each way: 401 s in one worker against 49 s on loopback).
+ * The worker processes of a run. 'auto': one per 25 planned scenarios, at most four on an embedded target and seven
+ * on a remote one, and one with IOTC_RUN_ID, which names a single run. On an embedded target (each worker with a
+ * reference of its own) the whole suite, mostly waiting on tokens, claims and windows, went from 47 s in one process
+ * to 20 s in four on two cores. Each worker costs about 1.6 s of CPU before its first scenario (loading cucumber,
+ * the steps, the reference and some 850 modules: one feature of four scenarios took 2.9 s of CPU in one process, 6.1 s in
+ * two workers and 9.3 s in four), and the suite had become bound by the CPU of the two cores (about 34 s of CPU,
+ * 20 s of wall with seven workers): seven workers spent 11 s of CPU on starting, four spend 6 s, and four still
+ * overlap the suite's waits (issue 29 item 2, bench/README.md). On a remote target the workers share one tenant:
+ * steps/support/exclusive.ts lets a scenario that changes what the whole tenant sees run alone; the others overlap,
+ * and the run is bound by the network's round trips, not by the CPU (the platform features through a proxy adding
+ * 50 ms each way: 401 s in one worker against 49 s on loopback).
  */
-export function workerCount(parallel: number | 'auto' | undefined, planned: number): number {
+export function workerCount(
+  parallel: number | 'auto' | undefined,
+  planned: number,
+  embedded = true,
+): number {
   if (typeof parallel === 'number') return parallel;
   if (process.env.IOTC_RUN_ID !== undefined) return 1;
-  return Math.max(1, Math.min(AUTO_WORKERS, Math.ceil(planned / SCENARIOS_PER_AUTO_WORKER)));
+  const most = embedded ? AUTO_WORKERS.embedded : AUTO_WORKERS.remote;
+  return Math.max(1, Math.min(most, Math.ceil(planned / SCENARIOS_PER_AUTO_WORKER)));
 }
 
 /**
