@@ -101,7 +101,9 @@ export const apiKeyRoutes: AdminRoute[] = [
     path: '/api/apiKey/:keyId',
     summary: 'Delete (revoke) an API key',
     steps: { revoke: (core: PlatformCore, keyId: string): unknown => core.apiKeys.delete(keyId) },
-    faults: { 'AUTH-KEY-04:delete-keeps-key': { revoke: () => () => undefined } },
+    faults: {
+      'AUTH-KEY-04:delete-keeps-key': { revoke: () => () => undefined },
+    },
     handler({ core, user, params }, steps) {
       writableKey(core, user, params.keyId);
       steps.revoke(core, params.keyId);

@@ -28,7 +28,9 @@ export const authRoutes: AdminRoute[] = [
     path: '/api/auth/user',
     summary: 'The current user',
     steps: { current: (_core: PlatformCore, user: User): User => user },
-    faults: { 'AUTH-02:another-user': { current: () => (core) => core.users[0]! } },
+    faults: {
+      'AUTH-02:another-user': { current: () => (core) => core.users[0]! },
+    },
     handler: ({ core, user }, steps) => ({ json: userView(steps.current(core, user)) }),
   }),
 ];

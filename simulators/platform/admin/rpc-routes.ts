@@ -22,7 +22,9 @@ function rpcRoute(path: string, version: 1 | 2): AdminRoute {
       /** The status of an RPC the device was not connected to receive: v1 409, v2 504. */
       notConnected: (): number => (version === 1 ? 409 : 504),
     },
-    faults: { 'GW-RULE-03:undelivered-rpc-500': { notConnected: () => () => 500 } },
+    faults: {
+      'GW-RULE-03:undelivered-rpc-500': { notConnected: () => () => 500 },
+    },
     async handler({ core, device: deviceFor, params, bodyText }, steps) {
       if (params.kind !== 'oneway' && params.kind !== 'twoway') throw new NotFoundError();
       const text = await bodyText();
