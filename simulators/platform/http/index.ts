@@ -33,6 +33,7 @@
 import type Router from 'find-my-way';
 import type { Logger } from 'pino';
 import type { StepFaults } from '../../../faults/steps';
+import { DEVICE_HTTP_API, type DeviceHttpRole } from '../../../schemas';
 import type { PlatformCore } from '../core/platform-core';
 import { NO_QUIRKS, type Quirks } from '../quirks';
 import {
@@ -67,33 +68,35 @@ export type { ClientRpcHandler } from './context';
 /** The default client-side RPC handler: answers with the request document itself (an echo). */
 export const echoClientRpcHandler: ClientRpcHandler = (_device, request) => request;
 
-/** One route of the device API: method, path, the endpoint that serves it and its planted faults (route-faults.ts). */
+/**
+ * One route of the device API: its row of the protocol table (schemas/device-http.ts; `{param}` becomes the router's
+ * `:param`), the endpoint that serves it and its planted faults (route-faults.ts).
+ */
 function route<Own extends object>(
-  method: 'GET' | 'POST',
-  path: string,
+  role: DeviceHttpRole,
   endpoint: DeviceEndpoint<Own>,
   faults: StepFaults<Own & DeviceApiSteps> = {},
 ) {
-  return { method, path, handler: served(endpoint, DEVICE_API_FAULTS, faults) };
+  const { method, path } = DEVICE_HTTP_API[role];
+  return {
+    method,
+    path: path.replace(/\{(\w+)\}/g, ':$1'),
+    handler: served(endpoint, DEVICE_API_FAULTS, faults),
+  };
 }
 
-/** The device API's routes as data: method, path, endpoint, faults. */
+/** The device API's routes as data: the role in the protocol table, the endpoint, its faults. */
 const DEVICE_ROUTES = [
-  route('POST', '/api/v1/:token/telemetry', POST_TELEMETRY, POST_TELEMETRY_FAULTS),
-  route('POST', '/api/v1/:token/attributes', POST_ATTRIBUTES, POST_ATTRIBUTES_FAULTS),
-  route('GET', '/api/v1/:token/attributes', GET_ATTRIBUTES, GET_ATTRIBUTES_FAULTS),
-  route(
-    'GET',
-    '/api/v1/:token/attributes/updates',
-    GET_ATTRIBUTE_UPDATES,
-    GET_ATTRIBUTE_UPDATES_FAULTS,
-  ),
-  route('GET', '/api/v1/:token/rpc', GET_RPC, GET_RPC_FAULTS),
-  route('POST', '/api/v1/:token/rpc/:id', POST_RPC_REPLY, POST_RPC_REPLY_FAULTS),
-  route('POST', '/api/v1/:token/rpc', POST_CLIENT_RPC, POST_CLIENT_RPC_FAULTS),
-  route('POST', '/api/v1/:token/claim', POST_CLAIM),
-  route('POST', '/api/v1/provision', POST_PROVISION, POST_PROVISION_FAULTS),
-  route('GET', '/api/v1/:token/firmware', GET_FIRMWARE, GET_FIRMWARE_FAULTS),
+  route('telemetry', POST_TELEMETRY, POST_TELEMETRY_FAULTS),
+  route('postAttributes', POST_ATTRIBUTES, POST_ATTRIBUTES_FAULTS),
+  route('getAttributes', GET_ATTRIBUTES, GET_ATTRIBUTES_FAULTS),
+  route('attributeUpdates', GET_ATTRIBUTE_UPDATES, GET_ATTRIBUTE_UPDATES_FAULTS),
+  route('rpcPoll', GET_RPC, GET_RPC_FAULTS),
+  route('rpcReply', POST_RPC_REPLY, POST_RPC_REPLY_FAULTS),
+  route('clientRpc', POST_CLIENT_RPC, POST_CLIENT_RPC_FAULTS),
+  route('claim', POST_CLAIM),
+  route('provision', POST_PROVISION, POST_PROVISION_FAULTS),
+  route('firmware', GET_FIRMWARE, GET_FIRMWARE_FAULTS),
 ];
 
 export function registerDeviceApi(
