@@ -23,6 +23,7 @@ export * from './rpc';
 export * from './firmware';
 export * from './gateway';
 export * from './device-mqtt';
+export * from './device-http';
 export * from './target';
 export * from './requirements';
 export * from './conformance';

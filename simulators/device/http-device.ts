@@ -5,6 +5,7 @@
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { parseLossless } from '../../lib/kv/values';
+import { DEVICE_HTTP_API, type DeviceHttpRole, deviceHttpPath } from '../../schemas';
 import type { ExchangeRecorder } from '../../lib/exchange';
 
 export interface DeviceResponse {
@@ -109,7 +110,8 @@ export function provision(
   body: DeviceBody,
   options: HttpDeviceOptions = {},
 ): Promise<DeviceResponse> {
-  return deviceRequest(baseUrl, 'POST', '/api/v1/provision', body, options);
+  const { method } = DEVICE_HTTP_API.provision;
+  return deviceRequest(baseUrl, method, deviceHttpPath('provision', ''), body, options);
 }
 
 /**
@@ -137,8 +139,15 @@ export class HttpDevice {
     await this.ownDispatcher?.close();
   }
 
-  private path(resource: string): string {
-    return `/api/v1/${encodeURIComponent(this.accessToken)}/${resource}`;
+  /** A request of a role of the protocol table (schemas/device-http.ts), with its query (`?...`) if any. */
+  private call(
+    role: DeviceHttpRole,
+    body: DeviceBody | undefined,
+    options: HttpDeviceOptions & { extraTimeoutMs?: number },
+    { query = '', id }: { query?: string; id?: number | string } = {},
+  ): Promise<DeviceResponse> {
+    const path = `${deviceHttpPath(role, this.accessToken, id)}${query}`;
+    return deviceRequest(this.baseUrl, DEVICE_HTTP_API[role].method, path, body, options);
   }
 
   /** `extraTimeoutMs` waits that much longer than the request timeout (an answer the platform is known to hold back). */
@@ -146,14 +155,11 @@ export class HttpDevice {
     body: DeviceBody,
     extra: { extraTimeoutMs?: number } = {},
   ): Promise<DeviceResponse> {
-    return deviceRequest(this.baseUrl, 'POST', this.path('telemetry'), body, {
-      ...this.options,
-      ...extra,
-    });
+    return this.call('telemetry', body, { ...this.options, ...extra });
   }
 
   postAttributes(body: DeviceBody): Promise<DeviceResponse> {
-    return deviceRequest(this.baseUrl, 'POST', this.path('attributes'), body, this.options);
+    return this.call('postAttributes', body, this.options);
   }
 
   getAttributes(
@@ -163,43 +169,33 @@ export class HttpDevice {
     if (keys.clientKeys) query.set('clientKeys', keys.clientKeys.join(','));
     if (keys.sharedKeys) query.set('sharedKeys', keys.sharedKeys.join(','));
     const suffix = query.size ? `?${query}` : '';
-    return deviceRequest(
-      this.baseUrl,
-      'GET',
-      this.path(`attributes${suffix}`),
-      undefined,
-      this.options,
-    );
+    return this.call('getAttributes', undefined, this.options, { query: suffix });
   }
 
   /** Long-poll for shared attribute updates; timeout in milliseconds, absent: the platform's default. */
   pollAttributeUpdates(timeoutMs?: number): Promise<DeviceResponse> {
     const query = timeoutMs === undefined ? '' : `?timeout=${timeoutMs}`;
-    return deviceRequest(this.baseUrl, 'GET', this.path(`attributes/updates${query}`), undefined, {
-      ...this.options,
-      extraTimeoutMs: timeoutMs ?? DEFAULT_LONG_POLL_WAIT_MS,
-    });
+    const extraTimeoutMs = timeoutMs ?? DEFAULT_LONG_POLL_WAIT_MS;
+    return this.call('attributeUpdates', undefined, { ...this.options, extraTimeoutMs }, { query });
   }
 
   /** Long-poll for a server-side RPC request; timeout in milliseconds, absent: the platform's default. */
   pollRpc(timeoutMs?: number): Promise<DeviceResponse> {
     const query = timeoutMs === undefined ? '' : `?timeout=${timeoutMs}`;
-    return deviceRequest(this.baseUrl, 'GET', this.path(`rpc${query}`), undefined, {
-      ...this.options,
-      extraTimeoutMs: timeoutMs ?? DEFAULT_LONG_POLL_WAIT_MS,
-    });
+    const extraTimeoutMs = timeoutMs ?? DEFAULT_LONG_POLL_WAIT_MS;
+    return this.call('rpcPoll', undefined, { ...this.options, extraTimeoutMs }, { query });
   }
 
   replyRpc(id: number | string, body: DeviceBody): Promise<DeviceResponse> {
-    return deviceRequest(this.baseUrl, 'POST', this.path(`rpc/${id}`), body, this.options);
+    return this.call('rpcReply', body, this.options, { id });
   }
 
   clientRpc(body: DeviceBody): Promise<DeviceResponse> {
-    return deviceRequest(this.baseUrl, 'POST', this.path('rpc'), body, this.options);
+    return this.call('clientRpc', body, this.options);
   }
 
   claim(body?: DeviceBody): Promise<DeviceResponse> {
-    return deviceRequest(this.baseUrl, 'POST', this.path('claim'), body, this.options);
+    return this.call('claim', body, this.options);
   }
 
   firmware(
@@ -210,17 +206,12 @@ export class HttpDevice {
     const query = new URLSearchParams({ title, version });
     if (part.size !== undefined) query.set('size', String(part.size));
     if (part.chunk !== undefined) query.set('chunk', String(part.chunk));
-    return deviceRequest(
-      this.baseUrl,
-      'GET',
-      this.path(`firmware?${query}`),
-      undefined,
-      this.options,
-    );
+    return this.call('firmware', undefined, this.options, { query: `?${query}` });
   }
 
   /** Any path under /api/v1/{token}/ (for checks of unknown resources and invalid URLs). */
   request(method: 'GET' | 'POST', resource: string, body?: DeviceBody): Promise<DeviceResponse> {
-    return deviceRequest(this.baseUrl, method, this.path(resource), body, this.options);
+    const path = `/api/v1/${encodeURIComponent(this.accessToken)}/${resource}`;
+    return deviceRequest(this.baseUrl, method, path, body, this.options);
   }
 }

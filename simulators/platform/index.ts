@@ -17,9 +17,10 @@ import type { AddressInfo } from 'node:net';
 import Router from 'find-my-way';
 import pino from 'pino';
 import { PlatformCore } from './core/platform-core';
-import { sendEmpty, sendJson } from './http/exchange';
+import { sendEmpty } from './http/exchange';
 import { echoClientRpcHandler, registerDeviceApi, type ClientRpcHandler } from './http';
 import { AdminAuth } from './admin/auth';
+import { AUTH_FAULTS } from './admin/auth-faults';
 import { registerAdminRoutes, type AdminRoute } from './admin/route';
 import { authRoutes } from './admin/auth-routes';
 import { deviceRoutes } from './admin/device-routes';
@@ -37,7 +38,8 @@ import { registerDocs } from './admin/docs-routes';
 import { NO_QUIRKS, QUIRKS_MODES, type QuirksMode } from './quirks';
 import type { AsynchronyOptions } from './core/scheduler';
 import { type MqttIntercept, startMqttTransport, type RunningMqttTransport } from './mqtt';
-import { faultActive } from '../../faults';
+import { withFaults } from '../../faults/steps';
+import { SERVER_FAULTS, SERVER_STEPS } from './server-steps';
 
 export type { ClientRpcHandler } from './http';
 /** What certify reads of the traffic the platform observed (src/certify/). */
@@ -161,44 +163,32 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     claimFailureEndsRegistration: quirks.wrongClaimKeyEndsRegistration,
   });
   const clientRpc = options.clientRpcHandler ?? echoClientRpcHandler;
+  // the server's steps with the planted faults that are on (server-steps.ts): the defaults at start, the rest per request
+  const steps = () => withFaults(SERVER_STEPS, SERVER_FAULTS);
+  const jwtDefaults = steps().jwtDefaults();
   const auth = new AdminAuth(
     core,
     {
       accessSeconds:
         options.jwtExpirationSec ??
-        secondsFromEnv(
-          'JWT_TOKEN_EXPIRATION_TIME',
-          faultActive('AUTH-JWT-01:default-access-1h') ? 3600 : 9000,
-        ),
+        secondsFromEnv('JWT_TOKEN_EXPIRATION_TIME', jwtDefaults.accessSeconds),
       refreshSeconds:
         options.refreshTokenExpirationSec ??
-        secondsFromEnv(
-          'JWT_REFRESH_TOKEN_EXPIRATION_TIME',
-          faultActive('AUTH-JWT-01:default-refresh-1d') ? 86400 : 604800,
-        ),
+        secondsFromEnv('JWT_REFRESH_TOKEN_EXPIRATION_TIME', jwtDefaults.refreshSeconds),
     },
     quirks,
+    AUTH_FAULTS,
   );
   const router = Router({
-    // a path with a trailing slash is another path: ThingsBoard 4.3 (Spring 6 matches paths exactly) answers 404 to
-    // POST /api/v1/{token}/telemetry/ and GET /api/tenant/devices/ (checked against CE 4.3.1.3)
-    ignoreTrailingSlash: faultActive('HTTP-ERR-05:trailing-slash-matches'),
+    ignoreTrailingSlash: steps().trailingSlashMatches(),
     // no practical limit (node caps the request line at 16 KiB): an over-long unknown access token is 401 as on
     // ThingsBoard, not find-my-way's 404 for a parameter over its default 100 characters
     maxParamLength: 16_384,
     defaultRoute: (request, response) => {
-      if (faultyDeviceRoute(request)) return router.lookup(request, response);
+      const now = steps();
+      if (now.rerouted(request)) return router.lookup(request, response);
       request.resume();
-      if (faultActive('HTTP-ERR-05:unknown-resource-400') && request.url?.startsWith('/api/v1/'))
-        return sendEmpty(response, 400);
-      if (quirks.unknownApiPathNeedsLogin && needsLogin(request))
-        return sendJson(response, 401, {
-          status: 401,
-          message: 'Authentication failed',
-          errorCode: 10,
-          timestamp: Date.now(),
-        });
-      sendEmpty(response, 404);
+      now.unknownResource(request, response, quirks);
     },
   });
   registerDeviceApi(router, core, clientRpc, logger, quirks);
@@ -256,10 +246,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     if (options.httpsPort !== undefined) {
       if (!options.tls) throw new Error('httpsPort needs tls (cert and key)');
       const httpsHandler = (request: IncomingMessage, response: ServerResponse) => {
-        if (
-          faultActive('HTTP-GEN-01:https-device-api-missing') &&
-          request.url?.startsWith('/api/v1/')
-        ) {
+        if (!steps().servedOverHttps(request)) {
           request.resume();
           return sendEmpty(response, 404);
         }
@@ -337,42 +324,4 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     core.close();
     throw error;
   }
-}
-
-/**
- * Planted faults of the device API's paths (faults/): another version segment served as v1, or a path without the
- * token segment served as the demo device's. Rewrites the URL and answers true when the request is to be looked
- * up again; a path already under /api/v1/{token}/ is never rewritten, so the second lookup cannot loop.
- */
-/**
- * Quirks mode unknownApiPathNeedsLogin: an unknown path under /api/ outside the device API (/api/v1/, matched with
- * its case) asks for a login when the request carries none, as ThingsBoard's security filter chain does.
- */
-function needsLogin(request: IncomingMessage): boolean {
-  const url = request.url ?? '';
-  return (
-    url.startsWith('/api/') &&
-    !url.startsWith('/api/v1/') &&
-    !url.startsWith('/api/noauth/') &&
-    request.headers['x-authorization'] === undefined &&
-    request.headers.authorization === undefined
-  );
-}
-
-function faultyDeviceRoute(request: IncomingMessage): boolean {
-  const url = request.url ?? '';
-  const otherVersion = /^\/api\/v\d+\//i.test(url) && !url.startsWith('/api/v1/');
-  if (faultActive('HTTP-VER-01:any-version-served') && otherVersion) {
-    request.url = url.replace(/^\/api\/v\d+\//i, '/api/v1/');
-    return true;
-  }
-  if (faultActive('HTTP-AUTH-01:tokenless-path-served') && /^\/api\/v1\/telemetry\b/.test(url)) {
-    request.url = url.replace('/api/v1/', '/api/v1/A1_TEST_TOKEN/');
-    return true;
-  }
-  if (faultActive('HTTP-AUTH-01:tokenless-path-401') && /^\/api\/v1\/telemetry\b/.test(url)) {
-    request.url = url.replace('/api/v1/', '/api/v1/no-such-token/'); // refused 401 as an unknown token
-    return true;
-  }
-  return false;
 }

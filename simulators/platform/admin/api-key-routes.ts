@@ -1,11 +1,10 @@
 /** API keys (since platform 4.3; docs/reference/platform-facts.md §8): the value is shown once, at creation. */
 import { BadRequestError, NotFoundError } from '../core/errors';
-import type { User } from '../core/model';
+import type { ApiKey, User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
-import { faultActive } from '../../../faults';
 import { checkUser } from './permissions';
 import { apiKeyView, page } from './views';
-import type { AdminRoute } from './route';
+import { type AdminRoute, routeWithSteps } from './route';
 
 /** A key the caller may change: its owner must be a user the caller may write (permissions.ts). */
 function writableKey(core: PlatformCore, user: User, id: string) {
@@ -75,26 +74,39 @@ export const apiKeyRoutes: AdminRoute[] = [
       return { json: apiKeyView(key, false) };
     },
   },
-  {
+  routeWithSteps({
     method: 'PUT',
     path: '/api/apiKey/:keyId/enabled/:enabled',
     summary: 'Enable or disable an API key',
-    handler({ core, user, params }) {
+    steps: {
+      enable: (key: ApiKey, enabled: boolean): void => {
+        key.enabled = enabled;
+      },
+    },
+    faults: {
+      'AUTH-KEY-02:enable-ignored': {
+        enable: (step) => (key, enabled) => (enabled ? undefined : step(key, enabled)),
+      },
+    },
+    handler({ core, user, params }, steps) {
       if (params.enabled !== 'true' && params.enabled !== 'false')
         throw new BadRequestError('enabled must be true or false');
       const key = writableKey(core, user, params.keyId);
-      if (!(faultActive('AUTH-KEY-02:enable-ignored') && params.enabled === 'true'))
-        key.enabled = params.enabled === 'true';
+      steps.enable(key, params.enabled === 'true');
       return { json: apiKeyView(key, false) };
     },
-  },
-  {
+  }),
+  routeWithSteps({
     method: 'DELETE',
     path: '/api/apiKey/:keyId',
     summary: 'Delete (revoke) an API key',
-    handler({ core, user, params }) {
-      writableKey(core, user, params.keyId);
-      if (!faultActive('AUTH-KEY-04:delete-keeps-key')) core.apiKeys.delete(params.keyId);
+    steps: { revoke: (core: PlatformCore, keyId: string): unknown => core.apiKeys.delete(keyId) },
+    faults: {
+      'AUTH-KEY-04:delete-keeps-key': { revoke: () => () => undefined },
     },
-  },
+    handler({ core, user, params }, steps) {
+      writableKey(core, user, params.keyId);
+      steps.revoke(core, params.keyId);
+    },
+  }),
 ];

@@ -1,7 +1,8 @@
 /** Login, refresh and the current user (docs/reference/interfaces.md "Administration REST API"; docs/reference/platform-facts.md §8). */
-import { faultActive } from '../../../faults';
 import { userView } from './views';
-import type { AdminRoute } from './route';
+import type { User } from '../core/model';
+import type { PlatformCore } from '../core/platform-core';
+import { type AdminRoute, routeWithSteps } from './route';
 
 export const authRoutes: AdminRoute[] = [
   {
@@ -22,12 +23,14 @@ export const authRoutes: AdminRoute[] = [
       return { json: await auth.refresh(body?.refreshToken) };
     },
   },
-  {
+  routeWithSteps({
     method: 'GET',
     path: '/api/auth/user',
     summary: 'The current user',
-    handler: ({ core, user }) => ({
-      json: userView(faultActive('AUTH-02:another-user') ? core.users[0] : user),
-    }),
-  },
+    steps: { current: (_core: PlatformCore, user: User): User => user },
+    faults: {
+      'AUTH-02:another-user': { current: () => (core) => core.users[0]! },
+    },
+    handler: ({ core, user }, steps) => ({ json: userView(steps.current(core, user)) }),
+  }),
 ];

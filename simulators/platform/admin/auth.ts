@@ -4,21 +4,82 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { SignJWT, decodeJwt, jwtVerify, errors as joseErrors } from 'jose';
-import { faultActive } from '../../../faults';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { type StepFaults, withFaults } from '../../../faults/steps';
 import { AuthenticationError, LoginRedirect, PlatformError } from '../core/errors';
 import { NO_QUIRKS, type Quirks } from '../quirks';
 import type { User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
+import type { TokenLifetimes } from './token-lifetimes';
 
 /** ThingsBoard's message for a refresh token used as an access token: the NullPointerException's own. */
 const REFRESH_AS_ACCESS_MESSAGE =
   'Cannot invoke "java.lang.Boolean.booleanValue()" because the return value of "io.jsonwebtoken.Claims.get(String, java.lang.Class)" is null';
 
-interface TokenLifetimes {
-  accessSeconds: number;
-  refreshSeconds: number;
+export type { TokenLifetimes } from './token-lifetimes';
+
+/** What a request's authorization header says: its scheme and credential (both may be absent). */
+export interface Credentials {
+  readonly scheme: string | undefined;
+  readonly credential: string | undefined;
 }
+
+/** A token pair as handed out by login and refresh. */
+export interface TokenPair {
+  token: string;
+  refreshToken?: string;
+}
+
+/**
+ * The named steps of the admin API's authentication, each a decision of ThingsBoard's (docs/reference/platform-facts.md §8).
+ * The planted faults that break them are a table of wrappers (auth-faults.ts AUTH_FAULTS) that index.ts hands to
+ * the constructor, applied per call by faults/steps.ts, so AdminAuth's methods hold only behaviour.
+ */
+export const AUTH_STEPS = {
+  /** Whether a login's password is the user's. */
+  passwordMatches: (user: User, password: unknown): boolean => user.password === password,
+  /** The clock tolerance of a token's `exp` check, in seconds: none. */
+  clockTolerance: (_kind: 'access' | 'refresh', _lifetimes: TokenLifetimes): number => 0,
+  /** The caller of a request without credentials: none, refused 401. */
+  anonymous: (_users: readonly User[]): User => {
+    throw new AuthenticationError('Authentication failed');
+  },
+  /** The scheme and credential of a request's X-Authorization (or Authorization) header. */
+  credentials: (_request: IncomingMessage, value: string): Credentials => {
+    const [scheme, credential] = value.trim().split(/\s+/, 2);
+    return { scheme, credential };
+  },
+  /** The JWT a Bearer credential stands for: itself. */
+  jwtOf: (credential: string): string => credential,
+  /** Whether verified claims are a refresh token's, which is no access token. */
+  isRefreshToken: (claims: Record<string, unknown>): boolean =>
+    (claims.scopes as string[] | undefined)?.includes('REFRESH_TOKEN') ?? false,
+  /** Whether an API key may be used: when enabled. */
+  keyEnabled: (key: { enabled: boolean }): boolean => key.enabled,
+  /** Whether an API key has expired: its expirationTime passed (0 or less: never). */
+  apiKeyExpired: (
+    key: { expirationTime: number; createdTime: number },
+    now: number,
+    _lifetimes: TokenLifetimes,
+  ): boolean => key.expirationTime > 0 && key.expirationTime <= now,
+  /** The claims of a token jose refused: none; an expired JWT or a bad signature is code 11, else code 10. */
+  refusedToken: (_token: string, error: unknown): Record<string, unknown> => {
+    if (
+      error instanceof joseErrors.JWTExpired ||
+      error instanceof joseErrors.JWSSignatureVerificationFailed
+    ) {
+      throw new AuthenticationError('Token has expired', 11);
+    }
+    throw new AuthenticationError('Invalid username or password');
+  },
+  /** The pair handed out: as signed. */
+  issued: (pair: TokenPair): TokenPair => pair,
+  /** The lifetime of a new access token: the configured one. */
+  accessSeconds: (lifetimes: TokenLifetimes): number => lifetimes.accessSeconds,
+  /** The lifetime of a new refresh token: the configured one. */
+  refreshSeconds: (lifetimes: TokenLifetimes): number => lifetimes.refreshSeconds,
+};
+export type AuthSteps = typeof AUTH_STEPS;
 
 /** Verified tokens kept at most (a long `iotc simulate` forgets them all and checks them again). */
 const VERIFIED_TOKENS_KEPT = 10_000;
@@ -43,8 +104,6 @@ export class AdminAuth {
    * case goes through jwtVerify again, so refusals and their reasons are jose's as before.
    */
   private readonly verifiedTokens = new Map<string, Record<string, unknown>>();
-  /** Fault AUTH-01:opaque-token: the opaque tokens handed out, each standing for the JWT it replaced. */
-  private readonly opaqueTokens = new Map<string, string>();
 
   private lifetimes: TokenLifetimes;
 
@@ -52,6 +111,8 @@ export class AdminAuth {
     private readonly core: PlatformCore,
     lifetimes: TokenLifetimes,
     private readonly quirks: Pick<Quirks, 'adminAuthRefusalsAsThingsboard'> = NO_QUIRKS,
+    /** The planted faults of the steps (auth-faults.ts), applied per call. */
+    private readonly faults: StepFaults<AuthSteps> = {},
   ) {
     this.lifetimes = { ...lifetimes };
   }
@@ -71,6 +132,11 @@ export class AdminAuth {
   }
 
   /** A new token pair for an authenticated user (the answer to a settings change). */
+  /** The steps with the active faults applied (nothing allocated when none is on). */
+  private get steps(): AuthSteps {
+    return withFaults(AUTH_STEPS, this.faults);
+  }
+
   pairFor(user: User): Promise<{ token: string; refreshToken: string }> {
     return this.pair(user);
   }
@@ -81,8 +147,7 @@ export class AdminAuth {
   ): Promise<{ token: string; refreshToken: string }> {
     const user = this.core.users.find(
       (candidate) =>
-        candidate.email === username &&
-        (candidate.password === password || faultActive('AUTH-01:any-password')),
+        candidate.email === username && this.steps.passwordMatches(candidate, password),
     );
     if (!user) throw new AuthenticationError('Invalid username or password');
     return this.pair(user);
@@ -91,7 +156,7 @@ export class AdminAuth {
   async refresh(refreshToken: unknown): Promise<{ token: string; refreshToken: string }> {
     if (typeof refreshToken !== 'string')
       throw new AuthenticationError('Invalid username or password');
-    const claims = await this.verify(refreshToken, faultActive('AUTH-05:expired-refresh-accepted'));
+    const claims = await this.verify(refreshToken, 'refresh');
     if (!(claims.scopes as string[] | undefined)?.includes('REFRESH_TOKEN'))
       throw new AuthenticationError('Invalid username or password');
     return this.pair(this.userById(String(claims.userId)));
@@ -99,31 +164,18 @@ export class AdminAuth {
 
   /** The user behind a request's credentials; throws AuthenticationError with ThingsBoard's message and code. */
   async authenticate(request: IncomingMessage): Promise<User> {
+    const steps = this.steps;
     const header = request.headers['x-authorization'] ?? request.headers.authorization;
     const value = Array.isArray(header) ? header[0] : header;
-    if (!value) {
-      if (faultActive('AUTH-05:missing-credentials-accepted'))
-        return this.core.users.find((user) => user.authority === 'TENANT_ADMIN')!;
-      throw new AuthenticationError('Authentication failed');
-    }
-    const [scheme, credential] = value.trim().split(/\s+/, 2);
+    if (!value) return steps.anonymous(this.core.users);
+    const { scheme, credential } = steps.credentials(request, value);
     // quirks mode thingsboard-4.3 (deviation AUTH-05): ThingsBoard's filter chain knows no Basic scheme and sends
     // the unauthenticated request to its OAuth2 login entry point
     if (scheme === 'Basic' && this.quirks.adminAuthRefusalsAsThingsboard)
       throw new LoginRedirect('/oauth2Login');
-    if (
-      scheme === 'Bearer' &&
-      faultActive('AUTH-04:bearer-refused-for-device') &&
-      request.method === 'GET' &&
-      /^\/api\/device\/[^/?]+(\?|$)/.test(request.url ?? '')
-    )
-      throw new AuthenticationError('Authentication failed');
     if (scheme === 'Bearer' && credential) {
-      const claims = await this.verify(this.opaqueTokens.get(credential) ?? credential);
-      if (
-        (claims.scopes as string[] | undefined)?.includes('REFRESH_TOKEN') &&
-        !faultActive('AUTH-05:refresh-token-accepted')
-      ) {
+      const claims = await this.verify(steps.jwtOf(credential));
+      if (steps.isRefreshToken(claims)) {
         // quirks mode thingsboard-4.3 (deviation AUTH-05): parseAccessJwtToken unboxes the refresh token's missing
         // enabled claim (JwtTokenFactory.java:142), a NullPointerException answered 500
         if (this.quirks.adminAuthRefusalsAsThingsboard)
@@ -132,34 +184,23 @@ export class AdminAuth {
       }
       return this.userById(String(claims.userId));
     }
-    if (scheme === 'ApiKey' && credential && !faultActive('AUTH-03:api-key-refused')) {
+    if (scheme === 'ApiKey' && credential) {
       const key = this.core.apiKeys.withValue(credential);
       if (!key) throw new AuthenticationError('Invalid username or password');
-      if (!key.enabled && !faultActive('AUTH-KEY-02:disabled-accepted'))
-        throw new AuthenticationError('User account is not active');
-      if (this.apiKeyExpired(key)) throw new AuthenticationError('API key has expired', 11);
+      if (!steps.keyEnabled(key)) throw new AuthenticationError('User account is not active');
+      if (steps.apiKeyExpired(key, Date.now(), this.lifetimes))
+        throw new AuthenticationError('API key has expired', 11);
       return this.userById(key.userId);
     }
     throw new AuthenticationError('Authentication failed');
   }
 
-  private apiKeyExpired(key: { expirationTime: number; createdTime: number }): boolean {
-    const now = Date.now();
-    if (faultActive('AUTH-KEY-01:expires-like-jwt')) {
-      if (key.createdTime + this.lifetimes.accessSeconds * 1000 <= now) return true;
-    }
-    if (key.expirationTime <= 0 || faultActive('AUTH-KEY-03:expiry-ignored')) return false;
-    return faultActive('AUTH-KEY-03:expired-at-creation') || key.expirationTime <= now;
-  }
-
-  private async verify(token: string, expiryUnchecked = false): Promise<Record<string, unknown>> {
-    // faults: no exp check at all, or one more lifetime of grace after exp
-    const clockTolerance =
-      expiryUnchecked || faultActive('AUTH-05:expired-accepted')
-        ? Number.MAX_SAFE_INTEGER
-        : faultActive('AUTH-JWT-02:expiry-grace')
-          ? this.lifetimes.accessSeconds
-          : 0;
+  private async verify(
+    token: string,
+    kind: 'access' | 'refresh' = 'access',
+  ): Promise<Record<string, unknown>> {
+    const steps = this.steps;
+    const clockTolerance = steps.clockTolerance(kind, this.lifetimes);
     const known = this.verifiedTokens.get(token);
     // jose's own rule (jwt_claims_set.js): expired when exp <= now - tolerance, now in whole seconds; our tokens carry
     // no nbf, and one that did is checked by jose
@@ -179,19 +220,8 @@ export class AdminAuth {
       this.verifiedTokens.set(token, { ...payload });
       return payload;
     } catch (error) {
-      if (
-        faultActive('AUTH-05:signature-unchecked') &&
-        error instanceof joseErrors.JWSSignatureVerificationFailed
-      )
-        return decodeJwt(token);
       // ThingsBoard: an expired JWT or a bad signature is code 11 "Token has expired"; a malformed one code 10
-      if (
-        error instanceof joseErrors.JWTExpired ||
-        error instanceof joseErrors.JWSSignatureVerificationFailed
-      ) {
-        throw new AuthenticationError('Token has expired', 11);
-      }
-      throw new AuthenticationError('Invalid username or password');
+      return steps.refusedToken(token, error);
     }
   }
 
@@ -209,8 +239,14 @@ export class AdminAuth {
       customerId: user.customerId,
       isPublic: false,
     };
+    const steps = this.steps;
     const issuedAt = Math.floor(Date.now() / 1000);
-    const refreshToken = await this.refreshFor(user, common, issuedAt);
+    const refreshToken = await this.sign(
+      user,
+      { ...common, scopes: ['REFRESH_TOKEN'] },
+      issuedAt,
+      issuedAt + steps.refreshSeconds(this.lifetimes),
+    );
     const token = await this.sign(
       user,
       {
@@ -221,36 +257,9 @@ export class AdminAuth {
         enabled: true,
       },
       issuedAt,
-      issuedAt + this.accessSeconds(),
+      issuedAt + steps.accessSeconds(this.lifetimes),
     );
-    let answered = token;
-    if (faultActive('AUTH-01:opaque-token')) {
-      // a token that is not a JWT but still works: only its shape is wrong
-      answered = randomBytes(32).toString('hex');
-      this.opaqueTokens.set(answered, token);
-    }
-    return {
-      token: answered,
-      ...(faultActive('AUTH-01:no-refresh-token') ? {} : { refreshToken }),
-    } as { token: string; refreshToken: string };
-  }
-
-  private refreshFor(user: User, common: Record<string, unknown>, issuedAt: number) {
-    return this.sign(
-      user,
-      { ...common, scopes: ['REFRESH_TOKEN'] },
-      issuedAt,
-      issuedAt +
-        (faultActive('AUTH-JWT-02:configured-refresh-ignored')
-          ? 604800
-          : this.lifetimes.refreshSeconds),
-    );
-  }
-
-  private accessSeconds(): number {
-    return faultActive('AUTH-JWT-02:configured-access-ignored')
-      ? 9000
-      : this.lifetimes.accessSeconds;
+    return steps.issued({ token, refreshToken }) as { token: string; refreshToken: string };
   }
 
   /** exp - iat is exactly the lifetime: both come from the one issuedAt. */

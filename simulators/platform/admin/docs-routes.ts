@@ -8,8 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Router from 'find-my-way';
 import type { TLSSocket } from 'node:tls';
 import { sendEmpty, sendJson } from '../http/exchange';
-import { faultActive } from '../../../faults';
+import { withFaults } from '../../../faults/steps';
 import { openApiDocument } from './openapi';
+import type { StepFaults } from '../../../faults/steps';
 import type { AdminRoute } from './route';
 
 const ASSETS: Record<string, string> = {
@@ -44,6 +45,35 @@ const PAGE = `<!DOCTYPE html>
 </html>
 `;
 
+/** The documentation routes' steps (DOCS_FAULTS below wraps them). */
+export const DOCS_STEPS = {
+  /** Answers GET /swagger-ui.html: the page. */
+  page: (response: ServerResponse): void => {
+    response.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': String(Buffer.byteLength(PAGE)),
+    });
+    response.end(PAGE);
+  },
+  /** Whether an asset of the page is served: each of ASSETS is. */
+  served: (file: string): boolean => Object.hasOwn(ASSETS, file),
+};
+type DocsSteps = typeof DOCS_STEPS;
+
+/** The planted faults of the documentation (faults/catalogue/admin-auth.ts says what each breaks). */
+const DOCS_FAULTS: StepFaults<DocsSteps> = {
+  'AUTH-DOC-01:page-missing': { page: () => (response) => sendEmpty(response, 404) },
+  'AUTH-DOC-01:redirect-to-missing-page': {
+    page: () => (response) => {
+      response.writeHead(302, { location: '/swagger-ui/index.html', 'content-length': 0 });
+      response.end();
+    },
+  },
+  'AUTH-DOC-01:script-missing': {
+    served: (step) => (file) => file !== 'swagger-ui-bundle.js' && step(file),
+  },
+};
+
 export function registerDocs(
   router: Router.Instance<Router.HTTPVersion.V1>,
   routes: readonly AdminRoute[],
@@ -52,27 +82,16 @@ export function registerDocs(
   // Swagger UI bundle first, which cost every reference start (each parallel worker's) a few hundred ms of CPU
   const assetDir = dirname(require.resolve('swagger-ui-dist/package.json'));
   const cache = new Map<string, Buffer>();
-  router.on('GET', '/swagger-ui.html', (_request: IncomingMessage, response: ServerResponse) => {
-    if (faultActive('AUTH-DOC-01:page-missing')) return sendEmpty(response, 404);
-    if (faultActive('AUTH-DOC-01:redirect-to-missing-page')) {
-      response.writeHead(302, { location: '/swagger-ui/index.html', 'content-length': 0 });
-      return response.end();
-    }
-    response.writeHead(200, {
-      'content-type': 'text/html; charset=utf-8',
-      'content-length': String(Buffer.byteLength(PAGE)),
-    });
-    response.end(PAGE);
-  });
+  router.on('GET', '/swagger-ui.html', (_request: IncomingMessage, response: ServerResponse) =>
+    withFaults(DOCS_STEPS, DOCS_FAULTS).page(response),
+  );
   router.on(
     'GET',
     '/swagger-ui/:file',
     (_request: IncomingMessage, response: ServerResponse, params) => {
       const file = params.file ?? '';
-      const type = ASSETS[file];
-      if (!type) return sendEmpty(response, 404);
-      if (faultActive('AUTH-DOC-01:script-missing') && file === 'swagger-ui-bundle.js')
-        return sendEmpty(response, 404);
+      if (!withFaults(DOCS_STEPS, DOCS_FAULTS).served(file)) return sendEmpty(response, 404);
+      const type = ASSETS[file]!;
       let body = cache.get(file);
       if (!body) cache.set(file, (body = readFileSync(join(assetDir, file))));
       response.writeHead(200, {

@@ -2,23 +2,75 @@
  * The OpenAPI description of the admin REST API, generated from the same route table that drives the router, so
  * the interactive documentation lists exactly what the platform serves.
  */
-import { faultActive } from '../../../faults';
+import { type StepFaults, withFaults } from '../../../faults/steps';
 import { accessOf } from './access';
 import type { AdminRoute } from './route';
 
-const AUTH_PATHS = new Set(['/api/auth/login', '/api/auth/token', '/api/auth/user']);
+/** The description's steps (OPENAPI_FAULTS below wraps them). */
+export const OPENAPI_STEPS = {
+  /** Whether a route's path is described: every one is. */
+  documented: (_path: string): boolean => true,
+  /** A route's path in OpenAPI's form: each :parameter as {parameter}. */
+  openApiPath: (path: string): string => path.replace(/:([A-Za-z]+)/g, '{$1}'),
+  /** The security schemes: a JWT and an API key, both in X-Authorization. */
+  securitySchemes: (): Record<string, object> => ({
+    // Swagger UI sends an apiKey-type scheme value as is, so the user pastes "Bearer <JWT>" or "ApiKey <key>"
+    'X-Authorization (JWT)': {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Authorization',
+      description: 'Bearer <JWT from POST /api/auth/login>',
+    },
+    'X-Authorization (API key)': {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Authorization',
+      description: 'ApiKey <API_KEY>',
+    },
+  }),
+};
+type OpenApiSteps = typeof OPENAPI_STEPS;
 
-export function openApiDocument(routes: readonly AdminRoute[], serverUrl: string) {
+/** The planted faults of the description (faults/catalogue/admin-auth.ts says what each breaks). */
+/** Path segments after /api/ written as templates, whatever they are. */
+const allTemplated = (path: string) =>
+  path
+    .split('/')
+    .map((segment, index) => (index < 2 ? segment : `{segment${index}}`))
+    .join('/');
+
+const OPENAPI_FAULTS: StepFaults<OpenApiSteps> = {
+  'AUTH-DOC-05:only-auth-endpoints': {
+    documented: (step) => (path) =>
+      ['/api/auth/login', '/api/auth/token', '/api/auth/user'].includes(path) && step(path),
+  },
+  'AUTH-DOC-05:login-missing': {
+    documented: (step) => (path) => path !== '/api/auth/login' && step(path),
+  },
+  'AUTH-DOC-05:templated-literals': { openApiPath: () => allTemplated },
+  'AUTH-DOC-02:no-jwt-scheme': {
+    securitySchemes: (step) => () => {
+      const { 'X-Authorization (JWT)': _dropped, ...schemes } = step();
+      return schemes;
+    },
+  },
+  'AUTH-DOC-02:no-api-key-scheme': {
+    securitySchemes: (step) => () => {
+      const { 'X-Authorization (API key)': _dropped, ...schemes } = step();
+      return schemes;
+    },
+  },
+};
+
+export function openApiDocument(
+  routes: readonly AdminRoute[],
+  serverUrl: string,
+  steps: OpenApiSteps = withFaults(OPENAPI_STEPS, OPENAPI_FAULTS),
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    if (faultActive('AUTH-DOC-05:only-auth-endpoints') && !AUTH_PATHS.has(route.path)) continue;
-    if (faultActive('AUTH-DOC-05:login-missing') && route.path === '/api/auth/login') continue;
-    const path = faultActive('AUTH-DOC-05:templated-literals')
-      ? route.path
-          .split('/')
-          .map((segment, index) => (index < 2 ? segment : `{segment${index}}`))
-          .join('/')
-      : route.path.replace(/:([A-Za-z]+)/g, '{$1}');
+    if (!steps.documented(route.path)) continue;
+    const path = steps.openApiPath(route.path);
     const parameters = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(([, name]) => ({
       name,
       in: 'path',
@@ -58,29 +110,7 @@ export function openApiDocument(routes: readonly AdminRoute[], serverUrl: string
     },
     servers: [{ url: serverUrl }],
     components: {
-      securitySchemes: {
-        // Swagger UI sends an apiKey-type scheme value as is, so the user pastes "Bearer <JWT>" or "ApiKey <key>"
-        ...(faultActive('AUTH-DOC-02:no-jwt-scheme')
-          ? {}
-          : {
-              'X-Authorization (JWT)': {
-                type: 'apiKey',
-                in: 'header',
-                name: 'X-Authorization',
-                description: 'Bearer <JWT from POST /api/auth/login>',
-              },
-            }),
-        ...(faultActive('AUTH-DOC-02:no-api-key-scheme')
-          ? {}
-          : {
-              'X-Authorization (API key)': {
-                type: 'apiKey',
-                in: 'header',
-                name: 'X-Authorization',
-                description: 'ApiKey <API_KEY>',
-              },
-            }),
-      },
+      securitySchemes: steps.securitySchemes(),
     },
     security: [{ 'X-Authorization (JWT)': [] }, { 'X-Authorization (API key)': [] }],
     paths,

@@ -8,6 +8,7 @@ import { LoginRedirect, PlatformError, PermissionDeniedError } from '../core/err
 import type { Device, User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
 import {
+  errorBody,
   queryOf,
   readBody,
   sendEmpty,
@@ -17,6 +18,7 @@ import {
   sendText,
 } from '../http/exchange';
 import { parseJson } from '../core/payloads';
+import { type StepFaults, withFaults } from '../../../faults/steps';
 import type { AdminAuth } from './auth';
 import { accessOf } from './access';
 import { checkDevice, type DeviceOperation } from './permissions';
@@ -45,13 +47,22 @@ export type AdminAnswer = {
   text?: string;
 } | void;
 
-export interface AdminRoute {
+export interface AdminRoute<Steps extends object = object> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   summary: string;
   /** JSON Schema of the request body, where there is one (for the OpenAPI description). */
   requestSchema?: object;
-  handler(context: AdminContext): Promise<AdminAnswer> | AdminAnswer;
+  /** The handler's named steps, where a planted fault wraps one (faults/steps.ts); the handler gets them. */
+  steps?: Steps;
+  /** The planted faults of this route, by id: the steps each wraps (applied per request, faults/steps.ts). */
+  faults?: StepFaults<Steps>;
+  handler(context: AdminContext, steps: Steps): Promise<AdminAnswer> | AdminAnswer;
+}
+
+/** A route with named steps and their faults, the step names inferred (the table holds it as an AdminRoute). */
+export function routeWithSteps<Steps extends object>(route: AdminRoute<Steps>): AdminRoute {
+  return route as unknown as AdminRoute;
 }
 
 /** ThingsBoard's HTTP_MAX_PAYLOAD_SIZE_LIMIT_CONFIGURATION for /api/**: 16 MiB. */
@@ -91,18 +102,22 @@ async function handle(
   const user =
     access === 'public' ? (undefined as unknown as User) : await auth.authenticate(request);
   if (access !== 'public' && !access.includes(user.authority)) throw new PermissionDeniedError();
-  const answer = await route.handler({
-    core,
-    auth,
-    request,
-    params,
-    query: queryOf(request.url),
-    user,
-    bodyText,
-    bodyJson: async () => parseJson(await bodyText(), 'request body'),
-    maxBodyBytes,
-    device: (id, operation) => checkDevice(user, core.device(id), operation),
-  });
+  const steps = route.steps ? withFaults(route.steps, route.faults ?? {}) : {};
+  const answer = await route.handler(
+    {
+      core,
+      auth,
+      request,
+      params,
+      query: queryOf(request.url),
+      user,
+      bodyText,
+      bodyJson: async () => parseJson(await bodyText(), 'request body'),
+      maxBodyBytes,
+      device: (id, operation) => checkDevice(user, core.device(id), operation),
+    },
+    steps,
+  );
   if (!body) request.resume();
   const status = answer?.status ?? 200;
   if (answer?.jsonText !== undefined) sendJsonText(response, status, answer.jsonText);
@@ -111,12 +126,29 @@ async function handle(
   else sendEmpty(response, status);
 }
 
+/** The admin API's steps shared by every route (ADMIN_API_FAULTS below wraps them). */
+export const ADMIN_API_STEPS = {
+  /** The body of an error answer: ThingsBoard's {status, message, errorCode, timestamp}. */
+  errorBody: errorBody,
+};
+export type AdminApiSteps = typeof ADMIN_API_STEPS;
+
+/** The planted faults of the shared steps (faults/catalogue/admin-auth.ts says what each breaks). */
+const ADMIN_API_FAULTS: StepFaults<AdminApiSteps> = {
+  'AUTH-01:error-body-code-only': { errorBody: () => (error) => ({ errorCode: error.errorCode }) },
+};
+
 function answerError(request: IncomingMessage, response: ServerResponse, error: unknown): void {
+  const steps = withFaults(ADMIN_API_STEPS, ADMIN_API_FAULTS);
   request.resume(); // an unread body must not hold the connection
   if (error instanceof LoginRedirect && !response.headersSent) {
     response.writeHead(302, { location: error.location, 'content-length': 0 }).end();
     return;
   }
-  if (error instanceof PlatformError) return sendError(response, error);
-  sendError(response, new PlatformError((error as Error)?.message ?? 'Internal error', 500, 2));
+  if (error instanceof PlatformError) return sendError(response, error, steps.errorBody);
+  sendError(
+    response,
+    new PlatformError((error as Error)?.message ?? 'Internal error', 500, 2),
+    steps.errorBody,
+  );
 }

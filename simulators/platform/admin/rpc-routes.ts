@@ -4,22 +4,28 @@
  * With `"persistent": true` the RPC is stored and queued and the call answers 200 {"rpcId"} at once (both versions,
  * as ThingsBoard's shared AbstractRpcController); persistent-rpc-routes.ts reads it back.
  */
-import { faultActive } from '../../../faults';
 import { parseLossless } from '../../../lib/kv/values';
 import { serverRpcCallSchema, type ServerRpcCall } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
 import { BadRequestError, NotFoundError } from '../core/errors';
-import type { AdminRoute } from './route';
+import { type AdminRoute, routeWithSteps } from './route';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 function rpcRoute(path: string, version: 1 | 2): AdminRoute {
-  return {
+  return routeWithSteps({
     method: 'POST',
     path,
     summary: `Send a one-way or two-way RPC to a device (v${version})`,
     requestSchema: serverRpcCallSchema,
-    async handler({ core, device: deviceFor, params, bodyText }) {
+    steps: {
+      /** The status of an RPC the device was not connected to receive: v1 409, v2 504. */
+      notConnected: (): number => (version === 1 ? 409 : 504),
+    },
+    faults: {
+      'GW-RULE-03:undelivered-rpc-500': { notConnected: () => () => 500 },
+    },
+    async handler({ core, device: deviceFor, params, bodyText }, steps) {
       if (params.kind !== 'oneway' && params.kind !== 'twoway') throw new NotFoundError();
       const text = await bodyText();
       let body: unknown;
@@ -69,11 +75,10 @@ function rpcRoute(path: string, version: 1 | 2): AdminRoute {
         case 'TIMEOUT':
           return { status: timeoutStatus };
         case 'NO_ACTIVE_CONNECTION':
-          if (faultActive('GW-RULE-03:undelivered-rpc-500')) return { status: 500 };
-          return { status: version === 1 ? 409 : 504 };
+          return { status: steps.notConnected() };
       }
     },
-  };
+  });
 }
 
 export const rpcRoutes: AdminRoute[] = [

@@ -2,65 +2,50 @@
  * GET /api/v1/{token}/attributes/updates?timeout=ms: the first shared-attribute change after the poll began,
  * changed keys flattened at the top level plus "deleted":[keys]; 408 empty at the timeout.
  */
-import { stringifyLossless, typedValueToString } from '../../../lib/kv/values';
-import { faultActive } from '../../../faults';
+import { stringifyLossless } from '../../../lib/kv/values';
 import type { Device } from '../core/model';
 import { sharedChangeDocument } from '../core/render';
 import type { SharedAttributesChange } from '../core/event-hub';
-import { authenticate, type DeviceHandler } from './context';
+import type { PlatformCore } from '../core/platform-core';
+import { authenticate, endpoint } from './context';
 import { sendJsonText, sendText } from './exchange';
 import { longPoll, longPollTimeout } from './long-poll';
 
 export const DEVICE_DELETED = 'Device was deleted!';
 
-/** Planted fault HTTP-UPD-01:answered-twice: the last change each device's poll was answered with. */
-const lastAnswered = new WeakMap<Device, string>();
-
-export const getAttributeUpdates: DeviceHandler = (request, response, params, api) => {
-  const timeoutMs = longPollTimeout(request, api.quirks);
-  const device = authenticate(api, params, request, response, timeoutMs);
-  if (!device) return;
-  const answeredTwice = faultActive('HTTP-UPD-01:answered-twice');
-  const repeated = answeredTwice && lastAnswered.get(device);
-  if (repeated) return sendJsonText(response, 200, repeated);
-  const answer = (change: SharedAttributesChange) => {
-    const body = renderChange(faultyChange(device, change));
-    if (answeredTwice) lastAnswered.set(device, body); // kept only while the fault is on
-    return sendJsonText(response, 200, body);
-  };
-  longPoll(
-    response,
-    timeoutMs,
-    (finish) => [
-      faultActive('HTTP-UPD-01:update-not-delivered')
-        ? () => {}
-        : api.core.on(device, 'shared', (change) => finish(() => answer(change))),
-      api.core.on(device, 'deleted', () => finish(() => sendText(response, 403, DEVICE_DELETED))),
-    ],
-    {
-      ignored: faultActive('HTTP-UPD-02:timeout-ignored'),
-      early: faultActive('HTTP-UPD-02:early-timeout'),
-      withBody: faultActive('HTTP-UPD-02:timeout-with-body'),
-    },
-  );
-};
-
-/** The change as planted faults (faults/) distort it: values as strings, or every shared attribute as changed. */
-function faultyChange(device: Device, change: SharedAttributesChange): SharedAttributesChange {
-  let updated = change.updated;
-  if (faultActive('HTTP-UPD-01:unchanged-keys-included'))
-    updated = new Map([...device.attributes.SHARED_SCOPE, ...updated]);
-  if (faultActive('HTTP-UPD-01:values-as-strings'))
-    updated = new Map(
-      [...updated].map(([key, attribute]) => [
-        key,
-        { ...attribute, value: { type: 'STRING', value: typedValueToString(attribute.value) } },
-      ]),
+export const GET_ATTRIBUTE_UPDATES = endpoint({
+  steps: {
+    /** An answer the poll gives before it waits: none (a change is answered once, to the poll it happened during). */
+    earlier: (_device: Device): string | undefined => undefined,
+    /** Listens for the device's next shared-attribute change; returns the unsubscriber. */
+    subscribe: (
+      core: PlatformCore,
+      device: Device,
+      changed: (change: SharedAttributesChange) => void,
+    ): (() => void) => core.on(device, 'shared', changed),
+    /** The change as the device receives it: the changed keys and the deleted ones. */
+    change: (_device: Device, change: SharedAttributesChange): SharedAttributesChange => change,
+    /** The answer's text, {"k":v,...,"deleted":[...]} with each value in its JSON type. */
+    render: (_device: Device, change: SharedAttributesChange): string =>
+      stringifyLossless(sharedChangeDocument(change)),
+  },
+  handle: (exchange, steps) => {
+    const { request, response, api } = exchange;
+    const timeoutMs = longPollTimeout(request, api.quirks, steps);
+    const device = authenticate(exchange, steps, timeoutMs);
+    if (!device) return;
+    const earlier = steps.earlier(device);
+    if (earlier !== undefined) return sendJsonText(response, 200, earlier);
+    const answer = (change: SharedAttributesChange) =>
+      sendJsonText(response, 200, steps.render(device, steps.change(device, change)));
+    longPoll(
+      response,
+      steps.pollWaitMs(timeoutMs),
+      (finish) => [
+        steps.subscribe(api.core, device, (change) => finish(() => answer(change))),
+        api.core.on(device, 'deleted', () => finish(() => sendText(response, 403, DEVICE_DELETED))),
+      ],
+      steps.pollTimedOut,
     );
-  return { ...change, updated };
-}
-
-/** {"k":v,...,"deleted":[...]} with each value in its JSON type. */
-function renderChange(change: SharedAttributesChange): string {
-  return stringifyLossless(sharedChangeDocument(change));
-}
+  },
+});

@@ -4,80 +4,70 @@
  * sharedKeys: every client and shared attribute; with one of them: only that scope. Values keep their JSON type.
  */
 import { stringifyLossless, type TypedValue } from '../../../lib/kv/values';
-import { attributesAnswer, pickAttributes, setMember } from '../core/render';
-import { faultActive } from '../../../faults';
+import { attributesAnswer } from '../core/render';
 import type { Device } from '../core/model';
-import { MAX_BODY, authenticate, payloadFailure, type DeviceHandler } from './context';
+import type { PlatformCore } from '../core/platform-core';
+import { MAX_BODY, authenticate, endpoint, payloadFailure } from './context';
 import { keysParameter, queryOf, readBody, sendEmpty, sendJsonText } from './exchange';
 import { runPayloadJobSoon } from '../core/off-thread';
 
-export const postAttributes: DeviceHandler = async (request, response, params, api) => {
-  const device = authenticate(api, params, request, response);
-  if (!device) return;
-  const text = (await readBody(request, MAX_BODY)).toString('utf8');
-  try {
-    const entries = (
-      (await runPayloadJobSoon({
+type Entries = Array<[string, TypedValue]>;
+
+export const POST_ATTRIBUTES = endpoint({
+  steps: {
+    /** The entries of the body that are stored: all of them. */
+    kept: (_device: Device, entries: Entries): Entries => entries,
+    /** Stores them in CLIENT scope, after the 200 (core/scheduler.ts), as ThingsBoard's rule engine does. */
+    save: (core: PlatformCore, device: Device, entries: Entries): void =>
+      core.scheduler.later('save', () => core.saveAttributes(device, 'CLIENT_SCOPE', entries)),
+  },
+  handle: async (exchange, steps) => {
+    const { request, response, api } = exchange;
+    const device = authenticate(exchange, steps);
+    if (!device) return;
+    const text = (await readBody(request, MAX_BODY)).toString('utf8');
+    try {
+      const entries = (await runPayloadJobSoon({
         kind: 'client-attributes',
         text,
         quirks: api.quirks,
-      })) as Array<[string, TypedValue]>
-    ).filter(
-      ([key, value]) =>
-        !(faultActive('HTTP-ATTR-01:json-values-dropped') && value.type === 'JSON') &&
-        !(faultActive('HTTP-ATTR-02:first-write-wins') && device.attributes.CLIENT_SCOPE.has(key)),
-    );
-    if (!faultActive('HTTP-ATTR-01:not-stored'))
-      api.core.scheduler.later('save', () =>
-        api.core.saveAttributes(device, 'CLIENT_SCOPE', entries),
-      );
-  } catch (error) {
-    if (payloadFailure(error, response, api)) return;
-    throw error;
-  }
-  sendEmpty(response, 200);
-};
+      })) as Entries;
+      steps.save(api.core, device, steps.kept(device, entries));
+    } catch (error) {
+      if (payloadFailure(error, response, api)) return;
+      throw error;
+    }
+    sendEmpty(response, 200);
+  },
+});
 
-export const getAttributes: DeviceHandler = (request, response, params, api) => {
-  const query = queryOf(request.url);
-  const device = authenticate(api, params, request, response);
-  if (!device) return;
-  // a blank parameter (`clientKeys=`) is no parameter, as ThingsBoard's DeviceApiController reads it
-  const clientKeys = nonEmpty(keysParameter(query, 'clientKeys'));
-  const sharedKeys = nonEmpty(keysParameter(query, 'sharedKeys'));
-  const answer = attributesAnswer(device, clientKeys, sharedKeys);
-  sendJsonText(
-    response,
-    200,
-    stringifyLossless(faultyAnswer(device, answer, clientKeys, sharedKeys)),
-  );
-};
-
-/** The attribute answer as planted faults (faults/) distort it; unchanged when none is on. */
-function faultyAnswer(
-  device: Device,
-  answer: Record<string, unknown>,
-  clientKeys: string[] | undefined,
-  sharedKeys: string[] | undefined,
-): Record<string, unknown> {
-  const faulty = { ...answer };
-  const set = (member: string, value: Record<string, unknown> | undefined) => {
-    if (value) faulty[member] = value;
-    else delete faulty[member];
-  };
-  if (clientKeys && faultActive('HTTP-ATTR-03:client-keys-ignored'))
-    set('client', pickAttributes(device, 'CLIENT_SCOPE', undefined));
-  if (sharedKeys && faultActive('HTTP-ATTR-04:shared-keys-ignored'))
-    set('shared', pickAttributes(device, 'SHARED_SCOPE', undefined));
-  if (sharedKeys && faultActive('HTTP-ATTR-04:shared-read-from-server-scope'))
-    set('shared', pickAttributes(device, 'SERVER_SCOPE', sharedKeys));
-  if (faulty.client && faultActive('HTTP-ATTR-03:client-member-flattened')) {
-    const client = faulty.client as Record<string, unknown>;
-    delete faulty.client;
-    for (const [key, value] of Object.entries(client)) setMember(faulty, key, value);
-  }
-  return faulty;
+/** What GET attributes asked for: the keys of each scope (undefined: not asked). */
+export interface AttributesQuery {
+  readonly clientKeys: string[] | undefined;
+  readonly sharedKeys: string[] | undefined;
 }
+
+export const GET_ATTRIBUTES = endpoint({
+  steps: {
+    /** The answer: {client, shared}, a member present only when it has matches. */
+    answer: (
+      device: Device,
+      { clientKeys, sharedKeys }: AttributesQuery,
+    ): Record<string, unknown> => attributesAnswer(device, clientKeys, sharedKeys),
+  },
+  handle: (exchange, steps) => {
+    const { request, response } = exchange;
+    const query = queryOf(request.url);
+    const device = authenticate(exchange, steps);
+    if (!device) return;
+    // a blank parameter (`clientKeys=`) is no parameter, as ThingsBoard's DeviceApiController reads it
+    const asked: AttributesQuery = {
+      clientKeys: nonEmpty(keysParameter(query, 'clientKeys')),
+      sharedKeys: nonEmpty(keysParameter(query, 'sharedKeys')),
+    };
+    sendJsonText(response, 200, stringifyLossless(steps.answer(device, asked)));
+  },
+});
 
 function nonEmpty(keys: string[] | undefined): string[] | undefined {
   return keys?.length ? keys : undefined;

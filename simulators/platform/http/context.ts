@@ -10,8 +10,8 @@ import type { Device } from '../core/model';
 import { PayloadTooLargeError, sendEmpty, sendError, sendJson, sendText } from './exchange';
 import { BadRequestError } from '../core/errors';
 import type { Quirks } from '../quirks';
-import { faultActive } from '../../../faults';
-import { heldLongPolls } from './long-poll';
+import { type StepFaults, withFaults } from '../../../faults/steps';
+import { LONG_POLL_STEPS } from './long-poll';
 
 /** Answers client-side RPC (POST /api/v1/{token}/rpc): the request document (plain JSON values) → the answer. */
 export type ClientRpcHandler = (
@@ -27,68 +27,93 @@ export interface DeviceApi {
 }
 
 export type Params = Record<string, string | undefined>;
-export type DeviceHandler = (
-  request: IncomingMessage,
-  response: ServerResponse,
-  params: Params,
-  api: DeviceApi,
-) => void | Promise<void>;
-
 /** HTTP transport limits (transport.http.max_payload_size): 64 KiB for rpc, 50 MiB for the rest. */
 export const MAX_BODY = 50 * 1024 * 1024;
 export const MAX_RPC_BODY = 64 * 1024;
 
+/** One request to the device API: what an endpoint's steps work on. */
+export interface DeviceExchange {
+  readonly request: IncomingMessage;
+  readonly response: ServerResponse;
+  readonly params: Params;
+  readonly api: DeviceApi;
+}
+
 /**
- * The device of the path's token; answers 401 with an empty body (as the platform) when there is none. A long-poll
- * passes its timeout, which only a planted fault uses (an unknown token waiting like a device).
+ * The steps every endpoint of the device API shares: admission, the token's device, the answer to an unknown
+ * token, the error of an invalid query parameter, the long-poll's timing (long-poll.ts) and the answer to a thrown
+ * error. A route's planted faults (route-faults.ts) may wrap them as well as the endpoint's own steps.
  */
+export const DEVICE_API_STEPS = {
+  /** Whether the request is served at all: always (the reference has no request threads to run out of). */
+  admit: (_exchange: DeviceExchange): boolean => true,
+  /** The device whose access token is `token`. */
+  deviceOf: (api: DeviceApi, token: string): Device | undefined =>
+    api.core.deviceByTokenValue(token),
+  /** Answers a token that names no device: 401, empty body, as the platform (a long-poll passes its timeout). */
+  unknownToken: (exchange: DeviceExchange, _longPollMs: number | undefined): void =>
+    sendEmpty(exchange.response, 401),
+  /** The error of a query parameter the endpoint cannot take: 400. */
+  invalidParameter: (message: string): Error => new BadRequestError(message),
+  ...LONG_POLL_STEPS,
+  /** Answers an error a handler threw: PlatformError as itself, anything else 500 code 2. */
+  failed: (exchange: DeviceExchange, error: unknown): void => failed(exchange, error),
+};
+export type DeviceApiSteps = typeof DEVICE_API_STEPS;
+
+/** An endpoint of the device API: its own steps (behaviour only) and the handler that runs them. */
+export interface DeviceEndpoint<Own extends object> {
+  readonly steps: Own;
+  readonly handle: (exchange: DeviceExchange, steps: Own & DeviceApiSteps) => void | Promise<void>;
+}
+
+/** Every step an endpoint's handler gets: its own and the shared ones. */
+export type EndpointSteps<Endpoint> =
+  Endpoint extends DeviceEndpoint<infer Own> ? Own & DeviceApiSteps : never;
+
+/** An endpoint, its step names inferred. */
+export function endpoint<Own extends object>(definition: DeviceEndpoint<Own>): DeviceEndpoint<Own> {
+  return definition;
+}
+
+/** The device of the path's token; when there is none the body is drained and the token refused (unknownToken). */
 export function authenticate(
-  api: DeviceApi,
-  params: Params,
-  request: IncomingMessage,
-  response: ServerResponse,
+  exchange: DeviceExchange,
+  steps: DeviceApiSteps,
   longPollMs?: number,
 ): Device | undefined {
-  const token = params.token ?? '';
-  const device = api.core.deviceByTokenValue(token) ?? caseFoldedFault(api, token);
+  const device = steps.deviceOf(exchange.api, exchange.params.token ?? '');
   if (!device) {
-    request.resume(); // the body of a refused request is drained, never read
-    if (longPollMs !== undefined && faultActive('HTTP-ERR-04:long-poll-unknown-token-waits')) {
-      const timer = setTimeout(() => sendEmpty(response, 408), longPollMs);
-      response.on('close', () => clearTimeout(timer));
-      return undefined;
-    }
-    sendEmpty(response, faultActive('HTTP-ERR-04:unknown-token-403') ? 403 : 401);
+    exchange.request.resume(); // the body of a refused request is drained, never read
+    steps.unknownToken(exchange, longPollMs);
   }
   return device;
 }
 
-/** Planted fault: a token that differs from a device's only in case is taken as that device's. */
-function caseFoldedFault(api: DeviceApi, token: string): Device | undefined {
-  if (!faultActive('HTTP-AUTH-01:token-case-folded')) return undefined;
-  const folded = token.toLowerCase();
-  for (const device of api.core.devices.values())
-    if (device.token.toLowerCase() === folded) return device;
-  return undefined;
-}
-
-/** Wraps a handler so that any error becomes an answer: PlatformError as itself, anything else 500 code 2. */
-export function guarded(handler: DeviceHandler) {
+/**
+ * An endpoint as a route's handler: per request, its steps with the faults of the shared table and of the route's
+ * own table that are on (faults/steps.ts; nothing allocated when none is), and any error it throws answered.
+ */
+export function served<Own extends object>(
+  definition: DeviceEndpoint<Own>,
+  shared: StepFaults<DeviceApiSteps>,
+  faults: StepFaults<Own & DeviceApiSteps>,
+) {
+  const all = { ...DEVICE_API_STEPS, ...definition.steps } as Own & DeviceApiSteps;
   return (
     request: IncomingMessage,
     response: ServerResponse,
     params: Params,
     api: DeviceApi,
   ): void => {
-    if (faultActive('ROB-POLL-01:busy-while-polls-held') && heldLongPolls() >= 100) {
-      request.resume();
-      return sendEmpty(response, 503);
-    }
+    const steps = withFaults(withFaults(all, shared as StepFaults<Own & DeviceApiSteps>), faults);
+    const exchange: DeviceExchange = { request, response, params, api };
+    if (!steps.admit(exchange)) return;
     try {
-      const pending = handler(request, response, params, api);
-      if (pending) pending.catch((error: unknown) => failed(request, response, error, api));
+      const pending = definition.handle(exchange, steps);
+      if (pending) pending.catch((error: unknown) => steps.failed(exchange, error));
     } catch (error) {
-      failed(request, response, error, api);
+      steps.failed(exchange, error);
     }
   };
 }
@@ -104,19 +129,8 @@ export function payloadFailure(error: unknown, response: ServerResponse, api: De
   return true;
 }
 
-function failed(
-  request: IncomingMessage,
-  response: ServerResponse,
-  error: unknown,
-  api: DeviceApi,
-): void {
+function failed({ request, response, api }: DeviceExchange, error: unknown): void {
   request.resume();
-  if (
-    faultActive('HTTP-ERR-01:malformed-json-500') &&
-    error instanceof BadRequestError &&
-    error.message.includes('malformed JSON')
-  )
-    return sendError(response, new PlatformError(error.message, 500, 2));
   // the HTTP transport's PayloadSizeFilter answers before any controller, the message as a JSON string (the admin
   // API's error handler writes the error object)
   if (error instanceof PayloadTooLargeError && !response.headersSent)

@@ -2,7 +2,6 @@
  * Request and response plumbing shared by the device API and the admin API: body reading with a size cap,
  * JSON answers (lossless, so a DOUBLE keeps its `.0`), ThingsBoard's error body.
  */
-import { faultActive } from '../../../faults';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody as readCappedBody } from '../../../lib/http-body';
 import { PlatformError } from '../core/errors';
@@ -49,19 +48,26 @@ export function sendText(response: ServerResponse, status: number, text: string)
 }
 
 /** ThingsBoard's error body: {status, message, errorCode, timestamp}. */
-export function sendError(response: ServerResponse, error: PlatformError): void {
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  if (faultActive('AUTH-01:error-body-code-only'))
-    return sendJson(response, error.status, { errorCode: error.errorCode });
-  sendJson(response, error.status, {
+export function errorBody(error: PlatformError): Record<string, unknown> {
+  return {
     status: error.status,
     message: error.message,
     errorCode: error.errorCode,
     timestamp: Date.now(),
-  });
+  };
+}
+
+/** Answers an error with its status and body (ThingsBoard's, unless the caller renders it otherwise). */
+export function sendError(
+  response: ServerResponse,
+  error: PlatformError,
+  body: (error: PlatformError) => Record<string, unknown> = errorBody,
+): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  sendJson(response, error.status, body(error));
 }
 
 export function queryOf(url: string | undefined): URLSearchParams {

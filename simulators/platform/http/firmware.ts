@@ -6,46 +6,51 @@
  */
 import { firmwareQuerySchema } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
-import { BadRequestError, PlatformError } from '../core/errors';
-import { faultActive } from '../../../faults';
+import { BadRequestError } from '../core/errors';
 import { firmwareChunk } from '../core/firmware';
-import { authenticate, type DeviceHandler } from './context';
+import { authenticate, endpoint } from './context';
 import { queryOf, sendEmpty } from './exchange';
 
-export const getFirmware: DeviceHandler = (request, response, params, api) => {
-  const query = Object.fromEntries(queryOf(request.url));
-  const check = validate(firmwareQuerySchema, query);
-  if (!check.ok) {
-    const message = `Invalid firmware request: ${check.errors.join('; ')}`;
-    if (faultActive('HTTP-ERR-02:invalid-parameter-500')) throw new PlatformError(message, 500, 2);
-    throw new BadRequestError(message);
-  }
-  const device = authenticate(api, params, request, response);
-  if (!device) return;
-  const ota = api.core.firmwareOf(device);
-  if (!ota?.data)
-    return sendEmpty(response, faultActive('HTTP-ERR-05:no-package-empty-200') ? 200 : 404);
-  if (ota.title !== query.title || ota.version !== query.version) {
-    throw new BadRequestError(
-      `Firmware ${query.title} ${query.version} is not the package assigned to the device`,
+export const GET_FIRMWARE = endpoint({
+  steps: {
+    /** The status when the device has no package to download: 404. */
+    noPackageStatus: (): number => 404,
+    /** The package's bytes as downloaded: the whole file. */
+    packageData: (data: Buffer): Buffer => data,
+    /** Bytes [size*chunk, size*(chunk+1)) of the package (size 0: the whole file). */
+    chunk: (data: Buffer, size: number, chunk: number): Buffer => firmwareChunk(data, size, chunk),
+  },
+  handle: (exchange, steps) => {
+    const { request, response, api } = exchange;
+    const query = Object.fromEntries(queryOf(request.url));
+    const check = validate(firmwareQuerySchema, query);
+    if (!check.ok)
+      throw steps.invalidParameter(`Invalid firmware request: ${check.errors.join('; ')}`);
+    const device = authenticate(exchange, steps);
+    if (!device) return;
+    const ota = api.core.firmwareOf(device);
+    if (!ota?.data) return sendEmpty(response, steps.noPackageStatus());
+    if (ota.title !== query.title || ota.version !== query.version) {
+      throw new BadRequestError(
+        `Firmware ${query.title} ${query.version} is not the package assigned to the device`,
+      );
+    }
+    const part = steps.chunk(
+      steps.packageData(ota.data),
+      Number(query.size ?? 0),
+      Number(query.chunk ?? 0),
     );
-  }
-  const size = Number(query.size ?? 0);
-  const chunk = Number(query.chunk ?? 0) + (faultActive('HTTP-FW-01:chunks-off-by-one') ? 1 : 0);
-  const data = faultActive('HTTP-FW-01:last-byte-missing')
-    ? ota.data.subarray(0, ota.data.length - 1)
-    : ota.data;
-  const part = firmwareChunk(data, size, chunk);
-  // a header value is ASCII: other characters of an uploaded file name are replaced
-  const fileName = (ota.fileName ?? `${ota.title}-${ota.version}.bin`).replace(
-    /[^\x20-\x7e]/g,
-    '_',
-  );
-  response.writeHead(200, {
-    'content-type': ota.contentType || 'application/octet-stream',
-    'content-length': String(part.length),
-    'content-disposition': `attachment;filename=${fileName}`,
-    'x-filename': fileName,
-  });
-  response.end(part);
-};
+    // a header value is ASCII: other characters of an uploaded file name are replaced
+    const fileName = (ota.fileName ?? `${ota.title}-${ota.version}.bin`).replace(
+      /[^\x20-\x7e]/g,
+      '_',
+    );
+    response.writeHead(200, {
+      'content-type': ota.contentType || 'application/octet-stream',
+      'content-length': String(part.length),
+      'content-disposition': `attachment;filename=${fileName}`,
+      'x-filename': fileName,
+    });
+    response.end(part);
+  },
+});

@@ -32,38 +32,71 @@
  */
 import type Router from 'find-my-way';
 import type { Logger } from 'pino';
+import type { StepFaults } from '../../../faults/steps';
+import { DEVICE_HTTP_API, type DeviceHttpRole } from '../../../schemas';
 import type { PlatformCore } from '../core/platform-core';
 import { NO_QUIRKS, type Quirks } from '../quirks';
-import { guarded, type ClientRpcHandler, type DeviceApi, type DeviceHandler } from './context';
-import { postTelemetry } from './telemetry';
-import { getAttributes, postAttributes } from './attributes';
-import { getAttributeUpdates } from './attribute-updates';
-import { getRpc, postClientRpc, postRpcReply } from './rpc';
-import { postClaim } from './claim';
-import { postProvision } from './provision';
-import { getFirmware } from './firmware';
+import {
+  type ClientRpcHandler,
+  type DeviceApi,
+  type DeviceApiSteps,
+  type DeviceEndpoint,
+  served,
+} from './context';
+import { POST_TELEMETRY } from './telemetry';
+import { GET_ATTRIBUTES, POST_ATTRIBUTES } from './attributes';
+import { GET_ATTRIBUTE_UPDATES } from './attribute-updates';
+import { GET_RPC, POST_CLIENT_RPC, POST_RPC_REPLY } from './rpc';
+import { POST_CLAIM } from './claim';
+import { POST_PROVISION } from './provision';
+import { GET_FIRMWARE } from './firmware';
+import {
+  DEVICE_API_FAULTS,
+  GET_ATTRIBUTE_UPDATES_FAULTS,
+  GET_ATTRIBUTES_FAULTS,
+  GET_FIRMWARE_FAULTS,
+  GET_RPC_FAULTS,
+  POST_ATTRIBUTES_FAULTS,
+  POST_CLIENT_RPC_FAULTS,
+  POST_PROVISION_FAULTS,
+  POST_RPC_REPLY_FAULTS,
+  POST_TELEMETRY_FAULTS,
+} from './route-faults';
 
 export type { ClientRpcHandler } from './context';
 
 /** The default client-side RPC handler: answers with the request document itself (an echo). */
 export const echoClientRpcHandler: ClientRpcHandler = (_device, request) => request;
 
-/** The device API's routes as data: method, path, handler. */
-const DEVICE_ROUTES: ReadonlyArray<{
-  method: 'GET' | 'POST';
-  path: string;
-  handler: DeviceHandler;
-}> = [
-  { method: 'POST', path: '/api/v1/:token/telemetry', handler: postTelemetry },
-  { method: 'POST', path: '/api/v1/:token/attributes', handler: postAttributes },
-  { method: 'GET', path: '/api/v1/:token/attributes', handler: getAttributes },
-  { method: 'GET', path: '/api/v1/:token/attributes/updates', handler: getAttributeUpdates },
-  { method: 'GET', path: '/api/v1/:token/rpc', handler: getRpc },
-  { method: 'POST', path: '/api/v1/:token/rpc/:id', handler: postRpcReply },
-  { method: 'POST', path: '/api/v1/:token/rpc', handler: postClientRpc },
-  { method: 'POST', path: '/api/v1/:token/claim', handler: postClaim },
-  { method: 'POST', path: '/api/v1/provision', handler: postProvision },
-  { method: 'GET', path: '/api/v1/:token/firmware', handler: getFirmware },
+/**
+ * One route of the device API: its row of the protocol table (schemas/device-http.ts; `{param}` becomes the router's
+ * `:param`), the endpoint that serves it and its planted faults (route-faults.ts).
+ */
+function route<Own extends object>(
+  role: DeviceHttpRole,
+  endpoint: DeviceEndpoint<Own>,
+  faults: StepFaults<Own & DeviceApiSteps> = {},
+) {
+  const { method, path } = DEVICE_HTTP_API[role];
+  return {
+    method,
+    path: path.replace(/\{(\w+)\}/g, ':$1'),
+    handler: served(endpoint, DEVICE_API_FAULTS, faults),
+  };
+}
+
+/** The device API's routes as data: the role in the protocol table, the endpoint, its faults. */
+const DEVICE_ROUTES = [
+  route('telemetry', POST_TELEMETRY, POST_TELEMETRY_FAULTS),
+  route('postAttributes', POST_ATTRIBUTES, POST_ATTRIBUTES_FAULTS),
+  route('getAttributes', GET_ATTRIBUTES, GET_ATTRIBUTES_FAULTS),
+  route('attributeUpdates', GET_ATTRIBUTE_UPDATES, GET_ATTRIBUTE_UPDATES_FAULTS),
+  route('rpcPoll', GET_RPC, GET_RPC_FAULTS),
+  route('rpcReply', POST_RPC_REPLY, POST_RPC_REPLY_FAULTS),
+  route('clientRpc', POST_CLIENT_RPC, POST_CLIENT_RPC_FAULTS),
+  route('claim', POST_CLAIM),
+  route('provision', POST_PROVISION, POST_PROVISION_FAULTS),
+  route('firmware', GET_FIRMWARE, GET_FIRMWARE_FAULTS),
 ];
 
 export function registerDeviceApi(
@@ -74,11 +107,6 @@ export function registerDeviceApi(
   quirks: Quirks = NO_QUIRKS,
 ): void {
   const api: DeviceApi = { core, clientRpc, logger, quirks };
-  for (const route of DEVICE_ROUTES)
-    router.on(
-      route.method,
-      route.path,
-      guarded(route.handler) as Router.Handler<Router.HTTPVersion.V1>,
-      api,
-    );
+  for (const { method, path, handler } of DEVICE_ROUTES)
+    router.on(method, path, handler as Router.Handler<Router.HTTPVersion.V1>, api);
 }

@@ -4,39 +4,16 @@
  * provisionDeviceKey or provisionDeviceSecret (or with wrong types) is 400.
  */
 import { provisionAnswer } from '../core/provision-answer';
-import type { ProvisionRequest } from '../core/provisioning';
-import { MAX_BODY, type DeviceHandler } from './context';
-import { readBody, sendEmpty, sendJson } from './exchange';
-import { faultActive } from '../../../faults';
-import { randomToken } from '../core/tokens';
+import { MAX_BODY, endpoint } from './context';
+import { readBody, sendJson } from './exchange';
 
-export const postProvision: DeviceHandler = async (request, response, _params, api) => {
-  if (faultActive('HTTP-PROV-04:token-required')) {
-    request.resume();
-    return sendEmpty(response, 401);
-  }
-  const text = withMissingFieldsFault((await readBody(request, MAX_BODY)).toString('utf8'));
-  sendJson(response, 200, provisionAnswer(api.core, text, api.quirks));
-};
-
-/**
- * Planted faults HTTP-PROV-05 (faults/): a missing required field is filled in (a made-up name, an empty key or
- * secret, which find no profile) instead of making the request invalid. The text is unchanged when none is on.
- */
-function withMissingFieldsFault(text: string): string {
-  const fills: Array<[keyof ProvisionRequest, string]> = [];
-  if (faultActive('HTTP-PROV-05:device-name-optional')) fills.push(['deviceName', randomToken()]);
-  if (faultActive('HTTP-PROV-05:key-optional')) fills.push(['provisionDeviceKey', '']);
-  if (faultActive('HTTP-PROV-05:secret-optional')) fills.push(['provisionDeviceSecret', '']);
-  if (fills.length === 0) return text;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return text;
-  const record = body as Record<string, unknown>;
-  for (const [field, value] of fills) if (!(field in record)) record[field] = value;
-  return JSON.stringify(record);
-}
+export const POST_PROVISION = endpoint({
+  steps: {
+    /** The request's text as it is provisioned: as sent. */
+    text: (text: string): string => text,
+  },
+  handle: async ({ request, response, api }, steps) => {
+    const text = steps.text((await readBody(request, MAX_BODY)).toString('utf8'));
+    sendJson(response, 200, provisionAnswer(api.core, text, api.quirks));
+  },
+});
