@@ -23,6 +23,8 @@ export * from './rpc';
 export * from './firmware';
 export * from './gateway';
 export * from './device-mqtt';
+export * from './ota-mqtt';
+export * from './provision-mqtt';
 export * from './target';
 export * from './requirements';
 export * from './conformance';

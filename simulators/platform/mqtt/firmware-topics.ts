@@ -7,13 +7,13 @@
  * DISCONNECT 0x83), as ThingsBoard. v2/sw/... asks for a software package, which the reference never holds.
  */
 import { type StepFaults, withFaults } from '../../../faults/steps';
+import { type OtaKind, otaChunkRequest, otaTopic } from '../../../schemas/ota-mqtt';
 import { firmwareChunk } from '../core/firmware';
 import { MAX_PACKET_BYTES } from './limits';
 import { REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
-const OTA_REQUEST = /^v2\/(fw|sw)\/request\/(\d+)\/chunk\/(\d+)$/;
-const FIRMWARE_ERROR_TOPIC = 'v2/fw/error';
+const FIRMWARE_ERROR_TOPIC = otaTopic('error', { kind: 'fw' });
 
 /** The named step of a chunk request: its size (0 = the whole file). */
 const CHUNK_STEPS = {
@@ -32,9 +32,9 @@ const CHUNK_FAULTS: StepFaults<typeof CHUNK_STEPS> = {
  * publish.ts would send is not written.
  */
 export function handleOtaRequest(session: MqttSession, topic: string, text: string): boolean {
-  const match = OTA_REQUEST.exec(topic);
-  if (!match) return false;
-  const [, kind, requestId, chunkText] = match;
+  const request = otaChunkRequest(topic);
+  if (!request) return false;
+  const { kind, id: requestId, chunk } = request;
   const state = session.ota;
   const requested = text.trim() === '' ? 0 : Number.parseInt(text, 10);
   if (Number.isNaN(requested) || requested < 0) return fail(session, 'INVALID_CHUNK_SIZE');
@@ -54,11 +54,10 @@ export function handleOtaRequest(session: MqttSession, topic: string, text: stri
     state.packages.set(requestId, data);
   }
   const bytes = data;
-  const chunk = Number(chunkText);
   // after the PUBACK (publish.ts sends it when this returns), as ThingsBoard's sendOtaPackage
   setImmediate(() =>
     session.publish(
-      `v2/${kind}/response/${requestId}/chunk/${chunk}`,
+      otaTopic('chunkResponse', { kind: kind satisfies OtaKind, id: requestId, chunk }),
       firmwareChunk(bytes, size, chunk),
       {
         always: true,

@@ -7,14 +7,15 @@
  * /provision/response.
  */
 import { type StepFaults, withFaults } from '../../../faults/steps';
+import { PROVISION_MQTT_API, PROVISION_MQTT_USER } from '../../../schemas/provision-mqtt';
 import { PlatformError } from '../core/errors';
 import { provisionAnswer } from '../core/provision-answer';
 import { PublishFailure, REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
-export const PROVISION_USER = 'provision';
-const PROVISION_REQUEST_TOPIC = '/provision/request';
-export const PROVISION_RESPONSE_TOPIC = '/provision/response';
+export const PROVISION_USER = PROVISION_MQTT_USER;
+const PROVISION_REQUEST_TOPIC = PROVISION_MQTT_API.request.topic;
+export const PROVISION_RESPONSE_TOPIC = PROVISION_MQTT_API.response.topic;
 /** ThingsBoard schedules the close of a provisioning session 60 s after its answer. */
 const CLOSE_AFTER_ANSWER_MS = 60_000;
 

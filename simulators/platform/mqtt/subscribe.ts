@@ -11,6 +11,7 @@ import { type StepFaults, withFaults } from '../../../faults/steps';
 import { stringifyLossless } from '../../../lib/kv/values';
 import { deviceTopic, deviceTopicFilter } from '../../../schemas/device-mqtt';
 import { GATEWAY_API, gatewayTopicRules } from '../../../schemas/gateway';
+import { OTA_KINDS, otaTopicFilter } from '../../../schemas/ota-mqtt';
 import { pickAttributes, sharedChangeDocument } from '../core/render';
 import { REASON, SUBACK_FAILURE_V3 } from './reason-codes';
 import { PROVISION_RESPONSE_TOPIC } from './provision-session';
@@ -30,10 +31,11 @@ const ALLOWED = new Set([
   ...gatewayTopicRules()
     .filter((rule) => rule.direction !== 'uplink')
     .map((rule) => rule.topic),
-  'v2/fw/response/+/chunk/+',
-  'v2/fw/error',
-  'v2/sw/response/+/chunk/+',
-  'v2/sw/error',
+  // the firmware and software topics the platform publishes (schemas/ota-mqtt.ts OTA_MQTT_API)
+  ...OTA_KINDS.flatMap((kind) => [
+    otaTopicFilter('chunkResponse', kind),
+    otaTopicFilter('error', kind),
+  ]),
 ]);
 
 /** A provisioning session may subscribe only to its answer (docs/reference/platform-facts.md §6). */
