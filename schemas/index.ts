@@ -24,6 +24,8 @@ export * from './firmware';
 export * from './gateway';
 export * from './device-mqtt';
 export * from './device-http';
+export * from './ota-mqtt';
+export * from './provision-mqtt';
 export * from './target';
 export * from './requirements';
 export * from './conformance';

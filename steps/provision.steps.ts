@@ -9,7 +9,7 @@ import { provision, type DeviceResponse } from '../simulators/device/http-device
 import { provisionOverMqtt } from '../simulators/device/mqtt-provision';
 import { parseLossless, toPlain } from '../lib/kv/values';
 import type { ProvisionStrategy } from '../src/admin-client';
-import { provisionResponseSchema } from '../schemas';
+import { PROVISION_MQTT_API, provisionResponseSchema } from '../schemas';
 import type { IotcWorld } from './world';
 import { answerOf } from './support/answer-of';
 import { creation } from '../src/target/journal';
@@ -108,7 +108,7 @@ async function provisionOverMqttAsResponse(
     text,
     target.timeouts.eventuallyMs,
   );
-  assert.ok(answer !== undefined, 'no answer on /provision/response');
+  assert.ok(answer !== undefined, `no answer on ${PROVISION_MQTT_API.response.topic}`);
   let json: unknown;
   try {
     json = parseLossless(answer);
@@ -116,7 +116,7 @@ async function provisionOverMqttAsResponse(
     json = undefined;
   }
   return {
-    request: { method: 'PUBLISH', url: '/provision/request' },
+    request: { method: 'PUBLISH', url: PROVISION_MQTT_API.request.topic },
     status: 200,
     headers: {},
     text: answer,

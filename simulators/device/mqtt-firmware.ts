@@ -7,6 +7,9 @@
  */
 import type { MqttConnection } from './mqtt-connection';
 import { IotcError } from '../../lib/errors';
+import { OTA_SDK_RESPONSE_FILTER, otaTopic } from '../../schemas/ota-mqtt';
+
+const ERROR_TOPIC = otaTopic('error', { kind: 'fw' });
 
 /** A firmware download over MQTT failed (an answer on v2/fw/error, a missing or short chunk). */
 export class FirmwareDownloadError extends IotcError {
@@ -29,9 +32,9 @@ export async function downloadFirmwareOverMqtt(
   connection: MqttConnection,
   request: MqttFirmwareRequest,
 ): Promise<Buffer[]> {
-  await connection.subscribe(['v2/fw/response/+']);
+  await connection.subscribe([OTA_SDK_RESPONSE_FILTER]);
   let failure: string | undefined;
-  const removeErrorListener = connection.onMessage('v2/fw/error', (message) => {
+  const removeErrorListener = connection.onMessage(ERROR_TOPIC, (message) => {
     failure = message.payload.toString('utf8');
   });
   try {
@@ -40,18 +43,18 @@ export async function downloadFirmwareOverMqtt(
     const payload =
       request.chunkSize === 0 || request.chunkSize > request.size ? '' : String(request.chunkSize);
     for (let chunk = 0; received < request.size; chunk++) {
-      const topic = `v2/fw/response/${request.requestId}/chunk/${chunk}`;
+      const topic = otaTopic('chunkResponse', { id: request.requestId, chunk });
       const answered = connection.nextMessage(topic, request.chunkTimeoutMs);
       const closed = connection.whenClosed().then(() => 'closed' as const);
       const sent = await connection.publish(
-        `v2/fw/request/${request.requestId}/chunk/${chunk}`,
+        otaTopic('chunkRequest', { id: request.requestId, chunk }),
         payload,
         1,
       );
       // a connection that closes (a reset on the path, or the target ending the session) ends the wait for the
       // chunk at once, and the error says which (its cause is the socket error, when there was one)
       const message = sent.result === 'closed' ? 'closed' : await Promise.race([answered, closed]);
-      if (failure !== undefined) throw new FirmwareDownloadError(`v2/fw/error: ${failure}`);
+      if (failure !== undefined) throw new FirmwareDownloadError(`${ERROR_TOPIC}: ${failure}`);
       if (message === 'closed') {
         const error = connection.closedError(topic);
         throw new FirmwareDownloadError(error.message, { cause: error });

@@ -11,7 +11,8 @@ import {
   clientAttributesSchema,
   DEVICE_MQTT_API,
   deviceTopic,
-  provisionRequestSchema,
+  otaTopicPattern,
+  PROVISION_MQTT_API,
   telemetrySchema,
 } from '../../schemas';
 import {
@@ -84,10 +85,10 @@ export const DEVICE_API_TOPICS: readonly RegExp[] = [
   /^v1\/devices\/me\/(telemetry|attributes|claim)$/,
   /^v1\/devices\/me\/(attributes\/request|rpc\/response)\/[^/]+$/,
   /^v1\/devices\/me\/rpc\/request\/\d+$/,
-  /^v2\/(fw|sw)\/request\/[^/]+\/chunk\/\d+$/,
+  otaTopicPattern('chunkRequest', '[^/]+'),
   /^v2\/(t|a)(\/[jp])?$/,
   /^v2\/(a\/req|r\/req|r\/res)\/\d+(\/[jp])?$/,
-  /^\/provision\/request$/,
+  new RegExp(`^${PROVISION_MQTT_API.request.topic}$`),
 ];
 
 function published(input: MqttCheckInput, topic: string | RegExp): Publish[] {
@@ -99,7 +100,8 @@ function published(input: MqttCheckInput, topic: string | RegExp): Publish[] {
 /** The access tokens provisioning handed the client before a moment (credentialsValue on /provision/response). */
 function provisionedTokens(packets: readonly ObservedPacket[], before: number): string[] {
   return delivered(packets).flatMap((observed) => {
-    if (observed.packet.topic !== '/provision/response' || observed.at > before) return [];
+    if (observed.packet.topic !== PROVISION_MQTT_API.response.topic || observed.at > before)
+      return [];
     const answer = parseJson(payloadOf(observed.packet));
     const value =
       answer.ok && typeof answer.value === 'object' && answer.value !== null
@@ -362,9 +364,9 @@ const claimPayload: MqttDeviceCheck = (input) =>
  */
 const provisionPayload: MqttDeviceCheck = (input) =>
   shapeOutcome(
-    published(input, '/provision/request'),
-    provisionRequestSchema,
-    'the client never provisioned itself (/provision/request)',
+    published(input, PROVISION_MQTT_API.request.topic),
+    PROVISION_MQTT_API.request.schema,
+    `the client never provisioned itself (${PROVISION_MQTT_API.request.topic})`,
   );
 
 /** The publishes whose payload is not JSON, as violations of what `what` names. */

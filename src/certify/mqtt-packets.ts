@@ -4,6 +4,7 @@
  * client is ready for its steps (subscribed to the topics the steps publish on).
  */
 import { GATEWAY_API } from '../../schemas/gateway';
+import { PROVISION_MQTT_USER } from '../../schemas/provision-mqtt';
 import type { Packet } from 'mqtt-packet';
 import type { MqttExchange } from '../report/exchanges';
 import { topicMatches } from '../../lib/mqtt/topic-filter';
@@ -27,7 +28,8 @@ export interface ObservedPacket {
  */
 export function isProvisioningConnect(packet: Packet): boolean {
   return (
-    packet.cmd === 'connect' && (packet.username === 'provision' || packet.clientId === 'provision')
+    packet.cmd === 'connect' &&
+    (packet.username === PROVISION_MQTT_USER || packet.clientId === PROVISION_MQTT_USER)
   );
 }
 

@@ -1,8 +1,55 @@
-/** Device claiming (docs/reference/platform-facts.md §7): the device registers a claim, a customer user claims with the secret key. */
+/**
+ * Device claiming (docs/reference/platform-facts.md §7): the device registers a claim, a customer user claims with
+ * the secret key. Both operations are written as named steps (CLAIM_STEPS); their planted faults
+ * (faults/catalogue/http-device-api.ts, mqtt-gateway-api.ts) are wrappers of those steps (CLAIM_FAULTS, applied by
+ * faults/steps.ts), so the operations below hold only behaviour, for HTTP and MQTT alike.
+ */
 import type { Device } from './model';
-import { faultActive } from '../../../faults';
+import { type StepFaults, withFaults } from '../../../faults/steps';
 
 export type ClaimResult = 'SUCCESS' | 'CLAIMED' | 'FAILURE';
+
+/** The named steps of registering and claiming. */
+const CLAIM_STEPS = {
+  /** Whether the device takes a registration now: only while it has no customer. */
+  registers: (device: Device, _durationMs: number | undefined): boolean => !device.customerId,
+  /** The window: durationMs when given (> 0), else the platform's device.claim.duration. */
+  duration: (durationMs: number | undefined, defaultDurationMs: number): number =>
+    durationMs !== undefined && durationMs > 0 ? durationMs : defaultDurationMs,
+  /** The secret key registered when the device sent none. */
+  missingSecret: (): string => '',
+  /** Whether the customer's key opens the registration. */
+  secretMatches: (registration: Device['claim'], secretKey: string): boolean =>
+    registration?.secretKey === secretKey,
+  /** Whether a failed attempt ends the registration (the mode's choice, given). */
+  failureEnds: (modeSays: boolean): boolean => modeSays,
+};
+
+const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
+const given = (durationMs: number | undefined) => durationMs !== undefined && durationMs > 0;
+
+/** The planted faults of claiming: each wraps one step (faults/steps.ts). */
+const CLAIM_FAULTS: StepFaults<typeof CLAIM_STEPS> = {
+  'HTTP-CLAIM-01:not-registered': { registers: () => () => false },
+  'HTTP-CLAIM-03:short-claim-not-registered': {
+    registers: (step) => (device, durationMs) =>
+      given(durationMs) && durationMs! < 1000 ? false : step(device, durationMs),
+  },
+  'HTTP-CLAIM-03:duration-ignored': {
+    duration: (step) => (_durationMs, defaultDurationMs) => step(undefined, defaultDurationMs),
+  },
+  'HTTP-CLAIM-03:duration-as-seconds': {
+    duration: (step) => (durationMs, defaultDurationMs) =>
+      step(given(durationMs) ? durationMs! * 1000 : durationMs, defaultDurationMs),
+  },
+  'HTTP-CLAIM-04:ten-year-default': {
+    duration: (step) => (durationMs) => step(durationMs, TEN_YEARS_MS),
+  },
+  'HTTP-CLAIM-04:no-default': { duration: (step) => (durationMs) => step(durationMs, 0) },
+  'HTTP-CLAIM-02:missing-secret-is-null': { missingSecret: () => () => 'null' },
+  'HTTP-CLAIM-01:secret-not-checked': { secretMatches: () => () => true },
+  'GW-CLAIM-01:wrong-key-ends-registration': { failureEnds: () => () => true },
+};
 
 /**
  * Device side: stores {secretKey (default ""), expiry = now + durationMs} only when the device has no customer,
@@ -15,24 +62,12 @@ export function registerClaim(
   durationMs: number | undefined,
   defaultDurationMs: number,
 ): void {
-  if (device.customerId || faultActive('HTTP-CLAIM-01:not-registered')) return;
-  const short = durationMs !== undefined && durationMs > 0 && durationMs < 1000;
-  if (short && faultActive('HTTP-CLAIM-03:short-claim-not-registered')) return;
+  const steps = withFaults(CLAIM_STEPS, CLAIM_FAULTS);
+  if (!steps.registers(device, durationMs)) return;
   const now = Date.now();
   if (device.claim && device.claim.expiresAt > now) return;
-  const given = durationMs !== undefined && durationMs > 0;
-  const duration =
-    given && !faultActive('HTTP-CLAIM-03:duration-ignored')
-      ? durationMs * (faultActive('HTTP-CLAIM-03:duration-as-seconds') ? 1000 : 1)
-      : faultyDefaultDuration(defaultDurationMs);
-  const missingSecret = faultActive('HTTP-CLAIM-02:missing-secret-is-null') ? 'null' : '';
-  device.claim = { secretKey: secretKey ?? missingSecret, expiresAt: now + duration };
-}
-
-/** device.claim.duration, unless a planted fault (faults/) makes it ten years or nothing. */
-function faultyDefaultDuration(defaultDurationMs: number): number {
-  if (faultActive('HTTP-CLAIM-04:ten-year-default')) return 10 * 365 * 24 * 3600 * 1000;
-  return faultActive('HTTP-CLAIM-04:no-default') ? 0 : defaultDurationMs;
+  const duration = steps.duration(durationMs, defaultDurationMs);
+  device.claim = { secretKey: secretKey ?? steps.missingSecret(), expiresAt: now + duration };
 }
 
 /**
@@ -47,11 +82,14 @@ export function claimDevice(
   failureEndsRegistration = false,
 ): ClaimResult {
   if (device.customerId) return 'CLAIMED';
+  const steps = withFaults(CLAIM_STEPS, CLAIM_FAULTS);
   const registration = device.claim;
-  const secretMatches =
-    registration?.secretKey === secretKey || faultActive('HTTP-CLAIM-01:secret-not-checked');
-  if (!registration || registration.expiresAt <= Date.now() || !secretMatches) {
-    if (failureEndsRegistration) device.claim = null;
+  if (
+    !registration ||
+    registration.expiresAt <= Date.now() ||
+    !steps.secretMatches(registration, secretKey)
+  ) {
+    if (steps.failureEnds(failureEndsRegistration)) device.claim = null;
     return 'FAILURE';
   }
   device.customerId = customerId;

@@ -1,5 +1,5 @@
 /** One error class per failure kind; each carries ThingsBoard's HTTP status and error code (docs/reference/platform-facts.md §8). */
-import { faultActive } from '../../../faults';
+import { type StepFaults, withFaults } from '../../../faults/steps';
 import { IotcError, type IotcErrorCode } from '../../../lib/errors';
 /** A failure of the reference platform answering a request, with its HTTP status and ThingsBoard errorCode (general: 500, errorCode 2). */
 export class PlatformError extends IotcError {
@@ -30,11 +30,18 @@ export class NotFoundError extends PlatformError {
   }
 }
 
+/** The named step of a refused authentication: its HTTP status. */
+const AUTHENTICATION_STEPS = { status: (): number => 401 };
+/** Its planted fault (faults/catalogue/admin-auth.ts), a wrapper of that step. */
+const AUTHENTICATION_FAULTS: StepFaults<typeof AUTHENTICATION_STEPS> = {
+  'AUTH-05:refused-403': { status: () => () => 403 },
+};
+
 /** The reference platform refuses a request without valid credentials (401, ThingsBoard errorCode 10 or 11). */
 export class AuthenticationError extends PlatformError {
   override readonly code = 'IOTC_PLATFORM_AUTHENTICATION';
   constructor(message = 'Authentication failed', errorCode = 10) {
-    super(message, faultActive('AUTH-05:refused-403') ? 403 : 401, errorCode);
+    super(message, withFaults(AUTHENTICATION_STEPS, AUTHENTICATION_FAULTS).status(), errorCode);
   }
 }
 

@@ -1,6 +1,10 @@
 /**
  * Payload parsing shared by the transports and the admin API: JSON text → schema check (schemas/) → lossless
  * re-read → typed entries (lib/kv/values.ts). Throws BadRequestError with a clear reason; stores nothing.
+ * The parser's decisions are named steps (PAYLOAD_STEPS: the nesting limit, whether nulls are dropped, a key, a
+ * value, a telemetry document's elements, a plain element's record, a timestamp); its planted faults
+ * (faults/catalogue/key-value-data.ts, http-device-api.ts, robustness.ts) are wrappers of those steps
+ * (PAYLOAD_FAULTS, applied by faults/steps.ts), for every transport alike.
  */
 import type { JSONSchema } from 'json-schema-to-ts';
 import {
@@ -16,21 +20,12 @@ import { NO_QUIRKS, type Quirks } from '../quirks';
 import { acceptedTelemetrySchema, type DocumentOf } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
 import { BadRequestError } from './errors';
-import { faultActive } from '../../../faults';
-
-/**
- * The deepest JSON nesting the platform parses: the mode's limit; none under the planted fault ROB-NEST-01:no-depth-limit,
- * one level less under ROB-NEST-01:limit-off-by-one.
- */
-function nestingLimit(quirks: Quirks): number {
-  if (faultActive('ROB-NEST-01:no-depth-limit')) return Number.POSITIVE_INFINITY;
-  return quirks.jsonMaxNestingDepth - (faultActive('ROB-NEST-01:limit-off-by-one') ? 1 : 0);
-}
+import { type StepFaults, withFaults } from '../../../faults/steps';
 
 export function parseJson(text: string, what: string, quirks: Quirks = NO_QUIRKS): unknown {
   try {
     // before anything is parsed, so before anything can be stored
-    checkJsonDepth(text, nestingLimit(quirks));
+    checkJsonDepth(text, withFaults(PAYLOAD_STEPS, PAYLOAD_FAULTS).nestingLimit(quirks));
     return JSON.parse(text);
   } catch (error) {
     throw new BadRequestError(`Invalid ${what}: malformed JSON (${(error as Error).message})`);
@@ -51,7 +46,7 @@ export function parseValid<const Schema extends JSONSchema & object, Document = 
   kvObjects: (document: unknown) => unknown[] = (document) => [document],
 ): Lossless<Document> {
   const plain = parseJson(text, what, quirks);
-  const dropNullValues = quirks.dropNullValues || faultActive('HTTP-ERR-01:nulls-dropped');
+  const dropNullValues = withFaults(PAYLOAD_STEPS, PAYLOAD_FAULTS).dropNullValues(quirks);
   if (dropNullValues) for (const object of kvObjects(plain)) dropNulls(object);
   const check = validate(schema, plain);
   if (!check.ok) throw new BadRequestError(`Invalid ${what}: ${check.errors.join('; ')}`);
@@ -81,6 +76,7 @@ export function typedEntries(
   document: unknown,
   quirks: Quirks = NO_QUIRKS,
 ): Array<[string, TypedValue]> {
+  const steps = withFaults(PAYLOAD_STEPS, PAYLOAD_FAULTS);
   const entries: Array<[string, TypedValue]> = [];
   for (const [key, value] of Object.entries(document as Record<string, unknown>)) {
     let typed = typedValueOf(value);
@@ -96,48 +92,9 @@ export function typedEntries(
     }
     if (quirks.jsonNullMembersDropped && typed.type === 'JSON')
       typed = { type: 'JSON', value: withoutNullMembers(typed.value) };
-    entries.push([faultyKey(key), faultyValue(typed)]);
+    entries.push([steps.key(key), steps.value(typed)]);
   }
   return entries;
-}
-
-/** Planted faults of keys (faults/catalogue/key-value-data.ts): a key stored other than as sent. */
-function faultyKey(key: string): string {
-  if (faultActive('KV-01:keys-lowercased')) return key.toLowerCase();
-  if (faultActive('KV-01:keys-trimmed')) return key.trim();
-  return key;
-}
-
-/** Planted faults of value types (faults/catalogue/key-value-data.ts): each stores one type wrongly. */
-function faultyValue(typed: TypedValue): TypedValue {
-  switch (typed.type) {
-    case 'STRING':
-      if (faultActive('KV-02:numeric-strings-cast') && PARSABLE_NUMBER.test(typed.value))
-        return numberFromLexeme(typed.value);
-      return typed;
-    case 'BOOLEAN':
-      if (faultActive('KV-03:booleans-as-strings'))
-        return { type: 'STRING', value: String(typed.value) };
-      return typed;
-    case 'DOUBLE':
-      if (faultActive('KV-04:integral-doubles-as-longs') && Number.isInteger(typed.value))
-        return { type: 'LONG', value: BigInt(typed.value) };
-      if (faultActive('KV-04:single-precision'))
-        return { type: 'DOUBLE', value: Math.fround(typed.value) };
-      return typed;
-    case 'LONG':
-      if (faultActive('KV-05:longs-rounded'))
-        return { type: 'LONG', value: BigInt(Number(typed.value)) };
-      if (faultActive('KV-05:negative-longs-as-doubles') && typed.value < 0n)
-        return { type: 'DOUBLE', value: Number(typed.value) };
-      return typed;
-    case 'JSON':
-      if (faultActive('KV-06:json-arrays-refused') && Array.isArray(typed.value))
-        throw new BadRequestError('Invalid value: a JSON array is not a value');
-      if (faultActive('KV-06:nested-nulls-dropped'))
-        return { type: 'JSON', value: withoutNulls(typed.value) };
-      return typed;
-  }
 }
 
 /**
@@ -205,21 +162,14 @@ export function telemetryEntries(
     quirks,
     telemetryKvObjects,
   );
+  const steps = withFaults(PAYLOAD_STEPS, PAYLOAD_FAULTS);
   const array = Array.isArray(document);
-  let elements = array ? document : [document];
-  if (array && faultActive('HTTP-TEL-02:first-element-only')) elements = elements.slice(0, 1);
-  // a planted fault (faults/) may store plain elements at the epoch instead of the server's time
-  const epoch = array
-    ? faultActive('HTTP-TEL-02:epoch-timestamp')
-    : faultActive('HTTP-TEL-01:epoch-timestamp');
-  const plainTs = epoch ? 0 : now;
+  const elements = steps.elements(array ? document : [document], array);
   const records = elements.map((element) => {
     const record = element as Record<string, unknown>;
     if (Object.hasOwn(record, 'ts') && Object.hasOwn(record, 'values'))
-      return { ts: timestampOf(record.ts, now), values: typedEntries(record.values, quirks) };
-    const values = typedEntries(record, quirks);
-    if (!array && faultActive('HTTP-TEL-01:last-key-dropped')) values.pop();
-    return { ts: plainTs, values };
+      return { ts: steps.timestamp(record.ts, now), values: typedEntries(record.values, quirks) };
+    return steps.plainRecord({ ts: now, values: typedEntries(record, quirks) }, array);
   });
   return withoutLateRecords(records, quirks);
 }
@@ -234,9 +184,99 @@ export function withoutLateRecords<T extends { ts: number }>(records: T[], quirk
     : records;
 }
 
-/** The ts of the timestamped form, unless a planted fault ignores it or reads it as seconds. */
-function timestampOf(ts: unknown, now: number): number {
-  if (faultActive('HTTP-TEL-03:device-ts-ignored')) return now;
-  const millis = Number(String(ts));
-  return faultActive('HTTP-TEL-03:ts-as-seconds') ? millis * 1000 : millis;
+type Entries = Array<[string, TypedValue]>;
+
+/** The named steps of the payload parser. */
+const PAYLOAD_STEPS = {
+  /** The deepest JSON nesting the platform parses: the mode's limit. */
+  nestingLimit: (quirks: Quirks): number => quirks.jsonMaxNestingDepth,
+  /** Whether null members of key-value objects are dropped before the schema check (the mode's choice). */
+  dropNullValues: (quirks: Quirks): boolean => quirks.dropNullValues,
+  /** A key as stored. */
+  key: (key: string): string => key,
+  /** A typed value as stored. */
+  value: (typed: TypedValue): TypedValue => typed,
+  /** The elements of a telemetry document that are stored (`array`: the array form). */
+  elements: (elements: unknown[], _array: boolean): unknown[] => elements,
+  /** The record of an element without ts: the server's time `ts`. */
+  plainRecord: (record: { ts: number; values: Entries }, _array: boolean) => record,
+  /** The ts of the timestamped form. */
+  timestamp: (ts: unknown, _now: number): number => Number(String(ts)),
+};
+
+type ValueStep = (typed: TypedValue) => TypedValue;
+
+/** A fault of the values of one type: `change` gives the value stored instead, or undefined for the step's. */
+function ofType<Type extends TypedValue['type']>(
+  type: Type,
+  change: (typed: Extract<TypedValue, { type: Type }>) => TypedValue | undefined,
+): { value: (step: ValueStep) => ValueStep } {
+  return {
+    value: (step) => (typed) =>
+      (typed.type === type ? change(typed as Extract<TypedValue, { type: Type }>) : undefined) ??
+      step(typed),
+  };
 }
+
+/** A plain element's record changed in one form only (`array`: the array form, else the object form). */
+function plainRecordIn(
+  array: boolean,
+  change: (record: { ts: number; values: Entries }) => { ts: number; values: Entries },
+) {
+  return {
+    plainRecord:
+      (step: (typeof PAYLOAD_STEPS)['plainRecord']) =>
+      (record: { ts: number; values: Entries }, isArray: boolean) =>
+        step(isArray === array ? change(record) : record, isArray),
+  };
+}
+
+/** The planted faults of the payload parser, wrappers of its steps. */
+const PAYLOAD_FAULTS: StepFaults<typeof PAYLOAD_STEPS> = {
+  'ROB-NEST-01:no-depth-limit': { nestingLimit: () => () => Number.POSITIVE_INFINITY },
+  'ROB-NEST-01:limit-off-by-one': { nestingLimit: (step) => (quirks) => step(quirks) - 1 },
+  'HTTP-ERR-01:nulls-dropped': { dropNullValues: () => () => true },
+  'KV-01:keys-lowercased': { key: (step) => (key) => step(key).toLowerCase() },
+  'KV-01:keys-trimmed': { key: (step) => (key) => step(key).trim() },
+  'KV-02:numeric-strings-cast': ofType('STRING', (typed) =>
+    PARSABLE_NUMBER.test(typed.value) ? numberFromLexeme(typed.value) : undefined,
+  ),
+  'KV-03:booleans-as-strings': ofType('BOOLEAN', (typed) => ({
+    type: 'STRING',
+    value: String(typed.value),
+  })),
+  'KV-04:integral-doubles-as-longs': ofType('DOUBLE', (typed) =>
+    Number.isInteger(typed.value) ? { type: 'LONG', value: BigInt(typed.value) } : undefined,
+  ),
+  'KV-04:single-precision': ofType('DOUBLE', (typed) => ({
+    type: 'DOUBLE',
+    value: Math.fround(typed.value),
+  })),
+  'KV-05:longs-rounded': ofType('LONG', (typed) => ({
+    type: 'LONG',
+    value: BigInt(Number(typed.value)),
+  })),
+  'KV-05:negative-longs-as-doubles': ofType('LONG', (typed) =>
+    typed.value < 0n ? { type: 'DOUBLE', value: Number(typed.value) } : undefined,
+  ),
+  'KV-06:json-arrays-refused': ofType('JSON', (typed) => {
+    if (Array.isArray(typed.value))
+      throw new BadRequestError('Invalid value: a JSON array is not a value');
+    return undefined;
+  }),
+  'KV-06:nested-nulls-dropped': ofType('JSON', (typed) => ({
+    type: 'JSON',
+    value: withoutNulls(typed.value),
+  })),
+  'HTTP-TEL-02:first-element-only': {
+    elements: (step) => (elements, array) => step(array ? elements.slice(0, 1) : elements, array),
+  },
+  'HTTP-TEL-01:epoch-timestamp': plainRecordIn(false, (record) => ({ ...record, ts: 0 })),
+  'HTTP-TEL-02:epoch-timestamp': plainRecordIn(true, (record) => ({ ...record, ts: 0 })),
+  'HTTP-TEL-01:last-key-dropped': plainRecordIn(false, (record) => ({
+    ...record,
+    values: record.values.slice(0, -1),
+  })),
+  'HTTP-TEL-03:device-ts-ignored': { timestamp: () => (_ts, now) => now },
+  'HTTP-TEL-03:ts-as-seconds': { timestamp: (step) => (ts, now) => step(ts, now) * 1000 },
+};

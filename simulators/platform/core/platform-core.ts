@@ -25,7 +25,7 @@ import { appendTelemetry, deleteTelemetry, type TelemetryRecord } from './time-s
 import { randomId, randomToken } from './tokens';
 import { ApiKeys } from './api-keys';
 import { demoUsers } from './demo-users';
-import { faultActive } from '../../../faults';
+import { type StepFaults, withFaults } from '../../../faults/steps';
 import {
   DeviceRecord,
   type Attribute,
@@ -59,6 +59,30 @@ interface CoreOptions {
   /** A failed customer claim evicts the device's claim registration (quirks: wrongClaimKeyEndsRegistration). */
   claimFailureEndsRegistration?: boolean;
 }
+
+/** The named step of saving attributes: one key's attribute stored in its scope (true = stored). */
+const ATTRIBUTE_STEPS = {
+  store: (device: Device, scope: AttributeScope, key: string, attribute: Attribute): boolean => {
+    device.attributes[scope].set(key, attribute);
+    return true;
+  },
+};
+
+/** The planted faults of saving attributes (faults/catalogue/http-device-api.ts), wrappers of its step. */
+const ATTRIBUTE_FAULTS: StepFaults<typeof ATTRIBUTE_STEPS> = {
+  'HTTP-ATTR-05:server-write-dropped': {
+    store: (step) => (device, scope, key, attribute) =>
+      scope !== 'SERVER_SCOPE' && step(device, scope, key, attribute),
+  },
+  'HTTP-ATTR-05:shared-overwrites-client': {
+    store: (step) => (device, scope, key, attribute) => {
+      const stored = step(device, scope, key, attribute);
+      if (scope === 'SHARED_SCOPE' && device.attributes.CLIENT_SCOPE.has(key))
+        device.attributes.CLIENT_SCOPE.set(key, attribute);
+      return stored;
+    },
+  },
+};
 
 export class PlatformCore implements DeviceStore {
   readonly tenantId = randomUUID();
@@ -289,18 +313,13 @@ export class PlatformCore implements DeviceStore {
 
   saveAttributes(device: Device, scope: AttributeScope, values: Array<[string, TypedValue]>): void {
     if (values.length === 0) return;
-    if (scope === 'SERVER_SCOPE' && faultActive('HTTP-ATTR-05:server-write-dropped')) return;
+    const { store } = withFaults(ATTRIBUTE_STEPS, ATTRIBUTE_FAULTS);
     const now = Date.now();
-    const map = device.attributes[scope];
     const shared = scope === 'SHARED_SCOPE';
     const updated = shared ? new Map<string, Attribute>() : undefined;
     for (const [key, value] of values) {
       const attribute = { value, lastUpdateTs: now };
-      map.set(key, attribute);
-      updated?.set(key, attribute);
-      if (shared && faultActive('HTTP-ATTR-05:shared-overwrites-client'))
-        if (device.attributes.CLIENT_SCOPE.has(key))
-          device.attributes.CLIENT_SCOPE.set(key, attribute);
+      if (store(device, scope, key, attribute)) updated?.set(key, attribute);
     }
     if (updated) this.events.emit(device.id, 'shared', { updated, deleted: [] });
   }
@@ -361,13 +380,7 @@ export class PlatformCore implements DeviceStore {
   }
 
   claim(device: Device, customerId: string, secretKey: string): ClaimResult {
-    return claimDevice(
-      device,
-      customerId,
-      secretKey,
-      this.options.claimFailureEndsRegistration ||
-        faultActive('GW-CLAIM-01:wrong-key-ends-registration'),
-    );
+    return claimDevice(device, customerId, secretKey, this.options.claimFailureEndsRegistration);
   }
 
   reclaim(device: Device): void {

@@ -7,7 +7,7 @@
 import type { EventHub } from './event-hub';
 import type { Device, PersistentRpc, RpcOutcome, RpcRequest } from './model';
 import { parseLossless, stringifyLossless } from '../../../lib/kv/values';
-import { faultActive } from '../../../faults';
+import { type StepFaults, withFaults } from '../../../faults/steps';
 
 export interface RpcCall {
   method: string;
@@ -117,24 +117,42 @@ function expire(rpc: RpcRequest): void {
   }
 }
 
+/** The named steps of taking an RPC for delivery. */
+const TAKE_STEPS = {
+  /** Whether a queued, unexpired RPC is delivered now. */
+  delivers: (_rpc: RpcRequest): boolean => true,
+  /** A one-way RPC is done once delivered. */
+  oneWayDelivered: (_device: Device, rpc: RpcRequest): void => {
+    rpc.state = 'SUCCESSFUL';
+    rpc.settle({ kind: 'DELIVERED' });
+  },
+};
+
+/** The planted faults of delivery (faults/catalogue/http-device-api.ts), wrappers of its steps. */
+const TAKE_FAULTS: StepFaults<typeof TAKE_STEPS> = {
+  'HTTP-RPC-05:one-way-not-delivered': {
+    delivers: (step) => (rpc) => !rpc.oneway && step(rpc),
+  },
+  'HTTP-RPC-05:one-way-delivered-twice': {
+    oneWayDelivered: (step) => (device, rpc) => {
+      step(device, rpc);
+      rpc.state = 'QUEUED'; // back in the queue (at its end), to be delivered again
+      device.rpcs.set(rpc.id, rpc);
+    },
+  },
+};
+
 /** The oldest queued, unexpired RPC of the device, now marked delivered; undefined when there is none. */
 export function takeRpc(device: Device): RpcRequest | undefined {
+  const steps = withFaults(TAKE_STEPS, TAKE_FAULTS);
   const now = Date.now();
   for (const rpc of device.rpcs.values()) {
     if (rpc.state !== 'QUEUED' || rpc.expiresAt <= now) continue;
-    if (rpc.oneway && faultActive('HTTP-RPC-05:one-way-not-delivered')) continue;
+    if (!steps.delivers(rpc)) continue;
     // delivered over HTTP or MQTT; a one-way persistent RPC stays DELIVERED (processRpcResponseStatus)
     if (rpc.persistent) rpc.persistent.status = 'DELIVERED';
-    if (rpc.oneway) {
-      rpc.state = 'SUCCESSFUL';
-      rpc.settle({ kind: 'DELIVERED' });
-      if (faultActive('HTTP-RPC-05:one-way-delivered-twice')) {
-        rpc.state = 'QUEUED'; // back in the queue (at its end), to be delivered again
-        device.rpcs.set(rpc.id, rpc);
-      }
-    } else {
-      rpc.state = 'DELIVERED';
-    }
+    if (rpc.oneway) steps.oneWayDelivered(device, rpc);
+    else rpc.state = 'DELIVERED';
     return rpc;
   }
   return undefined;

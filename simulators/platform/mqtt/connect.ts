@@ -4,10 +4,11 @@
  * but a client id → v5 0x85 / v3 2; otherwise → v5 0x87 / v3 5. A device whose additionalInfo.gateway is true at
  * connect time gets a gateway session. A second connection with the same token takes the session over: the older
  * one gets DISCONNECT 0x8E (v5) and closes. User name or client id `provision` opens a provisioning-only session
- * without authentication (provision-session.ts).
+ * without authentication (provision-session.ts). Reading the token and refusing an unknown one are named steps
+ * (CONNECT_STEPS) that the planted faults (faults/catalogue/mqtt-gateway-api.ts) wrap (CONNECT_FAULTS).
  */
 import type { IConnectPacket } from 'mqtt-packet';
-import { faultActive } from '../../../faults';
+import { type StepFaults, withFaults } from '../../../faults/steps';
 import { CONNACK_V3, REASON } from './reason-codes';
 import { GatewayDevices } from './gateway-devices';
 import { PROVISION_USER } from './provision-session';
@@ -24,34 +25,14 @@ export function handleConnect(session: MqttSession, packet: IConnectPacket): voi
     return session.end();
   }
   const { core, sessionsByDevice } = session.context;
-  const username =
-    faultActive('GW-AUTH-01:tls-token-from-password') && 'encrypted' in session.socket
-      ? (packet.password?.toString() ?? '')
-      : (packet.username ?? '');
+  const steps = withFaults(CONNECT_STEPS, CONNECT_FAULTS);
+  const username = steps.token(session, packet);
   if ((packet.username ?? '') === PROVISION_USER || packet.clientId === PROVISION_USER) {
     session.provisionOnly = true; // no authentication (docs/reference/platform-facts.md §4.1, §6)
     return accept(session);
   }
   const device = username ? core.deviceByTokenValue(username) : undefined;
-  if (!device && faultActive('GW-AUTH-01:unknown-token-accepted')) {
-    session.send(
-      session.v5
-        ? { cmd: 'connack', reasonCode: 0, sessionPresent: false }
-        : { cmd: 'connack', returnCode: 0, sessionPresent: false },
-    );
-    return;
-  }
-  if (!device) {
-    const anonymous = !username && packet.password === undefined;
-    const [v5, v3] =
-      anonymous && packet.clientId
-        ? [CLIENT_IDENTIFIER_NOT_VALID, CONNACK_V3.IDENTIFIER_REJECTED]
-        : username
-          ? [REASON.BAD_USER_NAME_OR_PASSWORD, CONNACK_V3.NOT_AUTHORIZED]
-          : [REASON.NOT_AUTHORIZED, CONNACK_V3.NOT_AUTHORIZED];
-    refuse(session, v5, v3);
-    return;
-  }
+  if (!device) return steps.unknown(session, packet, username);
   sessionsByDevice.get(device.id)?.end(REASON.SESSION_TAKEN_OVER);
   session.device = device;
   sessionsByDevice.set(device.id, session);
@@ -62,6 +43,40 @@ export function handleConnect(session: MqttSession, packet: IConnectPacket): voi
   );
   accept(session);
 }
+
+/** The named steps of authentication. */
+const CONNECT_STEPS = {
+  /** The access token: the user name. */
+  token: (_session: MqttSession, packet: IConnectPacket): string => packet.username ?? '',
+  /** No device has the token: a refusing CONNACK whose code says why. */
+  unknown: (session: MqttSession, packet: IConnectPacket, username: string): void => {
+    const anonymous = !username && packet.password === undefined;
+    const [v5, v3] =
+      anonymous && packet.clientId
+        ? [CLIENT_IDENTIFIER_NOT_VALID, CONNACK_V3.IDENTIFIER_REJECTED]
+        : username
+          ? [REASON.BAD_USER_NAME_OR_PASSWORD, CONNACK_V3.NOT_AUTHORIZED]
+          : [REASON.NOT_AUTHORIZED, CONNACK_V3.NOT_AUTHORIZED];
+    refuse(session, v5, v3);
+  },
+};
+
+/** The planted faults of authentication, wrappers of its steps. */
+const CONNECT_FAULTS: StepFaults<typeof CONNECT_STEPS> = {
+  'GW-AUTH-01:tls-token-from-password': {
+    token: (step) => (session, packet) =>
+      'encrypted' in session.socket ? (packet.password?.toString() ?? '') : step(session, packet),
+  },
+  'GW-AUTH-01:unknown-token-accepted': {
+    // accepted, and then served as no device (the session has none)
+    unknown: () => (session) =>
+      session.send(
+        session.v5
+          ? { cmd: 'connack', reasonCode: 0, sessionPresent: false }
+          : { cmd: 'connack', returnCode: 0, sessionPresent: false },
+      ),
+  },
+};
 
 function accept(session: MqttSession): void {
   // MQTT 5: the platform's maximum QoS is 1 and it keeps no retained messages (docs/reference/platform-facts.md §4.2)

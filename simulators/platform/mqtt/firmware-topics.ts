@@ -6,32 +6,43 @@
  * package with data: the status text (NOT_FOUND) on v2/fw/error, no PUBACK, then the session ends (MQTT 5
  * DISCONNECT 0x83), as ThingsBoard. v2/sw/... asks for a software package, which the reference never holds.
  */
-import { faultActive } from '../../../faults';
+import { type StepFaults, withFaults } from '../../../faults/steps';
+import { type OtaKind, otaChunkRequest, otaTopic } from '../../../schemas/ota-mqtt';
 import { firmwareChunk } from '../core/firmware';
 import { MAX_PACKET_BYTES } from './limits';
 import { REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
-const OTA_REQUEST = /^v2\/(fw|sw)\/request\/(\d+)\/chunk\/(\d+)$/;
-const FIRMWARE_ERROR_TOPIC = 'v2/fw/error';
+const FIRMWARE_ERROR_TOPIC = otaTopic('error', { kind: 'fw' });
+
+/** The named step of a chunk request: its size (0 = the whole file). */
+const CHUNK_STEPS = {
+  /** The size the request gives, else the one given earlier for its request id, else 0. */
+  size: (requested: number, earlier: number | undefined): number =>
+    requested > 0 ? requested : (earlier ?? 0),
+};
+
+/** Its planted fault (faults/catalogue/mqtt-device-api.ts), a wrapper of that step. */
+const CHUNK_FAULTS: StepFaults<typeof CHUNK_STEPS> = {
+  'MQTT-DEV-FW-01:chunk-size-ignored': { size: () => () => 0 },
+};
 
 /**
  * Serves the topic when it is an OTA chunk request (answers true). A failure ends the session, so the PUBACK
  * publish.ts would send is not written.
  */
 export function handleOtaRequest(session: MqttSession, topic: string, text: string): boolean {
-  const match = OTA_REQUEST.exec(topic);
-  if (!match) return false;
-  const [, kind, requestId, chunkText] = match;
+  const request = otaChunkRequest(topic);
+  if (!request) return false;
+  const { kind, id: requestId, chunk } = request;
   const state = session.ota;
   const requested = text.trim() === '' ? 0 : Number.parseInt(text, 10);
   if (Number.isNaN(requested) || requested < 0) return fail(session, 'INVALID_CHUNK_SIZE');
   if (requested > 0) state.chunkSizes.set(requestId, requested);
-  const size = faultActive('MQTT-DEV-FW-01:chunk-size-ignored')
-    ? 0
-    : requested > 0
-      ? requested
-      : (state.chunkSizes.get(requestId) ?? 0);
+  const size = withFaults(CHUNK_STEPS, CHUNK_FAULTS).size(
+    requested,
+    state.chunkSizes.get(requestId),
+  );
   // ThingsBoard refuses a chunk larger than its MQTT payload limit
   if (size > MAX_PACKET_BYTES) return fail(session, 'PAYLOAD_TOO_LARGE');
   const { core } = session.context;
@@ -43,11 +54,10 @@ export function handleOtaRequest(session: MqttSession, topic: string, text: stri
     state.packages.set(requestId, data);
   }
   const bytes = data;
-  const chunk = Number(chunkText);
   // after the PUBACK (publish.ts sends it when this returns), as ThingsBoard's sendOtaPackage
   setImmediate(() =>
     session.publish(
-      `v2/${kind}/response/${requestId}/chunk/${chunk}`,
+      otaTopic('chunkResponse', { kind: kind satisfies OtaKind, id: requestId, chunk }),
       firmwareChunk(bytes, size, chunk),
       {
         always: true,

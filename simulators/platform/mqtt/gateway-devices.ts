@@ -3,12 +3,15 @@
  * the device (and its profile), then routes its shared-attribute updates and RPC commands to the gateway;
  * disconnect stops that; a disconnect for an unknown name changes nothing. Publishing data for a device that is not
  * connected connects it implicitly with the profile `default` (docs/reference/platform-facts.md §4.5).
+ * What the routing decides is named steps (ROUTING_STEPS: admitting a connect, creating a device, what a
+ * disconnect leaves, forwarding an update, the messages an update and an RPC make); the planted faults
+ * (faults/catalogue/mqtt-gateway-api.ts) are wrappers of those steps (ROUTING_FAULTS, faults/steps.ts).
  */
-import { faultActive } from '../../../faults';
+import { type StepFaults, withFaults } from '../../../faults/steps';
 import { stringifyLossless } from '../../../lib/kv/values';
 import { GATEWAY_API } from '../../../schemas/gateway';
 import { QuotaExceededError } from '../core/errors';
-import type { Device } from '../core/model';
+import type { Device, RpcRequest } from '../core/model';
 import type { SharedAttributesChange } from '../core/event-hub';
 import { sharedChangeDocument } from '../core/render';
 import { PublishFailure, REASON } from './reason-codes';
@@ -62,39 +65,12 @@ export class GatewayDevices {
     const known = this.connected.get(name);
     if (known && !known.device.deleted) return known.device;
     if (known) this.release(name);
-    if (faultActive('GW-GEN-01:one-device-per-gateway') && this.connected.size > 0)
-      throw new PublishFailure(REASON.QUOTA_EXCEEDED, 'one device per gateway', false);
+    const steps = withFaults(ROUTING_STEPS, ROUTING_FAULTS);
+    steps.admit(this.connected.size);
     const { core } = this.session.context;
-    let device = core.deviceNamed(name);
-    if (
-      !device &&
-      faultActive('GW-LIM-01:limit-one-early') &&
-      core.maxDevices > 0 &&
-      core.devices.size + 1 >= core.maxDevices
-    )
-      throw PublishFailure.quotaExceeded('the device limit is reached');
-    if (!device) {
-      const create = () =>
-        core.createDevice({
-          name,
-          profileName: type,
-          additionalInfo: { gateway: false, lastConnectedGateway: this.session.device?.id },
-        });
-      try {
-        device = create();
-      } catch (error) {
-        if (!(error instanceof QuotaExceededError)) throw error;
-        if (!faultActive('GW-LIM-01:limit-not-enforced'))
-          throw PublishFailure.quotaExceeded(error.message);
-        const limit = core.maxDevices;
-        core.maxDevices = 0;
-        try {
-          device = create();
-        } finally {
-          core.maxDevices = limit;
-        }
-      }
-    }
+    const device =
+      core.deviceNamed(name) ??
+      steps.create(core, { name, type, gatewayId: this.session.device?.id });
     this.route(device);
     return device;
   }
@@ -138,17 +114,10 @@ export class GatewayDevices {
       this.session.context.core.scheduler.later('gatewayRemoval', () => entry.release());
     }
     if (!device) return;
-    const { core } = this.session.context;
-    if (faultActive('GW-STATE-06:updates-still-routed'))
-      this.session.onEnd(
-        `fault:updates:${name}`,
-        core.on(device, 'shared', (change) => this.publishUpdate(device, change)),
-      );
-    if (faultActive('GW-STATE-06:rpc-still-routed'))
-      this.session.onEnd(
-        `fault:rpc:${name}`,
-        core.on(device, 'rpc', () => this.deliverRpcs(device)),
-      );
+    withFaults(ROUTING_STEPS, ROUTING_FAULTS).disconnected(this.session, device, {
+      update: (change) => this.publishUpdate(device, change),
+      rpcs: () => this.deliverRpcs(device),
+    });
   }
 
   releaseAll(): void {
@@ -171,7 +140,7 @@ export class GatewayDevices {
     let updates = 0;
     const onDeleted = () => this.release(device.name);
     const onShared = (change: SharedAttributesChange) => {
-      if (faultActive('GW-EVT-01:first-update-only') && updates++ > 0) return;
+      if (!withFaults(ROUTING_STEPS, ROUTING_FAULTS).forwards(updates++)) return;
       this.publishUpdate(device, change);
     };
     const onRpc = () => this.deliverRpcs(device);
@@ -200,28 +169,10 @@ export class GatewayDevices {
 
   /** Publishes a shared attribute change of the device: {device, data}. */
   private publishUpdate(device: Device, change: SharedAttributesChange): void {
-    if (faultActive('GW-ATTR-03:v3-updates-withheld') && !this.session.v5) return;
-    let data = sharedChangeDocument(change);
-    if (faultActive('GW-ATTR-03:all-shared-attributes'))
-      data = Object.fromEntries(
-        [...device.attributes.SHARED_SCOPE].map(([key, attribute]) => [key, attribute.value]),
-      );
-    const member = faultActive('GW-ATTR-03:data-member-renamed') ? 'values' : 'data';
-    const message = stringifyLossless({ device: device.name, [member]: data });
-    const copies = faultActive('GW-ATTR-03:update-duplicated') ? 2 : 1;
-    const recipients = this.recipients(faultActive('GW-EVT-02:updates-to-every-gateway'));
+    const message = withFaults(ROUTING_STEPS, ROUTING_FAULTS).update(this.session, device, change);
+    if (!message) return;
     // delivered late, each update on its own delay (two may arrive reordered), as ThingsBoard
-    this.session.context.core.scheduler.later('attributeUpdate', () => {
-      for (const session of recipients)
-        for (let copy = 0; copy < copies; copy++)
-          session.publish(GATEWAY_ATTRIBUTES_TOPIC, message);
-    });
-  }
-
-  /** This gateway's session; with a planted broadcast fault on, every gateway session. */
-  private recipients(everyGateway: boolean): GatewaySession[] {
-    if (!everyGateway) return [this.session];
-    return [...this.session.context.sessionsByDevice.values()].filter((session) => session.gateway);
+    this.session.context.core.scheduler.later('attributeUpdate', sender(message));
   }
 
   /** Delivers the queued RPCs of every connected device (the gateway just subscribed to v1/gateway/rpc). */
@@ -236,20 +187,9 @@ export class GatewayDevices {
   private deliverRpcs(device: Device): void {
     const { core } = this.session.context;
     if (this.session.qosFor(GATEWAY_RPC_TOPIC) === undefined) return;
-    for (let rpc = core.takeRpc(device); rpc; rpc = core.takeRpc(device)) {
-      const data = {
-        id: faultActive('GW-RPC-01:id-as-string') ? String(rpc.id) : rpc.id,
-        method: rpc.method,
-        params: faultActive('GW-RPC-01:params-dropped') ? {} : (rpc.params ?? {}),
-      };
-      const topic = faultActive('GW-EVT-03:rpc-on-wrong-topic')
-        ? `${GATEWAY_RPC_TOPIC}/request`
-        : GATEWAY_RPC_TOPIC;
-      const message = stringifyLossless({ device: device.name, data });
-      const copies = faultActive('GW-RPC-01:rpc-duplicated') ? 2 : 1;
-      for (const session of this.recipients(faultActive('GW-RULE-03:rpc-to-every-gateway')))
-        for (let copy = 0; copy < copies; copy++) session.publish(topic, message);
-    }
+    const steps = withFaults(ROUTING_STEPS, ROUTING_FAULTS);
+    for (let rpc = core.takeRpc(device); rpc; rpc = core.takeRpc(device))
+      sender(steps.rpc(this.session, device, rpc))();
   }
 
   private release(name: string): void {
@@ -259,3 +199,206 @@ export class GatewayDevices {
     entry.release();
   }
 }
+
+/** What a gateway sends: one document on one topic, to these sessions, this many times. */
+interface Outgoing {
+  topic: string;
+  document: { device: string } & Record<string, unknown>;
+  recipients: GatewaySession[];
+  copies: number;
+}
+
+/** Sends the message when called; its text is written now. */
+function sender({ topic, document, recipients, copies }: Outgoing): () => void {
+  const message = stringifyLossless(document);
+  return () => {
+    for (const session of recipients)
+      for (let copy = 0; copy < copies; copy++) session.publish(topic, message);
+  };
+}
+
+/** What a disconnect hands its step: the routes of the device it stops. */
+interface Routes {
+  update(change: SharedAttributesChange): void;
+  rpcs(): void;
+}
+
+/** The named steps of a gateway's device routing. */
+const ROUTING_STEPS = {
+  /** Whether a connect is admitted, given how many devices the gateway has connected (it throws when not). */
+  admit: (_connected: number): void => undefined,
+  /** Creates a device a connect names; over the tenant's device limit PUBACK 0x97. */
+  create: (
+    core: PlatformCore,
+    { name, type, gatewayId }: { name: string; type: string; gatewayId: string | undefined },
+  ): Device => {
+    try {
+      return core.createDevice({
+        name,
+        profileName: type,
+        additionalInfo: { gateway: false, lastConnectedGateway: gatewayId },
+      });
+    } catch (error) {
+      if (error instanceof QuotaExceededError) throw PublishFailure.quotaExceeded(error.message);
+      throw error;
+    }
+  },
+  /** What a disconnect leaves of the device's routes: nothing. */
+  disconnected: (_session: GatewaySession, _device: Device, _routes: Routes): void => undefined,
+  /** Whether the device's `count`-th shared-attribute change (from 0) is forwarded. */
+  forwards: (_count: number): boolean => true,
+  /** A shared-attribute change of the device, as published: {device, data}. */
+  update: (
+    session: GatewaySession,
+    device: Device,
+    change: SharedAttributesChange,
+  ): Outgoing | undefined => ({
+    topic: GATEWAY_ATTRIBUTES_TOPIC,
+    document: { device: device.name, data: sharedChangeDocument(change) },
+    recipients: [session],
+    copies: 1,
+  }),
+  /** An RPC of the device, as published: {device, data: {id, method, params}}. */
+  rpc: (session: GatewaySession, device: Device, rpc: RpcRequest): Outgoing => ({
+    topic: GATEWAY_RPC_TOPIC,
+    document: {
+      device: device.name,
+      data: { id: rpc.id, method: rpc.method, params: rpc.params ?? {} },
+    },
+    recipients: [session],
+    copies: 1,
+  }),
+};
+
+type Routing = typeof ROUTING_STEPS;
+type UpdateStep = Routing['update'];
+type RpcStep = Routing['rpc'];
+
+/** Every gateway session of the platform. */
+const everyGateway = (session: GatewaySession) =>
+  [...session.context.sessionsByDevice.values()].filter((other) => other.gateway);
+
+/** A fault that changes the update message (when there is one). */
+const changedUpdate =
+  (change: (message: Outgoing, session: GatewaySession, device: Device) => void) =>
+  (step: UpdateStep): UpdateStep =>
+  (session, device, shared) => {
+    const message = step(session, device, shared);
+    if (message) change(message, session, device);
+    return message;
+  };
+
+/** A fault that changes the RPC message. */
+const changedRpc =
+  (
+    change: (
+      message: Outgoing & { document: { data: Record<string, unknown> } },
+      session: GatewaySession,
+    ) => void,
+  ) =>
+  (step: RpcStep): RpcStep =>
+  (session, device, rpc) => {
+    const message = step(session, device, rpc);
+    change(message as Outgoing & { document: { data: Record<string, unknown> } }, session);
+    return message;
+  };
+
+/** The planted faults of the routing, wrappers of its steps. */
+const ROUTING_FAULTS: StepFaults<Routing> = {
+  'GW-GEN-01:one-device-per-gateway': {
+    admit: (step) => (connected) => {
+      if (connected > 0)
+        throw new PublishFailure(REASON.QUOTA_EXCEEDED, 'one device per gateway', false);
+      step(connected);
+    },
+  },
+  'GW-LIM-01:limit-one-early': {
+    create: (step) => (core, input) => {
+      if (core.maxDevices > 0 && core.devices.size + 1 >= core.maxDevices)
+        throw PublishFailure.quotaExceeded('the device limit is reached');
+      return step(core, input);
+    },
+  },
+  'GW-LIM-01:limit-not-enforced': {
+    create: (step) => (core, input) => {
+      const limit = core.maxDevices;
+      core.maxDevices = 0;
+      try {
+        return step(core, input);
+      } finally {
+        core.maxDevices = limit;
+      }
+    },
+  },
+  'GW-STATE-06:updates-still-routed': {
+    disconnected: (step) => (session, device, routes) => {
+      step(session, device, routes);
+      session.onEnd(
+        `fault:updates:${device.name}`,
+        session.context.core.on(device, 'shared', (change) => routes.update(change)),
+      );
+    },
+  },
+  'GW-STATE-06:rpc-still-routed': {
+    disconnected: (step) => (session, device, routes) => {
+      step(session, device, routes);
+      session.onEnd(
+        `fault:rpc:${device.name}`,
+        session.context.core.on(device, 'rpc', () => routes.rpcs()),
+      );
+    },
+  },
+  'GW-EVT-01:first-update-only': { forwards: () => (count) => count === 0 },
+  'GW-ATTR-03:v3-updates-withheld': {
+    update: (step) => (session, device, change) =>
+      session.v5 ? step(session, device, change) : undefined,
+  },
+  'GW-ATTR-03:all-shared-attributes': {
+    update: changedUpdate((message, _session, device) => {
+      message.document.data = Object.fromEntries(
+        [...device.attributes.SHARED_SCOPE].map(([key, attribute]) => [key, attribute.value]),
+      );
+    }),
+  },
+  'GW-ATTR-03:data-member-renamed': {
+    update: changedUpdate((message) => {
+      const { device, data } = message.document;
+      message.document = { device, values: data };
+    }),
+  },
+  'GW-ATTR-03:update-duplicated': {
+    update: changedUpdate((message) => {
+      message.copies = 2;
+    }),
+  },
+  'GW-EVT-02:updates-to-every-gateway': {
+    update: changedUpdate((message, session) => {
+      message.recipients = everyGateway(session);
+    }),
+  },
+  'GW-RPC-01:id-as-string': {
+    rpc: changedRpc(({ document: { data } }) => {
+      data.id = String(data.id);
+    }),
+  },
+  'GW-RPC-01:params-dropped': {
+    rpc: changedRpc(({ document: { data } }) => {
+      data.params = {};
+    }),
+  },
+  'GW-EVT-03:rpc-on-wrong-topic': {
+    rpc: changedRpc((message) => {
+      message.topic = `${GATEWAY_RPC_TOPIC}/request`;
+    }),
+  },
+  'GW-RPC-01:rpc-duplicated': {
+    rpc: changedRpc((message) => {
+      message.copies = 2;
+    }),
+  },
+  'GW-RULE-03:rpc-to-every-gateway': {
+    rpc: changedRpc((message, session) => {
+      message.recipients = everyGateway(session);
+    }),
+  },
+};

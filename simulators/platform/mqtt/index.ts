@@ -30,17 +30,24 @@ import {
 } from './session';
 import { handleSubscribe, handleUnsubscribe } from './subscribe';
 import type { TrafficListener } from '../traffic';
-import { faultActive } from '../../../faults';
+import { type StepFaults, withFaults } from '../../../faults/steps';
 
 import { MAX_PACKET_BYTES } from './limits';
 
-/** The largest packet a connection may send; past it the connection ends (a planted fault lifts it). */
-function packetLimit(): number {
-  if (faultActive('ROB-SIZE-02:packet-limit-exclusive')) return MAX_PACKET_BYTES - 1;
-  return faultActive('ROB-SIZE-02:packet-size-unchecked')
-    ? Number.POSITIVE_INFINITY
-    : MAX_PACKET_BYTES;
-}
+/** The named steps of reading a connection's bytes. */
+const READING_STEPS = {
+  /** The largest packet a connection may send; past it the connection ends. */
+  packetLimit: (): number => MAX_PACKET_BYTES,
+  /** A malformed packet ends its connection (DISCONNECT 0x81 on MQTT 5). */
+  malformed: (session: MqttSession): void => session.end(REASON.MALFORMED_PACKET),
+};
+
+/** The planted faults of reading (faults/catalogue/robustness.ts), wrappers of its steps. */
+const READING_FAULTS: StepFaults<typeof READING_STEPS> = {
+  'ROB-SIZE-02:packet-limit-exclusive': { packetLimit: (step) => () => step() - 1 },
+  'ROB-SIZE-02:packet-size-unchecked': { packetLimit: () => () => Number.POSITIVE_INFINITY },
+  'ROB-CONN-01:garbage-kept-open': { malformed: () => () => undefined },
+};
 
 interface MqttTransportOptions {
   core: PlatformCore;
@@ -119,6 +126,8 @@ export async function startMqttTransport(
     socket.setNoDelay(true);
     const session = new MqttSession(socket, context);
     sessions.add(session);
+    // the reading steps with the faults on when the connection opened
+    const reading = withFaults(READING_STEPS, READING_FAULTS);
     const liveness = new Liveness(
       // quirks mode: ThingsBoard has no idle handler, so neither deadline exists
       options.quirks.mqttNoIdleTimeouts
@@ -127,7 +136,7 @@ export async function startMqttTransport(
       (phase) => (phase === 'connect' ? socket.destroy() : session.end(REASON.KEEP_ALIVE_TIMEOUT)),
     );
     session.parser.on('packet', (packet: Packet) => {
-      if ((packet.length ?? 0) > packetLimit()) return session.end(REASON.MALFORMED_PACKET);
+      if ((packet.length ?? 0) > reading.packetLimit()) return session.end(REASON.MALFORMED_PACKET);
       context.traffic?.({
         protocol: 'mqtt',
         direction: 'in',
@@ -154,8 +163,7 @@ export async function startMqttTransport(
     });
     session.parser.on('error', (error: Error) => {
       context.logger.debug({ err: error }, 'malformed MQTT packet');
-      if (faultActive('ROB-CONN-01:garbage-kept-open')) return;
-      session.end(REASON.MALFORMED_PACKET);
+      reading.malformed(session);
     });
     socket.on('data', (chunk: Buffer) => {
       if (session.closed) return;
@@ -165,7 +173,8 @@ export async function startMqttTransport(
       session.parser.parse(chunk);
       socket.uncork();
       // a packet may span chunks: the parser buffers the unfinished one; past the limit it is refused at once
-      if (unfinishedPacketLength(session) > packetLimit()) session.end(REASON.MALFORMED_PACKET);
+      if (unfinishedPacketLength(session) > reading.packetLimit())
+        session.end(REASON.MALFORMED_PACKET);
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {

@@ -6,17 +6,33 @@
  * topic: PUBACK 0x90 and DISCONNECT 0x90 (MQTT 3.1.1: PUBACK, then close). SUBSCRIBE grants only
  * /provision/response.
  */
-import { faultActive } from '../../../faults';
+import { type StepFaults, withFaults } from '../../../faults/steps';
+import { PROVISION_MQTT_API, PROVISION_MQTT_USER } from '../../../schemas/provision-mqtt';
 import { PlatformError } from '../core/errors';
 import { provisionAnswer } from '../core/provision-answer';
 import { PublishFailure, REASON } from './reason-codes';
 import type { MqttSession } from './session';
 
-export const PROVISION_USER = 'provision';
-const PROVISION_REQUEST_TOPIC = '/provision/request';
-export const PROVISION_RESPONSE_TOPIC = '/provision/response';
+export const PROVISION_USER = PROVISION_MQTT_USER;
+const PROVISION_REQUEST_TOPIC = PROVISION_MQTT_API.request.topic;
+export const PROVISION_RESPONSE_TOPIC = PROVISION_MQTT_API.response.topic;
 /** ThingsBoard schedules the close of a provisioning session 60 s after its answer. */
 const CLOSE_AFTER_ANSWER_MS = 60_000;
+
+/** The named step of answering: the status document as the HTTP API answers it. */
+const PROVISION_STEPS = {
+  answer: (answer: Record<string, string>): Record<string, string> => answer,
+};
+
+/** Its planted fault (faults/catalogue/mqtt-device-api.ts), a wrapper of that step. */
+const PROVISION_FAULTS: StepFaults<typeof PROVISION_STEPS> = {
+  'MQTT-DEV-PROV-01:status-only': {
+    answer: (step) => (answer) => {
+      const { credentialsValue: _dropped, ...rest } = step(answer);
+      return rest;
+    },
+  },
+};
 
 export function handleProvisionPublish(session: MqttSession, topic: string, payload: Buffer): void {
   if (topic !== PROVISION_REQUEST_TOPIC)
@@ -45,7 +61,7 @@ export function handleProvisionPublish(session: MqttSession, topic: string, payl
       );
     throw error;
   }
-  if (faultActive('MQTT-DEV-PROV-01:status-only')) delete answer.credentialsValue;
+  answer = withFaults(PROVISION_STEPS, PROVISION_FAULTS).answer(answer);
   // after the PUBACK (publish.ts sends it when this returns), as ThingsBoard's DeviceProvisionCallback
   setImmediate(() => {
     session.publish(PROVISION_RESPONSE_TOPIC, JSON.stringify(answer), { always: true });

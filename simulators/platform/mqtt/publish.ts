@@ -8,14 +8,17 @@
  * MQTT 5: the PUBACK carries the reason code of a failure (docs/reference/interfaces.md MQTT rule 4) with a reason string.
  * MQTT 3.1.1: a PUBACK has no code, so a malformed payload or a transport error closes the connection instead, as
  * ThingsBoard does (docs/reference/platform-facts.md §4.4, §4.6); other failures get a plain PUBACK.
+ * What routing and acknowledging decide is named steps (PUBLISH_STEPS); the planted faults
+ * (faults/catalogue/mqtt-gateway-api.ts) are wrappers of those steps (PUBLISH_FAULTS, faults/steps.ts).
  */
 import type { IPublishPacket, IPubrelPacket } from 'mqtt-packet';
-import { faultActive } from '../../../faults';
+import { type StepFaults, withFaults } from '../../../faults/steps';
 import {
   DEVICE_MQTT_API,
   DEVICE_TOPIC_PREFIX,
   GATEWAY_API,
   GATEWAY_TOPIC_PREFIX,
+  type GatewayUplinkRole,
   gatewayTopicRole,
 } from '../../../schemas';
 import { BadRequestError } from '../core/errors';
@@ -25,9 +28,6 @@ import { handleGatewayPublish } from './gateway-topics';
 import { handleProvisionPublish } from './provision-session';
 import { PublishFailure, PublishUnanswered, REASON } from './reason-codes';
 import type { MqttSession } from './session';
-
-/** GW-VER-01:prefix-v2's gateway topics: version 2 of the table's. */
-const GATEWAY_PREFIX_V2 = GATEWAY_TOPIC_PREFIX.replace(/^v1\//, 'v2/');
 
 export function handlePublish(session: MqttSession, packet: IPublishPacket): void {
   if (!session.device && !session.provisionOnly) return session.end(REASON.PROTOCOL_ERROR);
@@ -50,7 +50,8 @@ export function handlePublish(session: MqttSession, packet: IPublishPacket): voi
     if (error instanceof PublishUnanswered) return;
     failure = asFailure(session, error, packet.topic);
   }
-  if (failure && session.v5 && hiddenByFault(packet.topic, failure)) failure = undefined;
+  if (failure && session.v5)
+    failure = withFaults(PUBLISH_STEPS, PUBLISH_FAULTS).v5Failure(packet.topic, failure);
   if (
     failure?.reasonCode === REASON.QUOTA_EXCEEDED &&
     packet.topic === GATEWAY_API.connect.topic &&
@@ -71,11 +72,8 @@ export function handlePubrel(session: MqttSession, packet: IPubrelPacket): void 
 
 function route(session: MqttSession, topic: string, payload: Buffer): void {
   if (session.provisionOnly) return handleProvisionPublish(session, topic, payload);
-  if (faultActive('GW-VER-01:prefix-v2')) {
-    if (topic.startsWith(GATEWAY_TOPIC_PREFIX)) throw PublishFailure.topicName(topic);
-    if (topic.startsWith(GATEWAY_PREFIX_V2))
-      topic = GATEWAY_TOPIC_PREFIX + topic.slice(GATEWAY_PREFIX_V2.length);
-  }
+  const steps = withFaults(PUBLISH_STEPS, PUBLISH_FAULTS);
+  topic = steps.topic(topic);
   if (topic.startsWith(GATEWAY_TOPIC_PREFIX)) {
     // only a gateway device may use the gateway topics (docs/reference/platform-facts.md §4.4); ThingsBoard stays silent, the
     // reference says why
@@ -84,18 +82,7 @@ function route(session: MqttSession, topic: string, payload: Buffer): void {
     handleGatewayPublish(session, session.gateway, topic, payload);
     return;
   }
-  if (topic.startsWith(DEVICE_TOPIC_PREFIX)) {
-    if (
-      session.gateway &&
-      ((faultActive('GW-GEN-02:own-telemetry-dropped') &&
-        topic === DEVICE_MQTT_API.telemetry.topic) ||
-        (faultActive('GW-GEN-02:own-attributes-dropped') &&
-          topic === DEVICE_MQTT_API.attributes.topic))
-    )
-      return;
-    handleDevicePublish(session, topic, payload);
-    return;
-  }
+  if (topic.startsWith(DEVICE_TOPIC_PREFIX)) return steps.device(session, topic, payload);
   if (handleOtaRequest(session, topic, payload.toString('utf8'))) return;
   throw PublishFailure.topicName(topic);
 }
@@ -105,24 +92,6 @@ function asFailure(session: MqttSession, error: unknown, topic: string): Publish
   if (error instanceof BadRequestError) return PublishFailure.payloadFormat(error.message);
   session.context.logger.error({ err: error, topic }, 'MQTT publish failed');
   return PublishFailure.unspecified((error as Error)?.message ?? 'internal error');
-}
-
-/** Planted faults that acknowledge a failed MQTT 5 gateway publish with success (faults/catalogue/). */
-function hiddenByFault(topic: string, failure: PublishFailure): boolean {
-  switch (gatewayTopicRole(topic)) {
-    case 'connect':
-      return failure.reasonCode === REASON.QUOTA_EXCEEDED
-        ? faultActive('GW-ERR-01:quota-success')
-        : faultActive('GW-ERR-01:missing-device-success');
-    case 'disconnect':
-      return faultActive('GW-ERR-02:disconnect-failure-success');
-    case 'attributes':
-      return faultActive('GW-ERR-03:attributes-failure-success');
-    case 'telemetry':
-      return faultActive('GW-ERR-04:telemetry-failure-success');
-    default:
-      return false;
-  }
 }
 
 function acknowledge(
@@ -144,10 +113,8 @@ function acknowledge(
         : plainAck();
     return;
   }
-  if (
-    !session.v5 ||
-    (faultActive('GW-VER-02:v5-acked-as-v3') && packet.topic.startsWith(GATEWAY_TOPIC_PREFIX))
-  ) {
+  const steps = withFaults(PUBLISH_STEPS, PUBLISH_FAULTS);
+  if (steps.answeredAsV3(session, packet.topic)) {
     if (failure.closeOnV3) {
       if (failure.pubackBeforeCloseOnV3 && packet.qos > 0) plainAck();
       return session.end();
@@ -155,18 +122,89 @@ function acknowledge(
     if (packet.qos > 0) plainAck();
     return;
   }
-  if (
-    faultActive('GW-RULE-04:v5-failure-unacknowledged') &&
-    packet.topic.startsWith(GATEWAY_TOPIC_PREFIX)
-  )
-    return;
-  if (packet.qos > 0) {
-    session.send({
-      cmd: 'puback',
-      messageId: packet.messageId,
-      reasonCode: failure.reasonCode,
-      properties: { reasonString: failure.message.slice(0, 200) },
-    });
-  }
-  if (failure.disconnectV5 !== undefined) session.end(failure.disconnectV5);
+  steps.failV5(session, packet, failure);
 }
+
+/** The named steps of routing and acknowledging a publish. */
+const PUBLISH_STEPS = {
+  /** The topic as routed: the one published. */
+  topic: (topic: string): string => topic,
+  /** A publish on a device topic (a gateway's own data too: the gateway is also a device). */
+  device: (session: MqttSession, topic: string, payload: Buffer): void =>
+    handleDevicePublish(session, topic, payload),
+  /** The failure an MQTT 5 publish is answered with: its own. */
+  v5Failure: (_topic: string, failure: PublishFailure): PublishFailure | undefined => failure,
+  /** Whether a failure is answered the MQTT 3.1.1 way (no reason code): on an MQTT 3.1.1 session. */
+  answeredAsV3: (session: MqttSession, _topic: string): boolean => !session.v5,
+  /** The MQTT 5 answer to a failure: the PUBACK with its code and reason, then DISCONNECT if it ends the session. */
+  failV5: (session: MqttSession, packet: IPublishPacket, failure: PublishFailure): void => {
+    if (packet.qos > 0) {
+      session.send({
+        cmd: 'puback',
+        messageId: packet.messageId,
+        reasonCode: failure.reasonCode,
+        properties: { reasonString: failure.message.slice(0, 200) },
+      });
+    }
+    if (failure.disconnectV5 !== undefined) session.end(failure.disconnectV5);
+  },
+};
+
+type Publish = typeof PUBLISH_STEPS;
+
+/** GW-VER-01:prefix-v2's gateway topics: version 2 of the table's. */
+const GATEWAY_PREFIX_V2 = GATEWAY_TOPIC_PREFIX.replace(/^v1\//, 'v2/');
+
+const isGatewayTopic = (topic: string) => topic.startsWith(GATEWAY_TOPIC_PREFIX);
+
+/** A gateway's own publish on the device topic `dropped` is ignored. */
+const droppedFromGateway =
+  (dropped: string) =>
+  (step: Publish['device']): Publish['device'] =>
+  (session, topic, payload) => {
+    if (!(session.gateway && topic === dropped)) step(session, topic, payload);
+  };
+
+/** A failure of the gateway topic of `role` (and `also`) acknowledged with success on MQTT 5. */
+const hiddenFailure =
+  (role: GatewayUplinkRole, also: (failure: PublishFailure) => boolean = () => true) =>
+  (step: Publish['v5Failure']): Publish['v5Failure'] =>
+  (topic, failure) =>
+    gatewayTopicRole(topic) === role && failure && also(failure) ? undefined : step(topic, failure);
+
+/** The planted faults of routing and acknowledging, wrappers of its steps. */
+const PUBLISH_FAULTS: StepFaults<Publish> = {
+  'GW-VER-01:prefix-v2': {
+    topic: (step) => (topic) => {
+      if (isGatewayTopic(topic)) throw PublishFailure.topicName(topic);
+      return step(
+        topic.startsWith(GATEWAY_PREFIX_V2)
+          ? GATEWAY_TOPIC_PREFIX + topic.slice(GATEWAY_PREFIX_V2.length)
+          : topic,
+      );
+    },
+  },
+  'GW-GEN-02:own-telemetry-dropped': {
+    device: droppedFromGateway(DEVICE_MQTT_API.telemetry.topic),
+  },
+  'GW-GEN-02:own-attributes-dropped': {
+    device: droppedFromGateway(DEVICE_MQTT_API.attributes.topic),
+  },
+  'GW-ERR-01:quota-success': {
+    v5Failure: hiddenFailure('connect', (failure) => failure.reasonCode === REASON.QUOTA_EXCEEDED),
+  },
+  'GW-ERR-01:missing-device-success': {
+    v5Failure: hiddenFailure('connect', (failure) => failure.reasonCode !== REASON.QUOTA_EXCEEDED),
+  },
+  'GW-ERR-02:disconnect-failure-success': { v5Failure: hiddenFailure('disconnect') },
+  'GW-ERR-03:attributes-failure-success': { v5Failure: hiddenFailure('attributes') },
+  'GW-ERR-04:telemetry-failure-success': { v5Failure: hiddenFailure('telemetry') },
+  'GW-VER-02:v5-acked-as-v3': {
+    answeredAsV3: (step) => (session, topic) => isGatewayTopic(topic) || step(session, topic),
+  },
+  'GW-RULE-04:v5-failure-unacknowledged': {
+    failV5: (step) => (session, packet, failure) => {
+      if (!isGatewayTopic(packet.topic)) step(session, packet, failure);
+    },
+  },
+};

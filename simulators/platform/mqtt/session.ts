@@ -10,7 +10,7 @@ import type { PlatformCore } from '../core/platform-core';
 import type { Device } from '../core/model';
 import type { Quirks } from '../quirks';
 import type { ClientRpcHandler } from '../http/context';
-import { faultActive } from '../../../faults';
+import { type StepFaults, withFaults } from '../../../faults/steps';
 import { topicMatches } from '../../../lib/mqtt/topic-filter';
 import type { GatewayDevices } from './gateway-devices';
 import type { TrafficListener } from '../traffic';
@@ -48,6 +48,13 @@ const MAX_HOLD_QUIET_WINDOWS = 10;
  * mqttOutputUnbounded).
  */
 export const DEFAULT_MAX_PENDING_OUTPUT_BYTES = 64 * 65536;
+
+/** The named step of writing to a client: whether output it does not read is bounded (the mode's choice). */
+const OUTPUT_STEPS = { bounded: (quirks: Quirks): boolean => !quirks.mqttOutputUnbounded };
+/** Its planted fault (faults/catalogue/robustness.ts), a wrapper of that step. */
+const OUTPUT_FAULTS: StepFaults<typeof OUTPUT_STEPS> = {
+  'ROB-SLOW-01:output-unbounded': { bounded: () => () => false },
+};
 
 /** Numbers the sessions for the traffic observation (one per accepted socket). */
 let sessionsAccepted = 0;
@@ -130,8 +137,7 @@ export class MqttSession {
     );
     if (
       this.socket.writableLength > this.context.maxPendingOutputBytes &&
-      !this.context.quirks.mqttOutputUnbounded &&
-      !faultActive('ROB-SLOW-01:output-unbounded')
+      withFaults(OUTPUT_STEPS, OUTPUT_FAULTS).bounded(this.context.quirks)
     ) {
       this.context.logger.warn(
         { device: this.device?.name, pending: this.socket.writableLength },

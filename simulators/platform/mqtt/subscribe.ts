@@ -3,16 +3,21 @@
  * and gateway topics and the v2 firmware and software topics; a provisioning session only /provision/response), at
  * min(requested, 1); any other filter is refused (v5 0x8F, v3 0x80). Subscribing to a device's update or RPC topic
  * starts delivery to this session; a gateway's subscription to v1/gateway/rpc delivers RPCs queued meanwhile.
+ * What delivery decides is named steps (DELIVERY_STEPS); the planted faults (faults/catalogue/mqtt-device-api.ts,
+ * mqtt-gateway-api.ts) are wrappers of those steps (DELIVERY_FAULTS, faults/steps.ts).
  */
 import type { ISubscribePacket, IUnsubscribePacket } from 'mqtt-packet';
-import { faultActive } from '../../../faults';
+import { type StepFaults, withFaults } from '../../../faults/steps';
 import { stringifyLossless } from '../../../lib/kv/values';
 import { deviceTopic, deviceTopicFilter } from '../../../schemas/device-mqtt';
 import { GATEWAY_API, gatewayTopicRules } from '../../../schemas/gateway';
+import { OTA_KINDS, otaTopicFilter } from '../../../schemas/ota-mqtt';
 import { pickAttributes, sharedChangeDocument } from '../core/render';
 import { REASON, SUBACK_FAILURE_V3 } from './reason-codes';
 import { PROVISION_RESPONSE_TOPIC } from './provision-session';
 import type { MqttQos, MqttSession } from './session';
+import type { Device, RpcRequest } from '../core/model';
+import type { SharedAttributesChange } from '../core/event-hub';
 
 const DEVICE_ATTRIBUTES = deviceTopicFilter('attributes');
 const DEVICE_RPC_REQUESTS = deviceTopicFilter('rpcRequest');
@@ -26,10 +31,11 @@ const ALLOWED = new Set([
   ...gatewayTopicRules()
     .filter((rule) => rule.direction !== 'uplink')
     .map((rule) => rule.topic),
-  'v2/fw/response/+/chunk/+',
-  'v2/fw/error',
-  'v2/sw/response/+/chunk/+',
-  'v2/sw/error',
+  // the firmware and software topics the platform publishes (schemas/ota-mqtt.ts OTA_MQTT_API)
+  ...OTA_KINDS.flatMap((kind) => [
+    otaTopicFilter('chunkResponse', kind),
+    otaTopicFilter('error', kind),
+  ]),
 ]);
 
 /** A provisioning session may subscribe only to its answer (docs/reference/platform-facts.md §6). */
@@ -71,41 +77,26 @@ export function handleUnsubscribe(session: MqttSession, packet: IUnsubscribePack
 function activate(session: MqttSession, topic: string): void {
   const device = session.device!;
   const { core } = session.context;
+  const steps = () => withFaults(DELIVERY_STEPS, DELIVERY_FAULTS);
+  if (!steps().activates(session, topic)) return;
   if (topic === DEVICE_ATTRIBUTES) {
-    if (session.gateway && faultActive('GW-GEN-03:own-updates-withheld')) return;
     let changes = 0;
     session.onEnd(
       topic,
       core.on(device, 'shared', (change) => {
-        // planted faults (faults/catalogue/mqtt-device-api.ts): no change after the first, each one twice, or
-        // every shared attribute instead of those changed
-        if (changes++ > 0 && faultActive('MQTT-DEV-ATTR-03:first-change-only')) return;
-        const document = faultActive('MQTT-DEV-ATTR-03:unchanged-keys-included')
-          ? {
-              ...pickAttributes(device, 'SHARED_SCOPE', undefined),
-              ...sharedChangeDocument(change),
-            }
-          : sharedChangeDocument(change);
+        const { forwards, update, publishUpdate } = steps();
+        if (!forwards(changes++)) return;
+        const document = update(device, change);
         // delivered late, each update on its own delay (two may arrive reordered), as ThingsBoard
-        core.scheduler.later('attributeUpdate', () => {
-          session.publish(DEVICE_ATTRIBUTES, stringifyLossless(document));
-          if (faultActive('MQTT-DEV-ATTR-03:delivered-twice'))
-            session.publish(DEVICE_ATTRIBUTES, stringifyLossless(document));
-        });
+        core.scheduler.later('attributeUpdate', () => publishUpdate(session, document));
       }),
     );
   } else if (topic === DEVICE_RPC_REQUESTS) {
-    if (session.gateway && faultActive('GW-GEN-04:own-rpc-withheld')) return;
     const deliver = () => {
-      for (let rpc = core.takeRpc(device); rpc; rpc = core.takeRpc(device)) {
-        // ThingsBoard puts the id in the topic, not in the body
-        // planted faults (faults/catalogue/mqtt-device-api.ts): the params dropped, or the request sent twice
-        const params = faultActive('MQTT-DEV-RPC-01:params-dropped') ? {} : (rpc.params ?? {});
-        const request = stringifyLossless({ method: rpc.method, params });
-        session.publish(deviceTopic('rpcRequest', rpc.id), request);
-        if (faultActive('MQTT-DEV-RPC-01:delivered-twice'))
-          session.publish(deviceTopic('rpcRequest', rpc.id), request);
-      }
+      const { request, publishRpc } = steps();
+      // ThingsBoard puts the id in the topic, not in the body
+      for (let rpc = core.takeRpc(device); rpc; rpc = core.takeRpc(device))
+        publishRpc(session, rpc.id, stringifyLossless(request(rpc)));
     };
     session.onEnd(topic, core.on(device, 'rpc', deliver));
     deliver();
@@ -113,3 +104,59 @@ function activate(session: MqttSession, topic: string): void {
     session.gateway?.deliverAllRpcs();
   }
 }
+
+/** The named steps of delivery to a device session. */
+const DELIVERY_STEPS = {
+  /** Whether a granted subscription starts delivery to this session. */
+  activates: (_session: MqttSession, _topic: string): boolean => true,
+  /** Whether the session's `count`-th shared-attribute change (from 0) is forwarded. */
+  forwards: (_count: number): boolean => true,
+  /** The document of a shared-attribute change: the keys changed and deleted. */
+  update: (_device: Device, change: SharedAttributesChange): object => sharedChangeDocument(change),
+  publishUpdate: (session: MqttSession, document: object): void =>
+    void session.publish(DEVICE_ATTRIBUTES, stringifyLossless(document)),
+  /** The body of a server-side RPC: {method, params}. */
+  request: (rpc: RpcRequest): { method: string; params: unknown } => ({
+    method: rpc.method,
+    params: rpc.params ?? {},
+  }),
+  publishRpc: (session: MqttSession, id: number, request: string): void =>
+    void session.publish(deviceTopic('rpcRequest', id), request),
+};
+
+type Delivery = typeof DELIVERY_STEPS;
+
+/** A gateway's own subscription to `withheld` starts nothing. */
+const withheldFromGateway =
+  (withheld: string) =>
+  (step: Delivery['activates']): Delivery['activates'] =>
+  (session, topic) =>
+    !(session.gateway && topic === withheld) && step(session, topic);
+
+/** The planted faults of delivery, wrappers of its steps. */
+const DELIVERY_FAULTS: StepFaults<Delivery> = {
+  'GW-GEN-03:own-updates-withheld': { activates: withheldFromGateway(DEVICE_ATTRIBUTES) },
+  'GW-GEN-04:own-rpc-withheld': { activates: withheldFromGateway(DEVICE_RPC_REQUESTS) },
+  'MQTT-DEV-ATTR-03:first-change-only': { forwards: () => (count) => count === 0 },
+  'MQTT-DEV-ATTR-03:unchanged-keys-included': {
+    update: (step) => (device, change) => ({
+      ...pickAttributes(device, 'SHARED_SCOPE', undefined),
+      ...step(device, change),
+    }),
+  },
+  'MQTT-DEV-ATTR-03:delivered-twice': {
+    publishUpdate: (step) => (session, document) => {
+      step(session, document);
+      step(session, document);
+    },
+  },
+  'MQTT-DEV-RPC-01:params-dropped': {
+    request: (step) => (rpc) => ({ ...step(rpc), params: {} }),
+  },
+  'MQTT-DEV-RPC-01:delivered-twice': {
+    publishRpc: (step) => (session, id, request) => {
+      step(session, id, request);
+      step(session, id, request);
+    },
+  },
+};
