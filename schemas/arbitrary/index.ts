@@ -42,7 +42,6 @@ export {
   storesNothingFor,
   payloadPart,
   type PayloadPart,
-  YEAR_10000_MS,
   malformedTelemetry,
   malformedClientAttributes,
 } from './payloads';

@@ -79,7 +79,7 @@ export function hasStringValue(payload: Pick<ValidPayload, 'expected'>): boolean
 }
 
 /** The first millisecond of the year 10000 (10000-01-01T00:00:00Z). */
-export const YEAR_10000_MS = 253_402_300_800_000;
+const YEAR_10000_MS = 253_402_300_800_000;
 
 /** Whether a valid payload carries a ts from the year 10000 on. */
 export function hasLateTs(payload: Pick<ValidPayload, 'expected'>): boolean {
