@@ -5,7 +5,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 
-export const ATTRIBUTE_SCOPES = ['CLIENT_SCOPE', 'SHARED_SCOPE', 'SERVER_SCOPE'] as const;
+const ATTRIBUTE_SCOPES = ['CLIENT_SCOPE', 'SHARED_SCOPE', 'SERVER_SCOPE'] as const;
 
 const dateSourceSchema = {
   type: 'object',
@@ -39,7 +39,7 @@ const attributeSourceSchema = {
   },
 } as const;
 
-export const columnSchema = {
+const columnSchema = {
   type: 'object',
   required: ['label', 'source'],
   additionalProperties: false,
@@ -56,7 +56,7 @@ export const columnSchema = {
   },
 } as const;
 
-export const filterSchema = {
+const filterSchema = {
   type: 'object',
   required: ['source', 'values'],
   additionalProperties: false,
@@ -106,7 +106,7 @@ const rangeSchema = {
   ],
 } as const;
 
-export const tableViewSchema = {
+const tableViewSchema = {
   type: 'object',
   required: ['id', 'name', 'devices', 'columns'],
   additionalProperties: false,

@@ -14,6 +14,7 @@ import {
   type ValidPayload,
   brokenText,
   isMalformedFor,
+  nonIntegerTs,
   objectEntries,
   plainKeyValues,
   primitive,
@@ -22,7 +23,6 @@ import {
   withNullValue,
 } from './payloads';
 import {
-  doubleValueArbitrary,
   keyArbitrary,
   keyValueOverrides,
   payloadDeriveOptions,
@@ -285,19 +285,7 @@ export function malformedGatewayTelemetry(
     ['entry without values', badDevice(timestamp.map((ts) => [{ ts }]))],
     [
       'ts is not an integer',
-      badDevice(
-        fc
-          .tuple(
-            fc.oneof(
-              fc.string({ maxLength: 8 }),
-              fc.boolean(),
-              fc.constant(null),
-              doubleValueArbitrary().map((typed) => typed.value),
-            ),
-            plainKeyValues(),
-          )
-          .map(([ts, values]) => [{ ts, values }]),
-      ),
+      badDevice(fc.tuple(nonIntegerTs(), plainKeyValues()).map(([ts, values]) => [{ ts, values }])),
     ],
     [
       'null value',

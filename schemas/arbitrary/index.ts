@@ -24,12 +24,7 @@ export {
   UnsupportedSchemaError,
   arbitraryFromSchema,
 } from './derive';
-export {
-  keyArbitrary,
-  typedValueArbitrary,
-  type ValueOptions,
-  type ValueType,
-} from './values';
+export { keyArbitrary, typedValueArbitrary } from './values';
 export {
   type ExpectedEntry,
   type TelemetryForm,
@@ -42,7 +37,6 @@ export {
   storesNothingFor,
   payloadPart,
   type PayloadPart,
-  YEAR_10000_MS,
   malformedTelemetry,
   malformedClientAttributes,
 } from './payloads';

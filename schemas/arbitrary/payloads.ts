@@ -79,7 +79,7 @@ export function hasStringValue(payload: Pick<ValidPayload, 'expected'>): boolean
 }
 
 /** The first millisecond of the year 10000 (10000-01-01T00:00:00Z). */
-export const YEAR_10000_MS = 253_402_300_800_000;
+const YEAR_10000_MS = 253_402_300_800_000;
 
 /** Whether a valid payload carries a ts from the year 10000 on. */
 export function hasLateTs(payload: Pick<ValidPayload, 'expected'>): boolean {
@@ -209,6 +209,15 @@ export const primitive = (): fc.Arbitrary<unknown> =>
   );
 
 /** A valid key-value object as plain JS (what a malformed document is built around). */
+/** A `ts` that is not an integer of milliseconds: text, a boolean, null or a fraction (device and gateway payloads). */
+export const nonIntegerTs = (): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    fc.string({ maxLength: 8 }),
+    fc.boolean(),
+    fc.constant(null),
+    doubleValueArbitrary().map((typed) => typed.value),
+  );
+
 export const plainKeyValues = (): fc.Arbitrary<Record<string, unknown>> =>
   validClientAttributes().map((payload) => payload.document as Record<string, unknown>);
 
@@ -287,16 +296,7 @@ export function malformedTelemetry(): fc.Arbitrary<MalformedPayload> {
       structural(
         'ts is not an integer',
         fc
-          .tuple(
-            fc.oneof(
-              fc.string({ maxLength: 8 }),
-              fc.boolean(),
-              fc.constant(null),
-              doubleValueArbitrary().map((typed) => typed.value),
-              fc.constant({}),
-            ),
-            plainKeyValues(),
-          )
+          .tuple(fc.oneof(nonIntegerTs(), fc.constant({})), plainKeyValues())
           .map(([ts, values]) => ({ ts, values })),
       ),
       structural('null value', withNullValue()),

@@ -13,7 +13,7 @@ import type { PlatformDevice, PlatformReader, TimeseriesPoint } from './platform
 import type { ReportPlan } from './report-request';
 import type { TableView } from './views';
 import type { AttributeScope, ColumnSource } from '../../schemas/analytics-views';
-import { faultActive } from '../../faults';
+import { type StepFaults, withFaults } from '../../faults/steps';
 
 /** Devices read at the same time within one report. */
 const DEVICE_CONCURRENCY = 4;
@@ -37,7 +37,6 @@ const attributeSlot = (scope: string, key: string) => `${scope}\u0000${key}`;
 function cellOf(source: ColumnSource, row: Row): unknown {
   switch (source.type) {
     case 'date':
-      if (faultActive('AN-RES-03:date-as-number')) return row.ts;
       return row.ts === null ? null : String(row.ts);
     case 'deviceName':
       return row.device.name;
@@ -49,6 +48,20 @@ function cellOf(source: ColumnSource, row: Row): unknown {
         : null;
   }
 }
+
+/** The step of writing a row that planted faults wrap (the table below). */
+interface CellSteps {
+  /** A column's cell of a row in the report. */
+  cell(source: ColumnSource, row: Row): unknown;
+}
+
+const CELL_STEPS: CellSteps = { cell: cellOf };
+
+const CELL_FAULTS: StepFaults<CellSteps> = {
+  'AN-RES-03:date-as-number': {
+    cell: (step) => (source, row) => (source.type === 'date' ? row.ts : step(source, row)),
+  },
+};
 
 function filterText(value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined;
@@ -198,11 +211,12 @@ export async function buildReport(
   const rows = perDevice
     .flat()
     .sort((a, b) => (a.ts ?? -Infinity) - (b.ts ?? -Infinity) || a.deviceOrder - b.deviceOrder);
+  const { cell } = withFaults(CELL_STEPS, CELL_FAULTS);
   return {
     columnLabels: plan.view.columns.map((column) => column.label),
     dataTable: rows.map((row) =>
       Object.fromEntries(
-        plan.view.columns.map((column) => [column.label, cellOf(column.source, row)]),
+        plan.view.columns.map((column) => [column.label, cell(column.source, row)]),
       ),
     ),
   };

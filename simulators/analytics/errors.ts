@@ -3,7 +3,6 @@
  * `code`; the answer body is `{"status": <http>, "message": "..."}` (the spec shows no error shape: this one is small
  * and clear, and close to the platform's own `{status, message, ...}`).
  */
-import { faultActive } from '../../faults';
 import { IotcError } from '../../lib/errors';
 export abstract class AnalyticsError extends IotcError {
   abstract readonly status: number;
@@ -11,7 +10,7 @@ export abstract class AnalyticsError extends IotcError {
 
 /** An analytics request whose Content-Type is not application/json (415). */
 export class UnsupportedMediaTypeError extends AnalyticsError {
-  readonly status: number = faultActive('AN-ERR-02:unsupported-400') ? 400 : 415;
+  readonly status = 415;
   readonly code = 'IOTC_ANALYTICS_UNSUPPORTED_MEDIA_TYPE';
   constructor(contentType: string | undefined) {
     super(`Content-Type '${contentType ?? ''}' is not supported; use application/json`);
@@ -20,7 +19,7 @@ export class UnsupportedMediaTypeError extends AnalyticsError {
 
 /** The analytics request carries no valid JWT (403). */
 export class InvalidJwtError extends AnalyticsError {
-  readonly status: number = faultActive('AN-ERR-01:invalid-jwt-401') ? 401 : 403;
+  readonly status = 403;
   readonly code = 'IOTC_ANALYTICS_INVALID_JWT';
   constructor(message = 'JWT is not valid or has expired') {
     super(message);
@@ -29,7 +28,7 @@ export class InvalidJwtError extends AnalyticsError {
 
 /** The report limiter's pool and queue are full (429). */
 export class TooManyRequestsError extends AnalyticsError {
-  readonly status: number = faultActive('AN-ERR-03:rejected-503') ? 503 : 429;
+  readonly status = 429;
   readonly code = 'IOTC_ANALYTICS_TOO_MANY_REQUESTS';
   constructor() {
     super('Too many requests: the report pool and queue are full; wait and repeat');

@@ -17,7 +17,7 @@ import { Limiter } from './limiter';
 import { PlatformReader } from './platform-reader';
 import { handleBuildReport, type ReportContext } from './report-endpoint';
 import { DEMO_VIEW, loadViews } from './views';
-import { faultActive } from '../../faults';
+import { type StepFaults, withFaults } from '../../faults/steps';
 
 interface AnalyticsOptions {
   /** Admin REST API base URL of the platform it reads from. */
@@ -74,21 +74,71 @@ function normalizePrefix(prefix: string): string {
   return trimmed === '' || trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
 
+/** What the options and the environment settle at start (the faults below change it). */
+interface Settings {
+  poolSize: number;
+  queueCapacity: number;
+  /** The path of buildReport, under the prefix. */
+  reportPath: string;
+}
+
+/** The defaults of the settings the options and environment leave open. */
+const DEFAULTS: Readonly<Pick<Settings, 'poolSize' | 'queueCapacity'>> = {
+  poolSize: 10,
+  queueCapacity: 10,
+};
+
+interface SettingsSteps {
+  /** The settings of the options, the environment and else the defaults. */
+  settings(options: AnalyticsOptions, prefix: string, defaults: typeof DEFAULTS): Settings;
+}
+
+const SETTINGS_STEPS: SettingsSteps = {
+  settings: (options, prefix, defaults) => ({
+    poolSize: integerOption(
+      options.poolSize,
+      'SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE',
+      defaults.poolSize,
+      1,
+    ),
+    queueCapacity: integerOption(
+      options.queueCapacity,
+      'SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY',
+      defaults.queueCapacity,
+      0,
+    ),
+    reportPath: `${prefix}/publicApi/buildReport`,
+  }),
+};
+
+const SETTINGS_FAULTS: StepFaults<SettingsSteps> = {
+  'AN-LIM-05:pool-config-ignored': {
+    settings: (step) => (options, prefix, defaults) => ({
+      ...step({ ...options, poolSize: defaults.poolSize }, prefix, defaults),
+      poolSize: defaults.poolSize,
+    }),
+  },
+  'AN-LIM-02:default-capacity-5': {
+    settings: (step) => (options, prefix, defaults) =>
+      step(options, prefix, { ...defaults, queueCapacity: 5 }),
+  },
+  'AN-01:version-segment': {
+    settings: (step) => (options, prefix, defaults) => ({
+      ...step(options, prefix, defaults),
+      reportPath: `${prefix}/v1/publicApi/buildReport`,
+    }),
+  },
+};
+
 export async function startAnalytics(options: AnalyticsOptions): Promise<RunningAnalytics> {
   const host = options.host ?? '127.0.0.1';
   const prefix = normalizePrefix(options.pathPrefix ?? '/apianalytics');
   const logger = options.logger ?? pino({ level: 'silent' });
-  const limiter = new Limiter(
-    faultActive('AN-LIM-05:pool-config-ignored')
-      ? 10
-      : integerOption(options.poolSize, 'SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE', 10, 1),
-    integerOption(
-      options.queueCapacity,
-      'SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY',
-      faultActive('AN-LIM-02:default-capacity-5') ? 5 : 10,
-      0,
-    ),
-  );
+  const { poolSize, queueCapacity, reportPath } = withFaults(
+    SETTINGS_STEPS,
+    SETTINGS_FAULTS,
+  ).settings(options, prefix, DEFAULTS);
+  const limiter = new Limiter(poolSize, queueCapacity);
   const reportCostMs = options.reportCostMs ?? 0;
   if (!(reportCostMs >= 0)) throw new RangeError(`reportCostMs must be >= 0, got ${reportCostMs}`);
   const views = loadViews(options.viewsFile);
@@ -101,7 +151,6 @@ export async function startAnalytics(options: AnalyticsOptions): Promise<Running
     reportCostMs,
     logger,
   };
-  const reportPath = `${prefix}${faultActive('AN-01:version-segment') ? '/v1' : ''}/publicApi/buildReport`;
   const statusPath = `${prefix}/iotc/limiterStatus`;
 
   const route = async (request: IncomingMessage, response: ServerResponse) => {

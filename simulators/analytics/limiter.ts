@@ -4,7 +4,7 @@
  * refused at once (no waiting). Queued requests start in arrival order. Every ticket is released exactly once, on
  * success, error or client disconnect, whether it is still queued or already running.
  */
-import { faultActive } from '../../faults';
+import { type StepFaults, withFaults } from '../../faults/steps';
 
 interface LimiterStatus {
   poolSize: number;
@@ -52,10 +52,55 @@ class LimiterTicket implements Ticket {
   }
 }
 
-export class Limiter {
-  private active = 0;
+/** What admission reads and changes. */
+interface Occupancy {
+  readonly poolSize: number;
+  readonly queueCapacity: number;
+  /** Requests waiting for a slot. */
+  readonly queued: number;
+  /** Reports holding a slot. */
+  active: number;
+  rejected: number;
+}
+
+/** The steps of admitting a request (the faults below wrap them). */
+interface AdmissionSteps {
+  /** Whether a request starts at once. */
+  hasSlot(occupancy: Occupancy): boolean;
+  /** Whether a request that cannot start may wait. */
+  mayQueue(occupancy: Occupancy): boolean;
+  /** Counts a refusal. */
+  refuse(occupancy: Occupancy): void;
+}
+
+const ADMISSION_STEPS: AdmissionSteps = {
+  hasSlot: (occupancy) => occupancy.active < occupancy.poolSize,
+  mayQueue: (occupancy) => occupancy.queued < occupancy.queueCapacity,
+  refuse: (occupancy) => {
+    occupancy.rejected++;
+  },
+};
+
+const ADMISSION_FAULTS: StepFaults<AdmissionSteps> = {
+  'AN-LIM-01:pool-minus-one': {
+    hasSlot: () => (occupancy) => occupancy.active < occupancy.poolSize - 1,
+  },
+  'AN-LIM-02:unbounded-queue': { mayQueue: () => () => true },
+  'AN-LIM-02:no-queue': { mayQueue: () => () => false },
+  'AN-LIM-04:refusal-keeps-slot': {
+    refuse: (step) => (occupancy) => {
+      step(occupancy);
+      occupancy.active++;
+    },
+  },
+};
+
+export class Limiter implements Occupancy {
+  /** @internal read and changed by admission's steps */
+  active = 0;
   private readonly queue: LimiterTicket[] = [];
-  private rejected = 0;
+  /** @internal read and changed by admission's steps */
+  rejected = 0;
   private completed = 0;
   private abandoned = 0;
 
@@ -71,21 +116,18 @@ export class Limiter {
 
   /** A ticket that is running or queued, or undefined when pool and queue are both full (counted as rejected). */
   admit(): Ticket | undefined {
+    const steps = withFaults(ADMISSION_STEPS, ADMISSION_FAULTS);
     const ticket = new LimiterTicket(this);
-    if (this.active < this.poolSize - (faultActive('AN-LIM-01:pool-minus-one') ? 1 : 0)) {
+    if (steps.hasSlot(this)) {
       this.active++;
       ticket.activate();
       return ticket;
     }
-    if (
-      (this.queue.length < this.queueCapacity || faultActive('AN-LIM-02:unbounded-queue')) &&
-      !faultActive('AN-LIM-02:no-queue')
-    ) {
+    if (steps.mayQueue(this)) {
       this.queue.push(ticket);
       return ticket;
     }
-    this.rejected++;
-    if (faultActive('AN-LIM-04:refusal-keeps-slot')) this.active++;
+    steps.refuse(this);
     return undefined;
   }
 
@@ -105,6 +147,10 @@ export class Limiter {
     if (next)
       next.activate(); // the slot passes straight to the oldest waiter
     else this.active--;
+  }
+
+  get queued(): number {
+    return this.queue.length;
   }
 
   status(): LimiterStatus {

@@ -7,14 +7,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { buildReport } from './build-report';
+import { buildReport, type Report } from './build-report';
 import { AnalyticsError, InvalidJwtError, TooManyRequestsError } from './errors';
-import { faultActive } from '../../faults';
+import { type StepFaults, withFaults } from '../../faults/steps';
 import { jwtOf, readBody, requireJson, sendError, sendJsonText } from './exchange';
 import type { JwtCheck } from './jwt-check';
 import type { Limiter } from './limiter';
 import type { PlatformReader } from './platform-reader';
-import { planReport } from './report-request';
+import { planReport, type ReportPlan } from './report-request';
 import { reportJson } from './report-json';
 import type { TableView } from './views';
 
@@ -27,16 +27,45 @@ export interface ReportContext {
   logger: Logger;
 }
 
+/** The step of a request that planted faults wrap (the table below). */
+interface ReportSteps {
+  /** The report of a plan, built while the request holds its pool slot. */
+  report(
+    context: ReportContext,
+    plan: ReportPlan,
+    jwt: string,
+    signal: AbortSignal,
+  ): Promise<Report>;
+}
+
+const REPORT_STEPS: ReportSteps = {
+  report: async (context, plan, jwt, signal) => {
+    if (context.reportCostMs > 0) await sleep(context.reportCostMs, undefined, { signal });
+    return buildReport(plan, context.reader, jwt, signal);
+  },
+};
+
 /** The reports of fault AN-LIM-01:serial-executor, chained: each starts when the one before it has ended. */
 let serialChain: Promise<unknown> = Promise.resolve();
 
-/** Runs `work` now, or after every report before it when fault AN-LIM-01:serial-executor is on. */
-function asExecuted<T>(work: () => Promise<T>): Promise<T> {
-  if (!faultActive('AN-LIM-01:serial-executor')) return work();
-  const run = serialChain.then(work, work);
-  serialChain = run.catch(() => undefined);
-  return run;
-}
+const REPORT_FAULTS: StepFaults<ReportSteps> = {
+  'AN-LIM-01:serial-executor': {
+    report: (step) => (context, plan, jwt, signal) => {
+      const work = () => step(context, plan, jwt, signal);
+      const run = serialChain.then(work, work);
+      serialChain = run.catch(() => undefined);
+      return run;
+    },
+  },
+  // with jwt-check.ts's entry of the same id: the platform's refusal of an expired token gives an empty report
+  'AN-ERR-01:expired-accepted': {
+    report: (step) => (context, plan, jwt, signal) =>
+      step(context, plan, jwt, signal).catch((error: unknown) => {
+        if (!(error instanceof InvalidJwtError)) throw error;
+        return { columnLabels: plan.view.columns.map((column) => column.label), dataTable: [] };
+      }),
+  },
+};
 
 /** Resolves when `promise` does, or rejects as soon as `signal` aborts. */
 function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -82,15 +111,8 @@ export async function handleBuildReport(
         Date.now(),
       );
       await unlessAborted(ticket.started, clientGone.signal);
-      const report = await asExecuted(async () => {
-        if (context.reportCostMs > 0)
-          await sleep(context.reportCostMs, undefined, { signal: clientGone.signal });
-        return buildReport(plan, context.reader, jwt as string, clientGone.signal);
-      }).catch((error: unknown) => {
-        if (faultActive('AN-ERR-01:expired-accepted') && error instanceof InvalidJwtError)
-          return { columnLabels: plan.view.columns.map((column) => column.label), dataTable: [] };
-        throw error;
-      });
+      const steps = withFaults(REPORT_STEPS, REPORT_FAULTS);
+      const report = await steps.report(context, plan, jwt as string, clientGone.signal);
       sendJsonText(response, 200, reportJson(report));
     } finally {
       ticket.release();

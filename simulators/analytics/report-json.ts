@@ -5,35 +5,55 @@
  */
 import { LosslessNumber, stringify } from 'lossless-json';
 import type { Report } from './build-report';
-import { faultActive } from '../../faults';
+import { type StepFaults, withFaults } from '../../faults/steps';
 
-/** The JSON lexeme of `value` as a double: 42 -> "42.0", 21.5 -> "21.5", 1e21 -> "1e+21". */
-function doubleLexeme(value: number): string {
-  const text = String(value);
-  if (faultActive('AN-RES-04:integral-without-fraction')) return text;
-  return /^-?\d+$/.test(text) ? `${text}.0` : text;
+/** The steps of writing a report (the faults below wrap them). */
+interface ReportJsonSteps {
+  /** The JSON lexeme of a number as a double: 42 -> "42.0", 21.5 -> "21.5", 1e21 -> "1e+21". */
+  lexeme(value: number): string;
+  /** A numeric cell as written, given its lexeme. */
+  number(lexeme: string, value: number): unknown;
+  /** The rows as written. */
+  dataTable(rows: Array<Record<string, unknown>>): unknown[];
+  columnLabels(labels: string[]): string[];
 }
 
+const REPORT_JSON_STEPS: ReportJsonSteps = {
+  lexeme: (value) => {
+    const text = String(value);
+    return /^-?\d+$/.test(text) ? `${text}.0` : text;
+  },
+  number: (lexeme) => new LosslessNumber(lexeme),
+  dataTable: (rows) => rows,
+  columnLabels: (labels) => labels,
+};
+
+const REPORT_JSON_FAULTS: StepFaults<ReportJsonSteps> = {
+  'AN-RES-04:integral-without-fraction': { lexeme: () => (value) => String(value) },
+  'AN-RES-04:numbers-as-strings': { number: () => (_lexeme, value) => String(value) },
+  'AN-RES-02:rows-as-arrays': { dataTable: () => (rows) => rows.map((row) => Object.values(row)) },
+  'AN-RES-02:rows-repeated': {
+    dataTable: (step) => (rows) => step(rows.flatMap((row) => [row, row])),
+  },
+  'AN-RES-01:labels-lower-case': {
+    columnLabels: (step) => (labels) => step(labels).map((label) => label.toLowerCase()),
+  },
+};
+
 export function reportJson(report: Report): string {
-  const numeric = (cell: number) =>
-    faultActive('AN-RES-04:numbers-as-strings')
-      ? String(cell)
-      : new LosslessNumber(doubleLexeme(cell));
+  const steps = withFaults(REPORT_JSON_STEPS, REPORT_JSON_FAULTS);
   const rows = report.dataTable.map((row) =>
     Object.fromEntries(
       Object.entries(row).map(([label, cell]) => [
         label,
-        typeof cell === 'number' ? numeric(cell) : cell,
+        typeof cell === 'number' ? steps.number(steps.lexeme(cell), cell) : cell,
       ]),
     ),
   );
-  const dataTable = faultActive('AN-RES-02:rows-as-arrays')
-    ? rows.map((row) => Object.values(row))
-    : faultActive('AN-RES-02:rows-repeated')
-      ? rows.flatMap((row) => [row, row])
-      : rows;
-  const columnLabels = faultActive('AN-RES-01:labels-lower-case')
-    ? report.columnLabels.map((label) => label.toLowerCase())
-    : report.columnLabels;
-  return stringify({ columnLabels, dataTable }) ?? '{}';
+  return (
+    stringify({
+      columnLabels: steps.columnLabels(report.columnLabels),
+      dataTable: steps.dataTable(rows),
+    }) ?? '{}'
+  );
 }

@@ -7,7 +7,7 @@
 import { validate } from '../../schemas/validate';
 import { BadReportRequestError, ViewNotFoundError } from './errors';
 import { savedRangeBounds, type TableView } from './views';
-import { faultActive } from '../../faults';
+import { type StepFaults, withFaults } from '../../faults/steps';
 
 const reportRequestSchema = {
   $id: 'iotc:analytics/report-request',
@@ -40,53 +40,109 @@ export interface ReportPlan {
   filters: Record<string, string[]>;
 }
 
+/** The steps of resolving a request against the views (the faults below wrap them). */
+interface PlanSteps {
+  /** The parsed body as a valid request; throws BadReportRequestError. */
+  request(body: unknown, views: ReadonlyMap<string, TableView>): ReportRequestBody;
+  /** The view the request names, or undefined. */
+  view(request: ReportRequestBody, views: ReadonlyMap<string, TableView>): TableView | undefined;
+  /** The bounds of the view's saved range at `now`. */
+  savedRange(view: TableView, now: number): { startTs: number; endTs: number };
+  /** The report's range: the request's bounds where given, else the saved ones. */
+  range(
+    request: ReportRequestBody,
+    saved: { startTs: number; endTs: number },
+  ): { startTs: number; endTs: number };
+  /** The values a filter of the request lets pass (undefined: the view's); throws for a filter the view lacks. */
+  filter(view: TableView, name: string, values: string[]): string[] | undefined;
+}
+
+const PLAN_STEPS: PlanSteps = {
+  request: (body) => {
+    const validation = validate(reportRequestSchema, body);
+    if (!validation.ok)
+      throw new BadReportRequestError(`Invalid report request: ${validation.errors.join('; ')}`);
+    return body as ReportRequestBody;
+  },
+  view: (request, views) => views.get(request.viewConfigId.toLowerCase()),
+  savedRange: (view, now) => savedRangeBounds(view.range, now),
+  range: (request, saved) => ({
+    startTs: request.rangeStartTs ?? saved.startTs,
+    endTs: request.rangeEndTs ?? saved.endTs,
+  }),
+  filter: (view, name, values) => {
+    if (Object.hasOwn(view.filters, name)) return values;
+    const known = Object.keys(view.filters);
+    throw new BadReportRequestError(
+      `"${name}" is not a filter of view ${view.id}; its filters are: ${known.length ? known.join(', ') : '(none)'}`,
+    );
+  },
+};
+
+const firstView = (views: ReadonlyMap<string, TableView>) => views.values().next().value;
+
+const PLAN_FAULTS: StepFaults<PlanSteps> = {
+  'AN-REQ-01:optional': {
+    request: (step) => (body, views) => {
+      const first = firstView(views);
+      const named = typeof body !== 'object' || body === null || 'viewConfigId' in body;
+      return step(named || !first ? body : { ...body, viewConfigId: first.id }, views);
+    },
+  },
+  'AN-REQ-01:view-ignored': {
+    view: (step) => (request, views) => step(request, views) ?? firstView(views),
+  },
+  'AN-REQ-02:saved-range-ignored': {
+    savedRange: () => (_view, now) => ({ startTs: 0, endTs: now }),
+  },
+  'AN-REQ-02:half-range-ignored': {
+    range: (step) => (request, saved) =>
+      (request.rangeStartTs == null) !== (request.rangeEndTs == null)
+        ? saved
+        : step(request, saved),
+  },
+  'AN-REQ-02:range-start-ignored': {
+    range: (step) => (request, saved) => step({ ...request, rangeStartTs: null }, saved),
+  },
+  'AN-REQ-02:range-end-ignored': {
+    range: (step) => (request, saved) => step({ ...request, rangeEndTs: null }, saved),
+  },
+  'AN-REQ-02:saved-start-ignored': {
+    range: (step) => (request, saved) => step(request, { ...saved, startTs: 0 }),
+  },
+  'AN-REQ-04:unknown-filter-ignored': {
+    filter: (step) => (view, name, values) =>
+      Object.hasOwn(view.filters, name) ? step(view, name, values) : undefined,
+  },
+  'AN-REQ-03:filters-ignored': {
+    filter: (step) => (view, name, values) => {
+      step(view, name, values);
+      return undefined;
+    },
+  },
+  'AN-REQ-03:first-value-only': {
+    filter: (step) => (view, name, values) => step(view, name, values)?.slice(0, 1),
+  },
+};
+
 /** Parses the body text; throws BadReportRequestError (400) or ViewNotFoundError (404). */
 export function planReport(
   bodyText: string,
   views: ReadonlyMap<string, TableView>,
   now: number,
 ): ReportPlan {
+  const steps = withFaults(PLAN_STEPS, PLAN_FAULTS);
   let body: unknown;
   try {
     body = JSON.parse(bodyText);
   } catch (error) {
     throw new BadReportRequestError(`Malformed JSON: ${(error as Error).message}`);
   }
-  const firstView = views.values().next().value;
-  if (
-    faultActive('AN-REQ-01:optional') &&
-    firstView &&
-    typeof body === 'object' &&
-    body !== null &&
-    !('viewConfigId' in body)
-  )
-    body = { ...body, viewConfigId: firstView.id };
-  const validation = validate(reportRequestSchema, body);
-  if (!validation.ok)
-    throw new BadReportRequestError(`Invalid report request: ${validation.errors.join('; ')}`);
-  const request = body as ReportRequestBody;
-  const view =
-    views.get(request.viewConfigId.toLowerCase()) ??
-    (faultActive('AN-REQ-01:view-ignored') ? firstView : undefined);
+  const request = steps.request(body, views);
+  const view = steps.view(request, views);
   if (!view) throw new ViewNotFoundError(request.viewConfigId);
 
-  const saved = faultActive('AN-REQ-02:saved-range-ignored')
-    ? { startTs: 0, endTs: now }
-    : savedRangeBounds(view.range, now);
-  const halfIgnored =
-    faultActive('AN-REQ-02:half-range-ignored') &&
-    (request.rangeStartTs == null) !== (request.rangeEndTs == null);
-  const startTs = halfIgnored
-    ? saved.startTs
-    : faultActive('AN-REQ-02:range-start-ignored')
-      ? saved.startTs
-      : (request.rangeStartTs ??
-        (faultActive('AN-REQ-02:saved-start-ignored') ? 0 : saved.startTs));
-  const endTs = halfIgnored
-    ? saved.endTs
-    : faultActive('AN-REQ-02:range-end-ignored')
-      ? saved.endTs
-      : (request.rangeEndTs ?? saved.endTs);
+  const { startTs, endTs } = steps.range(request, steps.savedRange(view, now));
   if (startTs > endTs)
     throw new BadReportRequestError(`rangeStartTs (${startTs}) is after rangeEndTs (${endTs})`);
 
@@ -94,15 +150,8 @@ export function planReport(
     Object.entries(view.filters).map(([name, filter]) => [name, filter.values]),
   );
   for (const [name, values] of Object.entries(request.filters ?? {})) {
-    if (!Object.hasOwn(view.filters, name)) {
-      if (faultActive('AN-REQ-04:unknown-filter-ignored')) continue;
-      const known = Object.keys(view.filters);
-      throw new BadReportRequestError(
-        `"${name}" is not a filter of view ${view.id}; its filters are: ${known.length ? known.join(', ') : '(none)'}`,
-      );
-    }
-    if (faultActive('AN-REQ-03:filters-ignored')) continue;
-    filters[name] = faultActive('AN-REQ-03:first-value-only') ? values.slice(0, 1) : values;
+    const chosen = steps.filter(view, name, values);
+    if (chosen) filters[name] = chosen;
   }
   return { view, startTs, endTs, filters };
 }

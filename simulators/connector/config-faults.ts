@@ -110,7 +110,7 @@ const credentialsEmpty: DefaultsChange = Object.fromEntries(
   ]),
 );
 
-export const CONFIG_FAULTS: { readonly [id in FaultId]?: ConfigFault } = {
+const CONFIG_FAULTS: { readonly [id in FaultId]?: ConfigFault } = {
   // the connector and its configuration
   'RC-CFG-01:requests-mapping-ignored': { file: ({ requestsMapping: _, ...file }) => file },
   'RC-CFG-01:missing-attribute-requests-defaulted': missingRuleDefaulted('attributeRequests'),

@@ -153,7 +153,7 @@ const _complete: Record<DefaultPath, true> = Object.fromEntries(
 void _complete;
 
 /** The `default` at a schema path: `properties` for a member, `items` for `[]`. */
-export function schemaDefault(path: string): unknown {
+function schemaDefault(path: string): unknown {
   const [root, rest] = path.startsWith('json:')
     ? [jsonConverterSectionSchema, path.slice(5)]
     : path.startsWith('custom:')

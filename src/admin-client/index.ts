@@ -20,16 +20,13 @@ import type { DeviceRecord } from './records';
 import type { AttributeScope, StoredAttribute } from './attributes';
 import type { StoredValue } from './telemetry';
 
-export { AdminApiError, AdminResponseShapeError } from './errors';
+export { AdminApiError } from './errors';
 export { adminRequest } from './auth';
 export type { AdminCredentials, AdminResponse, SessionOptions, Method } from './auth';
 export type { DeviceRecord } from './records';
-export type { NewDevice, DevicePage } from './devices';
 export type { StoredValue } from './telemetry';
 export type { AttributeScope, StoredAttribute } from './attributes';
-export type { RpcCall, PersistentRpc, PersistentRpcPage } from './rpc';
-export type { ProvisionStrategy, NewDeviceProfile } from './profiles';
-export type { NewFirmware, FirmwarePackage } from './firmware';
+export type { ProvisionStrategy } from './profiles';
 
 export class AdminClient {
   private constructor(readonly session: AdminSession) {}

@@ -160,14 +160,14 @@ export interface CertifySession {
 }
 
 /** The method of the certification's two-way RPC (what a client under test answers). */
-export const CERTIFY_RPC_METHOD = 'iotcCertifyPing';
+const CERTIFY_RPC_METHOD = 'iotcCertifyPing';
 /**
  * The method of the two-way RPC to a gateway's own device (when it takes them): a name of its own, so that each
  * reply's timing is judged against its own call.
  */
-export const CERTIFY_GATEWAY_RPC_METHOD = 'iotcCertifyGatewayPing';
+const CERTIFY_GATEWAY_RPC_METHOD = 'iotcCertifyGatewayPing';
 /** The shared attribute the certification updates. */
-export const CERTIFY_SHARED_KEY = 'iotcCertifyStep';
+const CERTIFY_SHARED_KEY = 'iotcCertifyStep';
 
 /** The requirements only the shared-attribute step and the RPC step exercise, by kind of client. */
 const STEP_REQUIREMENTS = {
@@ -232,7 +232,7 @@ const FINISH_STEP: StepPlan = {
 };
 const HTTP_STEPS = stepsFor('http');
 /** `--console`: a person drives an HTTP device, one request kind at a time. */
-export const OPERATOR_STEPS: readonly StepPlan[] = [
+const OPERATOR_STEPS: readonly StepPlan[] = [
   TELEMETRY_STEP,
   ATTRIBUTES_STEP,
   HTTP_STEPS.shared,

@@ -21,7 +21,7 @@ export function cut(text: string): string | undefined {
 }
 
 /** A request of the client as report evidence (redacted later by the report writer, token included). */
-export function clientExchange(exchange: ObservedExchange): HttpExchange {
+function clientExchange(exchange: ObservedExchange): HttpExchange {
   return {
     protocol: 'http',
     via: 'client under test',

@@ -17,7 +17,6 @@ import {
 import { validate } from '../../schemas/validate';
 import type { ObservedExchange } from '../../simulators/platform';
 import {
-  type CheckOutcome as ClientCheckOutcome,
   type ClientCheck,
   type Violation as ClientViolation,
   type SentRpc,
@@ -40,7 +39,6 @@ export interface CheckInput {
 }
 
 export type Violation = ClientViolation<ObservedExchange>;
-export type CheckOutcome = ClientCheckOutcome<ObservedExchange>;
 export type DeviceCheck = ClientCheck<CheckInput, ObservedExchange>;
 
 /** The resources of the HTTP device API after /api/v1/{token}/ (docs/reference/interfaces.md, "HTTP device API"). */

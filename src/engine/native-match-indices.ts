@@ -48,7 +48,7 @@ export function polyfillFile(): string | undefined {
 }
 
 /** Puts execWithIndices in the module cache as regexp-match-indices, unless something loaded the polyfill already. */
-export function installNativeMatchIndices(): boolean {
+function installNativeMatchIndices(): boolean {
   const file = polyfillFile();
   if (!file || require.cache[file]) return false;
   const replacement = new Module(file);

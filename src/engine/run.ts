@@ -102,15 +102,13 @@ export class RunOptionsError extends IotcError {
   readonly code = 'IOTC_RUN_OPTIONS';
 }
 
-export { EXIT };
-
 /**
  * The exit code of a run that tested: the report's (src/report/exit-code.ts: 0 CONFORMANT or PASS WITH WARNINGS,
  * 1 NOT CONFORMANT, 3 nothing decided, 4 INCONCLUSIVE, 6 INCOMPLETE by no choice of the user), except that cucumber
  * failing where no requirement's verdict shows it (a hook, a scenario without a catalogued id) is a failure: 1.
  * An INCONCLUSIVE scenario is not a failure of the target, so never 1; it is not a proof either, so never 0.
  */
-export function exitCode(outcome: {
+function exitCode(outcome: {
   success: boolean;
   /** The report's exit code (reportExitCode). */
   reportCode: number;
@@ -559,7 +557,7 @@ const SCENARIOS_PER_AUTO_WORKER = 25;
  * and the run is bound by the network's round trips, not by the CPU (the platform features through a proxy adding
  * 50 ms each way: 401 s in one worker against 49 s on loopback).
  */
-export function workerCount(
+function workerCount(
   parallel: number | 'auto' | undefined,
   planned: number,
   embedded = true,

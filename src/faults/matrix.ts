@@ -42,9 +42,7 @@ import type {
 export const SURVIVOR_ATTEMPTS = 5;
 
 export type {
-  BaselineResult,
   ClientControl,
-  Failure,
   FaultResult,
   MatrixOptions,
   MatrixResult,

@@ -28,7 +28,7 @@ export function selectFaults(options: MatrixOptions) {
 }
 
 /** The selected faults of the clients under test. */
-export function selectClientFaults(options: MatrixOptions) {
+function selectClientFaults(options: MatrixOptions) {
   return CLIENT_FAULT_CATALOGUE.filter((fault) => selected(options, fault.id));
 }
 

@@ -89,7 +89,7 @@ export async function startEmbedded(profile: TargetProfile, runId?: string) {
  * The limits a target is declared to run with: the environment's SIMPLE_API_RATE_LIMITER_* (as they configure the
  * embedded analytics), else the profile's, else the default docs/reference/interfaces.md gives (10 and 10).
  */
-export function declaredLimits(
+function declaredLimits(
   limits: { poolSize?: number; queueCapacity?: number } | undefined,
   env: NodeJS.ProcessEnv = process.env,
 ): { poolSize: number; queueCapacity: number } {
