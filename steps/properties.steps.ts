@@ -17,6 +17,7 @@ import { Then } from '@cucumber/cucumber';
 import type { IotcWorld } from './world';
 import type { AdminClient } from '../src/admin-client';
 import fc from 'fast-check';
+import { casesOf, checkOverlapped, type OverlapOutcome } from './support/property-overlap';
 import {
   malformedClientAttributes,
   payloadPart,
@@ -150,8 +151,38 @@ function runsFromEnvironment(defaultRuns: number): number {
 }
 
 /**
+ * Cases of one property checked at once against a target across a network (measured round trip at least
+ * CONCURRENT_ROUND_TRIP_MS): each case crosses the network a dozen times one exchange after another (create the
+ * device, post, read back until stored, delete), so at +50 ms each way a property of 9 cases took 22 s where loopback
+ * took 1.3 to 2.2 s, and the run's critical path was its longest properties. Every case works on devices of its own
+ * (fresh names, its own HTTP driver; the gateway's cases share its connection, whose PUBACKs are matched by packet
+ * id), so they may overlap. On loopback (and the embedded target) the cases stay one after another, as before.
+ */
+export const CASES_AT_ONCE = 4;
+/** The round trip from which a property's cases overlap: above loopback on a busy machine, below any real network's path across machines. */
+export const CONCURRENT_ROUND_TRIP_MS = 10;
+
+/** How many cases of a property run at once against this world's target (1: one after another). */
+function casesAtOnce(world: PropertyWorld): number {
+  const roundTripMs = world.run.target.timeouts.roundTripMs ?? 0;
+  return roundTripMs >= CONCURRENT_ROUND_TRIP_MS ? CASES_AT_ONCE : 1;
+}
+
+/** A seed as fast-check draws its own when none is given (QualifiedParameters: Date.now() ^ a random 32-bit word). */
+function freshSeed(): number {
+  return Date.now() ^ (Math.random() * 0x100000000);
+}
+
+/**
  * Runs `check` for every generated case, records the seed in the report and fails the step with fast-check's
  * report (counterexample, shrinks, the error) plus the replay line.
+ *
+ * Against a target across a network (casesAtOnce) the cases fast-check would generate for the seed are first
+ * checked CASES_AT_ONCE at a time (checkOverlapped). When all pass, the property passed on exactly the cases a serial
+ * run checks. When one fails, fast-check itself replays the property one case after another from the lowest failing
+ * case (`path` = its index) and shrinks as a serial run does, so the counterexample, its path and the replay line are
+ * those of a serial run. A failure that a serial replay does not repeat (it failed only while other cases ran) still
+ * fails the step, with its own error as the cause, never a PASS.
  */
 export async function runProperty<T>(
   world: PropertyWorld,
@@ -162,16 +193,41 @@ export async function runProperty<T>(
   const seedText = process.env.FC_SEED;
   const path = process.env.FC_PATH || undefined;
   const numRuns = runsFromEnvironment(defaultRuns);
+  const seed = seedText ? Number(seedText) : freshSeed();
   const property = fc.asyncProperty(arbitrary, check);
   const options = { numRuns, includeErrorInReport: true, markInterruptAsFailure: true };
-  // first the cases until one fails, then shrinking from that case for a bounded time (the smallest failing case
-  // found by then is the one reported)
+  const started = performance.now();
+  const atOnce = path === undefined ? casesAtOnce(world) : 1;
+  let overlapped: OverlapOutcome | undefined;
+  if (atOnce > 1) {
+    const values = await casesOf(arbitrary, seed, numRuns);
+    overlapped = await checkOverlapped(values, check, atOnce, PROPERTY_TIME_LIMIT_MS);
+    if (overlapped.kind !== 'failed') {
+      const interrupted = overlapped.kind === 'interrupted';
+      world.log(
+        `fast-check seed=${seed} runs=${overlapped.cases} (${atOnce} at once)${interrupted ? ' (interrupted)' : ''}`,
+      );
+      await world.attach(
+        JSON.stringify({ fastCheck: { seed, numRuns, failed: interrupted, atOnce } }),
+        'application/json',
+      );
+      if (interrupted)
+        throw new Error(
+          `Property interrupted after ${overlapped.cases} of ${numRuns} tests (time limit ${PROPERTY_TIME_LIMIT_MS} ms, ${atOnce} at once)\nReplay: FC_SEED=${seed} ${world.replayCommand}`,
+        );
+      return;
+    }
+  }
+  // first the cases until one fails (from the one an overlapped run found failing), then shrinking from that case
+  // for a bounded time (the smallest failing case found by then is the one reported)
+  const from = overlapped?.kind === 'failed' ? overlapped.index : undefined;
   let out = await fc.check(property, {
     ...options,
-    seed: seedText ? Number(seedText) : undefined,
-    path,
+    seed,
+    path: from === undefined ? path : String(from),
+    numRuns: from === undefined ? numRuns : numRuns - from,
     endOnFailure: true,
-    interruptAfterTimeLimit: PROPERTY_TIME_LIMIT_MS,
+    interruptAfterTimeLimit: Math.max(1, PROPERTY_TIME_LIMIT_MS - (performance.now() - started)),
   });
   const shrinkMs = shrinkTimeFromEnvironment();
   if (out.failed && out.counterexamplePath && path === undefined && shrinkMs > 0) {
@@ -185,11 +241,16 @@ export async function runProperty<T>(
   }
   const failedPath = out.failed ? (out.counterexamplePath ?? undefined) : undefined;
   world.log(
-    `fast-check seed=${out.seed}${failedPath ? ` path=${failedPath}` : ''} runs=${out.numRuns}${out.interrupted ? ' (interrupted)' : ''}`,
+    `fast-check seed=${out.seed}${failedPath ? ` path=${failedPath}` : ''} runs=${out.numRuns}${out.interrupted ? ' (interrupted)' : ''}${from === undefined ? '' : ` (replayed one at a time from case ${from}, which failed with ${atOnce} at once)`}`,
   );
   await world.attach(
     JSON.stringify({
-      fastCheck: { seed: out.seed, path: failedPath, numRuns, failed: out.failed },
+      fastCheck: {
+        seed: out.seed,
+        path: failedPath,
+        numRuns,
+        failed: out.failed || from !== undefined,
+      },
     }),
     'application/json',
   );
@@ -199,6 +260,14 @@ export async function runProperty<T>(
     throw new Error(`${fc.defaultReportMessage(out)}\nReplay: ${replay} ${world.replayCommand}`, {
       cause: out.errorInstance,
     });
+  }
+  if (overlapped?.kind === 'failed') {
+    // the serial replay passed: the case failed only while others ran beside it; still the target's answer
+    const error = overlapped.error;
+    throw new Error(
+      `Property failed at case ${overlapped.index} with ${atOnce} cases at once (a serial replay from it passed): ${(error as Error)?.message ?? String(error)}\nReplay: FC_SEED=${seed} FC_PATH="${overlapped.index}" ${world.replayCommand}`,
+      { cause: error },
+    );
   }
 }
 

@@ -21,6 +21,7 @@ import { sendEmpty } from './http/exchange';
 import { echoClientRpcHandler, registerDeviceApi, type ClientRpcHandler } from './http';
 import { AdminAuth } from './admin/auth';
 import { AUTH_FAULTS } from './admin/auth-faults';
+import type { BodyAdmission } from './admin/body-admission';
 import { registerAdminRoutes, type AdminRoute } from './admin/route';
 import { authRoutes } from './admin/auth-routes';
 import { deviceRoutes } from './admin/device-routes';
@@ -78,6 +79,8 @@ export interface PlatformOptions {
   mqttTlsPort?: number;
   /** The largest admin API body, multipart uploads included (default 16 MiB, as ThingsBoard's /api/**). */
   adminMaxBodyBytes?: number;
+  /** The bound on admin bodies in work at once (admin/body-admission.ts); default 40 MiB, 8 of them kept for small bodies. */
+  adminBodyAdmission?: BodyAdmission;
   /** Output an MQTT session may have waiting for a client that does not read (default 4 MiB). */
   mqttMaxPendingOutputBytes?: number;
   /** Time a new MQTT connection has to send its CONNECT, from its start (default 10 s). */
@@ -192,7 +195,14 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     },
   });
   registerDeviceApi(router, core, clientRpc, logger, quirks);
-  registerAdminRoutes(router, core, auth, [...ADMIN_ROUTES], options.adminMaxBodyBytes);
+  registerAdminRoutes(
+    router,
+    core,
+    auth,
+    [...ADMIN_ROUTES],
+    options.adminMaxBodyBytes,
+    options.adminBodyAdmission,
+  );
   registerDocs(router, ADMIN_ROUTES);
   const demo = core.createDevice({ name: 'Demo Device', token: 'A1_TEST_TOKEN' });
   const demoGateway = core.createDevice({

@@ -17,8 +17,10 @@ import {
   sendJsonText,
   sendText,
 } from '../http/exchange';
-import { parseJson } from '../core/payloads';
 import { type StepFaults, withFaults } from '../../../faults/steps';
+import { runPayloadJobSoon } from '../core/off-thread';
+import { BodyAdmission } from './body-admission';
+import { PayloadTooLargeError } from '../http/exchange';
 import type { AdminAuth } from './auth';
 import { accessOf } from './access';
 import { checkDevice, type DeviceOperation } from './permissions';
@@ -74,12 +76,13 @@ export function registerAdminRoutes(
   auth: AdminAuth,
   routes: AdminRoute[],
   maxBodyBytes = MAX_ADMIN_BODY,
+  admission = new BodyAdmission(),
 ): void {
   for (const route of routes) {
     accessOf(route); // a route without an access row fails here, at start, not at its first call
     router.on(route.method, route.path, (request, response, params) => {
       const routeParams = params as Record<string, string>;
-      handle(route, core, auth, request, response, routeParams, maxBodyBytes).catch(
+      handle(route, core, auth, request, response, routeParams, maxBodyBytes, admission).catch(
         (error: unknown) => answerError(request, response, error),
       );
     });
@@ -94,6 +97,7 @@ async function handle(
   response: ServerResponse,
   params: Record<string, string>,
   maxBodyBytes: number,
+  admission: BodyAdmission,
 ): Promise<void> {
   let body: Promise<string> | undefined;
   const bodyText = () =>
@@ -103,27 +107,54 @@ async function handle(
     access === 'public' ? (undefined as unknown as User) : await auth.authenticate(request);
   if (access !== 'public' && !access.includes(user.authority)) throw new PermissionDeniedError();
   const steps = route.steps ? withFaults(route.steps, route.faults ?? {}) : {};
-  const answer = await route.handler(
-    {
-      core,
-      auth,
-      request,
-      params,
-      query: queryOf(request.url),
-      user,
-      bodyText,
-      bodyJson: async () => parseJson(await bodyText(), 'request body'),
-      maxBodyBytes,
-      device: (id, operation) => checkDevice(user, core.device(id), operation),
-    },
-    steps,
-  );
-  if (!body) request.resume();
-  const status = answer?.status ?? 200;
-  if (answer?.jsonText !== undefined) sendJsonText(response, status, answer.jsonText);
-  else if (answer?.json !== undefined) sendJson(response, status, answer.json);
-  else if (answer?.text !== undefined) sendText(response, status, answer.text);
-  else sendEmpty(response, status);
+  const release = await admitBody(request, maxBodyBytes, admission);
+  try {
+    const answer = await route.handler(
+      {
+        core,
+        auth,
+        request,
+        params,
+        query: queryOf(request.url),
+        user,
+        bodyText,
+        // parsed as a device's body is: a large one on the payload worker (core/off-thread.ts), its depth checked there
+        bodyJson: async () =>
+          runPayloadJobSoon({ kind: 'json', text: await bodyText(), what: 'request body' }),
+        maxBodyBytes,
+        device: (id, operation) => checkDevice(user, core.device(id), operation),
+      },
+      steps,
+    );
+    if (!body) request.resume();
+    const status = answer?.status ?? 200;
+    if (answer?.jsonText !== undefined) sendJsonText(response, status, answer.jsonText);
+    else if (answer?.json !== undefined) sendJson(response, status, answer.json);
+    else if (answer?.text !== undefined) sendText(response, status, answer.text);
+    else sendEmpty(response, status);
+  } finally {
+    release();
+  }
+}
+
+/**
+ * The body-reading entry point's admission (body-admission.ts): a request that carries a body (a Content-Length
+ * above 0, or chunked) is admitted for its declared length, or for the whole limit when chunked, before its
+ * handler can read a byte; a declared length over the limit is 413 at once, as ThingsBoard's PayloadSizeFilter
+ * refuses it (common/transport/http/.../PayloadSizeFilter.java checkMaxPayloadSizeExceeded). The release is called
+ * once the answer is sent (or the handler failed).
+ */
+async function admitBody(
+  request: IncomingMessage,
+  maxBodyBytes: number,
+  admission: BodyAdmission,
+): Promise<() => void> {
+  const declared = request.headers['content-length'];
+  const chunked = declared === undefined && request.headers['transfer-encoding'] !== undefined;
+  const bytes = chunked ? maxBodyBytes : Number(declared ?? 0);
+  if (!(bytes > 0)) return () => undefined;
+  if (bytes > maxBodyBytes) throw new PayloadTooLargeError(maxBodyBytes);
+  return admission.admit(bytes);
 }
 
 /** The admin API's steps shared by every route (ADMIN_API_FAULTS below wraps them). */

@@ -8,16 +8,18 @@ import { parseLossless, type TypedValue } from '../../../lib/kv/values';
 import { BadRequestError } from './errors';
 import { clientAttributesSchema } from '../../../schemas';
 import type { Quirks } from '../quirks';
-import { parseValid, telemetryEntries, typedEntries } from './payloads';
+import { parseJson, parseValid, telemetryEntries, typedEntries } from './payloads';
 import type { TelemetryRecord } from './time-series';
 
 export type PayloadJob =
   | { kind: 'telemetry'; text: string; now: number; quirks: Quirks }
   | { kind: 'client-attributes'; text: string; quirks: Quirks }
   /** The admin API's attributes (SERVER_SCOPE, SHARED_SCOPE): any JSON object, kept lossless. */
-  | { kind: 'server-attributes'; text: string };
+  | { kind: 'server-attributes'; text: string }
+  /** Any other admin-API JSON body (admin/route.ts bodyJson): parsed with the depth check, the document itself. */
+  | { kind: 'json'; text: string; what: string };
 
-export type PayloadJobResult = TelemetryRecord[] | Array<[string, TypedValue]>;
+export type PayloadJobResult = TelemetryRecord[] | Array<[string, TypedValue]> | unknown;
 
 export function runPayloadJob(job: PayloadJob): PayloadJobResult {
   switch (job.kind) {
@@ -30,7 +32,56 @@ export function runPayloadJob(job: PayloadJob): PayloadJobResult {
       );
     case 'server-attributes':
       return attributesToSave(job.text);
+    case 'json':
+      return parseJson(job.text, job.what);
   }
+}
+
+/** Top-level members (or elements) of a JSON document per slice of its encoding (encodeResult, kind json). */
+const JSON_SLICE = 2000;
+
+/**
+ * A parsed JSON document as the worker sends it back: ['v', text] for a scalar or a small document, else its
+ * top-level members (an object, 'o') or elements (an array, 'a') in slices of JSON_SLICE, each slice its own JSON
+ * text, so that the event loop reads one slice per turn and serves other clients between two (decodeResult).
+ */
+function encodeDocument(document: unknown): string {
+  if (document === null || typeof document !== 'object')
+    return JSON.stringify(['v', JSON.stringify(document)]);
+  const slices: string[] = [];
+  if (Array.isArray(document)) {
+    for (let start = 0; start < document.length; start += JSON_SLICE)
+      slices.push(JSON.stringify(document.slice(start, start + JSON_SLICE)));
+    return JSON.stringify(['a', slices]);
+  }
+  const entries = Object.entries(document);
+  for (let start = 0; start < entries.length; start += JSON_SLICE)
+    slices.push(JSON.stringify(entries.slice(start, start + JSON_SLICE)));
+  return JSON.stringify(['o', slices]);
+}
+
+async function decodeDocument(text: string): Promise<unknown> {
+  const [shape, content] = JSON.parse(text) as ['v', string] | ['a' | 'o', string[]];
+  if (shape === 'v') return JSON.parse(content);
+  const array: unknown[] = [];
+  const object: Record<string, unknown> = {};
+  for (let index = 0; index < content.length; index++) {
+    if (index > 0) await new Promise((resolve) => setImmediate(resolve));
+    const slice = JSON.parse(content[index]!) as unknown[];
+    if (shape === 'a') {
+      for (const element of slice) array.push(element);
+      continue;
+    }
+    // defineProperty: a member named __proto__ stays a member, as JSON.parse keeps it
+    for (const [key, value] of slice as Array<[string, unknown]>)
+      Object.defineProperty(object, key, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+  }
+  return shape === 'a' ? array : object;
 }
 
 /** A JSON object of attributes the admin API saves, with the REST API's messages for what it refuses. */
@@ -83,6 +134,7 @@ function decodeEntry([key, letter, value]: EncodedEntry): [string, TypedValue] {
 }
 
 export function encodeResult(job: PayloadJob, result: PayloadJobResult): string {
+  if (job.kind === 'json') return encodeDocument(result);
   if (job.kind === 'telemetry')
     return JSON.stringify(
       (result as TelemetryRecord[]).map(({ ts, values }) => [ts, values.map(encodeEntry)]),
@@ -94,6 +146,7 @@ export function encodeResult(job: PayloadJob, result: PayloadJobResult): string 
 const DECODE_SLICE = 2000;
 
 export async function decodeResult(job: PayloadJob, text: string): Promise<PayloadJobResult> {
+  if (job.kind === 'json') return decodeDocument(text);
   const encoded = JSON.parse(text) as unknown[];
   const decoded: unknown[] = [];
   for (let start = 0; start < encoded.length; start += DECODE_SLICE) {
