@@ -49,6 +49,22 @@ module.exports = async function* testTimes(source) {
     };
   });
   rows.sort((a, b) => b.wallMs - a.wallMs);
+  // each file's wall for scripts/test.js's order next time (slowest first), merged into the earlier runs' times
+  const cache = process.env.IOTC_TEST_TIMES_CACHE;
+  if (cache) {
+    let times = {};
+    try {
+      times = JSON.parse(readFileSync(cache, 'utf8'));
+    } catch {
+      // the first run here
+    }
+    for (const row of rows) times[row.file] = row.wallMs;
+    try {
+      writeFileSync(cache, `${JSON.stringify(times, null, 1)}\n`);
+    } catch {
+      // a read-only tree: the order falls back to scripts/test.js's list
+    }
+  }
   if (process.env.IOTC_TEST_TIMES)
     writeFileSync(process.env.IOTC_TEST_TIMES, `${JSON.stringify(rows, null, 1)}\n`);
   const shown = process.env.IOTC_TEST_TIMES_ALL ? rows : rows.slice(0, 12);
