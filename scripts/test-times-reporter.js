@@ -1,8 +1,34 @@
-// A reporter for node's test runner (scripts/test.js adds it beside `spec`): the wall time of each test file, the
-// slowest ten printed at the end, and all of them written as JSON when IOTC_TEST_TIMES names a file. It says where
-// the suite's minutes go; it asserts nothing.
+// A reporter for node's test runner (scripts/test.js adds it beside `spec`): where the suite's minutes go. For each
+// test file, its process's wall time and CPU seconds (its own and its children's, written by scripts/test-cpu.js into
+// IOTC_TEST_CPU_DIR) or, without those, the sum of its top-level tests' durations; the slowest files printed at the
+// end (all of them with IOTC_TEST_TIMES_ALL=1), and all of them written as JSON when IOTC_TEST_TIMES names a file.
+// It asserts nothing.
 'use strict';
-const { writeFileSync } = require('node:fs');
+const { readdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+
+function measured() {
+  const dir = process.env.IOTC_TEST_CPU_DIR;
+  const byFile = new Map();
+  if (!dir) return byFile;
+  let names = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return byFile;
+  }
+  for (const name of names) {
+    try {
+      const entry = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+      byFile.set(entry.file, entry);
+    } catch {
+      // half written by a killed process: left out
+    }
+  }
+  return byFile;
+}
+
+const seconds = (ms) => (ms === undefined ? '      -' : (ms / 1000).toFixed(1).padStart(7));
 
 module.exports = async function* testTimes(source) {
   const files = new Map();
@@ -12,13 +38,40 @@ module.exports = async function* testTimes(source) {
       files.set(file, (files.get(file) ?? 0) + (event.data.details?.duration_ms ?? 0));
     }
   }
-  const sorted = [...files].sort((a, b) => b[1] - a[1]);
+  const cpu = measured();
+  const rows = [...files].map(([file, testsMs]) => {
+    const entry = cpu.get(file);
+    return {
+      file: file.replace(`${process.cwd()}/`, ''),
+      wallMs: entry?.wallMs ?? Math.round(testsMs),
+      cpuSelfMs: entry?.cpuSelfMs,
+      cpuChildrenMs: entry?.cpuChildrenMs,
+    };
+  });
+  rows.sort((a, b) => b.wallMs - a.wallMs);
+  // each file's wall for scripts/test.js's order next time (slowest first), merged into the earlier runs' times
+  const cache = process.env.IOTC_TEST_TIMES_CACHE;
+  if (cache) {
+    let times = {};
+    try {
+      times = JSON.parse(readFileSync(cache, 'utf8'));
+    } catch {
+      // the first run here
+    }
+    for (const row of rows) times[row.file] = row.wallMs;
+    try {
+      writeFileSync(cache, `${JSON.stringify(times, null, 1)}\n`);
+    } catch {
+      // a read-only tree: the order falls back to scripts/test.js's list
+    }
+  }
   if (process.env.IOTC_TEST_TIMES)
-    writeFileSync(
-      process.env.IOTC_TEST_TIMES,
-      `${JSON.stringify(Object.fromEntries(sorted.map(([file, ms]) => [file, Math.round(ms)])), null, 1)}\n`,
-    );
-  yield '\nslowest test files (wall seconds, files run four at once):\n';
-  for (const [file, ms] of sorted.slice(0, 10))
-    yield `${(ms / 1000).toFixed(1).padStart(7)}  ${file.replace(`${process.cwd()}/`, '')}\n`;
+    writeFileSync(process.env.IOTC_TEST_TIMES, `${JSON.stringify(rows, null, 1)}\n`);
+  const shown = process.env.IOTC_TEST_TIMES_ALL ? rows : rows.slice(0, 12);
+  yield "\nslowest test files (seconds: the file process's wall, its own CPU, its children's CPU):\n";
+  yield '   wall  cpu-own cpu-children\n';
+  for (const row of shown)
+    yield `${seconds(row.wallMs)}  ${seconds(row.cpuSelfMs)}  ${seconds(row.cpuChildrenMs)}  ${row.file}\n`;
+  const total = (key) => rows.reduce((sum, row) => sum + (row[key] ?? 0), 0);
+  yield `${seconds(total('wallMs'))}  ${seconds(total('cpuSelfMs'))}  ${seconds(total('cpuChildrenMs'))}  all ${rows.length} files (sums)\n`;
 };

@@ -1,7 +1,9 @@
 /**
- * The kill matrix split over worker processes: the selected faults are dealt round-robin to `workers` child
- * processes of `iotc faults --faults <share>`, each with its own baseline, cucumber session and embedded references;
- * their faults.json are merged. A fault run mostly waits (report costs, token lifetimes, eventually windows), so two
+ * The kill matrix split over worker processes: the selected faults are dealt to `workers` child processes of
+ * `iotc faults --faults <share>`, each with its own baseline, cucumber session and embedded references; their
+ * faults.json are merged. All faults of one requirement go to one worker (dealByRequirement), so each worker's
+ * baseline runs only its own requirements' scenarios: dealt round-robin, every worker's baseline ran nearly every
+ * requirement's, the same baseline once per worker. A fault run mostly waits (report costs, token lifetimes, eventually windows), so two
  * workers finish sooner even on two cores (measured: bench/README.md).
  */
 import { spawn } from 'node:child_process';
@@ -10,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { faultRequirement } from '../../faults';
 import { PROJECT_ROOT } from '../engine/run';
 import { summarize, type MatrixOptions, type MatrixResult } from './matrix';
 import { selectFaults, uncoveredRequirements } from './selection';
@@ -19,8 +22,9 @@ export async function runFaultMatrixInWorkers(
 ): Promise<MatrixResult> {
   const started = Date.now();
   const faults = selectFaults(options);
-  const shares = Array.from({ length: Math.min(options.workers, faults.length) }, (_, worker) =>
-    faults.filter((_fault, index) => index % options.workers === worker).map((fault) => fault.id),
+  const shares = dealByRequirement(
+    faults.map((fault) => fault.id),
+    options.workers,
   );
   const dir = mkdtempSync(join(tmpdir(), 'iotc-faults-'));
   try {
@@ -71,4 +75,29 @@ export async function runFaultMatrixInWorkers(
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The fault ids split into at most `workers` shares, every requirement's faults in one share: the requirements with
+ * the most faults first, each to the share with the fewest faults so far (a fault's run, not the baseline, is most
+ * of a worker's time). Shares keep the catalogue's order inside; none is empty.
+ */
+export function dealByRequirement(ids: readonly string[], workers: number): string[][] {
+  const groups = new Map<string, string[]>();
+  for (const id of ids) {
+    const requirement = faultRequirement(id);
+    groups.set(requirement, [...(groups.get(requirement) ?? []), id]);
+  }
+  const shares: string[][] = Array.from(
+    { length: Math.max(1, Math.min(workers, groups.size)) },
+    () => [],
+  );
+  for (const group of [...groups.values()].sort((a, b) => b.length - a.length)) {
+    const smallest = shares.reduce((best, share) => (share.length < best.length ? share : best));
+    smallest.push(...group);
+  }
+  const order = new Map(ids.map((id, index) => [id, index]));
+  return shares
+    .filter((share) => share.length > 0)
+    .map((share) => share.sort((a, b) => order.get(a)! - order.get(b)!));
 }

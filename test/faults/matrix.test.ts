@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runFaultMatrix } from '../../src/faults/matrix';
 import { matrixExitCode, matrixHtml } from '../../src/faults/matrix-report';
+import { dealByRequirement } from '../../src/faults/workers';
 
 test('the matrix kills what the scenarios see and reports a survivor with its reason', {
   timeout: 180_000, // a hang guard: three short cucumber runs and a baseline
@@ -49,4 +50,16 @@ test('the matrix kills what the scenarios see and reports a survivor with its re
   assert.equal(matrixExitCode(json, false), 1, 'a survivor fails the matrix');
   assert.match(matrixHtml(json), /AUTH-DOC-01:page-missing/);
   assert.ok(lines.some((line) => line.startsWith('SURVIVED AUTH-DOC-01:page-missing')));
+});
+
+test('workers get whole requirements: each baseline runs only its own requirements, the faults evenly shared', () => {
+  const ids = ['A-1:x', 'B-1:x', 'A-1:y', 'C-1:x', 'A-1:z', 'B-1:y', 'D-1:x'];
+  const shares = dealByRequirement(ids, 2);
+  assert.deepEqual(shares, [
+    ['A-1:x', 'A-1:y', 'A-1:z', 'D-1:x'],
+    ['B-1:x', 'C-1:x', 'B-1:y'],
+  ]);
+  assert.deepEqual(shares.flat().sort(), [...ids].sort(), 'every fault once');
+  assert.deepEqual(dealByRequirement(ids, 8).length, 4, 'no more shares than requirements');
+  assert.deepEqual(dealByRequirement([], 2), []);
 });

@@ -47,7 +47,11 @@ for (const fault of HARNESS_FAULT_CATALOGUE) {
   test(`harness fault ${fault.id}: killed by the asynchronous twin, and its features PASS without it`, {
     timeout: 900_000, // a hang guard only: about 50 s each run here when quiet
   }, async () => {
-    const broken = await runWith(fault.target, name, fault.features);
+    // the two runs side by side: each has its own state folder and its own embedded twin, so neither sees the other
+    const [broken, sound] = await Promise.all([
+      runWith(fault.target, name, fault.features),
+      runWith(fault.target, undefined, fault.features),
+    ]);
     assert.equal(broken.code, 1, broken.output.slice(-3000));
     const failed = broken.report.requirements
       .filter((requirement) => requirement.verdict === 'FAIL')
@@ -62,7 +66,6 @@ for (const fault of HARNESS_FAULT_CATALOGUE) {
       [],
       'requirements the fault does not touch FAILed',
     );
-    const sound = await runWith(fault.target, undefined, fault.features);
     assert.equal(sound.code, 0, sound.output.slice(-3000));
   });
 }

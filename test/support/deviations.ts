@@ -1,6 +1,7 @@
 /**
  * What the two deviation tests share (test/integration/deviations-platform.test.ts and deviations-connector.test.ts,
- * one file each so that the test runner runs them side by side): a run of `iotc run` against a quirks target and its
+ * one file each so that the test runner runs them side by side, and each split in two, its matching profile and its
+ * `-undeclared` file): a run of `iotc run` against a quirks target and its
  * conformance report, and a built-in profile stripped of its declarations.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

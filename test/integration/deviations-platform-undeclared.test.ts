@@ -1,0 +1,49 @@
+/**
+ * The deviation machinery on the platform twin, its other half (the matching profile: deviations-platform.test.ts,
+ * a file of its own so that the test runner runs the two side by side): the reference in quirks mode thingsboard-4.3
+ * judged with a profile that declares no deviation FAILs every declared requirement, and says DEVIATION for none.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../support/iotc';
+import { run, withoutDeviations } from '../support/deviations';
+import { DECLARED, deviceApi, TAGS } from '../support/deviations-platform';
+
+test('quirks mode with a profile that declares no deviation: the deviating requirements FAIL', {
+  timeout: 900_000, // a hang guard only: 87 s here when quiet, several times that when loaded
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-deviations-'));
+  const path = withoutDeviations('embedded-thingsboard-4.3', dir);
+  // the features that carry the deviating requirements (failing read-backs wait out eventuallyMs, so no more)
+  const features = [
+    ...['errors', 'key-value-data', 'provision', 'versioning', 'telemetry', 'deviations'].map(
+      (name) => join(ROOT, 'features', 'http-device-api', `${name}.feature`),
+    ),
+    ...[
+      'attributes',
+      'claim',
+      'telemetry',
+      'errors',
+      'payload-properties',
+      'device-limit',
+      'deviations',
+    ].map((name) => join(ROOT, 'features', 'mqtt-gateway-api', `${name}.feature`)),
+    join(ROOT, 'features', 'admin-auth', 'protected-endpoints.feature'),
+    join(ROOT, 'features', 'robustness', 'connections.feature'),
+    join(ROOT, 'features', 'robustness', 'payloads.feature'),
+  ];
+  const { code, report } = await run(path, dir, features, TAGS);
+  assert.equal(code, 1, 'the run fails');
+  const failed = deviceApi(report)
+    .filter((requirement) => requirement.verdict === 'FAIL')
+    .map((requirement) => requirement.id);
+  for (const id of DECLARED)
+    assert.ok(failed.includes(id), `${id} is FAIL (failed: ${failed.join(', ')})`);
+  assert.ok(
+    !deviceApi(report).some((requirement) => requirement.verdict === 'DEVIATION'),
+    'no DEVIATION without a declaration',
+  );
+});
