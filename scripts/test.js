@@ -68,7 +68,9 @@ const SLOW_FILES = [
   'test/integration/network-faults-short.test.ts',
   'test/integration/network-faults-short-resets.test.ts',
   'test/integration/deviations-platform.test.ts',
+  'test/integration/deviations-platform-undeclared.test.ts',
   'test/integration/deviations-connector.test.ts',
+  'test/integration/deviations-connector-undeclared.test.ts',
   'test/integration/harness-fault.test.ts',
   'test/integration/interrupted-report.test.ts',
 ];
