@@ -160,10 +160,13 @@ export async function startMqttTransport(
     socket.on('data', (chunk: Buffer) => {
       if (session.closed) return;
       liveness.heard();
-      // every answer to the packets of one chunk (PUBACKs mostly) leaves in one write
-      socket.cork();
-      session.parser.parse(chunk);
-      socket.uncork();
+      // every answer to the packets of one chunk (PUBACKs mostly) leaves in one write of one buffer
+      session.holdWrites();
+      try {
+        session.parser.parse(chunk);
+      } finally {
+        session.flushWrites();
+      }
       // a packet may span chunks: the parser buffers the unfinished one; past the limit it is refused at once
       if (unfinishedPacketLength(session) > packetLimit()) session.end(REASON.MALFORMED_PACKET);
     });

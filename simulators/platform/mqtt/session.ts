@@ -52,6 +52,16 @@ export const DEFAULT_MAX_PENDING_OUTPUT_BYTES = 64 * 65536;
 /** Numbers the sessions for the traffic observation (one per accepted socket). */
 let sessionsAccepted = 0;
 
+/**
+ * The session whose chunk of input the transport is handling (`holdWrites`), and what it has sent meanwhile: written
+ * in one buffer when the chunk is done. One chunk is handled at a time (synchronously), so one list serves every
+ * session and nothing is allocated per chunk. One write of one buffer instead of a corked socket's writev of many
+ * small ones (a PUBACK is 4 bytes): the writev and its per-chunk bookkeeping were a third of the reference's CPU per
+ * QoS 1 publish (bench/README.md, platform/sink MQTT QoS 1 throughput).
+ */
+let batching: MqttSession | undefined;
+const batched: Buffer[] = [];
+
 export class MqttSession {
   /** This connection's number in the traffic events (simulators/platform/traffic.ts). */
   readonly connection = ++sessionsAccepted;
@@ -123,11 +133,49 @@ export class MqttSession {
       at: Date.now(),
       packet,
     });
-    this.socket.write(
+    this.write(
       packet.cmd === 'puback' && !packet.reasonCode && !packet.properties
         ? successPuback(packet.messageId ?? 0)
         : mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }),
     );
+  }
+
+  /**
+   * Writes bytes already encoded (a packet mqtt-packet cannot generate), after what was sent before them. While the
+   * transport handles a chunk of this client's input (`holdWrites`) they wait for its end, to leave in one write.
+   */
+  write(bytes: Buffer): void {
+    if (batching === this) {
+      batched.push(bytes);
+      return;
+    }
+    if (this.socket.destroyed) return;
+    this.socket.write(bytes);
+    this.limitPendingOutput();
+  }
+
+  /**
+   * The transport is about to parse one chunk of this client's input: what the session sends meanwhile is held, and
+   * leaves in one write at `flushWrites` (every answer to the packets of one chunk, PUBACKs mostly).
+   */
+  holdWrites(): void {
+    batching = this;
+  }
+
+  /** The chunk is handled: writes what was held, in one buffer. */
+  flushWrites(): void {
+    if (batching !== this) return;
+    batching = undefined;
+    if (batched.length === 0) return;
+    const bytes = batched.length === 1 ? batched[0] : Buffer.concat(batched);
+    batched.length = 0;
+    if (this.socket.destroyed) return; // what was queued for it is dropped with the socket, as before
+    this.socket.write(bytes);
+    this.limitPendingOutput();
+  }
+
+  /** A client that does not read: past maxPendingOutputBytes waiting for it, it is disconnected. */
+  private limitPendingOutput(): void {
     if (
       this.socket.writableLength > this.context.maxPendingOutputBytes &&
       !this.context.quirks.mqttOutputUnbounded &&
@@ -222,6 +270,7 @@ export class MqttSession {
     if (reasonCode !== undefined && this.v5 && (this.device || this.provisionOnly))
       this.send({ cmd: 'disconnect', reasonCode });
     this.release();
+    this.flushWrites(); // what was sent before the end leaves before it
     this.socket.end();
     this.socket.destroySoon?.();
   }
