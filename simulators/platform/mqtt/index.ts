@@ -20,6 +20,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, Liveness } from './liveness';
 import { DEFAULT_MAX_OPENING, OpeningConnections } from '../core/opening-connections';
 import { withHandshakeTimeout } from '../../../lib/tls/handshake';
 import { handleDisconnect } from './disconnect';
+import { MqttReader } from './reader';
 import { handlePing } from './ping';
 import { handlePublish, handlePubrel } from './publish';
 import { REASON } from './reason-codes';
@@ -126,7 +127,7 @@ export async function startMqttTransport(
         : (options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
       (phase) => (phase === 'connect' ? socket.destroy() : session.end(REASON.KEEP_ALIVE_TIMEOUT)),
     );
-    session.parser.on('packet', (packet: Packet) => {
+    const onPacket = (packet: Packet) => {
       if ((packet.length ?? 0) > packetLimit()) return session.end(REASON.MALFORMED_PACKET);
       context.traffic?.({
         protocol: 'mqtt',
@@ -151,8 +152,8 @@ export async function startMqttTransport(
         liveness.connected(packet.keepalive ?? 0);
         ('encrypted' in socket ? tlsOpening : plainOpening).opened(socket);
       }
-    });
-    session.parser.on('error', (error: Error) => {
+    };
+    const reader = new MqttReader(onPacket, (error: Error) => {
       context.logger.debug({ err: error }, 'malformed MQTT packet');
       if (faultActive('ROB-CONN-01:garbage-kept-open')) return;
       session.end(REASON.MALFORMED_PACKET);
@@ -163,12 +164,12 @@ export async function startMqttTransport(
       // every answer to the packets of one chunk (PUBACKs mostly) leaves in one write of one buffer
       session.holdWrites();
       try {
-        session.parser.parse(chunk);
+        reader.read(chunk);
       } finally {
         session.flushWrites();
       }
       // a packet may span chunks: the parser buffers the unfinished one; past the limit it is refused at once
-      if (unfinishedPacketLength(session) > packetLimit()) session.end(REASON.MALFORMED_PACKET);
+      if (reader.unfinishedPacketLength() > packetLimit()) session.end(REASON.MALFORMED_PACKET);
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
@@ -266,9 +267,4 @@ function malformed(packet: Packet): boolean {
           ? packet.unsubscriptions
           : [];
   return topics.some((topic) => typeof topic === 'string' && topic.includes('\uFFFD'));
-}
-
-/** The announced length of the packet the parser is still receiving (-1 when none). */
-function unfinishedPacketLength(session: MqttSession): number {
-  return (session.parser as unknown as { packet: { length: number } }).packet.length;
 }

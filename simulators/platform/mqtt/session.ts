@@ -1,10 +1,10 @@
 /**
- * One MQTT connection of the reference platform: its socket and parser, the authenticated device, the granted
+ * One MQTT connection of the reference platform: its socket, the authenticated device, the granted
  * subscriptions, the sub-devices a gateway connected, and how packets go out. The packet handlers (connect.ts,
  * publish.ts, subscribe.ts, ...) act on it; nothing here knows a topic's meaning.
  */
 import type { Socket } from 'node:net';
-import mqttPacket, { type Packet, type Parser } from 'mqtt-packet';
+import mqttPacket, { type Packet } from 'mqtt-packet';
 import type { Logger } from 'pino';
 import type { PlatformCore } from '../core/platform-core';
 import type { Device } from '../core/model';
@@ -72,7 +72,6 @@ export class MqttSession {
   gateway?: GatewayDevices;
   /** A provisioning-only session (user name or client id `provision`): only /provision/request is served. */
   provisionOnly = false;
-  readonly parser: Parser;
   private nextMessageId = 1;
   private ended = false;
   // The collections below are made at their first use: most connections (a device that only publishes) never use
@@ -87,9 +86,7 @@ export class MqttSession {
   constructor(
     readonly socket: Socket,
     readonly context: MqttTransportContext,
-  ) {
-    this.parser = mqttPacket.parser({ protocolVersion: 4 });
-  }
+  ) {}
 
   /** Granted topic filters and their QoS. */
   get subscriptions(): Map<string, MqttQos> {
