@@ -258,13 +258,14 @@ function malformed(packet: Packet): boolean {
     packet.cmd === 'unsubscribe' ||
     packet.cmd === 'pubrel';
   if (withId && (packet as { messageId?: number }).messageId === 0) return true;
+  // a publish, most packets, without the list below
+  if (packet.cmd === 'publish')
+    return typeof packet.topic === 'string' && packet.topic.includes('\uFFFD');
   const topics =
-    packet.cmd === 'publish'
-      ? [packet.topic]
-      : packet.cmd === 'subscribe'
-        ? packet.subscriptions.map((subscription) => subscription.topic)
-        : packet.cmd === 'unsubscribe'
-          ? packet.unsubscriptions
-          : [];
+    packet.cmd === 'subscribe'
+      ? packet.subscriptions.map((subscription) => subscription.topic)
+      : packet.cmd === 'unsubscribe'
+        ? packet.unsubscriptions
+        : [];
   return topics.some((topic) => typeof topic === 'string' && topic.includes('\uFFFD'));
 }
