@@ -7,7 +7,8 @@
  *    the same sink, rounds alternating A/B in the same run; the median of the per-round ratios. Goal: ≥ 0.8, no
  *    failed publish.
  *  - Memory: the generator's resident memory per simulated device: in one child (bench/load-memory-child.ts), runs
- *    with BENCH_GENERATOR_GATEWAYS gateways × 1, then ¼, ½ and all of BENCH_GENERATOR_DEVICES devices each, RSS read
+ *    with BENCH_GENERATOR_GATEWAYS gateways × 1 (a warm-up, not counted), 1, then ¼, ½ and all of
+ *    BENCH_GENERATOR_DEVICES devices each, RSS read
  *    after forced full GCs at the end of each run's publishing; bytes per device = the least-squares slope through
  *    the four readings (bench/slope.ts), which gives no verdict (INFO, saying why) when it is not positive, the
  *    readings do not grow with the devices, or they scatter about the line (two readings once gave −764 bytes and
@@ -216,7 +217,11 @@ export async function generatorCapacityLines(): Promise<boolean> {
         GENERATOR_DEVICES,
       ]),
     ];
-    const readings = await generatorMemory(url, GENERATOR_GATEWAYS, counts);
+    // a first run of the smallest fleet, not counted: a process's first run grows it by code, JIT and heap sizing
+    // (tens of MiB) whatever its devices
+    const readings = (await generatorMemory(url, GENERATOR_GATEWAYS, [counts[0], ...counts])).slice(
+      1,
+    );
     const rss = fitSlope(readings.map((reading) => ({ x: reading.devices, y: reading.rss })));
     const heap = fitSlope(readings.map((reading) => ({ x: reading.devices, y: reading.heapUsed })));
     const verdict = slopeVerdict(rss, GOAL_GENERATOR_BYTES_PER_DEVICE);

@@ -39,7 +39,10 @@ export function fitSlope(points: ReadonlyArray<{ x: number; y: number }>): Slope
     0,
   );
   const r2 = syy > 0 ? 1 - residual / syy : 0;
-  const kib = (bytes: number) => `${(bytes / 1024).toFixed(2)} KiB`;
+  const kib = (bytes: number) =>
+    Math.abs(bytes) >= 10 * 1048576
+      ? `${(bytes / 1048576).toFixed(1)} MiB`
+      : `${(bytes / 1024).toFixed(2)} KiB`;
   let noVerdict: string | undefined;
   const sorted = [...points].sort((a, b) => a.x - b.x);
   const fallsAt = sorted.findIndex((point, i) => i > 0 && point.y < sorted[i - 1].y);
