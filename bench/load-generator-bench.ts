@@ -6,11 +6,14 @@
  *    bench's minimal mqtt-packet sink, ÷ the bare gateway driver (MqttGateway, one device, the same window) against
  *    the same sink, rounds alternating A/B in the same run; the median of the per-round ratios. Goal: ≥ 0.8, no
  *    failed publish.
- *  - Memory: the generator's resident memory per simulated device: in one child (bench/load-memory-child.ts), the
- *    RSS of a run with BENCH_GENERATOR_GATEWAYS gateways × BENCH_GENERATOR_DEVICES devices each, minus that of a
- *    run before it with the same gateways × 1 device, both read after forced full GCs at the end of publishing,
- *    over the extra devices. (Two separate processes differed by more than the devices' cost: their RSS moved by
- *    tens of MiB with compilation and heap sizing.) Goal: ≤ 2 KiB.
+ *  - Memory: the generator's resident memory per simulated device: in one child (bench/load-memory-child.ts), runs
+ *    with BENCH_GENERATOR_GATEWAYS gateways × 1 (a warm-up, not counted), 1, then ¼, ½ and all of
+ *    BENCH_GENERATOR_DEVICES devices each, RSS read
+ *    after forced full GCs at the end of each run's publishing; bytes per device = the least-squares slope through
+ *    the four readings (bench/slope.ts), which gives no verdict (INFO, saying why) when it is not positive, the
+ *    readings do not grow with the devices, or they scatter about the line (two readings once gave −764 bytes and
+ *    PASS). (Two separate processes differed by more than the devices' cost: their RSS moved by tens of MiB with
+ *    compilation and heap sizing.) Goal: ≤ 2 KiB.
  * Children are killed on every way out.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -25,6 +28,7 @@ import { GATEWAY_TOPICS, MqttGateway } from '../simulators/gateway/mqtt-gateway'
 import { positiveEnv, ROOT } from './children';
 import { MQTT_WINDOW } from './mqtt-throughput';
 import { STEADY_SPREAD, steadiness } from './peers';
+import { fitSlope, slopeVerdict } from './slope';
 import { DURATION_S, ROUNDS } from './rounds';
 
 export const GOAL_GENERATOR_RATIO = 0.8;
@@ -134,13 +138,15 @@ async function driverRound(url: string): Promise<{ perSecond: number; failures: 
 }
 
 interface Reading {
+  /** Devices in all (gateways × devices per gateway). */
+  devices: number;
   rss: number;
   heapUsed: number;
   sent: number;
 }
 
-/** RSS and heap of a generator child after `gateways` × 1 device, then `gateways` × `devices`. */
-async function generatorMemory(url: string, gateways: number, devices: number) {
+/** RSS and heap of a generator child after `gateways` × each count of devices, smallest first. */
+async function generatorMemory(url: string, gateways: number, counts: number[]) {
   const { child, answer } = await startChild(
     [
       '--expose-gc',
@@ -149,12 +155,12 @@ async function generatorMemory(url: string, gateways: number, devices: number) {
       join(ROOT, 'bench', 'load-memory-child.ts'),
       url,
       String(gateways),
-      String(devices),
+      counts.join(','),
     ],
     { ...process.env, BENCH_SINK_TOKENS: Array(gateways).fill('bench-token').join(',') },
   );
   await kill(child);
-  return answer as unknown as { few: Reading; many: Reading };
+  return (answer as unknown as { readings: Reading[] }).readings;
 }
 
 const median = (values: number[]) =>
@@ -203,17 +209,32 @@ export async function generatorCapacityLines(): Promise<boolean> {
       }; load average ${loadAverage()}`,
     );
 
-    const { few, many } = await generatorMemory(url, GENERATOR_GATEWAYS, GENERATOR_DEVICES);
-    const extra = GENERATOR_GATEWAYS * (GENERATOR_DEVICES - 1);
-    const perDevice = (many.rss - few.rss) / extra;
-    const heapPerDevice = (many.heapUsed - few.heapUsed) / extra;
-    const memoryOk = perDevice <= GOAL_GENERATOR_BYTES_PER_DEVICE;
+    const counts = [
+      ...new Set([
+        1,
+        Math.round(GENERATOR_DEVICES / 4),
+        Math.round(GENERATOR_DEVICES / 2),
+        GENERATOR_DEVICES,
+      ]),
+    ];
+    // a first run of the smallest fleet, not counted: a process's first run grows it by code, JIT and heap sizing
+    // (tens of MiB) whatever its devices
+    const readings = (await generatorMemory(url, GENERATOR_GATEWAYS, [counts[0], ...counts])).slice(
+      1,
+    );
+    const rss = fitSlope(readings.map((reading) => ({ x: reading.devices, y: reading.rss })));
+    const heap = fitSlope(readings.map((reading) => ({ x: reading.devices, y: reading.heapUsed })));
+    const verdict = slopeVerdict(rss, GOAL_GENERATOR_BYTES_PER_DEVICE);
+    // no verdict is not a failure: the machine's allocator, not the generator, decided the readings
+    const memoryOk = verdict !== 'FAIL';
     const mib = (bytes: number) => (bytes / 1048576).toFixed(1);
     console.log(
-      `      generator RSS ${mib(few.rss)} MiB with ${GENERATOR_GATEWAYS} gateways x 1 device (${few.sent} sent), ${mib(many.rss)} MiB with ${GENERATOR_GATEWAYS} x ${GENERATOR_DEVICES} (${many.sent} sent)`,
+      `      generator RSS with ${GENERATOR_GATEWAYS} gateways x ${counts.join(', ')} devices: ${readings
+        .map((reading) => `${mib(reading.rss)} MiB (${reading.sent} sent)`)
+        .join(', ')}; heap ${readings.map((reading) => mib(reading.heapUsed)).join(', ')} MiB`,
     );
     console.log(
-      `${memoryOk ? 'PASS' : 'FAIL'}  load generator resident memory per simulated device (${extra} extra devices): ${Math.round(perDevice)} bytes (goal <= ${GOAL_GENERATOR_BYTES_PER_DEVICE}); heap ${Math.round(heapPerDevice)} bytes`,
+      `${verdict}  load generator resident memory per simulated device (${GENERATOR_GATEWAYS} gateways x ${counts.join(' → ')}, slope of ${readings.length} points): ${Math.round(rss.slope)} bytes (goal <= ${GOAL_GENERATOR_BYTES_PER_DEVICE}), R² ${rss.r2.toFixed(3)}${rss.noVerdict ? `; no verdict: ${rss.noVerdict}` : ''}; heap ${Math.round(heap.slope)} bytes (R² ${heap.r2.toFixed(3)}); load average ${loadAverage()}`,
     );
     return throughputOk && memoryOk;
   } finally {

@@ -1,12 +1,12 @@
 /**
- * The generator-memory child of bench/load-generator-bench.ts: two runs of the mqtt-gateway load profile against a
+ * The generator-memory child of bench/load-generator-bench.ts: runs of the mqtt-gateway load profile against a
  * bare MQTT URL (the bench's sink), one after the other in this process only, so its resident memory is the
- * generator's: first <gateways> × 1 device, then <gateways> × <devices>. In one process, the second run reuses what
- * the first left to the allocator and warmed (code, JIT, buffers): the difference is what the extra devices hold.
- * When a run's publishing is over (the profile's `sent ...` line), while every gateway, device state and the
- * recorder are still held, it forces full GCs and reads its memory. Prints `{"few": {...}, "many": {...}}`, each
- * `{"rss", "heapUsed", "sent"}`. Arguments: <mqtt url> <gateways> <devices per gateway>; the tokens (any, the sink
- * accepts all) in BENCH_SINK_TOKENS. Needs --expose-gc.
+ * generator's: <gateways> × each count of devices per gateway, smallest first. In one process, each run reuses what
+ * the ones before left to the allocator and warmed (code, JIT, buffers): the differences are what the extra devices
+ * hold. When a run's publishing is over (the profile's `sent ...` line), while every gateway, device state and the
+ * recorder are still held, it forces full GCs and reads its memory. Prints `{"readings": [...]}`, each
+ * `{"devices", "rss", "heapUsed", "sent"}` (devices: in all). Arguments: <mqtt url> <gateways> <devices per gateway,
+ * comma-separated>; the tokens (any, the sink accepts all) in BENCH_SINK_TOKENS. Needs --expose-gc.
  */
 import { runLoadProfile } from '../load/contract';
 import { mqttGatewayProfile } from '../load/mqtt-gateway';
@@ -40,14 +40,20 @@ async function measured(mqttUrl: string, gateways: number, devices: number) {
     },
   );
   if (!memory) throw new Error('the run never reported its end of publishing');
-  return { rss: memory.rss, heapUsed: memory.heapUsed, sent: report.totals.sent };
+  return {
+    devices: gateways * devices,
+    rss: memory.rss,
+    heapUsed: memory.heapUsed,
+    sent: report.totals.sent,
+  };
 }
 
 async function main(): Promise<void> {
-  const [mqttUrl, gateways, devices] = process.argv.slice(2);
-  const few = await measured(mqttUrl, Number(gateways), 1);
-  const many = await measured(mqttUrl, Number(gateways), Number(devices));
-  process.stdout.write(`${JSON.stringify({ few, many })}\n`);
+  const [mqttUrl, gateways, counts] = process.argv.slice(2);
+  const readings = [];
+  for (const devices of counts.split(',').map(Number))
+    readings.push(await measured(mqttUrl, Number(gateways), devices));
+  process.stdout.write(`${JSON.stringify({ readings })}\n`);
 }
 
 main().catch((error: unknown) => {

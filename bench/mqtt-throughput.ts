@@ -21,7 +21,7 @@ const MQTT_TELEMETRY = JSON.stringify({
  * window of MQTT_WINDOW unacknowledged publishes (as toolchain-notes.md §4 measured this machine), for `seconds`.
  * Counts success PUBACKs; latency is publish→PUBACK.
  */
-async function mqttLoad(url: string, token: string, seconds: number): Promise<Measurement> {
+export async function mqttLoad(url: string, token: string, seconds: number): Promise<Measurement> {
   const gateway = await MqttGateway.connect({
     url,
     token,

@@ -22,8 +22,10 @@
  *     same gateways connected none, divided by 10,000. Goal: ≤ 1 KiB (issue 29).
  *  f) Memory per held MQTT connection (bench/connection-memory.ts): `iotc load mqtt-connect` holding 1,000 → 4,000 →
  *     10,000 connections (BENCH_CONNECTION_POINTS) against the reference; each side's RSS after forced full GCs while
- *     held, bytes per connection as the slope from the first to the last point. Goals (issue 29 item 4): ≤ 10 KiB in
- *     the generator, ≤ 6 KiB in the reference with its device records. BENCH_ONLY_MEMORY=1 runs d) and f) alone.
+ *     held, bytes per connection as the least-squares slope through the points; no verdict (INFO, with the reason)
+ *     when it is not positive, the readings do not grow with the connections, or R² < 0.9 (bench/slope.ts). Goals
+ *     (issue 29 item 4): ≤ 10 KiB in the generator, ≤ 6 KiB in the reference with its device records.
+ *     BENCH_ONLY_MEMORY=1 runs d) and f) alone.
  *  g) `npm start` from a fresh clone (bench/fresh-clone-run.ts): git clone of HEAD, npm ci, then npm start; wall and
  *     CPU time. Goal (issue 29): <= 12 s; reported (INFO) for now. BENCH_SKIP_FRESH=1 skips it.
  *  h) iotc beside k6 and mqtt-benchmark (bench/peers.ts): messages per CPU-second of the generator at equal

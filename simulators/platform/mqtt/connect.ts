@@ -99,7 +99,7 @@ function accept(session: MqttSession): void {
  */
 function refuse(session: MqttSession, v5Code: number, v3Code: number): void {
   const thingsboard = session.v5 && session.context.quirks.refusingConnackFollowedByDisconnect;
-  if (thingsboard) session.socket.cork(); // CONNACK and DISCONNECT in one write: read together by the client
+  // CONNACK and DISCONNECT in one write (the transport holds a chunk's writes): read together by the client
   session.send(
     session.v5
       ? { cmd: 'connack', reasonCode: v5Code, sessionPresent: false }
@@ -107,8 +107,7 @@ function refuse(session: MqttSession, v5Code: number, v3Code: number): void {
   );
   if (thingsboard) {
     // written raw: mqtt-packet generates no DISCONNECT with a CONNACK-only code (type 0xE0, length 2, code, no props)
-    session.socket.write(Buffer.from([0xe0, 0x02, v5Code, 0x00]));
-    session.socket.uncork();
+    session.write(Buffer.from([0xe0, 0x02, v5Code, 0x00]));
   }
   session.end();
 }

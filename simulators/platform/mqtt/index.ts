@@ -20,6 +20,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS, Liveness } from './liveness';
 import { DEFAULT_MAX_OPENING, OpeningConnections } from '../core/opening-connections';
 import { withHandshakeTimeout } from '../../../lib/tls/handshake';
 import { handleDisconnect } from './disconnect';
+import { MqttReader } from './reader';
 import { handlePing } from './ping';
 import { handlePublish, handlePubrel } from './publish';
 import { REASON } from './reason-codes';
@@ -135,7 +136,7 @@ export async function startMqttTransport(
         : (options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS),
       (phase) => (phase === 'connect' ? socket.destroy() : session.end(REASON.KEEP_ALIVE_TIMEOUT)),
     );
-    session.parser.on('packet', (packet: Packet) => {
+    const onPacket = (packet: Packet) => {
       if ((packet.length ?? 0) > reading.packetLimit()) return session.end(REASON.MALFORMED_PACKET);
       context.traffic?.({
         protocol: 'mqtt',
@@ -160,20 +161,23 @@ export async function startMqttTransport(
         liveness.connected(packet.keepalive ?? 0);
         ('encrypted' in socket ? tlsOpening : plainOpening).opened(socket);
       }
-    });
-    session.parser.on('error', (error: Error) => {
+    };
+    const reader = new MqttReader(onPacket, (error: Error) => {
       context.logger.debug({ err: error }, 'malformed MQTT packet');
       reading.malformed(session);
     });
     socket.on('data', (chunk: Buffer) => {
       if (session.closed) return;
       liveness.heard();
-      // every answer to the packets of one chunk (PUBACKs mostly) leaves in one write
-      socket.cork();
-      session.parser.parse(chunk);
-      socket.uncork();
+      // every answer to the packets of one chunk (PUBACKs mostly) leaves in one write of one buffer
+      session.holdWrites();
+      try {
+        reader.read(chunk);
+      } finally {
+        session.flushWrites();
+      }
       // a packet may span chunks: the parser buffers the unfinished one; past the limit it is refused at once
-      if (unfinishedPacketLength(session) > reading.packetLimit())
+      if (reader.unfinishedPacketLength() > reading.packetLimit())
         session.end(REASON.MALFORMED_PACKET);
     });
     socket.on('error', () => socket.destroy());
@@ -263,18 +267,14 @@ function malformed(packet: Packet): boolean {
     packet.cmd === 'unsubscribe' ||
     packet.cmd === 'pubrel';
   if (withId && (packet as { messageId?: number }).messageId === 0) return true;
+  // a publish, most packets, without the list below
+  if (packet.cmd === 'publish')
+    return typeof packet.topic === 'string' && packet.topic.includes('\uFFFD');
   const topics =
-    packet.cmd === 'publish'
-      ? [packet.topic]
-      : packet.cmd === 'subscribe'
-        ? packet.subscriptions.map((subscription) => subscription.topic)
-        : packet.cmd === 'unsubscribe'
-          ? packet.unsubscriptions
-          : [];
+    packet.cmd === 'subscribe'
+      ? packet.subscriptions.map((subscription) => subscription.topic)
+      : packet.cmd === 'unsubscribe'
+        ? packet.unsubscriptions
+        : [];
   return topics.some((topic) => typeof topic === 'string' && topic.includes('\uFFFD'));
-}
-
-/** The announced length of the packet the parser is still receiving (-1 when none). */
-function unfinishedPacketLength(session: MqttSession): number {
-  return (session.parser as unknown as { packet: { length: number } }).packet.length;
 }

@@ -1,10 +1,10 @@
 /**
- * One MQTT connection of the reference platform: its socket and parser, the authenticated device, the granted
+ * One MQTT connection of the reference platform: its socket, the authenticated device, the granted
  * subscriptions, the sub-devices a gateway connected, and how packets go out. The packet handlers (connect.ts,
  * publish.ts, subscribe.ts, ...) act on it; nothing here knows a topic's meaning.
  */
 import type { Socket } from 'node:net';
-import mqttPacket, { type Packet, type Parser } from 'mqtt-packet';
+import mqttPacket, { type Packet } from 'mqtt-packet';
 import type { Logger } from 'pino';
 import type { PlatformCore } from '../core/platform-core';
 import type { Device } from '../core/model';
@@ -59,6 +59,16 @@ const OUTPUT_FAULTS: StepFaults<typeof OUTPUT_STEPS> = {
 /** Numbers the sessions for the traffic observation (one per accepted socket). */
 let sessionsAccepted = 0;
 
+/**
+ * The session whose chunk of input the transport is handling (`holdWrites`), and what it has sent meanwhile: written
+ * in one buffer when the chunk is done. One chunk is handled at a time (synchronously), so one list serves every
+ * session and nothing is allocated per chunk. One write of one buffer instead of a corked socket's writev of many
+ * small ones (a PUBACK is 4 bytes): the writev and its per-chunk bookkeeping were a third of the reference's CPU per
+ * QoS 1 publish (bench/README.md, platform/sink MQTT QoS 1 throughput).
+ */
+let batching: MqttSession | undefined;
+const batched: Buffer[] = [];
+
 export class MqttSession {
   /** This connection's number in the traffic events (simulators/platform/traffic.ts). */
   readonly connection = ++sessionsAccepted;
@@ -69,7 +79,6 @@ export class MqttSession {
   gateway?: GatewayDevices;
   /** A provisioning-only session (user name or client id `provision`): only /provision/request is served. */
   provisionOnly = false;
-  readonly parser: Parser;
   private nextMessageId = 1;
   private ended = false;
   // The collections below are made at their first use: most connections (a device that only publishes) never use
@@ -84,9 +93,7 @@ export class MqttSession {
   constructor(
     readonly socket: Socket,
     readonly context: MqttTransportContext,
-  ) {
-    this.parser = mqttPacket.parser({ protocolVersion: 4 });
-  }
+  ) {}
 
   /** Granted topic filters and their QoS. */
   get subscriptions(): Map<string, MqttQos> {
@@ -130,11 +137,49 @@ export class MqttSession {
       at: Date.now(),
       packet,
     });
-    this.socket.write(
+    this.write(
       packet.cmd === 'puback' && !packet.reasonCode && !packet.properties
         ? successPuback(packet.messageId ?? 0)
         : mqttPacket.generate(packet, { protocolVersion: this.protocolVersion }),
     );
+  }
+
+  /**
+   * Writes bytes already encoded (a packet mqtt-packet cannot generate), after what was sent before them. While the
+   * transport handles a chunk of this client's input (`holdWrites`) they wait for its end, to leave in one write.
+   */
+  write(bytes: Buffer): void {
+    if (batching === this) {
+      batched.push(bytes);
+      return;
+    }
+    if (this.socket.destroyed) return;
+    this.socket.write(bytes);
+    this.limitPendingOutput();
+  }
+
+  /**
+   * The transport is about to parse one chunk of this client's input: what the session sends meanwhile is held, and
+   * leaves in one write at `flushWrites` (every answer to the packets of one chunk, PUBACKs mostly).
+   */
+  holdWrites(): void {
+    batching = this;
+  }
+
+  /** The chunk is handled: writes what was held, in one buffer. */
+  flushWrites(): void {
+    if (batching !== this) return;
+    batching = undefined;
+    if (batched.length === 0) return;
+    const bytes = batched.length === 1 ? batched[0] : Buffer.concat(batched);
+    batched.length = 0;
+    if (this.socket.destroyed) return; // what was queued for it is dropped with the socket, as before
+    this.socket.write(bytes);
+    this.limitPendingOutput();
+  }
+
+  /** A client that does not read: past maxPendingOutputBytes waiting for it, it is disconnected. */
+  private limitPendingOutput(): void {
     if (
       this.socket.writableLength > this.context.maxPendingOutputBytes &&
       withFaults(OUTPUT_STEPS, OUTPUT_FAULTS).bounded(this.context.quirks)
@@ -228,6 +273,7 @@ export class MqttSession {
     if (reasonCode !== undefined && this.v5 && (this.device || this.provisionOnly))
       this.send({ cmd: 'disconnect', reasonCode });
     this.release();
+    this.flushWrites(); // what was sent before the end leaves before it
     this.socket.end();
     this.socket.destroySoon?.();
   }
