@@ -9,7 +9,14 @@ import type { RecordedRequest } from '../simulators/external-api/control';
 import type { IotcWorld } from './world';
 import { missingGatewayMembers } from '../lib/gateway-rest';
 import { connectorTarget, externalApi, outgoingAttemptMs, restFile } from './support/connector';
-import { describeStall, refuseIfStallExplains, type Stall, stallMs } from './support/timing';
+import {
+  describeStall,
+  HARNESS_STARVED,
+  Inconclusive,
+  refuseIfStallExplains,
+  type Stall,
+  stallMs,
+} from './support/timing';
 import { pairRows } from './support/tables';
 import { names, QUIET_MS } from './support/connector-calls';
 
@@ -314,7 +321,9 @@ function attemptCountStarved(
     // waited past that moment explains that it never came (half, as untilEffective weighs a wait).
     const last = requests[requests.length - 1];
     const owedAt = last ? last.receivedAt + attemptMs : firstAt;
-    const stall = scenarioStall(world, last ? last.receivedAt : firstAt - attemptMs);
+    const stall = last
+      ? scenarioStalledInAll(world, last.receivedAt, Date.now())
+      : scenarioStall(world, firstAt - attemptMs);
     refuseIfStallExplains(
       stall,
       last ? Math.max(attemptMs, (Date.now() - owedAt) / 2) : attemptMs,
@@ -322,32 +331,44 @@ function attemptCountStarved(
     );
     return;
   }
-  const stall = scenarioStall(
-    world,
-    firstAt - attemptMs,
-    requests[requests.length - 1]!.receivedAt,
-  );
-  const margins: number[] = [];
+  // Every extra attempt must be explained for the count to be INCONCLUSIVE; one that no stall explains FAILs it.
+  // Each is weighed against the harness's stalls in all (many short stalls of a loaded machine add up: each turn of
+  // the loop the connector needs to read an answer can come late) from an attempt timeout before the attempt it
+  // follows (a stall can make that attempt's arrival look late and the gap short) to the extra attempt itself.
+  const explained: string[] = [];
   for (let index = count; index < requests.length; index++) {
     const previous = requests[index - 1]!;
+    const next = requests[index]!;
     if (previous.status === undefined || previous.status >= 500) return; // a failure: retried by rule, not by time
     if (previous.answeredAt === undefined) return;
     const answerMs = previous.answeredAt - previous.receivedAt;
-    const gapMs = requests[index]!.receivedAt - previous.receivedAt;
-    // the first attempt's transit can shorten the gap seen here by up to the stall itself
+    const gapMs = next.receivedAt - previous.receivedAt;
+    const stall = scenarioStalledInAll(world, previous.receivedAt - attemptMs, next.receivedAt);
+    // a retry long before the timeout ran out is no timer firing late
     if (gapMs + stallMs(stall) < attemptMs / 2) return;
     // An answer the external API (the harness's simulator) gave only after the attempt timeout: trying again was
     // right. Only a stall of the harness's process (where that simulator runs) explains a late answer of its own,
     // when without the stall it would have come in time: an answer the scenario scripted past the timeout is
-    // explained by no stall (the retry was owed, the extra attempt is the target's), so it gives no margin.
-    if (answerMs >= attemptMs && scriptedDelayMs(world, path) >= attemptMs) continue;
-    margins.push(answerMs >= attemptMs ? answerMs - attemptMs + 1 : attemptMs - answerMs);
+    // explained by no stall (the retry was owed, the extra attempt is the target's).
+    if (answerMs >= attemptMs && scriptedDelayMs(world, path) >= attemptMs) return;
+    const marginMs = answerMs >= attemptMs ? answerMs - attemptMs + 1 : attemptMs - answerMs;
+    if (stallMs(stall) < marginMs) return;
+    explained.push(
+      `attempt ${index + 1}, ${gapMs} ms after one answered in ${answerMs} ms: ${describeStall(stall)}, not less than its ${Math.round(marginMs)} ms margin`,
+    );
   }
-  refuseIfStallExplains(
-    stall,
-    Math.min(...margins),
-    `counting attempts to ${path} (${requests.length}, expected ${count}; attempt timeout ${attemptMs} ms)`,
+  throw new Inconclusive(
+    `${HARNESS_STARVED} or the target's process was starved while counting attempts to ${path} (${requests.length}, expected ${count}; attempt timeout ${attemptMs} ms): ${explained.join('; ')} (a busy machine)`,
   );
+}
+
+/** As scenarioStall, with the harness's stalls counted in all over the window, not only the worst. */
+function scenarioStalledInAll(world: IotcWorld, fromMs: number, toMs: number): Stall {
+  const window = world.connectorWindow;
+  return {
+    harnessMs: world.stalls.stalledBetween(fromMs, toMs),
+    targetRoundTripMs: window ? window.end - window.start : undefined,
+  };
 }
 
 Then(
