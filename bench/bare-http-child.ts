@@ -1,8 +1,9 @@
 /**
- * The bench's baseline: a bare node:http server that reads the request body and answers 200 with an empty body,
- * as the platform's telemetry endpoint does. Runs in its own process (started by bench/run.ts), listens on a free
- * loopback port and prints one JSON line `{"httpUrl": ...}` when ready. Stops on SIGTERM/SIGINT or when its
- * parent goes away (stdin closes), so it never outlives the bench.
+ * The bench's baseline: a bare node:http server that reads the request body and answers 200 with an
+ * empty body, as the platform's telemetry endpoint does. Runs in its own process (started by
+ * bench/run.ts), listens on a free loopback port and prints one JSON line `{"httpUrl": ...}` when
+ * ready. Stops on SIGTERM/SIGINT or when its parent goes away (stdin closes), so it never outlives
+ * the bench.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

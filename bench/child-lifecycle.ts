@@ -1,4 +1,7 @@
-/** How a bench child ends: on SIGTERM/SIGINT, or when its parent goes away (stdin closes), so it never outlives the bench. */
+/**
+ * How a bench child ends: on SIGTERM/SIGINT, or when its parent goes away (stdin closes), so it
+ * never outlives the bench.
+ */
 export function stopWithParent(stop: () => void): void {
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

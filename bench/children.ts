@@ -1,6 +1,7 @@
 /**
- * The bench's child processes: servers started here and awaited on their one-line JSON ready message, and killed on
- * every way out (exit, Ctrl-C, SIGTERM). Also the knobs every line shares (BENCH_* environment variables).
+ * The bench's child processes: servers started here and awaited on their one-line JSON ready
+ * message, and killed on every way out (exit, Ctrl-C, SIGTERM). Also the knobs every line shares
+ * (BENCH_* environment variables).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -144,7 +145,10 @@ export function memoryOf(server: ServerChild): Promise<{ rss: number; heapUsed: 
   });
 }
 
-/** `iotc simulate` on ports from the OS, with its `--json` ready line (tokens stay in `ready`, never printed). */
+/**
+ * `iotc simulate` on ports from the OS, with its `--json` ready line (tokens stay in `ready`, never
+ * printed).
+ */
 export function startSimulate(readyKey: 'httpUrl' | 'mqttUrl' = 'httpUrl'): Promise<ServerChild> {
   return startServer(
     'reference platform (iotc simulate)',
@@ -154,7 +158,8 @@ export function startSimulate(readyKey: 'httpUrl' | 'mqttUrl' = 'httpUrl'): Prom
 }
 
 /**
- * Runs `iotc <args>` to its end (killed after `limitMs`), keeping the last 8,000 characters of its output.
+ * Runs `iotc <args>` to its end (killed after `limitMs`), keeping the last 8,000 characters of its
+ * output.
  */
 export function runIotc(
   args: string[],
@@ -183,7 +188,10 @@ export function runIotc(
   });
 }
 
-/** The reference platform in a child that can force full GCs (platform-memory-child.ts): the memory lines' target. */
+/**
+ * The reference platform in a child that can force full GCs (platform-memory-child.ts): the memory
+ * lines' target.
+ */
 export function startPlatformMemoryChild(): ReturnType<typeof startServer> {
   return startServer(
     'reference platform (memory child)',

@@ -1,5 +1,6 @@
 /**
- * b) Wall time of the full conformance run (`iotc run`, reports in a temporary folder), and the CLI's start time.
+ * b) Wall time of the full conformance run (`iotc run`, reports in a temporary folder), and the
+ * CLI's start time.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -36,9 +37,9 @@ async function timeConformanceRun(env: NodeJS.ProcessEnv): Promise<{
 }
 
 /**
- * `runs` conformance runs one after the other: the median wall time (one run's time moved by ±0.5 s on the quiet
- * machine, so a single run could not tell 9.7 s from 10.3 s), every run's time, the first failing exit code (else 0),
- * and the last run's summary.
+ * `runs` conformance runs one after the other: the median wall time (one run's time moved by ±0.5 s
+ * on the quiet machine, so a single run could not tell 9.7 s from 10.3 s), every run's time, the
+ * first failing exit code (else 0), and the last run's summary.
  */
 export async function timeConformanceRuns(
   env: NodeJS.ProcessEnv,
@@ -57,11 +58,13 @@ export async function timeConformanceRuns(
 }
 
 /**
- * CLI start: `iotc --help` from the compiled package (dist/, built first) against a bare `node -e ''` in the same
- * rounds, median of 5 each. The goal is the absolute one of issue 14 (under 0.3 s), checked here and not in a test.
+ * CLI start: `iotc --help` from the compiled package (dist/, built first) against a bare `node -e
+ * ''` in the same rounds, median of 5 each. The goal is the absolute one of issue 14 (under 0.3 s),
+ * checked here and not in a test.
  */
 export function cliStart(): { compiledMs: number; sourceMs: number; bareMs: number } {
-  // a clean build: files of modules since moved or deleted would stay in dist/ and load as steps (AMBIGUOUS)
+  // a clean build: files of modules since moved or deleted would stay in dist/ and load as steps
+  // (AMBIGUOUS)
   rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
   execFileSync(
     process.execPath,

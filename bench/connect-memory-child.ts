@@ -1,12 +1,14 @@
 /**
- * The generator side of the memory-per-held-connection line (bench/connection-memory.ts): runs of the mqtt-connect
- * load profile (`iotc load mqtt-connect`) in this process only, one per point (connections: 1,000 → 10,000 by
- * default), against the target profile file given. When a run's connections are all in and held (its `holding`
- * line), it forces full GCs, reads its memory and prints one JSON line `{"point", "connected", "rss", "heapUsed"}`;
- * the parent reads the reference's memory on that line, during the hold. Before the first run it prints the same
- * reading with `point` 0 (modules loaded, nothing held). In one process, every run reuses what the previous ones
- * warmed (code, JIT, the allocator's pages): the differences between points are what the connections hold.
- * Arguments: <target profile file> <points, comma-separated> <CONNECTs per second> <hold s>. Needs --expose-gc.
+ * The generator side of the memory-per-held-connection line (bench/connection-memory.ts): runs of
+ * the mqtt-connect load profile (`iotc load mqtt-connect`) in this process only, one per point
+ * (connections: 1,000 → 10,000 by default), against the target profile file given. When a run's
+ * connections are all in and held (its `holding` line), it forces full GCs, reads its memory and
+ * prints one JSON line `{"point", "connected", "rss", "heapUsed"}`; the parent reads the
+ * reference's memory on that line, during the hold. Before the first run it prints the same reading
+ * with `point` 0 (modules loaded, nothing held). In one process, every run reuses what the previous
+ * ones warmed (code, JIT, the allocator's pages): the differences between points are what the
+ * connections hold. Arguments: <target profile file> <points, comma-separated> <CONNECTs per
+ * second> <hold s>. Needs --expose-gc.
  */
 import { runLoadProfile } from '../load/contract';
 import { mqttConnectProfile } from '../load/mqtt-connect';

@@ -1,16 +1,18 @@
 /**
- * f) Memory per held MQTT connection, the generator and the reference side by side in one run: `iotc load
- * mqtt-connect` (bench/connect-memory-child.ts, its own process) holds 1,000 → 10,000 connections, one device each,
- * against the reference platform as `iotc simulate` starts it (bench/platform-memory-child.ts); at each point, while
- * the connections are held, both processes force full GCs and report their memory. The generator's figure is what a
- * held connection costs it; the reference's is what a connected device costs it with its device record (created
- * through the admin API, as the profile does).
+ * f) Memory per held MQTT connection, the generator and the reference side by side in one run:
+ * `iotc load mqtt-connect` (bench/connect-memory-child.ts, its own process) holds 1,000 → 10,000
+ * connections, one device each, against the reference platform as `iotc simulate` starts it
+ * (bench/platform-memory-child.ts); at each point, while the connections are held, both processes
+ * force full GCs and report their memory. The generator's figure is what a held connection costs
+ * it; the reference's is what a connected device costs it with its device record (created through
+ * the admin API, as the profile does).
  *
- * Bytes per connection are the least-squares slope through every point (bench/slope.ts), so the fixed costs of a run
- * (code, JIT, the recorder, the admin session) cancel out; the slope between each two neighbouring points is printed
- * too, to show the line is straight. RSS decides (what the machine gives the process); the heap is printed beside
- * it. A slope that is not positive, readings that do not grow with the connections, or readings scattered about the
- * line give no verdict (INFO, with the reason): the allocator decided them.
+ * Bytes per connection are the least-squares slope through every point (bench/slope.ts), so the
+ * fixed costs of a run (code, JIT, the recorder, the admin session) cancel out; the slope between
+ * each two neighbouring points is printed too, to show the line is straight. RSS decides (what the
+ * machine gives the process); the heap is printed beside it. A slope that is not positive, readings
+ * that do not grow with the connections, or readings scattered about the line give no verdict
+ * (INFO, with the reason): the allocator decided them.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +30,10 @@ import { fitSlope, type SlopeFit, slopeVerdict } from './slope';
 
 export const GOAL_GENERATOR_BYTES_PER_CONNECTION = 10 * 1024;
 export const GOAL_REFERENCE_BYTES_PER_CONNECTION = 6 * 1024;
-/** The points (connections held), from BENCH_CONNECTION_POINTS (comma-separated) or 1,000, 4,000, 10,000. */
+/**
+ * The points (connections held), from BENCH_CONNECTION_POINTS (comma-separated) or 1,000, 4,000,
+ * 10,000.
+ */
 export const CONNECTION_POINTS = (process.env.BENCH_CONNECTION_POINTS ?? '1000,4000,10000')
   .split(',')
   .map(Number)
@@ -164,7 +169,10 @@ export async function memoryPerConnection(): Promise<ConnectionMemory> {
   }
 }
 
-/** Prints the two lines (generator, reference) with their goals and verdicts; true when both goals hold. */
+/**
+ * Prints the two lines (generator, reference) with their goals and verdicts; true when both goals
+ * hold.
+ */
 export async function connectionMemoryLines(): Promise<boolean> {
   const kib = (bytes: number) => `${(bytes / 1024).toFixed(2)} KiB`;
   const result = await memoryPerConnection();

@@ -1,9 +1,9 @@
 /**
- * The bench's REST connector: the reference connector in its own process, with one anonymous JSON endpoint
- * /bench whose converter takes the same four telemetry values as the direct device-API post, forwarding to the
- * platform child over MQTT with the platform's demo gateway token (environment IOTC_BENCH_MQTT_URL and
- * IOTC_BENCH_GATEWAY_TOKEN; never printed). Prints `{"httpUrl": ...}` when ready; stops on SIGTERM/SIGINT or
- * when its parent goes away.
+ * The bench's REST connector: the reference connector in its own process, with one anonymous JSON
+ * endpoint /bench whose converter takes the same four telemetry values as the direct device-API
+ * post, forwarding to the platform child over MQTT with the platform's demo gateway token
+ * (environment IOTC_BENCH_MQTT_URL and IOTC_BENCH_GATEWAY_TOKEN; never printed). Prints
+ * `{"httpUrl": ...}` when ready; stops on SIGTERM/SIGINT or when its parent goes away.
  */
 import { completeConfig, startConnector } from '../simulators/connector';
 

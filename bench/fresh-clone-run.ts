@@ -1,9 +1,10 @@
 /**
- * g) `npm start` from a fresh clone, as a new user runs it: `git clone` of this checkout's HEAD into a temporary
- * folder, `npm ci` there (its `prepare` fills the TypeScript cache, lib/ts-register.js), then exactly `npm start`
- * (`iotc run` from the TypeScript sources, the whole suite on the embedded target). Wall time of each, and the CPU
- * time (user + system of the process tree) where /usr/bin/time is there to measure it: on a shared machine the CPU
- * says what wall time cannot. Goal (issue 29): `npm start` <= 12 s on two cores. Uncommitted changes are not in the
+ * g) `npm start` from a fresh clone, as a new user runs it: `git clone` of this checkout's HEAD
+ * into a temporary folder, `npm ci` there (its `prepare` fills the TypeScript cache,
+ * lib/ts-register.js), then exactly `npm start` (`iotc run` from the TypeScript sources, the whole
+ * suite on the embedded target). Wall time of each, and the CPU time (user + system of the process
+ * tree) where /usr/bin/time is there to measure it: on a shared machine the CPU says what wall time
+ * cannot. Goal (issue 29): `npm start` <= 12 s on two cores. Uncommitted changes are not in the
  * clone. BENCH_SKIP_FRESH=1 skips it.
  */
 import { spawnSync } from 'node:child_process';

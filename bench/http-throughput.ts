@@ -1,6 +1,7 @@
 /**
- * a) HTTP telemetry throughput of the reference platform ÷ a bare node:http server, and f) JSON POSTs through the
- * reference REST connector ÷ direct device-API posts to the same platform; autocannon runs in the bench's process.
+ * a) HTTP telemetry throughput of the reference platform ÷ a bare node:http server, and f) JSON
+ * POSTs through the reference REST connector ÷ direct device-API posts to the same platform;
+ * autocannon runs in the bench's process.
  */
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -65,7 +66,10 @@ export async function httpThroughputRatio(): Promise<{
   }
 }
 
-/** f) JSON POSTs through the reference REST connector ÷ direct device-API telemetry posts, same platform and body. */
+/**
+ * f) JSON POSTs through the reference REST connector ÷ direct device-API telemetry posts, same
+ * platform and body.
+ */
 export async function connectorThroughputRatio(): Promise<{
   ratio: number;
   ratios: number[];

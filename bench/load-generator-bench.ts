@@ -1,19 +1,21 @@
 /**
  * g) Generator capacity: is the load generator the bottleneck of a load run?
- *  - Throughput: `iotc load mqtt-gateway` (a child process, bare target, one gateway × 10 devices, QoS 1, MQTT 5, a
- *    window of BENCH_MQTT_WINDOW unacknowledged publishes and a rate it cannot reach, so the window is the limit;
- *    its accounting included: per-device seqs, the recorder's histograms and per-second samples) against the
- *    bench's minimal mqtt-packet sink, ÷ the bare gateway driver (MqttGateway, one device, the same window) against
- *    the same sink, rounds alternating A/B in the same run; the median of the per-round ratios. Goal: ≥ 0.8, no
- *    failed publish.
- *  - Memory: the generator's resident memory per simulated device: in one child (bench/load-memory-child.ts), runs
- *    with BENCH_GENERATOR_GATEWAYS gateways × 1 (a warm-up, not counted), 1, then ¼, ½ and all of
- *    BENCH_GENERATOR_DEVICES devices each, RSS read
- *    after forced full GCs at the end of each run's publishing; bytes per device = the least-squares slope through
- *    the four readings (bench/slope.ts), which gives no verdict (INFO, saying why) when it is not positive, the
- *    readings do not grow with the devices, or they scatter about the line (two readings once gave −764 bytes and
- *    PASS). (Two separate processes differed by more than the devices' cost: their RSS moved by tens of MiB with
- *    compilation and heap sizing.) Goal: ≤ 2 KiB.
+ *  - Throughput: `iotc load mqtt-gateway` (a child process, bare target, one gateway × 10 devices,
+ *    QoS 1, MQTT 5, a window of BENCH_MQTT_WINDOW unacknowledged publishes and a rate it cannot
+ *    reach, so the window is the limit; its accounting included: per-device seqs, the recorder's
+ *    histograms and per-second samples) against the bench's minimal mqtt-packet sink, ÷ the bare
+ *    gateway driver (MqttGateway, one device, the same window) against the same sink, rounds
+ *    alternating A/B in the same run; the median of the per-round ratios. Goal: ≥ 0.8, no failed
+ *    publish.
+ *  - Memory: the generator's resident memory per simulated device: in one child
+ *    (bench/load-memory-child.ts), runs with BENCH_GENERATOR_GATEWAYS gateways × 1 (a warm-up, not
+ *    counted), 1, then ¼, ½ and all of BENCH_GENERATOR_DEVICES devices each, RSS read after forced
+ *    full GCs at the end of each run's publishing; bytes per device = the least-squares slope
+ *    through the four readings (bench/slope.ts), which gives no verdict (INFO, saying why) when it
+ *    is not positive, the readings do not grow with the devices, or they scatter about the line
+ *    (two readings once gave −764 bytes and PASS). (Two separate processes differed by more than
+ *    the devices' cost: their RSS moved by tens of MiB with compilation and heap sizing.) Goal: ≤ 2
+ *    KiB.
  * Children are killed on every way out.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -39,7 +41,10 @@ const GENERATOR_GATEWAYS = positiveEnv('BENCH_GENERATOR_GATEWAYS', 100);
 const GENERATOR_DEVICES = positiveEnv('BENCH_GENERATOR_DEVICES', 200);
 const TELEMETRY = JSON.stringify({ 'Bench Device': [{ ts: 1, values: { seq: 1, v: 1 } }] });
 
-/** Starts a child and resolves with it and its first stdout line (JSON), killing it if it fails first. */
+/**
+ * Starts a child and resolves with it and its first stdout line (JSON), killing it if it fails
+ * first.
+ */
 async function startChild(args: string[], env: NodeJS.ProcessEnv = process.env) {
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let errors = '';
@@ -65,7 +70,9 @@ async function kill(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Acknowledged publishes per second of `iotc load mqtt-gateway` against the sink (from its report). */
+/**
+ * Acknowledged publishes per second of `iotc load mqtt-gateway` against the sink (from its report).
+ */
 async function profileRound(url: string): Promise<{ perSecond: number; failures: number }> {
   const reports = mkdtempSync(join(tmpdir(), 'iotc-bench-generator-'));
   const child = spawn(
@@ -108,7 +115,9 @@ async function profileRound(url: string): Promise<{ perSecond: number; failures:
   }
 }
 
-/** Acknowledged publishes per second of the bare gateway driver against the sink, the same window. */
+/**
+ * Acknowledged publishes per second of the bare gateway driver against the sink, the same window.
+ */
 async function driverRound(url: string): Promise<{ perSecond: number; failures: number }> {
   const gateway = await MqttGateway.connect({
     url,
@@ -198,7 +207,8 @@ export async function generatorCapacityLines(): Promise<boolean> {
     }
     const ratio = median(ratios);
     const { steady, spread } = steadiness(ratios);
-    // rounds that differ by more than ±15 % measured the machine, not the generator: no verdict then
+    // rounds that differ by more than ±15 % measured the machine, not the generator: no verdict
+    // then
     const throughputOk = failures === 0 && (!steady || ratio >= GOAL_GENERATOR_RATIO);
     const word = failures > 0 || (steady && !throughputOk) ? 'FAIL' : steady ? 'PASS' : 'INFO';
     console.log(
@@ -217,8 +227,8 @@ export async function generatorCapacityLines(): Promise<boolean> {
         GENERATOR_DEVICES,
       ]),
     ];
-    // a first run of the smallest fleet, not counted: a process's first run grows it by code, JIT and heap sizing
-    // (tens of MiB) whatever its devices
+    // a first run of the smallest fleet, not counted: a process's first run grows it by code, JIT
+    // and heap sizing (tens of MiB) whatever its devices
     const readings = (await generatorMemory(url, GENERATOR_GATEWAYS, [counts[0], ...counts])).slice(
       1,
     );

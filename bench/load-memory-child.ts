@@ -1,12 +1,14 @@
 /**
- * The generator-memory child of bench/load-generator-bench.ts: runs of the mqtt-gateway load profile against a
- * bare MQTT URL (the bench's sink), one after the other in this process only, so its resident memory is the
- * generator's: <gateways> × each count of devices per gateway, smallest first. In one process, each run reuses what
- * the ones before left to the allocator and warmed (code, JIT, buffers): the differences are what the extra devices
- * hold. When a run's publishing is over (the profile's `sent ...` line), while every gateway, device state and the
- * recorder are still held, it forces full GCs and reads its memory. Prints `{"readings": [...]}`, each
- * `{"devices", "rss", "heapUsed", "sent"}` (devices: in all). Arguments: <mqtt url> <gateways> <devices per gateway,
- * comma-separated>; the tokens (any, the sink accepts all) in BENCH_SINK_TOKENS. Needs --expose-gc.
+ * The generator-memory child of bench/load-generator-bench.ts: runs of the mqtt-gateway load
+ * profile against a bare MQTT URL (the bench's sink), one after the other in this process only, so
+ * its resident memory is the generator's: <gateways> × each count of devices per gateway, smallest
+ * first. In one process, each run reuses what the ones before left to the allocator and warmed
+ * (code, JIT, buffers): the differences are what the extra devices hold. When a run's publishing is
+ * over (the profile's `sent ...` line), while every gateway, device state and the recorder are
+ * still held, it forces full GCs and reads its memory. Prints `{"readings": [...]}`, each
+ * `{"devices", "rss", "heapUsed", "sent"}` (devices: in all). Arguments: <mqtt url> <gateways>
+ * <devices per gateway, comma-separated>; the tokens (any, the sink accepts all) in
+ * BENCH_SINK_TOKENS. Needs --expose-gc.
  */
 import { runLoadProfile } from '../load/contract';
 import { mqttGatewayProfile } from '../load/mqtt-gateway';
@@ -20,7 +22,8 @@ async function measured(mqttUrl: string, gateways: number, devices: number) {
     {
       gateways,
       devicesPerGateway: devices,
-      // the same modest load whatever the fleet's size: the difference between two runs is the devices' own cost
+      // the same modest load whatever the fleet's size: the difference between two runs is the
+      // devices' own cost
       rate: 2000,
       rateOf: 'total',
       qos: 1,

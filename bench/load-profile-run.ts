@@ -1,5 +1,6 @@
 /**
- * e) A QoS 1 run of the load profile (`iotc load mqtt-gateway`) in its own process: nothing lost, nothing duplicated.
+ * e) A QoS 1 run of the load profile (`iotc load mqtt-gateway`) in its own process: nothing lost,
+ * nothing duplicated.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

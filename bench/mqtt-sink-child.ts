@@ -1,9 +1,10 @@
 /**
- * The MQTT bench's baseline: a minimal mqtt-packet sink. It accepts every CONNECT (MQTT 3.1.1 or 5), grants every
- * SUBSCRIBE at QoS 1, answers PUBACK (reason code 0) to every QoS 1 PUBLISH and PINGRESP to PINGREQ, and does
- * nothing else: no authentication, no parsing of payloads, no storage. Runs in its own process (started by
- * bench/run.ts), listens on a free loopback port and prints one JSON line `{"mqttUrl": ...}` when ready. Stops on
- * SIGTERM/SIGINT or when its parent goes away (stdin closes).
+ * The MQTT bench's baseline: a minimal mqtt-packet sink. It accepts every CONNECT (MQTT 3.1.1 or
+ * 5), grants every SUBSCRIBE at QoS 1, answers PUBACK (reason code 0) to every QoS 1 PUBLISH and
+ * PINGRESP to PINGREQ, and does nothing else: no authentication, no parsing of payloads, no
+ * storage. Runs in its own process (started by bench/run.ts), listens on a free loopback port and
+ * prints one JSON line `{"mqttUrl": ...}` when ready. Stops on SIGTERM/SIGINT or when its parent
+ * goes away (stdin closes).
  */
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import mqttPacket, { type Packet } from 'mqtt-packet';

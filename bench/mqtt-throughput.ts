@@ -1,6 +1,7 @@
 /**
- * c) MQTT QoS 1 throughput: the gateway driver → the reference platform ÷ the same client → a minimal mqtt-packet
- * sink that acknowledges everything (bench/mqtt-sink-child.ts), in alternating rounds.
+ * c) MQTT QoS 1 throughput: the gateway driver → the reference platform ÷ the same client → a
+ * minimal mqtt-packet sink that acknowledges everything (bench/mqtt-sink-child.ts), in alternating
+ * rounds.
  */
 import { join } from 'node:path';
 import { isFailure } from '../simulators/device/mqtt-connection';
@@ -10,16 +11,19 @@ import { alternatingRounds, type Measurement } from './rounds';
 
 export const MQTT_WINDOW = positiveEnv('BENCH_MQTT_WINDOW', 100);
 
-/** One device's telemetry as a gateway sends it (v1/gateway/telemetry), without ts: stored at server time. */
+/**
+ * One device's telemetry as a gateway sends it (v1/gateway/telemetry), without ts: stored at server
+ * time.
+ */
 const MQTT_DEVICE = 'Bench Device';
 const MQTT_TELEMETRY = JSON.stringify({
   [MQTT_DEVICE]: [{ values: { temperature: 21.5, humidity: 48, active: true, status: 'ok' } }],
 });
 
 /**
- * The gateway driver (MqttGateway on mqtt.js, MQTT 5) publishing one device's telemetry at QoS 1 with a fixed
- * window of MQTT_WINDOW unacknowledged publishes (as toolchain-notes.md §4 measured this machine), for `seconds`.
- * Counts success PUBACKs; latency is publish→PUBACK.
+ * The gateway driver (MqttGateway on mqtt.js, MQTT 5) publishing one device's telemetry at QoS 1
+ * with a fixed window of MQTT_WINDOW unacknowledged publishes (as toolchain-notes.md §4 measured
+ * this machine), for `seconds`. Counts success PUBACKs; latency is publish→PUBACK.
  */
 export async function mqttLoad(url: string, token: string, seconds: number): Promise<Measurement> {
   const gateway = await MqttGateway.connect({

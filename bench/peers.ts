@@ -1,18 +1,22 @@
 /**
- * h) iotc beside the tools a user would pick instead, each against the same sink in the same run, in alternating
- * rounds (issue 29 item 3):
- *  - HTTP telemetry at the highest rate, BENCH_PEER_IN_FLIGHT requests in flight (default 64): `iotc load
- *    http-telemetry` (--concurrency) and k6 (constant-vus, one request in flight per VU) → one `iotc simulate`;
- *    messages answered 2xx per CPU-second of the generator process (user + system, start-up included, children
- *    included: GNU time's rusage of the process) and per GB of its peak resident memory. Goal: iotc ahead.
- *  - HTTP telemetry at a fixed BENCH_PEER_RATE per second (default 3,000), the same in-flight cap: iotc's p50 latency
- *    over k6's (constant-arrival-rate). Goal: within 1.5×, arrivals spaced evenly.
- *  - MQTT QoS 1, BENCH_PEER_MQTT_CLIENTS clients (default 10), 100-byte payloads, one message in flight per client,
- *    MQTT 3.1.1: `iotc load mqtt-gateway` (one gateway per client, one device each, --window 1) and mqtt-benchmark
- *    → a plain mosquitto; messages acknowledged per CPU-second of the generator. Goal: iotc ahead.
- * Each peer is looked for on the PATH; a line whose peer (or GNU time, which measures the CPU) is missing is skipped
- * with the way to install it. A line whose rounds differ by more than ±15 % from their median gives no verdict (the
- * machine was too noisy). Every child is killed on every way out.
+ * h) iotc beside the tools a user would pick instead, each against the same sink in the same run,
+ * in alternating rounds (issue 29 item 3):
+ *  - HTTP telemetry at the highest rate, BENCH_PEER_IN_FLIGHT requests in flight (default 64):
+ *    `iotc load http-telemetry` (--concurrency) and k6 (constant-vus, one request in flight per VU)
+ *    → one `iotc simulate`; messages answered 2xx per CPU-second of the generator process (user +
+ *    system, start-up included, children included: GNU time's rusage of the process) and per GB of
+ *    its peak resident memory. Goal: iotc ahead.
+ *  - HTTP telemetry at a fixed BENCH_PEER_RATE per second (default 3,000), the same in-flight cap:
+ *    iotc's p50 latency over k6's (constant-arrival-rate). Goal: within 1.5×, arrivals spaced
+ *    evenly.
+ *  - MQTT QoS 1, BENCH_PEER_MQTT_CLIENTS clients (default 10), 100-byte payloads, one message in
+ *    flight per client, MQTT 3.1.1: `iotc load mqtt-gateway` (one gateway per client, one device
+ *    each, --window 1) and mqtt-benchmark → a plain mosquitto; messages acknowledged per CPU-second
+ *    of the generator. Goal: iotc ahead.
+ * Each peer is looked for on the PATH; a line whose peer (or GNU time, which measures the CPU) is
+ * missing is skipped with the way to install it. A line whose rounds differ by more than ±15 % from
+ * their median gives no verdict (the machine was too noisy). Every child is killed on every way
+ * out.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -134,7 +138,10 @@ interface Round {
   failures: number;
   /** iotc only: the median wait in the generator before the write (ms). */
   queuedP50?: number;
-  /** Sent over what the rate asked for (iotc's schedule_kept; k6's iterations over iterations and dropped ones). */
+  /**
+   * Sent over what the rate asked for (iotc's schedule_kept; k6's iterations over iterations and
+   * dropped ones).
+   */
   scheduleKept?: number;
 }
 
@@ -191,7 +198,10 @@ async function iotcRound(profile: string, args: string[], env = iotcEnv()): Prom
   }
 }
 
-/** The k6 script: POSTs one device's telemetry per iteration, round robin over the tokens; a JSON summary. */
+/**
+ * The k6 script: POSTs one device's telemetry per iteration, round robin over the tokens; a JSON
+ * summary.
+ */
 const K6_SCRIPT = `
 import http from 'k6/http';
 const tokens = __ENV.TOKENS.split(',');
@@ -309,8 +319,8 @@ function roundLines(
 }
 
 /**
- * The verdict of a ratio goal over rounds: PASS/FAIL on the median ratio when the ratios are steady, INFO (no
- * verdict) when the machine was too noisy; FAIL whenever a message failed.
+ * The verdict of a ratio goal over rounds: PASS/FAIL on the median ratio when the ratios are
+ * steady, INFO (no verdict) when the machine was too noisy; FAIL whenever a message failed.
  */
 function verdict(
   ratios: number[],
@@ -446,7 +456,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** A plain mosquitto on a free loopback port (anonymous, no persistence), ready once it accepts a connection. */
+/**
+ * A plain mosquitto on a free loopback port (anonymous, no persistence), ready once it accepts a
+ * connection.
+ */
 async function startMosquitto(mosquitto: string, dir: string) {
   const port = await freePort();
   const config = join(dir, 'mosquitto.conf');
@@ -573,11 +586,12 @@ async function mqttPeerLines(binary: string, mosquitto: string): Promise<PeerLin
           ],
           env,
         );
-    // mqtt-benchmark sends a count, not for a time: its count per client is set from a short calibrating run so
-    // that a round lasts about as long as iotc's
+    // mqtt-benchmark sends a count, not for a time: its count per client is set from a short
+    // calibrating run so that a round lasts about as long as iotc's
     const calibration = await mqttBenchmarkRound(binary, broker.port, 2000);
     const warmUp = await iotc(2)();
-    // the faster of the two sets the count: a round of mqtt-benchmark then lasts at least about as long as iotc's
+    // the faster of the two sets the count: a round of mqtt-benchmark then lasts at least about as
+    // long as iotc's
     const perSecond = Math.max(
       calibration.messages / Math.max(calibration.seconds, 0.001),
       warmUp.messages / 2,
@@ -600,7 +614,10 @@ async function mqttPeerLines(binary: string, mosquitto: string): Promise<PeerLin
   }
 }
 
-/** Prints the peer lines (or why each is skipped); resolves with whether every line measured holds its goal. */
+/**
+ * Prints the peer lines (or why each is skipped); resolves with whether every line measured holds
+ * its goal.
+ */
 export async function peerLines(): Promise<boolean> {
   const time = onPath('time');
   const k6 = onPath('k6');

@@ -1,9 +1,9 @@
 /**
- * The reference platform for the memory bench: started as `iotc simulate` starts it (startPlatform, HTTP and MQTT
- * on free loopback ports), in a process run with --expose-gc. Prints one JSON ready line with httpUrl and mqttUrl.
- * Each line `memory` on stdin is answered by one JSON line with process.memoryUsage() taken after full garbage
- * collections, so two readings differ by what the platform holds, not by garbage. Stops on SIGTERM/SIGINT or when
- * stdin closes.
+ * The reference platform for the memory bench: started as `iotc simulate` starts it (startPlatform,
+ * HTTP and MQTT on free loopback ports), in a process run with --expose-gc. Prints one JSON ready
+ * line with httpUrl and mqttUrl. Each line `memory` on stdin is answered by one JSON line with
+ * process.memoryUsage() taken after full garbage collections, so two readings differ by what the
+ * platform holds, not by garbage. Stops on SIGTERM/SIGINT or when stdin closes.
  */
 import { createInterface } from 'node:readline';
 import { startPlatform } from '../simulators/platform';
@@ -22,7 +22,8 @@ async function main(): Promise<void> {
   const lines = createInterface({ input: process.stdin });
   lines.on('line', async (line) => {
     if (line.trim() !== 'memory') return;
-    // a few full collections with turns of the event loop between them: finalizers and weak maps settle
+    // a few full collections with turns of the event loop between them: finalizers and weak maps
+    // settle
     for (let i = 0; i < 3; i++) {
       collect();
       await new Promise((resolveTurn) => setImmediate(resolveTurn));

@@ -1,12 +1,13 @@
 /**
- * A robustness line of `npm run bench` (issue 13, point 4), against the platform child of the memory bench
- * (platform-memory-child.ts): a 10 MB telemetry body's effect on a concurrent small request, the latency of small
- * telemetry posts sent one after another while the large one is in, against the same posts with nothing else going
- * on (goal p99 < 50 ms); and the resident memory a paused MQTT reader costs: the child's RSS after 10,000
- * shared-attribute updates were sent to a device whose socket stopped reading, above its RSS with that device
- * connected and idle (goal < 50 MB). Figures are printed, never asserted by a test. Every step is bounded: the
- * updates are sent a few at a time, each with the admin client's request timeout, and the reader is released
- * (its socket destroyed) whatever happens.
+ * A robustness line of `npm run bench` (issue 13, point 4), against the platform child of the
+ * memory bench (platform-memory-child.ts): a 10 MB telemetry body's effect on a concurrent small
+ * request, the latency of small telemetry posts sent one after another while the large one is in,
+ * against the same posts with nothing else going on (goal p99 < 50 ms); and the resident memory a
+ * paused MQTT reader costs: the child's RSS after 10,000 shared-attribute updates were sent to a
+ * device whose socket stopped reading, above its RSS with that device connected and idle (goal < 50
+ * MB). Figures are printed, never asserted by a test. Every step is bounded: the updates are sent a
+ * few at a time, each with the admin client's request timeout, and the reader is released (its
+ * socket destroyed) whatever happens.
  */
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -17,15 +18,17 @@ import { memoryOf, ROOT, startServer, stopServer } from './children';
 export interface PlatformChild {
   httpUrl: string;
   mqttUrl: string;
-  /** The child's memory after full garbage collections (platform-memory-child.ts answers `memory`). */
+  /**
+   * The child's memory after full garbage collections (platform-memory-child.ts answers `memory`).
+   */
   memory(): Promise<{ rss: number; heapUsed: number }>;
 }
 
 export const GOAL_SMALL_P99_MS = 50;
 export const GOAL_PAUSED_READER_BYTES = 50 * 1024 * 1024;
 export const PAUSED_READER_UPDATES = Number(process.env.BENCH_PAUSED_READER_UPDATES ?? 10_000);
-// 10,000 of them are about 80 MB: well past what the kernel's socket buffers hold (a few MB on loopback), so an
-// unbounded queue shows in the process
+// 10,000 of them are about 80 MB: well past what the kernel's socket buffers hold (a few MB on
+// loopback), so an unbounded queue shows in the process
 const UPDATE_VALUE_BYTES = 8 * 1024;
 const UPDATES_AT_ONCE = 8;
 const LARGE_BODY_BYTES = 10 * 1024 * 1024;
@@ -105,9 +108,10 @@ export async function largeBodyEffect(
 }
 
 /**
- * RSS of the platform child after PAUSED_READER_UPDATES shared-attribute updates (8 KiB each) to a device whose
- * MQTT socket stopped reading, minus its RSS with the device connected, subscribed and idle; both after full GCs.
- * The platform either keeps what it cannot send (the finding of issue 13: no bound) or disconnects the reader.
+ * RSS of the platform child after PAUSED_READER_UPDATES shared-attribute updates (8 KiB each) to a
+ * device whose MQTT socket stopped reading, minus its RSS with the device connected, subscribed and
+ * idle; both after full GCs. The platform either keeps what it cannot send (the finding of issue
+ * 13: no bound) or disconnects the reader.
  */
 export async function pausedReaderMemory(
   platform: PlatformChild,
@@ -152,7 +156,10 @@ export async function pausedReaderMemory(
   }
 }
 
-/** Reads again what the socket buffers held and tells whether the platform had closed the connection (bounded). */
+/**
+ * Reads again what the socket buffers held and tells whether the platform had closed the connection
+ * (bounded).
+ */
 async function closedOnceRead(reader: RawMqttClient): Promise<boolean> {
   reader.resume();
   let timer: NodeJS.Timeout | undefined;

@@ -1,6 +1,6 @@
 /**
- * Throughput measured in alternating rounds (a and c, f): platform and baseline A/B then B/A, each measurement after
- * a warm-up, so that a noisy shared machine cancels out of the ratio.
+ * Throughput measured in alternating rounds (a and c, f): platform and baseline A/B then B/A, each
+ * measurement after a warm-up, so that a noisy shared machine cancels out of the ratio.
  */
 import { positiveEnv } from './children';
 
@@ -25,8 +25,8 @@ export function median(values: number[]): number {
 }
 
 /**
- * ROUNDS rounds of platform and baseline, A/B then B/A (neither side always gets the quieter second slot), each
- * measurement after a warm-up; the median of the per-round ratios platform ÷ baseline.
+ * ROUNDS rounds of platform and baseline, A/B then B/A (neither side always gets the quieter second
+ * slot), each measurement after a warm-up; the median of the per-round ratios platform ÷ baseline.
  */
 export async function alternatingRounds(
   unit: string,

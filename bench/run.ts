@@ -1,50 +1,66 @@
 /**
- * `npm run bench`: ratios measured side by side in ONE run, so that a noisy, shared machine cancels out.
+ * `npm run bench`: ratios measured side by side in ONE run, so that a noisy, shared machine cancels
+ * out.
  *
  *  a) HTTP telemetry throughput of the reference platform ÷ a bare node:http server answering 200.
- *     Each server runs in its own child process (`iotc simulate --http-port 0 --mqtt-port 0 --json` and bench/bare-http-child.ts);
- *     autocannon runs here, a third process. Same load for both (POST of the same small JSON body, c connections,
- *     pipelining 1); rounds alternate A/B/A/B, each measurement preceded by a warm-up (the first seconds of a
- *     process run at about half speed, toolchain-notes.md §4). The median of the per-round ratios is reported.
- *     Goal: ≥ 0.75 (issue 29). Every non-2xx answer, error or timeout counts as a failure and fails the check.
- *  f) JSON POSTs per second through the reference REST connector (bench/connector-child.ts, its own process) ÷
- *     direct HTTP device-API telemetry posts per second to the same platform, same body, same rounds as a). The
- *     connector answers 200 only after the platform's PUBACK for the device's telemetry, so every counted request
- *     was taken by the platform. Reported (INFO), no goal yet; failed requests fail the bench.
- *  b) Wall time of the full conformance run (`iotc run`, compiled and from the sources, reports in a temporary
+ *     Each server runs in its own child process (`iotc simulate --http-port 0 --mqtt-port 0 --json`
+ *     and bench/bare-http-child.ts); autocannon runs here, a third process. Same load for both
+ *     (POST of the same small JSON body, c connections, pipelining 1); rounds alternate A/B/A/B,
+ *     each measurement preceded by a warm-up (the first seconds of a process run at about half
+ *     speed, toolchain-notes.md §4). The median of the per-round ratios is reported. Goal: ≥ 0.75
+ *     (issue 29). Every non-2xx answer, error or timeout counts as a failure and fails the check.
+ *  f) JSON POSTs per second through the reference REST connector (bench/connector-child.ts, its own
+ *  process) ÷
+ *     direct HTTP device-API telemetry posts per second to the same platform, same body, same
+ *     rounds as a). The connector answers 200 only after the platform's PUBACK for the device's
+ *     telemetry, so every counted request was taken by the platform. Reported (INFO), no goal yet;
+ *     failed requests fail the bench.
+ *  b) Wall time of the full conformance run (`iotc run`, compiled and from the sources, reports in
+ *  a temporary
  *     folder). Goal: ≤ 10 s compiled, the median of BENCH_CONFORMANCE_RUNS runs.
- *  c) MQTT QoS 1 throughput: the gateway driver (MqttGateway on mqtt.js, MQTT 5, a fixed window of BENCH_MQTT_WINDOW
- *     unacknowledged publishes) → the reference platform (`iotc simulate --mqtt-port 0`) ÷ the same client → a
- *     minimal mqtt-packet sink that answers PUBACK 0 to everything (bench/mqtt-sink-child.ts). Same payload (one
- *     device's gateway telemetry message), same rounds as a). Goal: ≥ 0.85 (issue 29), no failed publish.
- *  d) Resident memory per simulated sub-device: RSS of the reference platform child (bench/platform-memory-child.ts,
- *     forced full GCs before each reading) after 100 gateways connected 10,000 sub-devices, minus its RSS after the
- *     same gateways connected none, divided by 10,000. Goal: ≤ 1 KiB (issue 29).
- *  f) Memory per held MQTT connection (bench/connection-memory.ts): `iotc load mqtt-connect` holding 1,000 → 4,000 →
- *     10,000 connections (BENCH_CONNECTION_POINTS) against the reference; each side's RSS after forced full GCs while
- *     held, bytes per connection as the least-squares slope through the points; no verdict (INFO, with the reason)
- *     when it is not positive, the readings do not grow with the connections, or R² < 0.9 (bench/slope.ts). Goals
- *     (issue 29 item 4): ≤ 10 KiB in the generator, ≤ 6 KiB in the reference with its device records.
- *     BENCH_ONLY_MEMORY=1 runs d) and f) alone.
- *  g) `npm start` from a fresh clone (bench/fresh-clone-run.ts): git clone of HEAD, npm ci, then npm start; wall and
+ *  c) MQTT QoS 1 throughput: the gateway driver (MqttGateway on mqtt.js, MQTT 5, a fixed window of
+ *  BENCH_MQTT_WINDOW
+ *     unacknowledged publishes) → the reference platform (`iotc simulate --mqtt-port 0`) ÷ the same
+ *     client → a minimal mqtt-packet sink that answers PUBACK 0 to everything
+ *     (bench/mqtt-sink-child.ts). Same payload (one device's gateway telemetry message), same
+ *     rounds as a). Goal: ≥ 0.85 (issue 29), no failed publish.
+ *  d) Resident memory per simulated sub-device: RSS of the reference platform child
+ *  (bench/platform-memory-child.ts,
+ *     forced full GCs before each reading) after 100 gateways connected 10,000 sub-devices, minus
+ *     its RSS after the same gateways connected none, divided by 10,000. Goal: ≤ 1 KiB (issue 29).
+ *  f) Memory per held MQTT connection (bench/connection-memory.ts): `iotc load mqtt-connect`
+ *  holding 1,000 → 4,000 →
+ *     10,000 connections (BENCH_CONNECTION_POINTS) against the reference; each side's RSS after
+ *     forced full GCs while held, bytes per connection as the least-squares slope through the
+ *     points; no verdict (INFO, with the reason) when it is not positive, the readings do not grow
+ *     with the connections, or R² < 0.9 (bench/slope.ts). Goals (issue 29 item 4): ≤ 10 KiB in the
+ *     generator, ≤ 6 KiB in the reference with its device records. BENCH_ONLY_MEMORY=1 runs d) and
+ *     f) alone.
+ *  g) `npm start` from a fresh clone (bench/fresh-clone-run.ts): git clone of HEAD, npm ci, then
+ *  npm start; wall and
  *     CPU time. Goal (issue 29): <= 12 s; reported (INFO) for now. BENCH_SKIP_FRESH=1 skips it.
- *  h) iotc beside k6 and mqtt-benchmark (bench/peers.ts): messages per CPU-second of the generator at equal
- *     messages in flight, and latency at a fixed rate; skipped with the way to install a peer that is not on the
- *     PATH. BENCH_SKIP_PEERS=1 skips them; BENCH_PEER_ROUNDS (3), BENCH_PEER_DURATION_S (10).
- *  e) A QoS 1 run of the load profile (`iotc load mqtt-gateway`, 10 gateways × 10 devices, embedded target in its
- *     own process): PASS when every message sent is stored exactly once (0 lost, 0 duplicated, no failed publish).
+ *  h) iotc beside k6 and mqtt-benchmark (bench/peers.ts): messages per CPU-second of the generator
+ *  at equal
+ *     messages in flight, and latency at a fixed rate; skipped with the way to install a peer that
+ *     is not on the PATH. BENCH_SKIP_PEERS=1 skips them; BENCH_PEER_ROUNDS (3),
+ *     BENCH_PEER_DURATION_S (10).
+ *  e) A QoS 1 run of the load profile (`iotc load mqtt-gateway`, 10 gateways × 10 devices, embedded
+ *  target in its
+ *     own process): PASS when every message sent is stored exactly once (0 lost, 0 duplicated, no
+ *     failed publish).
  *
- * Knobs (environment): BENCH_ROUNDS (5), BENCH_DURATION_S (4), BENCH_WARMUP_S (1), BENCH_CONNECTIONS (10),
- * BENCH_MQTT_WINDOW (100), BENCH_MEMORY_GATEWAYS (100), BENCH_MEMORY_DEVICES (10000), BENCH_LOAD_DURATION_S (3),
- * BENCH_CONFORMANCE_RUNS (3, the compiled runs whose median b) judges),
- * BENCH_SKIP_RUN=1 skips b), BENCH_SKIP_MQTT=1 skips c) to e). Every duration is bounded; children are killed on
- * exit, error and Ctrl-C.
- * Tokens and credentials printed by the platform child are never printed here.
- * Exit code: 0 when every goal holds, 1 otherwise.
+ * Knobs (environment): BENCH_ROUNDS (5), BENCH_DURATION_S (4), BENCH_WARMUP_S (1),
+ * BENCH_CONNECTIONS (10), BENCH_MQTT_WINDOW (100), BENCH_MEMORY_GATEWAYS (100),
+ * BENCH_MEMORY_DEVICES (10000), BENCH_LOAD_DURATION_S (3), BENCH_CONFORMANCE_RUNS (3, the compiled
+ * runs whose median b) judges), BENCH_SKIP_RUN=1 skips b), BENCH_SKIP_MQTT=1 skips c) to e). Every
+ * duration is bounded; children are killed on exit, error and Ctrl-C. Tokens and credentials
+ * printed by the platform child are never printed here. Exit code: 0 when every goal holds, 1
+ * otherwise.
  *
- * Each line lives in a file named after it (http-throughput.ts, conformance-run.ts, mqtt-throughput.ts,
- * sub-device-memory.ts, robustness-bench.ts, load-profile-run.ts, load-generator-bench.ts; children.ts starts and kills the processes, rounds.ts
- * alternates them); this file only runs them in order and prints the verdicts.
+ * Each line lives in a file named after it (http-throughput.ts, conformance-run.ts,
+ * mqtt-throughput.ts, sub-device-memory.ts, robustness-bench.ts, load-profile-run.ts,
+ * load-generator-bench.ts; children.ts starts and kills the processes, rounds.ts alternates them);
+ * this file only runs them in order and prints the verdicts.
  */
 import { killChildren, positiveEnv } from './children';
 import { generatorCapacityLines } from './load-generator-bench';
@@ -73,8 +89,9 @@ const GOAL_MQTT_RATIO = 0.85; // issue 29 item 5
 const GOAL_BYTES_PER_SUB_DEVICE = 1024; // issue 29 item 5
 
 /**
- * A headroom ratio's verdict: FAIL on any failure; else PASS/FAIL on the median when the rounds stay within ±15 % of
- * it, INFO (no verdict) when they spread wider: the machine, not the platform, decided them.
+ * A headroom ratio's verdict: FAIL on any failure; else PASS/FAIL on the median when the rounds
+ * stay within ±15 % of it, INFO (no verdict) when they spread wider: the machine, not the platform,
+ * decided them.
  */
 function judged(
   result: { ratio: number; ratios: number[]; failures: number },
@@ -97,8 +114,9 @@ function judged(
 }
 
 /**
- * d) and f), the memory goals side by side: bytes per sub-device behind gateways in the reference, and bytes per held
- * MQTT connection in the generator (`iotc load mqtt-connect`) and in the reference with its device records.
+ * d) and f), the memory goals side by side: bytes per sub-device behind gateways in the reference,
+ * and bytes per held MQTT connection in the generator (`iotc load mqtt-connect`) and in the
+ * reference with its device records.
  */
 async function memoryLines(): Promise<boolean> {
   const memory = await memoryPerSubDevice();
@@ -146,9 +164,10 @@ async function main(): Promise<number> {
   if (process.env.BENCH_SKIP_RUN === '1') {
     console.log('SKIP  conformance run wall time (BENCH_SKIP_RUN=1)');
   } else {
-    // compiled, as an installed package runs it (dist/ was built by the CLI start line), then from the sources as
-    // `npm start` runs it; both with the default workers (--parallel auto)
-    // the goal is judged on the median of CONFORMANCE_RUNS compiled runs; the run from the sources is information
+    // compiled, as an installed package runs it (dist/ was built by the CLI start line), then from
+    // the sources as `npm start` runs it; both with the default workers (--parallel auto) the goal
+    // is judged on the median of CONFORMANCE_RUNS compiled runs; the run from the sources is
+    // information
     for (const [label, compiled, runs] of [
       ['compiled', '1', CONFORMANCE_RUNS],
       ['from the sources, npm start', '0', 1],
@@ -214,7 +233,8 @@ async function main(): Promise<number> {
         ? `sent ${loadRun.report.totals.sent}, acknowledged ${loadRun.report.totals.succeeded}, stored ${metrics.stored}, lost ${metrics.lost}, duplicated ${metrics.duplicated} (goal 0 and 0); PUBACK p50 ${metrics.p50} ms, p99 ${metrics.p99} ms`
         : `no report, exit code ${loadRun.exitCode ?? 'killed'}`),
   );
-  // measured whatever came before: `ok &&= await …` would skip the lines once an earlier goal failed
+  // measured whatever came before: `ok &&= await …` would skip the lines once an earlier goal
+  // failed
   const generator = await generatorCapacityLines();
   ok &&= generator;
   if (process.env.BENCH_SKIP_PEERS === '1')
@@ -233,7 +253,8 @@ const watchdog = setTimeout(
     killChildren();
     process.exit(1);
   },
-  // a) and c), the conformance run, the memory fleet and the load run, each with room to start and stop
+  // a) and c), the conformance run, the memory fleet and the load run, each with room to start and
+  // stop
   (3 * ROUNDS * 2 * (WARMUP_S + DURATION_S + 5) + 90) * 1000 +
     (CONFORMANCE_RUNS + 1) * RUN_TIMEOUT_MS +
     1_200_000 + // g) npm ci and npm start, 600 s each at most

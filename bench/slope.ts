@@ -1,11 +1,12 @@
 /**
- * Bytes per unit (per device, per connection) from memory read at several points: a least-squares line through every
- * point, and whether it may be judged at all. A process's resident memory moves with the allocator (pages kept or
- * given back, heap sizing) by as much as a few hundred devices cost; two readings' difference could come out negative
- * (the generator line once printed −764 bytes per device, and PASS). A slope gives no verdict (INFO, with the reason)
- * when it is not positive, when the readings do not grow with the points (a later one below an earlier one), or when
- * the scatter about the line is a large share of what the line explains (R² below MIN_R2): then the allocator, not
- * the units, decided the figure.
+ * Bytes per unit (per device, per connection) from memory read at several points: a least-squares
+ * line through every point, and whether it may be judged at all. A process's resident memory moves
+ * with the allocator (pages kept or given back, heap sizing) by as much as a few hundred devices
+ * cost; two readings' difference could come out negative (the generator line once printed −764
+ * bytes per device, and PASS). A slope gives no verdict (INFO, with the reason) when it is not
+ * positive, when the readings do not grow with the points (a later one below an earlier one), or
+ * when the scatter about the line is a large share of what the line explains (R² below MIN_R2):
+ * then the allocator, not the units, decided the figure.
  */
 
 /** The least share of the readings' variance the line must explain for its slope to be judged. */
@@ -56,7 +57,10 @@ export function fitSlope(points: ReadonlyArray<{ x: number; y: number }>): Slope
   return { slope, r2, noVerdict };
 }
 
-/** The verdict word of a fitted slope against a goal (at most `goal` bytes per unit): INFO when it gives none. */
+/**
+ * The verdict word of a fitted slope against a goal (at most `goal` bytes per unit): INFO when it
+ * gives none.
+ */
 export function slopeVerdict(fit: SlopeFit, goal: number): 'PASS' | 'FAIL' | 'INFO' {
   if (fit.noVerdict) return 'INFO';
   return fit.slope <= goal ? 'PASS' : 'FAIL';

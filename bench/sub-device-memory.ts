@@ -1,5 +1,6 @@
 /**
- * d) Resident memory per simulated sub-device of the reference platform (bench/platform-memory-child.ts).
+ * d) Resident memory per simulated sub-device of the reference platform
+ * (bench/platform-memory-child.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,10 +21,11 @@ export const MEMORY_GATEWAYS = positiveEnv('BENCH_MEMORY_GATEWAYS', 100);
 export const MEMORY_DEVICES = positiveEnv('BENCH_MEMORY_DEVICES', 10_000);
 
 /**
- * RSS of the reference platform child (after forced full GCs) once MEMORY_GATEWAYS gateways have connected
- * MEMORY_DEVICES sub-devices between them, minus its RSS once the same gateways were connected with no sub-device,
- * divided by MEMORY_DEVICES. The gateways are created through the admin API and connected with the load profile's
- * fleet code (load/gateway-fleet.ts); every sub-device is connected with v1/gateway/connect, waiting for its PUBACK.
+ * RSS of the reference platform child (after forced full GCs) once MEMORY_GATEWAYS gateways have
+ * connected MEMORY_DEVICES sub-devices between them, minus its RSS once the same gateways were
+ * connected with no sub-device, divided by MEMORY_DEVICES. The gateways are created through the
+ * admin API and connected with the load profile's fleet code (load/gateway-fleet.ts); every
+ * sub-device is connected with v1/gateway/connect, waiting for its PUBACK.
  */
 export async function memoryPerSubDevice(): Promise<{
   bytesPerDevice: number;

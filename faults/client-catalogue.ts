@@ -1,11 +1,13 @@
 /**
  * Planted faults of the clients under test: iotc's own HTTP device, MQTT device and gateway drivers
- * (test/certify/*-client.ts) with one defect each, switched by IOTC_TEST_CLIENT_FAULT=<short name>. Certified by
- * `iotc certify ... --exec <client>`, each must turn exactly its requirement FAIL and leave every other verdict as the
- * clean client's, except the ones `alsoChanges` names. The kill matrix (`iotc faults`) judges them; the node:test
- * files of test/certify keep only the clean certifications and the edge cases, so this is the one list.
+ * (test/certify/*-client.ts) with one defect each, switched by IOTC_TEST_CLIENT_FAULT=<short name>.
+ * Certified by `iotc certify ... --exec <client>`, each must turn exactly its requirement FAIL and
+ * leave every other verdict as the clean client's, except the ones `alsoChanges` names. The kill
+ * matrix (`iotc faults`) judges them; the node:test files of test/certify keep only the clean
+ * certifications and the edge cases, so this is the one list.
  *
- * An id is `<requirement id>:<short name>` like a reference fault's; the client reads the short name.
+ * An id is `<requirement id>:<short name>` like a reference fault's; the client reads the short
+ * name.
  */
 
 import { tmpdir } from 'node:os';
@@ -16,7 +18,8 @@ export type ClientKind =
   | 'http-device'
   | 'mqtt-device'
   | 'gateway'
-  // the MQTT device with --tls (its TLS checks) and with --duration (its behaviour over time), issue 28
+  // the MQTT device with --tls (its TLS checks) and with --duration (its behaviour over time),
+  // issue 28
   | 'mqtt-device-tls'
   | 'mqtt-device-long'
   // the gateway with --duration: its behaviour over time, as a device's (issue 28)
@@ -25,11 +28,17 @@ export type ClientKind =
 export interface ClientUnderTest {
   /** `iotc certify` arguments before the session options. */
   readonly certify: readonly string[];
-  /** The client's source, relative to the project root (run with ts-node, as a vendor's script would run). */
+  /**
+   * The client's source, relative to the project root (run with ts-node, as a vendor's script would
+   * run).
+   */
   readonly file: string;
 }
 
-/** Where the TLS client's certifications keep iotc's certificate authority (made at the first, then kept). */
+/**
+ * Where the TLS client's certifications keep iotc's certificate authority (made at the first, then
+ * kept).
+ */
 const MATRIX_STATE_DIR = join(tmpdir(), 'iotc-client-matrix-state');
 
 export const CLIENTS_UNDER_TEST: Readonly<Record<ClientKind, ClientUnderTest>> = {
@@ -52,7 +61,8 @@ export const CLIENTS_UNDER_TEST: Readonly<Record<ClientKind, ClientUnderTest>> =
     file: 'test/certify/mqtt-long-client.ts',
   },
   'gateway-long': {
-    // its steps take longer than a device's (the RPC waits for a quiet gateway, the connect's PUBACK a quiet second)
+    // its steps take longer than a device's (the RPC waits for a quiet gateway, the connect's
+    // PUBACK a quiet second)
     certify: ['gateway', '--duration', '30000'],
     file: 'test/certify/gateway-long-client.ts',
   },
@@ -66,7 +76,10 @@ export interface ClientFaultDefinition {
   readonly breaks: string;
   /** Other requirements whose verdict the fault may change, with the verdict it gives them. */
   readonly alsoChanges?: Readonly<Record<string, 'NOT TESTED'>>;
-  /** The RPC reply is held back past the timeout (the session's timeout is shortened and the delay set long). */
+  /**
+   * The RPC reply is held back past the timeout (the session's timeout is shortened and the delay
+   * set long).
+   */
   readonly lateReply?: true;
 }
 
@@ -126,8 +139,9 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
       'the attribute request names its keys as a JSON array literal (sharedKeys=["iotcCertifyStep"])',
   },
   {
-    // issue 28: every client-observable statement judged; the clean client claims, provisions, asks for firmware,
-    // sends a client-side RPC and long-polls with a timeout, each NOT APPLICABLE for a client that never does
+    // issue 28: every client-observable statement judged; the clean client claims, provisions, asks
+    // for firmware, sends a client-side RPC and long-polls with a timeout, each NOT APPLICABLE for
+    // a client that never does
     id: 'HTTP-DEV-08:duration-string',
     client: 'http-device',
     breaks: 'the claim\'s durationMs is a string ("60000")',
@@ -163,7 +177,8 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     breaks: 'a first CONNECT carries the token as password and another user name',
   },
   {
-    // issue 28: the certificate named the version asked, not the one spoken (the Python SDK always speaks 5)
+    // issue 28: the certificate named the version asked, not the one spoken (the Python SDK always
+    // speaks 5)
     id: 'MQTT-DEV-01:speaks-5',
     client: 'mqtt-device',
     breaks: 'every CONNECT is MQTT 5 (protocol level 5) when MQTT 3.1.1 is asked',
@@ -301,7 +316,8 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     breaks: "telemetry for the device follows its connect without waiting for the connect's PUBACK",
   },
   {
-    // issue 28: by chance and late, so only a PUBACK held until the client is quiet catches it in every run
+    // issue 28: by chance and late, so only a PUBACK held until the client is quiet catches it in
+    // every run
     id: 'GW-RULE-04-WAIT:no-wait-late',
     client: 'gateway',
     breaks:
@@ -393,20 +409,23 @@ export const CLIENT_FAULT_CATALOGUE: readonly ClientFaultDefinition[] = [
     breaks: 'the shared attribute is read ten times back to back',
   },
   {
-    // issue 28: docs/reference/interfaces.md's gateway keeps one MQTT connection for all its devices
+    // issue 28: docs/reference/interfaces.md's gateway keeps one MQTT connection for all its
+    // devices
     id: 'GW-CLI-07:second-connection',
     client: 'gateway',
     breaks:
       'once the steps are done, telemetry for the device goes on a second connection opened while the first stays in use (its disconnect follows on the first)',
   },
   {
-    // issue 28: subscribe before updates are expected, judged from the order of the gateway's own packets
+    // issue 28: subscribe before updates are expected, judged from the order of the gateway's own
+    // packets
     id: 'GW-RULE-01-UPD:subscribe-updates-late',
     client: 'gateway',
     breaks: 'v1/gateway/attributes is subscribed only after the connect of the device',
   },
   {
-    // issue 28: connect before RPCs are expected; the RPC goes only once the gateway has been quiet for a second
+    // issue 28: connect before RPCs are expected; the RPC goes only once the gateway has been quiet
+    // for a second
     id: 'GW-RULE-03-RPC:disconnect-before-rpc',
     client: 'gateway',
     breaks:
@@ -478,11 +497,12 @@ export function clientFaultName(id: string): string {
 }
 
 /**
- * Planted faults of the harness itself, the client of the platform in a conformance run: switched by
- * IOTC_HARNESS_FAULT=<short name> in the suite's steps (steps/support/readiness.ts), not certified by the client
- * matrix above (the client under test there is a vendor's). A fault here is killed when a run against `target`, a
- * conforming platform, turns `id`'s requirement (and those `alsoChanges` names) FAIL: the scenarios of `features`
- * then show that the suite's precaution is needed, not decoration.
+ * Planted faults of the harness itself, the client of the platform in a conformance run: switched
+ * by IOTC_HARNESS_FAULT=<short name> in the suite's steps (steps/support/readiness.ts), not
+ * certified by the client matrix above (the client under test there is a vendor's). A fault here is
+ * killed when a run against `target`, a conforming platform, turns `id`'s requirement (and those
+ * `alsoChanges` names) FAIL: the scenarios of `features` then show that the suite's precaution is
+ * needed, not decoration.
  */
 export interface HarnessFaultDefinition {
   /** `<requirement id>:<short name>`; the short name is the value of IOTC_HARNESS_FAULT. */
@@ -500,10 +520,11 @@ export const HARNESS_FAULT_NAMES = { noReadinessProof: 'no-readiness-proof' } as
 
 export const HARNESS_FAULT_CATALOGUE: readonly HarnessFaultDefinition[] = [
   {
-    // Killed by the asynchronous twin (embedded-thingsboard-4.3: the device actor handles the session open and the
-    // subscription after the SUBACK / PUBACK, as ThingsBoard's core queue does; test/integration/harness-fault.test.ts
-    // runs it in npm test). A synchronous reference delivers an update sent right after the acknowledgement, so there
-    // it survives. Real ThingsBoard 4.3.1.3 kills it by chance of the race: one run FAILed GW-GEN-03, GW-EVT-02,
+    // Killed by the asynchronous twin (embedded-thingsboard-4.3: the device actor handles the
+    // session open and the subscription after the SUBACK / PUBACK, as ThingsBoard's core queue
+    // does; test/integration/harness-fault.test.ts runs it in npm test). A synchronous reference
+    // delivers an update sent right after the acknowledgement, so there it survives. Real
+    // ThingsBoard 4.3.1.3 kills it by chance of the race: one run FAILed GW-GEN-03, GW-EVT-02,
     // GW-DISC-01, GW-STATE-05, GW-STATE-06 and MQTT-DEV-ATTR-03.
     id: `GW-STATE-04:${HARNESS_FAULT_NAMES.noReadinessProof}`,
     breaks:

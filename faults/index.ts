@@ -1,11 +1,13 @@
 /**
- * Planted faults: named switches that break exactly one behaviour of the reference targets on purpose, so the
- * kill matrix (`npm run faults`) can prove that the scenarios tagged with a requirement see it broken.
+ * Planted faults: named switches that break exactly one behaviour of the reference targets on
+ * purpose, so the kill matrix (`npm run faults`) can prove that the scenarios tagged with a
+ * requirement see it broken.
  *
- * A fault is `<requirement id>:<short name>` and is declared in `catalogue/<interface>.ts`. The reference asks
- * `faultActive(id)` where the behaviour lives; every fault is off unless `IOTC_FAULTS` (comma-separated ids) or
- * `setActiveFaults` turns it on, so with none on the reference is unchanged. Quirks modes reproduce a real
- * implementation's differences; faults are defects nobody ships.
+ * A fault is `<requirement id>:<short name>` and is declared in `catalogue/<interface>.ts`. The
+ * reference asks `faultActive(id)` where the behaviour lives; every fault is off unless
+ * `IOTC_FAULTS` (comma-separated ids) or `setActiveFaults` turns it on, so with none on the
+ * reference is unchanged. Quirks modes reproduce a real implementation's differences; faults are
+ * defects nobody ships.
  */
 import { FAULT_CATALOGUE, type FaultId } from './catalogue';
 import { IotcError } from '../lib/errors';
@@ -39,12 +41,17 @@ function parse(list: string): ReadonlySet<string> {
   return new Set(ids);
 }
 
-/** Whether the reference must misbehave as fault `id` says. A set lookup: cheap enough for hot paths. */
+/**
+ * Whether the reference must misbehave as fault `id` says. A set lookup: cheap enough for hot
+ * paths.
+ */
 export function faultActive(id: FaultId): boolean {
   return active.size > 0 && active.has(id);
 }
 
-/** Turns exactly these faults on (the kill matrix, between runs in one process); [] turns all off. */
+/**
+ * Turns exactly these faults on (the kill matrix, between runs in one process); [] turns all off.
+ */
 export function setActiveFaults(ids: readonly string[]): void {
   active = parse(ids.join(','));
 }

@@ -1,14 +1,16 @@
 /**
- * The one mechanism by which a planted fault changes a handler of a reference target: the handler is written as
- * named steps (as aedes writes its handlers), an object of functions, and a fault wraps or replaces one or more of
- * them instead of switching inside the handler's body. A handler's faults are data, a table by fault id
- * (`StepFaults`: for each step it touches, the step to run given the step it wraps); `withFaults(steps, faults)`
- * gives the steps with the faults that are on (faults/index.ts is the registry of which are) applied. With none
- * on it returns `steps` itself: no allocation, so a caller may apply it per message.
+ * The one mechanism by which a planted fault changes a handler of a reference target: the handler
+ * is written as named steps (as aedes writes its handlers), an object of functions, and a fault
+ * wraps or replaces one or more of them instead of switching inside the handler's body. A handler's
+ * faults are data, a table by fault id (`StepFaults`: for each step it touches, the step to run
+ * given the step it wraps); `withFaults(steps, faults)` gives the steps with the faults that are on
+ * (faults/index.ts is the registry of which are) applied. With none on it returns `steps` itself:
+ * no allocation, so a caller may apply it per message.
  *
  * Two ways to write the table, one mechanism under them:
- *  - a wrapper per step (`{ [id]: { step: (step) => newStep } }`): the connector (simulators/connector/step-faults.ts),
- *    whose steps have various signatures (a fault rewrites an argument, a result, or the whole step);
+ *  - a wrapper per step (`{ [id]: { step: (step) => newStep } }`): the connector
+ *    (simulators/connector/step-faults.ts), whose steps have various signatures (a fault rewrites
+ *    an argument, a result, or the whole step);
  *  - placed entries (`{ id, step, at: before|after|instead, changes, apply }`, `placedFaults`): the platform's topic
  *    handlers (simulators/platform/mqtt/topic-steps.ts), whose steps all take the one state of a publish and may
  *    return `STOP`. There a fault is a side effect placed around a step, and `at` + `changes` say so in one line
@@ -16,7 +18,10 @@
  */
 import { activeFaults, type FaultId, faultActive } from './index';
 
-/** How one fault changes a handler: for each step it touches, the step to run given the step it wraps. */
+/**
+ * How one fault changes a handler: for each step it touches, the step to run given the step it
+ * wraps.
+ */
 export type StepWrappers<Steps> = {
   readonly [Name in keyof Steps]?: (step: Steps[Name]) => Steps[Name];
 };
@@ -24,7 +29,9 @@ export type StepWrappers<Steps> = {
 /** The faults of one handler, by id. */
 export type StepFaults<Steps> = { readonly [id in FaultId]?: StepWrappers<Steps> };
 
-/** The steps with every active fault of the table applied (in the order the faults were turned on). */
+/**
+ * The steps with every active fault of the table applied (in the order the faults were turned on).
+ */
 export function withFaults<Steps extends object>(steps: Steps, faults: StepFaults<Steps>): Steps {
   if (!anyActive(faults)) return steps;
   let result = steps;
@@ -46,7 +53,9 @@ function anyActive(faults: StepFaults<object>): boolean {
   return false;
 }
 
-/** What a step (or a placed fault) returns to end the handler there: the steps after it do not run. */
+/**
+ * What a step (or a placed fault) returns to end the handler there: the steps after it do not run.
+ */
 export const STOP = Symbol('stop');
 export type StepResult = undefined | typeof STOP;
 
@@ -74,7 +83,8 @@ export function placedFaults<State, Step extends string>(
   const table: Partial<Record<FaultId, Partial<Record<Step, Wrap>>>> = {};
   for (const { id, step, at, apply } of entries) {
     const wrappers: Partial<Record<Step, Wrap>> = (table[id] ??= {});
-    // one place per fault and step keeps the order of its effects the order written; no fault needs two
+    // one place per fault and step keeps the order of its effects the order written; no fault needs
+    // two
     if (wrappers[step]) throw new Error(`fault ${id} is placed twice at step ${step}`);
     wrappers[step] =
       at === 'instead'

@@ -1,23 +1,28 @@
 /**
- * The conformance rest.json made runnable by ThingsBoard IoT Gateway 3.8.3. The gateway has no default for several
- * members docs/reference/interfaces.md gives defaults for, and without them stops the connector or drops the request
- * (docs/reference/rest-connector-facts.md; docs/tb-gateway-3.8-deviations.md). `gatewayReadyRest` adds exactly those members,
- * each with the value docs/reference/interfaces.md gives as the default, and nothing else; every addition is a declared deviation
- * of the tb-gateway-3.8 profile (GATEWAY_REQUIRED_MEMBERS names the requirement it belongs to).
+ * The conformance rest.json made runnable by ThingsBoard IoT Gateway 3.8.3. The gateway has no
+ * default for several members docs/reference/interfaces.md gives defaults for, and without them
+ * stops the connector or drops the request (docs/reference/rest-connector-facts.md;
+ * docs/tb-gateway-3.8-deviations.md). `gatewayReadyRest` adds exactly those members, each with the
+ * value docs/reference/interfaces.md gives as the default, and nothing else; every addition is a
+ * declared deviation of the tb-gateway-3.8 profile (GATEWAY_REQUIRED_MEMBERS names the requirement
+ * it belongs to).
  */
 
 type Json = Record<string, unknown>;
 
 /**
- * The conformance file's constant device and profile names (source constant) made the run's: the same names a
- * scenario's <<rest-constant-device>> gives (namePrefix, run id, local name), so a gateway that remembers devices
- * it connected never sees a name of an earlier run.
+ * The conformance file's constant device and profile names (source constant) made the run's: the
+ * same names a scenario's <<rest-constant-device>> gives (namePrefix, run id, local name), so a
+ * gateway that remembers devices it connected never sees a name of an earlier run.
  */
 export function withRunNames(configText: string, runId: string, namePrefix = 'iotc-'): string {
   return configText.replaceAll('iotc-rest-constant-', `${namePrefix}${runId}-rest-constant-`);
 }
 
-/** A member 3.8.3 cannot run without, where it belongs, what docs/reference/interfaces.md makes its default, and its requirement. */
+/**
+ * A member 3.8.3 cannot run without, where it belongs, what docs/reference/interfaces.md makes its
+ * default, and its requirement.
+ */
 interface RequiredMember {
   section:
     | 'server'
@@ -32,7 +37,8 @@ interface RequiredMember {
 }
 
 export const GATEWAY_REQUIRED_MEMBERS: readonly RequiredMember[] = [
-  // rest_connector.py:174,194-202 reads server_config['host'] without default: KeyError, nothing listens
+  // rest_connector.py:174,194-202 reads server_config['host'] without default: KeyError, nothing
+  // listens
   { section: 'server', member: 'host', specDefault: '127.0.0.1', requirement: 'RC-SRV-01' },
   { section: 'mapping', member: 'endpoint', specDefault: '/test_device', requirement: 'RC-MAP-02' },
   { section: 'mapping', member: 'HTTPMethods', specDefault: ['GET'], requirement: 'RC-MAP-03' },
@@ -86,7 +92,8 @@ export const GATEWAY_REQUIRED_MEMBERS: readonly RequiredMember[] = [
     specDefault: 'data',
     requirement: 'RC-AUPD-10',
   },
-  // json_rest_downlink_converter.py:39 reads requestUrlExpression without default: KeyError, nothing is sent
+  // json_rest_downlink_converter.py:39 reads requestUrlExpression without default: KeyError,
+  // nothing is sent
   {
     section: 'attributeUpdates',
     member: 'requestUrlExpression',
@@ -111,7 +118,8 @@ export const GATEWAY_REQUIRED_MEMBERS: readonly RequiredMember[] = [
     specDefault: 'echo',
     requirement: 'RC-RPC-03',
   },
-  // json_rest_downlink_converter.py:52 reads requestUrlExpression without default: no call, no reply (408)
+  // json_rest_downlink_converter.py:52 reads requestUrlExpression without default: no call, no
+  // reply (408)
   {
     section: 'serverSideRpc',
     member: 'requestUrlExpression',
@@ -164,7 +172,10 @@ export function gatewayReadyRest(config: Json): Json {
   return copy;
 }
 
-/** The required members a rest.json leaves out, as "<section>[<index>].<member>" (for the deviation scenarios). */
+/**
+ * The required members a rest.json leaves out, as "<section>[<index>].<member>" (for the deviation
+ * scenarios).
+ */
 export function missingGatewayMembers(config: Json, requirements?: readonly string[]): string[] {
   const found = sections(config);
   const missing: string[] = [];

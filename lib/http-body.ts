@@ -1,6 +1,7 @@
 /**
- * Reading a request body with a size cap, for every server of the reference targets (platform device and admin APIs,
- * REST connector, analytics): one implementation, each caller choosing the error its protocol answers with.
+ * Reading a request body with a size cap, for every server of the reference targets (platform
+ * device and admin APIs, REST connector, analytics): one implementation, each caller choosing the
+ * error its protocol answers with.
  */
 import type { IncomingMessage } from 'node:http';
 import { IotcError } from './errors';
@@ -19,13 +20,16 @@ export interface BodyLimit {
   /** The error a body past the limit rejects with (the caller's protocol answer, e.g. 413). */
   tooLarge: () => Error;
   /**
-   * What happens to the rest of a body past the limit: `drain` reads and drops it, so the answer can still be sent on
-   * the connection (the default); `destroy` closes the socket.
+   * What happens to the rest of a body past the limit: `drain` reads and drops it, so the answer
+   * can still be sent on the connection (the default); `destroy` closes the socket.
    */
   excess?: 'drain' | 'destroy';
 }
 
-/** The whole body; rejects with `tooLarge()` past the limit, RequestAbortedError when the client goes away first. */
+/**
+ * The whole body; rejects with `tooLarge()` past the limit, RequestAbortedError when the client
+ * goes away first.
+ */
 export function readBody(
   request: IncomingMessage,
   { limit, tooLarge, excess = 'drain' }: BodyLimit,

@@ -1,7 +1,8 @@
 /**
- * The folder of iotc's package.json: where its data files are (built-in profiles, the conformance rest.json and
- * views, the requirement catalogue, the features), the same whether the code runs from its TypeScript sources
- * (a checkout, through lib/ts-register.js) or compiled into dist/ (an installed package).
+ * The folder of iotc's package.json: where its data files are (built-in profiles, the conformance
+ * rest.json and views, the requirement catalogue, the features), the same whether the code runs
+ * from its TypeScript sources (a checkout, through lib/ts-register.js) or compiled into dist/ (an
+ * installed package).
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,10 +1,11 @@
 /**
- * The load-profile contract: a profile declares its options (a JSON schema in schemas/, validated like a target
- * profile), the metrics it can measure and its default thresholds, and runs against a target with an abort signal,
- * telling a LoadRecorder every request and answer. `runLoadProfile` does the rest the same way for every profile:
- * validates the options and thresholds before anything starts, samples the recorder every second (the report's
- * time series), prints progress every 5 s on stderr, evaluates the thresholds into one verdict (PASS / FAIL /
- * NOT MEASURED) and writes reports/load/<profile>.json and .html.
+ * The load-profile contract: a profile declares its options (a JSON schema in schemas/, validated
+ * like a target profile), the metrics it can measure and its default thresholds, and runs against a
+ * target with an abort signal, telling a LoadRecorder every request and answer. `runLoadProfile`
+ * does the rest the same way for every profile: validates the options and thresholds before
+ * anything starts, samples the recorder every second (the report's time series), prints progress
+ * every 5 s on stderr, evaluates the thresholds into one verdict (PASS / FAIL / NOT MEASURED) and
+ * writes reports/load/<profile>.json and .html.
  */
 import { randomBytes } from 'node:crypto';
 import { validate } from '../schemas/validate';
@@ -19,7 +20,10 @@ import { type Shard, WHOLE_RUN, waitUntil } from './shard';
 
 const SAMPLE_EVERY_MS = 1000;
 
-/** Metrics every profile has, from the recorder: counts, send rate and latency percentiles of the answers. */
+/**
+ * Metrics every profile has, from the recorder: counts, send rate and latency percentiles of the
+ * answers.
+ */
 const COMMON_METRICS: Readonly<Record<string, string>> = {
   sent: 'requests sent',
   succeeded: 'answers that were a success',
@@ -36,22 +40,34 @@ const COMMON_METRICS: Readonly<Record<string, string>> = {
 
 export interface LoadRunContext<Options> {
   options: Options;
-  /** The target profile; undefined only when the profile's `bareTarget` named an endpoint of its own. */
+  /**
+   * The target profile; undefined only when the profile's `bareTarget` named an endpoint of its
+   * own.
+   */
   target: Target | undefined;
-  /** Unique per run: put it in every name the run creates (cleanup and shards tell runs apart by it). */
+  /**
+   * Unique per run: put it in every name the run creates (cleanup and shards tell runs apart by
+   * it).
+   */
   runId: string;
   recorder: LoadRecorder;
   signal: AbortSignal;
   log: (line: string) => void;
-  /** This process's part of the run (0/1 when not sharded): the profile takes shardIndexes() of its items. */
+  /**
+   * This process's part of the run (0/1 when not sharded): the profile takes shardIndexes() of its
+   * items.
+   */
   shard: Shard;
-  /** Called by the profile after its setup, right before it sends: resolves at the shared start time, if any. */
+  /**
+   * Called by the profile after its setup, right before it sends: resolves at the shared start
+   * time, if any.
+   */
   waitForStart(): Promise<void>;
 }
 
 /**
- * How `iotc load merge` combines a profile metric of the shards: summed (the default), the least or the most of
- * them, or recomputed from the merged metrics (a ratio of sums).
+ * How `iotc load merge` combines a profile metric of the shards: summed (the default), the least or
+ * the most of them, or recomputed from the merged metrics (a ratio of sums).
  */
 export type MergeRule =
   | 'sum'
@@ -70,7 +86,10 @@ export interface ProfileOutcome {
   notes: string[];
 }
 
-/** The wait of each request in the generator, from when the rate owed it to its write (LoadRecorder.queued). */
+/**
+ * The wait of each request in the generator, from when the rate owed it to its write
+ * (LoadRecorder.queued).
+ */
 export const QUEUED_METRICS: Readonly<Record<string, string>> = {
   queued_p50:
     'median time a request waited in the generator, from when the rate owed it to its write (ms); not part of the latency',
@@ -92,7 +111,10 @@ export function queuedMetrics(recorder: LoadRecorder): {
   return queued ? { queued_p50: queued.p50, queued_p99: queued.p99 } : {};
 }
 
-/** The merge of `schedule_kept` where `behind_schedule` is a count: sent over sent plus behind, of the sums. */
+/**
+ * The merge of `schedule_kept` where `behind_schedule` is a count: sent over sent plus behind, of
+ * the sums.
+ */
 export const SCHEDULE_KEPT_OF_SUMS: MergeRule = (merged) => {
   const sent = merged.sent;
   const behind = merged.behind_schedule;
@@ -113,8 +135,8 @@ export interface LoadProfile<Options> {
   /** Thresholds that always apply (those given on the command line are added). */
   defaultThresholds: readonly string[];
   /**
-   * When the options name an endpoint of their own instead of a target profile (a bare MQTT URL): its name for the
-   * report. No target profile is opened then, and the run gets `target` undefined.
+   * When the options name an endpoint of their own instead of a target profile (a bare MQTT URL):
+   * its name for the report. No target profile is opened then, and the run gets `target` undefined.
    */
   bareTarget?(options: Options): string | undefined;
   /** How shard reports combine the profile's metrics; a metric not named is summed. */
@@ -124,12 +146,18 @@ export interface LoadProfile<Options> {
 
 export type { LoadReport } from './load-report';
 
-/** The options of a load profile are malformed or do not fit the target (exit 2, before anything is created). */
+/**
+ * The options of a load profile are malformed or do not fit the target (exit 2, before anything is
+ * created).
+ */
 export class LoadOptionsError extends IotcError {
   readonly code = 'IOTC_LOAD_OPTIONS';
 }
 
-/** The run's target profile; throws LoadOptionsError for a bare endpoint when the profile needs more than that. */
+/**
+ * The run's target profile; throws LoadOptionsError for a bare endpoint when the profile needs more
+ * than that.
+ */
 export function profileTarget(context: LoadRunContext<unknown>, needs: string): Target {
   if (!context.target)
     throw new LoadOptionsError(`${needs} needs a target profile, not a bare endpoint`);
@@ -137,11 +165,16 @@ export function profileTarget(context: LoadRunContext<unknown>, needs: string): 
 }
 
 export interface RunLoadOptions {
-  /** A profile name or path (default `embedded`), or a target already open (the caller closes it). */
+  /**
+   * A profile name or path (default `embedded`), or a target already open (the caller closes it).
+   */
   target?: string | Target;
   /** Threshold expressions added to the profile's defaults. */
   thresholds?: readonly string[];
-  /** false: only `thresholds` decide the verdict, not the profile's defaults (none at all is NOT MEASURED). */
+  /**
+   * false: only `thresholds` decide the verdict, not the profile's defaults (none at all is NOT
+   * MEASURED).
+   */
   defaultThresholds?: boolean;
   /** Where reports/load/ goes; no files when absent. */
   reportsDir?: string;
@@ -154,13 +187,16 @@ export interface RunLoadOptions {
   shard?: Shard;
   /** Epoch ms at which every shard starts sending (after its own setup). */
   startAt?: number;
-  /** Also write every latency recorded (µs) to reports/load/<profile>.latencies.json, to check merges against. */
+  /**
+   * Also write every latency recorded (µs) to reports/load/<profile>.latencies.json, to check
+   * merges against.
+   */
   rawLatencies?: boolean;
 }
 
 /**
- * PASS 0, FAIL 1, NOT MEASURED 3, as `iotc run` (2 is the CLI's usage and setup errors, 3 its "could not test"): a
- * run that could not decide is not a success.
+ * PASS 0, FAIL 1, NOT MEASURED 3, as `iotc run` (2 is the CLI's usage and setup errors, 3 its
+ * "could not test"): a run that could not decide is not a success.
  */
 export function exitCodeOf(verdict: Verdict): number {
   return verdict === 'PASS' ? 0 : verdict === 'FAIL' ? 1 : 3;
@@ -171,8 +207,9 @@ export function knownMetrics(profile: LoadProfile<unknown>): string[] {
 }
 
 /**
- * Every metric the profile knows, null until measured, with the common ones filled in from the totals, the rate
- * and the latency percentiles (a run and a merge of shards fill them the same way).
+ * Every metric the profile knows, null until measured, with the common ones filled in from the
+ * totals, the rate and the latency percentiles (a run and a merge of shards fill them the same
+ * way).
  */
 export function commonMetrics(
   profile: LoadProfile<unknown>,
@@ -199,7 +236,10 @@ export function commonMetrics(
   });
 }
 
-/** Validates the options against the profile's schema; throws LoadOptionsError listing every problem. */
+/**
+ * Validates the options against the profile's schema; throws LoadOptionsError listing every
+ * problem.
+ */
 function checkOptions<Options>(profile: LoadProfile<Options>, options: unknown): Options {
   const check = validate(profile.optionsSchema, options);
   if (!check.ok)
@@ -328,8 +368,8 @@ export async function runLoadProfile<Options>(
 }
 
 /**
- * The verdict with its cause, never a bare word: "FAIL (interrupted: ...)", "FAIL: p99<50 not held (p99 = 80)",
- * "NOT MEASURED: lost==0 was not measured".
+ * The verdict with its cause, never a bare word: "FAIL (interrupted: ...)", "FAIL: p99<50 not held
+ * (p99 = 80)", "NOT MEASURED: lost==0 was not measured".
  */
 export function verdictLine(
   report: Pick<LoadReport, 'verdict' | 'interrupted' | 'thresholds'>,

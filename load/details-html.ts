@@ -1,7 +1,8 @@
 /**
- * The profile-specific part of a load report as HTML, the same way for every profile: a list of flat records (the
- * rate-limit probe's steps) is a table with a column per member, a flat record (settings, readback counts) a table
- * of name and value, anything deeper its JSON. So one writer shows every profile's details without knowing them.
+ * The profile-specific part of a load report as HTML, the same way for every profile: a list of
+ * flat records (the rate-limit probe's steps) is a table with a column per member, a flat record
+ * (settings, readback counts) a table of name and value, anything deeper its JSON. So one writer
+ * shows every profile's details without knowing them.
  */
 import { escapeHtml } from './html';
 
@@ -11,7 +12,9 @@ function isScalar(value: unknown): value is Scalar {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value);
 }
 
-/** A value as a cell: a scalar as itself, a small record of scalars as `name value, ...`, else JSON. */
+/**
+ * A value as a cell: a scalar as itself, a small record of scalars as `name value, ...`, else JSON.
+ */
 function cell(value: unknown): string {
   if (isScalar(value)) return escapeHtml(value ?? '-');
   if (typeof value === 'object' && value && Object.values(value).every(isScalar))

@@ -1,8 +1,9 @@
 /**
- * What the profiles that create their own devices share (http-telemetry, mqtt-connect): a login to the admin API, a
- * cleanup journal of the run, devices created with the profile's prefix and the run id in their names (journaled
- * before they exist), and at the end, whatever happened, the deletion of everything the journal holds, reported as
- * the `left_behind` metric and the `cleanup` detail.
+ * What the profiles that create their own devices share (http-telemetry, mqtt-connect): a login to
+ * the admin API, a cleanup journal of the run, devices created with the profile's prefix and the
+ * run id in their names (journaled before they exist), and at the end, whatever happened, the
+ * deletion of everything the journal holds, reported as the `left_behind` metric and the `cleanup`
+ * detail.
  */
 import { AdminClient } from '../src/admin-client';
 import {
@@ -55,7 +56,10 @@ export async function withCreatedFleet(
   };
 }
 
-/** Creates the devices (8 at once), each journaled before it exists; Ctrl-C stops creating, straight to cleanup. */
+/**
+ * Creates the devices (8 at once), each journaled before it exists; Ctrl-C stops creating, straight
+ * to cleanup.
+ */
 export async function createDevices(
   admin: AdminClient,
   journal: CleanupJournal,

@@ -1,7 +1,8 @@
 /**
- * A fleet of simulated MQTT gateways for load runs and the bench: gateway devices created through the admin API
- * (prefixed names, journaled before they exist), one connection per gateway (load/lean-gateway.ts), and the sub-devices each
- * gateway connects (journaled before the platform can create them). Used by load/mqtt-gateway.ts and bench/run.ts.
+ * A fleet of simulated MQTT gateways for load runs and the bench: gateway devices created through
+ * the admin API (prefixed names, journaled before they exist), one connection per gateway
+ * (load/lean-gateway.ts), and the sub-devices each gateway connects (journaled before the platform
+ * can create them). Used by load/mqtt-gateway.ts and bench/run.ts.
  */
 import type { AdminClient } from '../src/admin-client';
 import type { CleanupJournal } from '../src/target/journal';
@@ -22,8 +23,9 @@ export interface FleetNames {
 }
 
 /**
- * The names of a fleet: every one carries the profile's prefix and the run id (cleanup finds them by it). A shard
- * names only its gateways (their global indexes), so the shards together name the whole fleet.
+ * The names of a fleet: every one carries the profile's prefix and the run id (cleanup finds them
+ * by it). A shard names only its gateways (their global indexes), so the shards together name the
+ * whole fleet.
  */
 export function fleetNames(
   namePrefix: string,
@@ -42,8 +44,9 @@ export function fleetNames(
 }
 
 /**
- * Runs `work` over the items with at most `limit` at once; resolves with the results in order. After a failure no
- * new item starts, the running ones finish, then the first error is thrown (nothing is left running behind it).
+ * Runs `work` over the items with at most `limit` at once; resolves with the results in order.
+ * After a failure no new item starts, the running ones finish, then the first error is thrown
+ * (nothing is left running behind it).
  */
 export async function mapLimited<T, R>(
   items: readonly T[],
@@ -69,8 +72,9 @@ export async function mapLimited<T, R>(
 }
 
 /**
- * Creates the gateway devices (additionalInfo.gateway = true) and returns their access tokens, in order. Each name is
- * journaled before its creation and its id after, so an interrupted run can be cleaned up.
+ * Creates the gateway devices (additionalInfo.gateway = true) and returns their access tokens, in
+ * order. Each name is journaled before its creation and its id after, so an interrupted run can be
+ * cleaned up.
  */
 export async function createGatewayDevices(
   admin: AdminClient,
@@ -95,8 +99,8 @@ export interface FleetConnectOptions {
 }
 
 /**
- * Connects one gateway per token on the load generator's own connection (load/lean-gateway.ts: no downlink
- * subscriptions, a load run only publishes). Closes all on a failure.
+ * Connects one gateway per token on the load generator's own connection (load/lean-gateway.ts: no
+ * downlink subscriptions, a load run only publishes). Closes all on a failure.
  */
 export async function connectGateways(
   tokens: readonly string[],
@@ -117,8 +121,9 @@ export async function connectGateways(
 }
 
 /**
- * v1/gateway/connect for every device of the gateway, waiting for each PUBACK (docs/reference/interfaces.md rule 4) before the
- * caller publishes for them; at most `window` connects unacknowledged at once. Throws FleetSetupError on a refusal.
+ * v1/gateway/connect for every device of the gateway, waiting for each PUBACK
+ * (docs/reference/interfaces.md rule 4) before the caller publishes for them; at most `window`
+ * connects unacknowledged at once. Throws FleetSetupError on a refusal.
  */
 export async function connectSubDevices(
   gateway: LeanGateway,

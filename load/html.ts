@@ -1,6 +1,6 @@
 /**
- * What the HTML pages of the load profiles share: escaping and the page shell (one inline style, no scripts or
- * external resources, so a page opens offline and as a CI artifact).
+ * What the HTML pages of the load profiles share: escaping and the page shell (one inline style, no
+ * scripts or external resources, so a page opens offline and as a CI artifact).
  */
 import { escapeHtml } from '../lib/html';
 

@@ -1,16 +1,20 @@
 /**
- * Load profile `http-telemetry`: N devices, created through the admin API, post telemetry over the HTTP device API
- * at a rate for a bounded duration; then every (or a sample of) device's telemetry is read back through the admin
- * API and compared with what was sent, as the mqtt-gateway profile does.
+ * Load profile `http-telemetry`: N devices, created through the admin API, post telemetry over the
+ * HTTP device API at a rate for a bounded duration; then every (or a sample of) device's telemetry
+ * is read back through the admin API and compared with what was sent, as the mqtt-gateway profile
+ * does.
  *
- * Each request is one device's {"ts", "values": {"seq"}}: `seq` counts 1, 2, ... per device and `ts` strictly
- * increases per device, so every request has its own stored entry. Every answer is counted: 2xx is a success, any
- * other status is an error of the kind `HTTP <status> <body>` (a throttling 429 shows with the platform's words), a
- * request that got no answer is `network <code>`. Counts: stored (distinct seqs read back), lost (a success answer,
- * never stored), duplicated (stored entries beyond one per seq), refused but stored (an error answer, stored anyway).
+ * Each request is one device's {"ts", "values": {"seq"}}: `seq` counts 1, 2, ... per device and
+ * `ts` strictly increases per device, so every request has its own stored entry. Every answer is
+ * counted: 2xx is a success, any other status is an error of the kind `HTTP <status> <body>` (a
+ * throttling 429 shows with the platform's words), a request that got no answer is `network
+ * <code>`. Counts: stored (distinct seqs read back), lost (a success answer, never stored),
+ * duplicated (stored entries beyond one per seq), refused but stored (an error answer, stored
+ * anyway).
  *
- * Devices are named `<prefix>load-<runId>-http-d<i>`, journaled before they exist and deleted at the end, also when
- * the run is stopped (the journal lets `iotc cleanup` finish an interrupted cleanup).
+ * Devices are named `<prefix>load-<runId>-http-d<i>`, journaled before they exist and deleted at
+ * the end, also when the run is stopped (the journal lets `iotc cleanup` finish an interrupted
+ * cleanup).
  */
 import type { Dispatcher } from 'undici';
 import { httpTelemetryLoadOptionsSchema, type HttpTelemetryLoadOptions } from '../schemas';
@@ -177,11 +181,12 @@ async function measure(
 }
 
 /**
- * Posts each request at its own time (request n at n / rate seconds from the start, so arrivals are spaced evenly
- * rather than bunched on a tick), round robin over the devices, while fewer than `concurrency` are unanswered; a
- * request the concurrency limit held is written as soon as an answer frees a place. Its wait in the generator (from
- * when it was due to its write) is recorded apart from its latency (write to answer). Stops at the deadline or on
- * abort, then waits for what is in flight.
+ * Posts each request at its own time (request n at n / rate seconds from the start, so arrivals are
+ * spaced evenly rather than bunched on a tick), round robin over the devices, while fewer than
+ * `concurrency` are unanswered; a request the concurrency limit held is written as soon as an
+ * answer frees a place. Its wait in the generator (from when it was due to its write) is recorded
+ * apart from its latency (write to answer). Stops at the deadline or on abort, then waits for what
+ * is in flight.
  */
 async function postLoop(
   devices: DeviceState[],
@@ -227,8 +232,9 @@ async function postLoop(
       recorder.answered(performance.now() - now, networkKindOf(error));
       answered();
     };
-    // undici's dispatcher straight (origin and path apart, no URL parsed per request; a success's empty body
-    // dropped unread): the generator's cost per request is what the bench compares with k6
+    // undici's dispatcher straight (origin and path apart, no URL parsed per request; a success's
+    // empty body dropped unread): the generator's cost per request is what the bench compares with
+    // k6
     dispatcher
       .request({
         origin,
@@ -255,7 +261,10 @@ async function postLoop(
     wakeAt = Number.POSITIVE_INFINITY;
     pump();
   };
-  /** Writes every request due by now, as far as the concurrency lets; arms a timer for the next one due. */
+  /**
+   * Writes every request due by now, as far as the concurrency lets; arms a timer for the next one
+   * due.
+   */
   function pump(): void {
     const now = performance.now();
     if (now >= deadline || signal.aborted) return stopSending();
@@ -264,7 +273,8 @@ async function postLoop(
       postOne(now, dueAt);
       dueAt = started + sent * intervalMs;
     }
-    // the concurrency limit is reached: the next answer pumps; otherwise wake when the next request is due
+    // the concurrency limit is reached: the next answer pumps; otherwise wake when the next request
+    // is due
     if (inFlight < concurrency && dueAt < wakeAt) {
       clearTimeout(wake);
       wakeAt = Math.min(dueAt, deadline);

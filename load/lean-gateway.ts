@@ -1,18 +1,20 @@
 /**
- * The load generator's own MQTT connection: what a load run needs of a gateway or a held device connection (connect
- * with the token as user name, v1/gateway/connect its devices, publish telemetry at QoS 0 or 1, close) on a bare
- * socket, so that a message costs the generator little more than its write and the PUBACK's read, and a held
- * connection little more than its socket. The conformance drivers keep mqtt.js (simulators/gateway/mqtt-gateway.ts:
- * subscriptions, RPC, evidence); this one has none of that. Used by the mqtt-gateway and mqtt-connect profiles.
+ * The load generator's own MQTT connection: what a load run needs of a gateway or a held device
+ * connection (connect with the token as user name, v1/gateway/connect its devices, publish
+ * telemetry at QoS 0 or 1, close) on a bare socket, so that a message costs the generator little
+ * more than its write and the PUBACK's read, and a held connection little more than its socket. The
+ * conformance drivers keep mqtt.js (simulators/gateway/mqtt-gateway.ts: subscriptions, RPC,
+ * evidence); this one has none of that. Used by the mqtt-gateway and mqtt-connect profiles.
  *
- * Each PUBLISH is encoded into one buffer and written with one write; its latency runs from that write to its
- * PUBACK (QoS 1) or to the write's completion (QoS 0). Incoming packets are framed here from the first read on: a
- * CONNACK, a PUBACK and a PINGRESP are read in place, anything else (DISCONNECT, a PUBACK with properties) through
- * mqtt-packet, made for the first such packet. An unanswered QoS 1 publish is a 'timeout' after `ackTimeoutMs` (one
- * sweep a second for all the connections of the process, not a timer per publish or per connection), and every
- * publish still waiting when the connection closes is 'closed'. Outcomes and errors are those of MqttConnection
- * (PublishOutcome, MqttConnectRefusedError with mqtt.js's words, MqttConnectionError), so a profile reads both the
- * same way.
+ * Each PUBLISH is encoded into one buffer and written with one write; its latency runs from that
+ * write to its PUBACK (QoS 1) or to the write's completion (QoS 0). Incoming packets are framed
+ * here from the first read on: a CONNACK, a PUBACK and a PINGRESP are read in place, anything else
+ * (DISCONNECT, a PUBACK with properties) through mqtt-packet, made for the first such packet. An
+ * unanswered QoS 1 publish is a 'timeout' after `ackTimeoutMs` (one sweep a second for all the
+ * connections of the process, not a timer per publish or per connection), and every publish still
+ * waiting when the connection closes is 'closed'. Outcomes and errors are those of MqttConnection
+ * (PublishOutcome, MqttConnectRefusedError with mqtt.js's words, MqttConnectionError), so a profile
+ * reads both the same way.
  */
 import { randomBytes } from 'node:crypto';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
@@ -49,7 +51,10 @@ interface Waiting {
   done: (outcome: PublishOutcome) => void;
 }
 
-/** The buffer every plain-TCP connection of the process reads into (net's `onread`: no allocation per read). */
+/**
+ * The buffer every plain-TCP connection of the process reads into (net's `onread`: no allocation
+ * per read).
+ */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
 const CONNACK = 2;
@@ -76,7 +81,10 @@ function writeLength(buffer: Buffer, offset: number, length: number): number {
   return at;
 }
 
-/** Every open connection of the process: one sweep a second serves them all (no timer per connection). */
+/**
+ * Every open connection of the process: one sweep a second serves them all (no timer per
+ * connection).
+ */
 const live = new Set<LeanGateway>();
 let sweeper: NodeJS.Timeout | undefined;
 
@@ -86,13 +94,16 @@ function sweepAll(): void {
 }
 
 /**
- * Topic names as bytes, shared by the connections of the process (a load run publishes on a few topics); bounded, so
- * a caller with many topics costs an encoding per publish and no growth.
+ * Topic names as bytes, shared by the connections of the process (a load run publishes on a few
+ * topics); bounded, so a caller with many topics costs an encoding per publish and no growth.
  */
 const TOPIC_BYTES = new Map<string, Buffer>();
 const TOPIC_BYTES_MAX = 1024;
 
-/** The words mqtt.js gives a CONNACK's refusal (`Connection refused: Not authorized`), so reports read the same. */
+/**
+ * The words mqtt.js gives a CONNACK's refusal (`Connection refused: Not authorized`), so reports
+ * read the same.
+ */
 function refusalWords(code: number): string {
   const words = (ReasonCodes as Record<number, string | undefined>)[code];
   return words ? `Connection refused: ${words}` : `CONNACK ${code}`;
@@ -115,7 +126,10 @@ export class LeanGateway {
   private nextId = 1;
   private closedFlag = false;
   private pending: Buffer | undefined;
-  /** mqtt-packet, made for the first packet not read in place (a DISCONNECT, a PUBACK with properties). */
+  /**
+   * mqtt-packet, made for the first packet not read in place (a DISCONNECT, a PUBACK with
+   * properties).
+   */
   private parser: ReturnType<typeof mqttPacket.parser> | undefined;
   private closeWaiters: (() => void)[] | undefined;
   private connecting: Connecting | undefined;
@@ -136,10 +150,10 @@ export class LeanGateway {
   }
 
   /**
-   * Connects (token as user name, clean session); rejects with MqttConnectRefusedError when the CONNACK refuses,
-   * with MqttConnectionError (the socket error as its cause) when no CONNACK came. Every byte read goes through the
-   * connection's own framing from the first read on: a packet that arrives in the same read as the CONNACK (a
-   * DISCONNECT, say) is read like any later one.
+   * Connects (token as user name, clean session); rejects with MqttConnectRefusedError when the
+   * CONNACK refuses, with MqttConnectionError (the socket error as its cause) when no CONNACK came.
+   * Every byte read goes through the connection's own framing from the first read on: a packet that
+   * arrives in the same read as the CONNACK (a DISCONNECT, say) is read like any later one.
    */
   static async connect(options: LeanGatewayOptions): Promise<LeanGateway> {
     const protocolVersion = options.protocolVersion ?? 5;
@@ -230,7 +244,10 @@ export class LeanGateway {
     return new Promise((resolve) => this.send(topic, payload.raw, qos, resolve));
   }
 
-  /** Publishes `text` and calls `done` once with how it ended: publish() without a promise per message. */
+  /**
+   * Publishes `text` and calls `done` once with how it ended: publish() without a promise per
+   * message.
+   */
   send(topic: string, text: string, qos: Qos, done: (outcome: PublishOutcome) => void): void {
     {
       const resolve = done;
@@ -284,7 +301,10 @@ export class LeanGateway {
     clearTimeout(force);
   }
 
-  /** The once-a-second sweep (sweepAll): acknowledgement timeouts, and a PINGREQ when idle for half the keep-alive. */
+  /**
+   * The once-a-second sweep (sweepAll): acknowledgement timeouts, and a PINGREQ when idle for half
+   * the keep-alive.
+   */
   sweep(now: number): void {
     if (this.waiting)
       for (const [id, waiting] of this.waiting)
@@ -325,8 +345,9 @@ export class LeanGateway {
   }
 
   /**
-   * Frames the incoming bytes; a CONNACK, a PUBACK without properties and a PINGRESP are read here, any other packet
-   * by mqtt-packet. `shared`: the bytes are net's read buffer, overwritten by the next read.
+   * Frames the incoming bytes; a CONNACK, a PUBACK without properties and a PINGRESP are read here,
+   * any other packet by mqtt-packet. `shared`: the bytes are net's read buffer, overwritten by the
+   * next read.
    */
   private read(chunk: Buffer, shared = false): void {
     const buffer = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
@@ -353,7 +374,8 @@ export class LeanGateway {
         const id = buffer.readUInt16BE(cursor);
         this.settle(id, 'acked', length === 3 ? buffer[cursor + 2] : 0);
       } else if (type === CONNACK && length >= 2) {
-        // flags, then the return code (3.1.1) or reason code (5); MQTT 5's properties are not needed here
+        // flags, then the return code (3.1.1) or reason code (5); MQTT 5's properties are not
+        // needed here
         this.connack(buffer[cursor + 1]);
       } else if (type !== PINGRESP) {
         const packet = buffer.subarray(at, cursor + length);
@@ -387,7 +409,10 @@ export class LeanGateway {
     connecting.resolve();
   }
 
-  /** A packet other than a short PUBACK: a PUBACK with a reason string, a DISCONNECT; the rest is not for a load run. */
+  /**
+   * A packet other than a short PUBACK: a PUBACK with a reason string, a DISCONNECT; the rest is
+   * not for a load run.
+   */
   private other(packet: Packet): void {
     if (packet.cmd === 'puback')
       this.settle(

@@ -1,4 +1,7 @@
-/** What a run of a load profile reports (reports/load/<profile>.json): its own module, read by the contract and the writer. */
+/**
+ * What a run of a load profile reports (reports/load/<profile>.json): its own module, read by the
+ * contract and the writer.
+ */
 import type { LatencySummary, LoadSample, LoadTotals } from './recorder';
 import type { ThresholdResult, Verdict } from './thresholds';
 
@@ -17,7 +20,10 @@ export interface LoadReport {
   totals: LoadTotals;
   latencyMeasures: string;
   latency: LatencySummary | null;
-  /** Every latency (µs) as an HdrHistogram, compressed base64: shard reports merge into exact percentiles. */
+  /**
+   * Every latency (µs) as an HdrHistogram, compressed base64: shard reports merge into exact
+   * percentiles.
+   */
   latencyHistogram: string;
   /** Every metric the profile knows; null when this run did not measure it. */
   metrics: Record<string, number | null>;

@@ -1,8 +1,9 @@
 /**
- * `iotc load merge`: the reports of the shards of one run into the report of the whole run, exactly: totals and
- * errors by kind summed, the latency HdrHistograms added (so the percentiles are those of every answer of every
- * shard, not an average of percentiles), the per-second series summed by wall-clock second, each profile metric
- * combined by its rule (summed unless the profile says otherwise), and the thresholds evaluated again on the result.
+ * `iotc load merge`: the reports of the shards of one run into the report of the whole run,
+ * exactly: totals and errors by kind summed, the latency HdrHistograms added (so the percentiles
+ * are those of every answer of every shard, not an average of percentiles), the per-second series
+ * summed by wall-clock second, each profile metric combined by its rule (summed unless the profile
+ * says otherwise), and the thresholds evaluated again on the result.
  */
 import * as hdr from 'hdr-histogram-js';
 import { IotcError } from '../lib/errors';
@@ -16,7 +17,10 @@ export class LoadMergeError extends IotcError {
   readonly code = 'IOTC_LOAD_MERGE';
 }
 
-/** Checks the reports are every shard of one run, once each: one profile, one shard count, the same options. */
+/**
+ * Checks the reports are every shard of one run, once each: one profile, one shard count, the same
+ * options.
+ */
 function checkShards(reports: readonly LoadReport[]): void {
   const [first] = reports;
   if (!first) throw new LoadMergeError('no report to merge');
@@ -76,9 +80,9 @@ function mergeHistograms(encoded: readonly string[]): hdr.Histogram {
 }
 
 /**
- * The series summed by wall-clock second (each sample placed at its end: the report's start plus its elapsed
- * time). Counts add up exactly; a second's latency is the worst shard's (percentiles of different answers do not
- * add, and the reports keep no histogram per second).
+ * The series summed by wall-clock second (each sample placed at its end: the report's start plus
+ * its elapsed time). Counts add up exactly; a second's latency is the worst shard's (percentiles of
+ * different answers do not add, and the reports keep no histogram per second).
  */
 function mergeSeries(reports: readonly LoadReport[]): LoadSample[] {
   const origin = Math.min(...reports.map((report) => Date.parse(report.startedAt)));

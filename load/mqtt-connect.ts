@@ -1,16 +1,18 @@
 /**
- * Load profile `mqtt-connect`: a connection storm. N devices are created through the admin API; then N MQTT
- * connections (3.1.1 or 5), one per device, send their CONNECT at a set rate, each timed from the opening of its
- * socket to its CONNACK; a share of them (`invalidShare`, spread over the storm) presents a token no device has and
- * must be refused. Every accepted connection stays open until `holdS` after the last CONNACK: one the platform
- * closes meanwhile is dropped. Then all are closed and the devices deleted.
+ * Load profile `mqtt-connect`: a connection storm. N devices are created through the admin API;
+ * then N MQTT connections (3.1.1 or 5), one per device, send their CONNECT at a set rate, each
+ * timed from the opening of its socket to its CONNACK; a share of them (`invalidShare`, spread over
+ * the storm) presents a token no device has and must be refused. Every accepted connection stays
+ * open until `holdS` after the last CONNACK: one the platform closes meanwhile is dropped. Then all
+ * are closed and the devices deleted.
  *
- * On the load contract: sent (CONNECTs), succeeded (accepted CONNACKs), errors by kind: a refusal by its return
- * code (3.1.1, decimal) or reason code (5, hex) and mqtt.js's words, e.g. `CONNACK 5 Connection refused: Not
- * authorized`, `CONNACK 0x86 ...`; a connect without CONNACK as `no CONNACK: <why>`. Latency: socket to CONNACK of
- * every answer (a refusal takes time too).
+ * On the load contract: sent (CONNECTs), succeeded (accepted CONNACKs), errors by kind: a refusal
+ * by its return code (3.1.1, decimal) or reason code (5, hex) and mqtt.js's words, e.g. `CONNACK 5
+ * Connection refused: Not authorized`, `CONNACK 0x86 ...`; a connect without CONNACK as `no
+ * CONNACK: <why>`. Latency: socket to CONNACK of every answer (a refusal takes time too).
  *
- * Names: devices `<prefix>load-<runId>-conn-d<i>`, client ids the same, so two runs or two shards never collide.
+ * Names: devices `<prefix>load-<runId>-conn-d<i>`, client ids the same, so two runs or two shards
+ * never collide.
  */
 import { readFileSync } from 'node:fs';
 import { type MqttConnectLoadOptions, mqttConnectLoadOptionsSchema } from '../schemas';
@@ -92,8 +94,8 @@ export function fileLimitText(): string {
 }
 
 /**
- * The error kind of a connect this process could not make for its own file limit (EMFILE, ENFILE on the socket),
- * with the limit; undefined for any other failure.
+ * The error kind of a connect this process could not make for its own file limit (EMFILE, ENFILE on
+ * the socket), with the limit; undefined for any other failure.
  */
 export function localFileLimit(error: unknown, limit: string): string | undefined {
   let cause: unknown = error;
@@ -142,7 +144,8 @@ async function storm(
   if (!target.mqttUrl) throw new LoadOptionsError(`target ${target.name} has no MQTT URL`);
   const url = target.mqttUrl;
   const share = options.invalidShare ?? 0;
-  // this shard's connections (all of them unsharded), named and made invalid by their index in the whole storm
+  // this shard's connections (all of them unsharded), named and made invalid by their index in the
+  // whole storm
   const indexes = shardIndexes(options.connections, context.shard);
   const names = indexes.map((i) => `${target.namePrefix}load-${runId}-conn-d${i}`);
   const validNames = names.filter((_, k) => !isInvalid(indexes[k], share));
@@ -179,7 +182,8 @@ async function storm(
     const device = created.get(name);
     recorder.sent();
     const started = performance.now();
-    // the generator's own lean connection (load/lean-gateway.ts): a held connection costs little more than its socket
+    // the generator's own lean connection (load/lean-gateway.ts): a held connection costs little
+    // more than its socket
     const done = LeanGateway.connect({
       url,
       // an invalid token: the run id makes it one no device of any run has
@@ -249,7 +253,8 @@ async function storm(
   const stillOpen = counts.open;
   await Promise.allSettled(opened.map((connection) => connection.close()));
 
-  // the first CONNECT goes at 0 and the last at (n - 1) / rate: the achieved rate over that span, one tick of slack
+  // the first CONNECT goes at 0 and the last at (n - 1) / rate: the achieved rate over that span,
+  // one tick of slack
   const achieved = names.length > 1 ? (next - 1) / (Math.max(sendingMs - TICK_MS, 1) / 1000) : null;
   return {
     sendingMs,

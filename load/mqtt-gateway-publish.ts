@@ -1,6 +1,7 @@
 /**
- * The publishing of the mqtt-gateway load profile: the message of one device (its seq at its own timestamp, padded
- * to a size) and one gateway's loop at a rate, telling the recorder every publish and its answer.
+ * The publishing of the mqtt-gateway load profile: the message of one device (its seq at its own
+ * timestamp, padded to a size) and one gateway's loop at a rate, telling the recorder every publish
+ * and its answer.
  */
 import { isFailure, type PublishOutcome, type Qos } from '../simulators/device/mqtt-connection';
 import { GATEWAY_TOPICS } from '../simulators/gateway/mqtt-gateway';
@@ -39,7 +40,10 @@ export function messageOf(head: string, ts: number, seq: number, tail: string): 
   return `${head}${ts},"values":{"seq":${seq},"v":${seq % 1000}${tail}`;
 }
 
-/** The error kind of a publish that did not succeed: a failure PUBACK with its reason, or how it ended. */
+/**
+ * The error kind of a publish that did not succeed: a failure PUBACK with its reason, or how it
+ * ended.
+ */
 function publishErrorKind(outcome: PublishOutcome): string {
   if (outcome.result === 'acked' || outcome.result === 'sent')
     return `PUBACK 0x${(outcome.reasonCode ?? 0).toString(16).padStart(2, '0')}${outcome.reasonString ? ` ${outcome.reasonString}` : ''}`;
@@ -57,12 +61,12 @@ export interface LoopSettings {
 }
 
 /**
- * One gateway's publishing: as many messages as the rate owes since the start, round robin over its devices, while
- * fewer than `window` are unanswered. The window is refilled from each answer as it comes (no timer or promise per
- * answer, one promise per publish), and a tick every TICK_MS sends what the rate owes when the window is not the
- * limit. Stops at the deadline (or on abort), then waits
- * for the answers of what it sent (each bounded by the connection's ack timeout); a publish that rejected (misuse,
- * not an outcome) or an answer the accounting could not take is thrown then.
+ * One gateway's publishing: as many messages as the rate owes since the start, round robin over its
+ * devices, while fewer than `window` are unanswered. The window is refilled from each answer as it
+ * comes (no timer or promise per answer, one promise per publish), and a tick every TICK_MS sends
+ * what the rate owes when the window is not the limit. Stops at the deadline (or on abort), then
+ * waits for the answers of what it sent (each bounded by the connection's ack timeout); a publish
+ * that rejected (misuse, not an outcome) or an answer the accounting could not take is thrown then.
  */
 export async function publishLoop(
   gateway: Pick<LeanGateway, 'send'>,
@@ -109,7 +113,10 @@ export async function publishLoop(
       },
     );
   };
-  /** Sends what the rate owes now, as far as the window lets; stops sending at the deadline or on abort. */
+  /**
+   * Sends what the rate owes now, as far as the window lets; stops sending at the deadline or on
+   * abort.
+   */
   function pump(): void {
     const now = performance.now();
     if (now >= settings.deadline || settings.signal.aborted) return stopSending();

@@ -1,23 +1,27 @@
 /**
- * Load profile `mqtt-gateway`: G gateways × D sub-devices publishing telemetry through the MQTT gateway API at a set
- * rate, QoS 0 or 1, MQTT 3.1.1 or 5, for a bounded duration; then every (or a sample of) sub-device's telemetry is
- * read back through the admin API and compared with what was sent.
+ * Load profile `mqtt-gateway`: G gateways × D sub-devices publishing telemetry through the MQTT
+ * gateway API at a set rate, QoS 0 or 1, MQTT 3.1.1 or 5, for a bounded duration; then every (or a
+ * sample of) sub-device's telemetry is read back through the admin API and compared with what was
+ * sent.
  *
- * Each message is one device's telemetry on v1/gateway/telemetry: {"<device>": [{"ts", "values": {"seq", "v"}}]},
- * `seq` counting 1, 2, ... per device and `ts` strictly increasing per device, so every message has its own stored
- * entry: a message stored twice shows as a seq at two timestamps, a lost one as a seq that never appears. An optional
- * `pad` string brings the payload to the requested size (load/mqtt-gateway-publish.ts).
+ * Each message is one device's telemetry on v1/gateway/telemetry: {"<device>": [{"ts", "values":
+ * {"seq", "v"}}]}, `seq` counting 1, 2, ... per device and `ts` strictly increasing per device, so
+ * every message has its own stored entry: a message stored twice shows as a seq at two timestamps,
+ * a lost one as a seq that never appears. An optional `pad` string brings the payload to the
+ * requested size (load/mqtt-gateway-publish.ts).
  *
- * On the load contract: sent (published), succeeded (QoS 1: a success PUBACK; QoS 0: written to the socket), errors
- * by kind (a failure PUBACK with its reason code, a closed connection, no answer in time), latency publish→PUBACK
- * (QoS 1; QoS 0: publish→written); the profile adds stored, lost (sent, never stored), duplicated, and the schedule.
- * Each gateway keeps at most `window` publishes unanswered; when the platform is slower than the rate, the schedule
- * falls behind and `schedule_kept` shows it.
+ * On the load contract: sent (published), succeeded (QoS 1: a success PUBACK; QoS 0: written to the
+ * socket), errors by kind (a failure PUBACK with its reason code, a closed connection, no answer in
+ * time), latency publish→PUBACK (QoS 1; QoS 0: publish→written); the profile adds stored, lost
+ * (sent, never stored), duplicated, and the schedule. Each gateway keeps at most `window` publishes
+ * unanswered; when the platform is slower than the rate, the schedule falls behind and
+ * `schedule_kept` shows it.
  *
- * Targets: a profile (default `embedded`): gateways are created through the admin API with the profile's prefix,
- * journaled before they exist, and deleted at the end with every sub-device they created (also on Ctrl-C, through
- * the journal). Or a bare MQTT URL with gateway tokens from an environment variable (no admin API: nothing is
- * created or deleted, and nothing can be read back, so stored, lost and duplicated are NOT MEASURED).
+ * Targets: a profile (default `embedded`): gateways are created through the admin API with the
+ * profile's prefix, journaled before they exist, and deleted at the end with every sub-device they
+ * created (also on Ctrl-C, through the journal). Or a bare MQTT URL with gateway tokens from an
+ * environment variable (no admin API: nothing is created or deleted, and nothing can be read back,
+ * so stored, lost and duplicated are NOT MEASURED).
  */
 import { type MqttGatewayLoadOptions, mqttGatewayLoadOptionsSchema } from '../schemas';
 import { AdminClient } from '../src/admin-client';
@@ -140,7 +144,10 @@ async function runMqttGateway(
   };
 }
 
-/** The gateway tokens: created through the admin API on a profile target, from the environment on a bare one. */
+/**
+ * The gateway tokens: created through the admin API on a profile target, from the environment on a
+ * bare one.
+ */
 async function gatewayTokens(
   options: MqttGatewayLoadOptions,
   target: Target | undefined,

@@ -1,6 +1,7 @@
 /**
- * Every load profile by name, for what needs one (iotc load <profile>, iotc load merge): the profiles are those of
- * LOAD_OPTIONS_SCHEMAS (schemas/index.ts), each exported by load/<name>.ts and loaded only when asked for.
+ * Every load profile by name, for what needs one (iotc load <profile>, iotc load merge): the
+ * profiles are those of LOAD_OPTIONS_SCHEMAS (schemas/index.ts), each exported by load/<name>.ts
+ * and loaded only when asked for.
  */
 import { LOAD_OPTIONS_SCHEMAS } from '../schemas';
 import type { LoadProfile } from './contract';

@@ -1,7 +1,7 @@
 /**
- * The live progress line of a load run, from its samples: elapsed, sent, succeeded (acknowledged), the send rate of
- * the last lines' samples, p50/p99 of those samples and the errors so far by kind. Printed on stderr every 5 s so
- * stdout stays for results.
+ * The live progress line of a load run, from its samples: elapsed, sent, succeeded (acknowledged),
+ * the send rate of the last lines' samples, p50/p99 of those samples and the errors so far by kind.
+ * Printed on stderr every 5 s so stdout stays for results.
  */
 import type { LoadReport } from './load-report';
 import type { LatencySummary, LoadSample, LoadTotals } from './recorder';
@@ -26,7 +26,10 @@ export function progressLine(samples: readonly LoadSample[], totals: LoadTotals)
   return countsLine(`[${elapsedS} s]`, totals, rate, p50, p99);
 }
 
-/** The whole run in one line: the totals, the rate over the sending time, percentiles of every answer. */
+/**
+ * The whole run in one line: the totals, the rate over the sending time, percentiles of every
+ * answer.
+ */
 function summaryLine(
   sendingMs: number,
   totals: LoadTotals,
@@ -71,7 +74,10 @@ function countsLine(
   ].join('  ');
 }
 
-/** The result of a run (or a merge) on the console: the whole run in one line (every error kind with its count), then each threshold. */
+/**
+ * The result of a run (or a merge) on the console: the whole run in one line (every error kind with
+ * its count), then each threshold.
+ */
 export function resultLines(report: LoadReport): string[] {
   return [
     summaryLine(report.durationMs.sending, report.totals, report.metrics.rate, report.latency),

@@ -1,13 +1,17 @@
 /**
- * What a load profile tells while it runs: each request sent, and each answer (success or an error of a named kind)
- * with its latency. The recorder keeps the totals and an HDR histogram of every latency (hdr-histogram-js, the
- * project's histogram), and cuts the run into samples: each `sample()` closes the interval since the last one, with
- * its own counts and latency percentiles. The contract calls it every second, so the samples are the report's
- * per-second time series and the live progress reads them.
+ * What a load profile tells while it runs: each request sent, and each answer (success or an error
+ * of a named kind) with its latency. The recorder keeps the totals and an HDR histogram of every
+ * latency (hdr-histogram-js, the project's histogram), and cuts the run into samples: each
+ * `sample()` closes the interval since the last one, with its own counts and latency percentiles.
+ * The contract calls it every second, so the samples are the report's per-second time series and
+ * the live progress reads them.
  */
 import * as hdr from 'hdr-histogram-js';
 
-/** Latencies in microseconds, 1 µs to 2 minutes, 3 significant digits: every report's and every merge's. */
+/**
+ * Latencies in microseconds, 1 µs to 2 minutes, 3 significant digits: every report's and every
+ * merge's.
+ */
 export function newHistogram(): hdr.Histogram {
   return hdr.build({
     lowestDiscernibleValue: 1,
@@ -47,8 +51,9 @@ export interface LoadTotals {
   errors: Record<string, number>;
   errorCount: number;
   /**
-   * Answers the profile expects and measures, which are neither successes nor errors: the report-rate-limit probe's
-   * 429s (the limiter refusing, what it looks for). By kind; absent when there were none.
+   * Answers the profile expects and measures, which are neither successes nor errors: the
+   * report-rate-limit probe's 429s (the limiter refusing, what it looks for). By kind; absent when
+   * there were none.
    */
   refused?: Record<string, number>;
 }
@@ -56,12 +61,18 @@ export interface LoadTotals {
 export class LoadRecorder {
   private readonly total = newHistogram();
   private interval = newHistogram();
-  /** Time each request waited in the generator, from when the rate owed it to its write (µs); made on first use. */
+  /**
+   * Time each request waited in the generator, from when the rate owed it to its write (µs); made
+   * on first use.
+   */
   private queue: hdr.Histogram | undefined;
   private readonly totals: LoadTotals = { sent: 0, succeeded: 0, errors: {}, errorCount: 0 };
   private current = { sent: 0, succeeded: 0, errors: {} as Record<string, number> };
   private lastCutAt: number;
-  /** Every latency recorded (µs), when asked for: to check a merged histogram against the raw samples. */
+  /**
+   * Every latency recorded (µs), when asked for: to check a merged histogram against the raw
+   * samples.
+   */
   private readonly raw: number[] | undefined;
 
   constructor(
@@ -77,7 +88,10 @@ export class LoadRecorder {
     this.current.sent += count;
   }
 
-  /** One answer: `errorKind` undefined for a success. The latency is recorded for errors too (a 429 takes time). */
+  /**
+   * One answer: `errorKind` undefined for a success. The latency is recorded for errors too (a 429
+   * takes time).
+   */
   answered(latencyMs: number, errorKind?: string): void {
     const microseconds = Math.max(1, Math.round(latencyMs * 1000));
     this.total.recordValue(microseconds);
@@ -92,20 +106,26 @@ export class LoadRecorder {
   }
 
   /**
-   * The time a request waited in the generator before its write: from when the rate owed it to when it was written
-   * (the window or the concurrency limit held it). Kept apart from the latency, which times write to answer.
+   * The time a request waited in the generator before its write: from when the rate owed it to when
+   * it was written (the window or the concurrency limit held it). Kept apart from the latency,
+   * which times write to answer.
    */
   queued(waitMs: number): void {
     this.queue ??= newHistogram();
     this.queue.recordValue(Math.max(1, Math.round(waitMs * 1000)));
   }
 
-  /** Percentiles of the time requests waited in the generator; null when the profile recorded none. */
+  /**
+   * Percentiles of the time requests waited in the generator; null when the profile recorded none.
+   */
   queuedLatency(): LatencySummary | null {
     return this.queue ? summarizeLatency(this.queue) : null;
   }
 
-  /** An answer the profile expects and counts apart (a probed limiter's 429): its latency recorded, not an error. */
+  /**
+   * An answer the profile expects and counts apart (a probed limiter's 429): its latency recorded,
+   * not an error.
+   */
   refused(latencyMs: number, kind: string): void {
     const microseconds = Math.max(1, Math.round(latencyMs * 1000));
     this.total.recordValue(microseconds);
@@ -115,7 +135,10 @@ export class LoadRecorder {
     this.totals.refused[kind] = (this.totals.refused[kind] ?? 0) + 1;
   }
 
-  /** A request that got no answer and has no latency to record (a client-side timeout, a refused connection). */
+  /**
+   * A request that got no answer and has no latency to record (a client-side timeout, a refused
+   * connection).
+   */
   unanswered(errorKind: string): void {
     this.countError(errorKind);
   }
@@ -160,12 +183,17 @@ export class LoadRecorder {
     return summarizeLatency(this.total);
   }
 
-  /** The histogram of every latency (µs), compressed as HdrHistogram's base64 form: shard reports merge exactly. */
+  /**
+   * The histogram of every latency (µs), compressed as HdrHistogram's base64 form: shard reports
+   * merge exactly.
+   */
   encodedLatency(): string {
     return hdr.encodeIntoCompressedBase64(this.total);
   }
 
-  /** Every latency recorded (µs), in order; undefined unless the recorder was made with `keepRaw`. */
+  /**
+   * Every latency recorded (µs), in order; undefined unless the recorder was made with `keepRaw`.
+   */
   rawLatencies(): readonly number[] | undefined {
     return this.raw;
   }
@@ -195,8 +223,9 @@ export function summarizeLatency(histogram: hdr.Histogram): LatencySummary | nul
 }
 
 /**
- * HDR answers a percentile with the highest value equivalent to the recorded one (20 ms recorded reads 20.02 ms),
- * which can exceed the largest value recorded: capped there, p99 never reads above max.
+ * HDR answers a percentile with the highest value equivalent to the recorded one (20 ms recorded
+ * reads 20.02 ms), which can exceed the largest value recorded: capped there, p99 never reads above
+ * max.
  */
 function percentile(histogram: hdr.Histogram, percent: number): number {
   return Math.min(histogram.getValueAtPercentile(percent), histogram.maxValue);

@@ -1,17 +1,22 @@
 /**
- * Load profile `report-rate-limit`: finds the analytics report limiter's pool size and queue capacity from outside.
+ * Load profile `report-rate-limit`: finds the analytics report limiter's pool size and queue
+ * capacity from outside.
  *
- * autocannon drives steps of rising concurrency c = 1, 2, ...; every connection sends a few requests one after the
- * other, each with its own range so that a report cache cannot answer for the limiter. While c <= pool every
- * request runs at once and latency stays at the report's cost; above the pool some requests wait in the queue and
- * the p99 latency steps up; above pool + queue the limiter answers 429. So:
- *   queue + pool = the highest concurrency with no 429;  pool = the last concurrency before the latency step.
- * A final burst of pool + queue + 5 requests at once, timed one by one, measures how fast 429s come back.
+ * autocannon drives steps of rising concurrency c = 1, 2, ...; every connection sends a few
+ * requests one after the other, each with its own range so that a report cache cannot answer for
+ * the limiter. While c <= pool every request runs at once and latency stays at the report's cost;
+ * above the pool some requests wait in the queue and the p99 latency steps up; above pool + queue
+ * the limiter answers 429. So:
+ *   queue + pool = the highest concurrency with no 429; pool = the last concurrency before the
+ *   latency step.
+ * A final burst of pool + queue + 5 requests at once, timed one by one, measures how fast 429s come
+ * back.
  *
- * On the load contract: every answer goes to the recorder, 200 a success, anything else an error of the kind
- * `HTTP <status> <body>` (a request without answer `network <code>`); an answer that is neither 200 nor 429 is
- * `unexpected`, counted per step and in all, and shown on the console and in the report. The thresholds compare the
- * observed limits with the target profile's declared ones. Every step is bounded; the whole probe stops by itself.
+ * On the load contract: every answer goes to the recorder, 200 a success, anything else an error of
+ * the kind `HTTP <status> <body>` (a request without answer `network <code>`); an answer that is
+ * neither 200 nor 429 is `unexpected`, counted per step and in all, and shown on the console and in
+ * the report. The thresholds compare the observed limits with the target profile's declared ones.
+ * Every step is bounded; the whole probe stops by itself.
  */
 import autocannon from 'autocannon';
 import { request } from 'undici';
@@ -35,7 +40,10 @@ export interface StepResult {
   rejected: number;
   /** Answers neither 200 nor 429, and requests without answer. */
   unexpected: number;
-  /** Latency of the 200 answers (autocannon's, which times only successes); an admitted step that looked queued keeps the lower p99 of two measurements. */
+  /**
+   * Latency of the 200 answers (autocannon's, which times only successes); an admitted step that
+   * looked queued keeps the lower p99 of two measurements.
+   */
   p50Ms: number;
   p99Ms: number;
 }
@@ -65,7 +73,9 @@ export const reportRateLimitProfile: LoadProfile<ReportRateLimitLoadOptions> = {
   run: probeReportRateLimit,
 };
 
-/** Counts an answer in the recorder and in the step's tally; returns its kind (undefined for a 200). */
+/**
+ * Counts an answer in the recorder and in the step's tally; returns its kind (undefined for a 200).
+ */
 function tallyAnswer(
   recorder: LoadRecorder,
   step: { unexpected: Record<string, number> } | undefined,
@@ -75,7 +85,8 @@ function tallyAnswer(
 ): void {
   recorder.sent();
   const kind = status === 200 ? undefined : errorKindOf(status, body);
-  // a 429 is what the probe looks for, the limiter refusing: counted apart (rejected), never as an error
+  // a 429 is what the probe looks for, the limiter refusing: counted apart (rejected), never as an
+  // error
   if (status === 429) {
     recorder.refused(latencyMs, THROTTLED);
     return;
@@ -118,8 +129,9 @@ async function probeReportRateLimit(
     concurrency: number,
   ): Promise<StepResult & { kinds: Record<string, number> }> => {
     const tally = { unexpected: {} as Record<string, number> };
-    // autocannon tells the body (onResponse) and then, synchronously on the same client, the status and time
-    // ('response'): the body is held in between. A request without answer comes as 'reqError'.
+    // autocannon tells the body (onResponse) and then, synchronously on the same client, the status
+    // and time ('response'): the body is held in between. A request without answer comes as
+    // 'reqError'.
     let lastBody = '';
     const url = urlWith(await freshJwt(target));
     const result = await new Promise<autocannon.Result>((resolveStep, rejectStep) => {
@@ -189,18 +201,21 @@ async function probeReportRateLimit(
   const sendingMs = performance.now() - started;
   const firstRejecting = steps.find((result) => result.rejected > 0);
   const admitted = firstRejecting ? firstRejecting.concurrency - 1 : null;
-  // one request waiting in the queue already lifts the slowest latencies: the p99, not the median, shows the step.
-  // The step is where latency rises and stays up at every higher concurrency that was still admitted: a lone slow
-  // step (a busy machine pausing the probe) below the pool is noise, not queueing.
+  // one request waiting in the queue already lifts the slowest latencies: the p99, not the median,
+  // shows the step. The step is where latency rises and stays up at every higher concurrency that
+  // was still admitted: a lone slow step (a busy machine pausing the probe) below the pool is
+  // noise, not queueing.
   const admittedSteps = steps.filter((result) => result.rejected === 0);
-  // The report's own cost, the latency of a request that did not wait: the lowest median of the steps where
-  // nothing was refused (a 429 comes back at once and would pull a median down). One p99 at concurrency 1 was
-  // too noisy a baseline on a busy machine: a slow sample lifted it above the queued requests' latency.
+  // The report's own cost, the latency of a request that did not wait: the lowest median of the
+  // steps where nothing was refused (a 429 comes back at once and would pull a median down). One
+  // p99 at concurrency 1 was too noisy a baseline on a busy machine: a slow sample lifted it above
+  // the queued requests' latency.
   const baselineMs = Math.min(baseline.p50Ms, ...admittedSteps.map((result) => result.p50Ms));
   const queueing = (result: StepResult) => result.p99Ms >= baselineMs * QUEUEING_FACTOR + 1;
-  // A busy machine only ever adds latency, so a step that looks queued is measured once more and keeps the lower
-  // p99: a queued request waits a whole report again in every measurement, a paused probe rarely twice. (One slow
-  // round at c=3 with pool 3 once read as pool 2, queue 3 on a loaded CI machine.)
+  // A busy machine only ever adds latency, so a step that looks queued is measured once more and
+  // keeps the lower p99: a queued request waits a whole report again in every measurement, a paused
+  // probe rarely twice. (One slow round at c=3 with pool 3 once read as pool 2, queue 3 on a loaded
+  // CI machine.)
   for (const result of admittedSteps) {
     if (context.signal.aborted || !queueing(result)) continue;
     const again = await step(result.concurrency);
@@ -270,7 +285,10 @@ async function probeReportRateLimit(
   };
 }
 
-/** A fresh login before each step: a target may run with short token lifetimes (the embedded one does). */
+/**
+ * A fresh login before each step: a target may run with short token lifetimes (the embedded one
+ * does).
+ */
 async function freshJwt(target: Target): Promise<string> {
   const admin = await AdminClient.login(target.adminUrl, target.tenantAdmin, {
     requestTimeoutMs: target.timeouts.requestMs,
@@ -280,7 +298,9 @@ async function freshJwt(target: Target): Promise<string> {
   return jwt;
 }
 
-/** `count` requests at once, each timed: how fast rejects come back compared with served requests. */
+/**
+ * `count` requests at once, each timed: how fast rejects come back compared with served requests.
+ */
 async function burstProbe(
   url: string,
   body: () => string,

@@ -1,6 +1,7 @@
 /**
- * The one writer of load reports: reports/load/<profile>.json (the whole report, its per-second series included)
- * and .html (verdict, thresholds, totals, errors by kind, and time-series charts of rate, latency and errors).
+ * The one writer of load reports: reports/load/<profile>.json (the whole report, its per-second
+ * series included) and .html (verdict, thresholds, totals, errors by kind, and time-series charts
+ * of rate, latency and errors).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,7 +1,7 @@
 /**
- * Reading back what a load run sent: each message carries a per-device `seq` (1, 2, ...) at its own timestamp, so
- * the stored `seq` history of a device tells what was stored, lost and duplicated. Shared by the mqtt-gateway and
- * http-telemetry profiles.
+ * Reading back what a load run sent: each message carries a per-device `seq` (1, 2, ...) at its own
+ * timestamp, so the stored `seq` history of a device tells what was stored, lost and duplicated.
+ * Shared by the mqtt-gateway and http-telemetry profiles.
  */
 import type { AdminClient } from '../src/admin-client';
 import type { Target } from '../src/target';
@@ -23,8 +23,9 @@ export interface SeqReadOptions {
 }
 
 /**
- * The device's stored seqs, one per stored entry, any order. The platform may store after it answered: the history
- * is read again until it holds `expected` distinct seqs or the deadline has passed.
+ * The device's stored seqs, one per stored entry, any order. The platform may store after it
+ * answered: the history is read again until it holds `expected` distinct seqs or the deadline has
+ * passed.
  */
 async function readStoredSeqs(
   admin: AdminClient,
@@ -49,8 +50,9 @@ async function readStoredSeqs(
 }
 
 /**
- * The next message of a device: its seq counts 1, 2, ... and its ts strictly increases (the wall clock, or one past
- * the last ts when the clock has not moved), so every message has its own stored entry.
+ * The next message of a device: its seq counts 1, 2, ... and its ts strictly increases (the wall
+ * clock, or one past the last ts when the clock has not moved), so every message has its own stored
+ * entry.
  */
 export function nextSeq(device: { sent: number; lastTs: number }): number {
   const now = Date.now();
@@ -75,17 +77,18 @@ export interface SeqTally {
   /** Acknowledged with success but not stored: the worst kind of lost. */
   acknowledgedNotStored: number;
   /**
-   * The oldest seqs of devices that sent more than the target keeps per key (historyPerKey): not checked, since
-   * their absence is the target's retention, not a loss.
+   * The oldest seqs of devices that sent more than the target keeps per key (historyPerKey): not
+   * checked, since their absence is the target's retention, not a loss.
    */
   beyondRetention: number;
 }
 
 /**
- * Compares one device's stored seqs (one per stored entry, any order) with what it sent (seqs 1..sent): stored is
- * the distinct seqs sent, lost the seqs never stored, duplicated the entries beyond one per seq. A target that
- * keeps only the newest `retained` entries per key is checked on the newest `retained` seqs; the older ones are
- * counted as beyond retention, neither stored nor lost.
+ * Compares one device's stored seqs (one per stored entry, any order) with what it sent (seqs
+ * 1..sent): stored is the distinct seqs sent, lost the seqs never stored, duplicated the entries
+ * beyond one per seq. A target that keeps only the newest `retained` entries per key is checked on
+ * the newest `retained` seqs; the older ones are counted as beyond retention, neither stored nor
+ * lost.
  */
 export function tallySeqs(
   sent: number,
@@ -110,7 +113,10 @@ export function tallySeqs(
   };
 }
 
-/** A device as a load run saw it: the seqs it sent (1..sent, the last at lastTs) and those without a success answer. */
+/**
+ * A device as a load run saw it: the seqs it sent (1..sent, the last at lastTs) and those without a
+ * success answer.
+ */
 export interface SentDevice {
   sent: number;
   /** Seqs whose request or publish did not end in a success answer. */
@@ -127,9 +133,10 @@ export interface FleetReadback extends SeqTally {
 }
 
 /**
- * Reads back each device's stored seqs (all, or `limit` spread over the fleet) and sums the tallies. The platform may
- * store after it answered: each device is read again until it holds every seq that got a success answer, or the
- * target's `eventually` time has passed. `idOf` finds a device's id (undefined: never created, nothing stored).
+ * Reads back each device's stored seqs (all, or `limit` spread over the fleet) and sums the
+ * tallies. The platform may store after it answered: each device is read again until it holds every
+ * seq that got a success answer, or the target's `eventually` time has passed. `idOf` finds a
+ * device's id (undefined: never created, nothing stored).
  */
 export async function readBackFleet<Device extends SentDevice>(
   admin: AdminClient,

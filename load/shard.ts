@@ -1,9 +1,11 @@
 /**
- * Sharding a load run over processes or machines: shard i of n (0-based, as a Kubernetes Indexed Job's
- * JOB_COMPLETION_INDEX) takes the i-th of n contiguous blocks of the devices, gateways or connections (blocks, not
- * every n-th: what a profile spreads over its items by index, such as the invalid tokens of a storm, then spreads
- * over the shards too, instead of landing on one of them); the names keep the global index, so the shards together create exactly what one process would, and each shard's own
- * run id keeps them from colliding. All shards wait for one shared start time before they send.
+ * Sharding a load run over processes or machines: shard i of n (0-based, as a Kubernetes Indexed
+ * Job's JOB_COMPLETION_INDEX) takes the i-th of n contiguous blocks of the devices, gateways or
+ * connections (blocks, not every n-th: what a profile spreads over its items by index, such as the
+ * invalid tokens of a storm, then spreads over the shards too, instead of landing on one of them);
+ * the names keep the global index, so the shards together create exactly what one process would,
+ * and each shard's own run id keeps them from colliding. All shards wait for one shared start time
+ * before they send.
  */
 import { IotcError } from '../lib/errors';
 
@@ -44,7 +46,10 @@ export function shardFromEnvironment(
   return parseShard(`${index}/${count}`);
 }
 
-/** The global indexes of `total` items that are this shard's: its block, floor(i·total/n) up to floor((i+1)·total/n). */
+/**
+ * The global indexes of `total` items that are this shard's: its block, floor(i·total/n) up to
+ * floor((i+1)·total/n).
+ */
 export function shardIndexes(total: number, shard: Shard): number[] {
   const first = Math.floor((shard.index * total) / shard.count);
   const end = Math.floor(((shard.index + 1) * total) / shard.count);

@@ -1,6 +1,7 @@
 /**
- * Thresholds from a file (`--thresholds <file.json>`, schema schemas/load-thresholds.ts): read into the same
- * expressions `--threshold` gives, so they are parsed, checked against the profile's metrics and evaluated alike.
+ * Thresholds from a file (`--thresholds <file.json>`, schema schemas/load-thresholds.ts): read into
+ * the same expressions `--threshold` gives, so they are parsed, checked against the profile's
+ * metrics and evaluated alike.
  */
 import { readFileSync } from 'node:fs';
 import { IotcError } from '../lib/errors';
@@ -12,7 +13,10 @@ export class ThresholdsFileError extends IotcError {
   readonly code = 'IOTC_THRESHOLDS_FILE';
 }
 
-/** The file's threshold expressions, in the file's order; throws ThresholdsFileError saying what is wrong. */
+/**
+ * The file's threshold expressions, in the file's order; throws ThresholdsFileError saying what is
+ * wrong.
+ */
 export function readThresholdsFile(path: string): string[] {
   let document: unknown;
   try {

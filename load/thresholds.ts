@@ -1,7 +1,8 @@
 /**
- * k6-style thresholds for load profiles: `p99<50`, `lost==0`, `errors<=10`. A threshold names one metric of the
- * report, an operator and a number; it passes or fails against the metric's value, and is NOT MEASURED when the run
- * did not measure that metric (never PASS). Written by hand: the grammar is one comparison, and k6's own parser is Go.
+ * k6-style thresholds for load profiles: `p99<50`, `lost==0`, `errors<=10`. A threshold names one
+ * metric of the report, an operator and a number; it passes or fails against the metric's value,
+ * and is NOT MEASURED when the run did not measure that metric (never PASS). Written by hand: the
+ * grammar is one comparison, and k6's own parser is Go.
  */
 import { IotcError } from '../lib/errors';
 
@@ -56,8 +57,8 @@ export function parseThreshold(source: string): Threshold {
 }
 
 /**
- * Parses every expression and checks each names a metric the profile knows (a misspelt metric would otherwise be
- * NOT MEASURED for ever); all problems are reported at once.
+ * Parses every expression and checks each names a metric the profile knows (a misspelt metric would
+ * otherwise be NOT MEASURED for ever); all problems are reported at once.
  */
 export function parseThresholds(
   sources: readonly string[],
@@ -118,7 +119,10 @@ export function evaluateThresholds(
   });
 }
 
-/** FAIL when any threshold failed, else NOT MEASURED when any was not measured (or none was given), else PASS. */
+/**
+ * FAIL when any threshold failed, else NOT MEASURED when any was not measured (or none was given),
+ * else PASS.
+ */
 export function overallVerdict(results: readonly ThresholdResult[]): Verdict {
   if (results.some((result) => result.verdict === 'FAIL')) return 'FAIL';
   if (results.length === 0 || results.some((result) => result.verdict === 'NOT MEASURED'))

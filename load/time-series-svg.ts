@@ -1,7 +1,8 @@
 /**
- * A line chart of a load run's time series as inline SVG (no scripts, no CDN: the page opens offline and as a CI
- * artifact). Written by hand: three charts of a few hundred points do not need a charting library, and the ones
- * that render to SVG without a browser pull in a DOM. Every text goes through escapeHtml.
+ * A line chart of a load run's time series as inline SVG (no scripts, no CDN: the page opens
+ * offline and as a CI artifact). Written by hand: three charts of a few hundred points do not need
+ * a charting library, and the ones that render to SVG without a browser pull in a DOM. Every text
+ * goes through escapeHtml.
  */
 import { escapeHtml } from '../lib/html';
 

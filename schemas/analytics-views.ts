@@ -1,7 +1,7 @@
 /**
- * JSON Schema of the reference analytics' saved table views file. A view names the devices it covers, its columns,
- * its named filters with saved values, its saved range and how rows are formed. simulators/analytics/README.md
- * documents every member with an example.
+ * JSON Schema of the reference analytics' saved table views file. A view names the devices it
+ * covers, its columns, its named filters with saved values, its saved range and how rows are
+ * formed. simulators/analytics/README.md documents every member with an example.
  */
 import type { FromSchema } from 'json-schema-to-ts';
 
@@ -62,7 +62,10 @@ const filterSchema = {
   additionalProperties: false,
   properties: {
     source: { oneOf: [deviceNameSourceSchema, telemetrySourceSchema, attributeSourceSchema] },
-    /** Saved values; a row passes when its value, as a string, is one of them. Empty = no restriction. */
+    /**
+     * Saved values; a row passes when its value, as a string, is one of them. Empty = no
+     * restriction.
+     */
     values: { type: 'array', items: { type: 'string' } },
   },
 } as const;
@@ -114,7 +117,10 @@ const tableViewSchema = {
     id: { type: 'string', format: 'uuid' },
     name: { type: 'string', minLength: 1 },
     devices: devicesSchema,
-    /** perTimestamp (default): one row per device and telemetry timestamp; latest: one row per device. */
+    /**
+     * perTimestamp (default): one row per device and telemetry timestamp; latest: one row per
+     * device.
+     */
     rows: { enum: ['perTimestamp', 'latest'] },
     columns: { type: 'array', minItems: 1, items: columnSchema },
     filters: { type: 'object', additionalProperties: filterSchema },

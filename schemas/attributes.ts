@@ -6,7 +6,10 @@ export const clientAttributesSchema = {
   $id: 'iotc:client-attributes',
 } as const;
 
-/** GET /api/v1/{token}/attributes answer: `client` and `shared` members, each present only when it has keys. */
+/**
+ * GET /api/v1/{token}/attributes answer: `client` and `shared` members, each present only when it
+ * has keys.
+ */
 export const attributesResponseSchema = {
   $id: 'iotc:attributes-response',
   type: 'object',

@@ -1,7 +1,8 @@
 /**
- * reports/conformance.json: the verdicts, their reasons and the run facts, as `iotc run` and `iotc report merge`
- * write them (src/report/conformance.ts builds it; test/report/inconclusive-files.test.ts validates a built one).
- * The verdict vocabularies are defined here and the report's types derive from them.
+ * reports/conformance.json: the verdicts, their reasons and the run facts, as `iotc run` and `iotc
+ * report merge` write them (src/report/conformance.ts builds it;
+ * test/report/inconclusive-files.test.ts validates a built one). The verdict vocabularies are
+ * defined here and the report's types derive from them.
  */
 
 /** A requirement's verdict (docs/reference/verdicts.md). */
@@ -14,7 +15,10 @@ export const REQUIREMENT_VERDICTS = [
   'NOT TESTED',
 ] as const;
 
-/** A scenario's outcome: cucumber's statuses, and INCONCLUSIVE for one that failed with an `INCONCLUSIVE:` error. */
+/**
+ * A scenario's outcome: cucumber's statuses, and INCONCLUSIVE for one that failed with an
+ * `INCONCLUSIVE:` error.
+ */
 export const SCENARIO_STATUSES = [
   'PASSED',
   'SKIPPED',
@@ -29,7 +33,8 @@ export const SCENARIO_STATUSES = [
 /** The one-line verdict of a whole report (src/report/overall.ts). */
 export const OVERALL_VERDICTS = [
   'CONFORMANT',
-  // every FAIL is of a SHOULD (a recommendation): conformant, with warnings (issue 28, Device Advisor's wording)
+  // every FAIL is of a SHOULD (a recommendation): conformant, with warnings (issue 28, Device
+  // Advisor's wording)
   'PASS WITH WARNINGS',
   'NOT CONFORMANT',
   'INCOMPLETE',
@@ -52,7 +57,10 @@ const harnessWorkerSchema = {
       },
       additionalProperties: false,
     },
-    /** steps/support/timing.ts measuredDelays.summary(): by kind, the largest delay seen and how many were. */
+    /**
+     * steps/support/timing.ts measuredDelays.summary(): by kind, the largest delay seen and how
+     * many were.
+     */
     measuredDelays: {
       type: 'object',
       additionalProperties: {
@@ -66,8 +74,9 @@ const harnessWorkerSchema = {
       },
     },
     /**
-     * A remote target only: the round trip to each of its interfaces the worker measured at its start
-     * (steps/support/network.ts), the largest of them, and the timeouts derived from it (timing.ts networkTimeouts).
+     * A remote target only: the round trip to each of its interfaces the worker measured at its
+     * start (steps/support/network.ts), the largest of them, and the timeouts derived from it
+     * (timing.ts networkTimeouts).
      */
     network: {
       type: 'object',
@@ -128,11 +137,17 @@ const requirementResultSchema = {
     id: { type: 'string' },
     interface: { type: 'string' },
     verdict: { enum: REQUIREMENT_VERDICTS },
-    /** Always given for NOT TESTED, NOT APPLICABLE and INCONCLUSIVE; for a PASS that declared deviations thinned. */
+    /**
+     * Always given for NOT TESTED, NOT APPLICABLE and INCONCLUSIVE; for a PASS that declared
+     * deviations thinned.
+     */
     reason: { type: 'string' },
     planned: { type: 'integer', minimum: 0 },
     deviationDeclared: { type: 'boolean' },
-    /** Its scenarios that declared deviations of other requirements kept from running (src/report/verdicts.ts). */
+    /**
+     * Its scenarios that declared deviations of other requirements kept from running
+     * (src/report/verdicts.ts).
+     */
     setAside: {
       type: 'object',
       required: ['scenarios', 'deviations', 'checkedByAlternatives'],
@@ -174,7 +189,9 @@ export const conformanceReportSchema = {
         scenarios: { type: 'object', additionalProperties: { type: 'integer' } },
         seeds: { type: 'array' },
         couldNotTest: { type: 'string' },
-        /** The run was stopped before its end (Ctrl-C): how; the report holds what ran until then. */
+        /**
+         * The run was stopped before its end (Ctrl-C): how; the report holds what ran until then.
+         */
         interrupted: { type: 'string' },
         /** How loaded the harness was, per worker process. */
         harness: { type: 'array', items: harnessWorkerSchema },

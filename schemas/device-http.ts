@@ -1,8 +1,9 @@
 /**
- * The HTTP device API's protocol table (docs/reference/interfaces.md "HTTP device API"): each route by its role,
- * with its method, its path (`{token}` the device's access token, `{id}` an RPC's id) and the schema of its request
- * body or query where one JSON Schema says it. The reference's route table (simulators/platform/http/index.ts) and
- * the HTTP device driver (simulators/device/http-device.ts) read it.
+ * The HTTP device API's protocol table (docs/reference/interfaces.md "HTTP device API"): each route
+ * by its role, with its method, its path (`{token}` the device's access token, `{id}` an RPC's id)
+ * and the schema of its request body or query where one JSON Schema says it. The reference's route
+ * table (simulators/platform/http/index.ts) and the HTTP device driver
+ * (simulators/device/http-device.ts) read it.
  */
 import { clientAttributesSchema } from './attributes';
 import { claimSchema } from './claim';
@@ -46,7 +47,10 @@ export const DEVICE_HTTP_API = {
 export interface DeviceHttpRoute {
   readonly method: 'GET' | 'POST';
   readonly path: string;
-  /** The request body's schema (for a GET: its query's) when one JSON Schema says it; undefined otherwise. */
+  /**
+   * The request body's schema (for a GET: its query's) when one JSON Schema says it; undefined
+   * otherwise.
+   */
   readonly schema: object | undefined;
 }
 

@@ -1,8 +1,9 @@
 /**
- * The MQTT device API's protocol table (docs/reference/interfaces.md "MQTT device API"; ThingsBoard: docs/reference/platform-facts.md
- * §4.3): each topic by its role, with its direction and the uplink payload's schema. `{id}` in a topic is the
- * request id the topic carries. The reference's dispatch (simulators/platform/mqtt/device-topics.ts, subscribe.ts),
- * the device driver (simulators/device/mqtt-device.ts) and certify read it; no device topic is written elsewhere.
+ * The MQTT device API's protocol table (docs/reference/interfaces.md "MQTT device API";
+ * ThingsBoard: docs/reference/platform-facts.md §4.3): each topic by its role, with its direction
+ * and the uplink payload's schema. `{id}` in a topic is the request id the topic carries. The
+ * reference's dispatch (simulators/platform/mqtt/device-topics.ts, subscribe.ts), the device driver
+ * (simulators/device/mqtt-device.ts) and certify read it; no device topic is written elsewhere.
  */
 import { clientAttributesSchema } from './attributes';
 import { claimSchema } from './claim';
@@ -29,7 +30,10 @@ export const DEVICE_MQTT_API = {
   },
   /** Downlink: a server-side RPC {method, params}; uplink: a client-side RPC of the device. */
   rpcRequest: { topic: 'v1/devices/me/rpc/request/{id}', direction: 'both', schema: undefined },
-  /** Uplink: the device's reply to a server-side RPC (any payload); downlink: the answer to its client-side RPC. */
+  /**
+   * Uplink: the device's reply to a server-side RPC (any payload); downlink: the answer to its
+   * client-side RPC.
+   */
   rpcResponse: { topic: 'v1/devices/me/rpc/response/{id}', direction: 'both', schema: undefined },
   claim: { topic: 'v1/devices/me/claim', direction: 'uplink', schema: claimSchema },
 } as const satisfies Record<string, DeviceTopicRule>;

@@ -1,8 +1,9 @@
 /**
- * The TypeScript type of a document that passed a schema (parseValid in simulators/platform/core/payloads.ts):
- * FromSchema of the schema, except for the schemas FromSchema cannot express, whose types are written here by hand
- * and found by the schema's `$id`: telemetry (its `not`) and everything holding key-value objects (a value is JSON
- * of any depth, a union too deep for FromSchema to instantiate).
+ * The TypeScript type of a document that passed a schema (parseValid in
+ * simulators/platform/core/payloads.ts): FromSchema of the schema, except for the schemas
+ * FromSchema cannot express, whose types are written here by hand and found by the schema's `$id`:
+ * telemetry (its `not`) and everything holding key-value objects (a value is JSON of any depth, a
+ * union too deep for FromSchema to instantiate).
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 
@@ -13,7 +14,10 @@ type KeyValueObject = Record<
   string | number | boolean | JsonValue[] | { [key: string]: JsonValue }
 >;
 type TimestampedTelemetry = { ts: number; values: KeyValueObject };
-/** The three telemetry forms. Written by hand from telemetrySchema: FromSchema cannot express its `not`. */
+/**
+ * The three telemetry forms. Written by hand from telemetrySchema: FromSchema cannot express its
+ * `not`.
+ */
 type Telemetry =
   | KeyValueObject
   | TimestampedTelemetry

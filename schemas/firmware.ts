@@ -1,4 +1,6 @@
-/** Query of GET /api/v1/{token}/firmware: title and version required; size and chunk select a part. */
+/**
+ * Query of GET /api/v1/{token}/firmware: title and version required; size and chunk select a part.
+ */
 export const firmwareQuerySchema = {
   $id: 'iotc:firmware-query',
   type: 'object',

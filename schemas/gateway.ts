@@ -1,6 +1,6 @@
 /**
- * Payloads of the MQTT gateway API (docs/reference/interfaces.md "MQTT gateway API"), uplink (gateway → platform).
- * Device names are object keys or `device` members: a non-empty string.
+ * Payloads of the MQTT gateway API (docs/reference/interfaces.md "MQTT gateway API"), uplink
+ * (gateway → platform). Device names are object keys or `device` members: a non-empty string.
  */
 import { keyValueObjectSchema } from './kv';
 import { acceptedTelemetryElementSchema } from './telemetry';
@@ -25,7 +25,10 @@ export const gatewayDisconnectSchema = {
   properties: { device: deviceName },
 } as const;
 
-/** One element of a device's telemetry array: values required, ts optional (server time when absent). */
+/**
+ * One element of a device's telemetry array: values required, ts optional (server time when
+ * absent).
+ */
 export const gatewayTelemetryEntrySchema = {
   $id: 'iotc:gateway-telemetry-entry',
   type: 'object',
@@ -43,8 +46,9 @@ export const gatewayTelemetrySchema = {
 } as const;
 
 /**
- * v1/gateway/telemetry as ThingsBoard reads it (quirks mode): each element is a telemetry element of the device
- * API, so one without both `ts` and `values` is itself the key-value object (`gw_send_telemetry(dev, {"k": 1})`).
+ * v1/gateway/telemetry as ThingsBoard reads it (quirks mode): each element is a telemetry element
+ * of the device API, so one without both `ts` and `values` is itself the key-value object
+ * (`gw_send_telemetry(dev, {"k": 1})`).
  */
 export const gatewayTelemetryThingsboardSchema = {
   ...gatewayTelemetrySchema,
@@ -61,7 +65,10 @@ export const gatewayAttributesSchema = {
   additionalProperties: keyValueObjectSchema,
 } as const;
 
-/** docs/reference/interfaces.md's attribute request: key names per scope, both optional (neither: every client and shared key). */
+/**
+ * docs/reference/interfaces.md's attribute request: key names per scope, both optional (neither:
+ * every client and shared key).
+ */
 export const gatewayAttributeRequestSpecSchema = {
   $id: 'iotc:gateway-attribute-request-spec',
   type: 'object',
@@ -69,7 +76,10 @@ export const gatewayAttributeRequestSpecSchema = {
   properties: { id: integer, device: deviceName, client: keyNames, shared: keyNames },
 } as const;
 
-/** ThingsBoard's attribute request, which real gateways send: one scope (`client` true or false), `key` or `keys`. */
+/**
+ * ThingsBoard's attribute request, which real gateways send: one scope (`client` true or false),
+ * `key` or `keys`.
+ */
 export const gatewayAttributeRequestThingsboardSchema = {
   $id: 'iotc:gateway-attribute-request-thingsboard',
   type: 'object',
@@ -111,12 +121,13 @@ export const gatewayClaimSchema = {
 } as const;
 
 /**
- * The MQTT gateway API's protocol table (docs/reference/interfaces.md "MQTT gateway API"): each row a topic, by the
- * role it plays, with its direction (uplink: the gateway publishes and the platform handles it; downlink: the
- * platform publishes to a gateway subscribed to it; both), the schema of its uplink payload (the specification's
- * shape) and where its payload names the devices (object keys, or a `device` member). Read by the reference platform
- * (its topic handlers and the topics it lets a gateway subscribe to), the gateway driver (GATEWAY_TOPICS) and certify
- * (the payload shapes it judges a gateway's publishes by): a new topic is a row here and its handler there.
+ * The MQTT gateway API's protocol table (docs/reference/interfaces.md "MQTT gateway API"): each row
+ * a topic, by the role it plays, with its direction (uplink: the gateway publishes and the platform
+ * handles it; downlink: the platform publishes to a gateway subscribed to it; both), the schema of
+ * its uplink payload (the specification's shape) and where its payload names the devices (object
+ * keys, or a `device` member). Read by the reference platform (its topic handlers and the topics it
+ * lets a gateway subscribe to), the gateway driver (GATEWAY_TOPICS) and certify (the payload shapes
+ * it judges a gateway's publishes by): a new topic is a row here and its handler there.
  */
 export const GATEWAY_API = {
   connect: {
@@ -137,7 +148,9 @@ export const GATEWAY_API = {
     schema: gatewayTelemetrySchema,
     devices: 'keys',
   },
-  /** Uplink: client-side attributes by device; downlink: a shared-attribute update { device, data }. */
+  /**
+   * Uplink: client-side attributes by device; downlink: a shared-attribute update { device, data }.
+   */
   attributes: {
     topic: 'v1/gateway/attributes',
     direction: 'both',
@@ -150,7 +163,10 @@ export const GATEWAY_API = {
     schema: gatewayAttributeRequestSpecSchema,
     devices: 'member',
   },
-  /** The answer to an attribute request: { id, device, ... } (its shape is not fixed by the specification). */
+  /**
+   * The answer to an attribute request: { id, device, ... } (its shape is not fixed by the
+   * specification).
+   */
   attributesResponse: {
     topic: 'v1/gateway/attributes/response',
     direction: 'downlink',
@@ -183,7 +199,10 @@ export interface GatewayTopicRule {
 }
 
 export type GatewayRole = keyof typeof GATEWAY_API;
-/** The roles a gateway publishes on (direction uplink or both): each has a handler in the reference platform. */
+/**
+ * The roles a gateway publishes on (direction uplink or both): each has a handler in the reference
+ * platform.
+ */
 export type GatewayUplinkRole = {
   [Role in GatewayRole]: (typeof GATEWAY_API)[Role]['direction'] extends 'downlink' ? never : Role;
 }[GatewayRole];

@@ -1,7 +1,7 @@
 /**
- * schemas/ is the single source of truth for payload shapes: the TypeScript types (below, and DocumentOf in
- * document-types.ts, which parseValid returns), the ajv validators (validate.ts) and the fast-check arbitraries
- * (arbitrary/) all derive from these JSON Schemas.
+ * schemas/ is the single source of truth for payload shapes: the TypeScript types (below, and
+ * DocumentOf in document-types.ts, which parseValid returns), the ajv validators (validate.ts) and
+ * the fast-check arbitraries (arbitrary/) all derive from these JSON Schemas.
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { persistentRpcAcceptedSchema, persistentRpcSchema, serverRpcCallSchema } from './rpc';
@@ -44,15 +44,19 @@ export type PersistentRpcRecord = FromSchema<typeof persistentRpcSchema>;
 export type TargetProfile = FromSchema<typeof targetProfileSchema>;
 export type Requirement = FromSchema<typeof requirementSchema>;
 export type RequirementCatalogue = FromSchema<typeof requirementCatalogueSchema>;
-/** A rest.json as written (defaults not applied, so a defaulted member may be absent; simulators/connector/config.ts completes it). */
+/**
+ * A rest.json as written (defaults not applied, so a defaulted member may be absent;
+ * simulators/connector/config.ts completes it).
+ */
 export type RestConnectorFile = FromSchema<
   typeof restConnectorConfigSchema,
   { keepDefaultedPropertiesOptional: true }
 >;
 
 /**
- * Every load profile's options, in the order of `iotc load --help`: one entry per profile, from which its command
- * and flags are derived (src/cli/load-commands.ts) and its module found (load/<cli.command>.ts, load/profiles.ts).
+ * Every load profile's options, in the order of `iotc load --help`: one entry per profile, from
+ * which its command and flags are derived (src/cli/load-commands.ts) and its module found
+ * (load/<cli.command>.ts, load/profiles.ts).
  */
 export const LOAD_OPTIONS_SCHEMAS: readonly LoadOptionsSchema[] = [
   reportRateLimitLoadOptionsSchema,
@@ -60,7 +64,8 @@ export const LOAD_OPTIONS_SCHEMAS: readonly LoadOptionsSchema[] = [
   httpTelemetryLoadOptionsSchema,
   mqttConnectLoadOptionsSchema,
 ];
-// defaults are the command line's; a profile run programmatically is given what it needs, or applies its own
+// defaults are the command line's; a profile run programmatically is given what it needs, or
+// applies its own
 type LoadOptionsOf<Schema extends JSONSchema> = FromSchema<
   Schema,
   { keepDefaultedPropertiesOptional: true }

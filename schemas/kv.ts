@@ -1,6 +1,7 @@
 /**
- * Key-value data (docs/reference/interfaces.md "Key-value data"): a key is a string; a value is a string, boolean, number
- * (double or long, told apart by lib/kv/values.ts) or JSON (nested objects and arrays). null is not a value type.
+ * Key-value data (docs/reference/interfaces.md "Key-value data"): a key is a string; a value is a
+ * string, boolean, number (double or long, told apart by lib/kv/values.ts) or JSON (nested objects
+ * and arrays). null is not a value type.
  */
 export const keyValueSchema = {
   $id: 'iotc:kv-value',

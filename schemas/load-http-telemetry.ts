@@ -1,8 +1,9 @@
 import type { LoadOptionsSchema } from './load-options';
 
 /**
- * Options of the `http-telemetry` load profile (load/http-telemetry.ts): validated before anything is created; the
- * flags of `iotc load http-telemetry` are derived from them (schemas/load-options.ts).
+ * Options of the `http-telemetry` load profile (load/http-telemetry.ts): validated before anything
+ * is created; the flags of `iotc load http-telemetry` are derived from them
+ * (schemas/load-options.ts).
  */
 export const httpTelemetryLoadOptionsSchema = {
   $id: 'iotc:load-http-telemetry-options',

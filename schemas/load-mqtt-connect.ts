@@ -1,8 +1,8 @@
 import type { LoadOptionsSchema } from './load-options';
 
 /**
- * Options of the `mqtt-connect` load profile (load/mqtt-connect.ts): validated before anything is created; the
- * flags of `iotc load mqtt-connect` are derived from them (schemas/load-options.ts).
+ * Options of the `mqtt-connect` load profile (load/mqtt-connect.ts): validated before anything is
+ * created; the flags of `iotc load mqtt-connect` are derived from them (schemas/load-options.ts).
  */
 export const mqttConnectLoadOptionsSchema = {
   $id: 'iotc:load-mqtt-connect-options',

@@ -1,8 +1,8 @@
 import type { LoadOptionsSchema } from './load-options';
 
 /**
- * Options of the `mqtt-gateway` load profile (load/mqtt-gateway.ts): validated before anything is created; the
- * flags of `iotc load mqtt-gateway` are derived from them (schemas/load-options.ts).
+ * Options of the `mqtt-gateway` load profile (load/mqtt-gateway.ts): validated before anything is
+ * created; the flags of `iotc load mqtt-gateway` are derived from them (schemas/load-options.ts).
  */
 export const mqttGatewayLoadOptionsSchema = {
   $id: 'iotc:load-mqtt-gateway-options',

@@ -1,17 +1,24 @@
 /**
- * What a load profile's options schema (schemas/load-*.ts) declares besides JSON Schema, so that the schema is the
- * one place an option is declared: `iotc load <profile>` derives its command, flags, help, defaults and value
- * parsing from it (src/cli/load-commands.ts), and the profile validates the same schema. Unknown keywords are
- * ignored by ajv (schemas/validate.ts runs it with `strict: false`).
+ * What a load profile's options schema (schemas/load-*.ts) declares besides JSON Schema, so that
+ * the schema is the one place an option is declared: `iotc load <profile>` derives its command,
+ * flags, help, defaults and value parsing from it (src/cli/load-commands.ts), and the profile
+ * validates the same schema. Unknown keywords are ignored by ajv (schemas/validate.ts runs it with
+ * `strict: false`).
  */
 
 /** How an option appears on the command line; every member is optional. */
 export interface LoadFlag {
   /** commander flags, e.g. `-n, --devices <n>` (default: `--<kebab-case name> <n|value|a|b>`). */
   readonly flag?: string;
-  /** A named value parser of src/cli/option-parsers.ts, where the type alone does not say it (`mqttVersion`). */
+  /**
+   * A named value parser of src/cli/option-parsers.ts, where the type alone does not say it
+   * (`mqttVersion`).
+   */
   readonly parse?: 'mqttVersion';
-  /** Another flag that sets this option and fixes others, e.g. `--total-rate <n>` sets rate and rateOf=total. */
+  /**
+   * Another flag that sets this option and fixes others, e.g. `--total-rate <n>` sets rate and
+   * rateOf=total.
+   */
   readonly alias?: {
     readonly flag: string;
     readonly description: string;

@@ -1,8 +1,9 @@
 import type { LoadOptionsSchema } from './load-options';
 
 /**
- * Options of the `report-rate-limit` load profile (load/report-rate-limit.ts): validated before the target is
- * opened; the flags of `iotc load report-rate-limit` are derived from them (schemas/load-options.ts).
+ * Options of the `report-rate-limit` load profile (load/report-rate-limit.ts): validated before the
+ * target is opened; the flags of `iotc load report-rate-limit` are derived from them
+ * (schemas/load-options.ts).
  */
 export const reportRateLimitLoadOptionsSchema = {
   $id: 'iotc:load-report-rate-limit-options',

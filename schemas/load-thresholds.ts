@@ -1,6 +1,7 @@
 /**
- * A thresholds file for `iotc load <profile> --thresholds <file.json>` (load/thresholds-file.ts): the same
- * expressions as `--threshold`, as a list, or k6's way, grouped by metric ({"p99": ["<50"], "lost": ["==0"]}).
+ * A thresholds file for `iotc load <profile> --thresholds <file.json>` (load/thresholds-file.ts):
+ * the same expressions as `--threshold`, as a list, or k6's way, grouped by metric ({"p99":
+ * ["<50"], "lost": ["==0"]}).
  */
 export const loadThresholdsFileSchema = {
   $id: 'iotc:load-thresholds-file',

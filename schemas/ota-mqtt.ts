@@ -1,16 +1,19 @@
 /**
- * The MQTT firmware and software download's protocol table (docs/reference/platform-facts.md §4.3; ThingsBoard:
- * MqttTopics.java:80-88, MqttTransportHandler.getOtaPackageCallback): each topic by its role, with its direction.
- * `{kind}` is fw (firmware) or sw (software), `{id}` the request id the device chooses, `{chunk}` the chunk's
- * number from 0. The payloads are no JSON: the request carries the chunk size as decimal text, the response the
- * chunk's bytes, the error a status text. The reference (simulators/platform/mqtt/firmware-topics.ts,
- * subscribe.ts), the device driver (simulators/device/mqtt-firmware.ts) and certify read it; no OTA topic is
- * written elsewhere.
+ * The MQTT firmware and software download's protocol table (docs/reference/platform-facts.md §4.3;
+ * ThingsBoard: MqttTopics.java:80-88, MqttTransportHandler.getOtaPackageCallback): each topic by
+ * its role, with its direction. `{kind}` is fw (firmware) or sw (software), `{id}` the request id
+ * the device chooses, `{chunk}` the chunk's number from 0. The payloads are no JSON: the request
+ * carries the chunk size as decimal text, the response the chunk's bytes, the error a status text.
+ * The reference (simulators/platform/mqtt/firmware-topics.ts, subscribe.ts), the device driver
+ * (simulators/device/mqtt-firmware.ts) and certify read it; no OTA topic is written elsewhere.
  */
 import type { DeviceTopicRule } from './device-mqtt';
 
 export const OTA_MQTT_API = {
-  /** The chunk size as decimal text: empty = the size given earlier for the request id, else the whole file. */
+  /**
+   * The chunk size as decimal text: empty = the size given earlier for the request id, else the
+   * whole file.
+   */
   chunkRequest: {
     topic: 'v2/{kind}/request/{id}/chunk/{chunk}',
     direction: 'uplink',
@@ -50,8 +53,9 @@ export function otaTopicFilter(role: OtaMqttRole, kind: OtaKind = 'fw'): string 
 }
 
 /**
- * The filter ThingsBoard's SDKs subscribe to for the chunks, v2/fw/response/+ (one level short of the chunk
- * topics: ThingsBoard refuses it and sends the chunks anyway, docs/reference/platform-facts.md §4.3).
+ * The filter ThingsBoard's SDKs subscribe to for the chunks, v2/fw/response/+ (one level short of
+ * the chunk topics: ThingsBoard refuses it and sends the chunks anyway,
+ * docs/reference/platform-facts.md §4.3).
  */
 export const OTA_SDK_RESPONSE_FILTER = OTA_MQTT_API.chunkResponse.topic
   .replace('{kind}', 'fw')
@@ -71,7 +75,10 @@ export function otaTopicPattern(role: OtaMqttRole, idPattern = '\\d+'): RegExp {
 
 const CHUNK_REQUEST = otaTopicPattern('chunkRequest');
 
-/** A chunk request's kind, request id and chunk number; undefined when the topic is no chunk request. */
+/**
+ * A chunk request's kind, request id and chunk number; undefined when the topic is no chunk
+ * request.
+ */
 export function otaChunkRequest(
   topic: string,
 ): { kind: OtaKind; id: string; chunk: number } | undefined {

@@ -1,4 +1,7 @@
-/** POST /api/v1/provision request. The three fields are required (docs/reference/interfaces.md); the rest are the platform's options. */
+/**
+ * POST /api/v1/provision request. The three fields are required (docs/reference/interfaces.md); the
+ * rest are the platform's options.
+ */
 export const provisionRequestSchema = {
   $id: 'iotc:provision-request',
   type: 'object',
@@ -17,7 +20,10 @@ export const provisionRequestSchema = {
   },
 } as const;
 
-/** The provisioning answer (docs/reference/platform-facts.md §6): always HTTP 200, the outcome in `status`. */
+/**
+ * The provisioning answer (docs/reference/platform-facts.md §6): always HTTP 200, the outcome in
+ * `status`.
+ */
 export const provisionResponseSchema = {
   $id: 'iotc:provision-response',
   type: 'object',

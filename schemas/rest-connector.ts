@@ -1,8 +1,10 @@
 /**
- * The REST connector configuration file rest.json (docs/reference/interfaces.md, "REST connector configuration"). Defaults are
- * those of docs/reference/interfaces.md; where it is silent the comment says whose default applies. Every timeout is in SECONDS,
- * as in the real gateway (docs/reference/rest-connector-facts.md §11). This file is the ONE place the defaults are
- * written: the reference connector reads them from here (simulators/connector/defaults.ts); `iotc validate` checks a file against this schema and the semantic rules there.
+ * The REST connector configuration file rest.json (docs/reference/interfaces.md, "REST connector
+ * configuration"). Defaults are those of docs/reference/interfaces.md; where it is silent the
+ * comment says whose default applies. Every timeout is in SECONDS, as in the real gateway
+ * (docs/reference/rest-connector-facts.md §11). This file is the ONE place the defaults are
+ * written: the reference connector reads them from here (simulators/connector/defaults.ts); `iotc
+ * validate` checks a file against this schema and the semantic rules there.
  */
 
 const nonEmpty = { type: 'string', minLength: 1 } as const;
@@ -24,7 +26,10 @@ const basicOrAnonymous = {
   additionalProperties: false,
 } as const;
 
-/** A security section whose type defaults to anonymous (server-side RPC rules, docs/reference/interfaces.md). */
+/**
+ * A security section whose type defaults to anonymous (server-side RPC rules,
+ * docs/reference/interfaces.md).
+ */
 const anonymousOrBasic = {
   ...basicOrAnonymous,
   properties: {
@@ -44,7 +49,10 @@ const deviceInfoSchema = {
   additionalProperties: false,
 } as const;
 
-/** A custom converter's deviceInfo: constant sources and a fixed name by default (docs/reference/interfaces.md). */
+/**
+ * A custom converter's deviceInfo: constant sources and a fixed name by default
+ * (docs/reference/interfaces.md).
+ */
 const customDeviceInfoSchema = {
   ...deviceInfoSchema,
   properties: {
@@ -55,7 +63,10 @@ const customDeviceInfoSchema = {
   },
 } as const;
 
-/** Types an entry may declare; multipart strings are converted by them (docs/reference/interfaces.md rule 3). */
+/**
+ * Types an entry may declare; multipart strings are converted by them (docs/reference/interfaces.md
+ * rule 3).
+ */
 const ENTRY_TYPES = [
   'string',
   'str',
@@ -113,7 +124,10 @@ const jsonConverterSchema = {
   additionalProperties: false,
 } as const;
 
-/** Everything in a custom converter's section is passed to it (docs/reference/interfaces.md); only these members are checked. */
+/**
+ * Everything in a custom converter's section is passed to it (docs/reference/interfaces.md); only
+ * these members are checked.
+ */
 const customConverterSchema = {
   type: 'object',
   required: ['type', 'extension'],
@@ -139,7 +153,10 @@ const mappingSchema = {
     security: basicOrAnonymous,
     converter: { type: 'object', required: [], properties: { type: { enum: ['json', 'custom'] } } },
     response: responseSchema,
-    /** Read by the real gateway (which values to send when); the reference sends every value it receives. */
+    /**
+     * Read by the real gateway (which values to send when); the reference sends every value it
+     * receives.
+     */
     reportStrategy: { type: 'object' },
   },
   additionalProperties: false,
@@ -165,7 +182,10 @@ const attributeRequestSchema = {
   additionalProperties: false,
 } as const;
 
-/** Members of an outgoing call (attribute updates and server-side RPC); each rule kind adds its own defaults. */
+/**
+ * Members of an outgoing call (attribute updates and server-side RPC); each rule kind adds its own
+ * defaults.
+ */
 const outgoingProperties = {
   httpMethod: httpMethod,
   /** The spelling of the examples and of the real gateway; the same as httpMethod. */
@@ -227,7 +247,8 @@ export const restConnectorConfigSchema = {
   type: 'object',
   required: ['server', 'mapping'],
   properties: {
-    // members the real gateway reads or writes at the root (docs/reference/rest-connector-facts.md §1)
+    // members the real gateway reads or writes at the root (docs/reference/rest-connector-facts.md
+    // §1)
     name: { type: 'string' },
     id: { type: 'string' },
     logLevel: { type: 'string' },

@@ -11,8 +11,9 @@ export const rpcRequestSchema = {
 } as const;
 
 /**
- * Body of an admin server-side RPC call (POST /api/plugins/rpc/{oneway|twoway}/{deviceId}, /api/rpc/...):
- * docs/reference/platform-facts.md §8. `retries` and `additionalInfo` are kept on a persistent RPC's record.
+ * Body of an admin server-side RPC call (POST /api/plugins/rpc/{oneway|twoway}/{deviceId},
+ * /api/rpc/...): docs/reference/platform-facts.md §8. `retries` and `additionalInfo` are kept on a
+ * persistent RPC's record.
  */
 export const serverRpcCallSchema = {
   $id: 'iotc:server-rpc-call',
@@ -56,8 +57,9 @@ const entityReference = (entityType: string) =>
   }) as const;
 
 /**
- * A persistent RPC as GET /api/rpc/persistent/{rpcId} answers it (ThingsBoard's Rpc entity): its id, device, expiry,
- * the request it carries, the device's `response` (any JSON, null before the reply) and its `status`.
+ * A persistent RPC as GET /api/rpc/persistent/{rpcId} answers it (ThingsBoard's Rpc entity): its
+ * id, device, expiry, the request it carries, the device's `response` (any JSON, null before the
+ * reply) and its `status`.
  */
 export const persistentRpcSchema = {
   $id: 'iotc:persistent-rpc',
@@ -87,7 +89,9 @@ export const persistentRpcSchema = {
   },
 } as const;
 
-/** One page of a device's persistent RPCs (GET /api/rpc/persistent/device/{deviceId}?pageSize&page). */
+/**
+ * One page of a device's persistent RPCs (GET /api/rpc/persistent/device/{deviceId}?pageSize&page).
+ */
 export const persistentRpcPageSchema = {
   $id: 'iotc:persistent-rpc-page',
   type: 'object',

@@ -1,7 +1,8 @@
 /**
- * The target's answers as the steps read them (read through steps/support/answer-of.ts): only the members a step
- * reads are required, every other member is allowed (a real platform's answers carry many more). A target that
- * answers another shape fails the scenario with the member named, not with a TypeError deep in a step.
+ * The target's answers as the steps read them (read through steps/support/answer-of.ts): only the
+ * members a step reads are required, every other member is allowed (a real platform's answers carry
+ * many more). A target that answers another shape fails the scenario with the member named, not
+ * with a TypeError deep in a step.
  */
 
 /** ThingsBoard's entity id: `{"entityType": ..., "id": uuid}`; the steps read only the uuid. */
@@ -11,14 +12,20 @@ const entityIdSchema = {
   properties: { id: { type: 'string' } },
 } as const;
 
-/** POST /api/auth/login and POST /api/auth/token, 200: a token pair (docs/reference/platform-facts.md, administration authentication). */
+/**
+ * POST /api/auth/login and POST /api/auth/token, 200: a token pair
+ * (docs/reference/platform-facts.md, administration authentication).
+ */
 export const loginAnswerSchema = {
   type: 'object',
   required: ['token', 'refreshToken'],
   properties: { token: { type: 'string' }, refreshToken: { type: 'string' } },
 } as const;
 
-/** GET /api/admin/jwtSettings (the system administrator's): the token lifetimes in seconds, among other members. */
+/**
+ * GET /api/admin/jwtSettings (the system administrator's): the token lifetimes in seconds, among
+ * other members.
+ */
 export const jwtSettingsSchema = {
   type: 'object',
   required: ['tokenExpirationTime', 'refreshTokenExpTime'],
@@ -36,9 +43,9 @@ export const currentUserSchema = {
 } as const;
 
 /**
- * A refused request's body as ThingsBoard documents it (ThingsboardErrorResponseHandler; docs/reference/platform-facts.md
- * §8): `{"status", "message", "errorCode", "timestamp"}`, the status that of the answer, the message null when Spring
- * ended the request (its async timeout).
+ * A refused request's body as ThingsBoard documents it (ThingsboardErrorResponseHandler;
+ * docs/reference/platform-facts.md §8): `{"status", "message", "errorCode", "timestamp"}`, the
+ * status that of the answer, the message null when Spring ended the request (its async timeout).
  */
 export const refusalAnswerSchema = {
   type: 'object',
@@ -70,7 +77,10 @@ export const apiKeyPageSchema = {
   },
 } as const;
 
-/** GET /api/tenantProfile/{id}: the device limit lives in profileData.configuration (absent = unlimited). */
+/**
+ * GET /api/tenantProfile/{id}: the device limit lives in profileData.configuration (absent =
+ * unlimited).
+ */
 export const tenantProfileSchema = {
   type: 'object',
   required: ['id', 'profileData'],
@@ -89,23 +99,34 @@ export const tenantProfileSchema = {
   },
 } as const;
 
-/** A device record (POST /api/device, GET /api/tenant/devices?deviceName=): the id of its device profile. */
+/**
+ * A device record (POST /api/device, GET /api/tenant/devices?deviceName=): the id of its device
+ * profile.
+ */
 export const deviceProfileOfDeviceSchema = {
   type: 'object',
   required: ['deviceProfileId'],
   properties: { deviceProfileId: entityIdSchema },
 } as const;
 
-/** GET /api/v1/{token}/attributes?sharedKeys=...: `shared` is absent when none of the keys is set. */
+/**
+ * GET /api/v1/{token}/attributes?sharedKeys=...: `shared` is absent when none of the keys is set.
+ */
 export const sharedAttributesAnswerSchema = {
   type: 'object',
   properties: { shared: { type: 'object' } },
 } as const;
 
-/** v1/gateway/attributes/response: an object (`{"id", "device", "value"}` or `"values"`), read member by member. */
+/**
+ * v1/gateway/attributes/response: an object (`{"id", "device", "value"}` or `"values"`), read
+ * member by member.
+ */
 export const gatewayAttributeAnswerSchema = { type: 'object' } as const;
 
-/** A two-way RPC's reply when the device (here the REST connector) answered with an error: `{"error": "..."}`. */
+/**
+ * A two-way RPC's reply when the device (here the REST connector) answered with an error:
+ * `{"error": "..."}`.
+ */
 export const rpcErrorReplySchema = {
   type: 'object',
   required: ['error'],

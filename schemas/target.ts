@@ -1,6 +1,7 @@
 /**
- * A target profile: where the platform under test is, how to log in, what it can do, and how it knowingly differs
- * from docs/reference/interfaces.md. Credentials are `${env:NAME}` references, resolved at load and never written to reports.
+ * A target profile: where the platform under test is, how to log in, what it can do, and how it
+ * knowingly differs from docs/reference/interfaces.md. Credentials are `${env:NAME}` references,
+ * resolved at load and never written to reports.
  */
 const credentialsSchema = {
   type: 'object',
@@ -19,15 +20,17 @@ export const CAPABILITIES = [
   'claiming',
   'firmware',
   'client-rpc',
-  // v2 persistent server-side RPC: stored, queued, its status and the device's response read back by id
+  // v2 persistent server-side RPC: stored, queued, its status and the device's response read back
+  // by id
   'persistent-rpc',
   'api-keys',
   'rest-connector',
   'analytics',
-  // the system administrator may change the JWT settings (token lifetimes): disposable platforms only
+  // the system administrator may change the JWT settings (token lifetimes): disposable platforms
+  // only
   'jwt-settings',
-  // the robustness feature set (features/robustness/): oversized and nested payloads, slow readers, half-open
-  // connections; opt-in, never for staging unless asked (it sends abusive traffic)
+  // the robustness feature set (features/robustness/): oversized and nested payloads, slow readers,
+  // half-open connections; opt-in, never for staging unless asked (it sends abusive traffic)
   'robustness',
 ] as const;
 

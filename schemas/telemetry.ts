@@ -12,7 +12,10 @@ export const timestampedTelemetrySchema = {
   additionalProperties: false,
 } as const;
 
-/** Object form: key to value, timestamp assigned by the server. An object with both `ts` and `values` is not this form. */
+/**
+ * Object form: key to value, timestamp assigned by the server. An object with both `ts` and
+ * `values` is not this form.
+ */
 export const plainTelemetrySchema = {
   ...keyValueObjectSchema,
   $id: 'iotc:telemetry-plain',
@@ -21,7 +24,9 @@ export const plainTelemetrySchema = {
 
 const elementSchema = { anyOf: [timestampedTelemetrySchema, plainTelemetrySchema] } as const;
 
-/** The three telemetry payload forms of the HTTP device API: object, array of objects, timestamped. */
+/**
+ * The three telemetry payload forms of the HTTP device API: object, array of objects, timestamped.
+ */
 export const telemetrySchema = {
   $id: 'iotc:telemetry',
   anyOf: [
@@ -39,9 +44,10 @@ const acceptedTimestampedSchema = {
 } as const;
 
 /**
- * What the platform accepts (the reference's rule on every transport): telemetrySchema, except that a timestamped
- * element may carry other members, which are ignored, as ThingsBoard's JsonConverter reads only `ts` and `values`
- * (docs/reference/platform-facts.md §2) and gateways add `metadata`. Clients still send telemetrySchema.
+ * What the platform accepts (the reference's rule on every transport): telemetrySchema, except that
+ * a timestamped element may carry other members, which are ignored, as ThingsBoard's JsonConverter
+ * reads only `ts` and `values` (docs/reference/platform-facts.md §2) and gateways add `metadata`.
+ * Clients still send telemetrySchema.
  */
 export const acceptedTelemetrySchema = {
   $id: 'iotc:telemetry-accepted',
@@ -52,7 +58,10 @@ export const acceptedTelemetrySchema = {
   ],
 } as const;
 
-/** One element as the platform reads it: timestamped (both `ts` and `values`) or a plain key-value object. */
+/**
+ * One element as the platform reads it: timestamped (both `ts` and `values`) or a plain key-value
+ * object.
+ */
 export const acceptedTelemetryElementSchema = {
   $id: 'iotc:telemetry-element-accepted',
   anyOf: [acceptedTimestampedSchema, plainTelemetrySchema],

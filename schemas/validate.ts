@@ -1,12 +1,14 @@
 /**
- * ajv validators compiled once per schema; the one way payloads are checked on both sides of the socket.
+ * ajv validators compiled once per schema; the one way payloads are checked on both sides of the
+ * socket.
  *
- * Compiling is the costly part (the target profile's schema alone took 0.56 s, all of them 1.8 s), and every process
- * of a parallel run compiled the same ones again: about a sixth of a worker's CPU. A validator is therefore kept on
- * disk as ajv's standalone code, keyed by a hash of the schema and of ajv's version, and later processes load it
- * instead of compiling: the same generated code, so the same verdicts and errors. The folder is
- * node_modules/.cache/iotc-validators of the package (IOTC_VALIDATOR_CACHE=<folder> elsewhere, =off none); where it
- * cannot be written, validators are compiled in memory as before.
+ * Compiling is the costly part (the target profile's schema alone took 0.56 s, all of them 1.8 s),
+ * and every process of a parallel run compiled the same ones again: about a sixth of a worker's
+ * CPU. A validator is therefore kept on disk as ajv's standalone code, keyed by a hash of the
+ * schema and of ajv's version, and later processes load it instead of compiling: the same generated
+ * code, so the same verdicts and errors. The folder is node_modules/.cache/iotc-validators of the
+ * package (IOTC_VALIDATOR_CACHE=<folder> elsewhere, =off none); where it cannot be written,
+ * validators are compiled in memory as before.
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -19,9 +21,10 @@ import { PACKAGE_ROOT } from '../lib/package-root';
 const AJV_OPTIONS = {
   allErrors: true,
   strict: false,
-  // code.optimize off: ajv's second pass over the generated code (merging names, dropping dead branches) took ~40% of
-  // the compile time of our schemas (150 -> 90 ms for all of them); the validators it would tidy up run no
-  // measurably slower (200,000 telemetry checks: 8-16 ms either way)
+  // code.optimize off: ajv's second pass over the generated code (merging names, dropping dead
+  // branches) took ~40% of the compile time of our schemas (150 -> 90 ms for all of them); the
+  // validators it would tidy up run no measurably slower (200,000 telemetry checks: 8-16 ms either
+  // way)
   code: { optimize: false },
 } as const;
 
@@ -29,7 +32,8 @@ let ajvInstance: Ajv | undefined;
 /** The compiler, made on the first validator that is not on disk (most processes never need it). */
 function ajv(): Ajv {
   if (!ajvInstance) {
-    // source: the standalone code to keep on disk; its formats are ajv-formats' full set, as addFormats gives
+    // source: the standalone code to keep on disk; its formats are ajv-formats' full set, as
+    // addFormats gives
     ajvInstance = new Ajv({
       ...AJV_OPTIONS,
       code: {
@@ -103,7 +107,10 @@ function compileOrLoad(schema: object): ValidateFunction {
   return validate;
 }
 
-/** Composed schemas repeat the `$id`s of their parts and ajv refuses duplicates; validators are cached by identity. */
+/**
+ * Composed schemas repeat the `$id`s of their parts and ajv refuses duplicates; validators are
+ * cached by identity.
+ */
 function stripIds(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(stripIds);
   if (schema === null || typeof schema !== 'object') return schema;
@@ -131,7 +138,9 @@ export function validationErrors(schema: Schema, value: unknown): ErrorObject[] 
   return check(value) ? [] : [...(check.errors ?? [])];
 }
 
-/** One ajv error in words a user can act on: the offending member named, the allowed values listed. */
+/**
+ * One ajv error in words a user can act on: the offending member named, the allowed values listed.
+ */
 function describeError(error: ErrorObject): string {
   const where = error.instancePath || '(root)';
   const params = error.params as Record<string, unknown>;
@@ -147,7 +156,10 @@ function describeError(error: ErrorObject): string {
   }
 }
 
-/** JSON.parse's "... at position 42" with the line and column of that position, so an editor can jump to it. */
+/**
+ * JSON.parse's "... at position 42" with the line and column of that position, so an editor can
+ * jump to it.
+ */
 export function describeJsonSyntaxError(text: string, error: Error): string {
   const position = /position (\d+)/.exec(error.message);
   // "Unexpected end of JSON input" names no position: the end of the text is where it stopped
@@ -164,7 +176,10 @@ export function describeJsonSyntaxError(text: string, error: Error): string {
   return `${error.message} (line ${line}, column ${column})`;
 }
 
-/** JSON.parse of a file's text whose syntax error names the file, line and column (what: "thresholds file x"). */
+/**
+ * JSON.parse of a file's text whose syntax error names the file, line and column (what: "thresholds
+ * file x").
+ */
 export function parseJsonText(text: string, what: string): unknown {
   try {
     return JSON.parse(text);

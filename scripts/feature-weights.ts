@@ -1,8 +1,11 @@
 /**
- * Records how long each feature took, for the slowest-first order of parallel runs (src/engine/feature-order.ts):
- *   node -r ts-node/register/transpile-only scripts/feature-weights.ts <reports>/cucumber.json [more.json ...]
- * reads the cucumber.json of full runs on the embedded target (`iotc run --reports <reports>`), sums the step and
- * hook durations per feature, takes the median over the runs given, and writes features/feature-weights.json.
+ * Records how long each feature took, for the slowest-first order of parallel runs
+ * (src/engine/feature-order.ts):
+ *   node -r ts-node/register/transpile-only scripts/feature-weights.ts <reports>/cucumber.json
+ *   [more.json ...]
+ * reads the cucumber.json of full runs on the embedded target (`iotc run --reports <reports>`),
+ * sums the step and hook durations per feature, takes the median over the runs given, and writes
+ * features/feature-weights.json.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +22,8 @@ function featureMilliseconds(file: string): Map<string, number> {
   const features = JSON.parse(readFileSync(file, 'utf8')) as CucumberJsonFeature[];
   const sums = new Map<string, number>();
   for (const feature of features) {
-    // hooks are in `steps` (keyword Before/After, hidden): they count, cleanup is part of a scenario's time
+    // hooks are in `steps` (keyword Before/After, hidden): they count, cleanup is part of a
+    // scenario's time
     const nanoseconds = feature.elements
       .flatMap((scenario) => scenario.steps)
       .reduce((sum, step) => sum + (step.result?.duration ?? 0), 0);

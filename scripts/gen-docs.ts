@@ -1,12 +1,13 @@
 /**
- * Writes the generated pages of docs/reference/ from the code they describe, so they cannot drift from it:
- *   cli.md            every command, argument and option of `iotc` (the commander program of src/cli/main.ts)
- *   target-profile.md every member of a target profile (schemas/target.ts)
- *   errors.md         every IOTC_* error code, with the class that throws it and what it means (its doc comment)
- *   interfaces.md     the specification: the requirement catalogue (features/requirements.json) by interface and section
+ * Writes the generated pages of docs/reference/ from the code they describe, so they cannot drift
+ * from it:
+ *   cli.md every command, argument and option of `iotc` (the commander program of src/cli/main.ts)
+ *   target-profile.md every member of a target profile (schemas/target.ts) errors.md every IOTC_*
+ *   error code, with the class that throws it and what it means (its doc comment) interfaces.md the
+ *   specification: the requirement catalogue (features/requirements.json) by interface and section
  *
- *   npm run docs            # write them
- *   npm run docs -- --check # exit 1 when a page is not what the code generates (test/docs/reference.test.ts)
+ *   npm run docs # write them npm run docs -- --check # exit 1 when a page is not what the code
+ *   generates (test/docs/reference.test.ts)
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -22,12 +23,16 @@ function cell(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|');
 }
 
-/** A citation of a reference page (`docs/reference/x.md`) as a link, for pages inside docs/reference/. */
+/**
+ * A citation of a reference page (`docs/reference/x.md`) as a link, for pages inside
+ * docs/reference/.
+ */
 function linked(text: string): string {
   return text.replace(/docs\/reference\/([\w.-]+\.md)/g, '[$1]($1)');
 }
 
-// ---------------------------------------------------------------------------------------------------- cli.md
+// ----------------------------------------------------------------------------------------------------
+// cli.md
 
 function programOf(): Command {
   // defaults that read the environment must not depend on the shell that generates the page
@@ -94,7 +99,10 @@ function commandSection(command: Command, level: number): string[] {
   return lines;
 }
 
-/** Every command and subcommand of the program, with their options: what the test compares cli.md against. */
+/**
+ * Every command and subcommand of the program, with their options: what the test compares cli.md
+ * against.
+ */
 export function cliCommands(): { path: string; options: string[] }[] {
   const all: { path: string; options: string[] }[] = [];
   const walk = (command: Command) => {
@@ -130,7 +138,8 @@ export function cliReference(): string {
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-// ------------------------------------------------------------------------------------------ target-profile.md
+// ------------------------------------------------------------------------------------------
+// target-profile.md
 
 interface SchemaNode {
   type?: string;
@@ -215,7 +224,8 @@ export function targetProfileReference(): string {
   ].join('\n')}\n`;
 }
 
-// ---------------------------------------------------------------------------------------------------- errors.md
+// ----------------------------------------------------------------------------------------------------
+// errors.md
 
 const ERROR_FOLDERS = ['src', 'lib', 'simulators', 'steps', 'load', 'schemas', 'faults'];
 
@@ -311,7 +321,8 @@ export function errorsReference(): string {
   ].join('\n')}\n`;
 }
 
-// ----------------------------------------------------------------------------------------------- interfaces.md
+// -----------------------------------------------------------------------------------------------
+// interfaces.md
 
 interface Requirement {
   id: string;
@@ -386,7 +397,8 @@ export function requirementsReference(): string {
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
-// -------------------------------------------------------------------------------------------------------- main
+// --------------------------------------------------------------------------------------------------------
+// main
 
 /** Each generated page and how to make it. */
 export const GENERATED: Record<string, () => string> = {

@@ -1,8 +1,8 @@
 /**
- * Authentication of the administration REST API: login, the X-Authorization header with Bearer <JWT> or
- * ApiKey <key>, and API keys (token lifetimes: token-lifetimes.steps.ts; the interactive documentation:
- * api-documentation.steps.ts). Credentials live in the world only; steps name them by placeholders (<jwt>,
- * <api key>, ...) so that no secret is written in a scenario or a report.
+ * Authentication of the administration REST API: login, the X-Authorization header with Bearer
+ * <JWT> or ApiKey <key>, and API keys (token lifetimes: token-lifetimes.steps.ts; the interactive
+ * documentation: api-documentation.steps.ts). Credentials live in the world only; steps name them
+ * by placeholders (<jwt>, <api key>, ...) so that no secret is written in a scenario or a report.
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
@@ -119,7 +119,8 @@ Then(
   function (this: IotcWorld, status: number, errorCode: number) {
     const answer = this.adminAuth.answer!;
     assert.equal(answer.status, status, `answered ${answer.status}: ${answer.text.slice(0, 200)}`);
-    // the whole documented shape, not the code alone: {status (the answer's), message, errorCode, timestamp}
+    // the whole documented shape, not the code alone: {status (the answer's), message, errorCode,
+    // timestamp}
     const body = answerOf(refusalAnswerSchema, answer, requestOf(answer));
     assert.equal(body.errorCode, errorCode, `error body ${answer.text.slice(0, 200)}`);
     assert.equal(body.status, status, `the error body's status: ${answer.text.slice(0, 200)}`);
@@ -167,8 +168,9 @@ Given('an API key of the tenant administrator', async function (this: IotcWorld)
 Given(
   'an API key of the tenant administrator that expires in {int} ms',
   async function (this: IotcWorld, ms: number) {
-    // the key must still be valid when the next request reaches the target: its answer and that request cross the
-    // network, a round trip each, and a parallel run's queue adds more (timing.ts spanOverNetwork)
+    // the key must still be valid when the next request reaches the target: its answer and that
+    // request cross the network, a round trip each, and a parallel run's queue adds more (timing.ts
+    // spanOverNetwork)
     const lifetimeMs = spanOverNetwork(ms, this.run.target.timeouts, REQUEST_ROUND_TRIPS);
     const expiresAt = Date.now() + lifetimeMs;
     await createApiKey(this, expiresAt);

@@ -1,6 +1,7 @@
 /**
- * The analytics report API: buildReport over the conformance view (devices whose names contain "-analytics-",
- * columns Date, Device, temperature and building, filter "building"), its errors and its rate limiter.
+ * The analytics report API: buildReport over the conformance view (devices whose names contain
+ * "-analytics-", columns Date, Device, temperature and building, filter "building"), its errors and
+ * its rate limiter.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -35,7 +36,10 @@ function analytics(world: IotcWorld) {
   return { reportUrl: found.reportUrl, viewConfigId: found.viewConfigId, limits: found.limits };
 }
 
-/** One buildReport request. `jwtIn` says where the JWT goes; `body` is the request document (viewConfigId added). */
+/**
+ * One buildReport request. `jwtIn` says where the JWT goes; `body` is the request document
+ * (viewConfigId added).
+ */
 const BUILD_REPORT = 'the analytics buildReport request';
 
 async function buildReport(
@@ -127,7 +131,8 @@ When(
     const sentAt = Date.now();
     const answer = await buildReport(this, { jwtIn: where === 'header' ? 'header' : 'query' });
     answers.set(this, answer);
-    // the positive control of a short-lived JWT: a refusal sent too close to its exp is the harness's slowness
+    // the positive control of a short-lived JWT: a refusal sent too close to its exp is the
+    // harness's slowness
     if (answer.status === 403 && !this.adminAuth.accessLifetimeWaited)
       refusalNearExpiry(this, scenarioJwt(this), sentAt, 'the JWT');
   },
@@ -228,7 +233,8 @@ function rowsOf(world: IotcWorld, local: string): Row[] {
     `buildReport answered ${found.status}: ${found.text.slice(0, 300)}`,
   );
   answerOf(reportDataTableSchema, found, BUILD_REPORT);
-  // the lossless reading of the rows checked just above: a cell's number lexeme tells a double from an integer
+  // the lossless reading of the rows checked just above: a cell's number lexeme tells a double from
+  // an integer
   const table = (found.json as { dataTable: Row[] }).dataTable;
   return table.filter((row) => row.Device === world.unique(local));
 }
@@ -285,16 +291,26 @@ function declaredLimits(world: IotcWorld): { poolSize: number; queueCapacity: nu
   return limits;
 }
 
-/** When the last burst of the scenario was sent and when its last answer came (Date.now(), StallLog's clock). */
+/**
+ * When the last burst of the scenario was sent and when its last answer came (Date.now(),
+ * StallLog's clock).
+ */
 const burstWindows = new WeakMap<IotcWorld, { from: number; to: number }>();
-/** The reports a scenario requested alone, one after the other: how long one report takes with the pool idle. */
+/**
+ * The reports a scenario requested alone, one after the other: how long one report takes with the
+ * pool idle.
+ */
 const soloRuns = new WeakMap<IotcWorld, Array<{ elapsedMs: number; from: number; to: number }>>();
-/** Distinct ranges for every request of a scenario, so that a report cache cannot answer in place of the limiter. */
+/**
+ * Distinct ranges for every request of a scenario, so that a report cache cannot answer in place of
+ * the limiter.
+ */
 let rangeOffset = 0;
 
 async function burst(world: IotcWorld, count: number): Promise<void> {
   const from = Date.now();
-  // distinct ranges, so that a report cache cannot answer in place of the limiter (docs/reference/analytics-facts.md)
+  // distinct ranges, so that a report cache cannot answer in place of the limiter
+  // (docs/reference/analytics-facts.md)
   const requests = Array.from({ length: count }, () =>
     buildReport(world, {
       body: { rangeStartTs: 1700000000000 + ++rangeOffset, rangeEndTs: 1700003600000 },
@@ -375,14 +391,17 @@ Then(
 );
 
 /**
- * Why a burst that served more than the pool and the queue hold did not test them, or undefined when it did. A burst
- * measures the limits only when every request of it reached the limiter before the first report ended and freed a
- * slot. The harness cannot see when the target read a request, but two things show that it came too late:
- * - a refusal answered after the first 200 had already come back: the target was still admitting requests of the
- *   burst after a report had ended (its own process, or the network, spread the burst);
- * - the harness's event loop standing still, between the burst's start and that first 200, for half of that time
- *   or more: its requests may have been written that late.
- * Fewer served than the limits hold is never explained this way (a spread burst can only find more slots free).
+ * Why a burst that served more than the pool and the queue hold did not test them, or undefined
+ * when it did. A burst measures the limits only when every request of it reached the limiter before
+ * the first report ended and freed a slot. The harness cannot see when the target read a request,
+ * but two things show that it came too late:
+ * - a refusal answered after the first 200 had already come back: the target was still admitting
+ *   requests of the burst after a report had ended (its own process, or the network, spread the
+ *   burst);
+ * - the harness's event loop standing still, between the burst's start and that first 200, for half
+ *   of that time or more: its requests may have been written that late.
+ * Fewer served than the limits hold is never explained this way (a spread burst can only find more
+ * slots free).
  */
 function burstSpread(world: IotcWorld, answers: ReportAnswer[]): string | undefined {
   const window = burstWindows.get(world);
@@ -406,10 +425,11 @@ const BURST_TRIES = 3;
 Then(
   'exactly as many as the pool and the queue hold are answered 200 and the others 429',
   async function (this: IotcWorld) {
-    // Every request of the burst is sent at once and each report holds its slot for a while, so the pool and the
-    // queue are full before the first report ends: the count of 200s measures pool + queue. A smaller pool or
-    // queue serves fewer, a larger or ignored limit serves more. A burst the target saw spread over time
-    // (burstSpread) is sent again, a bounded number of times, and then the count is INCONCLUSIVE, never FAIL.
+    // Every request of the burst is sent at once and each report holds its slot for a while, so the
+    // pool and the queue are full before the first report ends: the count of 200s measures pool +
+    // queue. A smaller pool or queue serves fewer, a larger or ignored limit serves more. A burst
+    // the target saw spread over time (burstSpread) is sent again, a bounded number of times, and
+    // then the count is INCONCLUSIVE, never FAIL.
     const { poolSize, queueCapacity } = declaredLimits(this);
     const count = burstAnswers(this).length;
     for (let tries = 1; ; tries++) {
@@ -440,17 +460,20 @@ Then(
 );
 
 /**
- * AN-LIM-01's "executed in parallel", measured: with the pool idle a report takes S (the quickest of the reports
- * requested alone, less the network's round trip, which a serial executor does not serialize); N = poolSize reports
- * sent at once take about S when they run in parallel and at least N x S when they run one after the other. The burst
- * must end before the midpoint, (N + 1) / 2 x S after it was sent. The midpoint leaves (N - 1) / 2 x S either way:
- * when that is below what the harness can resolve (the spread of the solo reports, twice the poll interval), the
- * reports are too quick to tell and the verdict is INCONCLUSIVE; a burst that ends later while the harness's loop
- * stood still for as long as its excess over S is INCONCLUSIVE too (a starved harness reads its answers late), as is
- * a measurement in which every solo report was measured while the loop stood still too long (S would be too large:
- * see the bound in parallelRun).
+ * AN-LIM-01's "executed in parallel", measured: with the pool idle a report takes S (the quickest
+ * of the reports requested alone, less the network's round trip, which a serial executor does not
+ * serialize); N = poolSize reports sent at once take about S when they run in parallel and at least
+ * N x S when they run one after the other. The burst must end before the midpoint, (N + 1) / 2 x S
+ * after it was sent. The midpoint leaves (N - 1) / 2 x S either way: when that is below what the
+ * harness can resolve (the spread of the solo reports, twice the poll interval), the reports are
+ * too quick to tell and the verdict is INCONCLUSIVE; a burst that ends later while the harness's
+ * loop stood still for as long as its excess over S is INCONCLUSIVE too (a starved harness reads
+ * its answers late), as is a measurement in which every solo report was measured while the loop
+ * stood still too long (S would be too large: see the bound in parallelRun).
  */
-/** Measurements of AN-LIM-01's parallelism made in all before a starved one makes it INCONCLUSIVE. */
+/**
+ * Measurements of AN-LIM-01's parallelism made in all before a starved one makes it INCONCLUSIVE.
+ */
 const PARALLEL_TRIES = 3;
 /** Reports requested alone again, with each new measurement, beside those measured before. */
 const SOLO_COUNT = 3;
@@ -458,8 +481,8 @@ const SOLO_COUNT = 3;
 Then(
   'they ran in parallel: the burst ended well before a serial run of the pool size could',
   async function (this: IotcWorld) {
-    // A measurement the harness's starvation spoiled (INCONCLUSIVE) is made again, solo reports and burst alike, a
-    // bounded number of times; a FAIL is never measured again.
+    // A measurement the harness's starvation spoiled (INCONCLUSIVE) is made again, solo reports and
+    // burst alike, a bounded number of times; a FAIL is never measured again.
     const solo = soloRuns.get(this);
     assert.ok(solo && solo.length > 0, 'no report was requested alone in this scenario');
     for (let tries = 1; ; tries++) {
@@ -488,10 +511,11 @@ function parallelRun(world: IotcWorld): 'skipped' | undefined {
   const window = burstWindows.get(world)!;
   const { timeouts } = world.run.target;
   const roundTripMs = timeouts.roundTripMs ?? 0;
-  // A solo report measured while the loop stood still X ms in all is too long by up to X: S' = S + X. A serial
-  // executor's burst takes at least N x S and passes the midpoint (N + 1) / 2 x S' only when X > S' (N - 1) / (2N),
-  // so a solo whose stall stays below that cannot let a serial executor pass. The quickest such solo is S; the
-  // solos stalled more (on a busy machine, measured again with each try) are not used.
+  // A solo report measured while the loop stood still X ms in all is too long by up to X: S' = S +
+  // X. A serial executor's burst takes at least N x S and passes the midpoint (N + 1) / 2 x S' only
+  // when X > S' (N - 1) / (2N), so a solo whose stall stays below that cannot let a serial executor
+  // pass. The quickest such solo is S; the solos stalled more (on a busy machine, measured again
+  // with each try) are not used.
   const serviceOf = (run: { elapsedMs: number }) => Math.max(0, run.elapsedMs - roundTripMs);
   const soloMarginMs = (run: { elapsedMs: number }) =>
     (serviceOf(run) * (poolSize - 1)) / (2 * poolSize);

@@ -6,14 +6,18 @@ import type { IotcWorld } from './world';
 import { request } from './support/admin-auth';
 import { answerOf } from './support/answer-of';
 
-/** Redirects a browser follows on a GET before it gives up (Chrome and Firefox allow 20; a page needs one or two). */
+/**
+ * Redirects a browser follows on a GET before it gives up (Chrome and Firefox allow 20; a page
+ * needs one or two).
+ */
 const MAX_REDIRECTS = 10;
 
 /**
- * GET as a browser loads a page or a script: a redirect (301, 302, 303, 307, 308) is followed to its Location,
- * resolved against the URL that answered it. ThingsBoard answers /swagger-ui.html with 302 to
- * /swagger-ui/index.html (springdoc). Only locations under the administration URL are followed (the harness speaks
- * to the target only); the answer and the URL that gave it are returned.
+ * GET as a browser loads a page or a script: a redirect (301, 302, 303, 307, 308) is followed to
+ * its Location, resolved against the URL that answered it. ThingsBoard answers /swagger-ui.html
+ * with 302 to /swagger-ui/index.html (springdoc). Only locations under the administration URL are
+ * followed (the harness speaks to the target only); the answer and the URL that gave it are
+ * returned.
  */
 async function browse(
   world: IotcWorld,
@@ -52,7 +56,8 @@ Then(
     const scripts = [...page.text.matchAll(/<script[^>]+src="([^"]+)"/g)].map((match) => match[1]!);
     assert.ok(scripts.length > 0, 'the page loads no script');
     for (const script of scripts) {
-      // a relative src is relative to the page's own URL (after the redirect), as the browser reads it
+      // a relative src is relative to the page's own URL (after the redirect), as the browser reads
+      // it
       const { answer, url } = await browse(this, new URL(script, pageUrl), '*/*');
       assert.equal(answer.status, 200, `${script} (${url.pathname}) answered ${answer.status}`);
       assert.ok(answer.text.length > 0, `${script} (${url.pathname}) is empty`);
@@ -61,9 +66,10 @@ Then(
 );
 
 /**
- * The API description is built on its first request and kept: ThingsBoard 4.3.1.3's springdoc took 62.7 s for it
- * ("Init duration for springdoc-openapi") on a busy 2-core machine, and the specification bounds no latency of the
- * documentation, so its request may take a few request timeouts before a missing answer says anything.
+ * The API description is built on its first request and kept: ThingsBoard 4.3.1.3's springdoc took
+ * 62.7 s for it ("Init duration for springdoc-openapi") on a busy 2-core machine, and the
+ * specification bounds no latency of the documentation, so its request may take a few request
+ * timeouts before a missing answer says anything.
  */
 function descriptionTimeoutMs(world: IotcWorld): number {
   return Math.min(Math.max(4 * world.run.target.timeouts.requestMs, 120_000), 200_000);
@@ -86,9 +92,10 @@ async function apiDescription(world: IotcWorld) {
 }
 
 /**
- * Whether a documented path template is the expected one. In the expected path `{}` stands for any path parameter,
- * `{DEVICE}` for the literal DEVICE or a parameter in its place (ThingsBoard documents DEVICE as {entityType}), and
- * any other segment must be documented literally: a parameter does not stand for a literal the table did not mark.
+ * Whether a documented path template is the expected one. In the expected path `{}` stands for any
+ * path parameter, `{DEVICE}` for the literal DEVICE or a parameter in its place (ThingsBoard
+ * documents DEVICE as {entityType}), and any other segment must be documented literally: a
+ * parameter does not stand for a literal the table did not mark.
  */
 function samePath(documented: string, expected: string): boolean {
   const have = documented.split('/');

@@ -1,4 +1,7 @@
-/** Attributes read by the device, shared attributes set by the platform, and the attribute-updates long-poll. */
+/**
+ * Attributes read by the device, shared attributes set by the platform, and the attribute-updates
+ * long-poll.
+ */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import type { DeviceResponse } from '../simulators/device/http-device';
@@ -15,10 +18,11 @@ const keyList = (text: string) =>
     .filter(Boolean);
 
 /**
- * Sets attributes through the admin API. When the device has an attribute-updates poll waiting, the platform may
- * not have registered it yet when the change arrives (a long-poll only sees later changes, and nothing observable
- * says when it is registered). So the same change is saved again, at growing intervals, until the poll answers or
- * eventuallyMs runs out: a repeated save of the same values is still a change made by a server-side component.
+ * Sets attributes through the admin API. When the device has an attribute-updates poll waiting, the
+ * platform may not have registered it yet when the change arrives (a long-poll only sees later
+ * changes, and nothing observable says when it is registered). So the same change is saved again,
+ * at growing intervals, until the poll answers or eventuallyMs runs out: a repeated save of the
+ * same values is still a change made by a server-side component.
  */
 Given(
   /^the platform sets the (shared|server) attributes of "([^"]*)" to (.+)$/,
@@ -96,10 +100,11 @@ Given(
   },
 );
 /**
- * The poll without a timeout parameter is held, not answered at once: watched for a quiet window (derived from the
- * delays the run measured, at least two round trips), before the change it must deliver is made. Without this, a
- * platform that ends such a poll at once could still pass when the change reaches it before the poll does (and is
- * then answered from what it queued), so the change is made only once the poll is seen to be held.
+ * The poll without a timeout parameter is held, not answered at once: watched for a quiet window
+ * (derived from the delays the run measured, at least two round trips), before the change it must
+ * deliver is made. Without this, a platform that ends such a poll at once could still pass when the
+ * change reaches it before the poll does (and is then answered from what it queued), so the change
+ * is made only once the poll is seen to be held.
  */
 Then(
   /^the (attribute updates|RPC) poll of "([^"]*)" is still held$/,
@@ -109,8 +114,9 @@ Then(
     const windowMs = quietWindowMs('long-poll-held', this.run.target.timeouts, quietFloorMs(this));
     if (await settlesWithin(poll, windowMs)) {
       const answer = await poll.catch((error: unknown) => error);
-      // a poll the network broke (a reset, a refused connection) is the network's, named as such by the step
-      // wrapper (steps/hooks.ts: INCONCLUSIVE with the transport error), not an early answer of the target
+      // a poll the network broke (a reset, a refused connection) is the network's, named as such by
+      // the step wrapper (steps/hooks.ts: INCONCLUSIVE with the transport error), not an early
+      // answer of the target
       if (answer instanceof Error) throw answer;
       assert.fail(
         `the ${kind} poll of ${local} ended within ${windowMs} ms, before any change: ${

@@ -1,4 +1,7 @@
-/** Device claiming: the device registers a claim, the customer claims the device with the secret key. */
+/**
+ * Device claiming: the device registers a claim, the customer claims the device with the secret
+ * key.
+ */
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Then, When } from '@cucumber/cucumber';
@@ -49,12 +52,14 @@ async function customerClaims(
 }
 
 /**
- * The positive control of every claim check. A platform registers a device's claim after it answered the device
- * (ThingsBoard: 200 or PUBACK once queued; an immediate customer claim fails about 1 in 3), so the customer claims
- * until it succeeds (`untilEffective`), bounded by the profile's eventuallyMs; with a short claim window, often
- * enough to fall inside it. A try that fails while the registration is on its way changes nothing (ClaimDevicesServiceImpl
- * finds no claim data and answers FAILURE). The tries are counted in the evidence; the time from the device's
- * acknowledgement to the success is recorded as `claim-registration`, the delay a claim that must fail waits out.
+ * The positive control of every claim check. A platform registers a device's claim after it
+ * answered the device (ThingsBoard: 200 or PUBACK once queued; an immediate customer claim fails
+ * about 1 in 3), so the customer claims until it succeeds (`untilEffective`), bounded by the
+ * profile's eventuallyMs; with a short claim window, often enough to fall inside it. A try that
+ * fails while the registration is on its way changes nothing (ClaimDevicesServiceImpl finds no
+ * claim data and answers FAILURE). The tries are counted in the evidence; the time from the
+ * device's acknowledgement to the success is recorded as `claim-registration`, the delay a claim
+ * that must fail waits out.
  */
 async function customerClaimsUntilRegistered(
   world: IotcWorld,
@@ -65,15 +70,18 @@ async function customerClaimsUntilRegistered(
   const acknowledged = world.claimsAcknowledgedAt.get(local);
   assert.ok(acknowledged, `the device "${local}" has posted no claim`);
   const { eventuallyMs, pollIntervalMs } = world.run.target.timeouts;
-  // a short window begins when the platform registers the claim, which may be well after the acknowledgement: the
-  // tries come often enough to fall inside it (at least four per window), for as long as eventuallyMs
+  // a short window begins when the platform registers the claim, which may be well after the
+  // acknowledgement: the tries come often enough to fall inside it (at least four per window), for
+  // as long as eventuallyMs
   const profile =
     windowMs === undefined
       ? { eventuallyMs, pollIntervalMs }
       : { eventuallyMs, pollIntervalMs: Math.min(pollIntervalMs, windowMs / 8) };
   const maxWatchMs = windowMs === undefined ? undefined : windowMs / 4;
   let last: AdminResponse | undefined;
-  /** The answer 200 and when it came: the registration was there when the try that got it arrived. */
+  /**
+   * The answer 200 and when it came: the registration was there when the try that got it arrived.
+   */
   let succeeded: { answer: AdminResponse; at: number } | undefined;
   let failure: unknown;
   const see = (answer: AdminResponse): void => {
@@ -84,11 +92,12 @@ async function customerClaimsUntilRegistered(
         message: `the claim answered a server error: ${world.shown(answer)}`,
       });
   };
-  // A short window is tried by claims that overlap: a claim awaited before the next one is sent reaches the
-  // platform once per round trip, and across a network whose round trip is longer than the window (400 ms at 200
-  // ms each way) every try would fall before or after it. Started every windowMs / 4 without waiting for the
-  // answers, they arrive at least four per window whatever the round trip; every one is awaited before the step
-  // ends, and a transport error or a server error of any fails the step as its own would.
+  // A short window is tried by claims that overlap: a claim awaited before the next one is sent
+  // reaches the platform once per round trip, and across a network whose round trip is longer than
+  // the window (400 ms at 200 ms each way) every try would fall before or after it. Started every
+  // windowMs / 4 without waiting for the answers, they arrive at least four per window whatever the
+  // round trip; every one is awaited before the step ends, and a transport error or a server error
+  // of any fails the step as its own would.
   const inFlight: Promise<void>[] = [];
   let outcome: EffectOutcome | undefined;
   try {
@@ -113,7 +122,8 @@ async function customerClaimsUntilRegistered(
     await Promise.allSettled(inFlight);
     if (!(error instanceof NotEffective)) throw error;
     if (failure) throw failure;
-    // an answer 200 that came after the tries ran out still proves the registration: that claim arrived in time
+    // an answer 200 that came after the tries ran out still proves the registration: that claim
+    // arrived in time
     if (!succeeded)
       throw new assert.AssertionError({
         message: `${error.message}; the last claim answered ${last ? world.shown(last) : 'nothing'}`,
@@ -145,7 +155,8 @@ Then(
 Then(
   'the customer can claim {string} with the secret key {string} within its {int} ms claim window',
   async function (this: IotcWorld, local: string, secretKey: string, windowMs: number) {
-    // the window the device's claim asked for, stretched over the network as it was sent (claim-window.ts)
+    // the window the device's claim asked for, stretched over the network as it was sent
+    // (claim-window.ts)
     await customerClaimsUntilRegistered(
       this,
       local,
@@ -156,9 +167,10 @@ Then(
 );
 
 /**
- * How long after a device's claim was acknowledged its registration is surely there: the longest registration
- * delay this run measured, which needs a claim proven registered in this very scenario (the positive control of a
- * claim that must fail: without one, a platform that registers nothing would pass).
+ * How long after a device's claim was acknowledged its registration is surely there: the longest
+ * registration delay this run measured, which needs a claim proven registered in this very scenario
+ * (the positive control of a claim that must fail: without one, a platform that registers nothing
+ * would pass).
  */
 function registrationDelayMs(world: IotcWorld): number {
   assert.ok(
@@ -169,8 +181,9 @@ function registrationDelayMs(world: IotcWorld): number {
 }
 
 /**
- * A claim that must fail (a wrong key, a registration that ended) is tried once the device's registration is
- * surely there: at least the measured registration delay after the device's claim was acknowledged.
+ * A claim that must fail (a wrong key, a registration that ended) is tried once the device's
+ * registration is surely there: at least the measured registration delay after the device's claim
+ * was acknowledged.
  */
 async function afterRegistration(world: IotcWorld, local: string): Promise<number> {
   const acknowledged = world.claimsAcknowledgedAt.get(local);
@@ -195,11 +208,12 @@ Then(
 );
 
 /**
- * A claim with the right key that succeeds cannot be taken back as evidence (it consumes the registration), so no
- * attempt is made while the window may still be open: the registration may have begun as late as the measured
- * registration delay after the acknowledgement (a control claim of the same scenario proved that delay), so the
- * window is taken to end durationMs after that. The first attempt after it must fail, and a success fails the step
- * at once. Bounded by eventuallyMs past the end of the window.
+ * A claim with the right key that succeeds cannot be taken back as evidence (it consumes the
+ * registration), so no attempt is made while the window may still be open: the registration may
+ * have begun as late as the measured registration delay after the acknowledgement (a control claim
+ * of the same scenario proved that delay), so the window is taken to end durationMs after that. The
+ * first attempt after it must fail, and a success fails the step at once. Bounded by eventuallyMs
+ * past the end of the window.
  */
 async function claimFailsAfterWindow(
   world: IotcWorld,
@@ -209,10 +223,11 @@ async function claimFailsAfterWindow(
 ): Promise<void> {
   const acknowledged = world.claimsAcknowledgedAt.get(local);
   assert.ok(acknowledged, `the device "${local}" has posted no claim`);
-  // twice the measured delay: on a platform that queues the claim (ThingsBoard 4.3.1.3) the registration delay varies
-  // from claim to claim, and the control claim measured one sample of it (a run saw 1565 ms measured and a later
-  // registration still open at 2144 ms with a 457 ms window); the reference registers at once, so a platform that
-  // never ends the window still fails at the first attempt
+  // twice the measured delay: on a platform that queues the claim (ThingsBoard 4.3.1.3) the
+  // registration delay varies from claim to claim, and the control claim measured one sample of it
+  // (a run saw 1565 ms measured and a later registration still open at 2144 ms with a 457 ms
+  // window); the reference registers at once, so a platform that never ends the window still fails
+  // at the first attempt
   const registrationMs = 2 * registrationDelayMs(world);
   const windowEnds = acknowledged + registrationMs + durationMs;
   await world.eventually(async () => {
@@ -239,9 +254,10 @@ Then(
 );
 
 /**
- * The profile's claimDurationMs is the platform's device.claim.duration. Waiting for it to end is only done when it
- * is short against the profile's timeouts (the embedded profile's is); a platform with a default of a day is not
- * waited for, and the step says so and is skipped rather than passed.
+ * The profile's claimDurationMs is the platform's device.claim.duration. Waiting for it to end is
+ * only done when it is short against the profile's timeouts (the embedded profile's is); a platform
+ * with a default of a day is not waited for, and the step says so and is skipped rather than
+ * passed.
  */
 Then(
   "once the platform's device.claim.duration has ended, the customer cannot claim {string} with the secret key {string}",

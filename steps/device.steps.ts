@@ -12,8 +12,8 @@ Given('a device {string} with an access token', async function (this: IotcWorld,
 });
 
 /**
- * A request to any path of the HTTP device API in which `{token}` stands for the device's access token (so the
- * token never appears in a scenario). A POST carries the JSON body {}.
+ * A request to any path of the HTTP device API in which `{token}` stands for the device's access
+ * token (so the token never appears in a scenario). A POST carries the JSON body {}.
  */
 When(
   /^the device "([^"]*)" sends (GET|POST) (\/\S*\{token\}\S*)$/,
@@ -24,7 +24,10 @@ When(
   },
 );
 
-/** The same with a body sent exactly as written (malformed JSON included), with Content-Type: application/json. */
+/**
+ * The same with a body sent exactly as written (malformed JSON included), with Content-Type:
+ * application/json.
+ */
 When(
   /^the device "([^"]*)" sends POST (\/\S*\{token\}\S*) with the body (.+)$/,
   async function (this: IotcWorld, local: string, path: string, body: string) {
@@ -43,7 +46,10 @@ When(
   },
 );
 
-/** A request to a literal path, with no device token of this scenario in it (unknown tokens, other versions). */
+/**
+ * A request to a literal path, with no device token of this scenario in it (unknown tokens, other
+ * versions).
+ */
 When(
   /^a client sends (GET|POST) (\/\S+)$/,
   async function (this: IotcWorld, method: 'GET' | 'POST', path: string) {
@@ -52,8 +58,8 @@ When(
 );
 
 /**
- * The device's access token with the case of every letter swapped: another token, unless the token has no letter
- * (then the step is skipped: there is no other case to try).
+ * The device's access token with the case of every letter swapped: another token, unless the token
+ * has no letter (then the step is skipped: there is no other case to try).
  */
 When(
   'a client posts telemetry with the access token of {string} in another case',
@@ -114,8 +120,8 @@ Then('the response body is the JSON:', function (this: IotcWorld, expected: stri
 });
 
 /**
- * ThingsBoard's documented error body (ThingsboardErrorResponseHandler; docs/reference/platform-facts.md §8):
- * {status (the answer's), message, errorCode, timestamp}.
+ * ThingsBoard's documented error body (ThingsboardErrorResponseHandler;
+ * docs/reference/platform-facts.md §8): {status (the answer's), message, errorCode, timestamp}.
  */
 Then(
   "the response is ThingsBoard's error JSON with errorCode {int}",

@@ -1,4 +1,7 @@
-/** Firmware: a package on the platform, the update start (fw_* shared attributes), the download by the device. */
+/**
+ * Firmware: a package on the platform, the update start (fw_* shared attributes), the download by
+ * the device.
+ */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { Given, Then, When } from '@cucumber/cucumber';
@@ -99,7 +102,10 @@ Then(
   },
 );
 
-/** The fw_* shared attributes as the admin API holds them: title, version, and a checksum of the package's bytes. */
+/**
+ * The fw_* shared attributes as the admin API holds them: title, version, and a checksum of the
+ * package's bytes.
+ */
 Then(
   'the platform holds the shared attributes of the firmware {string} version {string} for {string}',
   async function (this: IotcWorld, title: string, version: string, local: string) {
@@ -155,7 +161,10 @@ Then(
   },
 );
 
-/** The checksum the platform announced (fw_checksum with fw_checksum_algorithm) verifies the downloaded bytes. */
+/**
+ * The checksum the platform announced (fw_checksum with fw_checksum_algorithm) verifies the
+ * downloaded bytes.
+ */
 Then(
   'the checksum announced to {string} verifies the download',
   async function (this: IotcWorld, local: string) {
@@ -174,7 +183,10 @@ Then(
   },
 );
 
-/** The hex checksum of `data` with a platform algorithm name (SHA256, MD5, ...; the ones node:crypto has). */
+/**
+ * The hex checksum of `data` with a platform algorithm name (SHA256, MD5, ...; the ones node:crypto
+ * has).
+ */
 function checksumOf(data: Buffer, algorithm: string): string {
   const name = algorithm.toLowerCase().replace(/^sha-?/, 'sha');
   try {

@@ -1,4 +1,7 @@
-/** MQTT gateway steps: the gateway as an ordinary device, the tenant's device limit, and authentication. */
+/**
+ * MQTT gateway steps: the gateway as an ordinary device, the tenant's device limit, and
+ * authentication.
+ */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import {
@@ -20,14 +23,16 @@ import {
   readinessProofSkipped,
 } from './support/readiness';
 
-// ---- the gateway as an ordinary device (and any device on the MQTT device API: steps/mqtt-device.steps.ts) -----
+// ---- the gateway as an ordinary device (and any device on the MQTT device API:
+// steps/mqtt-device.steps.ts) -----
 
 When(
   /^the (?:gateway|MQTT device) "([^"]*)" publishes its own telemetry (.+)$/,
   async function (this: IotcWorld, gateway: string, payload: string) {
     const before = Date.now();
     this.lastPublish = await this.gateway(gateway).driver.device.sendTelemetry(payload);
-    // the window a server timestamp must lie in (`server` in a telemetry table, steps/telemetry.steps.ts)
+    // the window a server timestamp must lie in (`server` in a telemetry table,
+    // steps/telemetry.steps.ts)
     this.sentWindows.set(gateway, { start: before, end: Date.now() });
   },
 );
@@ -67,8 +72,9 @@ Then(
 
 /**
  * The positive control before an update under test (steps/support/readiness.ts): the SUBACK of
- * v1/devices/me/attributes comes before ThingsBoard's device actor has the subscription, and an update in between is
- * dropped. Probe updates are set until one arrives on the subscription; the delay is recorded.
+ * v1/devices/me/attributes comes before ThingsBoard's device actor has the subscription, and an
+ * update in between is dropped. Probe updates are set until one arrives on the subscription; the
+ * delay is recorded.
  */
 Then(
   /^the platform's attribute updates are proven to reach the (?:gateway|MQTT device) "([^"]*)" on its own subscription$/,
@@ -90,7 +96,8 @@ Then(
 When(
   /^the (?:gateway|MQTT device) "([^"]*)" answers its own RPCs with (.+)$/,
   async function (this: IotcWorld, gateway: string, reply: string) {
-    // every request is kept, in order, so that a scenario can count them (steps/mqtt-device.steps.ts)
+    // every request is kept, in order, so that a scenario can count them
+    // (steps/mqtt-device.steps.ts)
     const requests: DeviceRpcRequest[] = [];
     await this.gateway(gateway).driver.device.handleRpc((request) => {
       requests.push(request);
@@ -100,7 +107,8 @@ When(
   },
 );
 
-// ---- the tenant's device limit (tenant-limits capability: it changes the tenant profile, so never on staging) ----
+// ---- the tenant's device limit (tenant-limits capability: it changes the tenant profile, so never
+// on staging) ----
 
 Given("the tenant's device limit is reached", async function (this: IotcWorld) {
   await limitDevices(this, 0);
@@ -113,7 +121,10 @@ Given(
   },
 );
 
-/** Sets the tenant's device limit to the current device count plus `room`; restored after the scenario. */
+/**
+ * Sets the tenant's device limit to the current device count plus `room`; restored after the
+ * scenario.
+ */
 async function limitDevices(world: IotcWorld, room: number): Promise<void> {
   const { target, admin } = world.run;
   assert.ok(
@@ -149,7 +160,8 @@ async function limitDevices(world: IotcWorld, room: number): Promise<void> {
   });
 }
 
-// ---- authentication -------------------------------------------------------------------------------------------
+// ---- authentication
+// -------------------------------------------------------------------------------------------
 
 When(
   'a gateway connects over MQTT {mqttVersion} with the access token {string}',

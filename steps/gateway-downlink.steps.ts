@@ -1,4 +1,7 @@
-/** MQTT gateway steps: attribute requests and the downlink (shared attribute updates and RPC to devices behind the gateway). */
+/**
+ * MQTT gateway steps: attribute requests and the downlink (shared attribute updates and RPC to
+ * devices behind the gateway).
+ */
 import assert from 'node:assert/strict';
 import { setTimeout as awaitFor } from 'node:timers/promises';
 import { Then, When } from '@cucumber/cucumber';
@@ -29,7 +32,8 @@ import { NotEffective, quietWindowMs, untilEffective } from './support/timing';
 
 const ATTRIBUTE_REQUEST = 'the gateway attribute request (v1/gateway/attributes/request)';
 
-// ---- attribute requests ---------------------------------------------------------------------------------------
+// ---- attribute requests
+// ---------------------------------------------------------------------------------------
 
 When(
   /^the gateway "([^"]*)" requests attributes of "([^"]*)" with (.+)$/,
@@ -66,10 +70,12 @@ function attributeAnswer(world: IotcWorld, gateway: string): AttributeResponse {
 }
 
 /**
- * The attributes an answer carries, by key. The answer's payload is not fixed by docs/reference/interfaces.md (GW-ATTRREQ-03), so
- * the shapes in use are read, and only where they put attributes: members of `client` and `shared` (the device API's
- * shape, which the reference answers to docs/reference/interfaces.md's request), members of `values`, or `value` (ThingsBoard's
- * answer to a request for one key, `valueKey` being that key). Never a member at any depth.
+ * The attributes an answer carries, by key. The answer's payload is not fixed by
+ * docs/reference/interfaces.md (GW-ATTRREQ-03), so the shapes in use are read, and only where they
+ * put attributes: members of `client` and `shared` (the device API's shape, which the reference
+ * answers to docs/reference/interfaces.md's request), members of `values`, or `value`
+ * (ThingsBoard's answer to a request for one key, `valueKey` being that key). Never a member at any
+ * depth.
  */
 function answeredAttributes(
   document: Record<string, unknown>,
@@ -127,7 +133,8 @@ Then(
   },
 );
 
-// ---- downlink: shared attribute updates and RPC ---------------------------------------------------------------
+// ---- downlink: shared attribute updates and RPC
+// ---------------------------------------------------------------
 
 Then(
   /^the gateway "([^"]*)" receives an attribute update for "([^"]*)" with (?!exactly )(.+)$/,
@@ -158,8 +165,9 @@ Then(
   async function (this: IotcWorld, gateway: string, local: string, expected: string) {
     const name = this.device(local).record.name;
     const driver = this.gateway(gateway).driver;
-    // the update this step waits for is the first for the device after the one the scenario awaited before; the
-    // harness's own readiness probes are not updates under test (steps/support/readiness.ts)
+    // the update this step waits for is the first for the device after the one the scenario awaited
+    // before; the harness's own readiness probes are not updates under test
+    // (steps/support/readiness.ts)
     const seen = this.gatewayUpdatesSeen.get(gateway) ?? -1;
     const underTest = (candidate: AttributeUpdate) =>
       candidate.device === name && withoutProbe(candidate.data) !== undefined;
@@ -184,10 +192,11 @@ Then(
 );
 
 /**
- * Counts the updates of a device other than the latest one this scenario waited for, by content and not by arrival
- * order: after a quiet window derived from the delivery delays the run measured (timing.ts quietWindowMs), every
- * update of the device the gateway received, the harness's readiness probes aside, but that one must number
- * exactly `count`. A duplicate that comes late is counted too.
+ * Counts the updates of a device other than the latest one this scenario waited for, by content and
+ * not by arrival order: after a quiet window derived from the delivery delays the run measured
+ * (timing.ts quietWindowMs), every update of the device the gateway received, the harness's
+ * readiness probes aside, but that one must number exactly `count`. A duplicate that comes late is
+ * counted too.
  */
 Then(
   /^besides it, the gateway "([^"]*)" received exactly (\d+) attribute updates? for "([^"]*)"$/,
@@ -209,12 +218,14 @@ Then(
   },
 );
 
-// ---- readiness proofs, and the eventual effect of a disconnect (steps/support/readiness.ts) -------------------
+// ---- readiness proofs, and the eventual effect of a disconnect (steps/support/readiness.ts)
+// -------------------
 
 /**
- * The positive control before an update under test: ThingsBoard acknowledges a gateway connect before the device's
- * session and attribute subscription are effective, and drops an update that comes in between. Probe updates are set
- * until one reaches the gateway; the delay is recorded for the quiet windows.
+ * The positive control before an update under test: ThingsBoard acknowledges a gateway connect
+ * before the device's session and attribute subscription are effective, and drops an update that
+ * comes in between. Probe updates are set until one reaches the gateway; the delay is recorded for
+ * the quiet windows.
  */
 Then(
   /^the platform's attribute updates for "([^"]*)" are proven to reach the gateway "([^"]*)"$/,
@@ -237,12 +248,13 @@ Then(
 );
 
 /**
- * A disconnect is acknowledged before the platform removes the device's session, and updates of different devices
- * (different device actors on ThingsBoard) may arrive in any order, so "nothing more arrives for the device" is
- * eventual: rounds of probes, first on the disconnected device then on one still connected, until a round whose
- * probe for the connected device arrives while the one for the disconnected device did not within a quiet window
- * (derived from the measured delivery delays). FAILs only when every round for eventuallyMs delivered the
- * disconnected device's probe (or none delivered the connected one's), naming what arrived.
+ * A disconnect is acknowledged before the platform removes the device's session, and updates of
+ * different devices (different device actors on ThingsBoard) may arrive in any order, so "nothing
+ * more arrives for the device" is eventual: rounds of probes, first on the disconnected device then
+ * on one still connected, until a round whose probe for the connected device arrives while the one
+ * for the disconnected device did not within a quiet window (derived from the measured delivery
+ * delays). FAILs only when every round for eventuallyMs delivered the disconnected device's probe
+ * (or none delivered the connected one's), naming what arrived.
  */
 Then(
   /^eventually the attribute updates for "([^"]*)" still reach the gateway "([^"]*)" and those for "([^"]*)" no longer do$/,
@@ -263,7 +275,10 @@ Then(
       await setProbe(this, dropped, round.dropped);
       await setProbe(this, kept, round.kept);
     };
-    /** A round proves the disconnect when its probe for `kept` came and its probe for `dropped` did not in time. */
+    /**
+     * A round proves the disconnect when its probe for `kept` came and its probe for `dropped` did
+     * not in time.
+     */
     const proven = async (attempt: number) => {
       for (const round of rounds.slice(0, attempt)) {
         if (!arrived(keptName, round.kept)) continue;
@@ -312,9 +327,9 @@ Then(
 );
 
 /**
- * Nothing may reach the gateway for the device: watched for a quiet window derived from the measured delivery
- * delays (the update that must not arrive and the positive control are for different devices, whose order of
- * arrival is not fixed).
+ * Nothing may reach the gateway for the device: watched for a quiet window derived from the
+ * measured delivery delays (the update that must not arrive and the positive control are for
+ * different devices, whose order of arrival is not fixed).
  */
 Then(
   /^the gateway "([^"]*)" receives no attribute update for "([^"]*)" within a quiet window$/,
@@ -331,11 +346,12 @@ Then(
 );
 
 /**
- * After the platform's call ended without an answer the RPC has expired and can no longer be delivered (ThingsBoard
- * keeps an RPC for a device without an RPC subscription pending and drops it at its expiry,
- * DeviceActorMessageProcessor.java:209-246 and 337-360 under /root/tbw/tb): none with that method may have come.
- * An RPC sent before the subscription is effective is not lost (pushed on subscription, :369 and :778), so an RPC
- * right after a connect needs no readiness proof.
+ * After the platform's call ended without an answer the RPC has expired and can no longer be
+ * delivered (ThingsBoard keeps an RPC for a device without an RPC subscription pending and drops it
+ * at its expiry, DeviceActorMessageProcessor.java:209-246 and 337-360 under /root/tbw/tb): none
+ * with that method may have come. An RPC sent before the subscription is effective is not lost
+ * (pushed on subscription, :369 and :778), so an RPC right after a connect needs no readiness
+ * proof.
  */
 Then(
   /^the gateway "([^"]*)" received no RPC "([^"]*)" for "([^"]*)"$/,
@@ -353,9 +369,10 @@ Then(
 );
 
 /**
- * A positive control stands in for a fixed "nothing arrives" window: the step follows the arrival of an RPC that the
- * platform was asked for after the one that must not arrive. (ThingsBoard's device actors are independent, so this
- * order is a weak bracket for RPCs of two devices; it never FAILs a conforming target.)
+ * A positive control stands in for a fixed "nothing arrives" window: the step follows the arrival
+ * of an RPC that the platform was asked for after the one that must not arrive. (ThingsBoard's
+ * device actors are independent, so this order is a weak bracket for RPCs of two devices; it never
+ * FAILs a conforming target.)
  */
 Then(
   /^before that, the gateway "([^"]*)" received no RPC for "([^"]*)"$/,
@@ -374,8 +391,9 @@ Then(
   /^the gateway "([^"]*)" received the RPC "([^"]*)" for "([^"]*)" exactly once$/,
   async function (this: IotcWorld, gateway: string, method: string, local: string) {
     const name = this.device(local).record.name;
-    // a duplicate may come late: counted after a quiet window of the downlink's measured delays (an RPC takes the
-    // same path to the gateway as an attribute update: the device's actor, then its gateway session)
+    // a duplicate may come late: counted after a quiet window of the downlink's measured delays (an
+    // RPC takes the same path to the gateway as an attribute update: the device's actor, then its
+    // gateway session)
     await awaitQuietWindow(
       this,
       DELAY_KINDS.gatewayUpdate,
@@ -465,9 +483,10 @@ Then(
   async function (this: IotcWorld, local: string) {
     const answer = await this.pending.get('rpcCall', local);
     assert.ok(answer, 'the platform sent no RPC');
-    // docs/reference/platform-facts.md §8, v1 (the admin client's rpc): a call no session took ends 409 (NO_ACTIVE_CONNECTION), one
-    // sent but not answered 408 (TIMEOUT) (AbstractRpcController.reply; DeviceActorMessageProcessor:357). A 500 is
-    // a crash, not the end of an unanswered call.
+    // docs/reference/platform-facts.md §8, v1 (the admin client's rpc): a call no session took ends
+    // 409 (NO_ACTIVE_CONNECTION), one sent but not answered 408 (TIMEOUT)
+    // (AbstractRpcController.reply; DeviceActorMessageProcessor:357). A 500 is a crash, not the end
+    // of an unanswered call.
     assert.ok(
       [408, 409].includes(answer.status),
       `the RPC call answered ${this.shown(answer)}, expected 409 (no session took it) or 408 (sent, not answered)`,
@@ -481,7 +500,8 @@ When(
     const id = this.gatewayRpcIds.get(local)?.latest;
     assert.ok(id !== undefined, `the gateway has received no RPC for ${local}`);
     const deviceName = this.device(local).record.name;
-    // a reply naming a device the platform no longer has creates it again: journaled before it can happen
+    // a reply naming a device the platform no longer has creates it again: journaled before it can
+    // happen
     this.expectCreated('device', deviceName);
     const name = JSON.stringify(deviceName);
     this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.rpc, {

@@ -1,12 +1,14 @@
 /**
- * Property-based payload scenarios of the MQTT gateway API (features/mqtt-gateway-api/payload-properties.feature).
+ * Property-based payload scenarios of the MQTT gateway API
+ * (features/mqtt-gateway-api/payload-properties.feature).
  *
- * The gateway payloads come from schemas/arbitrary.ts (derived from schemas/gateway.ts). Device names are two
- * placeholders (`iotc-slot-a`, `iotc-slot-b`); each case substitutes fresh names with the run's prefix (journaled
- * before the platform can create them, deleted after the case), publishes through the scenario's gateway driver
- * and reads back through the admin client. Seeds, FC_SEED / FC_PATH replay and FC_RUNS work as in
- * steps/properties.steps.ts (runProperty); the default number of cases here is smaller, as every case creates
- * and deletes devices over two protocols.
+ * The gateway payloads come from schemas/arbitrary.ts (derived from schemas/gateway.ts). Device
+ * names are two placeholders (`iotc-slot-a`, `iotc-slot-b`); each case substitutes fresh names with
+ * the run's prefix (journaled before the platform can create them, deleted after the case),
+ * publishes through the scenario's gateway driver and reads back through the admin client. Seeds,
+ * FC_SEED / FC_PATH replay and FC_RUNS work as in steps/properties.steps.ts (runProperty); the
+ * default number of cases here is smaller, as every case creates and deletes devices over two
+ * protocols.
  */
 import { Then } from '@cucumber/cucumber';
 import fc from 'fast-check';
@@ -44,7 +46,10 @@ const TOPIC: Record<GatewayResource, string> = {
   attributes: GATEWAY_TOPICS.attributes,
 };
 
-/** The devices of one case: fresh platform names for the slots, and the body with those names put in. */
+/**
+ * The devices of one case: fresh platform names for the slots, and the body with those names put
+ * in.
+ */
 interface CaseDevices {
   name(slot: string): string;
   /** The body with every `"slot"` string replaced by the JSON string of its platform name. */
@@ -87,7 +92,10 @@ function describeOutcome(outcome: PublishOutcome): string {
   return `got PUBACK 0x${(outcome.reasonCode ?? 0).toString(16)}${outcome.reasonString ? ` (${outcome.reasonString})` : ''}`;
 }
 
-/** Publishes a valid payload for fresh devices: PUBACK success, and every entry stored for its device exactly. */
+/**
+ * Publishes a valid payload for fresh devices: PUBACK success, and every entry stored for its
+ * device exactly.
+ */
 async function publishesAndStoresExactly(
   world: IotcWorld,
   gateway: MqttGateway,
@@ -105,7 +113,8 @@ async function publishesAndStoresExactly(
       );
     for (const slot of payload.devices) {
       const expected = payload.expected.filter((entry) => entry.device === slot);
-      // every named device is created, even one without entries (docs/reference/interfaces.md MQTT rule 2)
+      // every named device is created, even one without entries (docs/reference/interfaces.md MQTT
+      // rule 2)
       const id = await world.eventually(() => devices.idOf(slot));
       if (expected.length === 0) continue;
       const stored = storedDataOf(world.run.admin, id);
@@ -120,9 +129,13 @@ async function publishesAndStoresExactly(
   });
 }
 
-/** The sentinel: a valid message naming every slot device, stored once the rejected payload was handled. */
+/**
+ * The sentinel: a valid message naming every slot device, stored once the rejected payload was
+ * handled.
+ */
 function sentinelBody(resource: GatewayResource, devices: CaseDevices): string {
-  // timestamped, so that a platform reading an entry without ts otherwise (a declared deviation) stores it the same
+  // timestamped, so that a platform reading an entry without ts otherwise (a declared deviation)
+  // stores it the same
   const value =
     resource === 'telemetry'
       ? [{ ts: Date.now(), values: { [SENTINEL_KEY]: true } }]
@@ -131,8 +144,9 @@ function sentinelBody(resource: GatewayResource, devices: CaseDevices): string {
 }
 
 /**
- * Publishes a malformed payload for fresh devices: a failure PUBACK (≥ 0x80) and the connection stays usable. A
- * sentinel for the same devices follows; once it is stored, each device holds nothing but the sentinel.
+ * Publishes a malformed payload for fresh devices: a failure PUBACK (≥ 0x80) and the connection
+ * stays usable. A sentinel for the same devices follows; once it is stored, each device holds
+ * nothing but the sentinel.
  */
 async function rejectsAndStoresNothing(
   world: IotcWorld,
@@ -168,11 +182,12 @@ async function rejectsAndStoresNothing(
 }
 
 /**
- * Which valid gateway payloads a step draws: all of them (no phrase), or one of three parts that split them
- * (payloadPart, schemas/arbitrary): telemetry with ts on every entry and booleans and longs only (every ts before the
- * year 10000); with ts on every entry, no string value, and a double or JSON value or a late ts; and the rest (a
- * string value or an entry without ts). Attributes split alike by their values. A target declaring the deviations of
- * KV-02, KV-04, KV-06 or GW-TEL-03 still runs the scenarios of the parts those do not touch.
+ * Which valid gateway payloads a step draws: all of them (no phrase), or one of three parts that
+ * split them (payloadPart, schemas/arbitrary): telemetry with ts on every entry and booleans and
+ * longs only (every ts before the year 10000); with ts on every entry, no string value, and a
+ * double or JSON value or a late ts; and the rest (a string value or an entry without ts).
+ * Attributes split alike by their values. A target declaring the deviations of KV-02, KV-04, KV-06
+ * or GW-TEL-03 still runs the scenarios of the parts those do not touch.
  */
 const GATEWAY_PARTS = {
   'with ts before the year 10000 on every entry and booleans and longs only': 'booleans-and-longs',
@@ -226,7 +241,8 @@ Then(
       this,
       arbitrary,
       (payload) => publishesAndStoresExactly(this, driver, resource, payload),
-      // a part of the payloads draws a third of the cases (three parts: about what one unsplit property drew)
+      // a part of the payloads draws a third of the cases (three parts: about what one unsplit
+      // property drew)
       phrase === undefined ? DEFAULT_RUNS : Math.ceil(DEFAULT_RUNS / 3),
     );
   },

@@ -1,7 +1,8 @@
 /**
- * The MQTT gateway API: a simulated gateway (simulators/gateway) connects devices, publishes their data and answers
- * their RPCs; the effects are read back through the admin API. Device names in payloads are written `{{local}}`
- * and become the run's prefixed names (journaled before the platform can create them).
+ * The MQTT gateway API: a simulated gateway (simulators/gateway) connects devices, publishes their
+ * data and answers their RPCs; the effects are read back through the admin API. Device names in
+ * payloads are written `{{local}}` and become the run's prefixed names (journaled before the
+ * platform can create them).
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
@@ -19,8 +20,9 @@ function withDeviceNames(world: IotcWorld, text: string): string {
 }
 
 /**
- * Creates a gateway device (additionalInfo.gateway = true) under a name of this scenario alone (world.fresh) and
- * connects it at `url`; steps name it by its record (`world.device(local).record.name`).
+ * Creates a gateway device (additionalInfo.gateway = true) under a name of this scenario alone
+ * (world.fresh) and connects it at `url`; steps name it by its record
+ * (`world.device(local).record.name`).
  */
 async function startGateway(
   world: IotcWorld,
@@ -28,8 +30,9 @@ async function startGateway(
   version: MqttVersion,
   url: string,
 ): Promise<void> {
-  // one name per scenario, not per run: on ThingsBoard a gateway left behind by a failed scenario (its sessions, the
-  // devices it connected, a delete still in progress) made every later scenario that creates the same name fail too
+  // one name per scenario, not per run: on ThingsBoard a gateway left behind by a failed scenario
+  // (its sessions, the devices it connected, a delete still in progress) made every later scenario
+  // that creates the same name fail too
   const name = world.fresh(local);
   const record = await world.track(
     'device',
@@ -168,10 +171,10 @@ Then('the PUBACK reports success', function (this: IotcWorld) {
 });
 
 /**
- * Deviation GW-TEL-01-EMPTY: the last publish got no PUBACK within the request timeout (the driver waits requestMs
- * for it) and the connection stayed open. The scenario proves a PUBACK on the same connection before (positive
- * control) and after it. A harness whose loop stood still for half of that wait may have let its timer fire before it
- * read a PUBACK that had come: INCONCLUSIVE.
+ * Deviation GW-TEL-01-EMPTY: the last publish got no PUBACK within the request timeout (the driver
+ * waits requestMs for it) and the connection stayed open. The scenario proves a PUBACK on the same
+ * connection before (positive control) and after it. A harness whose loop stood still for half of
+ * that wait may have let its timer fire before it read a PUBACK that had come: INCONCLUSIVE.
  */
 Then('the publish gets no PUBACK and the connection stays open', function (this: IotcWorld) {
   const outcome = this.lastPublish;
@@ -223,7 +226,8 @@ Then(
   },
 );
 
-// ---- devices and profiles as the platform holds them ----------------------------------------------------------
+// ---- devices and profiles as the platform holds them
+// ----------------------------------------------------------
 
 Then(
   'the platform eventually holds a device {string} of the profile {string}',
@@ -236,8 +240,8 @@ Then(
       assert.ok(found, `no device ${name} on the platform`);
       return found;
     });
-    // at least how long the platform took to create it (from this step, after the request that creates it): the
-    // quiet window of "no device ... exists" is derived from it
+    // at least how long the platform took to create it (from this step, after the request that
+    // creates it): the quiet window of "no device ... exists" is derived from it
     measuredDelays.record('device-creation', performance.now() - asked);
     assert.equal(record.type, expectedProfile, `the device ${name} has the profile ${record.type}`);
     if (!this.devices.has(local)) await this.adoptDevice(local, record);

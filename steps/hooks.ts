@@ -1,6 +1,7 @@
 /**
- * Run and scenario lifecycle: open the target (IOTC_TARGET: `embedded` or a profile path) and log in once; skip
- * scenarios whose capability the target lacks (reported NOT APPLICABLE); delete what each scenario created.
+ * Run and scenario lifecycle: open the target (IOTC_TARGET: `embedded` or a profile path) and log
+ * in once; skip scenarios whose capability the target lacks (reported NOT APPLICABLE); delete what
+ * each scenario created.
  */
 import {
   After,
@@ -56,20 +57,22 @@ import {
 } from './support/transport';
 import { MqttConnection } from '../simulators/device/mqtt-connection';
 
-// a reset MQTT connection closes without an answer of the target: its scenario must know (transport.ts)
+// a reset MQTT connection closes without an answer of the target: its scenario must know
+// (transport.ts)
 MqttConnection.onSocketError = noteBrokenConnection;
 
 /**
- * A step's hang guard, from the target's own timeouts: one request may take requestMs and a bounded wait
- * eventuallyMs, so a step that makes a slow request (ThingsBoard builds its 1 MB OpenAPI description on the first
- * call: more than 30 s on a loaded machine) ends by its own bound, not by cucumber's. Read at load time, since
- * cucumber fixes its default before BeforeAll; a profile that does not load fails in BeforeAll with its reason.
+ * A step's hang guard, from the target's own timeouts: one request may take requestMs and a bounded
+ * wait eventuallyMs, so a step that makes a slow request (ThingsBoard builds its 1 MB OpenAPI
+ * description on the first call: more than 30 s on a loaded machine) ends by its own bound, not by
+ * cucumber's. Read at load time, since cucumber fixes its default before BeforeAll; a profile that
+ * does not load fails in BeforeAll with its reason.
  */
 function stepTimeoutMs(): number {
   try {
     const { timeouts, embedded } = loadProfile(process.env.IOTC_TARGET || 'embedded');
-    // a remote target's waits grow with the round trip measured in BeforeAll (timing.ts networkTimeouts), known
-    // only then: the guard allows for the most they can grow
+    // a remote target's waits grow with the round trip measured in BeforeAll (timing.ts
+    // networkTimeouts), known only then: the guard allows for the most they can grow
     const network = embedded ? 0 : NETWORK_HEADROOM_MS;
     return Math.max(
       30_000,
@@ -82,11 +85,14 @@ function stepTimeoutMs(): number {
 const STEP_TIMEOUT_MS = stepTimeoutMs();
 setDefaultTimeout(STEP_TIMEOUT_MS);
 
-// the workers of a parallel run share a remote target's tenant: scenarios that change what all of it sees run alone
-// (on an embedded target every worker has a reference of its own)
+// the workers of a parallel run share a remote target's tenant: scenarios that change what all of
+// it sees run alone (on an embedded target every worker has a reference of its own)
 if (!targetIsEmbedded()) setParallelCanAssign(canRunBeside);
 
-/** Whether the run's target profile is an embedded one; false when it does not load (BeforeAll says why). */
+/**
+ * Whether the run's target profile is an embedded one; false when it does not load (BeforeAll says
+ * why).
+ */
 function targetIsEmbedded(): boolean {
   try {
     return loadProfile(process.env.IOTC_TARGET || 'embedded').embedded === true;
@@ -96,10 +102,11 @@ function targetIsEmbedded(): boolean {
 }
 
 /**
- * A step (or hook) that fails through a transport error (a reset, a refused connect, a TLS failure: no answer of the
- * target) fails INCONCLUSIVE, naming it. cucumber.js retries every failed scenario once; the Before hook below lets
- * the retry run only when the first attempt failed that way, so the second attempt, on fresh connections, decides:
- * a second transport error leaves the requirement INCONCLUSIVE, an answer of the target can FAIL it.
+ * A step (or hook) that fails through a transport error (a reset, a refused connect, a TLS failure:
+ * no answer of the target) fails INCONCLUSIVE, naming it. cucumber.js retries every failed scenario
+ * once; the Before hook below lets the retry run only when the first attempt failed that way, so
+ * the second attempt, on fresh connections, decides: a second transport error leaves the
+ * requirement INCONCLUSIVE, an answer of the target can FAIL it.
  */
 setDefinitionFunctionWrapper(
   (code: (...args: unknown[]) => unknown) =>
@@ -115,9 +122,10 @@ setDefinitionFunctionWrapper(
       try {
         const result = code.apply(this, args);
         if (!(result instanceof Promise)) return result;
-        // a step that hangs after the network broke one of its connections (a subscribe or an update that can no
-        // longer come) ends just before cucumber's timeout, INCONCLUSIVE naming the reset, not FAIL `function timed
-        // out`; without a noted transport error it runs on into cucumber's timeout (a hang of the target)
+        // a step that hangs after the network broke one of its connections (a subscribe or an
+        // update that can no longer come) ends just before cucumber's timeout, INCONCLUSIVE naming
+        // the reset, not FAIL `function timed out`; without a noted transport error it runs on into
+        // cucumber's timeout (a hang of the target)
         const late = () =>
           (this as Partial<IotcWorld> | undefined)?.transportIsAnswer
             ? undefined
@@ -132,20 +140,29 @@ setDefinitionFunctionWrapper(
     },
 );
 
-/** The opening of the message of a scenario that failed through the network (the retry is for those only). */
+/**
+ * The opening of the message of a scenario that failed through the network (the retry is for those
+ * only).
+ */
 const NETWORK_FAILURE = `${INCONCLUSIVE_PREFIX} ${NETWORK_FAILED}`;
-/** The opening of the message of a scenario the harness's starvation left undecided (steps/support/timing.ts). */
+/**
+ * The opening of the message of a scenario the harness's starvation left undecided
+ * (steps/support/timing.ts).
+ */
 const STARVED = `${INCONCLUSIVE_PREFIX} ${HARNESS_STARVED}`;
 
 /** Per scenario (pickle) of this worker: how its attempt that will be retried failed. */
 const retryable = new Map<string, { network: boolean; message: string }>();
 
-/** The harness's own event-loop lag over the whole run of this worker, reported with every scenario's evidence. */
+/**
+ * The harness's own event-loop lag over the whole run of this worker, reported with every
+ * scenario's evidence.
+ */
 const runLag = monitorEventLoopDelay({ resolution: 10 });
 
 /**
- * The network to a remote target as this worker measured it at its start, and the timeouts derived from it: in
- * every scenario's harness facts, so the report prints them (run.harness[].network).
+ * The network to a remote target as this worker measured it at its start, and the timeouts derived
+ * from it: in every scenario's harness facts, so the report prints them (run.harness[].network).
  */
 let network:
   | {
@@ -161,9 +178,10 @@ let profileTimeouts:
   | undefined;
 
 /**
- * How many scenarios of a worker take one more sample of each interface afterwards. The first samples are taken
- * while the workers of a parallel run all start on a loaded machine, and a busy CPU only lengthens a round trip
- * (loopback measured 200 to 400 ms then): later samples bring the figure down to the network's.
+ * How many scenarios of a worker take one more sample of each interface afterwards. The first
+ * samples are taken while the workers of a parallel run all start on a loaded machine, and a busy
+ * CPU only lengthens a round trip (loopback measured 200 to 400 ms then): later samples bring the
+ * figure down to the network's.
  */
 const REFINING_SCENARIOS = 10;
 let refinedAfter = 0;
@@ -192,9 +210,10 @@ async function refineNetwork(): Promise<void> {
   applyNetwork(target);
 }
 
-// The guard is wide: its work is bounded on its own (each request by the profile's requestMs), and on a machine
-// starved by other work (four `iotc run`s of the project's own tests beside six CPU burners) starting the reference
-// and logging in took over 60 s; a run that cannot start should say so, not race the hook's clock.
+// The guard is wide: its work is bounded on its own (each request by the profile's requestMs), and
+// on a machine starved by other work (four `iotc run`s of the project's own tests beside six CPU
+// burners) starting the reference and logging in took over 60 s; a run that cannot start should say
+// so, not race the hook's clock.
 BeforeAll({ timeout: 180_000 }, async () => {
   runLag.enable();
   const runId = newRunId();
@@ -252,8 +271,9 @@ AfterAll({ timeout: 60_000 }, async () => {
     return; // BeforeAll failed: nothing was opened
   }
   setRun(undefined);
-  // whatever the scenarios left (a device a provisioning request created, an interrupted cleanup), per the journal
-  // only this run's own entities: other workers of a parallel run share the journal and may still use theirs
+  // whatever the scenarios left (a device a provisioning request created, an interrupted cleanup),
+  // per the journal only this run's own entities: other workers of a parallel run share the journal
+  // and may still use theirs
   const restoring = await restoreOwnSettings(context);
   const { failed } = await cleanupFromJournal(
     context.journal.path,
@@ -278,15 +298,17 @@ AfterAll({ timeout: 60_000 }, async () => {
 Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
   recordInto(this.exchanges);
   clearBrokenConnections();
-  // The second attempt of a scenario (cucumber's retry) runs only after a transport failure or a verdict the
-  // harness's starvation left undecided; any other failure is the target's answer and stands (src/report/verdicts.ts judges by the attempt before a declined retry)
+  // The second attempt of a scenario (cucumber's retry) runs only after a transport failure or a
+  // verdict the harness's starvation left undecided; any other failure is the target's answer and
+  // stands (src/report/verdicts.ts judges by the attempt before a declined retry)
   const previous = retryable.get(pickle.id);
   retryable.delete(pickle.id);
   if (previous && !previous.network)
     throw new Error(
       `${RETRY_DECLINED} the first attempt failed with an answer of the target, not of the network: ${previous.message.split('\n')[0]}`,
     );
-  // Ctrl-C: no scenario starts once the run is stopping (it cleans up when the running one has finished)
+  // Ctrl-C: no scenario starts once the run is stopping (it cleans up when the running one has
+  // finished)
   if (stopMarked(this.run.journal.path) || !scenarioStarting()) {
     this.log('skipped: the run is stopping');
     return 'skipped';
@@ -295,7 +317,8 @@ Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
   this.scenarioTags = pickle.tags.map((tag) => tag.name).join(' and ');
   // under abuse, a reset or refused connection is the target's answer: FAIL, never INCONCLUSIVE
   this.transportIsAnswer = pickle.tags.some((tag) => tag.name === '@robustness');
-  // a complete command: the same target, the scenario's feature file and its tags (an outline's example included)
+  // a complete command: the same target, the scenario's feature file and its tags (an outline's
+  // example included)
   const target = process.env.IOTC_TARGET || 'embedded';
   this.replayCommand = `npx iotc run --target ${shellWord(target)} --tags ${shellWord(this.scenarioTags)} ${shellWord(pickle.uri)}`;
   const missing = pickle.tags
@@ -309,8 +332,9 @@ Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
     );
     return 'skipped';
   }
-  // A declared deviation is verified by its alternative scenarios (@deviation-<id>); the specification's own
-  // scenarios of that requirement do not run, and alternatives run only where the deviation is declared.
+  // A declared deviation is verified by its alternative scenarios (@deviation-<id>); the
+  // specification's own scenarios of that requirement do not run, and alternatives run only where
+  // the deviation is declared.
   const tags = pickle.tags.map((tag) => tag.name);
   const deviations = this.run.target.deviations;
   const alternativeOf = tags
@@ -335,7 +359,8 @@ Before(function (this: IotcWorld, { pickle }: ITestCaseHookParameter) {
 After(
   { timeout: 60_000 },
   async function (this: IotcWorld, { pickle, result, willBeRetried }: ITestCaseHookParameter) {
-    // Evidence, passed or failed: the scenario's last exchanges (redacted as recorded); cleanup is not evidence.
+    // Evidence, passed or failed: the scenario's last exchanges (redacted as recorded); cleanup is
+    // not evidence.
     recordInto(undefined);
     this.stalls.stop();
     const networkFailed = leftUndecided(result?.message, result?.exception?.message);
@@ -345,7 +370,8 @@ After(
       if (networkFailed) freshDevicePool();
     }
     await refineNetwork();
-    // how loaded the harness was: this worker's event-loop lag since it started, and the delays it measured
+    // how loaded the harness was: this worker's event-loop lag since it started, and the delays it
+    // measured
     await this.attach(
       JSON.stringify({
         pid: process.pid,
@@ -381,7 +407,8 @@ After(
     await Promise.allSettled(this.ownDrivers.map((driver) => driver.close()));
     if (this.countedAsRunning) scenarioFinished();
     if (failures.length) {
-      // a cleanup the network broke says nothing of the target (AfterAll's journal cleanup tries again)
+      // a cleanup the network broke says nothing of the target (AfterAll's journal cleanup tries
+      // again)
       if (networkOnly)
         throw new Inconclusive(`${NETWORK_FAILED} while cleaning up: ${failures.join('; ')}`);
       throw new Error(`cleanup failed for ${failures.join('; ')}`);
@@ -390,8 +417,9 @@ After(
 );
 
 /**
- * Whether a failed scenario's message is that of a transport error, or of a verdict the harness's starvation left
- * undecided (INCONCLUSIVE either way): the bounded retry (cucumber's one) may decide it on a quieter moment.
+ * Whether a failed scenario's message is that of a transport error, or of a verdict the harness's
+ * starvation left undecided (INCONCLUSIVE either way): the bounded retry (cucumber's one) may
+ * decide it on a quieter moment.
  */
 function leftUndecided(message?: string, exceptionMessage?: string): boolean {
   const text = exceptionMessage ?? message ?? '';
@@ -401,11 +429,12 @@ function leftUndecided(message?: string, exceptionMessage?: string): boolean {
 }
 
 /**
- * Runs a cleanup's undo (a delete, a setting put back: each may be done twice); one the network broke (a reset, a
- * refused connect) is tried again until it is done or eventuallyMs is spent (timing.ts untilEffective). An entity
- * the network kept from being deleted would stay under a name the run's next scenarios use again (`unique`), and
- * they would FAIL on "already exists" for the network's sake. A delete that was done before its answer was lost
- * answers 404 to the next try, which the caller counts as done. Any other error ends the tries at once.
+ * Runs a cleanup's undo (a delete, a setting put back: each may be done twice); one the network
+ * broke (a reset, a refused connect) is tried again until it is done or eventuallyMs is spent
+ * (timing.ts untilEffective). An entity the network kept from being deleted would stay under a name
+ * the run's next scenarios use again (`unique`), and they would FAIL on "already exists" for the
+ * network's sake. A delete that was done before its answer was lost answers 404 to the next try,
+ * which the caller counts as done. Any other error ends the tries at once.
  */
 async function undoThroughNetwork(
   what: string,
@@ -450,7 +479,9 @@ function shellWord(text: string): string {
   return /^[\w@./:=,+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }
 
-/** Settings this run changed and a scenario's own undo did not put back (it failed, or never ran). */
+/**
+ * Settings this run changed and a scenario's own undo did not put back (it failed, or never ran).
+ */
 async function restoreOwnSettings(context: ReturnType<typeof run>): Promise<{ failed: string[] }> {
   const { target, journal, runId } = context;
   if (unrestoredSettings(journal.path, runId).length === 0) return { failed: [] };

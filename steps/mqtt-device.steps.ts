@@ -1,8 +1,9 @@
 /**
- * The MQTT device API (features/mqtt-device-api): a device on its own MQTT connection (simulators/device), sending
- * what ThingsBoard's Python SDK sends; effects are read back through the admin API. The device's connection is kept
- * with the scenario's gateways (same driver; `driver.device` is the device API), so the steps written for a gateway
- * as an ordinary device ("publishes its own telemetry", "answers its own RPCs") serve it too.
+ * The MQTT device API (features/mqtt-device-api): a device on its own MQTT connection
+ * (simulators/device), sending what ThingsBoard's Python SDK sends; effects are read back through
+ * the admin API. The device's connection is kept with the scenario's gateways (same driver;
+ * `driver.device` is the device API), so the steps written for a gateway as an ordinary device
+ * ("publishes its own telemetry", "answers its own RPCs") serve it too.
  */
 import assert from 'node:assert/strict';
 import { type DataTable, Given, Then, When } from '@cucumber/cucumber';
@@ -26,7 +27,9 @@ Given(
   },
 );
 
-/** As the SDK's request_attributes: a key list is sent only when it has keys; none at all is `{}`. */
+/**
+ * As the SDK's request_attributes: a key list is sent only when it has keys; none at all is `{}`.
+ */
 function requestAttributes(
   world: IotcWorld,
   local: string,
@@ -172,9 +175,10 @@ When(
 );
 
 /**
- * Counts deliveries: what the device received on a topic, in order, must become exactly `expected` (plain JSON
- * values), no more. The last expected message is the positive control: once it came, everything sent before it on
- * the same connection has come too, so a duplicate of an earlier one is seen; more messages than expected fail at once.
+ * Counts deliveries: what the device received on a topic, in order, must become exactly `expected`
+ * (plain JSON values), no more. The last expected message is the positive control: once it came,
+ * everything sent before it on the same connection has come too, so a duplicate of an earlier one
+ * is seen; more messages than expected fail at once.
  */
 async function receivesExactly(
   world: IotcWorld,
@@ -197,14 +201,16 @@ Then(
     const updates = this.ownSharedUpdates.get(local);
     assert.ok(updates, `"${local}" has not subscribed to its shared attribute updates`);
     const expected = table.raw().map(([document]) => JSON.parse(document!) as unknown);
-    // the harness's readiness probes are not updates under test: their key is dropped, a probe alone not counted
+    // the harness's readiness probes are not updates under test: their key is dropped, a probe
+    // alone not counted
     const underTest = () =>
       updates.flatMap((update) => {
         const rest = withoutProbe(update);
         return rest === undefined ? [] : [rest];
       });
     await receivesExactly(this, underTest, expected, DEVICE_MQTT_API.attributes.topic);
-    // a duplicate may come late: the count is read again after a quiet window of the measured delivery delays
+    // a duplicate may come late: the count is read again after a quiet window of the measured
+    // delivery delays
     await awaitQuietWindow(this, DELAY_KINDS.deviceUpdate, `counting the updates of ${local}`);
     assert.deepEqual(
       underTest(),
@@ -214,7 +220,10 @@ Then(
   },
 );
 
-/** Rows `method | params` (read with raw(): no header row), compared with the {method, params} the device got. */
+/**
+ * Rows `method | params` (read with raw(): no header row), compared with the {method, params} the
+ * device got.
+ */
 Then(
   'the MQTT device {string} has received exactly the RPC requests:',
   async function (this: IotcWorld, local: string, table: DataTable) {

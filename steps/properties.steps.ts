@@ -1,17 +1,18 @@
 /**
  * Property-based payload scenarios (features/http-device-api/payload-properties.feature).
  *
- * Each step runs one fast-check property: payloads come from schemas/arbitrary.ts (derived from the JSON Schemas),
- * every case posts through the HTTP device driver as a fresh device and reads back through the admin client, and
- * the device is deleted after the case.
+ * Each step runs one fast-check property: payloads come from schemas/arbitrary.ts (derived from the
+ * JSON Schemas), every case posts through the HTTP device driver as a fresh device and reads back
+ * through the admin client, and the device is deleted after the case.
  *
  * Replaying a failure: the step prints `fast-check seed=S path=P` (also attached to the scenario as
- * `{"fastCheck":{"seed":S,"path":"P"}}`, which reports/conformance.json lists under run.seeds) and the error ends
- * with a replay line. Run the same scenario with those values:
+ * `{"fastCheck":{"seed":S,"path":"P"}}`, which reports/conformance.json lists under run.seeds) and
+ * the error ends with a replay line. Run the same scenario with those values:
  *     FC_SEED=S FC_PATH="P" npx iotc run --tags @HTTP-TEL-02
- * fast-check then starts at the shrunk counterexample and stops at the first failure. FC_SEED alone reruns the
- * whole sequence; FC_RUNS sets the number of cases per property (default 25); FC_SHRINK_MS bounds the shrinking of a
- * failing case (default 10000 ms, at most 25000; 0 reports the first failing case unshrunk, e.g. for the kill matrix).
+ * fast-check then starts at the shrunk counterexample and stops at the first failure. FC_SEED alone
+ * reruns the whole sequence; FC_RUNS sets the number of cases per property (default 25);
+ * FC_SHRINK_MS bounds the shrinking of a failing case (default 10000 ms, at most 25000; 0 reports
+ * the first failing case unshrunk, e.g. for the kill matrix).
  */
 import { Then } from '@cucumber/cucumber';
 import type { IotcWorld } from './world';
@@ -33,15 +34,18 @@ import {
 import { describeTypedValue, typedValuesEqual, type TypedValue } from '../lib/kv/values';
 
 const DEFAULT_RUNS = 25;
-/** A server-assigned timestamp must fall within the request, give or take this much clock difference. */
+/**
+ * A server-assigned timestamp must fall within the request, give or take this much clock
+ * difference.
+ */
 const SERVER_CLOCK_TOLERANCE_MS = 10 * 60_000;
 /** Upper bound of finding a failing case, so that a slow target cannot hold the run forever. */
 const PROPERTY_TIME_LIMIT_MS = 120_000;
 /**
- * Upper bound of shrinking a failing case (FC_SHRINK_MS; 0 = report the first failing case as found). Every failing
- * attempt waits the profile's eventuallyMs before it fails, so unbounded shrinking against a platform that fails
- * every case took minutes per property (a planted fault of one value type ran past 300 s over the properties
- * tagged with it).
+ * Upper bound of shrinking a failing case (FC_SHRINK_MS; 0 = report the first failing case as
+ * found). Every failing attempt waits the profile's eventuallyMs before it fails, so unbounded
+ * shrinking against a platform that fails every case took minutes per property (a planted fault of
+ * one value type ran past 300 s over the properties tagged with it).
  */
 const DEFAULT_SHRINK_TIME_LIMIT_MS = 10_000;
 const MAX_SHRINK_TIME_LIMIT_MS = 25_000; // with PROPERTY_TIME_LIMIT_MS, within every step timeout (150 s)
@@ -50,8 +54,9 @@ const STEP_TIMEOUT_MS = PROPERTY_TIME_LIMIT_MS + MAX_SHRINK_TIME_LIMIT_MS + 30_0
 export type Resource = 'telemetry' | 'attributes';
 
 // ---------------------------------------------------------------------------------------------------------------
-// What the properties need from the world, the HTTP device driver and the admin client. Kept as one narrow port so
-// that the property code below does not depend on their shapes; `portsOf` is the only place that knows them.
+// What the properties need from the world, the HTTP device driver and the admin client. Kept as one
+// narrow port so that the property code below does not depend on their shapes; `portsOf` is the
+// only place that knows them.
 
 /** One stored entry as read back through the admin API (telemetry carries its ts). */
 export interface StoredEntry {
@@ -60,18 +65,29 @@ export interface StoredEntry {
 }
 
 export interface PropertyDevice {
-  /** POST /api/v1/{token}/{resource} with this exact body (Content-Type: application/json) through the driver. */
+  /**
+   * POST /api/v1/{token}/{resource} with this exact body (Content-Type: application/json) through
+   * the driver.
+   */
   post(resource: Resource, body: string): Promise<{ status: number }>;
-  /** Latest telemetry / client attributes of these keys, typed, through the admin client. Missing keys are absent. */
+  /**
+   * Latest telemetry / client attributes of these keys, typed, through the admin client. Missing
+   * keys are absent.
+   */
   readBack(resource: Resource, keys: string[]): Promise<Map<string, StoredEntry>>;
   /** Every telemetry key / client-attribute key the device holds, through the admin client. */
   storedKeys(resource: Resource): Promise<string[]>;
 }
 
 export interface PropertyPorts {
-  /** Creates a device (run prefix, cleanup journal), runs `use`, deletes the device whatever happened. */
+  /**
+   * Creates a device (run prefix, cleanup journal), runs `use`, deletes the device whatever
+   * happened.
+   */
   withFreshDevice(label: string, use: (device: PropertyDevice) => Promise<void>): Promise<void>;
-  /** Retries `probe` until it resolves, within the target's timeouts (steps/support/eventually.ts). */
+  /**
+   * Retries `probe` until it resolves, within the target's timeouts (steps/support/eventually.ts).
+   */
   eventually(probe: () => Promise<void>): Promise<void>;
   /** The tag expression that selects the current scenario, for the replay line. */
   scenarioTags: string;
@@ -110,7 +126,10 @@ function portsOf(world: PropertyWorld): PropertyPorts {
   };
 }
 
-/** What a device holds, read through the admin client: typed latest telemetry / client attributes, and their keys. */
+/**
+ * What a device holds, read through the admin client: typed latest telemetry / client attributes,
+ * and their keys.
+ */
 export function storedDataOf(
   admin: AdminClient,
   deviceId: string,
@@ -151,15 +170,19 @@ function runsFromEnvironment(defaultRuns: number): number {
 }
 
 /**
- * Cases of one property checked at once against a target across a network (measured round trip at least
- * CONCURRENT_ROUND_TRIP_MS): each case crosses the network a dozen times one exchange after another (create the
- * device, post, read back until stored, delete), so at +50 ms each way a property of 9 cases took 22 s where loopback
- * took 1.3 to 2.2 s, and the run's critical path was its longest properties. Every case works on devices of its own
- * (fresh names, its own HTTP driver; the gateway's cases share its connection, whose PUBACKs are matched by packet
- * id), so they may overlap. On loopback (and the embedded target) the cases stay one after another, as before.
+ * Cases of one property checked at once against a target across a network (measured round trip at
+ * least CONCURRENT_ROUND_TRIP_MS): each case crosses the network a dozen times one exchange after
+ * another (create the device, post, read back until stored, delete), so at +50 ms each way a
+ * property of 9 cases took 22 s where loopback took 1.3 to 2.2 s, and the run's critical path was
+ * its longest properties. Every case works on devices of its own (fresh names, its own HTTP driver;
+ * the gateway's cases share its connection, whose PUBACKs are matched by packet id), so they may
+ * overlap. On loopback (and the embedded target) the cases stay one after another, as before.
  */
 export const CASES_AT_ONCE = 4;
-/** The round trip from which a property's cases overlap: above loopback on a busy machine, below any real network's path across machines. */
+/**
+ * The round trip from which a property's cases overlap: above loopback on a busy machine, below any
+ * real network's path across machines.
+ */
 export const CONCURRENT_ROUND_TRIP_MS = 10;
 
 /** How many cases of a property run at once against this world's target (1: one after another). */
@@ -168,21 +191,25 @@ function casesAtOnce(world: PropertyWorld): number {
   return roundTripMs >= CONCURRENT_ROUND_TRIP_MS ? CASES_AT_ONCE : 1;
 }
 
-/** A seed as fast-check draws its own when none is given (QualifiedParameters: Date.now() ^ a random 32-bit word). */
+/**
+ * A seed as fast-check draws its own when none is given (QualifiedParameters: Date.now() ^ a random
+ * 32-bit word).
+ */
 function freshSeed(): number {
   return Date.now() ^ (Math.random() * 0x100000000);
 }
 
 /**
- * Runs `check` for every generated case, records the seed in the report and fails the step with fast-check's
- * report (counterexample, shrinks, the error) plus the replay line.
+ * Runs `check` for every generated case, records the seed in the report and fails the step with
+ * fast-check's report (counterexample, shrinks, the error) plus the replay line.
  *
- * Against a target across a network (casesAtOnce) the cases fast-check would generate for the seed are first
- * checked CASES_AT_ONCE at a time (checkOverlapped). When all pass, the property passed on exactly the cases a serial
- * run checks. When one fails, fast-check itself replays the property one case after another from the lowest failing
- * case (`path` = its index) and shrinks as a serial run does, so the counterexample, its path and the replay line are
- * those of a serial run. A failure that a serial replay does not repeat (it failed only while other cases ran) still
- * fails the step, with its own error as the cause, never a PASS.
+ * Against a target across a network (casesAtOnce) the cases fast-check would generate for the seed
+ * are first checked CASES_AT_ONCE at a time (checkOverlapped). When all pass, the property passed
+ * on exactly the cases a serial run checks. When one fails, fast-check itself replays the property
+ * one case after another from the lowest failing case (`path` = its index) and shrinks as a serial
+ * run does, so the counterexample, its path and the replay line are those of a serial run. A
+ * failure that a serial replay does not repeat (it failed only while other cases ran) still fails
+ * the step, with its own error as the cause, never a PASS.
  */
 export async function runProperty<T>(
   world: PropertyWorld,
@@ -218,8 +245,8 @@ export async function runProperty<T>(
       return;
     }
   }
-  // first the cases until one fails (from the one an overlapped run found failing), then shrinking from that case
-  // for a bounded time (the smallest failing case found by then is the one reported)
+  // first the cases until one fails (from the one an overlapped run found failing), then shrinking
+  // from that case for a bounded time (the smallest failing case found by then is the one reported)
   const from = overlapped?.kind === 'failed' ? overlapped.index : undefined;
   let out = await fc.check(property, {
     ...options,
@@ -256,13 +283,15 @@ export async function runProperty<T>(
   );
   if (out.failed) {
     const replay = `FC_SEED=${out.seed}${failedPath ? ` FC_PATH="${failedPath}"` : ''}`;
-    // the case's own error stays the cause: a transport error in it (a reset) is the network's (transport.ts)
+    // the case's own error stays the cause: a transport error in it (a reset) is the network's
+    // (transport.ts)
     throw new Error(`${fc.defaultReportMessage(out)}\nReplay: ${replay} ${world.replayCommand}`, {
       cause: out.errorInstance,
     });
   }
   if (overlapped?.kind === 'failed') {
-    // the serial replay passed: the case failed only while others ran beside it; still the target's answer
+    // the serial replay passed: the case failed only while others ran beside it; still the target's
+    // answer
     const error = overlapped.error;
     throw new Error(
       `Property failed at case ${overlapped.index} with ${atOnce} cases at once (a serial replay from it passed): ${(error as Error)?.message ?? String(error)}\nReplay: FC_SEED=${seed} FC_PATH="${overlapped.index}" ${world.replayCommand}`,
@@ -278,7 +307,10 @@ function describeEntry(entry: ExpectedEntry): string {
   return `${JSON.stringify(entry.key)} = ${describeTypedValue(entry.value)}${entry.ts === undefined ? '' : ` at ts ${entry.ts}`}`;
 }
 
-/** Posts a valid payload as a fresh device and proves every entry is stored with its value, type and timestamp. */
+/**
+ * Posts a valid payload as a fresh device and proves every entry is stored with its value, type and
+ * timestamp.
+ */
 export async function postsAndStoresExactly(
   ports: PropertyPorts,
   resource: Resource,
@@ -304,8 +336,8 @@ export async function postsAndStoresExactly(
 }
 
 /**
- * Every expected entry is among the stored ones with its value and type; telemetry also with its timestamp (the
- * device's ts, or a server time within the request window).
+ * Every expected entry is among the stored ones with its value and type; telemetry also with its
+ * timestamp (the device's ts, or a server time within the request window).
  */
 export function checkStored(
   resource: Resource,
@@ -346,7 +378,10 @@ function checkTimestamp(
 
 export const SENTINEL_KEY = 'iotc.sentinel';
 
-/** Once the sentinel (sent after the rejected payload) is stored, nothing else may be: the rejected one stored nothing. */
+/**
+ * Once the sentinel (sent after the rejected payload) is stored, nothing else may be: the rejected
+ * one stored nothing.
+ */
 export function checkOnlySentinel(
   storedKeys: readonly string[],
   rejected: MalformedPayload,
@@ -362,9 +397,9 @@ export function checkOnlySentinel(
 }
 
 /**
- * Posts a malformed payload as a fresh device: the answer must be 400. Then a valid sentinel follows on the same
- * resource; once the sentinel is readable, the device must hold nothing but the sentinel, which proves the
- * malformed payload stored nothing (rather than "not yet").
+ * Posts a malformed payload as a fresh device: the answer must be 400. Then a valid sentinel
+ * follows on the same resource; once the sentinel is readable, the device must hold nothing but the
+ * sentinel, which proves the malformed payload stored nothing (rather than "not yet").
  */
 export async function rejectsAndStoresNothing(
   ports: PropertyPorts,
@@ -401,9 +436,10 @@ async function property<T>(
 }
 
 /**
- * The cases of one part of the valid payloads: the three parts together draw about what one unsplit property drew
- * (each part narrows the kinds of value it draws, so each kind gets about as many cases as before), and a run is not
- * three times longer for the split. FC_RUNS still sets every property's count.
+ * The cases of one part of the valid payloads: the three parts together draw about what one unsplit
+ * property drew (each part narrows the kinds of value it draws, so each kind gets about as many
+ * cases as before), and a run is not three times longer for the split. FC_RUNS still sets every
+ * property's count.
  */
 const PART_RUNS = Math.ceil(DEFAULT_RUNS / 3);
 
@@ -412,11 +448,12 @@ function runsOf(phrase: string | undefined): number {
 }
 
 /**
- * Which valid payloads a step draws: all of them (no phrase), or one of three parts that split them by what they hold
- * (PayloadPart, schemas/arbitrary), so that a target declaring a deviation of one kind of value still runs the
- * scenarios of the others: `with booleans and longs only` (and, in the timestamped form, a ts before the year
- * 10000), `with a double or JSON value and no string value` (or a ts from the year 10000 on), and `with a string
- * value`. The scenario of each part carries the requirements it checks.
+ * Which valid payloads a step draws: all of them (no phrase), or one of three parts that split them
+ * by what they hold (PayloadPart, schemas/arbitrary), so that a target declaring a deviation of one
+ * kind of value still runs the scenarios of the others: `with booleans and longs only` (and, in the
+ * timestamped form, a ts before the year 10000), `with a double or JSON value and no string value`
+ * (or a ts from the year 10000 on), and `with a string value`. The scenario of each part carries
+ * the requirements it checks.
  */
 const PART_PHRASES = {
   'with booleans and longs only': 'booleans-and-longs',

@@ -1,6 +1,6 @@
 /**
- * Device provisioning: profiles with a strategy, key and secret; the provisioning request over HTTP or MQTT; what it
- * created.
+ * Device provisioning: profiles with a strategy, key and secret; the provisioning request over HTTP
+ * or MQTT; what it created.
  */
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -53,14 +53,15 @@ Given(
 );
 
 /**
- * Keys and device names in the scenario are local; the request carries their unique platform values. A JSON field
- * written as "<unique:x>" is replaced by the unique value of x.
+ * Keys and device names in the scenario are local; the request carries their unique platform
+ * values. A JSON field written as "<unique:x>" is replaced by the unique value of x.
  */
 When(
   /^a device sends the provisioning request( over MQTT)?:$/,
   async function (this: IotcWorld, overMqtt: string | undefined, body: string) {
     const text = body.replace(/<unique:([^>]+)>/g, (_match, local: string) => this.unique(local));
-    // the request may create a device: journal its name first, so an interrupted run still cleans it up
+    // the request may create a device: journal its name first, so an interrupted run still cleans
+    // it up
     const deviceName = /"deviceName"\s*:\s*"([^"]+)"/.exec(text)?.[1];
     if (deviceName?.startsWith(this.unique('')) && !isScenarioDevice(this, deviceName))
       this.expectCreated('device', deviceName);
@@ -83,14 +84,18 @@ When(
   },
 );
 
-/** A device the scenario created itself (and deletes by its own cleanup), which a request may name too. */
+/**
+ * A device the scenario created itself (and deletes by its own cleanup), which a request may name
+ * too.
+ */
 function isScenarioDevice(world: IotcWorld, name: string): boolean {
   return [...world.devices.values()].some((device) => device.record.name === name);
 }
 
 /**
- * MQTT provisioning as the SDK's ProvisionClient (simulators/device/mqtt-provision.ts); the answer on
- * /provision/response is kept in the shape of an HTTP answer, so the status and credential steps read both.
+ * MQTT provisioning as the SDK's ProvisionClient (simulators/device/mqtt-provision.ts); the answer
+ * on /provision/response is kept in the shape of an HTTP answer, so the status and credential steps
+ * read both.
  */
 async function provisionOverMqttAsResponse(
   world: IotcWorld,
@@ -154,12 +159,13 @@ Then(
 );
 
 /**
- * No device of that name exists, and none appears. A platform may create a device after it answered (a gateway's
- * PUBACK means queued), so one lookup proves nothing: the lookup by name is first shown to find a device this
- * scenario knows exists (one is created when it has none: a lookup that finds nothing would pass any absence),
- * then the name is watched over a quiet window derived from the device creations the run measured
- * (`device-creation`, recorded by "the platform eventually holds a device"), lengthened by the worst stall of the
- * harness's event loop; a stall over half of eventuallyMs makes the verdict INCONCLUSIVE, never PASS.
+ * No device of that name exists, and none appears. A platform may create a device after it answered
+ * (a gateway's PUBACK means queued), so one lookup proves nothing: the lookup by name is first
+ * shown to find a device this scenario knows exists (one is created when it has none: a lookup that
+ * finds nothing would pass any absence), then the name is watched over a quiet window derived from
+ * the device creations the run measured (`device-creation`, recorded by "the platform eventually
+ * holds a device"), lengthened by the worst stall of the harness's event loop; a stall over half of
+ * eventuallyMs makes the verdict INCONCLUSIVE, never PASS.
  */
 Then('no device {string} exists on the platform', async function (this: IotcWorld, local: string) {
   const name = this.unique(local);
@@ -183,7 +189,8 @@ Then('no device {string} exists on the platform', async function (this: IotcWorl
         undefined,
         `the device ${name} was created (${Math.round(performance.now() - started)} ms into the ${windowMs} ms watch)`,
       );
-      // a stalled harness (on an embedded target, the platform stalls with it) lengthens the watch by the stall
+      // a stalled harness (on an embedded target, the platform stalls with it) lengthens the watch
+      // by the stall
       const left = windowMs + watch.worstMs() - (performance.now() - started);
       if (left <= 0) break;
       await delay(Math.min(timeouts.pollIntervalMs, left));

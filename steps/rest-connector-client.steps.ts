@@ -1,8 +1,9 @@
 /**
- * REST connector steps: a client sends requests to the connector's endpoints (connector-client driver), the admin
- * client reads back what reached the platform and plays the platform's side (shared attributes, RPC), and the
- * external-API simulator records the connector's outgoing calls. Credentials and endpoints come from the
- * connector's rest.json. `<<local>>` in a step's text is the run-unique name of a device the connector creates.
+ * REST connector steps: a client sends requests to the connector's endpoints (connector-client
+ * driver), the admin client reads back what reached the platform and plays the platform's side
+ * (shared attributes, RPC), and the external-API simulator records the connector's outgoing calls.
+ * Credentials and endpoints come from the connector's rest.json. `<<local>>` in a step's text is
+ * the run-unique name of a device the connector creates.
  */
 import assert from 'node:assert/strict';
 import { AfterAll, Given, Then, When, type DataTable } from '@cucumber/cucumber';
@@ -24,7 +25,8 @@ import {
 
 AfterAll(closeConnectorSteps);
 
-// ---- credentials --------------------------------------------------------------------------------------------
+// ---- credentials
+// --------------------------------------------------------------------------------------------
 
 Given('the client sends no credentials', function (this: IotcWorld) {
   this.connectorCredentials = { kind: 'none' };
@@ -41,7 +43,8 @@ Given(
   },
 );
 
-// ---- requests -----------------------------------------------------------------------------------------------
+// ---- requests
+// -----------------------------------------------------------------------------------------------
 
 When(
   /^the client sends (GET|POST|PUT|DELETE|PATCH|HEAD) "([^"]*)" with JSON:$/,
@@ -110,7 +113,10 @@ When(
   },
 );
 
-/** By scenario and label: when a held request was started and when it settled (Date.now()), and its endpoint. */
+/**
+ * By scenario and label: when a held request was started and when it settled (Date.now()), and its
+ * endpoint.
+ */
 interface HeldRequest {
   path: string;
   startedAt: number;
@@ -143,7 +149,8 @@ When(
   },
 );
 
-// ---- answers ------------------------------------------------------------------------------------------------
+// ---- answers
+// ------------------------------------------------------------------------------------------------
 
 Then('the connector answers {int}', function (this: IotcWorld, status: number) {
   answeredWith(this, status);
@@ -178,7 +185,10 @@ Then(
   },
 );
 
-/** A refusal that is not the 401 of security: the status is the target's, the body the configured one. */
+/**
+ * A refusal that is not the 401 of security: the status is the target's, the body the configured
+ * one.
+ */
 Then(
   'the connector answers a status other than 200 with the body {string}',
   function (this: IotcWorld, body: string) {
@@ -234,12 +244,13 @@ async function answeredRequest(
 }
 
 /**
- * A request held for the platform's answer (responses.feature) that got its response.timeout's answer instead of the
- * expected one: the platform's answer had to reach the connector within the timeout T of the request, and the
- * scenario spent (the end of its setting of the answer) - (the request's start) of it. Throws Inconclusive when the
- * scenario's stall (the harness's worst event-loop stall while the request was held, and the target's round trip
- * for that setting) is at least what was left of T: a busy machine, not the connector, made the answer late. An
- * answer that came before T ran out is no timeout: returns, and the caller FAILs.
+ * A request held for the platform's answer (responses.feature) that got its response.timeout's
+ * answer instead of the expected one: the platform's answer had to reach the connector within the
+ * timeout T of the request, and the scenario spent (the end of its setting of the answer) - (the
+ * request's start) of it. Throws Inconclusive when the scenario's stall (the harness's worst
+ * event-loop stall while the request was held, and the target's round trip for that setting) is at
+ * least what was left of T: a busy machine, not the connector, made the answer late. An answer that
+ * came before T ran out is no timeout: returns, and the caller FAILs.
  */
 function refuseIfTimedOutStarved(world: IotcWorld, label: string): void {
   const held = heldRequest(world, label);
@@ -258,11 +269,11 @@ function refuseIfTimedOutStarved(world: IotcWorld, label: string): void {
 }
 
 /**
- * The request is still held 100 ms after this step begins. An answer that came before the endpoint's
- * response.timeout T ran out (counted from the request's start, before the connector's own timer began) is a FAIL:
- * no stall makes a timer fire early. One that came later may be that timeout's own answer: the check came too late
- * to see the request held (the harness was starved, or the steps before it took T), so it is INCONCLUSIVE, with the
- * measured stall.
+ * The request is still held 100 ms after this step begins. An answer that came before the
+ * endpoint's response.timeout T ran out (counted from the request's start, before the connector's
+ * own timer began) is a FAIL: no stall makes a timer fire early. One that came later may be that
+ * timeout's own answer: the check came too late to see the request held (the harness was starved,
+ * or the steps before it took T), so it is INCONCLUSIVE, with the measured stall.
  */
 Then('the request {string} is not answered yet', async function (this: IotcWorld, label: string) {
   const pending = this.pending.get('connectorRequest', label);

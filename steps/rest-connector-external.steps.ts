@@ -1,4 +1,7 @@
-/** REST connector steps: the external API the connector calls, and the connector's server (TLS, plain HTTP). */
+/**
+ * REST connector steps: the external API the connector calls, and the connector's server (TLS,
+ * plain HTTP).
+ */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { connect as tlsConnect } from 'node:tls';
@@ -20,7 +23,8 @@ import {
 import { pairRows } from './support/tables';
 import { names, QUIET_MS } from './support/connector-calls';
 
-// ---- the external API ---------------------------------------------------------------------------------------
+// ---- the external API
+// ---------------------------------------------------------------------------------------
 
 Given(
   'the external API answers requests to {string} with status {int} and body {string}',
@@ -49,8 +53,8 @@ Given(
 );
 
 /**
- * The answer delays this scenario scripted, by path prefix: an answer that came after the attempt timeout because
- * the scenario asked for it late is no stall of anyone's (attemptCountStarved).
+ * The answer delays this scenario scripted, by path prefix: an answer that came after the attempt
+ * timeout because the scenario asked for it late is no stall of anyone's (attemptCountStarved).
  */
 const scenarioDelays = new WeakMap<IotcWorld, Map<string, number>>();
 function scriptedDelays(world: IotcWorld): Map<string, number> {
@@ -75,9 +79,10 @@ Given(
 );
 
 /**
- * A default destination of the connector's outgoing calls (EMBEDDED_ROUTES, src/target/effective-rest.ts) reaches
- * the external API only where the target's network delivers it there (connector.routedDestinations); elsewhere
- * the scenario is skipped and the run names the member (NOT TESTED).
+ * A default destination of the connector's outgoing calls (EMBEDDED_ROUTES,
+ * src/target/effective-rest.ts) reaches the external API only where the target's network delivers
+ * it there (connector.routedDestinations); elsewhere the scenario is skipped and the run names the
+ * member (NOT TESTED).
  */
 Given(
   "the connector's network delivers calls to {string} to the external API",
@@ -91,8 +96,9 @@ Given(
 );
 
 /**
- * The requests to `path` the external API recorded in this attempt of the scenario: a retried scenario uses the same
- * run-unique names, and its first attempt's requests (an extra attempt counted there, say) must not count again.
+ * The requests to `path` the external API recorded in this attempt of the scenario: a retried
+ * scenario uses the same run-unique names, and its first attempt's requests (an extra attempt
+ * counted there, say) must not count again.
  */
 async function recorded(world: IotcWorld, path: string) {
   const requests = await externalApi().requests(names(world, path));
@@ -107,7 +113,8 @@ async function recorded(world: IotcWorld, path: string) {
 Then(
   'the external API eventually receives a request to {string}:',
   async function (this: IotcWorld, path: string, table: DataTable) {
-    // every row is an expectation: a header-less table read with rows() lost its first one (issue 10)
+    // every row is an expectation: a header-less table read with rows() lost its first one (issue
+    // 10)
     const expectations = pairRows(table).map(
       ([what, value]) => [what, names(this, value)] as const,
     );
@@ -175,7 +182,10 @@ async function receivesAtLeast(
   }, extraMs);
 }
 
-/** The HTTP status a GET of `url` gets, the certificate not checked; the error's message when none comes. */
+/**
+ * The HTTP status a GET of `url` gets, the certificate not checked; the error's message when none
+ * comes.
+ */
 async function statusWithoutVerifying(url: string, timeoutMs: number): Promise<number | string> {
   const untrusting = new Agent({ connect: { rejectUnauthorized: false } });
   return request(url, { method: 'GET', dispatcher: untrusting, headersTimeout: timeoutMs })
@@ -190,8 +200,8 @@ async function statusWithoutVerifying(url: string, timeoutMs: number): Promise<n
 }
 
 /**
- * Proves the HTTPS listener of the external API answers (any HTTP status, certificate not checked), so a scenario
- * about certificate verification cannot pass on a refused connection.
+ * Proves the HTTPS listener of the external API answers (any HTTP status, certificate not checked),
+ * so a scenario about certificate verification cannot pass on a refused connection.
  */
 Given(
   'the external API answers over HTTPS with a certificate nobody trusts',
@@ -232,12 +242,12 @@ Then(
 );
 
 /**
- * At least `count` requests, every one of them answered, then a quiet window: an attempt given up too early is
- * tried again while the first is still waiting for its answer, so it is counted here.
+ * At least `count` requests, every one of them answered, then a quiet window: an attempt given up
+ * too early is tried again while the first is still waiting for its answer, so it is counted here.
  *
- * A count that differs is weighed against the stall the scenario measured (attemptCountStarved): an extra attempt
- * after an answer the connector should have read, or a missing one, that a stall as long as the attempt's margin
- * explains is INCONCLUSIVE, not FAIL.
+ * A count that differs is weighed against the stall the scenario measured (attemptCountStarved): an
+ * extra attempt after an answer the connector should have read, or a missing one, that a stall as
+ * long as the attempt's margin explains is INCONCLUSIVE, not FAIL.
  */
 Then(
   'the external API receives exactly {int} requests to {string}',
@@ -257,14 +267,16 @@ Then(
       waitEnded = error;
     });
     if (waitEnded !== undefined) {
-      // the wait for the attempts ran out: a harness stalled for half of it did not really wait (as untilEffective)
+      // the wait for the attempts ran out: a harness stalled for half of it did not really wait (as
+      // untilEffective)
       refuseIfStallExplains(
         { harnessMs: this.stalls.worstBetween(waitStarted) },
         waitMs / 2,
         `waiting for ${count} requests to ${names(this, path)}`,
       );
-      // fewer attempts than expected: a timer of the connector that fired late by its attempt timeout (an answer
-      // scripted after 600 ms read before a 200 ms timeout ran out) is explained by a stall that long
+      // fewer attempts than expected: a timer of the connector that fired late by its attempt
+      // timeout (an answer scripted after 600 ms read before a 200 ms timeout ran out) is explained
+      // by a stall that long
       const requests = await recorded(this, path);
       if (requests.length < count) attemptCountStarved(this, requests, count, names(this, path));
       throw waitEnded;
@@ -281,10 +293,10 @@ Then(
 );
 
 /**
- * The stall of this scenario over [fromMs, toMs] (Date.now(), the external API's clock): the harness's worst
- * event-loop stall then (for an embedded connector that is the connector's process, whose timers and sockets the
- * verdicts are about) and the round trip of the scenario's last request to the connector (a connector in its own
- * process is starved on a busy machine too).
+ * The stall of this scenario over [fromMs, toMs] (Date.now(), the external API's clock): the
+ * harness's worst event-loop stall then (for an embedded connector that is the connector's process,
+ * whose timers and sockets the verdicts are about) and the round trip of the scenario's last
+ * request to the connector (a connector in its own process is starved on a busy machine too).
  */
 function scenarioStall(world: IotcWorld, fromMs: number, toMs?: number): Stall {
   const window = world.connectorWindow;
@@ -295,16 +307,18 @@ function scenarioStall(world: IotcWorld, fromMs: number, toMs?: number): Stall {
 }
 
 /**
- * Throws Inconclusive when the stall of the scenario explains why `requests` (the attempts the external API
- * recorded) are not `count`; returns when it does not, and the caller FAILs.
+ * Throws Inconclusive when the stall of the scenario explains why `requests` (the attempts the
+ * external API recorded) are not `count`; returns when it does not, and the caller FAILs.
  *
- * - More attempts: an extra attempt after an attempt answered with a final status (below 500) within the rule's
- *   attempt timeout T means the connector did not read an answer that was there for T - (answer time). Only a stall
- *   that long explains it, and only when the extra attempt came about T later (a retry that did not wait for the
- *   timeout is no timer firing late). An answer later than T (the external API, in the harness's process, starved)
- *   is explained by a stall of at least (answer time) - T. After a 5xx or a dropped connection an extra attempt is
- *   never explained.
- * - Fewer attempts: a stall of at least T can have let a deadline (an RPC's responseTimeout) expire over an attempt.
+ * - More attempts: an extra attempt after an attempt answered with a final status (below 500)
+ *   within the rule's attempt timeout T means the connector did not read an answer that was there
+ *   for T - (answer time). Only a stall that long explains it, and only when the extra attempt came
+ *   about T later (a retry that did not wait for the timeout is no timer firing late). An answer
+ *   later than T (the external API, in the harness's process, starved) is explained by a stall of
+ *   at least (answer time) - T. After a 5xx or a dropped connection an extra attempt is never
+ *   explained.
+ * - Fewer attempts: a stall of at least T can have let a deadline (an RPC's responseTimeout) expire
+ *   over an attempt.
  */
 function attemptCountStarved(
   world: IotcWorld,
@@ -316,9 +330,10 @@ function attemptCountStarved(
   if (attemptMs === undefined) return; // no rule of rest.json names this URL: no margin to weigh
   const firstAt = requests[0]?.receivedAt ?? Date.now();
   if (requests.length < count) {
-    // The missing attempt was owed at the latest one attempt timeout after the last one (a failure is retried
-    // sooner); the connector's timer fires late only by a stall, so only a stall as long as a good part of the time
-    // waited past that moment explains that it never came (half, as untilEffective weighs a wait).
+    // The missing attempt was owed at the latest one attempt timeout after the last one (a failure
+    // is retried sooner); the connector's timer fires late only by a stall, so only a stall as long
+    // as a good part of the time waited past that moment explains that it never came (half, as
+    // untilEffective weighs a wait).
     const last = requests[requests.length - 1];
     const owedAt = last ? last.receivedAt + attemptMs : firstAt;
     const stall = last
@@ -331,10 +346,11 @@ function attemptCountStarved(
     );
     return;
   }
-  // Every extra attempt must be explained for the count to be INCONCLUSIVE; one that no stall explains FAILs it.
-  // Each is weighed against the harness's stalls in all (many short stalls of a loaded machine add up: each turn of
-  // the loop the connector needs to read an answer can come late) from an attempt timeout before the attempt it
-  // follows (a stall can make that attempt's arrival look late and the gap short) to the extra attempt itself.
+  // Every extra attempt must be explained for the count to be INCONCLUSIVE; one that no stall
+  // explains FAILs it. Each is weighed against the harness's stalls in all (many short stalls of a
+  // loaded machine add up: each turn of the loop the connector needs to read an answer can come
+  // late) from an attempt timeout before the attempt it follows (a stall can make that attempt's
+  // arrival look late and the gap short) to the extra attempt itself.
   const explained: string[] = [];
   for (let index = count; index < requests.length; index++) {
     const previous = requests[index - 1]!;
@@ -346,10 +362,11 @@ function attemptCountStarved(
     const stall = scenarioStalledInAll(world, previous.receivedAt - attemptMs, next.receivedAt);
     // a retry long before the timeout ran out is no timer firing late
     if (gapMs + stallMs(stall) < attemptMs / 2) return;
-    // An answer the external API (the harness's simulator) gave only after the attempt timeout: trying again was
-    // right. Only a stall of the harness's process (where that simulator runs) explains a late answer of its own,
-    // when without the stall it would have come in time: an answer the scenario scripted past the timeout is
-    // explained by no stall (the retry was owed, the extra attempt is the target's).
+    // An answer the external API (the harness's simulator) gave only after the attempt timeout:
+    // trying again was right. Only a stall of the harness's process (where that simulator runs)
+    // explains a late answer of its own, when without the stall it would have come in time: an
+    // answer the scenario scripted past the timeout is explained by no stall (the retry was owed,
+    // the extra attempt is the target's).
     if (answerMs >= attemptMs && scriptedDelayMs(world, path) >= attemptMs) return;
     const marginMs = answerMs >= attemptMs ? answerMs - attemptMs + 1 : attemptMs - answerMs;
     if (stallMs(stall) < marginMs) return;
@@ -362,7 +379,9 @@ function attemptCountStarved(
   );
 }
 
-/** As scenarioStall, with the harness's stalls counted in all over the window, not only the worst. */
+/**
+ * As scenarioStall, with the harness's stalls counted in all over the window, not only the worst.
+ */
 function scenarioStalledInAll(world: IotcWorld, fromMs: number, toMs: number): Stall {
   const window = world.connectorWindow;
   return {
@@ -403,11 +422,12 @@ Then(
   'the requests to {string} came at least {int} ms apart',
   async function (this: IotcWorld, path: string, gapMs: number) {
     const requests = await recorded(this, path);
-    // The connector's timeout starts before its request reaches the external API, so the arrivals can be closer than
-    // the timeout by the first attempt's transit (its connection set-up, and any time the connector's process is not
-    // scheduled). On a loaded machine that took 24 to 52 ms (gaps of 176, 168 and 148 ms for a 200 ms timeout); half
-    // the timeout covers it, and an attempt that does not wait for the timeout (none, or one read as milliseconds)
-    // still comes within a few milliseconds of the first. A closer gap that the scenario's measured stall can
+    // The connector's timeout starts before its request reaches the external API, so the arrivals
+    // can be closer than the timeout by the first attempt's transit (its connection set-up, and any
+    // time the connector's process is not scheduled). On a loaded machine that took 24 to 52 ms
+    // (gaps of 176, 168 and 148 ms for a 200 ms timeout); half the timeout covers it, and an
+    // attempt that does not wait for the timeout (none, or one read as milliseconds) still comes
+    // within a few milliseconds of the first. A closer gap that the scenario's measured stall can
     // explain (the first arrival read late by as much) is INCONCLUSIVE.
     const tolerance = 0.5;
     for (let index = 1; index < requests.length; index++) {
@@ -439,11 +459,13 @@ Then(
   },
 );
 
-// ---- the server ---------------------------------------------------------------------------------------------
+// ---- the server
+// ---------------------------------------------------------------------------------------------
 
 /**
- * The connector's URL names server.host (default 127.0.0.1) and server.port (default 5000), and a connection to
- * that very address is answered. A wildcard host (0.0.0.0, ::) is reached through the target's URL.
+ * The connector's URL names server.host (default 127.0.0.1) and server.port (default 5000), and a
+ * connection to that very address is answered. A wildcard host (0.0.0.0, ::) is reached through the
+ * target's URL.
  */
 Then(
   'the connector listens on the host and port of its rest.json',
@@ -453,7 +475,8 @@ Then(
     const url = new URL(target.url);
     const host = server.host ?? '127.0.0.1';
     const port = server.port ?? 5000;
-    // a connector in a network of its own is reached at the host port its port is published at (docker -p)
+    // a connector in a network of its own is reached at the host port its port is published at
+    // (docker -p)
     const published = target.publishedPorts;
     const reached = published ? published[String(port)] : port;
     assert.ok(

@@ -1,4 +1,7 @@
-/** REST connector steps: what reached the platform, and the platform's side (shared attributes, RPC). */
+/**
+ * REST connector steps: what reached the platform, and the platform's side (shared attributes,
+ * RPC).
+ */
 import assert from 'node:assert/strict';
 import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
 import { describeTypedValue, parseLossless, type TypedValue } from '../lib/kv/values';
@@ -17,7 +20,8 @@ import {
   send,
 } from './support/connector-calls';
 
-// ---- what reached the platform ------------------------------------------------------------------------------
+// ---- what reached the platform
+// ------------------------------------------------------------------------------
 
 async function deviceNamed(world: IotcWorld, text: string) {
   const name = names(world, text);
@@ -29,7 +33,10 @@ async function deviceNamed(world: IotcWorld, text: string) {
   });
 }
 
-/** ts column: a number; `request` (assigned while the request ran); `day YYYY-MM-DD` (that calendar day in any zone). */
+/**
+ * ts column: a number; `request` (assigned while the request ran); `day YYYY-MM-DD` (that calendar
+ * day in any zone).
+ */
 function checkTimestamp(
   world: IotcWorld,
   key: string,
@@ -89,7 +96,10 @@ function assertStoredValue(row: ValueRow, stored: TypedValue | undefined): void 
   }
 }
 
-/** The rows of a value table; a `type` column is refused, so that no table believes it checks the stored type. */
+/**
+ * The rows of a value table; a `type` column is refused, so that no table believes it checks the
+ * stored type.
+ */
 function valueRows(table: DataTable): Array<ValueRow & { ts?: string }> {
   if (table.raw()[0]?.includes('type'))
     throw new DataTableShapeError(
@@ -136,7 +146,10 @@ Then(
   },
 );
 
-/** Checked after a positive read-back of the same request: what the request carried has been stored by then. */
+/**
+ * Checked after a positive read-back of the same request: what the request carried has been stored
+ * by then.
+ */
 Then(
   'the device {string} has no telemetry {string}',
   async function (this: IotcWorld, local: string, keys: string) {
@@ -171,7 +184,8 @@ Then(
     assert.equal(device.type, profile, `the device has the profile ${device.type}`);
     if (profileText.includes('<<profile:')) {
       const record = recordOf(deviceProfileOfDeviceSchema, device.raw, `device ${device.name}`);
-      // the connect created the profile: journal it and delete it after the scenario (its device first)
+      // the connect created the profile: journal it and delete it after the scenario (its device
+      // first)
       this.adoptCreated('deviceProfile', profile, record.deviceProfileId.id, {
         heldBy: device.name,
       });
@@ -180,9 +194,9 @@ Then(
 );
 
 /**
- * Positive control first: data of another device sent afterwards with valid credentials must have reached the
- * platform, and the connector forwards over one MQTT session in order, so a refused request that was forwarded
- * (even after its answer) is on the platform by then.
+ * Positive control first: data of another device sent afterwards with valid credentials must have
+ * reached the platform, and the connector forwards over one MQTT session in order, so a refused
+ * request that was forwarded (even after its answer) is on the platform by then.
  */
 Then('no device {string} was created', async function (this: IotcWorld, local: string) {
   const name = names(this, local);
@@ -201,7 +215,8 @@ Then('no device {string} was created', async function (this: IotcWorld, local: s
   );
 });
 
-// ---- the platform's side ------------------------------------------------------------------------------------
+// ---- the platform's side
+// ------------------------------------------------------------------------------------
 
 async function forwardData(world: IotcWorld, local: string): Promise<void> {
   const name = names(world, local);
@@ -233,9 +248,14 @@ When(
 
 /** The key of the two-way RPC a scenario sent last: its reply is what the Then steps read. */
 const LATEST_RPC = 'latest';
-/** How long the platform waits for the connector's reply to a two-way RPC (the call's `timeout`). */
+/**
+ * How long the platform waits for the connector's reply to a two-way RPC (the call's `timeout`).
+ */
 const RPC_TIMEOUT_MS = 5000;
-/** When each scenario's latest two-way RPC was sent: the window whose stall a timed-out reply is weighed against. */
+/**
+ * When each scenario's latest two-way RPC was sent: the window whose stall a timed-out reply is
+ * weighed against.
+ */
 const rpcSentAt = new WeakMap<IotcWorld, number>();
 
 async function sendRpc(
@@ -270,7 +290,10 @@ When(
   },
 );
 
-/** A one-way RPC: the platform does not wait for a reply, so an RPC no rule selects holds nothing up. */
+/**
+ * A one-way RPC: the platform does not wait for a reply, so an RPC no rule selects holds nothing
+ * up.
+ */
 When(
   'the platform sends the one-way RPC {string} with params {string} to {string}',
   async function (this: IotcWorld, method: string, params: string, local: string) {
@@ -293,11 +316,12 @@ async function rpcReply(world: IotcWorld): Promise<AdminResponse> {
 }
 
 /**
- * A reply the scenario expects that the platform ended as timed out (408, 504): the connector did not reply within
- * the call's RPC_TIMEOUT_MS. Every scenario that reads a reply scripts its external API to answer within at most
- * 1.5 s and its rules to give up within 3 s, so the reply had at least half the call's timeout to spare; a stall of
- * the harness (where the external API runs) or of the target's process that long explains the timeout on a busy
- * machine: INCONCLUSIVE with the stall (steps/support/timing.ts), never FAIL. Without such a stall it FAILs.
+ * A reply the scenario expects that the platform ended as timed out (408, 504): the connector did
+ * not reply within the call's RPC_TIMEOUT_MS. Every scenario that reads a reply scripts its
+ * external API to answer within at most 1.5 s and its rules to give up within 3 s, so the reply had
+ * at least half the call's timeout to spare; a stall of the harness (where the external API runs)
+ * or of the target's process that long explains the timeout on a busy machine: INCONCLUSIVE with
+ * the stall (steps/support/timing.ts), never FAIL. Without such a stall it FAILs.
  */
 async function expectedReply(world: IotcWorld): Promise<AdminResponse> {
   const reply = await rpcReply(world);

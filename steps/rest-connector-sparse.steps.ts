@@ -1,9 +1,9 @@
 /**
- * The second connector of the target's gateway (profile connector.sparse): it runs the conformance file that leaves
- * every optional section of rest.json out (src/target/embedded-rest-sparse.json: server.SSL false and no
- * server.security, requestsMapping without attributeRequests, attributeUpdates and serverSideRpc). Its endpoint is
- * anonymous; the client reaches it over plain HTTP. The other connector steps (answers, platform, external API)
- * apply to it unchanged.
+ * The second connector of the target's gateway (profile connector.sparse): it runs the conformance
+ * file that leaves every optional section of rest.json out (src/target/embedded-rest-sparse.json:
+ * server.SSL false and no server.security, requestsMapping without attributeRequests,
+ * attributeUpdates and serverSideRpc). Its endpoint is anonymous; the client reaches it over plain
+ * HTTP. The other connector steps (answers, platform, external API) apply to it unchanged.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -52,7 +52,8 @@ Given(
       server?: { SSL?: boolean; security?: unknown };
       requestsMapping?: Record<string, unknown>;
     };
-    // what the scenarios rely on: the sections really are left out of the file the second connector runs
+    // what the scenarios rely on: the sections really are left out of the file the second connector
+    // runs
     assert.equal(file.server?.SSL, false, 'the second connector file does not switch SSL off');
     assert.equal(
       file.server?.security,

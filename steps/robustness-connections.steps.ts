@@ -1,7 +1,7 @@
 /**
- * Robustness against connections that misbehave (features/robustness/, capability `robustness`): bare MQTT
- * connections that do not read, do not speak MQTT or never connect, and many long-polls held at once; as in
- * robustness.steps.ts, a well-behaved device must be served meanwhile.
+ * Robustness against connections that misbehave (features/robustness/, capability `robustness`):
+ * bare MQTT connections that do not read, do not speak MQTT or never connect, and many long-polls
+ * held at once; as in robustness.steps.ts, a well-behaved device must be served meanwhile.
  */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
@@ -27,7 +27,8 @@ function bareClient(world: IotcWorld, local: string): RawMqttClient {
   return client;
 }
 
-// ---- bare MQTT connections: not reading, not MQTT, never connecting --------------------------------------------
+// ---- bare MQTT connections: not reading, not MQTT, never connecting
+// --------------------------------------------
 
 async function openBare(world: IotcWorld, local: string): Promise<RawMqttClient> {
   const client = await RawMqttClient.open({ url: mqttUrl(world), tls: world.run.target.tls });
@@ -73,8 +74,9 @@ When(
     });
     const { timeouts } = this.run.target;
     await client.subscribe(DEVICE_MQTT_API.attributes.topic, timeouts.requestMs);
-    // ThingsBoard answers the SUBACK before the device actor has the subscription and drops the updates that come
-    // first: prove that updates reach this connection before the bulk ones, or "all of them" could never arrive
+    // ThingsBoard answers the SUBACK before the device actor has the subscription and drops the
+    // updates that come first: prove that updates reach this connection before the bulk ones, or
+    // "all of them" could never arrive
     const device = this.device(local);
     await untilEffective(
       `the attribute subscription of "${local}" takes effect`,
@@ -91,7 +93,8 @@ When(
 When(
   'the bare connection {string} sends bytes that are not MQTT',
   function (this: IotcWorld, local: string) {
-    // packet type 0 is reserved, and a remaining length of five bytes is malformed in every MQTT version
+    // packet type 0 is reserved, and a remaining length of five bytes is malformed in every MQTT
+    // version
     bareClient(this, local).writeRaw(
       Buffer.concat([
         Buffer.from([0x00, 0xff, 0xff, 0xff, 0xff, 0x7f]),
@@ -103,9 +106,9 @@ When(
 
 When(
   /^the platform sends (\d+) shared attribute updates of (\d+) bytes to "([^"]*)"$/,
-  // a hang guard only: each update is one admin request, bounded by the profile's requestMs. Cucumber's 30 s default
-  // FAILed the step on a loaded machine (96 updates of 256 KB to the embedded reference, 6 CPU burners on 2 cores)
-  // while every update was being saved.
+  // a hang guard only: each update is one admin request, bounded by the profile's requestMs.
+  // Cucumber's 30 s default FAILed the step on a loaded machine (96 updates of 256 KB to the
+  // embedded reference, 6 CPU burners on 2 cores) while every update was being saved.
   { timeout: 300_000 },
   async function (this: IotcWorld, count: string, bytes: string, local: string) {
     const device = this.device(local);
@@ -124,9 +127,10 @@ When('the bare connection {string} reads again', function (this: IotcWorld, loca
 });
 
 /**
- * After a client that did not read reads again: the positive control is a marker update sent now, repeated until the
- * client reads it (or the target has closed the connection). The updates queued before it have been written by then
- * (one session, one channel), so what the client has read of the bulk updates is what the target kept for it.
+ * After a client that did not read reads again: the positive control is a marker update sent now,
+ * repeated until the client reads it (or the target has closed the connection). The updates queued
+ * before it have been written by then (one session, one channel), so what the client has read of
+ * the bulk updates is what the target kept for it.
  */
 async function drainWithMarker(world: IotcWorld, local: string) {
   const client = bareClient(world, local);
@@ -144,7 +148,8 @@ async function drainWithMarker(world: IotcWorld, local: string) {
             iotc_marker: attempt,
           }),
     () => client.closed || read.markers.size > 0,
-    // a target that queued everything writes it all before the marker: allow the request timeout for that
+    // a target that queued everything writes it all before the marker: allow the request timeout
+    // for that
     {
       eventuallyMs: Math.max(timeouts.eventuallyMs, timeouts.requestMs),
       pollIntervalMs: timeouts.pollIntervalMs,
@@ -158,14 +163,16 @@ async function drainWithMarker(world: IotcWorld, local: string) {
 
 Then(
   /^the target has disconnected "([^"]*)" or dropped some of the (\d+) updates$/,
-  // a hang guard only: the bounds are the profile's (the marker's, then a quiet window of measured delays)
+  // a hang guard only: the bounds are the profile's (the marker's, then a quiet window of measured
+  // delays)
   { timeout: 300_000 },
   async function (this: IotcWorld, local: string, count: string) {
     const all = Number(count);
     const { client, read } = await drainWithMarker(this, local);
-    // the marker may overtake bulk updates still on their way (ThingsBoard and the twin deliver late and reordered):
-    // what was dropped is what has not come once nothing more has come for eventuallyMs. Not a window of the delays
-    // measured so far: a few quick samples would end it early, and stopping early is this verdict's false PASS.
+    // the marker may overtake bulk updates still on their way (ThingsBoard and the twin deliver
+    // late and reordered): what was dropped is what has not come once nothing more has come for
+    // eventuallyMs. Not a window of the delays measured so far: a few quick samples would end it
+    // early, and stopping early is this verdict's false PASS.
     const { timeouts } = this.run.target;
     if (!client.closed)
       await settledCount(
@@ -183,14 +190,15 @@ Then(
 
 Then(
   /^the target has delivered all (\d+) updates to "([^"]*)" and kept it connected$/,
-  // a hang guard only: the bounds are the profile's (the marker's, then progress within eventuallyMs)
+  // a hang guard only: the bounds are the profile's (the marker's, then progress within
+  // eventuallyMs)
   { timeout: 300_000 },
   async function (this: IotcWorld, count: string, local: string) {
     const all = Number(count);
     const { client, read } = await drainWithMarker(this, local);
     assert.ok(!client.closed, `the target closed the connection of "${local}"`);
-    // the marker may overtake the last bulk updates (ThingsBoard saves and delivers 24 MB of them at its own pace,
-    // reordered at times): they are awaited while they keep coming
+    // the marker may overtake the last bulk updates (ThingsBoard saves and delivers 24 MB of them
+    // at its own pace, reordered at times): they are awaited while they keep coming
     const { timeouts } = this.run.target;
     await eventuallyWhileProgressing(
       `"${local}" reads all ${all} updates`,
@@ -217,9 +225,10 @@ Then(
 );
 
 /**
- * A CONNECT that never ends: its first bytes, then one more byte every tenth of the CONNECT timeout until the
- * connection closes or the scenario ends (each byte would restart a deadline that is not absolute). The announced
- * remaining length is far beyond what is sent, so the CONNECT is never complete.
+ * A CONNECT that never ends: its first bytes, then one more byte every tenth of the CONNECT timeout
+ * until the connection closes or the scenario ends (each byte would restart a deadline that is not
+ * absolute). The announced remaining length is far beyond what is sent, so the CONNECT is never
+ * complete.
  */
 When(
   'the bare connection {string} sends a CONNECT one byte at a time',
@@ -256,15 +265,17 @@ Then(
   },
 );
 
-// ---- many long-polls -----------------------------------------------------------------------------------------
+// ---- many long-polls
+// -----------------------------------------------------------------------------------------
 
 /**
- * How long each long-poll asks the target to hold it (its `timeout`, ms). The polls need to be held only while one
- * of them is woken and "calm" is served: a few exchanges, each far shorter than the profile's eventuallyMs (tens of
- * milliseconds on the embedded reference, where a timeout of the whole eventuallyMs made the scenario wait 3 s for
- * its 408s). Two thirds of it keep them held with room to spare; a poll that ends first fails the scenario, which
- * names it, unless the harness's measured stalls explain it (INCONCLUSIVE: stalls of half the hold). A third gave
- * INCONCLUSIVE under six CPU burners (980 ms stalled of a 1 s hold); two thirds cost the scenario 1 s.
+ * How long each long-poll asks the target to hold it (its `timeout`, ms). The polls need to be held
+ * only while one of them is woken and "calm" is served: a few exchanges, each far shorter than the
+ * profile's eventuallyMs (tens of milliseconds on the embedded reference, where a timeout of the
+ * whole eventuallyMs made the scenario wait 3 s for its 408s). Two thirds of it keep them held with
+ * room to spare; a poll that ends first fails the scenario, which names it, unless the harness's
+ * measured stalls explain it (INCONCLUSIVE: stalls of half the hold). A third gave INCONCLUSIVE
+ * under six CPU burners (980 ms stalled of a 1 s hold); two thirds cost the scenario 1 s.
  */
 function pollHoldMs(world: IotcWorld): number {
   return Math.ceil((world.run.target.timeouts.eventuallyMs * 2) / 3);
@@ -313,8 +324,9 @@ When(
     const index = Number(local.slice(local.lastIndexOf('-') + 1));
     const poll = this.robustness.polls[index - 1];
     assert.ok(poll, `no long-poll of ${local}`);
-    // the poll may reach the target after the first update (its connection opens last): the update is sent again
-    // until the poll answers, which also shows that the polls sent before it are being held
+    // the poll may reach the target after the first update (its connection opens last): the update
+    // is sent again until the poll answers, which also shows that the polls sent before it are
+    // being held
     let wake = 0;
     await this.eventually(async () => {
       wake++;
@@ -350,7 +362,8 @@ Then(
       else if (settled.value.answeredAt < own.servedAt!) {
         const { sentAt, answeredAt } = settled.value;
         const heldMs = answeredAt - sentAt;
-        // held for less than its timeout (counted from before it was sent): the target ended it early
+        // held for less than its timeout (counted from before it was sent): the target ended it
+        // early
         if (heldMs < holdMs) {
           wrong.push(`poll ${index + 1}: timed out after ${heldMs} ms, before ${calm} was served`);
           return;
@@ -358,12 +371,14 @@ Then(
         late.push({ index, sentAt, answeredAt });
       }
     });
-    // Polls held for their whole timeout that still ended before "calm" was served: the scenario's exchanges (one
-    // poll woken, "calm" served, tens of milliseconds unloaded) did not fit in the hold. That is the fault this
-    // scenario is about (a target holding other requests up until the polls end) unless the harness was starved
-    // while the polls were held: when the loop stood still for half of every late poll's hold or more (many short
-    // stalls of a loaded machine add up; as untilEffective, a harness stalled for half a window did not really use
-    // it), INCONCLUSIVE. Only the hold counts: what the loop does once the polls have ended (their 408s) is no excuse.
+    // Polls held for their whole timeout that still ended before "calm" was served: the scenario's
+    // exchanges (one poll woken, "calm" served, tens of milliseconds unloaded) did not fit in the
+    // hold. That is the fault this scenario is about (a target holding other requests up until the
+    // polls end) unless the harness was starved while the polls were held: when the loop stood
+    // still for half of every late poll's hold or more (many short stalls of a loaded machine add
+    // up; as untilEffective, a harness stalled for half a window did not really use it),
+    // INCONCLUSIVE. Only the hold counts: what the loop does once the polls have ended (their 408s)
+    // is no excuse.
     if (wrong.length === 0 && late.length > 0) {
       const stalls = late.map(({ sentAt }) => ({
         sentAt,
@@ -389,9 +404,10 @@ Then(
 );
 
 /**
- * Deviation ROB-CONN-02 (ThingsBoard has no CONNECT deadline): the connection is still open once the CONNECT timeout
- * the profile names has passed since it opened, by a margin of half the profile's eventuallyMs; the scenario's other
- * connection, closed by the target, is the positive control that a close is seen.
+ * Deviation ROB-CONN-02 (ThingsBoard has no CONNECT deadline): the connection is still open once
+ * the CONNECT timeout the profile names has passed since it opened, by a margin of half the
+ * profile's eventuallyMs; the scenario's other connection, closed by the target, is the positive
+ * control that a close is seen.
  */
 Then(
   'the bare connection {string} is still open once the CONNECT timeout has passed',
@@ -405,7 +421,8 @@ Then(
       for (let now = Date.now(); now < until && !client.closed; now = Date.now())
         await Promise.race([client.whenClosed(), delay(until - now)]);
       assert.ok(!client.closed, `the target closed the connection ${local} without a CONNECT`);
-      // a close that arrived during a stall would be seen late, not missed: only an open connection matters here
+      // a close that arrived during a stall would be seen late, not missed: only an open connection
+      // matters here
       watch.refuseIfStarved(
         timeouts.eventuallyMs / 2,
         `waiting for the CONNECT timeout of ${local}`,

@@ -1,7 +1,8 @@
 /**
- * The robustness feature set (features/robustness/, capability `robustness`): abusive traffic any target can be
- * checked with, bounded in size and time, each scenario also checking that a well-behaved device is served while
- * the abuse goes on (its answer within the profile's request timeout, its data read back through the admin API).
+ * The robustness feature set (features/robustness/, capability `robustness`): abusive traffic any
+ * target can be checked with, bounded in size and time, each scenario also checking that a
+ * well-behaved device is served while the abuse goes on (its answer within the profile's request
+ * timeout, its data read back through the admin API).
  */
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
@@ -11,7 +12,10 @@ import { GiveUp } from './support/eventually';
 import { postOversized } from './support/robustness/oversized-request';
 import { nestedDocument, nestedMessage, paddedMessage } from './support/robustness/payloads';
 
-/** The platform record of a device of the scenario, created by the scenario or by the platform (a gateway's). */
+/**
+ * The platform record of a device of the scenario, created by the scenario or by the platform (a
+ * gateway's).
+ */
 async function deviceRecord(
   world: IotcWorld,
   local: string,
@@ -27,12 +31,14 @@ async function deviceRecord(
   return record;
 }
 
-// ---- the well-behaved device --------------------------------------------------------------------------------
+// ---- the well-behaved device
+// --------------------------------------------------------------------------------
 
 Then('the device {string} is served meanwhile', async function (this: IotcWorld, local: string) {
   const device = this.device(local);
   const nonce = `calm-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-  // the driver gives up after the profile's request timeout: that is the latency bound, not a number here
+  // the driver gives up after the profile's request timeout: that is the latency bound, not a
+  // number here
   const answer = await device.driver.postTelemetry({ json: { iotc_calm: nonce } });
   assert.equal(answer.status, 200, `the well-behaved device got ${this.shown(answer)}`);
   this.robustness.servedAt = Date.now();
@@ -44,8 +50,9 @@ Then('the device {string} is served meanwhile', async function (this: IotcWorld,
 });
 
 /**
- * Nothing of the abuse was stored: a sentinel telemetry key and client attribute sent afterwards over HTTP are the
- * positive control (they must arrive, after what must not), and then they are all the device holds.
+ * Nothing of the abuse was stored: a sentinel telemetry key and client attribute sent afterwards
+ * over HTTP are the positive control (they must arrive, after what must not), and then they are all
+ * the device holds.
  */
 Then(
   'after a sentinel, only the sentinel is stored for {string}',
@@ -71,7 +78,8 @@ Then(
   },
 );
 
-// ---- oversized and nested payloads over HTTP -----------------------------------------------------------------
+// ---- oversized and nested payloads over HTTP
+// -----------------------------------------------------------------
 
 When(
   /^the device "([^"]*)" starts posting a JSON body of (\d+) bytes to (\/\S*\{token\}\S*)$/,
@@ -112,9 +120,10 @@ When(
 );
 
 /**
- * The value stored under `key` is the posted document's: nested `depth` levels (the document's object and depth - 1
- * arrays around one number), neither cut nor flattened. A platform that refuses the bound itself fails the answer
- * before this; this reads back that the accepted document was stored whole.
+ * The value stored under `key` is the posted document's: nested `depth` levels (the document's
+ * object and depth - 1 arrays around one number), neither cut nor flattened. A platform that
+ * refuses the bound itself fails the answer before this; this reads back that the accepted document
+ * was stored whole.
  */
 Then(
   /^the device "([^"]*)" eventually holds "([^"]*)" nested (\d+) levels deep in its (telemetry|client attributes)$/,
@@ -143,7 +152,8 @@ Then('the answer is an error status', function (this: IotcWorld) {
   assert.ok(response.status >= 400, `the target accepted it: ${this.shown(response)}`);
 });
 
-// ---- oversized and nested payloads over MQTT -----------------------------------------------------------------
+// ---- oversized and nested payloads over MQTT
+// -----------------------------------------------------------------
 
 When(
   /^"([^"]*)" publishes a message of (\d+) bytes on "([^"]*)"(?: for "([^"]*)")?$/,
@@ -162,9 +172,9 @@ When(
 );
 
 /**
- * A PUBLISH whose remaining length (variable header and payload: what the transport's packet limit counts, MQTT
- * §2.2.3) is exactly `bytes`: the topic's length prefix and name, the packet id of QoS 1, and with MQTT 5 the
- * properties' length (one byte: none) come off the payload.
+ * A PUBLISH whose remaining length (variable header and payload: what the transport's packet limit
+ * counts, MQTT §2.2.3) is exactly `bytes`: the topic's length prefix and name, the packet id of QoS
+ * 1, and with MQTT 5 the properties' length (one byte: none) come off the payload.
  */
 When(
   /^"([^"]*)" publishes a packet of exactly (\d+) bytes on "([^"]*)"$/,
@@ -206,7 +216,8 @@ Then(
   },
 );
 
-// ---- bytes that are not UTF-8 ----------------------------------------------------------------------------------
+// ---- bytes that are not UTF-8
+// ----------------------------------------------------------------------------------
 
 /** `{"<key>":"a<FF><FE>b"}`: two bytes that can begin no UTF-8 sequence inside a JSON string. */
 function invalidUtf8Telemetry(key: string): Buffer {
@@ -240,8 +251,9 @@ When(
 );
 
 /**
- * Either answer is robust: refused (then nothing is stored), or decoded as ThingsBoard's UTF-8 decoder does, one
- * U+FFFD for each byte that begins no sequence. Never another reading of the bytes (Latin-1 would give "aÿþb").
+ * Either answer is robust: refused (then nothing is stored), or decoded as ThingsBoard's UTF-8
+ * decoder does, one U+FFFD for each byte that begins no sequence. Never another reading of the
+ * bytes (Latin-1 would give "aÿþb").
  */
 Then(
   'the telemetry {string} of {string} is refused, or stored with U+FFFD for each invalid byte',
@@ -259,8 +271,9 @@ Then(
     }
     await this.eventually(async () => {
       const stored = (await this.run.admin.latestTelemetry(device.record.id, [key])).get(key);
-      // a key never stored reads back as {"ts": <now>, "value": null} (ThingsBoard: SqlTimeseriesLatestDao.java:290,
-      // and the reference alike): no value is "not stored (yet)", never a stored value
+      // a key never stored reads back as {"ts": <now>, "value": null} (ThingsBoard:
+      // SqlTimeseriesLatestDao.java:290, and the reference alike): no value is "not stored (yet)",
+      // never a stored value
       assert.ok(stored && stored.value?.value != null, `${key} is not stored yet`);
       // a value stored in another reading is there for good: no use waiting
       if (stored.value?.value !== 'a\uFFFD\uFFFDb')

@@ -1,4 +1,7 @@
-/** Server-side RPC both ways through the long-poll (also persistent RPC, read back by its id), and client-side RPC. */
+/**
+ * Server-side RPC both ways through the long-poll (also persistent RPC, read back by its id), and
+ * client-side RPC.
+ */
 import assert from 'node:assert/strict';
 import { Then, When } from '@cucumber/cucumber';
 import { rpcRequestSchema } from '../schemas';
@@ -25,7 +28,8 @@ When(
 When(
   /^the platform sends a persistent two-way RPC "([^"]*)" with params (.+) to "([^"]*)"$/,
   async function (this: IotcWorld, method: string, params: string, local: string) {
-    // returns once the platform answered with the RPC's id: from here on the RPC is stored and queued
+    // returns once the platform answered with the RPC's id: from here on the RPC is stored and
+    // queued
     const rpcId = await this.run.admin.sendPersistentRpc(this.device(local).record.id, 'twoway', {
       method,
       params: JSON.parse(params),

@@ -1,4 +1,7 @@
-/** Telemetry and client attributes sent by a device, read back through the admin API value by value and type by type. */
+/**
+ * Telemetry and client attributes sent by a device, read back through the admin API value by value
+ * and type by type.
+ */
 import assert from 'node:assert/strict';
 import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
 import { describeTypedValue } from '../lib/kv/values';
@@ -31,10 +34,11 @@ When(
 );
 
 /**
- * Deviation HTTP-TEL-02-EMPTY (docs/thingsboard-4.3-deviations.md): ThingsBoard holds the answer to `[]` until its
- * servlet container's async timeout (spring.mvc.async.request-timeout, 30 s by default) ends the request, as long as
- * the profile's requestMs on real ThingsBoard: the request waits another requestMs for that end (a hang guard covers
- * the step). The answer's status is checked by the next step, whenever it came.
+ * Deviation HTTP-TEL-02-EMPTY (docs/thingsboard-4.3-deviations.md): ThingsBoard holds the answer to
+ * `[]` until its servlet container's async timeout (spring.mvc.async.request-timeout, 30 s by
+ * default) ends the request, as long as the profile's requestMs on real ThingsBoard: the request
+ * waits another requestMs for that end (a hang guard covers the step). The answer's status is
+ * checked by the next step, whenever it came.
  */
 When(
   "the device {string} posts an empty telemetry array, waiting out the platform's request timeout",
@@ -71,7 +75,9 @@ When(
   },
 );
 
-/** `ts` column: a number, or `server` for a timestamp the platform assigned during the last request. */
+/**
+ * `ts` column: a number, or `server` for a timestamp the platform assigned during the last request.
+ */
 function checkTs(world: IotcWorld, local: string, key: string, expected: string, actual: number) {
   if (expected === 'server') {
     const window = world.sentWindows.get(local);
@@ -115,8 +121,9 @@ Then(
 );
 
 /**
- * The attributes of one scope as the administration API shows them (the interface that shows every scope: client
- * attributes a device posted, shared and server ones the platform set), retried for eventuallyMs.
+ * The attributes of one scope as the administration API shows them (the interface that shows every
+ * scope: client attributes a device posted, shared and server ones the platform set), retried for
+ * eventuallyMs.
  */
 Then(
   /^the platform eventually holds (client|shared|server) attributes of "([^"]*)":$/,
@@ -146,8 +153,8 @@ Then(
 );
 
 /**
- * "Nothing was stored": a later valid sentinel proves the platform has processed what came before it, so checking
- * that the sentinel is the only key is not just "not stored yet".
+ * "Nothing was stored": a later valid sentinel proves the platform has processed what came before
+ * it, so checking that the sentinel is the only key is not just "not stored yet".
  */
 Then('no telemetry was stored for {string}', async function (this: IotcWorld, local: string) {
   const device = this.device(local);
@@ -219,7 +226,10 @@ When(
   },
 );
 
-/** The same with the keys as a JSON array, for keys a table cell cannot hold (leading or trailing spaces). */
+/**
+ * The same with the keys as a JSON array, for keys a table cell cannot hold (leading or trailing
+ * spaces).
+ */
 Then(
   'the telemetry keys of {string} are exactly the JSON:',
   async function (this: IotcWorld, local: string, list: string) {

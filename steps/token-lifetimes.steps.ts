@@ -1,4 +1,7 @@
-/** Lifetimes of the administration API's access and refresh tokens: stated by the target, or set for a scenario. */
+/**
+ * Lifetimes of the administration API's access and refresh tokens: stated by the target, or set for
+ * a scenario.
+ */
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { AdminClient } from '../src/admin-client';
@@ -8,9 +11,9 @@ import { claimsOf, refusalNearExpiry, request } from './support/admin-auth';
 import { answerOf } from './support/answer-of';
 
 /**
- * Sets the token lifetimes through the system administrator's JWT settings (capability jwt-settings: it changes a
- * system setting, so never on staging) and puts the previous ones back after the scenario. Tokens issued from now
- * on live that long; the run's own sessions keep theirs.
+ * Sets the token lifetimes through the system administrator's JWT settings (capability
+ * jwt-settings: it changes a system setting, so never on staging) and puts the previous ones back
+ * after the scenario. Tokens issued from now on live that long; the run's own sessions keep theirs.
  */
 async function setLifetimes(
   world: IotcWorld,
@@ -29,8 +32,8 @@ async function setLifetimes(
     await sysadmin.session.call('GET', '/api/admin/jwtSettings'),
     'GET /api/admin/jwtSettings',
   );
-  // journaled before the change (only the lifetimes, never the signing key): a run killed now still has the next
-  // run or `iotc cleanup` put them back
+  // journaled before the change (only the lifetimes, never the signing key): a run killed now still
+  // has the next run or `iotc cleanup` put them back
   world.run.journal.changingSetting({
     setting: 'jwtSettings.lifetimes',
     id: 'system',
@@ -59,16 +62,18 @@ function canSetLifetimes(world: IotcWorld): boolean {
 }
 
 /**
- * The longest token lifetime a scenario waits out (seconds). ThingsBoard's JWT settings accept an access token of
- * 60 s at the shortest (DefaultJwtSettingsValidator.java:45-47), so its access expiry is waited for; its shortest
- * refresh token lives 900 s (42-44), longer than a run should wait, so the refresh expiry is skipped there (NOT
- * TESTED, said in the log) and only its exp claim is checked (AUTH-JWT-02).
+ * The longest token lifetime a scenario waits out (seconds). ThingsBoard's JWT settings accept an
+ * access token of 60 s at the shortest (DefaultJwtSettingsValidator.java:45-47), so its access
+ * expiry is waited for; its shortest refresh token lives 900 s (42-44), longer than a run should
+ * wait, so the refresh expiry is skipped there (NOT TESTED, said in the log) and only its exp claim
+ * is checked (AUTH-JWT-02).
  */
 const LONGEST_LIFETIME_WAIT_SEC = 90;
 
 /**
- * Which lifetime the scenario waits out: the target's own when the profile states a short one, else the shortest
- * the target's JWT settings accept (profile platform.shortestTokenLifetimesSec), set for the scenario.
+ * Which lifetime the scenario waits out: the target's own when the profile states a short one, else
+ * the shortest the target's JWT settings accept (profile platform.shortestTokenLifetimesSec), set
+ * for the scenario.
  */
 async function shortLifetimes(world: IotcWorld, which: 'accessSec' | 'refreshSec') {
   const { tokenLifetimes: stated, shortestTokenLifetimes: shortest } = world.run.target;
@@ -89,8 +94,8 @@ async function shortLifetimes(world: IotcWorld, which: 'accessSec' | 'refreshSec
     );
     return 'skipped';
   }
-  // the access token scenario exchanges its refresh token once the access lifetime has passed: the refresh token
-  // outlives that by more than the second a whole-second iat takes off
+  // the access token scenario exchanges its refresh token once the access lifetime has passed: the
+  // refresh token outlives that by more than the second a whole-second iat takes off
   const refreshSec =
     which === 'accessSec'
       ? Math.max(shortest.refreshSec, shortest.accessSec + 3)
@@ -102,7 +107,8 @@ async function shortLifetimes(world: IotcWorld, which: 'accessSec' | 'refreshSec
 Given("the target's token lifetimes are known", async function (this: IotcWorld) {
   const stated = this.run.target.tokenLifetimes;
   if (stated.accessSec) this.adminAuth.lifetimes = stated;
-  // other values than the defaults, so that a target ignoring the settings shows (both within ThingsBoard's bounds)
+  // other values than the defaults, so that a target ignoring the settings shows (both within
+  // ThingsBoard's bounds)
   else if (canSetLifetimes(this)) await setLifetimes(this, 7200, 172800);
   else {
     this.log(
@@ -169,19 +175,21 @@ Then('the tokens live as long as the target states', function (this: IotcWorld) 
 });
 
 /**
- * Waits until the scenario's lifetime of that token has passed since the login. The lifetime is the behaviour under
- * test: waiting it out is the effect itself. The wait is the lifetime the target states (or was set to), counted
- * from the login, not the token's own exp: a token that claims a longer life must not make the scenario wait for it
- * (a step timeout would hide the defect and leave the timer running).
+ * Waits until the scenario's lifetime of that token has passed since the login. The lifetime is the
+ * behaviour under test: waiting it out is the effect itself. The wait is the lifetime the target
+ * states (or was set to), counted from the login, not the token's own exp: a token that claims a
+ * longer life must not make the scenario wait for it (a step timeout would hide the defect and
+ * leave the timer running).
  */
 async function waitLifetime(world: IotcWorld, which: 'accessSec' | 'refreshSec'): Promise<void> {
   const stated = scenarioLifetimes(world)[which];
   const loggedInAt = world.adminAuth.loggedInAt;
   if (!stated || loggedInAt === undefined)
     throw new Error(`no stated ${which} lifetime or no login in this scenario`);
-  // exp is in whole seconds from the target's clock: a second more satisfies every reading of "past exp" whatever the
-  // skew. A target on this process's clock issued the token before loggedInAt, so iat + lifetime is already past
-  // there, and the API key scenario still waits the whole lifetime since the key was made.
+  // exp is in whole seconds from the target's clock: a second more satisfies every reading of "past
+  // exp" whatever the skew. A target on this process's clock issued the token before loggedInAt, so
+  // iat + lifetime is already past there, and the API key scenario still waits the whole lifetime
+  // since the key was made.
   const margin = world.run.target.sharesClock ? 0 : 1000;
   const until = loggedInAt + stated * 1000 + margin;
   // a timer may fire a millisecond before the wall clock reaches its end
@@ -189,7 +197,9 @@ async function waitLifetime(world: IotcWorld, which: 'accessSec' | 'refreshSec')
     await new Promise((resolve) => setTimeout(resolve, until - now));
 }
 
-/** A wait step may take the longest lifetime waited out, and a little more (the clock-skew margin). */
+/**
+ * A wait step may take the longest lifetime waited out, and a little more (the clock-skew margin).
+ */
 const WAIT_STEP = { timeout: (LONGEST_LIFETIME_WAIT_SEC + 10) * 1000 };
 
 When('the access token lifetime has passed', WAIT_STEP, async function (this: IotcWorld) {
@@ -212,7 +222,8 @@ When('the refresh token is exchanged for a new token pair', async function (this
     { 'content-type': 'application/json' },
     { refreshToken },
   );
-  // a refusal of a refresh token offered close to its own exp (the harness was starved) decides nothing
+  // a refusal of a refresh token offered close to its own exp (the harness was starved) decides
+  // nothing
   if (answer.status !== 200 && !this.adminAuth.refreshLifetimeWaited)
     refusalNearExpiry(this, refreshToken, offeredAt, 'the refresh token');
   assert.equal(answer.status, 200, `the refresh answered ${answer.status}`);
@@ -220,8 +231,9 @@ When('the refresh token is exchanged for a new token pair', async function (this
     'jwt',
     answerOf(loginAnswerSchema, answer, 'POST /api/auth/token').token,
   );
-  // the new access token's lifetime has not been waited out: a refusal of it close to its exp is the harness's
-  // (refusalNearExpiry), as for the login's token; the flag belonged to the token it replaces
+  // the new access token's lifetime has not been waited out: a refusal of it close to its exp is
+  // the harness's (refusalNearExpiry), as for the login's token; the flag belonged to the token it
+  // replaces
   this.adminAuth.accessLifetimeWaited = false;
 });
 

@@ -1,7 +1,7 @@
 /**
  * Per-scenario state. Names in scenarios are local ("thermo"); the world turns them into
- * `<namePrefix><runId>-<name>` so that a run never touches what it did not create, and remembers every entity it
- * creates so the After hook can delete it, also after a failure.
+ * `<namePrefix><runId>-<name>` so that a run never touches what it did not create, and remembers
+ * every entity it creates so the After hook can delete it, also after a failure.
  */
 import { randomUUID } from 'node:crypto';
 import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumber';
@@ -43,7 +43,9 @@ export interface ScenarioDevice {
   driver: HttpDevice;
 }
 
-/** An undo action of the After hook; `entity` (`kind:name`) marks the removal of a journaled entity. */
+/**
+ * An undo action of the After hook; `entity` (`kind:name`) marks the removal of a journaled entity.
+ */
 export interface Cleanup {
   what: string;
   undo: () => Promise<void>;
@@ -70,42 +72,66 @@ export class IotcWorld extends World {
   connectorResponse?: ConnectorResponse;
   /** Requests started in a When step and awaited in a Then step (long-polls, RPC calls). */
   readonly pending = new PendingOperations();
-  /** By local device name: the local clock around its last data request, for `server` timestamps. */
+  /**
+   * By local device name: the local clock around its last data request, for `server` timestamps.
+   */
   readonly sentWindows = new Map<string, TimeWindow>();
-  /** The local clock around the last request of the REST connector's client (`request` timestamps). */
+  /**
+   * The local clock around the last request of the REST connector's client (`request` timestamps).
+   */
   connectorWindow?: TimeWindow;
   /**
-   * The harness's event-loop stalls over the scenario, timestamped (stopped by the After hook): what a verdict that
-   * rests on time weighs its margin against, when the timing it judges happened in earlier steps (support/timing.ts).
+   * The harness's event-loop stalls over the scenario, timestamped (stopped by the After hook):
+   * what a verdict that rests on time weighs its margin against, when the timing it judges happened
+   * in earlier steps (support/timing.ts).
    */
   readonly stalls = new StallLog();
   /**
-   * When this attempt of the scenario began (Date.now()): cucumber's retry reuses the run-unique names, so what the
-   * first attempt left in a simulator's records (the external API's requests) is told apart by time.
+   * When this attempt of the scenario began (Date.now()): cucumber's retry reuses the run-unique
+   * names, so what the first attempt left in a simulator's records (the external API's requests) is
+   * told apart by time.
    */
   readonly startedAt = Date.now();
-  /** What the REST connector's client sends instead of the endpoint's credentials; unset: those credentials. */
+  /**
+   * What the REST connector's client sends instead of the endpoint's credentials; unset: those
+   * credentials.
+   */
   connectorCredentials?: ConnectorCredentials;
-  /** By local device name: when the platform acknowledged its last claim (Date.now() after the answer). */
+  /**
+   * By local device name: when the platform acknowledged its last claim (Date.now() after the
+   * answer).
+   */
   readonly claimsAcknowledgedAt = new Map<string, number>();
-  /** By local device name: how much longer its last claim's durationMs was sent over the network (claim-window.ts). */
+  /**
+   * By local device name: how much longer its last claim's durationMs was sent over the network
+   * (claim-window.ts).
+   */
   readonly claimWindowStretchMs = new Map<string, number>();
   /**
-   * The longest a claim of this scenario took from its acknowledgement to the customer's successful claim (the
-   * positive control of a claim that must fail); unset while no claim of this scenario was proven registered.
+   * The longest a claim of this scenario took from its acknowledgement to the customer's successful
+   * claim (the positive control of a claim that must fail); unset while no claim of this scenario
+   * was proven registered.
    */
   claimRegistrationMs?: number;
   /** The outcome of the last bare MQTT connect with an access token. */
   mqttConnectOutcome?: MqttConnectOutcome;
-  /** By local name of a gateway or MQTT device: the shared attribute updates on its own subscription, in order. */
+  /**
+   * By local name of a gateway or MQTT device: the shared attribute updates on its own
+   * subscription, in order.
+   */
   readonly ownSharedUpdates = new Map<string, Array<Record<string, unknown>>>();
-  /** By local name of a gateway or MQTT device: the RPC requests its own handler answered, in order. */
+  /**
+   * By local name of a gateway or MQTT device: the RPC requests its own handler answered, in order.
+   */
   readonly ownRpcRequests = new Map<string, DeviceRpcRequest[]>();
   /** By gateway: the index (in its driver's attributeUpdates) of the last update a step awaited. */
   readonly gatewayUpdatesSeen = new Map<string, number>();
   /** By gateway: the answer to its last attribute request (v1/gateway/attributes/response). */
   readonly gatewayAttributeResponses = new Map<string, AttributeResponse>();
-  /** By gateway: the RPCs (`device#id`) a step has taken already, so that the next step takes a fresh one. */
+  /**
+   * By gateway: the RPCs (`device#id`) a step has taken already, so that the next step takes a
+   * fresh one.
+   */
   readonly gatewayRpcsTaken = new Map<string, Set<string>>();
   /** By local device name: the RPC requests its gateway received for it. */
   readonly gatewayRpcIds = new Map<string, ReceivedRpcIds>();
@@ -122,20 +148,29 @@ export class IotcWorld extends World {
   readonly polledRpcIds = new Map<string, number>();
   /** Drivers with their own connection pool (HTTPS), closed by the After hook. */
   readonly ownDrivers: HttpDevice[] = [];
-  /** Counted as a running scenario by the Before hook (src/engine/interruption.ts); the After hook uncounts it. */
+  /**
+   * Counted as a running scenario by the Before hook (src/engine/interruption.ts); the After hook
+   * uncounts it.
+   */
   countedAsRunning = false;
   /**
-   * A socket error is an answer of the target here (steps/hooks.ts): a robustness scenario abuses the target, and a
-   * reset or refused connection of the well-behaved client meanwhile is the target failing it, not the network.
+   * A socket error is an answer of the target here (steps/hooks.ts): a robustness scenario abuses
+   * the target, and a reset or refused connection of the well-behaved client meanwhile is the
+   * target failing it, not the network.
    */
   transportIsAnswer = false;
   /** Gateways of this scenario by local name (their devices are in `devices` too). */
   readonly gateways = new Map<string, ScenarioGateway>();
   /** The outcome of the last MQTT publish, for Then steps. */
   lastPublish?: PublishOutcome;
-  /** Blanks the tokens of this scenario's devices (and secret shapes) in everything a step shows. */
+  /**
+   * Blanks the tokens of this scenario's devices (and secret shapes) in everything a step shows.
+   */
   readonly redactor = new Redactor();
-  /** The last requests and responses of this scenario, redacted: its evidence in the conformance report. */
+  /**
+   * The last requests and responses of this scenario, redacted: its evidence in the conformance
+   * report.
+   */
   readonly exchanges = new ExchangeLog({ redact: (text) => this.redact(text) });
 
   constructor(options: IWorldOptions) {
@@ -146,12 +181,18 @@ export class IotcWorld extends World {
     return run();
   }
 
-  /** The platform name of a local name (the same in every scenario of the run: gateway configurations name it). */
+  /**
+   * The platform name of a local name (the same in every scenario of the run: gateway
+   * configurations name it).
+   */
   unique(local: string): string {
     return `${this.run.target.namePrefix}${this.run.runId}-${local}`;
   }
 
-  /** A platform name no other scenario or call uses, for entities a step makes many of (property cases). */
+  /**
+   * A platform name no other scenario or call uses, for entities a step makes many of (property
+   * cases).
+   */
   fresh(local: string): string {
     return this.unique(`${local}-${randomUUID().slice(0, 8)}`);
   }
@@ -173,7 +214,10 @@ export class IotcWorld extends World {
     return driver;
   }
 
-  /** Text safe to show in a message, log or attachment: no device token, JWT, API key or secret field. */
+  /**
+   * Text safe to show in a message, log or attachment: no device token, JWT, API key or secret
+   * field.
+   */
   redact(text: string): string {
     return this.redactor.redactEvidence(text);
   }
@@ -184,8 +228,8 @@ export class IotcWorld extends World {
   }
 
   /**
-   * Creates an entity the staging-safe way: journal the intent, create, journal the id, and register its removal
-   * (journaled too) for the After hook.
+   * Creates an entity the staging-safe way: journal the intent, create, journal the id, and
+   * register its removal (journaled too) for the After hook.
    */
   async track<T extends { id: string }>(
     kind: EntityKind,
@@ -199,9 +243,10 @@ export class IotcWorld extends World {
     try {
       created = await creation(create());
     } catch (error) {
-      // a create the network broke may have reached the target before it: the entity may exist, and the retry of
-      // the scenario would find its name taken (a `unique` name is the same in every attempt). Deleted by name
-      // after the scenario, if it exists; the other kinds are left to the journal's cleanup at the end of the run
+      // a create the network broke may have reached the target before it: the entity may exist, and
+      // the retry of the scenario would find its name taken (a `unique` name is the same in every
+      // attempt). Deleted by name after the scenario, if it exists; the other kinds are left to the
+      // journal's cleanup at the end of the run
       if (transportFailure(error) && (kind === 'device' || kind === 'deviceProfile'))
         this.expectCreated(kind, name);
       throw error;
@@ -219,9 +264,10 @@ export class IotcWorld extends World {
   }
 
   /**
-   * An entity another party will create (the platform on a gateway's connect, the REST connector, a provisioning
-   * request), or create again (a gateway naming a device the scenario deleted): journaled before it can exist, and
-   * deleted by name after the scenario if it does. Once per name.
+   * An entity another party will create (the platform on a gateway's connect, the REST connector, a
+   * provisioning request), or create again (a gateway naming a device the scenario deleted):
+   * journaled before it can exist, and deleted by name after the scenario if it does. Once per
+   * name.
    */
   expectCreated(kind: PlatformCreatedKind, name: string): void {
     const entity = `${kind}:${name}`;
@@ -239,8 +285,9 @@ export class IotcWorld extends World {
   }
 
   /**
-   * An entity another party created already (a device profile the REST connector made): its id journaled, and it is
-   * deleted after the scenario; `heldBy` names a device that uses it, deleted first.
+   * An entity another party created already (a device profile the REST connector made): its id
+   * journaled, and it is deleted after the scenario; `heldBy` names a device that uses it, deleted
+   * first.
    */
   adoptCreated(
     kind: PlatformCreatedKind,
@@ -262,7 +309,10 @@ export class IotcWorld extends World {
     });
   }
 
-  /** Deletes a journaled entity of this scenario now rather than after it (a property case's device). */
+  /**
+   * Deletes a journaled entity of this scenario now rather than after it (a property case's
+   * device).
+   */
   async removeNow(kind: EntityKind, name: string): Promise<void> {
     const entity = `${kind}:${name}`;
     const index = this.cleanups.findLastIndex((cleanup) => cleanup.entity === entity);
@@ -286,7 +336,10 @@ export class IotcWorld extends World {
     return this.adoptDevice(local, record);
   }
 
-  /** Registers a device that exists on the platform (created by provisioning, say) under a local name. */
+  /**
+   * Registers a device that exists on the platform (created by provisioning, say) under a local
+   * name.
+   */
   async adoptDevice(local: string, record: DeviceRecord, token?: string): Promise<ScenarioDevice> {
     const accessToken = token ?? (await this.run.admin.getDeviceCredentials(record.id));
     const device = { local, record, token: accessToken, driver: this.newDriver(accessToken) };
@@ -295,9 +348,9 @@ export class IotcWorld extends World {
   }
 
   /**
-   * The platform name of a device that the platform will create by itself (a gateway connects it or publishes for
-   * it): journaled before it can exist, and deleted by name after the scenario. Local names already known map to
-   * their device.
+   * The platform name of a device that the platform will create by itself (a gateway connects it or
+   * publishes for it): journaled before it can exist, and deleted by name after the scenario. Local
+   * names already known map to their device.
    */
   platformCreatedDevice(local: string): string {
     const known = this.devices.get(local);
@@ -307,7 +360,10 @@ export class IotcWorld extends World {
     return name;
   }
 
-  /** The platform name of a device profile the platform will create by itself (a gateway connect with a type). */
+  /**
+   * The platform name of a device profile the platform will create by itself (a gateway connect
+   * with a type).
+   */
   platformCreatedProfile(local: string): string {
     const name = this.unique(local);
     this.expectCreated('deviceProfile', name);
@@ -328,9 +384,13 @@ export class IotcWorld extends World {
     return device;
   }
 
-  /** Retries `check` until it passes, for the target's eventuallyMs (plus `extraMs` when the effect is known to take longer). */
-  // A wait that ran out while the harness's loop stood still for half of it or more (in all: a loaded machine's many
-  // short stalls add up) did not really wait, as in untilEffective: INCONCLUSIVE with the stall, not FAIL.
+  /**
+   * Retries `check` until it passes, for the target's eventuallyMs (plus `extraMs` when the effect
+   * is known to take longer).
+   */
+  // A wait that ran out while the harness's loop stood still for half of it or more (in all: a
+  // loaded machine's many short stalls add up) did not really wait, as in untilEffective:
+  // INCONCLUSIVE with the stall, not FAIL.
   async eventually<T>(check: () => Promise<T> | T, extraMs = 0): Promise<T> {
     const { eventuallyMs, pollIntervalMs } = this.run.target.timeouts;
     const timeoutMs = eventuallyMs + extraMs;

@@ -29,7 +29,8 @@ export const ADMIN_AUTH_FAULTS = [
   },
   {
     id: 'AUTH-04:bearer-refused-for-device',
-    // refusing Bearer everywhere would break the embedded target's own start (its connector logs in with a JWT)
+    // refusing Bearer everywhere would break the embedded target's own start (its connector logs in
+    // with a JWT)
     breaks:
       'GET /api/device/{id} refuses a Bearer JWT in X-Authorization (API keys still work there)',
   },

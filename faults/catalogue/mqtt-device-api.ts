@@ -6,7 +6,8 @@ export const MQTT_DEVICE_FAULTS = [
     id: 'MQTT-DEV-TEL-01-EMPTY:empty-array-refused',
     breaks: 'telemetry [] on v1/devices/me/telemetry is refused as a malformed payload',
   },
-  // ---- telemetry and attributes -------------------------------------------------------------------------------
+  // ---- telemetry and attributes
+  // -------------------------------------------------------------------------------
   {
     id: 'MQTT-DEV-TEL-01:v311-dropped',
     breaks:
@@ -93,7 +94,8 @@ export const MQTT_DEVICE_FAULTS = [
     breaks:
       'a shared attribute update on v1/devices/me/attributes carries every shared attribute, not only those changed',
   },
-  // ---- RPC ----------------------------------------------------------------------------------------------------
+  // ---- RPC
+  // ----------------------------------------------------------------------------------------------------
   {
     id: 'MQTT-DEV-RPC-01:params-dropped',
     breaks: 'a server-side RPC reaches the device on v1/devices/me/rpc/request/{id} with params {}',
@@ -126,7 +128,8 @@ export const MQTT_DEVICE_FAULTS = [
     breaks:
       'getSessionLimits is not answered by the transport: the client-side RPC handler echoes the request instead.',
   },
-  // ---- claim, firmware, provisioning --------------------------------------------------------------------------
+  // ---- claim, firmware, provisioning
+  // --------------------------------------------------------------------------
   {
     id: 'MQTT-DEV-CLAIM-01:claim-ignored',
     breaks: 'a claim on v1/devices/me/claim is acknowledged with success but registers nothing',

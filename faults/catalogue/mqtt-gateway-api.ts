@@ -1,8 +1,11 @@
-/** Faults that break requirements of the mqtt-gateway-api interface (features/mqtt-gateway-api/). */
+/**
+ * Faults that break requirements of the mqtt-gateway-api interface (features/mqtt-gateway-api/).
+ */
 import type { FaultDefinition } from './definition';
 
 export const GATEWAY_FAULTS = [
-  // ---- the gateway and its connection -----------------------------------------------------------------------
+  // ---- the gateway and its connection
+  // -----------------------------------------------------------------------
   {
     id: 'GW-GEN-01:one-device-per-gateway',
     breaks:
@@ -50,7 +53,8 @@ export const GATEWAY_FAULTS = [
     id: 'GW-RULE-04:v5-failure-unacknowledged',
     breaks: 'an MQTT 5 gateway publish that fails gets no PUBACK at all',
   },
-  // ---- connect and disconnect -------------------------------------------------------------------------------
+  // ---- connect and disconnect
+  // -------------------------------------------------------------------------------
   {
     id: 'GW-CONN-01:type-required',
     breaks: 'a connect without type is refused as malformed (type treated as required)',
@@ -114,7 +118,8 @@ export const GATEWAY_FAULTS = [
     id: 'GW-LIM-01:limit-not-enforced',
     breaks: "a gateway connect creates the device beyond the tenant's device limit",
   },
-  // ---- attributes -------------------------------------------------------------------------------------------
+  // ---- attributes
+  // -------------------------------------------------------------------------------------------
   {
     id: 'GW-ATTR-01:stored-as-shared',
     breaks: 'gateway attributes are stored as shared attributes instead of client-side ones',
@@ -179,7 +184,8 @@ export const GATEWAY_FAULTS = [
     id: 'GW-ATTRREQ-02:id-not-echoed',
     breaks: 'the answer to an attribute request carries another id than the request',
   },
-  // ---- telemetry --------------------------------------------------------------------------------------------
+  // ---- telemetry
+  // --------------------------------------------------------------------------------------------
   {
     id: 'GW-TEL-01:first-key-dropped',
     breaks: 'the first key of each telemetry entry is not stored',
@@ -228,7 +234,8 @@ export const GATEWAY_FAULTS = [
     breaks:
       'gateway attributes and telemetry store only keys the device has already; new keys are dropped',
   },
-  // ---- RPC --------------------------------------------------------------------------------------------------
+  // ---- RPC
+  // --------------------------------------------------------------------------------------------------
   {
     id: 'GW-RPC-01:params-dropped',
     breaks: 'an RPC reaches the gateway with params {} whatever the caller sent',
@@ -264,7 +271,8 @@ export const GATEWAY_FAULTS = [
     breaks:
       'a two-way RPC that no session could take ends 500 instead of 409 (v1) / 504 (v2): the caller cannot tell it from a crash',
   },
-  // ---- claiming ---------------------------------------------------------------------------------------------
+  // ---- claiming
+  // ---------------------------------------------------------------------------------------------
   {
     id: 'GW-CLAIM-01:claim-ignored',
     breaks: 'a gateway claim is acknowledged but registers nothing',
@@ -295,7 +303,8 @@ export const GATEWAY_FAULTS = [
     id: 'GW-CLAIM-03:duration-as-seconds',
     breaks: 'the durationMs of a gateway claim is read as seconds',
   },
-  // ---- MQTT 5 failure status codes --------------------------------------------------------------------------
+  // ---- MQTT 5 failure status codes
+  // --------------------------------------------------------------------------
   {
     id: 'GW-ERR-01:missing-device-success',
     breaks: 'an MQTT 5 connect without device is acknowledged with success (nothing is created)',

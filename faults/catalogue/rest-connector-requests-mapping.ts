@@ -1,6 +1,7 @@
 /**
- * Faults that break requirements of the rest-connector interface in the requestsMapping section of rest.json:
- * attribute requests, attribute updates and server-side RPC (the rest: rest-connector.ts).
+ * Faults that break requirements of the rest-connector interface in the requestsMapping section of
+ * rest.json: attribute requests, attribute updates and server-side RPC (the rest:
+ * rest-connector.ts).
  */
 import type { FaultDefinition } from './definition';
 
@@ -105,7 +106,8 @@ export const REST_CONNECTOR_REQUESTS_MAPPING_FAULTS = [
   },
   { id: 'RC-AUPD-10:default-filter', breaks: 'attributeFilter defaults to .*, not data' },
   {
-    // a real gateway 3.8.3 does this (only the first key is matched): tb-gateway-3.8 declares it under RC-AUPD-10
+    // a real gateway 3.8.3 does this (only the first key is matched): tb-gateway-3.8 declares it
+    // under RC-AUPD-10
     id: 'RC-AUPD-10:first-attribute-only',
     breaks: 'an update of several attributes is matched and sent for its first attribute only',
   },

@@ -1,6 +1,7 @@
 /**
- * Faults that break requirements of the rest-connector interface (features/rest-connector/): the connector, its
- * server and the mapping section of rest.json (requestsMapping: rest-connector-requests-mapping.ts).
+ * Faults that break requirements of the rest-connector interface (features/rest-connector/): the
+ * connector, its server and the mapping section of rest.json (requestsMapping:
+ * rest-connector-requests-mapping.ts).
  */
 import type { FaultDefinition } from './definition';
 

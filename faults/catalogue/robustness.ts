@@ -1,4 +1,6 @@
-/** Faults that break requirements of the robustness feature set (features/robustness/, issue 13). */
+/**
+ * Faults that break requirements of the robustness feature set (features/robustness/, issue 13).
+ */
 import type { FaultDefinition } from './definition';
 
 export const ROBUSTNESS_FAULTS = [

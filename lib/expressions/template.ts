@@ -1,11 +1,13 @@
 /**
- * The one `${...}` expression engine (DESIGN.md): the REST connector's converter (device names, keys, values,
- * tsField), its URL and body templates and its attribute-request expressions all go through here.
+ * The one `${...}` expression engine (DESIGN.md): the REST connector's converter (device names,
+ * keys, values, tsField), its URL and body templates and its attribute-request expressions all go
+ * through here.
  *
- * A template is text with placeholders. `${name}` reads the member `name` of the data; `${params.field}` and
- * `${list[0].x}` read inside nested objects and arrays. A member whose name is the whole placeholder text (a key
- * with a dot in it, say) wins over the path reading. A template that is exactly one placeholder yields the value
- * itself with its type; a composite (`${a}:${b}`, `Device ${name}`) yields text.
+ * A template is text with placeholders. `${name}` reads the member `name` of the data;
+ * `${params.field}` and `${list[0].x}` read inside nested objects and arrays. A member whose name
+ * is the whole placeholder text (a key with a dot in it, say) wins over the path reading. A
+ * template that is exactly one placeholder yields the value itself with its type; a composite
+ * (`${a}:${b}`, `Device ${name}`) yields text.
  */
 import { IotcError } from '../errors';
 
@@ -144,19 +146,26 @@ export interface EvaluateOptions {
   /** How a value is written into a composite result; default textOf. */
   render?: (value: unknown, path: string) => string;
   /**
-   * What a missing (undefined or null) value does: 'none' (default) makes the whole result undefined, the None
-   * of docs/reference/interfaces.md that is not passed on; 'keep' leaves the placeholder text as it is.
+   * What a missing (undefined or null) value does: 'none' (default) makes the whole result
+   * undefined, the None of docs/reference/interfaces.md that is not passed on; 'keep' leaves the
+   * placeholder text as it is.
    */
   missing?: 'none' | 'keep';
-  /** Overrides `missing` inside a composite: a missing value is written as this text (a Python gateway's None). */
+  /**
+   * Overrides `missing` inside a composite: a missing value is written as this text (a Python
+   * gateway's None).
+   */
   missingText?: string;
-  /** Values known besides the data (${deviceName}, ${attributeKey}, ...); they win over data members. */
+  /**
+   * Values known besides the data (${deviceName}, ${attributeKey}, ...); they win over data
+   * members.
+   */
   variables?: Readonly<Record<string, unknown>>;
 }
 
 /**
- * Evaluates a template against data. A template that is one placeholder gives the value itself (typed); one
- * without placeholders gives its text; a composite gives text. undefined means None.
+ * Evaluates a template against data. A template that is one placeholder gives the value itself
+ * (typed); one without placeholders gives its text; a composite gives text. undefined means None.
  */
 export function evaluate(source: string, data: unknown, options: EvaluateOptions = {}): unknown {
   const template = parseTemplate(source);
@@ -210,7 +219,10 @@ export function evaluateText(
   return value === undefined ? undefined : textOf(value);
 }
 
-/** A value as text: strings as they are, numbers and booleans as JSON writes them, documents as JSON. */
+/**
+ * A value as text: strings as they are, numbers and booleans as JSON writes them, documents as
+ * JSON.
+ */
 export function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
@@ -224,9 +236,9 @@ export function urlComponent(value: unknown): string {
 }
 
 /**
- * Renders into a JSON text template: a string is written escaped (the template puts the quotes around it, as in
- * `{"${attributeKey}": "${attributeValue}"}`), anything else as JSON, so an unquoted `${attributeValue}` keeps
- * its type.
+ * Renders into a JSON text template: a string is written escaped (the template puts the quotes
+ * around it, as in `{"${attributeKey}": "${attributeValue}"}`), anything else as JSON, so an
+ * unquoted `${attributeValue}` keeps its type.
  */
 export function jsonFragment(value: unknown): string {
   return typeof value === 'string'

@@ -1,14 +1,16 @@
 /**
- * Typed key-value data: the five value types of docs/reference/interfaces.md (string, boolean, double, long, JSON) and the
- * one place that decides which type a JSON value has.
+ * Typed key-value data: the five value types of docs/reference/interfaces.md (string, boolean,
+ * double, long, JSON) and the one place that decides which type a JSON value has.
  *
- * JSON.parse forgets whether a number was written `42` or `42.0`, and rounds longs past 2^53. The type rule needs
- * the lexeme, so numbers are read with lossless-json. The rule follows the platform (docs/reference/platform-facts.md §2):
- * an integer lexeme that fits a signed 64-bit long is LONG, an exponent form without `.` whose value is a long is
- * LONG, anything else numeric is DOUBLE, except integers beyond the long range, which become STRING.
- * Strings are never cast to numbers here (the real platform does: a declared deviation of its profiles).
+ * JSON.parse forgets whether a number was written `42` or `42.0`, and rounds longs past 2^53. The
+ * type rule needs the lexeme, so numbers are read with lossless-json. The rule follows the platform
+ * (docs/reference/platform-facts.md §2): an integer lexeme that fits a signed 64-bit long is LONG,
+ * an exponent form without `.` whose value is a long is LONG, anything else numeric is DOUBLE,
+ * except integers beyond the long range, which become STRING. Strings are never cast to numbers
+ * here (the real platform does: a declared deviation of its profiles).
  *
- * Used on both sides of the socket (reference platform and drivers), so it lives in src/, not in a simulator.
+ * Used on both sides of the socket (reference platform and drivers), so it lives in src/, not in a
+ * simulator.
  */
 import {
   isLosslessNumber,
@@ -19,7 +21,10 @@ import {
 
 export type ValueType = 'STRING' | 'BOOLEAN' | 'DOUBLE' | 'LONG' | 'JSON';
 
-/** A stored value. LONG keeps a bigint so that 2^63-1 survives; JSON keeps the document as parsed (plain JS). */
+/**
+ * A stored value. LONG keeps a bigint so that 2^63-1 survives; JSON keeps the document as parsed
+ * (plain JS).
+ */
 export type TypedValue =
   | { type: 'STRING'; value: string }
   | { type: 'BOOLEAN'; value: boolean }
@@ -33,8 +38,9 @@ const INTEGER_LEXEME = /^-?\d+$/;
 const EXPONENT_WITHOUT_POINT = /^-?\d+[eE][+-]?\d+$/;
 
 /**
- * Deepest nesting of arrays and objects accepted in JSON text: Jackson's StreamReadConstraints default, which
- * ThingsBoard's parser applies. The lossless parser recurses, so a deeper document would overflow the stack.
+ * Deepest nesting of arrays and objects accepted in JSON text: Jackson's StreamReadConstraints
+ * default, which ThingsBoard's parser applies. The lossless parser recurses, so a deeper document
+ * would overflow the stack.
  */
 export const MAX_JSON_DEPTH = 1000;
 
@@ -48,13 +54,14 @@ export class JsonTooDeepError extends SyntaxError {
 }
 
 /**
- * Throws JsonTooDeepError when arrays and objects in `text` nest deeper than `limit`: one pass over the text that
- * skips string contents, so it costs little next to the parse it protects (hand-written: no parser exposes a
- * depth limit, and this must run before the parser does). `limit` Infinity checks nothing.
+ * Throws JsonTooDeepError when arrays and objects in `text` nest deeper than `limit`: one pass over
+ * the text that skips string contents, so it costs little next to the parse it protects
+ * (hand-written: no parser exposes a depth limit, and this must run before the parser does).
+ * `limit` Infinity checks nothing.
  */
 export function checkJsonDepth(text: string, limit = MAX_JSON_DEPTH): void {
-  // each level opens with its own `[` or `{`: a text no longer than the limit cannot pass it (most payloads; the scan
-  // was a tenth of the reference's JSON handling per QoS 1 publish)
+  // each level opens with its own `[` or `{`: a text no longer than the limit cannot pass it (most
+  // payloads; the scan was a tenth of the reference's JSON handling per QoS 1 publish)
   if (text.length <= limit) return;
   let depth = 0;
   let inString = false;
@@ -72,8 +79,9 @@ export function checkJsonDepth(text: string, limit = MAX_JSON_DEPTH): void {
 }
 
 /**
- * A JSON document of type T as parseLossless reads it: the same shape, every number a LosslessNumber (its lexeme
- * kept). Members typed `unknown` stay unknown (they may hold LosslessNumbers at any depth).
+ * A JSON document of type T as parseLossless reads it: the same shape, every number a
+ * LosslessNumber (its lexeme kept). Members typed `unknown` stay unknown (they may hold
+ * LosslessNumbers at any depth).
  */
 export type Lossless<T> = T extends number
   ? LosslessNumber
@@ -84,8 +92,9 @@ export type Lossless<T> = T extends number
       : T;
 
 /**
- * Parses JSON text keeping every number's lexeme. Throws SyntaxError on malformed text or text nested deeper than
- * `maxDepth` (checkJsonDepth; the platform passes its mode's limit, or none under a planted fault).
+ * Parses JSON text keeping every number's lexeme. Throws SyntaxError on malformed text or text
+ * nested deeper than `maxDepth` (checkJsonDepth; the platform passes its mode's limit, or none
+ * under a planted fault).
  */
 export function parseLossless(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   checkJsonDepth(text, maxDepth);
@@ -93,13 +102,14 @@ export function parseLossless(text: string, maxDepth = MAX_JSON_DEPTH): unknown 
 }
 
 /**
- * parseLossless for text JSON.parse has already accepted (the platform's payloads: parsed plain, checked against their
- * schema, then read again here): the same tree as lossless-json's, read without its per-character string building
- * (about three times faster; the reference's payload parsing is its hottest path). A string with escapes is decoded
- * by JSON.parse (the same decoding); a duplicate key, whose outcome lossless-json decides (equal values kept, different
- * ones refused), is left to lossless-json for the whole text. Text JSON.parse refuses must go to parseLossless.
- * The caller holds the text's nesting depth to its own limit first (checkJsonDepth, or JSON.parse's own bound): this
- * reader checks no depth.
+ * parseLossless for text JSON.parse has already accepted (the platform's payloads: parsed plain,
+ * checked against their schema, then read again here): the same tree as lossless-json's, read
+ * without its per-character string building (about three times faster; the reference's payload
+ * parsing is its hottest path). A string with escapes is decoded by JSON.parse (the same decoding);
+ * a duplicate key, whose outcome lossless-json decides (equal values kept, different ones refused),
+ * is left to lossless-json for the whole text. Text JSON.parse refuses must go to parseLossless.
+ * The caller holds the text's nesting depth to its own limit first (checkJsonDepth, or JSON.parse's
+ * own bound): this reader checks no depth.
  */
 export function parseLosslessValid(text: string): unknown {
   const reader = new ValidJsonReader(text);
@@ -211,13 +221,17 @@ class ValidJsonReader {
   }
 }
 
-/** Converts a lossless tree into plain JS values (numbers as JS numbers), e.g. for schema validation. */
+/**
+ * Converts a lossless tree into plain JS values (numbers as JS numbers), e.g. for schema
+ * validation.
+ */
 export function toPlain(value: unknown): unknown {
   if (isLosslessNumber(value)) return Number((value as LosslessNumber).value);
   if (Array.isArray(value)) return value.map(toPlain);
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    // defineProperty, not assignment: a member named __proto__ is data here, not the object's prototype
+    // defineProperty, not assignment: a member named __proto__ is data here, not the object's
+    // prototype
     for (const [key, inner] of Object.entries(value)) {
       Object.defineProperty(out, key, {
         value: toPlain(inner),
@@ -260,7 +274,10 @@ export function typedValueOf(value: unknown): TypedValue | undefined {
   return { type: 'JSON', value: toPlain(value) };
 }
 
-/** JSON text of a typed value that reads back as the same type (a DOUBLE always carries a `.` or exponent). */
+/**
+ * JSON text of a typed value that reads back as the same type (a DOUBLE always carries a `.` or
+ * exponent).
+ */
 export function typedValueToJson(typed: TypedValue): string {
   switch (typed.type) {
     case 'DOUBLE':
@@ -272,7 +289,10 @@ export function typedValueToJson(typed: TypedValue): string {
   }
 }
 
-/** The value as the real platform shows it in non-strict reads: a string (JSON documents as their text). */
+/**
+ * The value as the real platform shows it in non-strict reads: a string (JSON documents as their
+ * text).
+ */
 export function typedValueToString(typed: TypedValue): string {
   switch (typed.type) {
     case 'STRING':

@@ -1,7 +1,8 @@
 /**
- * MQTT topic filter matching (MQTT 3.1.1 §4.7: `+` one level, `#` the rest), for the reference platform's
- * subscriptions and certify's checks of a device's. Written by hand: it is ten lines (mqtt-match does the same), and
- * the reference only grants the handful of filters listed in simulators/platform/mqtt/subscribe.ts.
+ * MQTT topic filter matching (MQTT 3.1.1 §4.7: `+` one level, `#` the rest), for the reference
+ * platform's subscriptions and certify's checks of a device's. Written by hand: it is ten lines
+ * (mqtt-match does the same), and the reference only grants the handful of filters listed in
+ * simulators/platform/mqtt/subscribe.ts.
  */
 export function topicMatches(filter: string, topic: string): boolean {
   if (filter === topic) return true;

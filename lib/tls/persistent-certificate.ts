@@ -1,7 +1,8 @@
 /**
- * The certificate of `iotc simulate --state-dir`: generated once and kept in the state directory, so that a CA
- * file a target profile names (tls.caFile) still verifies the server after a restart. A new one is made only when
- * there is none, when it was made for other host names, or when it expires within a day.
+ * The certificate of `iotc simulate --state-dir`: generated once and kept in the state directory,
+ * so that a CA file a target profile names (tls.caFile) still verifies the server after a restart.
+ * A new one is made only when there is none, when it was made for other host names, or when it
+ * expires within a day.
  */
 import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -40,13 +41,17 @@ export async function keptCertificate(stateDir: string, hosts: string[]): Promis
   return { ...made, caFile: files.cert, created: true };
 }
 
-/** How long iotc's certificate authority is valid: firmware built with it trusted keeps working for years. */
+/**
+ * How long iotc's certificate authority is valid: firmware built with it trusted keeps working for
+ * years.
+ */
 const AUTHORITY_DAYS = 3650;
 
 /**
- * iotc's own certificate authority (`iotc certify --tls`): made once and kept in `<stateDir>/tls/authority/`
- * (ca.pem, the file a device trusts, and its key), so firmware built with it trusted certifies again and again; a
- * new one only when there is none or it expires within a day. It issues the server certificates of each session.
+ * iotc's own certificate authority (`iotc certify --tls`): made once and kept in
+ * `<stateDir>/tls/authority/` (ca.pem, the file a device trusts, and its key), so firmware built
+ * with it trusted certifies again and again; a new one only when there is none or it expires within
+ * a day. It issues the server certificates of each session.
  */
 export async function keptCertificateAuthority(
   stateDir: string,

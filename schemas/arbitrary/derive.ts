@@ -1,4 +1,7 @@
-/** The deriver: a fast-check arbitrary from a JSON Schema (the subset schemas/ uses; anything else throws). */
+/**
+ * The deriver: a fast-check arbitrary from a JSON Schema (the subset schemas/ uses; anything else
+ * throws).
+ */
 import fc from 'fast-check';
 import { isValid } from '../validate';
 import { IotcError } from '../../lib/errors';
@@ -7,7 +10,10 @@ import { IotcError } from '../../lib/errors';
 export type JsonSchema = { readonly [keyword: string]: unknown };
 
 export interface DeriveOptions {
-  /** Arbitraries that replace a sub-schema, matched by object identity (e.g. `keyValueSchema` → typed values). */
+  /**
+   * Arbitraries that replace a sub-schema, matched by object identity (e.g. `keyValueSchema` →
+   * typed values).
+   */
   overrides?: ReadonlyMap<object, fc.Arbitrary<unknown>>;
   /** Keys of generated object members beyond `properties` (default: short unicode strings). */
   keys?: fc.Arbitrary<string>;
@@ -55,7 +61,10 @@ const SUPPORTED_KEYWORDS = new Set([
 const JSON_TYPES = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'] as const;
 type JsonType = (typeof JSON_TYPES)[number];
 
-/** An arbitrary of plain JS values (numbers as JS numbers) that satisfy `schema`, or an override's values. */
+/**
+ * An arbitrary of plain JS values (numbers as JS numbers) that satisfy `schema`, or an override's
+ * values.
+ */
 export function arbitraryFromSchema(
   schema: JsonSchema,
   options: DeriveOptions = {},
@@ -102,7 +111,8 @@ export class Deriver {
       );
     }
     if (Array.isArray(schema.oneOf)) {
-      // Exactly one branch must hold: generate from any branch, keep the values no other branch accepts.
+      // Exactly one branch must hold: generate from any branch, keep the values no other branch
+      // accepts.
       const { oneOf, ...rest } = schema;
       const branches = oneOf as JsonSchema[];
       return fc
@@ -189,8 +199,9 @@ export class Deriver {
   }
 
   /**
-   * Names of extra object members: an override of the `propertyNames` schema (matched by identity, e.g. device
-   * names chosen by the caller), else the configured keys that the `propertyNames` schema accepts.
+   * Names of extra object members: an override of the `propertyNames` schema (matched by identity,
+   * e.g. device names chosen by the caller), else the configured keys that the `propertyNames`
+   * schema accepts.
    */
   private memberNames(propertyNames: JsonSchema | undefined): fc.Arbitrary<string> {
     if (propertyNames === undefined) return this.keys;
@@ -229,9 +240,10 @@ export class Deriver {
 }
 
 /**
- * A branch of anyOf / oneOf together with the keywords beside the anyOf (`{type, properties, anyOf: [{required}]}`):
- * an instance must satisfy both, so the branch is generated with the siblings' keywords, `required` and
- * `properties` united. A branch that is just a sub-schema (no siblings) is derived as it is.
+ * A branch of anyOf / oneOf together with the keywords beside the anyOf (`{type, properties, anyOf:
+ * [{required}]}`): an instance must satisfy both, so the branch is generated with the siblings'
+ * keywords, `required` and `properties` united. A branch that is just a sub-schema (no siblings) is
+ * derived as it is.
  */
 function withSiblings(branch: JsonSchema, siblings: JsonSchema): JsonSchema {
   if (
@@ -307,14 +319,18 @@ function numberArbitrary(schema: JsonSchema): fc.Arbitrary<number> {
   });
 }
 
-/** `^[class]{m,n}$`, `^[class]+$` or `^[class]*$` are generated directly; other patterns filter random strings. */
+/**
+ * `^[class]{m,n}$`, `^[class]+$` or `^[class]*$` are generated directly; other patterns filter
+ * random strings.
+ */
 const SIMPLE_PATTERN = /^\^\[((?:\\.|[^\]\\])+)\](\+|\*|\{(\d+)(?:,(\d*))?\})\$$/;
 
 function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
   const minLength = numberKeyword(schema, 'minLength') ?? 0;
   const maxLength = numberKeyword(schema, 'maxLength') ?? Math.max(minLength, 16);
   const pattern = schema.pattern as string | undefined;
-  // ajv counts code points; a grapheme may hold several, so a bounded length is generated in code points.
+  // ajv counts code points; a grapheme may hold several, so a bounded length is generated in code
+  // points.
   const unit = schema.maxLength === undefined ? 'grapheme' : 'binary';
   if (pattern === undefined) return fc.string({ unit, minLength, maxLength });
   const simple = SIMPLE_PATTERN.exec(pattern);
@@ -360,7 +376,10 @@ function expandCharacterClass(body: string): string[] {
   return characters;
 }
 
-/** Own data property even for keys such as `__proto__`, so a generated object never changes its prototype. */
+/**
+ * Own data property even for keys such as `__proto__`, so a generated object never changes its
+ * prototype.
+ */
 export function defineMember(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, {
     value,

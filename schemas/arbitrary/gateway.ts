@@ -1,4 +1,7 @@
-/** Gateway payloads (MQTT gateway API, schemas/gateway.ts): device name -> telemetry entries or attributes, valid and malformed. */
+/**
+ * Gateway payloads (MQTT gateway API, schemas/gateway.ts): device name -> telemetry entries or
+ * attributes, valid and malformed.
+ */
 import fc from 'fast-check';
 import {
   gatewayAttributesSchema,
@@ -44,19 +47,25 @@ export interface ValidGatewayPayload extends ValidPayload<GatewayResource> {
 }
 
 interface GatewayMalformedPayload extends MalformedPayload {
-  /** The devices the body names (as far as it can be read), for proving that none of them got anything stored. */
+  /**
+   * The devices the body names (as far as it can be read), for proving that none of them got
+   * anything stored.
+   */
   devices: string[];
 }
 
 interface GatewayPayloadOptions extends ValueOptions {
   /**
-   * Device names (the schemas' `propertyNames`). Default: keys the schema accepts. Steps pass a few placeholder
-   * names and substitute the run's prefixed names into the body.
+   * Device names (the schemas' `propertyNames`). Default: keys the schema accepts. Steps pass a few
+   * placeholder names and substitute the run's prefixed names into the body.
    */
   deviceNames?: fc.Arbitrary<string>;
 }
 
-/** The derive options of a gateway payload: typed values, and the caller's device names for `propertyNames`. */
+/**
+ * The derive options of a gateway payload: typed values, and the caller's device names for
+ * `propertyNames`.
+ */
 function gatewayDeriveOptions(
   schema: JsonSchema,
   options: GatewayPayloadOptions,
@@ -68,15 +77,17 @@ function gatewayDeriveOptions(
 }
 
 /**
- * Valid v1/gateway/telemetry: device → [{ts?, values}], derived from gatewayTelemetrySchema. Within one device
- * every key is unique across its entries (renamed `key~2`), so each key names exactly one expected entry; an
- * entry without ts is stored at server time (docs/reference/interfaces.md), so its expected entries carry no ts.
+ * Valid v1/gateway/telemetry: device → [{ts?, values}], derived from gatewayTelemetrySchema. Within
+ * one device every key is unique across its entries (renamed `key~2`), so each key names exactly
+ * one expected entry; an entry without ts is stored at server time (docs/reference/interfaces.md),
+ * so its expected entries carry no ts.
  */
 export function validGatewayTelemetry(
   options: GatewayPayloadOptions & {
     /**
-     * Every entry carries ts: the payload scenarios that must run on a target declaring GW-TEL-03's deviation (an
-     * entry without ts is read as key-value data) draw from it; `hasUntimedEntry` picks the rest.
+     * Every entry carries ts: the payload scenarios that must run on a target declaring GW-TEL-03's
+     * deviation (an entry without ts is read as key-value data) draw from it; `hasUntimedEntry`
+     * picks the rest.
      */
     everyEntryTimed?: boolean;
   } = {},
@@ -110,7 +121,10 @@ export function validGatewayTelemetry(
   });
 }
 
-/** gatewayTelemetrySchema with ts required in every entry (its propertyNames and values are the same objects). */
+/**
+ * gatewayTelemetrySchema with ts required in every entry (its propertyNames and values are the same
+ * objects).
+ */
 const everyEntryTimedSchema = {
   ...gatewayTelemetrySchema,
   $id: 'iotc:gateway-telemetry-every-entry-timed',
@@ -120,7 +134,10 @@ const everyEntryTimedSchema = {
   },
 } as const;
 
-/** Whether a valid gateway telemetry payload has an entry without ts (its expected entries carry no ts). */
+/**
+ * Whether a valid gateway telemetry payload has an entry without ts (its expected entries carry no
+ * ts).
+ */
 export function hasUntimedEntry(payload: Pick<ValidGatewayPayload, 'expected'>): boolean {
   return payload.expected.some((entry) => entry.ts === undefined);
 }
@@ -188,9 +205,9 @@ function namedDevices(body: string): string[] {
 }
 
 /**
- * Gateway payloads with one defect, next to valid data of other devices when the defect allows it (the whole
- * message must be refused, not just the broken device). Built from the valid arbitrary; each keeps only the bodies
- * its schema (or JSON.parse) rejects.
+ * Gateway payloads with one defect, next to valid data of other devices when the defect allows it
+ * (the whole message must be refused, not just the broken device). Built from the valid arbitrary;
+ * each keeps only the bodies its schema (or JSON.parse) rejects.
  */
 function malformedGateway(
   schema: JsonSchema,
@@ -207,9 +224,9 @@ function malformedGateway(
 }
 
 /**
- * What the malformed payloads keyed by device name share: valid neighbours for a broken member, a document whose
- * device `name` has a broken value beside them, and the two defects of every such payload (the top level is not an
- * object; no device at all).
+ * What the malformed payloads keyed by device name share: valid neighbours for a broken member, a
+ * document whose device `name` has a broken value beside them, and the two defects of every such
+ * payload (the top level is not an object; no device at all).
  */
 function byDeviceDefects(valid: fc.Arbitrary<ValidGatewayPayload>, names: fc.Arbitrary<string>) {
   const neighbours = fc.option(
@@ -234,7 +251,10 @@ function byDeviceDefects(valid: fc.Arbitrary<ValidGatewayPayload>, names: fc.Arb
   return { neighbours, badDevice, everyPayloadsDefects };
 }
 
-/** Malformed v1/gateway/telemetry: not JSON, wrong top level, device value not an array, bad entries, null values. */
+/**
+ * Malformed v1/gateway/telemetry: not JSON, wrong top level, device value not an array, bad
+ * entries, null values.
+ */
 export function malformedGatewayTelemetry(
   options: GatewayPayloadOptions = {},
 ): fc.Arbitrary<GatewayMalformedPayload> {
@@ -298,7 +318,10 @@ export function malformedGatewayTelemetry(
   ]);
 }
 
-/** Malformed v1/gateway/attributes: not JSON, wrong top level, device value not an object, null values. */
+/**
+ * Malformed v1/gateway/attributes: not JSON, wrong top level, device value not an object, null
+ * values.
+ */
 export function malformedGatewayAttributes(
   options: GatewayPayloadOptions = {},
 ): fc.Arbitrary<GatewayMalformedPayload> {

@@ -1,4 +1,7 @@
-/** Valid and malformed device payloads (telemetry in its three forms, client attributes) with the entries the platform must store. */
+/**
+ * Valid and malformed device payloads (telemetry in its three forms, client attributes) with the
+ * entries the platform must store.
+ */
 import fc from 'fast-check';
 import { clientAttributesSchema } from '../attributes';
 import { plainTelemetrySchema, telemetrySchema, timestampedTelemetrySchema } from '../telemetry';
@@ -15,7 +18,10 @@ import {
   type ValueOptions,
 } from './values';
 
-/** One entry the platform must store: the key, the value with its type, and the device's ts when one was sent. */
+/**
+ * One entry the platform must store: the key, the value with its type, and the device's ts when one
+ * was sent.
+ */
 export interface ExpectedEntry {
   key: string;
   value: TypedValue;
@@ -27,7 +33,10 @@ export type TelemetryForm = 'object' | 'array' | 'timestamped';
 
 export interface ValidPayload<Form extends string = string> {
   form: Form;
-  /** The request body, exactly as sent (lossless lexemes: 21.5 is a DOUBLE, 9223372036854775807 a LONG). */
+  /**
+   * The request body, exactly as sent (lossless lexemes: 21.5 is a DOUBLE, 9223372036854775807 a
+   * LONG).
+   */
   body: string;
   /** Plain-JS view of the body (numbers as JS numbers), as the schema validators see it. */
   document: unknown;
@@ -87,9 +96,10 @@ export function hasLateTs(payload: Pick<ValidPayload, 'expected'>): boolean {
 }
 
 /**
- * Whether a valid payload stores nothing for itself or for one of the devices it names (`[]`, `{}`; a gateway device
- * with no entry or only empty values). ThingsBoard 4.3.1.3 never answers an empty telemetry array (HTTP: 503 when
- * Spring's 30 s async timeout ends the request; gateway: no PUBACK), so such payloads stay out of the first part.
+ * Whether a valid payload stores nothing for itself or for one of the devices it names (`[]`, `{}`;
+ * a gateway device with no entry or only empty values). ThingsBoard 4.3.1.3 never answers an empty
+ * telemetry array (HTTP: 503 when Spring's 30 s async timeout ends the request; gateway: no
+ * PUBACK), so such payloads stay out of the first part.
  */
 export function storesNothingFor(
   payload: Pick<ValidPayload, 'expected'> & { devices?: readonly string[] },
@@ -101,19 +111,20 @@ export function storesNothingFor(
 }
 
 /**
- * Three parts that split the valid payloads of an arbitrary by what they hold, so that a target declaring a
- * deviation of one kind of value (KV-02 strings, KV-04 doubles, KV-06 JSON) still runs the scenarios of the others:
- * - `booleans-and-longs`: BOOLEAN and LONG values only, every ts before the year 10000, at least one value stored
- *   for the payload and for every device it names;
- * - `doubles-or-json`: no STRING value, and a DOUBLE or JSON value, a ts from the year 10000 on, or nothing stored
- *   for the payload or one of its devices (storesNothingFor);
+ * Three parts that split the valid payloads of an arbitrary by what they hold, so that a target
+ * declaring a deviation of one kind of value (KV-02 strings, KV-04 doubles, KV-06 JSON) still runs
+ * the scenarios of the others:
+ * - `booleans-and-longs`: BOOLEAN and LONG values only, every ts before the year 10000, at least
+ *   one value stored for the payload and for every device it names;
+ * - `doubles-or-json`: no STRING value, and a DOUBLE or JSON value, a ts from the year 10000 on, or
+ *   nothing stored for the payload or one of its devices (storesNothingFor);
  * - `strings`: a STRING value.
  */
 export type PayloadPart = 'booleans-and-longs' | 'doubles-or-json' | 'strings';
 
 /**
- * One part of the payloads of `of` (each drawn from values of its own kinds, not a thin filter of all), or all of them
- * (undefined). The three parts together are every payload of `of({})`.
+ * One part of the payloads of `of` (each drawn from values of its own kinds, not a thin filter of
+ * all), or all of them (undefined). The three parts together are every payload of `of({})`.
  */
 export function payloadPart<
   T extends Pick<ValidPayload, 'expected'> & { devices?: readonly string[] },
@@ -172,8 +183,9 @@ export function objectEntries(object: Record<string, unknown>, ts?: number): Exp
 }
 
 /**
- * Keys are unique within one object by construction; across the elements of the array form a repeated key is
- * renamed (`key~2`), so that every key of a payload names exactly one expected entry.
+ * Keys are unique within one object by construction; across the elements of the array form a
+ * repeated key is renamed (`key~2`), so that every key of a payload names exactly one expected
+ * entry.
  */
 function makeKeysUnique(document: unknown): unknown {
   if (!Array.isArray(document)) return document;
@@ -198,7 +210,10 @@ function makeKeysUnique(document: unknown): unknown {
 // ---------------------------------------------------------------------------------------------------------------
 // Malformed payloads
 
-/** JSON documents that are never key-value objects or telemetry (as plain JS; parsed by every JSON parser). */
+/**
+ * JSON documents that are never key-value objects or telemetry (as plain JS; parsed by every JSON
+ * parser).
+ */
 export const primitive = (): fc.Arbitrary<unknown> =>
   fc.oneof(
     fc.constant(null),
@@ -209,7 +224,10 @@ export const primitive = (): fc.Arbitrary<unknown> =>
   );
 
 /** A valid key-value object as plain JS (what a malformed document is built around). */
-/** A `ts` that is not an integer of milliseconds: text, a boolean, null or a fraction (device and gateway payloads). */
+/**
+ * A `ts` that is not an integer of milliseconds: text, a boolean, null or a fraction (device and
+ * gateway payloads).
+ */
 export const nonIntegerTs = (): fc.Arbitrary<unknown> =>
   fc.oneof(
     fc.string({ maxLength: 8 }),
@@ -221,7 +239,9 @@ export const nonIntegerTs = (): fc.Arbitrary<unknown> =>
 export const plainKeyValues = (): fc.Arbitrary<Record<string, unknown>> =>
   validClientAttributes().map((payload) => payload.document as Record<string, unknown>);
 
-/** Broken JSON text made from valid text: cut short, garbage after the end, or a key without quotes. */
+/**
+ * Broken JSON text made from valid text: cut short, garbage after the end, or a key without quotes.
+ */
 export function brokenText(validBody: fc.Arbitrary<string>): fc.Arbitrary<MalformedPayload> {
   return fc.oneof(
     fc.tuple(validBody, fc.nat()).map(
@@ -313,7 +333,10 @@ export function malformedTelemetry(): fc.Arbitrary<MalformedPayload> {
     .filter((payload) => isMalformedFor(telemetrySchema, payload.body));
 }
 
-/** Client attributes that must be rejected: anything but a key-value object, null values, broken JSON text. */
+/**
+ * Client attributes that must be rejected: anything but a key-value object, null values, broken
+ * JSON text.
+ */
 export function malformedClientAttributes(): fc.Arbitrary<MalformedPayload> {
   return fc
     .oneof(

@@ -1,11 +1,17 @@
-/** Keys and typed values (STRING, BOOLEAN, DOUBLE, LONG, JSON) and the derive options that put them into payloads. */
+/**
+ * Keys and typed values (STRING, BOOLEAN, DOUBLE, LONG, JSON) and the derive options that put them
+ * into payloads.
+ */
 import fc from 'fast-check';
 import { keyValueSchema } from '../kv';
 import { typedValueToLossless, type TypedValue } from '../../lib/kv/values';
 
 import { type DeriveOptions, Deriver, defineMember } from './derive';
 
-/** Words of real device payloads; combined with separators and unicode they make realistic but tricky keys. */
+/**
+ * Words of real device payloads; combined with separators and unicode they make realistic but
+ * tricky keys.
+ */
 const KEY_WORDS = [
   'temperature',
   'humidity',
@@ -41,10 +47,11 @@ const KEY_WORDS = [
 const KEY_SEPARATORS = ['', ' ', '.', '_', '-', '/', ':', '$', '#', '.'];
 
 /**
- * Telemetry and attribute keys: realistic names with spaces, dots and unicode. Never a comma (the read-back APIs
- * take comma-separated key lists, so such a key cannot be read back on any platform), never blank, never with
- * leading or trailing spaces, never `__proto__`, and never `ts` or `values` (the platform treats them specially;
- * the schemas' `not: {required: [ts, values]}` keeps generated plain objects apart from the timestamped form).
+ * Telemetry and attribute keys: realistic names with spaces, dots and unicode. Never a comma (the
+ * read-back APIs take comma-separated key lists, so such a key cannot be read back on any
+ * platform), never blank, never with leading or trailing spaces, never `__proto__`, and never `ts`
+ * or `values` (the platform treats them specially; the schemas' `not: {required: [ts, values]}`
+ * keeps generated plain objects apart from the timestamped form).
  */
 export function keyArbitrary(): fc.Arbitrary<string> {
   const separator = fc.constantFrom(...KEY_SEPARATORS);
@@ -69,7 +76,10 @@ export function keyArbitrary(): fc.Arbitrary<string> {
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
 
-/** STRING: realistic words, unicode, empty, JSON-looking and number-looking text (a string stays a STRING). */
+/**
+ * STRING: realistic words, unicode, empty, JSON-looking and number-looking text (a string stays a
+ * STRING).
+ */
 function stringValueArbitrary(): fc.Arbitrary<TypedValue> {
   return fc
     .oneof(
@@ -97,7 +107,10 @@ function booleanValueArbitrary(): fc.Arbitrary<TypedValue> {
   return fc.boolean().map((value): TypedValue => ({ type: 'BOOLEAN', value }));
 }
 
-/** DOUBLE: finite and not an integer, so its lexeme always carries `.` or an exponent (21.5, 1e-7, ...). */
+/**
+ * DOUBLE: finite and not an integer, so its lexeme always carries `.` or an exponent (21.5, 1e-7,
+ * ...).
+ */
 export function doubleValueArbitrary(): fc.Arbitrary<TypedValue> {
   return fc
     .oneof(
@@ -129,17 +142,21 @@ function jsonValueArbitrary(): fc.Arbitrary<TypedValue> {
 export type ValueType = TypedValue['type'];
 
 /**
- * Which values a payload may hold: `types` (default all five; JSON documents keep their nested strings), or all but
- * STRING with `withoutStrings`. The payload scenarios split the payloads by the types they hold, so that a target
- * declaring a deviation of one type (KV-02: a numeric string is stored as a number; KV-04, KV-06) still runs the
- * scenarios of the others (steps/properties.steps.ts).
+ * Which values a payload may hold: `types` (default all five; JSON documents keep their nested
+ * strings), or all but STRING with `withoutStrings`. The payload scenarios split the payloads by
+ * the types they hold, so that a target declaring a deviation of one type (KV-02: a numeric string
+ * is stored as a number; KV-04, KV-06) still runs the scenarios of the others
+ * (steps/properties.steps.ts).
  */
 export interface ValueOptions {
   withoutStrings?: boolean;
   types?: readonly ValueType[];
 }
 
-/** One of the five value types of docs/reference/interfaces.md (or those of `options`), with its type explicit. */
+/**
+ * One of the five value types of docs/reference/interfaces.md (or those of `options`), with its
+ * type explicit.
+ */
 export function typedValueArbitrary(options: ValueOptions = {}): fc.Arbitrary<TypedValue> {
   const all: Record<ValueType, () => fc.Arbitrary<TypedValue>> = {
     STRING: stringValueArbitrary,
@@ -154,7 +171,10 @@ export function typedValueArbitrary(options: ValueOptions = {}): fc.Arbitrary<Ty
   return fc.oneof(...types.map((type) => all[type]()));
 }
 
-/** Marks a generated key-value value inside a document until serialization, so its type is never guessed. */
+/**
+ * Marks a generated key-value value inside a document until serialization, so its type is never
+ * guessed.
+ */
 export class GeneratedValue {
   constructor(readonly typed: TypedValue) {}
 }
@@ -172,7 +192,10 @@ export const payloadDeriveOptions = (options: ValueOptions = {}): DeriveOptions 
   maxEntries: 5,
 });
 
-/** A document with GeneratedValue markers → the lossless tree that stringifies with the right lexemes. */
+/**
+ * A document with GeneratedValue markers → the lossless tree that stringifies with the right
+ * lexemes.
+ */
 export function toWireTree(document: unknown): unknown {
   if (document instanceof GeneratedValue) return typedValueToLossless(document.typed);
   if (Array.isArray(document)) return document.map(toWireTree);

@@ -1,13 +1,16 @@
 /**
- * Builds a report from what the devices actually sent, read from the platform with the caller's JWT.
+ * Builds a report from what the devices actually sent, read from the platform with the caller's
+ * JWT.
  *
- * Rows: `perTimestamp` (default) gives one row per device and distinct telemetry timestamp in the range (a key
- * without a value at that timestamp is null); `latest` gives one row per device with the latest value of each
- * telemetry key within the range and the newest of those timestamps as its date. A device with no telemetry of the
- * view's keys in the range gives no row, unless the view reads no telemetry at all (then one row per device, date
- * null). Attribute cells hold the attribute's current value. Rows are ordered by date, then device name order.
- * Filters: a row passes a filter whose value list is non-empty when its value for the filter's source, as a string
- * (numbers in JavaScript's shortest form, JSON as JSON text), is in the list; an empty list lets every row pass.
+ * Rows: `perTimestamp` (default) gives one row per device and distinct telemetry timestamp in the
+ * range (a key without a value at that timestamp is null); `latest` gives one row per device with
+ * the latest value of each telemetry key within the range and the newest of those timestamps as its
+ * date. A device with no telemetry of the view's keys in the range gives no row, unless the view
+ * reads no telemetry at all (then one row per device, date null). Attribute cells hold the
+ * attribute's current value. Rows are ordered by date, then device name order. Filters: a row
+ * passes a filter whose value list is non-empty when its value for the filter's source, as a string
+ * (numbers in JavaScript's shortest form, JSON as JSON text), is in the list; an empty list lets
+ * every row pass.
  */
 import type { PlatformDevice, PlatformReader, TimeseriesPoint } from './platform-reader';
 import type { ReportPlan } from './report-request';

@@ -1,7 +1,8 @@
 /**
- * One error class per way a report request fails. Each carries the HTTP status it is answered with and a stable
- * `code`; the answer body is `{"status": <http>, "message": "..."}` (the spec shows no error shape: this one is small
- * and clear, and close to the platform's own `{status, message, ...}`).
+ * One error class per way a report request fails. Each carries the HTTP status it is answered with
+ * and a stable `code`; the answer body is `{"status": <http>, "message": "..."}` (the spec shows no
+ * error shape: this one is small and clear, and close to the platform's own `{status, message,
+ * ...}`).
  */
 import { IotcError } from '../../lib/errors';
 export abstract class AnalyticsError extends IotcError {
@@ -86,7 +87,9 @@ export class PlatformReadError extends AnalyticsError {
   readonly code = 'IOTC_ANALYTICS_PLATFORM_READ_FAILED';
 }
 
-/** A views file that does not satisfy the views schema; thrown at start, never answered over HTTP. */
+/**
+ * A views file that does not satisfy the views schema; thrown at start, never answered over HTTP.
+ */
 export class ViewsFileError extends IotcError {
   readonly code = 'IOTC_ANALYTICS_VIEWS_FILE_INVALID';
 }

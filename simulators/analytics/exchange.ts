@@ -1,4 +1,7 @@
-/** Small pieces of one HTTP exchange: answers, the request body, the Content-Type rule and the JWT's place. */
+/**
+ * Small pieces of one HTTP exchange: answers, the request body, the Content-Type rule and the JWT's
+ * place.
+ */
 import { readBody as readCappedBody } from '../../lib/http-body';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
@@ -39,7 +42,10 @@ const EXCHANGE_STEPS: ExchangeSteps = {
   },
 };
 
-/** A status step answering `status` for errors of class `type`, the others as the step it wraps does. */
+/**
+ * A status step answering `status` for errors of class `type`, the others as the step it wraps
+ * does.
+ */
 const statusOf =
   (type: abstract new (...args: never[]) => AnalyticsError, status: number) =>
   (step: ExchangeSteps['status']) =>
@@ -82,7 +88,10 @@ export function sendError(
   sendJsonText(response, status, JSON.stringify({ status, message: error.message }), headers);
 }
 
-/** application/json, with or without parameters such as charset (Spring also takes application/*+json). */
+/**
+ * application/json, with or without parameters such as charset (Spring also takes
+ * application/*+json).
+ */
 export function requireJson(request: IncomingMessage): void {
   steps().requireJson(request.headers['content-type']);
 }

@@ -1,11 +1,12 @@
 /**
- * The reference analytics component (Trendz-like): saved table views whose data it reads from the platform through
- * the administration REST API with the caller's JWT, `POST {prefix}/publicApi/buildReport`, and the report rate
- * limiter (pool + bounded FIFO queue). No report cache: every request reads the platform afresh (real Trendz caches
- * reports by default; see docs/reference/analytics-facts.md and the README of this folder).
+ * The reference analytics component (Trendz-like): saved table views whose data it reads from the
+ * platform through the administration REST API with the caller's JWT, `POST
+ * {prefix}/publicApi/buildReport`, and the report rate limiter (pool + bounded FIFO queue). No
+ * report cache: every request reads the platform afresh (real Trendz caches reports by default; see
+ * docs/reference/analytics-facts.md and the README of this folder).
  *
- * iotc extension (never needed by conformance features): `GET {prefix}/iotc/limiterStatus` answers the limiter's
- * live counters.
+ * iotc extension (never needed by conformance features): `GET {prefix}/iotc/limiterStatus` answers
+ * the limiter's live counters.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,13 +31,23 @@ interface AnalyticsOptions {
   pathPrefix?: string;
   /** Reports run in parallel; default env SIMPLE_API_RATE_LIMITER_THREAD_POOL_SIZE or 10. */
   poolSize?: number;
-  /** Requests that may wait for a slot; default env SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY or 10. */
+  /**
+   * Requests that may wait for a slot; default env SIMPLE_API_RATE_LIMITER_QUEUE_CAPACITY or 10.
+   */
   queueCapacity?: number;
-  /** Extra time each report takes while holding a pool slot (default 0), so tests and load runs can exercise the limiter. */
+  /**
+   * Extra time each report takes while holding a pool slot (default 0), so tests and load runs can
+   * exercise the limiter.
+   */
   reportCostMs?: number;
-  /** JSON file of saved table views (schemas/analytics-views.ts); the demo view is always there too. */
+  /**
+   * JSON file of saved table views (schemas/analytics-views.ts); the demo view is always there too.
+   */
   viewsFile?: string;
-  /** Longest time a positive JWT check is remembered (default 1000 ms; never beyond the JWT's exp; 0 = ask every time). */
+  /**
+   * Longest time a positive JWT check is remembered (default 1000 ms; never beyond the JWT's exp; 0
+   * = ask every time).
+   */
   jwtCacheMs?: number;
   /** Timeout of each platform read (default 10000 ms). */
   platformTimeoutMs?: number;

@@ -1,7 +1,8 @@
 /**
- * Checks a caller's JWT against the platform (GET /api/auth/user). A positive answer is remembered for at most
- * `cacheMs` and never beyond the token's own `exp` claim; a token without a readable `exp` is asked about every
- * time. Concurrent checks of one token share a single platform call. Negative answers are never cached.
+ * Checks a caller's JWT against the platform (GET /api/auth/user). A positive answer is remembered
+ * for at most `cacheMs` and never beyond the token's own `exp` claim; a token without a readable
+ * `exp` is asked about every time. Concurrent checks of one token share a single platform call.
+ * Negative answers are never cached.
  */
 import { InvalidJwtError } from './errors';
 import type { PlatformReader } from './platform-reader';
@@ -10,7 +11,10 @@ import { type StepFaults, withFaults } from '../../faults/steps';
 /** Most tokens remembered at once; the oldest entry goes first. */
 const MAX_CACHED = 1000;
 
-/** The `exp` claim in ms, or undefined when the token has none or is not a JWT. The signature is the platform's job. */
+/**
+ * The `exp` claim in ms, or undefined when the token has none or is not a JWT. The signature is the
+ * platform's job.
+ */
 function expiryOf(jwt: string): number | undefined {
   const parts = jwt.split('.');
   if (parts.length !== 3) return undefined;
@@ -40,7 +44,10 @@ function issuerOf(jwt: string): unknown {
 
 /** The steps of a check (the faults below wrap them). */
 interface JwtCheckSteps {
-  /** Until when the token is valid by its own claims (ms; undefined: no readable `exp`, ask every time). */
+  /**
+   * Until when the token is valid by its own claims (ms; undefined: no readable `exp`, ask every
+   * time).
+   */
   expiry(jwt: string): number | undefined;
   /** Until when a positive answer of the platform is remembered (never beyond `expiry`). */
   rememberUntil(now: number, cacheMs: number): number;

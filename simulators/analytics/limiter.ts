@@ -1,8 +1,9 @@
 /**
- * The report rate limiter, shaped like Trendz's `simpleApiRateLimiter` executor: a pool of `poolSize` workers and a
- * bounded FIFO queue of `queueCapacity` waiting requests. A request that finds the pool busy and the queue full is
- * refused at once (no waiting). Queued requests start in arrival order. Every ticket is released exactly once, on
- * success, error or client disconnect, whether it is still queued or already running.
+ * The report rate limiter, shaped like Trendz's `simpleApiRateLimiter` executor: a pool of
+ * `poolSize` workers and a bounded FIFO queue of `queueCapacity` waiting requests. A request that
+ * finds the pool busy and the queue full is refused at once (no waiting). Queued requests start in
+ * arrival order. Every ticket is released exactly once, on success, error or client disconnect,
+ * whether it is still queued or already running.
  */
 import { type StepFaults, withFaults } from '../../faults/steps';
 
@@ -24,7 +25,10 @@ interface LimiterStatus {
 type TicketState = 'queued' | 'active' | 'released';
 
 interface Ticket {
-  /** Resolves when the ticket holds a pool slot; never rejects (an abandoned ticket's promise simply never settles). */
+  /**
+   * Resolves when the ticket holds a pool slot; never rejects (an abandoned ticket's promise simply
+   * never settles).
+   */
   readonly started: Promise<void>;
   readonly state: TicketState;
   /** Gives the slot or the queue place back; idempotent. */
@@ -114,7 +118,10 @@ export class Limiter implements Occupancy {
       throw new RangeError(`queueCapacity must be an integer >= 0, got ${queueCapacity}`);
   }
 
-  /** A ticket that is running or queued, or undefined when pool and queue are both full (counted as rejected). */
+  /**
+   * A ticket that is running or queued, or undefined when pool and queue are both full (counted as
+   * rejected).
+   */
   admit(): Ticket | undefined {
     const steps = withFaults(ADMISSION_STEPS, ADMISSION_FAULTS);
     const ticket = new LimiterTicket(this);

@@ -1,8 +1,9 @@
 /**
- * Reads from the platform through its administration REST API with the caller's JWT, exactly as a real analytics
- * component talks to ThingsBoard (docs/reference/platform-facts.md §8): GET /api/auth/user, devices by name or by a text search,
- * time series history with typed values, attributes of one scope. 401 or 403 from the platform means the JWT may not
- * read (InvalidJwtError, answered 403); anything else unexpected is a PlatformReadError (502).
+ * Reads from the platform through its administration REST API with the caller's JWT, exactly as a
+ * real analytics component talks to ThingsBoard (docs/reference/platform-facts.md §8): GET
+ * /api/auth/user, devices by name or by a text search, time series history with typed values,
+ * attributes of one scope. 401 or 403 from the platform means the JWT may not read
+ * (InvalidJwtError, answered 403); anything else unexpected is a PlatformReadError (502).
  */
 import { Agent, request } from 'undici';
 import { InvalidJwtError, PlatformReadError } from './errors';
@@ -63,7 +64,10 @@ export class PlatformReader {
     return device === undefined ? undefined : deviceOf(device);
   }
 
-  /** Devices whose name contains `text` (case-insensitive), ordered by name; the listing is bounded by MAX_PAGES. */
+  /**
+   * Devices whose name contains `text` (case-insensitive), ordered by name; the listing is bounded
+   * by MAX_PAGES.
+   */
   async devicesContaining(
     jwt: string,
     text: string,
@@ -88,8 +92,9 @@ export class PlatformReader {
   }
 
   /**
-   * Time series history of `keys` within [startTs, endTs], typed (useStrictDataTypes=true). The platform's endTs is
-   * exclusive (ThingsBoard's TsKvRepository.java:40: ts < endTs), so it is asked for endTs + 1.
+   * Time series history of `keys` within [startTs, endTs], typed (useStrictDataTypes=true). The
+   * platform's endTs is exclusive (ThingsBoard's TsKvRepository.java:40: ts < endTs), so it is
+   * asked for endTs + 1.
    */
   async timeseries(
     jwt: string,

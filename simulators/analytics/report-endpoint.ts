@@ -1,8 +1,8 @@
 /**
- * POST {prefix}/publicApi/buildReport. Checks in this order: Content-Type (415), JWT (403), limiter admission (429,
- * at once), body (400, 404 for an unknown view), then the report while holding a pool slot. The slot (or queue
- * place) is given back on success, on error and when the client goes away; a client that leaves also aborts the
- * report's platform reads.
+ * POST {prefix}/publicApi/buildReport. Checks in this order: Content-Type (415), JWT (403), limiter
+ * admission (429, at once), body (400, 404 for an unknown view), then the report while holding a
+ * pool slot. The slot (or queue place) is given back on success, on error and when the client goes
+ * away; a client that leaves also aborts the report's platform reads.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -45,7 +45,10 @@ const REPORT_STEPS: ReportSteps = {
   },
 };
 
-/** The reports of fault AN-LIM-01:serial-executor, chained: each starts when the one before it has ended. */
+/**
+ * The reports of fault AN-LIM-01:serial-executor, chained: each starts when the one before it has
+ * ended.
+ */
 let serialChain: Promise<unknown> = Promise.resolve();
 
 const REPORT_FAULTS: StepFaults<ReportSteps> = {
@@ -57,7 +60,8 @@ const REPORT_FAULTS: StepFaults<ReportSteps> = {
       return run;
     },
   },
-  // with jwt-check.ts's entry of the same id: the platform's refusal of an expired token gives an empty report
+  // with jwt-check.ts's entry of the same id: the platform's refusal of an expired token gives an
+  // empty report
   'AN-ERR-01:expired-accepted': {
     report: (step) => (context, plan, jwt, signal) =>
       step(context, plan, jwt, signal).catch((error: unknown) => {

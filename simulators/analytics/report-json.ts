@@ -1,7 +1,8 @@
 /**
- * Writes a report as JSON with its numeric cells as doubles, the way the analytics component (Java, Jackson)
- * writes a Double: an integral value keeps a fractional part (42 is written 42.0). Date cells are already strings of
- * milliseconds. Numbers nested inside JSON-valued cells are written as they are.
+ * Writes a report as JSON with its numeric cells as doubles, the way the analytics component (Java,
+ * Jackson) writes a Double: an integral value keeps a fractional part (42 is written 42.0). Date
+ * cells are already strings of milliseconds. Numbers nested inside JSON-valued cells are written as
+ * they are.
  */
 import { LosslessNumber, stringify } from 'lossless-json';
 import type { Report } from './build-report';

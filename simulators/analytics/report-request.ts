@@ -1,8 +1,8 @@
 /**
- * The report request of docs/reference/interfaces.md: viewConfigId (UUID, required), rangeStartTs and rangeEndTs (optional integers
- * of epoch ms; absent or null = the view's saved range), filters (optional object of filter name to array of strings;
- * absent or null = the view's saved filters). Unknown top-level members are ignored, as a Spring/Jackson endpoint
- * does by default.
+ * The report request of docs/reference/interfaces.md: viewConfigId (UUID, required), rangeStartTs
+ * and rangeEndTs (optional integers of epoch ms; absent or null = the view's saved range), filters
+ * (optional object of filter name to array of strings; absent or null = the view's saved filters).
+ * Unknown top-level members are ignored, as a Spring/Jackson endpoint does by default.
  */
 import { validate } from '../../schemas/validate';
 import { BadReportRequestError, ViewNotFoundError } from './errors';
@@ -53,7 +53,10 @@ interface PlanSteps {
     request: ReportRequestBody,
     saved: { startTs: number; endTs: number },
   ): { startTs: number; endTs: number };
-  /** The values a filter of the request lets pass (undefined: the view's); throws for a filter the view lacks. */
+  /**
+   * The values a filter of the request lets pass (undefined: the view's); throws for a filter the
+   * view lacks.
+   */
   filter(view: TableView, name: string, values: string[]): string[] | undefined;
 }
 

@@ -1,7 +1,7 @@
 /**
- * Saved table views: the built-in demo view plus those of an optional JSON file (schemas/analytics-views.ts), checked at start
- * by the schema and by the rules a schema cannot state (unique ids and column labels, a saved range that ends after
- * it starts).
+ * Saved table views: the built-in demo view plus those of an optional JSON file
+ * (schemas/analytics-views.ts), checked at start by the schema and by the rules a schema cannot
+ * state (unique ids and column labels, a saved range that ends after it starts).
  */
 import { readFileSync } from 'node:fs';
 import { validate } from '../../schemas/validate';
@@ -122,7 +122,9 @@ export function loadViews(viewsFile?: string): Map<string, TableView> {
   return byId;
 }
 
-/** The range a report covers: the request's bounds where given, the view's saved range for the rest. */
+/**
+ * The range a report covers: the request's bounds where given, the view's saved range for the rest.
+ */
 export function savedRangeBounds(
   range: SavedRange,
   now: number,

@@ -1,7 +1,8 @@
 /**
- * The REST connector client: what a device or a third-party system does against a connector endpoint. JSON
- * bodies, multipart forms (fields and files, through undici FormData and Blob), query parameters, basic
- * credentials, any method. Every call answers {status, headers, text} and never throws on a status.
+ * The REST connector client: what a device or a third-party system does against a connector
+ * endpoint. JSON bodies, multipart forms (fields and files, through undici FormData and Blob),
+ * query parameters, basic credentials, any method. Every call answers {status, headers, text} and
+ * never throws on a status.
  */
 import { Agent, FormData, request, type Dispatcher } from 'undici';
 import type { ExchangeRecorder } from '../../lib/exchange';
@@ -42,7 +43,10 @@ export class ConnectorClient {
 
   constructor(
     readonly baseUrl: string,
-    /** Trust for an https connector; `recorder` is told every request and its answer (scenario evidence). */
+    /**
+     * Trust for an https connector; `recorder` is told every request and its answer (scenario
+     * evidence).
+     */
     options: { ca?: string; insecureSkipVerify?: boolean; recorder?: ExchangeRecorder } = {},
   ) {
     this.recorder = options.recorder;

@@ -1,6 +1,6 @@
 /**
- * The steps of a connector answer (steps.ts) and the faults that wrap them (responses.ts applies them per answer).
- * Apart from step-faults.ts, which imports the handlers that import responses.ts.
+ * The steps of a connector answer (steps.ts) and the faults that wrap them (responses.ts applies
+ * them per answer). Apart from step-faults.ts, which imports the handlers that import responses.ts.
  */
 import type { StepFaults } from '../../faults/steps';
 

@@ -1,8 +1,8 @@
 /**
- * requestsMapping.attributeRequests: an HTTP endpoint that asks the platform for attributes of a device through
- * v1/gateway/attributes/request and answers with them as a JSON object of key to value. deviceNameExpression
- * locates the device name, attributeNameExpression the attribute names (several expressions separated by commas).
- * No answer within timeout (seconds) gives 408.
+ * requestsMapping.attributeRequests: an HTTP endpoint that asks the platform for attributes of a
+ * device through v1/gateway/attributes/request and answers with them as a JSON object of key to
+ * value. deviceNameExpression locates the device name, attributeNameExpression the attribute names
+ * (several expressions separated by commas). No answer within timeout (seconds) gives 408.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -77,7 +77,10 @@ export function attributeRequestHandler(
   };
 }
 
-/** `${a}, ${b}`: one name per comma-separated expression; expressions that find nothing are left out. */
+/**
+ * `${a}, ${b}`: one name per comma-separated expression; expressions that find nothing are left
+ * out.
+ */
 function attributeNames(expression: string, data: unknown, steps: AttributeRequestSteps): string[] {
   return steps
     .nameParts(expression)
@@ -88,8 +91,9 @@ function attributeNames(expression: string, data: unknown, steps: AttributeReque
 }
 
 /**
- * The answer a 3.8.3 gateway forwards: ThingsBoard's whole answer to its SDK's request, {id, device, value} for one
- * key and {id, device, values} for several (observed on the wire; the SDK asks by key, so the shape follows).
+ * The answer a 3.8.3 gateway forwards: ThingsBoard's whole answer to its SDK's request, {id,
+ * device, value} for one key and {id, device, values} for several (observed on the wire; the SDK
+ * asks by key, so the shape follows).
  */
 function platformMessage(
   response: AttributeResponse,
@@ -101,7 +105,10 @@ function platformMessage(
   return keys.length === 1 ? { id, device, value: values[keys[0]!] } : { id, device, values };
 }
 
-/** Key to value from the platform's answer, whichever of its shapes it has ({value}, {values}, {client, shared}). */
+/**
+ * Key to value from the platform's answer, whichever of its shapes it has ({value}, {values},
+ * {client, shared}).
+ */
 function valuesOf(response: AttributeResponse, keys: string[]): Record<string, unknown> {
   const document = response.document;
   const merged: Record<string, unknown> = {};

@@ -1,9 +1,9 @@
 /**
- * requestsMapping.attributeUpdates: a shared-attribute update of a device connected through this connector
- * becomes one outgoing call per updated attribute and matching rule (deviceNameFilter on the device name,
- * attributeFilter on the attribute name, both whole-name regular expressions). The URL takes ${deviceName},
- * ${attributeKey} and ${attributeValue} percent-encoded; the body template takes them as JSON text fragments
- * when the call sends JSON. Other ${...} read the update's data.
+ * requestsMapping.attributeUpdates: a shared-attribute update of a device connected through this
+ * connector becomes one outgoing call per updated attribute and matching rule (deviceNameFilter on
+ * the device name, attributeFilter on the attribute name, both whole-name regular expressions). The
+ * URL takes ${deviceName}, ${attributeKey} and ${attributeValue} percent-encoded; the body template
+ * takes them as JSON text fragments when the call sends JSON. Other ${...} read the update's data.
  */
 import type { Logger } from 'pino';
 import { evaluateText, urlComponent } from '../../lib/expressions';

@@ -1,4 +1,7 @@
-/** Endpoint security (docs/reference/interfaces.md "mapping security"): basic checks the Authorization header; anonymous admits all. */
+/**
+ * Endpoint security (docs/reference/interfaces.md "mapping security"): basic checks the
+ * Authorization header; anonymous admits all.
+ */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Security } from './config-types';
@@ -26,8 +29,9 @@ export const AUTHORIZATION_STEPS: AuthorizationSteps = {
 };
 
 /**
- * admitted; refused (no header, wrong credentials); malformed (another scheme, undecodable credentials), which
- * docs/reference/interfaces.md refuses as well and a gateway 3.8 quirks mode answers with 500.
+ * admitted; refused (no header, wrong credentials); malformed (another scheme, undecodable
+ * credentials), which docs/reference/interfaces.md refuses as well and a gateway 3.8 quirks mode
+ * answers with 500.
  */
 export function authorization(
   security: Security,

@@ -1,7 +1,8 @@
 /**
  * The checks of a rest.json, shared by the connector (at load) and `iotc validate`: the schema
- * (schemas/rest-connector.ts), then semantic rules (regular expressions compile, ${...} expressions parse, converter
- * sections match their type, no endpoint served twice). Every message names its JSON path ($.mapping[0].endpoint).
+ * (schemas/rest-connector.ts), then semantic rules (regular expressions compile, ${...} expressions
+ * parse, converter sections match their type, no endpoint served twice). Every message names its
+ * JSON path ($.mapping[0].endpoint).
  */
 import { join } from 'node:path';
 import type { ErrorObject } from 'ajv';
@@ -18,8 +19,9 @@ import { SCHEMA_DEFAULTS, type ConnectorDefaults } from './defaults';
 export const DEFAULT_EXTENSIONS_FOLDER = join(__dirname, 'extensions');
 
 /**
- * Every problem of a parsed rest.json, each naming its JSON path; empty when it is valid. `defaults` are the ones the
- * file is completed with (the connector passes its effective defaults; `iotc validate` the schema's).
+ * Every problem of a parsed rest.json, each naming its JSON path; empty when it is valid.
+ * `defaults` are the ones the file is completed with (the connector passes its effective defaults;
+ * `iotc validate` the schema's).
  */
 export function checkConnectorConfig(
   value: unknown,
@@ -184,7 +186,8 @@ function describe(
     case 'enum':
       return `${path}: must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
     case 'anyOf': {
-      // the alternatives' own complaints about this very value, e.g. "must be <= 65535, or must be string"
+      // the alternatives' own complaints about this very value, e.g. "must be <= 65535, or must be
+      // string"
       const alternatives = all
         .filter(
           (other) =>
@@ -228,8 +231,8 @@ function closest(typo: string, known: string[]): string | undefined {
 }
 
 /**
- * Levenshtein distance, written out because it is ten lines and the only string metric the project needs; a
- * dependency for it would weigh more than the code.
+ * Levenshtein distance, written out because it is ten lines and the only string metric the project
+ * needs; a dependency for it would weigh more than the code.
  */
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);

@@ -1,6 +1,7 @@
 /**
- * The planted faults that change the connector's configuration, as data (faults/catalogue/rest-connector*.ts says
- * what each breaks). config.ts applies the active ones at three points of completing a rest.json:
+ * The planted faults that change the connector's configuration, as data
+ * (faults/catalogue/rest-connector*.ts says what each breaks). config.ts applies the active ones at
+ * three points of completing a rest.json:
  * - `file`: the file as the connector reads it (after the checks, which see the file as given);
  * - `defaults`: defaults in place of the schema's and the quirks mode's (defaults.ts);
  * - `config`: members of the completed configuration, e.g. a member the connector then ignores.
@@ -67,7 +68,9 @@ function converters(which: (section: Converter) => boolean, change: Converter): 
 
 const noEntries = { attributes: [], timeseries: [] };
 
-/** Changes every rule of one outgoing kind; `unset` is the rule's value where the file says nothing. */
+/**
+ * Changes every rule of one outgoing kind; `unset` is the rule's value where the file says nothing.
+ */
 function rules<Rule extends AttributeUpdateRule | ServerSideRpcRule>(
   at: OutgoingAt,
   change: (rule: Rule, unset: OutgoingCallConfig, context: CompletionContext) => void,
@@ -124,7 +127,8 @@ const CONFIG_FAULTS: { readonly [id in FaultId]?: ConfigFault } = {
       config.server.ssl = true;
     },
   },
-  // a generated pair: the configured certificate is of no use without its key, and the other way round
+  // a generated pair: the configured certificate is of no use without its key, and the other way
+  // round
   'RC-SRV-05:cert-ignored': { config: certificateIgnored },
   'RC-SRV-06:key-ignored': { config: certificateIgnored },
   'RC-SRV-01:default-host': { defaults: { 'server.host': '::1' } },

@@ -1,7 +1,7 @@
 /**
- * The sections a mapping is made of (security, deviceInfo, converter, response) completed with the effective
- * defaults (defaults.ts), for config.ts and outgoing-rules.ts. Behaviour only: defaults come from the schema, a
- * quirks mode or a fault (config-faults.ts), never from here.
+ * The sections a mapping is made of (security, deviceInfo, converter, response) completed with the
+ * effective defaults (defaults.ts), for config.ts and outgoing-rules.ts. Behaviour only: defaults
+ * come from the schema, a quirks mode or a fault (config-faults.ts), never from here.
  */
 import type { RestConnectorFile } from '../../schemas';
 import type { ConnectorDefaults } from './defaults';
@@ -104,7 +104,10 @@ export function converter(
 
 export type ResponseSection = NonNullable<RestConnectorFile['mapping'][number]['response']>;
 
-/** A response section that names responseExpected, timeout or responseAttribute may be the remote variant. */
+/**
+ * A response section that names responseExpected, timeout or responseAttribute may be the remote
+ * variant.
+ */
 export function hasRemoteMembers(section: ResponseSection): boolean {
   return (
     section.responseExpected !== undefined ||
@@ -120,7 +123,8 @@ export function response(
   if (!section) return { kind: 'default' };
   const expected = section.responseExpected ?? defaults['mapping[].response.responseExpected'];
   if (hasRemoteMembers(section) && expected) return remoteResponse(section, defaults);
-  // a response section without the remote members (or with responseExpected false) is the hardcoded variant
+  // a response section without the remote members (or with responseExpected false) is the hardcoded
+  // variant
   return {
     kind: 'hardcoded',
     successResponse: section.successResponse ?? defaults['mapping[].response.successResponse'],

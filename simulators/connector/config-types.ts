@@ -1,4 +1,7 @@
-/** The completed REST connector configuration (rest.json with the defaults of docs/reference/interfaces.md applied, config.ts). */
+/**
+ * The completed REST connector configuration (rest.json with the defaults of
+ * docs/reference/interfaces.md applied, config.ts).
+ */
 import type { ConnectorQuirks } from './quirks';
 
 export type Security =
@@ -33,7 +36,10 @@ export type ConverterConfig =
 export type ResponseConfig =
   | { kind: 'default' }
   | { kind: 'hardcoded'; successResponse: string; unsuccessfulResponse: string }
-  /** The answer is the shared attribute responseAttribute of the device, set by the platform within timeoutSec. */
+  /**
+   * The answer is the shared attribute responseAttribute of the device, set by the platform within
+   * timeoutSec.
+   */
   | {
       kind: 'remote';
       responseAttribute: string;
@@ -86,7 +92,10 @@ export interface ServerSideRpcRule extends OutgoingCallConfig {
   methodFilter: RegExp;
   /** Seconds: the whole wait for the external reply, every try included. */
   responseTimeoutSec: number;
-  /** The placeholder of the RPC id in the expressions (requestId; restId in a gateway 3.8 quirks mode). */
+  /**
+   * The placeholder of the RPC id in the expressions (requestId; restId in a gateway 3.8 quirks
+   * mode).
+   */
   idPlaceholder: 'requestId' | 'restId';
 }
 

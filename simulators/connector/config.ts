@@ -1,6 +1,7 @@
 /**
- * Loading rest.json: the checks of checks.ts, then the effective configuration made once (schema defaults, quirks,
- * configuration faults: completeConfig), so the rest of the connector reads a complete, typed configuration.
+ * Loading rest.json: the checks of checks.ts, then the effective configuration made once (schema
+ * defaults, quirks, configuration faults: completeConfig), so the rest of the connector reads a
+ * complete, typed configuration.
  */
 import { readFileSync } from 'node:fs';
 import type { RestConnectorFile } from '../../schemas';
@@ -15,7 +16,10 @@ import { layeredDefaults, type ConnectorDefaults } from './defaults';
 import { activeConfigFaults } from './config-faults';
 import type { EndpointConfig, ConnectorConfig } from './config-types';
 
-/** A rest.json that is not a valid REST connector configuration, each problem named by its JSON path. */
+/**
+ * A rest.json that is not a valid REST connector configuration, each problem named by its JSON
+ * path.
+ */
 export class ConnectorConfigError extends IotcError {
   readonly code = 'IOTC_CONNECTOR_CONFIG';
   constructor(
@@ -27,8 +31,8 @@ export class ConnectorConfigError extends IotcError {
 }
 
 /**
- * Reads, checks and completes a rest.json file; throws ConnectorConfigError listing every problem. A quirks mode
- * (quirks.ts) changes defaults the way a real gateway version does.
+ * Reads, checks and completes a rest.json file; throws ConnectorConfigError listing every problem.
+ * A quirks mode (quirks.ts) changes defaults the way a real gateway version does.
  */
 export function loadConnectorConfig(
   path: string,
@@ -52,9 +56,10 @@ export function loadConnectorConfig(
 }
 
 /**
- * Checks a parsed rest.json and completes it: the ONE place the effective configuration is made, in this order:
- * the schema's defaults (defaults.ts reads them from schemas/rest-connector.ts), the quirks mode's defaults
- * (quirks.ts), then the active faults that change configuration (config-faults.ts). Handlers read only the result.
+ * Checks a parsed rest.json and completes it: the ONE place the effective configuration is made, in
+ * this order: the schema's defaults (defaults.ts reads them from schemas/rest-connector.ts), the
+ * quirks mode's defaults (quirks.ts), then the active faults that change configuration
+ * (config-faults.ts). Handlers read only the result.
  */
 export function completeConfig(
   value: unknown,

@@ -1,4 +1,7 @@
-/** What a converter makes of one request: the device, its profile, client attributes and telemetry, all typed. */
+/**
+ * What a converter makes of one request: the device, its profile, client attributes and telemetry,
+ * all typed.
+ */
 import type { TypedValue } from '../../lib/kv/values';
 import { IotcError } from '../../lib/errors';
 
@@ -18,12 +21,18 @@ export class ConversionRefusedError extends IotcError {
 /** The incoming request as converters see it. */
 export interface RequestData {
   method: string;
-  /** The merged key-value object: body fields (JSON or multipart), query parameters on top (the query wins). */
+  /**
+   * The merged key-value object: body fields (JSON or multipart), query parameters on top (the
+   * query wins).
+   */
   data: Record<string, unknown>;
   /** The raw body (custom converters decode bytes). */
   body: Buffer;
   contentType?: string;
-  /** When the request arrived (unix ms): the timestamp of telemetry without tsField, ts or timestamp. */
+  /**
+   * When the request arrived (unix ms): the timestamp of telemetry without tsField, ts or
+   * timestamp.
+   */
   receivedAt: number;
 }
 

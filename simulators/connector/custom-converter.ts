@@ -1,9 +1,11 @@
 /**
- * Custom converters (docs/reference/interfaces.md "custom converter parameters"): converter.extension names a class, loaded from
- * a module of that name in the connector's extensions folder (`<folder>/<extension>.ts` or `.js`, exporting the
- * class by that name or as default). The whole converter section is passed to its constructor, so extensionConfig
- * and any other member reach it. Its convert() gets the request (raw body and merged data) and returns data
- * for the platform; deviceInfo is resolved by the connector unless the converter names the device itself.
+ * Custom converters (docs/reference/interfaces.md "custom converter parameters"):
+ * converter.extension names a class, loaded from a module of that name in the connector's
+ * extensions folder (`<folder>/<extension>.ts` or `.js`, exporting the class by that name or as
+ * default). The whole converter section is passed to its constructor, so extensionConfig and any
+ * other member reach it. Its convert() gets the request (raw body and merged data) and returns data
+ * for the platform; deviceInfo is resolved by the connector unless the converter names the device
+ * itself.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +15,10 @@ import type { ConvertedData, RequestData, UplinkConverter } from './converted';
 import { deviceOf } from './device-info';
 import { IotcError } from '../../lib/errors';
 
-/** What a custom converter returns: data for the platform, with the device when it chooses it itself. */
+/**
+ * What a custom converter returns: data for the platform, with the device when it chooses it
+ * itself.
+ */
 export type CustomConversion = Omit<ConvertedData, 'deviceName' | 'deviceProfile'> & {
   deviceName?: string;
   deviceProfile?: string;
@@ -79,7 +84,9 @@ export function loadCustomConverter(
   };
 }
 
-/** The first converter module of the folder by name (the fault that ignores converter.extension). */
+/**
+ * The first converter module of the folder by name (the fault that ignores converter.extension).
+ */
 export function firstModule(folder: string): string {
   const first = readdirSync(folder)
     .filter((name) => /\.(ts|js)$/.test(name) && !name.endsWith('.d.ts'))

@@ -1,9 +1,10 @@
 /**
- * Reading a datetime string of a tsField into unix milliseconds, with the dayfirst and yearfirst rules of
- * docs/reference/interfaces.md (as dateutil reads them): `10.11.24` is 11 Oct 2024 by default, 10 Nov 2024 with dayfirst,
- * 24 Nov 2010 with yearfirst. A four-digit first number is always the year. Two-digit years are 2000–2099.
- * ISO 8601 strings are read as ISO. A string without a zone is read in UTC (docs/reference/interfaces.md does not say which
- * zone; the real gateway uses its process's local zone). Answers undefined when the text is not a date.
+ * Reading a datetime string of a tsField into unix milliseconds, with the dayfirst and yearfirst
+ * rules of docs/reference/interfaces.md (as dateutil reads them): `10.11.24` is 11 Oct 2024 by
+ * default, 10 Nov 2024 with dayfirst, 24 Nov 2010 with yearfirst. A four-digit first number is
+ * always the year. Two-digit years are 2000–2099. ISO 8601 strings are read as ISO. A string
+ * without a zone is read in UTC (docs/reference/interfaces.md does not say which zone; the real
+ * gateway uses its process's local zone). Answers undefined when the text is not a date.
  */
 interface DateOrder {
   dayfirst: boolean;
@@ -17,7 +18,8 @@ export function parseDatetime(text: string, order: DateOrder): number | undefine
   const trimmed = text.trim();
   const match = NUMERIC_DATE.exec(trimmed);
   if (!match) {
-    // ISO with month names or week dates is out of scope; a full ISO date-time with a zone is read as such
+    // ISO with month names or week dates is out of scope; a full ISO date-time with a zone is read
+    // as such
     if (/^\d{4}-\d{2}-\d{2}T/.test(trimmed)) {
       const iso = Date.parse(/Z|[+-]\d{2}:?\d{2}$/i.test(trimmed) ? trimmed : `${trimmed}Z`);
       return Number.isNaN(iso) ? undefined : iso;

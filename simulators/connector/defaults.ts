@@ -1,14 +1,16 @@
 /**
- * The defaults of rest.json, read from schemas/rest-connector.ts (their one source) and layered as data: the schema's
- * `default`s, then the quirks mode's (quirks.ts `defaults`), then the active faults' (config-faults.ts). config.ts
- * completes a file with the result; no other file of the connector writes a default.
+ * The defaults of rest.json, read from schemas/rest-connector.ts (their one source) and layered as
+ * data: the schema's `default`s, then the quirks mode's (quirks.ts `defaults`), then the active
+ * faults' (config-faults.ts). config.ts completes a file with the result; no other file of the
+ * connector writes a default.
  *
- * Why a walker over the schema and not ajv's useDefaults on a copy: whether a member is given is itself meaningful
- * here, and useDefaults would erase it. A response section is the remote variant only when it names one of
- * responseExpected / timeout / responseAttribute; a security section with credentials but no type is basic even where
- * the rule's default type is anonymous; the defaults of a quirks mode or a fault apply only where the file is silent;
- * and a section the file leaves out (a mapping's security, a rule's whole security) still has defaults, which
- * useDefaults only fills inside objects that exist. So each default is looked up by its schema path when it is needed.
+ * Why a walker over the schema and not ajv's useDefaults on a copy: whether a member is given is
+ * itself meaningful here, and useDefaults would erase it. A response section is the remote variant
+ * only when it names one of responseExpected / timeout / responseAttribute; a security section with
+ * credentials but no type is basic even where the rule's default type is anonymous; the defaults of
+ * a quirks mode or a fault apply only where the file is silent; and a section the file leaves out
+ * (a mapping's security, a rule's whole security) still has defaults, which useDefaults only fills
+ * inside objects that exist. So each default is looked up by its schema path when it is needed.
  */
 import {
   customConverterSectionSchema,
@@ -19,7 +21,10 @@ import {
 type SecurityType = 'basic' | 'anonymous';
 type Source = 'request' | 'constant';
 
-/** Each default by its path in the schema (`[]`: an item of an array; `json:` / `custom:`: a converter section). */
+/**
+ * Each default by its path in the schema (`[]`: an item of an array; `json:` / `custom:`: a
+ * converter section).
+ */
 export interface ConnectorDefaults {
   'server.host': string;
   'server.port': number | string;

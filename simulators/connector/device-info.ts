@@ -1,4 +1,7 @@
-/** deviceInfo: the device name and profile of a request, from its expressions and their sources (request | constant). */
+/**
+ * deviceInfo: the device name and profile of a request, from its expressions and their sources
+ * (request | constant).
+ */
 import { evaluateText } from '../../lib/expressions';
 import type { DeviceInfo } from './config-types';
 import { ConversionRefusedError } from './converted';

@@ -1,8 +1,9 @@
 /**
- * The connector's HTTP(S) server: exact, case-sensitive paths; 404 for an unknown path, 405 with Allow for a
- * method the endpoint does not list (HEAD is not added to GET), as the real gateway's aiohttp router answers. A
- * mapping endpoint answers that 405 itself, in its response variant (docs/reference/interfaces.md: unsuccessfulResponse on every
- * status other than 200), unless a quirks mode keeps the router's own text.
+ * The connector's HTTP(S) server: exact, case-sensitive paths; 404 for an unknown path, 405 with
+ * Allow for a method the endpoint does not list (HEAD is not added to GET), as the real gateway's
+ * aiohttp router answers. A mapping endpoint answers that 405 itself, in its response variant
+ * (docs/reference/interfaces.md: unsuccessfulResponse on every status other than 200), unless a
+ * quirks mode keeps the router's own text.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -12,7 +13,10 @@ import type { Logger } from 'pino';
 import { send } from './responses';
 
 type RouteHandler = (request: IncomingMessage, url: URL, response: ServerResponse) => Promise<void>;
-/** How an endpoint answers a method it does not list (its 405 carries the endpoint's unsuccessfulResponse). */
+/**
+ * How an endpoint answers a method it does not list (its 405 carries the endpoint's
+ * unsuccessfulResponse).
+ */
 type MethodRefusal = (response: ServerResponse, headers: Record<string, string>) => void;
 
 type MethodsOfPath = Map<string, RouteHandler>;

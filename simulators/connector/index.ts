@@ -1,9 +1,10 @@
 /**
- * The reference REST connector: loads rest.json, serves every mapping[] and attributeRequests[] endpoint over HTTP
- * (HTTPS when server.SSL), converts requests and forwards them to the platform over the MQTT gateway API with its
- * own gateway token (the gateway driver), and turns the platform's shared-attribute updates and server-side RPCs
- * of its devices into outgoing HTTP calls (attributeUpdates, serverSideRpc). Started in-process by the embedded
- * target and standalone by `iotc simulate`.
+ * The reference REST connector: loads rest.json, serves every mapping[] and attributeRequests[]
+ * endpoint over HTTP (HTTPS when server.SSL), converts requests and forwards them to the platform
+ * over the MQTT gateway API with its own gateway token (the gateway driver), and turns the
+ * platform's shared-attribute updates and server-side RPCs of its devices into outgoing HTTP calls
+ * (attributeUpdates, serverSideRpc). Started in-process by the embedded target and standalone by
+ * `iotc simulate`.
  */
 import { faultActive } from '../../faults';
 import { readFileSync } from 'node:fs';
@@ -46,25 +47,34 @@ export { CONNECTOR_QUIRKS_MODES, type ConnectorQuirksMode } from './quirks';
 interface ConnectorOptions {
   /** A parsed, completed configuration, or the path of a rest.json. */
   config: ConnectorConfig | string;
-  /** The platform's MQTT URL and the connector's gateway device token (sent as the MQTT user name). */
+  /**
+   * The platform's MQTT URL and the connector's gateway device token (sent as the MQTT user name).
+   */
   mqttUrl: string;
   gatewayToken: string;
   /** Overrides of server.host / server.port (0 = a free port), for embedded runs. */
   host?: string;
   port?: number;
   /**
-   * The connector runs in a network of its own whose ports are published on the host at OS-chosen ports (like
-   * `docker run -p 0:PORT`): the port it resolves (server.port, default 5000) is bound nowhere on the host; its
-   * endpoints are served at a free host port instead, and `publishedPorts` says which. No fixed host port is bound.
+   * The connector runs in a network of its own whose ports are published on the host at OS-chosen
+   * ports (like `docker run -p 0:PORT`): the port it resolves (server.port, default 5000) is bound
+   * nowhere on the host; its endpoints are served at a free host port instead, and `publishedPorts`
+   * says which. No fixed host port is bound.
    */
   publishPorts?: boolean;
-  /** Where its outgoing calls' destinations really are (`host:port` to `host:port`), as /etc/hosts and forwarding. */
+  /**
+   * Where its outgoing calls' destinations really are (`host:port` to `host:port`), as /etc/hosts
+   * and forwarding.
+   */
   routes?: NetworkRoutes;
   /** Folder of custom converters; default DEFAULT_EXTENSIONS_FOLDER. */
   extensionsFolder?: string;
   /** Trust for an mqtts URL. */
   mqttTls?: { ca?: string; insecureSkipVerify?: boolean };
-  /** Reproduce a real gateway version's known differences (quirks.ts) when config is a path (a completed config carries its own). */
+  /**
+   * Reproduce a real gateway version's known differences (quirks.ts) when config is a path (a
+   * completed config carries its own).
+   */
   quirks?: ConnectorQuirksMode;
   logger?: Logger;
 }
@@ -72,9 +82,14 @@ interface ConnectorOptions {
 export interface RunningConnector {
   /** http(s)://host:port of the endpoints (the published address when the ports are published). */
   url: string;
-  /** With publishPorts: the port the connector resolved (its network's) to the host port it is published at. */
+  /**
+   * With publishPorts: the port the connector resolved (its network's) to the host port it is
+   * published at.
+   */
   publishedPorts?: Record<string, number>;
-  /** The certificate the server presents when SSL is on (self-signed or from server.security.cert). */
+  /**
+   * The certificate the server presents when SSL is on (self-signed or from server.security.cert).
+   */
   certificate?: string;
   config: ConnectorConfig;
   close(): Promise<void>;
@@ -103,7 +118,8 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
     inFlight.add(work);
     void work.catch(() => undefined).finally(() => inFlight.delete(work));
   };
-  // the downlink handlers of a gateway session; attached again to every new session after a reconnect
+  // the downlink handlers of a gateway session; attached again to every new session after a
+  // reconnect
   let link: PlatformLink | undefined;
   const attach = (gateway: MqttGateway) => {
     gateway.onAttributeUpdate((received) => {
@@ -195,7 +211,8 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
   }
   let server: Server;
   let port: number;
-  // the port the connector listens on in its own network: 0 (an ephemeral one) where the fault ignores rest.json
+  // the port the connector listens on in its own network: 0 (an ephemeral one) where the fault
+  // ignores rest.json
   const resolvedPort = faultActive('RC-SRV-02:port-ignored')
     ? 0
     : (options.port ?? config.server.port);
@@ -212,7 +229,8 @@ export async function startConnector(options: ConnectorOptions): Promise<Running
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `${tls ? 'https' : 'http'}://${shownHost}:${port}`,
-    // an ephemeral port is published nowhere (as in a container: only the ports named to docker -p are)
+    // an ephemeral port is published nowhere (as in a container: only the ports named to docker -p
+    // are)
     publishedPorts: options.publishPorts && resolvedPort ? { [resolvedPort]: port } : undefined,
     certificate: tls?.cert,
     config,

@@ -1,9 +1,10 @@
 /**
- * The json converter (docs/reference/interfaces.md "json converter parameters"): device name and profile from deviceInfo, then
- * every attributes and timeseries entry: key and value expressions evaluated on the request's data, the value
- * converted to the entry's type, None (a missing field, null, an unconvertible value) not passed on. Timeseries
- * timestamps come from tsField (a datetime string read with dayfirst/yearfirst), else the ts or timestamp member
- * of the message, else the time the request arrived.
+ * The json converter (docs/reference/interfaces.md "json converter parameters"): device name and
+ * profile from deviceInfo, then every attributes and timeseries entry: key and value expressions
+ * evaluated on the request's data, the value converted to the entry's type, None (a missing field,
+ * null, an unconvertible value) not passed on. Timeseries timestamps come from tsField (a datetime
+ * string read with dayfirst/yearfirst), else the ts or timestamp member of the message, else the
+ * time the request arrived.
  */
 import {
   evaluate,

@@ -1,8 +1,8 @@
 /**
- * One mapping[] endpoint: check its security, read the request, convert it, forward it to the platform, answer in
- * the configured response variant. Status codes: 401 refused credentials, 400 unreadable body or no device name,
- * 415 unsupported media type, 503 platform did not take the data, 408 no remote answer in time, 500 converter
- * failure, 200 otherwise.
+ * One mapping[] endpoint: check its security, read the request, convert it, forward it to the
+ * platform, answer in the configured response variant. Status codes: 401 refused credentials, 400
+ * unreadable body or no device name, 415 unsupported media type, 503 platform did not take the
+ * data, 408 no remote answer in time, 500 converter failure, 200 otherwise.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -24,7 +24,10 @@ interface EndpointContext {
   remote: RemoteResponses;
   logger: Logger;
   quirks: ConnectorQuirks;
-  /** This handler's steps and the admission check's, with the active faults (index.ts); the plain ones else. */
+  /**
+   * This handler's steps and the admission check's, with the active faults (index.ts); the plain
+   * ones else.
+   */
   steps?: MappingEndpointSteps;
   authorization?: AuthorizationSteps;
 }

@@ -1,9 +1,10 @@
 /**
- * One outgoing HTTP call of attributeUpdates or serverSideRpc, with undici: method, headers, basic security,
- * SSLVerify, allowRedirects, a per-attempt timeout (seconds) and up to `tries` attempts. An attempt that fails
- * to connect, times out or gets a 5xx is tried again; a 2xx/3xx/4xx answer ends the call. An optional deadline
- * (the RPC responseTimeout, seconds) bounds all attempts together. The body is the valueExpression rendered
- * JSON-aware when the call's Content-Type is JSON.
+ * One outgoing HTTP call of attributeUpdates or serverSideRpc, with undici: method, headers, basic
+ * security, SSLVerify, allowRedirects, a per-attempt timeout (seconds) and up to `tries` attempts.
+ * An attempt that fails to connect, times out or gets a 5xx is tried again; a 2xx/3xx/4xx answer
+ * ends the call. An optional deadline (the RPC responseTimeout, seconds) bounds all attempts
+ * together. The body is the valueExpression rendered JSON-aware when the call's Content-Type is
+ * JSON.
  */
 import { Agent, buildConnector, interceptors, request, type Dispatcher } from 'undici';
 import { evaluate, evaluateText, jsonFragment, parseTemplate, textOf } from '../../lib/expressions';
@@ -15,10 +16,10 @@ export type CallOutcome =
   | { ok: false; status?: number; text?: string; error: string; attempts: number };
 
 /**
- * The network the connector runs in, as /etc/hosts and port forwarding give it: a destination `host:port` (the
- * port always written, 80/443 for http/https) to the `host:port` its connections really reach. The request keeps
- * the URL and Host the connector built; only the TCP connection goes elsewhere. Destinations not listed are
- * reached as named.
+ * The network the connector runs in, as /etc/hosts and port forwarding give it: a destination
+ * `host:port` (the port always written, 80/443 for http/https) to the `host:port` its connections
+ * really reach. The request keeps the URL and Host the connector built; only the TCP connection
+ * goes elsewhere. Destinations not listed are reached as named.
  */
 export type NetworkRoutes = Readonly<Record<string, string>>;
 
@@ -34,7 +35,8 @@ function routedConnector(sslVerify: boolean, routes: NetworkRoutes): buildConnec
     const routed = routes[destinationOf(options.hostname, options.port, options.protocol)];
     if (!routed) return direct(options, callback);
     const to = new URL(`http://${routed}`);
-    // the TLS server name (options.servername) stays the one the URL names, as through a forwarded port
+    // the TLS server name (options.servername) stays the one the URL names, as through a forwarded
+    // port
     return direct(
       { ...options, hostname: to.hostname.replace(/^\[|\]$/g, ''), host: to.host, port: to.port },
       callback,
@@ -76,7 +78,10 @@ interface PreparedCall {
   config: OutgoingCallConfig;
 }
 
-/** The URL as written, with http:// in front when the expression gave no scheme (the real gateway does the same). */
+/**
+ * The URL as written, with http:// in front when the expression gave no scheme (the real gateway
+ * does the same).
+ */
 export function absoluteUrl(url: string): string {
   return /^https?:\/\//i.test(url) ? url : `http://${url.replace(/^\/+/, '')}`;
 }
@@ -98,8 +103,9 @@ export async function callOut(
   for (let attempt = 1; attempt <= config.tries; attempt++) {
     const left = deadline - Date.now();
     if (left <= 0) break;
-    // an attempt the deadline cuts short ends the call when it times out: timers may fire a little before the
-    // wall clock says the deadline has passed, and a sliver of time left is no reason for another attempt
+    // an attempt the deadline cuts short ends the call when it times out: timers may fire a little
+    // before the wall clock says the deadline has passed, and a sliver of time left is no reason
+    // for another attempt
     const cutByDeadline = left < config.timeoutSec * 1000;
     const timeoutMs = cutByDeadline ? left : config.timeoutSec * 1000;
     try {

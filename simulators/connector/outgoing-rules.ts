@@ -1,6 +1,7 @@
 /**
- * The outgoing calls of rest.json (requestsMapping.attributeUpdates and serverSideRpc) completed with the effective
- * defaults (defaults.ts). The planted faults that break their members are data in config-faults.ts.
+ * The outgoing calls of rest.json (requestsMapping.attributeUpdates and serverSideRpc) completed
+ * with the effective defaults (defaults.ts). The planted faults that break their members are data
+ * in config-faults.ts.
  */
 import type { RestConnectorFile } from '../../schemas';
 import type { ConnectorQuirks } from './quirks';
@@ -15,7 +16,10 @@ type OutgoingSection = NonNullable<
 /** The two kinds of outgoing rule, by their schema path. */
 export type OutgoingAt = 'requestsMapping.attributeUpdates[]' | 'requestsMapping.serverSideRpc[]';
 
-/** The members both kinds share; `outgoingCall({}, ...)` is a rule's value where the file says nothing. */
+/**
+ * The members both kinds share; `outgoingCall({}, ...)` is a rule's value where the file says
+ * nothing.
+ */
 export function outgoingCall(
   rule: OutgoingSection,
   at: OutgoingAt,

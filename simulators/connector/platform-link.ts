@@ -1,13 +1,15 @@
 /**
- * The connector's way to the platform: the MQTT gateway API with the connector's own gateway token, through the
- * gateway driver (simulators/gateway/mqtt-gateway.ts). For each request: connect the device once (with its
- * profile; again when the profile changes), then its client attributes, then its telemetry (the real gateway's
- * order, docs/reference/rest-connector-facts.md §6), each awaited to its PUBACK so a 200 means the platform took the data.
- * Values are published with their exact lexemes (a double stays 40.0).
+ * The connector's way to the platform: the MQTT gateway API with the connector's own gateway token,
+ * through the gateway driver (simulators/gateway/mqtt-gateway.ts). For each request: connect the
+ * device once (with its profile; again when the profile changes), then its client attributes, then
+ * its telemetry (the real gateway's order, docs/reference/rest-connector-facts.md §6), each awaited
+ * to its PUBACK so a 200 means the platform took the data. Values are published with their exact
+ * lexemes (a double stays 40.0).
  *
- * When the MQTT connection ends (the platform restarted, another session took the token over), the link opens a
- * new one with a growing pause (0.5 s doubling to 10 s), hands it to `attach` so the downlink handlers follow, and
- * connects devices again as their data comes. Requests meanwhile are answered 503 (the publish reports 'closed').
+ * When the MQTT connection ends (the platform restarted, another session took the token over), the
+ * link opens a new one with a growing pause (0.5 s doubling to 10 s), hands it to `attach` so the
+ * downlink handlers follow, and connects devices again as their data comes. Requests meanwhile are
+ * answered 503 (the publish reports 'closed').
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -17,7 +19,10 @@ import { stringifyLossless, typedValueToLossless, type TypedValue } from '../../
 import type { ConvertedData } from './converted';
 import { IotcError } from '../../lib/errors';
 
-/** The platform refused or did not acknowledge a publish: the request is answered with a failure status. */
+/**
+ * The platform refused or did not acknowledge a publish: the request is answered with a failure
+ * status.
+ */
 export class PlatformForwardError extends IotcError {
   readonly code = 'IOTC_CONNECTOR_FORWARD';
   constructor(readonly outcome: PublishOutcome) {
@@ -120,7 +125,10 @@ export class PlatformLink {
     }
   }
 
-  /** v1/gateway/connect once per device and profile; a failed connect is retried by the next request. */
+  /**
+   * v1/gateway/connect once per device and profile; a failed connect is retried by the next
+   * request.
+   */
   connect(deviceName: string, profile: string): Promise<void> {
     const known = this.connects.get(deviceName);
     if (known && known.profile === profile) return known.done;

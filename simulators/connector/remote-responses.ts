@@ -1,8 +1,9 @@
 /**
- * The remote response variant: a request waits until the platform sets the configured shared attribute
- * (responseAttribute) of its device, and is answered with that value. Each answer goes to exactly one waiting
- * request of that device, the oldest; an answer nobody waits for is dropped, never kept for a later caller
- * (the real gateway's global queue answers the wrong requests, docs/reference/rest-connector-facts.md §5, §7).
+ * The remote response variant: a request waits until the platform sets the configured shared
+ * attribute (responseAttribute) of its device, and is answered with that value. Each answer goes to
+ * exactly one waiting request of that device, the oldest; an answer nobody waits for is dropped,
+ * never kept for a later caller (the real gateway's global queue answers the wrong requests,
+ * docs/reference/rest-connector-facts.md §5, §7).
  */
 import type { AttributeUpdate } from '../gateway/mqtt-gateway';
 
@@ -15,8 +16,8 @@ export class RemoteResponses {
   private readonly waiters = new Map<string, Waiter[]>();
 
   /**
-   * Registers a waiter before the request's data is forwarded (so a quick answer is not missed); `wait` then
-   * resolves with the value, or undefined after timeoutSec (seconds).
+   * Registers a waiter before the request's data is forwarded (so a quick answer is not missed);
+   * `wait` then resolves with the value, or undefined after timeoutSec (seconds).
    */
   expect(
     deviceName: string,
@@ -52,7 +53,10 @@ export class RemoteResponses {
     };
   }
 
-  /** Hands an update's attributes to the device's waiters; answers the update without the attributes consumed. */
+  /**
+   * Hands an update's attributes to the device's waiters; answers the update without the attributes
+   * consumed.
+   */
   deliver(update: AttributeUpdate): AttributeUpdate {
     const list = this.waiters.get(update.device);
     if (!list) return update;

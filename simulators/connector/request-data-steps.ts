@@ -1,16 +1,22 @@
 /**
- * The steps of reading a request (steps.ts) and the faults that wrap them (request-data.ts applies them per
- * request). Apart from step-faults.ts, which imports the handlers that import request-data.ts.
+ * The steps of reading a request (steps.ts) and the faults that wrap them (request-data.ts applies
+ * them per request). Apart from step-faults.ts, which imports the handlers that import
+ * request-data.ts.
  */
 import type { Logger } from 'pino';
 import type { StepFaults } from '../../faults/steps';
 
 export interface RequestDataSteps {
-  /** The query's name-value pairs, percent-decoded with + as a space (application/x-www-form-urlencoded). */
+  /**
+   * The query's name-value pairs, percent-decoded with + as a space
+   * (application/x-www-form-urlencoded).
+   */
   queryParameters(url: URL): Array<[string, string]>;
   /** The data of a GET or HEAD request. */
   getData(query: Record<string, unknown>): Record<string, unknown>;
-  /** Whether a body of this media type is read (the others fall to the 415 of unsupported types). */
+  /**
+   * Whether a body of this media type is read (the others fall to the 415 of unsupported types).
+   */
   accepted(mediaType: string): boolean;
   /** Whether a form field is kept (a repeated name keeps its first value). */
   keepsField(fields: Record<string, unknown>, name: string): boolean;

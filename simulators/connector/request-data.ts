@@ -1,8 +1,9 @@
 /**
- * From an HTTP request to the one key-value object converters read (docs/reference/interfaces.md "Request body rules"):
- * JSON and multipart/form-data on the same endpoint with no extra configuration, multipart fields merged (file
- * parts ignored with an info log), url-encoded forms, and the query parameters, which win over body fields
- * (docs/reference/rest-connector-facts.md §3). GET requests read only the query. Raw bodies are kept for custom converters.
+ * From an HTTP request to the one key-value object converters read (docs/reference/interfaces.md
+ * "Request body rules"): JSON and multipart/form-data on the same endpoint with no extra
+ * configuration, multipart fields merged (file parts ignored with an info log), url-encoded forms,
+ * and the query parameters, which win over body fields (docs/reference/rest-connector-facts.md §3).
+ * GET requests read only the query. Raw bodies are kept for custom converters.
  */
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
@@ -18,7 +19,10 @@ import {
   type RequestDataSteps,
 } from './request-data-steps';
 
-/** A request body that cannot be read: malformed JSON (400) or a media type no converter takes (415). */
+/**
+ * A request body that cannot be read: malformed JSON (400) or a media type no converter takes
+ * (415).
+ */
 export class RequestBodyError extends IotcError {
   readonly code = 'IOTC_REQUEST_BODY';
   constructor(
@@ -29,7 +33,10 @@ export class RequestBodyError extends IotcError {
   }
 }
 
-/** A body that is not UTF-8 text, refused before any converter runs (500): gateway 3.8.3's aiohttp decoding. */
+/**
+ * A body that is not UTF-8 text, refused before any converter runs (500): gateway 3.8.3's aiohttp
+ * decoding.
+ */
 export class BinaryBodyRefusedError extends IotcError {
   readonly code = 'IOTC_BINARY_BODY_REFUSED';
   constructor() {
@@ -38,8 +45,9 @@ export class BinaryBodyRefusedError extends IotcError {
 }
 
 /**
- * A JSON body that is no object where gateway 3.8.3 fails on it uncaught (its handler takes the first element of an
- * array and updates a dict with it), so its web server answers its own 500 page (quirks mode only).
+ * A JSON body that is no object where gateway 3.8.3 fails on it uncaught (its handler takes the
+ * first element of an array and updates a dict with it), so its web server answers its own 500 page
+ * (quirks mode only).
  */
 export class UncaughtBodyError extends IotcError {
   readonly code = 'IOTC_UNCAUGHT_BODY';
@@ -51,8 +59,8 @@ export async function readRequestData(
   request: IncomingMessage,
   url: URL,
   /**
-   * refuseBinary: a body that is not UTF-8 is refused before any converter; nonObjectUncaught: a JSON body that is
-   * no object fails uncaught (both gateway 3.8 quirks modes).
+   * refuseBinary: a body that is not UTF-8 is refused before any converter; nonObjectUncaught: a
+   * JSON body that is no object fails uncaught (both gateway 3.8 quirks modes).
    */
   options: {
     rawBody: boolean;
@@ -62,7 +70,8 @@ export async function readRequestData(
   },
 ): Promise<RequestData> {
   const receivedAt = Date.now();
-  // read from several handlers, so the faults are applied here, per request (cheap: none are on outside the matrix)
+  // read from several handlers, so the faults are applied here, per request (cheap: none are on
+  // outside the matrix)
   const steps = withFaults(REQUEST_DATA_STEPS, REQUEST_DATA_FAULTS);
   const query: Record<string, unknown> = {};
   for (const [name, value] of steps.queryParameters(url))
@@ -99,8 +108,9 @@ export async function readRequestData(
     } catch (error) {
       throw new RequestBodyError(400, `the body is not JSON: ${(error as Error).message}`);
     }
-    // gateway 3.8.3 converts the first element of a JSON array and updates a dict with what it got (rest_connector.py
-    // _convert_data_from_request, :633-643 of 3.8.3): a scalar, null or [] fails there, uncaught
+    // gateway 3.8.3 converts the first element of a JSON array and updates a dict with what it got
+    // (rest_connector.py _convert_data_from_request, :633-643 of 3.8.3): a scalar, null or [] fails
+    // there, uncaught
     if (options.nonObjectUncaught && Array.isArray(parsed)) parsed = parsed[0];
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
       throw options.nonObjectUncaught
@@ -128,7 +138,10 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
   });
 }
 
-/** Multipart and url-encoded fields as one object; a part with Content-Type application/json is parsed. */
+/**
+ * Multipart and url-encoded fields as one object; a part with Content-Type application/json is
+ * parsed.
+ */
 function readForm(
   request: IncomingMessage,
   logger: Logger,

@@ -1,7 +1,8 @@
 /**
- * Writing a connector answer (docs/reference/interfaces.md "Response of a connector endpoint"): default variant, status only;
- * hardcoded, successResponse on 200 and unsuccessfulResponse on any other status; remote, the platform's value
- * on 200 (a JSON document as JSON, anything else as text) and unsuccessfulResponse, when configured, otherwise.
+ * Writing a connector answer (docs/reference/interfaces.md "Response of a connector endpoint"):
+ * default variant, status only; hardcoded, successResponse on 200 and unsuccessfulResponse on any
+ * other status; remote, the platform's value on 200 (a JSON document as JSON, anything else as
+ * text) and unsuccessfulResponse, when configured, otherwise.
  */
 import type { ServerResponse } from 'node:http';
 import { textOf } from '../../lib/expressions';
@@ -15,7 +16,8 @@ export function answer(
   config: ResponseConfig,
   extraHeaders: Record<string, string> = {},
 ): void {
-  // answered from several handlers, so the faults are applied here, per answer (cheap: none are on outside the matrix)
+  // answered from several handlers, so the faults are applied here, per answer (cheap: none are on
+  // outside the matrix)
   const steps = withFaults(ANSWER_STEPS, ANSWER_FAULTS);
   let body = '';
   if (config.kind === 'hardcoded')
@@ -32,7 +34,10 @@ export function answerRemote(response: ServerResponse, value: unknown): void {
   else send(response, 200, textOf(value), 'text/plain; charset=utf-8');
 }
 
-/** aiohttp's page for an uncaught error of a handler (ThingsBoard IoT Gateway 3.8.3's 500s, quirks mode only). */
+/**
+ * aiohttp's page for an uncaught error of a handler (ThingsBoard IoT Gateway 3.8.3's 500s, quirks
+ * mode only).
+ */
 export const SERVER_ERROR_PAGE = '500 Internal Server Error\n\nServer got itself in trouble';
 
 export function send(

@@ -1,13 +1,14 @@
 /**
- * requestsMapping.serverSideRpc: a server-side RPC to a device connected through this connector becomes an
- * outgoing call of the first rule whose deviceNameFilter and methodFilter match (whole-name regular
- * expressions). The URL takes ${deviceName} (percent-encoded), ${methodName}, ${requestId} and ${params} /
- * ${params.field}; the body is the valueExpression (default ${params}). The reply to the platform is the external
- * answer (its JSON, else its text), or {error, code?} when the call failed after its tries or responseTimeout
- * (seconds) ran out.
+ * requestsMapping.serverSideRpc: a server-side RPC to a device connected through this connector
+ * becomes an outgoing call of the first rule whose deviceNameFilter and methodFilter match
+ * (whole-name regular expressions). The URL takes ${deviceName} (percent-encoded), ${methodName},
+ * ${requestId} and ${params} / ${params.field}; the body is the valueExpression (default
+ * ${params}). The reply to the platform is the external answer (its JSON, else its text), or
+ * {error, code?} when the call failed after its tries or responseTimeout (seconds) ran out.
  *
  * Built-in methods GET and SET (any case) need no rule: their params carry requestUrlExpression,
- * responseTimeout, httpMethod and valueExpression (docs/reference/interfaces.md), and may carry the other call members.
+ * responseTimeout, httpMethod and valueExpression (docs/reference/interfaces.md), and may carry the
+ * other call members.
  */
 import type { Logger } from 'pino';
 import { STATUS_CODES } from 'node:http';
@@ -81,7 +82,8 @@ export async function handleServerSideRpc(
   steps: ServerSideRpcSteps = SERVER_SIDE_RPC_STEPS,
 ): Promise<unknown> {
   if (!quirks.builtInRpcJsonParams && /^(get|set)$/.test(request.method)) {
-    // 3.8.3 splits params as the text "requestUrlExpression=...;value=..." and fails on JSON: no call, no reply
+    // 3.8.3 splits params as the text "requestUrlExpression=...;value=..." and fails on JSON: no
+    // call, no reply
     logger.info({ method: request.method }, 'built-in RPC with JSON params: not handled');
     return NOT_HANDLED;
   }
@@ -125,8 +127,9 @@ export async function handleServerSideRpc(
 }
 
 /**
- * A 3.8.3 RPC URL: ${deviceName}, ${methodName} and the id placeholder are replaced everywhere, then in each
- * /-separated segment only the first ${...} is filled, and only when it names params (TBUtility.replace_params_tags).
+ * A 3.8.3 RPC URL: ${deviceName}, ${methodName} and the id placeholder are replaced everywhere,
+ * then in each /-separated segment only the first ${...} is filled, and only when it names params
+ * (TBUtility.replace_params_tags).
  */
 function firstPlaceholderPerSegment(
   expression: string,
@@ -148,7 +151,10 @@ function firstPlaceholderPerSegment(
     .replaceAll('}', '%7D');
 }
 
-/** 3.8.3's reply: {result: answer}; a failure {result: {error: <reason phrase> | Timeout | <message>, code?}}. */
+/**
+ * 3.8.3's reply: {result: answer}; a failure {result: {error: <reason phrase> | Timeout |
+ * <message>, code?}}.
+ */
 function wrappedReplyOf(outcome: CallOutcome): unknown {
   if (outcome.ok) return { result: replyOf(outcome) };
   if (outcome.status !== undefined)
@@ -172,7 +178,9 @@ function replyOf(outcome: CallOutcome): unknown {
   }
 }
 
-/** The call a built-in GET or SET describes in its params, or the error that says what is missing. */
+/**
+ * The call a built-in GET or SET describes in its params, or the error that says what is missing.
+ */
 function builtInRule(
   request: GatewayRpcRequest,
   steps: ServerSideRpcSteps,

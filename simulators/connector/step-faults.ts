@@ -1,9 +1,10 @@
 /**
- * The planted faults that break what a handler of the connector does (not what it is configured with: those are
- * config-faults.ts), as data: per handler, each fault names the steps it wraps or replaces (steps.ts) and what it
- * changes. faults/catalogue/rest-connector*.ts says what each breaks. index.ts applies a table where it builds the
- * handler: `withFaults(<HANDLER>_STEPS, <HANDLER>_FAULTS)`. The answer's steps and faults are in answer-steps.ts
- * (responses.ts applies them per answer, and a table here would import it back).
+ * The planted faults that break what a handler of the connector does (not what it is configured
+ * with: those are config-faults.ts), as data: per handler, each fault names the steps it wraps or
+ * replaces (steps.ts) and what it changes. faults/catalogue/rest-connector*.ts says what each
+ * breaks. index.ts applies a table where it builds the handler: `withFaults(<HANDLER>_STEPS,
+ * <HANDLER>_FAULTS)`. The answer's steps and faults are in answer-steps.ts (responses.ts applies
+ * them per answer, and a table here would import it back).
  */
 import { textOf } from '../../lib/expressions';
 import { typedValueOf } from '../../lib/kv/values';

@@ -1,8 +1,9 @@
 /**
- * The entry `type` of the json converter: an incoming value converted to the configured type (docs/reference/interfaces.md:
- * multipart values arrive as strings and are converted to boolean, integer or double). The result is a TypedValue,
- * so a double is published as a double lexeme (40.0, not 40) and the platform stores the type that was configured.
- * A value that cannot be converted (`abc` as double) is None: not passed on.
+ * The entry `type` of the json converter: an incoming value converted to the configured type
+ * (docs/reference/interfaces.md: multipart values arrive as strings and are converted to boolean,
+ * integer or double). The result is a TypedValue, so a double is published as a double lexeme
+ * (40.0, not 40) and the platform stores the type that was configured. A value that cannot be
+ * converted (`abc` as double) is None: not passed on.
  */
 import { typedValueOf, type TypedValue } from '../../lib/kv/values';
 import { textOf } from '../../lib/expressions';

@@ -1,7 +1,8 @@
 /**
- * The HTTP device driver: a simulated device speaking the HTTP device API (docs/reference/interfaces.md) to any target by URL.
- * Used by steps, load profiles and the CLI. Every call answers {status, headers, text, json?, bytes} and never throws
- * on a status: deciding what a status means is the caller's job. Bodies are always read, so connections are reused.
+ * The HTTP device driver: a simulated device speaking the HTTP device API
+ * (docs/reference/interfaces.md) to any target by URL. Used by steps, load profiles and the CLI.
+ * Every call answers {status, headers, text, json?, bytes} and never throws on a status: deciding
+ * what a status means is the caller's job. Bodies are always read, so connections are reused.
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import { parseLossless } from '../../lib/kv/values';
@@ -9,7 +10,9 @@ import { DEVICE_HTTP_API, type DeviceHttpRole, deviceHttpPath } from '../../sche
 import type { ExchangeRecorder } from '../../lib/exchange';
 
 export interface DeviceResponse {
-  /** What was asked: method and URL (the URL carries the device token; redact before showing it). */
+  /**
+   * What was asked: method and URL (the URL carries the device token; redact before showing it).
+   */
   request: { method: string; url: string };
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -27,12 +30,19 @@ interface HttpDeviceOptions {
   tls?: { ca?: string; insecureSkipVerify?: boolean };
   /** Share one connection pool among many simulated devices (load profiles). */
   dispatcher?: Dispatcher;
-  /** Told every request and its answer (scenario evidence); the driver behaves the same without it. */
+  /**
+   * Told every request and its answer (scenario evidence); the driver behaves the same without it.
+   */
   recorder?: ExchangeRecorder;
 }
 
-/** A body: a value sent as JSON, or text sent exactly as given (malformed payloads, exact number lexemes). */
-/** A JSON value to serialize, or a body sent exactly as given (bytes that are not UTF-8 included). */
+/**
+ * A body: a value sent as JSON, or text sent exactly as given (malformed payloads, exact number
+ * lexemes).
+ */
+/**
+ * A JSON value to serialize, or a body sent exactly as given (bytes that are not UTF-8 included).
+ */
 type DeviceBody = { json: unknown } | { raw: string | Buffer } | undefined;
 
 export function createDeviceDispatcher(options: Pick<HttpDeviceOptions, 'tls'> = {}): Agent {
@@ -89,8 +99,9 @@ export async function deviceRequest(
 }
 
 /**
- * The body parsed losslessly when it is JSON: declared so by its content type, or an object or array whatever the
- * content type says (some platforms answer JSON as text/plain). Text that does not parse stays text only.
+ * The body parsed losslessly when it is JSON: declared so by its content type, or an object or
+ * array whatever the content type says (some platforms answer JSON as text/plain). Text that does
+ * not parse stays text only.
  */
 function jsonBody(contentType: string, text: string): unknown {
   const trimmed = text.trimStart();
@@ -115,8 +126,9 @@ export function provision(
 }
 
 /**
- * How long a long-poll without the timeout parameter may stay open: the platform's default (ThingsBoard's
- * transport.http.request_timeout, 60 s; a monolith ends it at about 30 s, docs/reference/platform-facts.md §1).
+ * How long a long-poll without the timeout parameter may stay open: the platform's default
+ * (ThingsBoard's transport.http.request_timeout, 60 s; a monolith ends it at about 30 s,
+ * docs/reference/platform-facts.md §1).
  */
 const DEFAULT_LONG_POLL_WAIT_MS = 60_000;
 
@@ -139,7 +151,10 @@ export class HttpDevice {
     await this.ownDispatcher?.close();
   }
 
-  /** A request of a role of the protocol table (schemas/device-http.ts), with its query (`?...`) if any. */
+  /**
+   * A request of a role of the protocol table (schemas/device-http.ts), with its query (`?...`) if
+   * any.
+   */
   private call(
     role: DeviceHttpRole,
     body: DeviceBody | undefined,
@@ -150,7 +165,10 @@ export class HttpDevice {
     return deviceRequest(this.baseUrl, DEVICE_HTTP_API[role].method, path, body, options);
   }
 
-  /** `extraTimeoutMs` waits that much longer than the request timeout (an answer the platform is known to hold back). */
+  /**
+   * `extraTimeoutMs` waits that much longer than the request timeout (an answer the platform is
+   * known to hold back).
+   */
   postTelemetry(
     body: DeviceBody,
     extra: { extraTimeoutMs?: number } = {},
@@ -172,14 +190,20 @@ export class HttpDevice {
     return this.call('getAttributes', undefined, this.options, { query: suffix });
   }
 
-  /** Long-poll for shared attribute updates; timeout in milliseconds, absent: the platform's default. */
+  /**
+   * Long-poll for shared attribute updates; timeout in milliseconds, absent: the platform's
+   * default.
+   */
   pollAttributeUpdates(timeoutMs?: number): Promise<DeviceResponse> {
     const query = timeoutMs === undefined ? '' : `?timeout=${timeoutMs}`;
     const extraTimeoutMs = timeoutMs ?? DEFAULT_LONG_POLL_WAIT_MS;
     return this.call('attributeUpdates', undefined, { ...this.options, extraTimeoutMs }, { query });
   }
 
-  /** Long-poll for a server-side RPC request; timeout in milliseconds, absent: the platform's default. */
+  /**
+   * Long-poll for a server-side RPC request; timeout in milliseconds, absent: the platform's
+   * default.
+   */
   pollRpc(timeoutMs?: number): Promise<DeviceResponse> {
     const query = timeoutMs === undefined ? '' : `?timeout=${timeoutMs}`;
     const extraTimeoutMs = timeoutMs ?? DEFAULT_LONG_POLL_WAIT_MS;

@@ -1,10 +1,12 @@
 /**
- * One MQTT connection of a simulated device or gateway, on mqtt.js: connect with the access token as user name,
- * publish and learn the PUBACK's reason code (MQTT 5) instead of an exception, subscribe, and route incoming
- * messages by topic. Shared by the MQTT device driver and the gateway driver (a gateway is also a device).
+ * One MQTT connection of a simulated device or gateway, on mqtt.js: connect with the access token
+ * as user name, publish and learn the PUBACK's reason code (MQTT 5) instead of an exception,
+ * subscribe, and route incoming messages by topic. Shared by the MQTT device driver and the gateway
+ * driver (a gateway is also a device).
  *
- * Never throws on a protocol outcome: a refused CONNACK, a failure PUBACK, a closed connection are answers the
- * caller asserts on. It throws only on misuse (publishing after close) and on a connect that never answers.
+ * Never throws on a protocol outcome: a refused CONNACK, a failure PUBACK, a closed connection are
+ * answers the caller asserts on. It throws only on misuse (publishing after close) and on a connect
+ * that never answers.
  */
 import mqtt, { type IClientOptions, type MqttClient, type Packet } from 'mqtt';
 import type { ExchangeRecorder } from '../../lib/exchange';
@@ -16,7 +18,10 @@ export type Qos = 0 | 1;
 export interface MqttConnectionOptions {
   /** mqtt://host:port or mqtts://host:port */
   url: string;
-  /** The device access token, sent as the MQTT user name (docs/reference/interfaces.md, MQTT gateway API). */
+  /**
+   * The device access token, sent as the MQTT user name (docs/reference/interfaces.md, MQTT gateway
+   * API).
+   */
   token: string;
   /** 4 = MQTT 3.1.1, 5 = MQTT 5; default 5. */
   protocolVersion?: MqttVersion;
@@ -28,7 +33,10 @@ export interface MqttConnectionOptions {
   /** How long a QoS 1 publish waits for its PUBACK before it counts as unanswered. */
   ackTimeoutMs?: number;
   keepaliveSec?: number;
-  /** Told the outcome of the connect and of every publish (scenario evidence); the connection behaves the same without it. */
+  /**
+   * Told the outcome of the connect and of every publish (scenario evidence); the connection
+   * behaves the same without it.
+   */
   recorder?: ExchangeRecorder;
 }
 
@@ -36,7 +44,10 @@ export interface MqttConnectionOptions {
 export interface PublishOutcome {
   topic: string;
   qos: Qos;
-  /** 'acked': a PUBACK came (QoS 1); 'sent': written (QoS 0); 'closed': the connection closed first; 'timeout'. */
+  /**
+   * 'acked': a PUBACK came (QoS 1); 'sent': written (QoS 0); 'closed': the connection closed first;
+   * 'timeout'.
+   */
   result: 'acked' | 'sent' | 'closed' | 'timeout';
   /** The PUBACK reason code (MQTT 5; 0 for MQTT 3.1.1, whose PUBACK has none). */
   reasonCode?: number;
@@ -81,14 +92,17 @@ type MessageListener = (message: ReceivedMessage) => void;
 
 export class MqttConnection {
   /**
-   * Told every socket error (ECONNRESET, EPIPE, ETIMEDOUT: an error with a string code) of an open connection of
-   * this process: the connection then closes, and a scenario waiting on it must know that the network broke it, not
-   * the target's protocol (steps/support/transport.ts).
+   * Told every socket error (ECONNRESET, EPIPE, ETIMEDOUT: an error with a string code) of an open
+   * connection of this process: the connection then closes, and a scenario waiting on it must know
+   * that the network broke it, not the target's protocol (steps/support/transport.ts).
    */
   static onSocketError?: (error: Error & { code: string }) => void;
   /** Why the server ended the connection, when it sent an MQTT 5 DISCONNECT. */
   disconnectReason?: number;
-  /** The socket error that ended the connection, when one did (a reset on the path, not an MQTT answer). */
+  /**
+   * The socket error that ended the connection, when one did (a reset on the path, not an MQTT
+   * answer).
+   */
   socketError?: Error & { code: string };
   /** Told every publish outcome (from the options; may be set later, e.g. per scenario). */
   recorder?: ExchangeRecorder;
@@ -98,14 +112,19 @@ export class MqttConnection {
   }>();
   private readonly closeWaiters = new Set<() => void>();
   private closedFlag = false;
-  /** Publishes whose PUBACK did not come within the acknowledgement timeout (mqtt.js still holds them in flight). */
+  /**
+   * Publishes whose PUBACK did not come within the acknowledgement timeout (mqtt.js still holds
+   * them in flight).
+   */
   private timedOutPublishes = 0;
 
   private constructor(
     readonly client: MqttClient,
     readonly protocolVersion: MqttVersion,
     private readonly ackTimeoutMs: number,
-    /** The broker's URL: a publish's evidence names it, so its reproduce line reaches the same port. */
+    /**
+     * The broker's URL: a publish's evidence names it, so its reproduce line reaches the same port.
+     */
     private readonly url?: string,
   ) {
     client.on('message', (topic, payload, packet) => {
@@ -132,12 +151,13 @@ export class MqttConnection {
       for (const waiter of this.closeWaiters) waiter();
       this.closeWaiters.clear();
     });
-    // errors after the connect (a refused subscription, a broken socket) end in 'close'; the outcome says so, and
-    // a socket error is kept (and told) as what ended it
+    // errors after the connect (a refused subscription, a broken socket) end in 'close'; the
+    // outcome says so, and a socket error is kept (and told) as what ended it
     client.on('error', (error: Error & { code?: unknown }) => {
       if (typeof error.code !== 'string') return;
-      // the first socket error is what ended the connection; but a system error of the socket (ECONNRESET, EPIPE:
-      // the path) outranks one of Node's own stream errors (ERR_STREAM_...) told before it, which would hide it
+      // the first socket error is what ended the connection; but a system error of the socket
+      // (ECONNRESET, EPIPE: the path) outranks one of Node's own stream errors (ERR_STREAM_...)
+      // told before it, which would hide it
       const systemError = (code: string) => !code.startsWith('ERR_');
       if (this.socketError && (systemError(this.socketError.code) || !systemError(error.code)))
         return;
@@ -190,8 +210,9 @@ export class MqttConnection {
         client.removeListener('error', fail);
         client.removeListener('close', closedEarly);
         client.removeListener('packetreceive', seeConnack);
-        // a later error (of a connection being ended, or after the connect) must not go unheard; after the connect
-        // the outcome of an error is the 'close' that follows (the constructor's listeners)
+        // a later error (of a connection being ended, or after the connect) must not go unheard;
+        // after the connect the outcome of an error is the 'close' that follows (the constructor's
+        // listeners)
         client.on('error', () => {});
       };
       const refuse = (refused: ConnectRefusal) => {
@@ -205,16 +226,18 @@ export class MqttConnection {
         if (settled) return;
         if (typeof error.code === 'number')
           return refuse({ code: error.code, message: error.message });
-        // An error without a code may come from a packet after a refusing CONNACK: ThingsBoard follows an MQTT 5
-        // CONNACK 0x86 with a DISCONNECT 0x86, which mqtt-packet rejects (not a DISCONNECT reason code) before
-        // mqtt.js has handled the CONNACK parsed before it. The CONNACK decides: wait until it is handled.
+        // An error without a code may come from a packet after a refusing CONNACK: ThingsBoard
+        // follows an MQTT 5 CONNACK 0x86 with a DISCONNECT 0x86, which mqtt-packet rejects (not a
+        // DISCONNECT reason code) before mqtt.js has handled the CONNACK parsed before it. The
+        // CONNACK decides: wait until it is handled.
         setImmediate(() => {
           if (settled) return;
           if (refusal) return refuse(refusal);
           settle();
           client.end(true);
           recordConnect('failed', undefined, error.message);
-          // the socket error (ECONNREFUSED, a TLS failure) stays the cause: steps/support/transport.ts reads it
+          // the socket error (ECONNREFUSED, a TLS failure) stays the cause:
+          // steps/support/transport.ts reads it
           reject(
             new MqttConnectionError(`MQTT connect to ${options.url} failed: ${error.message}`, {
               cause: error,
@@ -316,9 +339,10 @@ export class MqttConnection {
   }
 
   /**
-   * The error of a wait the connection's close cut short: it names `waitingFor`, and carries the socket error that
-   * ended the connection as its cause (steps/support/transport.ts then names the network, not the target); a close
-   * without one (the target ended the session) is the target's doing.
+   * The error of a wait the connection's close cut short: it names `waitingFor`, and carries the
+   * socket error that ended the connection as its cause (steps/support/transport.ts then names the
+   * network, not the target); a close without one (the target ended the session) is the target's
+   * doing.
    */
   closedError(waitingFor: string): MqttConnectionError {
     return new MqttConnectionError(
@@ -330,9 +354,9 @@ export class MqttConnection {
   }
 
   /**
-   * Subscribes; answers the granted QoS per filter (≥ 0x80 = refused). Rejects with `closedError` when the
-   * connection is closed before the SUBACK: mqtt.js holds a subscribe on a closed client for a reconnect this
-   * connection never makes, and the caller would wait for ever.
+   * Subscribes; answers the granted QoS per filter (≥ 0x80 = refused). Rejects with `closedError`
+   * when the connection is closed before the SUBACK: mqtt.js holds a subscribe on a closed client
+   * for a reconnect this connection never makes, and the caller would wait for ever.
    */
   async subscribe(filters: string[], qos: Qos = 1): Promise<number[]> {
     if (this.closedFlag) throw this.closedError('the SUBACK');
@@ -356,7 +380,10 @@ export class MqttConnection {
     }
   }
 
-  /** Calls the listener for every message whose topic passes the filter; returns the remove function. */
+  /**
+   * Calls the listener for every message whose topic passes the filter; returns the remove
+   * function.
+   */
   onMessage(filter: string | ((topic: string) => boolean), listener: MessageListener): () => void {
     const entry = {
       filter: typeof filter === 'string' ? (topic: string) => topic === filter : filter,
@@ -387,10 +414,11 @@ export class MqttConnection {
   }
 
   /**
-   * Ends the connection with a DISCONNECT (or by dropping the socket when `abrupt`). mqtt.js sends the DISCONNECT
-   * only once every QoS 1 publish is acknowledged; a publish the target never acknowledges would hold the close (and
-   * the scenario's cleanup) for ever, so the wait is bounded by the acknowledgement timeout (not waited again when a
-   * publish has timed out already), then the socket dropped.
+   * Ends the connection with a DISCONNECT (or by dropping the socket when `abrupt`). mqtt.js sends
+   * the DISCONNECT only once every QoS 1 publish is acknowledged; a publish the target never
+   * acknowledges would hold the close (and the scenario's cleanup) for ever, so the wait is bounded
+   * by the acknowledgement timeout (not waited again when a publish has timed out already), then
+   * the socket dropped.
    */
   async close(abrupt = false): Promise<void> {
     if (this.closedFlag) return;

@@ -1,9 +1,11 @@
 /**
- * The MQTT device driver: the device topics (v1/devices/me/...) on one MQTT connection, as ThingsBoard serves them
- * (docs/reference/platform-facts.md §4.3): telemetry, client attributes, attribute requests and responses by id, shared-attribute
- * updates, server-side RPC with replies, client-side RPC (getSessionLimits among them), and claim. The payloads
- * are those of ThingsBoard's Python SDK (tb_device_mqtt.py): compact JSON, `{"method","params"}` requests. A gateway
- * uses it for its own device API (same connection). Firmware: mqtt-firmware.ts; provisioning: mqtt-provision.ts.
+ * The MQTT device driver: the device topics (v1/devices/me/...) on one MQTT connection, as
+ * ThingsBoard serves them (docs/reference/platform-facts.md §4.3): telemetry, client attributes,
+ * attribute requests and responses by id, shared-attribute updates, server-side RPC with replies,
+ * client-side RPC (getSessionLimits among them), and claim. The payloads are those of ThingsBoard's
+ * Python SDK (tb_device_mqtt.py): compact JSON, `{"method","params"}` requests. A gateway uses it
+ * for its own device API (same connection). Firmware: mqtt-firmware.ts; provisioning:
+ * mqtt-provision.ts.
  */
 import { DEVICE_MQTT_API, deviceTopic, deviceTopicFilter } from '../../schemas/device-mqtt';
 import {
@@ -13,7 +15,9 @@ import {
   type Qos,
 } from './mqtt-connection';
 
-/** The topics the driver uses, from the device API's table (schemas/device-mqtt.ts DEVICE_MQTT_API). */
+/**
+ * The topics the driver uses, from the device API's table (schemas/device-mqtt.ts DEVICE_MQTT_API).
+ */
 export const DEVICE_TOPICS = {
   telemetry: DEVICE_MQTT_API.telemetry.topic,
   attributes: DEVICE_MQTT_API.attributes.topic,
@@ -82,7 +86,10 @@ export class MqttDevice {
     );
   }
 
-  /** Asks for attributes (comma-separated key lists, as ThingsBoard); resolves with the answer or undefined. */
+  /**
+   * Asks for attributes (comma-separated key lists, as ThingsBoard); resolves with the answer or
+   * undefined.
+   */
   async requestAttributes(
     keys: { clientKeys?: string[]; sharedKeys?: string[] },
     timeoutMs = 5000,
@@ -112,8 +119,9 @@ export class MqttDevice {
   }
 
   /**
-   * Client-side RPC as the SDK's send_rpc_call: `{"method","params"}` on v1/devices/me/rpc/request/{n}; resolves with
-   * the answer on v1/devices/me/rpc/response/{n} (its text parsed as JSON when it is), or undefined after the timeout.
+   * Client-side RPC as the SDK's send_rpc_call: `{"method","params"}` on
+   * v1/devices/me/rpc/request/{n}; resolves with the answer on v1/devices/me/rpc/response/{n} (its
+   * text parsed as JSON when it is), or undefined after the timeout.
    */
   async callRpc(method: string, params: unknown, timeoutMs = 5000): Promise<unknown> {
     await this.connection.subscribe([DEVICE_TOPICS.rpcResponses]);
@@ -142,8 +150,9 @@ export class MqttDevice {
   }
 
   /**
-   * Subscribes to server-side RPC; the handler's result is published as the reply: a Buffer as is (an empty or
-   * non-JSON reply, as some firmware sends), anything else as JSON; undefined: no reply.
+   * Subscribes to server-side RPC; the handler's result is published as the reply: a Buffer as is
+   * (an empty or non-JSON reply, as some firmware sends), anything else as JSON; undefined: no
+   * reply.
    */
   async handleRpc(
     handler: (request: DeviceRpcRequest) => unknown | Promise<unknown>,

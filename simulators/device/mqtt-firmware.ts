@@ -1,9 +1,10 @@
 /**
- * Firmware download over MQTT as ThingsBoard's Python SDK does it (tb_device_mqtt.py get_firmware_update): it
- * subscribes to `v2/fw/response/+` (ThingsBoard refuses that filter and sends the chunks anyway), then publishes
- * `v2/fw/request/{requestId}/chunk/{n}` with the chunk size as decimal text (empty when the size is 0 or larger than
- * the file) and appends each `v2/fw/response/{requestId}/chunk/{n}` until it holds `size` bytes. A message on
- * `v2/fw/error` (the platform then ends the session) or a missing chunk fails the download.
+ * Firmware download over MQTT as ThingsBoard's Python SDK does it (tb_device_mqtt.py
+ * get_firmware_update): it subscribes to `v2/fw/response/+` (ThingsBoard refuses that filter and
+ * sends the chunks anyway), then publishes `v2/fw/request/{requestId}/chunk/{n}` with the chunk
+ * size as decimal text (empty when the size is 0 or larger than the file) and appends each
+ * `v2/fw/response/{requestId}/chunk/{n}` until it holds `size` bytes. A message on `v2/fw/error`
+ * (the platform then ends the session) or a missing chunk fails the download.
  */
 import type { MqttConnection } from './mqtt-connection';
 import { IotcError } from '../../lib/errors';
@@ -51,8 +52,9 @@ export async function downloadFirmwareOverMqtt(
         payload,
         1,
       );
-      // a connection that closes (a reset on the path, or the target ending the session) ends the wait for the
-      // chunk at once, and the error says which (its cause is the socket error, when there was one)
+      // a connection that closes (a reset on the path, or the target ending the session) ends the
+      // wait for the chunk at once, and the error says which (its cause is the socket error, when
+      // there was one)
       const message = sent.result === 'closed' ? 'closed' : await Promise.race([answered, closed]);
       if (failure !== undefined) throw new FirmwareDownloadError(`${ERROR_TOPIC}: ${failure}`);
       if (message === 'closed') {

@@ -1,7 +1,8 @@
 /**
- * Provisioning over MQTT as ThingsBoard's Python SDK does it (ProvisionClient in tb_device_mqtt.py): MQTT 3.1.1
- * with the user name `provision`, SUBSCRIBE `/provision/response` (QoS 0), PUBLISH the request on
- * `/provision/request` (QoS 0), then the first answer; the connection is closed afterwards.
+ * Provisioning over MQTT as ThingsBoard's Python SDK does it (ProvisionClient in
+ * tb_device_mqtt.py): MQTT 3.1.1 with the user name `provision`, SUBSCRIBE `/provision/response`
+ * (QoS 0), PUBLISH the request on `/provision/request` (QoS 0), then the first answer; the
+ * connection is closed afterwards.
  */
 import { PROVISION_MQTT_API, PROVISION_MQTT_USER } from '../../schemas/provision-mqtt';
 import { MqttConnection, type MqttConnectionOptions } from './mqtt-connection';

@@ -1,15 +1,18 @@
 /**
- * A bare MQTT client on a plain TCP (or TLS) socket, for the robustness scenarios and bench: it can send bytes that are not
- * MQTT, hold a connection open without a CONNECT, and stop reading while the target sends to it, which mqtt.js
- * cannot (it reads whatever arrives and refuses to send malformed packets). Packets are encoded and decoded by
- * mqtt-packet, MQTT.js's own codec; only the socket handling is written here.
+ * A bare MQTT client on a plain TCP (or TLS) socket, for the robustness scenarios and bench: it can
+ * send bytes that are not MQTT, hold a connection open without a CONNECT, and stop reading while
+ * the target sends to it, which mqtt.js cannot (it reads whatever arrives and refuses to send
+ * malformed packets). Packets are encoded and decoded by mqtt-packet, MQTT.js's own codec; only the
+ * socket handling is written here.
  */
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import mqttPacket, { type Packet } from 'mqtt-packet';
 import { IotcError } from '../../lib/errors';
 
-/** The bare MQTT client (bytes that are not MQTT, a reader that stops) could not connect or send. */
+/**
+ * The bare MQTT client (bytes that are not MQTT, a reader that stops) could not connect or send.
+ */
 export class RawMqttError extends IotcError {
   readonly code = 'IOTC_RAW_MQTT';
 }
@@ -89,7 +92,10 @@ export class RawMqttClient {
     return new Promise((resolve) => this.closeWaiters.add(resolve));
   }
 
-  /** MQTT 3.1.1 CONNECT with the token as user name and no keep-alive; resolves with the CONNACK's return code. */
+  /**
+   * MQTT 3.1.1 CONNECT with the token as user name and no keep-alive; resolves with the CONNACK's
+   * return code.
+   */
   async connect(token: string, timeoutMs: number): Promise<number> {
     const connack = this.next('connack', timeoutMs);
     this.write({
@@ -111,7 +117,10 @@ export class RawMqttClient {
     await suback;
   }
 
-  /** PUBLISH at QoS 1; resolves at its PUBACK, or rejects when the connection closes first or timeoutMs passes. */
+  /**
+   * PUBLISH at QoS 1; resolves at its PUBACK, or rejects when the connection closes first or
+   * timeoutMs passes.
+   */
   async publish(topic: string, payload: Buffer | string, timeoutMs: number): Promise<void> {
     const puback = this.next('puback', timeoutMs);
     this.write({ cmd: 'publish', topic, payload, qos: 1, messageId: 2, retain: false, dup: false });

@@ -1,4 +1,7 @@
-/** Steps' handle on an external-API simulator, over its /__iotc/ control endpoints (never by import). */
+/**
+ * Steps' handle on an external-API simulator, over its /__iotc/ control endpoints (never by
+ * import).
+ */
 import { request } from 'undici';
 import { CONTROL_PREFIX, type RecordedRequest, type Script } from './index';
 

@@ -1,9 +1,10 @@
 /**
- * The external-API simulator: the HTTP(S) service a REST connector calls for attribute updates and server-side
- * RPC. It records every request (method, path, query, headers, body) and answers by script: a status, body and
- * headers, a delay, a number of failures (503 or a dropped connection) before succeeding, a redirect. Steps
- * control it over HTTP under /__iotc/ (simulators/external-api/control.ts), so the simulator may run on another
- * machine next to a real gateway. Listens on 127.0.0.1 unless told otherwise.
+ * The external-API simulator: the HTTP(S) service a REST connector calls for attribute updates and
+ * server-side RPC. It records every request (method, path, query, headers, body) and answers by
+ * script: a status, body and headers, a delay, a number of failures (503 or a dropped connection)
+ * before succeeding, a redirect. Steps control it over HTTP under /__iotc/
+ * (simulators/external-api/control.ts), so the simulator may run on another machine next to a real
+ * gateway. Listens on 127.0.0.1 unless told otherwise.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -17,7 +18,9 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   receivedAt: number;
-  /** When the simulator answered it (or dropped its connection); absent while the answer is pending. */
+  /**
+   * When the simulator answered it (or dropped its connection); absent while the answer is pending.
+   */
   answeredAt?: number;
   /** The status it was answered with; absent while pending, or when its connection was dropped. */
   status?: number;
@@ -31,7 +34,10 @@ export interface Script {
   headers?: Record<string, string>;
   /** Wait this long before answering (ms). */
   delayMs?: number;
-  /** The first `failures` requests fail: with `failWith` 'status' a 503, with 'drop' a closed connection. */
+  /**
+   * The first `failures` requests fail: with `failWith` 'status' a 503, with 'drop' a closed
+   * connection.
+   */
   failures?: number;
   failWith?: 'status' | 'drop';
   /** Answer 302 to this location instead (only the first time for the same path). */
@@ -106,8 +112,9 @@ export class ExternalApiSimulator {
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    // when the request arrived, not when its body was read: on a busy machine reading the body takes event-loop turns,
-    // and scenarios compare the arrival times of attempts with the connector's timeouts
+    // when the request arrived, not when its body was read: on a busy machine reading the body
+    // takes event-loop turns, and scenarios compare the arrival times of attempts with the
+    // connector's timeouts
     const receivedAt = Date.now();
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -156,8 +163,8 @@ export class ExternalApiSimulator {
   }
 
   /**
-   * POST /__iotc/scripts (a Script), GET /__iotc/requests?pathPrefix=... (recorded requests as JSON), GET
-   * /__iotc/info (its URLs: url, and httpsUrl when it serves HTTPS).
+   * POST /__iotc/scripts (a Script), GET /__iotc/requests?pathPrefix=... (recorded requests as
+   * JSON), GET /__iotc/info (its URLs: url, and httpsUrl when it serves HTTPS).
    */
   private control(method: string, url: URL, body: string, response: ServerResponse): void {
     if (method === 'POST' && url.pathname === `${CONTROL_PREFIX}/scripts`) {

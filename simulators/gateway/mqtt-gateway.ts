@@ -1,8 +1,9 @@
 /**
- * The gateway driver: a simulated gateway speaking the MQTT gateway API (docs/reference/interfaces.md) to any target by URL, on one
- * MQTT connection (3.1.1 or 5). It connects and disconnects devices behind it, publishes their telemetry,
- * attributes and claims, asks for their attributes (answers correlated by id, with a timeout), and answers RPC
- * commands through handlers. Every publish answers a PublishOutcome with the PUBACK reason code (MQTT 5), so
+ * The gateway driver: a simulated gateway speaking the MQTT gateway API
+ * (docs/reference/interfaces.md) to any target by URL, on one MQTT connection (3.1.1 or 5). It
+ * connects and disconnects devices behind it, publishes their telemetry, attributes and claims,
+ * asks for their attributes (answers correlated by id, with a timeout), and answers RPC commands
+ * through handlers. Every publish answers a PublishOutcome with the PUBACK reason code (MQTT 5), so
  * callers assert on failures instead of catching them.
  *
  * A gateway is also an ordinary device: `device` is the MQTT device API on the same connection.
@@ -24,7 +25,10 @@ export const GATEWAY_TOPICS = Object.fromEntries(
   Object.entries(GATEWAY_API).map(([role, rule]) => [role, rule.topic]),
 ) as { readonly [Role in GatewayRole]: (typeof GATEWAY_API)[Role]['topic'] };
 
-/** A payload: a value sent as JSON, or text sent exactly as given (malformed payloads, exact number lexemes). */
+/**
+ * A payload: a value sent as JSON, or text sent exactly as given (malformed payloads, exact number
+ * lexemes).
+ */
 type GatewayPayload = { json: unknown } | { raw: string | Buffer };
 
 interface TelemetryEntry {
@@ -33,15 +37,19 @@ interface TelemetryEntry {
 }
 
 /**
- * An attribute request. docs/reference/interfaces.md's shape names keys per scope (`client`, `shared` as arrays); ThingsBoard's
- * shape, which real gateways send, picks one scope (`client: true|false`) with `key` or `keys`.
+ * An attribute request. docs/reference/interfaces.md's shape names keys per scope (`client`,
+ * `shared` as arrays); ThingsBoard's shape, which real gateways send, picks one scope (`client:
+ * true|false`) with `key` or `keys`.
  */
 export type AttributeRequest =
   | { device: string; client?: string[]; shared?: string[] }
   | { device: string; client: boolean; key: string }
   | { device: string; client: boolean; keys: string[] };
 
-/** An answer on v1/gateway/attributes/response: the parsed document (its shape is not fixed by docs/reference/interfaces.md). */
+/**
+ * An answer on v1/gateway/attributes/response: the parsed document (its shape is not fixed by
+ * docs/reference/interfaces.md).
+ */
 export interface AttributeResponse {
   id: number;
   device?: string;
@@ -67,7 +75,10 @@ export interface GatewayRpcRequest {
   receivedAt: number;
 }
 
-/** Answers an RPC: the reply document, or NO_REPLY to leave it unanswered (the platform then times it out). */
+/**
+ * Answers an RPC: the reply document, or NO_REPLY to leave it unanswered (the platform then times
+ * it out).
+ */
 type RpcHandler = (request: GatewayRpcRequest) => unknown | Promise<unknown>;
 export const NO_REPLY = Symbol('no reply');
 
@@ -81,7 +92,10 @@ interface GatewayOptions extends MqttConnectionOptions {
   qos?: Qos;
   /** How long an attribute request waits for its answer. */
   attributeRequestTimeoutMs?: number;
-  /** Subscribe to the gateway's downlink topics on connect (default true; docs/reference/interfaces.md rule 1). */
+  /**
+   * Subscribe to the gateway's downlink topics on connect (default true;
+   * docs/reference/interfaces.md rule 1).
+   */
   subscribe?: boolean;
 }
 
@@ -131,9 +145,13 @@ export class MqttGateway {
     return this.connection.protocolVersion;
   }
 
-  // ---- uplink -------------------------------------------------------------------------------------------------
+  // ---- uplink
+  // -------------------------------------------------------------------------------------------------
 
-  /** v1/gateway/connect { device, type? }. Wait for its PUBACK before publishing for the device (rule 4). */
+  /**
+   * v1/gateway/connect { device, type? }. Wait for its PUBACK before publishing for the device
+   * (rule 4).
+   */
   connectDevice(device: string, type?: string): Promise<PublishOutcome> {
     return this.publishJson(
       GATEWAY_TOPICS.connect,
@@ -151,7 +169,10 @@ export class MqttGateway {
     return this.publishJson(GATEWAY_TOPICS.telemetry, byDevice, qos);
   }
 
-  /** v1/gateway/attributes { name: { key: value } }: client-side attributes of one or several devices. */
+  /**
+   * v1/gateway/attributes { name: { key: value } }: client-side attributes of one or several
+   * devices.
+   */
   sendAttributes(
     byDevice: Record<string, Record<string, unknown>>,
     qos?: Qos,
@@ -167,15 +188,18 @@ export class MqttGateway {
     return this.publishJson(GATEWAY_TOPICS.claim, byDevice, qos);
   }
 
-  /** Publishes any payload on any topic: malformed payloads, unknown topics, exact number lexemes. */
+  /**
+   * Publishes any payload on any topic: malformed payloads, unknown topics, exact number lexemes.
+   */
   publish(topic: string, payload: GatewayPayload, qos?: Qos): Promise<PublishOutcome> {
     const body = 'json' in payload ? JSON.stringify(payload.json) : payload.raw;
     return this.connection.publish(topic, body, qos ?? this.options.qos ?? 1);
   }
 
   /**
-   * v1/gateway/attributes/request with a fresh id; resolves with the answer of that id. The PUBACK outcome is
-   * returned too, so a refused request is visible. Rejects with AttributeRequestTimeoutError when no answer comes.
+   * v1/gateway/attributes/request with a fresh id; resolves with the answer of that id. The PUBACK
+   * outcome is returned too, so a refused request is visible. Rejects with
+   * AttributeRequestTimeoutError when no answer comes.
    */
   async requestAttributes(
     request: AttributeRequest,
@@ -206,7 +230,8 @@ export class MqttGateway {
     return this.publishJson(GATEWAY_TOPICS.rpc, { device, id, data }, qos);
   }
 
-  // ---- downlink -----------------------------------------------------------------------------------------------
+  // ---- downlink
+  // -----------------------------------------------------------------------------------------------
 
   /** Calls the listener for every shared-attribute update; returns the remove function. */
   onAttributeUpdate(listener: (update: AttributeUpdate) => void): () => void {
@@ -214,7 +239,10 @@ export class MqttGateway {
     return () => this.updateListeners.delete(listener);
   }
 
-  /** Calls the listener for every RPC request (after the handler, if any, was started); returns the remove function. */
+  /**
+   * Calls the listener for every RPC request (after the handler, if any, was started); returns the
+   * remove function.
+   */
   onRpcRequest(listener: (request: GatewayRpcRequest) => void): () => void {
     this.rpcListeners.add(listener);
     return () => this.rpcListeners.delete(listener);
@@ -225,7 +253,10 @@ export class MqttGateway {
     this.rpcHandler = handler;
   }
 
-  /** Waits for an update of the device (optionally one that passes `accept`), or undefined after the timeout. */
+  /**
+   * Waits for an update of the device (optionally one that passes `accept`), or undefined after the
+   * timeout.
+   */
   nextAttributeUpdate(
     device: string,
     timeoutMs: number,
@@ -247,7 +278,8 @@ export class MqttGateway {
     await this.connection.close(abrupt);
   }
 
-  // ---- internals ----------------------------------------------------------------------------------------------
+  // ---- internals
+  // ----------------------------------------------------------------------------------------------
 
   private publishJson(topic: string, document: unknown, qos?: Qos): Promise<PublishOutcome> {
     return this.connection.publish(topic, JSON.stringify(document), qos ?? this.options.qos ?? 1);

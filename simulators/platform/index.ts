@@ -1,10 +1,11 @@
 /**
- * The reference platform: the HTTP device API and the administration REST API on one port (as ThingsBoard's 8080),
- * optionally also over HTTPS, and the MQTT transport (mqtt/, optionally also mqtts), over one in-memory core. Started in-process for the embedded target and standalone by
+ * The reference platform: the HTTP device API and the administration REST API on one port (as
+ * ThingsBoard's 8080), optionally also over HTTPS, and the MQTT transport (mqtt/, optionally also
+ * mqtts), over one in-memory core. Started in-process for the embedded target and standalone by
  * `iotc simulate`.
  *
- * node:http with find-my-way rather than a framework: the device API is the load-test hot path, and a benchmark holds
- * it to at least half the throughput of a bare node:http server.
+ * node:http with find-my-way rather than a framework: the device API is the load-test hot path, and
+ * a benchmark holds it to at least half the throughput of a bare node:http server.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -54,19 +55,26 @@ export interface PlatformOptions {
   /** Also serve HTTPS on this port (0 = a free one) with `tls`; absent = no HTTPS. */
   httpsPort?: number;
   tls?: { cert: string; key: string };
-  /** device.claim.duration: the claim window when a claim gives no durationMs (default 24 h, as ThingsBoard). */
+  /**
+   * device.claim.duration: the claim window when a claim gives no durationMs (default 24 h, as
+   * ThingsBoard).
+   */
   claimDurationMs?: number;
   /**
-   * Answers client-side RPC (POST /api/v1/{token}/rpc) with a JSON value. Default: echo the request document back
-   * (its exact text, so 1.0 stays 1.0). An undefined answer is 200 with an empty body; a throw is 500.
+   * Answers client-side RPC (POST /api/v1/{token}/rpc) with a JSON value. Default: echo the request
+   * document back (its exact text, so 1.0 stays 1.0). An undefined answer is 200 with an empty
+   * body; a throw is 500.
    */
   clientRpcHandler?: ClientRpcHandler;
-  /** Reproduce a real platform's known deviations (for testing deviation profiles); default: none. */
+  /**
+   * Reproduce a real platform's known deviations (for testing deviation profiles); default: none.
+   */
   quirks?: QuirksMode;
   /**
-   * Acknowledge first, act later, as ThingsBoard (core/scheduler.ts): subscriptions, gateway device sessions, claims
-   * and saves take effect after their SUBACK / PUBACK / 200, attribute updates are delivered late and reordered, all
-   * through one scheduler seeded by `seed`. Absent (the default): every effect is in place before the answer.
+   * Acknowledge first, act later, as ThingsBoard (core/scheduler.ts): subscriptions, gateway device
+   * sessions, claims and saves take effect after their SUBACK / PUBACK / 200, attribute updates are
+   * delivered late and reordered, all through one scheduler seeded by `seed`. Absent (the default):
+   * every effect is in place before the answer.
    */
   asynchrony?: AsynchronyOptions;
   /** Access token lifetime; default JWT_TOKEN_EXPIRATION_TIME or 9000 s. */
@@ -77,42 +85,68 @@ export interface PlatformOptions {
   mqttPort?: number;
   /** Also serve MQTT over TLS (mqtts) on this port with `tls`. */
   mqttTlsPort?: number;
-  /** The largest admin API body, multipart uploads included (default 16 MiB, as ThingsBoard's /api/**). */
+  /**
+   * The largest admin API body, multipart uploads included (default 16 MiB, as ThingsBoard's
+   * /api/**).
+   */
   adminMaxBodyBytes?: number;
-  /** The bound on admin bodies in work at once (admin/body-admission.ts); default 40 MiB, 8 of them kept for small bodies. */
+  /**
+   * The bound on admin bodies in work at once (admin/body-admission.ts); default 40 MiB, 8 of them
+   * kept for small bodies.
+   */
   adminBodyAdmission?: BodyAdmission;
   /** Output an MQTT session may have waiting for a client that does not read (default 4 MiB). */
   mqttMaxPendingOutputBytes?: number;
   /** Time a new MQTT connection has to send its CONNECT, from its start (default 10 s). */
   mqttConnectTimeoutMs?: number;
-  /** MQTT connections without an accepted CONNECT at most, TLS handshakes included (default 1000). */
+  /**
+   * MQTT connections without an accepted CONNECT at most, TLS handshakes included (default 1000).
+   */
   mqttMaxUnconnected?: number;
-  /** HTTPS connections whose TLS handshake has not finished, at most (default 1000; beyond it the oldest is closed). */
+  /**
+   * HTTPS connections whose TLS handshake has not finished, at most (default 1000; beyond it the
+   * oldest is closed).
+   */
   maxOpeningConnections?: number;
-  /** Time a TLS connection (HTTPS, mqtts) has to complete its handshake (default lib/tls/handshake.ts, 10 s). */
+  /**
+   * Time a TLS connection (HTTPS, mqtts) has to complete its handshake (default
+   * lib/tls/handshake.ts, 10 s).
+   */
   tlsHandshakeTimeoutMs?: number;
   /** The tenant's device limit (tenant profile maxDevices); absent or 0 = unlimited. */
   maxDevices?: number;
-  /** Shortest server-side RPC timeout (ThingsBoard's MIN_SERVER_SIDE_RPC_TIMEOUT, default 5000 ms). */
+  /**
+   * Shortest server-side RPC timeout (ThingsBoard's MIN_SERVER_SIDE_RPC_TIMEOUT, default 5000 ms).
+   */
   minServerRpcTimeoutMs?: number;
   logger?: pino.Logger;
-  /** Sees every HTTP exchange and MQTT packet (`iotc simulate --log`, simulators/platform/traffic.ts). */
+  /**
+   * Sees every HTTP exchange and MQTT packet (`iotc simulate --log`,
+   * simulators/platform/traffic.ts).
+   */
   traffic?: TrafficListener;
   /**
-   * Holds the PUBACK of every v1/gateway/connect until the client has sent nothing for this long (`iotc certify
-   * gateway`; MqttSession.holdUntilQuiet): a gateway that publishes for the device without waiting for the PUBACK
-   * then does so where the trace shows it, in every run (docs/reference/interfaces.md rule 4 recommends the wait).
-   * ThingsBoard acknowledges once the connect is processed, which may take as long; default 0 (at once).
+   * Holds the PUBACK of every v1/gateway/connect until the client has sent nothing for this long
+   * (`iotc certify gateway`; MqttSession.holdUntilQuiet): a gateway that publishes for the device
+   * without waiting for the PUBACK then does so where the trace shows it, in every run
+   * (docs/reference/interfaces.md rule 4 recommends the wait). ThingsBoard acknowledges once the
+   * connect is processed, which may take as long; default 0 (at once).
    */
   gatewayConnectAckDelayMs?: number;
-  /** Told of every HTTP request as it arrives, before it is answered (`iotc certify` starts its steps then). */
+  /**
+   * Told of every HTTP request as it arrives, before it is answered (`iotc certify` starts its
+   * steps then).
+   */
   requestArrived?: (request: IncomingMessage) => void;
   /**
-   * Told of every TLS server (HTTPS, mqtts) once it listens: `iotc certify --tls` presents other certificates on
-   * it (setSecureContext) and watches its handshakes.
+   * Told of every TLS server (HTTPS, mqtts) once it listens: `iotc certify --tls` presents other
+   * certificates on it (setSecureContext) and watches its handshakes.
    */
   tlsServer?: (server: TlsServer, protocol: 'https' | 'mqtts') => void;
-  /** Sees every MQTT packet of a client before it is handled, and may withhold it or end its connection. */
+  /**
+   * Sees every MQTT packet of a client before it is handled, and may withhold it or end its
+   * connection.
+   */
   mqttIntercept?: MqttIntercept;
   /** Told when an MQTT connection has ended (its number, as in the traffic events). */
   mqttConnectionClosed?: (connection: number) => void;
@@ -166,7 +200,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     claimFailureEndsRegistration: quirks.wrongClaimKeyEndsRegistration,
   });
   const clientRpc = options.clientRpcHandler ?? echoClientRpcHandler;
-  // the server's steps with the planted faults that are on (server-steps.ts): the defaults at start, the rest per request
+  // the server's steps with the planted faults that are on (server-steps.ts): the defaults at
+  // start, the rest per request
   const steps = () => withFaults(SERVER_STEPS, SERVER_FAULTS);
   const jwtDefaults = steps().jwtDefaults();
   const auth = new AdminAuth(
@@ -184,8 +219,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   );
   const router = Router({
     ignoreTrailingSlash: steps().trailingSlashMatches(),
-    // no practical limit (node caps the request line at 16 KiB): an over-long unknown access token is 401 as on
-    // ThingsBoard, not find-my-way's 404 for a parameter over its default 100 characters
+    // no practical limit (node caps the request line at 16 KiB): an over-long unknown access token
+    // is 401 as on ThingsBoard, not find-my-way's 404 for a parameter over its default 100
+    // characters
     maxParamLength: 16_384,
     defaultRoute: (request, response) => {
       const now = steps();
@@ -211,7 +247,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     additionalInfo: { gateway: true },
   });
 
-  // the page at / (simulators/platform/landing-page.ts); the MQTT ports are filled in once it listens
+  // the page at / (simulators/platform/landing-page.ts); the MQTT ports are filled in once it
+  // listens
   const landing: LandingFacts = {
     deviceToken: demo.token,
     gatewayToken: demoGateway.token,
@@ -225,8 +262,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const handler = (request: IncomingMessage, response: ServerResponse) => {
     if (options.traffic) observeHttp(request, response, options.traffic);
     options.requestArrived?.(request);
-    // HEAD answers as GET without a body, as Spring does for every GET mapping (ThingsBoard); it answered 404 on
-    // every route. Node already sends no body for a HEAD request's response, whatever the route writes.
+    // HEAD answers as GET without a body, as Spring does for every GET mapping (ThingsBoard); it
+    // answered 404 on every route. Node already sends no body for a HEAD request's response,
+    // whatever the route writes.
     if (request.method === 'HEAD') request.method = 'GET';
     try {
       router.lookup(request, response);
@@ -266,7 +304,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
         withHandshakeTimeout(options.tls, options.tlsHandshakeTimeoutMs),
         httpsHandler,
       );
-      // connections whose TLS handshake has not finished, bounded as the MQTT transport's (oldest closed beyond)
+      // connections whose TLS handshake has not finished, bounded as the MQTT transport's (oldest
+      // closed beyond)
       const opening = new OpeningConnections(options.maxOpeningConnections);
       https.on('connection', opening.admit);
       https.on('secureConnection', (socket) => opening.opened(socket));

@@ -1,7 +1,8 @@
 /**
- * The page at `/` of the reference platform: where things are, the demo credentials, and commands to try, so a
- * vendor who opens the address in a browser sees what to point the firmware at. Built from the request's Host
- * header (the address the person used) and the MQTT ports the platform listens on.
+ * The page at `/` of the reference platform: where things are, the demo credentials, and commands
+ * to try, so a vendor who opens the address in a browser sees what to point the firmware at. Built
+ * from the request's Host header (the address the person used) and the MQTT ports the platform
+ * listens on.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { escapeHtml } from '../../lib/html';

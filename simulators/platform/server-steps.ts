@@ -1,8 +1,8 @@
 /**
- * The reference platform's server-level steps (index.ts): the defaults it starts with and what it does with a
- * request before a route's handler sees it, as named steps, and below them the planted faults that wrap them
- * (faults/catalogue/ says what each breaks), applied by faults/steps.ts: at start for the defaults, per request
- * for the rest. index.ts holds only behaviour.
+ * The reference platform's server-level steps (index.ts): the defaults it starts with and what it
+ * does with a request before a route's handler sees it, as named steps, and below them the planted
+ * faults that wrap them (faults/catalogue/ says what each breaks), applied by faults/steps.ts: at
+ * start for the defaults, per request for the rest. index.ts holds only behaviour.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StepFaults } from '../../faults/steps';
@@ -11,23 +11,27 @@ import { sendEmpty, sendJson } from './http/exchange';
 import type { Quirks } from './quirks';
 
 export const SERVER_STEPS = {
-  /** The JWT lifetimes when neither an option nor the environment sets them: ThingsBoard's (thingsboard.yml). */
+  /**
+   * The JWT lifetimes when neither an option nor the environment sets them: ThingsBoard's
+   * (thingsboard.yml).
+   */
   jwtDefaults: (): TokenLifetimes => ({ ...JWT_DEFAULTS }),
   /**
-   * Whether a path with a trailing slash is the path without it: no. ThingsBoard 4.3 (Spring 6 matches paths
-   * exactly) answers 404 to POST /api/v1/{token}/telemetry/ and GET /api/tenant/devices/ (checked against CE 4.3.1.3).
+   * Whether a path with a trailing slash is the path without it: no. ThingsBoard 4.3 (Spring 6
+   * matches paths exactly) answers 404 to POST /api/v1/{token}/telemetry/ and GET
+   * /api/tenant/devices/ (checked against CE 4.3.1.3).
    */
   trailingSlashMatches: (): boolean => false,
   /**
-   * Whether a request no route matched is to be looked up again, its URL rewritten to a device API path: never
-   * (a planted fault serves another path as the device API's; a path already under /api/v1/{token}/ is never
-   * rewritten, so the second lookup cannot loop).
+   * Whether a request no route matched is to be looked up again, its URL rewritten to a device API
+   * path: never (a planted fault serves another path as the device API's; a path already under
+   * /api/v1/{token}/ is never rewritten, so the second lookup cannot loop).
    */
   rerouted: (_request: IncomingMessage): boolean => false,
   /**
-   * Answers a request no route matched: 404, empty body. Quirks mode unknownApiPathNeedsLogin: an unknown path
-   * under /api/ outside the device API asks for a login when the request carries none, as ThingsBoard's security
-   * filter chain does.
+   * Answers a request no route matched: 404, empty body. Quirks mode unknownApiPathNeedsLogin: an
+   * unknown path under /api/ outside the device API asks for a login when the request carries none,
+   * as ThingsBoard's security filter chain does.
    */
   unknownResource: (request: IncomingMessage, response: ServerResponse, quirks: Quirks): void => {
     if (quirks.unknownApiPathNeedsLogin && needsLogin(request))
@@ -44,7 +48,10 @@ export const SERVER_STEPS = {
 };
 export type ServerSteps = typeof SERVER_STEPS;
 
-/** An unknown path under /api/ outside the device API (/api/v1/, matched with its case), without credentials. */
+/**
+ * An unknown path under /api/ outside the device API (/api/v1/, matched with its case), without
+ * credentials.
+ */
 function needsLogin(request: IncomingMessage): boolean {
   const url = request.url ?? '';
   return (

@@ -1,8 +1,9 @@
 /**
- * What the reference platform receives and answers, one event per HTTP exchange and per MQTT packet, for people
- * watching their firmware talk to it (`iotc simulate --log`). Off unless a listener is given: no cost otherwise.
- * Access tokens in paths and MQTT user names are shortened to their first four characters in what is shown (`path`,
- * `body`); `exchange` is the exchange as it was, for programs that judge a client's requests (`iotc certify`).
+ * What the reference platform receives and answers, one event per HTTP exchange and per MQTT
+ * packet, for people watching their firmware talk to it (`iotc simulate --log`). Off unless a
+ * listener is given: no cost otherwise. Access tokens in paths and MQTT user names are shortened to
+ * their first four characters in what is shown (`path`, `body`); `exchange` is the exchange as it
+ * was, for programs that judge a client's requests (`iotc certify`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Packet } from 'mqtt-packet';
@@ -24,7 +25,10 @@ export type TrafficEvent =
       /** in: from the client; out: from the platform. */
       direction: 'in' | 'out';
       client: string;
-      /** Which connection (a number per accepted socket, from 1): `client` changes once the CONNECT names it. */
+      /**
+       * Which connection (a number per accepted socket, from 1): `client` changes once the CONNECT
+       * names it.
+       */
       connection: number;
       /** Epoch milliseconds of the event. */
       at: number;
@@ -47,7 +51,10 @@ export interface ObservedExchange {
 export type TrafficListener = (event: TrafficEvent) => void;
 
 const SHOWN_BODY_BYTES = 500;
-/** What is kept of each body for programs (a device API payload is far smaller; a firmware download is cut). */
+/**
+ * What is kept of each body for programs (a device API payload is far smaller; a firmware download
+ * is cut).
+ */
 const KEPT_BODY_BYTES = 65_536;
 
 /** Masks an access token: its first four characters and an ellipsis. */
@@ -64,8 +71,9 @@ function maskPath(url: string): string {
 }
 
 /**
- * Observes one HTTP exchange: the body chunks as its handler consumes them (by watching the 'data' events the
- * stream emits anyway, so the handler's reading is untouched) and the status once the answer is sent.
+ * Observes one HTTP exchange: the body chunks as its handler consumes them (by watching the 'data'
+ * events the stream emits anyway, so the handler's reading is untouched) and the status once the
+ * answer is sent.
  */
 export function observeHttp(
   request: IncomingMessage,
@@ -117,7 +125,10 @@ export function observeHttp(
   });
 }
 
-/** Keeps the body the handler hands to `response.end` (the reference answers with one end call, never write). */
+/**
+ * Keeps the body the handler hands to `response.end` (the reference answers with one end call,
+ * never write).
+ */
 function captureResponseBody(response: ServerResponse): () => string {
   let captured = '';
   const end = response.end;

@@ -1,4 +1,7 @@
-/** Attributes through the admin API (docs/reference/platform-facts.md §8): read typed, save SHARED/SERVER scope, delete. */
+/**
+ * Attributes through the admin API (docs/reference/platform-facts.md §8): read typed, save
+ * SHARED/SERVER scope, delete.
+ */
 import { typedValueOf, type TypedValue } from '../../lib/kv/values';
 import type { AdminSession } from './auth';
 import { keysQuery } from './records';
@@ -38,8 +41,9 @@ export async function attributes(
 }
 
 /**
- * Saves SHARED_SCOPE or SERVER_SCOPE attributes: an object, or JSON text sent exactly as given (to keep number
- * lexemes such as 42.0). Saving SHARED_SCOPE notifies the device (docs/reference/interfaces.md "Events").
+ * Saves SHARED_SCOPE or SERVER_SCOPE attributes: an object, or JSON text sent exactly as given (to
+ * keep number lexemes such as 42.0). Saving SHARED_SCOPE notifies the device
+ * (docs/reference/interfaces.md "Events").
  */
 export async function saveAttributes(
   session: AdminSession,

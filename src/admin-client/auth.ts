@@ -1,8 +1,10 @@
 /**
- * An authenticated session with the admin REST API (docs/reference/interfaces.md "Administration REST API", docs/reference/platform-facts.md §8):
- * POST /api/auth/login, the header `X-Authorization: Bearer <JWT>`, and one refresh (POST /api/auth/token, else a new
- * login) when a request answers 401 with errorCode 11 (token expired). Bodies are parsed losslessly, so 42.0 stays
- * distinguishable from 42 and longs stay exact. Every body is read, so keep-alive connections are reused.
+ * An authenticated session with the admin REST API (docs/reference/interfaces.md "Administration
+ * REST API", docs/reference/platform-facts.md §8): POST /api/auth/login, the header
+ * `X-Authorization: Bearer <JWT>`, and one refresh (POST /api/auth/token, else a new login) when a
+ * request answers 401 with errorCode 11 (token expired). Bodies are parsed losslessly, so 42.0
+ * stays distinguishable from 42 and longs stay exact. Every body is read, so keep-alive connections
+ * are reused.
  */
 import { Agent, request, FormData, type Dispatcher } from 'undici';
 import { MAX_JSON_DEPTH, parseLossless } from '../../lib/kv/values';
@@ -32,7 +34,9 @@ export interface SessionOptions {
   requestTimeoutMs?: number;
   /** Trust for an https admin URL: a CA certificate, or no verification. */
   tls?: { ca?: string; insecureSkipVerify?: boolean };
-  /** Told every request and its answer (scenario evidence); the session behaves the same without it. */
+  /**
+   * Told every request and its answer (scenario evidence); the session behaves the same without it.
+   */
   recorder?: ExchangeRecorder;
 }
 
@@ -47,8 +51,9 @@ export class AdminSession {
   private refreshing?: Promise<void>;
   private readonly dispatcher: Agent;
   /**
-   * Hands the session's exchanges on with its X-Authorization header as `Bearer <redacted>` (the JWT never leaves;
-   * the header's presence does, so a reproduce line says where the token goes), other headers left out.
+   * Hands the session's exchanges on with its X-Authorization header as `Bearer <redacted>` (the
+   * JWT never leaves; the header's presence does, so a reproduce line says where the token goes),
+   * other headers left out.
    */
   private readonly recorder?: ExchangeRecorder;
 
@@ -134,7 +139,10 @@ export class AdminSession {
     this.refreshToken = typeof pair.refreshToken === 'string' ? pair.refreshToken : '';
   }
 
-  /** The answer whatever its status (for steps that check refusals); refreshes once on an expired token. */
+  /**
+   * The answer whatever its status (for steps that check refusals); refreshes once on an expired
+   * token.
+   */
   async raw(method: Method, path: string, body?: Body): Promise<AdminResponse> {
     const sentWith = this.token;
     let answer = await this.send(method, path, body, true);
@@ -153,8 +161,8 @@ export class AdminSession {
   }
 
   /**
-   * Sends `body`: a FormData as multipart/form-data, a string as JSON text exactly as given (to keep number
-   * lexemes), anything else as JSON.
+   * Sends `body`: a FormData as multipart/form-data, a string as JSON text exactly as given (to
+   * keep number lexemes), anything else as JSON.
    */
   private send(
     method: Method,
@@ -171,7 +179,10 @@ export class AdminSession {
     });
   }
 
-  /** The current access token, for what needs the JWT itself (the analytics report API). Never log it. */
+  /**
+   * The current access token, for what needs the JWT itself (the analytics report API). Never log
+   * it.
+   */
   get accessToken(): string {
     return this.token;
   }
@@ -182,9 +193,10 @@ export class AdminSession {
 }
 
 /**
- * One request to the admin REST API with exactly the headers given (no session): what the session sends through,
- * and what steps use to check how missing, malformed, expired or revoked credentials are refused. `body`: a
- * FormData as multipart/form-data, a string as JSON text exactly as given (to keep number lexemes), else JSON.
+ * One request to the admin REST API with exactly the headers given (no session): what the session
+ * sends through, and what steps use to check how missing, malformed, expired or revoked credentials
+ * are refused. `body`: a FormData as multipart/form-data, a string as JSON text exactly as given
+ * (to keep number lexemes), else JSON.
  */
 export async function adminRequest(
   baseUrl: string,
@@ -242,8 +254,9 @@ function readAnswer(status: number, text: string): AdminResponse {
   let json: unknown;
   if (text.length > 0) {
     try {
-      // a device value may be as deep as the platform's bound (1000, ROB-NEST-01) and the admin API wraps it a few
-      // levels more ({key: [{ts, value}]}): the harness must read back what it stored
+      // a device value may be as deep as the platform's bound (1000, ROB-NEST-01) and the admin API
+      // wraps it a few levels more ({key: [{ts, value}]}): the harness must read back what it
+      // stored
       json = parseLossless(text, MAX_JSON_DEPTH + ADMIN_WRAPPING_DEPTH);
     } catch {
       json = undefined; // not JSON (ThingsBoard answers some 400s with plain text)

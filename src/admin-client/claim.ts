@@ -1,6 +1,7 @@
 /**
- * Claiming as a customer user (docs/reference/platform-facts.md §7): `POST /api/customer/device/{deviceName}/claim` with
- * `{"secretKey"}`. The answer is returned whatever its status: 200 `{"response":"SUCCESS",...}`, 400 "FAILURE"...
+ * Claiming as a customer user (docs/reference/platform-facts.md §7): `POST
+ * /api/customer/device/{deviceName}/claim` with `{"secretKey"}`. The answer is returned whatever
+ * its status: 200 `{"response":"SUCCESS",...}`, 400 "FAILURE"...
  */
 import type { AdminResponse, AdminSession } from './auth';
 

@@ -1,4 +1,7 @@
-/** Devices (docs/reference/platform-facts.md §8 "Devices"): create, find, read, save, credentials, delete, list. */
+/**
+ * Devices (docs/reference/platform-facts.md §8 "Devices"): create, find, read, save, credentials,
+ * delete, list.
+ */
 import { errorOf, type AdminSession } from './auth';
 import { deviceRecord, entityRef, type DeviceRecord } from './records';
 import { toPlain } from '../../lib/kv/values';
@@ -52,7 +55,10 @@ export async function getDevice(session: AdminSession, id: string): Promise<Devi
   return deviceRecord((await session.call('GET', `/api/device/${id}`)).json);
 }
 
-/** Saves a whole device record (with `firmwareId` set this starts a firmware update, docs/reference/platform-facts.md §12). */
+/**
+ * Saves a whole device record (with `firmwareId` set this starts a firmware update,
+ * docs/reference/platform-facts.md §12).
+ */
 export async function saveDevice(
   session: AdminSession,
   raw: Record<string, unknown>,

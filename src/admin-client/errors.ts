@@ -1,18 +1,24 @@
-/** Failures of the administration REST API client. Messages never carry a credential (token, password, key). */
+/**
+ * Failures of the administration REST API client. Messages never carry a credential (token,
+ * password, key).
+ */
 import { Redactor } from '../report/redact';
 import { IotcError } from '../../lib/errors';
 
 const shapes = new Redactor();
 
 /**
- * A path, message or body with query secrets, secret-shaped strings (JWTs, API keys, device tokens) and
- * secret-named JSON members (token, password, credentialsValue, ...) blanked.
+ * A path, message or body with query secrets, secret-shaped strings (JWTs, API keys, device tokens)
+ * and secret-named JSON members (token, password, credentialsValue, ...) blanked.
  */
 export function redactForMessage(text: string): string {
   return shapes.redactEvidence(text); // query parameters by the same names (secret-fields.ts)
 }
 
-/** An answer of the admin REST API that is not a success: HTTP status, ThingsBoard errorCode and server message. */
+/**
+ * An answer of the admin REST API that is not a success: HTTP status, ThingsBoard errorCode and
+ * server message.
+ */
 export class AdminApiError extends IotcError {
   readonly code = 'IOTC_ADMIN_API';
   readonly path: string;

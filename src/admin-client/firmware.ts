@@ -1,7 +1,8 @@
 /**
- * Firmware packages (docs/reference/platform-facts.md §12): `POST /api/otaPackage` creates the record, then the data is uploaded
- * as multipart/form-data (part `file`) to `POST /api/otaPackage/{id}?checksumAlgorithm=...`; the platform computes
- * the checksum. Assigning a package to a device (saveDevice with firmwareId) starts the update.
+ * Firmware packages (docs/reference/platform-facts.md §12): `POST /api/otaPackage` creates the
+ * record, then the data is uploaded as multipart/form-data (part `file`) to `POST
+ * /api/otaPackage/{id}?checksumAlgorithm=...`; the platform computes the checksum. Assigning a
+ * package to a device (saveDevice with firmwareId) starts the update.
  */
 import { FormData } from 'undici';
 import type { AdminSession } from './auth';

@@ -1,7 +1,8 @@
 /**
- * Client of the administration REST API, with ThingsBoard's paths and shapes (docs/reference/platform-facts.md §6–§8, §12), so the
- * same steps read and drive the embedded reference and a real platform. One small module per concern; this class is
- * the one handle steps hold. Reads come back typed (lib/kv/values.ts); failures are AdminApiError.
+ * Client of the administration REST API, with ThingsBoard's paths and shapes
+ * (docs/reference/platform-facts.md §6–§8, §12), so the same steps read and drive the embedded
+ * reference and a real platform. One small module per concern; this class is the one handle steps
+ * hold. Reads come back typed (lib/kv/values.ts); failures are AdminApiError.
  */
 import {
   AdminSession,

@@ -1,4 +1,7 @@
-/** Device profiles with a provisioning strategy (docs/reference/platform-facts.md §6 "Creating a provisioning-enabled profile"). */
+/**
+ * Device profiles with a provisioning strategy (docs/reference/platform-facts.md §6 "Creating a
+ * provisioning-enabled profile").
+ */
 import type { AdminSession } from './auth';
 import { idOf } from './records';
 import { toPlain } from '../../lib/kv/values';
@@ -45,7 +48,9 @@ export async function deleteDeviceProfile(session: AdminSession, id: string): Pr
   await session.call('DELETE', `/api/deviceProfile/${id}`);
 }
 
-/** The device profile of that exact name (GET /api/deviceProfiles with textSearch), or undefined. */
+/**
+ * The device profile of that exact name (GET /api/deviceProfiles with textSearch), or undefined.
+ */
 export async function findDeviceProfileByName(
   session: AdminSession,
   name: string,
@@ -62,7 +67,10 @@ export async function findDeviceProfileByName(
   return found?.id?.id ? { id: found.id.id, name } : undefined;
 }
 
-/** The default tenant profile as the platform holds it (system administrator; GET /api/tenantProfile/{id}). */
+/**
+ * The default tenant profile as the platform holds it (system administrator; GET
+ * /api/tenantProfile/{id}).
+ */
 export async function defaultTenantProfile(
   session: AdminSession,
 ): Promise<Record<string, unknown>> {

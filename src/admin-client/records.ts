@@ -1,4 +1,7 @@
-/** Reading the platform's entity records: `{"id":{"entityType":..,"id":uuid}, ...}` into small typed shapes. */
+/**
+ * Reading the platform's entity records: `{"id":{"entityType":..,"id":uuid}, ...}` into small typed
+ * shapes.
+ */
 import { toPlain } from '../../lib/kv/values';
 import { AdminResponseShapeError } from './errors';
 
@@ -29,7 +32,9 @@ export function deviceRecord(json: unknown): DeviceRecord {
   return { id: idOf(raw, 'device'), name: String(raw.name), type: String(raw.type), raw };
 }
 
-/** `keys=a,b` with every key URL-encoded (keys may hold commas' neighbours: spaces, dots, unicode). */
+/**
+ * `keys=a,b` with every key URL-encoded (keys may hold commas' neighbours: spaces, dots, unicode).
+ */
 export function keysQuery(keys: readonly string[]): string {
   return `keys=${keys.map(encodeURIComponent).join(',')}`;
 }

@@ -1,8 +1,10 @@
 /**
- * Server-side RPC (docs/reference/platform-facts.md §8). `rpc` is the v1 endpoint `POST /api/plugins/rpc/{oneway|twoway}/{deviceId}`;
- * its answer is returned whatever its status: 200 with the device's reply, 408 timeout, 409 no active connection...
- * Persistent RPC is v2 (`POST /api/rpc/...` with `"persistent": true`, answered 200 {"rpcId"} once the RPC is stored
- * and queued), read back with `GET /api/rpc/persistent/{rpcId}` and `GET /api/rpc/persistent/device/{deviceId}`.
+ * Server-side RPC (docs/reference/platform-facts.md §8). `rpc` is the v1 endpoint `POST
+ * /api/plugins/rpc/{oneway|twoway}/{deviceId}`; its answer is returned whatever its status: 200
+ * with the device's reply, 408 timeout, 409 no active connection... Persistent RPC is v2 (`POST
+ * /api/rpc/...` with `"persistent": true`, answered 200 {"rpcId"} once the RPC is stored and
+ * queued), read back with `GET /api/rpc/persistent/{rpcId}` and `GET
+ * /api/rpc/persistent/device/{deviceId}`.
  */
 import type { AdminResponse, AdminSession } from './auth';
 import { AdminResponseShapeError } from './errors';
@@ -32,7 +34,10 @@ export function rpc(
   return session.raw('POST', `/api/plugins/rpc/${kind}/${deviceId}`, call);
 }
 
-/** A persistent RPC as read back: its status, the device's response (lossless JSON, null before it) and the rest. */
+/**
+ * A persistent RPC as read back: its status, the device's response (lossless JSON, null before it)
+ * and the rest.
+ */
 export interface PersistentRpc {
   id: string;
   status: PersistentRpcRecord['status'];
@@ -48,7 +53,10 @@ export interface PersistentRpcPage {
   hasNext: boolean;
 }
 
-/** Sends a persistent RPC and returns its id once the platform has stored and queued it; throws on any other answer. */
+/**
+ * Sends a persistent RPC and returns its id once the platform has stored and queued it; throws on
+ * any other answer.
+ */
 export async function sendPersistentRpc(
   session: AdminSession,
   deviceId: string,
@@ -94,7 +102,10 @@ function persistentRpcOf(json: unknown): PersistentRpc {
   return { id: record.id.id, status: record.status, response: lossless.response, record };
 }
 
-/** The answer's body, numbers as JS numbers, when it has the documented shape; AdminResponseShapeError otherwise. */
+/**
+ * The answer's body, numbers as JS numbers, when it has the documented shape;
+ * AdminResponseShapeError otherwise.
+ */
 function checked<T>(schema: object, answer: AdminResponse, what: string): T {
   const plain = toPlain(answer.json);
   const check = validate(schema, plain);

@@ -1,8 +1,8 @@
 /**
- * Telemetry read back (docs/reference/platform-facts.md §8 "Telemetry and attributes"): latest values and history, typed with
- * `useStrictDataTypes=true` and a lossless parse, so 42.0 stays DOUBLE and longs stay exact. A JSON value may come
- * back as the document or as its text (the real platform answers text); comparing is the caller's job
- * (steps/support/expectations.ts).
+ * Telemetry read back (docs/reference/platform-facts.md §8 "Telemetry and attributes"): latest
+ * values and history, typed with `useStrictDataTypes=true` and a lossless parse, so 42.0 stays
+ * DOUBLE and longs stay exact. A JSON value may come back as the document or as its text (the real
+ * platform answers text); comparing is the caller's job (steps/support/expectations.ts).
  */
 import { typedValueOf, type TypedValue } from '../../lib/kv/values';
 import type { AdminSession } from './auth';
@@ -38,9 +38,9 @@ export async function latestTelemetry(
 }
 
 /**
- * Values of the keys stored in [startTs, endTs], both included, as the platform orders them (newest first). The
- * platform's endTs is exclusive (ThingsBoard: `ts >= startTs AND ts < endTs`, TsKvRepository.java:40), so the query
- * asks for endTs + 1.
+ * Values of the keys stored in [startTs, endTs], both included, as the platform orders them (newest
+ * first). The platform's endTs is exclusive (ThingsBoard: `ts >= startTs AND ts < endTs`,
+ * TsKvRepository.java:40), so the query asks for endTs + 1.
  */
 export async function telemetryHistory(
   session: AdminSession,

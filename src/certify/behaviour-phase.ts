@@ -1,25 +1,33 @@
 /**
- * The behaviour over time of an MQTT client under test (`iotc certify device --transport mqtt --duration <ms>`),
- * provoked on purpose after the steps: the first QoS 1 PUBLISH the client sends is never acknowledged and its
- * connection is dropped at once (a client that publishes nothing at QoS 1 within ARM_WINDOW_MS has its connection
- * dropped while idle); the next REFUSED_CONNECTS CONNECTs are closed without a CONNACK, and the one after is
- * accepted. The CONNECT times after the drop show backoff and jitter (CLI-BEH-01, -02); what the client sends once
- * accepted shows whether it sent the unacknowledged PUBLISH again with DUP (CLI-BEH-03). Every connection's end is
- * noted for the keep-alive and the one-connection checks (client-behaviour-checks.ts).
+ * The behaviour over time of an MQTT client under test (`iotc certify device --transport mqtt
+ * --duration <ms>`), provoked on purpose after the steps: the first QoS 1 PUBLISH the client sends
+ * is never acknowledged and its connection is dropped at once (a client that publishes nothing at
+ * QoS 1 within ARM_WINDOW_MS has its connection dropped while idle); the next REFUSED_CONNECTS
+ * CONNECTs are closed without a CONNACK, and the one after is accepted. The CONNECT times after the
+ * drop show backoff and jitter (CLI-BEH-01, -02); what the client sends once accepted shows whether
+ * it sent the unacknowledged PUBLISH again with DUP (CLI-BEH-03). Every connection's end is noted
+ * for the keep-alive and the one-connection checks (client-behaviour-checks.ts).
  */
 import type { Packet } from 'mqtt-packet';
 import type { MqttIntercept } from '../../simulators/platform';
 import { GATEWAY_API } from '../../schemas/gateway';
 import { isProvisioningConnect } from './mqtt-packets';
 
-/** CONNECTs closed unanswered after the drop; the next is accepted: five connects, four delays judged and one more. */
+/**
+ * CONNECTs closed unanswered after the drop; the next is accepted: five connects, four delays
+ * judged and one more.
+ */
 export const REFUSED_CONNECTS = 4;
 /**
- * The phase begins this long after the steps: what the client does in answer to them (its RPC reply, its reading of
- * the attribute, the rest of its script) is left alone, and the phase judges the client in its steady state.
+ * The phase begins this long after the steps: what the client does in answer to them (its RPC
+ * reply, its reading of the attribute, the rest of its script) is left alone, and the phase judges
+ * the client in its steady state.
  */
 export const SETTLE_AFTER_STEPS_MS = 2000;
-/** How long after the steps the phase waits for a QoS 1 PUBLISH to leave unacknowledged before it drops an idle one. */
+/**
+ * How long after the steps the phase waits for a QoS 1 PUBLISH to leave unacknowledged before it
+ * drops an idle one.
+ */
 export const ARM_WINDOW_MS = 5000;
 
 export interface ReconnectRecord {
@@ -41,8 +49,9 @@ export class BehaviourPhase {
   private state: 'idle' | 'armed' | 'refusing' | 'done' = 'idle';
   private readonly closers = new Map<number, () => void>();
   /**
-   * The client's other connections still open when each CONNECT arrived, in the order the platform saw the events
-   * (no clock): a CONNECT while an accepted connection of the device is open is a second connection (CLI-BEH-05).
+   * The client's other connections still open when each CONNECT arrived, in the order the platform
+   * saw the events (no clock): a CONNECT while an accepted connection of the device is open is a
+   * second connection (CLI-BEH-05).
    */
   readonly openAtConnect = new Map<number, number[]>();
   private accepted: () => void = () => {};
@@ -56,7 +65,10 @@ export class BehaviourPhase {
     this.accepted = resolve;
   });
 
-  /** Provisioning sessions (user name `provision`): no connection of the device, never provoked nor counted. */
+  /**
+   * Provisioning sessions (user name `provision`): no connection of the device, never provoked nor
+   * counted.
+   */
   private readonly provisioning = new Set<number>();
 
   readonly intercept: MqttIntercept = ({ connection, packet, close }) => {
@@ -68,7 +80,8 @@ export class BehaviourPhase {
         connection,
         [...this.closers.keys()].filter((other) => other !== connection),
       );
-    // a gateway's device connect is not taken: its PUBACK is held for GW-RULE-04-WAIT already (certify-device.ts)
+    // a gateway's device connect is not taken: its PUBACK is held for GW-RULE-04-WAIT already
+    // (certify-device.ts)
     if (
       this.state === 'armed' &&
       packet.cmd === 'publish' &&
@@ -105,7 +118,9 @@ export class BehaviourPhase {
     if (this.state === 'idle') this.state = 'armed';
   }
 
-  /** No QoS 1 PUBLISH came: the newest open connection is dropped as it is. False when none is open. */
+  /**
+   * No QoS 1 PUBLISH came: the newest open connection is dropped as it is. False when none is open.
+   */
   dropIdle(): boolean {
     if (this.state !== 'armed') return this.state !== 'idle';
     const newest = Math.max(...this.closers.keys());

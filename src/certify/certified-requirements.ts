@@ -1,7 +1,8 @@
 /**
- * The requirements a certification judges, by kind of client: a device's are the `device` requirements of its API
- * (HTTP or MQTT); a gateway's are the `gateway` requirements and the MQTT device requirements its own v1/devices/me/...
- * traffic is judged by (gateway-checks.ts: a gateway is also a device).
+ * The requirements a certification judges, by kind of client: a device's are the `device`
+ * requirements of its API (HTTP or MQTT); a gateway's are the `gateway` requirements and the MQTT
+ * device requirements its own v1/devices/me/... traffic is judged by (gateway-checks.ts: a gateway
+ * is also a device).
  */
 import type { Requirement } from '../../schemas';
 import { loadCatalogue } from '../report/conformance';
@@ -11,7 +12,10 @@ import { behaviourRequirementApplies } from './client-behaviour-checks';
 export function certifiedRequirements(
   role: 'device' | 'gateway',
   transport: 'http' | 'mqtt',
-  /** What was asked beyond the interfaces (client-behaviour-checks.ts): --tls, --duration (MQTT devices). */
+  /**
+   * What was asked beyond the interfaces (client-behaviour-checks.ts): --tls, --duration (MQTT
+   * devices).
+   */
   beyond: { tls?: boolean; overTime?: boolean } = {},
 ): Requirement[] {
   return loadCatalogue(undefined, ['device', 'gateway']).filter((requirement) =>
@@ -21,8 +25,8 @@ export function certifiedRequirements(
           tls: beyond.tls === true,
           overTime: beyond.overTime === true,
         }) &&
-        // a gateway: TLS and its behaviour over time (CLI-BEH-01..04); its one connection is GW-CLI-07's, and its
-        // traffic is no HTTP polling
+        // a gateway: TLS and its behaviour over time (CLI-BEH-01..04); its one connection is
+        // GW-CLI-07's, and its traffic is no HTTP polling
         (role === 'device' || !['CLI-BEH-05', 'CLI-BEH-06'].includes(requirement.id))
       : role === 'gateway'
         ? requirement.role === 'gateway' || GATEWAY_CHECKS.has(requirement.id)

@@ -1,28 +1,32 @@
 /**
- * `iotc certify device --transport http|mqtt --exec "<command>"`: certifies a client of the HTTP or MQTT device API;
- * `iotc certify gateway --exec "<command>"` a client of the MQTT gateway API.
+ * `iotc certify device --transport http|mqtt --exec "<command>"`: certifies a client of the HTTP or
+ * MQTT device API; `iotc certify gateway --exec "<command>"` a client of the MQTT gateway API.
  *
- * It starts the reference platform with its traffic observation on (simulators/platform/traffic.ts), creates a
- * device through the admin API, and starts the client under test with the URLs and token in its environment
- * (IOTC_CERTIFY_URL, IOTC_CERTIFY_MQTT_URL and IOTC_CERTIFY_MQTT_VERSION for MQTT, IOTC_CERTIFY_TOKEN). Once the
- * client is ready (HTTP: its first request arrived; MQTT: it subscribed to the attribute updates and the RPC
- * requests) it walks the steps that need the platform to act: a shared-attribute update, then a two-way server-side
- * RPC (waiting for its outcome). Then it gives the client a grace period to end by itself and ends it (SIGTERM,
- * SIGKILL), on every path. What the client sent is then checked against the device requirements of the catalogue
- * (http-device-checks.ts, mqtt-device-checks.ts).
+ * It starts the reference platform with its traffic observation on
+ * (simulators/platform/traffic.ts), creates a device through the admin API, and starts the client
+ * under test with the URLs and token in its environment (IOTC_CERTIFY_URL, IOTC_CERTIFY_MQTT_URL
+ * and IOTC_CERTIFY_MQTT_VERSION for MQTT, IOTC_CERTIFY_TOKEN). Once the client is ready (HTTP: its
+ * first request arrived; MQTT: it subscribed to the attribute updates and the RPC requests) it
+ * walks the steps that need the platform to act: a shared-attribute update, then a two-way
+ * server-side RPC (waiting for its outcome). Then it gives the client a grace period to end by
+ * itself and ends it (SIGTERM, SIGKILL), on every path. What the client sent is then checked
+ * against the device requirements of the catalogue (http-device-checks.ts, mqtt-device-checks.ts).
  *
- * A gateway gets a gateway device's token and, in IOTC_CERTIFY_DEVICE, the name of a device to connect behind it;
- * it is ready once its v1/gateway/connect for that device has been acknowledged (the reference publishes gateway
- * topics whether or not they were subscribed, docs/reference/platform-facts.md §4.5, so a subscription is no condition), and the
- * steps act on that device (gateway-checks.ts). A gateway is also a device: when it has subscribed to the RPC requests
- * of its own device (v1/devices/me/rpc/request/+) by the RPC step, that step also sends the gateway device itself the
- * two-way RPC iotcCertifyGatewayPing, at the same time as the device's and bounded by the same timeout, so its reply
- * (MQTT-DEV-07, -08) is judged at no cost to a gateway that answers, or that never subscribed (sent none).
+ * A gateway gets a gateway device's token and, in IOTC_CERTIFY_DEVICE, the name of a device to
+ * connect behind it; it is ready once its v1/gateway/connect for that device has been acknowledged
+ * (the reference publishes gateway topics whether or not they were subscribed,
+ * docs/reference/platform-facts.md §4.5, so a subscription is no condition), and the steps act on
+ * that device (gateway-checks.ts). A gateway is also a device: when it has subscribed to the RPC
+ * requests of its own device (v1/devices/me/rpc/request/+) by the RPC step, that step also sends
+ * the gateway device itself the two-way RPC iotcCertifyGatewayPing, at the same time as the
+ * device's and bounded by the same timeout, so its reply (MQTT-DEV-07, -08) is judged at no cost to
+ * a gateway that answers, or that never subscribed (sent none).
  *
- * Without a command (`--console`, any kind of client) a person drives the device or gateway: the steps then also ask
- * for its connection (MQTT), telemetry and client attributes, each waits (bounded) for the request or publish it
- * asks for, and the session ends when the operator presses finish on the console or the last step's bound passes.
- * Every step, request and packet is told to `events` (session-steps.ts).
+ * Without a command (`--console`, any kind of client) a person drives the device or gateway: the
+ * steps then also ask for its connection (MQTT), telemetry and client attributes, each waits
+ * (bounded) for the request or publish it asks for, and the session ends when the operator presses
+ * finish on the console or the last step's bound passes. Every step, request and packet is told to
+ * `events` (session-steps.ts).
  */
 import { DEVICE_MQTT_API, GATEWAY_API, deviceTopic, deviceTopicFilter } from '../../schemas';
 import { randomBytes } from 'node:crypto';
@@ -62,56 +66,85 @@ export type CertifyMqttVersion = 4 | 5;
 const MQTT_DEVICE_STEP_TOPICS = [DEVICE_MQTT_API.attributes.topic, deviceTopic('rpcRequest', 1)];
 
 /**
- * The reference holds a gateway connect's PUBACK until the gateway has sent nothing for this long (each packet it
- * sends starts the window again; MqttSession.holdUntilQuiet, at most 10 windows). A gateway that waits for the
- * PUBACK (GW-RULE-04-WAIT) is quiet and gets it after one window; one that goes on without waiting publishes for the
- * device before the PUBACK in every run, as long as it never pauses a whole window before doing so (a client silent
- * that long after its connect and only then publishing cannot be told from one that waited, by any certifier). Until
- * issue 28 the PUBACK was held a fixed 300 ms from the connect, and whether a later publish fell inside was a race:
- * the ThingsBoard IoT Gateway was caught in 4 of 6 runs.
+ * The reference holds a gateway connect's PUBACK until the gateway has sent nothing for this long
+ * (each packet it sends starts the window again; MqttSession.holdUntilQuiet, at most 10 windows). A
+ * gateway that waits for the PUBACK (GW-RULE-04-WAIT) is quiet and gets it after one window; one
+ * that goes on without waiting publishes for the device before the PUBACK in every run, as long as
+ * it never pauses a whole window before doing so (a client silent that long after its connect and
+ * only then publishing cannot be told from one that waited, by any certifier). Until issue 28 the
+ * PUBACK was held a fixed 300 ms from the connect, and whether a later publish fell inside was a
+ * race: the ThingsBoard IoT Gateway was caught in 4 of 6 runs.
  */
 const GATEWAY_CONNECT_ACK_QUIET_MS = 1000;
-/** At most this many quiet windows before the RPC to a gateway's device is sent anyway (as MAX_HOLD_QUIET_WINDOWS). */
+/**
+ * At most this many quiet windows before the RPC to a gateway's device is sent anyway (as
+ * MAX_HOLD_QUIET_WINDOWS).
+ */
 const GATEWAY_QUIET_WINDOWS = 10;
 
 export interface CertifySessionOptions {
-  /** The client under test; absent: a person drives the device or gateway from the operator console. */
+  /**
+   * The client under test; absent: a person drives the device or gateway from the operator console.
+   */
   exec?: string;
   /** A device (HTTP or MQTT) or a gateway (MQTT). */
   role: 'device' | 'gateway';
   transport: CertifyTransport;
   mqttVersion: CertifyMqttVersion;
-  /** The two-way RPC's timeout (also the reference's shortest, so a short one is honoured as given). */
+  /**
+   * The two-way RPC's timeout (also the reference's shortest, so a short one is honoured as given).
+   */
   rpcTimeoutMs: number;
-  /** How long the client has to become ready (its first request, its subscriptions, its device's connect). */
+  /**
+   * How long the client has to become ready (its first request, its subscriptions, its device's
+   * connect).
+   */
   startTimeoutMs: number;
   /** How long the client may run on after the steps before it is ended. */
   graceMs: number;
   /** Where the session tells the person what happens. */
   say: (line: string) => void;
-  /** Operator mode: how long a step waits for the device to do what it asks (and for finish after the last). */
+  /**
+   * Operator mode: how long a step waits for the device to do what it asks (and for finish after
+   * the last).
+   */
   stepTimeoutMs?: number;
   /** Told of every step, request and RPC as it happens (the operator console). */
   events?: SessionListener;
-  /** Settles when the operator presses finish: the waiting step ends, the steps not reached are skipped. */
+  /**
+   * Settles when the operator presses finish: the waiting step ends, the steps not reached are
+   * skipped.
+   */
   finish?: Promise<void>;
   /** The address every device-facing server listens on (--listen; default 127.0.0.1). */
   listen?: string;
-  /** Fixed ports (--http-port, --mqtt-port), so firmware can be built once; default 0, a free one. */
+  /**
+   * Fixed ports (--http-port, --mqtt-port), so firmware can be built once; default 0, a free one.
+   */
   httpPort?: number;
   mqttPort?: number;
-  /** The host devices reach the servers at (--advertise): the URLs given to the client carry it, each its own port. */
+  /**
+   * The host devices reach the servers at (--advertise): the URLs given to the client carry it,
+   * each its own port.
+   */
   advertise?: string;
   /**
-   * --tls: the device-facing servers speak HTTPS and mqtts only (the fixed ports are theirs), with a certificate of
-   * iotc's persistent certificate authority kept in `stateDir`, or the operator's; the client's TLS checks run first.
+   * --tls: the device-facing servers speak HTTPS and mqtts only (the fixed ports are theirs), with
+   * a certificate of iotc's persistent certificate authority kept in `stateDir`, or the operator's;
+   * the client's TLS checks run first.
    */
   tls?: { stateDir: string } | { certFile: string; keyFile: string };
-  /** --duration: the session lasts this long from the client's start, and its behaviour over time is provoked. */
+  /**
+   * --duration: the session lasts this long from the client's start, and its behaviour over time is
+   * provoked.
+   */
   durationMs?: number;
 }
 
-/** `url` with the host of `advertise` (a URL or a host name), its own scheme and port kept; no advertise: as it is. */
+/**
+ * `url` with the host of `advertise` (a URL or a host name), its own scheme and port kept; no
+ * advertise: as it is.
+ */
 export function advertised(url: string, advertise: string | undefined): string {
   if (advertise === undefined) return url;
   const host = /^[a-z][a-z0-9+.-]*:\/\//i.test(advertise) ? new URL(advertise).hostname : advertise;
@@ -128,7 +161,10 @@ export interface CertifySession {
   deviceName?: string;
   /** The client's HTTP requests (the certification's own admin calls left out). */
   exchanges: ObservedExchange[];
-  /** The client's MQTT packets and what the platform sent it (every MQTT connection is the client's). */
+  /**
+   * The client's MQTT packets and what the platform sent it (every MQTT connection is the
+   * client's).
+   */
   packets: ObservedPacket[];
   /** When each MQTT connection closed: the number of packets observed by then. */
   closed: Map<number, number>;
@@ -138,7 +174,9 @@ export interface CertifySession {
   steps: StepRecord[];
   startedAt: Date;
   finishedAt: Date;
-  /** With --tls: the checks' outcomes, the session's handshakes and where its certificate came from. */
+  /**
+   * With --tls: the checks' outcomes, the session's handshakes and where its certificate came from.
+   */
   tls?: {
     probes: ProbeOutcome[];
     missing: CertifyTls['missing'];
@@ -148,7 +186,9 @@ export interface CertifySession {
   };
   /** When each MQTT connection ended. */
   closedAt: ReadonlyMap<number, number>;
-  /** The client's other connections open when each CONNECT arrived (BehaviourPhase.openAtConnect). */
+  /**
+   * The client's other connections open when each CONNECT arrived (BehaviourPhase.openAtConnect).
+   */
   openAtConnect: ReadonlyMap<number, readonly number[]>;
   /** When the client under test started (the session's duration counts from it) and ended. */
   clientStartedAt: number;
@@ -162,8 +202,8 @@ export interface CertifySession {
 /** The method of the certification's two-way RPC (what a client under test answers). */
 const CERTIFY_RPC_METHOD = 'iotcCertifyPing';
 /**
- * The method of the two-way RPC to a gateway's own device (when it takes them): a name of its own, so that each
- * reply's timing is judged against its own call.
+ * The method of the two-way RPC to a gateway's own device (when it takes them): a name of its own,
+ * so that each reply's timing is judged against its own call.
  */
 const CERTIFY_GATEWAY_RPC_METHOD = 'iotcCertifyGatewayPing';
 /** The shared attribute the certification updates. */
@@ -241,9 +281,10 @@ const OPERATOR_STEPS: readonly StepPlan[] = [
 ];
 
 /**
- * A step the person at the console does before the platform acts, and what it waits for: the client's readiness
- * (MQTT: its subscriptions; a gateway: its device's connect acknowledged), or a request or publish of the client
- * (`method` POST with a resource path after /api/v1/{token}/, or PUBLISH with a topic).
+ * A step the person at the console does before the platform acts, and what it waits for: the
+ * client's readiness (MQTT: its subscriptions; a gateway: its device's connect acknowledged), or a
+ * request or publish of the client (`method` POST with a resource path after /api/v1/{token}/, or
+ * PUBLISH with a topic).
  */
 interface OperatorStep extends StepPlan {
   waitsFor: 'ready' | { method: 'POST' | 'PUBLISH'; path: string };
@@ -251,7 +292,10 @@ interface OperatorStep extends StepPlan {
 
 const MQTT_STEPS = stepsFor('mqtt');
 const GATEWAY_STEPS = stepsFor('gateway');
-/** `--console` for an MQTT device: connect and subscribe, telemetry, attributes, then the platform's steps. */
+/**
+ * `--console` for an MQTT device: connect and subscribe, telemetry, attributes, then the platform's
+ * steps.
+ */
 const MQTT_OPERATOR_STEPS: readonly OperatorStep[] = [
   {
     id: 'first-request',
@@ -297,8 +341,9 @@ function gatewayOperatorSteps(deviceName = 'the device named on the console'): O
 }
 
 /**
- * The operator console's steps for a kind of client (`deviceName`: the gateway's device, once chosen): what the
- * person does first, then the platform's shared-attribute update and RPC, then finish.
+ * The operator console's steps for a kind of client (`deviceName`: the gateway's device, once
+ * chosen): what the person does first, then the platform's shared-attribute update and RPC, then
+ * finish.
  */
 export function operatorSteps(
   role: 'device' | 'gateway',
@@ -356,14 +401,16 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
   const tls = options.tls ? await certifyTls(certificateHosts(options), options.tls) : undefined;
   const watch = tls ? new TlsWatch(tls.session) : undefined;
   const phase = new BehaviourPhase();
-  // a gateway's behaviour over time is provoked as a device's (issue 28): its one connection is dropped, refused, kept
+  // a gateway's behaviour over time is provoked as a device's (issue 28): its one connection is
+  // dropped, refused, kept
   const overTime = options.durationMs !== undefined && options.transport === 'mqtt';
   const probes: ProbeOutcome[] = [];
   const quiet = new QuietWatch();
   let platform: RunningPlatform | undefined;
   let admin: AdminClient | undefined;
   let client: ClientProcess | undefined;
-  // Ctrl-C or a kill ends the certification at once; the client's group is killed on the way out (client-process.ts)
+  // Ctrl-C or a kill ends the certification at once; the client's group is killed on the way out
+  // (client-process.ts)
   const interrupted = (signal: NodeJS.Signals) => {
     options.say(`${signal}: the certification is abandoned, the client under test killed`);
     process.exit(130);
@@ -374,7 +421,8 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
     platform = await startPlatform({
       minServerRpcTimeoutMs: options.rpcTimeoutMs,
       ...(options.listen === undefined ? {} : { host: options.listen }),
-      // --tls: the fixed ports are the TLS servers' (what the device is given); the plain ones serve the admin API
+      // --tls: the fixed ports are the TLS servers' (what the device is given); the plain ones
+      // serve the admin API
       httpPort: tls ? 0 : (options.httpPort ?? 0),
       ...(tls
         ? {
@@ -394,7 +442,8 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
         phase.connectionClosed(connection);
         closed.set(connection, packets.length);
       },
-      // the phase watches every session (CLI-BEH-05); it provokes nothing until it is armed (--duration)
+      // the phase watches every session (CLI-BEH-05); it provokes nothing until it is armed
+      // (--duration)
       mqttIntercept: phase.intercept,
       ...(gateway ? { gatewayConnectAckDelayMs: GATEWAY_CONNECT_ACK_QUIET_MS } : {}),
       traffic: (event) => {
@@ -419,7 +468,8 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
           arrivals.arrived('PUBLISH', packet.topic);
         tell({ kind: 'packet', packet: observed });
       },
-      // HTTP: the steps start at the client's first request, also when that one is a long-poll still waiting
+      // HTTP: the steps start at the client's first request, also when that one is a long-poll
+      // still waiting
       requestArrived: (request) => {
         if (isAdminRequest(request.url ?? '')) return;
         if (watch?.probing) return watch.clientSpoke(`an HTTP ${request.method} request`);
@@ -474,7 +524,10 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
     const resource = (method: string, name: string) => (at: string, path: string) =>
       at === method && path === `/api/v1/${token}/${name}`;
     const rpcs: SentRpc[] = [];
-    /** `readBound`: a person at the console reads the attribute back before the RPC (a script does it on its own). */
+    /**
+     * `readBound`: a person at the console reads the attribute back before the RPC (a script does
+     * it on its own).
+     */
     const platformSteps = async (readBound?: number) => {
       const target = deviceName
         ? await connected(session, deviceName, options.startTimeoutMs)
@@ -490,8 +543,9 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       });
       options.say(`step 1: shared attribute ${CERTIFY_SHARED_KEY} of ${target.name} set to 1`);
       if (steps.finishedByOperator) return;
-      // a gateway gets the chance to break rule 3 first (disconnect the device, reconnect without connecting it):
-      // the RPC for its device goes once it has been quiet for a window (GW-RULE-03-RPC, gateway-checks.ts)
+      // a gateway gets the chance to break rule 3 first (disconnect the device, reconnect without
+      // connecting it): the RPC for its device goes once it has been quiet for a window
+      // (GW-RULE-03-RPC, gateway-checks.ts)
       if (deviceName) await quiet.until(GATEWAY_CONNECT_ACK_QUIET_MS, GATEWAY_QUIET_WINDOWS);
       const base: SentRpc = {
         method: CERTIFY_RPC_METHOD,
@@ -502,7 +556,8 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
       options.say(
         `step 2: two-way RPC ${call.method} sent (timeout ${call.timeoutMs} ms); answer it: ${RPC_ANSWER[kind]}`,
       );
-      // a gateway that takes its own device's RPCs gets one too, at the same time (gateway-checks.ts)
+      // a gateway that takes its own device's RPCs gets one too, at the same time
+      // (gateway-checks.ts)
       const own: SentRpc | undefined =
         deviceName && takesOwnRpcs(packets)
           ? { ...base, method: CERTIFY_GATEWAY_RPC_METHOD }
@@ -670,16 +725,16 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
 }
 
 /**
- * The certification's own admin API calls pass the same server: /api/<anything but a version>/... (a device's
- * requests under /api/v1/, or a wrong version such as /api/v2/, stay the client's).
+ * The certification's own admin API calls pass the same server: /api/<anything but a version>/...
+ * (a device's requests under /api/v1/, or a wrong version such as /api/v2/, stay the client's).
  */
 function isAdminRequest(url: string): boolean {
   return /^\/api\/(?!v\d+(\/|$))/.test(url);
 }
 
 /**
- * The device a gateway connected, once the reference has handled the connect (its PUBACK may still be on the way):
- * polled through the admin API every 50 ms, up to `ms`.
+ * The device a gateway connected, once the reference has handled the connect (its PUBACK may still
+ * be on the way): polled through the admin API every 50 ms, up to `ms`.
  */
 async function connected(admin: AdminClient, name: string, ms: number) {
   const until = Date.now() + ms;
@@ -691,7 +746,10 @@ async function connected(admin: AdminClient, name: string, ms: number) {
   }
 }
 
-/** Settles when `promise` does or `ms` has passed, whichever comes first (the timer cleared either way). */
+/**
+ * Settles when `promise` does or `ms` has passed, whichever comes first (the timer cleared either
+ * way).
+ */
 async function within(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
@@ -704,9 +762,9 @@ async function within(promise: Promise<unknown>, ms: number): Promise<void> {
 }
 
 /**
- * The behaviour phase after the steps (behaviour-phase.ts): armed, it drops the connection of the next QoS 1 PUBLISH
- * (or, none within ARM_WINDOW_MS, the connection as it is), then waits for the reconnect it lets through, up to the
- * end of the session asked.
+ * The behaviour phase after the steps (behaviour-phase.ts): armed, it drops the connection of the
+ * next QoS 1 PUBLISH (or, none within ARM_WINDOW_MS, the connection as it is), then waits for the
+ * reconnect it lets through, up to the end of the session asked.
  */
 async function provokeBehaviour(
   phase: BehaviourPhase,
@@ -738,7 +796,10 @@ async function provokeBehaviour(
   );
 }
 
-/** The names the session's certificate is issued for: loopback, the address listened on, the host advertised. */
+/**
+ * The names the session's certificate is issued for: loopback, the address listened on, the host
+ * advertised.
+ */
 function certificateHosts(options: Pick<CertifySessionOptions, 'listen' | 'advertise'>): string[] {
   const advertisedHost =
     options.advertise === undefined

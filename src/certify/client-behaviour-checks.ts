@@ -1,11 +1,13 @@
 /**
- * What `iotc certify` judges of a client beyond the interfaces (catalogue interfaces `client-tls` and
- * `client-behaviour`, each requirement with its source): its TLS (--tls: the session's handshakes and the checks of
- * tls-probes.ts), its behaviour over time (--duration, MQTT: reconnect backoff and jitter, the unacknowledged PUBLISH
- * sent again with DUP, keep-alive over a session of the length asked; behaviour-phase.ts provokes them) and what
- * every session shows (one MQTT connection at a time; no tight HTTP polling). A timing verdict allows the harness's
- * measured stalls (steps/support/timing.ts StallLog) as its margin, and is INCONCLUSIVE when a stall explains it.
- * A requirement whose subject never came up is NOT APPLICABLE with the reason (the client had no occasion).
+ * What `iotc certify` judges of a client beyond the interfaces (catalogue interfaces `client-tls`
+ * and `client-behaviour`, each requirement with its source): its TLS (--tls: the session's
+ * handshakes and the checks of tls-probes.ts), its behaviour over time (--duration, MQTT: reconnect
+ * backoff and jitter, the unacknowledged PUBLISH sent again with DUP, keep-alive over a session of
+ * the length asked; behaviour-phase.ts provokes them) and what every session shows (one MQTT
+ * connection at a time; no tight HTTP polling). A timing verdict allows the harness's measured
+ * stalls (steps/support/timing.ts StallLog) as its margin, and is INCONCLUSIVE when a stall
+ * explains it. A requirement whose subject never came up is NOT APPLICABLE with the reason (the
+ * client had no occasion).
  */
 import type { Requirement } from '../../schemas';
 import type { ObservedExchange } from '../../simulators/platform';
@@ -32,7 +34,10 @@ export interface BehaviourInput {
   exchanges: readonly ObservedExchange[];
   /** When each MQTT connection ended. */
   closedAt: ReadonlyMap<number, number>;
-  /** The client's other connections open when each CONNECT arrived, in the platform's order of events. */
+  /**
+   * The client's other connections open when each CONNECT arrived, in the platform's order of
+   * events.
+   */
   openAtConnect: ReadonlyMap<number, readonly number[]>;
   /** When the client ended (or was ended). */
   clientEndedAt: number;
@@ -68,7 +73,8 @@ const judged = (observations: Observation[], violations: Violation<Observation>[
 /** The resolution of the stall log (a stall under it is not seen), added to every margin. */
 const RESOLUTION_MS = 10;
 
-// ---------------------------------------------------------------------------------------------------------- TLS
+// ----------------------------------------------------------------------------------------------------------
+// TLS
 
 const sessionHandshake: Check = ({ tls }) => {
   if (!tls) return notApplicable('TLS was not asked (--tls)');
@@ -113,7 +119,8 @@ function probeCheck(kind: TlsProbeKind, mustAccept: boolean): Check {
   };
 }
 
-// ------------------------------------------------------------------------------------------- behaviour over time
+// -------------------------------------------------------------------------------------------
+// behaviour over time
 
 /** The delays between the drop and each CONNECT after it, and between successive CONNECTs. */
 function reconnectDelays(record: ReconnectRecord): number[] {
@@ -146,10 +153,16 @@ function reconnectsMissing(input: BehaviourInput): Outcome | undefined {
   );
 }
 
-/** How much longer the last two reconnect delays must be than the first two, on average: growing, not flat. */
+/**
+ * How much longer the last two reconnect delays must be than the first two, on average: growing,
+ * not flat.
+ */
 const BACKOFF_GROWTH = 1.5;
 
-/** A client that has not reconnected at all this long after the drop never will, for the certificate. */
+/**
+ * A client that has not reconnected at all this long after the drop never will, for the
+ * certificate.
+ */
 const RECONNECT_PATIENCE_MS = 30_000;
 
 function delayObservations(record: ReconnectRecord): Observation[] {
@@ -167,14 +180,16 @@ const backoff: Check = (input) => {
   const times = [record.droppedAt!, ...record.connects];
   const early = (delays[0]! + delays[1]!) / 2;
   const late = (delays.at(-1)! + delays.at(-2)!) / 2;
-  // two delays in a row are the time between their outer events: a stall between those does not change their sum,
-  // only the harness seeing an outer event late does, by at most the worst stall of the side's own window (a stall
-  // elsewhere in the session, or in the other side's window, explains nothing here)
+  // two delays in a row are the time between their outer events: a stall between those does not
+  // change their sum, only the harness seeing an outer event late does, by at most the worst stall
+  // of the side's own window (a stall elsewhere in the session, or in the other side's window,
+  // explains nothing here)
   const earlyMargin = input.stall(times[0]!, times[2]!) + RESOLUTION_MS;
   const lateMargin = input.stall(times.at(-3)!, times.at(-1)!) + RESOLUTION_MS;
   const margin = Math.ceil((lateMargin + BACKOFF_GROWTH * earlyMargin) / 2);
   const observations = delayObservations(record);
-  // growing: the last two delays average at least BACKOFF_GROWTH times the first two, off by the margin at most
+  // growing: the last two delays average at least BACKOFF_GROWTH times the first two, off by the
+  // margin at most
   const excess = late - BACKOFF_GROWTH * early;
   if (excess > margin) return judged(observations, []);
   if (excess >= -margin)
@@ -189,7 +204,10 @@ const backoff: Check = (input) => {
   ]);
 };
 
-/** Delays within this fraction of a fixed schedule (one ratio between successive delays) are that schedule. */
+/**
+ * Delays within this fraction of a fixed schedule (one ratio between successive delays) are that
+ * schedule.
+ */
 const JITTER_SPREAD = 0.1;
 
 const jitter: Check = (input) => {
@@ -203,8 +221,9 @@ const jitter: Check = (input) => {
     (_, index) => input.stall(starts[index]!, starts[index + 1]!) + RESOLUTION_MS,
   );
   const ratios = delays.slice(1).map((delay, index) => delay / Math.max(1, delays[index]!));
-  // a fixed schedule (constant, or growing by a constant factor) is each delay its predecessor times one ratio:
-  // how far each delay is from the schedule that fits best (the median ratio), against its own margin
+  // a fixed schedule (constant, or growing by a constant factor) is each delay its predecessor
+  // times one ratio: how far each delay is from the schedule that fits best (the median ratio),
+  // against its own margin
   const sorted = [...ratios].sort((a, b) => a - b);
   const ratio =
     (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) /
@@ -220,7 +239,8 @@ const jitter: Check = (input) => {
     residual.off > JITTER_SPREAD * residual.delay;
   if (residuals.some((residual) => beyond(residual) && residual.off > residual.margin))
     return judged(observations, []);
-  // timing only moves a delay by its margin: a schedule this regular has no jitter, whatever the harness did
+  // timing only moves a delay by its margin: a schedule this regular has no jitter, whatever the
+  // harness did
   if (!residuals.some(beyond))
     return judged(observations, [
       {
@@ -244,8 +264,8 @@ const resentWithDup: Check = (input) => {
   if (!record.accepted)
     return notApplicable('the client was not reconnected, so it had no occasion to send it again');
   const withheld = record.withheld;
-  // the same message: its topic and payload, and its packet id when it had one (a later message of the same
-  // payload, periodic telemetry, is not the message sent again)
+  // the same message: its topic and payload, and its packet id when it had one (a later message of
+  // the same payload, periodic telemetry, is not the message sent again)
   const after = sent(input.packets, 'publish').filter(
     (observed) =>
       observed.at >= record.accepted!.at &&
@@ -297,7 +317,10 @@ interface AcceptedConnection {
   disconnected: boolean;
 }
 
-/** How much sooner than 1.5 keep-alive periods the reference's own close may come (its timer's granularity). */
+/**
+ * How much sooner than 1.5 keep-alive periods the reference's own close may come (its timer's
+ * granularity).
+ */
 const PLATFORM_CLOSE_SLACK_MS = 100;
 
 function acceptedConnections(input: BehaviourInput): AcceptedConnection[] {
@@ -312,7 +335,8 @@ function acceptedConnections(input: BehaviourInput): AcceptedConnection[] {
   return connacks.flatMap((connack) => {
     const own = input.packets.filter((observed) => observed.connection === connack.connection);
     const connect = own.find((observed) => observed.packet.cmd === 'connect');
-    // a provisioning session is no connection of the device (it has no token yet): none of these judge it
+    // a provisioning session is no connection of the device (it has no token yet): none of these
+    // judge it
     if (connect && isProvisioningConnect(connect.packet)) return [];
     const disconnect = own.find(
       (observed) => observed.direction === 'in' && observed.packet.cmd === 'disconnect',
@@ -361,8 +385,9 @@ const keepAlive: Check = (input) => {
       at: connection.from,
       text: `connection ${connection.connection}: keep alive ${connection.keepalive} s, ${((connection.to - connection.from) / 1000).toFixed(1)} s, ${connection.sends.length} packets sent`,
     });
-    // the reference ends a connection silent for 1.5 keep-alive periods itself: a close without the client's
-    // DISCONNECT that far after its last packet is that limit reached, whatever the timer's precision
+    // the reference ends a connection silent for 1.5 keep-alive periods itself: a close without the
+    // client's DISCONNECT that far after its last packet is that limit reached, whatever the
+    // timer's precision
     const closedByPlatform = input.closedAt.has(connection.connection) && !connection.disconnected;
     for (let index = 1; index < times.length; index += 1) {
       const gap = times[index]! - times[index - 1]!;
@@ -418,7 +443,8 @@ const oneConnection: Check = (input) => {
     text: `connection ${connection.connection} accepted, in use until ${new Date(connection.to).toISOString()}`,
   }));
   const violations: Violation<Observation>[] = [];
-  // by the order of events, not by clock: which accepted connection was still open when another connected
+  // by the order of events, not by clock: which accepted connection was still open when another
+  // connected
   for (const later of connections) {
     const connectedAt =
       input.packets.find(
@@ -484,7 +510,10 @@ export const CLIENT_BEHAVIOUR_CHECK_OF: Record<string, Check> = {
   'CLI-BEH-06': noTightPolling,
 };
 
-/** Which of these requirements a certification judges: TLS when asked, over time with --duration, by transport. */
+/**
+ * Which of these requirements a certification judges: TLS when asked, over time with --duration, by
+ * transport.
+ */
 export function behaviourRequirementApplies(
   id: string,
   certification: { transport: 'http' | 'mqtt'; tls: boolean; overTime: boolean },
@@ -506,7 +535,9 @@ const OBSERVATION_EVIDENCE = {
   }),
 };
 
-/** The verdicts of these requirements; INCONCLUSIVE where a harness stall explains a timing verdict. */
+/**
+ * The verdicts of these requirements; INCONCLUSIVE where a harness stall explains a timing verdict.
+ */
 export function clientBehaviourVerdicts(
   catalogue: readonly Requirement[],
   input: BehaviourInput,

@@ -1,13 +1,19 @@
 /**
- * What every check of a client under test returns, whatever it observed (HTTP requests, MQTT packets): the items it
- * judged and the ones that break its requirement, or that its subject never occurred (NOT TESTED, never PASS; NOT
- * APPLICABLE where the client need not take the subject up at all, as a gateway need not act as a device).
+ * What every check of a client under test returns, whatever it observed (HTTP requests, MQTT
+ * packets): the items it judged and the ones that break its requirement, or that its subject never
+ * occurred (NOT TESTED, never PASS; NOT APPLICABLE where the client need not take the subject up at
+ * all, as a gateway need not act as a device).
  */
 
-/** A two-way RPC the certification sent: when and for how long the platform waited for the reply. */
+/**
+ * A two-way RPC the certification sent: when and for how long the platform waited for the reply.
+ */
 export interface SentRpc {
   method: string;
-  /** The device behind a gateway it was sent to (a gateway's certification; absent: the client's own device). */
+  /**
+   * The device behind a gateway it was sent to (a gateway's certification; absent: the client's own
+   * device).
+   */
   device?: string;
   sentAt: number;
   timeoutMs: number;
@@ -19,7 +25,10 @@ export interface Violation<Item> {
 }
 
 export type CheckOutcome<Item> =
-  /** `notApplicable`: the client need not have done it (a gateway's own device traffic), so NOT APPLICABLE. */
+  /**
+   * `notApplicable`: the client need not have done it (a gateway's own device traffic), so NOT
+   * APPLICABLE.
+   */
   | { exercised: false; reason: string; notApplicable?: true }
   | { exercised: true; judged: Item[]; violations: Violation<Item>[] };
 
@@ -38,11 +47,12 @@ export function outcome<Item>(
 }
 
 /**
- * Exercised when something was judged; otherwise NOT APPLICABLE for the reason given: the requirement binds an action
- * the client may take or leave (a claim, provisioning, a firmware query, a client-side RPC, timestamped telemetry),
- * and the certification never asks for it, so a client that never took it up had no occasion to break it and can
- * still certify CONFORMANT (issue 28). A requirement the certification provokes (its RPC, its attribute update)
- * keeps `outcome`: left undone it is NOT TESTED.
+ * Exercised when something was judged; otherwise NOT APPLICABLE for the reason given: the
+ * requirement binds an action the client may take or leave (a claim, provisioning, a firmware
+ * query, a client-side RPC, timestamped telemetry), and the certification never asks for it, so a
+ * client that never took it up had no occasion to break it and can still certify CONFORMANT (issue
+ * 28). A requirement the certification provokes (its RPC, its attribute update) keeps `outcome`:
+ * left undone it is NOT TESTED.
  */
 export function optionalOutcome<Item>(
   judged: Item[],
@@ -65,7 +75,10 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
 
 /** Smallest ts read as milliseconds: 1e11 ms is 1973, while 1e11 s is thousands of years ahead. */
 const SMALLEST_MILLISECONDS = 100_000_000_000;
-/** A ts this far past the message's arrival is not a clock's milliseconds (microseconds, nanoseconds). */
+/**
+ * A ts this far past the message's arrival is not a clock's milliseconds (microseconds,
+ * nanoseconds).
+ */
 const LARGEST_AHEAD_MS = 86_400_000;
 
 /** The ts members of a telemetry body in the timestamped form, alone or as array elements. */
@@ -79,9 +92,9 @@ export function timestamps(body: unknown): unknown[] {
 }
 
 /**
- * The numeric timestamps that are not unix milliseconds of a message that arrived at `receivedAt`. A ts that is not
- * a number (a string) is the payload shape's failure (HTTP-DEV-03, MQTT-DEV-03, GW-CLI-02: the schemas want an
- * integer), not this one's: one defect, one FAIL (issue 28).
+ * The numeric timestamps that are not unix milliseconds of a message that arrived at `receivedAt`.
+ * A ts that is not a number (a string) is the payload shape's failure (HTTP-DEV-03, MQTT-DEV-03,
+ * GW-CLI-02: the schemas want an integer), not this one's: one defect, one FAIL (issue 28).
  */
 export function notMilliseconds(values: unknown[], receivedAt: number): unknown[] {
   return numeric(values).filter(
@@ -94,7 +107,10 @@ export function numeric(values: unknown[]): number[] {
   return values.filter((value): value is number => typeof value === 'number');
 }
 
-/** An RPC request the platform handed to the client, and the client's reply under the request's own id, if any. */
+/**
+ * An RPC request the platform handed to the client, and the client's reply under the request's own
+ * id, if any.
+ */
 export interface AnsweredRpc<Item> {
   id: number | string;
   method: string;
@@ -104,8 +120,9 @@ export interface AnsweredRpc<Item> {
 }
 
 /**
- * The reply to each delivered two-way RPC of the certification arrives before its timeout. A request answered only
- * under other ids is the reply-id requirement's failure, not this one's (`anyReply`); one never answered at all is.
+ * The reply to each delivered two-way RPC of the certification arrives before its timeout. A
+ * request answered only under other ids is the reply-id requirement's failure, not this one's
+ * (`anyReply`); one never answered at all is.
  */
 export function repliedInTime<Item>(
   requests: readonly AnsweredRpc<Item>[],

@@ -1,9 +1,9 @@
 /**
- * The client under test as a child process (`iotc certify --exec "<command>"`): run through the shell in a process
- * group of its own, so that ending it ends whatever it started (an SDK script under a wrapper, a firmware simulator
- * and its helpers). Ended with SIGTERM, then SIGKILL when it lingers; a group of its own gets no Ctrl-C from the
- * terminal, so whenever iotc itself exits before it has ended the client (an error, a signal) the group is killed on
- * the way out.
+ * The client under test as a child process (`iotc certify --exec "<command>"`): run through the
+ * shell in a process group of its own, so that ending it ends whatever it started (an SDK script
+ * under a wrapper, a firmware simulator and its helpers). Ended with SIGTERM, then SIGKILL when it
+ * lingers; a group of its own gets no Ctrl-C from the terminal, so whenever iotc itself exits
+ * before it has ended the client (an error, a signal) the group is killed on the way out.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 
@@ -41,8 +41,9 @@ export class ClientProcess {
   }
 
   /**
-   * Waits up to `ms` for the client to end by itself; then SIGTERM to its group and, after a grace, SIGKILL to what
-   * is left of the group in any case: the shell may be gone while a process it started ignored SIGTERM or runs on.
+   * Waits up to `ms` for the client to end by itself; then SIGTERM to its group and, after a grace,
+   * SIGKILL to what is left of the group in any case: the shell may be gone while a process it
+   * started ignored SIGTERM or runs on.
    */
   async end(ms: number): Promise<number | string> {
     if (!(await this.exitedWithin(ms))) {

@@ -1,9 +1,10 @@
 /**
- * From the checks of what the client sent to the report's requirement results: one verdict per client requirement
- * of the catalogue, evidence being the client's own requests or packets (the ones that broke it, else the first it
- * judged). A requirement without a check, or whose subject the client never exercised, is NOT TESTED with the reason;
- * one whose subject the client need not take up (the check says so: a gateway that never acted as a device) is NOT
- * APPLICABLE with the reason, which the overall verdict accepts as it does a capability a platform lacks.
+ * From the checks of what the client sent to the report's requirement results: one verdict per
+ * client requirement of the catalogue, evidence being the client's own requests or packets (the
+ * ones that broke it, else the first it judged). A requirement without a check, or whose subject
+ * the client never exercised, is NOT TESTED with the reason; one whose subject the client need not
+ * take up (the check says so: a gateway that never acted as a device) is NOT APPLICABLE with the
+ * reason, which the overall verdict accepts as it does a capability a platform lacks.
  */
 import type { Requirement } from '../../schemas';
 import type { Exchange, HttpExchange } from '../report/exchanges';
@@ -20,7 +21,9 @@ export function cut(text: string): string | undefined {
   return text.length > BODY_CHARS ? `${text.slice(0, BODY_CHARS)}…` : text;
 }
 
-/** A request of the client as report evidence (redacted later by the report writer, token included). */
+/**
+ * A request of the client as report evidence (redacted later by the report writer, token included).
+ */
 function clientExchange(exchange: ObservedExchange): HttpExchange {
   return {
     protocol: 'http',
@@ -57,7 +60,10 @@ export const HTTP_EVIDENCE: Evidence<ObservedExchange> = {
   exchange: clientExchange,
 };
 
-/** `certification`: the kind of client certified, when its report also holds another role's requirements (a gateway). */
+/**
+ * `certification`: the kind of client certified, when its report also holds another role's
+ * requirements (a gateway).
+ */
 export function deviceVerdicts<Input, Item>(
   catalogue: readonly Requirement[],
   checks: ReadonlyMap<string, ClientCheck<Input, Item>>,

@@ -1,23 +1,28 @@
 /**
- * The gateway's own obligations (catalogue role `gateway`), judged from the packets of the client under test and
- * the ones the reference sent it (mqtt-packets.ts): docs/reference/interfaces.md's MQTT gateway API and its rules 1, 3 and 4. The
- * token as user name and QoS 0/1 are judged as for an MQTT device (mqtt-device-checks.ts).
+ * The gateway's own obligations (catalogue role `gateway`), judged from the packets of the client
+ * under test and the ones the reference sent it (mqtt-packets.ts): docs/reference/interfaces.md's
+ * MQTT gateway API and its rules 1, 3 and 4. The token as user name and QoS 0/1 are judged as for
+ * an MQTT device (mqtt-device-checks.ts).
  *
- * docs/reference/interfaces.md rule 2 lets a gateway publish data for a device it never connected (the platform connects it), so
- * connecting first is no obligation of its own; what is judged is rule 3's claim (SHOULD: connected first) and rule
- * 4's wait for the connect's PUBACK (SHOULD). The reference holds that PUBACK a moment during a certification
- * (certify-device.ts), so a gateway that does not wait shows it in the trace.
+ * docs/reference/interfaces.md rule 2 lets a gateway publish data for a device it never connected
+ * (the platform connects it), so connecting first is no obligation of its own; what is judged is
+ * rule 3's claim (SHOULD: connected first) and rule 4's wait for the connect's PUBACK (SHOULD). The
+ * reference holds that PUBACK a moment during a certification (certify-device.ts), so a gateway
+ * that does not wait shows it in the trace.
  *
- * A gateway is also a device (docs/reference/interfaces.md; ThingsBoard's gateway session is a device session, and the Python SDK's
- * TBGatewayMqttClient extends TBDeviceMqttClient): its own v1/devices/me/... traffic on the same connection is judged
- * by the MQTT device checks themselves (mqtt-device-checks.ts) for the requirements about topics, payloads and
- * ordering, MQTT-DEV-02..08. MQTT-DEV-01 and MQTT-DEV-09 are left out: for a gateway they are GW-CLI-01 and
- * GW-CLI-06 (the same checks), and one difference fails one requirement. MQTT-DEV-02 judges every publish against the
- * topics of both APIs, so a publish on a topic of neither fails it (and only it: GW-CLI-02 judges the gateway topics'
- * payloads). A gateway need not act as a device at all, so a device requirement whose subject it never took up is
- * NOT APPLICABLE with the reason, never PASS and never NOT TESTED (an ordinary gateway still certifies CONFORMANT).
- * The exception is the reply to a server-side RPC of its own device: once the gateway subscribed to those requests,
- * the certification sends it one (certify-device.ts), so MQTT-DEV-07 and -08 are then NOT TESTED when it never came.
+ * A gateway is also a device (docs/reference/interfaces.md; ThingsBoard's gateway session is a
+ * device session, and the Python SDK's TBGatewayMqttClient extends TBDeviceMqttClient): its own
+ * v1/devices/me/... traffic on the same connection is judged by the MQTT device checks themselves
+ * (mqtt-device-checks.ts) for the requirements about topics, payloads and ordering,
+ * MQTT-DEV-02..08. MQTT-DEV-01 and MQTT-DEV-09 are left out: for a gateway they are GW-CLI-01 and
+ * GW-CLI-06 (the same checks), and one difference fails one requirement. MQTT-DEV-02 judges every
+ * publish against the topics of both APIs, so a publish on a topic of neither fails it (and only
+ * it: GW-CLI-02 judges the gateway topics' payloads). A gateway need not act as a device at all, so
+ * a device requirement whose subject it never took up is NOT APPLICABLE with the reason, never PASS
+ * and never NOT TESTED (an ordinary gateway still certifies CONFORMANT). The exception is the reply
+ * to a server-side RPC of its own device: once the gateway subscribed to those requests, the
+ * certification sends it one (certify-device.ts), so MQTT-DEV-07 and -08 are then NOT TESTED when
+ * it never came.
  */
 import { DEVICE_MQTT_API, deviceTopicFilter } from '../../schemas/device-mqtt';
 import {
@@ -52,9 +57,9 @@ import { type ObservedPacket, delivered, filtersBefore, payloadOf, sent } from '
 import { topicMatches } from '../../lib/mqtt/topic-filter';
 
 /**
- * The uplink gateway topics, each with its schema (docs/reference/interfaces.md's shapes, from the gateway API's
- * table GATEWAY_API; mode thingsboard-4.3 judges the attribute request by ThingsBoard's, payloadShapes) and where
- * its payload names its devices.
+ * The uplink gateway topics, each with its schema (docs/reference/interfaces.md's shapes, from the
+ * gateway API's table GATEWAY_API; mode thingsboard-4.3 judges the attribute request by
+ * ThingsBoard's, payloadShapes) and where its payload names its devices.
  */
 const UPLINK = new Map(
   gatewayTopicRules().flatMap((rule) =>
@@ -79,7 +84,10 @@ function body(observed: Publish): Record<string, unknown> | undefined {
     : undefined;
 }
 
-/** The devices a gateway publish is for: object keys (telemetry, attributes, claim) or its device member. */
+/**
+ * The devices a gateway publish is for: object keys (telemetry, attributes, claim) or its device
+ * member.
+ */
 function devicesOf(observed: Publish): string[] {
   const document = body(observed);
   if (!document) return [];
@@ -96,7 +104,10 @@ function devicesOf(observed: Publish): string[] {
  */
 export type CertifyMode = 'spec' | 'thingsboard-4.3';
 
-/** GW-CLI-02: every publish on a gateway topic is valid against that topic's schema (the mode's attribute request). */
+/**
+ * GW-CLI-02: every publish on a gateway topic is valid against that topic's schema (the mode's
+ * attribute request).
+ */
 function payloadShapes(mode: CertifyMode): MqttDeviceCheck {
   return (input) => {
     const judged = gatewayPublishes(input.packets);
@@ -138,7 +149,10 @@ const milliseconds: MqttDeviceCheck = (input) => {
   return result.exercised ? result : { ...result, notApplicable: true };
 };
 
-/** GW-RULE-01: an attribute request follows a subscription to the responses, an RPC reply one to the requests. */
+/**
+ * GW-RULE-01: an attribute request follows a subscription to the responses, an RPC reply one to the
+ * requests.
+ */
 const subscribedFirst: MqttDeviceCheck = (input) =>
   subscribedOutcome(
     input.packets,
@@ -199,8 +213,9 @@ function deliveredRpcs(input: Parameters<MqttDeviceCheck>[0]) {
 }
 
 /**
- * The reply answers the request: its id, and its device (a reply without a device member is judged by its id alone:
- * the missing member is GW-CLI-02's failure, the shape, not GW-RPC-03's; one defect, one FAIL, issue 28).
+ * The reply answers the request: its id, and its device (a reply without a device member is judged
+ * by its id alone: the missing member is GW-CLI-02's failure, the shape, not GW-RPC-03's; one
+ * defect, one FAIL, issue 28).
  */
 function isReplyTo(reply: Publish, request: ReturnType<typeof deliveredRpcs>[number]): boolean {
   const document = body(reply);
@@ -212,7 +227,9 @@ function isReplyTo(reply: Publish, request: ReturnType<typeof deliveredRpcs>[num
   );
 }
 
-/** GW-RPC-03: a reply carries the device and id of a request delivered to its connection before it. */
+/**
+ * GW-RPC-03: a reply carries the device and id of a request delivered to its connection before it.
+ */
 const replyId: MqttDeviceCheck = (input) => {
   const requests = deliveredRpcs(input);
   const replies = gatewayPublishes(input.packets, GATEWAY_API.rpc.topic);
@@ -225,14 +242,19 @@ const replyId: MqttDeviceCheck = (input) => {
   return outcome<ObservedPacket>(replies, violations, 'the client published no RPC reply');
 };
 
-/** GW-CLI-05: the reply to a delivered two-way RPC of the certification comes before its timeout. */
+/**
+ * GW-CLI-05: the reply to a delivered two-way RPC of the certification comes before its timeout.
+ */
 const replyInTime: MqttDeviceCheck = (input) => {
   const replies = gatewayPublishes(input.packets, GATEWAY_API.rpc.topic);
   const requests = answeredRpcs(deliveredRpcs(input), replies, isReplyTo);
   return repliedInTime(requests, input.rpcs, replies.length > 0);
 };
 
-/** GW-RULE-03-CLAIM: a claim names only devices connected on its connection (and not disconnected since). */
+/**
+ * GW-RULE-03-CLAIM: a claim names only devices connected on its connection (and not disconnected
+ * since).
+ */
 const claimConnected: MqttDeviceCheck = (input) => {
   const judged: ObservedPacket[] = [];
   const violations: Violation<ObservedPacket>[] = [];
@@ -254,13 +276,15 @@ const claimConnected: MqttDeviceCheck = (input) => {
         reason: `a claim for ${strangers.join(', ')}, not connected through the gateway`,
       });
   }
-  // a gateway need not claim (the certification never asks it to): the SHOULD binds only a claim sent (issue 28)
+  // a gateway need not claim (the certification never asks it to): the SHOULD binds only a claim
+  // sent (issue 28)
   return optionalOutcome(judged, violations, 'the client sent no claim (v1/gateway/claim)');
 };
 
 /**
- * GW-RULE-04-WAIT: after a QoS 1 connect, nothing is published for that device before the connect's PUBACK. An RPC
- * reply is no such publish: it answers a request the platform sent, which it may do before that PUBACK.
+ * GW-RULE-04-WAIT: after a QoS 1 connect, nothing is published for that device before the connect's
+ * PUBACK. An RPC reply is no such publish: it answers a request the platform sent, which it may do
+ * before that PUBACK.
  */
 const waitedForConnect: MqttDeviceCheck = (input) => {
   const judged: ObservedPacket[] = [];
@@ -301,7 +325,10 @@ const waitedForConnect: MqttDeviceCheck = (input) => {
   );
 };
 
-/** The gateway's connections the reference accepted (CONNACK success), each with the index of its CONNECT. */
+/**
+ * The gateway's connections the reference accepted (CONNACK success), each with the index of its
+ * CONNECT.
+ */
 function acceptedConnections(
   packets: readonly ObservedPacket[],
 ): Array<{ connection: number; at: number; index: number }> {
@@ -320,18 +347,23 @@ function acceptedConnections(
 }
 
 /**
- * GW-CLI-07: the gateway keeps one MQTT connection for all its devices (docs/reference/interfaces.md "What the
- * service does": a gateway keeps one MQTT connection and proxies data for many devices): no connection is opened
- * while another accepted one is still open, neither ended by the gateway's DISCONNECT nor closed. The platform takes
- * a device's older session over when a new one connects (ThingsBoard: one concurrent session per device), so the
- * older one closes only after the new CONNECT. A reconnect after the old connection closed is one connection at a
- * time, and a refused CONNECT opens nothing. Judged from the order of packets and closes, not from timing.
+ * GW-CLI-07: the gateway keeps one MQTT connection for all its devices
+ * (docs/reference/interfaces.md "What the service does": a gateway keeps one MQTT connection and
+ * proxies data for many devices): no connection is opened while another accepted one is still open,
+ * neither ended by the gateway's DISCONNECT nor closed. The platform takes a device's older session
+ * over when a new one connects (ThingsBoard: one concurrent session per device), so the older one
+ * closes only after the new CONNECT. A reconnect after the old connection closed is one connection
+ * at a time, and a refused CONNECT opens nothing. Judged from the order of packets and closes, not
+ * from timing.
  */
 const oneConnection: MqttDeviceCheck = (input) => {
   const accepted = acceptedConnections(input.packets);
   const judged: ObservedPacket[] = accepted.map((entry) => input.packets[entry.index]!);
   const violations: Violation<ObservedPacket>[] = [];
-  /** Where a connection ended: its DISCONNECT (the client ended it) or its socket's close, whichever came first. */
+  /**
+   * Where a connection ended: its DISCONNECT (the client ended it) or its socket's close, whichever
+   * came first.
+   */
   const endOf = (connection: number): number => {
     const disconnect = input.packets.findIndex(
       (observed) =>
@@ -366,13 +398,15 @@ const oneConnection: MqttDeviceCheck = (input) => {
 const UPDATES = GATEWAY_API.attributes.topic;
 
 /**
- * GW-RULE-01-UPD: a gateway that takes shared-attribute updates (subscribes to v1/gateway/attributes) subscribes
- * before it connects a device on that connection: from the connect on, updates for the device are routed through the
- * gateway (docs/reference/interfaces.md "States and transitions"), and rule 1 lets only a subscriber receive them.
- * Provoked: the certification sets a shared attribute of the device as soon as its connect is acknowledged, and the
- * reference holds that PUBACK until the gateway has been quiet for a second, so a subscription that comes later
- * comes after the update. The verdict is read from the order of the gateway's own packets on the connection, the
- * same in every run. A gateway that never subscribes to the updates takes none: NOT APPLICABLE.
+ * GW-RULE-01-UPD: a gateway that takes shared-attribute updates (subscribes to
+ * v1/gateway/attributes) subscribes before it connects a device on that connection: from the
+ * connect on, updates for the device are routed through the gateway (docs/reference/interfaces.md
+ * "States and transitions"), and rule 1 lets only a subscriber receive them. Provoked: the
+ * certification sets a shared attribute of the device as soon as its connect is acknowledged, and
+ * the reference holds that PUBACK until the gateway has been quiet for a second, so a subscription
+ * that comes later comes after the update. The verdict is read from the order of the gateway's own
+ * packets on the connection, the same in every run. A gateway that never subscribes to the updates
+ * takes none: NOT APPLICABLE.
  */
 const subscribedBeforeConnect: MqttDeviceCheck = (input) => {
   const takes = sent(input.packets, 'subscribe').some((observed) =>
@@ -403,11 +437,12 @@ const subscribedBeforeConnect: MqttDeviceCheck = (input) => {
 
 /**
  * GW-RULE-03-RPC: the device is connected through the gateway when RPC commands for it are expected
- * (docs/reference/interfaces.md rule 3: it must be, to receive them): when the certification sends its RPC for the
- * device, the device's last connect or disconnect on the gateway's connection in use (the accepted one whose packet came last
- * before the RPC) is a connect. Provoked: the certification sends the RPC only once the gateway has been quiet for a second after the
- * attribute update, so a gateway that disconnects the device, or reconnects without connecting it again, has done so
- * by then in every run.
+ * (docs/reference/interfaces.md rule 3: it must be, to receive them): when the certification sends
+ * its RPC for the device, the device's last connect or disconnect on the gateway's connection in
+ * use (the accepted one whose packet came last before the RPC) is a connect. Provoked: the
+ * certification sends the RPC only once the gateway has been quiet for a second after the attribute
+ * update, so a gateway that disconnects the device, or reconnects without connecting it again, has
+ * done so by then in every run.
  */
 const connectedForRpc: MqttDeviceCheck = (input) => {
   const judged: ObservedPacket[] = [];
@@ -415,7 +450,8 @@ const connectedForRpc: MqttDeviceCheck = (input) => {
   const accepted = acceptedConnections(input.packets);
   for (const rpc of input.rpcs) {
     if (rpc.device === undefined) continue;
-    // the connection in use: the accepted one whose packet came last before the RPC (a reconnect's new one)
+    // the connection in use: the accepted one whose packet came last before the RPC (a reconnect's
+    // new one)
     const lastIn = input.packets.findLast(
       (observed) =>
         observed.direction === 'in' &&
@@ -451,8 +487,9 @@ const connectedForRpc: MqttDeviceCheck = (input) => {
 };
 
 /**
- * The filter of the server-side RPC requests to a device: the one ThingsBoard grants for them (docs/reference/platform-facts.md §4.3;
- * the reference refuses any other, so a wider filter such as # never brings an RPC).
+ * The filter of the server-side RPC requests to a device: the one ThingsBoard grants for them
+ * (docs/reference/platform-facts.md §4.3; the reference refuses any other, so a wider filter such
+ * as # never brings an RPC).
  */
 const OWN_RPC_REQUESTS = deviceTopicFilter('rpcRequest');
 
@@ -464,9 +501,9 @@ export function takesOwnRpcs(packets: readonly ObservedPacket[]): boolean {
 }
 
 /**
- * An MQTT device check applied to the gateway's own traffic: when its subject never occurred, NOT APPLICABLE because
- * the gateway `notTakenUp`, unless `tookUp` says the gateway did take the subject up (then NOT TESTED, as for a
- * device).
+ * An MQTT device check applied to the gateway's own traffic: when its subject never occurred, NOT
+ * APPLICABLE because the gateway `notTakenUp`, unless `tookUp` says the gateway did take the
+ * subject up (then NOT TESTED, as for a device).
  */
 function asDevice(
   id: keyof typeof MQTT_DEVICE_CHECK_OF,
@@ -487,7 +524,10 @@ function asDevice(
 
 const withOwnRpcs = (input: Parameters<MqttDeviceCheck>[0]) => takesOwnRpcs(input.packets);
 
-/** The device requirements a gateway certification judges from the gateway's own v1/devices/me/... traffic. */
+/**
+ * The device requirements a gateway certification judges from the gateway's own v1/devices/me/...
+ * traffic.
+ */
 const AS_DEVICE: ReadonlyArray<[string, MqttDeviceCheck]> = [
   [
     'MQTT-DEV-02',
@@ -535,7 +575,10 @@ const AS_DEVICE: ReadonlyArray<[string, MqttDeviceCheck]> = [
   asDevice('MQTT-DEV-13', 'sent no client-side RPC of its own (v1/devices/me/rpc/request/{id})'),
 ];
 
-/** The checks by requirement id in a mode: the gateway's own requirements, then the device ones of its own traffic. */
+/**
+ * The checks by requirement id in a mode: the gateway's own requirements, then the device ones of
+ * its own traffic.
+ */
 export function gatewayChecks(mode: CertifyMode): ReadonlyMap<string, MqttDeviceCheck> {
   return new Map(
     [...GATEWAY_CHECKS].map(([id, check]) => [
@@ -545,7 +588,10 @@ export function gatewayChecks(mode: CertifyMode): ReadonlyMap<string, MqttDevice
   );
 }
 
-/** The checks by requirement id (mode spec): the gateway's own requirements, then the device ones of its own traffic. */
+/**
+ * The checks by requirement id (mode spec): the gateway's own requirements, then the device ones of
+ * its own traffic.
+ */
 export const GATEWAY_CHECKS: ReadonlyMap<string, MqttDeviceCheck> = new Map([
   ['GW-CLI-01', tokenAsUserName],
   ['GW-CLI-02', payloadShapes('spec')],

@@ -1,10 +1,11 @@
 /**
- * The HTTP device's own obligations (catalogue role `device`, HTTP-DEV-01..07), judged from the requests the client
- * under test sent to the instrumented reference (simulators/platform/traffic.ts `ObservedExchange`).
+ * The HTTP device's own obligations (catalogue role `device`, HTTP-DEV-01..07), judged from the
+ * requests the client under test sent to the instrumented reference (simulators/platform/traffic.ts
+ * `ObservedExchange`).
  *
- * Each check returns the requests it judged and the ones that break it. A requirement whose subject never occurred
- * (no request with a body, no timestamped telemetry, no RPC reply) is not exercised: NOT TESTED with the reason,
- * never PASS.
+ * Each check returns the requests it judged and the ones that break it. A requirement whose subject
+ * never occurred (no request with a body, no timestamped telemetry, no RPC reply) is not exercised:
+ * NOT TESTED with the reason, never PASS.
  */
 import {
   claimSchema,
@@ -41,7 +42,10 @@ export interface CheckInput {
 export type Violation = ClientViolation<ObservedExchange>;
 export type DeviceCheck = ClientCheck<CheckInput, ObservedExchange>;
 
-/** The resources of the HTTP device API after /api/v1/{token}/ (docs/reference/interfaces.md, "HTTP device API"). */
+/**
+ * The resources of the HTTP device API after /api/v1/{token}/ (docs/reference/interfaces.md, "HTTP
+ * device API").
+ */
 const RESOURCE = /^(telemetry|attributes|attributes\/updates|rpc|rpc\/\d+|claim|firmware)$/;
 
 function pathOf(exchange: ObservedExchange): string {
@@ -50,9 +54,10 @@ function pathOf(exchange: ObservedExchange): string {
 }
 
 /**
- * The resource after /api/v1/{token}/. A trailing slash is left out unless `exact`: it is HTTP-DEV-01's failure (the
- * URL form, judged exactly), and the other checks judge the request as the resource it was answered as, so a
- * trailing slash fails that one requirement and leaves no other NOT TESTED (one defect, one FAIL, issue 28).
+ * The resource after /api/v1/{token}/. A trailing slash is left out unless `exact`: it is
+ * HTTP-DEV-01's failure (the URL form, judged exactly), and the other checks judge the request as
+ * the resource it was answered as, so a trailing slash fails that one requirement and leaves no
+ * other NOT TESTED (one defect, one FAIL, issue 28).
  */
 function resourceOf(exchange: ObservedExchange, token: string, exact = false): string | undefined {
   const prefix = `/api/v1/${token}/`;
@@ -73,7 +78,10 @@ function parsed(exchange: ObservedExchange): ReturnType<typeof parseJson> {
   return parseJson(exchange.requestBody);
 }
 
-/** HTTP-DEV-01: /api/v1/{its token}/<a resource of the API> (or /api/v1/provision, which has no token). */
+/**
+ * HTTP-DEV-01: /api/v1/{its token}/<a resource of the API> (or /api/v1/provision, which has no
+ * token).
+ */
 const urlForm: DeviceCheck = (input) => {
   const violations = input.exchanges.flatMap((exchange) => {
     if (pathOf(exchange) === '/api/v1/provision') return [];
@@ -95,7 +103,10 @@ const urlForm: DeviceCheck = (input) => {
   return outcome([...input.exchanges], violations, 'the client sent no request');
 };
 
-/** HTTP-DEV-02: a request with a body says Content-Type: application/json (parameters such as charset allowed). */
+/**
+ * HTTP-DEV-02: a request with a body says Content-Type: application/json (parameters such as
+ * charset allowed).
+ */
 const contentType: DeviceCheck = (input) => {
   const judged = input.exchanges.filter((exchange) => exchange.requestBody.length > 0);
   const violations = judged
@@ -110,7 +121,10 @@ const contentType: DeviceCheck = (input) => {
   return outcome(judged, violations, 'the client sent no request with a body');
 };
 
-/** HTTP-DEV-03: telemetry is one of the three forms, attributes a JSON object of client-side attributes. */
+/**
+ * HTTP-DEV-03: telemetry is one of the three forms, attributes a JSON object of client-side
+ * attributes.
+ */
 const payloadShapes: DeviceCheck = (input) => {
   const judged = posts(input, /^(telemetry|attributes)$/);
   const violations = judged.flatMap((exchange) => {
@@ -126,7 +140,10 @@ const payloadShapes: DeviceCheck = (input) => {
   return outcome(judged, violations, 'the client posted no telemetry and no attributes');
 };
 
-/** HTTP-DEV-04: a timestamped form's ts is unix milliseconds (not seconds, not micro- or nanoseconds). */
+/**
+ * HTTP-DEV-04: a timestamped form's ts is unix milliseconds (not seconds, not micro- or
+ * nanoseconds).
+ */
 const milliseconds: DeviceCheck = (input) => {
   const judged = posts(input, /^telemetry$/).filter((exchange) => {
     const body = parsed(exchange);
@@ -181,7 +198,10 @@ function replies(input: CheckInput): Array<{ exchange: ObservedExchange; id: num
   }));
 }
 
-/** HTTP-DEV-05: a reply goes to rpc/{id} with the id of an RPC request delivered to the client before it. */
+/**
+ * HTTP-DEV-05: a reply goes to rpc/{id} with the id of an RPC request delivered to the client
+ * before it.
+ */
 const replyId: DeviceCheck = (input) => {
   const delivered = deliveredRpcs(input);
   const all = replies(input);
@@ -202,8 +222,9 @@ const replyId: DeviceCheck = (input) => {
 };
 
 /**
- * HTTP-DEV-06: the reply to a delivered two-way RPC of the certification arrives before its timeout. A request
- * answered only under other ids is HTTP-DEV-05's failure, not this one's; a request never answered at all is this.
+ * HTTP-DEV-06: the reply to a delivered two-way RPC of the certification arrives before its
+ * timeout. A request answered only under other ids is HTTP-DEV-05's failure, not this one's; a
+ * request never answered at all is this.
  */
 const replyInTime: DeviceCheck = (input) => {
   const all = replies(input);
@@ -219,13 +240,17 @@ const replyInTime: DeviceCheck = (input) => {
   return repliedInTime(requests, input.rpcs, all.length > 0);
 };
 
-/** The query parameters of GET attributes (docs/reference/interfaces.md, "HTTP device API"): the only names the platform reads. */
+/**
+ * The query parameters of GET attributes (docs/reference/interfaces.md, "HTTP device API"): the
+ * only names the platform reads.
+ */
 const ATTRIBUTE_REQUEST_PARAMETERS = new Set(['clientKeys', 'sharedKeys']);
 
 /**
- * A key list that is not comma-separated key names: a JSON array or string literal (["a","b"], "a"), whose brackets
- * and quotes the platform takes as part of the names (comma-separated names, `clientKeys=a,b`:
- * docs/reference/platform-facts.md §3), so the keys asked for are never answered (issue 28: clientKeys=["a"] got {} and certified CONFORMANT).
+ * A key list that is not comma-separated key names: a JSON array or string literal (["a","b"],
+ * "a"), whose brackets and quotes the platform takes as part of the names (comma-separated names,
+ * `clientKeys=a,b`: docs/reference/platform-facts.md §3), so the keys asked for are never answered
+ * (issue 28: clientKeys=["a"] got {} and certified CONFORMANT).
  */
 function notKeyNames(value: string): boolean {
   return value
@@ -235,10 +260,11 @@ function notKeyNames(value: string): boolean {
 }
 
 /**
- * HTTP-DEV-07: an attribute request names its keys in clientKeys and sharedKeys, as comma-separated names. Any other
- * parameter is not read, so the platform answers with every client and shared attribute instead of the requested
- * ones (docs/reference/platform-facts.md §3); a key list in another form (a JSON literal) names keys that do not
- * exist, so the ones asked for are not answered.
+ * HTTP-DEV-07: an attribute request names its keys in clientKeys and sharedKeys, as comma-separated
+ * names. Any other parameter is not read, so the platform answers with every client and shared
+ * attribute instead of the requested ones (docs/reference/platform-facts.md §3); a key list in
+ * another form (a JSON literal) names keys that do not exist, so the ones asked for are not
+ * answered.
  */
 const attributeRequestKeys: DeviceCheck = (input) => {
   const judged = input.exchanges.filter(
@@ -268,11 +294,15 @@ const attributeRequestKeys: DeviceCheck = (input) => {
         ]
       : [];
   });
-  // the shared-attribute step asks the client to read the attribute this way: provoked, so NOT TESTED when undone
+  // the shared-attribute step asks the client to read the attribute this way: provoked, so NOT
+  // TESTED when undone
   return outcome(judged, violations, 'the client sent no attribute request (GET attributes)');
 };
 
-/** The body of a request against a schema: no violation, or one naming what is wrong (`what`: the request). */
+/**
+ * The body of a request against a schema: no violation, or one naming what is wrong (`what`: the
+ * request).
+ */
 function bodyViolations(exchange: ObservedExchange, schema: object, what: string): Violation[] {
   const body = parsed(exchange);
   if (!body.ok) return [{ item: exchange, reason: `${what}: the body is not JSON` }];
@@ -283,9 +313,9 @@ function bodyViolations(exchange: ObservedExchange, schema: object, what: string
 }
 
 /**
- * HTTP-DEV-08: the body of POST claim is an object with an optional secretKey (string) and an optional durationMs
- * (integer milliseconds), docs/reference/interfaces.md "Claim payload". The certification never asks for a claim:
- * NOT APPLICABLE when the client sent none.
+ * HTTP-DEV-08: the body of POST claim is an object with an optional secretKey (string) and an
+ * optional durationMs (integer milliseconds), docs/reference/interfaces.md "Claim payload". The
+ * certification never asks for a claim: NOT APPLICABLE when the client sent none.
  */
 const claimPayload: DeviceCheck = (input) => {
   const judged = posts(input, /^claim$/);
@@ -297,9 +327,10 @@ const claimPayload: DeviceCheck = (input) => {
 };
 
 /**
- * HTTP-DEV-09: POST /api/v1/provision carries deviceName, provisionDeviceKey and provisionDeviceSecret as strings
- * (docs/reference/interfaces.md "Provisioning payload"); it has no token in the path (any other path is HTTP-DEV-01's).
- * Judged by its shape: the certification has no provisioning key to hand out, so the answer is not the point.
+ * HTTP-DEV-09: POST /api/v1/provision carries deviceName, provisionDeviceKey and
+ * provisionDeviceSecret as strings (docs/reference/interfaces.md "Provisioning payload"); it has no
+ * token in the path (any other path is HTTP-DEV-01's). Judged by its shape: the certification has
+ * no provisioning key to hand out, so the answer is not the point.
  */
 const provisionPayload: DeviceCheck = (input) => {
   const judged = input.exchanges.filter(
@@ -339,9 +370,9 @@ const firmwareQuery: DeviceCheck = (input) => {
 };
 
 /**
- * HTTP-DEV-11: the body of an RPC reply (POST rpc/{id}) is a JSON document (docs/reference/interfaces.md "RPC request":
- * the reply is a JSON document, its content specific to the device). Judged on every reply, whatever its id
- * (the id is HTTP-DEV-05's).
+ * HTTP-DEV-11: the body of an RPC reply (POST rpc/{id}) is a JSON document
+ * (docs/reference/interfaces.md "RPC request": the reply is a JSON document, its content specific
+ * to the device). Judged on every reply, whatever its id (the id is HTTP-DEV-05's).
  */
 const replyBody: DeviceCheck = (input) => {
   const all = replies(input);
@@ -373,9 +404,10 @@ const clientRpcBody: DeviceCheck = (input) => {
 };
 
 /**
- * HTTP-DEV-13: the timeout of a long-poll (GET attributes/updates, GET rpc), when given, is an integer (docs/reference/interfaces.md:
- * "timeout (optional, integer)"; a number of milliseconds on ThingsBoard, docs/reference/platform-facts.md §3). Only the polls that
- * give one are judged: a client that never gives a timeout is NOT APPLICABLE.
+ * HTTP-DEV-13: the timeout of a long-poll (GET attributes/updates, GET rpc), when given, is an
+ * integer (docs/reference/interfaces.md: "timeout (optional, integer)"; a number of milliseconds on
+ * ThingsBoard, docs/reference/platform-facts.md §3). Only the polls that give one are judged: a
+ * client that never gives a timeout is NOT APPLICABLE.
  */
 const longPollTimeout: DeviceCheck = (input) => {
   const judged = input.exchanges.filter(

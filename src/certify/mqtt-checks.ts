@@ -1,6 +1,7 @@
 /**
- * What the MQTT device and gateway checks share: a payload against its schema, the ts of a publish in milliseconds,
- * and a request that expects an answer following a subscription to the answer's topic on its connection.
+ * What the MQTT device and gateway checks share: a payload against its schema, the ts of a publish
+ * in milliseconds, and a request that expects an answer following a subscription to the answer's
+ * topic on its connection.
  */
 import { validate } from '../../schemas/validate';
 import { topicMatches } from '../../lib/mqtt/topic-filter';
@@ -24,7 +25,10 @@ export interface DeliveredRpc {
   observed: ObservedPacket;
 }
 
-/** Each delivered RPC request with the first of the replies that `answers` it (what repliedInTime judges). */
+/**
+ * Each delivered RPC request with the first of the replies that `answers` it (what repliedInTime
+ * judges).
+ */
 export function answeredRpcs<Request extends DeliveredRpc>(
   requests: readonly Request[],
   replies: readonly Publish[],
@@ -52,7 +56,10 @@ export function schemaViolations(observed: Publish, schema: object): Violation<O
     : [{ item: observed, reason: `PUBLISH ${topic}: ${check.errors.slice(0, 3).join('; ')}` }];
 }
 
-/** The publishes that carry a ts (`tsOf` finds them in a parsed payload), each judged for unix milliseconds. */
+/**
+ * The publishes that carry a ts (`tsOf` finds them in a parsed payload), each judged for unix
+ * milliseconds.
+ */
 export function millisecondsOutcome(
   publishes: readonly Publish[],
   tsOf: (payload: unknown) => unknown[],
@@ -75,7 +82,10 @@ export function millisecondsOutcome(
   return outcome(judged, violations, notExercised);
 }
 
-/** Each request expecting an answer on `topic` follows a subscription matching it on the same connection. */
+/**
+ * Each request expecting an answer on `topic` follows a subscription matching it on the same
+ * connection.
+ */
 export function subscribedOutcome(
   packets: readonly ObservedPacket[],
   expecting: ReadonlyArray<{ observed: Publish; topic: string }>,

@@ -1,10 +1,11 @@
 /**
- * The MQTT device's own obligations (catalogue role `device`, MQTT-DEV-01..09), judged from the packets the client
- * under test sent to the instrumented reference and the ones the reference sent it (mqtt-packets.ts). The topics
- * are ThingsBoard 4.3's (docs/reference/platform-facts.md §4.3); docs/reference/interfaces.md names the MQTT device API without showing them.
+ * The MQTT device's own obligations (catalogue role `device`, MQTT-DEV-01..09), judged from the
+ * packets the client under test sent to the instrumented reference and the ones the reference sent
+ * it (mqtt-packets.ts). The topics are ThingsBoard 4.3's (docs/reference/platform-facts.md §4.3);
+ * docs/reference/interfaces.md names the MQTT device API without showing them.
  *
- * As for HTTP, a requirement whose subject never occurred (no attribute request, no RPC reply) is not exercised:
- * NOT TESTED with the reason, never PASS.
+ * As for HTTP, a requirement whose subject never occurred (no attribute request, no RPC reply) is
+ * not exercised: NOT TESTED with the reason, never PASS.
  */
 import {
   claimSchema,
@@ -46,13 +47,14 @@ export interface MqttCheckInput {
   packets: readonly ObservedPacket[];
   rpcs: readonly SentRpc[];
   /**
-   * The MQTT protocol level the client was asked to speak (4 = 3.1.1, 5 = 5): every CONNECT must carry it, or the
-   * certificate would name a version the client never spoke. Absent: not judged.
+   * The MQTT protocol level the client was asked to speak (4 = 3.1.1, 5 = 5): every CONNECT must
+   * carry it, or the certificate would name a version the client never spoke. Absent: not judged.
    */
   protocolLevel?: 4 | 5;
   /**
-   * When each connection's socket closed, as the number of packets observed by then (an index into `packets`), so
-   * that a close is ordered with the packets. Absent: not known (the checks then read the packets alone).
+   * When each connection's socket closed, as the number of packets observed by then (an index into
+   * `packets`), so that a close is ordered with the packets. Absent: not known (the checks then
+   * read the packets alone).
    */
   closed?: ReadonlyMap<number, number>;
 }
@@ -76,10 +78,11 @@ const ATTRIBUTE_REQUEST = /^v1\/devices\/me\/attributes\/request\/(.+)$/;
 const RPC_REQUEST = /^v1\/devices\/me\/rpc\/request\/(.+)$/;
 const RPC_RESPONSE = /^v1\/devices\/me\/rpc\/response\/(.+)$/;
 /**
- * The topics a device publishes on (docs/reference/platform-facts.md §4.3, §6). The id of an attribute request and of
- * an RPC reply may be anything one level deep here: whether it is an integer (MQTT-DEV-06) or a delivered request's
- * (MQTT-DEV-07) is judged there, so a non-integer id fails that requirement alone (issue 28). A client-side RPC's id
- * has no requirement of its own: it stays an integer here.
+ * The topics a device publishes on (docs/reference/platform-facts.md §4.3, §6). The id of an
+ * attribute request and of an RPC reply may be anything one level deep here: whether it is an
+ * integer (MQTT-DEV-06) or a delivered request's (MQTT-DEV-07) is judged there, so a non-integer id
+ * fails that requirement alone (issue 28). A client-side RPC's id has no requirement of its own: it
+ * stays an integer here.
  */
 export const DEVICE_API_TOPICS: readonly RegExp[] = [
   /^v1\/devices\/me\/(telemetry|attributes|claim)$/,
@@ -97,7 +100,10 @@ function published(input: MqttCheckInput, topic: string | RegExp): Publish[] {
   );
 }
 
-/** The access tokens provisioning handed the client before a moment (credentialsValue on /provision/response). */
+/**
+ * The access tokens provisioning handed the client before a moment (credentialsValue on
+ * /provision/response).
+ */
 function provisionedTokens(packets: readonly ObservedPacket[], before: number): string[] {
   return delivered(packets).flatMap((observed) => {
     if (observed.packet.topic !== PROVISION_MQTT_API.response.topic || observed.at > before)
@@ -112,14 +118,15 @@ function provisionedTokens(packets: readonly ObservedPacket[], before: number): 
 }
 
 /**
- * MQTT-DEV-01: the access token is the user name of every CONNECT: the certification's token, or one provisioning
- * handed the client before (a device that provisions itself, then connects as what it became). Provisioning's own
- * connections (user name or client id `provision`, docs/reference/platform-facts.md §6) carry no token.
- * Every CONNECT, provisioning's too, also carries the protocol level the client was asked to speak (issue 28: a
- * client asked for MQTT 3.1.1 that speaks 5 got a certificate titled MQTT 3.1.1). It is judged here, under the
- * connect requirement, rather than as a requirement of its own: the specification lets a client speak either
- * version, so the level is no obligation of the interface, only of this certification's claim
- * (docs/reference/certification.md). GW-CLI-01 is this same check for a gateway.
+ * MQTT-DEV-01: the access token is the user name of every CONNECT: the certification's token, or
+ * one provisioning handed the client before (a device that provisions itself, then connects as what
+ * it became). Provisioning's own connections (user name or client id `provision`,
+ * docs/reference/platform-facts.md §6) carry no token. Every CONNECT, provisioning's too, also
+ * carries the protocol level the client was asked to speak (issue 28: a client asked for MQTT 3.1.1
+ * that speaks 5 got a certificate titled MQTT 3.1.1). It is judged here, under the connect
+ * requirement, rather than as a requirement of its own: the specification lets a client speak
+ * either version, so the level is no obligation of the interface, only of this certification's
+ * claim (docs/reference/certification.md). GW-CLI-01 is this same check for a gateway.
  */
 export const tokenAsUserName: MqttDeviceCheck = (input) => {
   const judged = sent(input.packets, 'connect');
@@ -144,8 +151,9 @@ export const tokenAsUserName: MqttDeviceCheck = (input) => {
 };
 
 /**
- * MQTT-DEV-02: every publish goes to one of the topics given, `api` naming them in a violation's reason: the device
- * API's for a device; for a gateway, which is also a device, the gateway API's too (gateway-checks.ts).
+ * MQTT-DEV-02: every publish goes to one of the topics given, `api` naming them in a violation's
+ * reason: the device API's for a device; for a gateway, which is also a device, the gateway API's
+ * too (gateway-checks.ts).
  */
 export function publishedOnTopicsOf(topics: readonly RegExp[], api: string): MqttDeviceCheck {
   return (input) => {
@@ -160,7 +168,9 @@ export function publishedOnTopicsOf(topics: readonly RegExp[], api: string): Mqt
   };
 }
 
-/** MQTT-DEV-03: telemetry in one of the three forms, attributes an object of client-side attributes. */
+/**
+ * MQTT-DEV-03: telemetry in one of the three forms, attributes an object of client-side attributes.
+ */
 const payloadShapes: MqttDeviceCheck = (input) => {
   const judged = sent(input.packets, 'publish').filter(
     ({ packet }) => packet.topic === TELEMETRY || packet.topic === ATTRIBUTES,
@@ -188,7 +198,10 @@ const milliseconds: MqttDeviceCheck = (input) =>
     ),
   );
 
-/** An outcome whose subject the client may leave untouched: not exercised is NOT APPLICABLE (client-checks.ts optionalOutcome). */
+/**
+ * An outcome whose subject the client may leave untouched: not exercised is NOT APPLICABLE
+ * (client-checks.ts optionalOutcome).
+ */
 function asOptional(result: ReturnType<MqttDeviceCheck>): ReturnType<MqttDeviceCheck> {
   return result.exercised ? result : { ...result, notApplicable: true };
 }
@@ -212,7 +225,10 @@ const subscribedFirst: MqttDeviceCheck = (input) =>
     ),
   );
 
-/** MQTT-DEV-06: attribute request ids are integers, not reused on the connection; the payload's key lists strings. */
+/**
+ * MQTT-DEV-06: attribute request ids are integers, not reused on the connection; the payload's key
+ * lists strings.
+ */
 const attributeRequests: MqttDeviceCheck = (input) => {
   const judged = published(input, ATTRIBUTE_REQUEST);
   const used = new Map<number, Set<string>>();
@@ -264,12 +280,13 @@ function deliveredRpcs(input: MqttCheckInput) {
 }
 
 /**
- * MQTT-DEV-07: a reply carries the id of a request delivered to the device before it. On whichever of the device's
- * connections: ThingsBoard matches a reply by the request id alone, whatever session sends it
- * (DeviceActorMessageProcessor.processRpcResponses, application/.../actors/device/DeviceActorMessageProcessor.java:646),
- * so a reply from a second connection answers its request; that the device opened a second connection is another
- * requirement's matter, not this one's (issue 28: it failed here as "a reply on …/response/1, but the requests
- * delivered were 1").
+ * MQTT-DEV-07: a reply carries the id of a request delivered to the device before it. On whichever
+ * of the device's connections: ThingsBoard matches a reply by the request id alone, whatever
+ * session sends it (DeviceActorMessageProcessor.processRpcResponses,
+ * application/.../actors/device/DeviceActorMessageProcessor.java:646), so a reply from a second
+ * connection answers its request; that the device opened a second connection is another
+ * requirement's matter, not this one's (issue 28: it failed here as "a reply on …/response/1, but
+ * the requests delivered were 1").
  */
 const replyId: MqttDeviceCheck = (input) => {
   const requests = deliveredRpcs(input);
@@ -292,8 +309,9 @@ const replyId: MqttDeviceCheck = (input) => {
 };
 
 /**
- * MQTT-DEV-08: the reply to a delivered two-way RPC of the certification arrives before its timeout. A request
- * answered only under other ids is MQTT-DEV-07's failure; one never answered at all is this one's.
+ * MQTT-DEV-08: the reply to a delivered two-way RPC of the certification arrives before its
+ * timeout. A request answered only under other ids is MQTT-DEV-07's failure; one never answered at
+ * all is this one's.
  */
 const replyInTime: MqttDeviceCheck = (input) => {
   const replies = published(input, RPC_RESPONSE);
@@ -334,7 +352,10 @@ export const qualityOfService: MqttDeviceCheck = (input) => {
   return outcome(judged, violations, 'the client sent no PUBLISH and no SUBSCRIBE');
 };
 
-/** A publish's payload against a schema (mqtt-checks.ts schemaViolations), for the requirement's own topic. */
+/**
+ * A publish's payload against a schema (mqtt-checks.ts schemaViolations), for the requirement's own
+ * topic.
+ */
 function shapeOutcome(
   publishes: Publish[],
   schema: object,
@@ -348,8 +369,9 @@ function shapeOutcome(
 }
 
 /**
- * MQTT-DEV-10: a claim on v1/devices/me/claim is an object with an optional secretKey (string) and durationMs
- * (integer milliseconds): docs/reference/interfaces.md "Claim payload". NOT APPLICABLE when the client never claims.
+ * MQTT-DEV-10: a claim on v1/devices/me/claim is an object with an optional secretKey (string) and
+ * durationMs (integer milliseconds): docs/reference/interfaces.md "Claim payload". NOT APPLICABLE
+ * when the client never claims.
  */
 const claimPayload: MqttDeviceCheck = (input) =>
   shapeOutcome(
@@ -359,8 +381,9 @@ const claimPayload: MqttDeviceCheck = (input) =>
   );
 
 /**
- * MQTT-DEV-11: a provisioning request on /provision/request carries deviceName, provisionDeviceKey and
- * provisionDeviceSecret (docs/reference/interfaces.md "Provisioning payload"; the topic, docs/reference/platform-facts.md §6).
+ * MQTT-DEV-11: a provisioning request on /provision/request carries deviceName, provisionDeviceKey
+ * and provisionDeviceSecret (docs/reference/interfaces.md "Provisioning payload"; the topic,
+ * docs/reference/platform-facts.md §6).
  */
 const provisionPayload: MqttDeviceCheck = (input) =>
   shapeOutcome(
@@ -380,9 +403,10 @@ function notJson(publishes: Publish[], what: string): Violation<ObservedPacket>[
 }
 
 /**
- * MQTT-DEV-12: an RPC reply's payload is a JSON document (docs/reference/interfaces.md "RPC request": the reply is a
- * JSON document, its content specific to the device). ThingsBoard relays any payload (MQTT-DEV-RPC-02); the
- * specification asks JSON, and so does every requester reading the answer.
+ * MQTT-DEV-12: an RPC reply's payload is a JSON document (docs/reference/interfaces.md "RPC
+ * request": the reply is a JSON document, its content specific to the device). ThingsBoard relays
+ * any payload (MQTT-DEV-RPC-02); the specification asks JSON, and so does every requester reading
+ * the answer.
  */
 const replyBody: MqttDeviceCheck = (input) => {
   const replies = published(input, RPC_RESPONSE);
@@ -393,7 +417,10 @@ const replyBody: MqttDeviceCheck = (input) => {
   );
 };
 
-/** MQTT-DEV-13: a client-side RPC's payload is a JSON document (docs/reference/interfaces.md "RPC request"). */
+/**
+ * MQTT-DEV-13: a client-side RPC's payload is a JSON document (docs/reference/interfaces.md "RPC
+ * request").
+ */
 const clientRpcBody: MqttDeviceCheck = (input) => {
   const requests = published(input, RPC_REQUEST);
   return optionalOutcome<ObservedPacket>(
@@ -403,7 +430,9 @@ const clientRpcBody: MqttDeviceCheck = (input) => {
   );
 };
 
-/** The check of each requirement, in catalogue order (a gateway's certification takes some by name). */
+/**
+ * The check of each requirement, in catalogue order (a gateway's certification takes some by name).
+ */
 export const MQTT_DEVICE_CHECK_OF = {
   'MQTT-DEV-01': tokenAsUserName,
   'MQTT-DEV-02': publishedOnTopicsOf(DEVICE_API_TOPICS, 'the MQTT device API'),

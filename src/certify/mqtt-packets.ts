@@ -1,7 +1,8 @@
 /**
- * The MQTT packets of the client under test as the instrumented reference saw them (simulators/platform/traffic.ts),
- * in both directions, with the connection each belongs to: what the MQTT checks judge, and how the session knows the
- * client is ready for its steps (subscribed to the topics the steps publish on).
+ * The MQTT packets of the client under test as the instrumented reference saw them
+ * (simulators/platform/traffic.ts), in both directions, with the connection each belongs to: what
+ * the MQTT checks judge, and how the session knows the client is ready for its steps (subscribed to
+ * the topics the steps publish on).
  */
 import { GATEWAY_API } from '../../schemas/gateway';
 import { PROVISION_MQTT_USER } from '../../schemas/provision-mqtt';
@@ -22,9 +23,9 @@ export interface ObservedPacket {
 }
 
 /**
- * A CONNECT that opens a provisioning session (user name or client id `provision`, docs/reference/platform-facts.md
- * §6): the device has no token yet, so its connection is not one of the device's (CLI-BEH-05 and the phase's
- * provocations leave it alone).
+ * A CONNECT that opens a provisioning session (user name or client id `provision`,
+ * docs/reference/platform-facts.md §6): the device has no token yet, so its connection is not one
+ * of the device's (CLI-BEH-05 and the phase's provocations leave it alone).
  */
 export function isProvisioningConnect(packet: Packet): boolean {
   return (
@@ -58,7 +59,10 @@ export function payloadOf(packet: Extract<Packet, { cmd: 'publish' }>): string {
   return Buffer.isBuffer(packet.payload) ? packet.payload.toString('utf8') : String(packet.payload);
 }
 
-/** The filters the client subscribed to on a connection before a moment (unsubscribes are not taken back). */
+/**
+ * The filters the client subscribed to on a connection before a moment (unsubscribes are not taken
+ * back).
+ */
 export function filtersBefore(
   packets: readonly ObservedPacket[],
   connection: number,
@@ -70,8 +74,8 @@ export function filtersBefore(
 }
 
 /**
- * Watches the client's SUBSCRIBE packets and calls `ready` once one connection has filters covering every topic
- * given (the topics the session's steps publish on).
+ * Watches the client's SUBSCRIBE packets and calls `ready` once one connection has filters covering
+ * every topic given (the topics the session's steps publish on).
  */
 export function readinessWatcher(topics: readonly string[], ready: () => void) {
   const filters = new Map<number, string[]>();
@@ -85,8 +89,9 @@ export function readinessWatcher(topics: readonly string[], ready: () => void) {
 }
 
 /**
- * Calls `ready` once the client's v1/gateway/connect for the device of that name has been handled: at its PUBACK
- * (QoS 1; the reference may hold it, certify-device.ts), or as it arrives (QoS 0, which has no answer).
+ * Calls `ready` once the client's v1/gateway/connect for the device of that name has been handled:
+ * at its PUBACK (QoS 1; the reference may hold it, certify-device.ts), or as it arrives (QoS 0,
+ * which has no answer).
  */
 export function gatewayConnectWatcher(deviceName: string, ready: () => void) {
   const awaited = new Set<string>();
@@ -109,10 +114,11 @@ export function gatewayConnectWatcher(deviceName: string, ready: () => void) {
 }
 
 /**
- * When the client last sent something, and a wait until it has sent nothing for a while: the certification gives a
- * gateway the chance to break an ordering rule before the event the rule is about (gateway-checks.ts GW-RULE-03-RPC),
- * as the reference holds a connect's PUBACK (MqttSession.holdUntilQuiet). Each packet of the client starts the
- * window again; after `maxWindows` windows the wait ends anyway (a client that never pauses).
+ * When the client last sent something, and a wait until it has sent nothing for a while: the
+ * certification gives a gateway the chance to break an ordering rule before the event the rule is
+ * about (gateway-checks.ts GW-RULE-03-RPC), as the reference holds a connect's PUBACK
+ * (MqttSession.holdUntilQuiet). Each packet of the client starts the window again; after
+ * `maxWindows` windows the wait ends anyway (a client that never pauses).
  */
 export class QuietWatch {
   private lastAt = Date.now();
@@ -146,7 +152,10 @@ export class QuietWatch {
   }
 }
 
-/** One packet as report evidence (redacted later by the report writer, the token as user name included). */
+/**
+ * One packet as report evidence (redacted later by the report writer, the token as user name
+ * included).
+ */
 function packetExchange(observed: ObservedPacket): MqttExchange {
   const { packet } = observed;
   const via = `client under test (connection ${observed.connection})`;

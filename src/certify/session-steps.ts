@@ -1,7 +1,8 @@
 /**
- * What a certification session tells its watchers (the operator console, src/certify/console/) as it happens, and
- * how it walks its steps: each step is announced, waits (bounded) for the client or the platform to act, and ends with
- * an outcome that is kept, so a requirement left NOT TESTED can say which step did not happen and why.
+ * What a certification session tells its watchers (the operator console, src/certify/console/) as
+ * it happens, and how it walks its steps: each step is announced, waits (bounded) for the client or
+ * the platform to act, and ends with an outcome that is kept, so a requirement left NOT TESTED can
+ * say which step did not happen and why.
  */
 import type { ObservedExchange } from '../../simulators/platform';
 import type { SentRpc } from './http-device-checks';
@@ -32,8 +33,8 @@ export interface StepRecord {
 
 export type SessionEvent =
   /**
-   * What to give the client: the HTTP URL, the token and, for MQTT clients, the MQTT URL and version asked; for a
-   * gateway, the device it connects.
+   * What to give the client: the HTTP URL, the token and, for MQTT clients, the MQTT URL and
+   * version asked; for a gateway, the device it connects.
    */
   | {
       kind: 'ready';
@@ -65,15 +66,16 @@ export interface StepPlan {
   instruction: string;
   requirements: readonly string[];
   /**
-   * The step asks the client for its requirements' subject (the console's "send telemetry now"): when it did not
-   * happen, a requirement NOT APPLICABLE for want of that subject is NOT TESTED instead (the client had no occasion).
+   * The step asks the client for its requirements' subject (the console's "send telemetry now"):
+   * when it did not happen, a requirement NOT APPLICABLE for want of that subject is NOT TESTED
+   * instead (the client had no occasion).
    */
   asks?: true;
 }
 
 /**
- * Requests of the client as they arrive (before they are answered, so a long-poll counts at once): a wait for a
- * request of some kind is met by one that came before the wait began, too.
+ * Requests of the client as they arrive (before they are answered, so a long-poll counts at once):
+ * a wait for a request of some kind is met by one that came before the wait began, too.
  */
 export class Arrivals {
   private readonly seen: Array<{ method: string; path: string }> = [];
@@ -122,15 +124,19 @@ export class StepWalker {
   }
 
   /**
-   * Runs a step of the plan: the platform's action (if any), then, with `wait`, waits until the client acted, the
-   * bound passed, the operator finished, or `ended` (the client process ending) resolved. The outcome is recorded and
-   * told. Once the operator has finished, a step is not run at all: it is recorded as not reached.
+   * Runs a step of the plan: the platform's action (if any), then, with `wait`, waits until the
+   * client acted, the bound passed, the operator finished, or `ended` (the client process ending)
+   * resolved. The outcome is recorded and told. Once the operator has finished, a step is not run
+   * at all: it is recorded as not reached.
    */
   async run(
     step: StepPlan,
     options: {
       act?: () => Promise<void>;
-      /** Settles when the client acted; with an outcome when the wait decides it (an RPC that timed out). */
+      /**
+       * Settles when the client acted; with an outcome when the wait decides it (an RPC that timed
+       * out).
+       */
       wait?: () => Promise<StepOutcome | undefined>;
       timeoutMs?: number;
       /** The bound the wait has of its own (the RPC's timeout), for the record. */
@@ -190,9 +196,10 @@ export class StepWalker {
 }
 
 /**
- * A requirement left NOT TESTED also says which of the steps that were to exercise it did not happen, and why (timed
- * out after its bound, finished by the operator before it, not reached). One NOT APPLICABLE (the client never took
- * its subject up) whose step did not happen is NOT TESTED for the same reason: the client never had the occasion.
+ * A requirement left NOT TESTED also says which of the steps that were to exercise it did not
+ * happen, and why (timed out after its bound, finished by the operator before it, not reached). One
+ * NOT APPLICABLE (the client never took its subject up) whose step did not happen is NOT TESTED for
+ * the same reason: the client never had the occasion.
  */
 export function explainNotTested<Result extends { id: string; verdict: string; reason?: string }>(
   requirements: readonly Result[],
@@ -212,7 +219,8 @@ export function explainNotTested<Result extends { id: string; verdict: string; r
         (record) =>
           `the step "${record.instruction}" ${record.outcome === 'timed out' ? `timed out after ${record.timeoutMs} ms` : record.outcome === 'not reached' ? 'was not reached' : `ended: ${record.outcome}`}`,
       );
-    // a step that would have given the client the occasion did not happen: not "never took it up" but untested
+    // a step that would have given the client the occasion did not happen: not "never took it up"
+    // but untested
     return why.length === 0
       ? requirement
       : {

@@ -1,9 +1,10 @@
 /**
- * The certificates of `iotc certify --tls`: the one the servers present in the session (issued by iotc's persistent
- * certificate authority for the hosts the client is given, or the operator's own, --tls-cert/--tls-key), and the
- * ones presented on purpose while the client's TLS checks run (tls-probes.ts): one no authority the client trusts
- * issued, one for another subject name, one expired, and one that comes with a large chain of intermediate
- * authorities (over 16 KiB, more than one TLS record: Device Advisor's TLS_LargeServerCert).
+ * The certificates of `iotc certify --tls`: the one the servers present in the session (issued by
+ * iotc's persistent certificate authority for the hosts the client is given, or the operator's own,
+ * --tls-cert/--tls-key), and the ones presented on purpose while the client's TLS checks run
+ * (tls-probes.ts): one no authority the client trusts issued, one for another subject name, one
+ * expired, and one that comes with a large chain of intermediate authorities (over 16 KiB, more
+ * than one TLS record: Device Advisor's TLS_LargeServerCert).
  */
 import { readFileSync } from 'node:fs';
 import { type TlsMaterial, issueCertificate } from '../../lib/tls/certificate';
@@ -14,11 +15,17 @@ export type TlsProbeKind = 'untrusted' | 'wrong-name' | 'expired' | 'large-chain
 export interface CertifyTls {
   /** What the servers present in the session. */
   session: TlsMaterial;
-  /** The file of the CA the client is told to trust (IOTC_CERTIFY_CA_FILE); the operator's: none of iotc's. */
+  /**
+   * The file of the CA the client is told to trust (IOTC_CERTIFY_CA_FILE); the operator's: none of
+   * iotc's.
+   */
   caFile?: string;
   /** Where the session's certificate came from, for the certificate's title. */
   source: string;
-  /** The certificates of the TLS checks; a kind absent cannot be presented (the operator's certificate), and why. */
+  /**
+   * The certificates of the TLS checks; a kind absent cannot be presented (the operator's
+   * certificate), and why.
+   */
   probes: Partial<Record<TlsProbeKind, TlsMaterial>>;
   missing: Partial<Record<TlsProbeKind, string>>;
 }
@@ -79,7 +86,8 @@ export async function certifyTls(
         notBefore: new Date(now - 30 * DAY_MS),
         notAfter: new Date(now - DAY_MS),
       }),
-      // the leaf first, then each authority up to the one iotc's issued (RFC 8446 §4.4.2: the sender's order)
+      // the leaf first, then each authority up to the one iotc's issued (RFC 8446 §4.4.2: the
+      // sender's order)
       'large-chain': { cert: [large.cert, ...intermediates].join('\n'), key: large.key },
     },
     missing: {},

@@ -1,11 +1,12 @@
 /**
- * The TLS side of `iotc certify --tls`: watches every handshake of the device-facing TLS servers (HTTPS, mqtts),
- * and runs the client's TLS checks. For each check the client under test is started once more with the same
- * environment while the servers present the certificate of that check on purpose (tls-certificates.ts): the first
- * TLS connection decides, deterministically, whether the client went on to speak over it (it sent a CONNECT or a
- * request: it accepted the certificate, token and all) or broke it off (an alert in the handshake, or a close before
- * sending anything); a connection that never spoke TLS (plain MQTT to the TLS port) decides nothing and the next one
- * is awaited. Then the client is ended and the servers present the session's certificate again.
+ * The TLS side of `iotc certify --tls`: watches every handshake of the device-facing TLS servers
+ * (HTTPS, mqtts), and runs the client's TLS checks. For each check the client under test is started
+ * once more with the same environment while the servers present the certificate of that check on
+ * purpose (tls-certificates.ts): the first TLS connection decides, deterministically, whether the
+ * client went on to speak over it (it sent a CONNECT or a request: it accepted the certificate,
+ * token and all) or broke it off (an alert in the handshake, or a close before sending anything); a
+ * connection that never spoke TLS (plain MQTT to the TLS port) decides nothing and the next one is
+ * awaited. Then the client is ended and the servers present the session's certificate again.
  */
 import type { Server as TlsServer, TLSSocket } from 'node:tls';
 import type { TlsMaterial } from '../../lib/tls/certificate';
@@ -68,7 +69,8 @@ export class TlsWatch {
         });
         return;
       }
-      // the client may verify after the handshake (TLS 1.3: its Finished precedes its own checks) and close
+      // the client may verify after the handshake (TLS 1.3: its Finished precedes its own checks)
+      // and close
       socket.once('close', () => {
         if (!probe.spoke)
           probe.decide({
@@ -117,8 +119,9 @@ export class TlsWatch {
   }
 
   /**
-   * Presents `material` and runs the client (`start` returns when it ended, or is ended by `end`) until its first
-   * TLS connection decides, the client ends, or `boundMs` passes; the session's certificate is presented again after.
+   * Presents `material` and runs the client (`start` returns when it ended, or is ended by `end`)
+   * until its first TLS connection decides, the client ends, or `boundMs` passes; the session's
+   * certificate is presented again after.
    */
   async run(
     kind: TlsProbeKind,

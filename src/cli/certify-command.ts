@@ -1,9 +1,15 @@
-/** The `iotc certify` command's options (its implementation, ./certify, is loaded only when it runs). */
+/**
+ * The `iotc certify` command's options (its implementation, ./certify, is loaded only when it
+ * runs).
+ */
 import { type Command, Option } from 'commander';
 import { milliseconds, port } from './option-parsers';
 import { EXIT_CODES_HELP } from './exit-codes-help';
 
-/** The options every certification takes: the MQTT version, the client, the reports and the session's bounds. */
+/**
+ * The options every certification takes: the MQTT version, the client, the reports and the
+ * session's bounds.
+ */
 function withSessionOptions(command: Command, environment: string): Command {
   return command
     .addOption(

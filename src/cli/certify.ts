@@ -1,8 +1,9 @@
 /**
- * `iotc certify device|gateway`: runs a certification session (src/certify/), judges what the client sent against
- * the catalogue's device or gateway requirements and writes the same reports as `iotc run` (conformance.json and .html, junit.xml,
- * badge.svg) through the one report writer. Exit codes as `iotc run`: 0 no FAIL, 1 a FAIL, 3 nothing tested.
- * With `--console` a person drives the device from the operator console (src/certify/console/) instead of --exec.
+ * `iotc certify device|gateway`: runs a certification session (src/certify/), judges what the
+ * client sent against the catalogue's device or gateway requirements and writes the same reports as
+ * `iotc run` (conformance.json and .html, junit.xml, badge.svg) through the one report writer. Exit
+ * codes as `iotc run`: 0 no FAIL, 1 a FAIL, 3 nothing tested. With `--console` a person drives the
+ * device from the operator console (src/certify/console/) instead of --exec.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,17 +44,25 @@ export interface CertifyOptions {
   consolePort?: number;
   /** Where the device-facing servers and the console listen (default 127.0.0.1). */
   listen?: string;
-  /** The host devices reach them at: the URLs printed, given to the client and shown in the console. */
+  /**
+   * The host devices reach them at: the URLs printed, given to the client and shown in the console.
+   */
   advertise?: string;
   httpPort?: number;
   mqttPort?: number;
-  /** --tls: HTTPS and mqtts with a certificate of iotc's certificate authority (kept in stateDir) or the operator's. */
+  /**
+   * --tls: HTTPS and mqtts with a certificate of iotc's certificate authority (kept in stateDir) or
+   * the operator's.
+   */
   tls?: boolean;
   tlsCert?: string;
   tlsKey?: string;
   /** Where iotc keeps its certificate authority (default ~/.iotc). */
   stateDir?: string;
-  /** --duration (ms): how long the session lasts from the client's start; behaviour over time is judged. */
+  /**
+   * --duration (ms): how long the session lasts from the client's start; behaviour over time is
+   * judged.
+   */
   duration?: number;
   stepTimeoutMs?: number;
   reports: string;
@@ -71,8 +80,8 @@ export async function certifyClient(options: CertifyOptions): Promise<number> {
   try {
     if (options.console) {
       operatorConsole = await startOperatorConsole(
-        // the live checklist judges the interface's requirements; those beyond it (client-behaviour-checks.ts) are
-        // judged once the session has ended
+        // the live checklist judges the interface's requirements; those beyond it
+        // (client-behaviour-checks.ts) are judged once the session has ended
         new ConsoleState(
           operatorSteps(options.role, options.transport),
           (seen) =>
@@ -100,7 +109,8 @@ async function certifyWith(
   operatorConsole: OperatorConsole | undefined,
 ): Promise<number> {
   const mqtt = options.transport === 'mqtt';
-  // the harness's stalls over the session: the margin of every timing verdict (steps/support/timing.ts)
+  // the harness's stalls over the session: the margin of every timing verdict
+  // (steps/support/timing.ts)
   const stalls = new StallLog();
   const session = await runCertifySession({
     ...(options.exec === undefined ? {} : { exec: options.exec }),
@@ -127,7 +137,8 @@ async function certifyWith(
     say: (line) => console.log(`certify: ${line}`),
     ...(operatorConsole ? { events: operatorConsole.events, finish: operatorConsole.finish } : {}),
   });
-  // the session is over: the log keeps its stalls, and the judging's own time is none of the session's
+  // the session is over: the log keeps its stalls, and the judging's own time is none of the
+  // session's
   stalls.stop();
   const { exchanges, packets } = session;
   const beyond = catalogue.filter((requirement) => requirement.interface.startsWith('client-'));
@@ -203,8 +214,9 @@ async function certifyWith(
     `Reports: ${options.reports}/{conformance.json (+ .sha256),conformance.html,junit.xml,badge.svg}`,
   );
   operatorConsole?.concluded({ verdict: report.verdict ?? 'NOT TESTED', reports: options.reports });
-  // one rule with iotc run (src/report/exit-code.ts): a SHOULD that fails is a warning (PASS WITH WARNINGS), not a
-  // failed certification; the client chooses what it exercises, as --tags does for a run
+  // one rule with iotc run (src/report/exit-code.ts): a SHOULD that fails is a warning (PASS WITH
+  // WARNINGS), not a failed certification; the client chooses what it exercises, as --tags does for
+  // a run
   return reportExitCode(report, 'exercised');
 }
 
@@ -212,7 +224,10 @@ function usesTls(options: Pick<CertifyOptions, 'tls' | 'tlsCert'>): boolean {
   return options.tls === true || options.tlsCert !== undefined;
 }
 
-/** The verdicts of the requirements certified over what the client did (the report's, and the console's live). */
+/**
+ * The verdicts of the requirements certified over what the client did (the report's, and the
+ * console's live).
+ */
 function judge(
   options: CertifyOptions,
   catalogue: readonly Requirement[],
@@ -237,8 +252,9 @@ function judge(
 }
 
 /**
- * A client that sent nothing at all had every occasion and took none: what would be NOT APPLICABLE for a client that
- * merely never took an optional action up (a claim, timestamped telemetry) is NOT TESTED for it, as everything else.
+ * A client that sent nothing at all had every occasion and took none: what would be NOT APPLICABLE
+ * for a client that merely never took an optional action up (a claim, timestamped telemetry) is NOT
+ * TESTED for it, as everything else.
  */
 function notApplicableUnheard<Result extends { verdict: string; reason?: string }>(
   requirement: Result,
@@ -253,11 +269,12 @@ function notApplicableUnheard<Result extends { verdict: string; reason?: string 
 }
 
 /**
- * The certificate's title: what the client did, not what it was asked (issue 28). The MQTT version is the protocol
- * level of the client's CONNECTs (a level other than the one asked is named with it, and fails the connect
- * requirement, mqtt-device-checks.ts); TLS is what the session's handshakes were (a client asked for TLS that
- * completed none fails CLI-TLS-01); the duration is the session's, with the one asked (--duration; a client that
- * ended before it fails CLI-BEH-04); the mode is what it was judged by (--mode).
+ * The certificate's title: what the client did, not what it was asked (issue 28). The MQTT version
+ * is the protocol level of the client's CONNECTs (a level other than the one asked is named with
+ * it, and fails the connect requirement, mqtt-device-checks.ts); TLS is what the session's
+ * handshakes were (a client asked for TLS that completed none fails CLI-TLS-01); the duration is
+ * the session's, with the one asked (--duration; a client that ended before it fails CLI-BEH-04);
+ * the mode is what it was judged by (--mode).
  */
 export function certificateTitle(
   options: Pick<

@@ -1,7 +1,8 @@
 /**
- * `iotc connector rest.json`: the reference REST connector on its own, forwarding to a platform's MQTT transport
- * with a gateway device's token. The token comes from the environment (IOTC_GATEWAY_TOKEN), never from the command
- * line, where other users of the machine could read it. Stops on SIGINT/SIGTERM.
+ * `iotc connector rest.json`: the reference REST connector on its own, forwarding to a platform's
+ * MQTT transport with a gateway device's token. The token comes from the environment
+ * (IOTC_GATEWAY_TOKEN), never from the command line, where other users of the machine could read
+ * it. Stops on SIGINT/SIGTERM.
  */
 import { startConnector } from '../../simulators/connector';
 

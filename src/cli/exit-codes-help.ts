@@ -1,5 +1,11 @@
-/** Kept apart from src/report/exit-code.ts so that --help loads no report code (the commands load theirs lazily). */
-/** The exit codes as `iotc run --help`, `iotc certify --help` and `iotc report merge --help` print them. */
+/**
+ * Kept apart from src/report/exit-code.ts so that --help loads no report code (the commands load
+ * theirs lazily).
+ */
+/**
+ * The exit codes as `iotc run --help`, `iotc certify --help` and `iotc report merge --help` print
+ * them.
+ */
 export const EXIT_CODES_HELP = `
 Exit codes (docs/reference/verdicts.md):
   0  CONFORMANT; PASS WITH WARNINGS (every FAIL is of a SHOULD); or INCOMPLETE only because the

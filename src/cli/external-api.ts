@@ -1,9 +1,10 @@
 /**
- * `iotc external-api`: the external-API simulator on its own, next to a real gateway under test. The gateway's
- * rest.json sends its attribute-update and RPC calls here; the target profile's connector.externalApiUrl names it so
- * steps can script its answers and read what it recorded. With --https-port it also serves HTTPS with a generated
- * self-signed certificate that nobody trusts, which the SSLVerify rules of the conformance rest.json need (a
- * verifying gateway must refuse it, a non-verifying one must reach it). Stops on SIGINT/SIGTERM.
+ * `iotc external-api`: the external-API simulator on its own, next to a real gateway under test.
+ * The gateway's rest.json sends its attribute-update and RPC calls here; the target profile's
+ * connector.externalApiUrl names it so steps can script its answers and read what it recorded. With
+ * --https-port it also serves HTTPS with a generated self-signed certificate that nobody trusts,
+ * which the SSLVerify rules of the conformance rest.json need (a verifying gateway must refuse it,
+ * a non-verifying one must reach it). Stops on SIGINT/SIGTERM.
  */
 import { ExternalApiSimulator } from '../../simulators/external-api';
 import { generateSelfSignedCertificate } from '../../lib/tls/certificate';

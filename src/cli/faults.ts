@@ -1,4 +1,7 @@
-/** `iotc faults`: the kill matrix of the reference's and the clients' faults (src/faults/), its reports and exit code. */
+/**
+ * `iotc faults`: the kill matrix of the reference's and the clients' faults (src/faults/), its
+ * reports and exit code.
+ */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runKillMatrix } from '../faults/kill-matrix';
@@ -11,7 +14,10 @@ interface FaultsCommandOptions {
   faults?: string[];
   requirements?: string[];
   allowUncovered: boolean;
-  /** Worker processes sharing the reference's faults, and client certifications at once; 1 = all in this process, one at a time. */
+  /**
+   * Worker processes sharing the reference's faults, and client certifications at once; 1 = all in
+   * this process, one at a time.
+   */
   workers: number;
 }
 

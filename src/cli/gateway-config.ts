@@ -1,21 +1,25 @@
 /**
- * `iotc gateway-config`: the configuration folder of a ThingsBoard IoT Gateway 3.8.3 that runs the conformance REST
- * connector against a platform and the external-API simulator. It writes
- * - rest.json: the conformance file (src/target/embedded-rest.json) with the members 3.8.3 cannot run without
- *   (src/target/gateway-rest.ts; declared deviations of tb-gateway-3.8), the external API's addresses, the connector
- *   port, and absolute certificate paths (the gateway resolves relative ones against its own folder);
- * - connector-cert.pem / connector-key.pem: a generated certificate for the connector's HTTPS, which is also the
- *   CA file the harness trusts (IOTC_GW_REST_CA_FILE);
- * - tb_gateway.json: the platform's MQTT host and port, the gateway token, only the REST connector, remote shell,
- *   remote configuration and statistics off;
- * - iotc-rest.json: the harness's own copy of rest.json (the gateway writes an "id" into its file and reloads the
- *   connector whenever the file changes, so the harness must not read or touch the gateway's copy);
- * - rest-sparse.json / iotc-rest-sparse.json: the second conformance file (src/target/embedded-rest-sparse.json,
- *   every optional section left out) for a second REST connector of the same gateway, on its own port, over HTTP;
- * - extensions/rest/: iotc's custom converters for 3.8.3 in Python (src/target/gateway-extensions/rest/), the
- *   classes the conformance file's converter.extension names; 3.8.3 loads them only from its own extensions folder
- *   (/var/lib/thingsboard_gateway/extensions/rest, or thingsboard_gateway/extensions/rest of a source installation),
- *   never from the configuration folder, so they are copied there;
+ * `iotc gateway-config`: the configuration folder of a ThingsBoard IoT Gateway 3.8.3 that runs the
+ * conformance REST connector against a platform and the external-API simulator. It writes
+ * - rest.json: the conformance file (src/target/embedded-rest.json) with the members 3.8.3 cannot
+ *   run without (src/target/gateway-rest.ts; declared deviations of tb-gateway-3.8), the external
+ *   API's addresses, the connector port, and absolute certificate paths (the gateway resolves
+ *   relative ones against its own folder);
+ * - connector-cert.pem / connector-key.pem: a generated certificate for the connector's HTTPS,
+ *   which is also the CA file the harness trusts (IOTC_GW_REST_CA_FILE);
+ * - tb_gateway.json: the platform's MQTT host and port, the gateway token, only the REST connector,
+ *   remote shell, remote configuration and statistics off;
+ * - iotc-rest.json: the harness's own copy of rest.json (the gateway writes an "id" into its file
+ *   and reloads the connector whenever the file changes, so the harness must not read or touch the
+ *   gateway's copy);
+ * - rest-sparse.json / iotc-rest-sparse.json: the second conformance file
+ *   (src/target/embedded-rest-sparse.json, every optional section left out) for a second REST
+ *   connector of the same gateway, on its own port, over HTTP;
+ * - extensions/rest/: iotc's custom converters for 3.8.3 in Python
+ *   (src/target/gateway-extensions/rest/), the classes the conformance file's converter.extension
+ *   names; 3.8.3 loads them only from its own extensions folder
+ *   (/var/lib/thingsboard_gateway/extensions/rest, or thingsboard_gateway/extensions/rest of a
+ *   source installation), never from the configuration folder, so they are copied there;
  * - logs.json is not written: the gateway's own default is used.
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -30,25 +34,36 @@ import { IotcError } from '../../lib/errors';
 export interface GatewayConfigOptions {
   out: string;
   mqttUrl: string;
-  /** Name of the environment variable holding the gateway's access token (never a command-line argument). */
+  /**
+   * Name of the environment variable holding the gateway's access token (never a command-line
+   * argument).
+   */
   gatewayTokenEnv: string;
   externalApiUrl: string;
   externalApiHttpsUrl?: string;
   /** Port of the connector's endpoints; 0 picks a free one now. */
   restPort: number;
-  /** Leave server.port out: the gateway listens on its default 5000 (the run exercises RC-SRV-02). */
+  /**
+   * Leave server.port out: the gateway listens on its default 5000 (the run exercises RC-SRV-02).
+   */
   defaultRestPort?: boolean;
   /** Port of the second connector (rest-sparse.json); 0 picks a free one now. */
   restSparsePort: number;
   restHost: string;
-  /** The run the configuration is for: its constant device names carry this id (IOTC_RUN_ID of the run). */
+  /**
+   * The run the configuration is for: its constant device names carry this id (IOTC_RUN_ID of the
+   * run).
+   */
   runId: string;
 }
 
 /** iotc's custom converters in Python for 3.8.3, by connector type (rest/). */
 const GATEWAY_EXTENSIONS = join(PACKAGE_ROOT, 'src', 'target', 'gateway-extensions');
 
-/** `iotc gateway-config` cannot write the gateway configuration (no gateway token in the environment, a folder it cannot write). */
+/**
+ * `iotc gateway-config` cannot write the gateway configuration (no gateway token in the
+ * environment, a folder it cannot write).
+ */
 export class GatewayConfigError extends IotcError {
   readonly code = 'IOTC_GATEWAY_CONFIG';
 }
@@ -94,7 +109,8 @@ export async function gatewayConfig(options: GatewayConfigOptions): Promise<numb
   });
   writeFileSync(join(out, 'rest.json'), text);
   writeFileSync(join(out, 'iotc-rest.json'), text);
-  // the second connector: host added as for the first (3.8.3 has no default), SSL off, a port of its own
+  // the second connector: host added as for the first (3.8.3 has no default), SSL off, a port of
+  // its own
   const sparse = gatewayReadyRest(
     JSON.parse(readFileSync(EMBEDDED_REST_SPARSE_FILE, 'utf8')) as Record<string, unknown>,
   );

@@ -1,9 +1,10 @@
 /**
- * The `iotc load` commands: one per load profile, each with the options every profile has (target, thresholds,
- * reports, shards) and its own, derived from the profile's options schema (schemas/load-*.ts, listed in
- * LOAD_OPTIONS_SCHEMAS): the flag, its help (the option's description), its default (the schema's `default`) and
- * how its value is read (the option's type, enum and range). A new profile adds no line here. The profiles are
- * loaded only when their command runs.
+ * The `iotc load` commands: one per load profile, each with the options every profile has (target,
+ * thresholds, reports, shards) and its own, derived from the profile's options schema
+ * (schemas/load-*.ts, listed in LOAD_OPTIONS_SCHEMAS): the flag, its help (the option's
+ * description), its default (the schema's `default`) and how its value is read (the option's type,
+ * enum and range). A new profile adds no line here. The profiles are loaded only when their command
+ * runs.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { LOAD_OPTIONS_SCHEMAS, type LoadOptionSchema, type LoadOptionsSchema } from '../../schemas';
@@ -75,7 +76,10 @@ export function registerLoadCommands(program: Command): void {
     });
 }
 
-/** `iotc load <profile>`: the common options, then one flag per option of the schema (and its alias flags). */
+/**
+ * `iotc load <profile>`: the common options, then one flag per option of the schema (and its alias
+ * flags).
+ */
 function registerProfileCommand(load: Command, schema: LoadOptionsSchema): void {
   const command = loadCommand(load, schema.cli.command, schema.cli.description);
   const flags = Object.entries(schema.properties).filter(([, option]) => !option.cli?.hidden);
@@ -130,14 +134,19 @@ function flagOf(name: string, option: LoadOptionSchema): Option {
   return option.default === undefined ? flag : flag.default(option.default);
 }
 
-/** The description as the CLI words help: no capital (but for an acronym: MQTT, QoS), no full stop. */
+/**
+ * The description as the CLI words help: no capital (but for an acronym: MQTT, QoS), no full stop.
+ */
 function helpOf(description: string): string {
   const help = description.replace(/\.$/, '');
   const rest = /^\S+/.exec(help)?.[0].slice(1) ?? '';
   return rest === rest.toLowerCase() ? help.charAt(0).toLowerCase() + help.slice(1) : help;
 }
 
-/** Reads a flag's value as the option's type, refusing (commander's usage error) what the schema would refuse. */
+/**
+ * Reads a flag's value as the option's type, refusing (commander's usage error) what the schema
+ * would refuse.
+ */
 function parserOf(option: LoadOptionSchema): (value: string) => unknown {
   if (option.cli?.parse === 'mqttVersion') return mqttVersion;
   const values = option.enum;

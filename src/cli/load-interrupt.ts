@@ -1,6 +1,7 @@
 /**
- * Ctrl-C during a load run: the first SIGINT/SIGTERM aborts the run, which stops sending and deletes what it created
- * (the journal has it, should the cleanup itself be interrupted); a second one exits at once with 130.
+ * Ctrl-C during a load run: the first SIGINT/SIGTERM aborts the run, which stops sending and
+ * deletes what it created (the journal has it, should the cleanup itself be interrupted); a second
+ * one exits at once with 130.
  */
 export async function withInterruptAbort<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const abort = new AbortController();

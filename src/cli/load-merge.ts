@@ -1,4 +1,7 @@
-/** `iotc load merge <dirs...>`: every profile's shard reports found in the directories, merged into one report each. */
+/**
+ * `iotc load merge <dirs...>`: every profile's shard reports found in the directories, merged into
+ * one report each.
+ */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exitCodeOf, verdictLine } from '../../load/contract';
@@ -18,7 +21,10 @@ function shardReports(dir: string): LoadReport[] {
     .map((file) => JSON.parse(readFileSync(join(load, file), 'utf8')) as LoadReport);
 }
 
-/** Merges per profile and writes each merged report; the exit code of the worst verdict (FAIL before NOT MEASURED). */
+/**
+ * Merges per profile and writes each merged report; the exit code of the worst verdict (FAIL before
+ * NOT MEASURED).
+ */
 export function mergeCommand(dirs: readonly string[], reportsDir: string): number {
   const byProfile = new Map<string, LoadReport[]>();
   for (const report of dirs.flatMap(shardReports))

@@ -1,4 +1,7 @@
-/** Runs a load profile for the CLI: the common options into the contract's run, Ctrl-C into its abort signal. */
+/**
+ * Runs a load profile for the CLI: the common options into the contract's run, Ctrl-C into its
+ * abort signal.
+ */
 import { type LoadProfile, runLoadProfile } from '../../load/contract';
 import {
   parseShard,
@@ -27,7 +30,10 @@ export interface CommonLoadOptions {
   rawLatencies?: boolean;
 }
 
-/** The shard of this process: --shard, else JOB_COMPLETION_INDEX of --shard-count, else the whole run. */
+/**
+ * The shard of this process: --shard, else JOB_COMPLETION_INDEX of --shard-count, else the whole
+ * run.
+ */
 export function shardOf(common: CommonLoadOptions): Shard | undefined {
   if (common.shard !== undefined) {
     if (common.shardCount !== undefined)

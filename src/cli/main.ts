@@ -15,11 +15,12 @@ import { registerLoadCommands } from './load-commands';
 import { registerReportCommands } from './report-commands';
 import { idList, port, positiveInteger, runIdOption } from './option-parsers';
 
-// Each command loads its implementation when it runs: `iotc --help` loads none of the servers, cucumber or the
-// drivers, and starts in a fraction of a second.
+// Each command loads its implementation when it runs: `iotc --help` loads none of the servers,
+// cucumber or the drivers, and starts in a fraction of a second.
 
-// usage errors exit 2 (bad invocation), like every other error that stops a command before it can test anything;
-// --help and --version still exit 0. Set before the subcommands are made: they inherit it.
+// usage errors exit 2 (bad invocation), like every other error that stops a command before it can
+// test anything; --help and --version still exit 0. Set before the subcommands are made: they
+// inherit it.
 const program = new Command()
   .exitOverride()
   .name('iotc')
@@ -290,7 +291,10 @@ program
 
 registerCertifyCommand(program);
 
-/** Every command and option: docs/reference/cli.md is generated from it (scripts/gen-docs.ts), so it cannot drift. */
+/**
+ * Every command and option: docs/reference/cli.md is generated from it (scripts/gen-docs.ts), so it
+ * cannot drift.
+ */
 export { program };
 
 /** Parses the command line and runs its command (bin/iotc.js). */

@@ -1,4 +1,7 @@
-/** Parsers of command-line option values: each refuses a bad value with commander's InvalidArgumentError. */
+/**
+ * Parsers of command-line option values: each refuses a bad value with commander's
+ * InvalidArgumentError.
+ */
 import { InvalidArgumentError } from 'commander';
 
 export function port(value: string): number {

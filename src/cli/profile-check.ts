@@ -1,11 +1,13 @@
 /**
- * `iotc profile check <profile>` (and the start of every `iotc run`): which requirements a run with this profile
- * will leave NOT APPLICABLE or NOT TESTED, and for each the profile field or capability that would let it run.
+ * `iotc profile check <profile>` (and the start of every `iotc run`): which requirements a run with
+ * this profile will leave NOT APPLICABLE or NOT TESTED, and for each the profile field or
+ * capability that would let it run.
  *
- * Read from the feature files alone, without a target: the same rules the hooks and steps apply when they skip a
- * scenario (steps/hooks.ts: a capability the profile lacks, a deviation; the steps that need platform.https,
- * platform.mqtts, a claim window short enough to wait out, token lifetimes short enough or settable). A rule added
- * to a step belongs here too; the run's own reasons (src/report/verdicts.ts) quote what the step logged.
+ * Read from the feature files alone, without a target: the same rules the hooks and steps apply
+ * when they skip a scenario (steps/hooks.ts: a capability the profile lacks, a deviation; the steps
+ * that need platform.https, platform.mqtts, a claim window short enough to wait out, token
+ * lifetimes short enough or settable). A rule added to a step belongs here too; the run's own
+ * reasons (src/report/verdicts.ts) quote what the step logged.
  */
 import { routedDestinations } from '../target/effective-rest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -99,7 +101,8 @@ export function skipNeeds(profile: TargetProfile, scenario: SuiteScenario): stri
   const stated = platform.accessTokenLifetimeSec !== undefined;
   const settable = capabilities.has('jwt-settings');
   for (const step of scenario.steps) {
-    // steps/rest-connector-external.steps.ts: a default destination reached only through the target's network
+    // steps/rest-connector-external.steps.ts: a default destination reached only through the
+    // target's network
     const route = /^the connector's network delivers calls to "([^"]*)" to the external API$/.exec(
       step,
     );
@@ -164,7 +167,9 @@ export function skipNeeds(profile: TargetProfile, scenario: SuiteScenario): stri
   return needs;
 }
 
-/** The requirements this profile leaves NOT APPLICABLE or NOT TESTED, with what would let them run. */
+/**
+ * The requirements this profile leaves NOT APPLICABLE or NOT TESTED, with what would let them run.
+ */
 export function predictGaps(
   profile: TargetProfile,
   catalogue: readonly Requirement[] = loadCatalogue(),
@@ -175,8 +180,8 @@ export function predictGaps(
     scenario.tags
       .filter((tag) => tag.startsWith('@deviation-'))
       .map((tag) => tag.slice('@deviation-'.length));
-  // as src/report/verdicts.ts: an alternative runs only where its deviation is declared, a specification scenario
-  // only where none of its requirements' deviations is
+  // as src/report/verdicts.ts: an alternative runs only where its deviation is declared, a
+  // specification scenario only where none of its requirements' deviations is
   const runsHere = (scenario: SuiteScenario) => {
     const alternatives = alternativesOf(scenario);
     if (alternatives.length) return alternatives.some((id) => deviations.has(id));
@@ -196,7 +201,8 @@ export function predictGaps(
     if (skipped === 0) continue;
     const all = [...new Set(needs.flat())];
     const capability = requirement.capability;
-    // as the run judges (src/report/verdicts.ts): none of its scenarios ran and its own capability is absent
+    // as the run judges (src/report/verdicts.ts): none of its scenarios ran and its own capability
+    // is absent
     const notApplicable =
       skipped === own.length &&
       capability !== undefined &&
@@ -212,7 +218,9 @@ export function predictGaps(
   return gaps;
 }
 
-/** The gaps in words, grouped by what would close them: a line per need with the requirement ids. */
+/**
+ * The gaps in words, grouped by what would close them: a line per need with the requirement ids.
+ */
 export function formatGaps(
   profileName: string,
   gaps: readonly PredictedGap[],

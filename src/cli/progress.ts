@@ -1,6 +1,7 @@
 /**
  * The progress of `iotc run`, from cucumber's messages (all workers' come through this process):
- * - on a terminal, a live line per interface: scenarios done of planned, FAIL so far, elapsed time, redrawn in place;
+ * - on a terminal, a live line per interface: scenarios done of planned, FAIL so far, elapsed time,
+ *   redrawn in place;
  * - elsewhere (CI logs), one line per finished feature file, with its interface's count so far.
  * Cucumber's own progress formatter printed one line of dots for the whole run.
  */
@@ -22,7 +23,10 @@ export interface ProgressOptions {
   /** Live lines on a terminal; one line per finished feature otherwise. Default: out.isTTY. */
   live?: boolean;
   now?: () => number;
-  /** Live only: redraw every second, so the elapsed time moves during a long scenario (default true). */
+  /**
+   * Live only: redraw every second, so the elapsed time moves during a long scenario (default
+   * true).
+   */
   tick?: boolean;
 }
 
@@ -53,7 +57,8 @@ export class RunProgress {
     this.live = options.live ?? options.out.isTTY === true;
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
-    // the elapsed time moves on while a long scenario runs; unref'd, it never keeps the process alive
+    // the elapsed time moves on while a long scenario runs; unref'd, it never keeps the process
+    // alive
     if (this.live && options.tick !== false)
       this.ticker = setInterval(() => {
         if (this.byInterface.size) this.draw(true);

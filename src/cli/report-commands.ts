@@ -1,4 +1,7 @@
-/** `iotc report ...`: merging, signing and verifying conformance reports, each loaded when its command runs. */
+/**
+ * `iotc report ...`: merging, signing and verifying conformance reports, each loaded when its
+ * command runs.
+ */
 import type { Command } from 'commander';
 import { EXIT_CODES_HELP } from './exit-codes-help';
 

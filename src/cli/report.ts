@@ -1,4 +1,7 @@
-/** `iotc report merge <parts...> --out <dir>`: conformance.json, .html and junit.xml of runs split across machines. */
+/**
+ * `iotc report merge <parts...> --out <dir>`: conformance.json, .html and junit.xml of runs split
+ * across machines.
+ */
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { formatSummary, type ConformanceReport } from '../report/conformance';

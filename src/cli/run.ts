@@ -1,7 +1,7 @@
 /**
- * `iotc run`: the conformance suite against a target, with reports and a verdict per requirement. The run itself is
- * the engine's (src/engine/run.ts); this command prints: the gaps the profile will leave, the progress, the summary,
- * and it turns Ctrl-C into the engine's interruption.
+ * `iotc run`: the conformance suite against a target, with reports and a verdict per requirement.
+ * The run itself is the engine's (src/engine/run.ts); this command prints: the gaps the profile
+ * will leave, the progress, the summary, and it turns Ctrl-C into the engine's interruption.
  */
 import { loadCatalogue } from '../report/conformance';
 import { printSummary } from '../report/write';
@@ -11,10 +11,14 @@ import { checkRunOptions, ConformanceRun, type RunOptions } from '../engine/run'
 import { formatGaps, predictGaps } from './profile-check';
 import { RunProgress } from './progress';
 
-/** Runs the suite and writes reports; resolves to the process exit code (0 only when nothing failed). */
+/**
+ * Runs the suite and writes reports; resolves to the process exit code (0 only when nothing
+ * failed).
+ */
 export async function runConformance(options: RunOptions): Promise<number> {
   const profile = checkRunOptions(options); // fails fast on a bad profile, before anything is printed
-  // what this profile will leave undecided, and what would let it run: said before the run, not only in the report
+  // what this profile will leave undecided, and what would let it run: said before the run, not
+  // only in the report
   if (!options.paths?.length && !options.tags) {
     const catalogue = loadCatalogue();
     const gaps = predictGaps(profile, catalogue);
@@ -29,8 +33,8 @@ export async function runConformance(options: RunOptions): Promise<number> {
     warn: (line) => console.error(line),
     onMessage: progress ? (envelope) => progress.onMessage(envelope) : undefined,
   });
-  // Ctrl-C or a terminated CI job: the engine stops between scenarios, cleans up and writes what ran; a second
-  // signal exits at once, leaving the journal for `iotc cleanup` (issue 26 item 4)
+  // Ctrl-C or a terminated CI job: the engine stops between scenarios, cleans up and writes what
+  // ran; a second signal exits at once, leaving the journal for `iotc cleanup` (issue 26 item 4)
   const stopNow = (signal: NodeJS.Signals) => {
     run.abandon(signal);
     process.exit(130);

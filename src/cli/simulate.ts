@@ -1,6 +1,7 @@
 /**
- * `iotc simulate`: the reference platform as a standalone server, for device vendors and for runs against a
- * separate process. Prints its URLs, the demo credentials and a demo device token; stops cleanly on SIGINT/SIGTERM.
+ * `iotc simulate`: the reference platform as a standalone server, for device vendors and for runs
+ * against a separate process. Prints its URLs, the demo credentials and a demo device token; stops
+ * cleanly on SIGINT/SIGTERM.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,9 +16,9 @@ import type { Capability } from '../target';
 import { CAPABILITIES } from '../../schemas';
 
 /**
- * The capabilities a target profile of this reference may declare (the --json line gives them to programs that
- * write one): all but the analytics and the REST connector, which it does not serve; `robustness` included, as
- * the embedded profile declares it.
+ * The capabilities a target profile of this reference may declare (the --json line gives them to
+ * programs that write one): all but the analytics and the REST connector, which it does not serve;
+ * `robustness` included, as the embedded profile declares it.
  */
 const SIMULATE_CAPABILITIES: readonly Capability[] = CAPABILITIES.filter(
   (capability) => capability !== 'analytics' && capability !== 'rest-connector',
@@ -26,38 +27,52 @@ const SIMULATE_CAPABILITIES: readonly Capability[] = CAPABILITIES.filter(
 export interface SimulateOptions {
   host: string;
   httpPort: number;
-  /** Also serve HTTPS with a generated self-signed certificate (written to a file to trust as the CA). */
+  /**
+   * Also serve HTTPS with a generated self-signed certificate (written to a file to trust as the
+   * CA).
+   */
   httpsPort?: number;
   mqttPort: number;
   /** Also serve MQTT over TLS with the same generated certificate. */
   mqttsPort?: number;
   maxDevices?: number;
   claimDurationMs?: number;
-  /** How long a new MQTT connection may wait before its CONNECT (the platform's default when absent). */
+  /**
+   * How long a new MQTT connection may wait before its CONNECT (the platform's default when
+   * absent).
+   */
   mqttConnectTimeoutMs?: number;
   /**
-   * `spec` (default): docs/reference/interfaces.md, ThingsBoard's behaviour where it is silent. `thingsboard-4.3`: ThingsBoard 4.3's
-   * known deviations too (simulators/platform/quirks.ts), so firmware that works here works on ThingsBoard.
+   * `spec` (default): docs/reference/interfaces.md, ThingsBoard's behaviour where it is silent.
+   * `thingsboard-4.3`: ThingsBoard 4.3's known deviations too (simulators/platform/quirks.ts), so
+   * firmware that works here works on ThingsBoard.
    */
   mode: SimulateMode;
   /**
-   * Keep the generated certificate here (tls/ca.pem and its key) and reuse it at the next start, so that a
-   * profile's tls.caFile stays valid across restarts; without it a new certificate is made at every start.
+   * Keep the generated certificate here (tls/ca.pem and its key) and reuse it at the next start, so
+   * that a profile's tls.caFile stays valid across restarts; without it a new certificate is made
+   * at every start.
    */
   stateDir?: string;
   /** One JSON line for programs instead of the text for people. */
   json: boolean;
   /**
-   * Print a target profile of this process on stdout (the text for people goes to stderr): with it a run is
-   * CONFORMANT. HTTPS and MQTT over TLS are served on free ports when their ports are not given, so that the
-   * scenarios needing them run too.
+   * Print a target profile of this process on stdout (the text for people goes to stderr): with it
+   * a run is CONFORMANT. HTTPS and MQTT over TLS are served on free ports when their ports are not
+   * given, so that the scenarios needing them run too.
    */
   printProfile?: boolean;
-  /** A line per HTTP exchange and MQTT packet on stderr (default: on in a terminal, off with --json). */
+  /**
+   * A line per HTTP exchange and MQTT packet on stderr (default: on in a terminal, off with
+   * --json).
+   */
   log?: boolean;
 }
 
-/** How long the printed profile's scenarios wait for an effect, and the claim window they wait out (≤ 10 × that). */
+/**
+ * How long the printed profile's scenarios wait for an effect, and the claim window they wait out
+ * (≤ 10 × that).
+ */
 const PROFILE_EVENTUALLY_MS = 5000;
 const PROFILE_CLAIM_DURATION_MS = 3000;
 

@@ -1,9 +1,10 @@
 /**
- * `iotc validate rest.json...`: the schema and semantic checks of REST connector configurations (unknown members
- * with a did-you-mean, wrong types, regular expressions that do not compile, malformed ${...} expressions, a custom
- * converter that cannot be found) and what would fail only at run time (basic security without credentials, a
- * timeouts in seconds that look like milliseconds), one line per problem naming its JSON path; a certificate file
- * that is not there on this machine is a warning. `--json` for programs. Exit code 1 when any file has a problem.
+ * `iotc validate rest.json...`: the schema and semantic checks of REST connector configurations
+ * (unknown members with a did-you-mean, wrong types, regular expressions that do not compile,
+ * malformed ${...} expressions, a custom converter that cannot be found) and what would fail only
+ * at run time (basic security without credentials, a timeouts in seconds that look like
+ * milliseconds), one line per problem naming its JSON path; a certificate file that is not there on
+ * this machine is a warning. `--json` for programs. Exit code 1 when any file has a problem.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -21,10 +22,11 @@ export function validateRestFile(path: string, options: ValidateOptions = {}): s
 }
 
 /**
- * The problems of one rest.json file, and its warnings: a certificate file that is not where the path says on this
- * machine. The configuration is valid without it (the files belong to the machine the connector runs on, and the
- * project's own src/target/embedded-rest.json names certificates generated at its start); the gateway would fail
- * to start where they are missing, so it is said, without failing the check.
+ * The problems of one rest.json file, and its warnings: a certificate file that is not where the
+ * path says on this machine. The configuration is valid without it (the files belong to the machine
+ * the connector runs on, and the project's own src/target/embedded-rest.json names certificates
+ * generated at its start); the gateway would fail to start where they are missing, so it is said,
+ * without failing the check.
  */
 export function checkRestFile(
   path: string,
@@ -56,7 +58,10 @@ export function checkRestFile(
   };
 }
 
-/** Every connector timeout is in seconds (as in the real gateway); above this a value was surely meant as ms. */
+/**
+ * Every connector timeout is in seconds (as in the real gateway); above this a value was surely
+ * meant as ms.
+ */
 const LONGEST_PLAUSIBLE_TIMEOUT_S = 600;
 
 /** What the schema lets through but a running connector would trip over. */

@@ -1,6 +1,6 @@
 /**
- * Deletes what an interrupted run left on a target, as its cleanup journal records it, and nothing else: the
- * `iotc cleanup` command, and what an interrupted run (src/engine/run.ts) does itself.
+ * Deletes what an interrupted run left on a target, as its cleanup journal records it, and nothing
+ * else: the `iotc cleanup` command, and what an interrupted run (src/engine/run.ts) does itself.
  */
 import { AdminClient } from '../admin-client';
 import { loadProfile, openTarget } from '../target';
@@ -31,7 +31,8 @@ export async function cleanupTarget(
     return 1;
   }
   if (pending.length === 0 && settings.length === 0) {
-    // a journal with nothing left in it is kept as the last complete one (<path>.done), not as a pending one
+    // a journal with nothing left in it is kept as the last complete one (<path>.done), not as a
+    // pending one
     if (existsSync(path)) archive(path);
     log(`iotc cleanup: nothing to clean up for target "${profile.name}" (${path})`);
     return 0;
@@ -74,10 +75,11 @@ export async function cleanupTarget(
 }
 
 /**
- * The start of a run against a remote target (issue 26 item 4): what an earlier run left (a kill -9, a second Ctrl-C)
- * is undone first, settings before entities, exactly as `iotc cleanup` would; a lowered device limit left in place
- * failed 49 scenarios of the next run falsely. Resolves to undefined when the journal is clean (or was cleaned), else
- * to why the run must not start: a journal it cannot undo remains.
+ * The start of a run against a remote target (issue 26 item 4): what an earlier run left (a kill
+ * -9, a second Ctrl-C) is undone first, settings before entities, exactly as `iotc cleanup` would;
+ * a lowered device limit left in place failed 49 scenarios of the next run falsely. Resolves to
+ * undefined when the journal is clean (or was cleaned), else to why the run must not start: a
+ * journal it cannot undo remains.
  */
 export async function undoEarlierRun(
   targetName: string,

@@ -1,12 +1,14 @@
 /**
- * Slowest features first for a parallel run. Cucumber hands scenarios to whichever worker is free, in the order of
- * the feature files; most scenario time is waiting (token lifetimes, claim windows, limiter windows, timeouts), so
- * a slow feature that starts last keeps one worker busy while the others are done. Started first, the slow
- * scenarios spread over the workers and the many short ones fill the gaps (longest-processing-time-first).
+ * Slowest features first for a parallel run. Cucumber hands scenarios to whichever worker is free,
+ * in the order of the feature files; most scenario time is waiting (token lifetimes, claim windows,
+ * limiter windows, timeouts), so a slow feature that starts last keeps one worker busy while the
+ * others are done. Started first, the slow scenarios spread over the workers and the many short
+ * ones fill the gaps (longest-processing-time-first).
  *
- * The weights are the milliseconds each feature took on the embedded target (features/feature-weights.json,
- * written by scripts/feature-weights.ts from a run's cucumber.json). They only order the run: a stale or missing
- * weight makes a run slower, never different.
+ * The weights are the milliseconds each feature took on the embedded target
+ * (features/feature-weights.json, written by scripts/feature-weights.ts from a run's
+ * cucumber.json). They only order the run: a stale or missing weight makes a run slower, never
+ * different.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -25,7 +27,10 @@ export function featureFiles(root: string, folder = 'features'): string[] {
     .sort();
 }
 
-/** The recorded weights (feature path relative to the package root → milliseconds); none when the file is absent. */
+/**
+ * The recorded weights (feature path relative to the package root → milliseconds); none when the
+ * file is absent.
+ */
 export function loadFeatureWeights(root: string): Record<string, number> {
   const file = join(root, FEATURE_WEIGHTS_FILE);
   if (!existsSync(file)) return {};
@@ -33,9 +38,9 @@ export function loadFeatureWeights(root: string): Record<string, number> {
 }
 
 /**
- * The features, heaviest first; equal weights keep their order. A feature without a weight (new since the weights
- * were recorded) goes first: its duration is unknown, and a short one started early costs little, a long one
- * started last costs its whole length.
+ * The features, heaviest first; equal weights keep their order. A feature without a weight (new
+ * since the weights were recorded) goes first: its duration is unknown, and a short one started
+ * early costs little, a long one started last costs its whole length.
  */
 export function slowestFirst(
   features: readonly string[],

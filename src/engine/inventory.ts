@@ -1,8 +1,9 @@
 /**
- * The suite's inventory: every scenario of the default feature paths with its tags, selected or not. Verdicts need
- * it to tell a requirement whose scenarios all ran from one the selection (--tags, paths) covered only partly.
- * Cucumber emits a pickle message for every scenario it parses before it filters them, so a run over the default
- * paths yields its own inventory; a run restricted to some paths gets it from a dry run over all of them.
+ * The suite's inventory: every scenario of the default feature paths with its tags, selected or
+ * not. Verdicts need it to tell a requirement whose scenarios all ran from one the selection
+ * (--tags, paths) covered only partly. Cucumber emits a pickle message for every scenario it parses
+ * before it filters them, so a run over the default paths yields its own inventory; a run
+ * restricted to some paths gets it from a dry run over all of them.
  */
 import { Writable } from 'node:stream';
 import type * as messages from '@cucumber/messages';

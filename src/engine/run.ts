@@ -1,8 +1,9 @@
 /**
- * The conformance engine: runs the suite against a target through cucumber's API (workers, the twin's seed, the
- * inventory), writes the reports and decides the exit code. No command-line code: what a user reads comes out
- * through `RunEvents`, and signals are the caller's (`iotc run`, src/cli/run.ts, installs them and calls
- * `interrupt`/`abandon`). The kill matrix (src/faults/) loads the same step definitions (`stepDefinitions`).
+ * The conformance engine: runs the suite against a target through cucumber's API (workers, the
+ * twin's seed, the inventory), writes the reports and decides the exit code. No command-line code:
+ * what a user reads comes out through `RunEvents`, and signals are the caller's (`iotc run`,
+ * src/cli/run.ts, installs them and calls `interrupt`/`abandon`). The kill matrix (src/faults/)
+ * loads the same step definitions (`stepDefinitions`).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -53,7 +54,10 @@ import { workerEnvironment } from './worker-environment';
 
 export const PROJECT_ROOT = PACKAGE_ROOT;
 
-/** How long an interrupted run waits for the running scenario to finish before cleaning up anyway (its hooks' own limit). */
+/**
+ * How long an interrupted run waits for the running scenario to finish before cleaning up anyway
+ * (its hooks' own limit).
+ */
 const STOP_WAIT_MS = 60_000;
 
 export interface RunOptions {
@@ -62,12 +66,17 @@ export interface RunOptions {
   tags?: string;
   /** Feature files or folders; all features when empty. */
   paths?: string[];
-  /** A cucumber formatter for the console (its name), instead of the caller's own progress through `onMessage`. */
+  /**
+   * A cucumber formatter for the console (its name), instead of the caller's own progress through
+   * `onMessage`.
+   */
   progress?: string;
   /**
-   * Worker processes running scenarios at once (cucumber's parallel); 1 = in this process. 'auto' (the default):
-   * several (workerCount: at most four on an embedded target, seven on a remote one); on an embedded target every worker starts its own reference, on a remote one they share
-   * its tenant and a scenario that changes what all of it sees runs alone (steps/support/exclusive.ts).
+   * Worker processes running scenarios at once (cucumber's parallel); 1 = in this process. 'auto'
+   * (the default): several (workerCount: at most four on an embedded target, seven on a remote
+   * one); on an embedded target every worker starts its own reference, on a remote one they share
+   * its tenant and a scenario that changes what all of it sees runs alone
+   * (steps/support/exclusive.ts).
    */
   parallel?: number | 'auto';
 }
@@ -89,11 +98,17 @@ export interface RunOutcome {
   report?: ConformanceReport;
   /** The redactor the report was written with (the caller prints its summary through it). */
   redactor?: Redactor;
-  /** Why nothing was tested: the target could not be reached or the selection was empty or malformed. */
+  /**
+   * Why nothing was tested: the target could not be reached or the selection was empty or
+   * malformed.
+   */
   couldNotTest?: string;
   selectionError?: string;
   scenarios?: { passed: number; failed: number; inconclusive: number };
-  /** INCOMPLETE (exit 6): the requirements the run selected that stayed NOT TESTED by no choice of the user. */
+  /**
+   * INCOMPLETE (exit 6): the requirements the run selected that stayed NOT TESTED by no choice of
+   * the user.
+   */
   undecided?: string[];
 }
 
@@ -103,10 +118,11 @@ export class RunOptionsError extends IotcError {
 }
 
 /**
- * The exit code of a run that tested: the report's (src/report/exit-code.ts: 0 CONFORMANT or PASS WITH WARNINGS,
- * 1 NOT CONFORMANT, 3 nothing decided, 4 INCONCLUSIVE, 6 INCOMPLETE by no choice of the user), except that cucumber
- * failing where no requirement's verdict shows it (a hook, a scenario without a catalogued id) is a failure: 1.
- * An INCONCLUSIVE scenario is not a failure of the target, so never 1; it is not a proof either, so never 0.
+ * The exit code of a run that tested: the report's (src/report/exit-code.ts: 0 CONFORMANT or PASS
+ * WITH WARNINGS, 1 NOT CONFORMANT, 3 nothing decided, 4 INCONCLUSIVE, 6 INCOMPLETE by no choice of
+ * the user), except that cucumber failing where no requirement's verdict shows it (a hook, a
+ * scenario without a catalogued id) is a failure: 1. An INCONCLUSIVE scenario is not a failure of
+ * the target, so never 1; it is not a proof either, so never 0.
  */
 function exitCode(outcome: {
   success: boolean;
@@ -125,10 +141,14 @@ function exitCode(outcome: {
   return outcome.reportCode;
 }
 
-/** The profile of a run, checked against its options before anything starts (throws on a bad profile or options). */
+/**
+ * The profile of a run, checked against its options before anything starts (throws on a bad profile
+ * or options).
+ */
 export function checkRunOptions(options: RunOptions): TargetProfile {
   const profile = loadProfile(options.target);
-  // workers clean up by run id: with one id given to all of them, the first to finish would delete the others'
+  // workers clean up by run id: with one id given to all of them, the first to finish would delete
+  // the others'
   if (
     process.env.IOTC_RUN_ID !== undefined &&
     typeof options.parallel === 'number' &&
@@ -141,12 +161,15 @@ export function checkRunOptions(options: RunOptions): TargetProfile {
 }
 
 /**
- * One conformance run. `start` runs it; `interrupt` (a first Ctrl-C) stops it between scenarios, cleans up what it
- * created and writes what ran as an INCOMPLETE report; `abandon` (a second one) writes that report without cleaning up.
+ * One conformance run. `start` runs it; `interrupt` (a first Ctrl-C) stops it between scenarios,
+ * cleans up what it created and writes what ran as an INCOMPLETE report; `abandon` (a second one)
+ * writes that report without cleaning up.
  */
 export class ConformanceRun {
   private partialReport: ((reason: string) => void) | undefined;
-  /** Set once cucumber runs: resolves when it has ended (every worker's running scenario finished). */
+  /**
+   * Set once cucumber runs: resolves when it has ended (every worker's running scenario finished).
+   */
   private cucumberEnded: Promise<'idle'> | undefined;
 
   constructor(
@@ -155,9 +178,10 @@ export class ConformanceRun {
   ) {}
 
   /**
-   * No new scenario and no new entity; the running scenario finishes (with its own cleanup) and creations in flight
-   * are answered; then what the run created is deleted (its journal says what) and what ran so far is written as an
-   * interrupted report. Resolves when that is done; the caller exits.
+   * No new scenario and no new entity; the running scenario finishes (with its own cleanup) and
+   * creations in flight are answered; then what the run created is deleted (its journal says what)
+   * and what ran so far is written as an interrupted report. Resolves when that is done; the caller
+   * exits.
    */
   async interrupt(signal: NodeJS.Signals): Promise<void> {
     const { options, events } = this;
@@ -168,7 +192,8 @@ export class ConformanceRun {
     events.warn(
       `\niotc run: ${signal}: stopping; the running scenario finishes first (${signal} again: exit now)`,
     );
-    // this process's scenarios, then the workers' (cucumber ends once theirs have finished, the rest skipped)
+    // this process's scenarios, then the workers' (cucumber ends once theirs have finished, the
+    // rest skipped)
     const waited = await Promise.race([
       whenNoScenarioRuns(STOP_WAIT_MS).then(async (own) =>
         own === 'idle' ? ((await this.cucumberEnded) ?? 'idle') : own,
@@ -202,7 +227,10 @@ export class ConformanceRun {
     return stopMarkerPath(journalPath(loadProfile(this.options.target).name));
   }
 
-  /** A second signal: the report of what ran, no cleanup; the journal is left for `iotc cleanup` (issue 26 item 4). */
+  /**
+   * A second signal: the report of what ran, no cleanup; the journal is left for `iotc cleanup`
+   * (issue 26 item 4).
+   */
   abandon(signal: NodeJS.Signals): void {
     const journal = journalPath(loadProfile(this.options.target).name);
     this.events.warn(
@@ -221,22 +249,25 @@ export class ConformanceRun {
   }
 
   /**
-   * Runs the suite and writes the reports; the exit code is 0 only when nothing failed. Once `interrupt` was called
-   * this never resolves: the interruption ends the run (its cleanup, the partial report) and the caller exits.
+   * Runs the suite and writes the reports; the exit code is 0 only when nothing failed. Once
+   * `interrupt` was called this never resolves: the interruption ends the run (its cleanup, the
+   * partial report) and the caller exits.
    */
   async start(): Promise<RunOutcome> {
     const { options, events } = this;
     const reportsDir = resolve(options.reportsDir);
     mkdirSync(reportsDir, { recursive: true });
     const profile = checkRunOptions(options); // fails fast on a bad profile, before cucumber starts
-    // one run at a time against a remote target, and it starts by undoing what an earlier (killed) run left
+    // one run at a time against a remote target, and it starts by undoing what an earlier (killed)
+    // run left
     if (!profile.embedded) takeRunLock(journalPath(profile.name), profile.name);
     const unreachable = profile.embedded
       ? undefined
       : ((await preflight(options.target)) ??
         (await undoEarlierRun(options.target, (line) => events.warn(line))));
-    // the embedded reference's asynchrony (src/target/twin-asynchrony.ts): one seed per run, printed, recorded in
-    // conformance.json, and handed to the workers (each derives its own) through the environment
+    // the embedded reference's asynchrony (src/target/twin-asynchrony.ts): one seed per run,
+    // printed, recorded in conformance.json, and handed to the workers (each derives its own)
+    // through the environment
     const twinSeed = runTwinSeed(profile);
     if (twinSeed !== undefined) {
       process.env[TWIN_SEED_VARIABLE] = String(twinSeed);
@@ -245,9 +276,10 @@ export class ConformanceRun {
       );
     }
     const redactor = new Redactor();
-    // The profile's passwords are blanked by value where they stand whole, when they are strong enough to be told
-    // from prose (redact.ts looksLikeSecret): the demo users' "tenant" / "customer" blanked by value broke every
-    // /api/tenant/... path of the report. Password fields and Authorization headers are blanked by name anyway.
+    // The profile's passwords are blanked by value where they stand whole, when they are strong
+    // enough to be told from prose (redact.ts looksLikeSecret): the demo users' "tenant" /
+    // "customer" blanked by value broke every /api/tenant/... path of the report. Password fields
+    // and Authorization headers are blanked by name anyway.
     for (const credentials of profile.embedded
       ? []
       : [profile.platform.tenantAdmin, profile.platform.customerUser, profile.platform.sysAdmin]) {
@@ -255,7 +287,8 @@ export class ConformanceRun {
     }
 
     if (unreachable) {
-      // nothing was tested: the report says so for every requirement, with the cause, and the exit code is its own
+      // nothing was tested: the report says so for every requirement, with the cause, and the exit
+      // code is its own
       const now = new Date();
       const report = buildConformanceReport({
         version: iotcVersion(),
@@ -301,7 +334,8 @@ export class ConformanceRun {
             ? options.paths.map((path) => resolve(path))
             : (cucumberProfile.paths as string[]),
           tags: options.tags ?? '',
-          // the progress lines are the caller's (onMessage); cucumber's summary closes the run with its failures
+          // the progress lines are the caller's (onMessage); cucumber's summary closes the run with
+          // its failures
           format: [
             options.progress ?? 'summary',
             ...Object.entries(reportFiles).map(
@@ -313,7 +347,8 @@ export class ConformanceRun {
       { cwd: PROJECT_ROOT },
     );
 
-    // A malformed or empty selection stops here: nothing is started, and junit.xml says the run tested nothing
+    // A malformed or empty selection stops here: nothing is started, and junit.xml says the run
+    // tested nothing
     let planned: number;
     try {
       planned = await checkSelection(runConfiguration.sources, PROJECT_ROOT);
@@ -325,26 +360,30 @@ export class ConformanceRun {
 
     const workers = workerCount(options.parallel, planned, profile.embedded === true);
     runConfiguration.runtime.parallel = workers > 1 ? workers : 0;
-    // workers take scenarios in feature order: the slow features first, so that none starts when the others are done
+    // workers take scenarios in feature order: the slow features first, so that none starts when
+    // the others are done
     if (workers > 1 && !options.paths?.length)
       runConfiguration.sources.paths = slowestFirst(
         featureFiles(PROJECT_ROOT),
         loadFeatureWeights(PROJECT_ROOT),
       );
-    // this process already runs TypeScript (lib/ts-register.js); worker processes of a parallel run need it loaded.
-    // Compiled (an installed package), the steps are JavaScript in dist/ and need no hook.
+    // this process already runs TypeScript (lib/ts-register.js); worker processes of a parallel run
+    // need it loaded. Compiled (an installed package), the steps are JavaScript in dist/ and need
+    // no hook.
     runConfiguration.support.requireModules =
       !COMPILED && workers > 1 ? (cucumberProfile.requireModule as string[]) : [];
-    // the workers find every source transpiled (lib/ts-register.js): none loads TypeScript for an edited file
+    // the workers find every source transpiled (lib/ts-register.js): none loads TypeScript for an
+    // edited file
     if (!COMPILED && workers > 1)
       (
         require(join(PACKAGE_ROOT, 'lib', 'ts-register.js')) as { cacheMissing(): number }
       ).cacheMissing();
 
-    // Loaded once here, the support code serves the inventory's dry run and the run (a second load in this process
-    // would register nothing); parallel workers load their own from its coordinates, which name the hook for them.
-    // A run restricted to some paths takes the inventory from all of them, to see what it left out.
-    // the steps' module code reads the target too (steps/hooks.ts: a remote target's scenarios that run alone)
+    // Loaded once here, the support code serves the inventory's dry run and the run (a second load
+    // in this process would register nothing); parallel workers load their own from its
+    // coordinates, which name the hook for them. A run restricted to some paths takes the inventory
+    // from all of them, to see what it left out. the steps' module code reads the target too
+    // (steps/hooks.ts: a remote target's scenarios that run alone)
     process.env.IOTC_TARGET = options.target;
     const support = await loadSupport(runConfiguration, { cwd: PROJECT_ROOT });
     const inventory: PlannedScenario[] | undefined = options.paths?.length
@@ -362,7 +401,8 @@ export class ConformanceRun {
       const capabilities = new Set<string>(profile.capabilities ?? []);
       const deviations = new Set(Object.keys(profile.deviations ?? {}));
       const catalogue = loadCatalogue();
-      // a PASS that rests on a default the target's configuration never left to it is NOT TESTED (effective-rest.ts)
+      // a PASS that rests on a default the target's configuration never left to it is NOT TESTED
+      // (effective-rest.ts)
       return withUnexercisedDefaults(
         requirementVerdicts(catalogue, scenarios, {
           capabilities,
@@ -417,7 +457,8 @@ export class ConformanceRun {
       { ...runConfiguration, support },
       {
         cwd: PROJECT_ROOT,
-        // cucumber forks the workers with this environment (worker-environment.ts says what it adds)
+        // cucumber forks the workers with this environment (worker-environment.ts says what it
+        // adds)
         env: workers > 1 ? await workerEnvironment(profile.embedded === true) : process.env,
       },
       (envelope) => {
@@ -430,7 +471,8 @@ export class ConformanceRun {
       () => 'idle' as const,
     );
     const { success } = await cucumberRun;
-    // interrupted: `interrupt` owns the end of the run (its cleanup, the partial report); this never resolves then
+    // interrupted: `interrupt` owns the end of the run (its cleanup, the partial report); this
+    // never resolves then
     if (isStopRequested()) await new Promise<never>(() => {});
     const finishedAt = new Date();
 
@@ -498,7 +540,10 @@ function targetFacts(profile: TargetProfile): ConformanceReport['target'] {
   };
 }
 
-/** The target check of a remote target (src/target/preflight.ts): undefined when it can be tested, else why not. */
+/**
+ * The target check of a remote target (src/target/preflight.ts): undefined when it can be tested,
+ * else why not.
+ */
 async function preflight(targetName: string): Promise<string | undefined> {
   const target = await openTarget(targetName);
   try {
@@ -513,9 +558,9 @@ async function preflight(targetName: string): Promise<string | undefined> {
 }
 
 /**
- * cucumber's own report files of an interrupted run: its JSON formatter writes only at the end (a Ctrl-C left a
- * 0-byte cucumber.json), its HTML page ends with the run. An empty or unfinished one is removed rather than left as
- * if it were a report; conformance.json says what ran.
+ * cucumber's own report files of an interrupted run: its JSON formatter writes only at the end (a
+ * Ctrl-C left a 0-byte cucumber.json), its HTML page ends with the run. An empty or unfinished one
+ * is removed rather than left as if it were a report; conformance.json says what ran.
  */
 function removeUnfinishedCucumberFiles(reportsDir: string): void {
   for (const [file, end] of [
@@ -537,25 +582,28 @@ function redactFile(path: string, redactor: Redactor): void {
 }
 
 /**
- * Workers of an 'auto' run at most: on an embedded target, where each worker starts a reference of its own and the
- * run is bound by the CPU; on a remote one, where the workers share its tenant and the run is bound by round trips.
+ * Workers of an 'auto' run at most: on an embedded target, where each worker starts a reference of
+ * its own and the run is bound by the CPU; on a remote one, where the workers share its tenant and
+ * the run is bound by round trips.
  */
 const AUTO_WORKERS = { embedded: 4, remote: 7 } as const;
 /** The scenarios that make one worker worth its start (a reference of its own). */
 const SCENARIOS_PER_AUTO_WORKER = 25;
 
 /**
- * The worker processes of a run. 'auto': one per 25 planned scenarios, at most four on an embedded target and seven
- * on a remote one, and one with IOTC_RUN_ID, which names a single run. On an embedded target (each worker with a
- * reference of its own) the whole suite, mostly waiting on tokens, claims and windows, went from 47 s in one process
- * to 20 s in four on two cores. Each worker costs about 1.6 s of CPU before its first scenario (loading cucumber,
- * the steps, the reference and some 850 modules: one feature of four scenarios took 2.9 s of CPU in one process, 6.1 s in
- * two workers and 9.3 s in four), and the suite had become bound by the CPU of the two cores (about 34 s of CPU,
- * 20 s of wall with seven workers): seven workers spent 11 s of CPU on starting, four spend 6 s, and four still
- * overlap the suite's waits (issue 29 item 2, bench/README.md). On a remote target the workers share one tenant:
- * steps/support/exclusive.ts lets a scenario that changes what the whole tenant sees run alone; the others overlap,
- * and the run is bound by the network's round trips, not by the CPU (the platform features through a proxy adding
- * 50 ms each way: 401 s in one worker against 49 s on loopback).
+ * The worker processes of a run. 'auto': one per 25 planned scenarios, at most four on an embedded
+ * target and seven on a remote one, and one with IOTC_RUN_ID, which names a single run. On an
+ * embedded target (each worker with a reference of its own) the whole suite, mostly waiting on
+ * tokens, claims and windows, went from 47 s in one process to 20 s in four on two cores. Each
+ * worker costs about 1.6 s of CPU before its first scenario (loading cucumber, the steps, the
+ * reference and some 850 modules: one feature of four scenarios took 2.9 s of CPU in one process,
+ * 6.1 s in two workers and 9.3 s in four), and the suite had become bound by the CPU of the two
+ * cores (about 34 s of CPU, 20 s of wall with seven workers): seven workers spent 11 s of CPU on
+ * starting, four spend 6 s, and four still overlap the suite's waits (issue 29 item 2,
+ * bench/README.md). On a remote target the workers share one tenant: steps/support/exclusive.ts
+ * lets a scenario that changes what the whole tenant sees run alone; the others overlap, and the
+ * run is bound by the network's round trips, not by the CPU (the platform features through a proxy
+ * adding 50 ms each way: 401 s in one worker against 49 s on loopback).
  */
 function workerCount(
   parallel: number | 'auto' | undefined,
@@ -569,9 +617,10 @@ function workerCount(
 }
 
 /**
- * Where the step definitions are: the TypeScript sources of a checkout (lib/ts-register.js), or the JavaScript in dist/
- * when this code runs compiled (an installed package, IOTC_COMPILED=1), where no TypeScript is loaded. `iotc run` and
- * the kill matrix (src/faults/cucumber-session.ts) load the same ones.
+ * Where the step definitions are: the TypeScript sources of a checkout (lib/ts-register.js), or the
+ * JavaScript in dist/ when this code runs compiled (an installed package, IOTC_COMPILED=1), where
+ * no TypeScript is loaded. `iotc run` and the kill matrix (src/faults/cucumber-session.ts) load the
+ * same ones.
  */
 export function stepDefinitions(cucumberProfile: Record<string, unknown>): string[] {
   return COMPILED

@@ -1,7 +1,7 @@
 /**
- * The scenarios a run selects, checked before anything starts: a malformed tag expression or a selection that
- * matches no scenario is an error with a clear message (a run of nothing must never look green), like pytest's
- * exit 5 for "no tests collected".
+ * The scenarios a run selects, checked before anything starts: a malformed tag expression or a
+ * selection that matches no scenario is an error with a clear message (a run of nothing must never
+ * look green), like pytest's exit 5 for "no tests collected".
  */
 import type { IRunConfiguration } from '@cucumber/cucumber/api';
 import { loadSources } from '@cucumber/cucumber/api';
@@ -10,7 +10,10 @@ import { IotcError } from '../../lib/errors';
 /** Exit code of a run whose selection is malformed or empty (pytest's "no tests collected"). */
 export const EMPTY_SELECTION_EXIT = 5;
 
-/** The selection of `iotc run` (tags, paths) is malformed (IOTC_TAG_EXPRESSION), names no feature files (IOTC_FEATURE_SOURCES) or matches no scenario (IOTC_EMPTY_SELECTION): exit 5. */
+/**
+ * The selection of `iotc run` (tags, paths) is malformed (IOTC_TAG_EXPRESSION), names no feature
+ * files (IOTC_FEATURE_SOURCES) or matches no scenario (IOTC_EMPTY_SELECTION): exit 5.
+ */
 export class SelectionError extends IotcError {
   readonly code: 'IOTC_TAG_EXPRESSION' | 'IOTC_EMPTY_SELECTION' | 'IOTC_FEATURE_SOURCES';
   constructor(code: SelectionError['code'], message: string) {
@@ -19,7 +22,9 @@ export class SelectionError extends IotcError {
   }
 }
 
-/** How many scenarios the selection holds; throws SelectionError when it is malformed or holds none. */
+/**
+ * How many scenarios the selection holds; throws SelectionError when it is malformed or holds none.
+ */
 export async function checkSelection(
   sources: IRunConfiguration['sources'],
   cwd: string,
@@ -28,7 +33,8 @@ export async function checkSelection(
   try {
     loaded = await loadSources(sources, { cwd });
   } catch (error) {
-    // cucumber wraps the tag expression parser's own message ("... unexpected end of input") as the cause
+    // cucumber wraps the tag expression parser's own message ("... unexpected end of input") as the
+    // cause
     const cause = (error as Error).cause as Error | undefined;
     throw new SelectionError(
       'IOTC_TAG_EXPRESSION',
@@ -49,8 +55,8 @@ export async function checkSelection(
 }
 
 /**
- * A tag written without its @ (`--tags http-device-api`) is a name cucumber's expressions accept and no scenario
- * carries: "; tags start with @: did you mean "@http-device-api"?".
+ * A tag written without its @ (`--tags http-device-api`) is a name cucumber's expressions accept
+ * and no scenario carries: "; tags start with @: did you mean "@http-device-api"?".
  */
 export function bareTagHint(expression: string): string {
   const words = expression

@@ -1,8 +1,8 @@
 /**
- * Runs `iotc certify <args> --exec <client>` as a child process (the real command, real sockets) in a report
- * directory of its own and reads its reports back: the exit code, the output, the verdict per requirement and the
- * report files' text. Every child started here is killed when this process ends, on every path (the kill matrix's
- * pool and the test files share this runner).
+ * Runs `iotc certify <args> --exec <client>` as a child process (the real command, real sockets) in
+ * a report directory of its own and reads its reports back: the exit code, the output, the verdict
+ * per requirement and the report files' text. Every child started here is killed when this process
+ * ends, on every path (the kill matrix's pool and the test files share this runner).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { IotcError } from '../../lib/errors';
 import { PACKAGE_ROOT } from '../../lib/package-root';
 
-/** `iotc certify` ended without its reports (it could not start the reference or the client, say). */
+/**
+ * `iotc certify` ended without its reports (it could not start the reference or the client, say).
+ */
 export class CertifyReportMissingError extends IotcError {
   readonly code = 'IOTC_CERTIFY_REPORT_MISSING';
 }
@@ -41,9 +43,9 @@ process.on('exit', () => {
 });
 
 /**
- * SIGINT or SIGTERM to this process while certifications run ('exit' does not come on a signal): each certification
- * is told to end (SIGTERM: it ends its client under test and exits), then the signal is raised again here, where
- * with the handlers gone it ends this process as it would have.
+ * SIGINT or SIGTERM to this process while certifications run ('exit' does not come on a signal):
+ * each certification is told to end (SIGTERM: it ends its client under test and exits), then the
+ * signal is raised again here, where with the handlers gone it ends this process as it would have.
  */
 function interrupted(signal: NodeJS.Signals): void {
   for (const child of alive) child.kill('SIGTERM');
@@ -58,8 +60,8 @@ function watchSignals(on: boolean): void {
 }
 
 /**
- * A client under test given by its TypeScript source: node with the checkout's TypeScript hook (lib/ts-register.js,
- * transpiled and cached), as `--exec` runs it.
+ * A client under test given by its TypeScript source: node with the checkout's TypeScript hook
+ * (lib/ts-register.js, transpiled and cached), as `--exec` runs it.
  */
 export function typeScriptClient(file: string): string {
   return `"${process.execPath}" -r "${join(PACKAGE_ROOT, 'lib', 'ts-register.js')}" "${join(PACKAGE_ROOT, file)}"`;

@@ -1,9 +1,11 @@
 /**
- * The client half of the kill matrix: every planted fault of a client under test (faults/client-catalogue.ts) is
- * certified by `iotc certify ... --exec <client>` with IOTC_TEST_CLIENT_FAULT set, and is KILLED when exactly its
- * requirement is FAIL and every other verdict is the clean client's (except those its declaration lets it change).
- * A clean certification per client kind comes first, the control: all PASS, or that kind's faults are not judged.
- * Sessions run `concurrency` at a time; each is a child process killed on every path (certify-run.ts).
+ * The client half of the kill matrix: every planted fault of a client under test
+ * (faults/client-catalogue.ts) is certified by `iotc certify ... --exec <client>` with
+ * IOTC_TEST_CLIENT_FAULT set, and is KILLED when exactly its requirement is FAIL and every other
+ * verdict is the clean client's (except those its declaration lets it change). A clean
+ * certification per client kind comes first, the control: all PASS, or that kind's faults are not
+ * judged. Sessions run `concurrency` at a time; each is a child process killed on every path
+ * (certify-run.ts).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,9 +21,14 @@ import type { Verdict } from '../report/verdicts';
 import { certify, typeScriptClient, type Certified } from './certify-run';
 import { SURVIVOR_ATTEMPTS, type ClientControl, type FaultResult } from './matrix';
 
-/** The RPC timeout of every session: short, as a clean client answers at once (the tests' own value). */
+/**
+ * The RPC timeout of every session: short, as a clean client answers at once (the tests' own
+ * value).
+ */
 const RPC_TIMEOUT_MS = 5000;
-/** A late reply waits twice the shortened timeout after the request arrived: late on any machine. */
+/**
+ * A late reply waits twice the shortened timeout after the request arrived: late on any machine.
+ */
 const LATE_RPC_TIMEOUT_MS = 2000;
 const LATE_REPLY_MS = 4000;
 
@@ -33,7 +40,10 @@ export interface ClientMatrixResult {
 interface ClientMatrixOptions {
   concurrency: number;
   log?: (line: string) => void;
-  /** The harness's own tests only: certifications of a survivor before it is called one (SURVIVOR_ATTEMPTS). */
+  /**
+   * The harness's own tests only: certifications of a survivor before it is called one
+   * (SURVIVOR_ATTEMPTS).
+   */
   survivorAttempts?: number;
 }
 
@@ -61,8 +71,8 @@ export async function runClientMatrix(
 }
 
 /**
- * Killed, or why not: the certification must exit 1 with exactly the verdicts of the control, the fault's own
- * requirement FAIL and the allowed changes.
+ * Killed, or why not: the certification must exit 1 with exactly the verdicts of the control, the
+ * fault's own requirement FAIL and the allowed changes.
  */
 export function judgeClientCertification(
   fault: ClientFaultDefinition,
@@ -85,7 +95,8 @@ export function judgeClientCertification(
         `${id} is ${certified.verdicts[id] ?? 'absent'}, expected ${expected[id] ?? 'absent'}`,
     );
   if (differences.length) return { killed: false, reason: differences.join('; ') };
-  // a SHOULD that fails is a warning: the certification passes with warnings and exits 0 (src/cli/certify.ts)
+  // a SHOULD that fails is a warning: the certification passes with warnings and exits 0
+  // (src/cli/certify.ts)
   const exitCode = level === 'SHOULD' ? 0 : 1;
   if (certified.code !== exitCode)
     return {
@@ -186,7 +197,10 @@ function certifyClient(kind: ClientKind, env: Record<string, string>, rpcTimeout
   );
 }
 
-/** The clients under test are TypeScript sources of the repository: an installed package does not have them. */
+/**
+ * The clients under test are TypeScript sources of the repository: an installed package does not
+ * have them.
+ */
 function missingClient(kind: ClientKind): string | undefined {
   const { file } = CLIENTS_UNDER_TEST[kind];
   return existsSync(join(PACKAGE_ROOT, file))
@@ -194,7 +208,10 @@ function missingClient(kind: ClientKind): string | undefined {
     : `${file} is not here (the clients under test are in the repository, not in the package)`;
 }
 
-/** The first failed check of the requirement in the certification's report: its evidence of the fault. */
+/**
+ * The first failed check of the requirement in the certification's report: its evidence of the
+ * fault.
+ */
 function firstFailure(scenarios: readonly unknown[]): FaultResult['failure'] {
   const failed = (
     scenarios as Array<{
@@ -215,7 +232,10 @@ function firstFailure(scenarios: readonly unknown[]): FaultResult['failure'] {
     : undefined;
 }
 
-/** Runs `work` on every item, at most `concurrency` at once, and keeps the items' order in the results. */
+/**
+ * Runs `work` on every item, at most `concurrency` at once, and keeps the items' order in the
+ * results.
+ */
 async function inPool<Item, Result>(
   items: readonly Item[],
   concurrency: number,

@@ -1,9 +1,9 @@
 /**
- * Cucumber in this process for many runs: the configuration and the support code (steps, hooks) are loaded once and
- * each run only changes the tag expression. Step files are modules, so a second load in one process would register
- * nothing; cucumber takes a loaded support library for exactly this (see ISupportCodeCoordinatesOrLibrary).
- * Each run opens the target afresh in its BeforeAll (the embedded reference starts on new ports), so no state of a
- * faulty run leaks into the next.
+ * Cucumber in this process for many runs: the configuration and the support code (steps, hooks) are
+ * loaded once and each run only changes the tag expression. Step files are modules, so a second
+ * load in one process would register nothing; cucumber takes a loaded support library for exactly
+ * this (see ISupportCodeCoordinatesOrLibrary). Each run opens the target afresh in its BeforeAll
+ * (the embedded reference starts on new ports), so no state of a faulty run leaks into the next.
  */
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
@@ -36,8 +36,9 @@ export class CucumberSession {
     const { runConfiguration } = await loadConfiguration(
       {
         file: false,
-        // the TypeScript hook is registered in this process already; the runs report through their messages, not formatters
-        // compiled (an installed package), the steps are the JavaScript in dist/, as for `iotc run`
+        // the TypeScript hook is registered in this process already; the runs report through their
+        // messages, not formatters compiled (an installed package), the steps are the JavaScript in
+        // dist/, as for `iotc run`
         provided: {
           ...profile,
           require: stepDefinitions(profile),
@@ -53,9 +54,9 @@ export class CucumberSession {
   }
 
   /**
-   * Runs the scenarios the tag expression selects; throws SelectionError when it selects none. With `failFast` the
-   * scenarios after the first failure are skipped: enough for a fault's kill, since every scenario of the selection
-   * carries the fault's requirement and one failure makes it FAIL.
+   * Runs the scenarios the tag expression selects; throws SelectionError when it selects none. With
+   * `failFast` the scenarios after the first failure are skipped: enough for a fault's kill, since
+   * every scenario of the selection carries the fault's requirement and one failure makes it FAIL.
    */
   async run(
     tagExpression: string,

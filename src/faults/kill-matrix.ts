@@ -1,7 +1,8 @@
 /**
- * `iotc faults` as a whole: the reference's faults (judged by `iotc run`'s scenarios, in this process or in worker
- * processes) and the clients' under test (judged by `iotc certify` sessions) run side by side, and their results
- * become one matrix: one list of faults, each with the role of its requirement, one summary, one exit code.
+ * `iotc faults` as a whole: the reference's faults (judged by `iotc run`'s scenarios, in this
+ * process or in worker processes) and the clients' under test (judged by `iotc certify` sessions)
+ * run side by side, and their results become one matrix: one list of faults, each with the role of
+ * its requirement, one summary, one exit code.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,8 +18,9 @@ export async function runKillMatrix(
 ): Promise<MatrixResult> {
   const started = Date.now();
   const { reference, clients: selectedClients } = selectAll(options);
-  // the clients under test are sources of the repository (test/certify/), not in an installed package: their faults
-  // are left out there, said on the console and in faults.json, never counted as killed
+  // the clients under test are sources of the repository (test/certify/), not in an installed
+  // package: their faults are left out there, said on the console and in faults.json, never counted
+  // as killed
   const missing = selectedClients.filter(
     (fault) => !existsSync(join(PACKAGE_ROOT, CLIENTS_UNDER_TEST[fault.client].file)),
   );

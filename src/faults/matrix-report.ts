@@ -1,7 +1,8 @@
 /**
- * reports/faults.json and reports/faults.html of the kill matrix, and the summary it prints. The page is plain
- * HTML with inline CSS, like conformance.html: the clean runs (the reference's baseline, a certification per client
- * under test), one table of faults with the role each breaks, survivors first, and the uncovered requirements.
+ * reports/faults.json and reports/faults.html of the kill matrix, and the summary it prints. The
+ * page is plain HTML with inline CSS, like conformance.html: the clean runs (the reference's
+ * baseline, a certification per client under test), one table of faults with the role each breaks,
+ * survivors first, and the uncovered requirements.
  */
 import { escapeHtml } from '../../lib/html';
 import type { MatrixResult } from './matrix';
@@ -37,8 +38,8 @@ export function matrixSummary(result: MatrixResult, allowUncovered: boolean): st
 }
 
 /**
- * 0 only when the baseline and every client's control passed, every fault was killed and (unless allowed) every
- * requirement has a fault.
+ * 0 only when the baseline and every client's control passed, every fault was killed and (unless
+ * allowed) every requirement has a fault.
  */
 export function matrixExitCode(result: MatrixResult, allowUncovered: boolean): number {
   const failed =
@@ -103,7 +104,10 @@ ${uncovered}
 `;
 }
 
-/** One line per client under test: its clean certification, which its faults' runs must match but for one FAIL. */
+/**
+ * One line per client under test: its clean certification, which its faults' runs must match but
+ * for one FAIL.
+ */
 function clientControls(result: MatrixResult): string {
   return result.clients
     .map((control) =>

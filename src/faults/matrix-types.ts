@@ -1,6 +1,7 @@
 /**
- * The kill matrix's options and results (matrix.ts runs it, selection.ts chooses its faults, matrix-report.ts prints
- * it): apart, so that neither of those imports the other's module for a type.
+ * The kill matrix's options and results (matrix.ts runs it, selection.ts chooses its faults,
+ * matrix-report.ts prints it): apart, so that neither of those imports the other's module for a
+ * type.
  */
 import type { ClientKind } from '../../faults/client-catalogue';
 import type { Role } from '../../schemas';
@@ -28,9 +29,15 @@ export interface FaultResult {
   scenarios: number;
   failure?: Failure;
   durationMs: number;
-  /** Runs it took: a fault that survives is judged again (SURVIVOR_ATTEMPTS in all) before it is called a survivor. */
+  /**
+   * Runs it took: a fault that survives is judged again (SURVIVOR_ATTEMPTS in all) before it is
+   * called a survivor.
+   */
   attempts?: number;
-  /** The role of the requirement: platform or connector for a fault of the reference, device or gateway for a client's. */
+  /**
+   * The role of the requirement: platform or connector for a fault of the reference, device or
+   * gateway for a client's.
+   */
   role?: Role;
   /** A fault of a client under test: which one (a fault of the reference has none). */
   client?: ClientKind;
@@ -62,7 +69,10 @@ export interface MatrixResult {
   selection: {
     faults?: string[];
     requirements?: string[];
-    /** Why client faults of the selection did not run (an installed package has no clients under test). */
+    /**
+     * Why client faults of the selection did not run (an installed package has no clients under
+     * test).
+     */
     clientsLeftOut?: string;
   };
   baseline: BaselineResult;
@@ -90,8 +100,8 @@ export interface MatrixOptions {
   requirements?: string[];
   target?: string;
   /**
-   * The harness's own tests only: judge a fault by another requirement's scenarios, to make a known survivor (one
-   * whose fault those scenarios cannot see). Never used by `iotc faults`.
+   * The harness's own tests only: judge a fault by another requirement's scenarios, to make a known
+   * survivor (one whose fault those scenarios cannot see). Never used by `iotc faults`.
    */
   judgeBy?: Readonly<Record<string, string>>;
   /** One line per fault as it is judged. */

@@ -1,13 +1,15 @@
 /**
- * The kill matrix: for every planted fault, the scenarios tagged with its requirement run against the embedded
- * reference with exactly that fault on, and the requirement's verdict (the project's own verdict rules) says whether
- * the fault was killed (FAIL) or survived. A baseline with no fault on comes first: every requirement the faults
- * break must PASS there, otherwise a FAIL under a fault would prove nothing.
+ * The kill matrix: for every planted fault, the scenarios tagged with its requirement run against
+ * the embedded reference with exactly that fault on, and the requirement's verdict (the project's
+ * own verdict rules) says whether the fault was killed (FAIL) or survived. A baseline with no fault
+ * on comes first: every requirement the faults break must PASS there, otherwise a FAIL under a
+ * fault would prove nothing.
  *
- * A run restricted by tags leaves other requirements partial; "killed" is judged on the fault's own requirement,
- * whose scenarios the selection `@<id>` holds entirely.
+ * A run restricted by tags leaves other requirements partial; "killed" is judged on the fault's own
+ * requirement, whose scenarios the selection `@<id>` holds entirely.
  *
- * This is the reference's half; client-matrix.ts judges the clients' faults and kill-matrix.ts runs both.
+ * This is the reference's half; client-matrix.ts judges the clients' faults and kill-matrix.ts runs
+ * both.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,9 +37,10 @@ import type {
 } from './matrix-types';
 
 /**
- * How many times a fault is judged before it is called a survivor. A kill that needs a second or third run means the
- * scenario sees the fault only when a race goes one way (an RPC queued before the poll or not): such faults are
- * reported as killed with their attempts, and listed as scenarios to make deterministic, never hidden.
+ * How many times a fault is judged before it is called a survivor. A kill that needs a second or
+ * third run means the scenario sees the fault only when a race goes one way (an RPC queued before
+ * the poll or not): such faults are reported as killed with their attempts, and listed as scenarios
+ * to make deterministic, never hidden.
  */
 export const SURVIVOR_ATTEMPTS = 5;
 
@@ -52,13 +55,14 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Matri
   const started = Date.now();
   selectFaults(options); // an unknown fault fails before cucumber loads
   const session = await CucumberSession.open();
-  // Every run's entities live on an embedded reference that stops with the run; a fault that breaks cleanup (a
-  // refusal the admin client cannot refresh past) must not leave entries in the user's journal for ever
+  // Every run's entities live on an embedded reference that stops with the run; a fault that breaks
+  // cleanup (a refusal the admin client cannot refresh past) must not leave entries in the user's
+  // journal for ever
   const matrixState = mkdtempSync(join(tmpdir(), 'iotc-faults-state-'));
   const restore = setEnvironment({
     IOTC_STATE_DIR: matrixState,
-    // a kill needs a failing case, not the smallest one: shrinking (every failing attempt waits the profile's
-    // eventuallyMs) was most of the time of the faults judged by properties
+    // a kill needs a failing case, not the smallest one: shrinking (every failing attempt waits the
+    // profile's eventuallyMs) was most of the time of the faults judged by properties
     FC_SHRINK_MS: '0',
   });
   try {
@@ -154,7 +158,8 @@ async function judgeAll(
           if (verdicts.get(requirement)?.verdict === 'FAIL') break;
         }
       } catch (error) {
-        // the run itself broke (a BeforeAll hook could not open the target, say): no scenario judged anything
+        // the run itself broke (a BeforeAll hook could not open the target, say): no scenario
+        // judged anything
         results.push({
           id: fault.id,
           requirement,
@@ -230,7 +235,10 @@ export function summarize(
   };
 }
 
-/** One cucumber run of the tag expression, judged with the project's verdict rules (inventory included). */
+/**
+ * One cucumber run of the tag expression, judged with the project's verdict rules (inventory
+ * included).
+ */
 async function judge(
   session: CucumberSession,
   target: string,
@@ -261,7 +269,9 @@ function firstFailure(result: RequirementResult): Failure | undefined {
     : undefined;
 }
 
-/** Sets these variables for the matrix's runs; the function returned puts the previous values back. */
+/**
+ * Sets these variables for the matrix's runs; the function returned puts the previous values back.
+ */
 function setEnvironment(values: Record<string, string>): () => void {
   const previous = Object.fromEntries(Object.keys(values).map((key) => [key, process.env[key]]));
   Object.assign(process.env, values);

@@ -1,6 +1,6 @@
 /**
- * Which faults a kill matrix run judges (the reference's and the clients' under test, narrowed by --faults and
- * --requirements) and which testable requirements in its scope have none.
+ * Which faults a kill matrix run judges (the reference's and the clients' under test, narrowed by
+ * --faults and --requirements) and which testable requirements in its scope have none.
  */
 import { FAULT_CATALOGUE, faultRequirement } from '../../faults';
 import { CLIENT_FAULT_CATALOGUE } from '../../faults/client-catalogue';
@@ -58,7 +58,9 @@ export function allRequirements(): Requirement[] {
   return loadCatalogue(undefined, ROLES);
 }
 
-/** Testable requirements in the selection's scope (every role) without a fault in either catalogue. */
+/**
+ * Testable requirements in the selection's scope (every role) without a fault in either catalogue.
+ */
 export function uncoveredRequirements(options: MatrixOptions): MatrixResult['uncovered'] {
   const covered = new Set(
     [...FAULT_CATALOGUE, ...CLIENT_FAULT_CATALOGUE].map((fault) => faultRequirement(fault.id)),

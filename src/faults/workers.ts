@@ -1,9 +1,10 @@
 /**
- * The kill matrix split over worker processes: the selected faults are dealt to `workers` child processes of
- * `iotc faults --faults <share>`, each with its own baseline, cucumber session and embedded references; their
- * faults.json are merged. All faults of one requirement go to one worker (dealByRequirement), so each worker's
- * baseline runs only its own requirements' scenarios: dealt round-robin, every worker's baseline ran nearly every
- * requirement's, the same baseline once per worker. A fault run mostly waits (report costs, token lifetimes, eventually windows), so two
+ * The kill matrix split over worker processes: the selected faults are dealt to `workers` child
+ * processes of `iotc faults --faults <share>`, each with its own baseline, cucumber session and
+ * embedded references; their faults.json are merged. All faults of one requirement go to one worker
+ * (dealByRequirement), so each worker's baseline runs only its own requirements' scenarios: dealt
+ * round-robin, every worker's baseline ran nearly every requirement's, the same baseline once per
+ * worker. A fault run mostly waits (report costs, token lifetimes, eventually windows), so two
  * workers finish sooner even on two cores (measured: bench/README.md).
  */
 import { spawn } from 'node:child_process';
@@ -78,9 +79,10 @@ export async function runFaultMatrixInWorkers(
 }
 
 /**
- * The fault ids split into at most `workers` shares, every requirement's faults in one share: the requirements with
- * the most faults first, each to the share with the fewest faults so far (a fault's run, not the baseline, is most
- * of a worker's time). Shares keep the catalogue's order inside; none is empty.
+ * The fault ids split into at most `workers` shares, every requirement's faults in one share: the
+ * requirements with the most faults first, each to the share with the fewest faults so far (a
+ * fault's run, not the baseline, is most of a worker's time). Shares keep the catalogue's order
+ * inside; none is empty.
  */
 export function dealByRequirement(ids: readonly string[], workers: number): string[][] {
   const groups = new Map<string, string[]>();

@@ -1,4 +1,7 @@
-/** An SVG badge of a report's overall verdict, for a README or a CI page (shields-style, no web fonts, no scripts). */
+/**
+ * An SVG badge of a report's overall verdict, for a README or a CI page (shields-style, no web
+ * fonts, no scripts).
+ */
 import type { ConformanceReport } from './conformance';
 import { overallVerdict, type OverallVerdict } from './overall';
 import { escapeHtml as escapeXml } from '../../lib/html';
@@ -19,9 +22,11 @@ export function badgeSvg(report: ConformanceReport): string {
   const inconclusive = report.requirements.filter(
     (requirement) => requirement.verdict === 'INCONCLUSIVE',
   ).length;
-  // INCONCLUSIVE requirements are named on the badge: an INCOMPLETE run for lack of a decision is not a short one
+  // INCONCLUSIVE requirements are named on the badge: an INCOMPLETE run for lack of a decision is
+  // not a short one
   const right = `${verdict} · ${passed}/${testable}${inconclusive ? ` · ${inconclusive} inconclusive` : ''}`;
-  // a monospace-ish width estimate (7 px a character) keeps the badge legible without measuring text
+  // a monospace-ish width estimate (7 px a character) keeps the badge legible without measuring
+  // text
   const leftWidth = left.length * 7 + 12;
   const rightWidth = right.length * 7 + 12;
   const width = leftWidth + rightWidth;

@@ -1,6 +1,6 @@
 /**
- * reports/conformance.json: target, run facts, per-requirement verdict with its evidence, coverage per interface.
- * Everything written passes through the Redactor.
+ * reports/conformance.json: target, run facts, per-requirement verdict with its evidence, coverage
+ * per interface. Everything written passes through the Redactor.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,7 +29,10 @@ import { PACKAGE_ROOT } from '../../lib/package-root';
 
 const CATALOGUE_PATH = join(PACKAGE_ROOT, 'features', 'requirements.json');
 
-/** The roles `iotc run` and the kill matrix judge: a platform and a REST connector (the certified clients are not). */
+/**
+ * The roles `iotc run` and the kill matrix judge: a platform and a REST connector (the certified
+ * clients are not).
+ */
 const SUITE_ROLES: readonly Role[] = ['platform', 'connector'];
 
 /** The catalogue's requirements of the given roles (default: those of the conformance suite). */
@@ -62,9 +65,15 @@ export interface ConformanceReport {
   tool: { name: 'iotc'; version: string };
   /** The one-line verdict of the whole run (src/report/overall.ts). */
   verdict?: OverallVerdict;
-  /** Why the run is INCOMPLETE when requirements are INCONCLUSIVE ("2 requirements INCONCLUSIVE: the network failed"). */
+  /**
+   * Why the run is INCOMPLETE when requirements are INCONCLUSIVE ("2 requirements INCONCLUSIVE: the
+   * network failed").
+   */
   verdictReason?: string;
-  /** iotc commit, catalogue and specification hashes, Node and OS, the selection (src/report/provenance.ts). */
+  /**
+   * iotc commit, catalogue and specification hashes, Node and OS, the selection
+   * (src/report/provenance.ts).
+   */
   provenance?: Provenance;
   target: { name: string; httpUrl: string; adminUrl: string; capabilities: string[] };
   run: {
@@ -75,18 +84,25 @@ export interface ConformanceReport {
     scenarios: Record<string, number>;
     /** fast-check seeds and replay paths recorded by property scenarios. */
     seeds: unknown[];
-    /** Why nothing was tested, when the target could not be reached or logged in to before the run. */
+    /**
+     * Why nothing was tested, when the target could not be reached or logged in to before the run.
+     */
     couldNotTest?: string;
-    /** The run was stopped before its end (Ctrl-C, SIGTERM): how; the report holds what ran until then. */
+    /**
+     * The run was stopped before its end (Ctrl-C, SIGTERM): how; the report holds what ran until
+     * then.
+     */
     interrupted?: string;
     /**
-     * The embedded reference ran asynchronous (src/target/twin-asynchrony.ts): the run's seed (replay with
-     * IOTC_TWIN_SEED and the same number of workers, each of which derived its own seed from it).
+     * The embedded reference ran asynchronous (src/target/twin-asynchrony.ts): the run's seed
+     * (replay with IOTC_TWIN_SEED and the same number of workers, each of which derived its own
+     * seed from it).
      */
     twin?: TwinRunFacts;
     /**
-     * How loaded the harness was, per worker process: its event-loop lag over its whole run (ms) and the delays it
-     * measured between asking for an effect and seeing it (steps/support/timing.ts), by kind.
+     * How loaded the harness was, per worker process: its event-loop lag over its whole run (ms)
+     * and the delays it measured between asking for an effect and seeing it
+     * (steps/support/timing.ts), by kind.
      */
     harness?: HarnessWorker[];
   };
@@ -96,7 +112,9 @@ export interface ConformanceReport {
   untraced: string[];
 }
 
-/** The reason's opening on every requirement of a run that could not reach or log in to its target. */
+/**
+ * The reason's opening on every requirement of a run that could not reach or log in to its target.
+ */
 const COULD_NOT_TEST = 'could not test';
 
 export interface TwinRunFacts {
@@ -135,7 +153,10 @@ export function buildConformanceReport(input: {
   requirements: RequirementResult[];
   redactor: Redactor;
   couldNotTest?: string;
-  /** The run was stopped before its end: how (the report is partial, its verdict INCOMPLETE at best). */
+  /**
+   * The run was stopped before its end: how (the report is partial, its verdict INCOMPLETE at
+   * best).
+   */
   interrupted?: string;
   provenance?: Provenance;
   twin?: TwinRunFacts;
@@ -153,8 +174,9 @@ export function buildConformanceReport(input: {
   const replayBase = /^https?:/.test(input.target.httpUrl)
     ? input.target.httpUrl
     : 'http://127.0.0.1:8080';
-  // nothing ran: every requirement says why in its own reason (console, json, html, junit), not "no scenario
-  // carries"; a reason of its own that says more (a certify step that timed out) is kept after the cause
+  // nothing ran: every requirement says why in its own reason (console, json, html, junit), not "no
+  // scenario carries"; a reason of its own that says more (a certify step that timed out) is kept
+  // after the cause
   const judged = input.couldNotTest
     ? input.requirements.map((requirement) => {
         const own = requirement.reason;
@@ -172,7 +194,8 @@ export function buildConformanceReport(input: {
       ...scenario,
       error:
         scenario.error === undefined ? undefined : input.redactor.redactEvidence(scenario.error),
-      // a failure comes with the commands that repeat its exchanges by hand (against `iotc simulate` when embedded)
+      // a failure comes with the commands that repeat its exchanges by hand (against `iotc
+      // simulate` when embedded)
       exchanges:
         scenario.status === 'PASSED' || scenario.status === 'SKIPPED'
           ? scenario.exchanges
@@ -220,7 +243,9 @@ export function buildConformanceReport(input: {
   return withOverall(report);
 }
 
-/** The report with its overall verdict (and the reason of an INCONCLUSIVE-made INCOMPLETE) in front. */
+/**
+ * The report with its overall verdict (and the reason of an INCONCLUSIVE-made INCOMPLETE) in front.
+ */
 export function withOverall(report: ConformanceReport): ConformanceReport {
   const { tool, verdict: _verdict, verdictReason: _reason, ...rest } = report;
   const verdictReason = overallReason(report);
@@ -280,8 +305,9 @@ export function formatSummary(report: ConformanceReport): string {
   const undecidable = report.requirements
     .filter((requirement) => requirement.verdict === 'INCONCLUSIVE')
     .map((requirement) => `  INCONCLUSIVE ${requirement.id}: ${requirement.reason ?? ''}`);
-  // a testable requirement left undecided always says why (part of its scenarios ran, some were skipped, none
-  // exists yet); those a restricted selection left out entirely are counted, not listed
+  // a testable requirement left undecided always says why (part of its scenarios ran, some were
+  // skipped, none exists yet); those a restricted selection left out entirely are counted, not
+  // listed
   const undecided = report.requirements.filter(
     (requirement) => requirement.testable && requirement.verdict === 'NOT TESTED',
   );

@@ -1,10 +1,12 @@
 /**
- * Evidence of a scenario: the requests and responses (HTTP) and publish outcomes (MQTT) that decided it.
+ * Evidence of a scenario: the requests and responses (HTTP) and publish outcomes (MQTT) that
+ * decided it.
  *
- * Drivers take an optional `recorder` and hand it one Exchange per request they made; a scenario keeps them in an
- * ExchangeLog (bounded: the last few, bodies cut to a few hundred characters, secrets redacted as they are recorded,
- * so a JWT is never cut in half before redaction could see it whole). The After hook attaches the log to the scenario
- * under EXCHANGES_MEDIA_TYPE and the report reads it back from the cucumber messages as the requirement's evidence.
+ * Drivers take an optional `recorder` and hand it one Exchange per request they made; a scenario
+ * keeps them in an ExchangeLog (bounded: the last few, bodies cut to a few hundred characters,
+ * secrets redacted as they are recorded, so a JWT is never cut in half before redaction could see
+ * it whole). The After hook attaches the log to the scenario under EXCHANGES_MEDIA_TYPE and the
+ * report reads it back from the cucumber messages as the requirement's evidence.
  */
 
 import type { Exchange, ExchangeRecorder } from '../../lib/exchange';
@@ -23,18 +25,22 @@ interface ExchangeLogOptions {
   redact?: (text: string) => string;
 }
 
-/** Longest text handed to the redactor (bodies are cut far shorter afterwards; a firmware download is not read whole). */
+/**
+ * Longest text handed to the redactor (bodies are cut far shorter afterwards; a firmware download
+ * is not read whole).
+ */
 const REDACT_WINDOW = 65_536;
 /** Header names whose values are credentials: only the scheme (Bearer, ApiKey) is kept. */
 const SECRET_HEADER = /authorization|token|jwt|key|cookie|secret|password/i;
 
 export class ExchangeLog {
   /**
-   * The kept exchanges as the drivers gave them: redacted and cut only when they are read (`exchanges`, the
-   * attachment). A scenario records hundreds of exchanges and keeps six; redacting each as it came cost a run
-   * 22 million characters through the redactor's patterns (about 1 s of CPU of the suite's 35), for evidence that
-   * was dropped. Redacting late is as strict: the redactor then knows every secret the scenario registered, a
-   * superset of what it knew when the exchange came.
+   * The kept exchanges as the drivers gave them: redacted and cut only when they are read
+   * (`exchanges`, the attachment). A scenario records hundreds of exchanges and keeps six;
+   * redacting each as it came cost a run 22 million characters through the redactor's patterns
+   * (about 1 s of CPU of the suite's 35), for evidence that was dropped. Redacting late is as
+   * strict: the redactor then knows every secret the scenario registered, a superset of what it
+   * knew when the exchange came.
    */
   private readonly entries: { exchange: Exchange; repeated?: number }[] = [];
   private readonly limit: number;
@@ -65,7 +71,10 @@ export class ExchangeLog {
     if (this.entries.length > this.limit) this.entries.shift();
   };
 
-  /** The kept exchanges, redacted and cut (each call redacts them anew, with every secret known by then). */
+  /**
+   * The kept exchanges, redacted and cut (each call redacts them anew, with every secret known by
+   * then).
+   */
   get exchanges(): readonly Exchange[] {
     return this.entries.map(({ exchange, repeated }) => {
       const safe = this.sanitize(exchange);
@@ -74,9 +83,9 @@ export class ExchangeLog {
   }
 
   /**
-   * The same request as the one before with the same outcome (an `eventually` polling, a device repeating itself):
-   * folded into one entry with a count. Addresses are compared as the evidence shows them (redacted: two devices'
-   * tokens in a path are the same request), bodies as sent.
+   * The same request as the one before with the same outcome (an `eventually` polling, a device
+   * repeating itself): folded into one entry with a count. Addresses are compared as the evidence
+   * shows them (redacted: two devices' tokens in a path are the same request), bodies as sent.
    */
   private sameRequest(a: Exchange, b: Exchange): boolean {
     if (a.protocol === 'http' && b.protocol === 'http') {
@@ -184,8 +193,8 @@ function detached(exchange: Exchange): Exchange {
 }
 
 /**
- * One line for people: `POST /api/v1/<redacted>/telemetry → 200`, `PUBLISH v1/devices/me/telemetry qos 1 → acked 0x00`,
- * `RECEIVED v1/gateway/rpc qos 1` (the payload is shown under it).
+ * One line for people: `POST /api/v1/<redacted>/telemetry → 200`, `PUBLISH v1/devices/me/telemetry
+ * qos 1 → acked 0x00`, `RECEIVED v1/gateway/rpc qos 1` (the payload is shown under it).
  */
 export function describeExchange(exchange: Exchange): string {
   const times = exchange.repeated ? ` (×${exchange.repeated})` : '';
@@ -223,11 +232,12 @@ function quoted(text: string): string {
 }
 
 /**
- * The command line that repeats an exchange by hand: curl for HTTP, mosquitto_pub for an MQTT publish (undefined
- * for what a client cannot repeat alone, a CONNECT or a message the platform sent). Redacted secrets become shell
- * variables to fill in ($TOKEN in a device path, $IOTC_TOKEN for an admin JWT, from POST /api/auth/login, $SECRET
- * elsewhere), never the secret; a body cut in the evidence is marked. An MQTT publish goes to the broker its session
- * used (an embedded target's is gone: `iotc simulate` on its default port stands in).
+ * The command line that repeats an exchange by hand: curl for HTTP, mosquitto_pub for an MQTT
+ * publish (undefined for what a client cannot repeat alone, a CONNECT or a message the platform
+ * sent). Redacted secrets become shell variables to fill in ($TOKEN in a device path, $IOTC_TOKEN
+ * for an admin JWT, from POST /api/auth/login, $SECRET elsewhere), never the secret; a body cut in
+ * the evidence is marked. An MQTT publish goes to the broker its session used (an embedded target's
+ * is gone: `iotc simulate` on its default port stands in).
  */
 export function reproduceExchange(
   exchange: Exchange,
@@ -252,7 +262,8 @@ export function reproduceExchange(
   }
   const { packet, topic, qos, payload } = exchange.request;
   if (packet !== 'PUBLISH' || topic === undefined) return undefined;
-  // the broker the session published to (an embedded one is gone: `iotc simulate` on its default port stands in)
+  // the broker the session published to (an embedded one is gone: `iotc simulate` on its default
+  // port stands in)
   const recorded = !options.embedded && exchange.request.url ? exchange.request.url : undefined;
   const broker = new URL(
     recorded ?? (baseUrl.startsWith('mqtt') ? baseUrl : 'mqtt://127.0.0.1:1883'),

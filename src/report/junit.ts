@@ -1,13 +1,14 @@
 /**
- * reports/junit.xml: one test case per requirement, named by its id, so CI systems show requirement verdicts.
- * FAIL is a failure, NOT TESTED and NOT APPLICABLE are skipped, PASS and DEVIATION pass (a deviation was verified).
- * INCONCLUSIVE is an error (type="INCONCLUSIVE", the reason as its message): in JUnit's own terms an error is a test
- * that could not complete, as against a failure, an assertion that did not hold. CI systems (Jenkins, GitLab, GitHub
- * test reporters) show errors beside failures, marked as broken, while skipped tests are folded away or shown
- * neutral: a starved harness or a failed network must be seen, and must not be counted as a failure of the target.
- * A run that decided no requirement at all (every one NOT TESTED or NOT APPLICABLE) carries one more test case in
- * error, so a CI system never shows a run of nothing as green.
- * Written by hand: the format needs four elements and an escaper, less than a dependency would cost.
+ * reports/junit.xml: one test case per requirement, named by its id, so CI systems show requirement
+ * verdicts. FAIL is a failure, NOT TESTED and NOT APPLICABLE are skipped, PASS and DEVIATION pass
+ * (a deviation was verified). INCONCLUSIVE is an error (type="INCONCLUSIVE", the reason as its
+ * message): in JUnit's own terms an error is a test that could not complete, as against a failure,
+ * an assertion that did not hold. CI systems (Jenkins, GitLab, GitHub test reporters) show errors
+ * beside failures, marked as broken, while skipped tests are folded away or shown neutral: a
+ * starved harness or a failed network must be seen, and must not be counted as a failure of the
+ * target. A run that decided no requirement at all (every one NOT TESTED or NOT APPLICABLE) carries
+ * one more test case in error, so a CI system never shows a run of nothing as green. Written by
+ * hand: the format needs four elements and an escaper, less than a dependency would cost.
  */
 import type { ConformanceReport } from './conformance';
 
@@ -71,7 +72,10 @@ export function junitXml(report: ConformanceReport): string {
   ].join('\n');
 }
 
-/** junit.xml of a run that did not start because its selection is malformed or empty: one test case in error. */
+/**
+ * junit.xml of a run that did not start because its selection is malformed or empty: one test case
+ * in error.
+ */
 export function selectionErrorJunit(message: string): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

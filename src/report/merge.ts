@@ -1,10 +1,11 @@
 /**
- * `iotc report merge`: one conformance report from runs split across machines (e.g. one interface per CI job).
- * Per requirement the scenarios of every part are joined (one per location, the worst outcome when two parts ran the
- * same one, except that a pass decides what an INCONCLUSIVE run of it could not) and judged again with the run's
- * own rules: any failure fails, an INCONCLUSIVE scenario makes it INCONCLUSIVE; PASS or DEVIATION only when together the
- * parts ran every scenario the suite holds for it, so partial runs (each NOT TESTED, partial) merge into a full
- * verdict only when they complete each other. The parts must be of the same target.
+ * `iotc report merge`: one conformance report from runs split across machines (e.g. one interface
+ * per CI job). Per requirement the scenarios of every part are joined (one per location, the worst
+ * outcome when two parts ran the same one, except that a pass decides what an INCONCLUSIVE run of
+ * it could not) and judged again with the run's own rules: any failure fails, an INCONCLUSIVE
+ * scenario makes it INCONCLUSIVE; PASS or DEVIATION only when together the parts ran every scenario
+ * the suite holds for it, so partial runs (each NOT TESTED, partial) merge into a full verdict only
+ * when they complete each other. The parts must be of the same target.
  */
 import { DEFAULT_NOT_EXERCISED } from '../target/effective-rest';
 import { summarize, withOverall, type ConformanceReport } from './conformance';
@@ -17,7 +18,10 @@ import {
 } from './verdicts';
 import { IotcError } from '../../lib/errors';
 
-/** The conformance reports given to `iotc report merge` cannot be merged (missing, another catalogue, another target). */
+/**
+ * The conformance reports given to `iotc report merge` cannot be merged (missing, another
+ * catalogue, another target).
+ */
 export class ReportMergeError extends IotcError {
   readonly code = 'IOTC_REPORT_MERGE';
 }
@@ -65,8 +69,9 @@ export function mergeReports(parts: readonly ConformanceReport[]): ConformanceRe
 }
 
 /**
- * Whether `a` outranks `b` when two parts ran the same scenario: the worse outcome, except that a PASS decides what
- * an INCONCLUSIVE run could not (the part that passed ran it again and proved it).
+ * Whether `a` outranks `b` when two parts ran the same scenario: the worse outcome, except that a
+ * PASS decides what an INCONCLUSIVE run could not (the part that passed ran it again and proved
+ * it).
  */
 function worse(a: ScenarioStatus, b: ScenarioStatus): boolean {
   if (a === 'INCONCLUSIVE' && b === 'PASSED') return false;
@@ -88,12 +93,14 @@ function mergeRequirement(
   const planned = Math.max(...results.map((result) => result.planned ?? result.scenarios.length));
   const first = results[0];
   const declared = results.some((result) => result.deviationDeclared);
-  // every part judged against the same inventory and profile, so any part's set-aside count is the requirement's
+  // every part judged against the same inventory and profile, so any part's set-aside count is the
+  // requirement's
   const setAside = results.find((result) => result.setAside)?.setAside;
   const verdict = declared
     ? deviationVerdict(first, scenarios, planned, 0)
     : verdictOf(first, scenarios, planned, { capabilities }, setAside);
-  // a part's run found the default unexercised on the target (src/target/effective-rest.ts): no merge proves it
+  // a part's run found the default unexercised on the target (src/target/effective-rest.ts): no
+  // merge proves it
   const unexercised = results.find((result) => result.reason?.startsWith(DEFAULT_NOT_EXERCISED));
   const judged =
     verdict.verdict === 'PASS' && unexercised

@@ -1,16 +1,20 @@
 /**
- * The one-line verdict of a whole report. CONFORMANT only when the full suite ran and every testable requirement
- * is PASS, DEVIATION (declared and verified) or NOT APPLICABLE; any FAIL of a MUST (or MAY) makes it NOT CONFORMANT, and
- * where every FAIL is of a SHOULD it is PASS WITH WARNINGS (issue 28); a run that left
- * testable requirements NOT TESTED (a tag selection, a missing scenario) or INCONCLUSIVE (the harness was starved,
- * the network failed) is INCOMPLETE, never CONFORMANT, and `overallReason` says why.
+ * The one-line verdict of a whole report. CONFORMANT only when the full suite ran and every
+ * testable requirement is PASS, DEVIATION (declared and verified) or NOT APPLICABLE; any FAIL of a
+ * MUST (or MAY) makes it NOT CONFORMANT, and where every FAIL is of a SHOULD it is PASS WITH
+ * WARNINGS (issue 28); a run that left testable requirements NOT TESTED (a tag selection, a missing
+ * scenario) or INCONCLUSIVE (the harness was starved, the network failed) is INCOMPLETE, never
+ * CONFORMANT, and `overallReason` says why.
  */
 import type { Verdict } from './verdicts';
 import type { OVERALL_VERDICTS } from '../../schemas';
 import { HARNESS_STARVED, INCONCLUSIVE_PREFIX } from '../../steps/support/timing';
 import { NETWORK_FAILED } from '../../steps/support/transport';
 
-/** What the overall verdict reads of a conformance report (conformance.ts builds the report with it). */
+/**
+ * What the overall verdict reads of a conformance report (conformance.ts builds the report with
+ * it).
+ */
 export interface VerdictSummaryInput {
   run: { couldNotTest?: unknown; interrupted?: string };
   requirements: ReadonlyArray<{
@@ -29,7 +33,8 @@ export function overallVerdict(report: VerdictSummaryInput): OverallVerdict {
   const testable = report.requirements.filter((requirement) => requirement.testable);
   const failed = testable.filter((requirement) => requirement.verdict === 'FAIL');
   if (failed.some((requirement) => requirement.level !== 'SHOULD')) return 'NOT CONFORMANT';
-  // an interrupted run is partial whatever it reached: a FAIL it found stands, nothing else is a whole verdict
+  // an interrupted run is partial whatever it reached: a FAIL it found stands, nothing else is a
+  // whole verdict
   if (report.run.interrupted) return 'INCOMPLETE';
   if (testable.every((requirement) => requirement.verdict === 'NOT TESTED')) return 'NOT TESTED';
   if (testable.some((requirement) => ['NOT TESTED', 'INCONCLUSIVE'].includes(requirement.verdict)))
@@ -38,8 +43,9 @@ export function overallVerdict(report: VerdictSummaryInput): OverallVerdict {
 }
 
 /**
- * Why a run is INCOMPLETE because of INCONCLUSIVE requirements: "3 requirements INCONCLUSIVE: the harness was
- * starved / the network failed" (the causes their scenarios' errors name); undefined when none is.
+ * Why a run is INCOMPLETE because of INCONCLUSIVE requirements: "3 requirements INCONCLUSIVE: the
+ * harness was starved / the network failed" (the causes their scenarios' errors name); undefined
+ * when none is.
  */
 export function overallReason(report: VerdictSummaryInput): string | undefined {
   if (report.run.interrupted && !report.run.couldNotTest)

@@ -1,7 +1,8 @@
 /**
- * What a conformance report stands on, so a reader can tell exactly what was checked and with what: the iotc
- * version and commit, the requirement catalogue and the specification it was written from (each with its SHA-256),
- * Node and the operating system, and the selection of scenarios (full, or partial by tags or paths).
+ * What a conformance report stands on, so a reader can tell exactly what was checked and with what:
+ * the iotc version and commit, the requirement catalogue and the specification it was written from
+ * (each with its SHA-256), Node and the operating system, and the selection of scenarios (full, or
+ * partial by tags or paths).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -24,7 +25,10 @@ export function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** The commit iotc runs from: IOTC_COMMIT (set by a packaged build), else git when this is a checkout. */
+/**
+ * The commit iotc runs from: IOTC_COMMIT (set by a packaged build), else git when this is a
+ * checkout.
+ */
 function commitOf(): { commit?: string; modified?: boolean } {
   if (process.env.IOTC_COMMIT) return { commit: process.env.IOTC_COMMIT };
   if (!existsSync(join(ROOT, '.git'))) return {};

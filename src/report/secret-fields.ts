@@ -1,7 +1,8 @@
 /**
- * The ONE list of JSON member names whose values are credentials (issue 26 item 6): the scenario world blanks them in
- * what it records as evidence, the report's redactor blanks them in what it writes, and the admin client blanks them
- * in its error messages. A name missing here leaks its value everywhere at once, so add names here, nowhere else.
+ * The ONE list of JSON member names whose values are credentials (issue 26 item 6): the scenario
+ * world blanks them in what it records as evidence, the report's redactor blanks them in what it
+ * writes, and the admin client blanks them in its error messages. A name missing here leaks its
+ * value everywhere at once, so add names here, nowhere else.
  */
 export const SECRET_FIELD_NAMES = [
   // administration users
@@ -26,7 +27,10 @@ const NAMES = SECRET_FIELD_NAMES.join('|');
 
 /** `"name": "value"` for a secret name; group 1 is everything before the value's opening quote. */
 const PLAIN = new RegExp(`("(?:${NAMES})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'g');
-/** The same inside a JSON string (a body recorded as text, then serialized again): `\"name\": \"value\"`. */
+/**
+ * The same inside a JSON string (a body recorded as text, then serialized again): `\"name\":
+ * \"value\"`.
+ */
 const ESCAPED = new RegExp(
   `(\\\\"(?:${NAMES})\\\\"\\s*:\\s*)\\\\"(?:[^"\\\\]|\\\\[^"])*\\\\"`,
   'g',

@@ -1,7 +1,8 @@
 /**
- * Tamper evidence for conformance.json: a SHA-256 digest beside it (`conformance.json.sha256`, sha256sum's format,
- * so `sha256sum -c` checks it too), and an Ed25519 signature (`conformance.json.sig`, base64) made with a key the
- * user holds, through Node's crypto. `iotc report verify` checks both against the file as it is now.
+ * Tamper evidence for conformance.json: a SHA-256 digest beside it (`conformance.json.sha256`,
+ * sha256sum's format, so `sha256sum -c` checks it too), and an Ed25519 signature
+ * (`conformance.json.sig`, base64) made with a key the user holds, through Node's crypto. `iotc
+ * report verify` checks both against the file as it is now.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -56,7 +57,10 @@ interface Verification {
   signature: 'valid' | 'invalid' | 'missing' | 'not checked';
 }
 
-/** Checks the digest and, given a public key, the signature of the report in `dir` as the files are now. */
+/**
+ * Checks the digest and, given a public key, the signature of the report in `dir` as the files are
+ * now.
+ */
 export function verifyReport(dir: string, publicKeyFile?: string): Verification {
   const data = readFileSync(join(dir, REPORT_FILE));
   const digestFile = join(dir, `${REPORT_FILE}.sha256`);

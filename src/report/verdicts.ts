@@ -1,32 +1,40 @@
 /**
  * From the cucumber message stream of a run to one verdict per requirement of the catalogue.
  *
- * A scenario checks the requirements whose ids it carries as tags (`@HTTP-TEL-03`). The suite's inventory (every
- * scenario of the feature files, whatever the selection) says how many scenarios a requirement has. A requirement is
- * - PASS only when every scenario of the inventory tagged with it that runs on the target ran and passed (those a
- *   declared deviation of another requirement sets aside: below);
- * - FAIL when any of its scenarios failed, was ambiguous, undefined or pending (not implemented is never passed);
- * - NOT APPLICABLE when its capability is absent from the target and ALL its scenarios were skipped for that;
- * - INCONCLUSIVE, with the reason, when a scenario of it could not decide (its error opens with `INCONCLUSIVE:`,
- *   steps/support/timing.ts): the harness was starved, or the network failed twice (steps/hooks.ts retries once).
- *   Never PASS, never FAIL; a real failure of another of its scenarios still makes it FAIL;
- * - NOT TESTED, with a reason, when no scenario carries it (or it is not testable), when the selection (--tags,
- *   paths) ran only some of its scenarios ("partial: 3 of 9 scenarios ran"), or when some were skipped, or when
- *   declared deviations of other requirements took all of its scenarios ("not proven here");
- * - DEVIATION when the target profile declares a deviation for it and the scenarios that verify the declared
- *   alternative (tagged `@deviation-<id>`) all passed. A declared deviation without such a scenario, or whose
- *   scenario failed, is FAIL: a deviation is verified, never waved through (NOT TESTED only when the run held no
- *   scenario of the requirement at all, e.g. a tag filter left them out).
+ * A scenario checks the requirements whose ids it carries as tags (`@HTTP-TEL-03`). The suite's
+ * inventory (every scenario of the feature files, whatever the selection) says how many scenarios a
+ * requirement has. A requirement is
+ * - PASS only when every scenario of the inventory tagged with it that runs on the target ran and
+ *   passed (those a declared deviation of another requirement sets aside: below);
+ * - FAIL when any of its scenarios failed, was ambiguous, undefined or pending (not implemented is
+ *   never passed);
+ * - NOT APPLICABLE when its capability is absent from the target and ALL its scenarios were skipped
+ *   for that;
+ * - INCONCLUSIVE, with the reason, when a scenario of it could not decide (its error opens with
+ *   `INCONCLUSIVE:`, steps/support/timing.ts): the harness was starved, or the network failed twice
+ *   (steps/hooks.ts retries once). Never PASS, never FAIL; a real failure of another of its
+ *   scenarios still makes it FAIL;
+ * - NOT TESTED, with a reason, when no scenario carries it (or it is not testable), when the
+ *   selection (--tags, paths) ran only some of its scenarios ("partial: 3 of 9 scenarios ran"), or
+ *   when some were skipped, or when declared deviations of other requirements took all of its
+ *   scenarios ("not proven here");
+ * - DEVIATION when the target profile declares a deviation for it and the scenarios that verify the
+ *   declared alternative (tagged `@deviation-<id>`) all passed. A declared deviation without such a
+ *   scenario, or whose scenario failed, is FAIL: a deviation is verified, never waved through (NOT
+ *   TESTED only when the run held no scenario of the requirement at all, e.g. a tag filter left
+ *   them out).
  *
- * A scenario that also carries a requirement whose deviation the target declares does not run there (its
- * alternative does). For the other requirements it carries it is set aside, and said so: such a requirement is PASS
- * when at least one of its scenarios runs here (one that carries no declared deviation, or an alternative that
- * carries it too) and all that run here passed; its reason then says on how many of its scenarios the PASS rests and
- * which declared deviations took the others ("PASS on 2 of 8 scenarios; 6 also check KV-02 (declared deviation) and
- * do not run here"). The suite keeps that honest by splitting: a requirement's behaviour is checked by scenarios
- * that do not touch the deviated behaviour, and each deviated check stands in a scenario of its own that carries
- * the deviated requirement (features/http-device-api/payload-properties.feature: the payloads with a string value
- * apart from those without). When no scenario of it runs here it is NOT TESTED ("not proven here").
+ * A scenario that also carries a requirement whose deviation the target declares does not run there
+ * (its alternative does). For the other requirements it carries it is set aside, and said so: such
+ * a requirement is PASS when at least one of its scenarios runs here (one that carries no declared
+ * deviation, or an alternative that carries it too) and all that run here passed; its reason then
+ * says on how many of its scenarios the PASS rests and which declared deviations took the others
+ * ("PASS on 2 of 8 scenarios; 6 also check KV-02 (declared deviation) and do not run here"). The
+ * suite keeps that honest by splitting: a requirement's behaviour is checked by scenarios that do
+ * not touch the deviated behaviour, and each deviated check stands in a scenario of its own that
+ * carries the deviated requirement (features/http-device-api/payload-properties.feature: the
+ * payloads with a string value apart from those without). When no scenario of it runs here it is
+ * NOT TESTED ("not proven here").
  */
 import type * as messages from '@cucumber/messages';
 import type { Requirement, REQUIREMENT_VERDICTS, SCENARIO_STATUSES } from '../../schemas';
@@ -35,7 +43,10 @@ import { EXCHANGES_MEDIA_TYPE, parseExchanges, type Exchange } from './exchanges
 
 /** A requirement's verdict; the vocabulary is schemas/conformance.ts's. */
 export type Verdict = (typeof REQUIREMENT_VERDICTS)[number];
-/** A scenario's outcome: cucumber's statuses, and INCONCLUSIVE for one that failed with an `INCONCLUSIVE:` error. */
+/**
+ * A scenario's outcome: cucumber's statuses, and INCONCLUSIVE for one that failed with an
+ * `INCONCLUSIVE:` error.
+ */
 export type ScenarioStatus = (typeof SCENARIO_STATUSES)[number];
 
 export interface ScenarioResult {
@@ -50,36 +61,58 @@ export interface ScenarioResult {
   failedStep?: string;
   /** JSON attachments of the scenario (e.g. fast-check seeds), parsed. */
   evidence: unknown[];
-  /** The scenario's last requests and responses (its exchanges attachment), redacted when recorded. */
+  /**
+   * The scenario's last requests and responses (its exchanges attachment), redacted when recorded.
+   */
   exchanges?: Exchange[];
-  /** Why a SKIPPED scenario was skipped: the `skipped: ...` line its hook or step logged (it names the profile field). */
+  /**
+   * Why a SKIPPED scenario was skipped: the `skipped: ...` line its hook or step logged (it names
+   * the profile field).
+   */
   skipped?: string;
 }
 
-/** Scenarios of a requirement that a declared deviation of another requirement kept from running on the target. */
+/**
+ * Scenarios of a requirement that a declared deviation of another requirement kept from running on
+ * the target.
+ */
 export interface SetAside {
   /** How many of the requirement's scenarios did not run for it. */
   scenarios: number;
   /** The declared deviations that took them. */
   deviations: string[];
-  /** Every one of those deviations has an alternative scenario that carries this requirement too. */
+  /**
+   * Every one of those deviations has an alternative scenario that carries this requirement too.
+   */
   checkedByAlternatives: boolean;
 }
 
 export interface RequirementResult extends Requirement {
   verdict: Verdict;
   /**
-   * Why the verdict is not PASS, FAIL or DEVIATION (always given for NOT TESTED, NOT APPLICABLE and INCONCLUSIVE),
-   * or what a PASS rests on when declared deviations set some of its scenarios aside.
+   * Why the verdict is not PASS, FAIL or DEVIATION (always given for NOT TESTED, NOT APPLICABLE and
+   * INCONCLUSIVE), or what a PASS rests on when declared deviations set some of its scenarios
+   * aside.
    */
   reason?: string;
-  /** Scenarios of the inventory that carry the requirement (its alternatives when a deviation is declared). */
+  /**
+   * Scenarios of the inventory that carry the requirement (its alternatives when a deviation is
+   * declared).
+   */
   planned: number;
-  /** The target profile declares a deviation for it: the scenarios are the alternatives that verify it. */
+  /**
+   * The target profile declares a deviation for it: the scenarios are the alternatives that verify
+   * it.
+   */
   deviationDeclared?: boolean;
-  /** Its scenarios that declared deviations of other requirements kept from running (not counted in planned). */
+  /**
+   * Its scenarios that declared deviations of other requirements kept from running (not counted in
+   * planned).
+   */
   setAside?: SetAside;
-  /** The scenarios that decided the verdict, each with its error (if any) and the exchanges it made. */
+  /**
+   * The scenarios that decided the verdict, each with its error (if any) and the exchanges it made.
+   */
   scenarios: Array<
     Pick<
       ScenarioResult,
@@ -113,15 +146,21 @@ export const STATUS_ORDER = (Object.keys(STATUS_RANK) as ScenarioStatus[]).sort(
 );
 
 /**
- * The opening of the error of a retry attempt that steps/hooks.ts declined (the first attempt failed with an answer
- * of the target): the attempt before it is the scenario's result.
+ * The opening of the error of a retry attempt that steps/hooks.ts declined (the first attempt
+ * failed with an answer of the target): the attempt before it is the scenario's result.
  */
 export const RETRY_DECLINED = 'iotc: not retried:';
 
-/** Media type of the harness facts every scenario attaches (steps/hooks.ts): event-loop lag and measured delays. */
+/**
+ * Media type of the harness facts every scenario attaches (steps/hooks.ts): event-loop lag and
+ * measured delays.
+ */
 export const HARNESS_MEDIA_TYPE = 'application/vnd.iotc.harness+json';
 
-/** The message of an error thrown by a step, without the name cucumber puts before it (`Inconclusive: ...`). */
+/**
+ * The message of an error thrown by a step, without the name cucumber puts before it
+ * (`Inconclusive: ...`).
+ */
 function thrownMessage(result: messages.TestStepResult): string {
   if (result.exception?.message !== undefined) return result.exception.message;
   const message = result.message ?? '';
@@ -129,12 +168,17 @@ function thrownMessage(result: messages.TestStepResult): string {
   return named ? message.slice(named[0].length) : message;
 }
 
-/** Whether a failed step's error says the harness could not decide (steps/support/timing.ts Inconclusive). */
+/**
+ * Whether a failed step's error says the harness could not decide (steps/support/timing.ts
+ * Inconclusive).
+ */
 function isInconclusive(result: messages.TestStepResult): boolean {
   return thrownMessage(result).startsWith(INCONCLUSIVE_PREFIX);
 }
 
-/** Collects one result per executed scenario (the last attempt counts) from the message envelopes. */
+/**
+ * Collects one result per executed scenario (the last attempt counts) from the message envelopes.
+ */
 export function scenarioResults(envelopes: readonly messages.Envelope[]): ScenarioResult[] {
   const pickles = new Map<string, messages.Pickle>();
   const testCases = new Map<string, messages.TestCase>();
@@ -172,7 +216,8 @@ export function scenarioResults(envelopes: readonly messages.Envelope[]): Scenar
       if (status === 'FAILED' && isInconclusive(stepResult)) status = 'INCONCLUSIVE';
       if (result && STATUS_RANK[status] > STATUS_RANK[result.status]) {
         result.status = status;
-        // the error shown is the first failure's; a real failure after an INCONCLUSIVE one replaces it
+        // the error shown is the first failure's; a real failure after an INCONCLUSIVE one replaces
+        // it
         if (
           stepResult.message &&
           (!result.error || (status === 'FAILED' && isInconclusiveText(result.error)))
@@ -222,23 +267,35 @@ function isInconclusiveText(message: string): boolean {
   return message.startsWith(INCONCLUSIVE_PREFIX) || message.includes(`: ${INCONCLUSIVE_PREFIX}`);
 }
 
-/** One worker's harness facts: its event-loop lag over the run and the delays it measured (timing.ts). */
+/**
+ * One worker's harness facts: its event-loop lag over the run and the delays it measured
+ * (timing.ts).
+ */
 export interface HarnessWorker {
   pid: number;
   eventLoopLagMs: { max: number; p99: number; mean: number };
   measuredDelays: Record<string, { maxMs: number; count: number }>;
-  /** A remote target: the round trips the worker measured at its start and the timeouts derived from them. */
+  /**
+   * A remote target: the round trips the worker measured at its start and the timeouts derived from
+   * them.
+   */
   network?: NetworkFacts;
 }
 
-/** The network to a remote target as a worker measured it (steps/hooks.ts, steps/support/network.ts). */
+/**
+ * The network to a remote target as a worker measured it (steps/hooks.ts,
+ * steps/support/network.ts).
+ */
 export interface NetworkFacts {
   roundTripMs: number;
   interfaces: Record<string, { url: string; rttMs?: number; samplesMs: number[]; error?: string }>;
   timeouts: { eventuallyMs: number; pollIntervalMs: number; requestMs: number };
 }
 
-/** One line for a worker's network facts: "http 201 ms, mqtt 203 ms -> eventually 5010 ms, poll 101 ms, ...". */
+/**
+ * One line for a worker's network facts: "http 201 ms, mqtt 203 ms -> eventually 5010 ms, poll 101
+ * ms, ...".
+ */
 export function networkLine(network: NetworkFacts): string {
   const interfaces = Object.entries(network.interfaces)
     .map(([name, measured]) =>
@@ -251,7 +308,10 @@ export function networkLine(network: NetworkFacts): string {
   return `round trip ${interfaces}; waits derived from ${network.roundTripMs} ms: eventually ${eventuallyMs} ms, poll ${pollIntervalMs} ms, request ${requestMs} ms`;
 }
 
-/** How loaded the harness was: per worker its last harness attachment (each covers the worker's run so far). */
+/**
+ * How loaded the harness was: per worker its last harness attachment (each covers the worker's run
+ * so far).
+ */
 export function harnessFacts(envelopes: readonly messages.Envelope[]): HarnessWorker[] {
   const byPid = new Map<number, HarnessWorker>();
   for (const envelope of envelopes) {
@@ -277,13 +337,16 @@ export interface VerdictContext {
   /** Requirement ids the target profile declares deviations for. */
   deviations?: ReadonlySet<string>;
   /**
-   * Every scenario of the suite (all feature files, no tag filter); without it the scenarios that ran are taken to
-   * be all there are, which only a run of the whole suite may claim.
+   * Every scenario of the suite (all feature files, no tag filter); without it the scenarios that
+   * ran are taken to be all there are, which only a run of the whole suite may claim.
    */
   inventory?: readonly PlannedScenario[];
 }
 
-/** Every pickle of the run's sources, selected or not: cucumber emits them all before it filters by tags. */
+/**
+ * Every pickle of the run's sources, selected or not: cucumber emits them all before it filters by
+ * tags.
+ */
 export function scenarioInventory(envelopes: readonly messages.Envelope[]): PlannedScenario[] {
   return envelopes.flatMap((envelope) =>
     envelope.pickle
@@ -307,9 +370,10 @@ export function requirementVerdicts(
   context: VerdictContext,
 ): RequirementResult[] {
   const inventory = context.inventory ?? scenarios;
-  // The hooks skip, by design, a scenario verifying a deviation this target does not declare (it belongs to no
-  // requirement here), and a specification scenario of a requirement whose deviation it declares (its alternative
-  // runs instead): for the other requirements such a scenario carries it is set aside, and their verdict says so.
+  // The hooks skip, by design, a scenario verifying a deviation this target does not declare (it
+  // belongs to no requirement here), and a specification scenario of a requirement whose deviation
+  // it declares (its alternative runs instead): for the other requirements such a scenario carries
+  // it is set aside, and their verdict says so.
   const declaredDeviation = (tag: string, prefix: string) =>
     context.deviations?.has(tag.slice(prefix.length)) ?? false;
   const alternativesOf = (scenario: { tags: readonly string[] }) =>
@@ -345,7 +409,8 @@ export function requirementVerdicts(
         setAside = {
           scenarios: count,
           deviations,
-          // each deviation's alternatives check this requirement too: the suite says so by tagging them with it
+          // each deviation's alternatives check this requirement too: the suite says so by tagging
+          // them with it
           checkedByAlternatives: deviations.every((id) =>
             inventory.some(
               (scenario) =>
@@ -379,10 +444,16 @@ export function requirementVerdicts(
   });
 }
 
-/** How a hook or step says why it skipped its scenario (`this.log('skipped: the target profile lacks ...')`). */
+/**
+ * How a hook or step says why it skipped its scenario (`this.log('skipped: the target profile lacks
+ * ...')`).
+ */
 const SKIPPED_LOG = 'skipped:';
 
-/** The distinct reasons the skipped scenarios gave, joined: "the target profile names no mqtts URL (platform.mqtts)". */
+/**
+ * The distinct reasons the skipped scenarios gave, joined: "the target profile names no mqtts URL
+ * (platform.mqtts)".
+ */
 function skipReasons(scenarios: readonly Pick<ScenarioResult, 'status' | 'skipped'>[]): string {
   const reasons = [
     ...new Set(
@@ -399,14 +470,17 @@ export const NOT_SELECTED = 'not selected';
 
 type Judged = { verdict: Verdict; reason?: string };
 
-/** A scenario that failed for real: failed, ambiguous, undefined, pending or unknown (not INCONCLUSIVE). */
+/**
+ * A scenario that failed for real: failed, ambiguous, undefined, pending or unknown (not
+ * INCONCLUSIVE).
+ */
 function failing(scenario: Pick<ScenarioResult, 'status'>): boolean {
   return STATUS_RANK[scenario.status] > STATUS_RANK.INCONCLUSIVE;
 }
 
 /**
- * INCONCLUSIVE when any scenario could not decide (and none failed): the reason counts them and gives the first
- * one's error line.
+ * INCONCLUSIVE when any scenario could not decide (and none failed): the reason counts them and
+ * gives the first one's error line.
  */
 function inconclusive(
   scenarios: readonly Pick<ScenarioResult, 'status' | 'error'>[],
@@ -429,8 +503,8 @@ function inconclusiveCause(error: string | undefined): string {
 }
 
 /**
- * The verdict of a requirement from the scenarios of it that ran and the number the inventory holds. Shared by a run
- * and by `report merge` (which judges the union of the parts' scenarios).
+ * The verdict of a requirement from the scenarios of it that ran and the number the inventory
+ * holds. Shared by a run and by `report merge` (which judges the union of the parts' scenarios).
  */
 export function verdictOf(
   requirement: Requirement,
@@ -451,9 +525,11 @@ export function verdictOf(
     };
   const judged = plainVerdictOf(requirement, scenarios, planned, context);
   if (!setAside || judged.verdict === 'FAIL') return judged;
-  // an undecided requirement's reason counts the set-aside scenarios too: "of 3" alone would hide 6 more
+  // an undecided requirement's reason counts the set-aside scenarios too: "of 3" alone would hide 6
+  // more
   if (judged.verdict !== 'PASS') return { ...judged, reason: `${judged.reason}; ${taken}` };
-  // the scenarios that ran here prove it: the split-off ones check the deviated behaviour only (see the top)
+  // the scenarios that ran here prove it: the split-off ones check the deviated behaviour only (see
+  // the top)
   return {
     verdict: 'PASS',
     reason: `PASS on ${planned} of ${total} scenarios; ${taken}${setAside.checkedByAlternatives ? `, and the alternative scenarios of ${ids} check @${requirement.id} too` : ''}`,
@@ -500,10 +576,10 @@ function plainVerdictOf(
 }
 
 /**
- * A declared deviation: DEVIATION when all its alternatives ran and passed. When the run held the requirement's own
- * scenarios (skipped for the declaration) but the suite has no alternative, the declaration is unverified: FAIL.
- * When the run held no scenario of it at all (a tag filter left them out), or only some alternatives, nothing is
- * decided.
+ * A declared deviation: DEVIATION when all its alternatives ran and passed. When the run held the
+ * requirement's own scenarios (skipped for the declaration) but the suite has no alternative, the
+ * declaration is unverified: FAIL. When the run held no scenario of it at all (a tag filter left
+ * them out), or only some alternatives, nothing is decided.
  */
 export function deviationVerdict(
   requirement: Requirement,

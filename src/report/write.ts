@@ -1,7 +1,8 @@
 /**
- * The one writer of a conformance report's files, for `iotc run` and `iotc report merge`: conformance.json (with
- * its SHA-256 digest beside it), conformance.html, junit.xml and badge.svg. Every file is redacted, and local
- * paths are made relative (a report handed to a customer shows no one's home folder).
+ * The one writer of a conformance report's files, for `iotc run` and `iotc report merge`:
+ * conformance.json (with its SHA-256 digest beside it), conformance.html, junit.xml and badge.svg.
+ * Every file is redacted, and local paths are made relative (a report handed to a customer shows no
+ * one's home folder).
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,9 @@ import { PACKAGE_ROOT } from '../../lib/package-root';
 
 const ROOT = PACKAGE_ROOT;
 
-/** Local absolute paths in text: the project's own folder becomes relative, a home folder becomes ~. */
+/**
+ * Local absolute paths in text: the project's own folder becomes relative, a home folder becomes ~.
+ */
 export function scrubLocalPaths(text: string): string {
   const home = homedir();
   let result = text.replaceAll(`${ROOT}/`, '').replaceAll(ROOT, '.');
@@ -30,8 +33,9 @@ export function writeConformanceFiles(
   redactor?: Redactor,
 ): void {
   const clean = (text: string) => scrubLocalPaths(redactor ? redactor.redact(text) : text);
-  // The page and junit are made from the redacted report, so their markup is built around redacted text (redacting
-  // the finished HTML would put a raw <redacted> tag into it); the final clean of each file is the safety net.
+  // The page and junit are made from the redacted report, so their markup is built around redacted
+  // text (redacting the finished HTML would put a raw <redacted> tag into it); the final clean of
+  // each file is the safety net.
   const json = clean(JSON.stringify(report, null, 2));
   const finished = JSON.parse(json) as ConformanceReport;
   writeFileSync(join(dir, 'conformance.json'), `${json}\n`);

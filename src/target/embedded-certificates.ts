@@ -1,9 +1,10 @@
 /**
- * The embedded target's certificates: the platform's (HTTPS, MQTTS), the REST connector's server and the external
- * API simulator's. A parallel `iotc run` makes them once in the coordinator and hands them to its workers in the
- * environment (IOTC_EMBEDDED_CERTIFICATES): each worker used to load the certificate library and sign three
- * certificates at its start, ~90 ms of CPU six times over on a machine where CPU is what the run waits for.
- * Anything else that starts the embedded target (one process, a test) makes its own.
+ * The embedded target's certificates: the platform's (HTTPS, MQTTS), the REST connector's server
+ * and the external API simulator's. A parallel `iotc run` makes them once in the coordinator and
+ * hands them to its workers in the environment (IOTC_EMBEDDED_CERTIFICATES): each worker used to
+ * load the certificate library and sign three certificates at its start, ~90 ms of CPU six times
+ * over on a machine where CPU is what the run waits for. Anything else that starts the embedded
+ * target (one process, a test) makes its own.
  */
 import { IotcError } from '../../lib/errors';
 import { generateSelfSignedCertificate, type TlsMaterial } from '../../lib/tls/certificate';

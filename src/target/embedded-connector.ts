@@ -1,11 +1,12 @@
 /**
- * The embedded target's REST connector: a gateway device on the embedded platform, an external-API simulator
- * (HTTP and HTTPS) for its outgoing calls, and the reference connector started from the conformance rest.json
- * (embedded-rest.json). The file is materialized into a temporary folder as a real deployment would have it:
- * the certificate and key it names are written there, and the external API's placeholder addresses
- * (http://127.0.0.1:5001, https://127.0.0.1:5443) become the simulator's. Steps read that file. The connector runs
- * as in a container: server.port is left to its default and published at a free host port, and the destinations
- * its defaults call (EMBEDDED_ROUTES) are delivered to the simulator with the URL and Host as built.
+ * The embedded target's REST connector: a gateway device on the embedded platform, an external-API
+ * simulator (HTTP and HTTPS) for its outgoing calls, and the reference connector started from the
+ * conformance rest.json (embedded-rest.json). The file is materialized into a temporary folder as a
+ * real deployment would have it: the certificate and key it names are written there, and the
+ * external API's placeholder addresses (http://127.0.0.1:5001, https://127.0.0.1:5443) become the
+ * simulator's. Steps read that file. The connector runs as in a container: server.port is left to
+ * its default and published at a free host port, and the destinations its defaults call
+ * (EMBEDDED_ROUTES) are delivered to the simulator with the URL and Host as built.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,8 @@ import { withRunNames } from '../../lib/gateway-rest';
 import { EMBEDDED_ROUTES, embeddedRestConfig, embeddedRestSparseConfig } from './effective-rest';
 import type { ConnectorTarget } from './connector-target';
 
-// not carrying the run prefix: it belongs to the embedded target, not to a run, and runs never clean it up
+// not carrying the run prefix: it belongs to the embedded target, not to a run, and runs never
+// clean it up
 const EMBEDDED_GATEWAY_NAME = 'Embedded REST connector gateway';
 // the second connector (embedded-rest-sparse.json) has a gateway device of its own
 const EMBEDDED_SPARSE_GATEWAY_NAME = 'Embedded REST connector gateway (sparse)';
@@ -57,8 +59,8 @@ export async function startEmbeddedConnector(options: {
   const external = await ExternalApiSimulator.start({ tls: options.externalTls });
   try {
     const configFile = join(folder, 'rest.json');
-    // the file iotc gateway-config writes for that gateway when the quirks mode needs it (effective-rest.ts, which
-    // the run's check of exercised defaults reads too)
+    // the file iotc gateway-config writes for that gateway when the quirks mode needs it
+    // (effective-rest.ts, which the run's check of exercised defaults reads too)
     const config = embeddedRestConfig(options.quirks) as {
       server: { port?: number; security?: { cert: string; key: string } };
     };
@@ -75,9 +77,9 @@ export async function startEmbeddedConnector(options: {
       .replaceAll('127.0.0.1:5001', new URL(external.url).host)
       .replaceAll('127.0.0.1:5443', new URL(external.httpsUrl ?? external.url).host);
     await writeFile(configFile, text);
-    // the connector runs as in a container of its own: the file leaves server.port to its default, which is
-    // published at a free host port (docker -p 0:5000), and the default destinations of its outgoing calls reach
-    // the external API (EMBEDDED_ROUTES)
+    // the connector runs as in a container of its own: the file leaves server.port to its default,
+    // which is published at a free host port (docker -p 0:5000), and the default destinations of
+    // its outgoing calls reach the external API (EMBEDDED_ROUTES)
     const externalHost = new URL(external.url).host;
     const routes = Object.fromEntries(EMBEDDED_ROUTES.map((to) => [to, externalHost]));
     const connector = await startConnector({
@@ -88,7 +90,8 @@ export async function startEmbeddedConnector(options: {
       publishPorts: true,
       routes,
     });
-    // the second connector, from the file without the optional sections, in a container of its own too
+    // the second connector, from the file without the optional sections, in a container of its own
+    // too
     const sparseFile = join(folder, 'rest-sparse.json');
     await writeFile(sparseFile, JSON.stringify(embeddedRestSparseConfig(options.quirks), null, 2));
     let sparse: Awaited<ReturnType<typeof startConnector>>;

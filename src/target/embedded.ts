@@ -25,15 +25,17 @@ export async function startEmbedded(profile: TargetProfile, runId?: string) {
     tls,
     claimDurationMs: profile.platform.claimDurationMs,
     mqttConnectTimeoutMs: profile.platform.mqttConnectTimeoutMs,
-    // undelivered RPCs end after 1 s instead of ThingsBoard's 5 s minimum: scenarios that check non-delivery wait less
+    // undelivered RPCs end after 1 s instead of ThingsBoard's 5 s minimum: scenarios that check
+    // non-delivery wait less
     minServerRpcTimeoutMs: 1000,
     quirks: profile.quirks,
     asynchrony: embeddedAsynchrony(profile),
     jwtExpirationSec: profile.platform.accessTokenLifetimeSec,
     refreshTokenExpirationSec: profile.platform.refreshTokenLifetimeSec,
   });
-  // SIMPLE_API_RATE_LIMITER_* in the environment configure the embedded analytics as they configure Trendz. What
-  // the profile leaves out is left to the analytics' own default, so that default runs (and is checked)
+  // SIMPLE_API_RATE_LIMITER_* in the environment configure the embedded analytics as they configure
+  // Trendz. What the profile leaves out is left to the analytics' own default, so that default runs
+  // (and is checked)
   const limits = declaredLimits(profile.analytics?.limits);
   const analytics = await startAnalytics({
     platformUrl: platform.httpUrl,
@@ -86,8 +88,9 @@ export async function startEmbedded(profile: TargetProfile, runId?: string) {
 }
 
 /**
- * The limits a target is declared to run with: the environment's SIMPLE_API_RATE_LIMITER_* (as they configure the
- * embedded analytics), else the profile's, else the default docs/reference/interfaces.md gives (10 and 10).
+ * The limits a target is declared to run with: the environment's SIMPLE_API_RATE_LIMITER_* (as they
+ * configure the embedded analytics), else the profile's, else the default
+ * docs/reference/interfaces.md gives (10 and 10).
  */
 function declaredLimits(
   limits: { poolSize?: number; queueCapacity?: number } | undefined,

@@ -1,6 +1,6 @@
 /**
- * The one target abstraction: a validated profile with its URLs and credentials resolved. Steps, load profiles and
- * the CLI see only this; they reach the platform over sockets at these URLs.
+ * The one target abstraction: a validated profile with its URLs and credentials resolved. Steps,
+ * load profiles and the CLI see only this; they reach the platform over sockets at these URLs.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve, join } from 'node:path';
@@ -24,11 +24,19 @@ export interface Target {
   /** Base URL of the administration REST API. */
   adminUrl: string;
   mqttUrl?: string;
-  /** mqtts:// URL of the MQTT transport over TLS, when the target serves it (trusted through `tls`). */
+  /**
+   * mqtts:// URL of the MQTT transport over TLS, when the target serves it (trusted through `tls`).
+   */
   mqttsUrl?: string;
-  /** HTTPS base URL of the HTTP device API, when the target serves both (docs/reference/interfaces.md: HTTP and HTTPS). */
+  /**
+   * HTTPS base URL of the HTTP device API, when the target serves both
+   * (docs/reference/interfaces.md: HTTP and HTTPS).
+   */
   httpsUrl?: string;
-  /** Trust for TLS endpoints: a CA certificate (PEM), or no verification when the profile says so explicitly. */
+  /**
+   * Trust for TLS endpoints: a CA certificate (PEM), or no verification when the profile says so
+   * explicitly.
+   */
   tls: { ca?: string; insecureSkipVerify: boolean };
   tenantAdmin: Credentials;
   customerUser?: Credentials;
@@ -44,13 +52,16 @@ export interface Target {
   connector?: ConnectorTarget;
   /** JWT lifetimes the target is configured with (seconds), when the profile states them. */
   tokenLifetimes: { accessSec?: number; refreshSec?: number };
-  /** The shortest lifetimes (seconds) the target's JWT settings accept (capability jwt-settings). */
+  /**
+   * The shortest lifetimes (seconds) the target's JWT settings accept (capability jwt-settings).
+   */
   shortestTokenLifetimes: { accessSec: number; refreshSec: number };
   /** device.claim.duration of the target, in milliseconds. */
   claimDurationMs: number;
   /**
-   * How long the MQTT transport waits for a new connection's CONNECT (10000 by default). ThingsBoard has none: its
-   * profiles declare the deviation ROB-CONN-02 (MQTT_TIMEOUT is its RPC delivery timeout).
+   * How long the MQTT transport waits for a new connection's CONNECT (10000 by default).
+   * ThingsBoard has none: its profiles declare the deviation ROB-CONN-02 (MQTT_TIMEOUT is its RPC
+   * delivery timeout).
    */
   mqttConnectTimeoutMs: number;
   capabilities: ReadonlySet<Capability>;
@@ -58,7 +69,8 @@ export interface Target {
   namePrefix: string;
   /**
    * The profile's timeouts; on a remote target, once the run has measured the network, those of
-   * steps/support/timing.ts networkTimeouts (the profile's as floors, plus the round trip `roundTripMs`).
+   * steps/support/timing.ts networkTimeouts (the profile's as floors, plus the round trip
+   * `roundTripMs`).
    */
   timeouts: {
     eventuallyMs: number;
@@ -66,11 +78,15 @@ export interface Target {
     requestMs: number;
     roundTripMs?: number;
   };
-  /** Time series entries the target keeps per key, when it keeps only the newest (the embedded reference). */
+  /**
+   * Time series entries the target keeps per key, when it keeps only the newest (the embedded
+   * reference).
+   */
   historyPerKey?: number;
   /**
-   * The target reads this process's clock (the embedded reference): a moment it stamps (a token's iat) is never
-   * later than the same moment read here, so a scenario can wait for it without a margin for clock skew.
+   * The target reads this process's clock (the embedded reference): a moment it stamps (a token's
+   * iat) is never later than the same moment read here, so a scenario can wait for it without a
+   * margin for clock skew.
    */
   sharesClock: boolean;
   /** Stops what opening the target started (the embedded reference); a no-op for remote targets. */
@@ -79,14 +95,20 @@ export interface Target {
 
 export type { ConnectorTarget } from './connector-target';
 
-/** A target profile that does not load: unknown name, not valid against schemas/target.ts, or an `${env:NAME}` that is not set (exit 2). */
+/**
+ * A target profile that does not load: unknown name, not valid against schemas/target.ts, or an
+ * `${env:NAME}` that is not set (exit 2).
+ */
 export class TargetProfileError extends IotcError {
   readonly code = 'IOTC_TARGET_PROFILE';
 }
 
 const BUILT_IN_DIR = join(PACKAGE_ROOT, 'src', 'target', 'profiles');
 
-/** Reads a profile by built-in name (`embedded`) or file path, validates it and resolves `${env:NAME}` references. */
+/**
+ * Reads a profile by built-in name (`embedded`) or file path, validates it and resolves
+ * `${env:NAME}` references.
+ */
 export function loadProfile(
   nameOrPath: string,
   env: NodeJS.ProcessEnv = process.env,
@@ -113,8 +135,9 @@ export function loadProfile(
 }
 
 /**
- * A profile for reading what it declares (iotc profile check), without its secrets: the environment variables it
- * references and that are not set are filled with a placeholder, and named, so a check needs no credentials.
+ * A profile for reading what it declares (iotc profile check), without its secrets: the environment
+ * variables it references and that are not set are filled with a placeholder, and named, so a check
+ * needs no credentials.
  */
 export function loadProfileUnresolved(
   nameOrPath: string,
@@ -125,7 +148,10 @@ export function loadProfileUnresolved(
   return { profile: loadProfile(nameOrPath, filled), unset };
 }
 
-/** The declared deviations of a profile, following deviationsFrom; its credentials are not resolved (not needed). */
+/**
+ * The declared deviations of a profile, following deviationsFrom; its credentials are not resolved
+ * (not needed).
+ */
 function deviationsOf(
   nameOrPath: string,
   seen: string[],
@@ -175,11 +201,12 @@ function readProfile(nameOrPath: string, env: NodeJS.ProcessEnv = process.env): 
 }
 
 /**
- * `--target http://host:8080`: a profile made from the platform's URL and environment variables (docs/reference/target-url.md).
- * The tenant administrator is required (IOTC_ADMIN_USER, IOTC_ADMIN_PASSWORD, as `${env:...}` references, so a
- * missing one is named like a profile's); the rest is optional: IOTC_MQTT_URL (default mqtt://<host>:1883),
- * IOTC_HTTPS_URL, IOTC_MQTTS_URL, IOTC_CA_FILE, IOTC_CUSTOMER_USER/_PASSWORD, IOTC_SYSADMIN_USER/_PASSWORD,
- * IOTC_CAPABILITIES (comma-separated), IOTC_CLAIM_DURATION_MS.
+ * `--target http://host:8080`: a profile made from the platform's URL and environment variables
+ * (docs/reference/target-url.md). The tenant administrator is required (IOTC_ADMIN_USER,
+ * IOTC_ADMIN_PASSWORD, as `${env:...}` references, so a missing one is named like a profile's); the
+ * rest is optional: IOTC_MQTT_URL (default mqtt://<host>:1883), IOTC_HTTPS_URL, IOTC_MQTTS_URL,
+ * IOTC_CA_FILE, IOTC_CUSTOMER_USER/_PASSWORD, IOTC_SYSADMIN_USER/_PASSWORD, IOTC_CAPABILITIES
+ * (comma-separated), IOTC_CLAIM_DURATION_MS.
  */
 function urlProfile(url: string, env: NodeJS.ProcessEnv = process.env): unknown {
   let parsed: URL;
@@ -217,7 +244,10 @@ function urlProfile(url: string, env: NodeJS.ProcessEnv = process.env): unknown 
   };
 }
 
-/** Every `${env:NAME}` of a profile whose variable is not set, each named once, so one run reports them all. */
+/**
+ * Every `${env:NAME}` of a profile whose variable is not set, each named once, so one run reports
+ * them all.
+ */
 function missingEnvReferences(value: unknown, env: NodeJS.ProcessEnv): string[] {
   const missing = new Set<string>();
   const visit = (inner: unknown): void => {
@@ -236,8 +266,8 @@ const ENV_REFERENCE = /\$\{env(\?)?:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const OPTIONAL_UNSET = Symbol('optional environment variable not set');
 
 /**
- * `${env:NAME}` must be set; `${env?:NAME}` is optional: unset, the member it is the whole value of is left out
- * (the tb-gateway-3.8 profile's CA file, needed only for an HTTPS connector).
+ * `${env:NAME}` must be set; `${env?:NAME}` is optional: unset, the member it is the whole value of
+ * is left out (the tb-gateway-3.8 profile's CA file, needed only for an HTTPS connector).
  */
 function resolveEnvReferences(value: unknown, env: NodeJS.ProcessEnv, source: string): unknown {
   if (typeof value === 'string') {
@@ -275,7 +305,9 @@ function resolveEnvReferences(value: unknown, env: NodeJS.ProcessEnv, source: st
 /** Opens a target: `embedded` (default) starts the reference platform in this process. */
 export async function openTarget(
   nameOrPath: string = process.env.IOTC_TARGET || 'embedded',
-  /** The run the target is opened for: the embedded connector's constant device names carry its id. */
+  /**
+   * The run the target is opened for: the embedded connector's constant device names carry its id.
+   */
   runId?: string,
 ): Promise<Target> {
   const profile = loadProfile(nameOrPath);
@@ -288,7 +320,8 @@ export async function openTarget(
     analyticsUrl: profile.analytics?.url,
   };
   let viewConfigId = profile.analytics?.viewConfigId;
-  // a limit the profile leaves out is declared to be the default of docs/reference/interfaces.md (10)
+  // a limit the profile leaves out is declared to be the default of docs/reference/interfaces.md
+  // (10)
   let analyticsLimits = profile.analytics?.limits && {
     poolSize: profile.analytics.limits.poolSize ?? 10,
     queueCapacity: profile.analytics.limits.queueCapacity ?? 10,
@@ -374,8 +407,9 @@ export async function openTarget(
     },
     shortestTokenLifetimes: {
       accessSec: profile.platform.shortestTokenLifetimesSec?.access ?? 2,
-      // the reference accepts 1 s; 3 s leaves the refresh token's positive control (offered right after the login,
-      // exp from a whole-second iat) more than a second before its exp (steps/token-lifetimes.steps.ts)
+      // the reference accepts 1 s; 3 s leaves the refresh token's positive control (offered right
+      // after the login, exp from a whole-second iat) more than a second before its exp
+      // (steps/token-lifetimes.steps.ts)
       refreshSec: profile.platform.shortestTokenLifetimesSec?.refresh ?? 3,
     },
     capabilities: new Set(profile.capabilities ?? []),

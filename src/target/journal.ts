@@ -1,10 +1,11 @@
 /**
- * The cleanup journal: every entity a run creates is written here BEFORE it is created, and marked when it is
- * deleted, so that an interrupted run (a crash, Ctrl-C, a killed CI job) can be cleaned up later by `iotc cleanup`.
- * One JSON line per event, appended synchronously (a line written is a line kept, whatever happens next).
- * Cleanup deletes only what a journal names and only names that carry the profile's prefix: a run never touches
- * entities it did not create. A target setting a run changes (the tenant profile's device limit, tenant-limits
- * capability) is journaled the same way, with the value it had, before the change; cleanup puts that value back.
+ * The cleanup journal: every entity a run creates is written here BEFORE it is created, and marked
+ * when it is deleted, so that an interrupted run (a crash, Ctrl-C, a killed CI job) can be cleaned
+ * up later by `iotc cleanup`. One JSON line per event, appended synchronously (a line written is a
+ * line kept, whatever happens next). Cleanup deletes only what a journal names and only names that
+ * carry the profile's prefix: a run never touches entities it did not create. A target setting a
+ * run changes (the tenant profile's device limit, tenant-limits capability) is journaled the same
+ * way, with the value it had, before the change; cleanup puts that value back.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -27,11 +28,12 @@ interface JournalEntry {
 }
 
 /**
- * A target setting a run may change, and what holds it (`id`): the default tenant profile's device limit
- * (tenant-limits capability), the system's JWT token lifetimes (jwt-settings capability; `id` is `system`). Every
- * step that changes a tenant or system setting journals it here BEFORE the change (issue 26 item 4): a run killed
- * in between leaves the value it had, which the end of the run, `iotc cleanup` and the start of the next run put back.
- * Only the values the run changes are journaled (never the JWT signing key the settings also hold).
+ * A target setting a run may change, and what holds it (`id`): the default tenant profile's device
+ * limit (tenant-limits capability), the system's JWT token lifetimes (jwt-settings capability; `id`
+ * is `system`). Every step that changes a tenant or system setting journals it here BEFORE the
+ * change (issue 26 item 4): a run killed in between leaves the value it had, which the end of the
+ * run, `iotc cleanup` and the start of the next run put back. Only the values the run changes are
+ * journaled (never the JWT signing key the settings also hold).
  */
 export type SettingName = 'tenantProfile.maxDevices' | 'jwtSettings.lifetimes';
 
@@ -74,9 +76,9 @@ export class RunInterruptedError extends IotcError {
 }
 
 /**
- * Interruption. Once a run is stopping, no journal of this process takes a new intent (so nothing new can be
- * created), and creations already under way are awaited before the cleanup reads the journal: otherwise a create
- * answered after the cleanup's deletes would leave its entity behind.
+ * Interruption. Once a run is stopping, no journal of this process takes a new intent (so nothing
+ * new can be created), and creations already under way are awaited before the cleanup reads the
+ * journal: otherwise a create answered after the cleanup's deletes would leave its entity behind.
  */
 let stopping: string | undefined;
 const creating = new Set<Promise<unknown>>();
@@ -86,9 +88,10 @@ export function refuseNewEntities(reason: string): void {
 }
 
 /**
- * The stop marker beside a journal: the run's main process writes it on Ctrl-C, so the workers of a parallel run,
- * which share the journal but not the main process's signal when it alone is signalled (`kill -INT <pid>` from a CI
- * system, not a terminal's Ctrl-C to the whole process group), start no scenario and create nothing more.
+ * The stop marker beside a journal: the run's main process writes it on Ctrl-C, so the workers of a
+ * parallel run, which share the journal but not the main process's signal when it alone is
+ * signalled (`kill -INT <pid>` from a CI system, not a terminal's Ctrl-C to the whole process
+ * group), start no scenario and create nothing more.
  */
 export function stopMarkerPath(journal: string): string {
   return `${journal}.stopping`;
@@ -99,7 +102,9 @@ export function stopMarked(journal: string): boolean {
   return existsSync(stopMarkerPath(journal));
 }
 
-/** Registers a creation in flight (the request after its intent), so an interrupt can wait for it. */
+/**
+ * Registers a creation in flight (the request after its intent), so an interrupt can wait for it.
+ */
 export function creation<T>(created: Promise<T>): Promise<T> {
   creating.add(created);
   const forget = () => creating.delete(created);
@@ -107,7 +112,10 @@ export function creation<T>(created: Promise<T>): Promise<T> {
   return created;
 }
 
-/** Resolves once every creation in flight has been answered or has failed (each is bounded by its request timeout). */
+/**
+ * Resolves once every creation in flight has been answered or has failed (each is bounded by its
+ * request timeout).
+ */
 export async function creationsSettled(): Promise<void> {
   while (creating.size) await Promise.allSettled([...creating]);
 }
@@ -187,8 +195,9 @@ function isSetting(entry: JournalEntry | SettingEntry): entry is SettingEntry {
 }
 
 /**
- * Settings a journal says were changed and not put back, each with the value it had before the first of those
- * changes (a run that lowered a limit twice restores the original). With `runId`, only that run's changes.
+ * Settings a journal says were changed and not put back, each with the value it had before the
+ * first of those changes (a run that lowered a limit twice restores the original). With `runId`,
+ * only that run's changes.
  */
 export function unrestoredSettings(path: string, runId?: string): SettingChange[] {
   const open = new Map<string, SettingChange & { runId: string }>();
@@ -222,8 +231,8 @@ async function restoreSetting(sysadmin: AdminClient, change: SettingChange): Pro
       return;
     }
     case 'jwtSettings.lifetimes': {
-      // the settings as they are now (their signing key included, which the journal never holds), with the
-      // lifetimes they had before the run
+      // the settings as they are now (their signing key included, which the journal never holds),
+      // with the lifetimes they had before the run
       const current = toPlain(
         (await sysadmin.session.call('GET', '/api/admin/jwtSettings')).json,
       ) as Record<string, unknown>;
@@ -246,8 +255,9 @@ function settingLabel(change: SettingChange): string {
 }
 
 /**
- * Puts back what unrestoredSettings names, through the system administrator (the only one who may change a
- * tenant profile); without one, every change is reported as failed. Returns what it restored and what it could not.
+ * Puts back what unrestoredSettings names, through the system administrator (the only one who may
+ * change a tenant profile); without one, every change is reported as failed. Returns what it
+ * restored and what it could not.
  */
 export async function restoreSettingsFromJournal(
   path: string,
@@ -275,8 +285,9 @@ export async function restoreSettingsFromJournal(
 }
 
 /**
- * Entities of a journal that may still exist: intended or created, and not deleted since. Newest first. With `runId`,
- * only those that run intended (runs in parallel share one journal; each cleans up only its own).
+ * Entities of a journal that may still exist: intended or created, and not deleted since. Newest
+ * first. With `runId`, only those that run intended (runs in parallel share one journal; each
+ * cleans up only its own).
  */
 export function leftovers(
   path: string,
@@ -308,9 +319,9 @@ export function leftovers(
 const DELETE_ORDER: EntityKind[] = ['apiKey', 'device', 'otaPackage', 'deviceProfile'];
 
 /**
- * Deletes what a journal says may still exist, devices before the profiles and packages they use. Refuses any name
- * without the prefix. With `runId`, only what that run intended. Returns what it deleted and what it could not; the
- * journal is archived when nothing is left in it.
+ * Deletes what a journal says may still exist, devices before the profiles and packages they use.
+ * Refuses any name without the prefix. With `runId`, only what that run intended. Returns what it
+ * deleted and what it could not; the journal is archived when nothing is left in it.
  */
 export async function cleanupFromJournal(
   path: string,
@@ -338,7 +349,8 @@ export async function cleanupFromJournal(
       failed.push(`${label}: ${(error as Error).message}`);
     }
   }
-  // the last complete journal, kept for inspection; not while another run (in parallel) still has entities in it
+  // the last complete journal, kept for inspection; not while another run (in parallel) still has
+  // entities in it
   if (
     failed.length === 0 &&
     existsSync(path) &&
@@ -350,8 +362,9 @@ export async function cleanupFromJournal(
 }
 
 /**
- * Renames the journal to `<path>.done`. The workers of a parallel run finish at about the same time and each may find
- * the journal empty: the one that renames it second finds it gone, which is the same outcome.
+ * Renames the journal to `<path>.done`. The workers of a parallel run finish at about the same time
+ * and each may find the journal empty: the one that renames it second finds it gone, which is the
+ * same outcome.
  */
 export function archive(path: string): void {
   try {
@@ -375,7 +388,8 @@ async function deleteEntity(
         return true;
       }
       case 'deviceProfile': {
-        // a profile a gateway connect created has no id in the journal: it is found by its (prefixed) name
+        // a profile a gateway connect created has no id in the journal: it is found by its
+        // (prefixed) name
         const id = entry.id ?? (await admin.findDeviceProfileByName(entry.name))?.id;
         if (!id) return false;
         await admin.deleteDeviceProfile(id);

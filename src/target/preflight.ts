@@ -1,8 +1,9 @@
 /**
- * The target check before a run: can the admin API be reached and does it accept the profile's user? A run that
- * cannot even log in has nothing to say about conformance, so it stops within seconds with the cause in words
- * (the URL and ECONNREFUSED, a name that does not resolve, no answer, a refused login with the user name) instead
- * of failing every scenario, and `iotc run` still writes a report in which every requirement is NOT TESTED.
+ * The target check before a run: can the admin API be reached and does it accept the profile's
+ * user? A run that cannot even log in has nothing to say about conformance, so it stops within
+ * seconds with the cause in words (the URL and ECONNREFUSED, a name that does not resolve, no
+ * answer, a refused login with the user name) instead of failing every scenario, and `iotc run`
+ * still writes a report in which every requirement is NOT TESTED.
  */
 import { AdminApiError, AdminClient } from '../admin-client';
 import type { Target } from '.';
@@ -11,12 +12,18 @@ import { IotcError } from '../../lib/errors';
 /** How long the check waits for the admin API before it calls the target unresponsive. */
 const PREFLIGHT_TIMEOUT_MS = 10_000;
 
-/** The target's admin API cannot be reached or refuses the login before the run: every requirement NOT TESTED with the reason. */
+/**
+ * The target's admin API cannot be reached or refuses the login before the run: every requirement
+ * NOT TESTED with the reason.
+ */
 export class TargetUnreachableError extends IotcError {
   readonly code = 'IOTC_TARGET_UNREACHABLE';
 }
 
-/** Resolves when the target's admin API answers and logs the tenant administrator in; else explains why not. */
+/**
+ * Resolves when the target's admin API answers and logs the tenant administrator in; else explains
+ * why not.
+ */
 export async function checkTarget(
   target: Pick<Target, 'name' | 'adminUrl' | 'tenantAdmin' | 'tls'>,
   timeoutMs = PREFLIGHT_TIMEOUT_MS,
@@ -39,15 +46,17 @@ export async function checkTarget(
 }
 
 /**
- * Codes of a connection the path broke under a request (a reset, a broken pipe, a socket closed under undici): not a
- * refused connect, a name that does not resolve or a timeout, which a second try at once would only repeat.
+ * Codes of a connection the path broke under a request (a reset, a broken pipe, a socket closed
+ * under undici): not a refused connect, a name that does not resolve or a timeout, which a second
+ * try at once would only repeat.
  */
 const BROKEN_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET']);
 
 /**
- * Runs `attempt` (which opens its own connection) and, when the path broke its connection, once more: a run's
- * opening requests (this check, each worker's logins in steps/hooks.ts) get the one retry on a fresh connection that
- * a scenario gets, so one reset on the way to a staging target does not leave the whole run NOT TESTED.
+ * Runs `attempt` (which opens its own connection) and, when the path broke its connection, once
+ * more: a run's opening requests (this check, each worker's logins in steps/hooks.ts) get the one
+ * retry on a fresh connection that a scenario gets, so one reset on the way to a staging target
+ * does not leave the whole run NOT TESTED.
  */
 export async function onceMoreIfReset<T>(attempt: () => Promise<T>): Promise<T> {
   try {

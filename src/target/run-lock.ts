@@ -1,14 +1,18 @@
 /**
- * One run at a time against a remote target, per state directory (issue 26 item 4): a run starts by undoing what
- * an earlier, killed run left (its journal), which must never be the entities and settings of a run still going.
- * The lock is a file beside the journal naming the process that holds it; a lock whose process is gone (kill -9)
- * is stale and taken over. Released when the process exits, whatever the path.
+ * One run at a time against a remote target, per state directory (issue 26 item 4): a run starts by
+ * undoing what an earlier, killed run left (its journal), which must never be the entities and
+ * settings of a run still going. The lock is a file beside the journal naming the process that
+ * holds it; a lock whose process is gone (kill -9) is stale and taken over. Released when the
+ * process exits, whatever the path.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { IotcError } from '../../lib/errors';
 
-/** A remote target that another live `iotc run` (or `iotc cleanup`) holds: one run at a time, so that a run never undoes another run's journal. */
+/**
+ * A remote target that another live `iotc run` (or `iotc cleanup`) holds: one run at a time, so
+ * that a run never undoes another run's journal.
+ */
 export class TargetBusyError extends IotcError {
   readonly code = 'IOTC_TARGET_BUSY';
 }

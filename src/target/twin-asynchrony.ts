@@ -1,9 +1,11 @@
 /**
- * The seed of the embedded reference's asynchrony (profile member `asynchrony`, simulators/platform/core/scheduler.ts).
- * A run chooses one seed (IOTC_TWIN_SEED, else the profile's `asynchrony.seed`, else a new one), prints it and
- * records it in conformance.json (run.twin); it reaches the worker processes through IOTC_TWIN_SEED, and each
- * cucumber worker, which starts its own embedded reference, derives its seed from it and its worker id, so that a
- * run is replayed whole by setting IOTC_TWIN_SEED to the recorded seed (with the same number of workers).
+ * The seed of the embedded reference's asynchrony (profile member `asynchrony`,
+ * simulators/platform/core/scheduler.ts). A run chooses one seed (IOTC_TWIN_SEED, else the
+ * profile's `asynchrony.seed`, else a new one), prints it and records it in conformance.json
+ * (run.twin); it reaches the worker processes through IOTC_TWIN_SEED, and each cucumber worker,
+ * which starts its own embedded reference, derives its seed from it and its worker id, so that a
+ * run is replayed whole by setting IOTC_TWIN_SEED to the recorded seed (with the same number of
+ * workers).
  */
 import type { TargetProfile } from '../../schemas';
 import {
@@ -16,7 +18,10 @@ import {
 
 export const TWIN_SEED_VARIABLE = 'IOTC_TWIN_SEED';
 
-/** The run's seed when the profile turns asynchrony on (undefined when it is off or the target is not embedded). */
+/**
+ * The run's seed when the profile turns asynchrony on (undefined when it is off or the target is
+ * not embedded).
+ */
 export function runTwinSeed(
   profile: TargetProfile,
   env: NodeJS.ProcessEnv = process.env,
@@ -33,8 +38,9 @@ export function runTwinSeed(
 }
 
 /**
- * The asynchrony of this process's embedded reference: the run's seed (derived for a cucumber worker, from
- * CUCUMBER_WORKER_ID) and the profile's delay bounds; undefined when the profile leaves asynchrony off.
+ * The asynchrony of this process's embedded reference: the run's seed (derived for a cucumber
+ * worker, from CUCUMBER_WORKER_ID) and the profile's delay bounds; undefined when the profile
+ * leaves asynchrony off.
  */
 export function embeddedAsynchrony(
   profile: TargetProfile,

@@ -1,7 +1,7 @@
 /**
- * What the administration-API authentication steps share (admin-auth, token-lifetimes and api-documentation
- * steps): requests with the scenario's credentials (world.adminAuth, never printed), placeholders for them, the
- * tenant administrator's login.
+ * What the administration-API authentication steps share (admin-auth, token-lifetimes and
+ * api-documentation steps): requests with the scenario's credentials (world.adminAuth, never
+ * printed), placeholders for them, the tenant administrator's login.
  */
 import { adminRequest, type AdminResponse, type Method } from '../../src/admin-client';
 import { loginAnswerSchema } from '../../schemas/target-answers';
@@ -20,7 +20,10 @@ export function scenarioJwt(world: IotcWorld): string {
     );
   return jwt;
 }
-/** The request each answer of `request` answered ('GET /api/auth/user'), for messages about the answer. */
+/**
+ * The request each answer of `request` answered ('GET /api/auth/user'), for messages about the
+ * answer.
+ */
 const requests = new WeakMap<AdminResponse, string>();
 
 export async function request(
@@ -41,12 +44,18 @@ export async function request(
   return answer;
 }
 
-/** 'GET /api/auth/user' for an answer of `request` (its path may hold a secret: answerOf redacts it). */
+/**
+ * 'GET /api/auth/user' for an answer of `request` (its path may hold a secret: answerOf redacts
+ * it).
+ */
 export function requestOf(answer: AdminResponse): string {
   return requests.get(answer) ?? 'the administration API';
 }
 
-/** Replaces <jwt>, <refresh token>, <api key>, <device id> in a header value or path with the scenario's values. */
+/**
+ * Replaces <jwt>, <refresh token>, <api key>, <device id> in a header value or path with the
+ * scenario's values.
+ */
 export function fill(world: IotcWorld, template: string): string {
   return template.replace(/<([a-z ]+)>/g, (_match, name: string) => {
     if (name === 'device id') return world.device('subject').record.id;
@@ -61,17 +70,19 @@ export function claimsOf(jwt: string): { iat: number; exp: number; sub?: string 
 }
 
 /**
- * How close to a token's exp a request meant to succeed (the positive control, before the token's lifetime was waited
- * out) may start and still decide: closer, a refusal may be the expiry itself, reached because the harness was slow
- * between the login and the request. The reference's shortest lifetimes (2-3 s, exp counted from a whole-second iat)
- * leave the first request more than a second.
+ * How close to a token's exp a request meant to succeed (the positive control, before the token's
+ * lifetime was waited out) may start and still decide: closer, a refusal may be the expiry itself,
+ * reached because the harness was slow between the login and the request. The reference's shortest
+ * lifetimes (2-3 s, exp counted from a whole-second iat) leave the first request more than a
+ * second.
  */
 export const DECIDES_BEFORE_EXP_MS = 1000;
 
 /**
- * A refusal of a request made with a token the scenario still means to be valid decides nothing when the request
- * started too close to the token's exp: INCONCLUSIVE, naming how long after the login it was sent. The one rule for
- * every positive control of a short-lived token (access or refresh, admin API or analytics).
+ * A refusal of a request made with a token the scenario still means to be valid decides nothing
+ * when the request started too close to the token's exp: INCONCLUSIVE, naming how long after the
+ * login it was sent. The one rule for every positive control of a short-lived token (access or
+ * refresh, admin API or analytics).
  */
 export function refusalNearExpiry(
   world: IotcWorld,

@@ -1,7 +1,8 @@
 /**
- * Reading the target's answers through their schemas (schemas/target-answers.ts): the typed value when the answer
- * has the members a step reads, else a TargetAnswerShapeError that names the request, the member and what the
- * target sent instead, so the scenario FAILs with the real difference on the requirement it checks.
+ * Reading the target's answers through their schemas (schemas/target-answers.ts): the typed value
+ * when the answer has the members a step reads, else a TargetAnswerShapeError that names the
+ * request, the member and what the target sent instead, so the scenario FAILs with the real
+ * difference on the requirement it checks.
  */
 import type { ErrorObject } from 'ajv';
 import type { JSONSchema } from 'json-schema-to-ts';
@@ -17,8 +18,9 @@ export class TargetAnswerShapeError extends IotcError {
 }
 
 /**
- * The body of the target's answer to `request` (e.g. 'POST /api/auth/login'), numbers as JS numbers, typed by
- * `schema`; TargetAnswerShapeError when it lacks a member the schema requires or holds one of another type.
+ * The body of the target's answer to `request` (e.g. 'POST /api/auth/login'), numbers as JS
+ * numbers, typed by `schema`; TargetAnswerShapeError when it lacks a member the schema requires or
+ * holds one of another type.
  */
 export function answerOf<const Schema extends JSONSchema & object, Document = DocumentOf<Schema>>(
   schema: Schema,
@@ -32,8 +34,9 @@ export function answerOf<const Schema extends JSONSchema & object, Document = Do
 }
 
 /**
- * Like answerOf, for a record the admin client already read as plain JS (a device record's raw JSON, a tenant
- * profile): `what` names it. It returns the record itself, typed, so a change to it is a change to the record.
+ * Like answerOf, for a record the admin client already read as plain JS (a device record's raw
+ * JSON, a tenant profile): `what` names it. It returns the record itself, typed, so a change to it
+ * is a change to the record.
  */
 export function recordOf<const Schema extends JSONSchema & object, Document = DocumentOf<Schema>>(
   schema: Schema,
@@ -44,7 +47,10 @@ export function recordOf<const Schema extends JSONSchema & object, Document = Do
   return record as Document; // checked just above
 }
 
-/** Throws TargetAnswerShapeError naming every difference between `plain` and `schema`; `subject` names the answer. */
+/**
+ * Throws TargetAnswerShapeError naming every difference between `plain` and `schema`; `subject`
+ * names the answer.
+ */
 function checkShape(schema: object, plain: unknown, subject: string, body: string): void {
   const errors = validationErrors(schema, plain);
   if (errors.length === 0) return;
@@ -101,7 +107,9 @@ function propertySchema(node: SchemaNode | undefined, name: string): SchemaNode 
   return node.properties?.[name] ?? (typeof additional === 'object' ? additional : undefined);
 }
 
-/** The subschema that describes the member at `segments` (properties, additionalProperties, items). */
+/**
+ * The subschema that describes the member at `segments` (properties, additionalProperties, items).
+ */
 function schemaAt(schema: object, segments: string[]): SchemaNode | undefined {
   let node: SchemaNode | undefined = schema;
   for (const segment of segments)

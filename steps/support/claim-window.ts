@@ -1,23 +1,27 @@
 /**
- * A claim's window across a network. A device's claim with `durationMs` opens a window on the platform when the
- * claim arrives (half a round trip after it is sent), its acknowledgement comes back half a round trip later, and
- * every customer claim that must land inside the window needs another half: with a 400 ms window and a 400 ms round
- * trip (200 ms each way) the window is over before any customer claim can arrive. So against a remote target the
- * durationMs the scenario sends is stretched by three round trips (timing.ts spanOverNetwork), and the "N ms claim
- * window" steps of that device use the stretched figure: the positive control (a claim inside the window succeeds)
- * and the negative check (a claim after it fails) both follow the window the platform was actually given. On
- * loopback (no round trip measured) the body goes out unchanged, byte for byte.
+ * A claim's window across a network. A device's claim with `durationMs` opens a window on the
+ * platform when the claim arrives (half a round trip after it is sent), its acknowledgement comes
+ * back half a round trip later, and every customer claim that must land inside the window needs
+ * another half: with a 400 ms window and a 400 ms round trip (200 ms each way) the window is over
+ * before any customer claim can arrive. So against a remote target the durationMs the scenario
+ * sends is stretched by three round trips (timing.ts spanOverNetwork), and the "N ms claim window"
+ * steps of that device use the stretched figure: the positive control (a claim inside the window
+ * succeeds) and the negative check (a claim after it fails) both follow the window the platform was
+ * actually given. On loopback (no round trip measured) the body goes out unchanged, byte for byte.
  */
 import type { IotcWorld } from '../world';
 import { spanOverNetwork } from './timing';
 
-/** Round trips a claim window is stretched by: the device's claim, its acknowledgement, the customer's claim. */
+/**
+ * Round trips a claim window is stretched by: the device's claim, its acknowledgement, the
+ * customer's claim.
+ */
 export const CLAIM_WINDOW_ROUND_TRIPS = 3;
 
 /**
- * The claim body to send for `local`: `body` (JSON text as the scenario wrote it) with a numeric `durationMs`
- * stretched over the network; notes the stretch for `claimWindowMs`. A body that is not a JSON object with a
- * positive durationMs, or a run with no round trip, is sent as written.
+ * The claim body to send for `local`: `body` (JSON text as the scenario wrote it) with a numeric
+ * `durationMs` stretched over the network; notes the stretch for `claimWindowMs`. A body that is
+ * not a JSON object with a positive durationMs, or a run with no round trip, is sent as written.
  */
 export function claimBodyOverNetwork(world: IotcWorld, local: string, body: string): string {
   world.claimWindowStretchMs.delete(local);
@@ -43,7 +47,10 @@ export function claimBodyOverNetwork(world: IotcWorld, local: string, body: stri
   return JSON.stringify({ ...claim, durationMs: stretched });
 }
 
-/** The window a scenario's "N ms claim window" means for `local`: N plus the stretch its last claim was sent with. */
+/**
+ * The window a scenario's "N ms claim window" means for `local`: N plus the stretch its last claim
+ * was sent with.
+ */
 export function claimWindowMs(world: IotcWorld, local: string, windowMs: number): number {
   return windowMs + (world.claimWindowStretchMs.get(local) ?? 0);
 }

@@ -1,6 +1,7 @@
 /**
- * What the REST connector step files share (steps/rest-connector-*.steps.ts): run-unique device names and their
- * journal, the client's credentials, sending a request and checking its answer, and JSON containment.
+ * What the REST connector step files share (steps/rest-connector-*.steps.ts): run-unique device
+ * names and their journal, the client's credentials, sending a request and checking its answer, and
+ * JSON containment.
  */
 import assert from 'node:assert/strict';
 import type { ConnectorCall, ConnectorResponse } from '../../simulators/connector-client';
@@ -8,15 +9,19 @@ import type { IotcWorld } from '../world';
 import { connectorClient, connectorTarget, endpointSecurity } from './connector';
 
 /**
- * By scenario: the local clock (Date.now()) around the platform's last setting of a device's shared attributes, the
- * answer a held request waits for (responses.feature): a request answered by its timeout instead weighs the time
- * the scenario took to set it, and the stall, against its response.timeout.
+ * By scenario: the local clock (Date.now()) around the platform's last setting of a device's shared
+ * attributes, the answer a held request waits for (responses.feature): a request answered by its
+ * timeout instead weighs the time the scenario took to set it, and the stall, against its
+ * response.timeout.
  */
 export const attributesSetWindows = new WeakMap<IotcWorld, { start: number; end: number }>();
 
 export const QUIET_MS = 150; // how long "no request" and "exactly n requests" watch for late calls
 
-/** Replaces <<local>> (and <<profile:local>>) by run-unique names; every device name is journaled for cleanup. */
+/**
+ * Replaces <<local>> (and <<profile:local>>) by run-unique names; every device name is journaled
+ * for cleanup.
+ */
 export function names(world: IotcWorld, text: string): string {
   return text.replace(
     /<<(profile:)?([\w.-]+)>>/g,

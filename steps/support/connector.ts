@@ -1,7 +1,8 @@
 /**
- * What the REST connector steps share: the connector client and the external-API control for the run, and the
- * connector's rest.json, read from the file the target names (steps learn endpoints, credentials and rules from
- * it, so a run against a real gateway needs only its URL and its file). Never imports the reference connector.
+ * What the REST connector steps share: the connector client and the external-API control for the
+ * run, and the connector's rest.json, read from the file the target names (steps learn endpoints,
+ * credentials and rules from it, so a run against a real gateway needs only its URL and its file).
+ * Never imports the reference connector.
  */
 import { readFileSync } from 'node:fs';
 import { ConnectorClient } from '../../simulators/connector-client';
@@ -74,7 +75,10 @@ export function externalApi(): ExternalApiControl {
   return external;
 }
 
-/** The security of the endpoint at `path` as rest.json configures it (defaults of docs/reference/interfaces.md applied). */
+/**
+ * The security of the endpoint at `path` as rest.json configures it (defaults of
+ * docs/reference/interfaces.md applied).
+ */
 export function endpointSecurity(path: string): EndpointSecurity {
   const file = restFile();
   const mapping = file.mapping.find((item) => (item.endpoint ?? '/test_device') === path);
@@ -93,8 +97,9 @@ export function endpointSecurity(path: string): EndpointSecurity {
 }
 
 /**
- * The response.timeout of the endpoint at `path` (rest.json), in ms: how long the connector holds a request for the
- * platform's answer (120 s when the section names none); undefined when the endpoint has no remote-answer members.
+ * The response.timeout of the endpoint at `path` (rest.json), in ms: how long the connector holds a
+ * request for the platform's answer (120 s when the section names none); undefined when the
+ * endpoint has no remote-answer members.
  */
 export function endpointResponseTimeoutMs(path: string): number | undefined {
   const mapping = restFile().mapping.find((item) => (item.endpoint ?? '/test_device') === path);
@@ -121,7 +126,10 @@ interface OutgoingRule {
   responseTimeout?: number;
 }
 
-/** The path part of a requestUrlExpression as a pattern: scheme, host and query dropped, every ${...} one segment. */
+/**
+ * The path part of a requestUrlExpression as a pattern: scheme, host and query dropped, every
+ * ${...} one segment.
+ */
 function pathPattern(expression: string): RegExp {
   const path = expression.replace(/^([a-z]+:\/\/)?[^/]*/i, '').split('?')[0]!;
   const parts = path
@@ -131,9 +139,10 @@ function pathPattern(expression: string): RegExp {
 }
 
 /**
- * How long the connector gives one attempt of the outgoing call (attributeUpdates or serverSideRpc rule) whose URL
- * has this path, per its rest.json: its `timeout` (default 0.5 s), cut by an RPC's `responseTimeout` (default 1 s)
- * when shorter; undefined when no rule's requestUrlExpression matches the path. The first matching rule counts.
+ * How long the connector gives one attempt of the outgoing call (attributeUpdates or serverSideRpc
+ * rule) whose URL has this path, per its rest.json: its `timeout` (default 0.5 s), cut by an RPC's
+ * `responseTimeout` (default 1 s) when shorter; undefined when no rule's requestUrlExpression
+ * matches the path. The first matching rule counts.
  */
 export function outgoingAttemptMs(path: string): number | undefined {
   const mapping = (

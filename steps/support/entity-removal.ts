@@ -1,7 +1,12 @@
-/** Deleting what a scenario journaled, by name or by id, for the kinds another party may create (steps/world.ts). */
+/**
+ * Deleting what a scenario journaled, by name or by id, for the kinds another party may create
+ * (steps/world.ts).
+ */
 import type { AdminClient } from '../../src/admin-client';
 
-/** What the platform, the REST connector or a provisioning request creates on a scenario's behalf. */
+/**
+ * What the platform, the REST connector or a provisioning request creates on a scenario's behalf.
+ */
 export type PlatformCreatedKind = 'device' | 'deviceProfile';
 
 /** Deletes the entity of that name if it exists; returns the id it had. */

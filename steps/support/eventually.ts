@@ -1,12 +1,15 @@
 /**
- * Bounded waiting for an effect: the platform accepts data asynchronously (a 200 means queued), so read-backs
- * retry `check` until it passes or timeoutMs runs out (both from the target profile), then fail with the last
- * error. No fixed sleeps: the wait ends as soon as the check passes.
+ * Bounded waiting for an effect: the platform accepts data asynchronously (a 200 means queued), so
+ * read-backs retry `check` until it passes or timeoutMs runs out (both from the target profile),
+ * then fail with the last error. No fixed sleeps: the wait ends as soon as the check passes.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { IotcError } from '../../lib/errors';
 
-/** Thrown by a check when retrying cannot help (an irreversible wrong outcome): `eventually` fails at once. */
+/**
+ * Thrown by a check when retrying cannot help (an irreversible wrong outcome): `eventually` fails
+ * at once.
+ */
 export class GiveUp extends IotcError {
   readonly code = 'IOTC_CHECK_GAVE_UP';
 }

@@ -1,4 +1,7 @@
-/** Reading expectations written in scenarios: typed values from a table row, JSON documents compared by type. */
+/**
+ * Reading expectations written in scenarios: typed values from a table row, JSON documents compared
+ * by type.
+ */
 import { isLosslessNumber } from 'lossless-json';
 import {
   jsonEqual,
@@ -17,7 +20,10 @@ const TYPE_NAMES: Record<string, ValueType> = {
   json: 'JSON',
 };
 
-/** The typed value a table row means: `| 21.5 | double |`, `| abc | string |`, `| {"a":[1]} | json |`. */
+/**
+ * The typed value a table row means: `| 21.5 | double |`, `| abc | string |`, `| {"a":[1]} | json
+ * |`.
+ */
 export function expectedValue(text: string, typeName: string): TypedValue {
   const type = TYPE_NAMES[typeName.toLowerCase()];
   switch (type) {
@@ -41,8 +47,8 @@ export function expectedValue(text: string, typeName: string): TypedValue {
 }
 
 /**
- * True when the stored value is the expected one. A JSON document may come back as its text (the real platform
- * reads JSON values as strings), which matches when it parses to the same document.
+ * True when the stored value is the expected one. A JSON document may come back as its text (the
+ * real platform reads JSON values as strings), which matches when it parses to the same document.
  */
 export function storedMatches(expected: TypedValue, stored: TypedValue | undefined): boolean {
   if (!stored) return false;
@@ -57,7 +63,10 @@ export function storedMatches(expected: TypedValue, stored: TypedValue | undefin
   return false;
 }
 
-/** A lossless JSON tree with every number replaced by "LONG:42" / "DOUBLE:42" so that comparisons see types. */
+/**
+ * A lossless JSON tree with every number replaced by "LONG:42" / "DOUBLE:42" so that comparisons
+ * see types.
+ */
 export function canonical(value: unknown): unknown {
   if (isLosslessNumber(value)) {
     const typed = numberFromLexeme((value as { value: string }).value);
@@ -78,10 +87,11 @@ export function sameJson(received: unknown, expectedText: string): boolean {
 const NUMBER_LEXEME = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
- * True when the stored value is the one a scenario wrote, whatever type it was stored as: numbers compare as
- * numbers (40 is 40.0 and "40"), booleans case-insensitively ("True" is Python's text of true), JSON as documents,
- * everything else as text. For checks that are not about the type, so that a target storing every value as text
- * fails only the requirements about types (RC-ENT-02, RC-BODY-03).
+ * True when the stored value is the one a scenario wrote, whatever type it was stored as: numbers
+ * compare as numbers (40 is 40.0 and "40"), booleans case-insensitively ("True" is Python's text of
+ * true), JSON as documents, everything else as text. For checks that are not about the type, so
+ * that a target storing every value as text fails only the requirements about types (RC-ENT-02,
+ * RC-BODY-03).
  */
 export function storedValueMatches(expectedText: string, stored: TypedValue | undefined): boolean {
   if (!stored) return false;

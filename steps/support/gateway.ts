@@ -1,4 +1,7 @@
-/** Opening a scenario's MQTT gateway connection against the target (shared by the gateway and property steps). */
+/**
+ * Opening a scenario's MQTT gateway connection against the target (shared by the gateway and
+ * property steps).
+ */
 import assert from 'node:assert/strict';
 import type { MqttVersion } from '../../simulators/device/mqtt-connection';
 import { MqttGateway } from '../../simulators/gateway/mqtt-gateway';
@@ -10,7 +13,10 @@ export function mqttUrl(world: IotcWorld): string {
   return url;
 }
 
-/** Opens an MQTT connection with a device's token (at the target's MQTT URL unless `url` says otherwise); closed after the scenario. */
+/**
+ * Opens an MQTT connection with a device's token (at the target's MQTT URL unless `url` says
+ * otherwise); closed after the scenario.
+ */
 export async function connectGateway(
   world: IotcWorld,
   local: string,
@@ -33,7 +39,10 @@ export async function connectGateway(
   return driver;
 }
 
-/** Creates an ordinary device (not a gateway) and opens its MQTT connection, kept with the scenario's gateways. */
+/**
+ * Creates an ordinary device (not a gateway) and opens its MQTT connection, kept with the
+ * scenario's gateways.
+ */
 export async function connectPlainDevice(
   world: IotcWorld,
   local: string,

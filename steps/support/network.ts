@@ -1,18 +1,21 @@
 /**
- * The round trip to each interface of a remote target, measured at the start of a run (steps/hooks.ts BeforeAll):
- * timing.ts derives every bounded wait, quiet window and poll interval from it, and the report prints it. A staging
- * platform across a network answers every request one round trip later than a local one and delivers every effect
- * half a round trip later; waits fixed for a loopback target FAIL it for that alone.
+ * The round trip to each interface of a remote target, measured at the start of a run
+ * (steps/hooks.ts BeforeAll): timing.ts derives every bounded wait, quiet window and poll interval
+ * from it, and the report prints it. A staging platform across a network answers every request one
+ * round trip later than a local one and delivers every effect half a round trip later; waits fixed
+ * for a loopback target FAIL it for that alone.
  *
- * What is timed is an answer of the target on a connection that already stands (the second and later requests of an
- * HTTP keep-alive connection; an MQTT CONNECT to its CONNACK), and separately the connect itself: a kernel answers a
- * TCP connect in one round trip of the network, a proxy or load balancer in front of the target answers it at once
- * and delays the data instead, so an MQTT sample is the larger of the two. Each interface gets a few samples and
- * its figure is the smallest: a busy target or a starved harness only adds to a round trip (the workers of a parallel
- * run start together on a loaded machine: their medians were 3 to 5 s where the network's was 100 ms), and no
- * sample can be shorter than the network's own round trip. Nothing here changes the target: the HTTP probe is a HEAD of the base URL, the MQTT probe
- * a CONNECT without credentials (refused: ThingsBoard answers it after its credential lookup,
- * MqttTransportHandler.java:1080-1104 under /root/tbw/tb).
+ * What is timed is an answer of the target on a connection that already stands (the second and
+ * later requests of an HTTP keep-alive connection; an MQTT CONNECT to its CONNACK), and separately
+ * the connect itself: a kernel answers a TCP connect in one round trip of the network, a proxy or
+ * load balancer in front of the target answers it at once and delays the data instead, so an MQTT
+ * sample is the larger of the two. Each interface gets a few samples and its figure is the
+ * smallest: a busy target or a starved harness only adds to a round trip (the workers of a parallel
+ * run start together on a loaded machine: their medians were 3 to 5 s where the network's was 100
+ * ms), and no sample can be shorter than the network's own round trip. Nothing here changes the
+ * target: the HTTP probe is a HEAD of the base URL, the MQTT probe a CONNECT without credentials
+ * (refused: ThingsBoard answers it after its credential lookup, MqttTransportHandler.java:1080-1104
+ * under /root/tbw/tb).
  */
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
@@ -20,7 +23,10 @@ import { Agent, request } from 'undici';
 import mqttPacket from 'mqtt-packet';
 import type { Target } from '../../src/target';
 
-/** The figure of one interface: its round trip (the smallest sample) or why it could not be measured. */
+/**
+ * The figure of one interface: its round trip (the smallest sample) or why it could not be
+ * measured.
+ */
 export interface InterfaceRoundTrip {
   url: string;
   /** The smallest sample, ms. */
@@ -40,7 +46,10 @@ export function interfacesOf(target: Target): Record<string, string> {
   return out;
 }
 
-/** Measures every interface of `target` at once; never throws (an interface it cannot reach says why). */
+/**
+ * Measures every interface of `target` at once; never throws (an interface it cannot reach says
+ * why).
+ */
 export async function measureRoundTrips(
   target: Target,
   timeoutMs: number,
@@ -77,7 +86,10 @@ function redactUrl(url: string): string {
   return `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`;
 }
 
-/** HEADs of the interface's base URL on one keep-alive connection: the first opens it, the rest are timed. */
+/**
+ * HEADs of the interface's base URL on one keep-alive connection: the first opens it, the rest are
+ * timed.
+ */
 async function httpSamples(
   url: string,
   target: Target,
@@ -110,7 +122,10 @@ async function httpSamples(
   }
 }
 
-/** MQTT CONNECTs without credentials on fresh connections: each sample is max(connect, CONNECT to first answer). */
+/**
+ * MQTT CONNECTs without credentials on fresh connections: each sample is max(connect, CONNECT to
+ * first answer).
+ */
 async function mqttSamples(
   url: string,
   target: Target,
@@ -170,8 +185,9 @@ async function mqttSamples(
 }
 
 /**
- * Adds the samples of `again` to `known` (same interfaces) and lowers each figure to the smallest sample seen: the
- * figures of a run only come down towards the network's own round trip as the harness and the target settle.
+ * Adds the samples of `again` to `known` (same interfaces) and lowers each figure to the smallest
+ * sample seen: the figures of a run only come down towards the network's own round trip as the
+ * harness and the target settle.
  */
 export function mergeRoundTrips(
   known: Record<string, InterfaceRoundTrip>,

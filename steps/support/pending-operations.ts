@@ -1,6 +1,7 @@
 /**
- * Requests a When step starts and a Then step awaits (long-polls, RPC calls, requests held by the platform), typed by
- * kind: what `start` stored under a kind is what `get` gives back, so no read site casts.
+ * Requests a When step starts and a Then step awaits (long-polls, RPC calls, requests held by the
+ * platform), typed by kind: what `start` stored under a kind is what `get` gives back, so no read
+ * site casts.
  */
 import type { AdminResponse } from '../../src/admin-client';
 import type { ConnectorResponse } from '../../simulators/connector-client';
@@ -15,7 +16,10 @@ export interface PendingResults {
   rpcPoll: DeviceResponse;
   /** The platform's RPC call to a device (by local name, and by `local:method`). */
   rpcCall: AdminResponse;
-  /** An MQTT device's attribute request: the answer's document (plain JSON), or nothing within the wait. */
+  /**
+   * An MQTT device's attribute request: the answer's document (plain JSON), or nothing within the
+   * wait.
+   */
   mqttAttributes: Record<string, unknown> | undefined;
   /** An MQTT device's client-side RPC: its answer, or nothing within the wait. */
   mqttClientRpc: unknown;
@@ -34,22 +38,28 @@ type PendingByKind = { [Kind in PendingKind]?: Map<string, Promise<PendingResult
 export class PendingOperations {
   private readonly byKind: PendingByKind = {};
 
-  /** Keeps an operation under way for a later step; `key` tells apart those of one kind (a device's local name). */
+  /**
+   * Keeps an operation under way for a later step; `key` tells apart those of one kind (a device's
+   * local name).
+   */
   start<Kind extends PendingKind>(
     kind: Kind,
     key: string,
     operation: Promise<PendingResults[Kind]>,
   ): void {
     const started: NonNullable<PendingByKind[Kind]> = this.byKind[kind] ?? new Map();
-    // a failure before the step that awaits it (a reset under a held request) must wait for that step: unhandled
-    // meanwhile, it would fail whichever step runs at that moment as an uncaught error, past the step wrapper that
-    // names a transport error (steps/hooks.ts), and a FAIL would follow for the network's sake
+    // a failure before the step that awaits it (a reset under a held request) must wait for that
+    // step: unhandled meanwhile, it would fail whichever step runs at that moment as an uncaught
+    // error, past the step wrapper that names a transport error (steps/hooks.ts), and a FAIL would
+    // follow for the network's sake
     operation.catch(() => undefined);
     started.set(key, operation);
     this.byKind[kind] = started;
   }
 
-  /** The operation a step started, or undefined when none was (awaiting undefined gives undefined). */
+  /**
+   * The operation a step started, or undefined when none was (awaiting undefined gives undefined).
+   */
   get<Kind extends PendingKind>(
     kind: Kind,
     key: string,
@@ -57,7 +67,10 @@ export class PendingOperations {
     return this.byKind[kind]?.get(key);
   }
 
-  /** Resolves once every operation started has ended, however (abandoned ones must not leak into the next scenario). */
+  /**
+   * Resolves once every operation started has ended, however (abandoned ones must not leak into the
+   * next scenario).
+   */
   async settled(): Promise<void> {
     const operations = Object.values(this.byKind).flatMap((started) => [...started.values()]);
     await Promise.allSettled(operations);

@@ -1,13 +1,14 @@
 /**
- * The cases of a fast-check property checked several at a time (steps/properties.steps.ts runProperty, against a
- * target across a network): a pure helper, kept apart from the step definitions so that its test can load it.
+ * The cases of a fast-check property checked several at a time (steps/properties.steps.ts
+ * runProperty, against a target across a network): a pure helper, kept apart from the step
+ * definitions so that its test can load it.
  */
 import fc from 'fast-check';
 
 /**
- * The cases fast-check's own run checks for `seed`: drawn by fc.check itself with a predicate that only keeps them, so
- * they are its values whatever its generator does (fc.sample of the same property and seed draws other values from
- * the tenth case on: its bias follows another run index).
+ * The cases fast-check's own run checks for `seed`: drawn by fc.check itself with a predicate that
+ * only keeps them, so they are its values whatever its generator does (fc.sample of the same
+ * property and seed draws other values from the tenth case on: its bias follows another run index).
  */
 export async function casesOf<T>(
   arbitrary: fc.Arbitrary<T>,
@@ -24,17 +25,21 @@ export async function casesOf<T>(
   return values;
 }
 
-/** The first failing case of an overlapped run (the lowest index among those that failed), or why the run stopped. */
+/**
+ * The first failing case of an overlapped run (the lowest index among those that failed), or why
+ * the run stopped.
+ */
 export type OverlapOutcome =
   | { kind: 'passed'; cases: number }
   | { kind: 'failed'; index: number; error: unknown; cases: number }
   | { kind: 'interrupted'; cases: number };
 
 /**
- * Checks `values` (the cases fast-check generates for a seed, fc.sample) with at most `atOnce` of them running at a
- * time. Once one fails no further case is started (those running are awaited: each deletes its devices); nor once
- * `timeLimitMs` has passed. Returns the lowest failing index, so that a serial replay from it (runProperty) reports
- * the counterexample a serial run would have found first.
+ * Checks `values` (the cases fast-check generates for a seed, fc.sample) with at most `atOnce` of
+ * them running at a time. Once one fails no further case is started (those running are awaited:
+ * each deletes its devices); nor once `timeLimitMs` has passed. Returns the lowest failing index,
+ * so that a serial replay from it (runProperty) reports the counterexample a serial run would have
+ * found first.
  */
 export async function checkOverlapped<T>(
   values: readonly T[],

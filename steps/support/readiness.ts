@@ -1,16 +1,19 @@
 /**
- * Readiness proofs of the downlink (shared attribute updates to a gateway's devices and to an MQTT device). A
- * platform acknowledges a subscription (SUBACK) or a gateway connect (PUBACK) before it acts on it: ThingsBoard
- * queues the session open and the attribute subscription to the device actor through its core queue, and an update
- * the actor handles before them is dropped without a trace (DeviceActorMessageProcessor.java:605-638 under
- * /root/tbw/tb: no subscribed session, nothing sent). A disconnect is acknowledged before the session is removed.
- * So before an update under test the harness proves the path effective with a marker update of its own (the
- * reserved key PROBE_KEY, an increasing value) repeated until it arrives (timing.ts `untilEffective`), and a check
- * that nothing arrives after a disconnect is eventual (`untilEffective` of probe rounds with a quiet window).
+ * Readiness proofs of the downlink (shared attribute updates to a gateway's devices and to an MQTT
+ * device). A platform acknowledges a subscription (SUBACK) or a gateway connect (PUBACK) before it
+ * acts on it: ThingsBoard queues the session open and the attribute subscription to the device
+ * actor through its core queue, and an update the actor handles before them is dropped without a
+ * trace (DeviceActorMessageProcessor.java:605-638 under /root/tbw/tb: no subscribed session,
+ * nothing sent). A disconnect is acknowledged before the session is removed. So before an update
+ * under test the harness proves the path effective with a marker update of its own (the reserved
+ * key PROBE_KEY, an increasing value) repeated until it arrives (timing.ts `untilEffective`), and a
+ * check that nothing arrives after a disconnect is eventual (`untilEffective` of probe rounds with
+ * a quiet window).
  *
- * The reserved key is the harness's own: the counting and "exactly" steps drop it from what they compare and do not
- * count an update that carried nothing else, so a late probe (a try that took effect after the one that proved the
- * path) never changes a count. Only that key is dropped: any other key the platform adds is still seen.
+ * The reserved key is the harness's own: the counting and "exactly" steps drop it from what they
+ * compare and do not count an update that carried nothing else, so a late probe (a try that took
+ * effect after the one that proved the path) never changes a count. Only that key is dropped: any
+ * other key the platform adds is still seen.
  */
 import { jsonEqual } from '../../lib/kv/values';
 import type { IotcWorld } from '../world';
@@ -55,9 +58,10 @@ export function carriesProbe(data: Record<string, unknown>, value: number): bool
 }
 
 /**
- * The harness fault `no-readiness-proof` (faults/client-catalogue.ts HARNESS_FAULT_CATALOGUE): the proofs are
- * skipped and the update under test follows the SUBACK / PUBACK at once, as the suite did before. Against a
- * conforming but asynchronous platform (ThingsBoard, an asynchronous twin) that run must FAIL.
+ * The harness fault `no-readiness-proof` (faults/client-catalogue.ts HARNESS_FAULT_CATALOGUE): the
+ * proofs are skipped and the update under test follows the SUBACK / PUBACK at once, as the suite
+ * did before. Against a conforming but asynchronous platform (ThingsBoard, an asynchronous twin)
+ * that run must FAIL.
  */
 export function readinessProofSkipped(): boolean {
   return (process.env.IOTC_HARNESS_FAULT ?? '')
@@ -76,8 +80,9 @@ export async function setProbe(world: IotcWorld, local: string, value: number): 
 }
 
 /**
- * Sets probes on the device until one of them (any try, also a late one) is seen by `received`; the delay of the
- * one that arrived is recorded under `kind`. Throws NotEffective (a FAIL) when none arrives in eventuallyMs.
+ * Sets probes on the device until one of them (any try, also a late one) is seen by `received`; the
+ * delay of the one that arrived is recorded under `kind`. Throws NotEffective (a FAIL) when none
+ * arrives in eventuallyMs.
  */
 export async function proveDelivery(
   world: IotcWorld,
@@ -115,9 +120,10 @@ export async function proveDelivery(
 }
 
 /**
- * The floor of a downlink quiet window: a twentieth of eventuallyMs (150 ms on the embedded targets, 500 ms on
- * ThingsBoard). Twice the poll interval (timing.ts's default, 40 ms embedded) is shorter than the stalls a busy
- * machine gives the harness, and the window would be refused as starved for no fault of the target.
+ * The floor of a downlink quiet window: a twentieth of eventuallyMs (150 ms on the embedded
+ * targets, 500 ms on ThingsBoard). Twice the poll interval (timing.ts's default, 40 ms embedded) is
+ * shorter than the stalls a busy machine gives the harness, and the window would be refused as
+ * starved for no fault of the target.
  */
 export function quietFloorMs(world: IotcWorld): number {
   const { eventuallyMs, pollIntervalMs } = world.run.target.timeouts;
@@ -125,9 +131,10 @@ export function quietFloorMs(world: IotcWorld): number {
 }
 
 /**
- * Waits a quiet window of `kind` (timing.ts quietWindowMs: three times the largest delay of that kind the run
- * measured, at least quietFloorMs, at most eventuallyMs) for anything late to arrive, and refuses (INCONCLUSIVE) when
- * the harness's own event loop was stalled for half of it. Returns the window in ms.
+ * Waits a quiet window of `kind` (timing.ts quietWindowMs: three times the largest delay of that
+ * kind the run measured, at least quietFloorMs, at most eventuallyMs) for anything late to arrive,
+ * and refuses (INCONCLUSIVE) when the harness's own event loop was stalled for half of it. Returns
+ * the window in ms.
  */
 export async function awaitQuietWindow(
   world: IotcWorld,

@@ -1,4 +1,7 @@
-/** What the whole run shares: the target, the admin sessions, one connection pool for the device drivers. */
+/**
+ * What the whole run shares: the target, the admin sessions, one connection pool for the device
+ * drivers.
+ */
 import { randomBytes } from 'node:crypto';
 import type { Agent } from 'undici';
 import type { Target } from '../../src/target';
@@ -12,9 +15,13 @@ export interface RunContext {
   /** Customer user session, when the target profile names one (claiming). */
   customer?: AdminClient;
   deviceDispatcher: Agent;
-  /** Every entity is written here before it is created (staging safety; `iotc cleanup` reads it). */
+  /**
+   * Every entity is written here before it is created (staging safety; `iotc cleanup` reads it).
+   */
   journal: CleanupJournal;
-  /** Short id of this run: part of every created name, so parallel runs and leftovers never collide. */
+  /**
+   * Short id of this run: part of every created name, so parallel runs and leftovers never collide.
+   */
   runId: string;
 }
 
@@ -31,8 +38,8 @@ export function run(): RunContext {
 }
 
 /**
- * A new run id, or IOTC_RUN_ID when set: a configuration written for one run (iotc gateway-config --run-id) names
- * its constant devices with that run's id, and the run must use the same.
+ * A new run id, or IOTC_RUN_ID when set: a configuration written for one run (iotc gateway-config
+ * --run-id) names its constant devices with that run's id, and the run must use the same.
  */
 export function newRunId(): string {
   const given = process.env.IOTC_RUN_ID;

@@ -1,26 +1,38 @@
 /**
- * The kinds of scenario state a step leaves for a later step, each with its own type (steps/world.ts holds them):
- * platform ids by local name, time windows around requests, the REST connector client's credentials, MQTT connect
- * outcomes.
+ * The kinds of scenario state a step leaves for a later step, each with its own type
+ * (steps/world.ts holds them): platform ids by local name, time windows around requests, the REST
+ * connector client's credentials, MQTT connect outcomes.
  */
 import type { AdminResponse } from '../../src/admin-client';
 import type { DeviceResponse } from '../../simulators/device/http-device';
 import type { RawMqttClient } from '../../simulators/device/raw-mqtt-client';
 import type { OversizedAnswer } from './robustness/oversized-request';
 
-/** The administration-API credentials a scenario obtained (steps/support/admin-auth.ts); never printed. */
+/**
+ * The administration-API credentials a scenario obtained (steps/support/admin-auth.ts); never
+ * printed.
+ */
 export interface AdminAuthState {
   /** The last answer of an authentication request. */
   answer?: AdminResponse;
   /** By placeholder name (`jwt`, `refresh token`, `api key`). */
   secrets: Map<string, string>;
   loggedInAt?: number;
-  /** The scenario has waited the refresh token's lifetime out: an offer of it is now meant to be refused. */
+  /**
+   * The scenario has waited the refresh token's lifetime out: an offer of it is now meant to be
+   * refused.
+   */
   refreshLifetimeWaited?: boolean;
-  /** The scenario has waited the access token's lifetime out: a request with it is now meant to be refused. */
+  /**
+   * The scenario has waited the access token's lifetime out: a request with it is now meant to be
+   * refused.
+   */
   accessLifetimeWaited?: boolean;
   apiKeyId?: string;
-  /** The lifetimes tokens of this scenario get: the target's stated ones, or those it set through the JWT settings. */
+  /**
+   * The lifetimes tokens of this scenario get: the target's stated ones, or those it set through
+   * the JWT settings.
+   */
   lifetimes?: { accessSec?: number; refreshSec?: number };
 }
 
@@ -33,13 +45,16 @@ export interface RobustnessState {
   /** The long-polls held at once, with when each was sent and answered (Date.now()). */
   polls: Array<Promise<{ response: DeviceResponse; sentAt: number; answeredAt: number }>>;
   /**
-   * By bare connection: the attribute updates it has read, by their iotc_sequence (the bulk updates) and iotc_marker
-   * (the positive control sent after it reads again).
+   * By bare connection: the attribute updates it has read, by their iotc_sequence (the bulk
+   * updates) and iotc_marker (the positive control sent after it reads again).
    */
   updatesRead: Map<string, { sequences: Set<number>; markers: Set<number> }>;
   /** By bare connection: when its TCP connection was open (Date.now()). */
   openedAt: Map<string, number>;
-  /** Whether the target refused the payload with bytes that are not UTF-8 (undefined: none was sent). */
+  /**
+   * Whether the target refused the payload with bytes that are not UTF-8 (undefined: none was
+   * sent).
+   */
   invalidUtf8Refused?: boolean;
 }
 
@@ -61,7 +76,10 @@ export class PlatformIds {
   }
 }
 
-/** The local clock around a request: a timestamp the platform assigned while serving it lies in between. */
+/**
+ * The local clock around a request: a timestamp the platform assigned while serving it lies in
+ * between.
+ */
 export interface TimeWindow {
   start: number;
   end: number;
@@ -76,7 +94,10 @@ export type ConnectorCredentials =
 /** How the platform answered an MQTT CONNECT. */
 export type MqttConnectOutcome = { accepted: true } | { accepted: false; reasonCode: number };
 
-/** The ids of the RPC requests a gateway received for one of its devices: the latest, and the latest per method. */
+/**
+ * The ids of the RPC requests a gateway received for one of its devices: the latest, and the latest
+ * per method.
+ */
 export interface ReceivedRpcIds {
   latest: number;
   byMethod: Map<string, number>;

@@ -1,8 +1,9 @@
 /**
- * Reading Gherkin data tables so that no row is silently lost. Cucumber's `rows()` drops the first row (it takes
- * it for a header) and `hashes()` takes the first row for the column names: a header-less table read with either
- * loses its first expectation without a word. Header-less tables are read here with `raw()`, and headed ones are
- * checked to carry the column names their step reads, so a table written the other way fails loudly.
+ * Reading Gherkin data tables so that no row is silently lost. Cucumber's `rows()` drops the first
+ * row (it takes it for a header) and `hashes()` takes the first row for the column names: a
+ * header-less table read with either loses its first expectation without a word. Header-less tables
+ * are read here with `raw()`, and headed ones are checked to carry the column names their step
+ * reads, so a table written the other way fails loudly.
  */
 import type { DataTable } from '@cucumber/cucumber';
 import { IotcError } from '../../lib/errors';

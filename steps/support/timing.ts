@@ -1,28 +1,34 @@
 /**
- * The suite's one timing model. A platform acknowledges before it acts (ThingsBoard answers SUBACK, PUBACK and 200
- * when the work is queued), the network between harness and target adds its own delay, and the harness itself can
- * be starved of CPU. So a scenario never assumes that an acknowledged effect has happened:
+ * The suite's one timing model. A platform acknowledges before it acts (ThingsBoard answers SUBACK,
+ * PUBACK and 200 when the work is queued), the network between harness and target adds its own
+ * delay, and the harness itself can be starved of CPU. So a scenario never assumes that an
+ * acknowledged effect has happened:
  *
- * - **prove an effect before testing the next** (`untilEffective`): repeat a harmless action (a marker update, a
- *   claim attempt) until its effect is observed, bounded by the profile's eventuallyMs; the tries are counted in the
- *   evidence;
- * - **derive waits from measured delays** (`DelayRecord`, `quietWindowMs`): every delay the run observes between
- *   asking for an effect and seeing it is recorded, and a "nothing more arrives" window is a multiple of the
- *   largest one seen, between a floor from the profile and its eventuallyMs;
- * - **say INCONCLUSIVE, never FAIL, when the harness was starved** (`Inconclusive`, `LagWatch`): a verdict that
- *   rests on time measures the harness's own event-loop lag over its window and refuses to decide when the lag
- *   ate the margin.
+ * - **prove an effect before testing the next** (`untilEffective`): repeat a harmless action (a
+ *   marker update, a claim attempt) until its effect is observed, bounded by the profile's
+ *   eventuallyMs; the tries are counted in the evidence;
+ * - **derive waits from measured delays** (`DelayRecord`, `quietWindowMs`): every delay the run
+ *   observes between asking for an effect and seeing it is recorded, and a "nothing more arrives"
+ *   window is a multiple of the largest one seen, between a floor from the profile and its
+ *   eventuallyMs;
+ * - **say INCONCLUSIVE, never FAIL, when the harness was starved** (`Inconclusive`, `LagWatch`): a
+ *   verdict that rests on time measures the harness's own event-loop lag over its window and
+ *   refuses to decide when the lag ate the margin.
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { IotcError } from '../../lib/errors';
 
-/** The first words of every INCONCLUSIVE error message: src/report/verdicts.ts reads a scenario's error by them. */
+/**
+ * The first words of every INCONCLUSIVE error message: src/report/verdicts.ts reads a scenario's
+ * error by them.
+ */
 export const INCONCLUSIVE_PREFIX = 'INCONCLUSIVE:';
 
 /**
- * Thrown by a step when the harness cannot decide: its own event loop was starved over a window the verdict
- * rests on, or the path to the target failed (reset, refused, timed out). Never a statement about the target.
+ * Thrown by a step when the harness cannot decide: its own event loop was starved over a window the
+ * verdict rests on, or the path to the target failed (reset, refused, timed out). Never a statement
+ * about the target.
  */
 export class Inconclusive extends IotcError {
   readonly code = 'IOTC_INCONCLUSIVE';
@@ -31,7 +37,10 @@ export class Inconclusive extends IotcError {
   }
 }
 
-/** The opening of an INCONCLUSIVE reason for a starved harness (LagWatch; src/report/overall.ts names the cause). */
+/**
+ * The opening of an INCONCLUSIVE reason for a starved harness (LagWatch; src/report/overall.ts
+ * names the cause).
+ */
 export const HARNESS_STARVED = "the harness's event loop stalled";
 
 /** What the timing model needs of the target profile. */
@@ -39,14 +48,18 @@ export interface TimingProfile {
   eventuallyMs: number;
   pollIntervalMs: number;
   /**
-   * The round trip of the network to the target measured at the start of the run (steps/support/network.ts), the
-   * largest over its interfaces; 0 or absent for an embedded target. Already inside the other figures when they
-   * come from `networkTimeouts`; quietWindowMs also floors its windows by it.
+   * The round trip of the network to the target measured at the start of the run
+   * (steps/support/network.ts), the largest over its interfaces; 0 or absent for an embedded
+   * target. Already inside the other figures when they come from `networkTimeouts`; quietWindowMs
+   * also floors its windows by it.
    */
   roundTripMs?: number;
 }
 
-/** The timeouts of a target profile: the floors of a local network, the figures a run uses when nothing was measured. */
+/**
+ * The timeouts of a target profile: the floors of a local network, the figures a run uses when
+ * nothing was measured.
+ */
 export interface ProfileTimeouts {
   eventuallyMs: number;
   pollIntervalMs: number;
@@ -54,30 +67,39 @@ export interface ProfileTimeouts {
 }
 
 /**
- * Round trips an effect may need beyond what the profile's eventuallyMs allows on a local network: the request that
- * asks for it (1), its delivery (1/2), the read-back or marker that proves it (1), and a second try of each when a
- * readiness proof repeats its marker (untilEffective): 5, doubled for jitter.
+ * Round trips an effect may need beyond what the profile's eventuallyMs allows on a local network:
+ * the request that asks for it (1), its delivery (1/2), the read-back or marker that proves it (1),
+ * and a second try of each when a readiness proof repeats its marker (untilEffective): 5, doubled
+ * for jitter.
  */
 export const EFFECT_ROUND_TRIPS = 10;
 
-/** Round trips one request may need beyond requestMs: the TCP connect (1), a TLS handshake (2) and the exchange (1). */
+/**
+ * Round trips one request may need beyond requestMs: the TCP connect (1), a TLS handshake (2) and
+ * the exchange (1).
+ */
 export const REQUEST_ROUND_TRIPS = 4;
 
 /**
- * The largest round trip the timing model stretches its waits for. Beyond it a run is not worth its hours (every
- * wait grows by ten round trips); the waits stay those of this figure and a verdict that rests on time may come out
- * INCONCLUSIVE (starved windows) rather than wait longer. steps/hooks.ts gives every step this much headroom.
+ * The largest round trip the timing model stretches its waits for. Beyond it a run is not worth its
+ * hours (every wait grows by ten round trips); the waits stay those of this figure and a verdict
+ * that rests on time may come out INCONCLUSIVE (starved windows) rather than wait longer.
+ * steps/hooks.ts gives every step this much headroom.
  */
 export const MAX_ROUND_TRIP_MS = 2000;
 
-/** The step hang guard's headroom for a remote target (steps/hooks.ts): the most networkTimeouts can add. */
+/**
+ * The step hang guard's headroom for a remote target (steps/hooks.ts): the most networkTimeouts can
+ * add.
+ */
 export const NETWORK_HEADROOM_MS = (EFFECT_ROUND_TRIPS + REQUEST_ROUND_TRIPS) * MAX_ROUND_TRIP_MS;
 
 /**
- * The step hang guard's own bound (steps/hooks.ts): a step still running `marginMs` before cucumber's timeout is
- * asked `late()` for an error to end it with (the network broke one of the scenario's connections: INCONCLUSIVE,
- * naming it); when `late()` has none the step runs on and cucumber's timeout stays the verdict of a real hang.
- * cucumber raises its timeout past the step wrapper, so this is the one place a transport stall can still be named.
+ * The step hang guard's own bound (steps/hooks.ts): a step still running `marginMs` before
+ * cucumber's timeout is asked `late()` for an error to end it with (the network broke one of the
+ * scenario's connections: INCONCLUSIVE, naming it); when `late()` has none the step runs on and
+ * cucumber's timeout stays the verdict of a real hang. cucumber raises its timeout past the step
+ * wrapper, so this is the one place a transport stall can still be named.
  */
 export function boundBelowHangGuard<T>(
   running: Promise<T>,
@@ -96,27 +118,28 @@ export function boundBelowHangGuard<T>(
 }
 
 /**
- * A span the scenario gives the target to act within (an API key's lifetime, a claim's duration it chooses), stretched
- * by `roundTrips` round trips of the network: the harness's requests that must land inside it reach the target that
- * much later. The check at the end of the span stays what it was; only its length follows the path.
+ * A span the scenario gives the target to act within (an API key's lifetime, a claim's duration it
+ * chooses), stretched by `roundTrips` round trips of the network: the harness's requests that must
+ * land inside it reach the target that much later. The check at the end of the span stays what it
+ * was; only its length follows the path.
  */
 export function spanOverNetwork(ms: number, profile: TimingProfile, roundTrips: number): number {
   return Math.round(ms + roundTrips * (profile.roundTripMs ?? 0));
 }
 
 /**
- * The timeouts a run against a remote target uses: the profile's figures are floors (what the target needs on a
- * local network), and the measured round trip `roundTripMs` (the largest over the target's interfaces) is added as
- * many times as a wait crosses the network:
+ * The timeouts a run against a remote target uses: the profile's figures are floors (what the
+ * target needs on a local network), and the measured round trip `roundTripMs` (the largest over the
+ * target's interfaces) is added as many times as a wait crosses the network:
  *
  * - eventuallyMs + EFFECT_ROUND_TRIPS round trips for every bounded wait on an effect;
  * - requestMs + REQUEST_ROUND_TRIPS round trips for one request;
- * - the poll interval at least half a round trip: a poll (a request) cannot come back sooner than one, polling
- *   faster only queues requests behind each other on the path.
+ * - the poll interval at least half a round trip: a poll (a request) cannot come back sooner than
+ *   one, polling faster only queues requests behind each other on the path.
  *
- * Quiet windows ("nothing more arrives") follow from these and from the delays the run measures (quietWindowMs), and
- * are at least two round trips: a message the target sent just before the window opened is half a round trip on
- * its way, and the window must see it.
+ * Quiet windows ("nothing more arrives") follow from these and from the delays the run measures
+ * (quietWindowMs), and are at least two round trips: a message the target sent just before the
+ * window opened is half a round trip on its way, and the window must see it.
  */
 export function networkTimeouts(
   floors: ProfileTimeouts,
@@ -132,8 +155,9 @@ export function networkTimeouts(
 }
 
 /**
- * Delays the run has observed between asking for an effect and seeing it (an attribute update delivered, a claim
- * registered), by kind. Shared by every scenario of a worker: the more the run has seen, the better its windows.
+ * Delays the run has observed between asking for an effect and seeing it (an attribute update
+ * delivered, a claim registered), by kind. Shared by every scenario of a worker: the more the run
+ * has seen, the better its windows.
  */
 export class DelayRecord {
   private readonly largest = new Map<string, number>();
@@ -162,9 +186,10 @@ export class DelayRecord {
 export const measuredDelays = new DelayRecord();
 
 /**
- * How long to watch for something that must not arrive, when a positive control cannot bracket it: three times the
- * largest delay of that kind the run has measured, at least `floorMs` (default: twice the poll interval) and two
- * round trips of the network (networkTimeouts), and at most eventuallyMs. With nothing measured yet it is eventuallyMs / 4.
+ * How long to watch for something that must not arrive, when a positive control cannot bracket it:
+ * three times the largest delay of that kind the run has measured, at least `floorMs` (default:
+ * twice the poll interval) and two round trips of the network (networkTimeouts), and at most
+ * eventuallyMs. With nothing measured yet it is eventuallyMs / 4.
  */
 export function quietWindowMs(kind: string, profile: TimingProfile, floorMs?: number): number {
   const floor = Math.max(floorMs ?? 2 * profile.pollIntervalMs, 2 * (profile.roundTripMs ?? 0));
@@ -180,25 +205,31 @@ export interface EffectOutcome {
   delayMs: number;
 }
 
-/** An action repeated by `untilEffective` (steps/support/timing.ts) never showed its effect within the bound: the scenario fails with the tries counted. */
+/**
+ * An action repeated by `untilEffective` (steps/support/timing.ts) never showed its effect within
+ * the bound: the scenario fails with the tries counted.
+ */
 export class NotEffective extends IotcError {
   readonly code = 'IOTC_NOT_EFFECTIVE';
 }
 
 /**
- * Repeats `act` until `observed` says its effect is there, the positive control of an asynchronous platform: after
- * each try it watches for the effect for a growing while (twice the poll interval, doubling, at most a quarter of
- * eventuallyMs), then tries again, until eventuallyMs is spent. `observed(attempt)` is asked about the try with that
- * number (1-based) and every earlier one: an earlier try that takes effect late counts too. The delay of the try
- * that took effect is recorded under `kind`.
+ * Repeats `act` until `observed` says its effect is there, the positive control of an asynchronous
+ * platform: after each try it watches for the effect for a growing while (twice the poll interval,
+ * doubling, at most a quarter of eventuallyMs), then tries again, until eventuallyMs is spent.
+ * `observed(attempt)` is asked about the try with that number (1-based) and every earlier one: an
+ * earlier try that takes effect late counts too. The delay of the try that took effect is recorded
+ * under `kind`.
  *
- * Fails with NotEffective, naming `what`, when no try took effect in time; with Inconclusive instead when the
- * harness's own event loop stood still for more than half of that time in all (StallLog.stalledBetween over the whole
- * window: many short stalls of a loaded machine's time slices add up, and a window the harness spent half asleep was
- * not really given to the target; the worst single stall alone let a loop starved in 40 ms slices FAIL).
+ * Fails with NotEffective, naming `what`, when no try took effect in time; with Inconclusive
+ * instead when the harness's own event loop stood still for more than half of that time in all
+ * (StallLog.stalledBetween over the whole window: many short stalls of a loaded machine's time
+ * slices add up, and a window the harness spent half asleep was not really given to the target; the
+ * worst single stall alone let a loop starved in 40 ms slices FAIL).
  *
- * `maxWatchMs` caps the watch after a try (default a quarter of eventuallyMs): an effect that lasts only a short
- * while once it began (a claim registration of 400 ms) needs tries at least that often to be seen at all.
+ * `maxWatchMs` caps the watch after a try (default a quarter of eventuallyMs): an effect that lasts
+ * only a short while once it began (a claim registration of 400 ms) needs tries at least that often
+ * to be seen at all.
  */
 export async function untilEffective(
   what: string,
@@ -246,9 +277,10 @@ export async function untilEffective(
 }
 
 /**
- * untilEffective's starvation check: Inconclusive when the loop stood still for half of the `elapsedMs` window or more,
- * counting the total of its stalls over the window (`stalledMs`, StallLog.stalledBetween) or its worst single one
- * (the LagWatch), whichever is larger. Exported for its unit test (test/steps/until-effective.test.ts).
+ * untilEffective's starvation check: Inconclusive when the loop stood still for half of the
+ * `elapsedMs` window or more, counting the total of its stalls over the window (`stalledMs`,
+ * StallLog.stalledBetween) or its worst single one (the LagWatch), whichever is larger. Exported
+ * for its unit test (test/steps/until-effective.test.ts).
  */
 export function refuseIfStarvedInAll(
   watch: Pick<LagWatch, 'worstMs'>,
@@ -265,8 +297,8 @@ export function refuseIfStarvedInAll(
 }
 
 /**
- * Watches the harness's own event loop over a window a verdict rests on. The histogram's resolution is 10 ms; the
- * worst stall it saw tells whether a timer could have fired late by that much.
+ * Watches the harness's own event loop over a window a verdict rests on. The histogram's resolution
+ * is 10 ms; the worst stall it saw tells whether a timer could have fired late by that much.
  */
 export class LagWatch {
   private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
@@ -281,8 +313,8 @@ export class LagWatch {
   }
 
   /**
-   * Throws Inconclusive when the loop was stalled longer than `marginMs`: a window of that size was not what the
-   * verdict needed.
+   * Throws Inconclusive when the loop was stalled longer than `marginMs`: a window of that size was
+   * not what the verdict needed.
    */
   refuseIfStarved(marginMs: number, doing: string): void {
     const worst = this.worstMs();
@@ -301,8 +333,9 @@ export class LagWatch {
 export type ProgressEnd = 'done' | 'quiet' | 'cap';
 
 /**
- * Watches a count of what arrived (`progress()`) until `done()` holds, it has not grown for `quietMs`, or `capMs` has
- * passed in all; returns how it ended and the count. The one loop behind the two waits below.
+ * Watches a count of what arrived (`progress()`) until `done()` holds, it has not grown for
+ * `quietMs`, or `capMs` has passed in all; returns how it ended and the count. The one loop behind
+ * the two waits below.
  */
 async function watchProgress(
   progress: () => number,
@@ -330,10 +363,11 @@ async function watchProgress(
 }
 
 /**
- * Waits until `done()` while the work it waits for is visibly going on: it fails only when `progress()` (a count that
- * grows as the work goes on, say the updates read) has not grown for eventuallyMs, or when `capMs` has passed in all.
- * For effects whose total time depends on their size and the target's speed (a platform writing 24 MB of queued
- * updates), where a fixed bound would FAIL a slow but working target.
+ * Waits until `done()` while the work it waits for is visibly going on: it fails only when
+ * `progress()` (a count that grows as the work goes on, say the updates read) has not grown for
+ * eventuallyMs, or when `capMs` has passed in all. For effects whose total time depends on their
+ * size and the target's speed (a platform writing 24 MB of queued updates), where a fixed bound
+ * would FAIL a slow but working target.
  */
 export async function eventuallyWhileProgressing(
   what: string,
@@ -358,9 +392,10 @@ export async function eventuallyWhileProgressing(
 }
 
 /**
- * Waits until `progress()` (a count of what arrived) has stayed the same for `quietMs`, at most `capMs` in all, and
- * returns it: on a platform that delivers late and reordered, a marker that arrived does not mean that everything
- * sent before it has, so a "some were dropped" verdict waits for the stragglers first.
+ * Waits until `progress()` (a count of what arrived) has stayed the same for `quietMs`, at most
+ * `capMs` in all, and returns it: on a platform that delivers late and reordered, a marker that
+ * arrived does not mean that everything sent before it has, so a "some were dropped" verdict waits
+ * for the stragglers first.
  */
 export async function settledCount(
   progress: () => number,
@@ -372,9 +407,10 @@ export async function settledCount(
 }
 
 /**
- * The harness's event-loop stalls with the wall-clock time they ended (Date.now(), the clock the simulators stamp
- * requests with), so that a verdict about what happened in earlier steps weighs the stalls of its own window only,
- * not a garbage collection before it. A 10 ms interval timer notes how late it fired when that is 5 ms or more.
+ * The harness's event-loop stalls with the wall-clock time they ended (Date.now(), the clock the
+ * simulators stamp requests with), so that a verdict about what happened in earlier steps weighs
+ * the stalls of its own window only, not a garbage collection before it. A 10 ms interval timer
+ * notes how late it fired when that is 5 ms or more.
  */
 const STALL_PERIOD_MS = 10;
 
@@ -394,22 +430,27 @@ export class StallLog {
     this.timer.unref();
   }
 
-  /** The longest stall that overlapped [fromMs, toMs] (Date.now() values; toMs defaults to now), in ms; 0 if none. */
+  /**
+   * The longest stall that overlapped [fromMs, toMs] (Date.now() values; toMs defaults to now), in
+   * ms; 0 if none.
+   */
   worstBetween(fromMs: number, toMs = Date.now()): number {
     let worst = 0;
     for (const { endedAt, ms } of this.stalls)
       if (endedAt >= fromMs && endedAt - ms <= toMs) worst = Math.max(worst, ms);
-    // a stall still going on: the timer has not fired since it was due (none once the log is stopped); it counts
-    // only for a window that reaches into it: a window that ended before it began is not explained by it (a
-    // verdict judged at the end of a session on a loaded machine was INCONCLUSIVE by the judging's own time slice)
+    // a stall still going on: the timer has not fired since it was due (none once the log is
+    // stopped); it counts only for a window that reaches into it: a window that ended before it
+    // began is not explained by it (a verdict judged at the end of a session on a loaded machine
+    // was INCONCLUSIVE by the judging's own time slice)
     const ongoing = this.stopped ? 0 : performance.now() - this.expected;
     return ongoing > 0 && toMs >= Date.now() - ongoing ? Math.max(worst, ongoing) : worst;
   }
 
   /**
-   * How long, in all, the loop stood still within [fromMs, toMs] (the parts of its stalls inside the window, the one
-   * going on included), in ms: what a window that a verdict needed a number of exchanges to fit in lost to starvation,
-   * when many short stalls (a loaded machine's time slices) add up to more than the worst of them.
+   * How long, in all, the loop stood still within [fromMs, toMs] (the parts of its stalls inside
+   * the window, the one going on included), in ms: what a window that a verdict needed a number of
+   * exchanges to fit in lost to starvation, when many short stalls (a loaded machine's time slices)
+   * add up to more than the worst of them.
    */
   stalledBetween(fromMs: number, toMs = Date.now()): number {
     let total = 0;
@@ -428,9 +469,10 @@ export class StallLog {
 }
 
 /**
- * How long the scenario's processes may have stood still while a timed verdict was being made: the harness's own
- * event-loop lag (the worst stall of a LagWatch over the scenario; for an embedded target it is the target's
- * process too) and, for a target in its own process, the round trip of a request to it measured in the scenario.
+ * How long the scenario's processes may have stood still while a timed verdict was being made: the
+ * harness's own event-loop lag (the worst stall of a LagWatch over the scenario; for an embedded
+ * target it is the target's process too) and, for a target in its own process, the round trip of a
+ * request to it measured in the scenario.
  */
 export interface Stall {
   harnessMs: number;
@@ -452,10 +494,11 @@ export function describeStall(stall: Stall): string {
 }
 
 /**
- * A timed verdict whose observation did not fit (an extra attempt, a missing one, two attempts too close): throws
- * Inconclusive when the measured stall is at least `marginMs`, the slack the observation had before it would have
- * gone wrong (a timeout less the time the answer took), so that the harness starving itself, or the target's process
- * being starved on a busy machine, is never a FAIL; returns otherwise, and the caller fails with the difference.
+ * A timed verdict whose observation did not fit (an extra attempt, a missing one, two attempts too
+ * close): throws Inconclusive when the measured stall is at least `marginMs`, the slack the
+ * observation had before it would have gone wrong (a timeout less the time the answer took), so
+ * that the harness starving itself, or the target's process being starved on a busy machine, is
+ * never a FAIL; returns otherwise, and the caller fails with the difference.
  */
 export function refuseIfStallExplains(stall: Stall, marginMs: number, doing: string): void {
   if (stallMs(stall) >= marginMs)

@@ -1,22 +1,26 @@
 /**
- * Transport errors: the path to the target failed, so the target gave no answer. An HTTP status or an MQTT reason
- * code is an answer of the target and can FAIL a requirement; a socket error is not an answer and never does. A
- * step that fails through one is reported INCONCLUSIVE (after one retry of its scenario on fresh connections,
- * steps/hooks.ts); a step that expects the target to close or reset catches that error itself, so it never reaches
- * this test. In a @robustness scenario a socket error is the target's answer (it was abused meanwhile: a reset or a
- * refused connect of the well-behaved client is the target failing it), so there it stays an error and can FAIL.
+ * Transport errors: the path to the target failed, so the target gave no answer. An HTTP status or
+ * an MQTT reason code is an answer of the target and can FAIL a requirement; a socket error is not
+ * an answer and never does. A step that fails through one is reported INCONCLUSIVE (after one retry
+ * of its scenario on fresh connections, steps/hooks.ts); a step that expects the target to close or
+ * reset catches that error itself, so it never reaches this test. In a @robustness scenario a
+ * socket error is the target's answer (it was abused meanwhile: a reset or a refused connect of the
+ * well-behaved client is the target failing it), so there it stays an error and can FAIL.
  */
 import { Inconclusive } from './timing';
 
-/** The opening of an INCONCLUSIVE message for a transport error (src/report/verdicts.ts names the cause by it). */
+/**
+ * The opening of an INCONCLUSIVE message for a transport error (src/report/verdicts.ts names the
+ * cause by it).
+ */
 export const NETWORK_FAILED = 'the network failed';
 
 /**
- * Codes of errors that are the network's, not the target's: the system's socket errors (connect refused, reset,
- * broken pipe, a connect that timed out, unreachable), undici's (a socket closed under a request, a connect that
- * timed out) and TLS handshake failures. Not among them: a request that got no answer in time once the connection
- * stood (a target that hangs is an answer), an MQTT connection closed before its CONNACK (no socket error: the
- * target ended it).
+ * Codes of errors that are the network's, not the target's: the system's socket errors (connect
+ * refused, reset, broken pipe, a connect that timed out, unreachable), undici's (a socket closed
+ * under a request, a connect that timed out) and TLS handshake failures. Not among them: a request
+ * that got no answer in time once the connection stood (a target that hangs is an answer), an MQTT
+ * connection closed before its CONNACK (no socket error: the target ended it).
  */
 const TRANSPORT_CODES = new Set([
   'ECONNRESET',
@@ -38,8 +42,8 @@ const TLS_CODE =
   /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT)/;
 
 /**
- * The transport error somewhere in `error`'s cause chain (or among an AggregateError's errors), named by its code
- * and message; undefined when the error is anything else.
+ * The transport error somewhere in `error`'s cause chain (or among an AggregateError's errors),
+ * named by its code and message; undefined when the error is anything else.
  */
 export function transportFailure(error: unknown, depth = 0): string | undefined {
   if (depth > 8 || typeof error !== 'object' || error === null) return undefined;
@@ -63,7 +67,10 @@ export function transportFailure(error: unknown, depth = 0): string | undefined 
   return transportFailure(cause, depth + 1);
 }
 
-/** The Inconclusive a transport error becomes: what failed, while doing what, and the original message. */
+/**
+ * The Inconclusive a transport error becomes: what failed, while doing what, and the original
+ * message.
+ */
 export function networkInconclusive(error: unknown, doing: string): Inconclusive | undefined {
   const failure = transportFailure(error);
   if (!failure) return undefined;
@@ -71,10 +78,11 @@ export function networkInconclusive(error: unknown, doing: string): Inconclusive
 }
 
 /**
- * Socket errors of the running scenario's MQTT connections (simulators/device/mqtt-connection.ts tells them): a
- * connection the network reset closes without an MQTT answer, and a step that waited on it (an update that never
- * came, a publish on a closed connection) fails for the network's sake, not the target's. steps/hooks.ts clears the
- * list before each scenario and reads it when a step fails.
+ * Socket errors of the running scenario's MQTT connections (simulators/device/mqtt-connection.ts
+ * tells them): a connection the network reset closes without an MQTT answer, and a step that waited
+ * on it (an update that never came, a publish on a closed connection) fails for the network's sake,
+ * not the target's. steps/hooks.ts clears the list before each scenario and reads it when a step
+ * fails.
  */
 const brokenConnections: string[] = [];
 
@@ -90,8 +98,9 @@ export function clearBrokenConnections(): void {
 }
 
 /**
- * The Inconclusive a step's failure becomes when the network broke one of the scenario's MQTT connections before
- * it: the step's own error stays in the message (and as the cause), after the transport error that explains it.
+ * The Inconclusive a step's failure becomes when the network broke one of the scenario's MQTT
+ * connections before it: the step's own error stays in the message (and as the cause), after the
+ * transport error that explains it.
  */
 export function brokenConnectionInconclusive(
   error: unknown,

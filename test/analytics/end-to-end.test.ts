@@ -1,6 +1,7 @@
 /**
- * The reference analytics over the reference platform, each only over HTTP: log in as the tenant, create a device,
- * let it post telemetry and attributes through the HTTP device API, then build a report of a saved view over it.
+ * The reference analytics over the reference platform, each only over HTTP: log in as the tenant,
+ * create a device, let it post telemetry and attributes through the HTTP device API, then build a
+ * report of a saved view over it.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
- * The report rate limiter: the class on its own, then over HTTP with a report cost — 429 only above pool + queue,
- * fast rejects, recovery, FIFO order of queued requests, the order of the checks, no slot leaked by clients that
- * leave (queued, running, or still sending their body).
+ * The report rate limiter: the class on its own, then over HTTP with a report cost — 429 only above
+ * pool + queue, fast rejects, recovery, FIFO order of queued requests, the order of the checks, no
+ * slot leaked by clients that leave (queued, running, or still sending their body).
  */
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
@@ -84,7 +84,8 @@ describe('analytics limiter over HTTP', () => {
   let platform: FakePlatform;
   let analytics: RunningAnalytics;
   const jwt = makeJwt(Math.floor(Date.now() / 1000) + 3600);
-  // Every request varies its range, as a load run must (a report cache could otherwise hide the limiter).
+  // Every request varies its range, as a load run must (a report cache could otherwise hide the
+  // limiter).
   let counter = 0;
   const body = () => ({
     viewConfigId: analytics.demoViewId,
@@ -98,7 +99,10 @@ describe('analytics limiter over HTTP', () => {
     const { active, queued } = await status();
     return { active, queued };
   };
-  /** Takes every pool slot and queue place with held requests, one at a time, so each is counted where it sits. */
+  /**
+   * Takes every pool slot and queue place with held requests, one at a time, so each is counted
+   * where it sits.
+   */
   const fillPoolAndQueue = async (): Promise<HeldRequest[]> => {
     const held: HeldRequest[] = [];
     for (let index = 0; index < POOL + QUEUE; index++) {
@@ -160,7 +164,8 @@ describe('analytics limiter over HTTP', () => {
       'each report holds its slot for reportCostMs',
     );
 
-    // Pool and queue taken by requests that keep their slots until released: what follows is decided by counts
+    // Pool and queue taken by requests that keep their slots until released: what follows is
+    // decided by counts
     const held = await fillPoolAndQueue();
     const extra = await Promise.all(
       Array.from({ length: 4 }, () => postReport(analytics.reportUrl, body(), { jwt })),
@@ -170,7 +175,8 @@ describe('analytics limiter over HTTP', () => {
       Array(4).fill(429),
     );
     assert.deepEqual(extra[0].json, { status: 429, message: extra[0].json.message });
-    // answered at once: every reject came back while every slot was still held (no reject waited for a report)
+    // answered at once: every reject came back while every slot was still held (no reject waited
+    // for a report)
     assert.deepEqual(await occupancy(), { active: POOL, queued: QUEUE });
     const finishing = held.map((request) => request.finish());
     assert.deepEqual(await Promise.all(finishing), Array(POOL + QUEUE).fill(200));

@@ -1,4 +1,7 @@
-/** buildReport against a fake platform: columns and typed cells, ranges, filters, errors, the JWT rules. */
+/**
+ * buildReport against a fake platform: columns and typed cells, ranges, filters, errors, the JWT
+ * rules.
+ */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -336,7 +339,8 @@ describe('analytics buildReport', () => {
   });
 });
 
-// after buildReport's tests on purpose: its 300 ms cache window is measured on a warm analytics module
+// after buildReport's tests on purpose: its 300 ms cache window is measured on a warm analytics
+// module
 describe('analytics JWT check', () => {
   it('remembers a positive check briefly and never beyond the exp claim', async () => {
     const platform = await startFakePlatform([

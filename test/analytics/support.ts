@@ -1,7 +1,8 @@
 /**
- * A small fake of the platform's admin API for the analytics tests (ThingsBoard's paths and JSON shapes,
- * docs/reference/platform-facts.md §8): GET /api/auth/user (valid for the tokens it knows, 401 otherwise), devices by name and by
- * text search, time series history, attributes of a scope. It counts the requests it serves per path.
+ * A small fake of the platform's admin API for the analytics tests (ThingsBoard's paths and JSON
+ * shapes, docs/reference/platform-facts.md §8): GET /api/auth/user (valid for the tokens it knows,
+ * 401 otherwise), devices by name and by text search, time series history, attributes of a scope.
+ * It counts the requests it serves per path.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
@@ -221,10 +222,11 @@ export async function eventually(
 }
 
 /**
- * A report request that takes a limiter slot and keeps it until the test says so: it sends its headers (the limiter
- * admits a request before it reads the body) and holds its body back. `finish` sends the body and resolves with
- * the status; `drop` hangs up. Load-proof by construction: the slot is held for as long as the test needs, however
- * slow the machine is, where a report cost in milliseconds would be a race.
+ * A report request that takes a limiter slot and keeps it until the test says so: it sends its
+ * headers (the limiter admits a request before it reads the body) and holds its body back. `finish`
+ * sends the body and resolves with the status; `drop` hangs up. Load-proof by construction: the
+ * slot is held for as long as the test needs, however slow the machine is, where a report cost in
+ * milliseconds would be a race.
  */
 export interface HeldRequest {
   finish(): Promise<number>;

@@ -1,4 +1,7 @@
-/** The saved views file: accepted shapes, refused ones with their reasons, defaults, the demo view; env defaults of the limiter. */
+/**
+ * The saved views file: accepted shapes, refused ones with their reasons, defaults, the demo view;
+ * env defaults of the limiter.
+ */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

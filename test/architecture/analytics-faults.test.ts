@@ -1,6 +1,7 @@
 /**
- * The reference analytics service asks no fault in its handlers: each of its planted faults is an entry of a step
- * table (`<NAME>_FAULTS`, applied by faults/steps.ts `withFaults`) beside the steps it wraps.
+ * The reference analytics service asks no fault in its handlers: each of its planted faults is an
+ * entry of a step table (`<NAME>_FAULTS`, applied by faults/steps.ts `withFaults`) beside the steps
+ * it wraps.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,11 +1,14 @@
 /**
- * The layering rules, enforced rather than remembered (issue 30 item 5), over the static import graph of the sources
- * (test/architecture/import-graph.ts; type-only imports count too: they couple the code all the same):
- *  - the socket boundary: steps, drivers and load profiles import no reference target (the platform, the REST
- *    connector, the analytics service) — they reach a target through its sockets, as they would a real one; certify,
- *    which runs a client against the reference platform, imports only its public entry (simulators/platform/index.ts);
+ * The layering rules, enforced rather than remembered (issue 30 item 5), over the static import
+ * graph of the sources (test/architecture/import-graph.ts; type-only imports count too: they couple
+ * the code all the same):
+ *  - the socket boundary: steps, drivers and load profiles import no reference target (the
+ *    platform, the REST connector, the analytics service) — they reach a target through its
+ *    sockets, as they would a real one; certify, which runs a client against the reference
+ *    platform, imports only its public entry (simulators/platform/index.ts);
  *  - lib/ is the bottom layer: it imports nothing of the project outside lib/;
- *  - the command line is the top: nothing but itself, the tests, scripts and benchmarks imports src/cli/;
+ *  - the command line is the top: nothing but itself, the tests, scripts and benchmarks imports
+ *    src/cli/;
  *  - no import cycle.
  * A failure names the file and line of each offending import.
  */

@@ -1,9 +1,10 @@
 /**
- * Issue 30 item 1 for the platform's HTTP device API, admin API and server: their handlers ask no fault
- * themselves. Each planted fault is a wrapper of a named step, registered at the route's entry of its route table
- * (simulators/platform/http/route-faults.ts, an AdminRoute's `faults`) or in the table of the shared steps
- * (admin/auth-faults.ts, server-steps.ts), and applied by faults/steps.ts. And (item 3) the device API's routes
- * are written once, in schemas/device-http.ts, read by the reference and the HTTP device driver.
+ * Issue 30 item 1 for the platform's HTTP device API, admin API and server: their handlers ask no
+ * fault themselves. Each planted fault is a wrapper of a named step, registered at the route's
+ * entry of its route table (simulators/platform/http/route-faults.ts, an AdminRoute's `faults`) or
+ * in the table of the shared steps (admin/auth-faults.ts, server-steps.ts), and applied by
+ * faults/steps.ts. And (item 3) the device API's routes are written once, in
+ * schemas/device-http.ts, read by the reference and the HTTP device driver.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,10 +1,12 @@
 /**
- * The static import graph of the project's TypeScript sources, for test/architecture/boundary.test.ts: every
- * `import`, `export ... from`, `import()`, `require()` and `import x = require()` between files of the repository
- * (packages are left out), each marked type-only when it is erased at compile time (`import type`, imports whose
- * every name is a type, `typeof import()`), read with the TypeScript compiler's parser (no type checking: the whole
- * tree takes about a second). Written here rather than taken from madge or dependency-cruiser: the typescript package
- * the project already has parses exactly what tsc compiles, and the rules are a few lines.
+ * The static import graph of the project's TypeScript sources, for
+ * test/architecture/boundary.test.ts: every `import`, `export ... from`, `import()`, `require()`
+ * and `import x = require()` between files of the repository (packages are left out), each marked
+ * type-only when it is erased at compile time (`import type`, imports whose every name is a type,
+ * `typeof import()`), read with the TypeScript compiler's parser (no type checking: the whole tree
+ * takes about a second). Written here rather than taken from madge or dependency-cruiser: the
+ * typescript package the project already has parses exactly what tsc compiles, and the rules are a
+ * few lines.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -42,7 +44,10 @@ function sourceFiles(root: string, folder: string): string[] {
   });
 }
 
-/** The file a relative specifier names, as node and tsc resolve it; undefined for a package or a data file. */
+/**
+ * The file a relative specifier names, as node and tsc resolve it; undefined for a package or a
+ * data file.
+ */
 function resolve(root: string, from: string, specifier: string): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
   const base = join(root, dirname(from), specifier);
@@ -112,9 +117,10 @@ export function importGraph(root: string): ImportEdge[] {
 }
 
 /**
- * The import cycles of the graph: each strongly connected component of more than one file (or a file importing
- * itself), as its sorted files. Type-only edges count: they load nothing at run time, but two modules that need each
- * other's declarations are one module in two files all the same (madge counts them too).
+ * The import cycles of the graph: each strongly connected component of more than one file (or a
+ * file importing itself), as its sorted files. Type-only edges count: they load nothing at run
+ * time, but two modules that need each other's declarations are one module in two files all the
+ * same (madge counts them too).
  */
 export function importCycles(edges: readonly ImportEdge[]): string[][] {
   const next = new Map<string, Set<string>>();
@@ -122,7 +128,8 @@ export function importCycles(edges: readonly ImportEdge[]): string[][] {
     if (!next.has(edge.from)) next.set(edge.from, new Set());
     next.get(edge.from)?.add(edge.to);
   }
-  // Tarjan's strongly connected components, iteratively (the graph is deep enough to matter for recursion)
+  // Tarjan's strongly connected components, iteratively (the graph is deep enough to matter for
+  // recursion)
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const onStack = new Set<string>();

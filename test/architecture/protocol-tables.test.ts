@@ -1,9 +1,9 @@
 /**
- * Issue 30 items 1 and 3: each MQTT interface's topics are written once, in its protocol table (schemas/gateway.ts
- * GATEWAY_API, schemas/device-mqtt.ts DEVICE_MQTT_API, schemas/ota-mqtt.ts OTA_MQTT_API, schemas/provision-mqtt.ts
- * PROVISION_MQTT_API), and the platform's MQTT handlers and core operations hold only behaviour (their planted
- * faults are wrappers of named steps, faults/steps.ts).
- * A failure names the file and line.
+ * Issue 30 items 1 and 3: each MQTT interface's topics are written once, in its protocol table
+ * (schemas/gateway.ts GATEWAY_API, schemas/device-mqtt.ts DEVICE_MQTT_API, schemas/ota-mqtt.ts
+ * OTA_MQTT_API, schemas/provision-mqtt.ts PROVISION_MQTT_API), and the platform's MQTT handlers and
+ * core operations hold only behaviour (their planted faults are wrappers of named steps,
+ * faults/steps.ts). A failure names the file and line.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -33,8 +33,9 @@ const TABLES = new Set([
   'schemas/provision-mqtt.ts',
 ]);
 /**
- * A topic string in code: a quote or backtick, then v1/gateway/ or v1/devices/me/ (the gateway and device APIs),
- * v2/fw/ or v2/sw/ (firmware and software download), or /provision/ (MQTT provisioning).
+ * A topic string in code: a quote or backtick, then v1/gateway/ or v1/devices/me/ (the gateway and
+ * device APIs), v2/fw/ or v2/sw/ (firmware and software download), or /provision/ (MQTT
+ * provisioning).
  */
 const TOPIC_LITERAL = /['"`](v1\/(gateway|devices\/me)\/|v2\/(fw|sw)\/|\/provision\/)/;
 

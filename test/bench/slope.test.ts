@@ -1,7 +1,7 @@
 /**
- * The bench's memory slopes (bench/slope.ts): a line through several readings is judged only when memory grew with
- * the load along it; a negative or noise-dominated slope gives no verdict, with its reason (the generator line once
- * printed −764 bytes per device and PASS).
+ * The bench's memory slopes (bench/slope.ts): a line through several readings is judged only when
+ * memory grew with the load along it; a negative or noise-dominated slope gives no verdict, with
+ * its reason (the generator line once printed −764 bytes per device and PASS).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,8 @@
 /**
- * `iotc certify --listen/--advertise/--http-port/--mqtt-port` (issue 28, the bench): the URLs given to the client
- * carry the advertised host with each server's own scheme and port; a real session on 127.0.0.2 with fixed ports is
- * shown by the command line in docs/reference/certification.md (kept to loopback).
+ * `iotc certify --listen/--advertise/--http-port/--mqtt-port` (issue 28, the bench): the URLs given
+ * to the client carry the advertised host with each server's own scheme and port; a real session on
+ * 127.0.0.2 with fixed ports is shown by the command line in docs/reference/certification.md (kept
+ * to loopback).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

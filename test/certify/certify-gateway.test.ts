@@ -1,9 +1,10 @@
 /**
- * `iotc certify gateway` at the boundary: the real command starts the reference, runs a real gateway client
- * (test/certify/gateway-client.ts, iotc's own gateway driver, another child) over real MQTT, and writes the reports.
- * The clean client, also acting as a device, certifies with every requirement of the gateway certification PASS (over
- * MQTT 3.1.1, as the kill matrix's control does); the same client as a gateway that never acts as a device certifies
- * CONFORMANT with the device requirements NOT APPLICABLE (over MQTT 5). That each planted fault of the client turns
+ * `iotc certify gateway` at the boundary: the real command starts the reference, runs a real
+ * gateway client (test/certify/gateway-client.ts, iotc's own gateway driver, another child) over
+ * real MQTT, and writes the reports. The clean client, also acting as a device, certifies with
+ * every requirement of the gateway certification PASS (over MQTT 3.1.1, as the kill matrix's
+ * control does); the same client as a gateway that never acts as a device certifies CONFORMANT with
+ * the device requirements NOT APPLICABLE (over MQTT 5). That each planted fault of the client turns
  * exactly its requirement FAIL is the kill matrix's to prove (faults/client-catalogue.ts).
  */
 import assert from 'node:assert/strict';
@@ -29,7 +30,10 @@ const GATEWAY_PASS = Object.fromEntries(
     'MQTT-DEV-02', // every publish on a topic of either API
   ].map((id) => [id, 'PASS']),
 );
-/** The device requirements of the gateway's own traffic (MQTT-DEV-01 and -09 are GW-CLI-01 and -06 for a gateway). */
+/**
+ * The device requirements of the gateway's own traffic (MQTT-DEV-01 and -09 are GW-CLI-01 and -06
+ * for a gateway).
+ */
 const AS_DEVICE = [
   'MQTT-DEV-03',
   'MQTT-DEV-04',
@@ -65,7 +69,8 @@ describe('iotc certify gateway', { concurrency: 2 }, () => {
         ...verdictsOf(asDevice ? 'PASS' : 'NOT APPLICABLE'),
       });
       assert.equal(result.report.verdict, 'CONFORMANT');
-      // the device requirements' evidence is the gateway certification's, not a device certification's
+      // the device requirements' evidence is the gateway certification's, not a device
+      // certification's
       assert.match(result.files, /iotc certify gateway MQTT-DEV-02/);
       assert.doesNotMatch(result.files, /iotc certify device MQTT-DEV/);
       if (asDevice)
@@ -114,12 +119,14 @@ describe('iotc certify gateway', { concurrency: 2 }, () => {
     );
     for (const id of ['GW-RPC-03', 'GW-CLI-05', 'GW-RULE-03-RPC'])
       assert.equal(result.verdicts[id], 'NOT TESTED', id);
-    // no connect at QoS 1, no claim, no subscription to the updates: nothing they bind was done (issue 28)
+    // no connect at QoS 1, no claim, no subscription to the updates: nothing they bind was done
+    // (issue 28)
     for (const id of ['GW-RULE-04-WAIT', 'GW-RULE-03-CLAIM', 'GW-RULE-01-UPD'])
       assert.equal(result.verdicts[id], 'NOT APPLICABLE', id);
     for (const id of ['GW-CLI-01', 'GW-CLI-02', 'GW-CLI-06', 'GW-CLI-07', 'MQTT-DEV-02'])
       assert.equal(result.verdicts[id], 'PASS', id);
-    // nothing of its own on v1/devices/me/...: its device requirements do not apply, whatever the steps did
+    // nothing of its own on v1/devices/me/...: its device requirements do not apply, whatever the
+    // steps did
     for (const id of AS_DEVICE) assert.equal(result.verdicts[id], 'NOT APPLICABLE', id);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * `iotc certify` refuses invocations it could only half honour, before it starts anything: exit 2 (bad invocation)
- * with the reason, never a session that silently ignores an option.
+ * `iotc certify` refuses invocations it could only half honour, before it starts anything: exit 2
+ * (bad invocation) with the reason, never a session that silently ignores an option.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

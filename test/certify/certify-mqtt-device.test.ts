@@ -1,8 +1,9 @@
 /**
- * `iotc certify device --transport mqtt` at the boundary: the real command starts the reference, runs a real client
- * (test/certify/mqtt-device-client.ts, iotc's own MQTT device driver, another child) over real MQTT, and writes the
- * reports. The clean client certifies with every MQTT device requirement PASS over MQTT 3.1.1 and 5; that each planted
- * fault of the client turns exactly its requirement FAIL is the kill matrix's to prove (faults/client-catalogue.ts).
+ * `iotc certify device --transport mqtt` at the boundary: the real command starts the reference,
+ * runs a real client (test/certify/mqtt-device-client.ts, iotc's own MQTT device driver, another
+ * child) over real MQTT, and writes the reports. The clean client certifies with every MQTT device
+ * requirement PASS over MQTT 3.1.1 and 5; that each planted fault of the client turns exactly its
+ * requirement FAIL is the kill matrix's to prove (faults/client-catalogue.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -1,7 +1,8 @@
 /**
- * The certification runner of the kill matrix (src/faults/certify-run.ts), for the tests of test/certify: the clean
- * certifications and the edge cases. The planted faults of the clients under test are the matrix's to judge
- * (faults/client-catalogue.ts, `npm run faults`), not these tests'.
+ * The certification runner of the kill matrix (src/faults/certify-run.ts), for the tests of
+ * test/certify: the clean certifications and the edge cases. The planted faults of the clients
+ * under test are the matrix's to judge (faults/client-catalogue.ts, `npm run faults`), not these
+ * tests'.
  */
 import { join } from 'node:path';
 import { typeScriptClient } from '../../src/faults/certify-run';

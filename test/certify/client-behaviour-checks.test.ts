@@ -1,9 +1,11 @@
 /**
- * The checks beyond the interfaces (src/certify/client-behaviour-checks.ts) on made-up observations: the TLS checks
- * read the probes' outcomes, reconnect delays give backoff and jitter verdicts (a fixed schedule FAILs jitter whatever
- * the stalls; a spread the stalls could explain is INCONCLUSIVE), keep-alive is NOT APPLICABLE without the occasion,
- * one connection is judged by the order of events, tight polling by the count per second; and a FAIL of a SHOULD
- * alone makes the overall verdict PASS WITH WARNINGS. The real sessions are the kill matrix's (faults/client-catalogue.ts).
+ * The checks beyond the interfaces (src/certify/client-behaviour-checks.ts) on made-up
+ * observations: the TLS checks read the probes' outcomes, reconnect delays give backoff and jitter
+ * verdicts (a fixed schedule FAILs jitter whatever the stalls; a spread the stalls could explain is
+ * INCONCLUSIVE), keep-alive is NOT APPLICABLE without the occasion, one connection is judged by the
+ * order of events, tight polling by the count per second; and a FAIL of a SHOULD alone makes the
+ * overall verdict PASS WITH WARNINGS. The real sessions are the kill matrix's
+ * (faults/client-catalogue.ts).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -33,7 +35,9 @@ function check(id: string, given: BehaviourInput) {
   return CLIENT_BEHAVIOUR_CHECK_OF[id]!(given);
 }
 
-/** A session whose connection was dropped at 1000 and whose next CONNECTs came after these delays. */
+/**
+ * A session whose connection was dropped at 1000 and whose next CONNECTs came after these delays.
+ */
 function reconnects(delays: number[], stall = 0): BehaviourInput {
   const connects: number[] = [];
   for (const delay of delays) connects.push((connects.at(-1) ?? 1000) + delay);
@@ -87,8 +91,9 @@ test('reconnects: backoff and jitter, a fixed schedule, no growth, a stall that 
   assert.equal(failed(check('CLI-BEH-01', flat)), 1);
   assert.equal(failed(check('CLI-BEH-02', flat)), 0);
   assert.ok('inconclusive' in check('CLI-BEH-02', reconnects([120, 160, 460, 680, 1760], 200)));
-  // a stall between the two sides' windows moves neither side's sum: the flat schedule still fails (it was
-  // INCONCLUSIVE when the margin was the worst stall of the whole window); one in a side's window can explain it
+  // a stall between the two sides' windows moves neither side's sum: the flat schedule still fails
+  // (it was INCONCLUSIVE when the margin was the worst stall of the whole window); one in a side's
+  // window can explain it
   const stalledAt = (endedAt: number, ms: number) => (from: number, to: number) =>
     endedAt >= from && endedAt - ms <= to ? ms : 0;
   const flatDelays = [540, 360, 517, 382, 495];

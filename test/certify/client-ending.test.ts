@@ -1,6 +1,7 @@
 /**
- * `iotc certify` ends the client under test on every path: a client that ignores SIGTERM and never ends is killed
- * after the steps, and a certification interrupted by a signal takes the client's process group with it.
+ * `iotc certify` ends the client under test on every path: a client that ignores SIGTERM and never
+ * ends is killed after the steps, and a certification interrupted by a signal takes the client's
+ * process group with it.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -11,7 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { exitOf, spawnIotc } from '../support/children';
 
-// a client that speaks once, ignores SIGTERM and would run forever (no double quote: it runs inside the shell's)
+// a client that speaks once, ignores SIGTERM and would run forever (no double quote: it runs inside
+// the shell's)
 const STUBBORN = [
   "process.on('SIGTERM', () => {});",
   "require('node:fs').writeFileSync(process.env.PID_FILE, String(process.pid));",

@@ -1,12 +1,14 @@
 /**
- * The operator console of `iotc certify device --console` in headless Chromium: the real command (a child process)
- * serves /certify; the test is the operator. It opens the page, reads the URL and token from it, and at each step the
- * page asks for drives iotc's own HTTP device driver (real HTTP to the reference): telemetry, client attributes, the
- * answer to the RPC. The page is never reloaded, so what changes on it came by its event stream: the current step,
- * the checklist turning from "not yet" to PASS, the messages. Then it presses finish and checks the reports (a
- * screenshot of the console before finish is kept as reports/console-chromium.png for people to look at).
+ * The operator console of `iotc certify device --console` in headless Chromium: the real command (a
+ * child process) serves /certify; the test is the operator. It opens the page, reads the URL and
+ * token from it, and at each step the page asks for drives iotc's own HTTP device driver (real HTTP
+ * to the reference): telemetry, client attributes, the answer to the RPC. The page is never
+ * reloaded, so what changes on it came by its event stream: the current step, the checklist turning
+ * from "not yet" to PASS, the messages. Then it presses finish and checks the reports (a screenshot
+ * of the console before finish is kept as reports/console-chromium.png for people to look at).
  *
- * Without chromium on PATH the test is skipped, except in CI (CI=true), where .ci/run installs it and its absence fails.
+ * Without chromium on PATH the test is skipped, except in CI (CI=true), where .ci/run installs it
+ * and its absence fails.
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
@@ -33,7 +35,9 @@ const REQUIREMENTS = [
   'HTTP-DEV-11',
   'HTTP-DEV-13', // its RPC poll gives a timeout
 ];
-/** What the person never does and no step asks for (claim, provisioning, firmware, client-side RPC). */
+/**
+ * What the person never does and no step asks for (claim, provisioning, firmware, client-side RPC).
+ */
 const NOT_TAKEN_UP = ['HTTP-DEV-08', 'HTTP-DEV-09', 'HTTP-DEV-10', 'HTTP-DEV-12'];
 
 /** The console's address, from the line the command prints first. */
@@ -58,7 +62,10 @@ interface PageView {
   messages: number;
 }
 
-/** What the page shows now: the step it asks for, the checklist's verdicts, how many messages it lists. */
+/**
+ * What the page shows now: the step it asks for, the checklist's verdicts, how many messages it
+ * lists.
+ */
 const VIEW = `({
   step: document.getElementById('current-step')?.dataset.step ?? '',
   state: document.getElementById('current-step')?.dataset.state ?? '',
@@ -95,7 +102,8 @@ test('the operator console certifies the HTTP device driver in headless Chromium
 
     // the page asks for telemetry, nothing is decided yet, and it says where and with what token
     const first = await stepIs('telemetry');
-    // (what the device may take up or leave, a timestamped form or a poll timeout, is not applicable so far)
+    // (what the device may take up or leave, a timestamped form or a poll timeout, is not
+    // applicable so far)
     const optional = ['HTTP-DEV-04', 'HTTP-DEV-13', ...NOT_TAKEN_UP];
     assert.deepEqual(
       first.checklist,
@@ -142,7 +150,8 @@ test('the operator console certifies the HTTP device driver in headless Chromium
     );
 
     assert.equal((await device.postAttributes({ json: { firmwareVersion: '1.0.0' } })).status, 200);
-    // the platform has set the shared attribute (the step waits for the device once it has): read it back
+    // the platform has set the shared attribute (the step waits for the device once it has): read
+    // it back
     await page.waitFor<PageView>(
       VIEW,
       (shown) => shown.step === 'shared-attribute' && shown.state === 'waiting-for-operator',
@@ -154,7 +163,8 @@ test('the operator console certifies the HTTP device driver in headless Chromium
     assert.equal(delivered.status, 200, delivered.text);
     const rpc = JSON.parse(delivered.text) as { id: number; method: string };
     assert.equal(rpc.method, 'iotcCertifyPing', 'the RPC the page asked to answer');
-    // delivered and not yet answered, within its timeout: the page lists the poll and does not call it a failure
+    // delivered and not yet answered, within its timeout: the page lists the poll and does not call
+    // it a failure
     const pending = await page.waitFor<PageView>(VIEW, (shown) => shown.messages === 5);
     assert.equal(pending.checklist['HTTP-DEV-06'], 'not yet');
     assert.equal((await device.replyRpc(rpc.id, { json: { pong: rpc.method } })).status, 200);
@@ -201,7 +211,8 @@ test('the operator console certifies the HTTP device driver in headless Chromium
       Object.fromEntries(
         report.requirements.map((requirement) => [requirement.id, requirement.verdict]),
       ),
-      // the checklist's requirements, and CLI-BEH-06 (no tight polling), judged in every HTTP session
+      // the checklist's requirements, and CLI-BEH-06 (no tight polling), judged in every HTTP
+      // session
       {
         ...Object.fromEntries([...REQUIREMENTS, 'CLI-BEH-06'].map((id) => [id, 'PASS'])),
         ...Object.fromEntries(NOT_TAKEN_UP.map((id) => [id, 'NOT APPLICABLE'])),

@@ -1,9 +1,9 @@
 /**
- * `iotc certify device --transport mqtt --console` and `iotc certify gateway --console` (issue 28: a console for every
- * transport): the real command, its console over real HTTP, a person's client played by mqtt.js. The page gives the
- * MQTT URL, host, port, token (and a gateway's device, and no CA: no TLS), asks for each step, lists the packets and
- * keeps a live checklist by the report's checks; an ordinary client certifies CONFORMANT, what it never took up
- * NOT APPLICABLE.
+ * `iotc certify device --transport mqtt --console` and `iotc certify gateway --console` (issue 28:
+ * a console for every transport): the real command, its console over real HTTP, a person's client
+ * played by mqtt.js. The page gives the MQTT URL, host, port, token (and a gateway's device, and no
+ * CA: no TLS), asks for each step, lists the packets and keeps a live checklist by the report's
+ * checks; an ordinary client certifies CONFORMANT, what it never took up NOT APPLICABLE.
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';

@@ -1,7 +1,8 @@
 /**
- * `iotc certify device --console` without a browser: the real command (a child process), its console over real HTTP.
- * A step whose bound passes, and a finish pressed before the steps are done, leave the requirements of those steps
- * NOT TESTED with the step and why in the reason (never PASS); what the client sent is shown escaped on the page.
+ * `iotc certify device --console` without a browser: the real command (a child process), its
+ * console over real HTTP. A step whose bound passes, and a finish pressed before the steps are
+ * done, leave the requirements of those steps NOT TESTED with the step and why in the reason (never
+ * PASS); what the client sent is shown escaped on the page.
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
@@ -20,7 +21,9 @@ interface Report {
   requirements: Array<{ id: string; verdict: string; reason?: string }>;
 }
 
-/** The console's address and the device's URL and token, from the lines the command prints first. */
+/**
+ * The console's address and the device's URL and token, from the lines the command prints first.
+ */
 async function started(child: ChildProcess): Promise<Record<string, string>> {
   const found: Record<string, string> = {};
   const lines = createInterface({ input: child.stdout! });
@@ -122,7 +125,8 @@ describe('iotc certify device --console', { concurrency: 2 }, () => {
       reasonOf(report, 'HTTP-DEV-07'),
       /the step "the platform sets the shared attribute.*" was not reached/,
     );
-    // the telemetry step was done without the timestamped form: a form the device may leave (issue 28)
+    // the telemetry step was done without the timestamped form: a form the device may leave (issue
+    // 28)
     assert.equal(
       report.requirements.find((r) => r.id === 'HTTP-DEV-04')?.verdict,
       'NOT APPLICABLE',

@@ -1,8 +1,9 @@
 /**
- * The gateway checks on recorded packets: the edges the certification test's gateway does not reach (a reply naming
- * another device, a claim after the device's disconnect, a QoS 0 connect, an RPC reply before the connect's PUBACK,
- * docs/reference/interfaces.md's attribute-request shape against ThingsBoard's), and the gateway as a device (the topics of both
- * APIs, NOT APPLICABLE only for what it never took up). The whole path is certify-gateway.test.ts.
+ * The gateway checks on recorded packets: the edges the certification test's gateway does not reach
+ * (a reply naming another device, a claim after the device's disconnect, a QoS 0 connect, an RPC
+ * reply before the connect's PUBACK, docs/reference/interfaces.md's attribute-request shape against
+ * ThingsBoard's), and the gateway as a device (the topics of both APIs, NOT APPLICABLE only for
+ * what it never took up). The whole path is certify-gateway.test.ts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -149,7 +150,8 @@ test('a device requirement the gateway never took up is NOT APPLICABLE, one it t
     assert.ok(!outcome.exercised && outcome.notApplicable, id);
     assert.match(outcome.reason, /^the gateway /, id);
   }
-  // its own telemetry in seconds fails the device requirement, not GW-CLI-03 (which has no gateway telemetry here)
+  // its own telemetry in seconds fails the device requirement, not GW-CLI-03 (which has no gateway
+  // telemetry here)
   const own = [publish('v1/devices/me/telemetry', { ts: 1_795_000_000, values: { k: 1 } })];
   assert.equal(violations('MQTT-DEV-04', own).length, 1);
   assert.equal(judge('GW-CLI-03', own).exercised, false);
@@ -166,7 +168,8 @@ test('MQTT-DEV-07 and -08: a gateway that took its own RPCs but was sent none is
     assert.equal(outcome.exercised, false, id);
     assert.equal('notApplicable' in outcome, false, id);
   }
-  // a filter the platform refuses (only v1/devices/me/rpc/request/+ is granted) brings no RPC: not taken up
+  // a filter the platform refuses (only v1/devices/me/rpc/request/+ is granted) brings no RPC: not
+  // taken up
   const refused = observed({
     cmd: 'subscribe',
     messageId: 3,

@@ -1,42 +1,53 @@
 /**
- * A client under test for `iotc certify gateway`: iotc's own gateway driver doing what a gateway does (subscriptions
- * to its downlink topics, the connect of the device named in IOTC_CERTIFY_DEVICE after which it waits for the
- * PUBACK, telemetry with and without ts, client attributes, an attribute request, a claim, the answer to the
- * certification's two-way RPC, the disconnect), then ending. As ThingsBoard's gateways do, it is also a device on the
- * same connection (iotc's MQTT device driver): it takes its own server-side RPCs (and answers the certification's),
- * sends its own telemetry with and without ts and client attributes, requests its own attributes and asks
- * getSessionLimits. IOTC_TEST_GATEWAY_AS_DEVICE=off leaves all of that out: a gateway that never acts as a device.
- * IOTC_TEST_CLIENT_FAULT plants one fault, each breaking exactly one requirement of the gateway certification:
- * - user (GW-CLI-01): a first CONNECT with the token as password and another user name (refused), then the right one;
+ * A client under test for `iotc certify gateway`: iotc's own gateway driver doing what a gateway
+ * does (subscriptions to its downlink topics, the connect of the device named in
+ * IOTC_CERTIFY_DEVICE after which it waits for the PUBACK, telemetry with and without ts, client
+ * attributes, an attribute request, a claim, the answer to the certification's two-way RPC, the
+ * disconnect), then ending. As ThingsBoard's gateways do, it is also a device on the same
+ * connection (iotc's MQTT device driver): it takes its own server-side RPCs (and answers the
+ * certification's), sends its own telemetry with and without ts and client attributes, requests its
+ * own attributes and asks getSessionLimits. IOTC_TEST_GATEWAY_AS_DEVICE=off leaves all of that out:
+ * a gateway that never acts as a device. IOTC_TEST_CLIENT_FAULT plants one fault, each breaking
+ * exactly one requirement of the gateway certification:
+ * - user (GW-CLI-01): a first CONNECT with the token as password and another user name (refused),
+ *   then the right one;
  * - speaks-5 (GW-CLI-01): every CONNECT is MQTT 5 whatever IOTC_CERTIFY_MQTT_VERSION asks;
  * - shape (GW-CLI-02): a last telemetry publish whose entry has no values;
  * - seconds (GW-CLI-03): the telemetry's ts is in seconds;
- * - reply-no-device (GW-CLI-02): after its reply, a last second reply to the RPC under the right id without device;
- * - subscribe-late (GW-RULE-01): a first attribute request comes before the subscription to the responses;
+ * - reply-no-device (GW-CLI-02): after its reply, a last second reply to the RPC under the right id
+ *   without device;
+ * - subscribe-late (GW-RULE-01): a first attribute request comes before the subscription to the
+ *   responses;
  * - request-id (GW-CLI-04): a second attribute request reuses the first one's id;
  * - wrong-id (GW-RPC-03): the RPC reply carries another id than the request's;
  * - late (GW-CLI-05): the RPC reply is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived;
  * - claim-stranger (GW-RULE-03-CLAIM): a claim for a device the gateway never connected;
- * - no-wait (GW-RULE-04-WAIT): telemetry for the device right after its connect, without waiting for the PUBACK;
- * - no-wait-late (GW-RULE-04-WAIT): after its connect, without waiting for the PUBACK, three telemetry publishes of
- *   its own, each after a random pause of up to 300 ms, then an attribute request for the device: late and by chance
- *   (a PUBACK held a fixed 300 ms from the connect came before the request in most runs, the race issue 28 found);
+ * - no-wait (GW-RULE-04-WAIT): telemetry for the device right after its connect, without waiting
+ *   for the PUBACK;
+ * - no-wait-late (GW-RULE-04-WAIT): after its connect, without waiting for the PUBACK, three
+ *   telemetry publishes of its own, each after a random pause of up to 300 ms, then an attribute
+ *   request for the device: late and by chance (a PUBACK held a fixed 300 ms from the connect came
+ *   before the request in most runs, the race issue 28 found);
  * - qos2 (GW-CLI-06): the subscription to the attribute responses asks QoS 2;
  * - unknown-topic (MQTT-DEV-02): a last publish on v1/gateway/telemetries, a topic of neither API;
  * - own-shape (MQTT-DEV-03): a last own telemetry publish whose values are a string;
  * - own-seconds (MQTT-DEV-04): the own timestamped telemetry's ts is in seconds;
- * - own-subscribe-late (MQTT-DEV-05): an own attribute request before the subscription to its responses;
+ * - own-subscribe-late (MQTT-DEV-05): an own attribute request before the subscription to its
+ *   responses;
  * - own-request-id (MQTT-DEV-06): a second own attribute request reuses the first one's id;
  * - own-wrong-id (MQTT-DEV-07): the reply to the own RPC goes to another id than the request's;
- * - own-late (MQTT-DEV-08): the reply to the own RPC is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived;
- * - second-connection (GW-CLI-07): once the steps are done, telemetry for the device on a second connection opened
- *   while the first stays in use (the device's disconnect follows on the first);
- * - subscribe-updates-late (GW-RULE-01-UPD): v1/gateway/attributes subscribed only after the device's connect;
- * - disconnect-before-rpc (GW-RULE-03-RPC): once the attribute update came, the device is disconnected, so the RPC
- *   for it expected next finds it not connected;
+ * - own-late (MQTT-DEV-08): the reply to the own RPC is sent IOTC_TEST_CLIENT_LATE_MS after the
+ *   request arrived;
+ * - second-connection (GW-CLI-07): once the steps are done, telemetry for the device on a second
+ *   connection opened while the first stays in use (the device's disconnect follows on the first);
+ * - subscribe-updates-late (GW-RULE-01-UPD): v1/gateway/attributes subscribed only after the
+ *   device's connect;
+ * - disconnect-before-rpc (GW-RULE-03-RPC): once the attribute update came, the device is
+ *   disconnected, so the RPC for it expected next finds it not connected;
  * - own-duration-string (MQTT-DEV-10): a last own claim whose durationMs is a string;
  * - own-reply-not-json (MQTT-DEV-12): the reply to the own RPC is the text pong;
- * - own-rpc-not-json (MQTT-DEV-13): a last own client-side RPC whose payload is the text getCurrentTime.
+ * - own-rpc-not-json (MQTT-DEV-13): a last own client-side RPC whose payload is the text
+ *   getCurrentTime.
  * The clean client also claims itself as a device (v1/devices/me/claim).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -86,7 +97,8 @@ export async function main(): Promise<void> {
     await responses();
     const updated = gateway.nextAttributeUpdate(device, STEP_WAIT_MS);
     const answered = answerRpc(gateway);
-    // its own device's RPCs, subscribed before the connect that makes the certification's steps start
+    // its own device's RPCs, subscribed before the connect that makes the certification's steps
+    // start
     const own = new MqttDevice(connection);
     const ownAnswered = asDevice
       ? answerDeviceRpc(connection, {
@@ -137,8 +149,8 @@ export async function main(): Promise<void> {
       Promise.all([updated, answered, ownAnswered]),
       sleep(STEP_WAIT_MS, undefined, { ref: false }),
     ]);
-    // last, once the steps are done: the reference keeps one session per device, so a second one earlier would
-    // take the RPCs away from the first
+    // last, once the steps are done: the reference keeps one session per device, so a second one
+    // earlier would take the RPCs away from the first
     const second =
       fault === 'second-connection'
         ? await MqttConnection.open({ url, token, protocolVersion })
@@ -149,7 +161,8 @@ export async function main(): Promise<void> {
     );
     await gateway.disconnectDevice(device);
     await second?.close();
-    // a reference on MQTT 3.1.1 closes the connection on a malformed payload: those faults come last
+    // a reference on MQTT 3.1.1 closes the connection on a malformed payload: those faults come
+    // last
     if (fault === 'shape')
       await gateway.publish(GATEWAY_TOPICS.telemetry, { json: { [device]: [{ ts: now }] } });
     if (fault === 'unknown-topic')
@@ -171,7 +184,10 @@ export async function main(): Promise<void> {
   }
 }
 
-/** The gateway's own device traffic: telemetry in the object and timestamped forms, attributes, requests. */
+/**
+ * The gateway's own device traffic: telemetry in the object and timestamped forms, attributes,
+ * requests.
+ */
 async function actAsDevice(own: MqttDevice, now: number): Promise<void> {
   await own.sendTelemetry({ connectedDevices: 1 });
   await own.sendTelemetry({

@@ -1,7 +1,8 @@
 /**
- * The checks of a client's requests, on recorded exchanges: the edges the certification test's client does not
- * reach (a charset parameter, provisioning without a token, micro- instead of milliseconds, a reply before its
- * request was delivered, a request never answered). The whole path, sockets included, is certify-device.test.ts.
+ * The checks of a client's requests, on recorded exchanges: the edges the certification test's
+ * client does not reach (a charset parameter, provisioning without a token, micro- instead of
+ * milliseconds, a reply before its request was delivered, a request never answered). The whole
+ * path, sockets included, is certify-device.test.ts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -218,8 +219,8 @@ test('HTTP-DEV-08..13: claim, provisioning and firmware shapes, JSON RPC bodies,
     violations('HTTP-DEV-13', [get(`/api/v1/${TOKEN}/attributes/updates?timeout=1.5`)]).length,
     1,
   );
-  // never done: NOT APPLICABLE, so an ordinary device can be CONFORMANT; the RPC reply and the attribute read are
-  // provoked by the certification's steps: NOT TESTED
+  // never done: NOT APPLICABLE, so an ordinary device can be CONFORMANT; the RPC reply and the
+  // attribute read are provoked by the certification's steps: NOT TESTED
   const ordinary = [post(`/api/v1/${TOKEN}/telemetry`, '{"a":1}'), get(`/api/v1/${TOKEN}/rpc`)];
   for (const id of [
     'HTTP-DEV-04',

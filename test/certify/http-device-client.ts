@@ -1,28 +1,33 @@
 /**
- * A client under test for `iotc certify device --transport http`: iotc's own HTTP device driver doing what a device
- * does (telemetry in the object and timestamped forms, client attributes, the shared attribute the certification
- * sets, the answer to its two-way RPC), then ending. IOTC_TEST_CLIENT_FAULT plants one fault, each breaking exactly
- * one device requirement:
+ * A client under test for `iotc certify device --transport http`: iotc's own HTTP device driver
+ * doing what a device does (telemetry in the object and timestamped forms, client attributes, the
+ * shared attribute the certification sets, the answer to its two-way RPC), then ending.
+ * IOTC_TEST_CLIENT_FAULT plants one fault, each breaking exactly one device requirement:
  * - content-type (HTTP-DEV-02): the object-form telemetry is sent as text/plain;
  * - url (HTTP-DEV-01): one telemetry post goes to a resource the API does not have;
- * - trailing-slash (HTTP-DEV-01): every telemetry and attribute request's URL ends with a slash (telemetry/);
+ * - trailing-slash (HTTP-DEV-01): every telemetry and attribute request's URL ends with a slash
+ *   (telemetry/);
  * - shape (HTTP-DEV-03): the client attributes are an array, not an object;
  * - seconds (HTTP-DEV-04): the timestamped telemetry's ts is in seconds;
  * - wrong-id (HTTP-DEV-05): the RPC reply goes to another id than the request's;
  * - late (HTTP-DEV-06): the RPC reply is sent IOTC_TEST_CLIENT_LATE_MS after the request arrived;
- * - snake-case-keys (HTTP-DEV-07): the attribute request names its keys in shared_keys (as the Python SDK's
- *   TBHTTPDevice 1.13 does);
- * - json-keys (HTTP-DEV-07): the attribute request's sharedKeys is a JSON array literal (sharedKeys=["iotcCertifyStep"]);
+ * - snake-case-keys (HTTP-DEV-07): the attribute request names its keys in shared_keys (as the
+ *   Python SDK's TBHTTPDevice 1.13 does);
+ * - json-keys (HTTP-DEV-07): the attribute request's sharedKeys is a JSON array literal
+ *   (sharedKeys=["iotcCertifyStep"]);
  * - duration-string (HTTP-DEV-08): the claim's durationMs is a string;
  * - provision-no-secret (HTTP-DEV-09): the provisioning request has no provisionDeviceSecret;
  * - firmware-no-version (HTTP-DEV-10): the firmware request names its title only;
- * - reply-not-json (HTTP-DEV-11): the RPC reply's body is the text pong (still sent as application/json);
- * - rpc-not-json (HTTP-DEV-12): the client-side RPC's body is the text getCurrentTime (as application/json);
+ * - reply-not-json (HTTP-DEV-11): the RPC reply's body is the text pong (still sent as
+ *   application/json);
+ * - rpc-not-json (HTTP-DEV-12): the client-side RPC's body is the text getCurrentTime (as
+ *   application/json);
  * - timeout-fraction (HTTP-DEV-13): a last long-poll for attribute updates asks timeout=0.5;
  * - tight-poll (CLI-BEH-06): the shared attribute is read ten times back to back.
- * The clean client also claims, provisions itself (with a key the platform does not know: the request is judged,
- * not the answer), asks for firmware and sends a client-side RPC: each action a requirement binds.
- * IOTC_TEST_CLIENT_POLL_FIRST=1 makes its first request a long-poll for the RPC (120 s), as firmware often starts.
+ * The clean client also claims, provisions itself (with a key the platform does not know: the
+ * request is judged, not the answer), asks for firmware and sends a client-side RPC: each action a
+ * requirement binds. IOTC_TEST_CLIENT_POLL_FIRST=1 makes its first request a long-poll for the RPC
+ * (120 s), as firmware often starts.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';

@@ -1,7 +1,8 @@
 /**
- * What the MQTT test clients under test read from `iotc certify`'s environment, the fault they plant, the
- * wrong-user-name CONNECT both plant for the token requirement (refused by the reference, then the client goes on),
- * and the answer to a server-side RPC on the device API (the MQTT device's, and the gateway's own as a device).
+ * What the MQTT test clients under test read from `iotc certify`'s environment, the fault they
+ * plant, the wrong-user-name CONNECT both plant for the token requirement (refused by the
+ * reference, then the client goes on), and the answer to a server-side RPC on the device API (the
+ * MQTT device's, and the gateway's own as a device).
  */
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,7 +13,10 @@ export const url = process.env.IOTC_CERTIFY_MQTT_URL ?? '';
 export const token = process.env.IOTC_CERTIFY_TOKEN ?? '';
 export const protocolVersion = process.env.IOTC_CERTIFY_MQTT_VERSION === '5' ? 5 : 4;
 export const fault = process.env.IOTC_TEST_CLIENT_FAULT ?? '';
-/** `iotc certify --tls`: the CA the client trusts (IOTC_CERTIFY_CA_FILE), verified as any careful client does. */
+/**
+ * `iotc certify --tls`: the CA the client trusts (IOTC_CERTIFY_CA_FILE), verified as any careful
+ * client does.
+ */
 export const caFile = process.env.IOTC_CERTIFY_CA_FILE;
 export const tls = caFile ? { ca: readFileSync(caFile, 'utf8') } : undefined;
 /** Bound of a client's waits for the certification's steps (a hang guard, not a measurement). */
@@ -35,9 +39,9 @@ export async function connectWithWrongUserName(userName: string): Promise<void> 
 }
 
 /**
- * Answers the first server-side RPC request on v1/devices/me/rpc/request/{id} (the caller subscribes) and resolves once
- * it has; the planted faults: the reply under another id, IOTC_TEST_CLIENT_LATE_MS after the request arrived, or a
- * payload that is not JSON.
+ * Answers the first server-side RPC request on v1/devices/me/rpc/request/{id} (the caller
+ * subscribes) and resolves once it has; the planted faults: the reply under another id,
+ * IOTC_TEST_CLIENT_LATE_MS after the request arrived, or a payload that is not JSON.
  */
 export function answerDeviceRpc(
   connection: MqttConnection,

@@ -1,9 +1,9 @@
 /**
- * The checks of a client's MQTT packets, on recorded packets: the edges the certification test's client does not
- * reach (provisioning's user name, a subscription on another connection, a wildcard filter, a non-integer request id
- * and key lists that are arrays, a QoS 2 publish, a reply from a second connection, the shapes of claims and provisioning, JSON replies and
- * client-side RPCs, NOT APPLICABLE for what the client never did). The whole path is
- * certify-mqtt-device.test.ts.
+ * The checks of a client's MQTT packets, on recorded packets: the edges the certification test's
+ * client does not reach (provisioning's user name, a subscription on another connection, a wildcard
+ * filter, a non-integer request id and key lists that are arrays, a QoS 2 publish, a reply from a
+ * second connection, the shapes of claims and provisioning, JSON replies and client-side RPCs, NOT
+ * APPLICABLE for what the client never did). The whole path is certify-mqtt-device.test.ts.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -83,8 +83,8 @@ test('MQTT-DEV-02: firmware, short v2 and provisioning topics are the API; an un
     ]),
     [],
   );
-  // a non-integer id of an attribute request or an RPC reply is MQTT-DEV-06's or -07's failure, not the topic's
-  // (one defect, one FAIL); a client-side RPC's id has no requirement of its own
+  // a non-integer id of an attribute request or an RPC reply is MQTT-DEV-06's or -07's failure, not
+  // the topic's (one defect, one FAIL); a client-side RPC's id has no requirement of its own
   assert.deepEqual(
     violations('MQTT-DEV-02', [
       publish('v1/devices/me/rpc/response/x', '{}'),

@@ -1,14 +1,17 @@
 /**
- * A client under test for `iotc certify device --transport mqtt`: iotc's own MQTT device driver doing what a device
- * does (subscriptions to shared-attribute updates and RPC requests, telemetry in the object and timestamped forms,
- * client attributes, an attribute request, the client-side RPC getSessionLimits, the answer to the certification's
- * two-way RPC), then ending. IOTC_TEST_CLIENT_FAULT plants one fault, each breaking exactly one device requirement:
- * - user (MQTT-DEV-01): a first CONNECT with the token as password and another user name (refused), then the right one;
+ * A client under test for `iotc certify device --transport mqtt`: iotc's own MQTT device driver
+ * doing what a device does (subscriptions to shared-attribute updates and RPC requests, telemetry
+ * in the object and timestamped forms, client attributes, an attribute request, the client-side RPC
+ * getSessionLimits, the answer to the certification's two-way RPC), then ending.
+ * IOTC_TEST_CLIENT_FAULT plants one fault, each breaking exactly one device requirement:
+ * - user (MQTT-DEV-01): a first CONNECT with the token as password and another user name (refused),
+ *   then the right one;
  * - speaks-5 (MQTT-DEV-01): every CONNECT is MQTT 5 whatever IOTC_CERTIFY_MQTT_VERSION asks;
  * - topic (MQTT-DEV-02): a last telemetry publish on v1/devices/me/telemetries;
  * - shape (MQTT-DEV-03): a last client-attributes publish is an array, not an object;
  * - seconds (MQTT-DEV-04): the timestamped telemetry's ts is in seconds;
- * - ts-string (MQTT-DEV-03): a last timestamped telemetry publish whose ts is a string of milliseconds;
+ * - ts-string (MQTT-DEV-03): a last timestamped telemetry publish whose ts is a string of
+ *   milliseconds;
  * - id-not-integer (MQTT-DEV-06): a last attribute request under the id abc;
  * - subscribe-late (MQTT-DEV-05): an attribute request before any subscription to the responses;
  * - request-id (MQTT-DEV-06): a second attribute request reusing the first one's id;
@@ -20,8 +23,9 @@
  * - reply-not-json (MQTT-DEV-12): the RPC reply's payload is the text pong;
  * - rpc-not-json (MQTT-DEV-13): a last client-side RPC whose payload is the text getCurrentTime;
  * - second-connection (CLI-BEH-05): a second connection with the token while the first is in use.
- * The clean client also provisions itself first, on a connection of its own with the user name provision (with a
- * key the platform does not know: the request is judged, not the answer), and claims: each action a requirement binds.
+ * The clean client also provisions itself first, on a connection of its own with the user name
+ * provision (with a key the platform does not know: the request is judged, not the answer), and
+ * claims: each action a requirement binds.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MqttConnection, type Qos } from '../../simulators/device/mqtt-connection';
@@ -37,7 +41,10 @@ import {
   url,
 } from './mqtt-client-environment';
 
-/** The device's whole certification run (mqtt-tls-client.ts and mqtt-long-client.ts run it too, then do more). */
+/**
+ * The device's whole certification run (mqtt-tls-client.ts and mqtt-long-client.ts run it too, then
+ * do more).
+ */
 export async function main(): Promise<void> {
   if (!url || !token) throw new Error('IOTC_CERTIFY_MQTT_URL and IOTC_CERTIFY_TOKEN must be set');
   if (fault === 'user') await connectWithWrongUserName('device');
@@ -100,7 +107,8 @@ export async function main(): Promise<void> {
       Promise.all([updated, answered]),
       sleep(STEP_WAIT_MS, undefined, { ref: false }),
     ]);
-    // a reference on MQTT 3.1.1 closes the connection on an unknown topic or a malformed payload: those faults come last
+    // a reference on MQTT 3.1.1 closes the connection on an unknown topic or a malformed payload:
+    // those faults come last
     if (fault === 'topic')
       await connection.publish('v1/devices/me/telemetries', '{"pressure":1013}');
     if (fault === 'shape') await device.sendAttributes(['firmwareVersion', '1.0.0']);
@@ -126,7 +134,10 @@ export async function main(): Promise<void> {
   }
 }
 
-/** Provisioning as a device does before it has a token: a connection of its own, user name provision. */
+/**
+ * Provisioning as a device does before it has a token: a connection of its own, user name
+ * provision.
+ */
 async function provisionFirst(): Promise<void> {
   const connection = await MqttConnection.open({
     url,

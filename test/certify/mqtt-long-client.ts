@@ -1,9 +1,10 @@
 /**
- * A client under test for `iotc certify device --transport mqtt --duration <ms>`: iotc's MQTT device
- * (mqtt-device-client.ts), then what a device does for the rest of its life, until it is ended: one connection with
- * a keep alive of KEEPALIVE_S, QoS 1 telemetry every PUBLISH_EVERY_MS, and when the connection drops or a CONNECT is
- * not answered, a reconnect after an exponential backoff with jitter, and the QoS 1 PUBLISH left unacknowledged sent
- * again with DUP once reconnected. Raw MQTT (mqtt-packet over a socket) so that each of those is its own.
+ * A client under test for `iotc certify device --transport mqtt --duration <ms>`: iotc's MQTT
+ * device (mqtt-device-client.ts), then what a device does for the rest of its life, until it is
+ * ended: one connection with a keep alive of KEEPALIVE_S, QoS 1 telemetry every PUBLISH_EVERY_MS,
+ * and when the connection drops or a CONNECT is not answered, a reconnect after an exponential
+ * backoff with jitter, and the QoS 1 PUBLISH left unacknowledged sent again with DUP once
+ * reconnected. Raw MQTT (mqtt-packet over a socket) so that each of those is its own.
  * IOTC_TEST_CLIENT_FAULT:
  * - no-backoff (CLI-BEH-01): the reconnect delay does not grow (about 450 ms, jitter kept);
  * - no-jitter (CLI-BEH-02): the reconnect delay doubles exactly (300, 600, 1200 ... ms);
@@ -18,13 +19,19 @@ import { fault, protocolVersion, token, url } from './mqtt-client-environment';
 
 const KEEPALIVE_S = 2;
 const PUBLISH_EVERY_MS = 500;
-/** Large enough against a loaded machine's stalls for the certification to tell jitter from timing. */
+/**
+ * Large enough against a loaded machine's stalls for the certification to tell jitter from timing.
+ */
 const BASE_DELAY_MS = 300;
-/** The jitter: factors around 1, a fixed sequence so the test client behaves the same in every run. */
+/**
+ * The jitter: factors around 1, a fixed sequence so the test client behaves the same in every run.
+ */
 const JITTER = [1.2, 0.8, 1.15, 0.85, 1.1, 0.9, 1.05, 0.95];
 const MAX_DELAY_MS = 5000;
 
-/** The planted faults of the behaviour over time (each client under test switches its own by name). */
+/**
+ * The planted faults of the behaviour over time (each client under test switches its own by name).
+ */
 export interface LongFaults {
   noBackoff: boolean;
   noJitter: boolean;
@@ -33,9 +40,9 @@ export interface LongFaults {
 }
 
 /**
- * What a client does on a connection once it is accepted, before its resend and its periodic publishing (a
- * gateway subscribes and connects its device); resolves when that is done. `send` writes a packet, `next` waits
- * for the platform's next packet of a kind.
+ * What a client does on a connection once it is accepted, before its resend and its periodic
+ * publishing (a gateway subscribes and connects its device); resolves when that is done. `send`
+ * writes a packet, `next` waits for the platform's next packet of a kind.
  */
 export type OnAccepted = (
   send: (packet: Partial<Packet> & { cmd: Packet['cmd'] }) => void,
@@ -61,7 +68,10 @@ export function packetId(): number {
   return nextId++;
 }
 
-/** One connection until it ends: resolves true once it was accepted (CONNACK), false when it never was. */
+/**
+ * One connection until it ends: resolves true once it was accepted (CONNACK), false when it never
+ * was.
+ */
 function session(
   first: boolean,
   faults: LongFaults,
@@ -123,7 +133,10 @@ function session(
   });
 }
 
-/** The client's life after its certification run: connections until it is ended, reconnecting with its backoff. */
+/**
+ * The client's life after its certification run: connections until it is ended, reconnecting with
+ * its backoff.
+ */
 export async function live(
   faults: LongFaults,
   periodic: Periodic,

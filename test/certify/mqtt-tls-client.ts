@@ -1,12 +1,14 @@
 /**
- * A client under test for `iotc certify device --transport mqtt --tls`: iotc's MQTT device (mqtt-device-client.ts,
- * trusting IOTC_CERTIFY_CA_FILE), preceded by one connection of its own that verifies the server certificate as the
- * planted fault says and, when it accepts it, sends its CONNECT (token and all), waits for the CONNACK and
- * disconnects. In the certification's TLS checks that first connection is the one judged. IOTC_TEST_CLIENT_FAULT:
+ * A client under test for `iotc certify device --transport mqtt --tls`: iotc's MQTT device
+ * (mqtt-device-client.ts, trusting IOTC_CERTIFY_CA_FILE), preceded by one connection of its own
+ * that verifies the server certificate as the planted fault says and, when it accepts it, sends its
+ * CONNECT (token and all), waits for the CONNACK and disconnects. In the certification's TLS checks
+ * that first connection is the one judged. IOTC_TEST_CLIENT_FAULT:
  * - accepts-untrusted (CLI-TLS-02): a certificate no trusted authority issued is accepted;
  * - ignores-name (CLI-TLS-03): the certificate's subject name is not checked;
  * - accepts-expired (CLI-TLS-04): an expired certificate is accepted (the rest still verified);
- * - small-buffer (CLI-TLS-05): a certificate chain of more than two certificates is refused (a small TLS buffer);
+ * - small-buffer (CLI-TLS-05): a certificate chain of more than two certificates is refused (a
+ *   small TLS buffer);
  * - plain-first (CLI-TLS-01): a first connection speaks plain MQTT to the TLS port.
  */
 import { connect as netConnect } from 'node:net';
@@ -16,7 +18,10 @@ import mqttPacket from 'mqtt-packet';
 import { main } from './mqtt-device-client';
 import { fault, protocolVersion, tls, token, url } from './mqtt-client-environment';
 
-/** Bound of the first connection's wait for the CONNACK or the close (a hang guard, not a measurement). */
+/**
+ * Bound of the first connection's wait for the CONNACK or the close (a hang guard, not a
+ * measurement).
+ */
 const FRONT_WAIT_MS = 10_000;
 
 function connectPacket(): Buffer {

@@ -1,8 +1,9 @@
 /**
- * The compiled CLI (dist/, what an installed package runs, no ts-node) runs a conformance selection and the kill
- * matrix. The kill matrix once loaded the TypeScript step files in compiled mode and stopped at their first `import`.
- * dist/ is built by scripts/test.js before any test starts (every `iotc` child of the suite runs it); a build here
- * would empty dist/ under the tests running beside this one. The runs are real child processes, killed on every path.
+ * The compiled CLI (dist/, what an installed package runs, no ts-node) runs a conformance selection
+ * and the kill matrix. The kill matrix once loaded the TypeScript step files in compiled mode and
+ * stopped at their first `import`. dist/ is built by scripts/test.js before any test starts (every
+ * `iotc` child of the suite runs it); a build here would empty dist/ under the tests running beside
+ * this one. The runs are real child processes, killed on every path.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,7 +1,8 @@
 /**
- * The command line loads a command's implementation only when that command runs: parsing the options of every command
- * must not load the reference platform (a load run that carried it measured a heavier generator: its heap made the
- * garbage collector promote and compact far more often).
+ * The command line loads a command's implementation only when that command runs: parsing the
+ * options of every command must not load the reference platform (a load run that carried it
+ * measured a heavier generator: its heap made the garbage collector promote and compact far more
+ * often).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

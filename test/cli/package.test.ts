@@ -1,8 +1,8 @@
 /**
- * The published package holds what the compiled CLI reads at run time (built-in profiles, the conformance
- * rest.json and views, the gateway 3.8.3 custom converter, the features and their catalogue, the cucumber profile)
- * and none of the TypeScript sources, so an installed `iotc` runs its compiled code without ts-node. (`npm pack`
- * builds dist/ first, at prepack.)
+ * The published package holds what the compiled CLI reads at run time (built-in profiles, the
+ * conformance rest.json and views, the gateway 3.8.3 custom converter, the features and their
+ * catalogue, the cucumber profile) and none of the TypeScript sources, so an installed `iotc` runs
+ * its compiled code without ts-node. (`npm pack` builds dist/ first, at prepack.)
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

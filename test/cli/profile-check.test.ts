@@ -1,7 +1,8 @@
 /**
- * `iotc profile check` and `--target <URL>` (issue 27): a QA engineer is told, before a run, which requirements the
- * profile leaves NOT APPLICABLE or NOT TESTED and which profile field or capability would let them run; a URL is a
- * target (the rest from IOTC_* variables), not a file path.
+ * `iotc profile check` and `--target <URL>` (issue 27): a QA engineer is told, before a run, which
+ * requirements the profile leaves NOT APPLICABLE or NOT TESTED and which profile field or
+ * capability would let them run; a URL is a target (the rest from IOTC_* variables), not a file
+ * path.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,13 +1,17 @@
 /**
- * The progress of `iotc run` (issue 27): on a terminal a live line per interface (done of planned, FAIL so far,
- * elapsed), redrawn in place; in CI one line per finished feature file. Fed hand-made cucumber messages.
+ * The progress of `iotc run` (issue 27): on a terminal a live line per interface (done of planned,
+ * FAIL so far, elapsed), redrawn in place; in CI one line per finished feature file. Fed hand-made
+ * cucumber messages.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type * as messages from '@cucumber/messages';
 import { interfaceOf, RunProgress } from '../../src/cli/progress';
 
-/** Two features of http-device-api (two scenarios and one) and one of admin-auth; the second http scenario fails. */
+/**
+ * Two features of http-device-api (two scenarios and one) and one of admin-auth; the second http
+ * scenario fails.
+ */
 function run(): messages.Envelope[] {
   const pickles = [
     ['p1', 'features/http-device-api/telemetry.feature'],

@@ -1,8 +1,9 @@
 /**
- * A checkout runs `iotc` from its TypeScript sources through lib/ts-register.js (what `npm start` does), while the suite's other
- * `iotc` children run the compiled dist/ (scripts/test.js sets IOTC_COMPILED=1 for speed). This keeps one conformance
- * selection on the source path: a module that only loads compiled, or a step file the TypeScript hook cannot register in the
- * workers of a parallel run, fails here.
+ * A checkout runs `iotc` from its TypeScript sources through lib/ts-register.js (what `npm start`
+ * does), while the suite's other `iotc` children run the compiled dist/ (scripts/test.js sets
+ * IOTC_COMPILED=1 for speed). This keeps one conformance selection on the source path: a module
+ * that only loads compiled, or a step file the TypeScript hook cannot register in the workers of a
+ * parallel run, fails here.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
- * lib/ts-register.js, the hook that runs a checkout's TypeScript (bin/iotc.js, cucumber's workers): an edit takes
- * effect on the next run without a build, a file whose JavaScript is cached loads without the TypeScript compiler,
- * and stack traces point at the lines of the .ts source.
+ * lib/ts-register.js, the hook that runs a checkout's TypeScript (bin/iotc.js, cucumber's workers):
+ * an edit takes effect on the next run without a build, a file whose JavaScript is cached loads
+ * without the TypeScript compiler, and stack traces point at the lines of the .ts source.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -1,4 +1,7 @@
-/** rest.json defaults: every parameter left out takes the default of docs/reference/interfaces.md's tables (timeouts in seconds). */
+/**
+ * rest.json defaults: every parameter left out takes the default of docs/reference/interfaces.md's
+ * tables (timeouts in seconds).
+ */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {

@@ -1,8 +1,9 @@
 /**
- * The reference connector over real sockets: the reference platform (HTTP admin API and MQTT transport), a gateway
- * device, the connector from a rest.json, requests from the connector client. What the features do not show:
- * SSL with a generated certificate, the refusals of unreadable bodies, and that a request waiting for a remote
- * answer holds up nobody else (the real gateway blocks its event loop).
+ * The reference connector over real sockets: the reference platform (HTTP admin API and MQTT
+ * transport), a gateway device, the connector from a rest.json, requests from the connector client.
+ * What the features do not show: SSL with a generated certificate, the refusals of unreadable
+ * bodies, and that a request waiting for a remote answer holds up nobody else (the real gateway
+ * blocks its event loop).
  */
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';

@@ -1,4 +1,7 @@
-/** tsField datetimes: 10.11.24 read three ways (docs/reference/interfaces.md), ISO strings, zones, rejects. */
+/**
+ * tsField datetimes: 10.11.24 read three ways (docs/reference/interfaces.md), ISO strings, zones,
+ * rejects.
+ */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDatetime } from '../../simulators/connector/datetime';

@@ -1,4 +1,7 @@
-/** The one ${...} expression engine: parsing, paths, typed and composite results, None, rendering modes. */
+/**
+ * The one ${...} expression engine: parsing, paths, typed and composite results, None, rendering
+ * modes.
+ */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {

@@ -1,6 +1,6 @@
 /**
- * iotc external-api as a separate process, as it runs next to a real gateway: with --https-port it also serves
- * HTTPS with a certificate nobody trusts, and names both URLs under /__iotc/info.
+ * iotc external-api as a separate process, as it runs next to a real gateway: with --https-port it
+ * also serves HTTPS with a certificate nobody trusts, and names both URLs under /__iotc/info.
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 /**
- * iotc gateway-config and the tb-gateway-3.8 profile's inputs: the gateway-ready rest.json is the conformance file
- * plus exactly the members 3.8.3 has no default for, the run's names and the external API's addresses; the CA file
- * is needed only for an HTTPS connector.
+ * iotc gateway-config and the tb-gateway-3.8 profile's inputs: the gateway-ready rest.json is the
+ * conformance file plus exactly the members 3.8.3 has no default for, the run's names and the
+ * external API's addresses; the CA file is needed only for an HTTPS connector.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -107,7 +107,8 @@ describe('the gateway-ready rest.json', () => {
         gateway.connectors.map((connector) => connector.configuration),
         ['rest.json', 'rest-sparse.json'],
       );
-      // the second connector: the file without the optional sections, host added, on its own port, over HTTP
+      // the second connector: the file without the optional sections, host added, on its own port,
+      // over HTTP
       const sparseText = readFileSync(join(dir, 'rest-sparse.json'), 'utf8');
       assert.equal(readFileSync(join(dir, 'iotc-rest-sparse.json'), 'utf8'), sparseText);
       const sparse = JSON.parse(sparseText) as {
@@ -117,7 +118,8 @@ describe('the gateway-ready rest.json', () => {
       assert.deepEqual(sparse.server, { SSL: false, host: '127.0.0.1', port: 5998 });
       assert.deepEqual(sparse.requestsMapping, {});
       assert.ok(output.includes('IOTC_GW_REST_SPARSE_URL=http://127.0.0.1:5998'), output);
-      // the custom converter the text endpoint names, in Python, for the gateway's extensions/rest folder
+      // the custom converter the text endpoint names, in Python, for the gateway's extensions/rest
+      // folder
       assert.ok(rest.includes('"extension": "KeyValueTextConverter"'));
       assert.match(
         readFileSync(join(dir, 'extensions', 'rest', 'key_value_text_converter.py'), 'utf8'),

@@ -1,7 +1,7 @@
 /**
- * The connector's network (outgoing-call.ts NetworkRoutes): a call to a routed destination reaches the address the
- * route names, with the URL path and the Host header the connector built (as /etc/hosts plus port forwarding);
- * a destination without a route is reached as named.
+ * The connector's network (outgoing-call.ts NetworkRoutes): a call to a routed destination reaches
+ * the address the route names, with the URL path and the Host header the connector built (as
+ * /etc/hosts plus port forwarding); a destination without a route is reached as named.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

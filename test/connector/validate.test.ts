@@ -1,6 +1,7 @@
 /**
- * `iotc validate rest.json`: once as a user runs it (a process, its exit code and output), then the messages
- * through validateRestFile, which the command prints line by line (a process start costs seconds here).
+ * `iotc validate rest.json`: once as a user runs it (a process, its exit code and output), then the
+ * messages through validateRestFile, which the command prints line by line (a process start costs
+ * seconds here).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

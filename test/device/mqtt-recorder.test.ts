@@ -1,7 +1,7 @@
 /**
- * The MQTT connection's optional recorder: told the CONNECT and every PUBLISH outcome (topic, qos, PUBACK reason
- * code), without changing what the connection answers. Against a minimal MQTT 5 server made of mqtt-packet that
- * refuses publishes on one topic with 0x87 (not authorized).
+ * The MQTT connection's optional recorder: told the CONNECT and every PUBLISH outcome (topic, qos,
+ * PUBACK reason code), without changing what the connection answers. Against a minimal MQTT 5
+ * server made of mqtt-packet that refuses publishes on one topic with 0x87 (not authorized).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,10 +1,11 @@
 /**
  * An MQTT connection the network resets: the connection keeps the socket error and tells it
- * (MqttConnection.onSocketError, which steps/hooks.ts turns into the scenario's broken-connection note), a subscribe
- * on the closed connection rejects instead of waiting for ever (mqtt.js holds it for a reconnect), and a firmware
- * download whose connection is reset between the request's PUBACK and the chunk fails at once with the reset as its
- * cause, which steps/support/transport.ts names (INCONCLUSIVE, not FAIL). Against a minimal MQTT 5 server made of
- * mqtt-packet that resets the connection (RST) after the PUBACK of a firmware request.
+ * (MqttConnection.onSocketError, which steps/hooks.ts turns into the scenario's broken-connection
+ * note), a subscribe on the closed connection rejects instead of waiting for ever (mqtt.js holds it
+ * for a reconnect), and a firmware download whose connection is reset between the request's PUBACK
+ * and the chunk fails at once with the reset as its cause, which steps/support/transport.ts names
+ * (INCONCLUSIVE, not FAIL). Against a minimal MQTT 5 server made of mqtt-packet that resets the
+ * connection (RST) after the PUBACK of a firmware request.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

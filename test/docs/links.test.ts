@@ -1,8 +1,9 @@
 /**
- * The documentation's links and citations lead somewhere: every relative link of README.md and docs/ (and the other
- * Markdown pages of the repository) names a file that exists, and every document the code, the catalogue and the
- * reports cite is in the repository and in the published package (the specification and the ThingsBoard facts the
- * project relies on are its own pages in docs/reference/, never a path outside the clone).
+ * The documentation's links and citations lead somewhere: every relative link of README.md and
+ * docs/ (and the other Markdown pages of the repository) names a file that exists, and every
+ * document the code, the catalogue and the reports cite is in the repository and in the published
+ * package (the specification and the ThingsBoard facts the project relies on are its own pages in
+ * docs/reference/, never a path outside the clone).
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -41,7 +42,10 @@ test('every relative link of the Markdown pages names a file that exists', () =>
   assert.deepEqual(broken, [], 'links to missing files');
 });
 
-/** Names of documents that exist only outside the clone (the project brief's specification and facts). */
+/**
+ * Names of documents that exist only outside the clone (the project brief's specification and
+ * facts).
+ */
 const OUTSIDE = /(?:\.\.\/)*shared\/(?:spec|real-targets)\//;
 /** A citation of a document: a path ending in .md (optionally with a section, `§4.3`). */
 const CITED = /(?<![\w/.-])((?:[\w.-]+\/)*[\w.-]+\.md)\b/g;

@@ -1,7 +1,8 @@
 /**
- * The documentation cannot drift from the code: the generated reference pages (docs/reference/cli.md,
- * target-profile.md, errors.md, interfaces.md) are what scripts/gen-docs.ts makes of the code now, cli.md lists
- * every command and option the program has, and every error class documents what its code means.
+ * The documentation cannot drift from the code: the generated reference pages
+ * (docs/reference/cli.md, target-profile.md, errors.md, interfaces.md) are what scripts/gen-docs.ts
+ * makes of the code now, cli.md lists every command and option the program has, and every error
+ * class documents what its code means.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

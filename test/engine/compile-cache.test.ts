@@ -1,7 +1,7 @@
 /**
- * lib/compile-cache.js (V8's code cache on Node 20): a module loaded through it behaves as Node loads it (exports,
- * require, __filename, __dirname, a relative require), the code is written for the next process, and that process
- * loads the same module from it with the same results.
+ * lib/compile-cache.js (V8's code cache on Node 20): a module loaded through it behaves as Node
+ * loads it (exports, require, __filename, __dirname, a relative require), the code is written for
+ * the next process, and that process loads the same module from it with the same results.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -1,7 +1,7 @@
 /**
- * The slowest-first order of a parallel run's features (src/engine/feature-order.ts): it covers exactly the features
- * cucumber's default path finds, puts the heavy ones first, and puts features without a recorded weight first
- * (a feature added since the weights were recorded needs none).
+ * The slowest-first order of a parallel run's features (src/engine/feature-order.ts): it covers
+ * exactly the features cucumber's default path finds, puts the heavy ones first, and puts features
+ * without a recorded weight first (a feature added since the weights were recorded needs none).
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

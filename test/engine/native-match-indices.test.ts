@@ -1,6 +1,6 @@
 /**
- * Cucumber's match indices from the RegExp `d` flag (src/engine/native-match-indices.ts) give what its polyfill gives,
- * and a process that loads the module first has cucumber use them.
+ * Cucumber's match indices from the RegExp `d` flag (src/engine/native-match-indices.ts) give what
+ * its polyfill gives, and a process that loads the module first has cucumber use them.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -12,7 +12,10 @@ import { workerEnvironment } from '../../src/engine/worker-environment';
 
 const ROOT = join(__dirname, '..', '..');
 
-/** The polyfill's own exec (this = the RegExp), read from its file: the module cache may hold the replacement. */
+/**
+ * The polyfill's own exec (this = the RegExp), read from its file: the module cache may hold the
+ * replacement.
+ */
 type PolyfillExec = (this: RegExp, text: string) => RegExpExecArray | null;
 
 const cases: [RegExp, string][] = [

@@ -1,6 +1,7 @@
 /**
- * What a parallel run adds to its workers' environment: a larger young generation, after what NODE_OPTIONS already
- * says and never over a size the user chose; the embedded target's certificates only when the target is embedded.
+ * What a parallel run adds to its workers' environment: a larger young generation, after what
+ * NODE_OPTIONS already says and never over a size the user chose; the embedded target's
+ * certificates only when the target is embedded.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,7 +1,8 @@
 /**
- * The fault catalogue against the requirement catalogue and the code: every fault names a testable requirement,
- * ids are unique, every fault is switched somewhere in the reference, and nothing switches a fault the catalogue
- * does not declare. Switching faults on and off changes only what faultActive answers.
+ * The fault catalogue against the requirement catalogue and the code: every fault names a testable
+ * requirement, ids are unique, every fault is switched somewhere in the reference, and nothing
+ * switches a fault the catalogue does not declare. Switching faults on and off changes only what
+ * faultActive answers.
  */
 import { deviceHandlerFaults } from '../../simulators/platform/mqtt/device-topics';
 import { gatewayHandlerFaults } from '../../simulators/platform/mqtt/gateway-topics';
@@ -52,13 +53,15 @@ test('every declared fault is switched in the reference (or is an entry of a fau
       for (const match of text.matchAll(/faultActive\(\s*'([^']+)'/g)) {
         used.set(match[1]!, relative(ROOT, file));
       }
-      // a fault as data: an entry of a table keyed by FaultId (simulators/connector/config-faults.ts, step-faults.ts)
+      // a fault as data: an entry of a table keyed by FaultId
+      // (simulators/connector/config-faults.ts, step-faults.ts)
       for (const match of text.matchAll(/^\s*'([A-Z]+(?:-[A-Z0-9]+)+:[a-z0-9-]+)': /gm)) {
         used.set(match[1]!, relative(ROOT, file));
       }
     }
   }
-  // a topic handler's faults are placed wrappers of its steps (faults/steps.ts placedFaults), not faultActive calls
+  // a topic handler's faults are placed wrappers of its steps (faults/steps.ts placedFaults), not
+  // faultActive calls
   for (const { id } of gatewayHandlerFaults())
     used.set(id, 'simulators/platform/mqtt/gateway-topics.ts');
   for (const { id } of deviceHandlerFaults())

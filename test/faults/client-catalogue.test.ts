@@ -1,10 +1,11 @@
 /**
- * The catalogue of client faults against the requirement catalogue and the clients under test: every fault names a
- * testable requirement its client's certification judges (a gateway's: the gateway ones and the device ones of its own
- * traffic), once; every fault is switched in its client and every switch is
- * declared; the matrix's judgement of a certification (killed only when exactly the fault's requirement FAILs); and
- * a real run of the client matrix whose fault the client does not plant, reported as a survivor (the kills are
- * `npm run faults`' own, not repeated here); a control that does not certify clean fails the matrix, loudly.
+ * The catalogue of client faults against the requirement catalogue and the clients under test:
+ * every fault names a testable requirement its client's certification judges (a gateway's: the
+ * gateway ones and the device ones of its own traffic), once; every fault is switched in its client
+ * and every switch is declared; the matrix's judgement of a certification (killed only when exactly
+ * the fault's requirement FAILs); and a real run of the client matrix whose fault the client does
+ * not plant, reported as a survivor (the kills are `npm run faults`' own, not repeated here); a
+ * control that does not certify clean fails the matrix, loudly.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

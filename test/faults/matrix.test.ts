@@ -1,8 +1,9 @@
 /**
- * The kill matrix engine on three faults against the embedded reference: two its requirement's scenarios kill, and
- * a known survivor made here by judging a fault with the scenarios of another requirement that cannot see it (the
- * documentation page missing, judged by AUTH-DOC-02's API description scenario). The JSON the command writes is
- * checked: outcomes, the failing step of a kill, the survivor's reason, the baseline, the summary and the exit code.
+ * The kill matrix engine on three faults against the embedded reference: two its requirement's
+ * scenarios kill, and a known survivor made here by judging a fault with the scenarios of another
+ * requirement that cannot see it (the documentation page missing, judged by AUTH-DOC-02's API
+ * description scenario). The JSON the command writes is checked: outcomes, the failing step of a
+ * kill, the survivor's reason, the baseline, the summary and the exit code.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,7 +1,7 @@
 /**
- * faults/steps.ts, the one step-fault mechanism: with no fault on the steps come back untouched (the fast path of
- * every publish and request), a wrapper applies only while its fault is on, and a placed entry runs before, after
- * (not once the step stopped) or instead of its step.
+ * faults/steps.ts, the one step-fault mechanism: with no fault on the steps come back untouched
+ * (the fast path of every publish and request), a wrapper applies only while its fault is on, and a
+ * placed entry runs before, after (not once the step stopped) or instead of its step.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,6 +1,7 @@
 /**
- * What the gateway session model (session-model.ts) checks on the real side: the deliveries after every command
- * (behind a barrier), a device becoming connected, RPC relays, and the whole state read back at the end.
+ * What the gateway session model (session-model.ts) checks on the real side: the deliveries after
+ * every command (behind a barrier), a device becoming connected, RPC relays, and the whole state
+ * read back at the end.
  */
 import assert from 'node:assert/strict';
 import type { AdminResponse } from '../../src/admin-client';
@@ -28,8 +29,9 @@ export function assertAcked(outcome: PublishOutcome, what: string): void {
 }
 
 /**
- * A round trip on the gateway's own connection (its device API): whatever the platform published to the gateway
- * before it answered is received by now. For a remote platform that delivers asynchronously, plus quietMs.
+ * A round trip on the gateway's own connection (its device API): whatever the platform published to
+ * the gateway before it answered is received by now. For a remote platform that delivers
+ * asynchronously, plus quietMs.
  */
 async function barrier(real: Real, quiet: boolean): Promise<void> {
   const answer = await real.gateway.device.requestAttributes({ clientKeys: ['iotc-barrier'] });
@@ -57,7 +59,10 @@ export async function checkDeliveries(model: Model, real: Real, quiet: boolean):
   );
 }
 
-/** The device becomes connected (explicitly or implicitly): created when new, queued RPCs delivered and answered. */
+/**
+ * The device becomes connected (explicitly or implicitly): created when new, queued RPCs delivered
+ * and answered.
+ */
 export async function becomesConnected(
   model: Model,
   real: Real,
@@ -104,7 +109,10 @@ export async function within<T>(promise: Promise<T>, ms: number, failure: string
   }
 }
 
-/** The gateway answers every RPC with {device, method, params}; the admin caller must get exactly that. */
+/**
+ * The gateway answers every RPC with {device, method, params}; the admin caller must get exactly
+ * that.
+ */
 export function rpcReply(request: {
   device: string;
   method: string;

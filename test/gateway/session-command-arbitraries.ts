@@ -1,4 +1,7 @@
-/** How a run of the gateway session model picks its commands (fast-check arbitraries over session-*-commands.ts). */
+/**
+ * How a run of the gateway session model picks its commands (fast-check arbitraries over
+ * session-*-commands.ts).
+ */
 import fc from 'fast-check';
 import { keyArbitrary, typedValueArbitrary } from '../../schemas/arbitrary';
 import {
@@ -22,7 +25,10 @@ export interface CommandSettings {
   expiringRpcs: boolean;
 }
 
-/** A few keys per scope, so that writes overwrite each other and requests find some keys and miss others. */
+/**
+ * A few keys per scope, so that writes overwrite each other and requests find some keys and miss
+ * others.
+ */
 const TELEMETRY_KEYS = ['temperature', 'count', 'mode'];
 const CLIENT_KEYS = ['fw', 'serial', 'room'];
 const SHARED_KEYS = ['period', 'target', 'room'];
@@ -40,7 +46,8 @@ export function commandArbitraries(settings: CommandSettings): Array<fc.Arbitrar
       ),
       { selector: ([key]) => key, minLength: 1, maxLength: 3 },
     );
-  // explicit timestamps lie in the past (2020..2023), so that server-stamped entries are always later
+  // explicit timestamps lie in the past (2020..2023), so that server-stamped entries are always
+  // later
   const ts = fc.integer({ min: 1_577_836_800_000, max: 1_700_000_000_000 });
   const telemetryEntry = fc
     .record({ ts: fc.option(ts, { nil: undefined }), values: entries(TELEMETRY_KEYS) })

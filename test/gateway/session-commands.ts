@@ -1,4 +1,7 @@
-/** The model's commands that publish: connect, disconnect, telemetry, attributes and attribute requests. */
+/**
+ * The model's commands that publish: connect, disconnect, telemetry, attributes and attribute
+ * requests.
+ */
 import assert from 'node:assert/strict';
 import type fc from 'fast-check';
 import type { AttributeRequest } from '../../simulators/gateway/mqtt-gateway';
@@ -146,7 +149,10 @@ export class Attributes implements Command {
   toString = () => `attributes(d${this.device}, ${describeEntries(this.values)})`;
 }
 
-/** docs/reference/interfaces.md's shape (client / shared arrays, either optional) or ThingsBoard's (client: bool, key or keys). */
+/**
+ * docs/reference/interfaces.md's shape (client / shared arrays, either optional) or ThingsBoard's
+ * (client: bool, key or keys).
+ */
 export type RequestShape =
   | { client?: string[]; shared?: string[] }
   | { client: boolean; key: string }
@@ -205,7 +211,10 @@ export function assertSameValue(raw: unknown, expected: TypedValue, what: string
   );
 }
 
-/** The answer the model predicts: member → found values (a single `value` for one requested key found). */
+/**
+ * The answer the model predicts: member → found values (a single `value` for one requested key
+ * found).
+ */
 function expectedAnswer(
   state: DeviceModel,
   request: RequestShape,

@@ -1,6 +1,6 @@
 /**
- * The model's commands whose effect is a delivery to the gateway: shared-attribute updates, RPCs (queued or
- * expiring), and a reconnect or take-over of the gateway.
+ * The model's commands whose effect is a delivery to the gateway: shared-attribute updates, RPCs
+ * (queued or expiring), and a reconnect or take-over of the gateway.
  */
 import assert from 'node:assert/strict';
 import { parseLossless, stringifyLossless, type TypedValue } from '../../lib/kv/values';
@@ -89,7 +89,10 @@ export class Rpc implements Command {
   toString = () => `adminRpc(d${this.device}, ${this.method}, ${JSON.stringify(this.params)})`;
 }
 
-/** An RPC to a device that is not connected, with a timeout that ends within the command: never delivered. */
+/**
+ * An RPC to a device that is not connected, with a timeout that ends within the command: never
+ * delivered.
+ */
 export class ExpiringRpc implements Command {
   constructor(readonly device: number) {}
   check = (model: Readonly<Model>) =>
@@ -111,9 +114,10 @@ export class ExpiringRpc implements Command {
 }
 
 /**
- * The gateway's MQTT connection ends and a new one opens: cleanly (DISCONNECT, then connect) or by take-over (the
- * new connection comes first; the older one gets DISCONNECT 0x8E). Either way no device is connected through the
- * new session until it connects it again, and deliveries start from zero on the new connection.
+ * The gateway's MQTT connection ends and a new one opens: cleanly (DISCONNECT, then connect) or by
+ * take-over (the new connection comes first; the older one gets DISCONNECT 0x8E). Either way no
+ * device is connected through the new session until it connects it again, and deliveries start from
+ * zero on the new connection.
  */
 export class GatewayReconnect implements Command {
   constructor(readonly takeOver: boolean) {}

@@ -1,12 +1,12 @@
 /**
- * Model-based test of a gateway session (test/gateway/session-model.ts): random interleavings of connect,
- * disconnect, telemetry, attributes, attribute requests, admin shared-attribute updates and admin RPCs, checked
- * against a model of what the platform must hold and deliver.
+ * Model-based test of a gateway session (test/gateway/session-model.ts): random interleavings of
+ * connect, disconnect, telemetry, attributes, attribute requests, admin shared-attribute updates
+ * and admin RPCs, checked against a model of what the platform must hold and deliver.
  *
- * Target: the reference platform started in-process on loopback ports (default), reached only over sockets: the
- * gateway driver (MQTT 5) and the admin client (HTTP). IOTC_TARGET=<profile path> runs it against any target by
- * URL instead (entities carry the profile's name prefix and are journaled; the expiring-RPC command needs a short
- * minimum RPC timeout, so it only runs in-process).
+ * Target: the reference platform started in-process on loopback ports (default), reached only over
+ * sockets: the gateway driver (MQTT 5) and the admin client (HTTP). IOTC_TARGET=<profile path> runs
+ * it against any target by URL instead (entities carry the profile's name prefix and are journaled;
+ * the expiring-RPC command needs a short minimum RPC timeout, so it only runs in-process).
  *
  * Replay: the test prints `seed=S`, and on failure the counterexample with `FC_SEED=S FC_PATH="P"`:
  *     FC_SEED=S FC_PATH="P" node scripts/test.js test/gateway

@@ -1,7 +1,7 @@
 /**
- * `iotc run` against a target it cannot reach says why at once (URL and cause), writes a report in which every
- * requirement is NOT TESTED with that reason, shows no password, and exits 3 ("could not test"), distinct from 1
- * ("not conformant") and 2 ("bad invocation").
+ * `iotc run` against a target it cannot reach says why at once (URL and cause), writes a report in
+ * which every requirement is NOT TESTED with that reason, shows no password, and exits 3 ("could
+ * not test"), distinct from 1 ("not conformant") and 2 ("bad invocation").
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

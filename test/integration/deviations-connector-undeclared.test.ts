@@ -1,8 +1,9 @@
 /**
  * The deviation machinery on the REST connector's twin, its other half (the matching profile:
- * deviations-connector.test.ts, a file of its own so that the test runner runs the two side by side): the reference
- * connector in quirks mode judged with a profile that declares no deviation FAILs exactly the declared requirements
- * the specification's scenarios can see, and says DEVIATION for none.
+ * deviations-connector.test.ts, a file of its own so that the test runner runs the two side by
+ * side): the reference connector in quirks mode judged with a profile that declares no deviation
+ * FAILs exactly the declared requirements the specification's scenarios can see, and says DEVIATION
+ * for none.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,11 +52,13 @@ test('connector quirks mode with a profile that declares no deviation: the devia
     !restConnector(report).some((requirement) => requirement.verdict === 'DEVIATION'),
     'no DEVIATION without a declaration',
   );
-  // the configuration the twin loads names every member 3.8.3 has no default for: the specification's scenarios
-  // prove no default there, so none of those requirements passes; the run's check of exercised defaults says so
-  // (NOT TESTED, the member named), unless a scenario sees another difference (FAIL: RC-AREQ-01's answer)
+  // the configuration the twin loads names every member 3.8.3 has no default for: the
+  // specification's scenarios prove no default there, so none of those requirements passes; the
+  // run's check of exercised defaults says so (NOT TESTED, the member named), unless a scenario
+  // sees another difference (FAIL: RC-AREQ-01's answer)
   const named = [...new Set(GATEWAY_REQUIRED_MEMBERS.map((member) => member.requirement))];
-  // (a requirement a busy machine left undecided is no verdict either way: seen, RC-AUPD-09 INCONCLUSIVE under load)
+  // (a requirement a busy machine left undecided is no verdict either way: seen, RC-AUPD-09
+  // INCONCLUSIVE under load)
   for (const requirement of restConnector(report).filter((r) => named.includes(r.id)))
     assert.ok(
       requirement.verdict === 'FAIL' ||

@@ -1,8 +1,9 @@
 /**
- * The deviation machinery on the reference REST connector in quirks mode (it reproduces ThingsBoard IoT Gateway
- * 3.8.3's declared deviations): with the matching profile the declared requirements are DEVIATION and everything
- * else PASS; with a profile that declares nothing, the same target FAILs exactly those requirements
- * (deviations-connector-undeclared.test.ts, a file of its own so that the runner runs the two side by side).
+ * The deviation machinery on the reference REST connector in quirks mode (it reproduces ThingsBoard
+ * IoT Gateway 3.8.3's declared deviations): with the matching profile the declared requirements are
+ * DEVIATION and everything else PASS; with a profile that declares nothing, the same target FAILs
+ * exactly those requirements (deviations-connector-undeclared.test.ts, a file of its own so that
+ * the runner runs the two side by side).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,7 +27,8 @@ test('connector quirks mode with the matching profile: DEVIATION for exactly the
     [],
     '@rest-connector',
   );
-  // a requirement a busy machine left undecided (INCONCLUSIVE, starved) is no verdict either way: exit code 4
+  // a requirement a busy machine left undecided (INCONCLUSIVE, starved) is no verdict either way:
+  // exit code 4
   const verdicts = restConnector(report);
   const undecided = verdicts.filter(starved).map((requirement) => requirement.id);
   if (undecided.length)

@@ -1,7 +1,8 @@
 /**
- * The deviation machinery on the platform twin, its other half (the matching profile: deviations-platform.test.ts,
- * a file of its own so that the test runner runs the two side by side): the reference in quirks mode thingsboard-4.3
- * judged with a profile that declares no deviation FAILs every declared requirement, and says DEVIATION for none.
+ * The deviation machinery on the platform twin, its other half (the matching profile:
+ * deviations-platform.test.ts, a file of its own so that the test runner runs the two side by
+ * side): the reference in quirks mode thingsboard-4.3 judged with a profile that declares no
+ * deviation FAILs every declared requirement, and says DEVIATION for none.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +18,8 @@ test('quirks mode with a profile that declares no deviation: the deviating requi
 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-deviations-'));
   const path = withoutDeviations('embedded-thingsboard-4.3', dir);
-  // the features that carry the deviating requirements (failing read-backs wait out eventuallyMs, so no more)
+  // the features that carry the deviating requirements (failing read-backs wait out eventuallyMs,
+  // so no more)
   const features = [
     ...['errors', 'key-value-data', 'provision', 'versioning', 'telemetry', 'deviations'].map(
       (name) => join(ROOT, 'features', 'http-device-api', `${name}.feature`),

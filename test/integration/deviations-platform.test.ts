@@ -1,11 +1,12 @@
 /**
- * The deviation machinery on the reference platform in quirks mode (it reproduces ThingsBoard 4.3's declared
- * deviations): with the matching profile the declared requirements are DEVIATION and everything else PASS, except
- * the requirements some of whose scenarios also check a declared deviation (they do not run here): those are PASS on
- * the scenarios that run here and say how many were set aside (none is left "not proven here"); with a
- * profile that declares nothing, the same target FAILs exactly those requirements
- * (deviations-platform-undeclared.test.ts, a file of its own so that the runner runs the two side by side). (The
- * REST connector's twin: deviations-connector.test.ts.)
+ * The deviation machinery on the reference platform in quirks mode (it reproduces ThingsBoard 4.3's
+ * declared deviations): with the matching profile the declared requirements are DEVIATION and
+ * everything else PASS, except the requirements some of whose scenarios also check a declared
+ * deviation (they do not run here): those are PASS on the scenarios that run here and say how many
+ * were set aside (none is left "not proven here"); with a profile that declares nothing, the same
+ * target FAILs exactly those requirements (deviations-platform-undeclared.test.ts, a file of its
+ * own so that the runner runs the two side by side). (The REST connector's twin:
+ * deviations-connector.test.ts.)
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,10 +34,11 @@ test('quirks mode with the matching profile: DEVIATION for exactly the declared 
       .sort(),
     DECLARED,
   );
-  // issue 25 item 3: KV-03's scenarios that also check a declared deviation (KV-02, KV-04, KV-06, GW-TEL-03, the
-  // timestamps of HTTP-TEL-03 and GW-RULE-02-TS) do not run here; the suite splits them so that those left (payloads
-  // of booleans and longs only, the key-value scenarios) prove it: PASS, saying on how many of its scenarios and which deviations took the others. No requirement of these
-  // interfaces is left unproven.
+  // issue 25 item 3: KV-03's scenarios that also check a declared deviation (KV-02, KV-04, KV-06,
+  // GW-TEL-03, the timestamps of HTTP-TEL-03 and GW-RULE-02-TS) do not run here; the suite splits
+  // them so that those left (payloads of booleans and longs only, the key-value scenarios) prove
+  // it: PASS, saying on how many of its scenarios and which deviations took the others. No
+  // requirement of these interfaces is left unproven.
   const notProven = verdicts.filter((requirement) =>
     requirement.reason?.startsWith('not proven here: '),
   );

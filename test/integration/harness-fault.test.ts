@@ -1,9 +1,10 @@
 /**
- * The harness's own fault against the asynchronous twin: with its readiness proofs skipped (IOTC_HARNESS_FAULT=
- * no-readiness-proof), the suite sends the update under test right after the SUBACK or the gateway connect's PUBACK,
- * as it did before it proved its effects; the twin, like ThingsBoard, registers the session later and drops that
- * update, so the scenarios FAIL there. This is what makes CI catch a scenario that assumes a synchronous platform,
- * before a user's staging ThingsBoard does. Without the fault, the same features PASS on the same twin.
+ * The harness's own fault against the asynchronous twin: with its readiness proofs skipped
+ * (IOTC_HARNESS_FAULT= no-readiness-proof), the suite sends the update under test right after the
+ * SUBACK or the gateway connect's PUBACK, as it did before it proved its effects; the twin, like
+ * ThingsBoard, registers the session later and drops that update, so the scenarios FAIL there. This
+ * is what makes CI catch a scenario that assumes a synchronous platform, before a user's staging
+ * ThingsBoard does. Without the fault, the same features PASS on the same twin.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,7 +48,8 @@ for (const fault of HARNESS_FAULT_CATALOGUE) {
   test(`harness fault ${fault.id}: killed by the asynchronous twin, and its features PASS without it`, {
     timeout: 900_000, // a hang guard only: about 50 s each run here when quiet
   }, async () => {
-    // the two runs side by side: each has its own state folder and its own embedded twin, so neither sees the other
+    // the two runs side by side: each has its own state folder and its own embedded twin, so
+    // neither sees the other
     const [broken, sound] = await Promise.all([
       runWith(fault.target, name, fault.features),
       runWith(fault.target, undefined, fault.features),

@@ -1,8 +1,9 @@
 /**
- * Ctrl-C during a run against a separate platform (issue 26 item 4): one SIGINT cleans up and writes the report of
- * what ran (run.interrupted, verdict INCOMPLETE or NOT CONFORMANT) with no empty report file; a second SIGINT soon
- * after exits at once, says which cleanup command to run and leaves the journal for it, and `iotc cleanup` then
- * deletes what the run left and removes the journal.
+ * Ctrl-C during a run against a separate platform (issue 26 item 4): one SIGINT cleans up and
+ * writes the report of what ran (run.interrupted, verdict INCOMPLETE or NOT CONFORMANT) with no
+ * empty report file; a second SIGINT soon after exits at once, says which cleanup command to run
+ * and leaves the journal for it, and `iotc cleanup` then deletes what the run left and removes the
+ * journal.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,7 +24,10 @@ import { exitOf, spawnIotc, startSimulate, stop } from '../support/children';
 
 const PREFIX = 'iotc-ctrlc-';
 
-/** Sends SIGINT as soon as the journal shows a scenario's entity (in the callback that sees it), then `then`. */
+/**
+ * Sends SIGINT as soon as the journal shows a scenario's entity (in the callback that sees it),
+ * then `then`.
+ */
 function interruptWhenCreating(
   path: string,
   run: ChildProcess,
@@ -77,7 +81,8 @@ for (const times of [1, 2] as const) {
         { env },
       );
       const finished = exitOf(run);
-      // the second Ctrl-C as soon as the run says it is stopping (its handler is in place; the first is still at work)
+      // the second Ctrl-C as soon as the run says it is stopping (its handler is in place; the
+      // first is still at work)
       if (times === 2)
         run.stderr?.on('data', (chunk: Buffer) => {
           if (chunk.toString().includes('SIGINT: stopping')) run.kill('SIGINT');

@@ -1,6 +1,7 @@
 /**
- * Ctrl-C ordering of `iotc run` (issue 13 finding 8): once a stop is requested no scenario starts, and the cleanup
- * waits until the running scenario has finished (its own cleanup included), so nothing is created after it.
+ * Ctrl-C ordering of `iotc run` (issue 13 finding 8): once a stop is requested no scenario starts,
+ * and the cleanup waits until the running scenario has finished (its own cleanup included), so
+ * nothing is created after it.
  */
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';

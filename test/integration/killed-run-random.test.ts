@@ -1,18 +1,21 @@
 /**
- * `kill -9` at random points of a run, each followed by a second run BEFORE `iotc cleanup` (issue 26 "Done when":
- * 10 tries): the second run puts back what the killed one left, FAILs nothing, and afterwards the target's settings
- * are as they were before the first run. killed-run-settings.test.ts (in npm test) kills at the three dangerous
- * points found in the journal; this one spreads the kills over the whole run.
+ * `kill -9` at random points of a run, each followed by a second run BEFORE `iotc cleanup` (issue
+ * 26 "Done when": 10 tries): the second run puts back what the killed one left, FAILs nothing, and
+ * afterwards the target's settings are as they were before the first run.
+ * killed-run-settings.test.ts (in npm test) kills at the three dangerous points found in the
+ * journal; this one spreads the kills over the whole run.
  *
- * The points are journal positions, not times (a loaded machine stretches a run's time, not its order): a clean run
- * of the selection first counts its journal lines N, then each try kills the run in the callback that sees the
- * journal reach a line drawn uniformly in [1, N - 1] by a seeded generator. The seed is printed (IOTC_KILL_SEED
- * replays it; IOTC_KILL_POINTS sets the number of tries, default 10).
+ * The points are journal positions, not times (a loaded machine stretches a run's time, not its
+ * order): a clean run of the selection first counts its journal lines N, then each try kills the
+ * run in the callback that sees the journal reach a line drawn uniformly in [1, N - 1] by a seeded
+ * generator. The seed is printed (IOTC_KILL_SEED replays it; IOTC_KILL_POINTS sets the number of
+ * tries, default 10).
  *
- * Selection: the features that change settings (the tenant's device limit, the JWT lifetimes) and two that only make
- * devices and data. Runs with IOTC_KILL_TESTS=1 only (each try is a killed run and a whole run): 493 s on a
- * loaded 2-core machine (2026-11-26, seed 167581992: a clean run of 19 s and 58 journal lines; 10 of 10 kills, two
- * of them with the device limit lowered, every second run without a FAIL and every setting as before).
+ * Selection: the features that change settings (the tenant's device limit, the JWT lifetimes) and
+ * two that only make devices and data. Runs with IOTC_KILL_TESTS=1 only (each try is a killed run
+ * and a whole run): 493 s on a loaded 2-core machine (2026-11-26, seed 167581992: a clean run of 19
+ * s and 58 journal lines; 10 of 10 kills, two of them with the device limit lowered, every second
+ * run without a FAIL and every setting as before).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -35,7 +38,10 @@ const FEATURES = [
 const lines = (path: string) =>
   existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).length : 0;
 
-/** Kills the run (SIGKILL) in the callback that sees its journal reach `line` lines; false if it ended first. */
+/**
+ * Kills the run (SIGKILL) in the callback that sees its journal reach `line` lines; false if it
+ * ended first.
+ */
 function killAtLine(path: string, line: number, run: ChildProcess): Promise<boolean> {
   return new Promise((resolve) => {
     const timer = setInterval(() => {
@@ -77,7 +83,8 @@ test('kill -9 at random points of a run, then a second run before cleanup: no FA
   const results: string[] = [];
   try {
     const before = await settings();
-    // the clean run: how many journal lines a whole run writes (its journal is archived as .done at its end)
+    // the clean run: how many journal lines a whole run writes (its journal is archived as .done at
+    // its end)
     const started = performance.now();
     const clean = await exitOf(run('clean'));
     const cleanMs = performance.now() - started;

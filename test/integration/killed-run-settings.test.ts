@@ -1,9 +1,10 @@
 /**
- * A run killed (kill -9) while a scenario has a target setting changed, then run again BEFORE `iotc cleanup`
- * (issue 26 item 4): the second run puts the settings back before its first scenario (no false FAIL from a device
- * limit left lowered), and after it the target's settings are as they were before the first run. The kill points are
- * the dangerous ones, found in the journal (a setting journaled as changing, not yet restored), not guessed times:
- * the device limit lowered, the JWT lifetimes changed, and a point after some scenarios ran.
+ * A run killed (kill -9) while a scenario has a target setting changed, then run again BEFORE `iotc
+ * cleanup` (issue 26 item 4): the second run puts the settings back before its first scenario (no
+ * false FAIL from a device limit left lowered), and after it the target's settings are as they were
+ * before the first run. The kill points are the dangerous ones, found in the journal (a setting
+ * journaled as changing, not yet restored), not guessed times: the device limit lowered, the JWT
+ * lifetimes changed, and a point after some scenarios ran.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,8 +17,9 @@ import { changedSettings, killedRunProfile, SYSADMIN } from '../support/killed-r
 import { exitOf, spawnIotc, startSimulate, stop } from '../support/children';
 
 /**
- * Kills the run (SIGKILL) as soon as its journal shows `condition`, in the same callback that sees it (a loaded
- * machine delays a promise's continuation by seconds); resolves whether it was killed there, or had ended first.
+ * Kills the run (SIGKILL) as soon as its journal shows `condition`, in the same callback that sees
+ * it (a loaded machine delays a promise's continuation by seconds); resolves whether it was killed
+ * there, or had ended first.
  */
 function killWhenJournal(path: string, condition: (text: string) => boolean, run: ChildProcess) {
   return new Promise<boolean>((resolve) => {
@@ -105,7 +107,8 @@ test('kill -9 with settings changed, then a second run before cleanup: no false 
           `${point.name}: the kill left no setting changed`,
         );
 
-      // the second run, before any cleanup: it undoes the first run's changes, then every scenario passes
+      // the second run, before any cleanup: it undoes the first run's changes, then every scenario
+      // passes
       const second = await exitOf(spawnIotc(args('second'), { env }));
       assert.equal(second.code, 0, `${point.name}:\n${second.output.slice(-3000)}`);
       assert.match(second.output, /an earlier run against "killed-run" left/);

@@ -1,8 +1,9 @@
 /**
- * The short network-fault run through resets, in every `npm test` (its latency half: network-faults-short.test.ts):
- * a feature of each platform interface against `iotc simulate` while every MQTT connection is reset every 1.5 s and
- * a random HTTP one every second. No FAIL, and every INCONCLUSIVE names its transport error. The gateway feature is
- * the one the issue saw FAIL through a single reset (GW-STATE-06).
+ * The short network-fault run through resets, in every `npm test` (its latency half:
+ * network-faults-short.test.ts): a feature of each platform interface against `iotc simulate` while
+ * every MQTT connection is reset every 1.5 s and a random HTTP one every second. No FAIL, and every
+ * INCONCLUSIVE names its transport error. The gateway feature is the one the issue saw FAIL through
+ * a single reset (GW-STATE-06).
  */
 import { test } from 'node:test';
 import {

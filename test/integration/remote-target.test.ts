@@ -1,6 +1,7 @@
 /**
- * The same HTTP feature set against the reference platform running as a separate process (`iotc simulate`),
- * reached only by URL through a target profile: what a run against a staging platform does.
+ * The same HTTP feature set against the reference platform running as a separate process (`iotc
+ * simulate`), reached only by URL through a target profile: what a run against a staging platform
+ * does.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -45,8 +46,8 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
     '0',
     '--mqtts-port',
     '0',
-    // short enough that the default claim window is waited out (HTTP-CLAIM-04, GW-CLAIM-03), as in the embedded
-    // profile
+    // short enough that the default claim window is waited out (HTTP-CLAIM-04, GW-CLAIM-03), as in
+    // the embedded profile
     '--claim-duration-ms',
     '3000',
   ]);

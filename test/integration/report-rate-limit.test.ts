@@ -1,4 +1,7 @@
-/** `iotc load report-rate-limit` finds the limiter the embedded analytics was started with, from outside. */
+/**
+ * `iotc load report-rate-limit` finds the limiter the embedded analytics was started with, from
+ * outside.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
@@ -40,7 +43,8 @@ test('the probe finds pool 3 and queue 2 when the analytics is started with thos
     acceptedMinMs: number;
   };
   assert.ok(burst.rejected > 0, 'the burst met 429s');
-  // an ordering, not a time: the typical reject is answered before the first report of the burst is done
+  // an ordering, not a time: the typical reject is answered before the first report of the burst is
+  // done
   assert.ok(
     burst.rejectP50Ms < burst.acceptedMinMs,
     'rejects come back faster than any served report',

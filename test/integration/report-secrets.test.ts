@@ -1,9 +1,10 @@
 /**
- * No secret in a run's reports (issue 26 item 6): a run of the claiming and provisioning features, whose evidence
- * carries claim secret keys and provisioning secrets in request bodies, MQTT payloads and answers, writes none of
- * them. The feature source itself (step text, doc strings) is public and is what cucumber.json / cucumber.html
- * reproduce; everything else (conformance.json and its page, junit.xml, the attachments of cucumber.json) is searched
- * for every secret the features use. Also: no false redaction of ordinary words (`/api/tenant/...` stays).
+ * No secret in a run's reports (issue 26 item 6): a run of the claiming and provisioning features,
+ * whose evidence carries claim secret keys and provisioning secrets in request bodies, MQTT
+ * payloads and answers, writes none of them. The feature source itself (step text, doc strings) is
+ * public and is what cucumber.json / cucumber.html reproduce; everything else (conformance.json and
+ * its page, junit.xml, the attachments of cucumber.json) is searched for every secret the features
+ * use. Also: no false redaction of ordinary words (`/api/tenant/...` stays).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,7 +23,10 @@ const FEATURES = [
   'features/mqtt-gateway-api/claim.feature',
 ];
 
-/** Every secret key and provisioning secret the features above use (strong enough to be searched for). */
+/**
+ * Every secret key and provisioning secret the features above use (strong enough to be searched
+ * for).
+ */
 function secretsOf(root: string): string[] {
   const found = new Set<string>();
   for (const feature of FEATURES) {
@@ -79,7 +83,8 @@ test('the reports of a claiming and provisioning run show none of the secrets it
   }
   // no credential of any shape (a JWT, a device token in a path, an API key), whatever the run made
   assert.deepEqual(credentialLeaks(files), []);
-  // the demo users' passwords are ordinary words: never blanked where the word stands in a path or a name
+  // the demo users' passwords are ordinary words: never blanked where the word stands in a path or
+  // a name
   assert.doesNotMatch(
     conformance,
     /\/api\/<redacted>\//,
@@ -109,8 +114,9 @@ test('the credential search finds each shape it looks for (its positive control)
 });
 
 /**
- * A full run (every feature, the embedded reference): no credential in any of its report files nor on its console.
- * Runs with IOTC_FULL_RUN_TESTS=1 only: a full run takes 3 to 6 minutes on a loaded 2-core machine.
+ * A full run (every feature, the embedded reference): no credential in any of its report files nor
+ * on its console. Runs with IOTC_FULL_RUN_TESTS=1 only: a full run takes 3 to 6 minutes on a loaded
+ * 2-core machine.
  */
 test('the reports of a full run show no credential', {
   timeout: 1_800_000,

@@ -1,7 +1,8 @@
 /**
- * The robustness feature set against the reference platform running as a separate process (`iotc simulate`),
- * reached only by URL through a target profile that declares the robustness capability: issue 13 asks for it to
- * pass there as well as against the embedded target (where abusive traffic shares the process with the harness).
+ * The robustness feature set against the reference platform running as a separate process (`iotc
+ * simulate`), reached only by URL through a target profile that declares the robustness capability:
+ * issue 13 asks for it to pass there as well as against the embedded target (where abusive traffic
+ * shares the process with the harness).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +14,8 @@ import { exitOf, spawnIotc, startSimulate, stop, type SimulateInfo } from '../su
 test('the robustness feature set passes against `iotc simulate` run as a separate process', {
   timeout: 600_000, // a hang guard only: a loaded 2-core machine can take minutes
 }, async () => {
-  // a short CONNECT timeout, declared in the profile too, so the half-open scenario waits 1 s instead of 10
+  // a short CONNECT timeout, declared in the profile too, so the half-open scenario waits 1 s
+  // instead of 10
   const { child, info } = await startSimulate<
     SimulateInfo & { capabilities: string[]; mqttConnectTimeoutMs: number }
   >(['--mqtt-connect-timeout-ms', '1000']);

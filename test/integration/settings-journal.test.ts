@@ -1,7 +1,8 @@
 /**
- * A run never leaves a target's settings changed (issue 13 finding 8): the tenant-limits scenario journals the
- * device limit it had before lowering it, so that after a run killed in the middle `iotc cleanup` puts it back
- * (through the profile's system administrator), and says so when it cannot.
+ * A run never leaves a target's settings changed (issue 13 finding 8): the tenant-limits scenario
+ * journals the device limit it had before lowering it, so that after a run killed in the middle
+ * `iotc cleanup` puts it back (through the profile's system administrator), and says so when it
+ * cannot.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,7 +32,10 @@ function maxDevicesOf(profile: Record<string, unknown>): number | undefined {
     .maxDevices;
 }
 
-/** What a run killed right after the tenant-limits step leaves: the journal line, then the lowered limit. */
+/**
+ * What a run killed right after the tenant-limits step leaves: the journal line, then the lowered
+ * limit.
+ */
 async function killedRunLeaves(profileName: string, stateDir: string): Promise<string> {
   const path = journalPath(profileName, stateDir);
   const profile = await sysadmin.defaultTenantProfile();
@@ -123,7 +127,8 @@ test('a run killed during the JWT-settings scenario: the next run puts the token
   try {
     const before = await lifetimes();
     const path = journalPath('settings-jwt', process.env.IOTC_STATE_DIR);
-    // what the jwt-settings step does before it changes them, then the change; then the run is killed
+    // what the jwt-settings step does before it changes them, then the change; then the run is
+    // killed
     new CleanupJournal(path, 'killed-run').changingSetting({
       setting: 'jwtSettings.lifetimes',
       id: 'system',

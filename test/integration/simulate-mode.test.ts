@@ -1,6 +1,7 @@
 /**
- * `iotc simulate --mode`: spec (default) serves docs/reference/interfaces.md, thingsboard-4.3 adds ThingsBoard 4.3's known
- * deviations. Seen from outside, as a vendor would: the SDK's firmware progress telemetry with a null value.
+ * `iotc simulate --mode`: spec (default) serves docs/reference/interfaces.md, thingsboard-4.3 adds
+ * ThingsBoard 4.3's known deviations. Seen from outside, as a vendor would: the SDK's firmware
+ * progress telemetry with a null value.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

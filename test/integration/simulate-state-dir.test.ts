@@ -1,6 +1,6 @@
 /**
- * `iotc simulate --state-dir` keeps its certificate (issue 13 finding 9): the CA file a profile names still
- * verifies the server after a restart; a change of host names makes a new one.
+ * `iotc simulate --state-dir` keeps its certificate (issue 13 finding 9): the CA file a profile
+ * names still verifies the server after a restart; a change of host names makes a new one.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

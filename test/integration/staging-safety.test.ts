@@ -1,7 +1,8 @@
 /**
- * Staging safety at the process boundary: a run against a separate platform is interrupted at a random point
- * (SIGINT: the run cleans up itself; SIGKILL: nothing runs, `iotc cleanup` must do it). Afterwards no entity the run
- * created is left, and entities that existed before (with or without the prefix) are untouched.
+ * Staging safety at the process boundary: a run against a separate platform is interrupted at a
+ * random point (SIGINT: the run cleans up itself; SIGKILL: nothing runs, `iotc cleanup` must do
+ * it). Afterwards no entity the run created is left, and entities that existed before (with or
+ * without the prefix) are untouched.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,15 +64,16 @@ for (const signal of ['SIGINT', 'SIGKILL'] as const) {
         { env: { ...process.env, ...env } },
       );
       const finished = exitOf(run);
-      // a random point inside the run, which takes ~3-4 s on a quiet machine (later on a busy one: then the point
-      // falls into the start-up, which must be just as safe)
+      // a random point inside the run, which takes ~3-4 s on a quiet machine (later on a busy one:
+      // then the point falls into the start-up, which must be just as safe)
       const waitMs = 1500 + Math.floor(Math.random() * 2000);
       const stopped = await Promise.race([
         new Promise<boolean>((resolve) => setTimeout(() => resolve(run.kill(signal)), waitMs)),
         finished.then(() => false),
       ]);
       const { code, output } = await finished;
-      // SIGINT during start-up, before anything exists, ends the process at once; later it cleans up and exits 130
+      // SIGINT during start-up, before anything exists, ends the process at once; later it cleans
+      // up and exits 130
       if (stopped && signal === 'SIGKILL') assert.equal(code, null, output.slice(-2000));
       if (stopped && signal === 'SIGINT')
         assert.ok(code === null || code === 130, `exit ${code}: ${output.slice(-2000)}`);

@@ -1,7 +1,8 @@
 /**
- * Throttling answers are counted, never hidden: a proxy in front of the embedded reference's HTTP device API answers
- * every third telemetry POST with 429 and a body of its own and forwards the rest. The run counts each 429 by status
- * and body, stores exactly what was answered 200, and a threshold on errors turns the verdict to FAIL.
+ * Throttling answers are counted, never hidden: a proxy in front of the embedded reference's HTTP
+ * device API answers every third telemetry POST with 429 and a body of its own and forwards the
+ * rest. The run counts each 429 by status and body, stores exactly what was answered 200, and a
+ * threshold on errors turns the verdict to FAIL.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,8 +1,9 @@
 /**
- * The http-telemetry profile on the load contract against the embedded reference: a short bounded run accounts for
- * every request exactly (sent = succeeded = stored, nothing lost or duplicated), its per-second series adds up to
- * the totals, the reports are written and the devices deleted; a failing threshold gives FAIL and exit code 1
- * through the CLI; malformed options and thresholds are refused before anything is created.
+ * The http-telemetry profile on the load contract against the embedded reference: a short bounded
+ * run accounts for every request exactly (sent = succeeded = stored, nothing lost or duplicated),
+ * its per-second series adds up to the totals, the reports are written and the devices deleted; a
+ * failing threshold gives FAIL and exit code 1 through the CLI; malformed options and thresholds
+ * are refused before anything is created.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,8 +1,8 @@
 /**
- * The load generator's lean MQTT connection (load/lean-gateway.ts) at its boundary, against a real socket: a server
- * that writes its CONNACK and the next packet in one write (one read on the client) must not lose the second
- * packet, nor a packet split across that read and the next; a refusing CONNACK rejects with its code and mqtt.js's
- * words.
+ * The load generator's lean MQTT connection (load/lean-gateway.ts) at its boundary, against a real
+ * socket: a server that writes its CONNACK and the next packet in one write (one read on the
+ * client) must not lose the second packet, nor a packet split across that read and the next; a
+ * refusing CONNACK rejects with its code and mqtt.js's words.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +16,10 @@ const CONNACK_V5_REFUSED = Buffer.from([0x20, 0x03, 0x00, 0x87, 0x00]);
 /** MQTT 5 DISCONNECT, reason 0x8e (session taken over), no properties. */
 const DISCONNECT_TAKEN_OVER = Buffer.from([0xe0, 0x02, 0x8e, 0x00]);
 
-/** A server that answers the first bytes it reads (the CONNECT) with `answer`'s writes, each in one write. */
+/**
+ * A server that answers the first bytes it reads (the CONNECT) with `answer`'s writes, each in one
+ * write.
+ */
 async function serverAnswering(
   answer: (socket: Socket) => void,
 ): Promise<{ url: string; server: Server; sockets: Set<Socket> }> {
@@ -41,7 +44,8 @@ async function stop(server: Server, sockets: Set<Socket>): Promise<void> {
 
 test('a packet in the same read as the CONNACK reaches the connection', async () => {
   const { url, server, sockets } = await serverAnswering((socket) =>
-    // one write: CONNACK then DISCONNECT 0x8e (the client reads both at once); then the server closes
+    // one write: CONNACK then DISCONNECT 0x8e (the client reads both at once); then the server
+    // closes
     socket.end(Buffer.concat([CONNACK_V5_OK, DISCONNECT_TAKEN_OVER])),
   );
   try {
@@ -58,7 +62,8 @@ test('a packet in the same read as the CONNACK reaches the connection', async ()
 test('a packet split between the CONNACK read and the next read is framed whole', async () => {
   const { url, server, sockets } = await serverAnswering((socket) => {
     socket.write(Buffer.concat([CONNACK_V5_OK, DISCONNECT_TAKEN_OVER.subarray(0, 2)]));
-    // the rest once the client has written again (its QoS 0 publish): a later read, after the first half was kept
+    // the rest once the client has written again (its QoS 0 publish): a later read, after the first
+    // half was kept
     socket.once('data', () => socket.end(DISCONNECT_TAKEN_OVER.subarray(2)));
   });
   try {

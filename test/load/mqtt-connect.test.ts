@@ -1,8 +1,9 @@
 /**
- * The mqtt-connect profile (a connection storm) against the embedded reference, MQTT 3.1.1 and 5: every CONNECT is
- * answered and timed, the invalid tokens are refused with their code and words, the valid ones accepted, nothing is
- * dropped and the devices are deleted. Its own metrics decide: a planted fault that accepts unknown tokens fails
- * `invalid_accepted`, and a connection the platform closes during the hold (its device deleted) is `dropped`.
+ * The mqtt-connect profile (a connection storm) against the embedded reference, MQTT 3.1.1 and 5:
+ * every CONNECT is answered and timed, the invalid tokens are refused with their code and words,
+ * the valid ones accepted, nothing is dropped and the devices are deleted. Its own metrics decide:
+ * a planted fault that accepts unknown tokens fails `invalid_accepted`, and a connection the
+ * platform closes during the hold (its device deleted) is `dropped`.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -119,7 +120,8 @@ test('a connection the platform closes during the hold is dropped', {
   try {
     const { report } = await runLoadProfile(
       mqttConnectProfile,
-      // the hold is the window for one admin deletion: ample on a busy machine, and the run ends by itself
+      // the hold is the window for one admin deletion: ample on a busy machine, and the run ends by
+      // itself
       { connections: 3, rate: 20, protocolVersion: 5, holdS: 10 },
       {
         target,

@@ -1,4 +1,7 @@
-/** The telemetry message of the mqtt-gateway profile: one device's seq at its ts, padded to a size, as JSON. */
+/**
+ * The telemetry message of the mqtt-gateway profile: one device's seq at its ts, padded to a size,
+ * as JSON.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {

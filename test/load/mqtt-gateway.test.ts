@@ -1,8 +1,8 @@
 /**
- * The mqtt-gateway load profile on the load contract against the embedded target: a short QoS 1 run stops by itself,
- * every message sent is stored once, the JSON report (with its per-second series) says so, and nothing with the
- * run's prefix is left on the platform; a run far behind its rate fails its schedule threshold; a bare target
- * without tokens is refused.
+ * The mqtt-gateway load profile on the load contract against the embedded target: a short QoS 1 run
+ * stops by itself, every message sent is stored once, the JSON report (with its per-second series)
+ * says so, and nothing with the run's prefix is left on the platform; a run far behind its rate
+ * fails its schedule threshold; a bare target without tokens is refused.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,8 +29,8 @@ test('a short QoS 1 run stores every message once, writes its report and deletes
       {
         gateways: 3,
         devicesPerGateway: 4,
-        // enough messages to count; whether a busy machine keeps this rate is no property of the code under test
-        // (countsOnly: the schedule is the next test's subject, and bench's)
+        // enough messages to count; whether a busy machine keeps this rate is no property of the
+        // code under test (countsOnly: the schedule is the next test's subject, and bench's)
         rate: 40,
         rateOf: 'gateway',
         qos: 1,
@@ -130,7 +130,8 @@ test('a short QoS 1 run stores every message once, writes its report and deletes
 });
 
 test('the readback counts lost, duplicated and acknowledged-but-not-stored messages', () => {
-  // sent 1..6; 3 never stored (acknowledged), 5 never stored (its publish failed), 2 stored twice, 99 is not ours
+  // sent 1..6; 3 never stored (acknowledged), 5 never stored (its publish failed), 2 stored twice,
+  // 99 is not ours
   assert.deepEqual(tallySeqs(6, [5], [1, 2, 2, 4, 6, 99]), {
     sent: 6,
     stored: 4,
@@ -158,7 +159,8 @@ test('the readback counts lost, duplicated and acknowledged-but-not-stored messa
 });
 
 test('a target keeping only the newest entries per key: the older seqs are beyond retention, not lost', () => {
-  // sent 1..10, the target keeps 4 per key: 7..10 are checked; 8 is missing, 1..6 are the target's retention
+  // sent 1..10, the target keeps 4 per key: 7..10 are checked; 8 is missing, 1..6 are the target's
+  // retention
   assert.deepEqual(tallySeqs(10, [], [7, 9, 10], 4), {
     sent: 10,
     stored: 3,
@@ -174,7 +176,8 @@ test('a run that falls far behind the asked rate does not pass', { timeout: 90_0
   process.env.IOTC_STATE_DIR = join(reports, 'state');
   const target = await openTarget('embedded');
   try {
-    // a million messages a second through a window of one unacknowledged publish: unreachable anywhere
+    // a million messages a second through a window of one unacknowledged publish: unreachable
+    // anywhere
     const { report, exitCode } = await runLoadProfile(
       mqttGatewayProfile,
       {

@@ -1,4 +1,7 @@
-/** The recorder cuts a run into samples that add up to its totals; the progress line is read from those samples. */
+/**
+ * The recorder cuts a run into samples that add up to its totals; the progress line is read from
+ * those samples.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LoadRecorder } from '../../load/recorder';

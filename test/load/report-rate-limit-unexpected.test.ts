@@ -1,8 +1,8 @@
 /**
- * The report-rate-limit profile counts and shows every answer that is neither 200 nor 429: a proxy in front of the
- * embedded analytics answers every fourth report request 503 with a body of its own and forwards the rest. Each of
- * those answers is in the totals by status and body, in the `unexpected` metric (whose default threshold fails),
- * on the console and in the HTML page.
+ * The report-rate-limit profile counts and shows every answer that is neither 200 nor 429: a proxy
+ * in front of the embedded analytics answers every fourth report request 503 with a body of its own
+ * and forwards the rest. Each of those answers is in the totals by status and body, in the
+ * `unexpected` metric (whose default threshold fails), on the console and in the HTML page.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,9 +1,10 @@
 /**
- * Sharding at the boundary: one `iotc simulate` process is the platform; a connection storm (mqtt-connect, counted
- * work: 16 connections, 4 of them with an invalid token) runs once in one process and once as 4 shard processes
- * with a shared start (one of them told its index by JOB_COMPLETION_INDEX, as in a Kubernetes Indexed Job).
- * `iotc load merge` of the 4 gives the totals and verdict of the single run, and its latency histogram equals the
- * one recomputed from every raw latency the shards recorded.
+ * Sharding at the boundary: one `iotc simulate` process is the platform; a connection storm
+ * (mqtt-connect, counted work: 16 connections, 4 of them with an invalid token) runs once in one
+ * process and once as 4 shard processes with a shared start (one of them told its index by
+ * JOB_COMPLETION_INDEX, as in a Kubernetes Indexed Job). `iotc load merge` of the 4 gives the
+ * totals and verdict of the single run, and its latency histogram equals the one recomputed from
+ * every raw latency the shards recorded.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,8 +52,9 @@ test('4 shard processes merged equal 1 process doing the same work, histogram in
       IOTC_STATE_DIR: join(dir, 'state'),
     };
     const storm = ['load', 'mqtt-connect', '-t', profilePath, '-n', '16', '--rate', '8'];
-    // the verdict is decided by counts only: whether a busy machine kept the connect schedule (the default
-    // schedule_kept>=0.9) is no property of sharding, and four connections per shard make that share jumpy
+    // the verdict is decided by counts only: whether a busy machine kept the connect schedule (the
+    // default schedule_kept>=0.9) is no property of sharding, and four connections per shard make
+    // that share jumpy
     const countsOnly = [
       'connected>0',
       'valid_refused==0',
@@ -75,8 +77,8 @@ test('4 shard processes merged equal 1 process doing the same work, histogram in
     );
     assert.equal(single.code, 0, single.output);
 
-    // every shard starts sending at the same moment, after its own setup
-    // (a start that has passed when a shard is ready, on a busy machine, starts it at once: counts are the same)
+    // every shard starts sending at the same moment, after its own setup (a start that has passed
+    // when a shard is ready, on a busy machine, starts it at once: counts are the same)
     const startAt = new Date(Date.now() + 10_000).toISOString();
     const shardDirs = Array.from({ length: SHARDS }, (_, i) => join(dir, `shard-${i}`));
     const shards = await Promise.all(
@@ -141,8 +143,9 @@ test('4 shard processes merged equal 1 process doing the same work, histogram in
       'the merged series adds up to the totals',
     );
 
-    // the merged histogram against one built from every raw latency of the shards, both as the reports carry
-    // histograms (HdrHistogram's encoding keeps the count of every bucket, not the exact extremes)
+    // the merged histogram against one built from every raw latency of the shards, both as the
+    // reports carry histograms (HdrHistogram's encoding keeps the count of every bucket, not the
+    // exact extremes)
     const raw = shardDirs.flatMap(
       (shardDir) =>
         JSON.parse(

@@ -1,6 +1,6 @@
 /**
- * Shards split a fleet into blocks that cover it exactly once, from `i/n` or JOB_COMPLETION_INDEX; the merge refuses
- * reports that are not every shard of one run.
+ * Shards split a fleet into blocks that cover it exactly once, from `i/n` or JOB_COMPLETION_INDEX;
+ * the merge refuses reports that are not every shard of one run.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

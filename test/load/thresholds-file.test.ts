@@ -1,7 +1,7 @@
 /**
- * `--thresholds <file.json>`: a list of expressions or k6's by-metric form reads into the same expressions as
- * `--threshold`, and through the CLI decides the verdict and the exit code alike; a malformed file or expression is
- * refused before anything runs.
+ * `--thresholds <file.json>`: a list of expressions or k6's by-metric form reads into the same
+ * expressions as `--threshold`, and through the CLI decides the verdict and the exit code alike; a
+ * malformed file or expression is refused before anything runs.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,7 @@
-/** The threshold parser and evaluation: k6-style expressions, clear errors, NOT MEASURED never counted as PASS. */
+/**
+ * The threshold parser and evaluation: k6-style expressions, clear errors, NOT MEASURED never
+ * counted as PASS.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {

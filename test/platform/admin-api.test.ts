@@ -1,4 +1,7 @@
-/** The reference platform's admin REST API at the socket: authentication errors, RPC outcomes, device lifecycle. */
+/**
+ * The reference platform's admin REST API at the socket: authentication errors, RPC outcomes,
+ * device lifecycle.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningPlatform } from '../../simulators/platform';
@@ -36,7 +39,8 @@ test('authentication errors carry ThingsBoard codes', async () => {
 });
 
 test('an expired access token is code 11 and the refresh token gives a new pair', async () => {
-  // 5 s: the refreshed token must still be valid when the next request arrives, even on a loaded machine
+  // 5 s: the refreshed token must still be valid when the next request arrives, even on a loaded
+  // machine
   const shortLived = await start({ jwtExpirationSec: 5 });
   try {
     const url = shortLived.httpUrl;

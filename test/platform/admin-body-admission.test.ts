@@ -1,11 +1,13 @@
 /**
- * Admin-API bodies in bounded memory (issue 26 item 5, simulators/platform/admin/body-admission.ts): the bytes of
- * admin bodies being read and parsed at once are bounded by admission, a body that does not fit waits (or gets
- * 503), a small request is served meanwhile, a declared length over the limit is 413 before a byte is read, and a
- * large JSON body is parsed on the payload worker into the same document as on the event loop. Real HTTP on a port
- * the OS chooses; scaled down (a 4 MiB limit, 6 MiB in work, 2 MiB of it for small bodies: one large body at a
- * time, where the default admits two) so that the test stays cheap on a shared machine and the bound stands out of
- * the garbage a collection has not yet freed. Nothing here asserts a time.
+ * Admin-API bodies in bounded memory (issue 26 item 5,
+ * simulators/platform/admin/body-admission.ts): the bytes of admin bodies being read and parsed at
+ * once are bounded by admission, a body that does not fit waits (or gets 503), a small request is
+ * served meanwhile, a declared length over the limit is 413 before a byte is read, and a large JSON
+ * body is parsed on the payload worker into the same document as on the event loop. Real HTTP on a
+ * port the OS chooses; scaled down (a 4 MiB limit, 6 MiB in work, 2 MiB of it for small bodies: one
+ * large body at a time, where the default admits two) so that the test stays cheap on a shared
+ * machine and the bound stands out of the garbage a collection has not yet freed. Nothing here
+ * asserts a time.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,14 +24,16 @@ const admission = new BodyAdmission(6 * MiB, 2 * MiB, 256 * 1024, 120_000);
 /** The large bodies' room: capacity less the small bodies' reserve. */
 const LARGE_ROOM = 4 * MiB;
 /**
- * The stated bounds on what eight large bodies at once add to the process. The bodies' bytes (Node's `arrayBuffers`:
- * the chunks read and the buffer they are joined into, so two copies of a body, and those of the body before it
- * until a collection frees them) at most four times the large bodies' room plus 8 MiB (the sockets' and the small
- * requests' chunks): 24 MiB here, where it measured 13 to 17 MiB, and 36 to 61 MiB with the eight bodies read at
- * once (no admission). Resident memory, which also holds each body as a string, its copy on the payload worker, its
- * parsed document and the garbage of all of these until a collection, at most 128 times the room: 512 MiB here
- * (measured 220 to 281 MiB; 297 to 344 MiB without admission: the one payload worker parses the bodies one after
- * another either way, so resident memory is mostly garbage and tells the two apart less well).
+ * The stated bounds on what eight large bodies at once add to the process. The bodies' bytes
+ * (Node's `arrayBuffers`: the chunks read and the buffer they are joined into, so two copies of a
+ * body, and those of the body before it until a collection frees them) at most four times the large
+ * bodies' room plus 8 MiB (the sockets' and the small requests' chunks): 24 MiB here, where it
+ * measured 13 to 17 MiB, and 36 to 61 MiB with the eight bodies read at once (no admission).
+ * Resident memory, which also holds each body as a string, its copy on the payload worker, its
+ * parsed document and the garbage of all of these until a collection, at most 128 times the room:
+ * 512 MiB here (measured 220 to 281 MiB; 297 to 344 MiB without admission: the one payload worker
+ * parses the bodies one after another either way, so resident memory is mostly garbage and tells
+ * the two apart less well).
  */
 const BUFFER_BOUND = 4 * LARGE_ROOM + 8 * MiB;
 const MEMORY_BOUND = 128 * LARGE_ROOM;
@@ -46,8 +50,9 @@ before(async () => {
 after(() => platform.close());
 
 /**
- * A JSON object of `bytes` bytes exactly, one long string member and no name (the device route answers 400 once it
- * has parsed it), streamed in 64 KiB chunks so that the client holds none of it whole.
+ * A JSON object of `bytes` bytes exactly, one long string member and no name (the device route
+ * answers 400 once it has parsed it), streamed in 64 KiB chunks so that the client holds none of it
+ * whole.
  */
 function largeBody(bytes: number, seed: number): Readable {
   const head = `{"blob${seed}":"`;
@@ -96,7 +101,8 @@ test('eight large admin bodies at once stay under the stated memory bound, and a
       settled++;
     }
   });
-  // a small request while large ones wait for admission: a login (a small body, from the reserve) and a read
+  // a small request while large ones wait for admission: a login (a small body, from the reserve)
+  // and a read
   while (admission.stats().waiting === 0 && settled < 8)
     await new Promise((resolve) => setTimeout(resolve, 5));
   const small = await call(base, 'POST', '/api/auth/login', {
@@ -115,7 +121,8 @@ test('eight large admin bodies at once stay under the stated memory bound, and a
   console.log(
     `eight ${LIMIT} B bodies: body buffers +${(buffersGrowth / MiB).toFixed(1)} MiB (bound ${BUFFER_BOUND / MiB} MiB), RSS +${Math.round(rssGrowth / MiB)} MiB (bound ${MEMORY_BOUND / MiB} MiB), admission ${JSON.stringify(stats)}, most waiting ${mostWaiting}, answers ${answers.map((a) => a.status).join(' ')}`,
   );
-  // each large body got its handler's answer (a device body without a name: 400) or, not admitted in time, 503
+  // each large body got its handler's answer (a device body without a name: 400) or, not admitted
+  // in time, 503
   for (const answer of answers)
     assert.ok([400, 503].includes(answer.status), `${answer.status} ${answer.text.slice(0, 200)}`);
   assert.ok(

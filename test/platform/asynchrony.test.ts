@@ -1,7 +1,8 @@
 /**
- * The reference's asynchrony (simulators/platform/core/scheduler.ts), at the boundary: a raw MQTT client and the
- * admin REST API. No test asserts a time: delays come from the scheduler's seed and bounds chosen so that the
- * outcome is decided by them (large bounds against a few milliseconds of requests), and each effect is awaited.
+ * The reference's asynchrony (simulators/platform/core/scheduler.ts), at the boundary: a raw MQTT
+ * client and the admin REST API. No test asserts a time: delays come from the scheduler's seed and
+ * bounds chosen so that the outcome is decided by them (large bounds against a few milliseconds of
+ * requests), and each effect is awaited.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,8 +23,9 @@ const UPDATE_BOUNDS = { minMs: 0, maxMs: 2000 };
 const SAFE_GAP_MS = 250;
 
 /**
- * A seed whose UPDATES attribute-update delays (drawn after the subscription's one) are pairwise SAFE_GAP_MS apart
- * and not in send order: with it the arrival order is the delays' order, whatever the requests' own few ms.
+ * A seed whose UPDATES attribute-update delays (drawn after the subscription's one) are pairwise
+ * SAFE_GAP_MS apart and not in send order: with it the arrival order is the delays' order, whatever
+ * the requests' own few ms.
  */
 function separatedSeed(): { seed: number; order: number[] } {
   for (let seed = 1; ; seed++) {
@@ -70,8 +72,9 @@ function payloadOf(packet: Packet): Record<string, unknown> {
 }
 
 /**
- * Repeats an update until one is delivered (bounded): the positive control that a subscription or session took
- * effect. Answers every update payload received, in order, without taking them from the client.
+ * Repeats an update until one is delivered (bounded): the positive control that a subscription or
+ * session took effect. Answers every update payload received, in order, without taking them from
+ * the client.
  */
 async function untilDelivered(
   client: RawClient,
@@ -112,7 +115,8 @@ async function deliveredOrder(seed: number): Promise<number[]> {
       try {
         await client.connect(device.token);
         await client.subscribe([{ topic: 'v1/devices/me/attributes', qos: 1 }]);
-        // the subscription's zero delay has passed once a macrotask has run (timers of 0 ms fire in order)
+        // the subscription's zero delay has passed once a macrotask has run (timers of 0 ms fire in
+        // order)
         await new Promise((resolve) => setTimeout(resolve, 0));
         for (let n = 0; n < UPDATES; n++) await saveShared(platform, jwt, device.id, { n });
         const order: number[] = [];

@@ -1,14 +1,17 @@
 /**
- * Authorization of the admin REST API at the socket, every route x every caller: the expectations below are
- * written out by hand from ThingsBoard's controllers (@PreAuthorize, then the tenant/customer check of the entity),
- * independently of the table the router uses, so a wrong row in either shows up here.
+ * Authorization of the admin REST API at the socket, every route x every caller: the expectations
+ * below are written out by hand from ThingsBoard's controllers (@PreAuthorize, then the
+ * tenant/customer check of the entity), independently of the table the router uses, so a wrong row
+ * in either shows up here.
  *
- * The same matrix runs by hand against a real ThingsBoard (issue 26 item 7): `IOTC_AUTHZ_URL=http://host:port`
- * (tenant@thingsboard.org / tenant, customer@thingsboard.org / customer and sysadmin@thingsboard.org / sysadmin, or
- * IOTC_AUTHZ_{TENANT,CUSTOMER,SYSADMIN}=user:password). There it changes no global setting: the system
- * administrator's allowed writes of the tenant profile and the JWT settings are not sent (their denied cells are),
- * and everything the test creates carries a run tag and is deleted at the end (devices, device profiles, firmware
- * packages, API keys). docs/concepts/authorization-thingsboard.md has the last comparison.
+ * The same matrix runs by hand against a real ThingsBoard (issue 26 item 7):
+ * `IOTC_AUTHZ_URL=http://host:port` (tenant@thingsboard.org / tenant, customer@thingsboard.org /
+ * customer and sysadmin@thingsboard.org / sysadmin, or
+ * IOTC_AUTHZ_{TENANT,CUSTOMER,SYSADMIN}=user:password). There it changes no global setting: the
+ * system administrator's allowed writes of the tenant profile and the JWT settings are not sent
+ * (their denied cells are), and everything the test creates carries a run tag and is deleted at the
+ * end (devices, device profiles, firmware packages, API keys).
+ * docs/concepts/authorization-thingsboard.md has the last comparison.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,23 +37,28 @@ const CREDENTIALS: Record<Exclude<Caller, 'anonymous'>, [string, string]> = {
   TENANT_ADMIN: credentials('IOTC_AUTHZ_TENANT', 'tenant@thingsboard.org', 'tenant'),
   CUSTOMER_USER: credentials('IOTC_AUTHZ_CUSTOMER', 'customer@thingsboard.org', 'customer'),
 };
-/** Every name the test gives carries it: a real platform's leftovers of this run are found and deleted by it. */
+/**
+ * Every name the test gives carries it: a real platform's leftovers of this run are found and
+ * deleted by it.
+ */
 const TAG = `iotc-authz-${randomUUID().slice(0, 8)}-`;
 /**
- * Cells not sent to a real platform: an allowed call would change a global setting other users of it depend on.
- * Their refusals (every other caller) are still checked.
+ * Cells not sent to a real platform: an allowed call would change a global setting other users of
+ * it depend on. Their refusals (every other caller) are still checked.
  */
 const GLOBAL_WRITES = new Set(['POST /api/tenantProfile', 'POST /api/admin/jwtSettings']);
 /**
- * Cells where ThingsBoard CE 4.3.1.3 is known to answer otherwise than its own controllers' rules (and the reference):
- * expected there when the matrix runs against it (`IOTC_AUTHZ_URL`), each with the cause in ThingsBoard's source.
- * A real platform that differs anywhere else fails the run; one that no longer differs here fails it too.
+ * Cells where ThingsBoard CE 4.3.1.3 is known to answer otherwise than its own controllers' rules
+ * (and the reference): expected there when the matrix runs against it (`IOTC_AUTHZ_URL`), each with
+ * the cause in ThingsBoard's source. A real platform that differs anywhere else fails the run; one
+ * that no longer differs here fails it too.
  */
 const THINGSBOARD_DIFFERENCES: Record<string, string> = {
-  // DefaultTbTelemetryService.getTimeseries (DefaultTbTelemetryService.java:55-67) takes AccessValidator's answer
-  // in onSuccess and reads without looking at its result code: the denial (validateDevice, AccessValidator.java:232-
-  // 234 for the system administrator; the customer check for a foreign device) is ignored, and the history of any
-  // device by id is answered (measured: the values of another customer's device, to the system administrator too)
+  // DefaultTbTelemetryService.getTimeseries (DefaultTbTelemetryService.java:55-67) takes
+  // AccessValidator's answer in onSuccess and reads without looking at its result code: the denial
+  // (validateDevice, AccessValidator.java:232- 234 for the system administrator; the customer check
+  // for a foreign device) is ignored, and the history of any device by id is answered (measured:
+  // the values of another customer's device, to the system administrator too)
   [`GET ${TELEMETRY}/values/timeseries/history as SYS_ADMIN`]: 'allowed',
   [`GET ${TELEMETRY}/values/timeseries/history as CUSTOMER_USER on a foreign device`]: 'allowed',
   [`GET ${TELEMETRY}/values/timeseries/history as SYS_ADMIN on a foreign device`]: 'allowed',
@@ -65,7 +73,9 @@ function sentTo(key: string, caller: Caller): boolean {
   return !(REMOTE && GLOBAL_WRITES.has(key) && expectedOutcome(key, caller) === 'allowed');
 }
 
-/** Who gets through, for a device assigned to the customer and the caller's own API key and user. */
+/**
+ * Who gets through, for a device assigned to the customer and the caller's own API key and user.
+ */
 const P = 'public';
 const S = 'SYS_ADMIN';
 const T = 'TENANT_ADMIN';
@@ -173,7 +183,10 @@ async function removeTagged(): Promise<void> {
         await call(base, 'DELETE', `/api/apiKey/${key.id.id}`, { jwt: jwts[owner] });
 }
 
-/** A fresh device claimed by the customer (its customerId is the customer's), and one assigned to no one. */
+/**
+ * A fresh device claimed by the customer (its customerId is the customer's), and one assigned to no
+ * one.
+ */
 async function devices(): Promise<{
   own: { id: string; name: string };
   foreign: { id: string; name: string };
@@ -185,8 +198,8 @@ async function devices(): Promise<{
     body: { secretKey: 'k', durationMs: 60_000 },
   });
   assert.equal(registered.status, 200);
-  // ThingsBoard registers the device's claim after its answer (through its rule engine): the customer's claim is
-  // tried until it takes (a real platform; the reference registers at once)
+  // ThingsBoard registers the device's claim after its answer (through its rule engine): the
+  // customer's claim is tried until it takes (a real platform; the reference registers at once)
   let claimed: Awaited<ReturnType<typeof call>> | undefined;
   await untilEffective(
     `the customer claims ${ownName}`,
@@ -236,7 +249,8 @@ async function requestFor(
         })
       ).json.rpcId,
     scope: () => (path.includes('timeseries') ? 'ANY' : 'SERVER_SCOPE'),
-    // deleting: a profile of its own (the default one is refused for another reason, and a real tenant keeps it)
+    // deleting: a profile of its own (the default one is refused for another reason, and a real
+    // tenant keeps it)
     profileId: async () =>
       method === 'DELETE'
         ? (
@@ -287,7 +301,8 @@ async function requestFor(
     [`GET ${TELEMETRY}/values/timeseries/history`]: '?keys=k&startTs=0&endTs=1',
     [`DELETE ${TELEMETRY}/timeseries/delete`]: '?keys=k&deleteAllDataForKeys=true',
     'GET /api/customers': '?pageSize=10&page=0',
-    // ThingsBoard checks its required parameters before the caller (500 without): OtaPackageController.saveOtaPackageData
+    // ThingsBoard checks its required parameters before the caller (500 without):
+    // OtaPackageController.saveOtaPackageData
     'POST /api/otaPackage/:packageId': '?checksumAlgorithm=SHA256',
   };
   filled += query[`${method} ${path}`] ?? '';
@@ -318,8 +333,9 @@ async function requestFor(
 
 function outcomeOf(status: number, errorCode: unknown): Outcome {
   if (status === 401) return 'unauthenticated';
-  // ThingsBoard's telemetry and RPC controllers refuse with a 403 whose body is plain text, not the JSON error
-  // (AccessValidator.handleError): a denial all the same; the reference's own refusals carry errorCode 20
+  // ThingsBoard's telemetry and RPC controllers refuse with a 403 whose body is plain text, not the
+  // JSON error (AccessValidator.handleError): a denial all the same; the reference's own refusals
+  // carry errorCode 20
   if (status === 403 && (errorCode === 20 || REMOTE)) return 'denied';
   return 'allowed';
 }
@@ -338,8 +354,8 @@ async function outcome(
   device: { id: string; name: string },
 ): Promise<{ outcome: Outcome; status: number; text: string }> {
   const request = await requestFor(method, path, caller, device.id, device.name);
-  // the firmware upload takes multipart/form-data: ThingsBoard answers another content type 415 before it looks
-  // at the caller (Spring's consumes), which says nothing of the authorization
+  // the firmware upload takes multipart/form-data: ThingsBoard answers another content type 415
+  // before it looks at the caller (Spring's consumes), which says nothing of the authorization
   const multipart = path === '/api/otaPackage/:packageId';
   const boundary = 'iotc-authz-boundary';
   const answer = await call(base, method, request.path, {
@@ -392,7 +408,8 @@ test('a customer user and the system administrator cannot touch a device not ass
     for (const caller of ['SYS_ADMIN', 'TENANT_ADMIN', 'CUSTOMER_USER'] as const) {
       const { foreign } = await devices();
       const got = await outcome(route.method, route.path, caller, foreign);
-      // reclaiming by name skips the customer check in ThingsBoard too (CLAIM_DEVICES): any device of the tenant
+      // reclaiming by name skips the customer check in ThingsBoard too (CLAIM_DEVICES): any device
+      // of the tenant
       const expected = expectedOf(
         `${key} as ${caller} on a foreign device`,
         route.path.includes(':deviceName')

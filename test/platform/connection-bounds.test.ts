@@ -1,10 +1,11 @@
 /**
- * Bounded resources of the reference platform's listeners (issue 26 item 5): a TCP connection to a TLS port that
- * never starts its handshake is closed after the handshake deadline (HTTPS and mqtts); connections still opening
- * (no accepted CONNECT, no finished TLS handshake) are bounded in number per listener, and beyond the bound the
- * OLDEST is closed, so a flood of idle connections never keeps a new client out (simulators/platform/core/
- * opening-connections.ts; measured at 20,000 in docs/concepts/remote-network.md). The slow CONNECT (one byte at a time) is the robustness scenario
- * ROB-CONN-02 in features/robustness/connections.feature.
+ * Bounded resources of the reference platform's listeners (issue 26 item 5): a TCP connection to a
+ * TLS port that never starts its handshake is closed after the handshake deadline (HTTPS and
+ * mqtts); connections still opening (no accepted CONNECT, no finished TLS handshake) are bounded in
+ * number per listener, and beyond the bound the OLDEST is closed, so a flood of idle connections
+ * never keeps a new client out (simulators/platform/core/ opening-connections.ts; measured at
+ * 20,000 in docs/concepts/remote-network.md). The slow CONNECT (one byte at a time) is the
+ * robustness scenario ROB-CONN-02 in features/robustness/connections.feature.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,7 +24,10 @@ async function openTcp(url: string): Promise<Socket> {
   return socket;
 }
 
-/** Resolves with how many of the sockets are closed once `count` of them are, or when `limitMs` has passed. */
+/**
+ * Resolves with how many of the sockets are closed once `count` of them are, or when `limitMs` has
+ * passed.
+ */
 function closedAtLeast(sockets: Socket[], count: number, limitMs: number): Promise<number> {
   let closed = 0;
   return new Promise((resolve) => {
@@ -43,7 +47,10 @@ function closedAtLeast(sockets: Socket[], count: number, limitMs: number): Promi
   });
 }
 
-/** Resolves with the time it took the server to close the socket, bounded by `limitMs` (then undefined). */
+/**
+ * Resolves with the time it took the server to close the socket, bounded by `limitMs` (then
+ * undefined).
+ */
 function closedWithin(socket: Socket, limitMs: number): Promise<number | undefined> {
   const started = Date.now();
   return new Promise((resolve) => {
@@ -69,7 +76,8 @@ test('a TCP connection to a TLS port that never starts its handshake is closed a
   try {
     for (const url of [platform.httpsUrl!, platform.mqttsUrl!]) {
       const idle = await openTcp(url);
-      // the deadline is a bound, not a time: closed well before the (far longer) CONNECT and Node's 120 s default
+      // the deadline is a bound, not a time: closed well before the (far longer) CONNECT and Node's
+      // 120 s default
       const tookMs = await closedWithin(idle, 30_000);
       assert.ok(tookMs !== undefined, `${url}: the idle connection is still open after 30 s`);
     }
@@ -82,10 +90,12 @@ test('connections without a CONNECT are bounded in number: beyond it the oldest 
   const platform = await startPlatform({ httpPort: 0, mqttPort: 0, mqttMaxUnconnected: 5 });
   try {
     const held = await Promise.all(Array.from({ length: 4 }, () => openTcp(platform.mqttUrl!)));
-    // positive control: with one place left under the bound a device connects (and leaves the count on its CONNECT)
+    // positive control: with one place left under the bound a device connects (and leaves the count
+    // on its CONNECT)
     const ok = await RawMqttClient.open({ url: platform.mqttUrl! });
     assert.equal(await ok.connect(platform.demo.deviceToken, 5000), 0);
-    // the bound reached: a new connection takes the place of the oldest one, which is closed at once
+    // the bound reached: a new connection takes the place of the oldest one, which is closed at
+    // once
     held.push(await openTcp(platform.mqttUrl!));
     const oldest = closedWithin(held[0]!, 10_000);
     const newest = await RawMqttClient.open({ url: platform.mqttUrl! });
@@ -125,9 +135,9 @@ test('a flood of idle connections to the TLS ports (HTTPS, mqtts) and to MQTT ke
     // ten times the bound on each port, none of them ever sending a byte
     for (const url of [platform.httpsUrl!, platform.mqttsUrl!, platform.mqttUrl!])
       flood.push(...(await Promise.all(Array.from({ length: 10 * BOUND }, () => openTcp(url)))));
-    // all but the newest BOUND of each port are closed (the positive control of the bound itself): the count is
-    // what is checked, so the wait ends as soon as it is reached, bounded only against a hang (a busy machine
-    // delays the closes, it does not prevent them)
+    // all but the newest BOUND of each port are closed (the positive control of the bound itself):
+    // the count is what is checked, so the wait ends as soon as it is reached, bounded only against
+    // a hang (a busy machine delays the closes, it does not prevent them)
     const expected = 3 * 9 * BOUND;
     const closedCount = await closedAtLeast(flood, expected, 60_000);
     assert.ok(
@@ -200,7 +210,8 @@ test('a packet identifier 0 and a topic that is not UTF-8 close the connection (
       const client = await RawMqttClient.open({ url: platform.mqttUrl! });
       assert.equal(await client.connect(platform.demo.deviceToken, 5000), 0);
       client.writeRaw(bytes);
-      // a close is awaited as long as a busy machine may need; that none comes is read after the control's 2 s
+      // a close is awaited as long as a busy machine may need; that none comes is read after the
+      // control's 2 s
       const closed = await closedWithin(client.socket, closes ? 30_000 : 2000);
       assert.equal(closed !== undefined, closes, what);
       client.destroy();

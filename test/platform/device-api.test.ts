@@ -1,4 +1,6 @@
-/** The reference platform's device API at the socket: what the conformance features do not reach. */
+/**
+ * The reference platform's device API at the socket: what the conformance features do not reach.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, FormData, request } from 'undici';

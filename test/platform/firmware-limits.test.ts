@@ -1,7 +1,8 @@
 /**
- * Firmware uploads over the admin body limit (issue 13 finding 6): 413 whether the length is declared or the
- * multipart body just keeps coming (busboy cuts the file at its limit), and the package keeps no data; never a
- * truncated file with a checksum over the cut. The limit is lowered to 1 MiB here to keep the bodies small.
+ * Firmware uploads over the admin body limit (issue 13 finding 6): 413 whether the length is
+ * declared or the multipart body just keeps coming (busboy cuts the file at its limit), and the
+ * package keeps no data; never a truncated file with a checksum over the cut. The limit is lowered
+ * to 1 MiB here to keep the bodies small.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,8 @@
 /**
- * A gateway message naming several devices is stored whole or not at all (issue 13 finding 5): when one of its
- * devices would go beyond the tenant's device limit the PUBACK is 0x97 and nothing of the message exists, not the
- * data of the devices before it nor the devices it would have created; a retry once there is room stores it once.
+ * A gateway message naming several devices is stored whole or not at all (issue 13 finding 5): when
+ * one of its devices would go beyond the tenant's device limit the PUBACK is 0x97 and nothing of
+ * the message exists, not the data of the devices before it nor the devices it would have created;
+ * a retry once there is room stores it once.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,7 +27,8 @@ async function deviceId(base: string, jwt: string, name: string): Promise<string
 }
 
 test('telemetry, attributes and claims of several devices: all or nothing at the device limit', async (t) => {
-  // the reference starts with the demo device and the demo gateway; 'known' makes three: room for one more
+  // the reference starts with the demo device and the demo gateway; 'known' makes three: room for
+  // one more
   const platform = await startPlatform({ httpPort: 0, mqttPort: 0 });
   const gateway = await MqttGateway.connect({
     url: platform.mqttUrl!,

@@ -1,7 +1,8 @@
 /**
- * Large bodies (issue 13 finding 2): beyond ThingsBoard's limits (50 MiB device API, 64 KiB client RPC replies,
- * 16 MiB admin API) 413 before the body is read; below them a large body is parsed off the event loop, so other
- * clients keep being served while it is; and a long message is stored in one pass (history merged once per key).
+ * Large bodies (issue 13 finding 2): beyond ThingsBoard's limits (50 MiB device API, 64 KiB client
+ * RPC replies, 16 MiB admin API) 413 before the body is read; below them a large body is parsed off
+ * the event loop, so other clients keep being served while it is; and a long message is stored in
+ * one pass (history merged once per key).
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,7 +24,10 @@ before(async () => {
 });
 after(() => platform.close());
 
-/** Sends only the request head, declaring `length` bytes, and answers the status line the server gives. */
+/**
+ * Sends only the request head, declaring `length` bytes, and answers the status line the server
+ * gives.
+ */
 async function declareOnly(path: string, length: number, headers = ''): Promise<string> {
   const url = new URL(base);
   const socket = connect({ host: url.hostname, port: Number(url.port) });
@@ -67,9 +71,9 @@ test('over the limits: 413 from the declared length, before the body is read', a
 });
 
 /**
- * A neighbour posts one value at a time while a large body is in (`done()` says when its answer came); each of its
- * answers must arrive while the large one is still being processed, or the large one blocked it. Counted, never
- * timed: how many small requests were served meanwhile.
+ * A neighbour posts one value at a time while a large body is in (`done()` says when its answer
+ * came); each of its answers must arrive while the large one is still being processed, or the large
+ * one blocked it. Counted, never timed: how many small requests were served meanwhile.
  */
 async function servedWhile(done: () => boolean, neighbourToken: string): Promise<number> {
   let servedMeanwhile = 0;
@@ -88,7 +92,8 @@ async function servedWhile(done: () => boolean, neighbourToken: string): Promise
 test('a large telemetry body does not hold other clients up while it is parsed', async () => {
   const large = await newDevice(base, jwt, 'large-body');
   const small = await newDevice(base, jwt, 'large-neighbour');
-  // about 3 MB in the array form, every entry its own ts: parsed, validated and converted entry by entry
+  // about 3 MB in the array form, every entry its own ts: parsed, validated and converted entry by
+  // entry
   const entries = Array.from(
     { length: 60_000 },
     (_, index) => `{"ts":${1_700_000_000_000 + index},"values":{"t":${index}.5,"s":"v${index}"}}`,
@@ -122,7 +127,8 @@ test('a large telemetry body does not hold other clients up while it is parsed',
 test('a large admin attributes body is parsed like a device body: other clients are served meanwhile', async () => {
   const large = await newDevice(base, jwt, 'large-admin-attributes');
   const small = await newDevice(base, jwt, 'large-admin-neighbour');
-  // about 4 MB, 200,000 small keys: the shape that stalled every other client when parsed on the event loop
+  // about 4 MB, 200,000 small keys: the shape that stalled every other client when parsed on the
+  // event loop
   const body = `{${Array.from({ length: 200_000 }, (_, index) => `"k${index}":${index}.5`).join(',')}}`;
   let largeDone = false;
   const largeRequest = request(

@@ -1,4 +1,7 @@
-/** Long-polls (shared attribute updates, RPC) and the RPC relay between the admin caller and the device. */
+/**
+ * Long-polls (shared attribute updates, RPC) and the RPC relay between the admin caller and the
+ * device.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningPlatform } from '../../simulators/platform';

@@ -1,8 +1,9 @@
 /**
- * The MQTT device API as ThingsBoard 4.3 serves it to its own SDKs (issue 12): RPC replies of any payload,
- * getSessionLimits answered by the transport, firmware over v2/fw, provisioning sessions, gateway telemetry
- * elements, QoS 2 and wildcard topic names. Raw packets (raw-mqtt-client.ts) where the exact answer matters, the
- * admin API to read every effect back. Each platform is started and closed by the test that needs it.
+ * The MQTT device API as ThingsBoard 4.3 serves it to its own SDKs (issue 12): RPC replies of any
+ * payload, getSessionLimits answered by the transport, firmware over v2/fw, provisioning sessions,
+ * gateway telemetry elements, QoS 2 and wildcard topic names. Raw packets (raw-mqtt-client.ts)
+ * where the exact answer matters, the admin API to read every effect back. Each platform is started
+ * and closed by the test that needs it.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -73,7 +74,8 @@ function json(packet: Answer): unknown {
   return JSON.parse(packet.payload!.toString('utf8'));
 }
 
-// ---- item 1: RPC replies of any payload ------------------------------------------------------------------------
+// ---- item 1: RPC replies of any payload
+// ------------------------------------------------------------------------
 
 test('an empty or non-JSON RPC reply is accepted on both versions: the REST caller gets 200 with no body, or 406', async (t) => {
   for (const version of [4, 5] as const) {
@@ -99,7 +101,8 @@ test('an empty or non-JSON RPC reply is accepted on both versions: the REST call
   }
 });
 
-// ---- item 2: getSessionLimits --------------------------------------------------------------------------------
+// ---- item 2: getSessionLimits
+// --------------------------------------------------------------------------------
 
 test('getSessionLimits is answered by the transport, with gatewayRateLimits for a gateway; other methods reach the handler', async (t) => {
   const device = await newDevice(specAdmin, 'limits');
@@ -130,7 +133,8 @@ test('getSessionLimits is answered by the transport, with gatewayRateLimits for 
   assert.deepEqual(json(echoed), { method: 'ping', params: {} }, 'another method: the handler');
 });
 
-// ---- item 3: firmware over MQTT ------------------------------------------------------------------------------
+// ---- item 3: firmware over MQTT
+// ------------------------------------------------------------------------------
 
 test('firmware over MQTT: chunks of the assigned package on v2/fw/response/{id}/chunk/{n}; without one NOT_FOUND on v2/fw/error and the session ends', async (t) => {
   const device = await newDevice(specAdmin, 'fw-mqtt');
@@ -183,7 +187,8 @@ test('firmware over MQTT: chunks of the assigned package on v2/fw/response/{id}/
   assert.ok(await lonely.whenClosed());
 });
 
-// ---- item 4: provisioning over MQTT --------------------------------------------------------------------------
+// ---- item 4: provisioning over MQTT
+// --------------------------------------------------------------------------
 
 test('provisioning over MQTT: user name provision, /provision/request answered on /provision/response as over HTTP', async (t) => {
   const key = `key-${Date.now()}`;
@@ -226,7 +231,8 @@ test('provisioning over MQTT: user name provision, /provision/request answered o
   assert.equal(((await client.next('disconnect')) as Answer).reasonCode, 0x90);
 });
 
-// ---- items 5, 6 and 8: payload rules -------------------------------------------------------------------------
+// ---- items 5, 6 and 8: payload rules
+// -------------------------------------------------------------------------
 
 test('a gateway telemetry element without values: 0x99 under docs/reference/interfaces.md (values required), stored at server time in the thingsboard-4.3 mode', async (t) => {
   for (const [running, admin, expected] of [
@@ -293,7 +299,8 @@ test('an MQTT attribute request: {} is every client and shared attribute; an emp
   }
 });
 
-// ---- item 9: QoS 2 and wildcard topic names ------------------------------------------------------------------
+// ---- item 9: QoS 2 and wildcard topic names
+// ------------------------------------------------------------------
 
 test('QoS 2: MQTT 3.1.1 gets PUBREC (once processed, a resend is not stored twice) and PUBCOMP; MQTT 5 DISCONNECT 0x9B after the CONNACK maximum QoS 1; thingsboard-4.3 PUBACK', async (t) => {
   const device = await newDevice(specAdmin, 'qos2');

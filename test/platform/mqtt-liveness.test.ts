@@ -1,6 +1,7 @@
 /**
- * Half-open MQTT connections end (issue 13 finding 4): no CONNECT within the connect timeout closes the socket; a
- * client silent for 1.5 x its keep-alive gets DISCONNECT 0x8D (MQTT 5) and is closed, while one that pings stays.
+ * Half-open MQTT connections end (issue 13 finding 4): no CONNECT within the connect timeout closes
+ * the socket; a client silent for 1.5 x its keep-alive gets DISCONNECT 0x8D (MQTT 5) and is closed,
+ * while one that pings stays.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,7 +79,8 @@ test('silent past 1.5 x keep-alive: DISCONNECT 0x8D and close; a client that pin
       | (Packet & { reasonCode?: number })
       | undefined;
     assert.equal(disconnect?.reasonCode, 0x8d);
-    // positive control: the client that kept talking for as long is still connected and still answered
+    // positive control: the client that kept talking for as long is still connected and still
+    // answered
     assert.equal(pinging.socket.destroyed, false);
     const answered = pinging.packets.filter((packet) => packet.cmd === 'pingresp').length;
     assert.ok(answered >= 1);

@@ -1,8 +1,9 @@
 /**
- * The reference's MQTT reader (simulators/platform/mqtt/reader.ts) reads the packets it reads itself (PUBLISH at QoS 0
- * or 1 without properties, PINGREQ) exactly as mqtt-packet's parser does, and leaves it every other one: fed the same
- * chunks, both give the same packets (fields and their order), the same errors and the same unfinished packet length,
- * however the stream is cut, in MQTT 3.1.1 and 5.
+ * The reference's MQTT reader (simulators/platform/mqtt/reader.ts) reads the packets it reads
+ * itself (PUBLISH at QoS 0 or 1 without properties, PINGREQ) exactly as mqtt-packet's parser does,
+ * and leaves it every other one: fed the same chunks, both give the same packets (fields and their
+ * order), the same errors and the same unfinished packet length, however the stream is cut, in MQTT
+ * 3.1.1 and 5.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

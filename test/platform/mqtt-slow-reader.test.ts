@@ -1,6 +1,7 @@
 /**
- * A client that stops reading (issue 13 finding 3): what waits for it is bounded; past the bound the session is
- * disconnected and its queue dropped, instead of the process growing with every update sent to it.
+ * A client that stops reading (issue 13 finding 3): what waits for it is bounded; past the bound
+ * the session is disconnected and its queue dropped, instead of the process growing with every
+ * update sent to it.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,7 @@
 /**
- * The reference MQTT transport at the socket: raw MQTT packets (mqtt-packet over net sockets) where the exact
- * reason codes matter, mqtt.js clients (the drivers) elsewhere. docs/reference/platform-facts.md §4.1–§4.7 and docs/reference/interfaces.md.
+ * The reference MQTT transport at the socket: raw MQTT packets (mqtt-packet over net sockets) where
+ * the exact reason codes matter, mqtt.js clients (the drivers) elsewhere.
+ * docs/reference/platform-facts.md §4.1–§4.7 and docs/reference/interfaces.md.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,7 +51,8 @@ after(async () => {
   await platform.close();
 });
 
-// ---- CONNECT ---------------------------------------------------------------------------------------------------
+// ---- CONNECT
+// ---------------------------------------------------------------------------------------------------
 
 test('CONNACK refusals: unknown token → v5 0x86 / v3 5; no user name but a client id → v5 0x85 / v3 2', async (t) => {
   for (const [version, unknownToken, anonymous] of [
@@ -89,7 +91,8 @@ test('a second connection with the same token takes the session over: the older 
   await newer.next('pingresp');
 });
 
-// ---- SUBSCRIBE -------------------------------------------------------------------------------------------------
+// ---- SUBSCRIBE
+// -------------------------------------------------------------------------------------------------
 
 test('SUBACK refuses filters ThingsBoard does not allow (v5 0x8F, v3 0x80) and grants the gateway topics at QoS ≤ 1', async (t) => {
   for (const [version, refusal] of [
@@ -111,7 +114,8 @@ test('SUBACK refuses filters ThingsBoard does not allow (v5 0x8F, v3 0x80) and g
   }
 });
 
-// ---- PUBLISH ---------------------------------------------------------------------------------------------------
+// ---- PUBLISH
+// ---------------------------------------------------------------------------------------------------
 
 test('unknown topic: v5 PUBACK 0x90, v3.1.1 plain PUBACK; the session stays open', async (t) => {
   for (const topic of ['v1/gateway/nope', 'v2/elsewhere']) {
@@ -164,7 +168,8 @@ test('a device that is not a gateway may not use v1/gateway/*: v5 failure PUBACK
   );
 });
 
-// ---- attribute requests ------------------------------------------------------------------------------------------
+// ---- attribute requests
+// ------------------------------------------------------------------------------------------
 
 test('attribute requests: ThingsBoard shape answers value / values / neither; docs/reference/interfaces.md shape answers client and shared', async (t) => {
   const gateway = await MqttGateway.connect({
@@ -221,7 +226,8 @@ test('attribute requests: ThingsBoard shape answers value / values / neither; do
   });
 });
 
-// ---- robustness and limits ---------------------------------------------------------------------------------------
+// ---- robustness and limits
+// ---------------------------------------------------------------------------------------
 
 test('garbage bytes end only that connection; another client keeps working', async (t) => {
   const victim = await rawSession(t, 5, platform.demo.deviceToken);
@@ -255,7 +261,8 @@ test('garbage bytes end only that connection; another client keeps working', asy
 });
 
 test('device limit: a connect beyond maxDevices gets PUBACK 0x97 and creates nothing', async (t) => {
-  // the reference starts with two devices (the demo device and the demo gateway): room for exactly one more
+  // the reference starts with two devices (the demo device and the demo gateway): room for exactly
+  // one more
   const limited = await startPlatform({ httpPort: 0, mqttPort: 0, maxDevices: 3 });
   const limitedAdmin = await tenantAdmin(limited);
   t.after(async () => {

@@ -1,6 +1,7 @@
 /**
- * Deeply nested JSON (issue 13 finding 7): anything nested deeper than MAX_JSON_DEPTH is 400 before it is parsed,
- * so nothing of it is stored and nothing later fails on it; the limit itself is accepted.
+ * Deeply nested JSON (issue 13 finding 7): anything nested deeper than MAX_JSON_DEPTH is 400 before
+ * it is parsed, so nothing of it is stored and nothing later fails on it; the limit itself is
+ * accepted.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,8 +1,9 @@
 /**
- * Persistent server-side RPC at the socket (ThingsBoard's RpcV2Controller, docs/reference/platform-facts.md §8): the call answers
- * {"rpcId"} once the RPC is stored and queued, and GET /api/rpc/persistent/{rpcId} and
- * /api/rpc/persistent/device/{deviceId} read its status and the device's response back. Driven over real HTTP and
- * MQTT, read back both raw (exact shapes) and through the admin client the conformance steps use.
+ * Persistent server-side RPC at the socket (ThingsBoard's RpcV2Controller,
+ * docs/reference/platform-facts.md §8): the call answers {"rpcId"} once the RPC is stored and
+ * queued, and GET /api/rpc/persistent/{rpcId} and /api/rpc/persistent/device/{deviceId} read its
+ * status and the device's response back. Driven over real HTTP and MQTT, read back both raw (exact
+ * shapes) and through the admin client the conformance steps use.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,7 +39,10 @@ function persistentRpc(id: string): Promise<Answer> {
   return call(base, 'GET', `/api/rpc/persistent/${id}`, { jwt });
 }
 
-/** Reads the RPC until its status is `status` (an expiry is a timer of the platform); a hang guard, not a speed bound. */
+/**
+ * Reads the RPC until its status is `status` (an expiry is a timer of the platform); a hang guard,
+ * not a speed bound.
+ */
 async function untilStatus(id: string, status: string): Promise<Answer> {
   for (let attempt = 0; attempt < 500; attempt++) {
     const answer = await persistentRpc(id);
@@ -155,8 +159,9 @@ test('a persistent RPC never taken, or taken and never answered, ends EXPIRED', 
   });
   assert.equal((await untilStatus(never, 'EXPIRED')).json.response, null);
 
-  // Taken, it is DELIVERED until its expiry. On a busy machine the read can come after the expiry, where EXPIRED is
-  // right: such a round proves nothing, and the next one gives the RPC a longer life (bounded: 1, 4, 16 s).
+  // Taken, it is DELIVERED until its expiry. On a busy machine the read can come after the expiry,
+  // where EXPIRED is right: such a round proves nothing, and the next one gives the RPC a longer
+  // life (bounded: 1, 4, 16 s).
   let unanswered = '';
   let poll: Answer | undefined;
   for (const timeout of [1000, 4000, 16_000]) {

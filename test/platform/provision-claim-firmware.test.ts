@@ -1,4 +1,7 @@
-/** Provisioning statuses, device claiming (success, FAILURE, expiry) and firmware (fw_* attributes, chunks). */
+/**
+ * Provisioning statuses, device claiming (success, FAILURE, expiry) and firmware (fw_* attributes,
+ * chunks).
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
- * A raw MQTT client for transport tests: mqtt-packet over a net socket, so that any packet can be sent (QoS 2, a
- * wildcard topic name, a bare PUBREL) and every packet received is seen with its exact reason code. mqtt.js refuses
- * to send some of these and hides others.
+ * A raw MQTT client for transport tests: mqtt-packet over a net socket, so that any packet can be
+ * sent (QoS 2, a wildcard topic name, a bare PUBREL) and every packet received is seen with its
+ * exact reason code. mqtt.js refuses to send some of these and hides others.
  */
 import { connect as connectSocket, type Socket } from 'node:net';
 import mqttPacket, { type Packet } from 'mqtt-packet';

@@ -1,4 +1,7 @@
-/** Starting the reference platform on a free port and talking to it over real sockets, for the platform's tests. */
+/**
+ * Starting the reference platform on a free port and talking to it over real sockets, for the
+ * platform's tests.
+ */
 import { request } from 'undici';
 import {
   startPlatform,

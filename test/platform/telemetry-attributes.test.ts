@@ -1,4 +1,7 @@
-/** Telemetry and client attributes at the socket: the three forms, typed read-back, and rejected requests storing nothing. */
+/**
+ * Telemetry and client attributes at the socket: the three forms, typed read-back, and rejected
+ * requests storing nothing.
+ */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseLossless, stringifyLossless } from '../../lib/kv/values';
@@ -16,7 +19,10 @@ before(async () => {
 });
 after(() => platform.close());
 
-/** Latest values of a device, typed (useStrictDataTypes=true), as lossless JSON text per key: `{"ts":..,"value":..}`. */
+/**
+ * Latest values of a device, typed (useStrictDataTypes=true), as lossless JSON text per key:
+ * `{"ts":..,"value":..}`.
+ */
 async function latest(
   deviceId: string,
   keys?: string,
@@ -97,7 +103,8 @@ test('timestamped form and array form (mixed elements) keep their timestamps', a
     history.t.map((entry: { ts: number }) => entry.ts),
     [1700000000100, 1700000000123, 1700000000200],
   );
-  // startTs is inclusive and endTs exclusive, as on ThingsBoard (TsKvRepository.java:40: ts >= startTs AND ts < endTs)
+  // startTs is inclusive and endTs exclusive, as on ThingsBoard (TsKvRepository.java:40: ts >=
+  // startTs AND ts < endTs)
   const bounded = (
     await call(
       base,
@@ -214,7 +221,8 @@ test('client attributes: stored, updated, and read with clientKeys/sharedKeys', 
     (await call(base, 'GET', `/api/v1/${device.token}/attributes?clientKeys=missing`)).json,
     {},
   );
-  // an empty key list is no list (ThingsBoard's DeviceApiController): all attributes, or only the other scope
+  // an empty key list is no list (ThingsBoard's DeviceApiController): all attributes, or only the
+  // other scope
   assert.equal(
     (await call(base, 'GET', `/api/v1/${device.token}/attributes?clientKeys=`)).text,
     all.text,

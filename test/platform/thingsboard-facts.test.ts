@@ -1,7 +1,8 @@
 /**
- * ThingsBoard facts the twin reproduces (issue 24 item 2), at the boundary: REST routes of ThingsBoard's REST client
- * (TelemetryController, CustomerController), RPC ids from 0, the device JSON nesting limit of the quirks mode, and
- * PUBACK-then-close for a 3.1.1 gateway attribute request in the specification's shape.
+ * ThingsBoard facts the twin reproduces (issue 24 item 2), at the boundary: REST routes of
+ * ThingsBoard's REST client (TelemetryController, CustomerController), RPC ids from 0, the device
+ * JSON nesting limit of the quirks mode, and PUBACK-then-close for a 3.1.1 gateway attribute
+ * request in the specification's shape.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,6 +1,7 @@
 /**
- * `iotc simulate` shows what it receives: a traffic event per HTTP exchange (method, path with the token masked,
- * status, body) and per MQTT packet both ways, and a landing page at / with the URLs, tokens and examples.
+ * `iotc simulate` shows what it receives: a traffic event per HTTP exchange (method, path with the
+ * token masked, status, body) and per MQTT packet both ways, and a landing page at / with the URLs,
+ * tokens and examples.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,8 +1,8 @@
 /**
- * What makes a report a certificate: the overall verdict (never CONFORMANT for a partial or failing run), the
- * provenance (commit, catalogue and specification hashes, Node and OS, the selection), a SHA-256 digest beside
- * conformance.json, an Ed25519 signature that `verify` accepts for the file as written and refuses after any edit,
- * a badge, and no local absolute paths.
+ * What makes a report a certificate: the overall verdict (never CONFORMANT for a partial or failing
+ * run), the provenance (commit, catalogue and specification hashes, Node and OS, the selection), a
+ * SHA-256 digest beside conformance.json, an Ed25519 signature that `verify` accepts for the file
+ * as written and refuses after any edit, a badge, and no local absolute paths.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

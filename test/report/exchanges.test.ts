@@ -250,7 +250,8 @@ test('a failing exchange gets the command that repeats it: curl for HTTP, mosqui
 
 test('reproduce lines of admin calls carry a placeholder for the session JWT, never the JWT; a publish goes to the session broker port (issue 27)', () => {
   const log = new ExchangeLog({ redact: (text) => new Redactor().redact(text) });
-  // what the admin session hands its recorder (src/admin-client/auth.ts): its header, the JWT already blanked
+  // what the admin session hands its recorder (src/admin-client/auth.ts): its header, the JWT
+  // already blanked
   log.record({
     protocol: 'http',
     via: 'admin',

@@ -1,9 +1,10 @@
 /**
- * One exit-code rule for `iotc run`, `iotc certify` and `iotc report merge` (src/report/exit-code.ts,
- * docs/reference/verdicts.md "Exit codes"): the code follows the overall verdict. A FAIL of a SHOULD alone is PASS WITH
- * WARNINGS and exits 0 (run used to exit 1 where certify exited 0); a run that left requirements it selected NOT
- * TESTED for another reason than its selection exits 6 (it used to exit 0: CI went green on what it never proved);
- * a run that decided nothing exits 3.
+ * One exit-code rule for `iotc run`, `iotc certify` and `iotc report merge`
+ * (src/report/exit-code.ts, docs/reference/verdicts.md "Exit codes"): the code follows the overall
+ * verdict. A FAIL of a SHOULD alone is PASS WITH WARNINGS and exits 0 (run used to exit 1 where
+ * certify exited 0); a run that left requirements it selected NOT TESTED for another reason than
+ * its selection exits 6 (it used to exit 0: CI went green on what it never proved); a run that
+ * decided nothing exits 3.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -170,7 +171,8 @@ test('iotc run: requirements the run selected but skipped exit 6 (INCOMPLETE), a
   timeout: 300_000, // a hang guard only
 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-exit-run-'));
-  // the embedded reference without mqtt5: ROB-NEST-01's MQTT 5 scenarios are skipped, its HTTP ones run
+  // the embedded reference without mqtt5: ROB-NEST-01's MQTT 5 scenarios are skipped, its HTTP ones
+  // run
   const profile = JSON.parse(
     readFileSync(join(ROOT, 'src', 'target', 'profiles', 'embedded.json'), 'utf8'),
   ) as { name: string; capabilities: string[] };

@@ -1,10 +1,12 @@
 /**
- * conformance.html in a real browser: headless Chromium (Debian's `chromium` package) renders the page of a real short
- * run that has all five verdicts, takes a screenshot (kept as reports/conformance-chromium.png for people to look
- * at) and dumps the DOM after the page's script ran: the summary per interface, the requirement matrix, the evidence,
- * and the verdict filter (its default state, and a filtered view selected by the URL, #verdict=FAIL).
+ * conformance.html in a real browser: headless Chromium (Debian's `chromium` package) renders the
+ * page of a real short run that has all five verdicts, takes a screenshot (kept as
+ * reports/conformance-chromium.png for people to look at) and dumps the DOM after the page's script
+ * ran: the summary per interface, the requirement matrix, the evidence, and the verdict filter (its
+ * default state, and a filtered view selected by the URL, #verdict=FAIL).
  *
- * Without chromium on PATH the test is skipped, except in CI (CI=true), where .ci/run installs it and its absence fails.
+ * Without chromium on PATH the test is skipped, except in CI (CI=true), where .ci/run installs it
+ * and its absence fails.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,7 +25,10 @@ const FEATURES = join(ROOT, 'features', 'http-device-api');
 const chromium = findChromium();
 const skip = skipWithoutChromium('chromium poppler-utils');
 
-/** Runs headless Chromium with its own profile directory (so runs in parallel do not share one); resolves stdout. */
+/**
+ * Runs headless Chromium with its own profile directory (so runs in parallel do not share one);
+ * resolves stdout.
+ */
 function headless(args: string[]): Promise<string> {
   const profile = mkdtempSync(join(tmpdir(), 'iotc-chromium-'));
   const common = [
@@ -53,8 +58,9 @@ function headless(args: string[]): Promise<string> {
 }
 
 /**
- * A short real run with every verdict: the reference in ThingsBoard 4.3 quirks mode, with a profile that declares
- * only the HTTP-ERR-01 deviation (DEVIATION), not KV-02's (FAIL), and lacks the claiming capability (NOT APPLICABLE).
+ * A short real run with every verdict: the reference in ThingsBoard 4.3 quirks mode, with a profile
+ * that declares only the HTTP-ERR-01 deviation (DEVIATION), not KV-02's (FAIL), and lacks the
+ * claiming capability (NOT APPLICABLE).
  */
 async function shortRun(
   dir: string,
@@ -108,7 +114,10 @@ async function shortRun(
   return { report, html: join(reports, 'conformance.html'), output };
 }
 
-/** Width, height and the share of non-zero bytes in the unfiltered image data (0 for a page of one colour). */
+/**
+ * Width, height and the share of non-zero bytes in the unfiltered image data (0 for a page of one
+ * colour).
+ */
 function pngFacts(png: Buffer): { width: number; height: number; busy: number } {
   assert.deepEqual(
     [...png.subarray(0, 8)],
@@ -128,7 +137,8 @@ function pngFacts(png: Buffer): { width: number; height: number; busy: number } 
   const pixels = inflateSync(Buffer.concat(idat));
   let nonZero = 0;
   for (const byte of pixels) if (byte !== 0) nonZero += 1;
-  // each scanline starts with its filter type byte; with Sub/Up filters a uniform page is all zeros after it
+  // each scanline starts with its filter type byte; with Sub/Up filters a uniform page is all zeros
+  // after it
   return { width, height, busy: (nonZero - height) / pixels.length };
 }
 
@@ -170,7 +180,8 @@ test('conformance.html renders in headless Chromium: a screenshot that is not bl
   mkdirSync(join(ROOT, 'reports'), { recursive: true });
   const screenshot = join(ROOT, 'reports', 'conformance-chromium.png');
   const page = pathToFileURL(html).href;
-  // one browser takes the screenshot and dumps the DOM of the default view, another the view filtered by the URL
+  // one browser takes the screenshot and dumps the DOM of the default view, another the view
+  // filtered by the URL
   const [dom, failOnly] = await Promise.all([
     headless([`--screenshot=${screenshot}`, '--dump-dom', page]),
     headless(['--dump-dom', `${page}#verdict=FAIL`]),
@@ -253,8 +264,9 @@ test('conformance.html renders in headless Chromium: a screenshot that is not bl
     failOnly.includes(`${failing.length} of ${report.requirements.length} requirements shown`),
   );
 
-  // the certificate on paper: printed to PDF by the same browser, A4 pages, no filter buttons, the overall verdict
-  // and provenance on the first page, the failing requirement's evidence expanded and passing ones' collapsed
+  // the certificate on paper: printed to PDF by the same browser, A4 pages, no filter buttons, the
+  // overall verdict and provenance on the first page, the failing requirement's evidence expanded
+  // and passing ones' collapsed
   const pdf = join(ROOT, 'reports', 'conformance-print.pdf');
   await headless([`--print-to-pdf=${pdf}`, '--no-pdf-header-footer', `${page}#verdict=FAIL`]);
   const info = await run('pdfinfo', [pdf]);
@@ -292,7 +304,10 @@ test('conformance.html renders in headless Chromium: a screenshot that is not bl
   ]);
 });
 
-/** A poppler tool's standard output (pdfinfo, pdftotext, pdftoppm; Debian's poppler-utils, installed by .ci/run). */
+/**
+ * A poppler tool's standard output (pdfinfo, pdftotext, pdftoppm; Debian's poppler-utils, installed
+ * by .ci/run).
+ */
 function run(command: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) =>
     execFile(command, args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>

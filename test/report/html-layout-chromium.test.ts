@@ -1,11 +1,13 @@
 /**
- * conformance.html is readable at a normal width (issue 27): at 1280 px the statement of the first requirement is in
- * the viewport, and the page does not scroll sideways, even when every requirement carries a long reason (the one of
- * a run that could not reach its target). The verdict column once did not wrap, and a reader at 1400 px saw id,
- * interface and verdict only, the statements some 2,700 px to the right.
+ * conformance.html is readable at a normal width (issue 27): at 1280 px the statement of the first
+ * requirement is in the viewport, and the page does not scroll sideways, even when every
+ * requirement carries a long reason (the one of a run that could not reach its target). The verdict
+ * column once did not wrap, and a reader at 1400 px saw id, interface and verdict only, the
+ * statements some 2,700 px to the right.
  *
- * Headless Chromium (Debian's `chromium`); without it the test is skipped with the reason, except in CI (CI=true).
- * IOTC_SHOTS_DIR=<dir> also keeps the screenshot there (conformance-1280.png) for people to look at.
+ * Headless Chromium (Debian's `chromium`); without it the test is skipped with the reason, except
+ * in CI (CI=true). IOTC_SHOTS_DIR=<dir> also keeps the screenshot there (conformance-1280.png) for
+ * people to look at.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

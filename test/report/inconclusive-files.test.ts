@@ -1,6 +1,7 @@
 /**
- * The report's files with an INCONCLUSIVE requirement: counted apart in the summary, a filter of its own on the
- * page, an error (not a failure) in junit.xml, named on the badge; the harness's load in the run facts.
+ * The report's files with an INCONCLUSIVE requirement: counted apart in the summary, a filter of
+ * its own on the page, an error (not a failure) in junit.xml, named on the badge; the harness's
+ * load in the run facts.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,8 @@
 /**
- * End to end: a scenario that fails through a transport error is retried once and then INCONCLUSIVE, never FAIL;
- * a scenario that fails with an answer of the target is not retried and FAILs. Against `iotc simulate` as a remote
- * target whose profile names a closed MQTT port (every MQTT connect is refused: ECONNREFUSED, no CONNACK).
+ * End to end: a scenario that fails through a transport error is retried once and then
+ * INCONCLUSIVE, never FAIL; a scenario that fails with an answer of the target is not retried and
+ * FAILs. Against `iotc simulate` as a remote target whose profile names a closed MQTT port (every
+ * MQTT connect is refused: ECONNREFUSED, no CONNACK).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -110,7 +111,8 @@ test('a transport error is retried once, then INCONCLUSIVE (exit 4); an answer F
     assert.match(mqtt.reason ?? '', /the network failed.*ECONNREFUSED/);
     assert.equal(both.report.verdict, 'NOT CONFORMANT');
 
-    // the refused connect alone: INCOMPLETE with the reason, exit 4, junit shows an error, not a failure
+    // the refused connect alone: INCOMPLETE with the reason, exit 4, junit shows an error, not a
+    // failure
     const alone = await runOnce(join(dir, 'alone'), ['--tags', '@MQTT-DEV-CLAIM-01']);
     assert.equal(alone.code, 4, alone.output.slice(-3000));
     assert.equal(alone.report.verdict, 'INCOMPLETE');

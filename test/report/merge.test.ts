@@ -11,7 +11,10 @@ type Ran = Array<{
   error?: string;
 }>;
 
-/** A part's requirement: its verdict in that part, how many scenarios the suite holds for it, and what the part ran. */
+/**
+ * A part's requirement: its verdict in that part, how many scenarios the suite holds for it, and
+ * what the part ran.
+ */
 function part(
   target: string,
   requirements: Record<string, { verdict: Verdict; planned: number; ran: Ran }>,

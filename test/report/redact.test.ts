@@ -50,7 +50,8 @@ test('redacting JSON text or HTML never eats an escape or markup, and prose elli
 
 test('known secrets are blanked whole, never inside a longer word; ordinary words are not blanked by value', () => {
   const redactor = new Redactor();
-  // the demo passwords: ordinary words, blanked where they are carried (fields, headers), never by value
+  // the demo passwords: ordinary words, blanked where they are carried (fields, headers), never by
+  // value
   assert.equal(redactor.addSecret('customer'), false);
   assert.equal(redactor.addSecret('tenant'), false);
   assert.equal(redactor.addSecret('pw7'), true); // short, but not a word

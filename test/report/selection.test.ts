@@ -1,7 +1,8 @@
 /**
- * A run of nothing is never green: `iotc run` with a selection that matches no scenario, or with a malformed tag
- * expression, exits 5 with a clear message and a junit.xml in error; a partial selection reports the requirements
- * it touched only partly as NOT TESTED with counts, never PASS; a junit of a run that decided nothing errs.
+ * A run of nothing is never green: `iotc run` with a selection that matches no scenario, or with a
+ * malformed tag expression, exits 5 with a clear message and a junit.xml in error; a partial
+ * selection reports the requirements it touched only partly as NOT TESTED with counts, never PASS;
+ * a junit of a run that decided nothing errs.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -64,12 +65,14 @@ test('a run restricted by tags never prints PASS for a requirement it ran only p
   timeout: 120_000,
 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-selection-'));
-  // the scenario tagged AUTH-02 and AUTH-04 (the current user for a Bearer JWT) alone: each has another scenario
+  // the scenario tagged AUTH-02 and AUTH-04 (the current user for a Bearer JWT) alone: each has
+  // another scenario
   const { code, output } = await iotc(
     ['run', '--tags', '@AUTH-02 and @AUTH-04', '--reports', join(dir, 'reports')],
     join(dir, 'state'),
   );
-  // it decided no requirement (overall NOT TESTED): exit 3, never the green 0 (src/report/exit-code.ts)
+  // it decided no requirement (overall NOT TESTED): exit 3, never the green 0
+  // (src/report/exit-code.ts)
   assert.equal(code, 3, output);
   const report = JSON.parse(
     readFileSync(join(dir, 'reports', 'conformance.json'), 'utf8'),

@@ -220,7 +220,10 @@ test('a scenario verifying an undeclared deviation is no scenario of the other r
   assert.match(declared.reason!, /1 of 2/);
 });
 
-/** Messages of one scenario (pickle p1, tagged @X-01) run in attempts; each attempt's step results as given. */
+/**
+ * Messages of one scenario (pickle p1, tagged @X-01) run in attempts; each attempt's step results
+ * as given.
+ */
 function attempts(
   ...runs: Array<
     Array<{ status: string; message?: string; exception?: { type: string; message: string } }>
@@ -370,9 +373,9 @@ test('INCONCLUSIVE requirements: never PASS or FAIL, a real failure elsewhere st
 });
 
 test('a declared deviation that takes scenarios of another requirement: its PASS says on what it rests, or it is not proven', () => {
-  // Z-01 has 4 scenarios: 1 plain, 2 that also check Y-01 (declared), 1 that also checks Y-02 (declared); Y-02's
-  // alternative carries Z-01 too (it checks Z-01 under the declared behaviour), Y-01's does not. Z-03's only
-  // scenarios all check Y-01 as well.
+  // Z-01 has 4 scenarios: 1 plain, 2 that also check Y-01 (declared), 1 that also checks Y-02
+  // (declared); Y-02's alternative carries Z-01 too (it checks Z-01 under the declared behaviour),
+  // Y-01's does not. Z-03's only scenarios all check Y-01 as well.
   const inventory = [
     planned(['@Z-01'], 1),
     planned(['@Z-01', '@Y-01'], 2),
@@ -385,7 +388,8 @@ test('a declared deviation that takes scenarios of another requirement: its PASS
     planned(['@Z-03', '@Y-01'], 9),
     planned(['@Z-03', '@Y-01', '@Y-02'], 10),
   ];
-  // every scenario that runs on the target passes unless listed in failing; the hooks skip the others (steps/hooks.ts)
+  // every scenario that runs on the target passes unless listed in failing; the hooks skip the
+  // others (steps/hooks.ts)
   const runs = (tags: readonly string[], declared: string[]) => {
     const alternativeOf = tags.filter((tag) => tag.startsWith('@deviation-'));
     if (alternativeOf.length) return alternativeOf.some((tag) => declared.includes(tag.slice(11)));
@@ -410,8 +414,9 @@ test('a declared deviation that takes scenarios of another requirement: its PASS
       ).map((result) => [result.id, result]),
     );
   const both = judge(['Y-01', 'Y-02']);
-  // the scenarios that carry no declared deviation (and Y-02's alternative, which carries Z-01) prove it: PASS, and
-  // the reason says on how many of its scenarios and which deviations took the others
+  // the scenarios that carry no declared deviation (and Y-02's alternative, which carries Z-01)
+  // prove it: PASS, and the reason says on how many of its scenarios and which deviations took the
+  // others
   assert.equal(both['Z-01'].verdict, 'PASS');
   assert.equal(
     both['Z-01'].reason,
@@ -446,7 +451,8 @@ test('a declared deviation that takes scenarios of another requirement: its PASS
   const failed = judge(['Y-01', 'Y-02'], ['f.feature:1']);
   assert.equal(failed['Z-01'].verdict, 'FAIL');
   assert.equal(failed['Z-01'].reason, undefined);
-  // a scenario that runs here but was skipped (not for the deviation): not PASS, and the set-aside ones are counted
+  // a scenario that runs here but was skipped (not for the deviation): not PASS, and the set-aside
+  // ones are counted
   const [skipped] = requirementVerdicts(
     [requirement('Z-02')],
     [

@@ -51,7 +51,10 @@ const FORM_SCHEMAS: Record<TelemetryForm, JsonSchema> = {
   array: telemetrySchema.anyOf[2],
 };
 
-/** What a platform that follows docs/reference/interfaces.md stores for a body, read independently of the generator. */
+/**
+ * What a platform that follows docs/reference/interfaces.md stores for a body, read independently
+ * of the generator.
+ */
 function storedEntries(body: string): ExpectedEntry[] {
   const parsed = parseLossless(body);
   const elements = (Array.isArray(parsed) ? parsed : [parsed]) as Array<Record<string, unknown>>;

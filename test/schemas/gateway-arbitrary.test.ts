@@ -1,4 +1,7 @@
-/** The gateway payload arbitraries (schemas/arbitrary.ts) against the gateway schemas and an independent reading. */
+/**
+ * The gateway payload arbitraries (schemas/arbitrary.ts) against the gateway schemas and an
+ * independent reading.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
@@ -26,7 +29,10 @@ const RUNS = 200;
 const SLOTS = ['slot-a', 'slot-b'];
 const deviceNames = fc.constantFrom(...SLOTS);
 
-/** What a platform following docs/reference/interfaces.md stores for a gateway body, read without the generator's help. */
+/**
+ * What a platform following docs/reference/interfaces.md stores for a gateway body, read without
+ * the generator's help.
+ */
 function storedEntries(resource: 'telemetry' | 'attributes', body: string): GatewayExpectedEntry[] {
   const document = parseLossless(body) as Record<string, unknown>;
   return Object.entries(document).flatMap(([device, value]) => {
@@ -116,7 +122,9 @@ function isRejected(schema: object, body: string): boolean {
   }
 }
 
-/** Every sample is rejected by the schema (or is not JSON), and exactly these defect kinds occur. */
+/**
+ * Every sample is rejected by the schema (or is not JSON), and exactly these defect kinds occur.
+ */
 function assertMalformed(
   arbitrary: fc.Arbitrary<{ defect: string; body: string }>,
   schema: object,

@@ -1,6 +1,7 @@
 /**
- * answerOf at the boundary: a local HTTP server (127.0.0.1, port from the OS) answers the admin client's requests
- * with wrong shapes, and the error names the request, the member and what came instead, with secrets blanked.
+ * answerOf at the boundary: a local HTTP server (127.0.0.1, port from the OS) answers the admin
+ * client's requests with wrong shapes, and the error names the request, the member and what came
+ * instead, with secrets blanked.
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';

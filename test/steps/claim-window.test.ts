@@ -1,6 +1,7 @@
 /**
- * A claim's durationMs across a network (steps/support/claim-window.ts): stretched by three round trips when the run
- * measured one, sent byte for byte on loopback, and the "N ms claim window" steps of that device follow the stretch.
+ * A claim's durationMs across a network (steps/support/claim-window.ts): stretched by three round
+ * trips when the run measured one, sent byte for byte on loopback, and the "N ms claim window"
+ * steps of that device follow the stretch.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,7 +31,8 @@ test('across a 420 ms round trip a 400 ms window becomes 1660 ms, for that devic
   assert.deepEqual(sent, { secretKey: 'brief', durationMs: 1660 });
   assert.equal(claimWindowMs(remote, 'tracker', 400), 1660);
   assert.equal(claimWindowMs(remote, 'control', 400), 400);
-  // a claim without durationMs (the platform's default window), or not JSON, is sent as written and clears the stretch
+  // a claim without durationMs (the platform's default window), or not JSON, is sent as written and
+  // clears the stretch
   assert.equal(claimBodyOverNetwork(remote, 'tracker', '{"secretKey": "k"}'), '{"secretKey": "k"}');
   assert.equal(claimWindowMs(remote, 'tracker', 400), 400);
   assert.equal(claimBodyOverNetwork(remote, 'tracker', 'not json'), 'not json');

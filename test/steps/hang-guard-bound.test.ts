@@ -1,7 +1,8 @@
 /**
- * The step wrapper's own bound below cucumber's timeout (steps/hooks.ts, timing.ts boundBelowHangGuard): a step
- * still running near the hang guard ends with the error `late()` gives (the network broke a connection of the
- * scenario), and runs on when `late()` has none (a hang of the target stays cucumber's timeout).
+ * The step wrapper's own bound below cucumber's timeout (steps/hooks.ts, timing.ts
+ * boundBelowHangGuard): a step still running near the hang guard ends with the error `late()` gives
+ * (the network broke a connection of the scenario), and runs on when `late()` has none (a hang of
+ * the target stays cucumber's timeout).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,8 +1,9 @@
 /**
- * The overlapped cases of a property (steps/support/property-overlap.ts, used by steps/properties.steps.ts runProperty
- * against a target across a network): the values are those fast-check's own run checks for the seed, at most N run
- * at once, no case starts after a failure, and the failure reported is the lowest failing index (the one a serial
- * run meets first), so the serial replay from it gives a serial run's counterexample.
+ * The overlapped cases of a property (steps/support/property-overlap.ts, used by
+ * steps/properties.steps.ts runProperty against a target across a network): the values are those
+ * fast-check's own run checks for the seed, at most N run at once, no case starts after a failure,
+ * and the failure reported is the lowest failing index (the one a serial run meets first), so the
+ * serial replay from it gives a serial run's counterexample.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

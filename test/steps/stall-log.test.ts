@@ -1,8 +1,9 @@
 /**
- * StallLog.stalledBetween: the time the event loop stood still within a window, summed over its stalls (the measure
- * ROB-POLL-01 weighs a late serving against), counts a stall inside the window and none outside it; worstBetween
- * counts a stall still going on only for a window that reaches into it (issue 28: the CLI-BEH verdicts, judged after
- * the session, were INCONCLUSIVE by the judging's own time slice).
+ * StallLog.stalledBetween: the time the event loop stood still within a window, summed over its
+ * stalls (the measure ROB-POLL-01 weighs a late serving against), counts a stall inside the window
+ * and none outside it; worstBetween counts a stall still going on only for a window that reaches
+ * into it (issue 28: the CLI-BEH verdicts, judged after the session, were INCONCLUSIVE by the
+ * judging's own time slice).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -50,7 +51,8 @@ test('worstBetween counts a stall still going on only for a window that reaches 
     block(150);
     // positive control: a window up to now sees the stall going on
     assert.ok(log.worstBetween(pastFrom) >= 100, 'the ongoing stall seen by a window up to now');
-    // a window that ended before it began is not explained by it (a loaded machine adds only small stalls)
+    // a window that ended before it began is not explained by it (a loaded machine adds only small
+    // stalls)
     assert.ok(
       log.worstBetween(pastFrom, pastTo) < 100,
       `a past window got ${log.worstBetween(pastFrom, pastTo)} ms`,

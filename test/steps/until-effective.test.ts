@@ -1,7 +1,8 @@
 /**
- * untilEffective's starvation check weighs the total the event loop stood still over its window, not its worst single
- * stall: a loop starved in many short slices (a loaded machine) is INCONCLUSIVE, an idle loop whose effect never comes
- * is NotEffective, and an effect that comes is counted in tries.
+ * untilEffective's starvation check weighs the total the event loop stood still over its window,
+ * not its worst single stall: a loop starved in many short slices (a loaded machine) is
+ * INCONCLUSIVE, an idle loop whose effect never comes is NotEffective, and an effect that comes is
+ * counted in tries.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -20,8 +21,8 @@ function block(ms: number): void {
 const profile = { eventuallyMs: 600, pollIntervalMs: 20 };
 
 test('many short stalls that add up to more than half the window make it INCONCLUSIVE', async () => {
-  // every look at the effect blocks the loop 40 ms, far below half of the 600 ms window, 10 ms apart: the loop stands
-  // still about four fifths of the window in all
+  // every look at the effect blocks the loop 40 ms, far below half of the 600 ms window, 10 ms
+  // apart: the loop stands still about four fifths of the window in all
   await assert.rejects(
     untilEffective(
       'a starved effect',
@@ -42,8 +43,8 @@ test('many short stalls that add up to more than half the window make it INCONCL
 });
 
 test('an effect that never comes on an idle loop is NotEffective, with its tries counted', async () => {
-  // the machine itself may starve this test's loop (scripts/test-under-load.sh): a window it starved decides nothing,
-  // so the check is made again (bounded) until one window was not starved
+  // the machine itself may starve this test's loop (scripts/test-under-load.sh): a window it
+  // starved decides nothing, so the check is made again (bounded) until one window was not starved
   const starved: string[] = [];
   for (let attempt = 0; attempt < 10; attempt++) {
     const error = await untilEffective(

@@ -1,8 +1,9 @@
 /**
- * Child processes of tests: every child started here is killed when the test process ends, on every path
- * (a failed assertion, a thrown start-up error, a cancelled test), so no test leaves a server running behind it.
- * Start-ups wait for the child's own signal (its first line, or its exit), never for a fixed time: on a busy machine
- * ts-node alone can take a minute, and the test's own timeout is the hang guard.
+ * Child processes of tests: every child started here is killed when the test process ends, on every
+ * path (a failed assertion, a thrown start-up error, a cancelled test), so no test leaves a server
+ * running behind it. Start-ups wait for the child's own signal (its first line, or its exit), never
+ * for a fixed time: on a busy machine ts-node alone can take a minute, and the test's own timeout
+ * is the hang guard.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { once } from 'node:events';
@@ -43,7 +44,9 @@ export async function exitOf(
   return { code, output };
 }
 
-/** Ends a child (SIGTERM) and resolves with its exit code; nothing to do when it has ended already. */
+/**
+ * Ends a child (SIGTERM) and resolves with its exit code; nothing to do when it has ended already.
+ */
 export async function stop(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
   const exited = once(child, 'exit') as Promise<[number | null]>;
@@ -61,9 +64,10 @@ export interface SimulateInfo {
 }
 
 /**
- * `iotc simulate --json` on ports the OS chooses (every port the arguments do not name is set to 0, so a machine
- * running its own MQTT broker or web server is no obstacle). Resolves with the child and its URLs once it prints
- * them; if it exits first, or the start fails in any way, the child is killed and the error carries its output.
+ * `iotc simulate --json` on ports the OS chooses (every port the arguments do not name is set to 0,
+ * so a machine running its own MQTT broker or web server is no obstacle). Resolves with the child
+ * and its URLs once it prints them; if it exits first, or the start fails in any way, the child is
+ * killed and the error carries its output.
  */
 export async function startSimulate<Info = SimulateInfo>(
   extraArgs: string[] = [],

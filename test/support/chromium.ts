@@ -1,10 +1,12 @@
 /**
- * Headless Chromium for tests (Debian's `chromium` package): where it is, and a page driven over the DevTools protocol.
+ * Headless Chromium for tests (Debian's `chromium` package): where it is, and a page driven over
+ * the DevTools protocol.
  *
- * The protocol goes over `--remote-debugging-pipe` (file descriptors 3 and 4, messages ended by a NUL byte) rather
- * than a WebSocket port: no port to take, nothing another process could connect to, and no client library needed for
- * the three commands a test uses (open a page, evaluate an expression in it, close). Chromium runs in a process group
- * of its own, which `close` kills whole (its zygote, renderer and GPU processes too), on every path of the caller.
+ * The protocol goes over `--remote-debugging-pipe` (file descriptors 3 and 4, messages ended by a
+ * NUL byte) rather than a WebSocket port: no port to take, nothing another process could connect
+ * to, and no client library needed for the three commands a test uses (open a page, evaluate an
+ * expression in it, close). Chromium runs in a process group of its own, which `close` kills whole
+ * (its zygote, renderer and GPU processes too), on every path of the caller.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -27,8 +29,9 @@ export function findChromium(): string | undefined {
 }
 
 /**
- * Why a test that needs Chromium is skipped: never in CI (CI=true), where .ci/run installs it and its absence must
- * fail the test; elsewhere when it is not installed (`packages`: what apt-get installs for the test).
+ * Why a test that needs Chromium is skipped: never in CI (CI=true), where .ci/run installs it and
+ * its absence must fail the test; elsewhere when it is not installed (`packages`: what apt-get
+ * installs for the test).
  */
 export function skipWithoutChromium(packages: string): string | false {
   const inCi = process.env.CI === 'true' || process.env.CI === '1';
@@ -60,7 +63,8 @@ export class ChromiumPage {
     const input = child.stdio[4] as Readable;
     input.setEncoding('utf8');
     input.on('data', (chunk: string) => this.received(chunk));
-    // also when the test process ends without closing the page (a thrown start-up, a cancelled test)
+    // also when the test process ends without closing the page (a thrown start-up, a cancelled
+    // test)
     process.on('exit', this.killGroup);
     const gone = (why: string) => {
       this.exited = true;
@@ -121,8 +125,8 @@ export class ChromiumPage {
   }
 
   /**
-   * Looks at the page until `expression` gives a value `accept` takes, and returns it. No bound of its own: the
-   * test's timeout is the hang guard (a busy machine may take long).
+   * Looks at the page until `expression` gives a value `accept` takes, and returns it. No bound of
+   * its own: the test's timeout is the hang guard (a busy machine may take long).
    */
   async waitFor<Value>(expression: string, accept: (value: Value) => boolean): Promise<Value> {
     for (;;) {
@@ -132,7 +136,9 @@ export class ChromiumPage {
     }
   }
 
-  /** Kills the browser's whole process group and removes its profile; safe to call more than once. */
+  /**
+   * Kills the browser's whole process group and removes its profile; safe to call more than once.
+   */
   async close(): Promise<void> {
     const ended = this.exited
       ? undefined

@@ -1,12 +1,17 @@
 /**
- * What the two files of the deviation machinery on the platform twin share (test/integration/deviations-platform.test.ts,
- * the matching profile, and deviations-platform-undeclared.test.ts, a profile that declares nothing; two files so that
- * the test runner runs their runs side by side): the selection, the interfaces judged and the declared requirements.
+ * What the two files of the deviation machinery on the platform twin share
+ * (test/integration/deviations-platform.test.ts, the matching profile, and
+ * deviations-platform-undeclared.test.ts, a profile that declares nothing; two files so that the
+ * test runner runs their runs side by side): the selection, the interfaces judged and the declared
+ * requirements.
  */
 import type { Report } from './deviations';
 import { DEVICE_API_TAGS } from './deviations';
 
-/** The device APIs, the admin API's authentication and robustness: where the thingsboard-4.3 profile declares. */
+/**
+ * The device APIs, the admin API's authentication and robustness: where the thingsboard-4.3 profile
+ * declares.
+ */
 export const TAGS = `${DEVICE_API_TAGS} or @admin-auth or @robustness`;
 export const INTERFACES = [
   'http-device-api',

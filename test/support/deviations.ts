@@ -1,8 +1,8 @@
 /**
- * What the two deviation tests share (test/integration/deviations-platform.test.ts and deviations-connector.test.ts,
- * one file each so that the test runner runs them side by side, and each split in two, its matching profile and its
- * `-undeclared` file): a run of `iotc run` against a quirks target and its
- * conformance report, and a built-in profile stripped of its declarations.
+ * What the two deviation tests share (test/integration/deviations-platform.test.ts and
+ * deviations-connector.test.ts, one file each so that the test runner runs them side by side, and
+ * each split in two, its matching profile and its `-undeclared` file): a run of `iotc run` against
+ * a quirks target and its conformance report, and a built-in profile stripped of its declarations.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,9 +23,10 @@ export interface Report {
 }
 
 /**
- * A requirement left INCONCLUSIVE only because the harness (or the target's process beside it) was starved: every
- * undecided scenario's error opens so (steps/support/timing.ts). On a busy machine that is no verdict about the
- * quirks mode, so the deviation tests neither count it as a difference nor as its absence.
+ * A requirement left INCONCLUSIVE only because the harness (or the target's process beside it) was
+ * starved: every undecided scenario's error opens so (steps/support/timing.ts). On a busy machine
+ * that is no verdict about the quirks mode, so the deviation tests neither count it as a difference
+ * nor as its absence.
  */
 export function starved(requirement: Report['requirements'][number]): boolean {
   const undecided = (requirement.scenarios ?? []).filter(

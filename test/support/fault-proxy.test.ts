@@ -1,7 +1,8 @@
 /**
- * The fault proxy (test/support/fault-proxy.ts) does what the network tests rely on: it delays each way without
- * reordering, resets both sides, half-closes, refuses non-loopback upstreams, and leaves nothing open on stop. And
- * the timing model stretches its waits by the measured round trip (steps/support/timing.ts networkTimeouts).
+ * The fault proxy (test/support/fault-proxy.ts) does what the network tests rely on: it delays each
+ * way without reordering, resets both sides, half-closes, refuses non-loopback upstreams, and
+ * leaves nothing open on stop. And the timing model stretches its waits by the measured round trip
+ * (steps/support/timing.ts networkTimeouts).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,9 @@ import { once } from 'node:events';
 import { FaultProxy } from './fault-proxy';
 import { networkTimeouts, quietWindowMs, MAX_ROUND_TRIP_MS } from '../../steps/support/timing';
 
-/** An echo server on a port the OS chooses; its sockets are tracked so the test can see them close. */
+/**
+ * An echo server on a port the OS chooses; its sockets are tracked so the test can see them close.
+ */
 async function echoServer(): Promise<{ server: Server; port: number; sockets: Set<Socket> }> {
   const sockets = new Set<Socket>();
   const server = createServer({ allowHalfOpen: true }, (socket) => {
@@ -48,7 +51,8 @@ test('latency delays each direction, in order', async () => {
     while (received.length < expected.length) await once(socket, 'data');
     const elapsed = performance.now() - started;
     assert.equal(received, expected, 'jitter never reorders a stream');
-    // a lower bound only: the echo crossed the proxy twice (no upper bound: a loaded machine may take longer)
+    // a lower bound only: the echo crossed the proxy twice (no upper bound: a loaded machine may
+    // take longer)
     assert.ok(elapsed >= 200, `the echo came back after ${elapsed} ms, less than two latencies`);
     socket.destroy();
   } finally {
@@ -87,9 +91,10 @@ test('a reset reaches both sides as ECONNRESET / close, and stop closes everythi
 });
 
 test("a reset after the upstream's FIN was forwarded behind queued bytes still ends the client side", async () => {
-  // the upstream answers 8 MB and its FIN to a client that does not read: the proxy's end() of the client side waits
-  // behind the queued bytes (libuv: shutting down), when libuv can send no RST and net.js would drop the handle
-  // without closing it, leaving the client with neither an RST nor the end of the connection
+  // the upstream answers 8 MB and its FIN to a client that does not read: the proxy's end() of the
+  // client side waits behind the queued bytes (libuv: shutting down), when libuv can send no RST
+  // and net.js would drop the handle without closing it, leaving the client with neither an RST nor
+  // the end of the connection
   const size = 8 * 1024 * 1024;
   const sockets = new Set<Socket>();
   const server = createServer({ allowHalfOpen: true }, (socket) => {
@@ -107,8 +112,8 @@ test("a reset after the upstream's FIN was forwarded behind queued bytes still e
     const socket = await open(proxy.port);
     socket.pause();
     socket.on('error', () => undefined);
-    // its end (the FIN after the bytes that got through; allowHalfOpen keeps it from closing) or its close (after
-    // ECONNRESET); events.once would reject on the error
+    // its end (the FIN after the bytes that got through; allowHalfOpen keeps it from closing) or
+    // its close (after ECONNRESET); events.once would reject on the error
     const closed = new Promise((resolve) => {
       socket.once('end', () => resolve('closed'));
       socket.once('close', () => resolve('closed'));
@@ -138,7 +143,8 @@ test('a half-close gives the client EOF; a client FIN reaches the upstream after
   const upstream = await echoServer();
   const proxy = await FaultProxy.start({ upstreamPort: upstream.port, latencyMs: 20 });
   try {
-    // the client's FIN follows its data through the proxy, and the echo server's answer and FIN come back
+    // the client's FIN follows its data through the proxy, and the echo server's answer and FIN
+    // come back
     const socket = await open(proxy.port);
     let received = '';
     socket.on('data', (chunk) => (received += chunk));
@@ -188,7 +194,8 @@ test('the timing model adds the measured round trip to every wait, with the prof
   assert.equal(far.requestMs, 10_000 + 4 * 400);
   // capped: beyond MAX_ROUND_TRIP_MS the waits stop growing
   assert.equal(networkTimeouts(floors, 60_000).roundTripMs, MAX_ROUND_TRIP_MS);
-  // a quiet window is at least two round trips, whatever else its floor and the run's measurements say
+  // a quiet window is at least two round trips, whatever else its floor and the run's measurements
+  // say
   assert.equal(quietWindowMs('never measured here', { ...far, eventuallyMs: 2000 }, 10), 800);
   assert.equal(quietWindowMs('never measured here', { ...floors, eventuallyMs: 2000 }, 10), 500);
 });

@@ -1,16 +1,19 @@
 /**
- * A TCP proxy that puts a bad network between the harness and a target: latency and jitter in both directions,
- * resets (periodic or random, one connection or all of them) and half-closes. For tests only: it listens on
- * 127.0.0.1 on a port the OS chooses and forwards to a loopback upstream only, holds a bounded number of
- * connections and a bounded number of bytes in flight per direction (it stops reading a side whose bytes are still
- * delayed), and `stop()` closes every socket and timer it opened.
+ * A TCP proxy that puts a bad network between the harness and a target: latency and jitter in both
+ * directions, resets (periodic or random, one connection or all of them) and half-closes. For tests
+ * only: it listens on 127.0.0.1 on a port the OS chooses and forwards to a loopback upstream only,
+ * holds a bounded number of connections and a bounded number of bytes in flight per direction (it
+ * stops reading a side whose bytes are still delayed), and `stop()` closes every socket and timer
+ * it opened.
  *
- * Hand-written: of the npm packages that proxy TCP, toxiproxy-node-client is only a client of Toxiproxy's Go server
- * (a binary that cannot be installed from the npm registry here), node-tcp-proxy and tcp-proxy.js forward without
- * faults, and toxy is HTTP-only and unmaintained. The faults this project needs fit in this one file.
+ * Hand-written: of the npm packages that proxy TCP, toxiproxy-node-client is only a client of
+ * Toxiproxy's Go server (a binary that cannot be installed from the npm registry here),
+ * node-tcp-proxy and tcp-proxy.js forward without faults, and toxy is HTTP-only and unmaintained.
+ * The faults this project needs fit in this one file.
  *
- * Delays keep TCP's order: a chunk is written at its arrival time plus latency plus a random jitter, but never before
- * the chunk ahead of it on the same direction (a stream is not reordered, only stretched).
+ * Delays keep TCP's order: a chunk is written at its arrival time plus latency plus a random
+ * jitter, but never before the chunk ahead of it on the same direction (a stream is not reordered,
+ * only stretched).
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { once } from 'node:events';
@@ -24,9 +27,15 @@ export interface FaultOptions {
   resetEveryMs?: number;
   /** Which connections a periodic reset takes: one at random (default) or every open one. */
   resetWhich?: 'one' | 'all';
-  /** Every this many ms, half-close one connection at random: the client reads EOF, the upstream is ended. */
+  /**
+   * Every this many ms, half-close one connection at random: the client reads EOF, the upstream is
+   * ended.
+   */
   halfCloseEveryMs?: number;
-  /** A connection is reset only once it has lived this long (ms, default 0): lets a handshake through. */
+  /**
+   * A connection is reset only once it has lived this long (ms, default 0): lets a handshake
+   * through.
+   */
   minAgeMs?: number;
 }
 
@@ -45,8 +54,9 @@ export interface FaultProxyStats {
   resets: number;
   halfCloses: number;
   /**
-   * Resets that could not be sent: Node's resetAndDestroy answers an error (syscall 'reset', libuv EINVAL on a socket
-   * shutting down) and sends no RST; counted to tell whether a side was left open without the other noticing.
+   * Resets that could not be sent: Node's resetAndDestroy answers an error (syscall 'reset', libuv
+   * EINVAL on a socket shutting down) and sends no RST; counted to tell whether a side was left
+   * open without the other noticing.
    */
   resetFailures: number;
   bytesUp: number;
@@ -110,7 +120,10 @@ export class FaultProxy {
     return this.listeningPort;
   }
 
-  /** The same URL with the proxy's host and port instead of the upstream's (`mqtt://127.0.0.1:1883` -> proxy). */
+  /**
+   * The same URL with the proxy's host and port instead of the upstream's (`mqtt://127.0.0.1:1883`
+   * -> proxy).
+   */
   url(upstreamUrl: string): string {
     const url = new URL(upstreamUrl);
     url.hostname = '127.0.0.1';
@@ -118,7 +131,10 @@ export class FaultProxy {
     return url.toString().replace(/\/$/, '');
   }
 
-  /** Replaces the faults (latency, resets) from now on; open connections keep going under the new ones. */
+  /**
+   * Replaces the faults (latency, resets) from now on; open connections keep going under the new
+   * ones.
+   */
   setFaults(faults: FaultOptions): void {
     this.faults = { ...faults };
     clearInterval(this.resetTimer);
@@ -154,7 +170,10 @@ export class FaultProxy {
     return victims.length;
   }
 
-  /** Half-closes one connection now: the client reads EOF (its own writes are dropped), the upstream is ended. */
+  /**
+   * Half-closes one connection now: the client reads EOF (its own writes are dropped), the upstream
+   * is ended.
+   */
   halfCloseOne(): boolean {
     const pipes = [...this.pipes];
     const pipe = pipes[Math.floor(Math.random() * pipes.length)];
@@ -208,16 +227,17 @@ export class FaultProxy {
     upstream.setNoDelay(true);
     this.forward(pipe, client, upstream, 'bytesUp');
     this.forward(pipe, upstream, client, 'bytesDown');
-    // an error on one side (a reset by its peer) resets the other: what a network path does. A side that closed
-    // normally has sent its FIN, which follows its delayed data to the other side (forward): the pipe goes once
-    // both sides have closed, not before, or the data still on its way would be lost
+    // an error on one side (a reset by its peer) resets the other: what a network path does. A side
+    // that closed normally has sent its FIN, which follows its delayed data to the other side
+    // (forward): the pipe goes once both sides have closed, not before, or the data still on its
+    // way would be lost
     let closedSides = 0;
     for (const socket of [client, upstream])
       socket
         .on('error', (error: NodeJS.ErrnoException) => {
           if (error.syscall === 'reset') {
-            // should not happen (resettable): Node has dropped the handle without closing it, so the peer would hear
-            // nothing; counted, and the test bed's own tests require 0
+            // should not happen (resettable): Node has dropped the handle without closing it, so
+            // the peer would hear nothing; counted, and the test bed's own tests require 0
             this.stats.resetFailures++;
           }
           this.close(pipe, true);
@@ -227,11 +247,15 @@ export class FaultProxy {
         });
   }
 
-  /** Copies `from` to `to` with the delays, pausing `from` while more than maxBufferedBytes are held back. */
+  /**
+   * Copies `from` to `to` with the delays, pausing `from` while more than maxBufferedBytes are held
+   * back.
+   */
   private forward(pipe: Pipe, from: Socket, to: Socket, counter: 'bytesUp' | 'bytesDown'): void {
     let held = 0;
     let lastDue = 0;
-    // this direction's chunks (and its FIN) in order, each with the time it is due; one timer for the head
+    // this direction's chunks (and its FIN) in order, each with the time it is due; one timer for
+    // the head
     const queue: Array<{ due: number; action: () => void }> = [];
     let timer: NodeJS.Timeout | undefined;
     const pump = (): void => {
@@ -259,7 +283,8 @@ export class FaultProxy {
         if (held <= this.maxBufferedBytes && from.isPaused()) from.resume();
       });
     });
-    // a FIN goes through after the data ahead of it: the half-close is kept, the other direction stays open
+    // a FIN goes through after the data ahead of it: the half-close is kept, the other direction
+    // stays open
     from.on('end', () =>
       later(() => {
         if (!to.destroyed && to.writable) to.end();
@@ -282,7 +307,8 @@ export class FaultProxy {
 }
 
 /**
- * A proxy per interface of a target (HTTP, MQTT, ...), all with the same faults; `stop()` stops all of them.
+ * A proxy per interface of a target (HTTP, MQTT, ...), all with the same faults; `stop()` stops all
+ * of them.
  */
 export class FaultProxies {
   private constructor(readonly byName: Map<string, FaultProxy>) {}
@@ -335,12 +361,12 @@ export class FaultProxies {
 }
 
 /**
- * Whether an RST can be sent on this socket. libuv refuses one (uv_tcp_close_reset: EINVAL) once the socket's write
- * side is shut down (its FIN forwarded, `end()` called), and Node then drops the handle without closing it
- * (net.js Socket._destroy: the reset's error is emitted and `_handle` set to null): the descriptor stays open and
- * the peer hears nothing, neither RST nor the end of the connection. Such a socket is destroyed instead: its FIN has
- * gone already, and a write of the peer now meets the closed descriptor's RST. A socket still connecting has no
- * connection to reset.
+ * Whether an RST can be sent on this socket. libuv refuses one (uv_tcp_close_reset: EINVAL) once
+ * the socket's write side is shut down (its FIN forwarded, `end()` called), and Node then drops the
+ * handle without closing it (net.js Socket._destroy: the reset's error is emitted and `_handle` set
+ * to null): the descriptor stays open and the peer hears nothing, neither RST nor the end of the
+ * connection. Such a socket is destroyed instead: its FIN has gone already, and a write of the peer
+ * now meets the closed descriptor's RST. A socket still connecting has no connection to reset.
  */
 function resettable(socket: Socket): boolean {
   return socket.readyState !== 'opening' && !socket.writableEnded;

@@ -1,4 +1,7 @@
-/** Runs the iotc command as a child process (as a user would), with its own state directory, collecting its output. */
+/**
+ * Runs the iotc command as a child process (as a user would), with its own state directory,
+ * collecting its output.
+ */
 import { exitOf, spawnIotc } from './children';
 
 export { ROOT } from './children';

@@ -1,6 +1,6 @@
 /**
- * A real JWT minted at run time (jose, HS512, a random key of this run), for tests of redaction and of answers that
- * carry a token: no token-shaped string is committed to the repository.
+ * A real JWT minted at run time (jose, HS512, a random key of this run), for tests of redaction and
+ * of answers that carry a token: no token-shaped string is committed to the repository.
  */
 import { randomBytes } from 'node:crypto';
 import { SignJWT } from 'jose';

@@ -1,7 +1,8 @@
 /**
- * What the two kill -9 tests share (test/integration/killed-run-settings.test.ts and killed-run-random.test.ts): the
- * target profile of an `iotc simulate` child that allows every setting-changing scenario, and a reading of the
- * settings those scenarios change, to prove they end as they began.
+ * What the two kill -9 tests share (test/integration/killed-run-settings.test.ts and
+ * killed-run-random.test.ts): the target profile of an `iotc simulate` child that allows every
+ * setting-changing scenario, and a reading of the settings those scenarios change, to prove they
+ * end as they began.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,10 @@ import { journalPath } from '../../src/target/journal';
 
 export const SYSADMIN = { username: 'sysadmin@thingsboard.org', password: 'sysadmin' };
 
-/** A new temporary folder with the profile `name` of the child's URLs, its own state folder and journal path. */
+/**
+ * A new temporary folder with the profile `name` of the child's URLs, its own state folder and
+ * journal path.
+ */
 export function killedRunProfile(
   info: { httpUrl: string; mqttUrl?: string },
   name: string,
@@ -41,7 +45,10 @@ export function killedRunProfile(
   };
 }
 
-/** The settings the scenarios change: the default tenant profile's device limit and the JWT lifetimes. */
+/**
+ * The settings the scenarios change: the default tenant profile's device limit and the JWT
+ * lifetimes.
+ */
 export async function changedSettings(
   sysadmin: AdminClient,
 ): Promise<{ maxDevices?: number; access: number; refresh: number }> {

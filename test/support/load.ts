@@ -1,9 +1,10 @@
 /**
- * Load tests assert counts, never schedules: whether a machine busy with other work kept a run's rate
- * (`schedule_kept`) is no property of the code under test, and on a loaded machine (load average 10-30) it is not
- * kept. A test whose subject is the schedule itself (a run far behind its rate fails) keeps the profile's defaults;
- * every other runs with `countsOnly(profile)`: the profile's default thresholds less the schedule's. The schedule is
- * measured in bench runs (`iotc load` itself keeps the default).
+ * Load tests assert counts, never schedules: whether a machine busy with other work kept a run's
+ * rate (`schedule_kept`) is no property of the code under test, and on a loaded machine (load
+ * average 10-30) it is not kept. A test whose subject is the schedule itself (a run far behind its
+ * rate fails) keeps the profile's defaults; every other runs with `countsOnly(profile)`: the
+ * profile's default thresholds less the schedule's. The schedule is measured in bench runs (`iotc
+ * load` itself keeps the default).
  */
 import type { LoadProfile, RunLoadOptions } from '../../load/contract';
 

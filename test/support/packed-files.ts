@@ -1,4 +1,7 @@
-/** The files `npm pack` would put in the package (a dry run, no scripts): what an installed iotc has. */
+/**
+ * The files `npm pack` would put in the package (a dry run, no scripts): what an installed iotc
+ * has.
+ */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 

@@ -1,7 +1,8 @@
 /**
- * `iotc run` against the reference platform as a separate process (`iotc simulate`), reached by URL through a
- * target profile, optionally through a fault proxy per interface (test/support/fault-proxy.ts): what a run against a
- * staging platform across a network does. Every child and proxy is stopped on every path.
+ * `iotc run` against the reference platform as a separate process (`iotc simulate`), reached by URL
+ * through a target profile, optionally through a fault proxy per interface
+ * (test/support/fault-proxy.ts): what a run against a staging platform across a network does. Every
+ * child and proxy is stopped on every path.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,10 @@ import assert from 'node:assert/strict';
 import { exitOf, spawnIotc, startSimulate, stop, type SimulateInfo } from './children';
 import { FaultProxies, type FaultOptions, type FaultProxyStats } from './fault-proxy';
 
-/** The capabilities `iotc simulate` serves that a run through a proxy may use (robustness abuses on purpose). */
+/**
+ * The capabilities `iotc simulate` serves that a run through a proxy may use (robustness abuses on
+ * purpose).
+ */
 const SIMULATE_PROFILE_CAPABILITIES = [
   'mqtt5',
   'tenant-limits',
@@ -33,10 +37,10 @@ export const TEST_CREDENTIALS_ENV = {
 };
 
 /**
- * The short network-fault runs' selection (test/integration/network-faults-short*.test.ts, in every `npm test`): a
- * feature of each platform interface, the HTTP device API with long-polls, the MQTT device API, the MQTT gateway API
- * with RPCs across a disconnect (the feature the issue saw FAIL through a single reset, GW-STATE-06), and the admin
- * API's authentication.
+ * The short network-fault runs' selection (test/integration/network-faults-short*.test.ts, in every
+ * `npm test`): a feature of each platform interface, the HTTP device API with long-polls, the MQTT
+ * device API, the MQTT gateway API with RPCs across a disconnect (the feature the issue saw FAIL
+ * through a single reset, GW-STATE-06), and the admin API's authentication.
  */
 export const SHORT_NETWORK_FEATURES = [
   'features/http-device-api/attribute-updates.feature',
@@ -45,7 +49,10 @@ export const SHORT_NETWORK_FEATURES = [
   'features/admin-auth/api-keys.feature',
 ];
 
-/** A target profile of `iotc simulate`'s URLs (credentials by ${env:...}), written to a new temporary folder. */
+/**
+ * A target profile of `iotc simulate`'s URLs (credentials by ${env:...}), written to a new
+ * temporary folder.
+ */
 export function writeSimulateProfile(
   urls: SimulateInfo,
   options: { name?: string; claimDurationMs?: number; capabilities?: string[] } = {},
@@ -104,8 +111,8 @@ export interface RemoteRunResult {
 }
 
 /**
- * Starts `iotc simulate`, puts a fault proxy in front of each of its ports when `faults` is given, and runs
- * `iotc run <runArgs>` against it. The wall time is that of `iotc run` alone.
+ * Starts `iotc simulate`, puts a fault proxy in front of each of its ports when `faults` is given,
+ * and runs `iotc run <runArgs>` against it. The wall time is that of `iotc run` alone.
  */
 export async function runAgainstSimulate(options: {
   runArgs: string[];
@@ -144,8 +151,8 @@ export async function runAgainstSimulate(options: {
         caFile: info.caFile,
       };
     }
-    // a name of its own: runs against one target name do not overlap (the run lock), and the remote-target test runs
-    // against its own `iotc simulate` child at the same time
+    // a name of its own: runs against one target name do not overlap (the run lock), and the
+    // remote-target test runs against its own `iotc simulate` child at the same time
     const { dir, profilePath } = writeSimulateProfile(urls, {
       claimDurationMs,
       name: 'simulate-through-faults',
@@ -155,8 +162,8 @@ export async function runAgainstSimulate(options: {
     const run = spawnIotc(
       ['run', '--target', profilePath, '--reports', reportsDir, ...options.runArgs],
       {
-        // a state folder of its own (journal, run lock): runs of these tests in other files, or in another checkout
-        // on the same machine, never wait on or clean up after each other
+        // a state folder of its own (journal, run lock): runs of these tests in other files, or in
+        // another checkout on the same machine, never wait on or clean up after each other
         env: { ...process.env, ...TEST_CREDENTIALS_ENV, IOTC_STATE_DIR: join(dir, 'state') },
       },
     );
@@ -175,7 +182,10 @@ export async function runAgainstSimulate(options: {
   }
 }
 
-/** The requirements of a run that FAILed and those left INCONCLUSIVE (the report must have been written). */
+/**
+ * The requirements of a run that FAILed and those left INCONCLUSIVE (the report must have been
+ * written).
+ */
 export function verdictsOf(result: RemoteRunResult): {
   failed: string[];
   inconclusive: string[];
@@ -190,7 +200,8 @@ export function verdictsOf(result: RemoteRunResult): {
     if (requirement.verdict === 'INCONCLUSIVE') inconclusive.push(requirement.id);
     if (requirement.verdict === 'PASS') passed.push(requirement.id);
   }
-  // a run stopped before its scenarios (its opening login reset, say) FAILs nothing and proves nothing
+  // a run stopped before its scenarios (its opening login reset, say) FAILs nothing and proves
+  // nothing
   assert.ok(passed.length > 0, `no requirement was decided:\n${result.output.slice(-4000)}`);
   return { failed, inconclusive, passed };
 }
@@ -200,13 +211,16 @@ export function inconclusiveLines(output: string): string[] {
   return output.split('\n').filter((line) => line.trimStart().startsWith('INCONCLUSIVE '));
 }
 
-/** An INCONCLUSIVE line that names the transport error that left it undecided (a system or undici error code). */
+/**
+ * An INCONCLUSIVE line that names the transport error that left it undecided (a system or undici
+ * error code).
+ */
 export const NAMES_TRANSPORT_ERROR = /the network failed\b.*\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+)\b/;
 
 /**
- * Runs `iotc run --tags <tags>` through 200 ms each way (20 ms jitter) and asserts the verdicts of a path that only
- * delays: no FAIL, no INCONCLUSIVE except one the harness's own starvation explains (`starved`, a busy machine),
- * and the measured round trip in the report and the console.
+ * Runs `iotc run --tags <tags>` through 200 ms each way (20 ms jitter) and asserts the verdicts of
+ * a path that only delays: no FAIL, no INCONCLUSIVE except one the harness's own starvation
+ * explains (`starved`, a busy machine), and the measured round trip in the report and the console.
  */
 export async function assertThroughLatency(
   runArgs: string[],
@@ -215,9 +229,10 @@ export async function assertThroughLatency(
   const result = await runAgainstSimulate({ runArgs, faults: { latencyMs: 200, jitterMs: 20 } });
   const { failed, inconclusive } = verdictsOf(result);
   assert.deepEqual(failed, [], `FAIL through latency alone:\n${result.output.slice(-6000)}`);
-  // latency breaks no connection: nothing may be undecided for the network's sake. A verdict the harness could not
-  // time because its own event loop stalled (a busy machine, steps/support/timing.ts LagWatch) is INCONCLUSIVE by
-  // the timing model's rule and says so; that is the machine, not the path, and is allowed here
+  // latency breaks no connection: nothing may be undecided for the network's sake. A verdict the
+  // harness could not time because its own event loop stalled (a busy machine,
+  // steps/support/timing.ts LagWatch) is INCONCLUSIVE by the timing model's rule and says so; that
+  // is the machine, not the path, and is allowed here
   const undecided = inconclusiveLines(result.output).filter((line) => !line.includes(starved));
   assert.deepEqual(undecided, [], undecided.join('\n'));
   if (!inconclusive.length) assert.equal(result.code, 0, result.output.slice(-4000));
@@ -232,9 +247,9 @@ export async function assertThroughLatency(
 }
 
 /**
- * Runs `iotc run <runArgs>` through periodic resets (every MQTT connection every `mqttEveryMs`, one random HTTP
- * connection every `httpEveryMs`) and asserts: no FAIL, the proxy did reset connections, and every INCONCLUSIVE
- * names its transport error.
+ * Runs `iotc run <runArgs>` through periodic resets (every MQTT connection every `mqttEveryMs`, one
+ * random HTTP connection every `httpEveryMs`) and asserts: no FAIL, the proxy did reset
+ * connections, and every INCONCLUSIVE names its transport error.
  */
 export async function assertThroughResets(
   runArgs: string[],

@@ -1,13 +1,15 @@
 /**
- * Credentials in a run's report files (issue 26 item 6): what a report must never show, searched for by shape, so
- * that the check needs no list of the run's own tokens (the platform makes them at random). The files are those a
- * run writes for people and machines to read: conformance.json and its page, junit.xml, and what the run added to
- * cucumber.json (attachments, error messages; the feature source it repeats is public, and is where the allowed
- * words below come from). cucumber.html carries the same attachments as cucumber.json.
+ * Credentials in a run's report files (issue 26 item 6): what a report must never show, searched
+ * for by shape, so that the check needs no list of the run's own tokens (the platform makes them at
+ * random). The files are those a run writes for people and machines to read: conformance.json and
+ * its page, junit.xml, and what the run added to cucumber.json (attachments, error messages; the
+ * feature source it repeats is public, and is where the allowed words below come from).
+ * cucumber.html carries the same attachments as cucumber.json.
  *
- * Shapes: a JWT; a device access token in a device API path (`/api/v1/<token>/...`); an `ApiKey <value>` header;
- * a member named as a secret (src/report/secret-fields.ts) whose value is not blanked. A token the features write
- * themselves (a wrong one, to be refused) is public and allowed.
+ * Shapes: a JWT; a device access token in a device API path (`/api/v1/<token>/...`); an `ApiKey
+ * <value>` header; a member named as a secret (src/report/secret-fields.ts) whose value is not
+ * blanked. A token the features write themselves (a wrong one, to be refused) is public and
+ * allowed.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,7 +42,10 @@ export function runOutputOf(cucumberJson: string): string {
   return out.join('\n');
 }
 
-/** Every word of the feature files: a token written there is public (a wrong token the target must refuse). */
+/**
+ * Every word of the feature files: a token written there is public (a wrong token the target must
+ * refuse).
+ */
 function featureWords(): Set<string> {
   const words = new Set<string>();
   const walk = (dir: string): void => {
@@ -80,8 +85,9 @@ const SECRET_FIELD = new RegExp(
 ); // <redacted> may be cut short (<re…)
 
 /**
- * Where the texts show a credential: one line per finding (file, shape, the text around it); empty when none.
- * `texts` defaults to the report files of `reportsDir`; extra texts (the console) may be added.
+ * Where the texts show a credential: one line per finding (file, shape, the text around it); empty
+ * when none. `texts` defaults to the report files of `reportsDir`; extra texts (the console) may be
+ * added.
  */
 export function credentialLeaks(texts: Array<[string, string]>): string[] {
   const allowed = featureWords();

@@ -1,4 +1,7 @@
-/** A catalogue requirement for report tests: an HTTP device API MUST of the platform, testable, named by its id. */
+/**
+ * A catalogue requirement for report tests: an HTTP device API MUST of the platform, testable,
+ * named by its id.
+ */
 import type { Requirement } from '../../schemas';
 
 export const requirement = (id: string, capability?: string): Requirement => ({

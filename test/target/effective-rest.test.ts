@@ -1,7 +1,8 @@
 /**
- * The run's check of exercised defaults (src/target/effective-rest.ts, issue 25): every requirement that states a
- * default names objects of the conformance file that omit the member, and a configuration that names the member
- * makes a PASS NOT TESTED with that reason, unless the target declares a deviation.
+ * The run's check of exercised defaults (src/target/effective-rest.ts, issue 25): every requirement
+ * that states a default names objects of the conformance file that omit the member, and a
+ * configuration that names the member makes a PASS NOT TESTED with that reason, unless the target
+ * declares a deviation.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,7 +1,8 @@
 /**
- * The certificates a parallel run's coordinator hands to its workers (IOTC_EMBEDDED_CERTIFICATES) are the ones the
- * embedded target's servers present: the platform's HTTPS endpoint and the REST connector's server, read from real
- * TLS handshakes. A malformed hand-over is refused with its own error, and without one the target makes its own.
+ * The certificates a parallel run's coordinator hands to its workers (IOTC_EMBEDDED_CERTIFICATES)
+ * are the ones the embedded target's servers present: the platform's HTTPS endpoint and the REST
+ * connector's server, read from real TLS handshakes. A malformed hand-over is refused with its own
+ * error, and without one the target makes its own.
  */
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';

@@ -1,7 +1,8 @@
 /**
- * The target check before a run says why a target cannot be tested, with the URL and the cause: a closed port, a
- * host name that does not resolve (name resolution stubbed: nothing leaves the machine), a server that accepts and
- * never answers, a refused login with the user's name. It never prints the password.
+ * The target check before a run says why a target cannot be tested, with the URL and the cause: a
+ * closed port, a host name that does not resolve (name resolution stubbed: nothing leaves the
+ * machine), a server that accepts and never answers, a refused login with the user's name. It never
+ * prints the password.
  */
 import assert from 'node:assert/strict';
 import dns from 'node:dns';

@@ -1,7 +1,7 @@
 /**
- * Target profile mistakes are reported so a user can fix them in one go: the line and column of a JSON syntax error,
- * the unknown member by name, the allowed values of an enum, every missing environment variable at once, and the
- * built-in profiles when a name is not one of them.
+ * Target profile mistakes are reported so a user can fix them in one go: the line and column of a
+ * JSON syntax error, the unknown member by name, the allowed values of an enum, every missing
+ * environment variable at once, and the built-in profiles when a name is not one of them.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,8 +1,9 @@
 /**
- * A second shipped example custom converter: reads a text body of `key=value` pairs separated by `;` or new
- * lines and sends them as telemetry, numbers as doubles and the rest as text. It exists so that a rest.json can
- * name two converters of one folder and each endpoint gets the class its converter.extension names. The device
- * comes from the converter's deviceInfo (resolved by the connector).
+ * A second shipped example custom converter: reads a text body of `key=value` pairs separated by
+ * `;` or new lines and sends them as telemetry, numbers as doubles and the rest as text. It exists
+ * so that a rest.json can name two converters of one folder and each endpoint gets the class its
+ * converter.extension names. The device comes from the converter's deviceInfo (resolved by the
+ * connector).
  */
 import type { TypedValue } from '../../../lib/kv/values';
 import type { RequestData } from '../converted';

@@ -1,10 +1,11 @@
 /**
- * Who may call each admin route: ThingsBoard's `@PreAuthorize` of the controller method the route imitates
- * (DeviceController, TelemetryController, RpcV1/V2Controller, DeviceProfileController, OtaPackageController,
- * ApiKeyController, TenantProfileController, AuthController). One row per route, one column per authority; the
- * router refuses to start with a route missing here. Passing this check is only the first half: the entity a
- * request names is then checked by permissions.ts (the tenant and customer it belongs to), as ThingsBoard's
- * AccessControlService does after the annotation.
+ * Who may call each admin route: ThingsBoard's `@PreAuthorize` of the controller method the route
+ * imitates (DeviceController, TelemetryController, RpcV1/V2Controller, DeviceProfileController,
+ * OtaPackageController, ApiKeyController, TenantProfileController, AuthController). One row per
+ * route, one column per authority; the router refuses to start with a route missing here. Passing
+ * this check is only the first half: the entity a request names is then checked by permissions.ts
+ * (the tenant and customer it belongs to), as ThingsBoard's AccessControlService does after the
+ * annotation.
  */
 import type { Authority } from '../core/model';
 
@@ -72,7 +73,10 @@ const ROUTE_ACCESS: Readonly<Record<string, RouteAccess>> = {
   'POST /api/tenantProfile': SYSTEM,
 };
 
-/** The access row of a route; a route without one is a programming error, found when the router is built. */
+/**
+ * The access row of a route; a route without one is a programming error, found when the router is
+ * built.
+ */
 export function accessOf(route: { method: string; path: string }): RouteAccess {
   const access = ROUTE_ACCESS[`${route.method} ${route.path}`];
   if (access === undefined)

@@ -1,4 +1,7 @@
-/** API keys (since platform 4.3; docs/reference/platform-facts.md §8): the value is shown once, at creation. */
+/**
+ * API keys (since platform 4.3; docs/reference/platform-facts.md §8): the value is shown once, at
+ * creation.
+ */
 import { BadRequestError, NotFoundError } from '../core/errors';
 import type { ApiKey, User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
@@ -37,8 +40,9 @@ export const apiKeyRoutes: AdminRoute[] = [
         userId,
         typeof body?.description === 'string' ? body.description : '',
         expirationTime,
-        // a key is enabled only when the body says so: ThingsBoard's ApiKeyInfo.enabled is a primitive boolean,
-        // false when absent (common/data/.../pat/ApiKeyInfo.java:57; measured on 4.3.1.3: 401 with such a key)
+        // a key is enabled only when the body says so: ThingsBoard's ApiKeyInfo.enabled is a
+        // primitive boolean, false when absent (common/data/.../pat/ApiKeyInfo.java:57; measured on
+        // 4.3.1.3: 401 with such a key)
         body?.enabled === true,
       );
       return { json: apiKeyView(key, true) };

@@ -1,8 +1,9 @@
 /**
- * The planted faults of the admin API's authentication (faults/catalogue/admin-auth.ts says what each breaks), as
- * data: each names the steps of auth.ts AUTH_STEPS it wraps or replaces (faults/steps.ts). index.ts hands the table
- * to AdminAuth, which applies it per call, so AdminAuth's methods hold only behaviour. (A fault of one admin route
- * is at that route's entry of the route table, `faults` of an AdminRoute.)
+ * The planted faults of the admin API's authentication (faults/catalogue/admin-auth.ts says what
+ * each breaks), as data: each names the steps of auth.ts AUTH_STEPS it wraps or replaces
+ * (faults/steps.ts). index.ts hands the table to AdminAuth, which applies it per call, so
+ * AdminAuth's methods hold only behaviour. (A fault of one admin route is at that route's entry of
+ * the route table, `faults` of an AdminRoute.)
  */
 import { randomBytes } from 'node:crypto';
 import { decodeJwt, errors as joseErrors } from 'jose';
@@ -10,7 +11,9 @@ import type { StepFaults } from '../../../faults/steps';
 import type { AuthSteps } from './auth';
 import { JWT_DEFAULTS } from './token-lifetimes';
 
-/** Fault AUTH-01:opaque-token: the opaque tokens handed out, each standing for the JWT it replaced. */
+/**
+ * Fault AUTH-01:opaque-token: the opaque tokens handed out, each standing for the JWT it replaced.
+ */
 const opaqueTokens = new Map<string, string>();
 
 export const AUTH_FAULTS: StepFaults<AuthSteps> = {

@@ -1,4 +1,7 @@
-/** Login, refresh and the current user (docs/reference/interfaces.md "Administration REST API"; docs/reference/platform-facts.md §8). */
+/**
+ * Login, refresh and the current user (docs/reference/interfaces.md "Administration REST API";
+ * docs/reference/platform-facts.md §8).
+ */
 import { userView } from './views';
 import type { User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';

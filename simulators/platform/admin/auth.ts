@@ -1,6 +1,7 @@
 /**
- * Authentication of the admin REST API as ThingsBoard does it (docs/reference/platform-facts.md §8): login for a JWT pair (HS512),
- * refresh, and the `X-Authorization` (or `Authorization`) header with `Bearer <JWT>` or `ApiKey <value>`.
+ * Authentication of the admin REST API as ThingsBoard does it (docs/reference/platform-facts.md
+ * §8): login for a JWT pair (HS512), refresh, and the `X-Authorization` (or `Authorization`) header
+ * with `Bearer <JWT>` or `ApiKey <value>`.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -12,7 +13,10 @@ import type { User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
 import type { TokenLifetimes } from './token-lifetimes';
 
-/** ThingsBoard's message for a refresh token used as an access token: the NullPointerException's own. */
+/**
+ * ThingsBoard's message for a refresh token used as an access token: the NullPointerException's
+ * own.
+ */
 const REFRESH_AS_ACCESS_MESSAGE =
   'Cannot invoke "java.lang.Boolean.booleanValue()" because the return value of "io.jsonwebtoken.Claims.get(String, java.lang.Class)" is null';
 
@@ -31,9 +35,10 @@ export interface TokenPair {
 }
 
 /**
- * The named steps of the admin API's authentication, each a decision of ThingsBoard's (docs/reference/platform-facts.md §8).
- * The planted faults that break them are a table of wrappers (auth-faults.ts AUTH_FAULTS) that index.ts hands to
- * the constructor, applied per call by faults/steps.ts, so AdminAuth's methods hold only behaviour.
+ * The named steps of the admin API's authentication, each a decision of ThingsBoard's
+ * (docs/reference/platform-facts.md §8). The planted faults that break them are a table of wrappers
+ * (auth-faults.ts AUTH_FAULTS) that index.ts hands to the constructor, applied per call by
+ * faults/steps.ts, so AdminAuth's methods hold only behaviour.
  */
 export const AUTH_STEPS = {
   /** Whether a login's password is the user's. */
@@ -62,7 +67,10 @@ export const AUTH_STEPS = {
     now: number,
     _lifetimes: TokenLifetimes,
   ): boolean => key.expirationTime > 0 && key.expirationTime <= now,
-  /** The claims of a token jose refused: none; an expired JWT or a bad signature is code 11, else code 10. */
+  /**
+   * The claims of a token jose refused: none; an expired JWT or a bad signature is code 11, else
+   * code 10.
+   */
   refusedToken: (_token: string, error: unknown): Record<string, unknown> => {
     if (
       error instanceof joseErrors.JWTExpired ||
@@ -87,8 +95,8 @@ const VERIFIED_TOKENS_KEPT = 10_000;
 export class AdminAuth {
   private readonly secret = randomBytes(64);
   /**
-   * The secret as a WebCrypto key, imported once: given the bytes, jose imports them again for every token it signs
-   * or checks, which doubled the CPU of each authenticated admin request.
+   * The secret as a WebCrypto key, imported once: given the bytes, jose imports them again for
+   * every token it signs or checks, which doubled the CPU of each authenticated admin request.
    */
   private readonly key = crypto.subtle.importKey(
     'raw',
@@ -98,10 +106,11 @@ export class AdminAuth {
     ['sign', 'verify'],
   );
   /**
-   * Tokens whose signature this instance has checked, with their claims. Every admin request of a scenario carries
-   * the same token, and the HMAC check through WebCrypto was about 6 % of a parallel run's worker CPU. A token found
-   * here skips only the signature check, and only while jose would accept it too (its `exp` rule, below); any other
-   * case goes through jwtVerify again, so refusals and their reasons are jose's as before.
+   * Tokens whose signature this instance has checked, with their claims. Every admin request of a
+   * scenario carries the same token, and the HMAC check through WebCrypto was about 6 % of a
+   * parallel run's worker CPU. A token found here skips only the signature check, and only while
+   * jose would accept it too (its `exp` rule, below); any other case goes through jwtVerify again,
+   * so refusals and their reasons are jose's as before.
    */
   private readonly verifiedTokens = new Map<string, Record<string, unknown>>();
 
@@ -162,22 +171,26 @@ export class AdminAuth {
     return this.pair(this.userById(String(claims.userId)));
   }
 
-  /** The user behind a request's credentials; throws AuthenticationError with ThingsBoard's message and code. */
+  /**
+   * The user behind a request's credentials; throws AuthenticationError with ThingsBoard's message
+   * and code.
+   */
   async authenticate(request: IncomingMessage): Promise<User> {
     const steps = this.steps;
     const header = request.headers['x-authorization'] ?? request.headers.authorization;
     const value = Array.isArray(header) ? header[0] : header;
     if (!value) return steps.anonymous(this.core.users);
     const { scheme, credential } = steps.credentials(request, value);
-    // quirks mode thingsboard-4.3 (deviation AUTH-05): ThingsBoard's filter chain knows no Basic scheme and sends
-    // the unauthenticated request to its OAuth2 login entry point
+    // quirks mode thingsboard-4.3 (deviation AUTH-05): ThingsBoard's filter chain knows no Basic
+    // scheme and sends the unauthenticated request to its OAuth2 login entry point
     if (scheme === 'Basic' && this.quirks.adminAuthRefusalsAsThingsboard)
       throw new LoginRedirect('/oauth2Login');
     if (scheme === 'Bearer' && credential) {
       const claims = await this.verify(steps.jwtOf(credential));
       if (steps.isRefreshToken(claims)) {
-        // quirks mode thingsboard-4.3 (deviation AUTH-05): parseAccessJwtToken unboxes the refresh token's missing
-        // enabled claim (JwtTokenFactory.java:142), a NullPointerException answered 500
+        // quirks mode thingsboard-4.3 (deviation AUTH-05): parseAccessJwtToken unboxes the refresh
+        // token's missing enabled claim (JwtTokenFactory.java:142), a NullPointerException answered
+        // 500
         if (this.quirks.adminAuthRefusalsAsThingsboard)
           throw new PlatformError(REFRESH_AS_ACCESS_MESSAGE, 500, 2);
         throw new AuthenticationError('Invalid username or password');
@@ -202,8 +215,8 @@ export class AdminAuth {
     const steps = this.steps;
     const clockTolerance = steps.clockTolerance(kind, this.lifetimes);
     const known = this.verifiedTokens.get(token);
-    // jose's own rule (jwt_claims_set.js): expired when exp <= now - tolerance, now in whole seconds; our tokens carry
-    // no nbf, and one that did is checked by jose
+    // jose's own rule (jwt_claims_set.js): expired when exp <= now - tolerance, now in whole
+    // seconds; our tokens carry no nbf, and one that did is checked by jose
     if (
       known &&
       known.nbf === undefined &&
@@ -220,7 +233,8 @@ export class AdminAuth {
       this.verifiedTokens.set(token, { ...payload });
       return payload;
     } catch (error) {
-      // ThingsBoard: an expired JWT or a bad signature is code 11 "Token has expired"; a malformed one code 10
+      // ThingsBoard: an expired JWT or a bad signature is code 11 "Token has expired"; a malformed
+      // one code 10
       return steps.refusedToken(token, error);
     }
   }

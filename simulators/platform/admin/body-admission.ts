@@ -1,29 +1,40 @@
 /**
- * Memory for admin-API request bodies, bounded by admission (issue 26 item 5). ThingsBoard bounds /api/** bodies at
- * 16 MiB (thingsboard.yml `server.http.max_payload_size`, /root/tbw/tb application/src/main/resources/thingsboard.yml:56)
- * and the reference keeps that limit (route.ts); what it adds is a bound on the bytes of bodies being read and
- * parsed at once: a body is admitted before a byte of it is read, for its declared length (a chunked body, whose
- * length is unknown, for the whole limit), and holds its bytes until its answer is sent. One 49 MB body had cost
- * 1.7 GB and eight at once 4.1 GB; now at most BODY_BUDGET_BYTES of bodies are in work at a time, whatever the
- * number of clients.
+ * Memory for admin-API request bodies, bounded by admission (issue 26 item 5). ThingsBoard bounds
+ * /api/** bodies at 16 MiB (thingsboard.yml `server.http.max_payload_size`, /root/tbw/tb
+ * application/src/main/resources/thingsboard.yml:56) and the reference keeps that limit (route.ts);
+ * what it adds is a bound on the bytes of bodies being read and parsed at once: a body is admitted
+ * before a byte of it is read, for its declared length (a chunked body, whose length is unknown,
+ * for the whole limit), and holds its bytes until its answer is sent. One 49 MB body had cost 1.7
+ * GB and eight at once 4.1 GB; now at most BODY_BUDGET_BYTES of bodies are in work at a time,
+ * whatever the number of clients.
  *
- * A body that does not fit waits (its socket unread, TCP holding the sender back) for at most ADMISSION_WAIT_MS,
- * then gets 503 in ThingsBoard's error shape (errorCode 2, general: ThingsBoard has no answer of its own for an
- * overloaded REST API; its error handler maps 503 to GENERAL, ThingsboardErrorResponseHandler.java:84). Bodies below SMALL_BODY_BYTES (parsed on the event loop) are admitted from a reserve the large ones
- * may not take, so that eight 16 MiB bodies never hold up a login or a device's creation.
+ * A body that does not fit waits (its socket unread, TCP holding the sender back) for at most
+ * ADMISSION_WAIT_MS, then gets 503 in ThingsBoard's error shape (errorCode 2, general: ThingsBoard
+ * has no answer of its own for an overloaded REST API; its error handler maps 503 to GENERAL,
+ * ThingsboardErrorResponseHandler.java:84). Bodies below SMALL_BODY_BYTES (parsed on the event
+ * loop) are admitted from a reserve the large ones may not take, so that eight 16 MiB bodies never
+ * hold up a login or a device's creation.
  */
 import { PlatformError } from '../core/errors';
 
-/** The bytes of admin bodies in work at once: two bodies of the 16 MiB limit and the small bodies' reserve. */
+/**
+ * The bytes of admin bodies in work at once: two bodies of the 16 MiB limit and the small bodies'
+ * reserve.
+ */
 export const BODY_BUDGET_BYTES = 40 * 1024 * 1024;
-/** Kept for bodies below SMALL_BODY_BYTES: a large body is admitted only while this much stays free. */
+/**
+ * Kept for bodies below SMALL_BODY_BYTES: a large body is admitted only while this much stays free.
+ */
 export const SMALL_BODY_RESERVE_BYTES = 8 * 1024 * 1024;
 /** Bodies from this size on count as large (the payload worker's threshold, core/off-thread.ts). */
 export const SMALL_BODY_BYTES = 256 * 1024;
 /** How long a body waits for admission before 503. */
 export const ADMISSION_WAIT_MS = 30_000;
 
-/** The answer to a body that found no room within ADMISSION_WAIT_MS: 503, ThingsBoard's general errorCode 2. */
+/**
+ * The answer to a body that found no room within ADMISSION_WAIT_MS: 503, ThingsBoard's general
+ * errorCode 2.
+ */
 export class BodyNotAdmittedError extends PlatformError {
   constructor(bytes: number, waitedMs: number) {
     super(
@@ -39,7 +50,10 @@ interface Waiter {
   grant: () => void;
 }
 
-/** A semaphore of bytes, first fit: a waiter that fits is admitted even behind a larger one that does not. */
+/**
+ * A semaphore of bytes, first fit: a waiter that fits is admitted even behind a larger one that
+ * does not.
+ */
 export class BodyAdmission {
   private inUse = 0;
   private peak = 0;
@@ -83,8 +97,9 @@ export class BodyAdmission {
   }
 
   /**
-   * Admits `bytes` of body (at most the large bodies' room: the caller refuses a body over its limit first):
-   * resolves with the release once they fit, rejects with BodyNotAdmittedError after waitMs.
+   * Admits `bytes` of body (at most the large bodies' room: the caller refuses a body over its
+   * limit first): resolves with the release once they fit, rejects with BodyNotAdmittedError after
+   * waitMs.
    */
   admit(bytes: number): Promise<() => void> {
     const size = Math.max(0, Math.min(bytes, this.capacityBytes - this.reserveBytes));
@@ -109,7 +124,10 @@ export class BodyAdmission {
     });
   }
 
-  /** What the bound has done so far: bytes in work now, the most at once, bodies waiting, that waited, refused. */
+  /**
+   * What the bound has done so far: bytes in work now, the most at once, bodies waiting, that
+   * waited, refused.
+   */
   stats(): {
     inUseBytes: number;
     peakBytes: number;

@@ -1,18 +1,25 @@
 /**
- * Customers (CustomerController 175-191, `GET /api/customers`, TENANT_ADMIN): the tenant's customers as a page. The
- * reference has one customer, the one its demo customer user belongs to, titled as in ThingsBoard's demo data.
+ * Customers (CustomerController 175-191, `GET /api/customers`, TENANT_ADMIN): the tenant's
+ * customers as a page. The reference has one customer, the one its demo customer user belongs to,
+ * titled as in ThingsBoard's demo data.
  */
 import { BadRequestError } from '../core/errors';
 import type { PlatformCore } from '../core/platform-core';
 import { page } from './views';
 import type { AdminRoute } from './route';
 
-/** When the platform started: the customer's createdTime (it exists from the start, as the demo data). */
+/**
+ * When the platform started: the customer's createdTime (it exists from the start, as the demo
+ * data).
+ */
 const STARTED = Date.now();
 
 const DEMO_CUSTOMER_TITLE = 'Customer A';
 
-/** ThingsBoard's Customer JSON (the fields of Customer and ContactBased, as GET /api/customers answers them). */
+/**
+ * ThingsBoard's Customer JSON (the fields of Customer and ContactBased, as GET /api/customers
+ * answers them).
+ */
 function customerView(core: PlatformCore) {
   return {
     id: { entityType: 'CUSTOMER', id: core.customerId },

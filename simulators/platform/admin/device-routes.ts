@@ -1,4 +1,7 @@
-/** Devices: create or save, find by name, list, credentials, delete (docs/reference/platform-facts.md §8). */
+/**
+ * Devices: create or save, find by name, list, credentials, delete
+ * (docs/reference/platform-facts.md §8).
+ */
 import { BadRequestError, NotFoundError, PermissionDeniedError } from '../core/errors';
 import { credentialsView, deviceView, page } from './views';
 import type { AdminRoute } from './route';

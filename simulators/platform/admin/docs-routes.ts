@@ -1,6 +1,7 @@
 /**
- * The interactive documentation of the admin API, hosted by the platform at /swagger-ui.html as docs/reference/interfaces.md says:
- * Swagger UI from the swagger-ui-dist package (no hand-written page beyond its start-up options) over /v3/api-docs.
+ * The interactive documentation of the admin API, hosted by the platform at /swagger-ui.html as
+ * docs/reference/interfaces.md says: Swagger UI from the swagger-ui-dist package (no hand-written
+ * page beyond its start-up options) over /v3/api-docs.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -60,7 +61,9 @@ export const DOCS_STEPS = {
 };
 type DocsSteps = typeof DOCS_STEPS;
 
-/** The planted faults of the documentation (faults/catalogue/admin-auth.ts says what each breaks). */
+/**
+ * The planted faults of the documentation (faults/catalogue/admin-auth.ts says what each breaks).
+ */
 const DOCS_FAULTS: StepFaults<DocsSteps> = {
   'AUTH-DOC-01:page-missing': { page: () => (response) => sendEmpty(response, 404) },
   'AUTH-DOC-01:redirect-to-missing-page': {
@@ -78,8 +81,9 @@ export function registerDocs(
   router: Router.Instance<Router.HTTPVersion.V1>,
   routes: readonly AdminRoute[],
 ): void {
-  // the package's folder, found without loading the package: its entry point (getAbsoluteFSPath) evaluates the whole
-  // Swagger UI bundle first, which cost every reference start (each parallel worker's) a few hundred ms of CPU
+  // the package's folder, found without loading the package: its entry point (getAbsoluteFSPath)
+  // evaluates the whole Swagger UI bundle first, which cost every reference start (each parallel
+  // worker's) a few hundred ms of CPU
   const assetDir = dirname(require.resolve('swagger-ui-dist/package.json'));
   const cache = new Map<string, Buffer>();
   router.on('GET', '/swagger-ui.html', (_request: IncomingMessage, response: ServerResponse) =>

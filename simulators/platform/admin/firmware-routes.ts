@@ -1,4 +1,7 @@
-/** Firmware (OTA) packages: record, upload of the data (multipart part `file`), read, delete (docs/reference/platform-facts.md §12). */
+/**
+ * Firmware (OTA) packages: record, upload of the data (multipart part `file`), read, delete
+ * (docs/reference/platform-facts.md §12).
+ */
 import { randomUUID } from 'node:crypto';
 import busboy from 'busboy';
 import { BadRequestError } from '../core/errors';
@@ -16,9 +19,10 @@ interface PackageBody {
 }
 
 /**
- * Reads the `file` part of a multipart upload with busboy; other parts are ignored. The admin body limit applies
- * here too: a declared length over it is 413 before anything is read, and a file that grows past it (busboy cuts
- * it at `fileSize` and says so with 'limit') is 413, never a truncated package with a checksum over the cut.
+ * Reads the `file` part of a multipart upload with busboy; other parts are ignored. The admin body
+ * limit applies here too: a declared length over it is 413 before anything is read, and a file that
+ * grows past it (busboy cuts it at `fileSize` and says so with 'limit') is 413, never a truncated
+ * package with a checksum over the cut.
  */
 function readFilePart(
   context: AdminContext,

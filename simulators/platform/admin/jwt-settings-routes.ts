@@ -1,8 +1,9 @@
 /**
- * The JWT settings (system administrator only), as ThingsBoard keeps them since 3.4.2 (docs/reference/platform-facts.md §8: the
- * lifetimes are persisted and edited in the UI): GET /api/admin/jwtSettings and POST /api/admin/jwtSettings with
- * tokenExpirationTime and refreshTokenExpTime in seconds; tokens issued afterwards live that long. The reference
- * keeps its own signing key (a posted tokenSigningKey is ignored), and it accepts lifetimes from 1 s where
+ * The JWT settings (system administrator only), as ThingsBoard keeps them since 3.4.2
+ * (docs/reference/platform-facts.md §8: the lifetimes are persisted and edited in the UI): GET
+ * /api/admin/jwtSettings and POST /api/admin/jwtSettings with tokenExpirationTime and
+ * refreshTokenExpTime in seconds; tokens issued afterwards live that long. The reference keeps its
+ * own signing key (a posted tokenSigningKey is ignored), and it accepts lifetimes from 1 s where
  * ThingsBoard's UI asks for 60 s, so that expiry scenarios can wait a lifetime out.
  */
 import { BadRequestError } from '../core/errors';

@@ -1,6 +1,6 @@
 /**
- * The OpenAPI description of the admin REST API, generated from the same route table that drives the router, so
- * the interactive documentation lists exactly what the platform serves.
+ * The OpenAPI description of the admin REST API, generated from the same route table that drives
+ * the router, so the interactive documentation lists exactly what the platform serves.
  */
 import { type StepFaults, withFaults } from '../../../faults/steps';
 import { accessOf } from './access';
@@ -14,7 +14,8 @@ export const OPENAPI_STEPS = {
   openApiPath: (path: string): string => path.replace(/:([A-Za-z]+)/g, '{$1}'),
   /** The security schemes: a JWT and an API key, both in X-Authorization. */
   securitySchemes: (): Record<string, object> => ({
-    // Swagger UI sends an apiKey-type scheme value as is, so the user pastes "Bearer <JWT>" or "ApiKey <key>"
+    // Swagger UI sends an apiKey-type scheme value as is, so the user pastes "Bearer <JWT>" or
+    // "ApiKey <key>"
     'X-Authorization (JWT)': {
       type: 'apiKey',
       in: 'header',

@@ -1,13 +1,14 @@
 /**
- * The entity check that follows the route check (access.ts), as ThingsBoard's AccessControlService does it
- * (TenantAdminPermissions, CustomerUserPermissions, SysAdminPermissions):
- * - a device: the system administrator has no device permission at all; a tenant administrator may do anything
- *   to a device of its tenant; a customer user may read, write attributes and time series, save and call RPCs on
- *   a device assigned to its own customer, never delete it, and may (re)claim any device of its tenant by name
- *   (CLAIM_DEVICES skips the customer check in ThingsBoard too);
- * - a user (whose API keys are managed): the system administrator any user but customer users; a tenant
- *   administrator the users of its tenant except the system administrator; a customer user reads the users of
- *   its customer and writes only itself.
+ * The entity check that follows the route check (access.ts), as ThingsBoard's AccessControlService
+ * does it (TenantAdminPermissions, CustomerUserPermissions, SysAdminPermissions):
+ * - a device: the system administrator has no device permission at all; a tenant administrator may
+ *   do anything to a device of its tenant; a customer user may read, write attributes and time
+ *   series, save and call RPCs on a device assigned to its own customer, never delete it, and may
+ *   (re)claim any device of its tenant by name (CLAIM_DEVICES skips the customer check in
+ *   ThingsBoard too);
+ * - a user (whose API keys are managed): the system administrator any user but customer users; a
+ *   tenant administrator the users of its tenant except the system administrator; a customer user
+ *   reads the users of its customer and writes only itself.
  */
 import { PermissionDeniedError } from '../core/errors';
 import type { Device, User } from '../core/model';

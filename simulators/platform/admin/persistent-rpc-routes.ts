@@ -1,9 +1,11 @@
 /**
  * Persistent RPCs read back (ThingsBoard's RpcV2Controller, docs/reference/platform-facts.md §8):
- * - GET /api/rpc/persistent/{rpcId}: the Rpc entity (status, request, response); 404 when there is none.
- * - GET /api/rpc/persistent/device/{deviceId}?pageSize&page[&rpcStatus]: the device's, a page at a time, oldest
- *   first; the caller needs RPC_CALL on the device. `textSearch`, `sortProperty` and `sortOrder` are not modelled
- *   (ThingsBoard accepts them): the reference always answers in creation order.
+ * - GET /api/rpc/persistent/{rpcId}: the Rpc entity (status, request, response); 404 when there is
+ *   none.
+ * - GET /api/rpc/persistent/device/{deviceId}?pageSize&page[&rpcStatus]: the device's, a page at a
+ *   time, oldest first; the caller needs RPC_CALL on the device. `textSearch`, `sortProperty` and
+ *   `sortOrder` are not modelled (ThingsBoard accepts them): the reference always answers in
+ *   creation order.
  */
 import { stringifyLossless } from '../../../lib/kv/values';
 import { PERSISTENT_RPC_STATUSES } from '../../../schemas';
@@ -19,7 +21,8 @@ export const persistentRpcRoutes: AdminRoute[] = [
       'A persistent RPC: its status (QUEUED, DELIVERED, SUCCESSFUL, EXPIRED, ...) and the device response',
     handler({ core, user, params }) {
       const record = core.persistentRpc(params.rpcId);
-      // READ on an RPC: any user of its tenant (TenantAdminPermissions, CustomerUserPermissions.rpcPermissionChecker)
+      // READ on an RPC: any user of its tenant (TenantAdminPermissions,
+      // CustomerUserPermissions.rpcPermissionChecker)
       if (record.tenantId !== user.tenantId) throw new PermissionDeniedError();
       return { jsonText: stringifyLossless(persistentRpcView(record)) };
     },

@@ -1,6 +1,6 @@
 /**
- * Admin routes are data (method, path, who may call, a summary, the handler) so that one table drives both the
- * router and the OpenAPI description of the interactive documentation (openapi.ts).
+ * Admin routes are data (method, path, who may call, a summary, the handler) so that one table
+ * drives both the router and the OpenAPI description of the interactive documentation (openapi.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Router from 'find-my-way';
@@ -35,13 +35,20 @@ export interface AdminContext {
   user: User;
   bodyText(): Promise<string>;
   bodyJson(): Promise<unknown>;
-  /** The largest body the admin API takes (ThingsBoard's max_payload_size for /api/**); 413 beyond. */
+  /**
+   * The largest body the admin API takes (ThingsBoard's max_payload_size for /api/**); 413 beyond.
+   */
   maxBodyBytes: number;
-  /** The device with this id, if the caller may do `operation` on it (permissions.ts); else 404 or 403. */
+  /**
+   * The device with this id, if the caller may do `operation` on it (permissions.ts); else 404 or
+   * 403.
+   */
   device(id: string, operation: DeviceOperation): Device;
 }
 
-/** What a handler answers: JSON (a value, or text already serialized), plain text, or an empty 200. */
+/**
+ * What a handler answers: JSON (a value, or text already serialized), plain text, or an empty 200.
+ */
 export type AdminAnswer = {
   status?: number;
   json?: unknown;
@@ -55,14 +62,23 @@ export interface AdminRoute<Steps extends object = object> {
   summary: string;
   /** JSON Schema of the request body, where there is one (for the OpenAPI description). */
   requestSchema?: object;
-  /** The handler's named steps, where a planted fault wraps one (faults/steps.ts); the handler gets them. */
+  /**
+   * The handler's named steps, where a planted fault wraps one (faults/steps.ts); the handler gets
+   * them.
+   */
   steps?: Steps;
-  /** The planted faults of this route, by id: the steps each wraps (applied per request, faults/steps.ts). */
+  /**
+   * The planted faults of this route, by id: the steps each wraps (applied per request,
+   * faults/steps.ts).
+   */
   faults?: StepFaults<Steps>;
   handler(context: AdminContext, steps: Steps): Promise<AdminAnswer> | AdminAnswer;
 }
 
-/** A route with named steps and their faults, the step names inferred (the table holds it as an AdminRoute). */
+/**
+ * A route with named steps and their faults, the step names inferred (the table holds it as an
+ * AdminRoute).
+ */
 export function routeWithSteps<Steps extends object>(route: AdminRoute<Steps>): AdminRoute {
   return route as unknown as AdminRoute;
 }
@@ -118,7 +134,8 @@ async function handle(
         query: queryOf(request.url),
         user,
         bodyText,
-        // parsed as a device's body is: a large one on the payload worker (core/off-thread.ts), its depth checked there
+        // parsed as a device's body is: a large one on the payload worker (core/off-thread.ts), its
+        // depth checked there
         bodyJson: async () =>
           runPayloadJobSoon({ kind: 'json', text: await bodyText(), what: 'request body' }),
         maxBodyBytes,
@@ -138,11 +155,12 @@ async function handle(
 }
 
 /**
- * The body-reading entry point's admission (body-admission.ts): a request that carries a body (a Content-Length
- * above 0, or chunked) is admitted for its declared length, or for the whole limit when chunked, before its
- * handler can read a byte; a declared length over the limit is 413 at once, as ThingsBoard's PayloadSizeFilter
- * refuses it (common/transport/http/.../PayloadSizeFilter.java checkMaxPayloadSizeExceeded). The release is called
- * once the answer is sent (or the handler failed).
+ * The body-reading entry point's admission (body-admission.ts): a request that carries a body (a
+ * Content-Length above 0, or chunked) is admitted for its declared length, or for the whole limit
+ * when chunked, before its handler can read a byte; a declared length over the limit is 413 at
+ * once, as ThingsBoard's PayloadSizeFilter refuses it
+ * (common/transport/http/.../PayloadSizeFilter.java checkMaxPayloadSizeExceeded). The release is
+ * called once the answer is sent (or the handler failed).
  */
 async function admitBody(
   request: IncomingMessage,
@@ -164,7 +182,9 @@ export const ADMIN_API_STEPS = {
 };
 export type AdminApiSteps = typeof ADMIN_API_STEPS;
 
-/** The planted faults of the shared steps (faults/catalogue/admin-auth.ts says what each breaks). */
+/**
+ * The planted faults of the shared steps (faults/catalogue/admin-auth.ts says what each breaks).
+ */
 const ADMIN_API_FAULTS: StepFaults<AdminApiSteps> = {
   'AUTH-01:error-body-code-only': { errorBody: () => (error) => ({ errorCode: error.errorCode }) },
 };

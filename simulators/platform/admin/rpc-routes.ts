@@ -1,8 +1,10 @@
 /**
- * Server-side RPC (docs/reference/platform-facts.md §8): v1 /api/plugins/rpc/{oneway|twoway}/{deviceId} answers 408 when the
- * device got the request but did not answer and 409 when it never got it; v2 /api/rpc/... answers 504 for both.
- * With `"persistent": true` the RPC is stored and queued and the call answers 200 {"rpcId"} at once (both versions,
- * as ThingsBoard's shared AbstractRpcController); persistent-rpc-routes.ts reads it back.
+ * Server-side RPC (docs/reference/platform-facts.md §8): v1
+ * /api/plugins/rpc/{oneway|twoway}/{deviceId} answers 408 when the device got the request but did
+ * not answer and 409 when it never got it; v2 /api/rpc/... answers 504 for both. With
+ * `"persistent": true` the RPC is stored and queued and the call answers 200 {"rpcId"} at once
+ * (both versions, as ThingsBoard's shared AbstractRpcController); persistent-rpc-routes.ts reads it
+ * back.
  */
 import { parseLossless } from '../../../lib/kv/values';
 import { serverRpcCallSchema, type ServerRpcCall } from '../../../schemas';
@@ -50,7 +52,8 @@ function rpcRoute(path: string, version: 1 | 2): AdminRoute {
       };
       const timeoutStatus = version === 1 ? 408 : 504;
       if (call.persistent === true) {
-        // stored and queued: answered at once with its id (AbstractRpcController shares this with v1)
+        // stored and queued: answered at once with its id (AbstractRpcController shares this with
+        // v1)
         const record = core.sendPersistentRpc(device, rpcCall, {
           retries: call.retries ?? null,
           additionalInfo: lossless.additionalInfo ?? null,

@@ -1,4 +1,7 @@
-/** Time series and attributes of a device (prefix /api/plugins/telemetry; docs/reference/platform-facts.md §8). */
+/**
+ * Time series and attributes of a device (prefix /api/plugins/telemetry;
+ * docs/reference/platform-facts.md §8).
+ */
 import {
   stringifyLossless,
   typedValueToLossless,
@@ -18,8 +21,9 @@ const PREFIX = '/api/plugins/telemetry/DEVICE/:deviceId';
 const LEGACY_PREFIX = '/api/plugins/telemetry/:deviceId/:scope';
 
 /**
- * A boolean query parameter as Spring reads it (StringToBooleanConverter: true/on/yes/1 and false/off/no/0, any
- * case): ThingsBoard's Python REST client sends `True`. Absent or unreadable: the fallback.
+ * A boolean query parameter as Spring reads it (StringToBooleanConverter: true/on/yes/1 and
+ * false/off/no/0, any case): ThingsBoard's Python REST client sends `True`. Absent or unreadable:
+ * the fallback.
  */
 function booleanParameter(query: URLSearchParams, name: string, fallback: boolean): boolean {
   const value = query.get(name)?.toLowerCase();
@@ -72,7 +76,8 @@ export const telemetryRoutes: AdminRoute[] = [
       ),
   },
   {
-    // TelemetryController 338-370 (getTimeseriesHistory): startTs and endTs are required request parameters
+    // TelemetryController 338-370 (getTimeseriesHistory): startTs and endTs are required request
+    // parameters
     method: 'GET',
     path: `${PREFIX}/values/timeseries/history`,
     summary: 'The history of time series keys in [startTs, endTs] (both required); limit, orderBy',
@@ -87,7 +92,8 @@ export const telemetryRoutes: AdminRoute[] = [
   },
   {
     // TelemetryController 517-590 (deleteEntityTimeseries): keys required ("Empty keys"); without
-    // deleteAllDataForKeys=true both startTs and endTs; deleteLatest defaults to true, rewriteLatestIfDeleted to false
+    // deleteAllDataForKeys=true both startTs and endTs; deleteLatest defaults to true,
+    // rewriteLatestIfDeleted to false
     method: 'DELETE',
     path: `${PREFIX}/timeseries/delete`,
     summary:
@@ -179,8 +185,9 @@ export const telemetryRoutes: AdminRoute[] = [
       };
     },
   },
-  // the legacy /api/plugins/telemetry/{deviceId}/{scope} (TelemetryController 383-405, saveDeviceAttributes), which
-  // ThingsBoard's REST client still calls, saves as the entity-typed routes
+  // the legacy /api/plugins/telemetry/{deviceId}/{scope} (TelemetryController 383-405,
+  // saveDeviceAttributes), which ThingsBoard's REST client still calls, saves as the entity-typed
+  // routes
   ...[`${PREFIX}/:scope`, `${PREFIX}/attributes/:scope`, LEGACY_PREFIX].map(
     (path): AdminRoute => ({
       method: 'POST',
@@ -189,7 +196,8 @@ export const telemetryRoutes: AdminRoute[] = [
       async handler({ core, device: deviceFor, params, bodyText }) {
         const device = deviceFor(params.deviceId, 'WRITE_ATTRIBUTES');
         try {
-          // parsed like a device's attributes: a large body on the payload worker (core/off-thread.ts)
+          // parsed like a device's attributes: a large body on the payload worker
+          // (core/off-thread.ts)
           const entries = await runPayloadJobSoon({
             kind: 'server-attributes',
             text: await bodyText(),

@@ -1,8 +1,10 @@
 /**
- * The tenant profile (system administrator only), reduced to what the reference enforces: maxDevices, the device
- * limit a gateway connect runs into (docs/reference/interfaces.md Limits; docs/reference/platform-facts.md §4.6). ThingsBoard's paths and shape:
- * GET /api/tenantProfileInfo/default, GET /api/tenantProfile/{id}, POST /api/tenantProfile with
- * profileData.configuration.maxDevices (0 = unlimited). The reference has one tenant and one tenant profile.
+ * The tenant profile (system administrator only), reduced to what the reference enforces:
+ * maxDevices, the device limit a gateway connect runs into (docs/reference/interfaces.md Limits;
+ * docs/reference/platform-facts.md §4.6). ThingsBoard's paths and shape: GET
+ * /api/tenantProfileInfo/default, GET /api/tenantProfile/{id}, POST /api/tenantProfile with
+ * profileData.configuration.maxDevices (0 = unlimited). The reference has one tenant and one tenant
+ * profile.
  */
 import { BadRequestError, NotFoundError } from '../core/errors';
 import type { PlatformCore } from '../core/platform-core';

@@ -4,7 +4,10 @@ export interface TokenLifetimes {
   refreshSeconds: number;
 }
 
-/** ThingsBoard's JWT lifetimes by default (thingsboard.yml JWT_TOKEN_EXPIRATION_TIME, JWT_REFRESH_TOKEN_EXPIRATION_TIME). */
+/**
+ * ThingsBoard's JWT lifetimes by default (thingsboard.yml JWT_TOKEN_EXPIRATION_TIME,
+ * JWT_REFRESH_TOKEN_EXPIRATION_TIME).
+ */
 export const JWT_DEFAULTS: Readonly<TokenLifetimes> = {
   accessSeconds: 9000,
   refreshSeconds: 604800,

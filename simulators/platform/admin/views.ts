@@ -1,4 +1,7 @@
-/** The admin API's JSON shapes of platform records, as ThingsBoard writes them (docs/reference/platform-facts.md §6, §8, §12). */
+/**
+ * The admin API's JSON shapes of platform records, as ThingsBoard writes them
+ * (docs/reference/platform-facts.md §6, §8, §12).
+ */
 import type { ApiKey, Device, DeviceProfile, OtaPackage, PersistentRpc, User } from '../core/model';
 import type { PlatformCore } from '../core/platform-core';
 import { NULL_UUID } from '../core/demo-users';
@@ -99,8 +102,9 @@ export function apiKeyView(key: ApiKey, withValue: boolean) {
 }
 
 /**
- * A persistent RPC as ThingsBoard's Rpc entity: `request` is its ToDeviceRpcRequest (`body.params` a string of JSON),
- * `response` the device's reply. Values are lossless: render with stringifyLossless.
+ * A persistent RPC as ThingsBoard's Rpc entity: `request` is its ToDeviceRpcRequest (`body.params`
+ * a string of JSON), `response` the device's reply. Values are lossless: render with
+ * stringifyLossless.
  */
 export function persistentRpcView(rpc: PersistentRpc) {
   return {

@@ -1,4 +1,7 @@
-/** The tenant's API keys (ApiKey <value> in X-Authorization): by id for the admin API, by value for authentication. */
+/**
+ * The tenant's API keys (ApiKey <value> in X-Authorization): by id for the admin API, by value for
+ * authentication.
+ */
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from './errors';
 import type { ApiKey } from './model';

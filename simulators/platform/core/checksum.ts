@@ -1,4 +1,7 @@
-/** Checksums of firmware packages (docs/reference/platform-facts.md §12): MD5, SHA256 (default), SHA384, SHA512, CRC32. */
+/**
+ * Checksums of firmware packages (docs/reference/platform-facts.md §12): MD5, SHA256 (default),
+ * SHA384, SHA512, CRC32.
+ */
 import { createHash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { BadRequestError } from './errors';
@@ -10,7 +13,10 @@ const HASHES: Record<string, string> = {
   SHA512: 'sha512',
 };
 
-/** Lower-case hex. CRC32 is written as ThingsBoard's Guava HashCode prints it: the 4 bytes little-endian. */
+/**
+ * Lower-case hex. CRC32 is written as ThingsBoard's Guava HashCode prints it: the 4 bytes
+ * little-endian.
+ */
 export function checksum(algorithm: string, data: Buffer): string {
   const name = algorithm.toUpperCase();
   if (name === 'CRC32') {

@@ -1,8 +1,9 @@
 /**
- * Device claiming (docs/reference/platform-facts.md §7): the device registers a claim, a customer user claims with
- * the secret key. Both operations are written as named steps (CLAIM_STEPS); their planted faults
- * (faults/catalogue/http-device-api.ts, mqtt-gateway-api.ts) are wrappers of those steps (CLAIM_FAULTS, applied by
- * faults/steps.ts), so the operations below hold only behaviour, for HTTP and MQTT alike.
+ * Device claiming (docs/reference/platform-facts.md §7): the device registers a claim, a customer
+ * user claims with the secret key. Both operations are written as named steps (CLAIM_STEPS); their
+ * planted faults (faults/catalogue/http-device-api.ts, mqtt-gateway-api.ts) are wrappers of those
+ * steps (CLAIM_FAULTS, applied by faults/steps.ts), so the operations below hold only behaviour,
+ * for HTTP and MQTT alike.
  */
 import type { Device } from './model';
 import { type StepFaults, withFaults } from '../../../faults/steps';
@@ -52,9 +53,9 @@ const CLAIM_FAULTS: StepFaults<typeof CLAIM_STEPS> = {
 };
 
 /**
- * Device side: stores {secretKey (default ""), expiry = now + durationMs} only when the device has no customer,
- * put-if-absent (a claim sent inside an unexpired window does not refresh it). durationMs absent or ≤ 0 uses the
- * platform's device.claim.duration.
+ * Device side: stores {secretKey (default ""), expiry = now + durationMs} only when the device has
+ * no customer, put-if-absent (a claim sent inside an unexpired window does not refresh it).
+ * durationMs absent or ≤ 0 uses the platform's device.claim.duration.
  */
 export function registerClaim(
   device: Device,
@@ -71,9 +72,10 @@ export function registerClaim(
 }
 
 /**
- * Customer side: CLAIMED when already owned; FAILURE when there is no registration, it expired, or the key differs.
- * A failed attempt leaves the registration as it was, unless `failureEndsRegistration` (ThingsBoard's quirk: it
- * evicts the registration, ClaimDevicesServiceImpl.java:142-147).
+ * Customer side: CLAIMED when already owned; FAILURE when there is no registration, it expired, or
+ * the key differs. A failed attempt leaves the registration as it was, unless
+ * `failureEndsRegistration` (ThingsBoard's quirk: it evicts the registration,
+ * ClaimDevicesServiceImpl.java:142-147).
  */
 export function claimDevice(
   device: Device,

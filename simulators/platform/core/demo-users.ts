@@ -1,8 +1,14 @@
-/** ThingsBoard's demo identities: the system administrator, one tenant administrator, one customer user of it. */
+/**
+ * ThingsBoard's demo identities: the system administrator, one tenant administrator, one customer
+ * user of it.
+ */
 import { randomUUID } from 'node:crypto';
 import type { User } from './model';
 
-/** ThingsBoard's null UUID: the customerId of records that belong to no customer, the tenantId of the sysadmin. */
+/**
+ * ThingsBoard's null UUID: the customerId of records that belong to no customer, the tenantId of
+ * the sysadmin.
+ */
 export const NULL_UUID = '13814000-1dd2-11b2-8080-808080808080';
 
 export function demoUsers(tenantId: string, customerId: string): User[] {

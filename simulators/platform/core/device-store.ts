@@ -1,12 +1,15 @@
 /**
- * What the core's helpers (firmware updates, provisioning) need of the platform core, which passes itself: a port
- * of its own so that those helpers and platform-core.ts do not import each other.
+ * What the core's helpers (firmware updates, provisioning) need of the platform core, which passes
+ * itself: a port of its own so that those helpers and platform-core.ts do not import each other.
  */
 import type { TypedValue } from '../../../lib/kv/values';
 import type { AttributeScope, Device, DeviceProfile } from './model';
 import type { TelemetryRecord } from './time-series';
 
-/** A device to create: the name, the profile by id or name (else the default one), optional token and details. */
+/**
+ * A device to create: the name, the profile by id or name (else the default one), optional token
+ * and details.
+ */
 export interface NewDevice {
   name: string;
   profileId?: string;

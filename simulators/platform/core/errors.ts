@@ -1,7 +1,13 @@
-/** One error class per failure kind; each carries ThingsBoard's HTTP status and error code (docs/reference/platform-facts.md §8). */
+/**
+ * One error class per failure kind; each carries ThingsBoard's HTTP status and error code
+ * (docs/reference/platform-facts.md §8).
+ */
 import { type StepFaults, withFaults } from '../../../faults/steps';
 import { IotcError, type IotcErrorCode } from '../../../lib/errors';
-/** A failure of the reference platform answering a request, with its HTTP status and ThingsBoard errorCode (general: 500, errorCode 2). */
+/**
+ * A failure of the reference platform answering a request, with its HTTP status and ThingsBoard
+ * errorCode (general: 500, errorCode 2).
+ */
 export class PlatformError extends IotcError {
   /** Any other failure (ThingsBoard's general error 2, answered 500 unless given). */
   readonly code: IotcErrorCode = 'IOTC_PLATFORM_ERROR';
@@ -37,7 +43,10 @@ const AUTHENTICATION_FAULTS: StepFaults<typeof AUTHENTICATION_STEPS> = {
   'AUTH-05:refused-403': { status: () => () => 403 },
 };
 
-/** The reference platform refuses a request without valid credentials (401, ThingsBoard errorCode 10 or 11). */
+/**
+ * The reference platform refuses a request without valid credentials (401, ThingsBoard errorCode 10
+ * or 11).
+ */
 export class AuthenticationError extends PlatformError {
   override readonly code = 'IOTC_PLATFORM_AUTHENTICATION';
   constructor(message = 'Authentication failed', errorCode = 10) {
@@ -46,8 +55,8 @@ export class AuthenticationError extends PlatformError {
 }
 
 /**
- * Quirks mode thingsboard-4.3: an unauthenticated request that ThingsBoard sends to its OAuth2 login entry point
- * (302 to /oauth2Login) instead of refusing it with 401 (deviation AUTH-05).
+ * Quirks mode thingsboard-4.3: an unauthenticated request that ThingsBoard sends to its OAuth2
+ * login entry point (302 to /oauth2Login) instead of refusing it with 401 (deviation AUTH-05).
  */
 export class LoginRedirect extends PlatformError {
   override readonly code = 'IOTC_PLATFORM_AUTHENTICATION';

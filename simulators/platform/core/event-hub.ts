@@ -1,10 +1,11 @@
 /**
- * The event hub: what a device's transport sessions listen to: the HTTP long-polls and the MQTT sessions of
- * devices and gateways (mqtt/subscribe.ts, mqtt/gateway-devices.ts), one subscription per session, removed when the
- * session ends.
+ * The event hub: what a device's transport sessions listen to: the HTTP long-polls and the MQTT
+ * sessions of devices and gateways (mqtt/subscribe.ts, mqtt/gateway-devices.ts), one subscription
+ * per session, removed when the session ends.
  *
- * Events carry no transport format: a session renders a change in its own protocol (HTTP body, MQTT publish).
- * Emitting to a device nobody listens to costs one map lookup (the hot path of attribute saves).
+ * Events carry no transport format: a session renders a change in its own protocol (HTTP body, MQTT
+ * publish). Emitting to a device nobody listens to costs one map lookup (the hot path of attribute
+ * saves).
  */
 import type { Attribute } from './model';
 
@@ -24,15 +25,18 @@ export interface DeviceEvents {
   deleted: () => void;
 }
 
-/** One device's listeners by event, in the order they subscribed; an event nobody listens to has no array. */
+/**
+ * One device's listeners by event, in the order they subscribed; an event nobody listens to has no
+ * array.
+ */
 type DeviceListeners = { [E in keyof DeviceEvents]: Array<DeviceEvents[E]> | undefined };
 
 /**
- * Plain arrays per device rather than an EventEmitter per device: a gateway fleet keeps three listeners for each of
- * tens of thousands of sub-devices, and an emitter (with its dictionary-mode event table) cost several times more.
- * Semantics as EventEmitter's: listeners run in subscription order, an unsubscribe during an emit does not stop the
- * listeners of that emit, the same listener subscribed twice runs twice, a listener's exception propagates to the
- * emitter.
+ * Plain arrays per device rather than an EventEmitter per device: a gateway fleet keeps three
+ * listeners for each of tens of thousands of sub-devices, and an emitter (with its dictionary-mode
+ * event table) cost several times more. Semantics as EventEmitter's: listeners run in subscription
+ * order, an unsubscribe during an emit does not stop the listeners of that emit, the same listener
+ * subscribed twice runs twice, a listener's exception propagates to the emitter.
  */
 export class EventHub {
   private readonly listeners = new Map<string, DeviceListeners>();
@@ -48,8 +52,9 @@ export class EventHub {
   }
 
   /**
-   * Subscribes without making an unsubscribe function: a holder of many subscriptions (a gateway's sub-devices)
-   * keeps its listeners and gives them to off(), saving a closure and its context per subscription.
+   * Subscribes without making an unsubscribe function: a holder of many subscriptions (a gateway's
+   * sub-devices) keeps its listeners and gives them to off(), saving a closure and its context per
+   * subscription.
    */
   add<E extends keyof DeviceEvents>(deviceId: string, event: E, listener: DeviceEvents[E]): void {
     let own = this.listeners.get(deviceId);
@@ -58,7 +63,8 @@ export class EventHub {
         deviceId,
         (own = { shared: undefined, rpc: undefined, deleted: undefined }),
       );
-    // copy on write: an emit iterates the array it started with, whatever subscribes or unsubscribes meanwhile
+    // copy on write: an emit iterates the array it started with, whatever subscribes or
+    // unsubscribes meanwhile
     const before = own[event] as Array<DeviceEvents[E]> | undefined;
     own[event] = (before ? [...before, listener] : [listener]) as DeviceListeners[E];
   }
@@ -86,7 +92,10 @@ export class EventHub {
     if (list) for (const listener of list) listener(...args);
   }
 
-  /** Whether any session listens to this event of the device (e.g. is any device session subscribed to RPC). */
+  /**
+   * Whether any session listens to this event of the device (e.g. is any device session subscribed
+   * to RPC).
+   */
   hasListeners(deviceId: string, event: keyof DeviceEvents): boolean {
     return (this.listeners.get(deviceId)?.[event]?.length ?? 0) > 0;
   }

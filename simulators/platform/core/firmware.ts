@@ -1,9 +1,10 @@
 /**
- * Firmware update start and stop (docs/reference/platform-facts.md §12): assigning a package sets the shared attributes
- * fw_title, fw_version, fw_size, fw_checksum_algorithm, fw_checksum (fw_url for a URL package), which reach the
- * device's sessions, and the telemetry fw_state=QUEUED, target_fw_title, target_fw_version, target_fw_ts.
- * Clearing the assignment removes those shared attributes. The attributes an assignment sets are a named step
- * (FIRMWARE_STEPS) that the planted faults wrap (FIRMWARE_FAULTS, faults/steps.ts).
+ * Firmware update start and stop (docs/reference/platform-facts.md §12): assigning a package sets
+ * the shared attributes fw_title, fw_version, fw_size, fw_checksum_algorithm, fw_checksum (fw_url
+ * for a URL package), which reach the device's sessions, and the telemetry fw_state=QUEUED,
+ * target_fw_title, target_fw_version, target_fw_ts. Clearing the assignment removes those shared
+ * attributes. The attributes an assignment sets are a named step (FIRMWARE_STEPS) that the planted
+ * faults wrap (FIRMWARE_FAULTS, faults/steps.ts).
  */
 import type { TypedValue } from '../../../lib/kv/values';
 import type { Device, OtaPackage } from './model';
@@ -48,7 +49,9 @@ const without =
   (ota: OtaPackage): Values =>
     step(ota).filter(([name]) => name !== key);
 
-/** The planted faults of an assignment (faults/catalogue/http-device-api.ts), wrappers of its step. */
+/**
+ * The planted faults of an assignment (faults/catalogue/http-device-api.ts), wrappers of its step.
+ */
 const FIRMWARE_FAULTS: StepFaults<typeof FIRMWARE_STEPS> = {
   'HTTP-FW-02:checksum-missing': { attributes: without('fw_checksum') },
   'HTTP-FW-02:title-missing': { attributes: without('fw_title') },
@@ -82,8 +85,9 @@ export function stopFirmwareUpdate(core: DeviceStore, device: Device): void {
 }
 
 /**
- * Bytes [size*chunk, size*(chunk+1)) of a package; size 0 = the whole file; past the end an empty buffer (as
- * ThingsBoard's OTA package cache), for the HTTP download and the MQTT v2/fw topics alike.
+ * Bytes [size*chunk, size*(chunk+1)) of a package; size 0 = the whole file; past the end an empty
+ * buffer (as ThingsBoard's OTA package cache), for the HTTP download and the MQTT v2/fw topics
+ * alike.
  */
 export function firmwareChunk(data: Buffer, size: number, chunk: number): Buffer {
   if (size === 0) return data;

@@ -1,4 +1,7 @@
-/** The reference platform's domain records. In memory: a run or a `simulate` session is their whole lifetime. */
+/**
+ * The reference platform's domain records. In memory: a run or a `simulate` session is their whole
+ * lifetime.
+ */
 import type { TypedValue } from '../../../lib/kv/values';
 
 export type Authority = 'SYS_ADMIN' | 'TENANT_ADMIN' | 'CUSTOMER_USER';
@@ -69,8 +72,9 @@ export interface RpcRequest {
 }
 
 /**
- * ThingsBoard's RpcStatus. The reference reaches QUEUED, DELIVERED, SUCCESSFUL and EXPIRED; SENT, TIMEOUT and FAILED
- * come from transport acknowledgements and retries it does not model (an MQTT PUBACK that never comes).
+ * ThingsBoard's RpcStatus. The reference reaches QUEUED, DELIVERED, SUCCESSFUL and EXPIRED; SENT,
+ * TIMEOUT and FAILED come from transport acknowledgements and retries it does not model (an MQTT
+ * PUBACK that never comes).
  */
 export type PersistentRpcStatus =
   | 'QUEUED'
@@ -81,7 +85,10 @@ export type PersistentRpcStatus =
   | 'EXPIRED'
   | 'FAILED';
 
-/** A persistent server-side RPC (`"persistent": true`): kept with its status and reply until its device is deleted. */
+/**
+ * A persistent server-side RPC (`"persistent": true`): kept with its status and reply until its
+ * device is deleted.
+ */
 export interface PersistentRpc {
   id: string;
   createdTime: number;
@@ -96,7 +103,10 @@ export interface PersistentRpc {
   /** As the caller wrote it (lossless), null when absent. */
   additionalInfo: unknown;
   status: PersistentRpcStatus;
-  /** The device's reply (lossless JSON), `{"error": text}` when it is not JSON, null before it or when empty. */
+  /**
+   * The device's reply (lossless JSON), `{"error": text}` when it is not JSON, null before it or
+   * when empty.
+   */
   response: unknown;
 }
 
@@ -106,9 +116,9 @@ interface ClaimRegistration {
 }
 
 /**
- * A device record whose collections (attributes, latest values, history, RPCs, persistent RPCs) are created on first use: most
- * sub-devices of a large gateway fleet never get some of them, and six empty Maps per device were half of its
- * memory (bench: resident memory per sub-device).
+ * A device record whose collections (attributes, latest values, history, RPCs, persistent RPCs) are
+ * created on first use: most sub-devices of a large gateway fleet never get some of them, and six
+ * empty Maps per device were half of its memory (bench: resident memory per sub-device).
  */
 export class DeviceRecord {
   id: string;
@@ -121,7 +131,8 @@ export class DeviceRecord {
   additionalInfo: Record<string, unknown> | null;
   firmwareId: string | null;
   createdTime: number;
-  // ThingsBoard numbers a device's RPCs from 0 (DeviceActorMessageProcessor.java 132 rpcSeq = 0, 284 rpcSeq++)
+  // ThingsBoard numbers a device's RPCs from 0 (DeviceActorMessageProcessor.java 132 rpcSeq = 0,
+  // 284 rpcSeq++)
   nextRpcId = 0;
   claim: ClaimRegistration | null = null;
   deleted = false;
@@ -172,7 +183,10 @@ export class DeviceRecord {
 
 export type Device = DeviceRecord;
 
-/** What a new device record is made of; its collections, RPC counter, claim and deleted flag start empty. */
+/**
+ * What a new device record is made of; its collections, RPC counter, claim and deleted flag start
+ * empty.
+ */
 type NewDeviceFields = Pick<
   Device,
   | 'id'

@@ -1,8 +1,9 @@
 /**
- * Large request bodies are parsed and converted on a worker thread, so one client's 10 MB body does not hold every
- * other client's requests up for the seconds its parse takes (issue 13 finding 2). Small bodies, nearly all of
- * them, stay on the event loop: a round trip to the worker costs more than their parse. One worker, started on the
- * first large body; it holds the process open only while a job is pending. Jobs queue on it in order.
+ * Large request bodies are parsed and converted on a worker thread, so one client's 10 MB body does
+ * not hold every other client's requests up for the seconds its parse takes (issue 13 finding 2).
+ * Small bodies, nearly all of them, stay on the event loop: a round trip to the worker costs more
+ * than their parse. One worker, started on the first large body; it holds the process open only
+ * while a job is pending. Jobs queue on it in order.
  */
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -43,7 +44,8 @@ function failAll(error: Error): void {
 
 function payloadWorker(): Worker {
   if (worker) return worker;
-  // compiled (dist/), the worker's entry is JavaScript; from the sources, the worker registers lib/ts-register.js first
+  // compiled (dist/), the worker's entry is JavaScript; from the sources, the worker registers
+  // lib/ts-register.js first
   const started = COMPILED
     ? new Worker(join(__dirname, 'payload-worker.js'))
     : new Worker(

@@ -1,8 +1,9 @@
 /**
- * The payload conversions that may run on the payload worker (off-thread.ts): pure functions of the body text,
- * so the same code gives the same answer on either thread. A worker's result crosses back as JSON text: one
- * string is copied in one piece, where a tree of small objects is cloned object by object on the receiving
- * thread (for a 3 MB body that clone alone held the event loop for half a second).
+ * The payload conversions that may run on the payload worker (off-thread.ts): pure functions of the
+ * body text, so the same code gives the same answer on either thread. A worker's result crosses
+ * back as JSON text: one string is copied in one piece, where a tree of small objects is cloned
+ * object by object on the receiving thread (for a 3 MB body that clone alone held the event loop
+ * for half a second).
  */
 import { parseLossless, type TypedValue } from '../../../lib/kv/values';
 import { BadRequestError } from './errors';
@@ -16,7 +17,10 @@ export type PayloadJob =
   | { kind: 'client-attributes'; text: string; quirks: Quirks }
   /** The admin API's attributes (SERVER_SCOPE, SHARED_SCOPE): any JSON object, kept lossless. */
   | { kind: 'server-attributes'; text: string }
-  /** Any other admin-API JSON body (admin/route.ts bodyJson): parsed with the depth check, the document itself. */
+  /**
+   * Any other admin-API JSON body (admin/route.ts bodyJson): parsed with the depth check, the
+   * document itself.
+   */
   | { kind: 'json'; text: string; what: string };
 
 export type PayloadJobResult = TelemetryRecord[] | Array<[string, TypedValue]> | unknown;
@@ -37,13 +41,17 @@ export function runPayloadJob(job: PayloadJob): PayloadJobResult {
   }
 }
 
-/** Top-level members (or elements) of a JSON document per slice of its encoding (encodeResult, kind json). */
+/**
+ * Top-level members (or elements) of a JSON document per slice of its encoding (encodeResult, kind
+ * json).
+ */
 const JSON_SLICE = 2000;
 
 /**
- * A parsed JSON document as the worker sends it back: ['v', text] for a scalar or a small document, else its
- * top-level members (an object, 'o') or elements (an array, 'a') in slices of JSON_SLICE, each slice its own JSON
- * text, so that the event loop reads one slice per turn and serves other clients between two (decodeResult).
+ * A parsed JSON document as the worker sends it back: ['v', text] for a scalar or a small document,
+ * else its top-level members (an object, 'o') or elements (an array, 'a') in slices of JSON_SLICE,
+ * each slice its own JSON text, so that the event loop reads one slice per turn and serves other
+ * clients between two (decodeResult).
  */
 function encodeDocument(document: unknown): string {
   if (document === null || typeof document !== 'object')
@@ -84,7 +92,10 @@ async function decodeDocument(text: string): Promise<unknown> {
   return shape === 'a' ? array : object;
 }
 
-/** A JSON object of attributes the admin API saves, with the REST API's messages for what it refuses. */
+/**
+ * A JSON object of attributes the admin API saves, with the REST API's messages for what it
+ * refuses.
+ */
 function attributesToSave(text: string): Array<[string, TypedValue]> {
   let document: unknown;
   try {
@@ -100,7 +111,10 @@ function attributesToSave(text: string): Array<[string, TypedValue]> {
   return entries;
 }
 
-/** An entry as [key, type letter, value]; a LONG's value as its decimal text (JSON has no 64-bit integers). */
+/**
+ * An entry as [key, type letter, value]; a LONG's value as its decimal text (JSON has no 64-bit
+ * integers).
+ */
 type EncodedEntry = [string, 'S' | 'B' | 'D' | 'L' | 'J', unknown];
 
 function encodeEntry([key, typed]: [string, TypedValue]): EncodedEntry {
@@ -142,7 +156,10 @@ export function encodeResult(job: PayloadJob, result: PayloadJobResult): string 
   return JSON.stringify((result as Array<[string, TypedValue]>).map(encodeEntry));
 }
 
-/** Entries decoded per turn of the event loop: other clients' requests are served between two slices. */
+/**
+ * Entries decoded per turn of the event loop: other clients' requests are served between two
+ * slices.
+ */
 const DECODE_SLICE = 2000;
 
 export async function decodeResult(job: PayloadJob, text: string): Promise<PayloadJobResult> {

@@ -1,7 +1,7 @@
 /**
- * The payload worker's entry (off-thread.ts): answers each {id, job, faults} with {id, result} (JSON text) or
- * {id, failure}. The planted faults on in the main thread are turned on here too, so a large body meets the same
- * reference as a small one.
+ * The payload worker's entry (off-thread.ts): answers each {id, job, faults} with {id, result}
+ * (JSON text) or {id, failure}. The planted faults on in the main thread are turned on here too, so
+ * a large body meets the same reference as a small one.
  */
 import { parentPort } from 'node:worker_threads';
 import { setActiveFaults } from '../../../faults';

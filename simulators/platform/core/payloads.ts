@@ -1,10 +1,11 @@
 /**
- * Payload parsing shared by the transports and the admin API: JSON text → schema check (schemas/) → lossless
- * re-read → typed entries (lib/kv/values.ts). Throws BadRequestError with a clear reason; stores nothing.
- * The parser's decisions are named steps (PAYLOAD_STEPS: the nesting limit, whether nulls are dropped, a key, a
- * value, a telemetry document's elements, a plain element's record, a timestamp); its planted faults
- * (faults/catalogue/key-value-data.ts, http-device-api.ts, robustness.ts) are wrappers of those steps
- * (PAYLOAD_FAULTS, applied by faults/steps.ts), for every transport alike.
+ * Payload parsing shared by the transports and the admin API: JSON text → schema check (schemas/) →
+ * lossless re-read → typed entries (lib/kv/values.ts). Throws BadRequestError with a clear reason;
+ * stores nothing. The parser's decisions are named steps (PAYLOAD_STEPS: the nesting limit, whether
+ * nulls are dropped, a key, a value, a telemetry document's elements, a plain element's record, a
+ * timestamp); its planted faults (faults/catalogue/key-value-data.ts, http-device-api.ts,
+ * robustness.ts) are wrappers of those steps (PAYLOAD_FAULTS, applied by faults/steps.ts), for
+ * every transport alike.
  */
 import type { JSONSchema } from 'json-schema-to-ts';
 import {
@@ -33,10 +34,11 @@ export function parseJson(text: string, what: string, quirks: Quirks = NO_QUIRKS
 }
 
 /**
- * Parses, validates against the schema, then re-reads losslessly so that value types are known. In quirks mode
- * with dropNullValues, null members of key-value objects are removed first (`kvObjects` finds those objects).
- * The document has the schema's type (DocumentOf) with every number a LosslessNumber (Lossless): the plain reading
- * of the same text, nulls dropped alike, passed the schema.
+ * Parses, validates against the schema, then re-reads losslessly so that value types are known. In
+ * quirks mode with dropNullValues, null members of key-value objects are removed first (`kvObjects`
+ * finds those objects). The document has the schema's type (DocumentOf) with every number a
+ * LosslessNumber (Lossless): the plain reading of the same text, nulls dropped alike, passed the
+ * schema.
  */
 export function parseValid<const Schema extends JSONSchema & object, Document = DocumentOf<Schema>>(
   text: string,
@@ -51,8 +53,8 @@ export function parseValid<const Schema extends JSONSchema & object, Document = 
   const check = validate(schema, plain);
   if (!check.ok) throw new BadRequestError(`Invalid ${what}: ${check.errors.join('; ')}`);
   try {
-    // parseJson accepted this text above, its depth held to the same limit: the faster reading of valid text gives
-    // lossless-json's tree without a second depth pass
+    // parseJson accepted this text above, its depth held to the same limit: the faster reading of
+    // valid text gives lossless-json's tree without a second depth pass
     const document = parseLosslessValid(text);
     if (dropNullValues) for (const object of kvObjects(document)) dropNulls(object);
     // the one cast: ajv checked the plain reading of this text against the schema just above
@@ -68,7 +70,10 @@ function dropNulls(object: unknown): void {
     if (value === null) delete (object as Record<string, unknown>)[key];
 }
 
-/** ThingsBoard's NumberUtils.isParsable: an optional minus, digits, at most one point; no exponent, no hex. */
+/**
+ * ThingsBoard's NumberUtils.isParsable: an optional minus, digits, at most one point; no exponent,
+ * no hex.
+ */
 const PARSABLE_NUMBER = /^-?(\d+(\.\d*)?|\.\d+)$/;
 
 /** Key-value object (lossless) → typed entries; null is not a value. */
@@ -98,8 +103,9 @@ export function typedEntries(
 }
 
 /**
- * ThingsBoard's reading of a decimal number (JsonConverter.buildNumericKeyValueProto): a BigDecimal whose scale is
- * above 16 becomes a STRING of its plain text (BigDecimal.toPlainString); undefined when the scale is 16 or less.
+ * ThingsBoard's reading of a decimal number (JsonConverter.buildNumericKeyValueProto): a BigDecimal
+ * whose scale is above 16 becomes a STRING of its plain text (BigDecimal.toPlainString); undefined
+ * when the scale is 16 or less.
  */
 function plainDecimalOfBigScale(lexeme: string): string | undefined {
   const match = /^(-?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(lexeme);
@@ -113,7 +119,9 @@ function plainDecimalOfBigScale(lexeme: string): string | undefined {
   return `${sign}${padded.slice(0, padded.length - scale)}.${padded.slice(padded.length - scale)}`;
 }
 
-/** The JSON value without the null members of its objects, at any depth; nulls inside arrays stay. */
+/**
+ * The JSON value without the null members of its objects, at any depth; nulls inside arrays stay.
+ */
 function withoutNullMembers(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNullMembers);
   if (value !== null && typeof value === 'object')
@@ -136,7 +144,10 @@ function withoutNulls(value: unknown): unknown {
   return value;
 }
 
-/** The key-value objects of a telemetry document: the object, each element, or the values of timestamped ones. */
+/**
+ * The key-value objects of a telemetry document: the object, each element, or the values of
+ * timestamped ones.
+ */
 function telemetryKvObjects(document: unknown): unknown[] {
   const elements = Array.isArray(document) ? document : [document];
   return elements.map((element) =>
@@ -149,7 +160,10 @@ function telemetryKvObjects(document: unknown): unknown[] {
   );
 }
 
-/** The three telemetry forms → entries with their timestamps (server time `now` where the form has none). */
+/**
+ * The three telemetry forms → entries with their timestamps (server time `now` where the form has
+ * none).
+ */
 export function telemetryEntries(
   text: string,
   now: number,
@@ -177,7 +191,9 @@ export function telemetryEntries(
 /** The first millisecond of the year 10000 (10000-01-01T00:00:00Z). */
 const YEAR_10000_MS = 253_402_300_800_000;
 
-/** ThingsBoard (quirk timestampsFromYear10000Dropped) stores no telemetry from the year 10000 on. */
+/**
+ * ThingsBoard (quirk timestampsFromYear10000Dropped) stores no telemetry from the year 10000 on.
+ */
 export function withoutLateRecords<T extends { ts: number }>(records: T[], quirks: Quirks): T[] {
   return quirks.timestampsFromYear10000Dropped
     ? records.filter((record) => record.ts < YEAR_10000_MS)
@@ -190,7 +206,10 @@ type Entries = Array<[string, TypedValue]>;
 const PAYLOAD_STEPS = {
   /** The deepest JSON nesting the platform parses: the mode's limit. */
   nestingLimit: (quirks: Quirks): number => quirks.jsonMaxNestingDepth,
-  /** Whether null members of key-value objects are dropped before the schema check (the mode's choice). */
+  /**
+   * Whether null members of key-value objects are dropped before the schema check (the mode's
+   * choice).
+   */
   dropNullValues: (quirks: Quirks): boolean => quirks.dropNullValues,
   /** A key as stored. */
   key: (key: string): string => key,
@@ -206,7 +225,10 @@ const PAYLOAD_STEPS = {
 
 type ValueStep = (typed: TypedValue) => TypedValue;
 
-/** A fault of the values of one type: `change` gives the value stored instead, or undefined for the step's. */
+/**
+ * A fault of the values of one type: `change` gives the value stored instead, or undefined for the
+ * step's.
+ */
 function ofType<Type extends TypedValue['type']>(
   type: Type,
   change: (typed: Extract<TypedValue, { type: Type }>) => TypedValue | undefined,
@@ -218,7 +240,10 @@ function ofType<Type extends TypedValue['type']>(
   };
 }
 
-/** A plain element's record changed in one form only (`array`: the array form, else the object form). */
+/**
+ * A plain element's record changed in one form only (`array`: the array form, else the object
+ * form).
+ */
 function plainRecordIn(
   array: boolean,
   change: (record: { ts: number; values: Entries }) => { ts: number; values: Entries },

@@ -1,8 +1,9 @@
 /**
- * The reference platform's state and rules, with no HTTP in it: transports (the HTTP device API, MQTT)
- * and the admin API call these operations and subscribe to device events through `events` (event-hub.ts).
- * The rules of each concept live in their own file (rpc.ts, claims.ts, provisioning.ts, firmware.ts,
- * time-series.ts, api-keys.ts, demo-users.ts); this class holds the records, their indexes, and calls them.
+ * The reference platform's state and rules, with no HTTP in it: transports (the HTTP device API,
+ * MQTT) and the admin API call these operations and subscribe to device events through `events`
+ * (event-hub.ts). The rules of each concept live in their own file (rpc.ts, claims.ts,
+ * provisioning.ts, firmware.ts, time-series.ts, api-keys.ts, demo-users.ts); this class holds the
+ * records, their indexes, and calls them.
  */
 import { randomUUID } from 'node:crypto';
 import type { TypedValue } from '../../../lib/kv/values';
@@ -52,11 +53,17 @@ interface CoreOptions {
   minServerRpcTimeoutMs: number;
   /** The tenant's device limit (tenant profile maxDevices); absent or 0 = unlimited. */
   maxDevices?: number;
-  /** Acknowledge first, act later (ThingsBoard's asynchrony, core/scheduler.ts); absent = synchronous. */
+  /**
+   * Acknowledge first, act later (ThingsBoard's asynchrony, core/scheduler.ts); absent =
+   * synchronous.
+   */
   asynchrony?: AsynchronyOptions;
   /** Told of a deferred effect that threw. */
   onEffectError?: EffectErrorListener;
-  /** A failed customer claim evicts the device's claim registration (quirks: wrongClaimKeyEndsRegistration). */
+  /**
+   * A failed customer claim evicts the device's claim registration (quirks:
+   * wrongClaimKeyEndsRegistration).
+   */
   claimFailureEndsRegistration?: boolean;
 }
 
@@ -68,7 +75,10 @@ const ATTRIBUTE_STEPS = {
   },
 };
 
-/** The planted faults of saving attributes (faults/catalogue/http-device-api.ts), wrappers of its step. */
+/**
+ * The planted faults of saving attributes (faults/catalogue/http-device-api.ts), wrappers of its
+ * step.
+ */
 const ATTRIBUTE_FAULTS: StepFaults<typeof ATTRIBUTE_STEPS> = {
   'HTTP-ATTR-05:server-write-dropped': {
     store: (step) => (device, scope, key, attribute) =>
@@ -94,13 +104,22 @@ export class PlatformCore implements DeviceStore {
   readonly apiKeys = new ApiKeys();
   /** Device events for transport sessions (HTTP long-polls, MQTT sessions). */
   readonly events = new EventHub();
-  /** The tenant's device limit (tenant profile maxDevices, 0 = unlimited); the admin API can change it. */
+  /**
+   * The tenant's device limit (tenant profile maxDevices, 0 = unlimited); the admin API can change
+   * it.
+   */
   maxDevices: number;
-  /** Every deferred effect of the transports goes through it (core/scheduler.ts); synchronous by default. */
+  /**
+   * Every deferred effect of the transports goes through it (core/scheduler.ts); synchronous by
+   * default.
+   */
   readonly scheduler: Scheduler;
   private readonly deviceByName = new Map<string, Device>();
   private readonly deviceByToken = new Map<string, Device>();
-  /** Every device's persistent RPCs by id (they live in their device's record; this is the index by id). */
+  /**
+   * Every device's persistent RPCs by id (they live in their device's record; this is the index by
+   * id).
+   */
   private readonly persistentRpcIndex = new Map<string, PersistentRpc>();
 
   constructor(readonly options: CoreOptions) {
@@ -110,7 +129,8 @@ export class PlatformCore implements DeviceStore {
     this.saveProfile({ name: 'default', isDefault: true });
   }
 
-  // ---- device profiles ----------------------------------------------------------------------------------------
+  // ---- device profiles
+  // ----------------------------------------------------------------------------------------
 
   defaultProfile(): DeviceProfile {
     for (const profile of this.profiles.values()) if (profile.isDefault) return profile;
@@ -183,7 +203,8 @@ export class PlatformCore implements DeviceStore {
     return this.profiles.get(device.profileId) ?? this.defaultProfile();
   }
 
-  // ---- devices ------------------------------------------------------------------------------------------------
+  // ---- devices
+  // ------------------------------------------------------------------------------------------------
 
   deviceByTokenValue(token: string): Device | undefined {
     return this.deviceByToken.get(token);
@@ -206,8 +227,9 @@ export class PlatformCore implements DeviceStore {
   }
 
   /**
-   * Creates a device: name unique in the tenant, a random 20-character token unless given, the profile by id, else
-   * by name (created when missing), else the default one; type is always the profile's name.
+   * Creates a device: name unique in the tenant, a random 20-character token unless given, the
+   * profile by id, else by name (created when missing), else the default one; type is always the
+   * profile's name.
    */
   createDevice(input: NewDevice): Device {
     const name = input.name;
@@ -273,7 +295,10 @@ export class PlatformCore implements DeviceStore {
     if (input.profileId !== undefined) device.profileId = input.profileId;
   }
 
-  /** Deletes a device: its pending RPCs end, its sessions get the `deleted` event, its token stops working. */
+  /**
+   * Deletes a device: its pending RPCs end, its sessions get the `deleted` event, its token stops
+   * working.
+   */
   deleteDevice(id: string): void {
     const device = this.device(id);
     device.deleted = true;
@@ -295,7 +320,8 @@ export class PlatformCore implements DeviceStore {
     return this.events.on(device.id, event, listener);
   }
 
-  // ---- telemetry and attributes -------------------------------------------------------------------------------
+  // ---- telemetry and attributes
+  // -------------------------------------------------------------------------------
 
   /** Stores validated telemetry records (the transports validate the whole payload first). */
   saveTelemetry(device: Device, records: TelemetryRecord[]): void {
@@ -331,13 +357,17 @@ export class PlatformCore implements DeviceStore {
       this.events.emit(device.id, 'shared', { updated: new Map(), deleted });
   }
 
-  // ---- server-side RPC ----------------------------------------------------------------------------------------
+  // ---- server-side RPC
+  // ----------------------------------------------------------------------------------------
 
   sendRpc(device: Device, call: RpcCall): Promise<RpcOutcome> {
     return queueRpc(device, this.events, call, this.options.minServerRpcTimeoutMs);
   }
 
-  /** Stores and queues a persistent RPC; its caller reads the outcome from the record (persistentRpc). */
+  /**
+   * Stores and queues a persistent RPC; its caller reads the outcome from the record
+   * (persistentRpc).
+   */
   sendPersistentRpc(
     device: Device,
     call: RpcCall,
@@ -369,7 +399,8 @@ export class PlatformCore implements DeviceStore {
     replyRpc(device, id, response);
   }
 
-  // ---- claiming -----------------------------------------------------------------------------------------------
+  // ---- claiming
+  // -----------------------------------------------------------------------------------------------
 
   registerClaim(
     device: Device,
@@ -387,7 +418,8 @@ export class PlatformCore implements DeviceStore {
     reclaimDevice(device);
   }
 
-  // ---- firmware -----------------------------------------------------------------------------------------------
+  // ---- firmware
+  // -----------------------------------------------------------------------------------------------
 
   package(id: string): OtaPackage {
     const found = this.otaPackages.get(id);
@@ -407,7 +439,8 @@ export class PlatformCore implements DeviceStore {
     else startFirmwareUpdate(this, device, this.package(packageId));
   }
 
-  // ---- provisioning -------------------------------------------------------------------------------------------
+  // ---- provisioning
+  // -------------------------------------------------------------------------------------------
 
   provision(request: ProvisionRequest): ProvisionOutcome {
     return provisionDevice(this, request);

@@ -1,9 +1,10 @@
 /**
- * A provisioning request's text → the status document the platform answers (docs/reference/platform-facts.md §6), the same over
- * HTTP (POST /api/v1/provision, 200) and MQTT (/provision/response). A request missing deviceName,
- * provisionDeviceKey or provisionDeviceSecret (or with wrong types) throws BadRequestError; in quirks mode
- * (provisioningFieldsOptional) ThingsBoard's reading: a missing key or secret field throws a PlatformError 500, a
- * missing deviceName becomes a random 20-character name.
+ * A provisioning request's text → the status document the platform answers
+ * (docs/reference/platform-facts.md §6), the same over HTTP (POST /api/v1/provision, 200) and MQTT
+ * (/provision/response). A request missing deviceName, provisionDeviceKey or provisionDeviceSecret
+ * (or with wrong types) throws BadRequestError; in quirks mode (provisioningFieldsOptional)
+ * ThingsBoard's reading: a missing key or secret field throws a PlatformError 500, a missing
+ * deviceName becomes a random 20-character name.
  */
 import { provisionRequestSchema } from '../../../schemas';
 import type { Quirks } from '../quirks';
@@ -27,7 +28,8 @@ export function provisionAnswer(
     deviceName: body.deviceName,
     provisionDeviceKey: body.provisionDeviceKey,
     provisionDeviceSecret: body.provisionDeviceSecret,
-    // only access-token credentials exist here; a token is taken when the request names that type or none
+    // only access-token credentials exist here; a token is taken when the request names that type
+    // or none
     token:
       body.credentialsType === undefined || body.credentialsType === 'ACCESS_TOKEN'
         ? body.token
@@ -46,8 +48,9 @@ export function provisionAnswer(
 }
 
 /**
- * Quirks mode: ThingsBoard's reading of a provisioning request (docs/reference/platform-facts.md §6). A missing key or secret field
- * throws inside the controller (500, code 2); a missing deviceName becomes a random 20-character name.
+ * Quirks mode: ThingsBoard's reading of a provisioning request (docs/reference/platform-facts.md
+ * §6). A missing key or secret field throws inside the controller (500, code 2); a missing
+ * deviceName becomes a random 20-character name.
  */
 function thingsboardProvisionRequest(text: string): ProvisionBody {
   const body = parseJson(text, 'provisioning request') as Partial<ProvisionBody>;

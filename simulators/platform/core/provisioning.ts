@@ -1,9 +1,10 @@
 /**
- * Dynamic provisioning (docs/reference/platform-facts.md §6). The outcome is always a status, never an error: SUCCESS with the
- * device's credentials, NOT_FOUND (no profile with that key and secret, or provisioning disabled) or FAILURE
- * (blank name; ALLOW_CREATE_NEW_DEVICES and the device exists; CHECK_PRE_PROVISIONED_DEVICES and the device is
- * missing, in another profile, or already provisioned). Written as named steps (PROVISION_STEPS) whose planted
- * faults (faults/catalogue/http-device-api.ts) are wrappers (PROVISION_FAULTS, faults/steps.ts).
+ * Dynamic provisioning (docs/reference/platform-facts.md §6). The outcome is always a status, never
+ * an error: SUCCESS with the device's credentials, NOT_FOUND (no profile with that key and secret,
+ * or provisioning disabled) or FAILURE (blank name; ALLOW_CREATE_NEW_DEVICES and the device exists;
+ * CHECK_PRE_PROVISIONED_DEVICES and the device is missing, in another profile, or already
+ * provisioned). Written as named steps (PROVISION_STEPS) whose planted faults
+ * (faults/catalogue/http-device-api.ts) are wrappers (PROVISION_FAULTS, faults/steps.ts).
  */
 import type { Device } from './model';
 import type { DeviceStore } from './device-store';
@@ -15,7 +16,9 @@ export interface ProvisionRequest {
   deviceName: string;
   provisionDeviceKey: string;
   provisionDeviceSecret: string;
-  /** The access token to give a new device (credentialsType ACCESS_TOKEN); absent = a random one. */
+  /**
+   * The access token to give a new device (credentialsType ACCESS_TOKEN); absent = a random one.
+   */
   token?: string;
   gateway?: boolean;
 }

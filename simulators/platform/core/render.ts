@@ -1,6 +1,7 @@
 /**
- * Stored values rendered as JSON documents, the same for every transport (HTTP bodies, MQTT payloads): each value
- * in its JSON type, numbers with their lexeme (lossless), so 42.0 stays 42.0 and a long stays exact.
+ * Stored values rendered as JSON documents, the same for every transport (HTTP bodies, MQTT
+ * payloads): each value in its JSON type, numbers with their lexeme (lossless), so 42.0 stays 42.0
+ * and a long stays exact.
  */
 import { typedValueToLossless } from '../../../lib/kv/values';
 import type { SharedAttributesChange } from './event-hub';
@@ -16,7 +17,9 @@ export function setMember(object: Record<string, unknown>, key: string, value: u
   });
 }
 
-/** A shared-attribute change as {"k":v,...,"deleted":[...]} (deleted only when keys were deleted). */
+/**
+ * A shared-attribute change as {"k":v,...,"deleted":[...]} (deleted only when keys were deleted).
+ */
 export function sharedChangeDocument(change: SharedAttributesChange): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const [key, attribute] of change.updated)
@@ -44,9 +47,9 @@ export function pickAttributes(
 }
 
 /**
- * The device API's attribute answer {"client":{...},"shared":{...}} (HTTP GET /attributes and the MQTT device
- * attribute request): with neither key list every client and shared attribute, with one of them only that scope; a
- * member is present only when it has matches.
+ * The device API's attribute answer {"client":{...},"shared":{...}} (HTTP GET /attributes and the
+ * MQTT device attribute request): with neither key list every client and shared attribute, with one
+ * of them only that scope; a member is present only when it has matches.
  */
 export function attributesAnswer(
   device: Device,

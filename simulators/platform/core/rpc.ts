@@ -1,8 +1,9 @@
 /**
- * Server-side RPC of one device: queued until a device session takes it (QUEUED → DELIVERED), answered
- * (SUCCESSFUL), or ended by its expiry (EXPIRED when never delivered, TIMEOUT when delivered but not answered).
- * Ids are integers increasing per device, as the platform's. A finished request leaves the queue. A persistent RPC
- * also has a stored record (model.ts PersistentRpc) whose status and response follow the request.
+ * Server-side RPC of one device: queued until a device session takes it (QUEUED → DELIVERED),
+ * answered (SUCCESSFUL), or ended by its expiry (EXPIRED when never delivered, TIMEOUT when
+ * delivered but not answered). Ids are integers increasing per device, as the platform's. A
+ * finished request leaves the queue. A persistent RPC also has a stored record (model.ts
+ * PersistentRpc) whose status and response follow the request.
  */
 import type { EventHub } from './event-hub';
 import type { Device, PersistentRpc, RpcOutcome, RpcRequest } from './model';
@@ -14,7 +15,9 @@ export interface RpcCall {
   /** As the caller wrote it (lossless); the device gets {} when it is absent. */
   params: unknown;
   oneway: boolean;
-  /** The caller's timeout; the expiry is now + max(minimum, timeout) unless expirationTime is given. */
+  /**
+   * The caller's timeout; the expiry is now + max(minimum, timeout) unless expirationTime is given.
+   */
   timeoutMs: number;
   expirationTime?: number;
 }
@@ -29,7 +32,10 @@ export function queueRpc(
   return new Promise((resolve) => enqueue(device, hub, call, minTimeoutMs, resolve));
 }
 
-/** What a persistent RPC adds to a call: ThingsBoard's `retries` and `additionalInfo`, kept on its record. */
+/**
+ * What a persistent RPC adds to a call: ThingsBoard's `retries` and `additionalInfo`, kept on its
+ * record.
+ */
 export interface PersistentRpcOptions {
   id: string;
   tenantId: string;
@@ -38,9 +44,11 @@ export interface PersistentRpcOptions {
 }
 
 /**
- * Stores a persistent RPC and, unless it has expired already, queues it (QUEUED) for the next device session. Its
- * caller does not wait for the outcome: the record's status and response tell it (docs/reference/platform-facts.md §8; as
- * ThingsBoard's DeviceActorMessageProcessor.processRpcRequest: an expired one is stored EXPIRED and never queued).
+ * Stores a persistent RPC and, unless it has expired already, queues it (QUEUED) for the next
+ * device session. Its caller does not wait for the outcome: the record's status and response tell
+ * it (docs/reference/platform-facts.md §8; as ThingsBoard's
+ * DeviceActorMessageProcessor.processRpcRequest: an expired one is stored EXPIRED and never
+ * queued).
  */
 export function queuePersistentRpc(
   device: Device,
@@ -105,7 +113,8 @@ function enqueue(
 }
 
 function expire(rpc: RpcRequest): void {
-  // a persistent RPC ends EXPIRED whether or not it was delivered (DeviceActorMessageProcessor.processServerSideRpcTimeout)
+  // a persistent RPC ends EXPIRED whether or not it was delivered
+  // (DeviceActorMessageProcessor.processServerSideRpcTimeout)
   if (rpc.persistent && (rpc.state === 'QUEUED' || rpc.state === 'DELIVERED'))
     rpc.persistent.status = 'EXPIRED';
   if (rpc.state === 'QUEUED') {
@@ -142,14 +151,18 @@ const TAKE_FAULTS: StepFaults<typeof TAKE_STEPS> = {
   },
 };
 
-/** The oldest queued, unexpired RPC of the device, now marked delivered; undefined when there is none. */
+/**
+ * The oldest queued, unexpired RPC of the device, now marked delivered; undefined when there is
+ * none.
+ */
 export function takeRpc(device: Device): RpcRequest | undefined {
   const steps = withFaults(TAKE_STEPS, TAKE_FAULTS);
   const now = Date.now();
   for (const rpc of device.rpcs.values()) {
     if (rpc.state !== 'QUEUED' || rpc.expiresAt <= now) continue;
     if (!steps.delivers(rpc)) continue;
-    // delivered over HTTP or MQTT; a one-way persistent RPC stays DELIVERED (processRpcResponseStatus)
+    // delivered over HTTP or MQTT; a one-way persistent RPC stays DELIVERED
+    // (processRpcResponseStatus)
     if (rpc.persistent) rpc.persistent.status = 'DELIVERED';
     if (rpc.oneway) steps.oneWayDelivered(device, rpc);
     else rpc.state = 'DELIVERED';
@@ -158,7 +171,10 @@ export function takeRpc(device: Device): RpcRequest | undefined {
   return undefined;
 }
 
-/** A device's reply to RPC `id` (raw text); replies to unknown or finished requests are ignored, as the platform. */
+/**
+ * A device's reply to RPC `id` (raw text); replies to unknown or finished requests are ignored, as
+ * the platform.
+ */
 export function replyRpc(device: Device, id: number, response: string): void {
   const rpc = device.rpcs.get(id);
   if (rpc?.state !== 'DELIVERED') return;
@@ -170,7 +186,10 @@ export function replyRpc(device: Device, id: number, response: string): void {
   rpc.settle({ kind: 'SUCCESSFUL', response });
 }
 
-/** A reply as a persistent RPC keeps it: the JSON document, `{"error": text}` for other text, null when empty. */
+/**
+ * A reply as a persistent RPC keeps it: the JSON document, `{"error": text}` for other text, null
+ * when empty.
+ */
 function storedResponse(response: string): unknown {
   if (response === '') return null;
   try {
@@ -180,7 +199,10 @@ function storedResponse(response: string): unknown {
   }
 }
 
-/** Ends every pending request of the device (deleted device, platform closing): delivered ones time out. */
+/**
+ * Ends every pending request of the device (deleted device, platform closing): delivered ones time
+ * out.
+ */
 export function endRpcs(device: Device): void {
   for (const rpc of [...device.rpcs.values()]) {
     if (rpc.state === 'DELIVERED') {

@@ -1,20 +1,23 @@
 /**
- * The ONE place where the reference platform's asynchrony lives (issue 24 item 2, "the twin is asynchronous like
- * ThingsBoard"). Real ThingsBoard acknowledges before it acts: the SUBACK and a gateway connect's PUBACK leave before
- * the device actor has the session and its subscription, so a shared-attribute update that reaches the actor first
- * is dropped (DeviceActorMessageProcessor.java 605-638: no attributeSubscriptions yet, "No registered attributes
- * subscriptions to process"); attribute updates reach the device up to ~2 s later, sometimes reordered; a claim is
- * answered 200 / PUBACK once queued and registered later; telemetry and attribute saves are applied after their
+ * The ONE place where the reference platform's asynchrony lives (issue 24 item 2, "the twin is
+ * asynchronous like ThingsBoard"). Real ThingsBoard acknowledges before it acts: the SUBACK and a
+ * gateway connect's PUBACK leave before the device actor has the session and its subscription, so a
+ * shared-attribute update that reaches the actor first is dropped (DeviceActorMessageProcessor.java
+ * 605-638: no attributeSubscriptions yet, "No registered attributes subscriptions to process");
+ * attribute updates reach the device up to ~2 s later, sometimes reordered; a claim is answered 200
+ * / PUBACK once queued and registered later; telemetry and attribute saves are applied after their
  * PUBACK / 200; a gateway disconnect's PUBACK leaves before the device session is removed.
  *
- * Handlers acknowledge first and hand the effect to `later(kind, fn)`; nothing waits in a handler. Without
- * asynchrony (the default, and the reference's specification mode) `later` runs fn at once, so the reference behaves
- * exactly as it always did. With asynchrony, fn runs after a delay drawn from a seeded PRNG within the kind's bounds:
- * the same seed and the same sequence of calls give the same delays, so a run is replayed by its seed.
+ * Handlers acknowledge first and hand the effect to `later(kind, fn)`; nothing waits in a handler.
+ * Without asynchrony (the default, and the reference's specification mode) `later` runs fn at once,
+ * so the reference behaves exactly as it always did. With asynchrony, fn runs after a delay drawn
+ * from a seeded PRNG within the kind's bounds: the same seed and the same sequence of calls give
+ * the same delays, so a run is replayed by its seed.
  *
- * Ordering: every kind but `attributeUpdate` keeps its effects in the order they were handed over (a FIFO lane; a
- * gateway's session registration and removal share one lane, so a connect, disconnect, connect ends connected);
- * attribute update deliveries each take their own delay and may overtake each other, as on ThingsBoard.
+ * Ordering: every kind but `attributeUpdate` keeps its effects in the order they were handed over
+ * (a FIFO lane; a gateway's session registration and removal share one lane, so a connect,
+ * disconnect, connect ends connected); attribute update deliveries each take their own delay and
+ * may overtake each other, as on ThingsBoard.
  */
 
 export const ASYNC_KINDS = [
@@ -51,9 +54,10 @@ export interface AsynchronyOptions {
 export type EffectErrorListener = (error: unknown, kind: AsyncKind) => void;
 
 /**
- * Delays as seen on ThingsBoard CE 4.3 (monolith, in-memory queues, this machine): attribute updates reach a
- * subscribed session up to ~2 s after the REST save answered; session and subscription registration, claim
- * registration and save application take a few hundred milliseconds under load.
+ * Delays as seen on ThingsBoard CE 4.3 (monolith, in-memory queues, this machine): attribute
+ * updates reach a subscribed session up to ~2 s after the REST save answered; session and
+ * subscription registration, claim registration and save application take a few hundred
+ * milliseconds under load.
  */
 const THINGSBOARD_DELAYS_MS: Readonly<Record<AsyncKind, DelayBounds>> = {
   subscription: { minMs: 0, maxMs: 300 },
@@ -75,9 +79,9 @@ const LANES: Record<AsyncKind, string | undefined> = {
 };
 
 /**
- * mulberry32: a 32-bit seeded PRNG in five lines. fast-check is a dependency, but its generators are built for
- * property tests (arbitraries, shrinking) and would load into every embedded platform; this needs only a
- * reproducible stream of numbers in [0, 1) from a seed.
+ * mulberry32: a 32-bit seeded PRNG in five lines. fast-check is a dependency, but its generators
+ * are built for property tests (arbitraries, shrinking) and would load into every embedded
+ * platform; this needs only a reproducible stream of numbers in [0, 1) from a seed.
  */
 export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
@@ -90,12 +94,16 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-/** One delay within the bounds, from the PRNG's next number (every call of later draws exactly one). */
+/**
+ * One delay within the bounds, from the PRNG's next number (every call of later draws exactly one).
+ */
 export function drawDelay(random: () => number, { minMs, maxMs }: DelayBounds): number {
   return minMs + Math.floor(random() * (Math.max(minMs, maxMs) - minMs + 1));
 }
 
-/** Derives the seed of one of several platforms of a run (a cucumber worker's) from the run's seed. */
+/**
+ * Derives the seed of one of several platforms of a run (a cucumber worker's) from the run's seed.
+ */
 export function deriveSeed(runSeed: number, index: number): number {
   const random = mulberry32((runSeed ^ Math.imul(index + 1, 0x9e3779b1)) >>> 0);
   return Math.floor(random() * 4294967296) >>> 0;
@@ -134,7 +142,10 @@ export class Scheduler {
     return this.random !== undefined;
   }
 
-  /** Runs fn after the kind's seeded delay (at once when synchronous). An effect pending at close never runs. */
+  /**
+   * Runs fn after the kind's seeded delay (at once when synchronous). An effect pending at close
+   * never runs.
+   */
   later(kind: AsyncKind, fn: () => void): void {
     if (!this.random) return fn();
     if (this.closed) return;

@@ -2,7 +2,10 @@
 import type { TypedValue } from '../../../lib/kv/values';
 import type { Device, TimeseriesEntry } from './model';
 
-/** History kept per key: the newest entries, so that a long `iotc simulate` session under load stays bounded. */
+/**
+ * History kept per key: the newest entries, so that a long `iotc simulate` session under load stays
+ * bounded.
+ */
 export const MAX_HISTORY_PER_KEY = 100_000;
 
 export interface TelemetryRecord {
@@ -11,8 +14,9 @@ export interface TelemetryRecord {
 }
 
 /**
- * Keeps a series sorted by ts, one entry per ts (a later value at the same ts replaces the earlier one, as the
- * platform's time series). Appending in time order, the common case, is O(1); anything else is a binary search.
+ * Keeps a series sorted by ts, one entry per ts (a later value at the same ts replaces the earlier
+ * one, as the platform's time series). Appending in time order, the common case, is O(1); anything
+ * else is a binary search.
  */
 function insertByTs(series: TimeseriesEntry[], entry: TimeseriesEntry): void {
   const last = series[series.length - 1];
@@ -32,9 +36,10 @@ function insertByTs(series: TimeseriesEntry[], entry: TimeseriesEntry): void {
 }
 
 /**
- * Stores already validated records; the latest value of a key is the one with the greatest ts. Linear in the
- * message: a key's new entries are gathered first, then merged into its history once and trimmed once (trimming
- * after every entry made a long message quadratic once a key held MAX_HISTORY_PER_KEY entries).
+ * Stores already validated records; the latest value of a key is the one with the greatest ts.
+ * Linear in the message: a key's new entries are gathered first, then merged into its history once
+ * and trimmed once (trimming after every entry made a long message quadratic once a key held
+ * MAX_HISTORY_PER_KEY entries).
  */
 export function appendTelemetry(device: Device, records: TelemetryRecord[]): void {
   const byKey = new Map<string, TimeseriesEntry[]>();
@@ -58,8 +63,9 @@ export function appendTelemetry(device: Device, records: TelemetryRecord[]): voi
 }
 
 /**
- * The series with `entries` merged in, sorted by ts, one entry per ts (a later entry replaces an earlier one at
- * the same ts). Entries after the series' end in time order, the common case, are appended in place.
+ * The series with `entries` merged in, sorted by ts, one entry per ts (a later entry replaces an
+ * earlier one at the same ts). Entries after the series' end in time order, the common case, are
+ * appended in place.
  */
 function mergeByTs(series: TimeseriesEntry[], entries: TimeseriesEntry[]): TimeseriesEntry[] {
   if (entries.length === 1) {
@@ -74,7 +80,8 @@ function mergeByTs(series: TimeseriesEntry[], entries: TimeseriesEntry[]): Times
     for (const entry of entries) series.push(entry);
     return series;
   }
-  // the general case: a stable sort keeps the later of two entries at one ts after the earlier, then last wins
+  // the general case: a stable sort keeps the later of two entries at one ts after the earlier,
+  // then last wins
   const sorted = [...series, ...entries].sort((a, b) => a.ts - b.ts);
   const merged: TimeseriesEntry[] = [];
   for (const entry of sorted) {
@@ -86,8 +93,9 @@ function mergeByTs(series: TimeseriesEntry[], entries: TimeseriesEntry[]): Times
 }
 
 /**
- * History of one key in [startTs, endTs): endTs is exclusive, as on ThingsBoard (TsKvRepository.java:40, 50, 58;
- * docs/reference/interfaces.md does not say), newest first unless ascending, at most `limit` entries.
+ * History of one key in [startTs, endTs): endTs is exclusive, as on ThingsBoard
+ * (TsKvRepository.java:40, 50, 58; docs/reference/interfaces.md does not say), newest first unless
+ * ascending, at most `limit` entries.
  */
 export function historyOf(
   device: Device,
@@ -102,9 +110,10 @@ export function historyOf(
 }
 
 /**
- * Deletes the history of the keys in [startTs, endTs) (TelemetryController deleteEntityTimeseries, 517-590; the
- * end is exclusive as in TsKvRepository). The latest value goes too when it lies in the range and `deleteLatest`;
- * with `rewriteLatestIfDeleted` the newest remaining entry becomes the latest.
+ * Deletes the history of the keys in [startTs, endTs) (TelemetryController deleteEntityTimeseries,
+ * 517-590; the end is exclusive as in TsKvRepository). The latest value goes too when it lies in
+ * the range and `deleteLatest`; with `rewriteLatestIfDeleted` the newest remaining entry becomes
+ * the latest.
  */
 export function deleteTelemetry(
   device: Device,

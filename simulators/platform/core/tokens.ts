@@ -1,10 +1,11 @@
 /**
- * Random identifiers and credentials: entity ids (UUIDs), device access tokens (20 characters, as ThingsBoard) and
- * API key values.
+ * Random identifiers and credentials: entity ids (UUIDs), device access tokens (20 characters, as
+ * ThingsBoard) and API key values.
  *
- * Ids and tokens are built as flat strings. A string grown by `+=` (and Node's randomUUID, built from pieces) is a
- * tree of V8 cons strings: 300 to 500 bytes for 20 to 36 characters, kept for as long as the device lives (bench:
- * resident memory per sub-device). A latin1 Buffer decoded once is one 40 to 60-byte string.
+ * Ids and tokens are built as flat strings. A string grown by `+=` (and Node's randomUUID, built
+ * from pieces) is a tree of V8 cons strings: 300 to 500 bytes for 20 to 36 characters, kept for as
+ * long as the device lives (bench: resident memory per sub-device). A latin1 Buffer decoded once is
+ * one 40 to 60-byte string.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 

@@ -1,6 +1,7 @@
 /**
- * GET /api/v1/{token}/attributes/updates?timeout=ms: the first shared-attribute change after the poll began,
- * changed keys flattened at the top level plus "deleted":[keys]; 408 empty at the timeout.
+ * GET /api/v1/{token}/attributes/updates?timeout=ms: the first shared-attribute change after the
+ * poll began, changed keys flattened at the top level plus "deleted":[keys]; 408 empty at the
+ * timeout.
  */
 import { stringifyLossless } from '../../../lib/kv/values';
 import type { Device } from '../core/model';
@@ -15,7 +16,10 @@ export const DEVICE_DELETED = 'Device was deleted!';
 
 export const GET_ATTRIBUTE_UPDATES = endpoint({
   steps: {
-    /** An answer the poll gives before it waits: none (a change is answered once, to the poll it happened during). */
+    /**
+     * An answer the poll gives before it waits: none (a change is answered once, to the poll it
+     * happened during).
+     */
     earlier: (_device: Device): string | undefined => undefined,
     /** Listens for the device's next shared-attribute change; returns the unsubscriber. */
     subscribe: (

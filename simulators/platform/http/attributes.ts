@@ -1,7 +1,8 @@
 /**
- * Client-side attributes: POST /api/v1/{token}/attributes stores a JSON object in CLIENT scope; GET answers
- * {"client":{...},"shared":{...}}, a member present only when it has matches. With neither clientKeys nor
- * sharedKeys: every client and shared attribute; with one of them: only that scope. Values keep their JSON type.
+ * Client-side attributes: POST /api/v1/{token}/attributes stores a JSON object in CLIENT scope; GET
+ * answers {"client":{...},"shared":{...}}, a member present only when it has matches. With neither
+ * clientKeys nor sharedKeys: every client and shared attribute; with one of them: only that scope.
+ * Values keep their JSON type.
  */
 import { stringifyLossless, type TypedValue } from '../../../lib/kv/values';
 import { attributesAnswer } from '../core/render';
@@ -17,7 +18,10 @@ export const POST_ATTRIBUTES = endpoint({
   steps: {
     /** The entries of the body that are stored: all of them. */
     kept: (_device: Device, entries: Entries): Entries => entries,
-    /** Stores them in CLIENT scope, after the 200 (core/scheduler.ts), as ThingsBoard's rule engine does. */
+    /**
+     * Stores them in CLIENT scope, after the 200 (core/scheduler.ts), as ThingsBoard's rule engine
+     * does.
+     */
     save: (core: PlatformCore, device: Device, entries: Entries): void =>
       core.scheduler.later('save', () => core.saveAttributes(device, 'CLIENT_SCOPE', entries)),
   },
@@ -60,7 +64,8 @@ export const GET_ATTRIBUTES = endpoint({
     const query = queryOf(request.url);
     const device = authenticate(exchange, steps);
     if (!device) return;
-    // a blank parameter (`clientKeys=`) is no parameter, as ThingsBoard's DeviceApiController reads it
+    // a blank parameter (`clientKeys=`) is no parameter, as ThingsBoard's DeviceApiController reads
+    // it
     const asked: AttributesQuery = {
       clientKeys: nonEmpty(keysParameter(query, 'clientKeys')),
       sharedKeys: nonEmpty(keysParameter(query, 'sharedKeys')),

@@ -1,4 +1,7 @@
-/** POST /api/v1/{token}/claim: optional {secretKey, durationMs}; an empty body is allowed. 200, empty body. */
+/**
+ * POST /api/v1/{token}/claim: optional {secretKey, durationMs}; an empty body is allowed. 200,
+ * empty body.
+ */
 import { claimSchema } from '../../../schemas';
 import { MAX_BODY, authenticate, endpoint } from './context';
 import { readBody, sendEmpty } from './exchange';
@@ -14,7 +17,8 @@ export const POST_CLAIM = endpoint({
     const claim = text.trim() === '' ? {} : parseValid(text, claimSchema, 'claim');
     const durationMs =
       claim.durationMs === undefined ? undefined : Number(String(claim.durationMs));
-    // registered after the 200 (core/scheduler.ts), as ThingsBoard queues the claim to the device actor
+    // registered after the 200 (core/scheduler.ts), as ThingsBoard queues the claim to the device
+    // actor
     api.core.scheduler.later('claim', () =>
       api.core.registerClaim(device, claim.secretKey, durationMs),
     );

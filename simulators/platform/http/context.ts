@@ -1,6 +1,7 @@
 /**
- * What every device API handler gets: the request, the response, the path parameters and the API's shared state
- * (find-my-way's route store), so handlers are plain module functions and no closure is made per request.
+ * What every device API handler gets: the request, the response, the path parameters and the API's
+ * shared state (find-my-way's route store), so handlers are plain module functions and no closure
+ * is made per request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -13,7 +14,10 @@ import type { Quirks } from '../quirks';
 import { type StepFaults, withFaults } from '../../../faults/steps';
 import { LONG_POLL_STEPS } from './long-poll';
 
-/** Answers client-side RPC (POST /api/v1/{token}/rpc): the request document (plain JSON values) → the answer. */
+/**
+ * Answers client-side RPC (POST /api/v1/{token}/rpc): the request document (plain JSON values) →
+ * the answer.
+ */
 export type ClientRpcHandler = (
   device: { name: string; id: string },
   request: unknown,
@@ -40,17 +44,24 @@ export interface DeviceExchange {
 }
 
 /**
- * The steps every endpoint of the device API shares: admission, the token's device, the answer to an unknown
- * token, the error of an invalid query parameter, the long-poll's timing (long-poll.ts) and the answer to a thrown
- * error. A route's planted faults (route-faults.ts) may wrap them as well as the endpoint's own steps.
+ * The steps every endpoint of the device API shares: admission, the token's device, the answer to
+ * an unknown token, the error of an invalid query parameter, the long-poll's timing (long-poll.ts)
+ * and the answer to a thrown error. A route's planted faults (route-faults.ts) may wrap them as
+ * well as the endpoint's own steps.
  */
 export const DEVICE_API_STEPS = {
-  /** Whether the request is served at all: always (the reference has no request threads to run out of). */
+  /**
+   * Whether the request is served at all: always (the reference has no request threads to run out
+   * of).
+   */
   admit: (_exchange: DeviceExchange): boolean => true,
   /** The device whose access token is `token`. */
   deviceOf: (api: DeviceApi, token: string): Device | undefined =>
     api.core.deviceByTokenValue(token),
-  /** Answers a token that names no device: 401, empty body, as the platform (a long-poll passes its timeout). */
+  /**
+   * Answers a token that names no device: 401, empty body, as the platform (a long-poll passes its
+   * timeout).
+   */
   unknownToken: (exchange: DeviceExchange, _longPollMs: number | undefined): void =>
     sendEmpty(exchange.response, 401),
   /** The error of a query parameter the endpoint cannot take: 400. */
@@ -76,7 +87,10 @@ export function endpoint<Own extends object>(definition: DeviceEndpoint<Own>): D
   return definition;
 }
 
-/** The device of the path's token; when there is none the body is drained and the token refused (unknownToken). */
+/**
+ * The device of the path's token; when there is none the body is drained and the token refused
+ * (unknownToken).
+ */
 export function authenticate(
   exchange: DeviceExchange,
   steps: DeviceApiSteps,
@@ -91,8 +105,9 @@ export function authenticate(
 }
 
 /**
- * An endpoint as a route's handler: per request, its steps with the faults of the shared table and of the route's
- * own table that are on (faults/steps.ts; nothing allocated when none is), and any error it throws answered.
+ * An endpoint as a route's handler: per request, its steps with the faults of the shared table and
+ * of the route's own table that are on (faults/steps.ts; nothing allocated when none is), and any
+ * error it throws answered.
  */
 export function served<Own extends object>(
   definition: DeviceEndpoint<Own>,
@@ -119,8 +134,9 @@ export function served<Own extends object>(
 }
 
 /**
- * Quirks mode: a payload the platform cannot parse is answered 500 with the parser's message as plain text, as
- * ThingsBoard does (docs/reference/platform-facts.md §3). Only for the handlers that parse device payloads.
+ * Quirks mode: a payload the platform cannot parse is answered 500 with the parser's message as
+ * plain text, as ThingsBoard does (docs/reference/platform-facts.md §3). Only for the handlers that
+ * parse device payloads.
  */
 export function payloadFailure(error: unknown, response: ServerResponse, api: DeviceApi): boolean {
   if (!(error instanceof BadRequestError) || api.quirks.malformedPayloadStatus === 400)
@@ -131,8 +147,8 @@ export function payloadFailure(error: unknown, response: ServerResponse, api: De
 
 function failed({ request, response, api }: DeviceExchange, error: unknown): void {
   request.resume();
-  // the HTTP transport's PayloadSizeFilter answers before any controller, the message as a JSON string (the admin
-  // API's error handler writes the error object)
+  // the HTTP transport's PayloadSizeFilter answers before any controller, the message as a JSON
+  // string (the admin API's error handler writes the error object)
   if (error instanceof PayloadTooLargeError && !response.headersSent)
     return sendJson(response, 413, error.message);
   if (error instanceof PlatformError) return sendError(response, error);

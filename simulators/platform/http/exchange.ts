@@ -1,6 +1,6 @@
 /**
- * Request and response plumbing shared by the device API and the admin API: body reading with a size cap,
- * JSON answers (lossless, so a DOUBLE keeps its `.0`), ThingsBoard's error body.
+ * Request and response plumbing shared by the device API and the admin API: body reading with a
+ * size cap, JSON answers (lossless, so a DOUBLE keeps its `.0`), ThingsBoard's error body.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody as readCappedBody } from '../../../lib/http-body';
@@ -14,7 +14,10 @@ export class PayloadTooLargeError extends PlatformError {
   }
 }
 
-/** Reads the whole body; rejects with PayloadTooLargeError past `limit` bytes (Content-Length checked first). */
+/**
+ * Reads the whole body; rejects with PayloadTooLargeError past `limit` bytes (Content-Length
+ * checked first).
+ */
 export function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   return readCappedBody(request, { limit, tooLarge: () => new PayloadTooLargeError(limit) });
 }
@@ -57,7 +60,10 @@ export function errorBody(error: PlatformError): Record<string, unknown> {
   };
 }
 
-/** Answers an error with its status and body (ThingsBoard's, unless the caller renders it otherwise). */
+/**
+ * Answers an error with its status and body (ThingsBoard's, unless the caller renders it
+ * otherwise).
+ */
 export function sendError(
   response: ServerResponse,
   error: PlatformError,

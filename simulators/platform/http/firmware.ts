@@ -1,8 +1,8 @@
 /**
- * GET /api/v1/{token}/firmware?title=&version=[&size=&chunk=]: the assigned package's bytes. Missing or invalid
- * parameters 400; no package assigned (or a URL package) 404; a title or version other than the assigned
- * package's 400 (as the platform). size=0 or absent = the whole file; a chunk is bytes [size*chunk,
- * size*(chunk+1)); past the end 200 with an empty body.
+ * GET /api/v1/{token}/firmware?title=&version=[&size=&chunk=]: the assigned package's bytes.
+ * Missing or invalid parameters 400; no package assigned (or a URL package) 404; a title or version
+ * other than the assigned package's 400 (as the platform). size=0 or absent = the whole file; a
+ * chunk is bytes [size*chunk, size*(chunk+1)); past the end 200 with an empty body.
  */
 import { firmwareQuerySchema } from '../../../schemas';
 import { validate } from '../../../schemas/validate';

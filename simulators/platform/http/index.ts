@@ -1,34 +1,42 @@
 /**
- * The HTTP device API (docs/reference/interfaces.md "HTTP device API"): the ten endpoints under /api/v1/{access_token}/... and
- * /api/v1/provision, one handler module per resource.
+ * The HTTP device API (docs/reference/interfaces.md "HTTP device API"): the ten endpoints under
+ * /api/v1/{access_token}/... and /api/v1/provision, one handler module per resource.
  *
- * Order of checks, as the platform: URL and query parameters (400), then the token (401, empty body), then the
- * body (400). docs/reference/interfaces.md is the authority on errors: a client mistake is 400, never 5xx; an unknown resource
- * (e.g. /api/v1/{token}/nope, /api/v2/...) is 404; and a rejected request stores nothing, because a payload is
- * validated whole (schemas/) before any of it is stored. 400 bodies: {status, message, errorCode: 31, timestamp}.
+ * Order of checks, as the platform: URL and query parameters (400), then the token (401, empty
+ * body), then the body (400). docs/reference/interfaces.md is the authority on errors: a client
+ * mistake is 400, never 5xx; an unknown resource (e.g. /api/v1/{token}/nope, /api/v2/...) is 404;
+ * and a rejected request stores nothing, because a payload is validated whole (schemas/) before any
+ * of it is stored. 400 bodies: {status, message, errorCode: 31, timestamp}.
  *
  * Where ThingsBoard differs (future deviation profiles; never behaviour of this reference):
- * 1. malformed JSON or a wrong shape (non-object attributes, primitive telemetry, `values` not an object, non-object
- *    claim): ThingsBoard answers 500 with the parser's message (or empty), here 400;
- * 2. a null value: ThingsBoard drops the key silently, here 400 (null is not one of the five value types);
- * 3. a string that looks like a number ("42", "1.5"): ThingsBoard stores a LONG or DOUBLE (type cast on by
- *    default), here it stays a STRING;
- * 4. {"ts":N,"values":{...}} with other keys beside them: ThingsBoard ignores the others, here 400 (the schema says
- *    the timestamped form is exactly ts and values);
- * 5. Gson is lenient (unquoted keys, single quotes, bare words); here only strict JSON is accepted (400);
- * 6. long-polls of 30 s or more end with 503 at about 30 s in the ThingsBoard monolith (Spring async timeout);
- *    here they last as asked (408 at the timeout, as ThingsBoard's microservice transport);
- * 7. provisioning without deviceName: ThingsBoard makes up a random name (and without key/secret answers 500),
- *    here 400 (the three fields are required by docs/reference/interfaces.md);
- * 8. client-side RPC: ThingsBoard's default rule chain never answers (200 {"error":"timeout"} after 60 s, or 503
- *    at 30 s in the monolith) and it needs {method, params}; here any JSON document is answered at once by the
- *    configurable handler (default: the request echoed back);
- * 9. a transport rate limit is 500 with an empty body in ThingsBoard; the reference has no rate limits;
- * 10. an unknown path or method: ThingsBoard answers 404/405 with Spring's body; here 404 with an empty body;
- * 11. an invalid query parameter or URL (timeout=abc, rpc id not an integer): ThingsBoard answers 400 too, but with
- *     Spring's default body in the microservice transport;
+ * 1. malformed JSON or a wrong shape (non-object attributes, primitive telemetry, `values` not an
+ *    object, non-object claim): ThingsBoard answers 500 with the parser's message (or empty), here
+ *    400;
+ * 2. a null value: ThingsBoard drops the key silently, here 400 (null is not one of the five value
+ *    types);
+ * 3. a string that looks like a number ("42", "1.5"): ThingsBoard stores a LONG or DOUBLE (type
+ *    cast on by default), here it stays a STRING;
+ * 4. {"ts":N,"values":{...}} with other keys beside them: ThingsBoard ignores the others, here 400
+ *    (the schema says the timestamped form is exactly ts and values);
+ * 5. Gson is lenient (unquoted keys, single quotes, bare words); here only strict JSON is accepted
+ *    (400);
+ * 6. long-polls of 30 s or more end with 503 at about 30 s in the ThingsBoard monolith (Spring
+ *    async timeout); here they last as asked (408 at the timeout, as ThingsBoard's microservice
+ *    transport);
+ * 7. provisioning without deviceName: ThingsBoard makes up a random name (and without key/secret
+ *    answers 500), here 400 (the three fields are required by docs/reference/interfaces.md);
+ * 8. client-side RPC: ThingsBoard's default rule chain never answers (200 {"error":"timeout"} after
+ *    60 s, or 503 at 30 s in the monolith) and it needs {method, params}; here any JSON document is
+ *    answered at once by the configurable handler (default: the request echoed back);
+ * 9. a transport rate limit is 500 with an empty body in ThingsBoard; the reference has no rate
+ *    limits;
+ * 10. an unknown path or method: ThingsBoard answers 404/405 with Spring's body; here 404 with an
+ *     empty body;
+ * 11. an invalid query parameter or URL (timeout=abc, rpc id not an integer): ThingsBoard answers
+ *     400 too, but with Spring's default body in the microservice transport;
  * 12. a decimal with more than 16 digits of scale: ThingsBoard stores a STRING, here a DOUBLE;
- * 13. POST rpc/{id}: ThingsBoard keeps any body as a raw string, here the reply must be a JSON document (400).
+ * 13. POST rpc/{id}: ThingsBoard keeps any body as a raw string, here the reply must be a JSON
+ *     document (400).
  */
 import type Router from 'find-my-way';
 import type { Logger } from 'pino';
@@ -69,8 +77,9 @@ export type { ClientRpcHandler } from './context';
 export const echoClientRpcHandler: ClientRpcHandler = (_device, request) => request;
 
 /**
- * One route of the device API: its row of the protocol table (schemas/device-http.ts; `{param}` becomes the router's
- * `:param`), the endpoint that serves it and its planted faults (route-faults.ts).
+ * One route of the device API: its row of the protocol table (schemas/device-http.ts; `{param}`
+ * becomes the router's `:param`), the endpoint that serves it and its planted faults
+ * (route-faults.ts).
  */
 function route<Own extends object>(
   role: DeviceHttpRole,

@@ -1,7 +1,7 @@
 /**
- * The HTTP long-poll: holds a response open until an event answers it, the timeout passes (408, empty body, as
- * the platform) or the client goes away. Used by attributes/updates and rpc; closing the platform ends it (the
- * server destroys the socket, which runs the cleanup).
+ * The HTTP long-poll: holds a response open until an event answers it, the timeout passes (408,
+ * empty body, as the platform) or the client goes away. Used by attributes/updates and rpc; closing
+ * the platform ends it (the server destroys the socket, which runs the cleanup).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { longPollQuerySchema } from '../../../schemas';
@@ -13,8 +13,9 @@ import type { Quirks } from '../quirks';
 export const DEFAULT_LONG_POLL_MS = 60_000;
 
 /**
- * The long-poll's steps, shared by the device API's endpoints (context.ts DEVICE_API_STEPS): a route's planted
- * faults (route-faults.ts) wrap them to change how its polls read their timeout and end.
+ * The long-poll's steps, shared by the device API's endpoints (context.ts DEVICE_API_STEPS): a
+ * route's planted faults (route-faults.ts) wrap them to change how its polls read their timeout and
+ * end.
  */
 export const LONG_POLL_STEPS = {
   /** The query parameters of a poll's URL. */
@@ -32,8 +33,9 @@ export const LONG_POLL_STEPS = {
 type TimeoutSteps = typeof LONG_POLL_STEPS & { invalidParameter: (message: string) => Error };
 
 /**
- * The `timeout` query parameter in ms: a non-negative integer (400 otherwise); absent → pollDefaultMs, 0 → 60000.
- * Quirks mode negativeLongPollTimeoutExpires: a negative integer is taken as it is, and the poll ends at once (408).
+ * The `timeout` query parameter in ms: a non-negative integer (400 otherwise); absent →
+ * pollDefaultMs, 0 → 60000. Quirks mode negativeLongPollTimeoutExpires: a negative integer is taken
+ * as it is, and the poll ends at once (408).
  */
 export function longPollTimeout(
   request: IncomingMessage,
@@ -50,7 +52,10 @@ export function longPollTimeout(
   return timeout > 0 ? timeout : DEFAULT_LONG_POLL_MS;
 }
 
-/** Long-polls being held right now, in every platform of this process (read by a planted fault only). */
+/**
+ * Long-polls being held right now, in every platform of this process (read by a planted fault
+ * only).
+ */
 let held = 0;
 
 export function heldLongPolls(): number {
@@ -61,8 +66,8 @@ export function heldLongPolls(): number {
 type Finish = (send: () => boolean | void) => void;
 
 /**
- * Waits for `subscribe`'s listeners to call finish, at most `waitMs` (pollWaitMs), then answers `timedOut`
- * (pollTimedOut); the listeners are removed when the poll ends, however it ends.
+ * Waits for `subscribe`'s listeners to call finish, at most `waitMs` (pollWaitMs), then answers
+ * `timedOut` (pollTimedOut); the listeners are removed when the poll ends, however it ends.
  */
 export function longPoll(
   response: ServerResponse,

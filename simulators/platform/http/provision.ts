@@ -1,7 +1,8 @@
 /**
- * POST /api/v1/provision (no token): a schema-valid request is always answered 200 with the status JSON of
- * docs/reference/platform-facts.md §6 (core/provision-answer.ts, shared with MQTT provisioning); a request missing deviceName,
- * provisionDeviceKey or provisionDeviceSecret (or with wrong types) is 400.
+ * POST /api/v1/provision (no token): a schema-valid request is always answered 200 with the status
+ * JSON of docs/reference/platform-facts.md §6 (core/provision-answer.ts, shared with MQTT
+ * provisioning); a request missing deviceName, provisionDeviceKey or provisionDeviceSecret (or with
+ * wrong types) is 400.
  */
 import { provisionAnswer } from '../core/provision-answer';
 import { MAX_BODY, endpoint } from './context';

@@ -1,8 +1,9 @@
 /**
  * The planted faults of the HTTP device API (faults/catalogue/http-device-api.ts, robustness.ts and
- * faults/catalogue/ say what each breaks), as data: per route, each fault names the steps it wraps or replaces
- * (faults/steps.ts); index.ts registers a route's table at its entry of the route table, and context.ts `served`
- * applies the shared table and the route's table per request. The endpoints' modules hold only behaviour.
+ * faults/catalogue/ say what each breaks), as data: per route, each fault names the steps it wraps
+ * or replaces (faults/steps.ts); index.ts registers a route's table at its entry of the route
+ * table, and context.ts `served` applies the shared table and the route's table per request. The
+ * endpoints' modules hold only behaviour.
  */
 import { isUtf8 } from 'node:buffer';
 import { typedValueToString } from '../../../lib/kv/values';
@@ -33,7 +34,10 @@ const refuse = ({ request, response }: DeviceExchange, status: number): false =>
   return false;
 };
 
-/** The faults of every route of the device API: they wrap the shared steps (context.ts DEVICE_API_STEPS). */
+/**
+ * The faults of every route of the device API: they wrap the shared steps (context.ts
+ * DEVICE_API_STEPS).
+ */
 export const DEVICE_API_FAULTS: StepFaults<DeviceApiSteps> = {
   'ROB-POLL-01:busy-while-polls-held': {
     admit: (step) => (exchange) =>
@@ -80,7 +84,10 @@ export const DEVICE_API_FAULTS: StepFaults<DeviceApiSteps> = {
   },
 };
 
-/** The timeout faults of a long-poll route: the timeout ignored (60 s), cut to a quarter, or a body at 408. */
+/**
+ * The timeout faults of a long-poll route: the timeout ignored (60 s), cut to a quarter, or a body
+ * at 408.
+ */
 type PollSteps = Pick<DeviceApiSteps, 'pollWaitMs' | 'pollTimedOut' | 'pollDefaultMs'>;
 const timeoutIgnored: StepWrappers<PollSteps> = { pollWaitMs: () => () => DEFAULT_LONG_POLL_MS };
 const earlyTimeout: StepWrappers<PollSteps> = { pollWaitMs: (step) => (ms) => step(ms) / 4 };
@@ -281,7 +288,10 @@ export const POST_CLIENT_RPC_FAULTS: StepFaults<EndpointSteps<typeof POST_CLIENT
   'HTTP-RPC-04:empty-answer': { answer: () => (response) => sendEmpty(response, 200) },
 };
 
-/** A missing required field filled in (a made-up name, an empty key or secret, which find no profile). */
+/**
+ * A missing required field filled in (a made-up name, an empty key or secret, which find no
+ * profile).
+ */
 const filled =
   (field: keyof ProvisionRequest, value: () => string) =>
   (step: (text: string) => string) =>

@@ -1,10 +1,11 @@
 /**
  * RPC over HTTP:
- * - GET /api/v1/{token}/rpc?timeout=ms: long-poll; a queued, unexpired server-side RPC is delivered at once, else
- *   the first one sent during the poll: 200 {"id","method","params"} (the RPC becomes DELIVERED); 408 empty at the
- *   timeout; 403 "Device was deleted!" when the device is deleted meanwhile.
- * - POST /api/v1/{token}/rpc/{id}: the device's JSON reply, relayed to the waiting admin caller; 200 empty, also
- *   for an unknown id; 400 for a non-integer id or a body that is not JSON.
+ * - GET /api/v1/{token}/rpc?timeout=ms: long-poll; a queued, unexpired server-side RPC is delivered
+ *   at once, else the first one sent during the poll: 200 {"id","method","params"} (the RPC becomes
+ *   DELIVERED); 408 empty at the timeout; 403 "Device was deleted!" when the device is deleted
+ *   meanwhile.
+ * - POST /api/v1/{token}/rpc/{id}: the device's JSON reply, relayed to the waiting admin caller;
+ *   200 empty, also for an unknown id; 400 for a non-integer id or a body that is not JSON.
  * - POST /api/v1/{token}/rpc: client-side RPC; any JSON document, answered by the ClientRpcHandler.
  */
 import { stringifyLossless } from '../../../lib/kv/values';
@@ -20,7 +21,10 @@ import type { PlatformCore } from '../core/platform-core';
 
 const INT_ID = /^-?\d{1,10}$/;
 
-/** Sends the device's next pending RPC as `render` makes it; false when there is none (another session may have taken it). */
+/**
+ * Sends the device's next pending RPC as `render` makes it; false when there is none (another
+ * session may have taken it).
+ */
 function deliver(
   core: PlatformCore,
   device: Device,
@@ -64,7 +68,10 @@ export const GET_RPC = endpoint({
   },
 });
 
-/** The RPC body limit of transport.http.max_payload_size (64 KiB), for the reply and client-side RPC. */
+/**
+ * The RPC body limit of transport.http.max_payload_size (64 KiB), for the reply and client-side
+ * RPC.
+ */
 const RPC_BODY = {
   rpcBodyLimit: (): number => MAX_RPC_BODY,
 };
@@ -96,7 +103,10 @@ export const POST_RPC_REPLY = endpoint({
 export const POST_CLIENT_RPC = endpoint({
   steps: {
     ...RPC_BODY,
-    /** Sends the handler's answer: the request's exact text when it is the request itself (42.0 stays 42.0). */
+    /**
+     * Sends the handler's answer: the request's exact text when it is the request itself (42.0
+     * stays 42.0).
+     */
     answer: (response: ServerResponse, answer: unknown, document: unknown, text: string): void => {
       if (answer === undefined) return sendEmpty(response, 200);
       sendJsonText(response, 200, answer === document ? text : stringifyLossless(answer));

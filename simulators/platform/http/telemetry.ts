@@ -1,4 +1,7 @@
-/** POST /api/v1/{token}/telemetry: object, array or timestamped form; validated whole, then stored. 200, empty body. */
+/**
+ * POST /api/v1/{token}/telemetry: object, array or timestamped form; validated whole, then stored.
+ * 200, empty body.
+ */
 import type { ServerResponse } from 'node:http';
 import { MAX_BODY, authenticate, type DeviceApi, endpoint, payloadFailure } from './context';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,12 +15,17 @@ const EMPTY_ARRAY = /^\s*\[\s*\]\s*$/;
 
 export const POST_TELEMETRY = endpoint({
   steps: {
-    /** The body as the text that is parsed: UTF-8 (a payload that is not, is refused by its parser). */
+    /**
+     * The body as the text that is parsed: UTF-8 (a payload that is not, is refused by its parser).
+     */
     text: (body: Buffer): string => body.toString('utf8'),
     /** Stores the records, after the 200 (core/scheduler.ts), as ThingsBoard's rule engine does. */
     save: (api: DeviceApi, device: Device, records: TelemetryRecord[]): void =>
       api.core.scheduler.later('save', () => api.core.saveTelemetry(device, records)),
-    /** Answers a refused body as the mode does (payloadFailure), or throws the error to be answered 400. */
+    /**
+     * Answers a refused body as the mode does (payloadFailure), or throws the error to be answered
+     * 400.
+     */
     refused: (
       response: ServerResponse,
       api: DeviceApi,
@@ -41,7 +49,8 @@ export const POST_TELEMETRY = endpoint({
       });
       // applied after the 200 (core/scheduler.ts); at once without asynchrony
       steps.save(api, device, records as TelemetryRecord[]);
-      // an array with no element: no entry at all (a quirk's dropped records do not count, ThingsBoard drops them later)
+      // an array with no element: no entry at all (a quirk's dropped records do not count,
+      // ThingsBoard drops them later)
       if (api.quirks.emptyTelemetryUnansweredMs > 0 && EMPTY_ARRAY.test(`${body}`))
         return answerAfterAsyncTimeout(response, api.quirks.emptyTelemetryUnansweredMs);
     } catch (error) {
@@ -52,8 +61,8 @@ export const POST_TELEMETRY = endpoint({
 });
 
 /**
- * Quirk emptyTelemetryUnansweredMs (ThingsBoard): nothing answers the request, until the servlet container's async
- * timeout ends it with Spring's 503 in ThingsBoard's error shape.
+ * Quirk emptyTelemetryUnansweredMs (ThingsBoard): nothing answers the request, until the servlet
+ * container's async timeout ends it with Spring's 503 in ThingsBoard's error shape.
  */
 async function answerAfterAsyncTimeout(response: ServerResponse, ms: number): Promise<void> {
   await sleep(ms);

@@ -1,11 +1,13 @@
 /**
- * CONNECT: the access token is the user name (docs/reference/interfaces.md, MQTT gateway API); the password is ignored. Refusals
- * follow ThingsBoard (docs/reference/platform-facts.md §4.1): unknown credentials → v5 0x86 / v3 5; no user name and no password
- * but a client id → v5 0x85 / v3 2; otherwise → v5 0x87 / v3 5. A device whose additionalInfo.gateway is true at
- * connect time gets a gateway session. A second connection with the same token takes the session over: the older
- * one gets DISCONNECT 0x8E (v5) and closes. User name or client id `provision` opens a provisioning-only session
- * without authentication (provision-session.ts). Reading the token and refusing an unknown one are named steps
- * (CONNECT_STEPS) that the planted faults (faults/catalogue/mqtt-gateway-api.ts) wrap (CONNECT_FAULTS).
+ * CONNECT: the access token is the user name (docs/reference/interfaces.md, MQTT gateway API); the
+ * password is ignored. Refusals follow ThingsBoard (docs/reference/platform-facts.md §4.1): unknown
+ * credentials → v5 0x86 / v3 5; no user name and no password but a client id → v5 0x85 / v3 2;
+ * otherwise → v5 0x87 / v3 5. A device whose additionalInfo.gateway is true at connect time gets a
+ * gateway session. A second connection with the same token takes the session over: the older one
+ * gets DISCONNECT 0x8E (v5) and closes. User name or client id `provision` opens a
+ * provisioning-only session without authentication (provision-session.ts). Reading the token and
+ * refusing an unknown one are named steps (CONNECT_STEPS) that the planted faults
+ * (faults/catalogue/mqtt-gateway-api.ts) wrap (CONNECT_FAULTS).
  */
 import type { IConnectPacket } from 'mqtt-packet';
 import { type StepFaults, withFaults } from '../../../faults/steps';
@@ -79,7 +81,8 @@ const CONNECT_FAULTS: StepFaults<typeof CONNECT_STEPS> = {
 };
 
 function accept(session: MqttSession): void {
-  // MQTT 5: the platform's maximum QoS is 1 and it keeps no retained messages (docs/reference/platform-facts.md §4.2)
+  // MQTT 5: the platform's maximum QoS is 1 and it keeps no retained messages
+  // (docs/reference/platform-facts.md §4.2)
   session.send(
     session.v5
       ? {
@@ -93,20 +96,22 @@ function accept(session: MqttSession): void {
 }
 
 /**
- * A refusing CONNACK, then the connection closes. ThingsBoard also sends an MQTT 5 DISCONNECT with the CONNACK's
- * code, but 0x85–0x87 are not DISCONNECT reason codes (MQTT 5 §3.14.2.1) and clients reject that packet as malformed;
- * quirks mode refusingConnackFollowedByDisconnect does so too.
+ * A refusing CONNACK, then the connection closes. ThingsBoard also sends an MQTT 5 DISCONNECT with
+ * the CONNACK's code, but 0x85–0x87 are not DISCONNECT reason codes (MQTT 5 §3.14.2.1) and clients
+ * reject that packet as malformed; quirks mode refusingConnackFollowedByDisconnect does so too.
  */
 function refuse(session: MqttSession, v5Code: number, v3Code: number): void {
   const thingsboard = session.v5 && session.context.quirks.refusingConnackFollowedByDisconnect;
-  // CONNACK and DISCONNECT in one write (the transport holds a chunk's writes): read together by the client
+  // CONNACK and DISCONNECT in one write (the transport holds a chunk's writes): read together by
+  // the client
   session.send(
     session.v5
       ? { cmd: 'connack', reasonCode: v5Code, sessionPresent: false }
       : { cmd: 'connack', returnCode: v3Code, sessionPresent: false },
   );
   if (thingsboard) {
-    // written raw: mqtt-packet generates no DISCONNECT with a CONNACK-only code (type 0xE0, length 2, code, no props)
+    // written raw: mqtt-packet generates no DISCONNECT with a CONNACK-only code (type 0xE0, length
+    // 2, code, no props)
     session.write(Buffer.from([0xe0, 0x02, v5Code, 0x00]));
   }
   session.end();

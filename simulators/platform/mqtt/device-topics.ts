@@ -1,10 +1,11 @@
 /**
- * The device topics (v1/devices/me/...; the table DEVICE_MQTT_API of schemas/device-mqtt.ts), uplink side, as
- * ThingsBoard serves them (docs/reference/platform-facts.md §4.3). A gateway uses them for its own telemetry,
- * attributes, configuration updates and RPC (docs/reference/interfaces.md: the gateway is also an ordinary device).
- * Payload rules are the HTTP device API's: the same parsing code (core/payloads.ts). Each handler is a list of named
- * steps with its planted faults (faults/catalogue/mqtt-device-api.ts) registered as wrappers at the same entry
- * (topic-steps.ts).
+ * The device topics (v1/devices/me/...; the table DEVICE_MQTT_API of schemas/device-mqtt.ts),
+ * uplink side, as ThingsBoard serves them (docs/reference/platform-facts.md §4.3). A gateway uses
+ * them for its own telemetry, attributes, configuration updates and RPC
+ * (docs/reference/interfaces.md: the gateway is also an ordinary device). Payload rules are the
+ * HTTP device API's: the same parsing code (core/payloads.ts). Each handler is a list of named
+ * steps with its planted faults (faults/catalogue/mqtt-device-api.ts) registered as wrappers at the
+ * same entry (topic-steps.ts).
  */
 import type { FaultId } from '../../../faults';
 import { stringifyLossless } from '../../../lib/kv/values';
@@ -80,7 +81,8 @@ const HANDLERS = {
       records: [],
     }),
     steps: {
-      // ThingsBoard never acknowledges telemetry with no entry (quirks.ts emptyTelemetryUnansweredMs)
+      // ThingsBoard never acknowledges telemetry with no entry (quirks.ts
+      // emptyTelemetryUnansweredMs)
       unanswered: ({ empty, session }) => {
         if (empty && session.context.quirks.emptyTelemetryUnansweredMs > 0)
           throw new PublishUnanswered('the telemetry publish has no entry');
@@ -198,7 +200,8 @@ const HANDLERS = {
       return { ...publish, secretKey: claim.secretKey, durationMs };
     },
     steps: {
-      // registered after the PUBACK (core/scheduler.ts), as ThingsBoard's claim goes through the device actor
+      // registered after the PUBACK (core/scheduler.ts), as ThingsBoard's claim goes through the
+      // device actor
       register: ({ session, device, secretKey, durationMs }) => {
         const { core } = session.context;
         core.scheduler.later('claim', () => core.registerClaim(device, secretKey, durationMs));
@@ -242,7 +245,10 @@ const HANDLERS = {
     ],
   }),
 
-  /** {"clientKeys":"a,b","sharedKeys":"c"} → {"client":{...},"shared":{...}} on .../attributes/response/{id}; {} = all. */
+  /**
+   * {"clientKeys":"a,b","sharedKeys":"c"} → {"client":{...},"shared":{...}} on
+   * .../attributes/response/{id}; {} = all.
+   */
   attributesRequest: handler<AttributeRequestState>()({
     parse: (publish) => {
       const { text, session } = publish;
@@ -322,8 +328,9 @@ const HANDLERS = {
   }),
 
   /**
-   * Client-side RPC: the platform's handler answers on v1/devices/me/rpc/response/{id}. The method getSessionLimits
-   * is answered by the transport itself (every ThingsBoard SDK device and gateway sends it on connect).
+   * Client-side RPC: the platform's handler answers on v1/devices/me/rpc/response/{id}. The method
+   * getSessionLimits is answered by the transport itself (every ThingsBoard SDK device and gateway
+   * sends it on connect).
    */
   rpcRequest: handler<ClientRpcState>()({
     parse: (publish) => ({
@@ -335,7 +342,8 @@ const HANDLERS = {
     steps: {
       sessionLimits: ({ request, session, id }) => {
         if ((request as { method?: unknown } | null)?.method !== SESSION_LIMITS_METHOD) return;
-        // after the PUBACK (publish.ts sends it when this returns), as ThingsBoard's onGetSessionLimitsRpc
+        // after the PUBACK (publish.ts sends it when this returns), as ThingsBoard's
+        // onGetSessionLimitsRpc
         setImmediate(() =>
           session.publish(deviceTopic('rpcResponse', id), JSON.stringify(sessionLimits(session)), {
             always: true,
@@ -384,7 +392,10 @@ const HANDLERS = {
     ],
   }),
 
-  /** The device's reply to a server-side RPC: any payload, kept raw (docs/reference/platform-facts.md §4.3). */
+  /**
+   * The device's reply to a server-side RPC: any payload, kept raw
+   * (docs/reference/platform-facts.md §4.3).
+   */
   rpcResponse: handler<DevicePublish>()({
     parse: (publish) => publish,
     steps: {
@@ -467,7 +478,10 @@ function isJson(text: string): boolean {
   }
 }
 
-/** One element of a telemetry payload as sent: timestamped ({ts, values}) or not, and whether in an array. */
+/**
+ * One element of a telemetry payload as sent: timestamped ({ts, values}) or not, and whether in an
+ * array.
+ */
 interface SentElement {
   timestamped: boolean;
   array: boolean;
@@ -475,8 +489,9 @@ interface SentElement {
 }
 
 /**
- * Faults changing each telemetry record after step `convert`, knowing the element it came from: the payload is
- * parsed again (only then) since telemetryEntries gives one record per element, in order.
+ * Faults changing each telemetry record after step `convert`, knowing the element it came from: the
+ * payload is parsed again (only then) since telemetryEntries gives one record per element, in
+ * order.
  */
 function elementFaults(
   faults: Array<

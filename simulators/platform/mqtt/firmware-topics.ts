@@ -1,10 +1,12 @@
 /**
- * MQTT firmware download (docs/reference/platform-facts.md §4.3, ThingsBoard's MqttTransportHandler.getOtaPackageCallback):
- * PUBLISH v2/fw/request/{requestId}/chunk/{n} with the chunk size as decimal text (empty = the size given earlier
- * for that request, else the whole file) → PUBACK, then the bytes on v2/fw/response/{requestId}/chunk/{n}, sent
- * whether or not the device subscribed (QoS 1 then). The package is looked up once per request id. Without a
- * package with data: the status text (NOT_FOUND) on v2/fw/error, no PUBACK, then the session ends (MQTT 5
- * DISCONNECT 0x83), as ThingsBoard. v2/sw/... asks for a software package, which the reference never holds.
+ * MQTT firmware download (docs/reference/platform-facts.md §4.3, ThingsBoard's
+ * MqttTransportHandler.getOtaPackageCallback): PUBLISH v2/fw/request/{requestId}/chunk/{n} with the
+ * chunk size as decimal text (empty = the size given earlier for that request, else the whole file)
+ * → PUBACK, then the bytes on v2/fw/response/{requestId}/chunk/{n}, sent whether or not the device
+ * subscribed (QoS 1 then). The package is looked up once per request id. Without a package with
+ * data: the status text (NOT_FOUND) on v2/fw/error, no PUBACK, then the session ends (MQTT 5
+ * DISCONNECT 0x83), as ThingsBoard. v2/sw/... asks for a software package, which the reference
+ * never holds.
  */
 import { type StepFaults, withFaults } from '../../../faults/steps';
 import { type OtaKind, otaChunkRequest, otaTopic } from '../../../schemas/ota-mqtt';
@@ -28,8 +30,8 @@ const CHUNK_FAULTS: StepFaults<typeof CHUNK_STEPS> = {
 };
 
 /**
- * Serves the topic when it is an OTA chunk request (answers true). A failure ends the session, so the PUBACK
- * publish.ts would send is not written.
+ * Serves the topic when it is an OTA chunk request (answers true). A failure ends the session, so
+ * the PUBACK publish.ts would send is not written.
  */
 export function handleOtaRequest(session: MqttSession, topic: string, text: string): boolean {
   const request = otaChunkRequest(topic);

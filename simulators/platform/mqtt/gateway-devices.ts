@@ -1,11 +1,13 @@
 /**
- * The devices a gateway session has connected (docs/reference/interfaces.md "States and transitions"): connect finds or creates
- * the device (and its profile), then routes its shared-attribute updates and RPC commands to the gateway;
- * disconnect stops that; a disconnect for an unknown name changes nothing. Publishing data for a device that is not
- * connected connects it implicitly with the profile `default` (docs/reference/platform-facts.md §4.5).
- * What the routing decides is named steps (ROUTING_STEPS: admitting a connect, creating a device, what a
- * disconnect leaves, forwarding an update, the messages an update and an RPC make); the planted faults
- * (faults/catalogue/mqtt-gateway-api.ts) are wrappers of those steps (ROUTING_FAULTS, faults/steps.ts).
+ * The devices a gateway session has connected (docs/reference/interfaces.md "States and
+ * transitions"): connect finds or creates the device (and its profile), then routes its
+ * shared-attribute updates and RPC commands to the gateway; disconnect stops that; a disconnect for
+ * an unknown name changes nothing. Publishing data for a device that is not connected connects it
+ * implicitly with the profile `default` (docs/reference/platform-facts.md §4.5). What the routing
+ * decides is named steps (ROUTING_STEPS: admitting a connect, creating a device, what a disconnect
+ * leaves, forwarding an update, the messages an update and an RPC make); the planted faults
+ * (faults/catalogue/mqtt-gateway-api.ts) are wrappers of those steps (ROUTING_FAULTS,
+ * faults/steps.ts).
  */
 import { type StepFaults, withFaults } from '../../../faults/steps';
 import { stringifyLossless } from '../../../lib/kv/values';
@@ -26,8 +28,8 @@ interface ConnectedDevice {
 }
 
 /**
- * What a gateway's devices use of its session (MqttSession, session.ts): declared here, so that the session, which
- * holds its GatewayDevices, and this module do not import each other.
+ * What a gateway's devices use of its session (MqttSession, session.ts): declared here, so that the
+ * session, which holds its GatewayDevices, and this module do not import each other.
  */
 interface GatewaySession {
   readonly context: {
@@ -58,8 +60,9 @@ export class GatewayDevices {
   }
 
   /**
-   * Connects a device by name: an existing device keeps its profile; an unknown one is created with the profile
-   * named `type` (created when absent). Over the device limit: PUBACK 0x97, nothing created.
+   * Connects a device by name: an existing device keeps its profile; an unknown one is created with
+   * the profile named `type` (created when absent). Over the device limit: PUBACK 0x97, nothing
+   * created.
    */
   connect(name: string, type = 'default'): Device {
     const known = this.connected.get(name);
@@ -76,9 +79,10 @@ export class GatewayDevices {
   }
 
   /**
-   * Connects every named device of one message, or none: the devices it would create are counted against the
-   * device limit first, so a message beyond the limit is refused (PUBACK 0x97) before any of its devices exists
-   * or any of its data is stored, and a retry after room is made stores it once.
+   * Connects every named device of one message, or none: the devices it would create are counted
+   * against the device limit first, so a message beyond the limit is refused (PUBACK 0x97) before
+   * any of its devices exists or any of its data is stored, and a retry after room is made stores
+   * it once.
    */
   connectAll(names: readonly string[]): Device[] {
     this.reserveRoom(names);
@@ -86,8 +90,8 @@ export class GatewayDevices {
   }
 
   /**
-   * Refuses (0x97) when the devices these names would create do not all fit under the tenant's device limit, before
-   * anything is created or stored: a gateway message is all or nothing.
+   * Refuses (0x97) when the devices these names would create do not all fit under the tenant's
+   * device limit, before anything is created or stored: a gateway message is all or nothing.
    */
   reserveRoom(names: readonly string[]): void {
     const { core } = this.session.context;
@@ -101,10 +105,11 @@ export class GatewayDevices {
   }
 
   /**
-   * Stops routing the device's events to this gateway; unknown or not connected names are ignored. The name is
-   * no longer connected at once (a new connect registers afresh), but its session is removed later, through the
-   * scheduler (core/scheduler.ts): ThingsBoard's PUBACK leaves before the device actor drops the session, so an
-   * update may still arrive shortly after (GatewaySessionHandler onDeviceDisconnect → deregisterSession).
+   * Stops routing the device's events to this gateway; unknown or not connected names are ignored.
+   * The name is no longer connected at once (a new connect registers afresh), but its session is
+   * removed later, through the scheduler (core/scheduler.ts): ThingsBoard's PUBACK leaves before
+   * the device actor drops the session, so an update may still arrive shortly after
+   * (GatewaySessionHandler onDeviceDisconnect → deregisterSession).
    */
   disconnect(name: string): void {
     const entry = this.connected.get(name);
@@ -125,16 +130,18 @@ export class GatewayDevices {
   }
 
   /**
-   * Routes the device's events to this gateway. The device is connected at once (the PUBACK may leave), but its
-   * session reaches the device actor later, through the scheduler (core/scheduler.ts): an update emitted before is
-   * dropped, as ThingsBoard's GatewaySessionHandler acknowledges the connect once the device exists and registers
-   * the session asynchronously (DeviceActorMessageProcessor.java 605-638 drops updates with no subscription).
+   * Routes the device's events to this gateway. The device is connected at once (the PUBACK may
+   * leave), but its session reaches the device actor later, through the scheduler
+   * (core/scheduler.ts): an update emitted before is dropped, as ThingsBoard's
+   * GatewaySessionHandler acknowledges the connect once the device exists and registers the session
+   * asynchronously (DeviceActorMessageProcessor.java 605-638 drops updates with no subscription).
    */
   private route(device: Device): void {
     const { core } = this.session.context;
     const { events } = core;
-    // the listeners are kept here and handed back to events.off: no unsubscribe closure per subscription (a gateway
-    // fleet routes tens of thousands of devices; bench/sub-device-memory.ts)
+    // the listeners are kept here and handed back to events.off: no unsubscribe closure per
+    // subscription (a gateway fleet routes tens of thousands of devices;
+    // bench/sub-device-memory.ts)
     let released = false;
     let listening = false;
     let updates = 0;
@@ -175,14 +182,18 @@ export class GatewayDevices {
     this.session.context.core.scheduler.later('attributeUpdate', sender(message));
   }
 
-  /** Delivers the queued RPCs of every connected device (the gateway just subscribed to v1/gateway/rpc). */
+  /**
+   * Delivers the queued RPCs of every connected device (the gateway just subscribed to
+   * v1/gateway/rpc).
+   */
   deliverAllRpcs(): void {
     for (const { device } of this.connected.values()) this.deliverRpcs(device);
   }
 
   /**
-   * Publishes every queued RPC of the device: {device, data: {id, method, params}}. Only once the gateway has
-   * subscribed to v1/gateway/rpc (docs/reference/interfaces.md MQTT rule 1): until then the RPC stays queued, and expires.
+   * Publishes every queued RPC of the device: {device, data: {id, method, params}}. Only once the
+   * gateway has subscribed to v1/gateway/rpc (docs/reference/interfaces.md MQTT rule 1): until then
+   * the RPC stays queued, and expires.
    */
   private deliverRpcs(device: Device): void {
     const { core } = this.session.context;
@@ -225,7 +236,10 @@ interface Routes {
 
 /** The named steps of a gateway's device routing. */
 const ROUTING_STEPS = {
-  /** Whether a connect is admitted, given how many devices the gateway has connected (it throws when not). */
+  /**
+   * Whether a connect is admitted, given how many devices the gateway has connected (it throws when
+   * not).
+   */
   admit: (_connected: number): void => undefined,
   /** Creates a device a connect names; over the tenant's device limit PUBACK 0x97. */
   create: (

@@ -1,16 +1,18 @@
 /**
- * The gateway topics (docs/reference/interfaces.md "MQTT gateway API", the table GATEWAY_API of schemas/gateway.ts),
- * uplink side. A payload is validated whole against
- * its schema (schemas/gateway.ts) before anything is stored, so a malformed message stores nothing (PUBACK 0x99).
- * Data for a device that is not connected connects it first, with the profile `default` (docs/reference/platform-facts.md §4.5).
+ * The gateway topics (docs/reference/interfaces.md "MQTT gateway API", the table GATEWAY_API of
+ * schemas/gateway.ts), uplink side. A payload is validated whole against its schema
+ * (schemas/gateway.ts) before anything is stored, so a malformed message stores nothing (PUBACK
+ * 0x99). Data for a device that is not connected connects it first, with the profile `default`
+ * (docs/reference/platform-facts.md §4.5).
  *
  * Where docs/reference/interfaces.md and ThingsBoard disagree, the reference serves both:
- * - an attribute request in docs/reference/interfaces.md's shape (`client` and `shared` as arrays of key names) is answered
- *   {id, device, client: {...}, shared: {...}} (each scope requested; neither = all of both), like the device API;
- *   in ThingsBoard's shape (`client: true|false` with `key` or `keys`) it is answered as ThingsBoard does:
- *   {id, device, value} for one key, {id, device, values: {...}} for several, {id, device} when none is found;
- * - a telemetry element without `ts` is stored at server time (docs/reference/interfaces.md; ThingsBoard would store a key named
- *   `values`, a deviation of its profile).
+ * - an attribute request in docs/reference/interfaces.md's shape (`client` and `shared` as arrays
+ *   of key names) is answered {id, device, client: {...}, shared: {...}} (each scope requested;
+ *   neither = all of both), like the device API; in ThingsBoard's shape (`client: true|false` with
+ *   `key` or `keys`) it is answered as ThingsBoard does: {id, device, value} for one key, {id,
+ *   device, values: {...}} for several, {id, device} when none is found;
+ * - a telemetry element without `ts` is stored at server time (docs/reference/interfaces.md;
+ *   ThingsBoard would store a key named `values`, a deviation of its profile).
  */
 import { stringifyLossless, type TypedValue } from '../../../lib/kv/values';
 import {
@@ -38,8 +40,9 @@ import { STOP, type StepFault } from '../../../faults/steps';
 import { runSteps, stepHandler } from './topic-steps';
 
 /**
- * Quirks mode gatewayDisconnectScalarDeviceAsText: a number or boolean device is read as its text, as Gson's
- * getAsString does on ThingsBoard ({"device": 42} names the device "42"); anything else is left to the schema.
+ * Quirks mode gatewayDisconnectScalarDeviceAsText: a number or boolean device is read as its text,
+ * as Gson's getAsString does on ThingsBoard ({"device": 42} names the device "42"); anything else
+ * is left to the schema.
  */
 function scalarDeviceAsText(text: string): string {
   let document: unknown;
@@ -62,7 +65,10 @@ interface GatewayPublish {
 }
 
 type Records = Array<{ ts: number; values: Array<[string, TypedValue]> }>;
-/** Per device of a data message: its records, whether each was sent without ts, and (once routed) the device. */
+/**
+ * Per device of a data message: its records, whether each was sent without ts, and (once routed)
+ * the device.
+ */
 type Planned<Data> = Array<{ name: string; data: Data; device?: Device }>;
 
 interface ConnectState extends GatewayPublish {
@@ -117,8 +123,9 @@ function parseAttributeRequest(text: string) {
 const handler = <State>() => stepHandler<GatewayPublish, State>();
 
 /**
- * The handler of each topic a gateway publishes on, by its role in the gateway API's table (schemas/gateway.ts):
- * its steps (behaviour only) and, at the same entry, the planted faults wrapping them (faults/catalogue/mqtt-gateway-api.ts).
+ * The handler of each topic a gateway publishes on, by its role in the gateway API's table
+ * (schemas/gateway.ts): its steps (behaviour only) and, at the same entry, the planted faults
+ * wrapping them (faults/catalogue/mqtt-gateway-api.ts).
  */
 const HANDLERS = {
   connect: handler<ConnectState>()({
@@ -256,7 +263,8 @@ const HANDLERS = {
   telemetry: handler<TelemetryState>()({
     parse: (publish) => {
       const { quirks } = publish.session.context;
-      // ThingsBoard reads each element as device-API telemetry: without both ts and values it is the key-value object
+      // ThingsBoard reads each element as device-API telemetry: without both ts and values it is
+      // the key-value object
       const thingsboard = quirks.gatewayEntryWithoutTsIsKeyValues;
       const document = parseValid(
         publish.text,
@@ -268,7 +276,8 @@ const HANDLERS = {
       return { ...publish, now: Date.now(), document, planned: [] };
     },
     steps: {
-      // every entry is converted before anything is stored: a bad value anywhere refuses the whole message
+      // every entry is converted before anything is stored: a bad value anywhere refuses the whole
+      // message
       convert: (state) => {
         const { quirks } = state.session.context;
         const thingsboard = quirks.gatewayEntryWithoutTsIsKeyValues;
@@ -286,7 +295,8 @@ const HANDLERS = {
           return { name, data: withoutLate(records, quirks) };
         });
       },
-      // all devices first, then all data: a refused device refuses the whole message (all or nothing)
+      // all devices first, then all data: a refused device refuses the whole message (all or
+      // nothing)
       route: routeData,
       save: ({ session, planned }) => {
         const { core } = session.context;
@@ -298,7 +308,8 @@ const HANDLERS = {
         }
       },
       answer: ({ session, document }) => {
-        // ThingsBoard: a device whose entry array is empty never counts down the publish's acknowledgement (quirks.ts)
+        // ThingsBoard: a device whose entry array is empty never counts down the publish's
+        // acknowledgement (quirks.ts)
         if (
           session.context.quirks.emptyTelemetryUnansweredMs > 0 &&
           Object.values(document).some((entries) => entries.length === 0)
@@ -473,8 +484,9 @@ const HANDLERS = {
           typeof request.client !== 'boolean' &&
           session.context.quirks.gatewayAttributeRequestThingsboardShapeOnly
         ) {
-          // getAsBoolean() of an array throws a RuntimeException, and MqttTransportHandler.java 457-460 acknowledges
-          // the packet (MQTT 5 0x83, MQTT 3.1.1 a plain PUBACK) before it closes the channel (5: DISCONNECT 0x83)
+          // getAsBoolean() of an array throws a RuntimeException, and MqttTransportHandler.java
+          // 457-460 acknowledges the packet (MQTT 5 0x83, MQTT 3.1.1 a plain PUBACK) before it
+          // closes the channel (5: DISCONNECT 0x83)
           throw new PublishFailure(
             REASON.IMPLEMENTATION_SPECIFIC_ERROR,
             'client must be true or false',
@@ -701,7 +713,10 @@ export function handleGatewayPublish(
   RUN[role]({ session, devices, text: payload.toString('utf8') });
 }
 
-/** The planted faults of each topic handler, by role (for tests and the docs: which fault wraps which step). */
+/**
+ * The planted faults of each topic handler, by role (for tests and the docs: which fault wraps
+ * which step).
+ */
 export function gatewayHandlerFaults(): Array<{
   role: GatewayUplinkRole;
   id: string;
@@ -719,8 +734,9 @@ export function gatewayHandlerFaults(): Array<{
 const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
 
 /**
- * Step `route` of a data message: connects every device it names (docs/reference/interfaces.md rule 2: an unknown
- * one is created with the profile default), all or none (the device limit is checked for all first).
+ * Step `route` of a data message: connects every device it names (docs/reference/interfaces.md rule
+ * 2: an unknown one is created with the profile default), all or none (the device limit is checked
+ * for all first).
  */
 function routeData({ devices, planned }: GatewayPublish & { planned: Planned<unknown> }): void {
   devices.reserveRoom(planned.map(({ name }) => name));
@@ -780,7 +796,9 @@ function recordFaults<State extends TelemetryState>(
   }));
 }
 
-/** Faults changing each device's attributes after step `route` (they see what the device stores). */
+/**
+ * Faults changing each device's attributes after step `route` (they see what the device stores).
+ */
 function attributeFaults(
   faults: Array<
     [
@@ -830,7 +848,8 @@ function telemetryValueObjects(plain: unknown): unknown[] {
     if (!Array.isArray(entries)) continue;
     for (const entry of entries) {
       if (!entry || typeof entry !== 'object') continue;
-      // a timestamped element's values, else the element itself (ThingsBoard's reading of an element without values)
+      // a timestamped element's values, else the element itself (ThingsBoard's reading of an
+      // element without values)
       found.push(Object.hasOwn(entry, 'values') ? (entry as { values: unknown }).values : entry);
     }
   }

@@ -1,12 +1,14 @@
 /**
- * The reference platform's MQTT transport: MQTT 3.1.1 and 5, QoS 0 and 1, the access token as user name, the device
- * topics and the gateway topics (docs/reference/interfaces.md "MQTT gateway API"; docs/reference/platform-facts.md §4 where it is silent).
+ * The reference platform's MQTT transport: MQTT 3.1.1 and 5, QoS 0 and 1, the access token as user
+ * name, the device topics and the gateway topics (docs/reference/interfaces.md "MQTT gateway API";
+ * docs/reference/platform-facts.md §4 where it is silent).
  *
- * A purpose-built server on mqtt-packet rather than a broker: the platform is not a broker (clients never publish to
- * each other), and it must answer an MQTT 5 PUBACK with a reason code of its choosing, which aedes cannot
- * (toolchain-notes.md §5). One small module per packet type, as MQTT.js's handlers: connect.ts, publish.ts,
- * subscribe.ts (with unsubscribe), ping.ts, disconnect.ts. A malformed packet or payload ends only its own
- * connection (or gets a failure PUBACK); nothing a client sends can stop the server or touch another client.
+ * A purpose-built server on mqtt-packet rather than a broker: the platform is not a broker (clients
+ * never publish to each other), and it must answer an MQTT 5 PUBACK with a reason code of its
+ * choosing, which aedes cannot (toolchain-notes.md §5). One small module per packet type, as
+ * MQTT.js's handlers: connect.ts, publish.ts, subscribe.ts (with unsubscribe), ping.ts,
+ * disconnect.ts. A malformed packet or payload ends only its own connection (or gets a failure
+ * PUBACK); nothing a client sends can stop the server or touch another client.
  */
 import { createServer, type Server, type Socket, type AddressInfo } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
@@ -65,31 +67,45 @@ interface MqttTransportOptions {
   traffic?: TrafficListener;
   /** Output waiting for a client that does not read before it is disconnected (default 4 MiB). */
   maxPendingOutputBytes?: number;
-  /** Time a new connection has to send its CONNECT, from its start (default DEFAULT_CONNECT_TIMEOUT_MS). */
+  /**
+   * Time a new connection has to send its CONNECT, from its start (default
+   * DEFAULT_CONNECT_TIMEOUT_MS).
+   */
   connectTimeoutMs?: number;
   /** Time a TLS connection has to complete its handshake (default lib/tls/handshake.ts). */
   tlsHandshakeTimeoutMs?: number;
-  /** Connections without an accepted CONNECT at most, handshakes included per listener (default DEFAULT_MAX_OPENING; beyond it the oldest is closed). */
+  /**
+   * Connections without an accepted CONNECT at most, handshakes included per listener (default
+   * DEFAULT_MAX_OPENING; beyond it the oldest is closed).
+   */
   maxUnconnected?: number;
   /**
-   * Holds the PUBACK of every v1/gateway/connect until the client has sent nothing for this long (`iotc certify
-   * gateway`; MqttSession.holdUntilQuiet): a gateway that publishes for the device without waiting for the PUBACK
-   * then does so where the trace shows it, in every run (docs/reference/interfaces.md rule 4 recommends the wait).
-   * ThingsBoard acknowledges once the connect is processed, which may take as long; default 0 (at once).
+   * Holds the PUBACK of every v1/gateway/connect until the client has sent nothing for this long
+   * (`iotc certify gateway`; MqttSession.holdUntilQuiet): a gateway that publishes for the device
+   * without waiting for the PUBACK then does so where the trace shows it, in every run
+   * (docs/reference/interfaces.md rule 4 recommends the wait). ThingsBoard acknowledges once the
+   * connect is processed, which may take as long; default 0 (at once).
    */
   gatewayConnectAckDelayMs?: number;
-  /** Told of the mqtts server once it listens (`iotc certify --tls`: other certificates, handshakes watched). */
+  /**
+   * Told of the mqtts server once it listens (`iotc certify --tls`: other certificates, handshakes
+   * watched).
+   */
   tlsServer?: (server: TlsServer, protocol: 'mqtts') => void;
   intercept?: MqttIntercept;
-  /** Told when a connection has ended, whoever ended it (`iotc certify`: how long a connection lasted). */
+  /**
+   * Told when a connection has ended, whoever ended it (`iotc certify`: how long a connection
+   * lasted).
+   */
   connectionClosed?: (connection: number) => void;
 }
 
 /**
- * Sees every packet a client sends before it is handled (`iotc certify`: the behaviour over time of a client under
- * test is provoked by a connection dropped, a CONNECT or a PUBLISH never answered): `handle` (the default), `withhold`
- * (never handled nor answered: a CONNECT gets no CONNACK, a PUBLISH no PUBACK) or `close` (the connection ends at
- * once, the packet unhandled). `close` on the event ends the connection later (a session dropped while idle).
+ * Sees every packet a client sends before it is handled (`iotc certify`: the behaviour over time of
+ * a client under test is provoked by a connection dropped, a CONNECT or a PUBLISH never answered):
+ * `handle` (the default), `withhold` (never handled nor answered: a CONNECT gets no CONNACK, a
+ * PUBLISH no PUBACK) or `close` (the connection ends at once, the packet unhandled). `close` on the
+ * event ends the connection later (a session dropped while idle).
  */
 export type MqttIntercept = (event: {
   connection: number;
@@ -117,8 +133,9 @@ export async function startMqttTransport(
     maxPendingOutputBytes: options.maxPendingOutputBytes ?? DEFAULT_MAX_PENDING_OUTPUT_BYTES,
   };
   const sessions = new Set<MqttSession>();
-  // connections without an accepted CONNECT (TLS handshakes included), bounded per listener: each holds a file
-  // handle until its deadline (core/opening-connections.ts). ThingsBoard mode has no deadline and no bound.
+  // connections without an accepted CONNECT (TLS handshakes included), bounded per listener: each
+  // holds a file handle until its deadline (core/opening-connections.ts). ThingsBoard mode has no
+  // deadline and no bound.
   const bounded = !options.quirks.mqttNoIdleTimeouts;
   const maxOpening = options.maxUnconnected ?? DEFAULT_MAX_OPENING;
   const plainOpening = new OpeningConnections(maxOpening);
@@ -176,7 +193,8 @@ export async function startMqttTransport(
       } finally {
         session.flushWrites();
       }
-      // a packet may span chunks: the parser buffers the unfinished one; past the limit it is refused at once
+      // a packet may span chunks: the parser buffers the unfinished one; past the limit it is
+      // refused at once
       if (reader.unfinishedPacketLength() > reading.packetLimit())
         session.end(REASON.MALFORMED_PACKET);
     });
@@ -256,9 +274,10 @@ function dispatch(session: MqttSession, packet: Packet): void {
 }
 
 /**
- * What the parser lets through and MQTT forbids (issue 26 item 5): a packet identifier 0 on a packet that carries one
- * (MQTT 3.1.1 §2.3.1, MQTT-2.3.1-1; MQTT 5 §2.2.1), and a topic that is not valid UTF-8 (§1.5.3, MQTT-1.5.3-1): the
- * parser decodes invalid bytes as U+FFFD, which a valid topic from our clients never holds. Either closes the connection.
+ * What the parser lets through and MQTT forbids (issue 26 item 5): a packet identifier 0 on a
+ * packet that carries one (MQTT 3.1.1 §2.3.1, MQTT-2.3.1-1; MQTT 5 §2.2.1), and a topic that is not
+ * valid UTF-8 (§1.5.3, MQTT-1.5.3-1): the parser decodes invalid bytes as U+FFFD, which a valid
+ * topic from our clients never holds. Either closes the connection.
  */
 function malformed(packet: Packet): boolean {
   const withId =

@@ -1,4 +1,7 @@
-/** PINGREQ → PINGRESP (keep-alive is not enforced, as ThingsBoard: docs/reference/platform-facts.md §4.1). */
+/**
+ * PINGREQ → PINGRESP (keep-alive is not enforced, as ThingsBoard: docs/reference/platform-facts.md
+ * §4.1).
+ */
 import type { MqttSession } from './session';
 
 export function handlePing(session: MqttSession): void {

@@ -1,9 +1,10 @@
 /**
- * MQTT provisioning (docs/reference/platform-facts.md §6, ThingsBoard's MqttTransportHandler.processProvisionSessionMsg): a
- * CONNECT with user name or client id `provision` opens a session without authentication that serves only
- * PUBLISH /provision/request (no SUBSCRIBE needed): PUBACK, then the same status document as
- * POST /api/v1/provision on /provision/response; the platform closes the session 60 s after answering. Another
- * topic: PUBACK 0x90 and DISCONNECT 0x90 (MQTT 3.1.1: PUBACK, then close). SUBSCRIBE grants only
+ * MQTT provisioning (docs/reference/platform-facts.md §6, ThingsBoard's
+ * MqttTransportHandler.processProvisionSessionMsg): a CONNECT with user name or client id
+ * `provision` opens a session without authentication that serves only PUBLISH /provision/request
+ * (no SUBSCRIBE needed): PUBACK, then the same status document as POST /api/v1/provision on
+ * /provision/response; the platform closes the session 60 s after answering. Another topic: PUBACK
+ * 0x90 and DISCONNECT 0x90 (MQTT 3.1.1: PUBACK, then close). SUBSCRIBE grants only
  * /provision/response.
  */
 import { type StepFaults, withFaults } from '../../../faults/steps';
@@ -51,7 +52,8 @@ export function handleProvisionPublish(session: MqttSession, topic: string, payl
       session.context.quirks,
     );
   } catch (error) {
-    // quirks mode: a missing key field throws inside ThingsBoard's converter (PUBACK 0x83 and DISCONNECT 0x83)
+    // quirks mode: a missing key field throws inside ThingsBoard's converter (PUBACK 0x83 and
+    // DISCONNECT 0x83)
     if (error instanceof PlatformError && error.status === 500)
       throw new PublishFailure(
         REASON.IMPLEMENTATION_SPECIFIC_ERROR,
@@ -62,7 +64,8 @@ export function handleProvisionPublish(session: MqttSession, topic: string, payl
     throw error;
   }
   answer = withFaults(PROVISION_STEPS, PROVISION_FAULTS).answer(answer);
-  // after the PUBACK (publish.ts sends it when this returns), as ThingsBoard's DeviceProvisionCallback
+  // after the PUBACK (publish.ts sends it when this returns), as ThingsBoard's
+  // DeviceProvisionCallback
   setImmediate(() => {
     session.publish(PROVISION_RESPONSE_TOPIC, JSON.stringify(answer), { always: true });
     const timer = setTimeout(() => session.end(), CLOSE_AFTER_ANSWER_MS);

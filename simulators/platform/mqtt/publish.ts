@@ -1,15 +1,17 @@
 /**
- * PUBLISH from a client: routed by topic to the device topics or the gateway topics (a provisioning session: only
- * /provision/request), then acknowledged. QoS 1 gets one PUBACK per message, after the operation.
- * QoS 2: the CONNACK announced a maximum QoS of 1, so an MQTT 5 client breaks the protocol and gets DISCONNECT 0x9B
- * (MQTT 5 §3.3.1.2); an MQTT 3.1.1 publish is processed once and answered PUBREC, its PUBREL gets PUBCOMP. In
- * quirks mode (qos2AnsweredWithPuback) ThingsBoard's answer: processed and acknowledged with PUBACK.
- * A topic name with a wildcard is a malformed packet (MQTT §4.7.1; ThingsBoard's decoder fails): the session ends.
- * MQTT 5: the PUBACK carries the reason code of a failure (docs/reference/interfaces.md MQTT rule 4) with a reason string.
- * MQTT 3.1.1: a PUBACK has no code, so a malformed payload or a transport error closes the connection instead, as
- * ThingsBoard does (docs/reference/platform-facts.md §4.4, §4.6); other failures get a plain PUBACK.
- * What routing and acknowledging decide is named steps (PUBLISH_STEPS); the planted faults
- * (faults/catalogue/mqtt-gateway-api.ts) are wrappers of those steps (PUBLISH_FAULTS, faults/steps.ts).
+ * PUBLISH from a client: routed by topic to the device topics or the gateway topics (a provisioning
+ * session: only /provision/request), then acknowledged. QoS 1 gets one PUBACK per message, after
+ * the operation. QoS 2: the CONNACK announced a maximum QoS of 1, so an MQTT 5 client breaks the
+ * protocol and gets DISCONNECT 0x9B (MQTT 5 §3.3.1.2); an MQTT 3.1.1 publish is processed once and
+ * answered PUBREC, its PUBREL gets PUBCOMP. In quirks mode (qos2AnsweredWithPuback) ThingsBoard's
+ * answer: processed and acknowledged with PUBACK. A topic name with a wildcard is a malformed
+ * packet (MQTT §4.7.1; ThingsBoard's decoder fails): the session ends. MQTT 5: the PUBACK carries
+ * the reason code of a failure (docs/reference/interfaces.md MQTT rule 4) with a reason string.
+ * MQTT 3.1.1: a PUBACK has no code, so a malformed payload or a transport error closes the
+ * connection instead, as ThingsBoard does (docs/reference/platform-facts.md §4.4, §4.6); other
+ * failures get a plain PUBACK. What routing and acknowledging decide is named steps
+ * (PUBLISH_STEPS); the planted faults (faults/catalogue/mqtt-gateway-api.ts) are wrappers of those
+ * steps (PUBLISH_FAULTS, faults/steps.ts).
  */
 import type { IPublishPacket, IPubrelPacket } from 'mqtt-packet';
 import { type StepFaults, withFaults } from '../../../faults/steps';
@@ -75,8 +77,8 @@ function route(session: MqttSession, topic: string, payload: Buffer): void {
   const steps = withFaults(PUBLISH_STEPS, PUBLISH_FAULTS);
   topic = steps.topic(topic);
   if (topic.startsWith(GATEWAY_TOPIC_PREFIX)) {
-    // only a gateway device may use the gateway topics (docs/reference/platform-facts.md §4.4); ThingsBoard stays silent, the
-    // reference says why
+    // only a gateway device may use the gateway topics (docs/reference/platform-facts.md §4.4);
+    // ThingsBoard stays silent, the reference says why
     if (!session.gateway)
       throw PublishFailure.notAuthorized(`${session.device?.name} is not a gateway device`);
     handleGatewayPublish(session, session.gateway, topic, payload);
@@ -134,9 +136,14 @@ const PUBLISH_STEPS = {
     handleDevicePublish(session, topic, payload),
   /** The failure an MQTT 5 publish is answered with: its own. */
   v5Failure: (_topic: string, failure: PublishFailure): PublishFailure | undefined => failure,
-  /** Whether a failure is answered the MQTT 3.1.1 way (no reason code): on an MQTT 3.1.1 session. */
+  /**
+   * Whether a failure is answered the MQTT 3.1.1 way (no reason code): on an MQTT 3.1.1 session.
+   */
   answeredAsV3: (session: MqttSession, _topic: string): boolean => !session.v5,
-  /** The MQTT 5 answer to a failure: the PUBACK with its code and reason, then DISCONNECT if it ends the session. */
+  /**
+   * The MQTT 5 answer to a failure: the PUBACK with its code and reason, then DISCONNECT if it ends
+   * the session.
+   */
   failV5: (session: MqttSession, packet: IPublishPacket, failure: PublishFailure): void => {
     if (packet.qos > 0) {
       session.send({

@@ -1,30 +1,40 @@
 /**
- * Reads one connection's bytes into packets for the transport (index.ts): the packets a busy session receives most,
- * PUBLISH at QoS 0 or 1 without MQTT 5 properties and PINGREQ, are read here straight from the chunk; every other
- * packet, and everything after it in the chunk, goes to mqtt-packet's parser, which decides it exactly as before
- * (errors, their timing, a packet spanning chunks). Two reasons:
- *  - CPU: mqtt-packet's parser copies every packet through a BufferList and calls `debug` on every state; for a
- *    QoS 1 publish it was about a sixth of the reference's CPU (bench/README.md, platform/sink MQTT QoS 1 throughput);
- *  - memory: the parser (an EventEmitter, a BufferList, a Packet, the CONNECT it keeps as its settings: about 0.7 KiB
- *    of heap) is made when a packet needs it and dropped once it holds nothing, so a held connection that only
- *    publishes or pings has none (bench/README.md, reference memory per held MQTT connection).
- * The packets read here are the ones mqtt-packet would give for the same bytes (its Packet class, its field order:
- * cmd, retain, qos, dup, length, topic, payload, messageId), so the handlers, the traffic log and `iotc certify`'s
- * intercept see no difference. A fresh parser reads in the settings the last parser took from the last CONNECT
- * (mqtt-packet keeps the CONNECT packet as its settings: its protocolVersion and bridgeMode).
+ * Reads one connection's bytes into packets for the transport (index.ts): the packets a busy
+ * session receives most, PUBLISH at QoS 0 or 1 without MQTT 5 properties and PINGREQ, are read here
+ * straight from the chunk; every other packet, and everything after it in the chunk, goes to
+ * mqtt-packet's parser, which decides it exactly as before (errors, their timing, a packet spanning
+ * chunks). Two reasons:
+ *  - CPU: mqtt-packet's parser copies every packet through a BufferList and calls `debug` on every
+ *    state; for a QoS 1 publish it was about a sixth of the reference's CPU (bench/README.md,
+ *    platform/sink MQTT QoS 1 throughput);
+ *  - memory: the parser (an EventEmitter, a BufferList, a Packet, the CONNECT it keeps as its
+ *    settings: about 0.7 KiB of heap) is made when a packet needs it and dropped once it holds
+ *    nothing, so a held connection that only publishes or pings has none (bench/README.md,
+ *    reference memory per held MQTT connection).
+ * The packets read here are the ones mqtt-packet would give for the same bytes (its Packet class,
+ * its field order: cmd, retain, qos, dup, length, topic, payload, messageId), so the handlers, the
+ * traffic log and `iotc certify`'s intercept see no difference. A fresh parser reads in the
+ * settings the last parser took from the last CONNECT (mqtt-packet keeps the CONNECT packet as its
+ * settings: its protocolVersion and bridgeMode).
  */
 import mqttPacket, { type Packet, type Parser } from 'mqtt-packet';
 // mqtt-packet's own packet class (no types of its own): what its parser emits
 const MqttPacket = require('mqtt-packet/packet') as new () => Packet;
 
-/** What mqtt-packet's parser reads by (its `settings`): the last CONNECT's, or protocol 4 before any. */
+/**
+ * What mqtt-packet's parser reads by (its `settings`): the last CONNECT's, or protocol 4 before
+ * any.
+ */
 interface ParserSettings {
   protocolVersion?: number;
   bridgeMode?: boolean;
 }
 const BEFORE_CONNECT: ParserSettings = { protocolVersion: 4 };
 
-/** The parser's internals this reader looks at: whether it holds part of a packet (or failed on one). */
+/**
+ * The parser's internals this reader looks at: whether it holds part of a packet (or failed on
+ * one).
+ */
 interface ParserState {
   error: Error | null;
   _stateCounter: number;
@@ -56,7 +66,8 @@ export class MqttReader {
     const parser = this.parser ?? this.newParser();
     parser.parse(at === 0 ? chunk : chunk.subarray(at));
     const state = parser as unknown as ParserState;
-    // nothing held (and no error to reset on the next chunk): the parser is dropped, made again when needed
+    // nothing held (and no error to reset on the next chunk): the parser is dropped, made again
+    // when needed
     if (!state.error && state._stateCounter === 0 && state._list.length === 0)
       this.parser = undefined;
   }
@@ -83,8 +94,9 @@ export class MqttReader {
   }
 
   /**
-   * Reads the packet at `at` if it is whole in the chunk and one read here (PUBLISH at QoS 0 or 1 without properties,
-   * PINGREQ), emits it and returns where the next begins; otherwise returns -1 (the parser reads it).
+   * Reads the packet at `at` if it is whole in the chunk and one read here (PUBLISH at QoS 0 or 1
+   * without properties, PINGREQ), emits it and returns where the next begins; otherwise returns -1
+   * (the parser reads it).
    */
   private readSimplePacket(chunk: Buffer, at: number): number {
     const first = chunk[at];

@@ -1,4 +1,7 @@
-/** MQTT 5 reason codes the reference uses, with ThingsBoard's choices (docs/reference/platform-facts.md §4.7). */
+/**
+ * MQTT 5 reason codes the reference uses, with ThingsBoard's choices
+ * (docs/reference/platform-facts.md §4.7).
+ */
 import { IotcError } from '../../../lib/errors';
 export const REASON = {
   SUCCESS: 0x00,
@@ -31,9 +34,10 @@ export const CONNACK_V3 = {
 export const SUBACK_FAILURE_V3 = 0x80;
 
 /**
- * How a publish failed. `reasonCode` goes into an MQTT 5 PUBACK; MQTT 3.1.1 PUBACKs carry no code, so
- * `closeOnV3` says whether a 3.1.1 session is closed instead (ThingsBoard closes on malformed payloads and
- * transport errors, and answers a plain PUBACK for the others: docs/reference/platform-facts.md §4.4 and §4.6).
+ * How a publish failed. `reasonCode` goes into an MQTT 5 PUBACK; MQTT 3.1.1 PUBACKs carry no code,
+ * so `closeOnV3` says whether a 3.1.1 session is closed instead (ThingsBoard closes on malformed
+ * payloads and transport errors, and answers a plain PUBACK for the others:
+ * docs/reference/platform-facts.md §4.4 and §4.6).
  */
 export class PublishFailure extends IotcError {
   readonly code = 'IOTC_MQTT_PUBLISH_FAILED';
@@ -71,8 +75,9 @@ export class PublishFailure extends IotcError {
 }
 
 /**
- * Not a failure: the platform leaves the publish without any acknowledgement (quirk emptyTelemetryUnansweredMs,
- * simulators/platform/quirks.ts). handlePublish sends no PUBACK and keeps the session.
+ * Not a failure: the platform leaves the publish without any acknowledgement (quirk
+ * emptyTelemetryUnansweredMs, simulators/platform/quirks.ts). handlePublish sends no PUBACK and
+ * keeps the session.
  */
 export class PublishUnanswered extends IotcError {
   readonly code = 'IOTC_MQTT_PUBLISH_UNANSWERED';

@@ -1,7 +1,7 @@
 /**
  * One MQTT connection of the reference platform: its socket, the authenticated device, the granted
- * subscriptions, the sub-devices a gateway connected, and how packets go out. The packet handlers (connect.ts,
- * publish.ts, subscribe.ts, ...) act on it; nothing here knows a topic's meaning.
+ * subscriptions, the sub-devices a gateway connected, and how packets go out. The packet handlers
+ * (connect.ts, publish.ts, subscribe.ts, ...) act on it; nothing here knows a topic's meaning.
  */
 import type { Socket } from 'node:net';
 import mqttPacket, { type Packet } from 'mqtt-packet';
@@ -17,7 +17,9 @@ import type { TrafficListener } from '../traffic';
 
 export type MqttQos = 0 | 1;
 
-/** What every session shares: the core, the settings, and the sessions by device id (for take-over). */
+/**
+ * What every session shares: the core, the settings, and the sessions by device id (for take-over).
+ */
 export interface MqttTransportContext {
   core: PlatformCore;
   quirks: Quirks;
@@ -26,30 +28,35 @@ export interface MqttTransportContext {
   sessionsByDevice: Map<string, MqttSession>;
   /** Sees every packet in and out (`iotc simulate --log`); absent, nothing is observed. */
   traffic?: TrafficListener;
-  /** Output a session may have waiting for a client that does not read before it is disconnected. */
+  /**
+   * Output a session may have waiting for a client that does not read before it is disconnected.
+   */
   maxPendingOutputBytes: number;
   /**
-   * `iotc certify gateway`: the PUBACK of a gateway connect is held until the client has sent nothing for this long
-   * (`holdUntilQuiet`); 0 otherwise (acknowledged at once).
+   * `iotc certify gateway`: the PUBACK of a gateway connect is held until the client has sent
+   * nothing for this long (`holdUntilQuiet`); 0 otherwise (acknowledged at once).
    */
   gatewayConnectAckDelayMs: number;
 }
 
 /**
- * The longest an answer held until the client is quiet waits: a client that never pauses (a stream of publishes)
- * gets it after this many quiet windows at most.
+ * The longest an answer held until the client is quiet waits: a client that never pauses (a stream
+ * of publishes) gets it after this many quiet windows at most.
  */
 const MAX_HOLD_QUIET_WINDOWS = 10;
 
 /**
- * Default for maxPendingOutputBytes: 64 packets of the largest size. Past it the client is disconnected instead of
- * buffering without limit (10,000 updates to a paused gateway grew the process by 500 MB: issue 13 finding 3).
- * ThingsBoard 4.3 does not do this (it never checks a channel's writability: deviation ROB-SLOW-01, quirk
- * mqttOutputUnbounded).
+ * Default for maxPendingOutputBytes: 64 packets of the largest size. Past it the client is
+ * disconnected instead of buffering without limit (10,000 updates to a paused gateway grew the
+ * process by 500 MB: issue 13 finding 3). ThingsBoard 4.3 does not do this (it never checks a
+ * channel's writability: deviation ROB-SLOW-01, quirk mqttOutputUnbounded).
  */
 export const DEFAULT_MAX_PENDING_OUTPUT_BYTES = 64 * 65536;
 
-/** The named step of writing to a client: whether output it does not read is bounded (the mode's choice). */
+/**
+ * The named step of writing to a client: whether output it does not read is bounded (the mode's
+ * choice).
+ */
 const OUTPUT_STEPS = { bounded: (quirks: Quirks): boolean => !quirks.mqttOutputUnbounded };
 /** Its planted fault (faults/catalogue/robustness.ts), a wrapper of that step. */
 const OUTPUT_FAULTS: StepFaults<typeof OUTPUT_STEPS> = {
@@ -60,11 +67,12 @@ const OUTPUT_FAULTS: StepFaults<typeof OUTPUT_STEPS> = {
 let sessionsAccepted = 0;
 
 /**
- * The session whose chunk of input the transport is handling (`holdWrites`), and what it has sent meanwhile: written
- * in one buffer when the chunk is done. One chunk is handled at a time (synchronously), so one list serves every
- * session and nothing is allocated per chunk. One write of one buffer instead of a corked socket's writev of many
- * small ones (a PUBACK is 4 bytes): the writev and its per-chunk bookkeeping were a third of the reference's CPU per
- * QoS 1 publish (bench/README.md, platform/sink MQTT QoS 1 throughput).
+ * The session whose chunk of input the transport is handling (`holdWrites`), and what it has sent
+ * meanwhile: written in one buffer when the chunk is done. One chunk is handled at a time
+ * (synchronously), so one list serves every session and nothing is allocated per chunk. One write
+ * of one buffer instead of a corked socket's writev of many small ones (a PUBACK is 4 bytes): the
+ * writev and its per-chunk bookkeeping were a third of the reference's CPU per QoS 1 publish
+ * (bench/README.md, platform/sink MQTT QoS 1 throughput).
  */
 let batching: MqttSession | undefined;
 const batched: Buffer[] = [];
@@ -77,16 +85,23 @@ export class MqttSession {
   device?: Device;
   /** A gateway session: the device had additionalInfo.gateway = true when it connected. */
   gateway?: GatewayDevices;
-  /** A provisioning-only session (user name or client id `provision`): only /provision/request is served. */
+  /**
+   * A provisioning-only session (user name or client id `provision`): only /provision/request is
+   * served.
+   */
   provisionOnly = false;
   private nextMessageId = 1;
   private ended = false;
-  // The collections below are made at their first use: most connections (a device that only publishes) never use
-  // most of them, and an empty Map or Set costs about 200 bytes with its table (bench: memory per held connection).
+  // The collections below are made at their first use: most connections (a device that only
+  // publishes) never use most of them, and an empty Map or Set costs about 200 bytes with its table
+  // (bench: memory per held connection).
   private subscriptionsMade: Map<string, MqttQos> | undefined;
   private otaMade: { chunkSizes: Map<string, number>; packages: Map<string, Buffer> } | undefined;
   private awaitingReleaseMade: Set<number> | undefined;
-  /** Answers held until the client is quiet: each restarts its window when a packet of the client arrives. */
+  /**
+   * Answers held until the client is quiet: each restarts its window when a packet of the client
+   * arrives.
+   */
   private held: Set<{ restart(): void; cancel(): void }> | undefined;
   private cleanups: Map<string, () => void> | undefined;
 
@@ -145,8 +160,9 @@ export class MqttSession {
   }
 
   /**
-   * Writes bytes already encoded (a packet mqtt-packet cannot generate), after what was sent before them. While the
-   * transport handles a chunk of this client's input (`holdWrites`) they wait for its end, to leave in one write.
+   * Writes bytes already encoded (a packet mqtt-packet cannot generate), after what was sent before
+   * them. While the transport handles a chunk of this client's input (`holdWrites`) they wait for
+   * its end, to leave in one write.
    */
   write(bytes: Buffer): void {
     if (batching === this) {
@@ -159,8 +175,9 @@ export class MqttSession {
   }
 
   /**
-   * The transport is about to parse one chunk of this client's input: what the session sends meanwhile is held, and
-   * leaves in one write at `flushWrites` (every answer to the packets of one chunk, PUBACKs mostly).
+   * The transport is about to parse one chunk of this client's input: what the session sends
+   * meanwhile is held, and leaves in one write at `flushWrites` (every answer to the packets of one
+   * chunk, PUBACKs mostly).
    */
   holdWrites(): void {
     batching = this;
@@ -194,9 +211,10 @@ export class MqttSession {
   }
 
   /**
-   * Publishes to the client with the QoS of its matching subscription (at most 1). `always` sends even without a
-   * subscription, at QoS 1 (responses the platform sends regardless, docs/reference/platform-facts.md §4.3); otherwise a topic
-   * nobody subscribed to is not sent (docs/reference/interfaces.md MQTT rule 1).
+   * Publishes to the client with the QoS of its matching subscription (at most 1). `always` sends
+   * even without a subscription, at QoS 1 (responses the platform sends regardless,
+   * docs/reference/platform-facts.md §4.3); otherwise a topic nobody subscribed to is not sent
+   * (docs/reference/interfaces.md MQTT rule 1).
    */
   publish(topic: string, payload: string | Buffer, options: { always?: boolean } = {}): boolean {
     const qos = this.qosFor(topic) ?? (options.always ? 1 : undefined);
@@ -217,11 +235,12 @@ export class MqttSession {
   }
 
   /**
-   * Sends `answer` once the client has sent nothing on this connection for `quietMs` (each packet it sends restarts
-   * the window), or after MAX_HOLD_QUIET_WINDOWS windows, whichever comes first; dropped when the session ends. A
-   * client that waits for the answer is quiet, so it gets it after one window; a client that goes on without waiting
-   * sends its next packets before the answer, however late it sends them within the window: the order the client
-   * chose is what the trace shows, not the luck of a race with a fixed delay.
+   * Sends `answer` once the client has sent nothing on this connection for `quietMs` (each packet
+   * it sends restarts the window), or after MAX_HOLD_QUIET_WINDOWS windows, whichever comes first;
+   * dropped when the session ends. A client that waits for the answer is quiet, so it gets it after
+   * one window; a client that goes on without waiting sends its next packets before the answer,
+   * however late it sends them within the window: the order the client chose is what the trace
+   * shows, not the luck of a race with a fixed delay.
    */
   holdUntilQuiet(quietMs: number, answer: () => void): void {
     let timer: NodeJS.Timeout | undefined;
@@ -265,8 +284,8 @@ export class MqttSession {
   }
 
   /**
-   * Ends the session: with an MQTT 5 DISCONNECT carrying `reasonCode` when given (and the client is MQTT 5 and
-   * connected), then the socket closes. Safe to call more than once.
+   * Ends the session: with an MQTT 5 DISCONNECT carrying `reasonCode` when given (and the client is
+   * MQTT 5 and connected), then the socket closes. Safe to call more than once.
    */
   end(reasonCode?: number): void {
     if (this.ended) return;
@@ -298,9 +317,9 @@ export class MqttSession {
 }
 
 /**
- * A success PUBACK's four bytes, as mqtt-packet generates them for MQTT 3.1.1 and for MQTT 5 with reason code 0 (MQTT 5
- * §3.4.2.1: no reason code and no properties when it is 0), without the generic encoder: most packets a busy session
- * sends are these.
+ * A success PUBACK's four bytes, as mqtt-packet generates them for MQTT 3.1.1 and for MQTT 5 with
+ * reason code 0 (MQTT 5 §3.4.2.1: no reason code and no properties when it is 0), without the
+ * generic encoder: most packets a busy session sends are these.
  */
 function successPuback(messageId: number): Buffer {
   return Buffer.from([0x40, 0x02, messageId >> 8, messageId & 0xff]);

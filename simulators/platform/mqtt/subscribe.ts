@@ -1,10 +1,12 @@
 /**
- * SUBSCRIBE and UNSUBSCRIBE. Only the filters ThingsBoard allows are granted (docs/reference/platform-facts.md §4.3; the v1 device
- * and gateway topics and the v2 firmware and software topics; a provisioning session only /provision/response), at
- * min(requested, 1); any other filter is refused (v5 0x8F, v3 0x80). Subscribing to a device's update or RPC topic
- * starts delivery to this session; a gateway's subscription to v1/gateway/rpc delivers RPCs queued meanwhile.
- * What delivery decides is named steps (DELIVERY_STEPS); the planted faults (faults/catalogue/mqtt-device-api.ts,
- * mqtt-gateway-api.ts) are wrappers of those steps (DELIVERY_FAULTS, faults/steps.ts).
+ * SUBSCRIBE and UNSUBSCRIBE. Only the filters ThingsBoard allows are granted
+ * (docs/reference/platform-facts.md §4.3; the v1 device and gateway topics and the v2 firmware and
+ * software topics; a provisioning session only /provision/response), at min(requested, 1); any
+ * other filter is refused (v5 0x8F, v3 0x80). Subscribing to a device's update or RPC topic starts
+ * delivery to this session; a gateway's subscription to v1/gateway/rpc delivers RPCs queued
+ * meanwhile. What delivery decides is named steps (DELIVERY_STEPS); the planted faults
+ * (faults/catalogue/mqtt-device-api.ts, mqtt-gateway-api.ts) are wrappers of those steps
+ * (DELIVERY_FAULTS, faults/steps.ts).
  */
 import type { ISubscribePacket, IUnsubscribePacket } from 'mqtt-packet';
 import { type StepFaults, withFaults } from '../../../faults/steps';
@@ -38,7 +40,9 @@ const ALLOWED = new Set([
   ]),
 ]);
 
-/** A provisioning session may subscribe only to its answer (docs/reference/platform-facts.md §6). */
+/**
+ * A provisioning session may subscribe only to its answer (docs/reference/platform-facts.md §6).
+ */
 const PROVISION_ALLOWED = new Set([PROVISION_RESPONSE_TOPIC]);
 
 const NO_SUBSCRIPTION_EXISTED = 0x11;
@@ -54,8 +58,9 @@ export function handleSubscribe(session: MqttSession, packet: ISubscribePacket):
   });
   session.send({ cmd: 'suback', messageId: packet.messageId, granted });
   if (session.provisionOnly) return;
-  // acknowledged first; the subscription reaches the device actor later (core/scheduler.ts): an update emitted
-  // meanwhile is not delivered, as ThingsBoard drops it (DeviceActorMessageProcessor.java 605-638)
+  // acknowledged first; the subscription reaches the device actor later (core/scheduler.ts): an
+  // update emitted meanwhile is not delivered, as ThingsBoard drops it
+  // (DeviceActorMessageProcessor.java 605-638)
   for (const { topic } of packet.subscriptions)
     if (ALLOWED.has(topic))
       session.context.core.scheduler.later('subscription', () => {

@@ -1,8 +1,9 @@
 /**
- * The operator console's HTML: the page at /certify and its live part (#live), which the server renders again on
- * every change and pushes as a server-sent event; the page's few lines of script only put it in place and send
- * finish. Everything shown is escaped with lib/html (request bodies and URLs are the client's, so untrusted).
- * Without script the page still works: it shows the state when loaded, and finish is a plain form post.
+ * The operator console's HTML: the page at /certify and its live part (#live), which the server
+ * renders again on every change and pushes as a server-sent event; the page's few lines of script
+ * only put it in place and send finish. Everything shown is escaped with lib/html (request bodies
+ * and URLs are the client's, so untrusted). Without script the page still works: it shows the state
+ * when loaded, and finish is a plain form post.
  */
 import { escapeHtml } from '../../../lib/html';
 import type { ObservedExchange } from '../../../simulators/platform';
@@ -109,8 +110,9 @@ function renderMessage(message: ObservedExchange, mask: (text: string) => string
 }
 
 /**
- * What an MQTT device or a gateway is given: the broker's URL, host and port, the token as MQTT user name, the MQTT
- * version asked, the device a gateway connects, and the CA (none: the certification offers no TLS here).
+ * What an MQTT device or a gateway is given: the broker's URL, host and port, the token as MQTT
+ * user name, the MQTT version asked, the device a gateway connects, and the CA (none: the
+ * certification offers no TLS here).
  */
 function renderMqttConnection(state: ConsoleState): string {
   const url = new URL(state.mqttUrl ?? '');

@@ -1,9 +1,10 @@
 /**
- * The operator console's server (`iotc certify device --console`), on a port of its own so that the browser's requests
- * never mix with the device's on the reference (where HTTP-DEV-01 would judge them as the client's):
+ * The operator console's server (`iotc certify device --console`), on a port of its own so that the
+ * browser's requests never mix with the device's on the reference (where HTTP-DEV-01 would judge
+ * them as the client's):
  * - GET /certify: the page (console-page.ts);
- * - GET /certify/events: server-sent events, each the live part of the page rendered again (node:http writes them:
- *   one response kept open, no library needed);
+ * - GET /certify/events: server-sent events, each the live part of the page rendered again
+ *   (node:http writes them: one response kept open, no library needed);
  * - POST /certify/finish: the operator ends the certification (the session's `finish`).
  * Every change of the state is pushed once per turn of the event loop, however many events made it.
  */
@@ -101,7 +102,8 @@ export async function startOperatorConsole(
       push();
     },
     close: async () => {
-      // the last state reaches the open pages before the streams end (a push may still be scheduled)
+      // the last state reaches the open pages before the streams end (a push may still be
+      // scheduled)
       closed = true;
       const last = update();
       for (const stream of streams) stream.end(last);

@@ -1,7 +1,8 @@
 /**
- * What the operator console shows, kept up to date from the session's events (session-steps.ts): the URL and token to
- * give the device, the steps and the one now running, the messages of the client as they arrive, and the checklist:
- * the device requirements judged by the same checks as the reports (device-verdicts.ts) over the requests seen so far.
+ * What the operator console shows, kept up to date from the session's events (session-steps.ts):
+ * the URL and token to give the device, the steps and the one now running, the messages of the
+ * client as they arrive, and the checklist: the device requirements judged by the same checks as
+ * the reports (device-verdicts.ts) over the requests seen so far.
  */
 import type { ObservedExchange } from '../../../simulators/platform';
 import type { RequirementResult } from '../../report/verdicts';
@@ -28,8 +29,9 @@ export type LiveJudge = (seen: SeenSoFar) => readonly RequirementResult[];
 const SHOWN_MESSAGES = 200;
 
 /**
- * `not applicable so far`: the client has not taken up an action the certification never asks for (a claim, a
- * client-side RPC): NOT APPLICABLE in the report if it never does, so no step waits for it.
+ * `not applicable so far`: the client has not taken up an action the certification never asks for
+ * (a claim, a client-side RPC): NOT APPLICABLE in the report if it never does, so no step waits for
+ * it.
  */
 export type LiveVerdict = 'PASS' | 'FAIL' | 'not yet' | 'not applicable so far';
 

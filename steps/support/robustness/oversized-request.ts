@@ -1,9 +1,10 @@
 /**
- * A POST whose JSON body is larger than a payload limit, streamed in chunks and never held whole in memory: the
- * document `{"<key>":"xxx…"}` is exactly `bytes` long and declares that length (Content-Length), as a client that
- * means it would. Writing stops as soon as the target answers (a 413 comes from the declared length, before the
- * body is read). Written on node:http rather than undici because it must stop sending mid-body when the answer
- * arrives, and see the answer even when the target closes the connection on the rest of the body.
+ * A POST whose JSON body is larger than a payload limit, streamed in chunks and never held whole in
+ * memory: the document `{"<key>":"xxx…"}` is exactly `bytes` long and declares that length
+ * (Content-Length), as a client that means it would. Writing stops as soon as the target answers (a
+ * 413 comes from the declared length, before the body is read). Written on node:http rather than
+ * undici because it must stop sending mid-body when the answer arrives, and see the answer even
+ * when the target closes the connection on the rest of the body.
  */
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -25,14 +26,18 @@ export interface OversizedOptions {
   tls?: { ca?: string; insecureSkipVerify: boolean };
 }
 
-/** Connection errors after which the answer may have been lost rather than never sent: the request is tried again. */
+/**
+ * Connection errors after which the answer may have been lost rather than never sent: the request
+ * is tried again.
+ */
 const LOST_ANSWER = /EPIPE|ECONNRESET/;
 const ATTEMPTS = 3;
 
 /**
- * Sends the oversized POST; when the target reset the connection before its answer could be read (it answered and
- * closed while the body was still coming: a write then fails with EPIPE, now and then before the answer is read),
- * the request is sent again, at most three times in all. Any answer, or any other failure, is final.
+ * Sends the oversized POST; when the target reset the connection before its answer could be read
+ * (it answered and closed while the body was still coming: a write then fails with EPIPE, now and
+ * then before the answer is read), the request is sent again, at most three times in all. Any
+ * answer, or any other failure, is final.
  */
 export async function postOversized(
   url: string,
@@ -103,12 +108,14 @@ function postOnce(
       );
     });
     request.on('error', (error) => {
-      // a target that answers and closes may reset the rest of the upload: the answer, if any, is still read
+      // a target that answers and closes may reset the rest of the upload: the answer, if any, is
+      // still read
       if (!answered) finish({ text: '', bytesSent, error: error.message });
     });
-    // bounded: at most `bytes` are written, one chunk at a time, the next only after the socket took the last and
-    // the event loop has read what came in: a target that answers 413 and closes is seen answering before a write
-    // into the closed connection fails (EPIPE), which would lose the answer
+    // bounded: at most `bytes` are written, one chunk at a time, the next only after the socket
+    // took the last and the event loop has read what came in: a target that answers 413 and closes
+    // is seen answering before a write into the closed connection fails (EPIPE), which would lose
+    // the answer
     let left = fill;
     const writeMore = () => {
       if (settled || answered) return;

@@ -2,8 +2,8 @@
 import { GATEWAY_API } from '../../../schemas/gateway';
 
 /**
- * `{"<key>":[[…[1]…]]}`: arrays and objects nested exactly `depth` levels (the outer object counts as one), as
- * text: a parser with a depth limit must refuse it before it builds anything.
+ * `{"<key>":[[…[1]…]]}`: arrays and objects nested exactly `depth` levels (the outer object counts
+ * as one), as text: a parser with a depth limit must refuse it before it builds anything.
  */
 export function nestedDocument(key: string, depth: number): string {
   if (depth < 2) throw new RangeError(`a nested document needs a depth of 2 or more, not ${depth}`);
@@ -11,7 +11,10 @@ export function nestedDocument(key: string, depth: number): string {
   return `{${JSON.stringify(key)}:${'['.repeat(arrays)}1${']'.repeat(arrays)}}`;
 }
 
-/** Key-value text in the shape a topic takes: as is on a device topic, under a device name on a gateway topic. */
+/**
+ * Key-value text in the shape a topic takes: as is on a device topic, under a device name on a
+ * gateway topic.
+ */
 export function forTopic(
   topic: string,
   values: string,
@@ -37,7 +40,10 @@ export function paddedMessage(topic: string, bytes: number, device?: string): st
   return shape('x'.repeat(fill));
 }
 
-/** A message for `topic` nested exactly `depth` levels deep in all (the topic's own wrapping counted). */
+/**
+ * A message for `topic` nested exactly `depth` levels deep in all (the topic's own wrapping
+ * counted).
+ */
 export function nestedMessage(topic: string, depth: number, device?: string): string {
   const { wrapping } = forTopic(topic, '{}', device);
   return forTopic(topic, nestedDocument('iotc_deep', depth - wrapping), device).text;
