@@ -16,7 +16,5 @@ export const PROVISION_MQTT_API = {
   response: { topic: '/provision/response', direction: 'downlink', schema: undefined },
 } as const satisfies Record<string, DeviceTopicRule>;
 
-export type ProvisionMqttRole = keyof typeof PROVISION_MQTT_API;
-
 /** The user name (or client id) of a provisioning session. */
 export const PROVISION_MQTT_USER = 'provision';

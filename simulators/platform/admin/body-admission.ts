@@ -21,15 +21,15 @@ import { PlatformError } from '../core/errors';
  * The bytes of admin bodies in work at once: two bodies of the 16 MiB limit and the small bodies'
  * reserve.
  */
-export const BODY_BUDGET_BYTES = 40 * 1024 * 1024;
+const BODY_BUDGET_BYTES = 40 * 1024 * 1024;
 /**
  * Kept for bodies below SMALL_BODY_BYTES: a large body is admitted only while this much stays free.
  */
-export const SMALL_BODY_RESERVE_BYTES = 8 * 1024 * 1024;
+const SMALL_BODY_RESERVE_BYTES = 8 * 1024 * 1024;
 /** Bodies from this size on count as large (the payload worker's threshold, core/off-thread.ts). */
-export const SMALL_BODY_BYTES = 256 * 1024;
+const SMALL_BODY_BYTES = 256 * 1024;
 /** How long a body waits for admission before 503. */
-export const ADMISSION_WAIT_MS = 30_000;
+const ADMISSION_WAIT_MS = 30_000;
 
 /**
  * The answer to a body that found no room within ADMISSION_WAIT_MS: 503, ThingsBoard's general

@@ -47,7 +47,7 @@ const PAGE = `<!DOCTYPE html>
 `;
 
 /** The documentation routes' steps (DOCS_FAULTS below wraps them). */
-export const DOCS_STEPS = {
+const DOCS_STEPS = {
   /** Answers GET /swagger-ui.html: the page. */
   page: (response: ServerResponse): void => {
     response.writeHead(200, {

@@ -7,7 +7,7 @@ import { accessOf } from './access';
 import type { AdminRoute } from './route';
 
 /** The description's steps (OPENAPI_FAULTS below wraps them). */
-export const OPENAPI_STEPS = {
+const OPENAPI_STEPS = {
   /** Whether a route's path is described: every one is. */
   documented: (_path: string): boolean => true,
   /** A route's path in OpenAPI's form: each :parameter as {parameter}. */
