@@ -13,6 +13,7 @@ import type { IotcWorld } from './world';
 import { DEVICE_MQTT_API, deviceTopicFilter } from '../schemas/device-mqtt';
 import { claimBodyOverNetwork } from './support/claim-window';
 import { GiveUp } from './support/eventually';
+import { assertRpcStatus } from './support/rpc-answer';
 import { connectPlainDevice } from './support/gateway';
 import { DELAY_KINDS, awaitQuietWindow, withoutProbe } from './support/readiness';
 
@@ -92,7 +93,7 @@ Then(
   async function (this: IotcWorld, local: string, status: number) {
     const answer = await this.pending.get('rpcCall', local);
     assert.ok(answer, 'the platform sent no RPC');
-    assert.equal(answer.status, status, `the RPC call answered ${this.shown(answer)}`);
+    assertRpcStatus(this, local, answer, status, this.shown(answer));
     assert.equal(answer.text, '', `the RPC call answered ${this.shown(answer)}`);
   },
 );

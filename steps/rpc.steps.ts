@@ -10,7 +10,7 @@ import type { IotcWorld } from './world';
 import { answerOf } from './support/answer-of';
 import { sameJson } from './support/expectations';
 import { GiveUp } from './support/eventually';
-
+import { assertRpcStatus, noteRpcCallSent } from './support/rpc-answer';
 When(
   /^the platform sends a (one-way|two-way) RPC "([^"]*)" with params (.+) to "([^"]*)"$/,
   function (this: IotcWorld, kind: string, method: string, params: string, local: string) {
@@ -20,6 +20,7 @@ When(
       params: JSON.parse(params),
       timeout: 10_000,
     });
+    noteRpcCallSent(this, local);
     this.pending.start('rpcCall', local, call);
     this.pending.start('rpcCall', `${local}:${method}`, call);
   },
@@ -121,7 +122,7 @@ Then(
   async function (this: IotcWorld, local: string, status: string, expected: string) {
     const answer = await this.pending.get('rpcCall', local);
     assert.ok(answer, 'the platform sent no RPC');
-    assert.equal(answer.status, Number(status), `the RPC call answered ${this.shown(answer)}`);
+    assertRpcStatus(this, local, answer, Number(status), this.shown(answer));
     assert.ok(
       sameJson(answer.json, expected),
       `the RPC call answered ${this.shown(answer)}, expected ${expected}`,
@@ -134,7 +135,7 @@ Then(
   async function (this: IotcWorld, local: string, status: string) {
     const answer = await this.pending.get('rpcCall', local);
     assert.ok(answer, 'the platform sent no RPC');
-    assert.equal(answer.status, Number(status), `the RPC call answered ${this.shown(answer)}`);
+    assertRpcStatus(this, local, answer, Number(status), this.shown(answer));
   },
 );
 

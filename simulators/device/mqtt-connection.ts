@@ -112,6 +112,10 @@ export class MqttConnection {
   }>();
   private readonly closeWaiters = new Set<() => void>();
   private closedFlag = false;
+  /** When the connection closed (Date.now()), for `describe`. */
+  private closedAt: number | undefined;
+  /** Each filter's last SUBACK: the granted QoS or refusal code, and when it came. */
+  private readonly subscribed = new Map<string, { granted: number; at: number }>();
   /**
    * Publishes whose PUBACK did not come within the acknowledgement timeout (mqtt.js still holds
    * them in flight).
@@ -148,6 +152,7 @@ export class MqttConnection {
     });
     client.on('close', () => {
       this.closedFlag = true;
+      this.closedAt ??= Date.now();
       for (const waiter of this.closeWaiters) waiter();
       this.closeWaiters.clear();
     });
@@ -367,17 +372,69 @@ export class MqttConnection {
     });
     try {
       const granted = await Promise.race([this.client.subscribeAsync(filters, { qos }), closed]);
-      return granted.map((grant) => grant.qos);
+      return this.noteSubscribed(
+        filters,
+        granted.map((grant) => grant.qos),
+      );
     } catch (error) {
       if (error instanceof MqttConnectionError) throw error;
       // mqtt.js turns an MQTT 5 SUBACK holding a failure code into an error that carries the packet
       const granted = (error as { packet?: { granted?: Array<number | { qos: number }> } }).packet
         ?.granted;
       if (!granted) throw error;
-      return granted.map((grant) => (typeof grant === 'number' ? grant : grant.qos));
+      return this.noteSubscribed(
+        filters,
+        granted.map((grant) => (typeof grant === 'number' ? grant : grant.qos)),
+      );
     } finally {
       if (stopWaiting) this.closeWaiters.delete(stopWaiting);
     }
+  }
+
+  /**
+   * Keeps each filter's SUBACK code for `describe`. mqtt.js answers a filter this client already
+   * holds at the same QoS without sending a SUBSCRIBE (an empty grant list): the earlier grant stands.
+   */
+  private noteSubscribed(filters: string[], granted: number[]): number[] {
+    const at = Date.now();
+    granted.forEach((code, index) => {
+      const filter = filters[index];
+      if (filter !== undefined) this.subscribed.set(filter, { granted: code, at });
+    });
+    return granted;
+  }
+
+  /**
+   * The connection's state in words, for a failure that may come from it rather than from what the
+   * step asked (an RPC never delivered, an update never received): open or how it ended (the
+   * target's DISCONNECT reason, a socket error, or a close without either), and the SUBACK of
+   * `filter` when given. `since` (Date.now() of the step's start) dates the close.
+   */
+  describe(filter?: string, since?: number): string {
+    const grant = filter === undefined ? undefined : this.subscribed.get(filter);
+    const subscription =
+      filter === undefined
+        ? ''
+        : grant === undefined
+          ? `; no SUBACK for ${filter} on it`
+          : grant.granted >= 0x80
+            ? `; its SUBSCRIBE to ${filter} was refused (code 0x${grant.granted.toString(16)})`
+            : `; subscribed to ${filter} (QoS ${grant.granted} granted)`;
+    if (!this.closedFlag) return `the MQTT connection was open${subscription}`;
+    const delta =
+      since !== undefined && this.closedAt !== undefined ? this.closedAt - since : undefined;
+    const when =
+      delta === undefined
+        ? ''
+        : delta >= 0
+          ? ` ${delta} ms after the step began`
+          : ` ${-delta} ms before the step began`;
+    const how = this.socketError
+      ? `broken by the network (${this.socketError.code})`
+      : this.disconnectReason !== undefined
+        ? `closed by the target with DISCONNECT 0x${this.disconnectReason.toString(16)}`
+        : 'closed by the target (no DISCONNECT, no socket error)';
+    return `the MQTT connection was ${how}${when}${subscription}`;
   }
 
   /**

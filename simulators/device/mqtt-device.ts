@@ -94,7 +94,7 @@ export class MqttDevice {
     keys: { clientKeys?: string[]; sharedKeys?: string[] },
     timeoutMs = 5000,
   ): Promise<Record<string, unknown> | undefined> {
-    await this.connection.subscribe([DEVICE_TOPICS.attributesResponse]);
+    await this.subscribe(DEVICE_TOPICS.attributesResponse);
     const id = this.nextRequestId++;
     const answered = this.connection.nextMessage(deviceTopic('attributesResponse', id), timeoutMs);
     const body: Record<string, string> = {};
@@ -114,7 +114,7 @@ export class MqttDevice {
     const remove = this.connection.onMessage(DEVICE_TOPICS.attributes, (message) =>
       listener(JSON.parse(message.payload.toString('utf8')) as Record<string, unknown>),
     );
-    await this.connection.subscribe([DEVICE_TOPICS.attributes]);
+    await this.subscribe(DEVICE_TOPICS.attributes, remove);
     return remove;
   }
 
@@ -124,7 +124,7 @@ export class MqttDevice {
    * text parsed as JSON when it is), or undefined after the timeout.
    */
   async callRpc(method: string, params: unknown, timeoutMs = 5000): Promise<unknown> {
-    await this.connection.subscribe([DEVICE_TOPICS.rpcResponses]);
+    await this.subscribe(DEVICE_TOPICS.rpcResponses);
     const id = this.nextRpcId++;
     const answered = this.connection.nextMessage(DEVICE_TOPICS.rpcResponse(id), timeoutMs);
     await this.connection.publish(
@@ -179,8 +179,22 @@ export class MqttDevice {
           .catch(() => undefined);
       },
     );
-    await this.connection.subscribe([DEVICE_TOPICS.rpcRequest]);
+    await this.subscribe(DEVICE_TOPICS.rpcRequest, remove);
     return remove;
+  }
+
+  /**
+   * Subscribes to one filter. A refusing SUBACK (code ≥ 0x80) throws, naming the code: what the
+   * device waits for next would never come, and a later failure (an RPC expired undelivered, no
+   * answer) would name the wrong cause. `undo` removes the listener made for it.
+   */
+  private async subscribe(filter: string, undo?: () => void): Promise<void> {
+    const [granted] = await this.connection.subscribe([filter]);
+    if (granted === undefined || granted < 0x80) return;
+    undo?.();
+    throw new Error(
+      `the target refused the subscription to ${filter} (SUBACK code 0x${granted.toString(16)})`,
+    );
   }
 
   close(): Promise<void> {
