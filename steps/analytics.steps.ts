@@ -12,7 +12,7 @@ import { parseLossless, toPlain } from '../lib/kv/values';
 import { reportColumnLabelsSchema, reportDataTableSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
 import { answerOf } from './support/answer-of';
-import { refusalNearExpiry, scenarioJwt } from './support/admin-auth';
+import { login, scenarioJwt, sentNearExpiry } from './support/admin-auth';
 import { Inconclusive, refuseIfStallExplains } from './support/timing';
 
 interface ReportAnswer {
@@ -94,6 +94,39 @@ async function buildReport(
   return { status: response.statusCode, text, json, elapsedMs, sentAt, answeredAt };
 }
 
+/** Sendings of requests with the scenario's JWT that ran out while the harness sent them. */
+const JWT_TRIES = 3;
+
+/**
+ * Sends requests with the scenario's JWT (`send` reads it when it runs). A refusal (403) of a
+ * request the harness sent too close to that JWT's exp decides nothing (refusalNearExpiry's rule:
+ * a short-lived token, 2 s on some profiles, and a starved harness): the tenant administrator logs
+ * in again and everything is sent again, a bounded number of times, then INCONCLUSIVE. A 403 to a
+ * request sent while the JWT was plainly valid is the target's answer and is returned as it is; so
+ * is every answer in a scenario that waited the token's lifetime out on purpose.
+ */
+async function withLiveJwt(
+  world: IotcWorld,
+  what: string,
+  send: () => Promise<ReportAnswer[]>,
+): Promise<ReportAnswer[]> {
+  for (let tries = 1; ; tries++) {
+    const jwt = scenarioJwt(world);
+    const sent = await send();
+    if (world.adminAuth.accessLifetimeWaited) return sent;
+    const expired = sent.filter(
+      (found) => found.status === 403 && sentNearExpiry(world, jwt, found.sentAt, found.answeredAt),
+    ).length;
+    if (expired === 0) return sent;
+    const why = `${expired} of ${sent.length} refused 403 were sent too close to the JWT's exp or answered after it (${Math.max(...sent.map((found) => found.sentAt)) - (world.adminAuth.loggedInAt ?? 0)} ms after the login) to tell a refusal from its expiry (the harness was slow)`;
+    if (tries >= JWT_TRIES)
+      throw new Inconclusive(`${what}, sent ${JWT_TRIES} times with a fresh JWT: ${why}`);
+    world.log(`sent again with a fresh JWT (${tries} of ${JWT_TRIES}): ${what}: ${why}`);
+    const again = await login(world);
+    assert.equal(again.status, 200, `the login for a fresh JWT answered ${again.status}`);
+  }
+}
+
 Given(
   'a device {string} in building {string} that reported temperature {word} at {int}',
   async function (
@@ -128,13 +161,12 @@ Given(
 When(
   /^the report of the conformance view is requested with the JWT (?:as|in) (?:the )?(query parameter|header) jwt$/,
   async function (this: IotcWorld, where: string) {
-    const sentAt = Date.now();
-    const answer = await buildReport(this, { jwtIn: where === 'header' ? 'header' : 'query' });
-    answers.set(this, answer);
     // the positive control of a short-lived JWT: a refusal sent too close to its exp is the
-    // harness's slowness
-    if (answer.status === 403 && !this.adminAuth.accessLifetimeWaited)
-      refusalNearExpiry(this, scenarioJwt(this), sentAt, 'the JWT');
+    // harness's slowness (sent again with a fresh JWT, then INCONCLUSIVE)
+    const [answer] = await withLiveJwt(this, 'the report request', async () => [
+      await buildReport(this, { jwtIn: where === 'header' ? 'header' : 'query' }),
+    ]);
+    answers.set(this, answer!);
   },
 );
 
@@ -308,16 +340,20 @@ const soloRuns = new WeakMap<IotcWorld, Array<{ elapsedMs: number; from: number;
 let rangeOffset = 0;
 
 async function burst(world: IotcWorld, count: number): Promise<void> {
-  const from = Date.now();
-  // distinct ranges, so that a report cache cannot answer in place of the limiter
-  // (docs/reference/analytics-facts.md)
-  const requests = Array.from({ length: count }, () =>
-    buildReport(world, {
-      body: { rangeStartTs: 1700000000000 + ++rangeOffset, rangeEndTs: 1700003600000 },
-    }),
-  );
-  bursts.set(world, await Promise.all(requests));
-  burstWindows.set(world, { from, to: Date.now() });
+  const sent = await withLiveJwt(world, `a burst of ${count} report requests`, async () => {
+    const from = Date.now();
+    // distinct ranges, so that a report cache cannot answer in place of the limiter
+    // (docs/reference/analytics-facts.md)
+    const requests = Array.from({ length: count }, () =>
+      buildReport(world, {
+        body: { rangeStartTs: 1700000000000 + ++rangeOffset, rangeEndTs: 1700003600000 },
+      }),
+    );
+    const all = await Promise.all(requests);
+    burstWindows.set(world, { from, to: Date.now() });
+    return all;
+  });
+  bursts.set(world, sent);
 }
 
 async function soloReports(world: IotcWorld, count: number, append = false): Promise<void> {
@@ -325,12 +361,17 @@ async function soloReports(world: IotcWorld, count: number, append = false): Pro
     ? (soloRuns.get(world) ?? [])
     : [];
   for (let i = 0; i < count; i++) {
-    const from = Date.now();
-    const found = await buildReport(world, {
-      body: { rangeStartTs: 1700000000000 + ++rangeOffset, rangeEndTs: 1700003600000 },
+    let from = Date.now();
+    const [found] = await withLiveJwt(world, 'a report requested alone', async () => {
+      from = Date.now();
+      return [
+        await buildReport(world, {
+          body: { rangeStartTs: 1700000000000 + ++rangeOffset, rangeEndTs: 1700003600000 },
+        }),
+      ];
     });
-    assert.equal(found.status, 200, `a report requested alone answered ${found.status}`);
-    runs.push({ elapsedMs: found.elapsedMs, from, to: Date.now() });
+    assert.equal(found!.status, 200, `a report requested alone answered ${found!.status}`);
+    runs.push({ elapsedMs: found!.elapsedMs, from, to: Date.now() });
   }
   soloRuns.set(world, runs);
 }
