@@ -3,11 +3,11 @@
  * `<namePrefix><runId>-<name>` so that a run never touches what it did not create, and remembers
  * every entity it creates so the After hook can delete it, also after a failure.
  */
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumber';
 import { HttpDevice, type DeviceResponse } from '../simulators/device/http-device';
 import type { ConnectorResponse } from '../simulators/connector-client';
-import type { DeviceRecord } from '../src/admin-client';
+import type { DeviceRecord, NewDevice } from '../src/admin-client';
 import { Redactor } from '../src/report/redact';
 import { ExchangeLog } from '../src/report/exchanges';
 import { run, type RunContext } from './support/run';
@@ -52,12 +52,34 @@ export interface Cleanup {
   entity?: string;
 }
 
+/**
+ * Whether the target gives a device the access token named in its creation request: unknown until
+ * this process's first device (steps/world.ts newDevice).
+ */
+let chosenTokens: boolean | undefined;
+
+const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A random 20-character alphanumeric access token, of the shape ThingsBoard makes its own. */
+function randomAccessToken(): string {
+  let token = '';
+  for (let i = 0; i < 20; i++) token += TOKEN_ALPHABET[randomInt(TOKEN_ALPHABET.length)];
+  return token;
+}
+
 export class IotcWorld extends World {
   readonly devices = new Map<string, ScenarioDevice>();
   /** Undo actions for what this scenario created or changed, run last-first by the After hook. */
   readonly cleanups: Cleanup[] = [];
   /** `kind:name` of the entities expectCreated journaled: each is registered once. */
   private readonly expected = new Set<string>();
+  /**
+   * By `kind:name`: the platform id a step last found a device under (findDevice). The removal of
+   * an entity another party created deletes by it rather than looking the name up again (a run's
+   * cleanups made some 350 lookups of devices a step had just found); removeNamed looks the name
+   * up when that id is gone.
+   */
+  private readonly foundIds = new Map<string, string>();
   /** Local names of profiles, firmware packages and persistent RPCs to their platform ids. */
   readonly ids = new PlatformIds();
   /** Binary contents the scenario made (firmware packages), by local name. */
@@ -278,7 +300,7 @@ export class IotcWorld extends World {
       what: `${kind} ${name}`,
       entity,
       undo: async () => {
-        const id = await removeNamed(this.run.admin, kind, name);
+        const id = await removeNamed(this.run.admin, kind, name, this.foundIds.get(entity));
         this.run.journal.deleted(kind, name, id);
       },
     });
@@ -302,11 +324,27 @@ export class IotcWorld extends World {
       what: `${kind} ${name}`,
       entity,
       undo: async () => {
-        if (options.heldBy) await removeNamed(this.run.admin, 'device', options.heldBy);
+        if (options.heldBy)
+          await removeNamed(
+            this.run.admin,
+            'device',
+            options.heldBy,
+            this.foundIds.get(`device:${options.heldBy}`),
+          );
         await removeById(this.run.admin, kind, id);
         this.run.journal.deleted(kind, name, id);
       },
     });
+  }
+
+  /**
+   * The device of that exact name on the platform, or undefined (GET by name); its id is kept for
+   * the removal of a device another party created (expectCreated).
+   */
+  async findDevice(name: string): Promise<DeviceRecord | undefined> {
+    const record = await this.run.admin.findDeviceByName(name);
+    if (record) this.foundIds.set(`device:${name}`, record.id);
+    return record;
   }
 
   /**
@@ -326,14 +364,35 @@ export class IotcWorld extends World {
     local: string,
     options: { deviceProfileId?: string; type?: string } = {},
   ): Promise<ScenarioDevice> {
-    const name = this.unique(local);
+    const { record, token } = await this.newDevice(this.unique(local), options);
+    return this.adoptDevice(local, record, token);
+  }
+
+  /**
+   * Creates a device under `name` (journaled, deleted after the scenario) with an access token the
+   * harness chose, and returns its record and token. The token is given in the creation request
+   * (`POST /api/device?accessToken=`, docs/reference/platform-facts.md §8 "Devices"; ThingsBoard
+   * DeviceController.java:189), which saves the `GET /api/device/{id}/credentials` of each
+   * device (a run creates some 700). Whether the target takes the token is checked once per
+   * process, on its first device, against the credentials it holds; a target that made a token of
+   * its own instead is asked for each device's credentials as before.
+   */
+  async newDevice(
+    name: string,
+    options: NewDevice = {},
+  ): Promise<{ record: DeviceRecord; token: string }> {
+    const { admin } = this.run;
+    const chosen = chosenTokens === false ? undefined : randomAccessToken();
     const record = await this.track(
       'device',
       name,
-      () => this.run.admin.createDevice(name, options),
-      (device) => this.run.admin.deleteDevice(device.id),
+      () => admin.createDevice(name, chosen ? { ...options, accessToken: chosen } : options),
+      (device) => admin.deleteDevice(device.id),
     );
-    return this.adoptDevice(local, record);
+    if (chosen && chosenTokens === true) return { record, token: chosen };
+    const token = await admin.getDeviceCredentials(record.id);
+    if (chosen) chosenTokens = token === chosen;
+    return { record, token };
   }
 
   /**
