@@ -383,6 +383,8 @@ export class IotcWorld extends World {
   ): Promise<{ record: DeviceRecord; token: string }> {
     const { admin } = this.run;
     const chosen = chosenTokens === false ? undefined : randomAccessToken();
+    // a secret from the start: the creation request's evidence names it (in its query)
+    if (chosen) this.redactor.addSecret(chosen);
     const record = await this.track(
       'device',
       name,
