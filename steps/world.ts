@@ -3,7 +3,7 @@
  * `<namePrefix><runId>-<name>` so that a run never touches what it did not create, and remembers
  * every entity it creates so the After hook can delete it, also after a failure.
  */
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumber';
 import { HttpDevice, type DeviceResponse } from '../simulators/device/http-device';
 import type { ConnectorResponse } from '../simulators/connector-client';
@@ -28,6 +28,7 @@ import {
   type TimeWindow,
 } from './support/scenario-state';
 import { removeById, removeNamed, type PlatformCreatedKind } from './support/entity-removal';
+import { ChosenTokens } from './support/device-tokens';
 import { transportFailure } from './support/transport';
 
 /** A gateway of the scenario: its device (also in `devices`) and its MQTT connection. */
@@ -52,20 +53,8 @@ export interface Cleanup {
   entity?: string;
 }
 
-/**
- * Whether the target gives a device the access token named in its creation request: unknown until
- * this process's first device (steps/world.ts newDevice).
- */
-let chosenTokens: boolean | undefined;
-
-const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** A random 20-character alphanumeric access token, of the shape ThingsBoard makes its own. */
-function randomAccessToken(): string {
-  let token = '';
-  for (let i = 0; i < 20; i++) token += TOKEN_ALPHABET[randomInt(TOKEN_ALPHABET.length)];
-  return token;
-}
+/** The tokens this process's devices are created with (steps/support/device-tokens.ts). */
+const chosenTokens = new ChosenTokens();
 
 export class IotcWorld extends World {
   readonly devices = new Map<string, ScenarioDevice>();
@@ -382,7 +371,7 @@ export class IotcWorld extends World {
     options: NewDevice = {},
   ): Promise<{ record: DeviceRecord; token: string }> {
     const { admin } = this.run;
-    const chosen = chosenTokens === false ? undefined : randomAccessToken();
+    const chosen = chosenTokens.next();
     // a secret from the start: the creation request's evidence names it (in its query)
     if (chosen) this.redactor.addSecret(chosen);
     const record = await this.track(
@@ -391,9 +380,7 @@ export class IotcWorld extends World {
       () => admin.createDevice(name, chosen ? { ...options, accessToken: chosen } : options),
       (device) => admin.deleteDevice(device.id),
     );
-    if (chosen && chosenTokens === true) return { record, token: chosen };
-    const token = await admin.getDeviceCredentials(record.id);
-    if (chosen) chosenTokens = token === chosen;
+    const token = await chosenTokens.tokenOf(chosen, () => admin.getDeviceCredentials(record.id));
     return { record, token };
   }
 
