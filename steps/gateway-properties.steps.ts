@@ -62,7 +62,6 @@ async function withFreshDevices(
   world: IotcWorld,
   use: (devices: CaseDevices) => Promise<void>,
 ): Promise<void> {
-  const { admin } = world.run;
   const names = new Map<string, string>(
     SLOTS.map((slot) => [slot, world.fresh(`gwfuzz-${slot.slice(-1)}`)]),
   );
@@ -77,7 +76,7 @@ async function withFreshDevices(
           body,
         ),
       async idOf(slot) {
-        const record = await admin.findDeviceByName(name(slot));
+        const record = await world.findDevice(name(slot));
         if (!record) throw new Error(`no device ${name(slot)} on the platform`);
         return record.id;
       },

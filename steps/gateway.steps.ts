@@ -33,14 +33,10 @@ async function startGateway(
   // one name per scenario, not per run: on ThingsBoard a gateway left behind by a failed scenario
   // (its sessions, the devices it connected, a delete still in progress) made every later scenario
   // that creates the same name fail too
-  const name = world.fresh(local);
-  const record = await world.track(
-    'device',
-    name,
-    () => world.run.admin.createDevice(name, { additionalInfo: { gateway: true } }),
-    (device) => world.run.admin.deleteDevice(device.id),
-  );
-  const device = await world.adoptDevice(local, record);
+  const { record, token } = await world.newDevice(world.fresh(local), {
+    additionalInfo: { gateway: true },
+  });
+  const device = await world.adoptDevice(local, record, token);
   world.gateways.set(local, {
     local,
     driver: await connectGateway(world, local, device.token, version, url),
@@ -236,7 +232,7 @@ Then(
     const expectedProfile = profile === 'default' ? 'default' : this.unique(profile);
     const asked = performance.now();
     const record = await this.eventually(async () => {
-      const found = await this.run.admin.findDeviceByName(name);
+      const found = await this.findDevice(name);
       assert.ok(found, `no device ${name} on the platform`);
       return found;
     });

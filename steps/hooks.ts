@@ -443,6 +443,19 @@ async function undoThroughNetwork(
 ): Promise<void> {
   let done = false;
   let broken: unknown;
+  // the first try alone, as untilEffective's first try would be: a run undoes some 1,500 things
+  // and nearly all take at once, while untilEffective's watches (an event-loop delay histogram
+  // and a stall timer, for a verdict on starvation that only a try that never took effect needs)
+  // cost more than the rest of it. Tries after a broken one go through untilEffective from here.
+  const started = performance.now();
+  try {
+    await undo();
+    measuredDelays.record('cleanup', performance.now() - started);
+    return;
+  } catch (error) {
+    if (transportFailure(error) === undefined) throw error;
+    broken = error;
+  }
   try {
     await untilEffective(
       `the cleanup of ${what}`,

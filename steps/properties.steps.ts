@@ -100,14 +100,8 @@ function portsOf(world: PropertyWorld): PropertyPorts {
   return {
     async withFreshDevice(label, use) {
       const name = world.fresh(label);
-      const record = await world.track(
-        'device',
-        name,
-        () => admin.createDevice(name),
-        (created) => admin.deleteDevice(created.id),
-      );
+      const { record, token } = await world.newDevice(name);
       try {
-        const token = await admin.getDeviceCredentials(record.id);
         const driver = world.newDriver(token);
         await use({
           post: (resource, body) =>

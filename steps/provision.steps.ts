@@ -144,7 +144,7 @@ Then(
   async function (this: IotcWorld, local: string) {
     const body = answerOf(provisionResponseSchema, this.lastResponse(), PROVISION);
     assert.equal(body.credentialsType, 'ACCESS_TOKEN');
-    const record = await this.run.admin.findDeviceByName(this.unique(local));
+    const record = await this.findDevice(this.unique(local));
     assert.ok(record, `the device ${this.unique(local)} does not exist on the platform`);
     if (!this.devices.has(local)) {
       this.expectCreated('device', record.name); // once per name: the request's journal entry may be it

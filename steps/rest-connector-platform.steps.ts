@@ -27,7 +27,7 @@ async function deviceNamed(world: IotcWorld, text: string) {
   const name = names(world, text);
   world.expectCreated('device', name);
   return world.eventually(async () => {
-    const device = await world.run.admin.findDeviceByName(name);
+    const device = await world.findDevice(name);
     assert.ok(device, `no device ${name} on the platform`);
     return device;
   });

@@ -24,7 +24,7 @@ async function deviceRecord(
   if (own) return own.record;
   const name = world.platformCreatedDevice(local);
   const record = await world.eventually(async () => {
-    const found = await world.run.admin.findDeviceByName(name);
+    const found = await world.findDevice(name);
     assert.ok(found, `the platform holds no device ${name}`);
     return found;
   });

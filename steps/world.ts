@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumber';
 import { HttpDevice, type DeviceResponse } from '../simulators/device/http-device';
 import type { ConnectorResponse } from '../simulators/connector-client';
-import type { DeviceRecord } from '../src/admin-client';
+import type { DeviceRecord, NewDevice } from '../src/admin-client';
 import { Redactor } from '../src/report/redact';
 import { ExchangeLog } from '../src/report/exchanges';
 import { run, type RunContext } from './support/run';
@@ -28,6 +28,7 @@ import {
   type TimeWindow,
 } from './support/scenario-state';
 import { removeById, removeNamed, type PlatformCreatedKind } from './support/entity-removal';
+import { ChosenTokens } from './support/device-tokens';
 import { transportFailure } from './support/transport';
 
 /** A gateway of the scenario: its device (also in `devices`) and its MQTT connection. */
@@ -52,12 +53,22 @@ export interface Cleanup {
   entity?: string;
 }
 
+/** The tokens this process's devices are created with (steps/support/device-tokens.ts). */
+const chosenTokens = new ChosenTokens();
+
 export class IotcWorld extends World {
   readonly devices = new Map<string, ScenarioDevice>();
   /** Undo actions for what this scenario created or changed, run last-first by the After hook. */
   readonly cleanups: Cleanup[] = [];
   /** `kind:name` of the entities expectCreated journaled: each is registered once. */
   private readonly expected = new Set<string>();
+  /**
+   * By `kind:name`: the platform id a step last found a device under (findDevice). The removal of
+   * an entity another party created deletes by it rather than looking the name up again (a run's
+   * cleanups made some 350 lookups of devices a step had just found); removeNamed looks the name
+   * up when that id is gone.
+   */
+  private readonly foundIds = new Map<string, string>();
   /** Local names of profiles, firmware packages and persistent RPCs to their platform ids. */
   readonly ids = new PlatformIds();
   /** Binary contents the scenario made (firmware packages), by local name. */
@@ -278,7 +289,7 @@ export class IotcWorld extends World {
       what: `${kind} ${name}`,
       entity,
       undo: async () => {
-        const id = await removeNamed(this.run.admin, kind, name);
+        const id = await removeNamed(this.run.admin, kind, name, this.foundIds.get(entity));
         this.run.journal.deleted(kind, name, id);
       },
     });
@@ -302,11 +313,27 @@ export class IotcWorld extends World {
       what: `${kind} ${name}`,
       entity,
       undo: async () => {
-        if (options.heldBy) await removeNamed(this.run.admin, 'device', options.heldBy);
+        if (options.heldBy)
+          await removeNamed(
+            this.run.admin,
+            'device',
+            options.heldBy,
+            this.foundIds.get(`device:${options.heldBy}`),
+          );
         await removeById(this.run.admin, kind, id);
         this.run.journal.deleted(kind, name, id);
       },
     });
+  }
+
+  /**
+   * The device of that exact name on the platform, or undefined (GET by name); its id is kept for
+   * the removal of a device another party created (expectCreated).
+   */
+  async findDevice(name: string): Promise<DeviceRecord | undefined> {
+    const record = await this.run.admin.findDeviceByName(name);
+    if (record) this.foundIds.set(`device:${name}`, record.id);
+    return record;
   }
 
   /**
@@ -326,14 +353,35 @@ export class IotcWorld extends World {
     local: string,
     options: { deviceProfileId?: string; type?: string } = {},
   ): Promise<ScenarioDevice> {
-    const name = this.unique(local);
+    const { record, token } = await this.newDevice(this.unique(local), options);
+    return this.adoptDevice(local, record, token);
+  }
+
+  /**
+   * Creates a device under `name` (journaled, deleted after the scenario) with an access token the
+   * harness chose, and returns its record and token. The token is given in the creation request
+   * (`POST /api/device?accessToken=`, docs/reference/platform-facts.md §8 "Devices"; ThingsBoard
+   * DeviceController.java:189), which saves the `GET /api/device/{id}/credentials` of each
+   * device (a run creates some 700). Whether the target takes the token is checked once per
+   * process, on its first device, against the credentials it holds; a target that made a token of
+   * its own instead is asked for each device's credentials as before.
+   */
+  async newDevice(
+    name: string,
+    options: NewDevice = {},
+  ): Promise<{ record: DeviceRecord; token: string }> {
+    const { admin } = this.run;
+    const chosen = chosenTokens.next();
+    // a secret from the start: the creation request's evidence names it (in its query)
+    if (chosen) this.redactor.addSecret(chosen);
     const record = await this.track(
       'device',
       name,
-      () => this.run.admin.createDevice(name, options),
-      (device) => this.run.admin.deleteDevice(device.id),
+      () => admin.createDevice(name, chosen ? { ...options, accessToken: chosen } : options),
+      (device) => admin.deleteDevice(device.id),
     );
-    return this.adoptDevice(local, record);
+    const token = await chosenTokens.tokenOf(chosen, () => admin.getDeviceCredentials(record.id));
+    return { record, token };
   }
 
   /**

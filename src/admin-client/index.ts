@@ -25,6 +25,7 @@ export { AdminApiError } from './errors';
 export { adminRequest } from './auth';
 export type { AdminCredentials, AdminResponse, SessionOptions, Method } from './auth';
 export type { DeviceRecord } from './records';
+export type { NewDevice } from './devices';
 export type { StoredValue } from './telemetry';
 export type { AttributeScope, StoredAttribute } from './attributes';
 export type { ProvisionStrategy } from './profiles';
