@@ -4,7 +4,7 @@
 // end (all of them with IOTC_TEST_TIMES_ALL=1), and all of them written as JSON when IOTC_TEST_TIMES names a file.
 // It asserts nothing.
 'use strict';
-const { readdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { readdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 function measured() {
@@ -49,22 +49,12 @@ module.exports = async function* testTimes(source) {
     };
   });
   rows.sort((a, b) => b.wallMs - a.wallMs);
-  // each file's wall for scripts/test.js's order next time (slowest first), merged into the earlier runs' times
-  const cache = process.env.IOTC_TEST_TIMES_CACHE;
-  if (cache) {
-    let times = {};
-    try {
-      times = JSON.parse(readFileSync(cache, 'utf8'));
-    } catch {
-      // the first run here
-    }
-    for (const row of rows) times[row.file] = row.wallMs;
-    try {
-      writeFileSync(cache, `${JSON.stringify(times, null, 1)}\n`);
-    } catch {
-      // a read-only tree: the order falls back to scripts/test.js's list
-    }
-  }
+  // each file's wall and CPU for scripts/test.js's order next time (slowest first, the heaviest kept apart), merged
+  // into the earlier runs' times
+  mergeInto(process.env.IOTC_TEST_TIMES_CACHE, rows, (row) => row.wallMs);
+  mergeInto(process.env.IOTC_TEST_CPU_CACHE, rows, (row) =>
+    row.cpuSelfMs === undefined ? undefined : row.cpuSelfMs + (row.cpuChildrenMs ?? 0),
+  );
   if (process.env.IOTC_TEST_TIMES)
     writeFileSync(process.env.IOTC_TEST_TIMES, `${JSON.stringify(rows, null, 1)}\n`);
   const shown = process.env.IOTC_TEST_TIMES_ALL ? rows : rows.slice(0, 12);
@@ -75,3 +65,29 @@ module.exports = async function* testTimes(source) {
   const total = (key) => rows.reduce((sum, row) => sum + (row[key] ?? 0), 0);
   yield `${seconds(total('wallMs'))}  ${seconds(total('cpuSelfMs'))}  ${seconds(total('cpuChildrenMs'))}  all ${rows.length} files (sums)\n`;
 };
+
+/**
+ * Sets each row's value in the JSON file `path` (file name -> number), keeping the other files'. Written aside and
+ * renamed over it: node_modules of this project's worktrees are often hard links of one another, and a write in place
+ * would change every tree's times at once.
+ */
+function mergeInto(path, rows, measure) {
+  if (!path) return;
+  let values = {};
+  try {
+    values = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    // the first run here
+  }
+  for (const row of rows) {
+    const value = measure(row);
+    if (value !== undefined) values[row.file] = value;
+  }
+  try {
+    const aside = `${path}.${process.pid}`;
+    writeFileSync(aside, `${JSON.stringify(values, null, 1)}\n`);
+    renameSync(aside, path);
+  } catch {
+    // a read-only tree: the order falls back to scripts/test.js's lists
+  }
+}

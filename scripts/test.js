@@ -18,8 +18,8 @@ const { spawnSync } = require('node:child_process');
 
 const HELP = `usage: node scripts/test.js [--no-build] [--rebuild] [path-filter ...]
 
-Runs test/**/*.test.ts whose path contains one of the filters (all without a filter), four files at once, the
-slowest first (by their times in the last run here), and
+Runs test/**/*.test.ts whose path contains one of the filters (all without a filter), six files at once, the
+slowest first (by their times in the last run here; those that burn the most CPU kept apart), and
 prints the slowest files with their wall and CPU seconds, then the whole run's.
 
 The tests' \`iotc\` children run the compiled CLI (dist/). dist/ is rebuilt first (npm run build) when a source
@@ -59,37 +59,81 @@ function find(dir, suffix) {
     return entry.name.endsWith(suffix) ? [relative(root, path)] : [];
   });
 }
-// Slowest first: the runner starts files in the order given, four at once, and the suite ends when its last file
-// does. In name order the longest files (test/integration/, minutes each) started last and ran on while the other
+// Slowest first: the runner starts files in the order given, CONCURRENCY at once, and the suite ends when its last
+// file does. In name order the longest files (test/integration/, minutes each) started last and ran on while the other
 // slots stood idle; started first, the short files fill the slots beside them. The order is each file's wall time in
 // the last run here (node_modules/.cache/iotc-test-times.json, written by scripts/test-times-reporter.js) or, in a
 // fresh clone, SLOW_FILES below (the slowest measured, longest first); a file known to neither counts as 30 s.
+// Then spread(): the files that burn the most CPU (iotc-test-cpu.json beside it, or HEAVY_FILES) are kept apart.
+// Longest first alone started the deviation runs on the twin, killed-run-settings and remote-target together at the
+// start (about 80 CPU s at once, four embedded references each, a BeforeAll over 60 s) while the CPU stood idle later.
 const SLOW_FILES = [
-  'test/integration/network-faults-short.test.ts',
-  'test/integration/network-faults-short-resets.test.ts',
-  'test/integration/deviations-platform.test.ts',
   'test/integration/deviations-platform-undeclared.test.ts',
-  'test/integration/deviations-connector.test.ts',
-  'test/integration/deviations-connector-undeclared.test.ts',
-  'test/integration/harness-fault.test.ts',
-  'test/integration/interrupted-report.test.ts',
+  'test/integration/deviations-platform.test.ts',
+  'test/integration/killed-run-settings.test.ts',
+  'test/report/exit-codes.test.ts',
+  'test/cli/source-mode.test.ts',
+  'test/integration/remote-target.test.ts',
+  'test/cli/compiled.test.ts',
+  'test/integration/network-faults-short.test.ts',
+  'test/report/selection.test.ts',
+  'test/integration/network-faults-short-resets.test.ts',
+  'test/report/inconclusive-run.test.ts',
 ];
+/** The files measured over HEAVY_CPU_MS of CPU (their own and their children's), for a fresh clone. */
+const HEAVY_FILES = [
+  'test/integration/deviations-platform-undeclared.test.ts',
+  'test/integration/deviations-platform.test.ts',
+  'test/integration/remote-target.test.ts',
+  'test/integration/killed-run-settings.test.ts',
+];
+const HEAVY_CPU_MS = 15_000;
+/** At most this many heavy files among any CONCURRENCY files started one after the other. */
+const HEAVY_TOGETHER = 2;
 const TIMES_CACHE = join(root, 'node_modules', '.cache', 'iotc-test-times.json');
+const CPU_CACHE = join(root, 'node_modules', '.cache', 'iotc-test-cpu.json');
+function cached(path) {
+  try {
+    return Object.entries(JSON.parse(readFileSync(path, 'utf8')));
+  } catch {
+    return []; // no run here yet
+  }
+}
 function expectedMs() {
   const known = new Map(SLOW_FILES.map((file, index) => [file, 600_000 - index * 1000]));
-  try {
-    for (const [file, ms] of Object.entries(JSON.parse(readFileSync(TIMES_CACHE, 'utf8'))))
-      known.set(file, ms);
-  } catch {
-    // no run here yet
-  }
+  for (const [file, ms] of cached(TIMES_CACHE)) if (typeof ms === 'number') known.set(file, ms);
   return (file) => known.get(file) ?? 30_000;
 }
+function heavyFiles() {
+  const cpu = new Map(HEAVY_FILES.map((file) => [file, HEAVY_CPU_MS]));
+  for (const [file, ms] of cached(CPU_CACHE)) if (typeof ms === 'number') cpu.set(file, ms);
+  return new Set([...cpu].filter(([, ms]) => ms >= HEAVY_CPU_MS).map(([file]) => file));
+}
+// Most test files wait on sockets and child processes, not on the CPU: node's default (one file at a time on two
+// cores) left the machine idle most of the run. Four at once took the suite from 5 min 25 s to 3 min 19 s here;
+// tests take ports from the OS and own their temporary folders, so files never share anything. The run stayed bound
+// by waits (the files' walls added up to eight times their CPU), so six: the heavy files kept apart by spread(), the
+// slots they leave hold files that mostly wait.
+const CONCURRENCY = 6;
+/** The files in order, a heavy one moved behind light ones while HEAVY_TOGETHER are among the last started. */
+function spread(ordered, heavy) {
+  const pending = [...ordered];
+  const out = [];
+  while (pending.length > 0) {
+    const recent = out.slice(-(CONCURRENCY - 1)).filter((file) => heavy.has(file)).length;
+    const light = recent >= HEAVY_TOGETHER ? pending.findIndex((file) => !heavy.has(file)) : 0;
+    out.push(...pending.splice(Math.max(0, light), 1));
+  }
+  return out;
+}
 const expected = expectedMs();
-const files = find(join(root, 'test'), '.test.ts')
-  .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
-  .sort()
-  .sort((a, b) => expected(b) - expected(a));
+const files = spread(
+  find(join(root, 'test'), '.test.ts')
+    .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
+    .sort()
+    .sort((a, b) => expected(b) - expected(a)),
+  heavyFiles(),
+);
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
@@ -171,10 +215,6 @@ if (!noBuild) {
   } else console.log('dist/ is current: no build');
 }
 
-// Most test files wait on sockets and child processes, not on the CPU: node's default (one file at a time on two
-// cores) left the machine idle most of the run. Four at once took the suite from 5 min 25 s to 3 min 19 s here;
-// tests take ports from the OS and own their temporary folders, so files never share anything.
-const CONCURRENCY = 4;
 /** CPU seconds of the children this process waited for (Linux: /proc/self/stat's cutime and cstime). */
 function childrenCpuSeconds() {
   try {
@@ -221,6 +261,7 @@ const result = spawnSync(
       IOTC_COMPILED: '1',
       IOTC_TEST_CPU_DIR: cpuDir,
       IOTC_TEST_TIMES_CACHE: TIMES_CACHE,
+      IOTC_TEST_CPU_CACHE: CPU_CACHE,
     },
   },
 );

@@ -8,7 +8,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HARNESS_FAULT_CATALOGUE } from '../../faults/client-catalogue';
@@ -39,8 +39,13 @@ async function runWith(
       { env },
     ),
   );
-  const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as Report;
-  return { code, report, output };
+  try {
+    const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as Report;
+    return { code, report, output };
+  } finally {
+    // each run left its folder (reports, journal) in the temporary directory for good
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 for (const fault of HARNESS_FAULT_CATALOGUE) {

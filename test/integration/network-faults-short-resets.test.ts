@@ -6,16 +6,12 @@
  * a single reset (GW-STATE-06).
  */
 import { test } from 'node:test';
-import {
-  assertThroughResets,
-  inconclusiveLines,
-  SHORT_NETWORK_FEATURES,
-} from '../support/remote-run';
+import { assertThroughResets, inconclusiveLines, SHORT_NETWORK_RUN } from '../support/remote-run';
 
 test('a feature of each interface through resets of every MQTT connection and of random HTTP ones: no FAIL, every transport error named', {
   timeout: 600_000, // a hang guard only
 }, async () => {
-  const result = await assertThroughResets(SHORT_NETWORK_FEATURES, {
+  const result = await assertThroughResets(SHORT_NETWORK_RUN, {
     mqttEveryMs: 1500,
     httpEveryMs: 1000,
   });

@@ -10,12 +10,12 @@ import { test } from 'node:test';
 import { HARNESS_STARVED } from '../../steps/support/timing';
 import assert from 'node:assert/strict';
 import { credentialLeaks, reportTexts } from '../support/report-credentials';
-import { assertThroughLatency, SHORT_NETWORK_FEATURES } from '../support/remote-run';
+import { assertThroughLatency, SHORT_NETWORK_RUN } from '../support/remote-run';
 
 test('a feature of each interface through 200 ms each way: no FAIL, the round trip measured', {
   timeout: 600_000, // a hang guard only
 }, async () => {
-  const result = await assertThroughLatency(SHORT_NETWORK_FEATURES, HARNESS_STARVED);
+  const result = await assertThroughLatency(SHORT_NETWORK_RUN, HARNESS_STARVED);
   // a remote run's evidence (device tokens, JWTs, API keys through a profile) shows no credential
   // (issue 26 item 6)
   assert.deepEqual(
