@@ -99,9 +99,9 @@ program
   )
   .option(
     '-w, --workers <n>',
-    'worker processes sharing the faults of the reference (each with its own baseline and references), and client certifications at once',
-    positiveInteger,
-    1,
+    'worker processes sharing the faults of the reference (each with its own baseline and references), and client certifications at once; "auto": 4, or 2 when the load average already reaches the number of cores (more workers on a busy machine only starve each other into INCONCLUSIVE runs)',
+    (value: string) => (value === 'auto' ? ('auto' as const) : positiveInteger(value)),
+    1 as number | 'auto',
   )
   .action(
     async (options: {
@@ -109,7 +109,7 @@ program
       faults?: string[];
       requirements?: string[];
       allowUncovered: boolean;
-      workers: number;
+      workers: number | 'auto';
     }) => {
       const { faultsCommand } = require('./faults') as typeof import('./faults');
       process.exitCode = await faultsCommand(options);

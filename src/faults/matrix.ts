@@ -175,7 +175,14 @@ async function judgeAll(
         setActiveFaults([]);
       }
       const result = verdicts!.get(requirement)!;
-      const outcome: FaultOutcome = result.verdict === 'FAIL' ? 'killed' : 'survived';
+      // INCONCLUSIVE in every attempt: the harness could not judge (starved, or the network), so
+      // the fault is not judged rather than survived: no scenario passed with it on
+      const outcome: FaultOutcome =
+        result.verdict === 'FAIL'
+          ? 'killed'
+          : result.verdict === 'INCONCLUSIVE'
+            ? 'not judged'
+            : 'survived';
       results.push({
         id: fault.id,
         requirement,
@@ -183,9 +190,9 @@ async function judgeAll(
         outcome,
         verdict: result.verdict,
         reason:
-          outcome === 'survived'
-            ? `${requirement} is ${result.verdict}${result.reason ? ` (${result.reason})` : ''} with the fault on`
-            : undefined,
+          outcome === 'killed'
+            ? undefined
+            : `${requirement} is ${result.verdict}${result.reason ? ` (${result.reason})` : ''} with the fault on${outcome === 'not judged' ? ` in all ${attempts} attempts` : ''}`,
         scenarios: result.scenarios.length,
         failure: firstFailure(result),
         durationMs: Date.now() - faultStarted,
@@ -197,7 +204,7 @@ async function judgeAll(
           ? ` [killed only at attempt ${attempts}: a racy scenario]`
           : '';
       log(
-        `${outcome === 'killed' ? 'killed  ' : 'SURVIVED'} ${fault.id} (${last.scenarios} scenarios, ${seconds(last.durationMs)})${last.failure?.step ? `: ${last.failure.step}` : ''}${racy}`,
+        `${outcome === 'killed' ? 'killed  ' : outcome === 'survived' ? 'SURVIVED' : 'NOT JUDGED'} ${fault.id} (${last.scenarios} scenarios, ${seconds(last.durationMs)})${last.failure?.step ? `: ${last.failure.step}` : ''}${racy}`,
       );
     }
   } finally {
