@@ -5,7 +5,8 @@
 // - V8's code cache (lib/compile-cache.js, node_modules/.cache/iotc-v8) for the modules the CLI and a worker load,
 //   under the flags each runs with (a worker's are src/engine/worker-environment.ts's): one process loads what the
 //   CLI loads, another what a worker loads, side by side (two cores). What they write is marked as prepared: it
-//   holds the code of loading only, so the first run uses it and writes its own, fuller, in its place.
+//   holds the code of loading only, so the first run uses it and writes its own, fuller, in its place;
+// - the embedded target's certificates, which runs keep (src/engine/worker-environment.ts).
 // A failure only makes the first run slower: it is said, and the prepare step still succeeds.
 //   node lib/warm-caches.js          both (what prepare runs)
 'use strict';
@@ -79,7 +80,7 @@ function load(role) {
     require(join(ROOT, 'src', 'cli', 'main.ts'));
     require(join(ROOT, 'src', 'cli', 'run.ts'));
     loadSteps();
-    return `${compileValidators()} validators compiled`;
+    return `validators of ${compileValidators()} schemas in the cache`;
   }
   require(require.resolve('@cucumber/cucumber/lib/runtime/parallel/worker', { paths: [ROOT] }));
   loadSteps();
@@ -105,8 +106,12 @@ function run(env, role) {
 /** Both loading processes at once; resolves when both are done. */
 async function warmCaches() {
   require('./ts-register.js');
-  const { workerEnvironment } = require(join(ROOT, 'src', 'engine', 'worker-environment.ts'));
+  const { workerEnvironment, keptEmbeddedCertificates } = require(
+    join(ROOT, 'src', 'engine', 'worker-environment.ts'),
+  );
   const workerEnv = await workerEnvironment(false, process.env, false);
+  // the embedded target's certificates, which a run keeps (worker-environment.ts)
+  await keptEmbeddedCertificates();
   await Promise.all([run(process.env, '--cli'), run(workerEnv, '--worker')]);
 }
 

@@ -2,7 +2,7 @@
  * The environment of the worker processes of a parallel `iotc run` (cucumber forks them with it).
  * Two savings of CPU, which is what a parallel run waits for on two cores:
  * - an embedded target's certificates, made once here (IOTC_EMBEDDED_CERTIFICATES), not three times
- *   in every worker;
+ *   in every worker, and kept for the next runs (keptEmbeddedCertificates below);
  * - V8's young generation at 32 MB semi-spaces instead of 16: scenarios allocate much short-lived
  *   garbage (HTTP and MQTT exchanges, evidence), and fewer scavenges took the run's CPU from 14.7
  *   to 13.9 s (median of 3, alternating; 64 MB saved no more). A NODE_OPTIONS that sets the size
@@ -15,10 +15,13 @@
  *   before it. Without it the polyfill parsed every step definition's regular expression with
  *   regexp-tree in every worker (issue 29: about 0.1 s of a worker's CPU).
  */
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMPILED, PACKAGE_ROOT } from '../../lib/package-root';
 import {
   EMBEDDED_CERTIFICATES_VARIABLE,
+  type EmbeddedCertificates,
   makeEmbeddedCertificates,
 } from '../target/embedded-certificates';
 
@@ -54,7 +57,57 @@ export async function workerEnvironment(
       ).map((file) => `--require ${JSON.stringify(file)}`),
     ].join(' '),
     ...(embedded
-      ? { [EMBEDDED_CERTIFICATES_VARIABLE]: JSON.stringify(await makeEmbeddedCertificates()) }
+      ? { [EMBEDDED_CERTIFICATES_VARIABLE]: JSON.stringify(await keptEmbeddedCertificates()) }
       : {}),
   };
+}
+
+const DAY_MS = 86_400_000;
+/** Where the embedded target's certificates are kept between runs (the caches' folder). */
+const CERTIFICATES_FILE = join(
+  PACKAGE_ROOT,
+  'node_modules',
+  '.cache',
+  'iotc-certificates',
+  'embedded.json',
+);
+
+/**
+ * The embedded target's certificates of the last run while each is valid for more than a day yet
+ * and matches its key, else new ones, kept for the next runs (the folder 0700, the file 0600, as
+ * `iotc simulate --state-dir` keeps its own: lib/tls/persistent-certificate.ts). Making them cost
+ * the CLI about 0.3 s of CPU before it could start a worker (loading selfsigned's x509 and ASN.1
+ * libraries, then signing; issue 29). They are the reference's own self-signed certificates for
+ * localhost, trusted by the steps through the same variable; a file that cannot be read or written
+ * only means new ones, as before.
+ */
+export async function keptEmbeddedCertificates(
+  file: string = CERTIFICATES_FILE,
+  now: number = Date.now(),
+): Promise<EmbeddedCertificates> {
+  try {
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as EmbeddedCertificates;
+    const usable = (['platform', 'connectorServer', 'externalApi'] as const).every((name) => {
+      const { cert, key } = kept[name];
+      const certificate = new X509Certificate(cert);
+      return (
+        Date.parse(certificate.validFrom) <= now &&
+        Date.parse(certificate.validTo) - now > DAY_MS &&
+        certificate.checkPrivateKey(createPrivateKey(key))
+      );
+    });
+    if (usable) return kept;
+  } catch {
+    // none kept yet, or unreadable: new ones
+  }
+  const made = await makeEmbeddedCertificates();
+  try {
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    const aside = `${file}.${process.pid}`;
+    writeFileSync(aside, JSON.stringify(made), { mode: 0o600 });
+    renameSync(aside, file);
+  } catch {
+    // a read-only installation: new ones every run, as before
+  }
+  return made;
 }

@@ -5,9 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { workerEnvironment } from '../../src/engine/worker-environment';
+import { keptEmbeddedCertificates, workerEnvironment } from '../../src/engine/worker-environment';
 import { EMBEDDED_CERTIFICATES_VARIABLE } from '../../src/target/embedded-certificates';
 
 /** What a worker preloads from the sources, after the options: the code cache, the hook, the indices. */
@@ -32,9 +34,8 @@ test('a semi-space size the user set is kept', async () => {
   assert.doesNotMatch(env.NODE_OPTIONS ?? '', /semi-space-size=32/);
 });
 
-test('from the sources a worker preloads the TypeScript hook before the match indices, and they load', () => {
-  const options =
-    '--require "lib/compile-cache.js" --require "lib/ts-register.js" --require "src/engine/native-match-indices.ts"';
+test('from the sources a worker preloads the TypeScript hook before the match indices, and they load', async () => {
+  const { NODE_OPTIONS } = await workerEnvironment(false, {}, false);
   const output = execFileSync(
     process.execPath,
     [
@@ -43,7 +44,7 @@ test('from the sources a worker preloads the TypeScript hook before the match in
     ],
     {
       cwd: join(__dirname, '..', '..'),
-      env: { ...process.env, NODE_OPTIONS: options, IOTC_COMPILE_CACHE: 'off' },
+      env: { ...process.env, NODE_OPTIONS, IOTC_COMPILE_CACHE: 'off' },
       encoding: 'utf8',
       timeout: 60_000,
     },
@@ -59,4 +60,23 @@ test('an embedded run hands its workers three certificates', async () => {
   >;
   assert.deepEqual(Object.keys(handed).sort(), ['connectorServer', 'externalApi', 'platform']);
   assert.match(handed.platform!.cert, /BEGIN CERTIFICATE/);
+});
+
+test('the certificates are kept for the next runs while valid for a day more, else made anew', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-kept-certificates-'));
+  try {
+    const file = join(dir, 'certificates', 'embedded.json');
+    const first = await keptEmbeddedCertificates(file);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.deepEqual(await keptEmbeddedCertificates(file), first);
+    // made for 30 days: 29.5 days on, they expire within a day
+    const later = await keptEmbeddedCertificates(file, Date.now() + 29.5 * 86_400_000);
+    assert.notEqual(later.platform.cert, first.platform.cert);
+    writeFileSync(file, '{"platform": 1}');
+    const remade = await keptEmbeddedCertificates(file);
+    assert.match(remade.externalApi.key, /PRIVATE KEY/);
+    assert.notEqual(remade.platform.cert, later.platform.cert);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
