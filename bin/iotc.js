@@ -10,11 +10,13 @@ const { join } = require('node:path');
 const root = join(__dirname, '..');
 const fromSource =
   existsSync(join(root, 'src', 'cli', 'main.ts')) && process.env.IOTC_COMPILED !== '1';
+// V8's code cache for the JavaScript modules this process loads (lib/compile-cache.js); the workers of a parallel
+// run preload it. From the sources it serves node_modules (cucumber, undici, ajv ...), the .ts files keep Node's
+// own compile (their source maps).
+require('../lib/compile-cache.js');
 if (fromSource) {
   require('../lib/ts-register.js');
   require('../src/cli/main.ts').main();
 } else {
-  // V8's code cache for the modules this process loads (lib/compile-cache.js); the workers of a parallel run preload it
-  require('../lib/compile-cache.js');
   require('../dist/src/cli/main.js').main();
 }

@@ -9,6 +9,9 @@
 // it does nothing where IOTC_COMPILE_CACHE=off. The folder: IOTC_COMPILE_CACHE, else node_modules/.cache/iotc-v8 of
 // the package. A module whose source holds `import(` is left to Node (a script compiled here has no loader for a
 // dynamic import on Node 20).
+// IOTC_COMPILE_CACHE_PREPARED=1 (lib/warm-caches.js, `npm ci`'s prepare, which only loads the modules) writes each
+// entry as `<key>.prepared`: a process that finds no `<key>` uses that one and writes `<key>` once it has run a while,
+// with the functions it ran (V8 compiles most of them lazily, so a cache of loading alone holds few).
 'use strict';
 const Module = require('node:module');
 const vm = require('node:vm');
@@ -59,6 +62,7 @@ function install() {
   const flags = `${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`;
   /** Scripts compiled without usable cached data: their code is written once they have run a while. */
   const unwritten = new Map();
+  const suffix = process.env.IOTC_COMPILE_CACHE_PREPARED === '1' ? '.prepared' : '';
   let timer;
   const writeAll = () => {
     if (timer) clearTimeout(timer);
@@ -75,7 +79,7 @@ function install() {
         // written aside and renamed: the workers of a parallel run write the same files at once
         const aside = `${file}.${process.pid}`;
         writeFileSync(aside, script.createCachedData());
-        renameSync(aside, file);
+        renameSync(aside, `${file}${suffix}`);
       } catch {
         // a read-only installation: no cache, the same modules
       }
@@ -93,10 +97,16 @@ function install() {
       .slice(0, 40);
     const file = join(directory, key);
     let cachedData;
+    let prepared = false;
     try {
       cachedData = readFileSync(file);
     } catch {
-      cachedData = undefined;
+      try {
+        cachedData = readFileSync(`${file}.prepared`);
+        prepared = true;
+      } catch {
+        cachedData = undefined;
+      }
     }
     let script;
     try {
@@ -105,7 +115,7 @@ function install() {
       // a syntax error: Node's own compile reports it as it always does
       return original.call(this, content, filename);
     }
-    if (cachedData === undefined || script.cachedDataRejected) {
+    if (cachedData === undefined || script.cachedDataRejected || prepared) {
       unwritten.set(file, script);
       if (timer) clearTimeout(timer);
       timer = setTimeout(writeAll, WRITE_AFTER_MS);

@@ -13,9 +13,11 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv, { _, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
-import standaloneCode from 'ajv/dist/standalone';
+// types only: ajv itself (the compiler, its formats, its standalone code) is loaded on the first
+// validator that is not on disk, so a process whose validators are all cached never loads it (about
+// 60 ms of a worker's start, issue 29); the cached ones require only ajv's small runtime helpers
+import type Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { PACKAGE_ROOT } from '../lib/package-root';
 
 const AJV_OPTIONS = {
@@ -32,9 +34,11 @@ let ajvInstance: Ajv | undefined;
 /** The compiler, made on the first validator that is not on disk (most processes never need it). */
 function ajv(): Ajv {
   if (!ajvInstance) {
+    const { default: AjvCompiler, _ } = require('ajv') as typeof import('ajv');
+    const { default: addFormats } = require('ajv-formats') as typeof import('ajv-formats');
     // source: the standalone code to keep on disk; its formats are ajv-formats' full set, as
     // addFormats gives
-    ajvInstance = new Ajv({
+    ajvInstance = new AjvCompiler({
       ...AJV_OPTIONS,
       code: {
         ...AJV_OPTIONS.code,
@@ -99,6 +103,8 @@ function compileOrLoad(schema: object): ValidateFunction {
     mkdirSync(directory, { recursive: true });
     // written aside and renamed: the workers of a parallel run may write the same validator at once
     const aside = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+    const { default: standaloneCode } =
+      require('ajv/dist/standalone') as typeof import('ajv/dist/standalone');
     writeFileSync(aside, standaloneCode(ajv(), validate));
     renameSync(aside, file);
   } catch {

@@ -55,3 +55,39 @@ test('modules load the same through the code cache, and the next process reads i
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("what npm ci's prepare writes is marked prepared, used by the next process, which writes its own", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-compile-cache-'));
+  try {
+    const cache = join(dir, 'cache');
+    writeFileSync(join(dir, 'main.js'), 'module.exports = { answer: 6 * 7 };\n');
+    const load = (env: Record<string, string>) =>
+      JSON.parse(
+        execFileSync(
+          process.execPath,
+          [
+            '--require',
+            PRELOAD,
+            '-e',
+            `console.log(JSON.stringify(require(${JSON.stringify(join(dir, 'main.js'))})))`,
+          ],
+          { env: { ...process.env, IOTC_COMPILE_CACHE: cache, ...env }, encoding: 'utf8' },
+        ),
+      );
+    assert.deepEqual(load({ IOTC_COMPILE_CACHE_PREPARED: '1' }), { answer: 42 });
+    const prepared = readdirSync(cache);
+    assert.ok(prepared.length >= 1 && prepared.every((file) => file.endsWith('.prepared')));
+    assert.deepEqual(load({}), { answer: 42 });
+    const after = readdirSync(cache);
+    for (const file of prepared)
+      assert.ok(after.includes(file.replace(/\.prepared$/, '')), `${file} written in full`);
+    assert.deepEqual(load({}), { answer: 42 });
+    assert.deepEqual(
+      readdirSync(cache).sort(),
+      after.sort(),
+      'the full entry read, not written again',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
