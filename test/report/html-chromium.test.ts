@@ -171,8 +171,10 @@ test('conformance.html renders in headless Chromium: a screenshot that is not bl
   const dir = mkdtempSync(join(tmpdir(), 'iotc-html-'));
   const { report, html } = await shortRun(dir);
   const verdicts = new Set(report.requirements.map((requirement) => requirement.verdict));
+  // on a starved machine a timed verdict may be INCONCLUSIVE besides (it renders like the others);
+  // the five the page must show are always there
   assert.deepEqual(
-    [...verdicts].sort(),
+    [...verdicts].filter((verdict) => verdict !== 'INCONCLUSIVE').sort(),
     ['DEVIATION', 'FAIL', 'NOT APPLICABLE', 'NOT TESTED', 'PASS'],
     'the short run has all five verdicts',
   );
