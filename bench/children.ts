@@ -119,21 +119,39 @@ export function stopServer(server: ServerChild): Promise<void> {
 
 /** Sends `memory` to the memory child and waits for its answer line. */
 export function memoryOf(server: ServerChild): Promise<{ rss: number; heapUsed: number }> {
-  return new Promise((resolveMemory, rejectMemory) => {
+  return askMemoryChild(server, 'memory', 'memory', 60_000);
+}
+
+/** Has the memory child write a heap snapshot to `file` (after a full GC); resolves once written. */
+export async function heapSnapshotOf(server: ServerChild, file: string): Promise<void> {
+  // a snapshot of a platform holding 10,000 sub-devices takes minutes on a busy machine
+  await askMemoryChild<string>(server, `snapshot ${file}`, 'snapshot', 600_000);
+}
+
+/** Sends one command line to the memory child and waits for the answer line carrying `key`. */
+function askMemoryChild<T>(
+  server: ServerChild,
+  command: string,
+  key: string,
+  limitMs: number,
+): Promise<T> {
+  return new Promise((resolveAnswer, rejectAnswer) => {
     let buffered = '';
     const timer = setTimeout(() => {
       server.process.stdout!.off('data', onData);
-      rejectMemory(new Error('the platform child did not report its memory within 30 s'));
-    }, 30_000);
+      rejectAnswer(
+        new Error(`the platform child did not answer ${command} within ${limitMs / 1000} s`),
+      );
+    }, limitMs);
     const onData = (chunk: Buffer) => {
       buffered += chunk.toString();
       for (const line of buffered.split('\n').slice(0, -1)) {
         try {
-          const answer = JSON.parse(line) as { memory?: { rss: number; heapUsed: number } };
-          if (answer.memory) {
+          const answer = JSON.parse(line) as Record<string, T>;
+          if (answer[key] !== undefined) {
             clearTimeout(timer);
             server.process.stdout!.off('data', onData);
-            return resolveMemory(answer.memory);
+            return resolveAnswer(answer[key]);
           }
         } catch {
           // not the answer
@@ -141,7 +159,7 @@ export function memoryOf(server: ServerChild): Promise<{ rss: number; heapUsed: 
       }
     };
     server.process.stdout!.on('data', onData);
-    server.process.stdin!.write('memory\n');
+    server.process.stdin!.write(`${command}\n`);
   });
 }
 

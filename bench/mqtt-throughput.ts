@@ -7,9 +7,12 @@ import { join } from 'node:path';
 import { isFailure } from '../simulators/device/mqtt-connection';
 import { GATEWAY_TOPICS, MqttGateway } from '../simulators/gateway/mqtt-gateway';
 import { positiveEnv, ROOT, startServer, startSimulate, stopServer } from './children';
-import { alternatingRounds, type Measurement } from './rounds';
+import { processCpuSeconds, publishCpu } from './mqtt-publish-cpu';
+import { alternatingRounds, median, ROUNDS, type Measurement } from './rounds';
 
 export const MQTT_WINDOW = positiveEnv('BENCH_MQTT_WINDOW', 100);
+/** Publishes per round of the CPU line (after as many again of warm-up). */
+export const MQTT_CPU_MESSAGES = positiveEnv('BENCH_MQTT_CPU_MESSAGES', 100_000);
 
 /**
  * One device's telemetry as a gateway sends it (v1/gateway/telemetry), without ts: stored at server
@@ -23,9 +26,15 @@ const MQTT_TELEMETRY = JSON.stringify({
 /**
  * The gateway driver (MqttGateway on mqtt.js, MQTT 5) publishing one device's telemetry at QoS 1
  * with a fixed window of MQTT_WINDOW unacknowledged publishes (as toolchain-notes.md §4 measured
- * this machine), for `seconds`. Counts success PUBACKs; latency is publish→PUBACK.
+ * this machine), for `seconds`. Counts success PUBACKs; latency is publish→PUBACK. With the
+ * server's `pid`, also its CPU per answered publish over the same time.
  */
-export async function mqttLoad(url: string, token: string, seconds: number): Promise<Measurement> {
+export async function mqttLoad(
+  url: string,
+  token: string,
+  seconds: number,
+  pid?: number,
+): Promise<Measurement> {
   const gateway = await MqttGateway.connect({
     url,
     token,
@@ -42,6 +51,7 @@ export async function mqttLoad(url: string, token: string, seconds: number): Pro
     const latencies: number[] = [];
     let acknowledged = 0;
     let failures = 0;
+    const cpuBefore = pid === undefined ? undefined : processCpuSeconds(pid);
     const started = performance.now();
     const end = started + seconds * 1000;
     const publisher = async () => {
@@ -54,6 +64,7 @@ export async function mqttLoad(url: string, token: string, seconds: number): Pro
     };
     await Promise.all(Array.from({ length: MQTT_WINDOW }, publisher));
     const elapsedS = (performance.now() - started) / 1000;
+    const cpuAfter = pid === undefined ? undefined : processCpuSeconds(pid);
     latencies.sort((a, b) => a - b);
     const at = (q: number) =>
       Math.round(
@@ -65,32 +76,95 @@ export async function mqttLoad(url: string, token: string, seconds: number): Pro
       p99: at(0.99),
       failures,
       total: acknowledged + failures,
+      cpuMicros:
+        cpuBefore === undefined || cpuAfter === undefined
+          ? undefined
+          : ((cpuAfter - cpuBefore) * 1e6) / Math.max(acknowledged + failures, 1),
     };
   } finally {
     await gateway.close();
   }
 }
 
-export async function mqttThroughputRatio(): Promise<{
+export interface MqttHeadroom {
+  /** Throughput, mqtt.js driver: platform ÷ sink, per round, and their median. */
   ratio: number;
   ratios: number[];
   failures: number;
   lines: string[];
-}> {
+  /**
+   * CPU per publish, bare client (mqtt-publish-cpu.ts), fixed message count: sink µs ÷ platform µs
+   * per round (the same sense as the throughput ratio: 1 = the platform costs what the sink does).
+   */
+  cpu: { ratio: number; ratios: number[]; platform: number[]; sink: number[]; failures: number };
+}
+
+/**
+ * The reference's MQTT QoS 1 headroom over the sink, two ways on the same two servers: throughput
+ * with the mqtt.js driver in alternating rounds (each server's CPU per message read alongside),
+ * then the servers' CPU per publish over a fixed count from a bare client, in alternating rounds.
+ * The second holds on a busy machine, where a round's throughput is whatever CPU the scheduler gave.
+ */
+export async function mqttThroughputRatio(): Promise<MqttHeadroom> {
   const platform = await startSimulate('mqttUrl');
   const sink = await startServer(
     'mqtt-packet sink',
-    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'bench', 'mqtt-sink-child.ts')],
+    ['-r', './lib/ts-register.js', join(ROOT, 'bench', 'mqtt-sink-child.ts')],
     'mqttUrl',
   );
   const token = platform.ready.gatewayToken;
   try {
     if (typeof token !== 'string' || !token)
       throw new Error('iotc simulate --json gave no gatewayToken');
-    return await alternatingRounds('msg/s', {
-      platform: (seconds) => mqttLoad(platform.url, token, seconds),
-      bare: (seconds) => mqttLoad(sink.url, 'bench-token', seconds),
-    });
+    const throughput = await alternatingRounds(
+      'msg/s',
+      {
+        platform: (seconds) => mqttLoad(platform.url, token, seconds, platform.process.pid),
+        bare: (seconds) => mqttLoad(sink.url, 'bench-token', seconds, sink.process.pid),
+      },
+      { platform: 'platform', bare: 'sink' },
+      true,
+    );
+    const cpu = { ratios: [] as number[], platform: [] as number[], sink: [] as number[] };
+    let cpuFailures = 0;
+    const lines = [
+      ...throughput.lines,
+      'round   platform CPU/publish  sink CPU/publish  sink/platform',
+    ];
+    const servers = {
+      platform: { server: platform, token },
+      sink: { server: sink, token: 'bench' },
+    };
+    for (let round = 1; round <= ROUNDS; round++) {
+      const order = round % 2 ? (['platform', 'sink'] as const) : (['sink', 'platform'] as const);
+      for (const side of order) {
+        const { server, token: user } = servers[side];
+        const measured = await publishCpu({
+          url: server.url,
+          token: user,
+          pid: server.process.pid as number,
+          topic: GATEWAY_TOPICS.telemetry,
+          payload: MQTT_TELEMETRY,
+          messages: MQTT_CPU_MESSAGES,
+          warmup: MQTT_CPU_MESSAGES,
+          window: MQTT_WINDOW,
+        });
+        cpu[side].push(measured.cpuMicros);
+        cpuFailures += measured.failures;
+      }
+      const ratio = cpu.sink[round - 1] / cpu.platform[round - 1];
+      cpu.ratios.push(ratio);
+      lines.push(
+        `${String(round).padEnd(7)} ${`${cpu.platform[round - 1].toFixed(2)} µs`.padStart(20)} ${`${cpu.sink[round - 1].toFixed(2)} µs`.padStart(17)} ${ratio.toFixed(2).padStart(14)}`,
+      );
+    }
+    return {
+      ratio: throughput.ratio,
+      ratios: throughput.ratios,
+      failures: throughput.failures,
+      lines,
+      cpu: { ...cpu, ratio: median(cpu.ratios), failures: cpuFailures },
+    };
   } finally {
     await Promise.all([stopServer(platform), stopServer(sink)]);
   }

@@ -3,9 +3,11 @@
  * HTTP and MQTT on free loopback ports), in a process run with --expose-gc. Prints one JSON ready
  * line with httpUrl and mqttUrl. Each line `memory` on stdin is answered by one JSON line with
  * process.memoryUsage() taken after full garbage collections, so two readings differ by what the
- * platform holds, not by garbage. Stops on SIGTERM/SIGINT or when stdin closes.
+ * platform holds, not by garbage; `snapshot <file>` writes a heap snapshot there and answers
+ * `{"snapshot": file}`. Stops on SIGTERM/SIGINT or when stdin closes.
  */
 import { createInterface } from 'node:readline';
+import { writeHeapSnapshot } from 'node:v8';
 import { startPlatform } from '../simulators/platform';
 import { stopWithParent } from './child-lifecycle';
 
@@ -21,6 +23,14 @@ async function main(): Promise<void> {
   };
   const lines = createInterface({ input: process.stdin });
   lines.on('line', async (line) => {
+    // `snapshot <file>`: a heap snapshot (v8.writeHeapSnapshot, after a full GC), answered when written
+    const snapshot = /^snapshot (.+)$/.exec(line.trim());
+    if (snapshot) {
+      collect();
+      writeHeapSnapshot(snapshot[1]);
+      process.stdout.write(`${JSON.stringify({ snapshot: snapshot[1] })}\n`);
+      return;
+    }
     if (line.trim() !== 'memory') return;
     // a few full collections with turns of the event loop between them: finalizers and weak maps
     // settle

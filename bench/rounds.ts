@@ -16,6 +16,11 @@ export interface Measurement {
   /** non-2xx + errors + timeouts; failure PUBACKs and unanswered publishes */
   failures: number;
   total: number;
+  /**
+   * CPU-µs the server process spent per answered message while measured (`/proc/<pid>/stat`):
+   * when the line can read it.
+   */
+  cpuMicros?: number;
 }
 
 export function median(values: number[]): number {
@@ -32,9 +37,19 @@ export async function alternatingRounds(
   unit: string,
   measureOn: Record<'platform' | 'bare', (seconds: number) => Promise<Measurement>>,
   labels: Record<'platform' | 'bare', string> = { platform: 'platform', bare: 'bare' },
-): Promise<{ ratio: number; ratios: number[]; failures: number; lines: string[] }> {
+  /** The measurements carry the servers' CPU per message (`cpuMicros`): two more columns. */
+  withCpu = false,
+): Promise<{
+  ratio: number;
+  ratios: number[];
+  failures: number;
+  lines: string[];
+  /** The servers' CPU-µs per message, round by round (empty when not measured). */
+  cpuMicros: Record<'platform' | 'bare', number[]>;
+}> {
   const lines: string[] = [];
   const ratios: number[] = [];
+  const cpuMicros: Record<'platform' | 'bare', number[]> = { platform: [], bare: [] };
   let failures = 0;
   const row = (cells: string[]) =>
     cells.map((cell, i) => (i === 0 ? cell.padEnd(7) : cell.padStart(14))).join(' ');
@@ -47,6 +62,7 @@ export async function alternatingRounds(
       `${labels.platform.slice(0, 4)} p50/p99`,
       `${labels.bare.slice(0, 4)} p50/p99`,
       'failures',
+      ...(withCpu ? [`${labels.platform.slice(0, 4)} CPU`, `${labels.bare.slice(0, 4)} CPU`] : []),
     ]),
   );
   for (let round = 1; round <= ROUNDS; round++) {
@@ -63,6 +79,11 @@ export async function alternatingRounds(
     const ratio = onPlatform.perSecond / Math.max(onBare.perSecond, 1);
     ratios.push(ratio);
     failures += onPlatform.failures + onBare.failures;
+    const cpu = (measurement: Measurement, side: 'platform' | 'bare') => {
+      if (measurement.cpuMicros === undefined) return '';
+      cpuMicros[side].push(measurement.cpuMicros);
+      return `${measurement.cpuMicros.toFixed(1)} µs/msg`;
+    };
     lines.push(
       row([
         String(round),
@@ -72,8 +93,10 @@ export async function alternatingRounds(
         `${onPlatform.p50}/${onPlatform.p99} ms`,
         `${onBare.p50}/${onBare.p99} ms`,
         String(onPlatform.failures + onBare.failures),
-      ]),
+        cpu(onPlatform, 'platform'),
+        cpu(onBare, 'bare'),
+      ]).trimEnd(),
     );
   }
-  return { ratio: median(ratios), ratios, failures, lines };
+  return { ratio: median(ratios), ratios, failures, lines, cpuMicros };
 }

@@ -49,6 +49,11 @@ export function faultActive(id: FaultId): boolean {
   return active.size > 0 && active.has(id);
 }
 
+/** Whether any fault is on at all. */
+export function anyFaultActive(): boolean {
+  return active.size > 0;
+}
+
 /**
  * Turns exactly these faults on (the kill matrix, between runs in one process); [] turns all off.
  */

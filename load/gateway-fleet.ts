@@ -96,6 +96,8 @@ export interface FleetConnectOptions {
   qos: Qos;
   tls?: { ca?: string; insecureSkipVerify?: boolean };
   ackTimeoutMs?: number;
+  /** MQTT keep-alive (default lean-gateway.ts's); 0: none (a target paused for minutes keeps them). */
+  keepaliveSec?: number;
 }
 
 /**

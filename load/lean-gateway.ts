@@ -309,7 +309,9 @@ export class LeanGateway {
     if (this.waiting)
       for (const [id, waiting] of this.waiting)
         if (now - waiting.started >= this.ackTimeoutMs) this.settle(id, 'timeout');
-    if (now - this.lastWriteAt >= (this.keepaliveSec * 1000) / 2) this.write(PINGREQ);
+    // keep-alive 0 turns the mechanism off (MQTT 3.1.2.10): no PINGREQ at all
+    if (this.keepaliveSec > 0 && now - this.lastWriteAt >= (this.keepaliveSec * 1000) / 2)
+      this.write(PINGREQ);
   }
 
   private write(bytes: Buffer, written?: () => void): void {

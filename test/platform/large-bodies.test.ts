@@ -10,7 +10,11 @@ import { connect } from 'node:net';
 import { request } from 'undici';
 import type { RunningPlatform } from '../../simulators/platform';
 import { DeviceRecord } from '../../simulators/platform/core/model';
-import { appendTelemetry, MAX_HISTORY_PER_KEY } from '../../simulators/platform/core/time-series';
+import {
+  appendTelemetry,
+  historyOf,
+  MAX_HISTORY_PER_KEY,
+} from '../../simulators/platform/core/time-series';
 import { call, login, newDevice, start } from './support';
 
 let platform: RunningPlatform;
@@ -222,9 +226,28 @@ test('history: out-of-order entries merge sorted, one per ts (the later wins), t
     values: [['k', long(index)]] as Array<[string, ReturnType<typeof long>]>,
   }));
   appendTelemetry(device, many);
-  const trimmed = device.history.get('k')!;
+  const all = { startTs: 0, endTs: Number.MAX_SAFE_INTEGER, limit: Infinity, ascending: true };
+  const trimmed = historyOf(device, 'k', all);
   assert.equal(trimmed.length, MAX_HISTORY_PER_KEY);
+  assert.equal(trimmed[0].ts, 1000 + 10 + 1);
   assert.equal(trimmed[trimmed.length - 1].ts, 1000 + MAX_HISTORY_PER_KEY + 10);
   assert.ok(trimmed.every((entry, index) => index === 0 || trimmed[index - 1].ts < entry.ts));
   assert.equal(device.latest.get('k')!.ts, 1000 + MAX_HISTORY_PER_KEY + 10);
+  // one entry a message past the bound (a long `iotc simulate` under load): the newest
+  // MAX_HISTORY_PER_KEY stay readable, and the series is trimmed in batches, bounded all the way
+  const newest = 1000 + MAX_HISTORY_PER_KEY + 10;
+  let longest = 0;
+  for (let ts = newest + 1; ts <= newest + MAX_HISTORY_PER_KEY / 4; ts++) {
+    appendTelemetry(device, [{ ts, values: [['k', long(ts)]] }]);
+    longest = Math.max(longest, device.history.get('k')!.length);
+  }
+  assert.ok(longest > MAX_HISTORY_PER_KEY && longest <= MAX_HISTORY_PER_KEY * 1.125 + 1);
+  const later = historyOf(device, 'k', all);
+  assert.equal(later.length, MAX_HISTORY_PER_KEY);
+  assert.equal(later[later.length - 1].ts, newest + MAX_HISTORY_PER_KEY / 4);
+  assert.equal(later[0].ts, newest + MAX_HISTORY_PER_KEY / 4 - MAX_HISTORY_PER_KEY + 1);
+  assert.equal(
+    historyOf(device, 'k', { ...all, ascending: false, limit: 1 })[0].ts,
+    later[later.length - 1].ts,
+  );
 });

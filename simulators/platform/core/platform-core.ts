@@ -23,7 +23,7 @@ import {
   type RpcCall,
 } from './rpc';
 import { appendTelemetry, deleteTelemetry, type TelemetryRecord } from './time-series';
-import { randomId, randomToken } from './tokens';
+import { flatCopy, randomId, randomToken } from './tokens';
 import { ApiKeys } from './api-keys';
 import { demoUsers } from './demo-users';
 import { type StepFaults, withFaults } from '../../../faults/steps';
@@ -232,7 +232,9 @@ export class PlatformCore implements DeviceStore {
    * profile's name.
    */
   createDevice(input: NewDevice): Device {
-    const name = input.name;
+    // a name read from a payload may be a slice of the payload's text, which it would keep alive
+    // as long as the device lives (about 100 bytes of each gateway sub-device): kept as a copy
+    const name = typeof input.name === 'string' ? flatCopy(input.name) : input.name;
     if (!name?.trim()) throw new BadRequestError('Device name should be specified!');
     if (this.deviceByName.has(name))
       throw new BadRequestError('Device with such name already exists!');
