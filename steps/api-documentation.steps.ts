@@ -1,10 +1,13 @@
 /** The administration API's interactive documentation (Swagger UI and its OpenAPI description). */
 import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
 import { type DataTable, Then } from '@cucumber/cucumber';
 import { apiDescriptionSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
 import { request } from './support/admin-auth';
 import { answerOf } from './support/answer-of';
+import { Inconclusive } from './support/timing';
+import { headRoundTrip, starvedHost } from './support/responsiveness';
 
 /**
  * Redirects a browser follows on a GET before it gives up (Chrome and Firefox allow 20; a page
@@ -78,15 +81,37 @@ function descriptionTimeoutMs(world: IotcWorld): number {
 /** A step that reads the API description may take its whole timeout, and a little more. */
 const DESCRIPTION_STEP = { timeout: 4 * 60_000 };
 
+/** How often the target's responsiveness is sampled while its API description is awaited. */
+const RESPONSIVENESS_EVERY_MS = 5_000;
+
 async function apiDescription(world: IotcWorld) {
-  const answer = await request(
-    world,
-    'GET',
-    '/v3/api-docs',
-    {},
-    undefined,
-    descriptionTimeoutMs(world),
-  );
+  const samplesMs: number[] = [];
+  const stop = new AbortController();
+  const sampler = (async () => {
+    for (;;) {
+      await delay(RESPONSIVENESS_EVERY_MS, undefined, { signal: stop.signal });
+      samplesMs.push(await headRoundTrip(world));
+    }
+  })().catch(() => undefined);
+  const timeoutMs = descriptionTimeoutMs(world);
+  let answer: Awaited<ReturnType<typeof request>>;
+  try {
+    answer = await request(world, 'GET', '/v3/api-docs', {}, undefined, timeoutMs);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const starved =
+      code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+        ? starvedHost(world, samplesMs)
+        : undefined;
+    if (starved)
+      throw new Inconclusive(
+        `GET /v3/api-docs gave no answer within ${timeoutMs} ms, and ${starved}, not a verdict`,
+      );
+    throw error;
+  } finally {
+    stop.abort();
+    await sampler;
+  }
   assert.equal(answer.status, 200, `/v3/api-docs answered ${answer.status}`);
   return answerOf(apiDescriptionSchema, answer, 'GET /v3/api-docs');
 }
