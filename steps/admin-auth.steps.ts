@@ -61,7 +61,13 @@ When(
       this.adminAuth.answer.status === 401 &&
       !this.adminAuth.accessLifetimeWaited
     )
-      refusalNearExpiry(this, this.adminAuth.secrets.get('jwt'), sentAt, 'the access token');
+      refusalNearExpiry(
+        this,
+        this.adminAuth.secrets.get('jwt'),
+        sentAt,
+        'the access token',
+        Date.now(),
+      );
   },
 );
 

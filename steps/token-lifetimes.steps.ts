@@ -225,7 +225,7 @@ When('the refresh token is exchanged for a new token pair', async function (this
   // a refusal of a refresh token offered close to its own exp (the harness was starved) decides
   // nothing
   if (answer.status !== 200 && !this.adminAuth.refreshLifetimeWaited)
-    refusalNearExpiry(this, refreshToken, offeredAt, 'the refresh token');
+    refusalNearExpiry(this, refreshToken, offeredAt, 'the refresh token', Date.now());
   assert.equal(answer.status, 200, `the refresh answered ${answer.status}`);
   this.adminAuth.secrets.set(
     'jwt',
@@ -248,7 +248,7 @@ When('the refresh token is offered for a new token pair', async function (this: 
     { refreshToken },
   );
   if (this.adminAuth.refreshLifetimeWaited || this.adminAuth.answer.status === 200) return;
-  refusalNearExpiry(this, refreshToken, offeredAt, 'the refresh token');
+  refusalNearExpiry(this, refreshToken, offeredAt, 'the refresh token', Date.now());
 });
 
 Then('the refresh token lives as long as the target states', function (this: IotcWorld) {

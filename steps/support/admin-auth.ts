@@ -80,8 +80,8 @@ export const DECIDES_BEFORE_EXP_MS = 1000;
 
 /**
  * A refusal of a request made with a token the scenario still means to be valid decides nothing
- * when the request started too close to the token's exp: INCONCLUSIVE, naming how long after the
- * login it was sent. The one rule for every positive control of a short-lived token (access or
+ * when the request started too close to the token's exp, or was answered after it
+ * (sentNearExpiry): INCONCLUSIVE, naming how long after the login it was sent. The one rule for every positive control of a short-lived token (access or
  * refresh, admin API or analytics).
  */
 export function refusalNearExpiry(
@@ -89,10 +89,11 @@ export function refusalNearExpiry(
   token: string | undefined,
   sentAt: number,
   what: string,
+  answeredAt?: number,
 ): void {
-  if (sentNearExpiry(world, token, sentAt))
+  if (sentNearExpiry(world, token, sentAt, answeredAt))
     throw new Inconclusive(
-      `${what} was sent ${sentAt - (world.adminAuth.loggedInAt ?? sentAt)} ms after the login, too close to its exp to tell a refusal from its expiry (the harness was slow)`,
+      `${what} was sent ${sentAt - (world.adminAuth.loggedInAt ?? sentAt)} ms after the login${answeredAt === undefined ? '' : ` and answered ${answeredAt - sentAt} ms later`}, too close to its exp to tell a refusal from its expiry (the harness or the target was slow)`,
     );
 }
 
