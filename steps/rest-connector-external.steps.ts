@@ -355,9 +355,16 @@ function attemptCountStarved(
   for (let index = count; index < requests.length; index++) {
     const previous = requests[index - 1]!;
     const next = requests[index]!;
-    if (previous.status === undefined || previous.status >= 500) return; // a failure: retried by rule, not by time
+    if (previous.status !== undefined && previous.status >= 500) return; // a failure: retried by rule, not by time
     if (previous.answeredAt === undefined) return;
-    const answerMs = previous.answeredAt - previous.receivedAt;
+    // No status: the external API never answered it, the connector gave up first (the connection
+    // closed under the scripted delay). On a starved loop the simulator's own body read and delay
+    // timer come late (a 250 ms answer left after a 500 ms timeout, real-looking extra attempt):
+    // weighed as an answer at its scripted delay, which a stall as long as its margin explains.
+    const answerMs =
+      previous.status === undefined
+        ? scriptedDelayMs(world, path)
+        : previous.answeredAt - previous.receivedAt;
     const gapMs = next.receivedAt - previous.receivedAt;
     const stall = scenarioStalledInAll(world, previous.receivedAt - attemptMs, next.receivedAt);
     // a retry long before the timeout ran out is no timer firing late
