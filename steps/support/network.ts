@@ -90,7 +90,7 @@ function redactUrl(url: string): string {
  * HEADs of the interface's base URL on one keep-alive connection: the first opens it, the rest are
  * timed.
  */
-async function httpSamples(
+export async function httpSamples(
   url: string,
   target: Target,
   timeoutMs: number,

@@ -5,24 +5,19 @@
  * (INCONCLUSIVE); a target that answers HEAD promptly throughout and never the awaited request
  * FAILs.
  */
-import { request as httpRequest } from 'undici';
 import type { IotcWorld } from '../world';
+import { httpSamples } from './network';
 
 /**
- * One round trip of HEAD on the administration URL (as the run's start measured it,
- * steps/support/network.ts), in ms; Infinity when no answer came within the request timeout.
+ * One round trip of HEAD on the administration URL, as the run's start measured it
+ * (network.ts httpSamples: on a connection opened first), in ms; Infinity when no answer came
+ * within the request timeout.
  */
 export async function headRoundTrip(world: IotcWorld): Promise<number> {
-  const timeoutMs = world.run.target.timeouts.requestMs;
-  const started = performance.now();
+  const { target } = world.run;
   try {
-    const answer = await httpRequest(world.run.target.adminUrl, {
-      method: 'HEAD',
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    await answer.body.dump();
-    return performance.now() - started;
+    const [ms] = await httpSamples(target.adminUrl, target, target.timeouts.requestMs, 1);
+    return ms ?? Number.POSITIVE_INFINITY;
   } catch {
     return Number.POSITIVE_INFINITY;
   }

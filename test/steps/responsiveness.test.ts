@@ -14,7 +14,7 @@ import type { IotcWorld } from '../../steps/world';
 
 function world(roundTripMs: number | undefined, adminUrl = 'http://127.0.0.1:9'): IotcWorld {
   return {
-    run: { target: { adminUrl, timeouts: { requestMs: 2000, roundTripMs } } },
+    run: { target: { adminUrl, tls: {}, timeouts: { requestMs: 2000, roundTripMs } } },
   } as unknown as IotcWorld;
 }
 
