@@ -12,6 +12,22 @@ import { test } from 'node:test';
 
 const PRELOAD = join(__dirname, '..', '..', 'lib', 'compile-cache.js');
 
+/** Requires `dir`/main.js in a fresh process with the compile cache preloaded; its exports. */
+function loadMain(dir: string, cache: string, env: Record<string, string> = {}): unknown {
+  return JSON.parse(
+    execFileSync(
+      process.execPath,
+      [
+        '--require',
+        PRELOAD,
+        '-e',
+        `console.log(JSON.stringify(require(${JSON.stringify(join(dir, 'main.js'))})))`,
+      ],
+      { env: { ...process.env, IOTC_COMPILE_CACHE: cache, ...env }, encoding: 'utf8' },
+    ),
+  );
+}
+
 test('modules load the same through the code cache, and the next process reads it', () => {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-compile-cache-'));
   try {
@@ -26,19 +42,7 @@ test('modules load the same through the code cache, and the next process reads i
         "  resolved: basename(require.resolve('./helper')), cached: require.cache[__filename] === module };",
       ].join('\n'),
     );
-    const load = () =>
-      JSON.parse(
-        execFileSync(
-          process.execPath,
-          [
-            '--require',
-            PRELOAD,
-            '-e',
-            `console.log(JSON.stringify(require(${JSON.stringify(join(dir, 'main.js'))})))`,
-          ],
-          { env: { ...process.env, IOTC_COMPILE_CACHE: cache }, encoding: 'utf8' },
-        ),
-      );
+    const load = () => loadMain(dir, cache);
     const expected = {
       doubled: 42,
       file: 'main.js',
@@ -61,19 +65,7 @@ test("what npm ci's prepare writes is marked prepared, used by the next process,
   try {
     const cache = join(dir, 'cache');
     writeFileSync(join(dir, 'main.js'), 'module.exports = { answer: 6 * 7 };\n');
-    const load = (env: Record<string, string>) =>
-      JSON.parse(
-        execFileSync(
-          process.execPath,
-          [
-            '--require',
-            PRELOAD,
-            '-e',
-            `console.log(JSON.stringify(require(${JSON.stringify(join(dir, 'main.js'))})))`,
-          ],
-          { env: { ...process.env, IOTC_COMPILE_CACHE: cache, ...env }, encoding: 'utf8' },
-        ),
-      );
+    const load = (env: Record<string, string>) => loadMain(dir, cache, env);
     assert.deepEqual(load({ IOTC_COMPILE_CACHE_PREPARED: '1' }), { answer: 42 });
     const prepared = readdirSync(cache);
     assert.ok(prepared.length >= 1 && prepared.every((file) => file.endsWith('.prepared')));
