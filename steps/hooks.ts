@@ -46,7 +46,8 @@ import {
   untilEffective,
 } from './support/timing';
 import { type InterfaceRoundTrip, measureRoundTrips, mergeRoundTrips } from './support/network';
-import { canRunBeside } from './support/exclusive';
+import { canRunBeside } from '../src/engine/exclusive';
+import { cleanupBatches } from './support/cleanup-batches';
 import {
   NETWORK_FAILED,
   brokenConnectionInconclusive,
@@ -85,8 +86,9 @@ function stepTimeoutMs(): number {
 const STEP_TIMEOUT_MS = stepTimeoutMs();
 setDefaultTimeout(STEP_TIMEOUT_MS);
 
-// the workers of a parallel run share a remote target's tenant: scenarios that change what all of
-// it sees run alone (on an embedded target every worker has a reference of its own)
+// the workers of a parallel run share a remote target's tenant: scenarios that change what others
+// see do not overlap them (src/engine/exclusive.ts; on an embedded target every worker has a
+// reference of its own)
 if (!targetIsEmbedded()) setParallelCanAssign(canRunBeside);
 
 /**
@@ -393,14 +395,18 @@ After(
     }
     const failures: string[] = [];
     let networkOnly = true;
-    for (const { what, undo } of this.cleanups.reverse()) {
-      try {
-        await undoThroughNetwork(what, undo, this.run.target.timeouts);
-      } catch (error) {
-        if (error instanceof AdminApiError && error.status === 404) continue; // the scenario deleted it itself
-        failures.push(`${what}: ${(error as Error).message}`);
-        networkOnly &&= transportFailure(error) !== undefined;
-      }
+    for (const batch of cleanupBatches(this.cleanups.reverse())) {
+      await Promise.all(
+        batch.map(async ({ what, undo }) => {
+          try {
+            await undoThroughNetwork(what, undo, this.run.target.timeouts);
+          } catch (error) {
+            if (error instanceof AdminApiError && error.status === 404) return; // the scenario deleted it itself
+            failures.push(`${what}: ${(error as Error).message}`);
+            networkOnly &&= transportFailure(error) !== undefined;
+          }
+        }),
+      );
     }
     // Abandoned long-polls and RPC calls are awaited so they cannot leak into the next scenario.
     await this.pending.settled();

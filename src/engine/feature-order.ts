@@ -52,3 +52,19 @@ export function slowestFirst(
     .sort((a, b) => weight(b.feature) - weight(a.feature) || a.index - b.index)
     .map(({ feature }) => feature);
 }
+
+/**
+ * The order of a parallel run against a remote target: the features that hold a scenario that runs
+ * alone first, then those that set the system's token lifetimes, then the rest slowest first
+ * (src/engine/exclusive.ts says why). `rank` gives each feature its place (exclusive.ts
+ * featureRank).
+ */
+export function remoteOrder(
+  features: readonly string[],
+  weights: Record<string, number>,
+  rank: (feature: string) => number,
+): string[] {
+  const ranks = new Map(features.map((feature) => [feature, rank(feature)]));
+  const slowest = slowestFirst(features, weights);
+  return [...slowest].sort((a, b) => ranks.get(a)! - ranks.get(b)!);
+}

@@ -42,7 +42,8 @@ import { checkSelection, EMPTY_SELECTION_EXIT, SelectionError } from './selectio
 import { EXIT, reportExitCode, undecidedRequirements } from '../report/exit-code';
 import { dryRunInventory } from './inventory';
 import { IotcError } from '../../lib/errors';
-import { featureFiles, loadFeatureWeights, slowestFirst } from './feature-order';
+import { featureFiles, loadFeatureWeights, remoteOrder, slowestFirst } from './feature-order';
+import { featureRank } from './exclusive';
 import { runTwinSeed, TWIN_SEED_VARIABLE } from '../target/twin-asynchrony';
 import {
   defaultsNotExercised,
@@ -73,10 +74,10 @@ export interface RunOptions {
   progress?: string;
   /**
    * Worker processes running scenarios at once (cucumber's parallel); 1 = in this process. 'auto'
-   * (the default): several (workerCount: at most four on an embedded target, seven on a remote
-   * one); on an embedded target every worker starts its own reference, on a remote one they share
-   * its tenant and a scenario that changes what all of it sees runs alone
-   * (steps/support/exclusive.ts).
+   * (the default): several (workerCount: at most four on an embedded target, seven to fourteen on
+   * a remote one by its round trip); on an embedded target every worker starts its own reference,
+   * on a remote one they share its tenant and a scenario that changes what others see does not
+   * overlap them (src/engine/exclusive.ts).
    */
   parallel?: number | 'auto';
 }
@@ -261,9 +262,10 @@ export class ConformanceRun {
     // one run at a time against a remote target, and it starts by undoing what an earlier (killed)
     // run left
     if (!profile.embedded) takeRunLock(journalPath(profile.name), profile.name);
+    const checked = profile.embedded ? {} : await preflight(options.target);
     const unreachable = profile.embedded
       ? undefined
-      : ((await preflight(options.target)) ??
+      : (checked.unreachable ??
         (await undoEarlierRun(options.target, (line) => events.warn(line))));
     // the embedded reference's asynchrony (src/target/twin-asynchrony.ts): one seed per run,
     // printed, recorded in conformance.json, and handed to the workers (each derives its own)
@@ -358,15 +360,27 @@ export class ConformanceRun {
       return { exitCode: EMPTY_SELECTION_EXIT, reportsDir, selectionError: error.message };
     }
 
-    const workers = workerCount(options.parallel, planned, profile.embedded === true);
+    const workers = workerCount(options.parallel, planned, {
+      embedded: profile.embedded === true,
+      roundTripMs: checked.roundTripMs,
+    });
     runConfiguration.runtime.parallel = workers > 1 ? workers : 0;
-    // workers take scenarios in feature order: the slow features first, so that none starts when
-    // the others are done
-    if (workers > 1 && !options.paths?.length)
-      runConfiguration.sources.paths = slowestFirst(
-        featureFiles(PROJECT_ROOT),
-        loadFeatureWeights(PROJECT_ROOT),
+    if (!profile.embedded && typeof options.parallel !== 'number')
+      events.info(
+        `iotc run: ${workers} worker${workers === 1 ? '' : 's'}${checked.roundTripMs === undefined ? '' : ` (the admin API's round trip ${Math.round(checked.roundTripMs)} ms)`}`,
       );
+    // workers take scenarios in feature order: the slow features first, so that none starts when
+    // the others are done; on a remote target those that run alone or set the token lifetimes
+    // before them (exclusive.ts)
+    if (workers > 1 && !options.paths?.length) {
+      const features = featureFiles(PROJECT_ROOT);
+      const weights = loadFeatureWeights(PROJECT_ROOT);
+      runConfiguration.sources.paths = profile.embedded
+        ? slowestFirst(features, weights)
+        : remoteOrder(features, weights, (feature) =>
+            featureRank(feature, readFileSync(join(PROJECT_ROOT, feature), 'utf8')),
+          );
+    }
     // this process already runs TypeScript (lib/ts-register.js); worker processes of a parallel run
     // need it loaded. Compiled (an installed package), the steps are JavaScript in dist/ and need
     // no hook.
@@ -544,13 +558,14 @@ function targetFacts(profile: TargetProfile): ConformanceReport['target'] {
  * The target check of a remote target (src/target/preflight.ts): undefined when it can be tested,
  * else why not.
  */
-async function preflight(targetName: string): Promise<string | undefined> {
+async function preflight(
+  targetName: string,
+): Promise<{ unreachable?: string; roundTripMs?: number }> {
   const target = await openTarget(targetName);
   try {
-    await checkTarget(target);
-    return undefined;
+    return { roundTripMs: await checkTarget(target) };
   } catch (error) {
-    if (error instanceof TargetUnreachableError) return error.message;
+    if (error instanceof TargetUnreachableError) return { unreachable: error.message };
     throw error;
   } finally {
     await target.close();
@@ -584,36 +599,51 @@ function redactFile(path: string, redactor: Redactor): void {
 /**
  * Workers of an 'auto' run at most: on an embedded target, where each worker starts a reference of
  * its own and the run is bound by the CPU; on a remote one, where the workers share its tenant and
- * the run is bound by round trips.
+ * the run is bound by round trips: seven on a near target, one more for every
+ * ROUND_TRIP_MS_PER_WORKER of its round trip, up to fourteen.
  */
-const AUTO_WORKERS = { embedded: 4, remote: 7 } as const;
+const AUTO_WORKERS = { embedded: 4, remote: 7, remoteFar: 14 } as const;
+/** The round trip (ms) that is worth one more worker on a remote target. */
+const ROUND_TRIP_MS_PER_WORKER = 15;
 /** The scenarios that make one worker worth its start (a reference of its own). */
-const SCENARIOS_PER_AUTO_WORKER = 25;
+const SCENARIOS_PER_AUTO_WORKER = { embedded: 25, remote: 20 } as const;
 
 /**
  * The worker processes of a run. 'auto': one per 25 planned scenarios, at most four on an embedded
- * target and seven on a remote one, and one with IOTC_RUN_ID, which names a single run. On an
- * embedded target (each worker with a reference of its own) the whole suite, mostly waiting on
- * tokens, claims and windows, went from 47 s in one process to 20 s in four on two cores. Each
- * worker costs about 1.6 s of CPU before its first scenario (loading cucumber, the steps, the
- * reference and some 850 modules: one feature of four scenarios took 2.9 s of CPU in one process,
- * 6.1 s in two workers and 9.3 s in four), and the suite had become bound by the CPU of the two
- * cores (about 34 s of CPU, 20 s of wall with seven workers): seven workers spent 11 s of CPU on
- * starting, four spend 6 s, and four still overlap the suite's waits (issue 29 item 2,
- * bench/README.md). On a remote target the workers share one tenant: steps/support/exclusive.ts
- * lets a scenario that changes what the whole tenant sees run alone; the others overlap, and the
- * run is bound by the network's round trips, not by the CPU (the platform features through a proxy
- * adding 50 ms each way: 401 s in one worker against 49 s on loopback).
+ * target, and one with IOTC_RUN_ID, which names a single run. On an embedded target (each worker
+ * with a reference of its own) the whole suite, mostly waiting on tokens, claims and windows, went
+ * from 47 s in one process to 20 s in four on two cores. Each worker costs about 1.6 s of CPU
+ * before its first scenario (loading cucumber, the steps, the reference and some 850 modules: one
+ * feature of four scenarios took 2.9 s of CPU in one process, 6.1 s in two workers and 9.3 s in
+ * four), and the suite had become bound by the CPU of the two cores (about 34 s of CPU, 20 s of wall
+ * with seven workers): seven workers spent 11 s of CPU on starting, four spend 6 s, and four still
+ * overlap the suite's waits (issue 29 item 2, bench/README.md).
+ *
+ * On a remote target the workers share one tenant (src/engine/exclusive.ts keeps apart the
+ * scenarios that would disturb each other) and the run is bound by the network's round trips, not
+ * by the CPU: one per 20 planned scenarios, seven at most on a near target and more the farther it
+ * is (`roundTripMs`, the admin API's round trip the preflight measured). The platform features
+ * through a proxy adding 50 ms each way (a round trip of 103 ms) took 401 s in one worker against
+ * 49 s on loopback, 56.7 s in seven workers and 46.5 s in twelve, where on loopback twelve were
+ * slower than seven (25.9 against 23.4 s: the starts' CPU).
  */
 function workerCount(
   parallel: number | 'auto' | undefined,
   planned: number,
-  embedded = true,
+  target: { embedded: boolean; roundTripMs?: number },
 ): number {
   if (typeof parallel === 'number') return parallel;
   if (process.env.IOTC_RUN_ID !== undefined) return 1;
-  const most = embedded ? AUTO_WORKERS.embedded : AUTO_WORKERS.remote;
-  return Math.max(1, Math.min(most, Math.ceil(planned / SCENARIOS_PER_AUTO_WORKER)));
+  if (target.embedded)
+    return Math.max(
+      1,
+      Math.min(AUTO_WORKERS.embedded, Math.ceil(planned / SCENARIOS_PER_AUTO_WORKER.embedded)),
+    );
+  const most = Math.min(
+    AUTO_WORKERS.remoteFar,
+    AUTO_WORKERS.remote + Math.floor((target.roundTripMs ?? 0) / ROUND_TRIP_MS_PER_WORKER),
+  );
+  return Math.max(1, Math.min(most, Math.ceil(planned / SCENARIOS_PER_AUTO_WORKER.remote)));
 }
 
 /**

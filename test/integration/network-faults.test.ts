@@ -9,7 +9,7 @@
  * authentication). The robustness features are left out on purpose: in a @robustness scenario a
  * reset is the target's answer (it was abused meanwhile) and FAILs (steps/support/transport.ts), so
  * a proxy that resets connections would fail them by design. Under latency the run is parallel
- * (steps/support/exclusive.ts), bound by the network's round trips. A short version of both runs is
+ * (src/engine/exclusive.ts), bound by the network's round trips. A short version of both runs is
  * part of `npm test`: network-faults-short.test.ts and network-faults-short-resets.test.ts.
  */
 import { test } from 'node:test';

@@ -52,8 +52,8 @@ export const SHORT_NETWORK_FEATURES = [
  * `iotc run`'s arguments for the short network runs: SHORT_NETWORK_FEATURES in four workers. Their
  * 22 scenarios made one worker by `auto` (one per 25), and through 200 ms each way that one worker
  * ran them one after the other: 179 s of wall for 9 s of CPU, the longest file of `npm test`. Four
- * workers share the remote tenant as a full remote run's seven do (steps/support/exclusive.ts runs
- * the tenant-wide scenarios alone), so the run proves the same under the same rules.
+ * workers share the remote tenant as a full remote run's do (src/engine/exclusive.ts keeps apart the
+ * scenarios that would disturb each other), so the run proves the same under the same rules.
  */
 export const SHORT_NETWORK_RUN = ['--parallel', '4', ...SHORT_NETWORK_FEATURES];
 

@@ -1,0 +1,111 @@
+/**
+ * Which scenarios may run beside others against one shared target, and which go first. Against a
+ * remote target every worker of a parallel run (src/engine/run.ts) uses the same tenant, so a
+ * scenario that changes what others see must not overlap the scenarios it would disturb. The rule
+ * is cucumber's setParallelCanAssign (steps/hooks.ts), asked in the coordinator each time a worker
+ * is free; on embedded targets each worker has a platform of its own and no rule is set.
+ *
+ * Each scenario has one of five kinds of sharing:
+ * - `alone`: nothing beside it.
+ *   - `@robustness`: abuse of the target, which slows or refuses the well-behaved clients of other
+ *     scenarios, and whose verdicts rest on the target's behaviour under that abuse alone;
+ *   - every feature outside the four platform interfaces (analytics pools and rate limiters, the
+ *     REST connector's one gateway process): shared state of their own, not yet sorted scenario
+ *     by scenario.
+ * - `tenant-limits` (`@capability-tenant-limits`): the tenant profile's device limit, set to the
+ *   tenant's device count plus some room: a device created or deleted beside it would change what
+ *   the limit allows. Only a `token-lifetimes` scenario, which creates no device, runs beside it.
+ * - `token-lifetimes`: a step about token lifetimes (steps/token-lifetimes.steps.ts sets the
+ *   system's JWT lifetimes through the system administrator for the scenario, or judges the
+ *   lifetimes a login gets). A login beside it would get seconds-long tokens, and a second one
+ *   beside it would save its short lifetimes as the ones to put back. Only logins are affected:
+ *   tokens issued before keep their lifetimes, and the run's own sessions log in once, before any
+ *   scenario (steps/hooks.ts BeforeAll), and refresh on expiry (src/admin-client/auth.ts). So it
+ *   runs beside every scenario but those that log in or judge tokens (and beside the device
+ *   limit's, whose system administrator session refreshes its token like any other).
+ * - `logs-in`: the administration API's authentication features (features/admin-auth/): they log
+ *   in and judge what the tokens say, so they never overlap a `token-lifetimes` scenario.
+ * - `free`: touches only the entities it creates: beside anything but an `alone` one.
+ *
+ * A run against a remote target puts the features of `alone`, `tenant-limits` and
+ * `token-lifetimes` scenarios first (src/engine/feature-order.ts remoteOrder): a scenario that runs
+ * alone started first waits for no running one to finish, and the `token-lifetimes` scenarios,
+ * one after another, start beside the device limit's and overlap the rest of the run instead of
+ * following it. Left last, as cucumber's order of features had them, they ran one at
+ * a time after everything else (the platform features through 50 ms each way: 17 s of 55).
+ */
+import type { Pickle } from '@cucumber/messages';
+
+export type Sharing = 'alone' | 'tenant-limits' | 'token-lifetimes' | 'logs-in' | 'free';
+
+/**
+ * Feature folders whose scenarios touch only the entities they create (or say so by the tags
+ * below).
+ */
+const PER_ENTITY_FOLDERS = ['admin-auth', 'http-device-api', 'mqtt-device-api', 'mqtt-gateway-api'];
+
+/** The folder whose scenarios log in and judge the tokens they get. */
+const LOGIN_FOLDER = 'admin-auth';
+
+const ALONE_TAGS = new Set(['@robustness']);
+
+const TENANT_LIMITS_TAG = '@capability-tenant-limits';
+
+/** Step texts of steps that set or judge the system's token lifetimes (see above). */
+const LIFETIME_STEPS = /token lifetime/i;
+
+type Scenario = Pick<Pickle, 'uri' | 'tags' | 'steps'>;
+
+/** The scenario's kind of sharing (see above). */
+export function sharingOf(pickle: Scenario): Sharing {
+  const folder = pickle.uri.replace(/\\/g, '/').match(/features\/([^/]+)\//)?.[1];
+  if (!folder || !PER_ENTITY_FOLDERS.includes(folder)) return 'alone';
+  if (pickle.tags.some((tag) => ALONE_TAGS.has(tag.name))) return 'alone';
+  if (pickle.tags.some((tag) => tag.name === TENANT_LIMITS_TAG)) return 'tenant-limits';
+  if (
+    pickle.tags.some((tag) => tag.name === '@capability-jwt-settings') ||
+    pickle.steps.some((step) => LIFETIME_STEPS.test(step.text))
+  )
+    return 'token-lifetimes';
+  return folder === LOGIN_FOLDER ? 'logs-in' : 'free';
+}
+
+/**
+ * Whether a remote run starts the scenario's feature before the others (remoteOrder): all but
+ * `logs-in` and `free` scenarios.
+ */
+export function goesFirst(pickle: Scenario): boolean {
+  const sharing = sharingOf(pickle);
+  return sharing !== 'logs-in' && sharing !== 'free';
+}
+
+/** The kinds each kind may overlap (the relation is symmetric). */
+const OVERLAPS: Record<Sharing, ReadonlySet<Sharing>> = {
+  alone: new Set(),
+  'tenant-limits': new Set(['token-lifetimes']),
+  'token-lifetimes': new Set(['tenant-limits', 'free']),
+  'logs-in': new Set(['logs-in', 'free']),
+  free: new Set(['token-lifetimes', 'logs-in', 'free']),
+};
+
+/** cucumber's setParallelCanAssign rule: the scenario overlaps none it would disturb. */
+export function canRunBeside(pickle: Pickle, running: readonly Pickle[]): boolean {
+  const sharing = sharingOf(pickle);
+  return running.every((other) => OVERLAPS[sharing].has(sharingOf(other)));
+}
+
+/**
+ * Where a feature file goes in a remote run's order (remoteOrder), from its path and text: 0 when
+ * it holds an `alone` or `tenant-limits` scenario (every scenario outside the four platform
+ * interfaces, or one tagged so), 1 when it holds a `token-lifetimes` one, 2 otherwise. Read from the text rather than from
+ * parsed scenarios: it only orders the run, so a feature placed wrong makes a run slower, never
+ * different.
+ */
+export function featureRank(uri: string, text: string): 0 | 1 | 2 {
+  const folder = uri.replace(/\\/g, '/').match(/features\/([^/]+)\//)?.[1];
+  if (!folder || !PER_ENTITY_FOLDERS.includes(folder)) return 0;
+  if ([...ALONE_TAGS, TENANT_LIMITS_TAG].some((tag) => new RegExp(`${tag}\\b`).test(text)))
+    return 0;
+  if (text.includes('@capability-jwt-settings') || LIFETIME_STEPS.test(text)) return 1;
+  return 2;
+}

@@ -1,0 +1,105 @@
+/**
+ * Which scenarios may overlap against a shared remote target, and which go first
+ * (src/engine/exclusive.ts, src/engine/feature-order.ts remoteOrder).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Pickle } from '@cucumber/messages';
+import { canRunBeside, featureRank, goesFirst, sharingOf } from '../../src/engine/exclusive';
+import { remoteOrder } from '../../src/engine/feature-order';
+
+function pickle(uri: string, tags: string[], steps: string[] = []): Pickle {
+  return {
+    id: uri + tags.join(),
+    uri,
+    name: 'a scenario',
+    language: 'en',
+    astNodeIds: [],
+    tags: tags.map((name) => ({ name, astNodeId: '' })),
+    steps: steps.map((text) => ({ id: text, text, astNodeIds: [] })),
+  } as Pickle;
+}
+
+const telemetry = pickle('features/http-device-api/telemetry.feature', ['@HTTP-TEL-01']);
+const limit = pickle('features/mqtt-gateway-api/device-limit.feature', [
+  '@mqtt-gateway-api',
+  '@capability-tenant-limits',
+]);
+const lifetime = pickle(
+  'features/admin-auth/login.feature',
+  ['@AUTH-JWT-02'],
+  ["the target's access token lifetime is short enough to wait for"],
+);
+const otherLifetime = pickle(
+  'features/admin-auth/api-keys.feature',
+  ['@AUTH-KEY-01'],
+  ["the target's access token lifetime is short enough to wait for"],
+);
+const login = pickle('features/admin-auth/protected-endpoints.feature', ['@AUTH-01']);
+const robustness = pickle('features/robustness/connections.feature', ['@robustness']);
+const connector = pickle('features/rest-connector/endpoints.feature', ['@rest-connector']);
+
+test('a scenario that changes what the whole tenant sees runs alone; the others overlap', () => {
+  assert.equal(sharingOf(telemetry), 'free');
+  for (const alone of [robustness, connector]) {
+    assert.equal(sharingOf(alone), 'alone');
+    assert.equal(canRunBeside(alone, []), true);
+    assert.equal(canRunBeside(alone, [telemetry]), false);
+    assert.equal(canRunBeside(telemetry, [alone]), false);
+    assert.equal(canRunBeside(lifetime, [alone]), false);
+  }
+  assert.equal(canRunBeside(telemetry, [telemetry, login]), true);
+});
+
+test("the device limit's scenarios overlap only a token-lifetimes one, which creates no device", () => {
+  assert.equal(sharingOf(limit), 'tenant-limits');
+  assert.equal(canRunBeside(limit, [lifetime]), true);
+  assert.equal(canRunBeside(lifetime, [limit]), true);
+  for (const other of [telemetry, login, limit, robustness]) {
+    assert.equal(canRunBeside(limit, [other]), false);
+    assert.equal(canRunBeside(other, [limit]), false);
+  }
+});
+
+test('a scenario that sets the token lifetimes overlaps the device scenarios, never a login or another such scenario', () => {
+  assert.equal(sharingOf(lifetime), 'token-lifetimes');
+  assert.equal(sharingOf(login), 'logs-in');
+  assert.equal(sharingOf(telemetry), 'free');
+  assert.equal(canRunBeside(lifetime, [telemetry, telemetry]), true);
+  assert.equal(canRunBeside(telemetry, [lifetime]), true);
+  assert.equal(canRunBeside(lifetime, [login]), false);
+  assert.equal(canRunBeside(login, [lifetime]), false);
+  assert.equal(canRunBeside(otherLifetime, [lifetime]), false);
+  assert.equal(canRunBeside(login, [login, telemetry]), true);
+});
+
+test('a remote run starts the features that run alone, then those that set token lifetimes, then the rest slowest first', () => {
+  for (const scenario of [limit, robustness, lifetime]) assert.equal(goesFirst(scenario), true);
+  for (const scenario of [telemetry, login]) assert.equal(goesFirst(scenario), false);
+  const texts: Record<string, string> = {
+    'features/http-device-api/telemetry.feature':
+      'Feature: telemetry\n  @HTTP-TEL-01\n  Scenario: x',
+    'features/mqtt-gateway-api/device-limit.feature':
+      '@mqtt-gateway-api @capability-tenant-limits\nFeature: limit',
+    'features/admin-auth/login.feature':
+      "Feature: login\n  Scenario: y\n    Given the target's access token lifetime is short enough to wait for",
+    'features/admin-auth/protected-endpoints.feature': 'Feature: endpoints',
+    'features/analytics-report/build-report.feature': 'Feature: report',
+  };
+  const rank = (feature: string) => featureRank(feature, texts[feature]!);
+  assert.deepEqual(Object.keys(texts).map(rank), [2, 0, 1, 2, 0]);
+  const weights = {
+    'features/http-device-api/telemetry.feature': 500,
+    'features/mqtt-gateway-api/device-limit.feature': 100,
+    'features/admin-auth/login.feature': 9000,
+    'features/admin-auth/protected-endpoints.feature': 700,
+    'features/analytics-report/build-report.feature': 3000,
+  };
+  assert.deepEqual(remoteOrder(Object.keys(texts), weights, rank), [
+    'features/analytics-report/build-report.feature',
+    'features/mqtt-gateway-api/device-limit.feature',
+    'features/admin-auth/login.feature',
+    'features/admin-auth/protected-endpoints.feature',
+    'features/http-device-api/telemetry.feature',
+  ]);
+});

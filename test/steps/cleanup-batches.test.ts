@@ -1,0 +1,39 @@
+/** Which cleanups of a scenario run at once (steps/support/cleanup-batches.ts). */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cleanupBatches } from '../../steps/support/cleanup-batches';
+
+const named = (what: string, entity?: string) => ({ what, ...(entity ? { entity } : {}) });
+
+test('consecutive device deletions go together; every other undo keeps its place alone', () => {
+  const lastFirst = [
+    named('device sub-2', 'device:sub-2'),
+    named('device sub-1', 'device:sub-1'),
+    named('MQTT connection of gw'),
+    named('device gw', 'device:gw'),
+    named('deviceProfile p', 'deviceProfile:p'),
+    named('device d', 'device:d'),
+    named('the JWT settings'),
+  ];
+  assert.deepEqual(
+    cleanupBatches(lastFirst).map((batch) => batch.map(({ what }) => what)),
+    [
+      ['device sub-2', 'device sub-1'],
+      ['MQTT connection of gw'],
+      ['device gw'],
+      ['deviceProfile p'],
+      ['device d'],
+      ['the JWT settings'],
+    ],
+  );
+});
+
+test('a batch holds at most eight deletions, in their order', () => {
+  const devices = Array.from({ length: 19 }, (_, i) => named(`device d${i}`, `device:d${i}`));
+  const batches = cleanupBatches(devices);
+  assert.deepEqual(
+    batches.map((batch) => batch.length),
+    [8, 8, 3],
+  );
+  assert.deepEqual(batches.flat(), devices);
+});
