@@ -37,16 +37,20 @@ type PendingByKind = { [Kind in PendingKind]?: Map<string, Promise<PendingResult
 
 export class PendingOperations {
   private readonly byKind: PendingByKind = {};
+  /** How to start each operation again (`again` of start), by kind and key. */
+  private readonly starters = new Map<string, () => Promise<unknown>>();
 
   /**
    * Keeps an operation under way for a later step; `key` tells apart those of one kind (a device's
-   * local name).
+   * local name). `again` starts the same operation anew (restart).
    */
   start<Kind extends PendingKind>(
     kind: Kind,
     key: string,
     operation: Promise<PendingResults[Kind]>,
+    again?: () => Promise<PendingResults[Kind]>,
   ): void {
+    if (again) this.starters.set(`${kind}\0${key}`, again);
     const started: NonNullable<PendingByKind[Kind]> = this.byKind[kind] ?? new Map();
     // a failure before the step that awaits it (a reset under a held request) must wait for that
     // step: unhandled meanwhile, it would fail whichever step runs at that moment as an uncaught
@@ -65,6 +69,23 @@ export class PendingOperations {
     key: string,
   ): Promise<PendingResults[Kind]> | undefined {
     return this.byKind[kind]?.get(key);
+  }
+
+  /**
+   * Starts the operation of that kind and key anew, as its start's `again` says, in place of the
+   * one under way (which has ended, or is left to end); undefined when it cannot be started again.
+   */
+  restart<Kind extends PendingKind>(
+    kind: Kind,
+    key: string,
+  ): Promise<PendingResults[Kind]> | undefined {
+    const again = this.starters.get(`${kind}\0${key}`) as
+      | (() => Promise<PendingResults[Kind]>)
+      | undefined;
+    if (!again) return undefined;
+    const operation = again();
+    this.start(kind, key, operation, again);
+    return operation;
   }
 
   /**
