@@ -46,7 +46,7 @@ import {
   untilEffective,
 } from './support/timing';
 import { type InterfaceRoundTrip, measureRoundTrips, mergeRoundTrips } from './support/network';
-import { canRunBeside } from '../src/engine/exclusive';
+import { overlapRule } from '../src/engine/exclusive';
 import { cleanupBatches } from './support/cleanup-batches';
 import {
   NETWORK_FAILED,
@@ -89,7 +89,7 @@ setDefaultTimeout(STEP_TIMEOUT_MS);
 // the workers of a parallel run share a remote target's tenant: scenarios that change what others
 // see do not overlap them (src/engine/exclusive.ts; on an embedded target every worker has a
 // reference of its own)
-if (!targetIsEmbedded()) setParallelCanAssign(canRunBeside);
+if (!targetIsEmbedded()) setParallelCanAssign(overlapRule());
 
 /**
  * Whether the run's target profile is an embedded one; false when it does not load (BeforeAll says

@@ -5,7 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pickle } from '@cucumber/messages';
-import { canRunBeside, featureRank, goesFirst, sharingOf } from '../../src/engine/exclusive';
+import {
+  canRunBeside,
+  featureRank,
+  goesFirst,
+  overlapRule,
+  sharingOf,
+} from '../../src/engine/exclusive';
 import { remoteOrder } from '../../src/engine/feature-order';
 
 function pickle(uri: string, tags: string[], steps: string[] = []): Pickle {
@@ -35,7 +41,12 @@ const otherLifetime = pickle(
   ['@AUTH-KEY-01'],
   ["the target's access token lifetime is short enough to wait for"],
 );
-const login = pickle('features/admin-auth/protected-endpoints.feature', ['@AUTH-01']);
+const login = pickle(
+  'features/admin-auth/protected-endpoints.feature',
+  ['@AUTH-01'],
+  ["a JWT from the tenant administrator's login"],
+);
+const documentation = pickle('features/admin-auth/documentation.feature', ['@AUTH-DOC-01']);
 const robustness = pickle('features/robustness/connections.feature', ['@robustness']);
 const connector = pickle('features/rest-connector/endpoints.feature', ['@rest-connector']);
 
@@ -71,6 +82,23 @@ test('a scenario that sets the token lifetimes overlaps the device scenarios, ne
   assert.equal(canRunBeside(login, [lifetime]), false);
   assert.equal(canRunBeside(otherLifetime, [lifetime]), false);
   assert.equal(canRunBeside(login, [login, telemetry]), true);
+  // an authentication scenario that never logs in (the API description) is free
+  assert.equal(sharingOf(documentation), 'free');
+  assert.equal(canRunBeside(documentation, [lifetime]), true);
+});
+
+test('a lifetime scenario that had to wait goes before every login scenario, and the rule holds no scenario for good', () => {
+  const rule = overlapRule();
+  // the first lifetime scenario runs; the second must wait for it
+  assert.equal(rule(otherLifetime, [lifetime]), false);
+  // a login scenario would start once the first ends and keep the second waiting: it is held
+  assert.equal(rule(login, [telemetry]), false);
+  assert.equal(rule(telemetry, [lifetime]), true);
+  // the second starts once the first has ended, and the logins may follow it
+  assert.equal(rule(otherLifetime, [telemetry]), true);
+  assert.equal(rule(login, [telemetry]), true);
+  // a fresh rule for each run
+  assert.equal(overlapRule()(login, []), true);
 });
 
 test('a remote run starts the features that run alone, then those that set token lifetimes, then the rest slowest first', () => {
