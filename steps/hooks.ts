@@ -187,6 +187,13 @@ let profileTimeouts:
  */
 const REFINING_SCENARIOS = 10;
 let refinedAfter = 0;
+/** A sample under way (refineNetwork), merged at the end of a later scenario once `done`. */
+interface Sample {
+  ended: Promise<void>;
+  done: boolean;
+  measured?: Record<string, InterfaceRoundTrip>;
+}
+let refining: Sample | undefined;
 
 /** Derives the target's timeouts from the profile's and the smallest round trip measured so far. */
 function applyNetwork(target: Target): void {
@@ -200,16 +207,37 @@ function applyNetwork(target: Target): void {
   network.timeouts = { eventuallyMs, pollIntervalMs, requestMs };
 }
 
-/** One more sample of each interface, for the first REFINING_SCENARIOS scenarios of the worker. */
-async function refineNetwork(): Promise<void> {
-  if (!network || !profileTimeouts || refinedAfter >= REFINING_SCENARIOS) return;
-  refinedAfter++;
+/**
+ * One more sample of each interface, for the first REFINING_SCENARIOS scenarios of the worker: taken
+ * while the next scenario runs, and merged (the timeouts derived again) at the end of a later one,
+ * so that no scenario sees its timeouts change under it. A sample is a few round trips (a connect,
+ * a warm-up, the sample): awaited at the end of every scenario, they were a fifth of the scenario
+ * time of a run through 50 ms each way.
+ */
+function refineNetwork(): void {
+  if (!network || !profileTimeouts) return;
   const { target } = run();
-  mergeRoundTrips(
-    network.interfaces,
-    await measureRoundTrips(target, profileTimeouts.requestMs, 1),
+  if (refining) {
+    if (!refining.done) return; // still under way
+    if (refining.measured) {
+      mergeRoundTrips(network.interfaces, refining.measured);
+      applyNetwork(target);
+    }
+    refining = undefined;
+  }
+  if (refinedAfter >= REFINING_SCENARIOS) return;
+  refinedAfter++;
+  const sample: Sample = { ended: Promise.resolve(), done: false };
+  sample.ended = measureRoundTrips(target, profileTimeouts.requestMs, 1).then(
+    (measured) => {
+      sample.measured = measured;
+      sample.done = true;
+    },
+    () => {
+      sample.done = true;
+    },
   );
-  applyNetwork(target);
+  refining = sample;
 }
 
 // The guard is wide: its work is bounded on its own (each request by the profile's requestMs), and
@@ -273,6 +301,7 @@ AfterAll({ timeout: 60_000 }, async () => {
     return; // BeforeAll failed: nothing was opened
   }
   setRun(undefined);
+  await refining?.ended; // its sockets closed before the process ends (bounded by requestMs)
   // whatever the scenarios left (a device a provisioning request created, an interrupted cleanup),
   // per the journal only this run's own entities: other workers of a parallel run share the journal
   // and may still use theirs
@@ -371,7 +400,7 @@ After(
       // the retry gets fresh connections: the device drivers' pool may hold the sockets that failed
       if (networkFailed) freshDevicePool();
     }
-    await refineNetwork();
+    refineNetwork();
     // how loaded the harness was: this worker's event-loop lag since it started, and the delays it
     // measured
     await this.attach(
