@@ -28,7 +28,7 @@ import {
   setProbe,
   withoutProbe,
 } from './support/readiness';
-import { NotEffective, quietWindowMs, untilEffective } from './support/timing';
+import { measuredDelays, NotEffective, quietWindowMs, untilEffective } from './support/timing';
 
 const ATTRIBUTE_REQUEST = 'the gateway attribute request (v1/gateway/attributes/request)';
 
@@ -268,9 +268,14 @@ Then(
         (update) => update.device === name && carriesProbe(update.data, value),
       );
     const timeouts = this.run.target.timeouts;
-    const rounds: Array<{ dropped: number; kept: number; setAt: number }> = [];
+    const rounds: Array<{ dropped: number; kept: number; setAt: number; setWallAt: number }> = [];
     const playRound = async (attempt: number) => {
-      const round = { dropped: nextProbeValue(), kept: nextProbeValue(), setAt: performance.now() };
+      const round = {
+        dropped: nextProbeValue(),
+        kept: nextProbeValue(),
+        setAt: performance.now(),
+        setWallAt: Date.now(),
+      };
       rounds[attempt - 1] = round;
       await setProbe(this, dropped, round.dropped);
       await setProbe(this, kept, round.kept);
@@ -281,7 +286,14 @@ Then(
      */
     const proven = async (attempt: number) => {
       for (const round of rounds.slice(0, attempt)) {
-        if (!arrived(keptName, round.kept)) continue;
+        const keptUpdate = driver.attributeUpdates.find(
+          (update) => update.device === keptName && carriesProbe(update.data, round.kept),
+        );
+        if (!keptUpdate) continue;
+        // the round's own positive control is a delivery delay of this kind, measured in this
+        // scenario: the window below is derived from it too (it was eventuallyMs / 4 when this
+        // worker had measured none yet)
+        measuredDelays.record(DELAY_KINDS.gatewayUpdate, keptUpdate.receivedAt - round.setWallAt);
         const left =
           round.setAt +
           quietWindowMs(DELAY_KINDS.gatewayUpdate, timeouts, quietFloorMs(this)) -
