@@ -447,6 +447,12 @@ Then(
     const request = await receivedRpc(this, gateway, local, this.run.target.timeouts.eventuallyMs);
     assert.ok(request, `no RPC for ${local} reached the gateway on v1/gateway/rpc`);
     assert.equal(request.method, method);
+    // the RPC took the downlink's path (the device's actor, then its gateway session): its delay
+    // is one of the gateway's delivery delays, from which the quiet windows after it are derived
+    // (a scenario's "exactly once" window was eventuallyMs / 4 in a worker that had measured none)
+    const sentAt = this.pending.started('rpcCall', `${local}:${method}`);
+    if (sentAt !== undefined && request.receivedAt >= sentAt)
+      measuredDelays.record(DELAY_KINDS.gatewayUpdate, request.receivedAt - sentAt);
     assert.ok(Number.isInteger(request.id), `the RPC id ${String(request.id)} is not an integer`);
     assert.ok(
       jsonEqual(request.params, JSON.parse(params)),

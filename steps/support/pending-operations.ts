@@ -37,6 +37,8 @@ type PendingByKind = { [Kind in PendingKind]?: Map<string, Promise<PendingResult
 
 export class PendingOperations {
   private readonly byKind: PendingByKind = {};
+  /** When each operation was started (Date.now()), by kind and key. */
+  private readonly startedAt = new Map<string, number>();
 
   /**
    * Keeps an operation under way for a later step; `key` tells apart those of one kind (a device's
@@ -55,6 +57,12 @@ export class PendingOperations {
     operation.catch(() => undefined);
     started.set(key, operation);
     this.byKind[kind] = started;
+    this.startedAt.set(`${kind}\u0000${key}`, Date.now());
+  }
+
+  /** When the operation of that kind and key was started (Date.now()), if one was. */
+  started(kind: PendingKind, key: string): number | undefined {
+    return this.startedAt.get(`${kind}\u0000${key}`);
   }
 
   /**
