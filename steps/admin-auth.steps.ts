@@ -165,6 +165,7 @@ async function createApiKey(world: IotcWorld, expirationTime: number): Promise<v
   );
   world.adminAuth.secrets.set('api key', key.value);
   world.adminAuth.apiKeyId = key.id;
+  world.adminAuth.apiKeyMadeAt = Date.now();
 }
 
 Given('an API key of the tenant administrator', async function (this: IotcWorld) {

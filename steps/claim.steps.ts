@@ -240,6 +240,10 @@ async function claimFailsAfterWindow(
   // at the first attempt
   const registrationMs = 2 * registrationDelayMs(world);
   const windowEnds = acknowledged + registrationMs + durationMs;
+  // slept out to its end (a timer may fire a millisecond early), not polled: eventually's backoff
+  // ended the wait up to eight poll intervals after the window
+  for (let open = windowEnds - Date.now(); open > 0; open = windowEnds - Date.now())
+    await delay(open);
   await world.eventually(async () => {
     const open = windowEnds - Date.now();
     if (open > 0) throw new Error(`the claim window is open for ${open} ms more`);

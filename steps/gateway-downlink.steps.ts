@@ -28,7 +28,7 @@ import {
   setProbe,
   withoutProbe,
 } from './support/readiness';
-import { NotEffective, quietWindowMs, untilEffective } from './support/timing';
+import { measuredDelays, NotEffective, quietWindowMs, untilEffective } from './support/timing';
 
 const ATTRIBUTE_REQUEST = 'the gateway attribute request (v1/gateway/attributes/request)';
 
@@ -268,9 +268,14 @@ Then(
         (update) => update.device === name && carriesProbe(update.data, value),
       );
     const timeouts = this.run.target.timeouts;
-    const rounds: Array<{ dropped: number; kept: number; setAt: number }> = [];
+    const rounds: Array<{ dropped: number; kept: number; setAt: number; setWallAt: number }> = [];
     const playRound = async (attempt: number) => {
-      const round = { dropped: nextProbeValue(), kept: nextProbeValue(), setAt: performance.now() };
+      const round = {
+        dropped: nextProbeValue(),
+        kept: nextProbeValue(),
+        setAt: performance.now(),
+        setWallAt: Date.now(),
+      };
       rounds[attempt - 1] = round;
       await setProbe(this, dropped, round.dropped);
       await setProbe(this, kept, round.kept);
@@ -281,7 +286,14 @@ Then(
      */
     const proven = async (attempt: number) => {
       for (const round of rounds.slice(0, attempt)) {
-        if (!arrived(keptName, round.kept)) continue;
+        const keptUpdate = driver.attributeUpdates.find(
+          (update) => update.device === keptName && carriesProbe(update.data, round.kept),
+        );
+        if (!keptUpdate) continue;
+        // the round's own positive control is a delivery delay of this kind, measured in this
+        // scenario: the window below is derived from it too (it was eventuallyMs / 4 when this
+        // worker had measured none yet)
+        measuredDelays.record(DELAY_KINDS.gatewayUpdate, keptUpdate.receivedAt - round.setWallAt);
         const left =
           round.setAt +
           quietWindowMs(DELAY_KINDS.gatewayUpdate, timeouts, quietFloorMs(this)) -
@@ -435,6 +447,12 @@ Then(
     const request = await receivedRpc(this, gateway, local, this.run.target.timeouts.eventuallyMs);
     assert.ok(request, `no RPC for ${local} reached the gateway on v1/gateway/rpc`);
     assert.equal(request.method, method);
+    // the RPC took the downlink's path (the device's actor, then its gateway session): its delay
+    // is one of the gateway's delivery delays, from which the quiet windows after it are derived
+    // (a scenario's "exactly once" window was eventuallyMs / 4 in a worker that had measured none)
+    const sentAt = this.pending.started('rpcCall', `${local}:${method}`);
+    if (sentAt !== undefined && request.receivedAt >= sentAt)
+      measuredDelays.record(DELAY_KINDS.gatewayUpdate, request.receivedAt - sentAt);
     assert.ok(Number.isInteger(request.id), `the RPC id ${String(request.id)} is not an integer`);
     assert.ok(
       jsonEqual(request.params, JSON.parse(params)),

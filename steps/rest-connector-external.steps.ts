@@ -118,22 +118,26 @@ Then(
     const expectations = pairRows(table).map(
       ([what, value]) => [what, names(this, value)] as const,
     );
-    await this.eventually(async () => {
-      const requests = await recorded(this, path);
-      assert.ok(requests.length > 0, `no request to ${names(this, path)} yet`);
-      const request = requests[0]!;
-      // every row is checked and every mismatch reported, so one difference names itself only
-      const mismatches = expectations.flatMap(([what, value]) => {
-        try {
-          checkRecorded(request, what, value);
-          return [];
-        } catch (error) {
-          if (error instanceof assert.AssertionError) return [`${what}: ${error.message}`];
-          throw error;
-        }
-      });
-      assert.deepEqual(mismatches, [], mismatches.join('; '));
-    });
+    await this.eventually(
+      async () => {
+        const requests = await recorded(this, path);
+        assert.ok(requests.length > 0, `no request to ${names(this, path)} yet`);
+        const request = requests[0]!;
+        // every row is checked and every mismatch reported, so one difference names itself only
+        const mismatches = expectations.flatMap(([what, value]) => {
+          try {
+            checkRecorded(request, what, value);
+            return [];
+          } catch (error) {
+            if (error instanceof assert.AssertionError) return [`${what}: ${error.message}`];
+            throw error;
+          }
+        });
+        assert.deepEqual(mismatches, [], mismatches.join('; '));
+      },
+      0,
+      { local: true },
+    );
   },
 );
 
@@ -173,13 +177,17 @@ async function receivesAtLeast(
   path: string,
   extraMs?: number,
 ): Promise<void> {
-  await world.eventually(async () => {
-    const requests = await recorded(world, path);
-    assert.ok(
-      requests.length >= count,
-      `${requests.length} of ${count} requests to ${names(world, path)} so far`,
-    );
-  }, extraMs);
+  await world.eventually(
+    async () => {
+      const requests = await recorded(world, path);
+      assert.ok(
+        requests.length >= count,
+        `${requests.length} of ${count} requests to ${names(world, path)} so far`,
+      );
+    },
+    extraMs,
+    { local: true },
+  );
 }
 
 /**
@@ -255,15 +263,19 @@ Then(
     const waitStarted = Date.now();
     const waitMs = this.run.target.timeouts.eventuallyMs + 2000;
     let waitEnded: unknown;
-    await this.eventually(async () => {
-      const requests = await recorded(this, path);
-      assert.ok(
-        requests.length >= count,
-        `${requests.length} of ${count} requests to ${names(this, path)} so far`,
-      );
-      const waiting = requests.filter((request) => request.answeredAt === undefined).length;
-      assert.equal(waiting, 0, `${waiting} requests to ${names(this, path)} not answered yet`);
-    }, 2000).catch((error: unknown) => {
+    await this.eventually(
+      async () => {
+        const requests = await recorded(this, path);
+        assert.ok(
+          requests.length >= count,
+          `${requests.length} of ${count} requests to ${names(this, path)} so far`,
+        );
+        const waiting = requests.filter((request) => request.answeredAt === undefined).length;
+        assert.equal(waiting, 0, `${waiting} requests to ${names(this, path)} not answered yet`);
+      },
+      2000,
+      { local: true },
+    ).catch((error: unknown) => {
       waitEnded = error;
     });
     if (waitEnded !== undefined) {
@@ -400,24 +412,32 @@ function scenarioStalledInAll(world: IotcWorld, fromMs: number, toMs: number): S
 Then(
   'the external API eventually receives at least {int} requests to {string}',
   async function (this: IotcWorld, count: number, path: string) {
-    await this.eventually(async () => {
-      const requests = await recorded(this, path);
-      assert.ok(
-        requests.length >= count,
-        `${requests.length} of at least ${count} requests to ${names(this, path)} so far`,
-      );
-    });
+    await this.eventually(
+      async () => {
+        const requests = await recorded(this, path);
+        assert.ok(
+          requests.length >= count,
+          `${requests.length} of at least ${count} requests to ${names(this, path)} so far`,
+        );
+      },
+      0,
+      { local: true },
+    );
   },
 );
 
 Then(
   'the external API records an RPC request id in {string} with the query {string}',
   async function (this: IotcWorld, path: string, query: string) {
-    const requests = await this.eventually(async () => {
-      const found = await recorded(this, path);
-      assert.ok(found.length > 0, `no request to ${names(this, path)} yet`);
-      return found;
-    });
+    const requests = await this.eventually(
+      async () => {
+        const found = await recorded(this, path);
+        assert.ok(found.length > 0, `no request to ${names(this, path)} yet`);
+        return found;
+      },
+      0,
+      { local: true },
+    );
     const request = requests[0]!;
     const id = request.path.slice(names(this, path).length);
     assert.match(id, /^\d+$/, `the path ends in ${id}, not an RPC id`);

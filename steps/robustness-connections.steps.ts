@@ -240,7 +240,11 @@ Then(
   'the target closes the bare connection {string}',
   async function (this: IotcWorld, local: string) {
     const client = bareClient(this, local);
-    await this.eventually(() => assert.ok(client.closed, `the connection ${local} is still open`));
+    await this.eventually(
+      () => assert.ok(client.closed, `the connection ${local} is still open`),
+      0,
+      { local: true },
+    );
   },
 );
 
@@ -281,6 +285,7 @@ Then(
     await this.eventually(
       () => assert.ok(client.closed, `the connection ${local} is still open`),
       mqttConnectTimeoutMs,
+      { local: true },
     );
   },
 );

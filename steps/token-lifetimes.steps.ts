@@ -188,10 +188,23 @@ async function waitLifetime(world: IotcWorld, which: 'accessSec' | 'refreshSec')
     throw new Error(`no stated ${which} lifetime or no login in this scenario`);
   // exp is in whole seconds from the target's clock: a second more satisfies every reading of "past
   // exp" whatever the skew. A target on this process's clock issued the token before loggedInAt, so
-  // iat + lifetime is already past there, and the API key scenario still waits the whole lifetime
-  // since the key was made.
+  // iat + lifetime is already past there.
   const margin = world.run.target.sharesClock ? 0 : 1000;
-  const until = loggedInAt + stated * 1000 + margin;
+  let until = loggedInAt + stated * 1000 + margin;
+  // On a shared clock the token is due at its own exp when that comes first: iat is the login's
+  // whole second, so exp (= iat + lifetime, checked against the stated lifetime by the scenarios
+  // that read it) falls up to a second before loggedInAt + lifetime, half a second on average. A
+  // token is expired from exp on (RFC 7519 4.1.4; jose and the reference: exp <= now), so waiting
+  // to exp is as strict, and stricter for a target that grants any grace.
+  const token = world.adminAuth.secrets.get(which === 'accessSec' ? 'jwt' : 'refresh token');
+  if (world.run.target.sharesClock && token) {
+    const { exp } = claimsOf(token);
+    if (typeof exp === 'number' && exp * 1000 < until) until = exp * 1000;
+  }
+  // A scenario with an API key waits the whole lifetime since the key was made too, so that a key
+  // expiring like an access token (AUTH-KEY-01) is past its end.
+  const { apiKeyMadeAt } = world.adminAuth;
+  if (apiKeyMadeAt !== undefined) until = Math.max(until, apiKeyMadeAt + stated * 1000 + margin);
   // a timer may fire a millisecond before the wall clock reaches its end
   for (let now = Date.now(); now < until; now = Date.now())
     await new Promise((resolve) => setTimeout(resolve, until - now));

@@ -434,17 +434,22 @@ export class IotcWorld extends World {
 
   /**
    * Retries `check` until it passes, for the target's eventuallyMs (plus `extraMs` when the effect
-   * is known to take longer).
+   * is known to take longer). `local`: the check reads only the harness's own state and is repeated
+   * at the poll interval without backing off (support/eventually.ts EventuallyOptions.local).
    */
   // A wait that ran out while the harness's loop stood still for half of it or more (in all: a
   // loaded machine's many short stalls add up) did not really wait, as in untilEffective:
   // INCONCLUSIVE with the stall, not FAIL.
-  async eventually<T>(check: () => Promise<T> | T, extraMs = 0): Promise<T> {
+  async eventually<T>(
+    check: () => Promise<T> | T,
+    extraMs = 0,
+    { local = false }: { local?: boolean } = {},
+  ): Promise<T> {
     const { eventuallyMs, pollIntervalMs } = this.run.target.timeouts;
     const timeoutMs = eventuallyMs + extraMs;
     const started = Date.now();
     try {
-      return await eventually(check, { timeoutMs, intervalMs: pollIntervalMs });
+      return await eventually(check, { timeoutMs, intervalMs: pollIntervalMs, local });
     } catch (error) {
       if (error instanceof GiveUp || error instanceof Inconclusive) throw error;
       const stalledMs = this.stalls.stalledBetween(started);

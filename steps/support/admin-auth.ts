@@ -72,9 +72,10 @@ export function claimsOf(jwt: string): { iat: number; exp: number; sub?: string 
 /**
  * How close to a token's exp a request meant to succeed (the positive control, before the token's
  * lifetime was waited out) may start and still decide: closer, a refusal may be the expiry itself,
- * reached because the harness was slow between the login and the request. The reference's shortest
- * lifetimes (2-3 s, exp counted from a whole-second iat) leave the first request more than a
- * second.
+ * reached because the harness was slow between the login and the request. The embedded profiles'
+ * shortest lifetimes (2 s, exp counted from a whole-second iat) leave the first request a second or
+ * more, unless the login's second ends before it is sent (a few ms: about one login in a hundred, and
+ * only a refusal then is INCONCLUSIVE).
  */
 export const DECIDES_BEFORE_EXP_MS = 1000;
 

@@ -17,6 +17,13 @@ export class GiveUp extends IotcError {
 export interface EventuallyOptions {
   timeoutMs: number;
   intervalMs: number;
+  /**
+   * The check reads only what the harness itself holds (a socket's state, the external API
+   * simulator's record of requests) and sends nothing to the target: it is repeated every
+   * intervalMs instead of backing off to eight times that, so the wait ends within one interval of
+   * the effect rather than up to eight later. Default false: a check that asks the target backs off.
+   */
+  local?: boolean;
 }
 
 export async function eventually<T>(
@@ -34,7 +41,8 @@ export async function eventually<T>(
     }
     const left = deadline - Date.now();
     if (left <= 0) break;
-    await delay(Math.min(options.intervalMs * Math.min(2 ** attempt, 8), left));
+    const backoff = options.local ? 1 : Math.min(2 ** attempt, 8);
+    await delay(Math.min(options.intervalMs * backoff, left));
   }
   const message = lastError instanceof Error ? lastError.message : String(lastError);
   throw new Error(`still failing after ${options.timeoutMs} ms: ${message}`, { cause: lastError });

@@ -39,6 +39,8 @@ export class PendingOperations {
   private readonly byKind: PendingByKind = {};
   /** How to start each operation again (`again` of start), by kind and key. */
   private readonly starters = new Map<string, () => Promise<unknown>>();
+  /** When each operation was started (Date.now()), by kind and key. */
+  private readonly startedAt = new Map<string, number>();
 
   /**
    * Keeps an operation under way for a later step; `key` tells apart those of one kind (a device's
@@ -50,7 +52,7 @@ export class PendingOperations {
     operation: Promise<PendingResults[Kind]>,
     again?: () => Promise<PendingResults[Kind]>,
   ): void {
-    if (again) this.starters.set(`${kind}\0${key}`, again);
+    if (again) this.starters.set(`${kind}\u0000${key}`, again);
     const started: NonNullable<PendingByKind[Kind]> = this.byKind[kind] ?? new Map();
     // a failure before the step that awaits it (a reset under a held request) must wait for that
     // step: unhandled meanwhile, it would fail whichever step runs at that moment as an uncaught
@@ -59,6 +61,12 @@ export class PendingOperations {
     operation.catch(() => undefined);
     started.set(key, operation);
     this.byKind[kind] = started;
+    this.startedAt.set(`${kind}\u0000${key}`, Date.now());
+  }
+
+  /** When the operation of that kind and key was started (Date.now()), if one was. */
+  started(kind: PendingKind, key: string): number | undefined {
+    return this.startedAt.get(`${kind}\u0000${key}`);
   }
 
   /**
@@ -79,7 +87,7 @@ export class PendingOperations {
     kind: Kind,
     key: string,
   ): Promise<PendingResults[Kind]> | undefined {
-    const again = this.starters.get(`${kind}\0${key}`) as
+    const again = this.starters.get(`${kind}\u0000${key}`) as
       | (() => Promise<PendingResults[Kind]>)
       | undefined;
     if (!again) return undefined;

@@ -29,6 +29,8 @@ export interface AdminAuthState {
    */
   accessLifetimeWaited?: boolean;
   apiKeyId?: string;
+  /** When the API key's creation was answered (Date.now()): it was made before that. */
+  apiKeyMadeAt?: number;
   /**
    * The lifetimes tokens of this scenario get: the target's stated ones, or those it set through
    * the JWT settings.
