@@ -73,6 +73,23 @@ for (const fault of HARNESS_FAULT_CATALOGUE) {
       [],
       'requirements the fault does not touch FAILed',
     );
-    assert.equal(sound.code, 0, sound.output.slice(-3000));
+    assert.equal(sound.code, 0, `${whatFailed(sound)}\n${sound.output.slice(-3000)}`);
   });
+}
+
+/**
+ * What a run's report FAILed, with each failed scenario's error, and the twin's seed (to replay it):
+ * the tail of the output alone showed only the summary of a run whose reports are gone.
+ */
+function whatFailed({ report, output }: { report: Report; output: string }): string {
+  const seed = /asynchronous, seed (\d+)/.exec(output)?.[0] ?? 'no seed printed';
+  const failed = report.requirements
+    .filter((requirement) => requirement.verdict === 'FAIL')
+    .map((requirement) => {
+      const errors = (requirement.scenarios ?? [])
+        .filter((scenario) => scenario.error)
+        .map((scenario) => `  ${scenario.error!.split('\n').slice(0, 4).join(' | ')}`);
+      return [`FAIL ${requirement.id}`, ...errors].join('\n');
+    });
+  return [seed, ...failed].join('\n');
 }
