@@ -11,7 +11,13 @@ import { CLIENTS_UNDER_TEST } from '../../faults/client-catalogue';
 import { runClientMatrix } from './client-matrix';
 import { runFaultMatrix, summarize, type MatrixOptions, type MatrixResult } from './matrix';
 import { allRequirements, selectAll, uncoveredRequirements } from './selection';
-import { runFaultMatrixInWorkers } from './workers';
+import {
+  faultTime,
+  lastFaultTimes,
+  rememberFaultTimes,
+  runFaultMatrixInWorkers,
+  type LaterWorkers,
+} from './workers';
 
 export async function runKillMatrix(
   options: MatrixOptions & { workers: number },
@@ -33,20 +39,32 @@ export async function runKillMatrix(
   if (clientsLeftOut) options.log?.(clientsLeftOut);
   // a share of worker processes holds only faults of the reference (workers.ts deals those alone)
   const referenceOptions = { ...options, faults: options.faults?.filter(isReferenceFault) };
+  const clientRun =
+    clients.length === 0
+      ? undefined
+      : runClientMatrix(clients, { concurrency: options.workers, log: options.log });
+  // The client certifications end long before the reference's faults (41 faults of 3.7 s on two
+  // slots: 75 s of a 493 s matrix, and two workers judged the reference's 397 for the rest): their
+  // slots then take further reference workers, dealt the shares those end with the first ones
+  const times = lastFaultTimes();
+  const later: LaterWorkers | undefined = clientRun && {
+    workers: options.workers,
+    after: clientRun,
+    expectedMs: expectedClientMs(clients, options.workers, [...reference, ...clients], times),
+  };
   const [referenceResult, clientResult] = await Promise.all([
     reference.length === 0
       ? undefined
       : options.workers > 1
-        ? runFaultMatrixInWorkers(referenceOptions)
+        ? runFaultMatrixInWorkers({ ...referenceOptions, later })
         : runFaultMatrix(referenceOptions),
-    clients.length === 0
-      ? undefined
-      : runClientMatrix(clients, { concurrency: options.workers, log: options.log }),
+    clientRun,
   ]);
   const roles = new Map(allRequirements().map((requirement) => [requirement.id, requirement.role]));
   const faults = [...(referenceResult?.faults ?? []), ...(clientResult?.faults ?? [])].map(
     (fault) => ({ ...fault, role: roles.get(fault.requirement) }),
   );
+  rememberFaultTimes(faults);
   const uncovered = uncoveredRequirements(options);
   return {
     startedAt: new Date(started).toISOString(),
@@ -72,4 +90,25 @@ export async function runKillMatrix(
   function isReferenceFault(id: string): boolean {
     return reference.some((fault) => fault.id === id);
   }
+}
+
+/**
+ * How long the client certifications are expected to take, in the units of faultTime: their faults'
+ * times and a clean certification per client kind (counted as one of its faults), `concurrency` at
+ * once.
+ */
+function expectedClientMs(
+  clients: ReadonlyArray<{ id: string; client: string }>,
+  concurrency: number,
+  all: ReadonlyArray<{ id: string }>,
+  times: ReadonlyMap<string, number>,
+): number {
+  const timeOf = faultTime(
+    all.map((fault) => fault.id),
+    times,
+  );
+  const faultsMs = clients.reduce((sum, fault) => sum + timeOf(fault.id), 0);
+  const controlsMs =
+    new Set(clients.map((fault) => fault.client)).size * (faultsMs / clients.length);
+  return (faultsMs + controlsMs) / Math.max(1, concurrency);
 }

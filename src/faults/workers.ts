@@ -8,7 +8,9 @@
  * workers finish sooner even on two cores (measured: bench/README.md). The requirements are dealt
  * by each fault's time in the last matrix here (FAULT_TIMES), so the workers end together: dealt by
  * the number of faults, one worker's share took 445 s and the other's 382 s (faults of 10 s, an RPC
- * timeout waited out, beside faults of one).
+ * timeout waited out, beside faults of one). When the clients' certifications share the matrix
+ * (kill-matrix.ts), their slots take as many further workers once they end (LaterWorkers), dealt
+ * the shares that make them end with the first ones.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -29,20 +31,37 @@ import { PROJECT_ROOT } from '../engine/run';
 import { summarize, type MatrixOptions, type MatrixResult } from './matrix';
 import { selectFaults, uncoveredRequirements } from './selection';
 
+/**
+ * Workers that start later, in slots another part of the matrix frees: `workers` of them once
+ * `after` settles, which is expected `expectedMs` after the start (their shares are dealt as if they
+ * started then).
+ */
+export interface LaterWorkers {
+  workers: number;
+  after: Promise<unknown>;
+  expectedMs: number;
+}
+
 export async function runFaultMatrixInWorkers(
-  options: MatrixOptions & { workers: number },
+  options: MatrixOptions & { workers: number; later?: LaterWorkers },
 ): Promise<MatrixResult> {
   const started = Date.now();
   const faults = selectFaults(options);
-  const shares = dealByRequirement(
+  const later = options.later?.workers ?? 0;
+  const shares = dealShares(
     faults.map((fault) => fault.id),
-    options.workers,
+    [
+      ...Array.from({ length: options.workers }, () => 0),
+      ...Array.from({ length: later }, () => options.later!.expectedMs),
+    ],
     lastFaultTimes(),
   );
   const dir = mkdtempSync(join(tmpdir(), 'iotc-faults-'));
   try {
     const parts = await Promise.all(
       shares.map(async (share, worker) => {
+        if (share.length === 0) return undefined;
+        if (worker >= options.workers) await options.later!.after.catch(() => {});
         const reports = join(dir, `worker-${worker + 1}`);
         const child = spawn(
           process.execPath,
@@ -65,9 +84,8 @@ export async function runFaultMatrixInWorkers(
         await once(child, 'exit');
         return JSON.parse(readFileSync(join(reports, 'faults.json'), 'utf8')) as MatrixResult;
       }),
-    );
+    ).then((all) => all.filter((part): part is MatrixResult => part !== undefined));
     const results = parts.flatMap((part) => part.faults);
-    rememberFaultTimes(results);
     const notPassing = parts.flatMap((part) => part.baseline.notPassing);
     const uncovered = uncoveredRequirements(options);
     return {
@@ -104,32 +122,58 @@ export function dealByRequirement(
   workers: number,
   times: ReadonlyMap<string, number> = new Map(),
 ): string[][] {
+  const requirements = new Set(ids.map((id) => faultRequirement(id))).size;
+  return dealShares(
+    ids,
+    Array.from({ length: Math.max(1, Math.min(workers, requirements)) }, () => 0),
+    times,
+  ).filter((share) => share.length > 0);
+}
+
+/**
+ * dealByRequirement's dealing into one share per entry of `startsMs`, each share counted as
+ * starting at its entry (a worker that starts later gets less), in the order of `startsMs`; a
+ * share may be empty.
+ */
+export function dealShares(
+  ids: readonly string[],
+  startsMs: readonly number[],
+  times: ReadonlyMap<string, number> = new Map(),
+): string[][] {
   const groups = new Map<string, string[]>();
   for (const id of ids) {
     const requirement = faultRequirement(id);
     groups.set(requirement, [...(groups.get(requirement) ?? []), id]);
   }
-  const known = ids
-    .map((id) => times.get(id))
-    .filter((ms): ms is number => ms !== undefined)
-    .sort((a, b) => a - b);
-  const unknown = known.length ? known[Math.floor(known.length / 2)]! : 1;
-  const timeOf = (group: string[]) =>
-    group.reduce((sum, id) => sum + (times.get(id) ?? unknown), 0);
-  const shares = Array.from({ length: Math.max(1, Math.min(workers, groups.size)) }, () => ({
-    ids: [] as string[],
-    time: 0,
+  const timeOf = faultTime(ids, times);
+  const shares = startsMs.map((startMs) => ({ ids: [] as string[], time: startMs }));
+  const weighed = [...groups.values()].map((group) => ({
+    group,
+    time: group.reduce((sum, id) => sum + timeOf(id), 0),
   }));
-  const weighed = [...groups.values()].map((group) => ({ group, time: timeOf(group) }));
   for (const { group, time } of weighed.sort((a, b) => b.time - a.time)) {
     const least = shares.reduce((best, share) => (share.time < best.time ? share : best));
     least.ids.push(...group);
     least.time += time;
   }
   const order = new Map(ids.map((id, index) => [id, index]));
-  return shares
-    .filter((share) => share.ids.length > 0)
-    .map((share) => share.ids.sort((a, b) => order.get(a)! - order.get(b)!));
+  return shares.map((share) => share.ids.sort((a, b) => order.get(a)! - order.get(b)!));
+}
+
+/**
+ * A fault's expected time: `times`', or the median of those of `ids` it knows, or 1 (every fault
+ * the same) when it knows none.
+ */
+export function faultTime(
+  ids: readonly string[],
+  times: ReadonlyMap<string, number>,
+): (id: string) => number {
+  const known = ids
+    .map((id) => times.get(id))
+    .filter((ms): ms is number => ms !== undefined)
+    .sort((a, b) => a - b);
+  const unknown = known.length ? known[Math.floor(known.length / 2)]! : 1;
+  return (id) => times.get(id) ?? unknown;
 }
 
 /**

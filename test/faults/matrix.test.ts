@@ -12,7 +12,12 @@ import { matrixExitCode, matrixHtml } from '../../src/faults/matrix-report';
 import { mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dealByRequirement, lastFaultTimes, rememberFaultTimes } from '../../src/faults/workers';
+import {
+  dealByRequirement,
+  dealShares,
+  lastFaultTimes,
+  rememberFaultTimes,
+} from '../../src/faults/workers';
 
 test('the matrix kills what the scenarios see and reports a survivor with its reason', {
   timeout: 180_000, // a hang guard: three short cucumber runs and a baseline
@@ -114,4 +119,26 @@ test("a matrix's fault times are merged into the last ones, a fault not judged l
       ['B-1:x', 10_400],
     ],
   );
+});
+
+test('workers that start later, in the slots the clients free, get the shares that end with the first ones', () => {
+  const ids = ['A-1:x', 'B-1:x', 'A-1:y', 'C-1:x', 'A-1:z', 'B-1:y', 'D-1:x'];
+  const times = new Map([
+    ['A-1:x', 3000],
+    ['A-1:y', 3000],
+    ['A-1:z', 3000],
+    ['B-1:x', 4000],
+    ['B-1:y', 4000],
+    ['C-1:x', 5000],
+    ['D-1:x', 2000],
+  ]);
+  // two workers at once, a third once the clients end after 6 s: A (9 s) and B (8 s) start now, C
+  // (5 s) and D (2 s) later, or last on the one that ends first
+  assert.deepEqual(dealShares(ids, [0, 0, 6000], times), [
+    ['A-1:x', 'A-1:y', 'A-1:z'],
+    ['B-1:x', 'B-1:y', 'D-1:x'],
+    ['C-1:x'],
+  ]);
+  // a later worker nothing is left for gets an empty share (it never starts)
+  assert.deepEqual(dealShares(['A-1:x'], [0, 0, 6000], times), [['A-1:x'], [], []]);
 });
