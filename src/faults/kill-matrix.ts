@@ -39,19 +39,33 @@ export async function runKillMatrix(
   if (clientsLeftOut) options.log?.(clientsLeftOut);
   // a share of worker processes holds only faults of the reference (workers.ts deals those alone)
   const referenceOptions = { ...options, faults: options.faults?.filter(isReferenceFault) };
+  // The client certifications end before the reference's faults: their slots then take as many
+  // further reference workers, dealt the shares that end with the first ones (workers.ts,
+  // LaterWorkers); the certifications start longest first. Both by the faults' times of the last
+  // matrix here, and the later workers only when it knew the clients': counted as one reference
+  // fault each (a fresh clone here, 2026-11-27), the 72 certifications of 3 to 30 s took 340 s
+  // instead of the 24 faults' time their share assumed, the two later workers started then with 84
+  // faults each and the matrix took 526 s
+  const times = lastFaultTimes();
   const clientRun =
     clients.length === 0
       ? undefined
-      : runClientMatrix(clients, { concurrency: options.workers, log: options.log });
-  // The client certifications end long before the reference's faults (41 faults of 3.7 s on two
-  // slots: 75 s of a 493 s matrix, and two workers judged the reference's 397 for the rest): their
-  // slots then take further reference workers, dealt the shares those end with the first ones
-  const times = lastFaultTimes();
-  const later: LaterWorkers | undefined = clientRun && {
-    workers: options.workers,
-    after: clientRun,
-    expectedMs: expectedClientMs(clients, options.workers, [...reference, ...clients], times),
-  };
+      : runClientMatrix(clients, {
+          concurrency: options.workers,
+          log: options.log,
+          expectedMs: faultTime(
+            clients.map((fault) => fault.id),
+            times,
+          ),
+        });
+  const later: LaterWorkers | undefined =
+    clientRun && clients.some((fault) => times.has(fault.id))
+      ? {
+          workers: options.workers,
+          after: clientRun,
+          expectedMs: expectedClientMs(clients, options.workers, [...reference, ...clients], times),
+        }
+      : undefined;
   const [referenceResult, clientResult] = await Promise.all([
     reference.length === 0
       ? undefined
