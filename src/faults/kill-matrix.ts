@@ -11,7 +11,13 @@ import { CLIENTS_UNDER_TEST } from '../../faults/client-catalogue';
 import { runClientMatrix } from './client-matrix';
 import { runFaultMatrix, summarize, type MatrixOptions, type MatrixResult } from './matrix';
 import { allRequirements, selectAll, uncoveredRequirements } from './selection';
-import { runFaultMatrixInWorkers } from './workers';
+import {
+  faultTime,
+  lastFaultTimes,
+  rememberFaultTimes,
+  runFaultMatrixInWorkers,
+  type LaterWorkers,
+} from './workers';
 
 export async function runKillMatrix(
   options: MatrixOptions & { workers: number },
@@ -33,20 +39,46 @@ export async function runKillMatrix(
   if (clientsLeftOut) options.log?.(clientsLeftOut);
   // a share of worker processes holds only faults of the reference (workers.ts deals those alone)
   const referenceOptions = { ...options, faults: options.faults?.filter(isReferenceFault) };
+  // The client certifications end before the reference's faults: their slots then take as many
+  // further reference workers, dealt the shares that end with the first ones (workers.ts,
+  // LaterWorkers); the certifications start longest first. Both by the faults' times of the last
+  // matrix here, and the later workers only when it knew the clients': counted as one reference
+  // fault each (a fresh clone here, 2026-11-27), the 72 certifications of 3 to 30 s took 340 s
+  // instead of the 24 faults' time their share assumed, the two later workers started then with 84
+  // faults each and the matrix took 526 s
+  const times = lastFaultTimes();
+  const clientRun =
+    clients.length === 0
+      ? undefined
+      : runClientMatrix(clients, {
+          concurrency: options.workers,
+          log: options.log,
+          expectedMs: faultTime(
+            clients.map((fault) => fault.id),
+            times,
+          ),
+        });
+  const later: LaterWorkers | undefined =
+    clientRun && clients.some((fault) => times.has(fault.id))
+      ? {
+          workers: options.workers,
+          after: clientRun,
+          expectedMs: expectedClientMs(clients, options.workers, [...reference, ...clients], times),
+        }
+      : undefined;
   const [referenceResult, clientResult] = await Promise.all([
     reference.length === 0
       ? undefined
       : options.workers > 1
-        ? runFaultMatrixInWorkers(referenceOptions)
+        ? runFaultMatrixInWorkers({ ...referenceOptions, later })
         : runFaultMatrix(referenceOptions),
-    clients.length === 0
-      ? undefined
-      : runClientMatrix(clients, { concurrency: options.workers, log: options.log }),
+    clientRun,
   ]);
   const roles = new Map(allRequirements().map((requirement) => [requirement.id, requirement.role]));
   const faults = [...(referenceResult?.faults ?? []), ...(clientResult?.faults ?? [])].map(
     (fault) => ({ ...fault, role: roles.get(fault.requirement) }),
   );
+  rememberFaultTimes(faults);
   const uncovered = uncoveredRequirements(options);
   return {
     startedAt: new Date(started).toISOString(),
@@ -72,4 +104,25 @@ export async function runKillMatrix(
   function isReferenceFault(id: string): boolean {
     return reference.some((fault) => fault.id === id);
   }
+}
+
+/**
+ * How long the client certifications are expected to take, in the units of faultTime: their faults'
+ * times and a clean certification per client kind (counted as one of its faults), `concurrency` at
+ * once.
+ */
+function expectedClientMs(
+  clients: ReadonlyArray<{ id: string; client: string }>,
+  concurrency: number,
+  all: ReadonlyArray<{ id: string }>,
+  times: ReadonlyMap<string, number>,
+): number {
+  const timeOf = faultTime(
+    all.map((fault) => fault.id),
+    times,
+  );
+  const faultsMs = clients.reduce((sum, fault) => sum + timeOf(fault.id), 0);
+  const controlsMs =
+    new Set(clients.map((fault) => fault.client)).size * (faultsMs / clients.length);
+  return (faultsMs + controlsMs) / Math.max(1, concurrency);
 }
