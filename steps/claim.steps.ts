@@ -265,13 +265,17 @@ async function claimFailsAfterWindow(
     assert.ok(answer.status < 500, `the claim answered a server error: ${world.shown(answer)}`);
   }, durationMs + registrationMs);
   // a refusal tells a window of durationMs from the platform's default one only while the default
-  // would still be open: a claim the starved harness sent after that is refused by a platform that
-  // ignored durationMs too (the kill matrix's MQTT-DEV-CLAIM-01:duration-ignored survived five
-  // attempts so, its claim sent past the embedded default of 1,200 ms)
+  // would still be open: a claim the starved harness sent after that, later than it meant to by
+  // more than the window, is refused by a platform that ignored durationMs too (the kill matrix's
+  // MQTT-DEV-CLAIM-01:duration-ignored survived five attempts so, beside the own tests, its claim
+  // past the embedded default of 1,200 ms). A claim sent when it was meant to stays judged as it
+  // was: its margin of twice the measured registration delay is the timing model's, and a loaded
+  // run's (delays of a second measured under six CPU burners) must not turn into INCONCLUSIVE.
   const defaultMs = world.run.target.claimDurationMs;
-  if (durationMs < defaultMs && sentAt >= acknowledged + defaultMs)
+  const lateMs = sentAt - windowEnds;
+  if (durationMs < defaultMs && sentAt >= acknowledged + defaultMs && lateMs > durationMs)
     throw new Inconclusive(
-      `${HARNESS_STARVED} or the target was slow: the claim after the ${durationMs} ms window was sent ${sentAt - acknowledged} ms after the device's claim was acknowledged, when the platform's default window of ${defaultMs} ms (platform.claimDurationMs) had ended too, so its refusal does not show that the window was ${durationMs} ms`,
+      `${HARNESS_STARVED}: the claim after the ${durationMs} ms window was sent ${sentAt - acknowledged} ms after the device's claim was acknowledged, ${lateMs} ms later than meant, when the platform's default window of ${defaultMs} ms (platform.claimDurationMs) had ended too, so its refusal does not show that the window was ${durationMs} ms`,
     );
   world.log(
     `the claim of "${local}" failed ${Date.now() - acknowledged} ms after the device's claim was acknowledged (window ${durationMs} ms, registration allowed for ${registrationMs} ms, twice the measured delay)`,

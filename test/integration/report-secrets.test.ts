@@ -15,6 +15,8 @@ import { exitOf, spawnIotc } from '../support/children';
 import { looksLikeSecret } from '../../src/report/redact';
 import { SECRET_FIELD_NAMES } from '../../src/report/secret-fields';
 import { credentialLeaks, reportTexts, runOutputOf } from '../support/report-credentials';
+import { inconclusiveLines } from '../support/remote-run';
+import { HARNESS_STARVED } from '../../steps/support/timing';
 
 const FEATURES = [
   'features/http-device-api/claim.feature',
@@ -52,7 +54,16 @@ test('the reports of a claiming and provisioning run show none of the secrets it
   const { code, output } = await exitOf(
     spawnIotc(['run', '--parallel', '1', '--reports', reports, ...FEATURES]),
   );
-  assert.equal(code, 0, output.slice(-3000));
+  // a requirement the starved harness could not decide (exit 4, every INCONCLUSIVE naming the
+  // stall: six CPU burners) still wrote every report this test reads
+  const undecided = inconclusiveLines(output);
+  assert.ok(
+    code === 0 ||
+      (code === 4 &&
+        undecided.length > 0 &&
+        undecided.every((line) => line.includes(HARNESS_STARVED))),
+    output.slice(-3000),
+  );
   const files: Array<[string, string]> = [
     ['conformance.json', readFileSync(join(reports, 'conformance.json'), 'utf8')],
     ['conformance.html', readFileSync(join(reports, 'conformance.html'), 'utf8')],
