@@ -39,6 +39,7 @@ async function openBare(world: IotcWorld, local: string): Promise<RawMqttClient>
   world.robustness.openedAt.set(local, Date.now());
   world.cleanups.push({
     what: `bare MQTT connection ${local}`,
+    connection: true,
     undo: async () => client.destroy(),
   });
   return client;
@@ -320,7 +321,11 @@ Given(
       );
     // one connection per poll (the shared pool would queue them), closed after the scenario
     const agent = new Agent({ connections: total + 1 });
-    this.cleanups.push({ what: 'long-poll connections', undo: () => agent.close() });
+    this.cleanups.push({
+      what: 'long-poll connections',
+      connection: true,
+      undo: () => agent.close(),
+    });
     const timeout = pollHoldMs(this);
     for (let index = 1; index <= total; index++) {
       const device = this.device(`${prefix}-${index}`);

@@ -51,6 +51,11 @@ export interface Cleanup {
   what: string;
   undo: () => Promise<void>;
   entity?: string;
+  /**
+   * The undo closes one of the harness's own client connections (MQTT, a long-poll's sockets): it
+   * runs before the others (steps/support/cleanup-batches.ts).
+   */
+  connection?: boolean;
 }
 
 /** The tokens this process's devices are created with (steps/support/device-tokens.ts). */

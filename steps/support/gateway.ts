@@ -35,7 +35,11 @@ export async function connectGateway(
     tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
     recorder: world.exchanges.record,
   });
-  world.cleanups.push({ what: `MQTT connection of ${local}`, undo: () => driver.close() });
+  world.cleanups.push({
+    what: `MQTT connection of ${local}`,
+    connection: true,
+    undo: () => driver.close(),
+  });
   return driver;
 }
 

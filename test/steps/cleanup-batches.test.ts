@@ -4,25 +4,46 @@ import assert from 'node:assert/strict';
 import { cleanupBatches } from '../../steps/support/cleanup-batches';
 
 const named = (what: string, entity?: string) => ({ what, ...(entity ? { entity } : {}) });
+const connection = (what: string) => ({ what, connection: true });
 
 test('consecutive device deletions go together; every other undo keeps its place alone', () => {
   const lastFirst = [
     named('device sub-2', 'device:sub-2'),
     named('device sub-1', 'device:sub-1'),
-    named('MQTT connection of gw'),
+    named('the JWT settings'),
     named('device gw', 'device:gw'),
     named('deviceProfile p', 'deviceProfile:p'),
+    named('device d', 'device:d'),
+    named('system administrator session'),
+  ];
+  assert.deepEqual(
+    cleanupBatches(lastFirst).map((batch) => batch.map(({ what }) => what)),
+    [
+      ['device sub-2', 'device sub-1'],
+      ['the JWT settings'],
+      ['device gw'],
+      ['deviceProfile p'],
+      ['device d'],
+      ['system administrator session'],
+    ],
+  );
+});
+
+test("the harness's connections close first, together; the deletions they separated then go together", () => {
+  const lastFirst = [
+    named('device sub-2', 'device:sub-2'),
+    named('device sub-1', 'device:sub-1'),
+    connection('MQTT connection of gw'),
+    named('device gw', 'device:gw'),
+    connection('MQTT connection of d'),
     named('device d', 'device:d'),
     named('the JWT settings'),
   ];
   assert.deepEqual(
     cleanupBatches(lastFirst).map((batch) => batch.map(({ what }) => what)),
     [
-      ['device sub-2', 'device sub-1'],
-      ['MQTT connection of gw'],
-      ['device gw'],
-      ['deviceProfile p'],
-      ['device d'],
+      ['MQTT connection of gw', 'MQTT connection of d'],
+      ['device sub-2', 'device sub-1', 'device gw', 'device d'],
       ['the JWT settings'],
     ],
   );
