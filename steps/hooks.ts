@@ -264,23 +264,27 @@ BeforeAll({ timeout: 180_000 }, async () => {
     tls: { ca: target.tls.ca, insecureSkipVerify: target.tls.insecureSkipVerify },
     recorder: recordExchange, // into the running scenario's evidence
   };
-  let admin: AdminClient | undefined;
-  let customer: AdminClient | undefined;
-  try {
-    admin = await onceMoreIfReset(() =>
-      AdminClient.login(target.adminUrl, target.tenantAdmin, sessionOptions),
-    );
-    const customerUser = target.customerUser;
-    customer = customerUser
-      ? await onceMoreIfReset(() =>
-          AdminClient.login(target.adminUrl, customerUser, sessionOptions),
-        )
-      : undefined;
-  } catch (error) {
+  // the two logins at once: a worker's start pays one round trip of a remote target, not two
+  const customerUser = target.customerUser;
+  const [tenant, customerLogin] = await Promise.allSettled([
+    onceMoreIfReset(() => AdminClient.login(target.adminUrl, target.tenantAdmin, sessionOptions)),
+    customerUser
+      ? onceMoreIfReset(() => AdminClient.login(target.adminUrl, customerUser, sessionOptions))
+      : undefined,
+  ]);
+  if (tenant.status === 'rejected' || customerLogin.status === 'rejected') {
     // nothing of the run may stay open, or the process would not end
-    await Promise.allSettled([admin?.close(), target.close()]);
-    throw error;
+    await Promise.allSettled([
+      tenant.status === 'fulfilled' ? tenant.value.close() : undefined,
+      customerLogin.status === 'fulfilled' ? customerLogin.value?.close() : undefined,
+      target.close(),
+    ]);
+    throw tenant.status === 'rejected'
+      ? tenant.reason
+      : (customerLogin as PromiseRejectedResult).reason;
   }
+  const admin = tenant.value;
+  const customer = customerLogin.value;
   setRun({
     target,
     admin,
