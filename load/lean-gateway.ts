@@ -19,6 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import { portTaken, type SourcePorts, sourcePortsFor } from './source-ports';
 import { ReasonCodes } from 'mqtt';
 import mqttPacket, { type Packet } from 'mqtt-packet';
 import {
@@ -134,6 +135,8 @@ export class LeanGateway {
   private closeWaiters: (() => void)[] | undefined;
   private connecting: Connecting | undefined;
   private lastWriteAt = performance.now();
+  /** The source ports of the connection's destination, told when it closes. */
+  private sourcePorts: SourcePorts | undefined;
 
   private constructor(
     private readonly socket: Socket,
@@ -156,15 +159,40 @@ export class LeanGateway {
    * arrives in the same read as the CONNACK (a DISCONNECT, say) is read like any later one.
    */
   static async connect(options: LeanGatewayOptions): Promise<LeanGateway> {
-    const protocolVersion = options.protocolVersion ?? 5;
     const url = new URL(options.url);
     const secure = url.protocol === 'mqtts:';
     const port = Number(url.port) || (secure ? 8883 : 1883);
     const host = url.hostname.replace(/^\[|\]$/g, '');
+    // past the kernel's cheap share of the port range, a named source port (load/source-ports.ts);
+    // one someone holds is passed over
+    const sourcePorts = sourcePortsFor(`${host}:${port}`);
+    for (let tries = 0; ; tries++) {
+      const source = tries < sourcePorts.tries ? sourcePorts.choose() : undefined;
+      try {
+        const gateway = await LeanGateway.open(options, host, port, secure, source);
+        gateway.sourcePorts = sourcePorts;
+        sourcePorts.opened(gateway.socket.localAddress);
+        return gateway;
+      } catch (error) {
+        if (source && portTaken((error as Error).cause)) continue;
+        throw error;
+      }
+    }
+  }
+
+  private static async open(
+    options: LeanGatewayOptions,
+    host: string,
+    port: number,
+    secure: boolean,
+    source: { localAddress: string; localPort: number } | undefined,
+  ): Promise<LeanGateway> {
+    const protocolVersion = options.protocolVersion ?? 5;
     const socket = secure
       ? tlsConnect({
           host,
           port,
+          ...source,
           ca: options.tls?.ca,
           rejectUnauthorized: !options.tls?.insecureSkipVerify,
           ...(isIP(host) ? {} : { servername: host }),
@@ -172,6 +200,7 @@ export class LeanGateway {
       : netConnect({
           host,
           port,
+          ...source,
           onread: {
             buffer: READ_BUFFER,
             callback: (length, buffer) => {
@@ -435,6 +464,7 @@ export class LeanGateway {
     if (this.closedFlag) return;
     this.closedFlag = true;
     this.pending = undefined;
+    this.sourcePorts?.closed();
     live.delete(this);
     if (live.size === 0 && sweeper) {
       clearInterval(sweeper);
