@@ -176,6 +176,24 @@ export function startSimulate(readyKey: 'httpUrl' | 'mqttUrl' = 'httpUrl'): Prom
 }
 
 /**
+ * A target profile of a reference child (`iotc simulate` or the memory child) for `iotc load`: its
+ * URLs, the demo tenant administrator, bench-prefixed names.
+ */
+export function referenceProfile(server: ServerChild, name: string): Record<string, unknown> {
+  return {
+    name,
+    platform: {
+      http: server.ready.httpUrl,
+      mqtt: server.ready.mqttUrl,
+      tenantAdmin: { username: 'tenant@thingsboard.org', password: 'tenant' },
+    },
+    capabilities: ['mqtt5'],
+    namePrefix: 'iotc-bench-',
+    timeouts: { eventuallyMs: 10_000, pollIntervalMs: 250, requestMs: 30_000 },
+  };
+}
+
+/**
  * Runs `iotc <args>` to its end (killed after `limitMs`), keeping the last 8,000 characters of its
  * output.
  */

@@ -22,6 +22,7 @@ import {
   children,
   memoryOf,
   positiveEnv,
+  referenceProfile,
   ROOT,
   startPlatformMemoryChild,
   stopServer,
@@ -71,20 +72,7 @@ export async function memoryPerConnection(): Promise<ConnectionMemory> {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-bench-connections-'));
   try {
     const profilePath = join(dir, 'reference.json');
-    writeFileSync(
-      profilePath,
-      JSON.stringify({
-        name: 'bench-connections',
-        platform: {
-          http: server.ready.httpUrl,
-          mqtt: server.ready.mqttUrl,
-          tenantAdmin: { username: 'tenant@thingsboard.org', password: 'tenant' },
-        },
-        capabilities: ['mqtt5'],
-        namePrefix: 'iotc-bench-',
-        timeouts: { eventuallyMs: 10_000, pollIntervalMs: 250, requestMs: 30_000 },
-      }),
-    );
+    writeFileSync(profilePath, JSON.stringify(referenceProfile(server, 'bench-connections')));
     const referenceIdle = await memoryOf(server);
     const generator: Reading[] = [];
     const reference: Reading[] = [];

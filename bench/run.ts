@@ -49,6 +49,10 @@
  *     messages in flight, and latency at a fixed rate; skipped with the way to install a peer that
  *     is not on the PATH. BENCH_SKIP_PEERS=1 skips them; BENCH_PEER_ROUNDS (3),
  *     BENCH_PEER_DURATION_S (10).
+ *  i) Connections at scale (bench/connections-at-scale.ts): one `iotc load mqtt-connect` held to
+ *     its file limit at 1,000 CONNECT/s, the rate kept to the last connection; 50,000 connections
+ *     through three shards, each against its own `iotc simulate`, merged. BENCH_SKIP_SCALE=1 skips
+ *     them.
  *  e) A QoS 1 run of the load profile (`iotc load mqtt-gateway`, 10 gateways × 10 devices, embedded
  *  target in its
  *     own process): PASS when every message sent is stored exactly once (0 lost, 0 duplicated, no
@@ -72,6 +76,7 @@ import { generatorCapacityLines } from './load-generator-bench';
 import { cliStart, RUN_TIMEOUT_MS, timeConformanceRuns } from './conformance-run';
 import { freshCloneStart } from './fresh-clone-run';
 import { connectionMemoryLines } from './connection-memory';
+import { connectionsAtScaleLines } from './connections-at-scale';
 import { CONNECTIONS, connectorThroughputRatio, httpThroughputRatio } from './http-throughput';
 import {
   LOAD_DEVICES,
@@ -245,6 +250,9 @@ async function main(): Promise<number> {
   const robustness = await robustnessLines();
   ok &&= robustness;
 
+  const atScale = await connectionsAtScaleLines();
+  ok &&= atScale;
+
   const loadRun = await loadProfileRun();
   const metrics = loadRun.report?.metrics;
   const loadOk =
@@ -288,6 +296,7 @@ const watchdog = setTimeout(
     1_200_000 + // g) npm ci and npm start, 600 s each at most
     120_000 +
     300_000 + // f) three points of up to 10,000 connections, their devices created and deleted
+    900_000 + // i) 19,500 and 50,000 connections, their devices created and deleted
     (LOAD_DURATION_S * 1000 + 120_000) +
     // h) three lines of alternating rounds, each run with room to start, set up and read back
     (3 * PEER_ROUNDS * 2 * (PEER_DURATION_S + 30) + 120) * 1000,
