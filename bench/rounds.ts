@@ -10,6 +10,13 @@ export const ROUNDS = positiveEnv('BENCH_ROUNDS', 5);
 export const DURATION_S = positiveEnv('BENCH_DURATION_S', 4);
 export const WARMUP_S = positiveEnv('BENCH_WARMUP_S', 1);
 /**
+ * Seconds each side runs before the first round, not counted: the servers and the client are fresh
+ * processes, and their hot paths (the platform's more than the sink's, mqtt.js's in the client) went
+ * on getting faster for the first ten to twenty seconds of load, so the rounds of a line drifted
+ * upwards one after the other (0.57 → 1.26) instead of scattering about one figure.
+ */
+export const FIRST_WARMUP_S = positiveEnv('BENCH_FIRST_WARMUP_S', 10);
+/**
  * Slices a side's DURATION_S is measured in, interleaved with the other side's (A B B A A B B A):
  * the machine's other load drifts over seconds (another engineer's build, a test run starting), and
  * one 4 s measurement of each side in turn gave one side a burst the other did not see (rounds
@@ -95,6 +102,7 @@ export async function alternatingRounds(
       ...(withCpu ? [`${labels.platform.slice(0, 4)} CPU`, `${labels.bare.slice(0, 4)} CPU`] : []),
     ]),
   );
+  for (const side of ['platform', 'bare'] as const) await measureOn[side](FIRST_WARMUP_S);
   for (let round = 1; round <= ROUNDS; round++) {
     const order = round % 2 ? (['platform', 'bare'] as const) : (['bare', 'platform'] as const);
     for (const side of order) await measureOn[side](WARMUP_S);

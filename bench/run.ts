@@ -54,6 +54,11 @@
  *     own process): PASS when every message sent is stored exactly once (0 lost, 0 duplicated, no
  *     failed publish).
  *
+ * The headroom lines (a, c, the generator's) place their client on the first CPU and the servers
+ * they compare on the last (bench/pinning.ts, taskset; BENCH_PIN=0 for none), and measure each
+ * side of a round in BENCH_SLICES (4) interleaved slices (bench/rounds.ts). BENCH_ONLY_HTTP=1,
+ * BENCH_ONLY_MQTT=1, BENCH_ONLY_GENERATOR=1 run one of them alone.
+ *
  * Knobs (environment): BENCH_ROUNDS (5), BENCH_DURATION_S (4), BENCH_WARMUP_S (1),
  * BENCH_CONNECTIONS (10), BENCH_MQTT_WINDOW (100), BENCH_MEMORY_GATEWAYS (100),
  * BENCH_MEMORY_DEVICES (10000), BENCH_LOAD_DURATION_S (3), BENCH_CONFORMANCE_RUNS (3, the compiled
@@ -84,7 +89,8 @@ import { MQTT_CPU_MESSAGES, MQTT_WINDOW, mqttThroughputRatio } from './mqtt-thro
 import { PEER_DURATION_S, PEER_ROUNDS, peerLines, STEADY_SPREAD, steadiness } from './peers';
 import { loadavg } from 'node:os';
 import { robustnessLines } from './robustness-bench';
-import { DURATION_S, median, ROUNDS, WARMUP_S } from './rounds';
+import { placement } from './pinning';
+import { DURATION_S, FIRST_WARMUP_S, median, ROUNDS, SLICES, WARMUP_S } from './rounds';
 import {
   MEMORY_DEVICES,
   MEMORY_GATEWAYS,
@@ -165,10 +171,10 @@ async function httpLine(): Promise<boolean> {
 
 /** c), the reference's MQTT QoS 1 headroom over the sink, two ways: prints rounds and verdicts. */
 async function mqttLines(): Promise<boolean> {
-  const total = ROUNDS * 2 * (WARMUP_S + DURATION_S);
+  const total = 2 * FIRST_WARMUP_S + ROUNDS * 2 * (WARMUP_S + DURATION_S);
   let ok = true;
   console.log(
-    `MQTT: gateway driver, MQTT 5, QoS 1, window ${MQTT_WINDOW}, ${WARMUP_S} s warm-up + ${DURATION_S} s, ${ROUNDS} rounds A/B (~${total} s)`,
+    `MQTT: gateway driver, MQTT 5, QoS 1, window ${MQTT_WINDOW}, ${FIRST_WARMUP_S} s warm-up each, then ${ROUNDS} rounds A/B of ${WARMUP_S} s warm-up + ${DURATION_S} s in ${SLICES} interleaved slices each (~${total} s); ${placement()}`,
   );
   const mqtt = await mqttThroughputRatio();
   console.log(mqtt.lines.join('\n'));
@@ -191,9 +197,9 @@ async function main(): Promise<number> {
   if (process.env.BENCH_ONLY_HTTP === '1') return (await httpLine()) ? 0 : 1;
   if (process.env.BENCH_ONLY_MQTT === '1') return (await mqttLines()) ? 0 : 1;
   if (process.env.BENCH_ONLY_GENERATOR === '1') return (await generatorCapacityLines()) ? 0 : 1;
-  const total = ROUNDS * 2 * (WARMUP_S + DURATION_S);
+  const total = 2 * FIRST_WARMUP_S + ROUNDS * 2 * (WARMUP_S + DURATION_S);
   console.log(
-    `iotc bench: HTTP telemetry POST, c=${CONNECTIONS} p=1, ${WARMUP_S} s warm-up + ${DURATION_S} s, ${ROUNDS} rounds A/B (~${total} s), then the conformance run`,
+    `iotc bench: HTTP telemetry POST, c=${CONNECTIONS} p=1, ${FIRST_WARMUP_S} s warm-up each, then ${ROUNDS} rounds A/B of ${WARMUP_S} s warm-up + ${DURATION_S} s in ${SLICES} interleaved slices each (~${total} s); ${placement()}; then the conformance run`,
   );
   let ok = true;
 
@@ -298,7 +304,7 @@ const watchdog = setTimeout(
   },
   // a) and c), the conformance run, the memory fleet and the load run, each with room to start and
   // stop
-  (3 * ROUNDS * 2 * (WARMUP_S + DURATION_S + 5) + 90) * 1000 +
+  (3 * (2 * FIRST_WARMUP_S + ROUNDS * 2 * (WARMUP_S + DURATION_S + 5)) + 90) * 1000 +
     (CONFORMANCE_RUNS + 1) * RUN_TIMEOUT_MS +
     1_200_000 + // g) npm ci and npm start, 600 s each at most
     120_000 +
