@@ -35,9 +35,23 @@ function findTaskset(): string | undefined {
 
 const TASKSET = findTaskset();
 
-/** Whether the headroom lines pin their processes (taskset present, two CPUs or more, not off). */
-export const PINNING =
-  TASKSET !== undefined && availableParallelism() >= 2 && process.env.BENCH_PIN !== '0';
+/** The CPUs this process may use, when it may pin (taskset present and working, not off). */
+const CPUS =
+  TASKSET !== undefined && availableParallelism() >= 2 && process.env.BENCH_PIN !== '0'
+    ? allowedCpusOrNone()
+    : [];
+
+/** Whether the headroom lines pin their processes (two CPUs or more to choose from). */
+export const PINNING = CPUS.length >= 2;
+
+/** The CPUs this process may run on (`taskset -c -p`), none when taskset cannot tell. */
+function allowedCpusOrNone(): number[] {
+  try {
+    return allowedCpus();
+  } catch {
+    return [];
+  }
+}
 
 /** The CPUs this process may run on, as `taskset -c` lists them (e.g. `0,1`). */
 function allowedCpus(): number[] {
@@ -53,7 +67,6 @@ function allowedCpus(): number[] {
   return cpus;
 }
 
-const CPUS = PINNING ? allowedCpus() : [];
 /** The client's CPU and the servers' CPU (the first and the last this process may use). */
 export const CLIENT_CPU = CPUS[0];
 export const SERVER_CPU = CPUS[CPUS.length - 1];
