@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { serverCommand } from './pinning';
 
 export const ROOT = resolve(__dirname, '..');
 const READY_TIMEOUT_MS = 30_000;
@@ -44,8 +45,11 @@ export function startServer(
   args: string[],
   readyKey: 'httpUrl' | 'mqttUrl' = 'httpUrl',
   env: Record<string, string> = {},
+  /** A server a headroom line compares: on the servers' CPU when the bench pins (pinning.ts). */
+  pinned = false,
 ): Promise<ServerChild> {
-  const child = spawn(process.execPath, args, {
+  const command = pinned ? serverCommand(args) : { file: process.execPath, args };
+  const child = spawn(command.file, command.args, {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, ...env, NODE_ENV: 'production' },
@@ -167,11 +171,16 @@ function askMemoryChild<T>(
  * `iotc simulate` on ports from the OS, with its `--json` ready line (tokens stay in `ready`, never
  * printed).
  */
-export function startSimulate(readyKey: 'httpUrl' | 'mqttUrl' = 'httpUrl'): Promise<ServerChild> {
+export function startSimulate(
+  readyKey: 'httpUrl' | 'mqttUrl' = 'httpUrl',
+  pinned = false,
+): Promise<ServerChild> {
   return startServer(
     'reference platform (iotc simulate)',
     [join(ROOT, 'bin', 'iotc.js'), 'simulate', '--http-port', '0', '--mqtt-port', '0', '--json'],
     readyKey,
+    {},
+    pinned,
   );
 }
 

@@ -6,6 +6,8 @@
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { positiveEnv, ROOT, startServer, startSimulate, stopServer } from './children';
+import { processCpuSeconds } from './mqtt-publish-cpu';
+import { onClientCpu } from './pinning';
 import { alternatingRounds, type Measurement } from './rounds';
 
 export const CONNECTIONS = positiveEnv('BENCH_CONNECTIONS', 10);
@@ -18,7 +20,12 @@ const TELEMETRY_BODY = JSON.stringify({
   status: 'ok',
 });
 
-async function load(url: string, seconds: number): Promise<Measurement> {
+/**
+ * `seconds` of autocannon's load on `url`; with the server's `pid`, also its CPU per answered request
+ * over the same time.
+ */
+async function load(url: string, seconds: number, pid?: number): Promise<Measurement> {
+  const cpuBefore = pid === undefined ? undefined : processCpuSeconds(pid);
   const result = await autocannon({
     url,
     method: 'POST',
@@ -29,6 +36,7 @@ async function load(url: string, seconds: number): Promise<Measurement> {
     duration: seconds,
     timeout: 10,
   });
+  const cpuAfter = pid === undefined ? undefined : processCpuSeconds(pid);
   const total = result.requests.total;
   return {
     perSecond: total / Math.max(result.duration, 0.001),
@@ -36,6 +44,10 @@ async function load(url: string, seconds: number): Promise<Measurement> {
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
     total,
+    cpuMicros:
+      cpuBefore === undefined || cpuAfter === undefined
+        ? undefined
+        : ((cpuAfter - cpuBefore) * 1e6) / Math.max(total, 1),
   };
 }
 
@@ -45,22 +57,34 @@ export async function httpThroughputRatio(): Promise<{
   failures: number;
   lines: string[];
 }> {
-  const platform = await startSimulate();
-  const bare = await startServer('bare node:http server', [
-    '-r',
-    'ts-node/register/transpile-only',
-    join(ROOT, 'bench', 'bare-http-child.ts'),
-  ]);
+  const platform = await startSimulate('httpUrl', true);
+  // through lib/ts-register.js, as the platform (bin/iotc.js) and the MQTT sink: ts-node's register
+  // loads node:domain, whose EventEmitter hooks cost the bare server about a fifth of its CPU per
+  // request (20 against 25 µs on this machine), a handicap the platform does not carry
+  const bare = await startServer(
+    'bare node:http server',
+    ['-r', './lib/ts-register.js', join(ROOT, 'bench', 'bare-http-child.ts')],
+    'httpUrl',
+    {},
+    true,
+  );
   const token = platform.ready.deviceToken;
   try {
     if (typeof token !== 'string' || !token)
       throw new Error('iotc simulate --json gave no deviceToken');
     const platformUrl = `${platform.url}/api/v1/${encodeURIComponent(token)}/telemetry`;
     const bareUrl = `${bare.url}/api/v1/bench-token/telemetry`;
-    return await alternatingRounds('r/s', {
-      platform: (seconds) => load(platformUrl, seconds),
-      bare: (seconds) => load(bareUrl, seconds),
-    });
+    return await onClientCpu(() =>
+      alternatingRounds(
+        'r/s',
+        {
+          platform: (seconds) => load(platformUrl, seconds, platform.process.pid),
+          bare: (seconds) => load(bareUrl, seconds, bare.process.pid),
+        },
+        { platform: 'platform', bare: 'bare' },
+        true,
+      ),
+    );
   } finally {
     await Promise.all([stopServer(platform), stopServer(bare)]);
   }

@@ -31,7 +31,8 @@ import { positiveEnv, ROOT } from './children';
 import { MQTT_WINDOW } from './mqtt-throughput';
 import { STEADY_SPREAD, steadiness } from './peers';
 import { fitSlope, slopeVerdict } from './slope';
-import { DURATION_S, ROUNDS } from './rounds';
+import { onClientCpu, serverCommand } from './pinning';
+import { DURATION_S, FIRST_WARMUP_S, ROUNDS, WARMUP_S } from './rounds';
 
 export const GOAL_GENERATOR_RATIO = 0.8;
 export const GOAL_GENERATOR_BYTES_PER_DEVICE = 2048;
@@ -45,8 +46,13 @@ const TELEMETRY = JSON.stringify({ 'Bench Device': [{ ts: 1, values: { seq: 1, v
  * Starts a child and resolves with it and its first stdout line (JSON), killing it if it fails
  * first.
  */
-async function startChild(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+async function startChild(args: string[], env: NodeJS.ProcessEnv = process.env, pinned = false) {
+  const command = pinned ? serverCommand(args) : { file: process.execPath, args };
+  const child = spawn(command.file, command.args, {
+    cwd: ROOT,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let errors = '';
   child.stderr?.on('data', (chunk) => (errors = (errors + chunk).slice(-4000)));
   try {
@@ -71,7 +77,11 @@ async function kill(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Acknowledged publishes per second of `iotc load mqtt-gateway` against the sink (from its report).
+ * Acknowledged publishes per second of `iotc load mqtt-gateway` against the sink, from its report's
+ * per-second samples after the first WARMUP_S seconds: the child is a fresh process each round, and
+ * its first second (code compiled, connections opened) ran at a rate that depended on how busy the
+ * machine was then, which spread the rounds. The last sample, cut short by the run's end, is left
+ * out too. (The whole run's rate when the report has too few samples.)
  */
 async function profileRound(url: string): Promise<{ perSecond: number; failures: number }> {
   const reports = mkdtempSync(join(tmpdir(), 'iotc-bench-generator-'));
@@ -94,7 +104,7 @@ async function profileRound(url: string): Promise<{ perSecond: number; failures:
       '--window',
       String(WINDOW),
       '--duration',
-      String(DURATION_S),
+      String(WARMUP_S + DURATION_S),
       '-r',
       reports,
     ],
@@ -105,8 +115,16 @@ async function profileRound(url: string): Promise<{ perSecond: number; failures:
     const report = JSON.parse(
       readFileSync(join(reports, 'load', 'mqtt-gateway.json'), 'utf8'),
     ) as LoadReport;
+    const steady = report.series.filter(
+      (sample) =>
+        sample.elapsedMs - sample.intervalMs >= WARMUP_S * 1000 && sample.intervalMs >= 900,
+    );
+    const steadyMs = steady.reduce((sum, sample) => sum + sample.intervalMs, 0);
     return {
-      perSecond: report.totals.succeeded / (report.durationMs.sending / 1000),
+      perSecond:
+        steady.length >= 2
+          ? (steady.reduce((sum, sample) => sum + sample.succeeded, 0) * 1000) / steadyMs
+          : report.totals.succeeded / (report.durationMs.sending / 1000),
       failures: report.totals.errorCount,
     };
   } finally {
@@ -116,9 +134,13 @@ async function profileRound(url: string): Promise<{ perSecond: number; failures:
 }
 
 /**
- * Acknowledged publishes per second of the bare gateway driver against the sink, the same window.
+ * Acknowledged publishes per second of the bare gateway driver against the sink, the same window,
+ * counted after the first WARMUP_S seconds as the generator's are.
  */
-async function driverRound(url: string): Promise<{ perSecond: number; failures: number }> {
+async function driverRound(
+  url: string,
+  countedS = DURATION_S,
+): Promise<{ perSecond: number; failures: number }> {
   const gateway = await MqttGateway.connect({
     url,
     token: 'bench-token',
@@ -130,17 +152,18 @@ async function driverRound(url: string): Promise<{ perSecond: number; failures: 
     await gateway.connectDevice('Bench Device');
     let acknowledged = 0;
     let failures = 0;
-    const started = performance.now();
-    const end = started + DURATION_S * 1000;
+    const warm = performance.now() + WARMUP_S * 1000;
+    const end = warm + countedS * 1000;
+    let counting = false;
     const publisher = async () => {
       while (performance.now() < end) {
         const outcome = await gateway.publish(GATEWAY_TOPICS.telemetry, { raw: TELEMETRY }, 1);
         if (isFailure(outcome)) failures++;
-        else acknowledged++;
+        else if (counting || (counting = performance.now() >= warm)) acknowledged++;
       }
     };
     await Promise.all(Array.from({ length: WINDOW }, publisher));
-    return { perSecond: acknowledged / ((performance.now() - started) / 1000), failures };
+    return { perSecond: acknowledged / ((performance.now() - warm) / 1000), failures };
   } finally {
     await gateway.close();
   }
@@ -181,30 +204,35 @@ const loadAverage = () =>
 
 /** Prints the two lines (and the rounds); resolves with whether both goals hold. */
 export async function generatorCapacityLines(): Promise<boolean> {
-  const sink = await startChild([
-    '-r',
-    'ts-node/register/transpile-only',
-    join(ROOT, 'bench', 'mqtt-sink-child.ts'),
-  ]);
+  // the sink on the servers' CPU, both clients (this process's driver, the generator's child) on
+  // the client's when the bench pins (pinning.ts)
+  const sink = await startChild(
+    ['-r', './lib/ts-register.js', join(ROOT, 'bench', 'mqtt-sink-child.ts')],
+    process.env,
+    true,
+  );
   try {
     const url = sink.answer.mqttUrl as string;
     const ratios: number[] = [];
     let failures = 0;
-    // a warm-up of each, not counted: the sink's and the bench process's first seconds run slower
-    await profileRound(url);
-    await driverRound(url);
-    for (let round = 1; round <= ROUNDS; round++) {
-      // alternating which goes first, so that neither always gets the quieter slot
-      const [profile, driver] =
-        round % 2
-          ? [await profileRound(url), await driverRound(url)]
-          : await driverRound(url).then(async (first) => [await profileRound(url), first]);
-      failures += profile.failures + driver.failures;
-      ratios.push(profile.perSecond / driver.perSecond);
-      console.log(
-        `      round ${round}: iotc load mqtt-gateway ${Math.round(profile.perSecond)} msg/s, bare driver ${Math.round(driver.perSecond)} msg/s, ratio ${ratios.at(-1)?.toFixed(2)}; load average ${loadAverage()}`,
-      );
-    }
+    await onClientCpu(async () => {
+      // a warm-up of each, not counted: the sink's and the bench process's first seconds run slower
+      // (the driver's mqtt.js path went on getting faster for 10-20 s in a fresh bench process)
+      await profileRound(url);
+      await driverRound(url, FIRST_WARMUP_S);
+      for (let round = 1; round <= ROUNDS; round++) {
+        // alternating which goes first, so that neither always gets the quieter slot
+        const [profile, driver] =
+          round % 2
+            ? [await profileRound(url), await driverRound(url)]
+            : await driverRound(url).then(async (first) => [await profileRound(url), first]);
+        failures += profile.failures + driver.failures;
+        ratios.push(profile.perSecond / driver.perSecond);
+        console.log(
+          `      round ${round}: iotc load mqtt-gateway ${Math.round(profile.perSecond)} msg/s, bare driver ${Math.round(driver.perSecond)} msg/s, ratio ${ratios.at(-1)?.toFixed(2)}; load average ${loadAverage()}`,
+        );
+      }
+    });
     const ratio = median(ratios);
     const { steady, spread } = steadiness(ratios);
     // rounds that differ by more than ±15 % measured the machine, not the generator: no verdict

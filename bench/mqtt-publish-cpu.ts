@@ -10,12 +10,29 @@
  * one write, as mqtt.js's publishers do when each awaits its PUBACK (the server reads about a
  * window's publishes per chunk either way).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import mqttPacket, { type Packet } from 'mqtt-packet';
 
-/** CPU-seconds (user + system) the process has used, from /proc (Linux); undefined elsewhere. */
+/**
+ * CPU-seconds the process has used (Linux; undefined elsewhere): the sum of its threads' run time in
+ * nanoseconds (`/proc/<pid>/task/<tid>/schedstat`, first field), else user + system from
+ * `/proc/<pid>/stat` in clock ticks. The ticks are 10 ms: over a slice of 25,000 publishes at 8 µs
+ * (0.2 s of CPU) one tick is 5 % of the reading, and a ratio of two such readings moved by up to 10
+ * % from rounding alone; the run time is exact. (A thread that ends between two readings takes its
+ * run time with it; the servers measured keep theirs for the whole line.)
+ */
 export function processCpuSeconds(pid: number): number | undefined {
+  try {
+    let nanoseconds = 0;
+    for (const thread of readdirSync(`/proc/${pid}/task`))
+      nanoseconds += Number(
+        readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ', 1)[0],
+      );
+    if (Number.isFinite(nanoseconds) && nanoseconds > 0) return nanoseconds / 1e9;
+  } catch {
+    // no schedstat (or the process ended): the ticks below, or nothing
+  }
   try {
     // fields after "(comm) ": state is the 1st, utime the 12th, stime the 13th (clock ticks, 100/s)
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');

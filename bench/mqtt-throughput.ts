@@ -6,9 +6,17 @@
 import { join } from 'node:path';
 import { isFailure } from '../simulators/device/mqtt-connection';
 import { GATEWAY_TOPICS, MqttGateway } from '../simulators/gateway/mqtt-gateway';
-import { positiveEnv, ROOT, startServer, startSimulate, stopServer } from './children';
+import {
+  positiveEnv,
+  ROOT,
+  type ServerChild,
+  startServer,
+  startSimulate,
+  stopServer,
+} from './children';
 import { processCpuSeconds, publishCpu } from './mqtt-publish-cpu';
-import { alternatingRounds, median, ROUNDS, type Measurement } from './rounds';
+import { onClientCpu } from './pinning';
+import { alternatingRounds, median, ROUNDS, SLICES, type Measurement } from './rounds';
 
 export const MQTT_WINDOW = positiveEnv('BENCH_MQTT_WINDOW', 100);
 /** Publishes per round of the CPU line (after as many again of warm-up). */
@@ -106,66 +114,90 @@ export interface MqttHeadroom {
  * The second holds on a busy machine, where a round's throughput is whatever CPU the scheduler gave.
  */
 export async function mqttThroughputRatio(): Promise<MqttHeadroom> {
-  const platform = await startSimulate('mqttUrl');
+  const platform = await startSimulate('mqttUrl', true);
   const sink = await startServer(
     'mqtt-packet sink',
     ['-r', './lib/ts-register.js', join(ROOT, 'bench', 'mqtt-sink-child.ts')],
     'mqttUrl',
+    {},
+    true,
   );
   const token = platform.ready.gatewayToken;
   try {
     if (typeof token !== 'string' || !token)
       throw new Error('iotc simulate --json gave no gatewayToken');
-    const throughput = await alternatingRounds(
-      'msg/s',
-      {
-        platform: (seconds) => mqttLoad(platform.url, token, seconds, platform.process.pid),
-        bare: (seconds) => mqttLoad(sink.url, 'bench-token', seconds, sink.process.pid),
-      },
-      { platform: 'platform', bare: 'sink' },
-      true,
-    );
-    const cpu = { ratios: [] as number[], platform: [] as number[], sink: [] as number[] };
-    let cpuFailures = 0;
-    const lines = [
-      ...throughput.lines,
-      'round   platform CPU/publish  sink CPU/publish  sink/platform',
-    ];
-    const servers = {
-      platform: { server: platform, token },
-      sink: { server: sink, token: 'bench' },
-    };
-    for (let round = 1; round <= ROUNDS; round++) {
-      const order = round % 2 ? (['platform', 'sink'] as const) : (['sink', 'platform'] as const);
-      for (const side of order) {
-        const { server, token: user } = servers[side];
-        const measured = await publishCpu({
-          url: server.url,
-          token: user,
-          pid: server.process.pid as number,
-          topic: GATEWAY_TOPICS.telemetry,
-          payload: MQTT_TELEMETRY,
-          messages: MQTT_CPU_MESSAGES,
-          warmup: MQTT_CPU_MESSAGES,
-          window: MQTT_WINDOW,
-        });
-        cpu[side].push(measured.cpuMicros);
-        cpuFailures += measured.failures;
-      }
-      const ratio = cpu.sink[round - 1] / cpu.platform[round - 1];
-      cpu.ratios.push(ratio);
-      lines.push(
-        `${String(round).padEnd(7)} ${`${cpu.platform[round - 1].toFixed(2)} µs`.padStart(20)} ${`${cpu.sink[round - 1].toFixed(2)} µs`.padStart(17)} ${ratio.toFixed(2).padStart(14)}`,
-      );
-    }
-    return {
-      ratio: throughput.ratio,
-      ratios: throughput.ratios,
-      failures: throughput.failures,
-      lines,
-      cpu: { ...cpu, ratio: median(cpu.ratios), failures: cpuFailures },
-    };
+    return await onClientCpu(() => measureHeadroom(platform, sink, token));
   } finally {
     await Promise.all([stopServer(platform), stopServer(sink)]);
   }
+}
+
+/** The two ways of mqttThroughputRatio, with the servers started (and the client placed). */
+async function measureHeadroom(
+  platform: ServerChild,
+  sink: ServerChild,
+  token: string,
+): Promise<MqttHeadroom> {
+  const throughput = await alternatingRounds(
+    'msg/s',
+    {
+      platform: (seconds) => mqttLoad(platform.url, token, seconds, platform.process.pid),
+      bare: (seconds) => mqttLoad(sink.url, 'bench-token', seconds, sink.process.pid),
+    },
+    { platform: 'platform', bare: 'sink' },
+    true,
+  );
+  const cpu = { ratios: [] as number[], platform: [] as number[], sink: [] as number[] };
+  let cpuFailures = 0;
+  const lines = [
+    ...throughput.lines,
+    'round   platform CPU/publish  sink CPU/publish  sink/platform',
+  ];
+  const servers = {
+    platform: { server: platform, token },
+    sink: { server: sink, token: 'bench' },
+  };
+  // each side warmed up (MQTT_CPU_MESSAGES publishes), then MQTT_CPU_MESSAGES measured in SLICES
+  // interleaved slices (A B B A ...), each on a fresh connection whose first 10 windows are not
+  // counted; a side's CPU per publish is its CPU over all its slices ÷ their publishes
+  const slice = Math.max(MQTT_WINDOW, Math.round(MQTT_CPU_MESSAGES / SLICES));
+  const measure = (side: 'platform' | 'sink', messages: number, warmup: number) => {
+    const { server, token: user } = servers[side];
+    return publishCpu({
+      url: server.url,
+      token: user,
+      pid: server.process.pid as number,
+      topic: GATEWAY_TOPICS.telemetry,
+      payload: MQTT_TELEMETRY,
+      messages,
+      warmup,
+      window: MQTT_WINDOW,
+    });
+  };
+  for (let round = 1; round <= ROUNDS; round++) {
+    const order = round % 2 ? (['platform', 'sink'] as const) : (['sink', 'platform'] as const);
+    for (const side of order) await measure(side, MQTT_WINDOW, MQTT_CPU_MESSAGES);
+    const spent = { platform: { micros: 0, messages: 0 }, sink: { micros: 0, messages: 0 } };
+    for (let part = 0; part < SLICES; part++) {
+      for (const side of part % 2 ? [...order].reverse() : order) {
+        const measured = await measure(side, slice, 10 * MQTT_WINDOW);
+        spent[side].micros += measured.cpuMicros * slice;
+        spent[side].messages += slice;
+        cpuFailures += measured.failures;
+      }
+    }
+    for (const side of order) cpu[side].push(spent[side].micros / spent[side].messages);
+    const ratio = cpu.sink[round - 1] / cpu.platform[round - 1];
+    cpu.ratios.push(ratio);
+    lines.push(
+      `${String(round).padEnd(7)} ${`${cpu.platform[round - 1].toFixed(2)} µs`.padStart(20)} ${`${cpu.sink[round - 1].toFixed(2)} µs`.padStart(17)} ${ratio.toFixed(2).padStart(14)}`,
+    );
+  }
+  return {
+    ratio: throughput.ratio,
+    ratios: throughput.ratios,
+    failures: throughput.failures,
+    lines,
+    cpu: { ...cpu, ratio: median(cpu.ratios), failures: cpuFailures },
+  };
 }

@@ -58,6 +58,11 @@
  *     own process): PASS when every message sent is stored exactly once (0 lost, 0 duplicated, no
  *     failed publish).
  *
+ * The headroom lines (a, c, the generator's) place their client on the first CPU and the servers
+ * they compare on the last (bench/pinning.ts, taskset; BENCH_PIN=0 for none), and measure each
+ * side of a round in BENCH_SLICES (4) interleaved slices (bench/rounds.ts). BENCH_ONLY_HTTP=1,
+ * BENCH_ONLY_MQTT=1, BENCH_ONLY_GENERATOR=1 run one of them alone.
+ *
  * Knobs (environment): BENCH_ROUNDS (5), BENCH_DURATION_S (4), BENCH_WARMUP_S (1),
  * BENCH_CONNECTIONS (10), BENCH_MQTT_WINDOW (100), BENCH_MEMORY_GATEWAYS (100),
  * BENCH_MEMORY_DEVICES (10000), BENCH_LOAD_DURATION_S (3), BENCH_CONFORMANCE_RUNS (3, the compiled
@@ -89,7 +94,8 @@ import { MQTT_CPU_MESSAGES, MQTT_WINDOW, mqttThroughputRatio } from './mqtt-thro
 import { PEER_DURATION_S, PEER_ROUNDS, peerLines, STEADY_SPREAD, steadiness } from './peers';
 import { loadavg } from 'node:os';
 import { robustnessLines } from './robustness-bench';
-import { DURATION_S, median, ROUNDS, WARMUP_S } from './rounds';
+import { placement } from './pinning';
+import { DURATION_S, FIRST_WARMUP_S, median, ROUNDS, SLICES, WARMUP_S } from './rounds';
 import {
   MEMORY_DEVICES,
   MEMORY_GATEWAYS,
@@ -157,12 +163,48 @@ async function memoryLines(): Promise<boolean> {
   return subDeviceOk && connectionsOk;
 }
 
+/** a), the reference's HTTP telemetry ÷ the bare server: prints its rounds and verdict. */
+async function httpLine(): Promise<boolean> {
+  const throughput = await httpThroughputRatio();
+  console.log(throughput.lines.join('\n'));
+  const httpVerdict = judged(throughput, GOAL_THROUGHPUT_RATIO);
+  console.log(
+    `${httpVerdict.word}  platform/bare throughput, median of ${ROUNDS}: ${throughput.ratio.toFixed(2)} (goal >= ${GOAL_THROUGHPUT_RATIO}), failed requests: ${throughput.failures} (goal 0); ${httpVerdict.note}`,
+  );
+  return httpVerdict.ok;
+}
+
+/** c), the reference's MQTT QoS 1 headroom over the sink, two ways: prints rounds and verdicts. */
+async function mqttLines(): Promise<boolean> {
+  const total = 2 * FIRST_WARMUP_S + ROUNDS * 2 * (WARMUP_S + DURATION_S);
+  let ok = true;
+  console.log(
+    `MQTT: gateway driver, MQTT 5, QoS 1, window ${MQTT_WINDOW}, ${FIRST_WARMUP_S} s warm-up each, then ${ROUNDS} rounds A/B of ${WARMUP_S} s warm-up + ${DURATION_S} s in ${SLICES} interleaved slices each (~${total} s); ${placement()}`,
+  );
+  const mqtt = await mqttThroughputRatio();
+  console.log(mqtt.lines.join('\n'));
+  const mqttVerdict = judged(mqtt, GOAL_MQTT_RATIO);
+  ok &&= mqttVerdict.ok;
+  console.log(
+    `${mqttVerdict.word}  platform/sink MQTT QoS 1 throughput, median of ${ROUNDS}: ${mqtt.ratio.toFixed(2)} (goal >= ${GOAL_MQTT_RATIO}), failed publishes: ${mqtt.failures} (goal 0); ${mqttVerdict.note}`,
+  );
+  const cpuVerdict = judged(mqtt.cpu, GOAL_MQTT_RATIO);
+  ok &&= cpuVerdict.ok;
+  console.log(
+    `${cpuVerdict.word}  platform/sink MQTT QoS 1 CPU per publish (bare client, ${MQTT_CPU_MESSAGES} publishes a round), sink µs / platform µs, median of ${ROUNDS}: ${mqtt.cpu.ratio.toFixed(2)} (goal >= ${GOAL_MQTT_RATIO}); platform ${median(mqtt.cpu.platform).toFixed(2)} µs, sink ${median(mqtt.cpu.sink).toFixed(2)} µs, failed publishes: ${mqtt.cpu.failures} (goal 0); ${cpuVerdict.note}`,
+  );
+  return ok;
+}
+
 async function main(): Promise<number> {
   if (process.env.BENCH_ONLY_ROBUSTNESS === '1') return (await robustnessLines()) ? 0 : 1;
   if (process.env.BENCH_ONLY_MEMORY === '1') return (await memoryLines()) ? 0 : 1;
-  const total = ROUNDS * 2 * (WARMUP_S + DURATION_S);
+  if (process.env.BENCH_ONLY_HTTP === '1') return (await httpLine()) ? 0 : 1;
+  if (process.env.BENCH_ONLY_MQTT === '1') return (await mqttLines()) ? 0 : 1;
+  if (process.env.BENCH_ONLY_GENERATOR === '1') return (await generatorCapacityLines()) ? 0 : 1;
+  const total = 2 * FIRST_WARMUP_S + ROUNDS * 2 * (WARMUP_S + DURATION_S);
   console.log(
-    `iotc bench: HTTP telemetry POST, c=${CONNECTIONS} p=1, ${WARMUP_S} s warm-up + ${DURATION_S} s, ${ROUNDS} rounds A/B (~${total} s), then the conformance run`,
+    `iotc bench: HTTP telemetry POST, c=${CONNECTIONS} p=1, ${FIRST_WARMUP_S} s warm-up each, then ${ROUNDS} rounds A/B of ${WARMUP_S} s warm-up + ${DURATION_S} s in ${SLICES} interleaved slices each (~${total} s); ${placement()}; then the conformance run`,
   );
   let ok = true;
 
@@ -173,14 +215,7 @@ async function main(): Promise<number> {
     `${startOk ? 'PASS' : 'FAIL'}  CLI start, iotc --help compiled (the installed package): ${start.compiledMs.toFixed(0)} ms (goal < 300 ms); from the TypeScript sources ${start.sourceMs.toFixed(0)} ms; bare node ${start.bareMs.toFixed(0)} ms; median of 5`,
   );
 
-  const throughput = await httpThroughputRatio();
-  console.log(throughput.lines.join('\n'));
-  const httpVerdict = judged(throughput, GOAL_THROUGHPUT_RATIO);
-  ok &&= httpVerdict.ok;
-  console.log(
-    `${httpVerdict.word}  platform/bare throughput, median of ${ROUNDS}: ${throughput.ratio.toFixed(2)} (goal >= ${GOAL_THROUGHPUT_RATIO}), failed requests: ${throughput.failures} (goal 0); ${httpVerdict.note}`,
-  );
-
+  ok &&= await httpLine();
   const viaConnector = await connectorThroughputRatio();
   console.log(viaConnector.lines.join('\n'));
   const connectorOk = viaConnector.failures === 0;
@@ -227,21 +262,7 @@ async function main(): Promise<number> {
     );
     return ok ? 0 : 1;
   }
-  console.log(
-    `MQTT: gateway driver, MQTT 5, QoS 1, window ${MQTT_WINDOW}, ${WARMUP_S} s warm-up + ${DURATION_S} s, ${ROUNDS} rounds A/B (~${total} s)`,
-  );
-  const mqtt = await mqttThroughputRatio();
-  console.log(mqtt.lines.join('\n'));
-  const mqttVerdict = judged(mqtt, GOAL_MQTT_RATIO);
-  ok &&= mqttVerdict.ok;
-  console.log(
-    `${mqttVerdict.word}  platform/sink MQTT QoS 1 throughput, median of ${ROUNDS}: ${mqtt.ratio.toFixed(2)} (goal >= ${GOAL_MQTT_RATIO}), failed publishes: ${mqtt.failures} (goal 0); ${mqttVerdict.note}`,
-  );
-  const cpuVerdict = judged(mqtt.cpu, GOAL_MQTT_RATIO);
-  ok &&= cpuVerdict.ok;
-  console.log(
-    `${cpuVerdict.word}  platform/sink MQTT QoS 1 CPU per publish (bare client, ${MQTT_CPU_MESSAGES} publishes a round), sink µs / platform µs, median of ${ROUNDS}: ${mqtt.cpu.ratio.toFixed(2)} (goal >= ${GOAL_MQTT_RATIO}); platform ${median(mqtt.cpu.platform).toFixed(2)} µs, sink ${median(mqtt.cpu.sink).toFixed(2)} µs, failed publishes: ${mqtt.cpu.failures} (goal 0); ${cpuVerdict.note}`,
-  );
+  ok &&= await mqttLines();
 
   // measured whatever came before (`ok &&= await …` would skip them once a goal failed)
   const memoryOk = await memoryLines();
@@ -291,7 +312,7 @@ const watchdog = setTimeout(
   },
   // a) and c), the conformance run, the memory fleet and the load run, each with room to start and
   // stop
-  (3 * ROUNDS * 2 * (WARMUP_S + DURATION_S + 5) + 90) * 1000 +
+  (3 * (2 * FIRST_WARMUP_S + ROUNDS * 2 * (WARMUP_S + DURATION_S + 5)) + 90) * 1000 +
     (CONFORMANCE_RUNS + 1) * RUN_TIMEOUT_MS +
     1_200_000 + // g) npm ci and npm start, 600 s each at most
     120_000 +

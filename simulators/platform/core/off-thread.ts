@@ -73,6 +73,17 @@ function rebuild(failure: Failure): Error {
   return new PlatformError(failure.message, failure.status, failure.errorCode);
 }
 
+/**
+ * The job's result at once when its text is small (a failure thrown here), else the payload
+ * worker's, later: the device API's telemetry handler awaits only a large body's job, so a small
+ * one's request is answered without a promise and a microtask turn of its own.
+ */
+export function runPayloadJobHereOrSoon(
+  job: PayloadJob,
+): PayloadJobResult | Promise<PayloadJobResult> {
+  return job.text.length < OFF_THREAD_BYTES ? runPayloadJob(job) : runPayloadJobSoon(job);
+}
+
 /** Runs the job here when its text is small, on the payload worker when it is large. */
 export function runPayloadJobSoon(job: PayloadJob): Promise<PayloadJobResult> {
   if (job.text.length < OFF_THREAD_BYTES) {

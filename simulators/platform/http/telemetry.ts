@@ -5,9 +5,9 @@
 import type { ServerResponse } from 'node:http';
 import { MAX_BODY, authenticate, type DeviceApi, endpoint, payloadFailure } from './context';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readBody, sendEmpty } from './exchange';
+import { readBody, sendEmptyOk } from './exchange';
 import type { Device } from '../core/model';
-import { runPayloadJobSoon } from '../core/off-thread';
+import { runPayloadJobHereOrSoon } from '../core/off-thread';
 import type { TelemetryRecord } from '../core/time-series';
 
 /** Telemetry `[]`: the array form with no element. */
@@ -41,12 +41,14 @@ export const POST_TELEMETRY = endpoint({
     if (!device) return;
     const body = await readBody(request, MAX_BODY);
     try {
-      const records = await runPayloadJobSoon({
+      const job = runPayloadJobHereOrSoon({
         kind: 'telemetry',
         text: steps.text(body),
         now: Date.now(),
         quirks: api.quirks,
       });
+      // a small body's records at once (nearly every request), a large one's from the worker
+      const records = job instanceof Promise ? await job : job;
       // applied after the 200 (core/scheduler.ts); at once without asynchrony
       steps.save(api, device, records as TelemetryRecord[]);
       // an array with no element: no entry at all (a quirk's dropped records do not count,
@@ -56,7 +58,7 @@ export const POST_TELEMETRY = endpoint({
     } catch (error) {
       return steps.refused(response, api, error, { device, body });
     }
-    sendEmpty(response, 200);
+    sendEmptyOk(response);
   },
 });
 
