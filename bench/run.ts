@@ -91,7 +91,7 @@ import {
   loadProfileRun,
 } from './load-profile-run';
 import { MQTT_CPU_MESSAGES, MQTT_WINDOW, mqttThroughputRatio } from './mqtt-throughput';
-import { PEER_DURATION_S, PEER_ROUNDS, peerLines, STEADY_SPREAD, steadiness } from './peers';
+import { PEER_DURATION_S, PEER_ROUNDS, peerLines, ratioVerdict } from './peers';
 import { loadavg } from 'node:os';
 import { robustnessLines } from './robustness-bench';
 import { placement } from './pinning';
@@ -111,28 +111,18 @@ const GOAL_MQTT_RATIO = 0.85; // issue 29 item 5
 const GOAL_BYTES_PER_SUB_DEVICE = 1024; // issue 29 item 5
 
 /**
- * A headroom ratio's verdict: FAIL on any failure; else PASS/FAIL on the median when the rounds
- * stay within ±15 % of it, INFO (no verdict) when they spread wider: the machine, not the platform,
- * decided them.
+ * A headroom ratio's verdict (bench/peers.ts ratioVerdict: steady rounds decide on their median,
+ * spread ones only when every round falls on the same side of the goal), with the load average.
  */
 function judged(
   result: { ratio: number; ratios: number[]; failures: number },
   goal: number,
 ): { word: 'PASS' | 'FAIL' | 'INFO'; ok: boolean; note: string } {
-  const { steady, spread } = steadiness(result.ratios);
-  const rounds = `rounds ${result.ratios.map((ratio) => ratio.toFixed(2)).join(', ')}`;
+  const verdict = ratioVerdict(result.ratios, (ratio) => ratio >= goal, result.failures);
   const average = `load average ${loadavg()
     .map((value) => value.toFixed(1))
     .join(' ')}`;
-  if (result.failures > 0) return { word: 'FAIL', ok: false, note: `${rounds}; ${average}` };
-  if (!steady)
-    return {
-      word: 'INFO',
-      ok: true,
-      note: `${rounds} differ by up to ${Math.round(spread * 100)} % from their median (more than ±${STEADY_SPREAD * 100} %): the machine was too noisy, no verdict; ${average}`,
-    };
-  const ok = result.ratio >= goal;
-  return { word: ok ? 'PASS' : 'FAIL', ok, note: `${rounds}; ${average}` };
+  return { ...verdict, note: `${verdict.note}; ${average}` };
 }
 
 /**
