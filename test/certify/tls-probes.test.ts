@@ -20,6 +20,8 @@ let other: TlsMaterial;
 let server: ReturnType<typeof createTlsServer>;
 let port: number;
 let watch: TlsWatch;
+/** Every socket a test opened, ended after the tests: an open one would keep the file running. */
+const opened: Socket[] = [];
 
 before(async () => {
   material = await generateSelfSignedCertificate();
@@ -32,7 +34,10 @@ before(async () => {
   port = (server.address() as AddressInfo).port;
 });
 
-after(() => server.close());
+after(() => {
+  for (const socket of opened) socket.destroy();
+  server.close();
+});
 
 /** A client that accepts any certificate and, once the handshake is done, "speaks". */
 function accepting(): void {
@@ -40,12 +45,14 @@ function accepting(): void {
     watch.clientSpoke('a test packet');
     socket.destroy();
   });
+  opened.push(socket);
   socket.on('error', () => {});
 }
 
 /** A client that trusts another authority only: it breaks the handshake off. */
 function refusing(): void {
   const socket = tlsConnect({ host: '127.0.0.1', port, ca: other.cert, servername: 'localhost' });
+  opened.push(socket);
   socket.on('error', () => {});
 }
 
@@ -64,6 +71,7 @@ test("a connection of the check before, broken off in its handshake during the n
   const held: Socket[] = [];
   const proxy: Server = createServer((fromClient) => {
     const toServer = connect(port, '127.0.0.1');
+    opened.push(fromClient, toServer);
     fromClient.pipe(toServer);
     fromClient.on('error', () => {});
     toServer.on('error', () => {});
@@ -78,6 +86,7 @@ test("a connection of the check before, broken off in its handshake during the n
       material,
       client(() => {
         const stuck = tlsConnect({ host: '127.0.0.1', port: proxyPort, rejectUnauthorized: false });
+        opened.push(stuck);
         stuck.on('error', () => {});
         // the server answered the stuck handshake (its answer held back): then a client speaks
         const waitAnswer = () =>
@@ -109,6 +118,7 @@ test('a connection ended before the server sent its certificate decides nothing'
     material,
     client(() => {
       const bare = connect(port, '127.0.0.1', () => bare.destroy());
+      opened.push(bare);
       bare.on('error', () => {});
       setTimeout(accepting, 300);
     }),
