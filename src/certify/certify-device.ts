@@ -629,7 +629,7 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
           const material = tls.probes[kind];
           if (!material) continue;
           options.say(`TLS check ${kind}: starting the client with that certificate presented`);
-          const outcome = await watch.run(
+          const outcome = await watch.check(
             kind,
             material,
             () => {
@@ -637,10 +637,11 @@ export async function runCertifySession(options: CertifySessionOptions): Promise
               return { exited: probed.exited, end: () => probed.end(0) };
             },
             options.startTimeoutMs,
+            options.say,
           );
           probes.push(outcome);
           options.say(
-            `TLS check ${kind}: ${outcome.result === 'accepted' ? `the client accepted it (it sent ${outcome.what})` : outcome.result === 'refused' ? `the client refused it (${outcome.how})` : `undecided: ${outcome.why}`}`,
+            `TLS check ${kind}: ${outcome.result === 'accepted' ? `the client accepted it (it sent ${outcome.what})` : outcome.result === 'refused' ? `the client refused it (${outcome.how})${outcome.starved ? ` while ${outcome.starved}` : ''}` : `${outcome.result}: ${outcome.why}`}`,
           );
         }
       options.say(`starting the client under test: ${options.exec}`);

@@ -7,9 +7,18 @@
  * token and all) or broke it off (an alert in the handshake, or a close before sending anything); a
  * connection that never spoke TLS (plain MQTT to the TLS port) decides nothing and the next one is
  * awaited. Then the client is ended and the servers present the session's certificate again.
+ *
+ * Each connection belongs to the check that was running when it was accepted (a connection of the
+ * client just ended, broken off late, is never the next check's refusal), and one that ended before
+ * the server sent its certificate decides nothing (the client never saw it). A refusal of a
+ * certificate the client must accept is weighed against the harness's own stalls
+ * (steps/support/timing.ts): when the harness stood still for more than half of the check's time,
+ * the check is run once more, and a second such refusal is INCONCLUSIVE, never a FAIL.
  */
+import type { Socket } from 'node:net';
 import type { Server as TlsServer, TLSSocket } from 'node:tls';
 import type { TlsMaterial } from '../../lib/tls/certificate';
+import { Inconclusive, StallLog, refuseIfStarvedInAll } from '../../steps/support/timing';
 import type { TlsProbeKind } from './tls-certificates';
 
 export const TLS_PROBE_KINDS: readonly TlsProbeKind[] = [
@@ -29,10 +38,36 @@ export const PROBE_CERTIFICATE: Record<TlsProbeKind, string> = {
     'a certificate with three intermediate authorities (about 20 KB, more than one TLS record)',
 };
 
+/**
+ * Whether the client must accept the certificate of each check (a refusal is the FAIL) or refuse it
+ * (an acceptance is).
+ */
+export const PROBE_MUST_ACCEPT: Record<TlsProbeKind, boolean> = {
+  untrusted: false,
+  'wrong-name': false,
+  expired: false,
+  'large-chain': true,
+};
+
 export type ProbeOutcome =
   | { kind: TlsProbeKind; result: 'accepted'; at: number; what: string }
-  | { kind: TlsProbeKind; result: 'refused'; at: number; how: string }
-  | { kind: TlsProbeKind; result: 'undecided'; why: string };
+  | {
+      kind: TlsProbeKind;
+      result: 'refused';
+      at: number;
+      how: string;
+      /**
+       * The harness stood still for more than half of the check's time before the refusal
+       * (refuseIfStarvedInAll's words): the refusal may be the client giving up on a starved
+       * server, not its verdict on the certificate.
+       */
+      starved?: string;
+    }
+  | { kind: TlsProbeKind; result: 'undecided'; why: string }
+  /** A refusal of a certificate the client must accept, twice while the harness was starved. */
+  | { kind: TlsProbeKind; result: 'inconclusive'; why: string };
+
+type Probe = { kind: TlsProbeKind; decide: (outcome: ProbeOutcome) => void; spoke: boolean };
 
 /** A handshake of the session (not of a check), or a connection on which it failed. */
 export interface SessionHandshake {
@@ -51,16 +86,33 @@ const NOT_TLS =
 export class TlsWatch {
   private readonly servers: Array<{ server: TlsServer; protocol: 'https' | 'mqtts' }> = [];
   readonly handshakes: SessionHandshake[] = [];
-  private probe:
-    | { kind: TlsProbeKind; decide: (outcome: ProbeOutcome) => void; spoke: boolean }
-    | undefined;
+  private probe: Probe | undefined;
+  /**
+   * The check each connection was accepted in (null: the session's), by its TCP socket. Under a
+   * starved harness the error of a connection of the check just ended (its client killed in the
+   * middle of a handshake) was read only after the next check had begun, and made a large chain
+   * look refused.
+   */
+  private readonly acceptedIn = new WeakMap<Socket, Probe | null>();
 
   constructor(private readonly session: TlsMaterial) {}
 
+  /**
+   * The check a TLS connection belongs to: the one running when its TCP connection was accepted
+   * (the TLS socket's `_parent`, node's TCP socket under it), or the one running now for a
+   * connection not seen accepted.
+   */
+  private ownerOf(socket: TLSSocket): Probe | undefined {
+    const raw = (socket as TLSSocket & { _parent?: Socket })._parent;
+    if (raw && this.acceptedIn.has(raw)) return this.acceptedIn.get(raw) ?? undefined;
+    return this.probe;
+  }
+
   attach(server: TlsServer, protocol: 'https' | 'mqtts'): void {
     this.servers.push({ server, protocol });
+    server.on('connection', (raw: Socket) => this.acceptedIn.set(raw, this.probe ?? null));
     server.on('secureConnection', (socket: TLSSocket) => {
-      const probe = this.probe;
+      const probe = this.ownerOf(socket);
       if (!probe) {
         this.handshakes.push({
           at: Date.now(),
@@ -85,7 +137,8 @@ export class TlsWatch {
       socket.destroy();
       const code = error.code ?? error.message;
       const notTls = NOT_TLS.test(code);
-      if (!this.probe) {
+      const probe = this.ownerOf(socket);
+      if (!probe) {
         this.handshakes.push({
           at: Date.now(),
           server: protocol,
@@ -96,8 +149,12 @@ export class TlsWatch {
         return;
       }
       if (notTls) return; // not a TLS client hello: decides nothing, the next connection will
-      this.probe.decide({
-        kind: this.probe.kind,
+      // ended before the server sent its certificate: the client never saw it, so it refused
+      // nothing (a connection reset before its ClientHello was read)
+      const raw = (socket as TLSSocket & { _parent?: Socket })._parent;
+      if (raw && raw.bytesWritten === 0) return;
+      probe.decide({
+        kind: probe.kind,
         result: 'refused',
         at: Date.now(),
         how: `it broke the handshake off (${code})`,
@@ -119,9 +176,36 @@ export class TlsWatch {
   }
 
   /**
+   * Runs the check of `kind` (run), and once more when the client refused a certificate it must
+   * accept while the harness was starved: a second such refusal is INCONCLUSIVE; any other outcome
+   * of the second run is the check's. `say` tells the operator of the second run.
+   */
+  async check(
+    kind: TlsProbeKind,
+    material: TlsMaterial,
+    start: () => { exited: Promise<unknown>; end: () => Promise<unknown> },
+    boundMs: number,
+    say: (line: string) => void = () => {},
+  ): Promise<ProbeOutcome> {
+    const first = await this.run(kind, material, start, boundMs);
+    if (first.result !== 'refused' || !first.starved || !PROBE_MUST_ACCEPT[kind]) return first;
+    say(
+      `TLS check ${kind}: the client refused it (${first.how}) while ${first.starved}: once more`,
+    );
+    const second = await this.run(kind, material, start, boundMs);
+    if (second.result !== 'refused' || !second.starved) return second;
+    return {
+      kind,
+      result: 'inconclusive',
+      why: `the client refused it twice (${first.how}; ${second.how}), both times while ${second.starved}: a client giving up on a starved server is not its verdict on the certificate`,
+    };
+  }
+
+  /**
    * Presents `material` and runs the client (`start` returns when it ended, or is ended by `end`)
    * until its first TLS connection decides, the client ends, or `boundMs` passes; the session's
-   * certificate is presented again after.
+   * certificate is presented again after. A refusal says whether the harness was starved over the
+   * check (`starved`).
    */
   async run(
     kind: TlsProbeKind,
@@ -129,6 +213,8 @@ export class TlsWatch {
     start: () => { exited: Promise<unknown>; end: () => Promise<unknown> },
     boundMs: number,
   ): Promise<ProbeOutcome> {
+    const stalls = new StallLog();
+    const startedAt = Date.now();
     this.present(material);
     let decide: (outcome: ProbeOutcome) => void = () => {};
     const decided = new Promise<ProbeOutcome>((resolve) => {
@@ -138,7 +224,7 @@ export class TlsWatch {
     const client = start();
     let timer: NodeJS.Timeout | undefined;
     try {
-      return await Promise.race([
+      const outcome = await Promise.race([
         decided,
         client.exited.then(
           (exit): ProbeOutcome => ({
@@ -155,7 +241,9 @@ export class TlsWatch {
           );
         }),
       ]);
+      return outcome.result === 'refused' ? weighed(outcome, stalls, startedAt) : outcome;
     } finally {
+      stalls.stop();
       clearTimeout(timer);
       await client.end();
       this.probe = undefined;
@@ -166,5 +254,30 @@ export class TlsWatch {
   private present(material: TlsMaterial): void {
     for (const { server } of this.servers)
       server.setSecureContext({ cert: material.cert, key: material.key });
+  }
+}
+
+/**
+ * A refusal with `starved` set when the harness stood still for more than half of the time from the
+ * check's start to the refusal (the timing model's rule, refuseIfStarvedInAll: the total of its
+ * stalls or its worst one): a client that gives up on a server that does not answer in time
+ * refuses nothing.
+ */
+function weighed(
+  outcome: Extract<ProbeOutcome, { result: 'refused' }>,
+  stalls: StallLog,
+  startedAt: number,
+): ProbeOutcome {
+  try {
+    refuseIfStarvedInAll(
+      { worstMs: () => stalls.worstBetween(startedAt, outcome.at) },
+      stalls.stalledBetween(startedAt, outcome.at),
+      Math.max(0, outcome.at - startedAt),
+      `the ${outcome.kind} check until the refusal`,
+    );
+    return outcome;
+  } catch (error) {
+    if (!(error instanceof Inconclusive)) throw error;
+    return { ...outcome, starved: error.message.replace(/^INCONCLUSIVE: /, '') };
   }
 }

@@ -3,8 +3,8 @@
  * reports and exit code.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { autoWorkers } from '../faults/auto-workers';
 import { runKillMatrix } from '../faults/kill-matrix';
 import type { MatrixResult } from '../faults/matrix';
 import { MatrixSelectionError } from '../faults/selection';
@@ -17,29 +17,16 @@ interface FaultsCommandOptions {
   allowUncovered: boolean;
   /**
    * Worker processes sharing the reference's faults, and client certifications at once; 1 = all in
-   * this process, one at a time; 'auto' = autoWorkers().
+   * this process, one at a time; 'auto' = autoWorkers() (src/faults/auto-workers.ts).
    */
   workers: number | 'auto';
-}
-
-/**
- * Four workers, or two on a machine whose load average already reaches its cores. A fault's run
- * mostly waits (one to four seconds of wall for half a CPU-second), so four overlap well on an
- * idle machine (the matrix 2,033 -> 1,511 s beside other work); on a busy one they starve each
- * other's event loops until timed verdicts turn INCONCLUSIVE and faults go unjudged.
- */
-function autoWorkers(): { workers: number; why: string } {
-  const cores = availableParallelism();
-  const load = loadavg()[0] ?? 0;
-  const workers = load >= cores ? 2 : 4;
-  return { workers, why: `load average ${load.toFixed(1)} on ${cores} cores` };
 }
 
 export async function faultsCommand(options: FaultsCommandOptions): Promise<number> {
   let result: MatrixResult;
   let workers = options.workers;
   if (workers === 'auto') {
-    const chosen = autoWorkers();
+    const chosen = await autoWorkers();
     workers = chosen.workers;
     console.log(`iotc faults: ${workers} workers (auto: ${chosen.why})`);
   }

@@ -99,7 +99,7 @@ program
   )
   .option(
     '-w, --workers <n>',
-    'worker processes sharing the faults of the reference (each with its own baseline and references), and client certifications at once; "auto": 4, or 2 when the load average already reaches the number of cores (more workers on a busy machine only starve each other into INCONCLUSIVE runs)',
+    'worker processes sharing the faults of the reference (each with its own baseline and references), and client certifications at once; "auto": 4 when at least half of the CPU time was idle over the last second, else 2 (more workers on a busy machine only starve each other into INCONCLUSIVE runs)',
     (value: string) => (value === 'auto' ? ('auto' as const) : positiveInteger(value)),
     1 as number | 'auto',
   )

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../lib/package-root';
-import { CLIENTS_UNDER_TEST } from '../../faults/client-catalogue';
+import { CLIENTS_UNDER_TEST, type ClientKind } from '../../faults/client-catalogue';
 import { runClientMatrix } from './client-matrix';
 import { runFaultMatrix, summarize, type MatrixOptions, type MatrixResult } from './matrix';
 import { allRequirements, selectAll, uncoveredRequirements } from './selection';
@@ -109,10 +109,11 @@ export async function runKillMatrix(
 /**
  * How long the client certifications are expected to take, in the units of faultTime: their faults'
  * times and a clean certification per client kind (counted as one of its faults), `concurrency` at
- * once.
+ * once in each of client-matrix.ts's two sets of lanes (the sessions of a fixed --duration and the
+ * others): the longer set's.
  */
 function expectedClientMs(
-  clients: ReadonlyArray<{ id: string; client: string }>,
+  clients: ReadonlyArray<{ id: string; client: ClientKind }>,
   concurrency: number,
   all: ReadonlyArray<{ id: string }>,
   times: ReadonlyMap<string, number>,
@@ -121,8 +122,14 @@ function expectedClientMs(
     all.map((fault) => fault.id),
     times,
   );
-  const faultsMs = clients.reduce((sum, fault) => sum + timeOf(fault.id), 0);
-  const controlsMs =
-    new Set(clients.map((fault) => fault.client)).size * (faultsMs / clients.length);
-  return (faultsMs + controlsMs) / Math.max(1, concurrency);
+  const setMs = (long: boolean) => {
+    const set = clients.filter(
+      (fault) => CLIENTS_UNDER_TEST[fault.client].certify.includes('--duration') === long,
+    );
+    if (set.length === 0) return 0;
+    const faultsMs = set.reduce((sum, fault) => sum + timeOf(fault.id), 0);
+    const controlsMs = new Set(set.map((fault) => fault.client)).size * (faultsMs / set.length);
+    return (faultsMs + controlsMs) / Math.max(1, concurrency);
+  };
+  return Math.max(setMs(true), setMs(false));
 }

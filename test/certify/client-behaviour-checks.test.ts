@@ -78,6 +78,12 @@ test('TLS: a certificate accepted that should be refused fails; the large chain 
   });
   assert.equal(failed(check('CLI-TLS-01', input({ tls }))), 0);
   assert.equal((check('CLI-TLS-01', input({})) as { notApplicable?: boolean }).notApplicable, true);
+  // refused twice while the harness was starved (TlsWatch.check): INCONCLUSIVE, never FAIL
+  const starved = {
+    ...tls,
+    probes: [{ kind: 'large-chain' as const, result: 'inconclusive' as const, why: 'starved' }],
+  };
+  assert.ok('inconclusive' in check('CLI-TLS-05', input({ tls: starved })));
 });
 
 test('reconnects: backoff and jitter, a fixed schedule, no growth, a stall that explains the spread', () => {
