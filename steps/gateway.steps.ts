@@ -11,6 +11,13 @@ import { GATEWAY_TOPICS } from '../simulators/gateway/mqtt-gateway';
 import type { IotcWorld } from './world';
 import { claimBodyOverNetwork } from './support/claim-window';
 import { connectGateway, connectPlainDevice, mqttUrl } from './support/gateway';
+import {
+  lateAcknowledgement,
+  publishWithinWindow,
+  recordPuback,
+  settledPublish,
+} from './support/publish-window';
+import { quietFloorMs } from './support/readiness';
 import { measuredDelays, refuseIfStallExplains } from './support/timing';
 /** `{{local}}` → the platform name of that device (journaled: the platform may create it). */
 function withDeviceNames(world: IotcWorld, text: string): string {
@@ -126,10 +133,16 @@ When(
   async function (this: IotcWorld, gateway: string, local: string, entries: string) {
     const name = JSON.stringify(this.platformCreatedDevice(local));
     const before = Date.now();
-    this.lastPublish = await this.gateway(gateway).driver.publish(GATEWAY_TOPICS.telemetry, {
-      raw: `{${name}:${entries}}`,
-    });
-    this.sentWindows.set(local, { start: before, end: Date.now() });
+    const { driver } = this.gateway(gateway);
+    // the PUBACK awaited for a quiet window, then pending (support/publish-window.ts); the sent
+    // window ends with the PUBACK
+    await publishWithinWindow(
+      this,
+      GATEWAY_TOPICS.telemetry,
+      driver.connection,
+      () => driver.publish(GATEWAY_TOPICS.telemetry, { raw: `{${name}:${entries}}` }),
+      () => this.sentWindows.set(local, { start: before, end: Date.now() }),
+    );
   },
 );
 
@@ -156,10 +169,14 @@ When(
   },
 );
 
-Then('the PUBACK reports success', function (this: IotcWorld) {
-  const outcome = this.lastPublish;
+Then('the PUBACK reports success', async function (this: IotcWorld) {
+  const outcome = await settledPublish(this);
   assert.ok(outcome, 'nothing was published in this scenario');
+  const late = lateAcknowledgement(this);
+  assert.ok(!late, late);
   assert.equal(outcome.result, 'acked', `the publish on ${outcome.topic} ended ${outcome.result}`);
+  // the positive control of a PUBACK that must not come: its quiet window is three times this
+  recordPuback(outcome);
   assert.ok(
     !isFailure(outcome),
     `the PUBACK of ${outcome.topic} carries the failure code 0x${outcome.reasonCode?.toString(16)} ${outcome.reasonString ?? ''}`,
@@ -167,14 +184,35 @@ Then('the PUBACK reports success', function (this: IotcWorld) {
 });
 
 /**
- * Deviation GW-TEL-01-EMPTY: the last publish got no PUBACK within the request timeout (the driver
- * waits requestMs for it) and the connection stayed open. The scenario proves a PUBACK on the same
- * connection before (positive control) and after it. A harness whose loop stood still for half of
- * that wait may have let its timer fire before it read a PUBACK that had come: INCONCLUSIVE.
+ * Deviations MQTT-DEV-TEL-01-EMPTY and GW-TEL-01-EMPTY: the last publish got no PUBACK within its
+ * quiet window (support/publish-window.ts: three times the largest PUBACK delay the run measured,
+ * at least quietFloorMs; before, the driver's whole requestMs) and the connection stayed open. The
+ * scenario proves a PUBACK on the same connection before (positive control, whose delay the window
+ * is made of) and after it, and a PUBACK of this publish that comes later in the scenario fails
+ * that step. A harness whose loop stood still for half of the window may have let its timer fire
+ * before it read a PUBACK that had come: INCONCLUSIVE.
  */
 Then('the publish gets no PUBACK and the connection stays open', function (this: IotcWorld) {
   const outcome = this.lastPublish;
   assert.ok(outcome, 'nothing was published in this scenario');
+  const pending = this.pendingPublish;
+  if (pending && !pending.judgedUnacknowledged) {
+    refuseIfStallExplains(
+      { harnessMs: this.stalls.worstBetween(Date.now() - outcome.elapsedMs) },
+      outcome.elapsedMs / 2,
+      `waiting ${Math.round(outcome.elapsedMs)} ms for a PUBACK on ${outcome.topic}`,
+    );
+    assert.ok(
+      !pending.outcome || pending.outcome.result === 'timeout',
+      `the publish on ${outcome.topic} ended ${pending.outcome?.result} after ${Math.round(pending.outcome?.elapsedMs ?? 0)} ms, expected no PUBACK`,
+    );
+    pending.judgedUnacknowledged = true;
+    pending.connection.stopWaitingForAcks();
+    this.log(
+      `no PUBACK on ${outcome.topic} within ${pending.windowMs} ms (three times the largest PUBACK delay measured, at least ${quietFloorMs(this)} ms)`,
+    );
+    return;
+  }
   assert.notEqual(
     outcome.result,
     'closed',
@@ -193,8 +231,8 @@ Then('the publish gets no PUBACK and the connection stays open', function (this:
   );
 });
 
-Then('the PUBACK carries a failure reason code', function (this: IotcWorld) {
-  const outcome = this.lastPublish;
+Then('the PUBACK carries a failure reason code', async function (this: IotcWorld) {
+  const outcome = await settledPublish(this);
   assert.ok(outcome, 'nothing was published in this scenario');
   assert.equal(
     outcome.result,
@@ -209,8 +247,8 @@ Then('the PUBACK carries a failure reason code', function (this: IotcWorld) {
 
 Then(
   'the publish is refused with a failure reason code or a closed connection',
-  function (this: IotcWorld) {
-    const outcome = this.lastPublish;
+  async function (this: IotcWorld) {
+    const outcome = await settledPublish(this);
     assert.ok(outcome, 'nothing was published in this scenario');
     const refused =
       outcome.result === 'closed' ||
