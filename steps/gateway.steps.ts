@@ -5,6 +5,7 @@
  * platform can create them).
  */
 import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { isFailure, type MqttVersion } from '../simulators/device/mqtt-connection';
 import { GATEWAY_TOPICS } from '../simulators/gateway/mqtt-gateway';
@@ -190,28 +191,44 @@ Then('the PUBACK reports success', async function (this: IotcWorld) {
  * scenario proves a PUBACK on the same connection before (positive control, whose delay the window
  * is made of) and after it, and a PUBACK of this publish that comes later in the scenario fails
  * that step. A harness whose loop stood still for half of the window may have let its timer fire
- * before it read a PUBACK that had come: INCONCLUSIVE.
+ * before it read a PUBACK that had come: the window is watched again while the publish is still
+ * unacknowledged, and only a harness still starved when requestMs has passed is INCONCLUSIVE.
  */
-Then('the publish gets no PUBACK and the connection stays open', function (this: IotcWorld) {
-  const outcome = this.lastPublish;
+Then('the publish gets no PUBACK and the connection stays open', async function (this: IotcWorld) {
+  let outcome = this.lastPublish;
   assert.ok(outcome, 'nothing was published in this scenario');
   const pending = this.pendingPublish;
   if (pending && !pending.judgedUnacknowledged) {
-    refuseIfStallExplains(
-      { harnessMs: this.stalls.worstBetween(Date.now() - outcome.elapsedMs) },
-      outcome.elapsedMs / 2,
-      `waiting ${Math.round(outcome.elapsedMs)} ms for a PUBACK on ${outcome.topic}`,
-    );
-    assert.ok(
-      !pending.outcome || pending.outcome.result === 'timeout',
-      `the publish on ${outcome.topic} ended ${pending.outcome?.result} after ${Math.round(pending.outcome?.elapsedMs ?? 0)} ms, expected no PUBACK`,
-    );
-    pending.judgedUnacknowledged = true;
-    pending.connection.stopWaitingForAcks();
-    this.log(
-      `no PUBACK on ${outcome.topic} within ${pending.windowMs} ms (three times the largest PUBACK delay measured, at least ${quietFloorMs(this)} ms)`,
-    );
-    return;
+    // a window the harness stood still for half of is watched again while the publish is still
+    // unacknowledged, up to the driver's own timeout (requestMs): a busy machine costs time here,
+    // not an INCONCLUSIVE
+    const publishedAt = Date.now() - outcome.elapsedMs;
+    let watchedFrom = publishedAt;
+    while (
+      !pending.outcome &&
+      this.stalls.worstBetween(watchedFrom) >= pending.windowMs / 2 &&
+      Date.now() + pending.windowMs - publishedAt <= this.run.target.timeouts.requestMs
+    ) {
+      watchedFrom = Date.now();
+      await Promise.race([pending.settled, delay(pending.windowMs)]);
+    }
+    if (!pending.outcome) {
+      refuseIfStallExplains(
+        { harnessMs: this.stalls.worstBetween(watchedFrom) },
+        pending.windowMs / 2,
+        `waiting ${Math.round(Date.now() - publishedAt)} ms for a PUBACK on ${outcome.topic}`,
+      );
+      pending.judgedUnacknowledged = true;
+      pending.connection.stopWaitingForAcks();
+      this.log(
+        `no PUBACK on ${outcome.topic} within ${Math.round(Date.now() - publishedAt)} ms (a window of ${pending.windowMs} ms: three times the largest PUBACK delay measured, at least ${quietFloorMs(this)} ms)`,
+      );
+      return;
+    }
+    // it settled while watched: judged as any other outcome below
+    outcome = pending.outcome;
+    this.pendingPublish = undefined;
+    this.lastPublish = outcome;
   }
   assert.notEqual(
     outcome.result,
