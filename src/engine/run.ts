@@ -614,7 +614,7 @@ const AUTO_WORKERS = { embedded: 4, remote: 7, remoteFar: 14 } as const;
  * theirs (issue 29 item 2, bench/README.md "Workers from the idle CPU").
  */
 const EMBEDDED_WORKERS_BY_OTHERS = [
-  { othersBelow: 0.5, workers: 6 },
+  { othersBelow: 0.5, workers: 5 },
   { othersBelow: 1.5, workers: 4 },
   { othersBelow: Infinity, workers: 3 },
 ] as const;
@@ -625,18 +625,19 @@ const SCENARIOS_PER_AUTO_WORKER = { embedded: 25, remote: 20 } as const;
 
 /**
  * The worker processes of a run. 'auto': one per 25 planned scenarios, on an embedded target at
- * most six, four or three by what other processes use of the cores as the run starts
- * (embeddedWorkers), and one with IOTC_RUN_ID, which names a single run. On an embedded target (each worker
- * with a reference of its own) the whole suite, mostly waiting on tokens, claims and windows, went
- * from 47 s in one process to 20 s in four on two cores. Each worker costs about 1.6 s of CPU
- * before its first scenario (loading cucumber, the steps, the reference and some 850 modules: one
- * feature of four scenarios took 2.9 s of CPU in one process, 6.1 s in two workers and 9.3 s in
- * four), and the suite had become bound by the CPU of the two cores (about 34 s of CPU, 20 s of wall
- * with seven workers): seven workers spent 11 s of CPU on starting, four spend 6 s, and four still
- * overlap the suite's waits (issue 29 item 2, bench/README.md). With the waits cut since, a quiet
- * run keeps only about 1.2 of two cores busy in four workers, so an idle machine gets six; a busy
- * one three, whose run took about 3 CPU-s less than four's in the same wall (bench/README.md
- * "Workers from the idle CPU").
+ * most five, four or three by what other processes use of the cores as the run starts
+ * (embeddedWorkers), and one with IOTC_RUN_ID, which names a single run. On an embedded target
+ * (each worker with a reference of its own) the whole suite, mostly waiting on tokens, claims and
+ * windows, went from 47 s in one process to 20 s in four on two cores. Each worker costs about
+ * 1.6 s of CPU before its first scenario (loading cucumber, the steps, the reference and some 850
+ * modules: one feature of four scenarios took 2.9 s of CPU in one process, 6.1 s in two workers and
+ * 9.3 s in four), and the suite had become bound by the CPU of the two cores (about 34 s of CPU,
+ * 20 s of wall with seven workers): seven workers spent 11 s of CPU on starting, four spend 6 s,
+ * and four still overlap the suite's waits (issue 29 item 2, bench/README.md). With the waits cut since, a quiet
+ * run keeps only about 1.2 of two cores busy in four workers: on an idle machine five took 1 s
+ * less wall (16.8 against 17.7 s, medians) for about 2-4 CPU-s more, six 0.3 s less again for
+ * 1.4 s more; on a busy one three took about 3 CPU-s less than four in no more wall
+ * (bench/README.md "Workers from the idle CPU").
  *
  * On a remote target the workers share one tenant (src/engine/exclusive.ts keeps apart the
  * scenarios that would disturb each other) and the run is bound by the network's round trips, not
