@@ -9,13 +9,14 @@ import {
   MqttConnection,
   type MqttVersion,
 } from '../simulators/device/mqtt-connection';
-import type { DeviceRpcRequest } from '../simulators/device/mqtt-device';
+import { DEVICE_TOPICS, type DeviceRpcRequest } from '../simulators/device/mqtt-device';
 import { jsonEqual } from '../lib/kv/values';
 import { AdminClient } from '../src/admin-client';
 import { tenantProfileSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
 import { recordOf } from './support/answer-of';
 import { mqttUrl } from './support/gateway';
+import { publishWithinWindow } from './support/publish-window';
 import {
   DELAY_KINDS,
   carriesProbe,
@@ -30,10 +31,17 @@ When(
   /^the (?:gateway|MQTT device) "([^"]*)" publishes its own telemetry (.+)$/,
   async function (this: IotcWorld, gateway: string, payload: string) {
     const before = Date.now();
-    this.lastPublish = await this.gateway(gateway).driver.device.sendTelemetry(payload);
-    // the window a server timestamp must lie in (`server` in a telemetry table,
-    // steps/telemetry.steps.ts)
-    this.sentWindows.set(gateway, { start: before, end: Date.now() });
+    const { driver } = this.gateway(gateway);
+    // the PUBACK awaited for a quiet window, then pending (support/publish-window.ts); the window a
+    // server timestamp must lie in (`server` in a telemetry table, steps/telemetry.steps.ts) ends
+    // with the PUBACK
+    await publishWithinWindow(
+      this,
+      DEVICE_TOPICS.telemetry,
+      driver.connection,
+      () => driver.device.sendTelemetry(payload),
+      () => this.sentWindows.set(gateway, { start: before, end: Date.now() }),
+    );
   },
 );
 

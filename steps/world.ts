@@ -30,6 +30,7 @@ import {
 import { removeById, removeNamed, type PlatformCreatedKind } from './support/entity-removal';
 import { ChosenTokens } from './support/device-tokens';
 import { transportFailure } from './support/transport';
+import type { PendingPublish } from './support/publish-window';
 
 /** A gateway of the scenario: its device (also in `devices`) and its MQTT connection. */
 export interface ScenarioGateway {
@@ -179,6 +180,11 @@ export class IotcWorld extends World {
   readonly gateways = new Map<string, ScenarioGateway>();
   /** The outcome of the last MQTT publish, for Then steps. */
   lastPublish?: PublishOutcome;
+  /**
+   * The last publish when its PUBACK had not come within its quiet window
+   * (support/publish-window.ts): lastPublish is then provisional until settledPublish.
+   */
+  pendingPublish?: PendingPublish;
   /**
    * Blanks the tokens of this scenario's devices (and secret shapes) in everything a step shows.
    */

@@ -327,6 +327,15 @@ export class MqttConnection {
     }
   }
 
+  /**
+   * The caller gave up on the PUBACK of a publish still in flight (it judged it missing after a
+   * window of its own, steps/support/publish-window.ts): close() no longer waits for it, as after
+   * a publish that timed out.
+   */
+  stopWaitingForAcks(): void {
+    this.timedOutPublishes += 1;
+  }
+
   /** Hands a publish outcome to the recorder, if any, and returns it. */
   private recorded(payload: string | Buffer, outcome: PublishOutcome): PublishOutcome {
     if (!this.recorder) return outcome;

@@ -5,6 +5,8 @@
  * src/cli/run.ts, installs them and calls `interrupt`/`abandon`). The kill matrix (src/faults/)
  * loads the same step definitions (`stepDefinitions`).
  */
+// first: its sample of the cores' times starts before cucumber and the rest load (workerCount)
+import { othersBusyCores } from './idle-cpu';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type * as messages from '@cucumber/messages';
@@ -360,14 +362,17 @@ export class ConformanceRun {
       return { exitCode: EMPTY_SELECTION_EXIT, reportsDir, selectionError: error.message };
     }
 
+    // what other processes use of the cores now: an embedded run's workers are chosen by it
+    const others = profile.embedded ? othersBusyCores() : undefined;
     const workers = workerCount(options.parallel, planned, {
       embedded: profile.embedded === true,
       roundTripMs: checked.roundTripMs,
+      othersBusyCores: others?.cores,
     });
     runConfiguration.runtime.parallel = workers > 1 ? workers : 0;
-    if (!profile.embedded && typeof options.parallel !== 'number')
+    if (typeof options.parallel !== 'number')
       events.info(
-        `iotc run: ${workers} worker${workers === 1 ? '' : 's'}${checked.roundTripMs === undefined ? '' : ` (the admin API's round trip ${Math.round(checked.roundTripMs)} ms)`}`,
+        `iotc run: ${workers} worker${workers === 1 ? '' : 's'}${others ? ` (${others.how})` : checked.roundTripMs === undefined ? '' : ` (the admin API's round trip ${Math.round(checked.roundTripMs)} ms)`}`,
       );
     // workers take scenarios in feature order: the slow features first, so that none starts when
     // the others are done; on a remote target those that run alone or set the token lifetimes
@@ -603,21 +608,36 @@ function redactFile(path: string, redactor: Redactor): void {
  * ROUND_TRIP_MS_PER_WORKER of its round trip, up to fourteen.
  */
 const AUTO_WORKERS = { embedded: 4, remote: 7, remoteFar: 14 } as const;
+/**
+ * An embedded run's workers by what other processes use of the cores when it starts
+ * (idle-cpu.ts othersBusyCores), in cores from `othersBelow`: the first row whose figure is above
+ * theirs (issue 29 item 2, bench/README.md "Workers from the idle CPU").
+ */
+const EMBEDDED_WORKERS_BY_OTHERS = [
+  { othersBelow: 0.5, workers: 5 },
+  { othersBelow: 1.5, workers: 4 },
+  { othersBelow: Infinity, workers: 3 },
+] as const;
 /** The round trip (ms) that is worth one more worker on a remote target. */
 const ROUND_TRIP_MS_PER_WORKER = 15;
 /** The scenarios that make one worker worth its start (a reference of its own). */
 const SCENARIOS_PER_AUTO_WORKER = { embedded: 25, remote: 20 } as const;
 
 /**
- * The worker processes of a run. 'auto': one per 25 planned scenarios, at most four on an embedded
- * target, and one with IOTC_RUN_ID, which names a single run. On an embedded target (each worker
- * with a reference of its own) the whole suite, mostly waiting on tokens, claims and windows, went
- * from 47 s in one process to 20 s in four on two cores. Each worker costs about 1.6 s of CPU
- * before its first scenario (loading cucumber, the steps, the reference and some 850 modules: one
- * feature of four scenarios took 2.9 s of CPU in one process, 6.1 s in two workers and 9.3 s in
- * four), and the suite had become bound by the CPU of the two cores (about 34 s of CPU, 20 s of wall
- * with seven workers): seven workers spent 11 s of CPU on starting, four spend 6 s, and four still
- * overlap the suite's waits (issue 29 item 2, bench/README.md).
+ * The worker processes of a run. 'auto': one per 25 planned scenarios, on an embedded target at
+ * most five, four or three by what other processes use of the cores as the run starts
+ * (embeddedWorkers), and one with IOTC_RUN_ID, which names a single run. On an embedded target
+ * (each worker with a reference of its own) the whole suite, mostly waiting on tokens, claims and
+ * windows, went from 47 s in one process to 20 s in four on two cores. Each worker costs about
+ * 1.6 s of CPU before its first scenario (loading cucumber, the steps, the reference and some 850
+ * modules: one feature of four scenarios took 2.9 s of CPU in one process, 6.1 s in two workers and
+ * 9.3 s in four), and the suite had become bound by the CPU of the two cores (about 34 s of CPU,
+ * 20 s of wall with seven workers): seven workers spent 11 s of CPU on starting, four spend 6 s,
+ * and four still overlap the suite's waits (issue 29 item 2, bench/README.md). With the waits cut since, a quiet
+ * run keeps only about 1.2 of two cores busy in four workers: on an idle machine five took 1 s
+ * less wall (16.8 against 17.7 s, medians) for about 2-4 CPU-s more, six 0.3 s less again for
+ * 1.4 s more; on a busy one three took about 3 CPU-s less than four in no more wall
+ * (bench/README.md "Workers from the idle CPU").
  *
  * On a remote target the workers share one tenant (src/engine/exclusive.ts keeps apart the
  * scenarios that would disturb each other) and the run is bound by the network's round trips, not
@@ -630,20 +650,34 @@ const SCENARIOS_PER_AUTO_WORKER = { embedded: 25, remote: 20 } as const;
 function workerCount(
   parallel: number | 'auto' | undefined,
   planned: number,
-  target: { embedded: boolean; roundTripMs?: number },
+  target: { embedded: boolean; roundTripMs?: number; othersBusyCores?: number },
 ): number {
   if (typeof parallel === 'number') return parallel;
   if (process.env.IOTC_RUN_ID !== undefined) return 1;
   if (target.embedded)
     return Math.max(
       1,
-      Math.min(AUTO_WORKERS.embedded, Math.ceil(planned / SCENARIOS_PER_AUTO_WORKER.embedded)),
+      Math.min(
+        embeddedWorkers(target.othersBusyCores),
+        Math.ceil(planned / SCENARIOS_PER_AUTO_WORKER.embedded),
+      ),
     );
   const most = Math.min(
     AUTO_WORKERS.remoteFar,
     AUTO_WORKERS.remote + Math.floor((target.roundTripMs ?? 0) / ROUND_TRIP_MS_PER_WORKER),
   );
   return Math.max(1, Math.min(most, Math.ceil(planned / SCENARIOS_PER_AUTO_WORKER.remote)));
+}
+
+/**
+ * The most workers of an 'auto' embedded run, by the cores other processes use as it starts
+ * (EMBEDDED_WORKERS_BY_OTHERS): four when that is unknown, and under the project's own test runner
+ * (scripts/test.js, IOTC_TEST_CPU_DIR), whose files run six at once and whose runs must stay cheap.
+ */
+function embeddedWorkers(othersBusyCores: number | undefined): number {
+  if (othersBusyCores === undefined || process.env.IOTC_TEST_CPU_DIR !== undefined)
+    return AUTO_WORKERS.embedded;
+  return EMBEDDED_WORKERS_BY_OTHERS.find((row) => othersBusyCores < row.othersBelow)!.workers;
 }
 
 /**
