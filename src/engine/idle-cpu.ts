@@ -1,15 +1,16 @@
 /**
  * How much of the machine's CPU other processes are using right now: a sample of the cores' times
  * (os.cpus) from when the engine is loaded to when a run chooses its workers, minus this process's
- * own CPU over the same span (it is loading cucumber and the steps meanwhile). The load average
- * says the same over the last minute; the sample says it for the last second or so, which is what
+ * own CPU over the same span (it is loading cucumber and the steps meanwhile). The kill matrix's
+ * `--workers auto` samples a second of it (src/faults/auto-workers.ts). The load average says the
+ * same over the last minute; the sample says it for the last second or so, which is what
  * the run's workers will meet (a burst of others' work that has just ended still weighs on the
  * load average for a minute). Used by run.ts to choose an embedded run's workers.
  */
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 
-interface CpuSample {
+export interface CpuSample {
   /** performance.now() when taken. */
   at: number;
   /** The sum over all cores of their busy and idle times (ms, since boot). */
@@ -19,7 +20,7 @@ interface CpuSample {
   ownMs: number;
 }
 
-function cpuSample(): CpuSample {
+export function cpuSample(): CpuSample {
   let busyMs = 0;
   let idleMs = 0;
   for (const { times } of cpus()) {
@@ -37,14 +38,13 @@ const LOADED = cpuSample();
 const SHORTEST_SAMPLE_MS = 200;
 
 /**
- * The cores' worth of CPU other processes used since the engine was loaded (LOADED):
+ * The cores' worth of CPU other processes used since `since` (default: when the engine was loaded):
  * the machine's busy time minus this process's own, as a share of the machine's total time, times
  * the cores this process may use (availableParallelism). Over a span shorter than 200 ms, or where
  * os.cpus() says nothing (some containers), the one-minute load average stands in for it, this
  * process's own share not taken out. `how` says which it was, for the user.
  */
-export function othersBusyCores(): { cores: number; how: string } {
-  const since = LOADED;
+export function othersBusyCores(since: CpuSample = LOADED): { cores: number; how: string } {
   const cores = availableParallelism();
   const now = cpuSample();
   const totalMs = now.busyMs + now.idleMs - (since.busyMs + since.idleMs);

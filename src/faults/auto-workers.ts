@@ -10,26 +10,18 @@
  * minute always left the load average above the cores, so the rule chose two workers on a machine
  * that had just gone quiet.
  */
-import { availableParallelism, cpus } from 'node:os';
+import { availableParallelism } from 'node:os';
+import { cpuSample, othersBusyCores } from '../engine/idle-cpu';
 import { setTimeout as delay } from 'node:timers/promises';
 
-/** The share (0 to 1) of all CPUs' time that was idle over `sampleMs`. */
+/**
+ * The share (0 to 1) of the cores other processes left idle over `sampleMs` (the engine's one
+ * measure of it, src/engine/idle-cpu.ts; under 200 ms it is the load average's).
+ */
 export async function idleShare(sampleMs = 1000): Promise<number> {
-  const before = cpuTimes();
+  const since = cpuSample();
   await delay(sampleMs);
-  const after = cpuTimes();
-  const total = after.total - before.total;
-  return total > 0 ? (after.idle - before.idle) / total : 0;
-}
-
-function cpuTimes(): { idle: number; total: number } {
-  let idle = 0;
-  let total = 0;
-  for (const { times } of cpus()) {
-    idle += times.idle;
-    total += times.user + times.nice + times.sys + times.idle + times.irq;
-  }
-  return { idle, total };
+  return Math.max(0, 1 - othersBusyCores(since).cores / availableParallelism());
 }
 
 /** Four workers when at least half of the CPU time was idle over the sample, else two. */
