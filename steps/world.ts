@@ -15,7 +15,7 @@ import { creation, type EntityKind } from '../src/target/journal';
 import { eventually, GiveUp } from './support/eventually';
 import { HARNESS_STARVED, Inconclusive, StallLog } from './support/timing';
 import type { AttributeResponse, MqttGateway } from '../simulators/gateway/mqtt-gateway';
-import type { PublishOutcome } from '../simulators/device/mqtt-connection';
+import type { MqttConnection, PublishOutcome } from '../simulators/device/mqtt-connection';
 import type { DeviceRpcRequest } from '../simulators/device/mqtt-device';
 import { PendingOperations } from './support/pending-operations';
 import {
@@ -30,7 +30,6 @@ import {
 import { removeById, removeNamed, type PlatformCreatedKind } from './support/entity-removal';
 import { ChosenTokens } from './support/device-tokens';
 import { transportFailure } from './support/transport';
-import type { PendingPublish } from './support/publish-window';
 
 /** A gateway of the scenario: its device (also in `devices`) and its MQTT connection. */
 export interface ScenarioGateway {
@@ -43,6 +42,22 @@ export interface ScenarioDevice {
   record: DeviceRecord;
   token: string;
   driver: HttpDevice;
+}
+
+/**
+ * A publish whose PUBACK had not come within its window (support/publish-window.ts).
+ */
+export interface PendingPublish {
+  topic: string;
+  connection: MqttConnection;
+  /** The quiet window it was given, ms. */
+  windowMs: number;
+  /** Its outcome once the driver settles it (acked, closed, or timed out after requestMs). */
+  settled: Promise<PublishOutcome>;
+  /** Set when a step judged it unacknowledged and stopped waiting for it. */
+  judgedUnacknowledged?: boolean;
+  /** Its outcome, once settled. */
+  outcome?: PublishOutcome;
 }
 
 /**

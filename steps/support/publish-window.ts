@@ -12,26 +12,12 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { MqttConnection, PublishOutcome } from '../../simulators/device/mqtt-connection';
-import type { IotcWorld } from '../world';
+import type { IotcWorld, PendingPublish } from '../world';
 import { quietFloorMs } from './readiness';
 import { measuredDelays, quietWindowMs } from './timing';
 
 /** The delay from a QoS 1 publish to its PUBACK (DelayRecord kind). */
 export const PUBACK_DELAY = 'mqtt-puback';
-
-/** A publish whose PUBACK had not come within its window. */
-export interface PendingPublish {
-  topic: string;
-  connection: MqttConnection;
-  /** The quiet window it was given, ms. */
-  windowMs: number;
-  /** Its outcome once the driver settles it (acked, closed, or timed out after requestMs). */
-  settled: Promise<PublishOutcome>;
-  /** Set when a step judged it unacknowledged and stopped waiting for it. */
-  judgedUnacknowledged?: boolean;
-  /** Its outcome, once settled. */
-  outcome?: PublishOutcome;
-}
 
 /** Records the delay of an acknowledged QoS 1 publish: the quiet window of a missing PUBACK. */
 export function recordPuback(outcome: PublishOutcome): void {
