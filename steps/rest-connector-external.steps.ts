@@ -299,10 +299,33 @@ Then(
     assert.equal(
       requests.length,
       count,
-      `${requests.length} requests to ${names(this, path)}, expected exactly ${count} (${describeStall(scenarioStall(this, requests[0]?.receivedAt ?? Date.now()))})`,
+      `${requests.length} requests to ${names(this, path)}, expected exactly ${count} (${describeStall(scenarioStall(this, requests[0]?.receivedAt ?? Date.now()))}; ${attemptTimes(this, requests)})`,
     );
   },
 );
+
+/**
+ * Each attempt's arrival after the first, its answer's time and status, and the harness's stalls in
+ * all from an attempt timeout before it to the next attempt: what a count that no stall explained
+ * is judged on, named in the FAIL so that the next one can be told apart from a starved harness.
+ */
+function attemptTimes(world: IotcWorld, requests: RecordedRequest[]): string {
+  const first = requests[0]?.receivedAt ?? 0;
+  const attemptMs = outgoingAttemptMs(requests[0]?.path.split('?')[0] ?? '') ?? 0;
+  return requests
+    .map((request, index) => {
+      const answer =
+        request.answeredAt === undefined
+          ? 'unanswered'
+          : `answered ${request.status ?? 'by a dropped connection'} after ${request.answeredAt - request.receivedAt} ms`;
+      const next = requests[index + 1];
+      const stalled = next
+        ? `, stalls in all until the next ${Math.round(world.stalls.stalledBetween(request.receivedAt - attemptMs, next.receivedAt))} ms`
+        : '';
+      return `attempt ${index + 1} at +${request.receivedAt - first} ms ${answer}${stalled}`;
+    })
+    .join('; ');
+}
 
 /**
  * The stall of this scenario over [fromMs, toMs] (Date.now(), the external API's clock): the
