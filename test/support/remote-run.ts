@@ -236,7 +236,7 @@ export async function assertThroughLatency(
 ): Promise<RemoteRunResult> {
   const result = await runAgainstSimulate({ runArgs, faults: { latencyMs: 200, jitterMs: 20 } });
   const { failed, inconclusive } = verdictsOf(result);
-  assert.deepEqual(failed, [], `FAIL through latency alone:\n${result.output.slice(-6000)}`);
+  assert.deepEqual(failed, [], `FAIL through latency alone:\n${failuresOf(result.output)}`);
   // latency breaks no connection: nothing may be undecided for the network's sake. A verdict the
   // harness could not time because its own event loop stalled (a busy machine,
   // steps/support/timing.ts LagWatch) is INCONCLUSIVE by the timing model's rule and says so; that
@@ -271,7 +271,7 @@ export async function assertThroughResets(
     },
   });
   const { failed } = verdictsOf(result);
-  assert.deepEqual(failed, [], `FAIL through resets:\n${result.output.slice(-6000)}`);
+  assert.deepEqual(failed, [], `FAIL through resets:\n${failuresOf(result.output)}`);
   const resets = (result.proxyStats?.mqtt?.resets ?? 0) + (result.proxyStats?.http?.resets ?? 0);
   assert.ok(resets > 0, 'the proxy did reset connections (else this test proves nothing)');
   for (const line of inconclusiveLines(result.output))
@@ -281,4 +281,15 @@ export async function assertThroughResets(
       `an INCONCLUSIVE that does not name the transport error: ${line}`,
     );
   return result;
+}
+
+/**
+ * What a FAIL of a run through the fault proxy is read by: cucumber's list of failed scenarios
+ * (from "Failures:" on, where the failing step and its error stand) and the run's last lines with
+ * the verdicts; the last 6,000 characters alone cut the first failed scenario off.
+ */
+function failuresOf(output: string): string {
+  const start = output.indexOf('Failures:');
+  const failures = start >= 0 ? output.slice(start, start + 12_000) : '';
+  return `${failures}\n...\n${output.slice(-3000)}`;
 }
