@@ -168,6 +168,27 @@ function askMemoryChild<T>(
 }
 
 /**
+ * A bench baseline server (bench/<file>: the bare HTTP server, the MQTT sink) a headroom line
+ * compares the reference with, pinned as the reference is. Started through lib/ts-register.js, as
+ * the platform (bin/iotc.js) is: ts-node's register loads node:domain, whose EventEmitter hooks
+ * cost the bare HTTP server about a fifth of its CPU per request (20 against 25 µs on this
+ * machine), a handicap the platform does not carry.
+ */
+export function startBaselineServer(
+  label: string,
+  file: string,
+  readyKey: 'httpUrl' | 'mqttUrl',
+): Promise<ServerChild> {
+  return startServer(
+    label,
+    ['-r', './lib/ts-register.js', join(ROOT, 'bench', file)],
+    readyKey,
+    {},
+    true,
+  );
+}
+
+/**
  * `iotc simulate` on ports from the OS, with its `--json` ready line (tokens stay in `ready`, never
  * printed).
  */

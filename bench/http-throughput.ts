@@ -5,7 +5,14 @@
  */
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { positiveEnv, ROOT, startServer, startSimulate, stopServer } from './children';
+import {
+  positiveEnv,
+  ROOT,
+  startBaselineServer,
+  startServer,
+  startSimulate,
+  stopServer,
+} from './children';
 import { processCpuSeconds } from './mqtt-publish-cpu';
 import { onClientCpu } from './pinning';
 import { alternatingRounds, type Measurement } from './rounds';
@@ -58,16 +65,7 @@ export async function httpThroughputRatio(): Promise<{
   lines: string[];
 }> {
   const platform = await startSimulate('httpUrl', true);
-  // through lib/ts-register.js, as the platform (bin/iotc.js) and the MQTT sink: ts-node's register
-  // loads node:domain, whose EventEmitter hooks cost the bare server about a fifth of its CPU per
-  // request (20 against 25 µs on this machine), a handicap the platform does not carry
-  const bare = await startServer(
-    'bare node:http server',
-    ['-r', './lib/ts-register.js', join(ROOT, 'bench', 'bare-http-child.ts')],
-    'httpUrl',
-    {},
-    true,
-  );
+  const bare = await startBaselineServer('bare node:http server', 'bare-http-child.ts', 'httpUrl');
   const token = platform.ready.deviceToken;
   try {
     if (typeof token !== 'string' || !token)

@@ -3,14 +3,12 @@
  * minimal mqtt-packet sink that acknowledges everything (bench/mqtt-sink-child.ts), in alternating
  * rounds.
  */
-import { join } from 'node:path';
 import { isFailure } from '../simulators/device/mqtt-connection';
 import { GATEWAY_TOPICS, MqttGateway } from '../simulators/gateway/mqtt-gateway';
 import {
   positiveEnv,
-  ROOT,
   type ServerChild,
-  startServer,
+  startBaselineServer,
   startSimulate,
   stopServer,
 } from './children';
@@ -115,13 +113,7 @@ export interface MqttHeadroom {
  */
 export async function mqttThroughputRatio(): Promise<MqttHeadroom> {
   const platform = await startSimulate('mqttUrl', true);
-  const sink = await startServer(
-    'mqtt-packet sink',
-    ['-r', './lib/ts-register.js', join(ROOT, 'bench', 'mqtt-sink-child.ts')],
-    'mqttUrl',
-    {},
-    true,
-  );
+  const sink = await startBaselineServer('mqtt-packet sink', 'mqtt-sink-child.ts', 'mqttUrl');
   const token = platform.ready.gatewayToken;
   try {
     if (typeof token !== 'string' || !token)
