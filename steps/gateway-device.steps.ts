@@ -118,10 +118,6 @@ When(
 // ---- the tenant's device limit (tenant-limits capability: it changes the tenant profile, so never
 // on staging) ----
 
-Given("the tenant's device limit is reached", async function (this: IotcWorld) {
-  await limitDevices(this, 0);
-});
-
 Given(
   "the tenant's device limit allows {int} more device(s)",
   async function (this: IotcWorld, room: number) {
