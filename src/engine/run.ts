@@ -7,8 +7,10 @@
  */
 // first: its sample of the cores' times starts before cucumber and the rest load (workerCount)
 import { othersBusyCores } from './idle-cpu';
-import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { SHARED_DELAYS_VARIABLE } from '../../steps/support/timing';
 import type * as messages from '@cucumber/messages';
 import { loadConfiguration, loadSupport, runCucumber } from '@cucumber/cucumber/api';
 import { loadProfile, openTarget } from '../target';
@@ -477,8 +479,15 @@ export class ConformanceRun {
       {
         cwd: PROJECT_ROOT,
         // cucumber forks the workers with this environment (worker-environment.ts says what it
-        // adds)
-        env: workers > 1 ? await workerEnvironment(profile.embedded === true) : process.env,
+        // adds), and a folder where they share their measured delays (steps/support/timing.ts
+        // DelayRecord)
+        env:
+          workers > 1
+            ? {
+                ...(await workerEnvironment(profile.embedded === true)),
+                [SHARED_DELAYS_VARIABLE]: sharedDelaysFolder(),
+              }
+            : process.env,
       },
       (envelope) => {
         envelopes.push(envelope);
@@ -542,6 +551,16 @@ export class ConformanceRun {
           : undefined,
     };
   }
+}
+
+/**
+ * A folder for this run's workers to share their measured delays in, removed when the process
+ * exits (the end of a run, an interruption's exit alike).
+ */
+function sharedDelaysFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'iotc-delays-'));
+  process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+  return folder;
 }
 
 function iotcVersion(): string {

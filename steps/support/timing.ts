@@ -15,6 +15,8 @@
  *   verdict that rests on time measures the harness's own event-loop lag over its window and
  *   refuses to decide when the lag ate the margin.
  */
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { IotcError } from '../../lib/errors';
@@ -155,22 +157,49 @@ export function networkTimeouts(
 }
 
 /**
+ * The environment variable naming the folder where a parallel run's workers share their measured
+ * delays (src/engine/run.ts makes it for the run and removes it after).
+ */
+export const SHARED_DELAYS_VARIABLE = 'IOTC_SHARED_DELAYS';
+
+/**
  * Delays the run has observed between asking for an effect and seeing it (an attribute update
  * delivered, a claim registered), by kind. Shared by every scenario of a worker: the more the run
- * has seen, the better its windows.
+ * has seen, the better its windows. With `sharedDir` (a parallel run) each worker also writes its
+ * largest delays there, one small file per worker, whenever one grows, and a kind this worker has
+ * not measured yet is taken from the others' files: a worker's first quiet window then comes from
+ * what the run measured, not from a share of eventuallyMs (issue 26: at +50 ms each way, a fresh
+ * worker's "no device exists" window of eventuallyMs / 4 was 1.8 s of a serial scenario). A worker's
+ * own measurement still decides for it (a claim window must not widen by another worker's loaded
+ * moment, src/faults/workers.ts). Plain files, not messages through cucumber's coordinator: its
+ * workers have no channel to each other, and a file per worker needs no lock.
  */
 export class DelayRecord {
   private readonly largest = new Map<string, number>();
   private readonly counts = new Map<string, number>();
+  private readonly ownFile: string | undefined;
 
-  record(kind: string, ms: number): void {
-    this.largest.set(kind, Math.max(this.largest.get(kind) ?? 0, ms));
-    this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
+  /** `self` names this record's file in `sharedDir` (a worker's pid). */
+  constructor(
+    private readonly sharedDir?: string,
+    self: string = String(process.pid),
+  ) {
+    this.ownFile = sharedDir && join(sharedDir, `${self}.json`);
   }
 
-  /** The largest delay observed of this kind, or undefined when none was. */
+  record(kind: string, ms: number): void {
+    const before = this.largest.get(kind);
+    this.largest.set(kind, Math.max(before ?? 0, ms));
+    this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
+    if (this.ownFile && (before === undefined || ms > before)) this.publish(this.ownFile);
+  }
+
+  /**
+   * The largest delay observed of this kind, or undefined when none was: this worker's own, else
+   * the largest the run's other workers shared.
+   */
   max(kind: string): number | undefined {
-    return this.largest.get(kind);
+    return this.largest.get(kind) ?? this.sharedMax(kind);
   }
 
   /** What the run measured, for the report: `{kind: {max, count}}`. */
@@ -180,10 +209,45 @@ export class DelayRecord {
       out[kind] = { maxMs: Math.round(maxMs), count: this.counts.get(kind) ?? 0 };
     return out;
   }
+
+  private publish(file: string): void {
+    try {
+      // written whole then renamed: a reader never sees half a file
+      writeFileSync(`${file}.tmp`, JSON.stringify(Object.fromEntries(this.largest)));
+      renameSync(`${file}.tmp`, file);
+    } catch {
+      // the folder is gone (the run is ending): sharing is an optimisation, never a failure
+    }
+  }
+
+  private sharedMax(kind: string): number | undefined {
+    if (!this.sharedDir) return undefined;
+    let names: string[];
+    try {
+      names = readdirSync(this.sharedDir);
+    } catch {
+      return undefined;
+    }
+    let found: number | undefined;
+    for (const name of names) {
+      const file = join(this.sharedDir, name);
+      if (!name.endsWith('.json') || file === this.ownFile) continue;
+      try {
+        const theirs = (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)[kind];
+        if (typeof theirs === 'number') found = Math.max(found ?? 0, theirs);
+      } catch {
+        // a worker's file removed with the folder at the run's end: nothing to share
+      }
+    }
+    return found;
+  }
 }
 
-/** The delays measured by this process (one cucumber worker), for every scenario it runs. */
-export const measuredDelays = new DelayRecord();
+/**
+ * The delays measured by this process (one cucumber worker), for every scenario it runs, shared
+ * with the run's other workers when the run gave a folder for it.
+ */
+export const measuredDelays = new DelayRecord(process.env[SHARED_DELAYS_VARIABLE] || undefined);
 
 /**
  * How long to watch for something that must not arrive, when a positive control cannot bracket it:
@@ -191,9 +255,14 @@ export const measuredDelays = new DelayRecord();
  * twice the poll interval) and two round trips of the network (networkTimeouts), and at most
  * eventuallyMs. With nothing measured yet it is eventuallyMs / 4.
  */
-export function quietWindowMs(kind: string, profile: TimingProfile, floorMs?: number): number {
+export function quietWindowMs(
+  kind: string,
+  profile: TimingProfile,
+  floorMs?: number,
+  delays: DelayRecord = measuredDelays,
+): number {
   const floor = Math.max(floorMs ?? 2 * profile.pollIntervalMs, 2 * (profile.roundTripMs ?? 0));
-  const seen = measuredDelays.max(kind);
+  const seen = delays.max(kind);
   const wanted = seen === undefined ? profile.eventuallyMs / 4 : 3 * seen;
   return Math.round(Math.min(profile.eventuallyMs, Math.max(floor, wanted)));
 }
