@@ -428,8 +428,8 @@ After(
     }
     const failures: string[] = [];
     let networkOnly = true;
-    for (const batch of cleanupBatches(this.cleanups.reverse())) {
-      await Promise.all(
+    const undoAll = (batch: IotcWorld['cleanups']) =>
+      Promise.all(
         batch.map(async ({ what, undo }) => {
           try {
             await undoThroughNetwork(what, undo, this.run.target.timeouts);
@@ -440,7 +440,11 @@ After(
           }
         }),
       );
-    }
+    // the connections' closes go alongside the batches (cleanup-batches.ts says why)
+    const { connections, batches } = cleanupBatches(this.cleanups.reverse());
+    const closing = undoAll(connections);
+    for (const batch of batches) await undoAll(batch);
+    await closing;
     // Abandoned long-polls and RPC calls are awaited so they cannot leak into the next scenario.
     await this.pending.settled();
     await Promise.allSettled(this.ownDrivers.map((driver) => driver.close()));

@@ -17,7 +17,7 @@ test('consecutive device deletions go together; every other undo keeps its place
     named('system administrator session'),
   ];
   assert.deepEqual(
-    cleanupBatches(lastFirst).map((batch) => batch.map(({ what }) => what)),
+    cleanupBatches(lastFirst).batches.map((batch) => batch.map(({ what }) => what)),
     [
       ['device sub-2', 'device sub-1'],
       ['the JWT settings'],
@@ -29,7 +29,7 @@ test('consecutive device deletions go together; every other undo keeps its place
   );
 });
 
-test("the harness's connections close first, together; the deletions they separated then go together", () => {
+test("the harness's connections close together, apart from the batches; the deletions they separated go together", () => {
   const lastFirst = [
     named('device sub-2', 'device:sub-2'),
     named('device sub-1', 'device:sub-1'),
@@ -39,19 +39,21 @@ test("the harness's connections close first, together; the deletions they separa
     named('device d', 'device:d'),
     named('the JWT settings'),
   ];
+  const { connections, batches } = cleanupBatches(lastFirst);
   assert.deepEqual(
-    cleanupBatches(lastFirst).map((batch) => batch.map(({ what }) => what)),
-    [
-      ['MQTT connection of gw', 'MQTT connection of d'],
-      ['device sub-2', 'device sub-1', 'device gw', 'device d'],
-      ['the JWT settings'],
-    ],
+    connections.map(({ what }) => what),
+    ['MQTT connection of gw', 'MQTT connection of d'],
+  );
+  assert.deepEqual(
+    batches.map((batch) => batch.map(({ what }) => what)),
+    [['device sub-2', 'device sub-1', 'device gw', 'device d'], ['the JWT settings']],
   );
 });
 
 test('a batch holds at most eight deletions, in their order', () => {
   const devices = Array.from({ length: 19 }, (_, i) => named(`device d${i}`, `device:d${i}`));
-  const batches = cleanupBatches(devices);
+  const { connections, batches } = cleanupBatches(devices);
+  assert.deepEqual(connections, []);
   assert.deepEqual(
     batches.map((batch) => batch.length),
     [8, 8, 3],
