@@ -30,53 +30,65 @@ export interface BodyLimit {
  * The whole body; rejects with `tooLarge()` past the limit, RequestAbortedError when the client
  * goes away first.
  */
-export function readBody(
+export function readBody(request: IncomingMessage, limit: BodyLimit): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    readBodyThen(request, limit, (error, body) =>
+      error ? reject(error) : resolve(body as Buffer),
+    ),
+  );
+}
+
+/**
+ * readBody with a callback, called once: with the error, or with the body. For a server's hottest
+ * path (the reference's telemetry endpoint): no promise, and no microtask turn between the body's
+ * end and its handling.
+ */
+export function readBodyThen(
   request: IncomingMessage,
   { limit, tooLarge, excess = 'drain' }: BodyLimit,
-): Promise<Buffer> {
+  done: (error: Error | undefined, body?: Buffer) => void,
+): void {
   const refuse = () => {
     if (excess === 'destroy') request.destroy();
     else request.resume();
   };
   if (Number(request.headers['content-length']) > limit) {
     refuse();
-    return Promise.reject(tooLarge());
+    return done(tooLarge());
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      request.off('data', onData);
-      request.off('end', onEnd);
-      request.off('error', onError);
-      request.off('close', onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
-      cleanup();
-      refuse();
-      reject(tooLarge());
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    const onClose = () => {
-      if (request.complete) return;
-      cleanup();
-      reject(new RequestAbortedError());
-    };
-    request.on('data', onData);
-    request.on('end', onEnd);
-    request.on('error', onError);
-    request.on('close', onClose);
-  });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const cleanup = () => {
+    request.off('data', onData);
+    request.off('end', onEnd);
+    request.off('error', onError);
+    request.off('close', onClose);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= limit) {
+      chunks.push(chunk);
+      return;
+    }
+    cleanup();
+    refuse();
+    done(tooLarge());
+  };
+  const onEnd = () => {
+    cleanup();
+    done(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  };
+  const onError = (error: Error) => {
+    cleanup();
+    done(error);
+  };
+  const onClose = () => {
+    if (request.complete) return;
+    cleanup();
+    done(new RequestAbortedError());
+  };
+  request.on('data', onData);
+  request.on('end', onEnd);
+  request.on('error', onError);
+  request.on('close', onClose);
 }

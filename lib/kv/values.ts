@@ -117,6 +117,123 @@ export function parseLosslessValid(text: string): unknown {
   return reader.duplicateKey ? losslessParse(text) : value;
 }
 
+/** A member's value in readFlatMembers: a string, a boolean or a number with its lexeme. */
+export type FlatMember = string | boolean | LosslessNumber;
+
+/**
+ * Longest number lexeme readFlatMembers takes: without an exponent, 300 characters hold at most
+ * 300 integer digits, so JSON.parse reads the same number finite (a double overflows past 309).
+ */
+const FLAT_NUMBER_MAX = 300;
+/** Most members readFlatMembers takes: it finds a repeated key by comparing it with each before. */
+const FLAT_MEMBERS_MAX = 32;
+
+/**
+ * The members of `text`, in order, as parseLosslessValid's tree holds them (Object.entries of it),
+ * when the text is one JSON object of at most FLAT_MEMBERS_MAX members whose values are strings
+ * without escapes, booleans or numbers without exponent (of at most FLAT_NUMBER_MAX characters),
+ * each key written once, none named `__proto__` or starting with a digit (an object lists keys
+ * that are array indexes first); undefined for any other text, valid JSON or not, which the caller
+ * reads the full way. One pass over the text that checks JSON's grammar as it goes, so JSON.parse
+ * accepts every text it reads, and no object is built (hand-written: a flat object is nearly every
+ * telemetry message, and setting members of new names on an object cost more than reading them;
+ * its caller proves it equal to the full way by a property test,
+ * test/platform/flat-telemetry.test.ts).
+ */
+export function readFlatMembers(text: string): Array<[string, FlatMember]> | undefined {
+  const end = text.length;
+  let at = skipJsonSpace(text, 0);
+  if (text.charCodeAt(at) !== 0x7b) return undefined; // {
+  at = skipJsonSpace(text, at + 1);
+  const members: Array<[string, FlatMember]> = [];
+  if (text.charCodeAt(at) === 0x7d)
+    return skipJsonSpace(text, at + 1) === end ? members : undefined;
+  for (;;) {
+    if (text.charCodeAt(at) !== 0x22 || members.length === FLAT_MEMBERS_MAX) return undefined;
+    const keyEnd = plainStringEnd(text, at + 1);
+    const first = text.charCodeAt(at + 1);
+    if (keyEnd < 0 || (first >= 0x30 && first <= 0x39)) return undefined;
+    const key = text.slice(at + 1, keyEnd);
+    if (key === '__proto__') return undefined;
+    for (let index = 0; index < members.length; index++)
+      if (members[index][0] === key) return undefined;
+    at = skipJsonSpace(text, keyEnd + 1);
+    if (text.charCodeAt(at) !== 0x3a) return undefined; // :
+    at = skipJsonSpace(text, at + 1);
+    const code = text.charCodeAt(at);
+    let valueEnd: number;
+    if (code === 0x22) {
+      valueEnd = plainStringEnd(text, at + 1);
+      if (valueEnd < 0) return undefined;
+      members.push([key, text.slice(at + 1, valueEnd)]);
+      valueEnd++;
+    } else if (code === 0x74 && text.startsWith('true', at)) {
+      members.push([key, true]);
+      valueEnd = at + 4;
+    } else if (code === 0x66 && text.startsWith('false', at)) {
+      members.push([key, false]);
+      valueEnd = at + 5;
+    } else {
+      valueEnd = plainNumberEnd(text, at);
+      if (valueEnd < 0 || valueEnd - at > FLAT_NUMBER_MAX) return undefined;
+      members.push([key, new LosslessNumber(text.slice(at, valueEnd))]);
+    }
+    at = skipJsonSpace(text, valueEnd);
+    const next = text.charCodeAt(at);
+    if (next === 0x7d) return skipJsonSpace(text, at + 1) === end ? members : undefined; // }
+    if (next !== 0x2c) return undefined; // ,
+    at = skipJsonSpace(text, at + 1);
+  }
+}
+
+/** The index of the first character at or after `at` that is not JSON whitespace. */
+function skipJsonSpace(text: string, at: number): number {
+  let code = text.charCodeAt(at);
+  while (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09)
+    code = text.charCodeAt(++at);
+  return at;
+}
+
+/**
+ * The index of the closing quote of a string whose contents start at `at`, or -1 when it holds an
+ * escape or a control character (JSON.parse refuses the latter) or never closes.
+ */
+function plainStringEnd(text: string, at: number): number {
+  for (let index = at; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x22) return index;
+    if (code === 0x5c || code < 0x20) return -1;
+  }
+  return -1;
+}
+
+/**
+ * The index after a JSON number without exponent starting at `at` (`-?(0|[1-9][0-9]*)(.[0-9]+)?`),
+ * or -1 when none starts there or an exponent follows it.
+ */
+function plainNumberEnd(text: string, at: number): number {
+  let index = at;
+  if (text.charCodeAt(index) === 0x2d) index++; // -
+  const first = text.charCodeAt(index);
+  if (first === 0x30) index++;
+  else if (first >= 0x31 && first <= 0x39) index = digitsEnd(text, index + 1);
+  else return -1;
+  if (text.charCodeAt(index) === 0x2e) {
+    const fraction = index + 1;
+    index = digitsEnd(text, fraction);
+    if (index === fraction) return -1;
+  }
+  const after = text.charCodeAt(index);
+  return after === 0x65 || after === 0x45 ? -1 : index;
+}
+
+function digitsEnd(text: string, at: number): number {
+  let index = at;
+  for (let code = text.charCodeAt(index); code >= 0x30 && code <= 0x39; )
+    code = text.charCodeAt(++index);
+  return index;
+}
+
 const NUMBER_CHARS = new Uint8Array(128);
 for (const char of '-+.eE0123456789') NUMBER_CHARS[char.charCodeAt(0)] = 1;
 

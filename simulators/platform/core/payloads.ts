@@ -1,7 +1,8 @@
 /**
  * Payload parsing shared by the transports and the admin API: JSON text → schema check (schemas/) →
- * lossless re-read → typed entries (lib/kv/values.ts). Throws BadRequestError with a clear reason;
- * stores nothing. The parser's decisions are named steps (PAYLOAD_STEPS: the nesting limit, whether
+ * lossless re-read → typed entries (lib/kv/values.ts); telemetry that is one flat object (nearly
+ * every message) is read in one pass to the same entries (flatTelemetry). Throws BadRequestError
+ * with a clear reason; stores nothing. The parser's decisions are named steps (PAYLOAD_STEPS: the nesting limit, whether
  * nulls are dropped, a key, a value, a telemetry document's elements, a plain element's record, a
  * timestamp); its planted faults (faults/catalogue/key-value-data.ts, http-device-api.ts,
  * robustness.ts) are wrappers of those steps (PAYLOAD_FAULTS, applied by faults/steps.ts), for
@@ -12,13 +13,15 @@ import {
   checkJsonDepth,
   numberFromLexeme,
   parseLosslessValid,
+  readFlatMembers,
+  type FlatMember,
   typedValueOf,
   type Lossless,
   type TypedValue,
 } from '../../../lib/kv/values';
 import { isLosslessNumber, type LosslessNumber } from 'lossless-json';
 import { NO_QUIRKS, type Quirks } from '../quirks';
-import { acceptedTelemetrySchema, type DocumentOf } from '../../../schemas';
+import { acceptedTelemetrySchema, plainTelemetrySchema, type DocumentOf } from '../../../schemas';
 import { validate } from '../../../schemas/validate';
 import { BadRequestError } from './errors';
 import { type StepFaults, withFaults } from '../../../faults/steps';
@@ -81,9 +84,17 @@ export function typedEntries(
   document: unknown,
   quirks: Quirks = NO_QUIRKS,
 ): Array<[string, TypedValue]> {
+  return typedMembers(Object.entries(document as Record<string, unknown>), quirks);
+}
+
+/** A key-value object's members (lossless values), in order → typed entries. */
+function typedMembers(
+  members: Array<[string, unknown]>,
+  quirks: Quirks,
+): Array<[string, TypedValue]> {
   const steps = withFaults(PAYLOAD_STEPS, PAYLOAD_FAULTS);
   const entries: Array<[string, TypedValue]> = [];
-  for (const [key, value] of Object.entries(document as Record<string, unknown>)) {
+  for (const [key, value] of members) {
     let typed = typedValueOf(value);
     if (!typed) throw new BadRequestError(`Invalid value of ${key}: null is not a value`);
     if (quirks.castNumericStrings && typed.type === 'STRING' && PARSABLE_NUMBER.test(typed.value)) {
@@ -169,6 +180,20 @@ export function telemetryEntries(
   now: number,
   quirks: Quirks = NO_QUIRKS,
 ): Array<{ ts: number; values: Array<[string, TypedValue]> }> {
+  const steps = withFaults(PAYLOAD_STEPS, PAYLOAD_FAULTS);
+  const flat = flatTelemetry(text, quirks);
+  if (flat) {
+    // the object form's one element, through the same steps as below
+    const records = steps
+      .elements([flat], false)
+      .map((members) =>
+        steps.plainRecord(
+          { ts: now, values: typedMembers(members as Array<[string, FlatMember]>, quirks) },
+          false,
+        ),
+      );
+    return withoutLateRecords(records, quirks);
+  }
   const document = parseValid(
     text,
     acceptedTelemetrySchema,
@@ -176,7 +201,6 @@ export function telemetryEntries(
     quirks,
     telemetryKvObjects,
   );
-  const steps = withFaults(PAYLOAD_STEPS, PAYLOAD_FAULTS);
   const array = Array.isArray(document);
   const elements = steps.elements(array ? document : [document], array);
   const records = elements.map((element) => {
@@ -186,6 +210,30 @@ export function telemetryEntries(
     return steps.plainRecord({ ts: now, values: typedEntries(record, quirks) }, array);
   });
   return withoutLateRecords(records, quirks);
+}
+
+/** The members whose presence together makes an object the timestamped form, not the plain one. */
+const TIMESTAMPED_MEMBERS = plainTelemetrySchema.not.required;
+
+/**
+ * The members of the document parseValid gives (typedEntries' Object.entries of it) for telemetry
+ * in the object form whose values are plain strings, booleans and numbers (nearly every message),
+ * read in one pass (readFlatMembers) instead of JSON.parse, the schema check and the lossless
+ * re-read; undefined for any other text, which goes the full way. The plain form
+ * (plainTelemetrySchema) accepts every such object that does not hold all of
+ * TIMESTAMPED_MEMBERS, a depth of 1 passes any nesting limit of 1 or more, and it holds no null to
+ * drop: test/platform/flat-telemetry.test.ts checks it against parseValid on the schemas'
+ * arbitraries and on texts changed around them.
+ */
+export function flatTelemetry(
+  text: string,
+  quirks: Quirks,
+): Array<[string, FlatMember]> | undefined {
+  if (!(withFaults(PAYLOAD_STEPS, PAYLOAD_FAULTS).nestingLimit(quirks) >= 1)) return undefined;
+  const members = readFlatMembers(text);
+  if (!members || TIMESTAMPED_MEMBERS.every((name) => members.some(([key]) => key === name)))
+    return undefined;
+  return members;
 }
 
 /** The first millisecond of the year 10000 (10000-01-01T00:00:00Z). */

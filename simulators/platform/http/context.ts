@@ -124,13 +124,26 @@ export function served<Own extends object>(
     const steps = withFaults(withFaults(all, shared as StepFaults<Own & DeviceApiSteps>), faults);
     const exchange: DeviceExchange = { request, response, params, api };
     if (!steps.admit(exchange)) return;
-    try {
-      const pending = definition.handle(exchange, steps);
-      if (pending) pending.catch((error: unknown) => steps.failed(exchange, error));
-    } catch (error) {
-      steps.failed(exchange, error);
-    }
+    answeringErrors(exchange, steps, definition.handle, steps);
   };
+}
+
+/**
+ * Runs a handler, or the part of one after a callback, with its last argument: what it throws, or
+ * its promise rejects with, is answered (`failed`).
+ */
+export function answeringErrors<Argument>(
+  exchange: DeviceExchange,
+  steps: DeviceApiSteps,
+  run: (exchange: DeviceExchange, argument: Argument) => void | Promise<void>,
+  argument: Argument,
+): void {
+  try {
+    const pending = run(exchange, argument);
+    if (pending) pending.catch((error: unknown) => steps.failed(exchange, error));
+  } catch (error) {
+    steps.failed(exchange, error);
+  }
 }
 
 /**

@@ -3,7 +3,11 @@
  * size cap, JSON answers (lossless, so a DOUBLE keeps its `.0`), ThingsBoard's error body.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody as readCappedBody } from '../../../lib/http-body';
+import {
+  type BodyLimit,
+  readBody as readCappedBody,
+  readBodyThen as readCappedBodyThen,
+} from '../../../lib/http-body';
 import { PlatformError } from '../core/errors';
 
 /** A device API request body over the payload limit (413). */
@@ -19,7 +23,20 @@ export class PayloadTooLargeError extends PlatformError {
  * checked first).
  */
 export function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
-  return readCappedBody(request, { limit, tooLarge: () => new PayloadTooLargeError(limit) });
+  return readCappedBody(request, bodyLimit(limit));
+}
+
+/** readBody with a callback (lib/http-body.ts readBodyThen): the telemetry endpoint's. */
+export function readBodyThen(
+  request: IncomingMessage,
+  limit: number,
+  done: (error: Error | undefined, body?: Buffer) => void,
+): void {
+  readCappedBodyThen(request, bodyLimit(limit), done);
+}
+
+function bodyLimit(limit: number): BodyLimit {
+  return { limit, tooLarge: () => new PayloadTooLargeError(limit) };
 }
 
 /**

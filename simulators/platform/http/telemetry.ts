@@ -3,9 +3,18 @@
  * 200, empty body.
  */
 import type { ServerResponse } from 'node:http';
-import { MAX_BODY, authenticate, type DeviceApi, endpoint, payloadFailure } from './context';
+import {
+  MAX_BODY,
+  answeringErrors,
+  authenticate,
+  type DeviceApi,
+  type DeviceExchange,
+  type EndpointSteps,
+  endpoint,
+  payloadFailure,
+} from './context';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readBody, sendEmptyOk } from './exchange';
+import { readBodyThen, sendEmptyOk } from './exchange';
 import type { Device } from '../core/model';
 import { runPayloadJobHereOrSoon } from '../core/off-thread';
 import type { TelemetryRecord } from '../core/time-series';
@@ -35,32 +44,67 @@ export const POST_TELEMETRY = endpoint({
       if (!payloadFailure(error, response, api)) throw error;
     },
   },
-  handle: async (exchange, steps) => {
-    const { request, response, api } = exchange;
+  handle: (exchange, steps) => {
     const device = authenticate(exchange, steps);
     if (!device) return;
-    const body = await readBody(request, MAX_BODY);
-    try {
-      const job = runPayloadJobHereOrSoon({
-        kind: 'telemetry',
-        text: steps.text(body),
-        now: Date.now(),
-        quirks: api.quirks,
-      });
-      // a small body's records at once (nearly every request), a large one's from the worker
-      const records = job instanceof Promise ? await job : job;
-      // applied after the 200 (core/scheduler.ts); at once without asynchrony
-      steps.save(api, device, records as TelemetryRecord[]);
-      // an array with no element: no entry at all (a quirk's dropped records do not count,
-      // ThingsBoard drops them later)
-      if (api.quirks.emptyTelemetryUnansweredMs > 0 && EMPTY_ARRAY.test(`${body}`))
-        return answerAfterAsyncTimeout(response, api.quirks.emptyTelemetryUnansweredMs);
-    } catch (error) {
-      return steps.refused(response, api, error, { device, body });
-    }
-    sendEmptyOk(response);
+    // the body by callback: a small one is stored and answered without a promise or a microtask
+    // turn of its own (this endpoint is the reference's hottest path)
+    readBodyThen(exchange.request, MAX_BODY, (error, body) => {
+      if (error) return steps.failed(exchange, error);
+      answeringErrors(exchange, steps, receive, { steps, device, body: body as Buffer });
+    });
   },
 });
+
+/** A telemetry request whose body has been read. */
+interface Received {
+  steps: EndpointSteps<typeof POST_TELEMETRY>;
+  device: Device;
+  body: Buffer;
+}
+
+/** Reads the records of the body, then stores them and answers; or answers the body's refusal. */
+function receive(exchange: DeviceExchange, received: Received): void | Promise<void> {
+  const { response, api } = exchange;
+  const { steps, device, body } = received;
+  try {
+    const job = runPayloadJobHereOrSoon({
+      kind: 'telemetry',
+      text: steps.text(body),
+      now: Date.now(),
+      quirks: api.quirks,
+    });
+    // a small body's records at once (nearly every request), a large one's from the worker
+    if (job instanceof Promise)
+      return job.then(
+        (records) => store(exchange, received, records as TelemetryRecord[]),
+        (error: unknown) => steps.refused(response, api, error, { device, body }),
+      );
+    return store(exchange, received, job as TelemetryRecord[]);
+  } catch (error) {
+    return steps.refused(response, api, error, { device, body });
+  }
+}
+
+/** Stores the records and answers 200 (after the quirk's wait for `[]`), or answers the refusal. */
+function store(
+  exchange: DeviceExchange,
+  { steps, device, body }: Received,
+  records: TelemetryRecord[],
+): void | Promise<void> {
+  const { response, api } = exchange;
+  try {
+    // applied after the 200 (core/scheduler.ts); at once without asynchrony
+    steps.save(api, device, records);
+    // an array with no element: no entry at all (a quirk's dropped records do not count,
+    // ThingsBoard drops them later)
+    if (api.quirks.emptyTelemetryUnansweredMs > 0 && EMPTY_ARRAY.test(`${body}`))
+      return answerAfterAsyncTimeout(response, api.quirks.emptyTelemetryUnansweredMs);
+  } catch (error) {
+    return steps.refused(response, api, error, { device, body });
+  }
+  sendEmptyOk(response);
+}
 
 /**
  * Quirk emptyTelemetryUnansweredMs (ThingsBoard): nothing answers the request, until the servlet
