@@ -5,7 +5,7 @@
  * by placeholders (<jwt>, <api key>, ...) so that no secret is written in a scenario or a report.
  */
 import assert from 'node:assert/strict';
-import { Given, Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from './support/cucumber';
 import {
   apiKeyPageSchema,
   createdApiKeySchema,

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { Given, Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from './support/cucumber';
 import { isLosslessNumber } from 'lossless-json';
 import { request } from 'undici';
 import { parseLossless, toPlain } from '../lib/kv/values';

@@ -1,7 +1,7 @@
 /** The administration API's interactive documentation (Swagger UI and its OpenAPI description). */
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type DataTable, Then } from '@cucumber/cucumber';
+import { type DataTable, Then } from './support/cucumber';
 import { apiDescriptionSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
 import { request } from './support/admin-auth';

@@ -3,7 +3,7 @@
  * long-poll.
  */
 import assert from 'node:assert/strict';
-import { Given, Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from './support/cucumber';
 import type { DeviceResponse } from '../simulators/device/http-device';
 import type { IotcWorld } from './world';
 import { sameJson } from './support/expectations';

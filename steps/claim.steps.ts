@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Then, When } from '@cucumber/cucumber';
+import { Then, When } from './support/cucumber';
 import type { AdminResponse } from '../src/admin-client';
 import { claimAnswerSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';

@@ -1,6 +1,6 @@
 /** Devices and the answers of the device API: the steps every HTTP feature shares. */
 import assert from 'node:assert/strict';
-import { Given, Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from './support/cucumber';
 import type { IotcWorld } from './world';
 import { sameJson } from './support/expectations';
 import { deviceRequest } from '../simulators/device/http-device';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { Given, Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from './support/cucumber';
 import { downloadFirmwareOverMqtt } from '../simulators/device/mqtt-firmware';
 import { describeTypedValue } from '../lib/kv/values';
 import {

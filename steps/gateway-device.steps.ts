@@ -3,7 +3,7 @@
  * authentication.
  */
 import assert from 'node:assert/strict';
-import { Given, Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from './support/cucumber';
 import {
   MqttConnectRefusedError,
   MqttConnection,

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { setTimeout as awaitFor } from 'node:timers/promises';
-import { Then, When } from '@cucumber/cucumber';
+import { Then, When } from './support/cucumber';
 import {
   GATEWAY_TOPICS,
   type AttributeResponse,

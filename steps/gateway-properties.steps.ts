@@ -10,7 +10,7 @@
  * default number of cases here is smaller, as every case creates and deletes devices over two
  * protocols.
  */
-import { Then } from '@cucumber/cucumber';
+import { Then } from './support/cucumber';
 import fc from 'fast-check';
 import {
   hasStringValue,

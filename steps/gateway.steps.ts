@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Given, Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from './support/cucumber';
 import { isFailure, type MqttVersion } from '../simulators/device/mqtt-connection';
 import { GATEWAY_TOPICS } from '../simulators/gateway/mqtt-gateway';
 import type { IotcWorld } from './world';

@@ -13,7 +13,7 @@ import {
   setDefinitionFunctionWrapper,
   setParallelCanAssign,
   type ITestCaseHookParameter,
-} from '@cucumber/cucumber';
+} from './support/cucumber';
 import { loadProfile, openTarget, type Target } from '../src/target';
 import { onceMoreIfReset } from '../src/target/preflight';
 import { AdminApiError, AdminClient } from '../src/admin-client';

@@ -6,7 +6,7 @@
  * ("publishes its own telemetry", "answers its own RPCs") serve it too.
  */
 import assert from 'node:assert/strict';
-import { type DataTable, Given, Then, When } from '@cucumber/cucumber';
+import { type DataTable, Given, Then, When } from './support/cucumber';
 import type { MqttVersion } from '../simulators/device/mqtt-connection';
 import type { MqttDevice } from '../simulators/device/mqtt-device';
 import type { IotcWorld } from './world';

@@ -14,7 +14,7 @@
  * FC_SHRINK_MS bounds the shrinking of a failing case (default 10000 ms, at most 25000; 0 reports
  * the first failing case unshrunk, e.g. for the kill matrix).
  */
-import { Then } from '@cucumber/cucumber';
+import { Then } from './support/cucumber';
 import type { IotcWorld } from './world';
 import type { AdminClient } from '../src/admin-client';
 import fc from 'fast-check';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Given, Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from './support/cucumber';
 import { provision, type DeviceResponse } from '../simulators/device/http-device';
 import { provisionOverMqtt } from '../simulators/device/mqtt-provision';
 import { parseLossless, toPlain } from '../lib/kv/values';

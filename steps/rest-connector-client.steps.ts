@@ -6,7 +6,7 @@
  * the run-unique name of a device the connector creates.
  */
 import assert from 'node:assert/strict';
-import { AfterAll, Given, Then, When, type DataTable } from '@cucumber/cucumber';
+import { AfterAll, Given, Then, When, type DataTable } from './support/cucumber';
 import type { ConnectorResponse } from '../simulators/connector-client';
 import type { IotcWorld } from './world';
 import { closeConnectorSteps, endpointResponseTimeoutMs } from './support/connector';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { connect as tlsConnect } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
-import { Given, Then, type DataTable } from '@cucumber/cucumber';
+import { Given, Then, type DataTable } from './support/cucumber';
 import { Agent, request } from 'undici';
 import type { RecordedRequest } from '../simulators/external-api/control';
 import type { IotcWorld } from './world';

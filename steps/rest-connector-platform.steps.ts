@@ -3,7 +3,7 @@
  * RPC).
  */
 import assert from 'node:assert/strict';
-import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
+import { Given, Then, When, type DataTable } from './support/cucumber';
 import { describeTypedValue, parseLossless, type TypedValue } from '../lib/kv/values';
 import type { AdminResponse } from '../src/admin-client';
 import { deviceProfileOfDeviceSchema, rpcErrorReplySchema } from '../schemas/target-answers';

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { connect as tlsConnect } from 'node:tls';
-import { AfterAll, Given, Then, When } from '@cucumber/cucumber';
+import { AfterAll, Given, Then, When } from './support/cucumber';
 import { request } from 'undici';
 import { ConnectorClient } from '../simulators/connector-client';
 import type { IotcWorld } from './world';

@@ -4,7 +4,7 @@
  * held at once; as in robustness.steps.ts, a well-behaved device must be served meanwhile.
  */
 import assert from 'node:assert/strict';
-import { Given, Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from './support/cucumber';
 import { Agent } from 'undici';
 import type { IotcWorld } from './world';
 import { DEVICE_MQTT_API } from '../schemas/device-mqtt';

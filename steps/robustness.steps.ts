@@ -5,7 +5,7 @@
  * timeout, its data read back through the admin API).
  */
 import assert from 'node:assert/strict';
-import { Then, When } from '@cucumber/cucumber';
+import { Then, When } from './support/cucumber';
 import type { IotcWorld } from './world';
 import { DEVICE_MQTT_API } from '../schemas/device-mqtt';
 import { GiveUp } from './support/eventually';

@@ -3,7 +3,7 @@
  * client-side RPC.
  */
 import assert from 'node:assert/strict';
-import { Then, When } from '@cucumber/cucumber';
+import { Then, When } from './support/cucumber';
 import { rpcRequestSchema } from '../schemas';
 import { stringifyLossless } from '../lib/kv/values';
 import type { IotcWorld } from './world';

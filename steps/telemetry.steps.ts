@@ -3,7 +3,7 @@
  * and type by type.
  */
 import assert from 'node:assert/strict';
-import { Given, Then, When, type DataTable } from '@cucumber/cucumber';
+import { Given, Then, When, type DataTable } from './support/cucumber';
 import { describeTypedValue } from '../lib/kv/values';
 import type { IotcWorld } from './world';
 import { expectedValue, storedMatches } from './support/expectations';

@@ -3,7 +3,7 @@
  * a scenario.
  */
 import assert from 'node:assert/strict';
-import { Given, Then, When } from '@cucumber/cucumber';
+import { Given, Then, When } from './support/cucumber';
 import { AdminClient } from '../src/admin-client';
 import { jwtSettingsSchema, loginAnswerSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';

@@ -4,7 +4,7 @@
  * every entity it creates so the After hook can delete it, also after a failure.
  */
 import { randomUUID } from 'node:crypto';
-import { World, setWorldConstructor, type IWorldOptions } from '@cucumber/cucumber';
+import { World, setWorldConstructor, type IWorldOptions } from './support/cucumber';
 import { HttpDevice, type DeviceResponse } from '../simulators/device/http-device';
 import type { ConnectorResponse } from '../simulators/connector-client';
 import type { DeviceRecord, NewDevice } from '../src/admin-client';

@@ -5,7 +5,7 @@
  * are read here with `raw()`, and headed ones are checked to carry the column names their step
  * reads, so a table written the other way fails loudly.
  */
-import type { DataTable } from '@cucumber/cucumber';
+import type { DataTable } from './cucumber';
 import { IotcError } from '../../lib/errors';
 
 /** A table whose shape does not match what its step reads. */
