@@ -9,7 +9,11 @@ import type { AdminResponse } from '../src/admin-client';
 import { claimAnswerSchema } from '../schemas/target-answers';
 import type { IotcWorld } from './world';
 import { answerOf } from './support/answer-of';
-import { claimBodyOverNetwork, claimWindowMs } from './support/claim-window';
+import {
+  claimBodyOverNetwork,
+  claimWindowMs,
+  refuseIfNoTryFitTheWindow,
+} from './support/claim-window';
 import { GiveUp } from './support/eventually';
 import {
   type EffectOutcome,
@@ -90,8 +94,11 @@ async function customerClaimsUntilRegistered(
    * The answer 200 and when it came: the registration was there when the try that got it arrived.
    */
   let succeeded: { answer: AdminResponse; at: number } | undefined;
+  /** When the first try was answered (Date.now), whatever its answer. */
+  let firstAnsweredAt: number | undefined;
   let failure: unknown;
   const see = (answer: AdminResponse): void => {
+    firstAnsweredAt ??= Date.now();
     last = answer;
     if (answer.status === 200) succeeded ??= { answer, at: Date.now() };
     else if (answer.status >= 500)
@@ -131,6 +138,8 @@ async function customerClaimsUntilRegistered(
     if (failure) throw failure;
     // an answer 200 that came after the tries ran out still proves the registration: that claim
     // arrived in time
+    if (!succeeded && windowMs !== undefined)
+      refuseIfNoTryFitTheWindow({ device: local, windowMs, acknowledged, firstAnsweredAt });
     if (!succeeded)
       throw new assert.AssertionError({
         message: `${error.message}; the last claim answered ${last ? world.shown(last) : 'nothing'}`,

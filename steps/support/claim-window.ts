@@ -10,7 +10,7 @@
  * actually given. On loopback (no round trip measured) the body goes out unchanged, byte for byte.
  */
 import type { IotcWorld } from '../world';
-import { spanOverNetwork } from './timing';
+import { HARNESS_STARVED, Inconclusive, spanOverNetwork } from './timing';
 
 /**
  * Round trips a claim window is stretched by: the device's claim, its acknowledgement, the
@@ -53,4 +53,27 @@ export function claimBodyOverNetwork(world: IotcWorld, local: string, body: stri
  */
 export function claimWindowMs(world: IotcWorld, local: string, windowMs: number): number {
   return windowMs + (world.claimWindowStretchMs.get(local) ?? 0);
+}
+
+/**
+ * The positive control of a short window that no try was shown to fall in: every customer claim
+ * failed, and none was answered within the window after the device's claim was acknowledged
+ * (`acknowledged`, `firstAnsweredAt`: Date.now). A registration the platform made at once then
+ * ended before any try can be shown to have arrived: the harness or the target's process starved
+ * between the acknowledgement and the tries (at load average 45 the embedded target's control claim
+ * went out after its 400 ms window, and 28 tries answered FAILURE). INCONCLUSIVE then; a platform
+ * that registers nothing still FAILs whenever a try is answered within the window.
+ */
+export function refuseIfNoTryFitTheWindow(tries: {
+  device: string;
+  windowMs: number;
+  acknowledged: number;
+  firstAnsweredAt: number | undefined;
+}): void {
+  const firstMs =
+    tries.firstAnsweredAt === undefined ? undefined : tries.firstAnsweredAt - tries.acknowledged;
+  if (firstMs !== undefined && firstMs <= tries.windowMs) return;
+  throw new Inconclusive(
+    `${HARNESS_STARVED} or the target's process was starved while the customer claimed "${tries.device}" within its ${Math.round(tries.windowMs)} ms claim window: ${firstMs === undefined ? 'no try was answered' : `the first try was answered ${Math.round(firstMs)} ms after the device's claim was acknowledged`}, so none can be shown to have arrived within the window (a busy machine)`,
+  );
 }

@@ -5,7 +5,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { claimBodyOverNetwork, claimWindowMs } from '../../steps/support/claim-window';
+import {
+  claimBodyOverNetwork,
+  claimWindowMs,
+  refuseIfNoTryFitTheWindow,
+} from '../../steps/support/claim-window';
+import { Inconclusive } from '../../steps/support/timing';
 import type { IotcWorld } from '../../steps/world';
 
 function world(roundTripMs?: number): IotcWorld {
@@ -36,4 +41,21 @@ test('across a 420 ms round trip a 400 ms window becomes 1660 ms, for that devic
   assert.equal(claimBodyOverNetwork(remote, 'tracker', '{"secretKey": "k"}'), '{"secretKey": "k"}');
   assert.equal(claimWindowMs(remote, 'tracker', 400), 400);
   assert.equal(claimBodyOverNetwork(remote, 'tracker', 'not json'), 'not json');
+});
+
+test('a failed short-window control is INCONCLUSIVE only when no try was answered within the window', () => {
+  const tries = { device: 'control', windowMs: 400, acknowledged: 10_000 };
+  // a try answered inside the window: the platform had no registration then, the FAIL stands
+  assert.doesNotThrow(() => refuseIfNoTryFitTheWindow({ ...tries, firstAnsweredAt: 10_250 }));
+  assert.doesNotThrow(() => refuseIfNoTryFitTheWindow({ ...tries, firstAnsweredAt: 10_400 }));
+  // the first answer after the window, or none: undecidable
+  assert.throws(
+    () => refuseIfNoTryFitTheWindow({ ...tries, firstAnsweredAt: 10_401 }),
+    (error: unknown) =>
+      error instanceof Inconclusive && /first try was answered 401 ms after/.test(error.message),
+  );
+  assert.throws(
+    () => refuseIfNoTryFitTheWindow({ ...tries, firstAnsweredAt: undefined }),
+    (error: unknown) => error instanceof Inconclusive && /no try was answered/.test(error.message),
+  );
 });
