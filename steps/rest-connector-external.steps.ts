@@ -361,7 +361,10 @@ function attemptCountStarved(
   count: number,
   path: string,
 ): void {
-  const attemptMs = outgoingAttemptMs(path.split('?')[0]!);
+  // the rule is found by a request's own path: the scenario's `path` may be a prefix of it (a rule
+  // "/sensor/${deviceName}/${attributeKey}" matches no "/sensor/<device>"; so it was, and no
+  // stall ever explained an extra attempt of RC-AUPD-06 under load)
+  const attemptMs = outgoingAttemptMs((requests[0]?.path ?? path).split('?')[0]!);
   if (attemptMs === undefined) return; // no rule of rest.json names this URL: no margin to weigh
   const firstAt = requests[0]?.receivedAt ?? Date.now();
   if (requests.length < count) {
