@@ -374,7 +374,7 @@ export class ConformanceRun {
     runConfiguration.runtime.parallel = workers > 1 ? workers : 0;
     if (typeof options.parallel !== 'number')
       events.info(
-        `iotc run: ${workers} worker${workers === 1 ? '' : 's'}${others ? ` (${others.how})` : checked.roundTripMs === undefined ? '' : ` (the admin API's round trip ${Math.round(checked.roundTripMs)} ms)`}`,
+        `iotc run: ${workers} worker${workers === 1 ? '' : 's'}${UNDER_TEST_RUNNER ? ` (at most ${TEST_RUNNER_WORKERS} under the project's test runner)` : others ? ` (${others.how})` : checked.roundTripMs === undefined ? '' : ` (the admin API's round trip ${Math.round(checked.roundTripMs)} ms)`}`,
       );
     // workers take scenarios in feature order: the slow features first, so that none starts when
     // the others are done; on a remote target those that run alone or set the token lifetimes
@@ -637,6 +637,18 @@ const EMBEDDED_WORKERS_BY_OTHERS = [
   { othersBelow: 1.5, workers: 4 },
   { othersBelow: Infinity, workers: 3 },
 ] as const;
+/**
+ * An 'auto' run's workers at most under the project's own test runner (scripts/test.js, which sets
+ * IOTC_TEST_CPU_DIR), embedded or remote. The runner keeps four to six test files going at once on
+ * two cores, its `iotc run` children were half of the suite's CPU, and each worker costs about
+ * 1.6 CPU-s before its first scenario: there the suite's wall follows its CPU, not one run's wall.
+ * The remote-target test's 231 scenarios took 21 CPU-s in seven workers, 15 in three (49 and 53 s
+ * of wall, side by side); the embedded deviation run 17 CPU-s in four workers, 15 in two, but 53
+ * against 78 s of wall, one of the suite's longest files (bench/README.md "The own tests' CPU").
+ * No test's verdict depends on the count, and three still run the scenarios in parallel workers.
+ */
+const TEST_RUNNER_WORKERS = 3;
+const UNDER_TEST_RUNNER = process.env.IOTC_TEST_CPU_DIR !== undefined;
 /** The round trip (ms) that is worth one more worker on a remote target. */
 const ROUND_TRIP_MS_PER_WORKER = 15;
 /** The scenarios that make one worker worth its start (a reference of its own). */
@@ -645,7 +657,8 @@ const SCENARIOS_PER_AUTO_WORKER = { embedded: 25, remote: 20 } as const;
 /**
  * The worker processes of a run. 'auto': one per 25 planned scenarios, on an embedded target at
  * most five, four or three by what other processes use of the cores as the run starts
- * (embeddedWorkers), and one with IOTC_RUN_ID, which names a single run. On an embedded target
+ * (embeddedWorkers), at most three under the project's test runner (TEST_RUNNER_WORKERS), and one
+ * with IOTC_RUN_ID, which names a single run. On an embedded target
  * (each worker with a reference of its own) the whole suite, mostly waiting on tokens, claims and
  * windows, went from 47 s in one process to 20 s in four on two cores. Each worker costs about
  * 1.6 s of CPU before its first scenario (loading cucumber, the steps, the reference and some 850
@@ -673,6 +686,14 @@ function workerCount(
 ): number {
   if (typeof parallel === 'number') return parallel;
   if (process.env.IOTC_RUN_ID !== undefined) return 1;
+  if (UNDER_TEST_RUNNER)
+    return Math.max(
+      1,
+      Math.min(
+        TEST_RUNNER_WORKERS,
+        Math.ceil(planned / SCENARIOS_PER_AUTO_WORKER[target.embedded ? 'embedded' : 'remote']),
+      ),
+    );
   if (target.embedded)
     return Math.max(
       1,
@@ -690,12 +711,10 @@ function workerCount(
 
 /**
  * The most workers of an 'auto' embedded run, by the cores other processes use as it starts
- * (EMBEDDED_WORKERS_BY_OTHERS): four when that is unknown, and under the project's own test runner
- * (scripts/test.js, IOTC_TEST_CPU_DIR), whose files run six at once and whose runs must stay cheap.
+ * (EMBEDDED_WORKERS_BY_OTHERS): four when that is unknown.
  */
 function embeddedWorkers(othersBusyCores: number | undefined): number {
-  if (othersBusyCores === undefined || process.env.IOTC_TEST_CPU_DIR !== undefined)
-    return AUTO_WORKERS.embedded;
+  if (othersBusyCores === undefined) return AUTO_WORKERS.embedded;
   return EMBEDDED_WORKERS_BY_OTHERS.find((row) => othersBusyCores < row.othersBelow)!.workers;
 }
 
