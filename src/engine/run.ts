@@ -56,6 +56,7 @@ import {
   withUnexercisedDefaults,
 } from '../target/effective-rest';
 import { workerEnvironment } from './worker-environment';
+import { staggerWorkers } from './staggered-workers';
 
 export const PROJECT_ROOT = PACKAGE_ROOT;
 
@@ -474,6 +475,8 @@ export class ConformanceRun {
     };
     // a marker an earlier interrupted run left behind would stop this one's workers at once
     rmSync(this.stopMarker(), { force: true });
+    // an embedded target's workers start as many at a time as there are cores (staggered-workers.ts)
+    staggerWorkers(profile.embedded ? undefined : 0);
     const cucumberRun = runCucumber(
       { ...runConfiguration, support },
       {

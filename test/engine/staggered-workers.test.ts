@@ -1,0 +1,105 @@
+/**
+ * The workers of an embedded run started a few at a time (src/engine/staggered-workers.ts): cucumber's
+ * adapter with stand-in processes, so that what starts when is seen without forking anything. A
+ * real parallel run goes through it in every `iotc run` test on the embedded target.
+ */
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import { test } from 'node:test';
+import { ChildProcessAdapter } from '@cucumber/cucumber/lib/runtime/parallel/adapter';
+import { staggerWorkers } from '../../src/engine/staggered-workers';
+
+/** An adapter whose startWorker records the start and listens as cucumber's does. */
+function standIn(parallel: number, todo: number) {
+  const started: string[] = [];
+  const adapter = {
+    todo: [] as unknown[],
+    options: { parallel },
+    workers: {} as Record<string, { process: EventEmitter; closed: boolean }>,
+    idleInterventions: 0,
+    logger: { warn() {} },
+    onFinish: (_: boolean) => {},
+    startWorker(id: string) {
+      started.push(id);
+      const worker = { process: new EventEmitter(), closed: false };
+      adapter.workers[id] = worker;
+      // as cucumber's: a READY worker takes a test case; once every started worker closed, the end
+      worker.process.on('message', (message: { type: string }) => {
+        if (message.type === 'READY') adapter.todo.shift();
+      });
+      worker.process.on('close', () => {
+        worker.closed = true;
+        if (Object.values(adapter.workers).every((w) => w.closed)) adapter.onFinish(true);
+      });
+    },
+  };
+  const run = (
+    ChildProcessAdapter.prototype.run as unknown as (
+      this: unknown,
+      cases: unknown[],
+    ) => Promise<boolean>
+  ).call(
+    adapter,
+    Array.from({ length: todo }, (_, i) => i),
+  );
+  const ready = (id: string) => adapter.workers[id]!.process.emit('message', { type: 'READY' });
+  /** Every started worker ends; the run's result. */
+  const ended = async () => {
+    for (const worker of Object.values(adapter.workers)) worker.process.emit('close', 0);
+    return await run;
+  };
+  return { adapter, started, run, ready, ended };
+}
+
+test('two at once, each later one on an earlier one READY', async (t) => {
+  staggerWorkers(2);
+  t.after(() => staggerWorkers(0));
+  const { adapter, started, ready, ended } = standIn(5, 100);
+  assert.deepEqual(started, ['0', '1']);
+  ready('1');
+  assert.deepEqual(started, ['0', '1', '2']);
+  // an envelope is no READY; a second READY of the same worker starts no other
+  adapter.workers['1']!.process.emit('message', { type: 'ENVELOPE' });
+  ready('1');
+  assert.deepEqual(started, ['0', '1', '2']);
+  ready('0');
+  ready('2');
+  assert.deepEqual(started, ['0', '1', '2', '3', '4']);
+  assert.equal(await ended(), true);
+});
+
+test('a worker that ends without READY hands on before cucumber sees every worker closed', async (t) => {
+  staggerWorkers(2);
+  t.after(() => staggerWorkers(0));
+  const { adapter, started, run } = standIn(3, 100);
+  let finished = false;
+  void run.then(() => {
+    finished = true;
+  });
+  adapter.workers['0']!.process.emit('close', 1);
+  adapter.workers['1']!.process.emit('close', 1);
+  // the third started before the second's close reached cucumber: the run goes on
+  assert.deepEqual(started, ['0', '1', '2']);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(finished, false);
+  adapter.workers['2']!.process.emit('close', 0);
+  assert.equal(await run, true);
+});
+
+test('none starts once nothing is left to give', async (t) => {
+  staggerWorkers(2);
+  t.after(() => staggerWorkers(0));
+  const { started, ready, ended } = standIn(5, 1);
+  ready('0');
+  ready('1');
+  assert.deepEqual(started, ['0', '1']);
+  assert.equal(await ended(), true);
+});
+
+test('0: cucumber starts them all at once', async (t) => {
+  staggerWorkers(0);
+  t.after(() => staggerWorkers(0));
+  const { started, ended } = standIn(4, 100);
+  assert.deepEqual(started, ['0', '1', '2', '3']);
+  assert.equal(await ended(), true);
+});
