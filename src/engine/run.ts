@@ -79,7 +79,7 @@ export interface RunOptions {
   progress?: string;
   /**
    * Worker processes running scenarios at once (cucumber's parallel); 1 = in this process. 'auto'
-   * (the default): several (workerCount: at most four on an embedded target, seven to fourteen on
+   * (the default): several (workerCount: at most five on an embedded target, seven to eighteen on
    * a remote one by its round trip); on an embedded target every worker starts its own reference,
    * on a remote one they share its tenant and a scenario that changes what others see does not
    * overlap them (src/engine/exclusive.ts).
@@ -475,8 +475,8 @@ export class ConformanceRun {
     };
     // a marker an earlier interrupted run left behind would stop this one's workers at once
     rmSync(this.stopMarker(), { force: true });
-    // an embedded target's workers start as many at a time as there are cores (staggered-workers.ts)
-    staggerWorkers(profile.embedded ? undefined : 0);
+    // the workers start as many at a time as there are cores (staggered-workers.ts)
+    staggerWorkers();
     const cucumberRun = runCucumber(
       { ...runConfiguration, support },
       {
@@ -627,9 +627,9 @@ function redactFile(path: string, redactor: Redactor): void {
  * Workers of an 'auto' run at most: on an embedded target, where each worker starts a reference of
  * its own and the run is bound by the CPU; on a remote one, where the workers share its tenant and
  * the run is bound by round trips: seven on a near target, one more for every
- * ROUND_TRIP_MS_PER_WORKER of its round trip, up to fourteen.
+ * ROUND_TRIP_MS_PER_WORKER of its round trip, up to eighteen.
  */
-const AUTO_WORKERS = { embedded: 4, remote: 7, remoteFar: 14 } as const;
+const AUTO_WORKERS = { embedded: 4, remote: 7, remoteFar: 18 } as const;
 /**
  * An embedded run's workers by what other processes use of the cores when it starts
  * (idle-cpu.ts othersBusyCores), in cores from `othersBelow`: the first row whose figure is above
@@ -652,10 +652,20 @@ const EMBEDDED_WORKERS_BY_OTHERS = [
  */
 const TEST_RUNNER_WORKERS = 3;
 const UNDER_TEST_RUNNER = process.env.IOTC_TEST_CPU_DIR !== undefined;
-/** The round trip (ms) that is worth one more worker on a remote target. */
-const ROUND_TRIP_MS_PER_WORKER = 15;
-/** The scenarios that make one worker worth its start (a reference of its own). */
-const SCENARIOS_PER_AUTO_WORKER = { embedded: 25, remote: 20 } as const;
+/**
+ * The round trip (ms) that is worth one more worker on a remote target. With the workers started
+ * a few at a time (staggered-workers.ts) a later one's start overlaps the first ones' scenarios:
+ * the platform features through 50 ms each way (a round trip of 103 ms), quiet, side by side, took
+ * 27.7, 28.1 s in thirteen workers (one per 15 ms), 25.7, 25.8 s in eighteen and 26.1, 25.2 s in
+ * twenty-two, one of whose runs left a requirement INCONCLUSIVE for the harness's starvation
+ * (docs/concepts/remote-network.md): one per 9 ms, up to eighteen.
+ */
+const ROUND_TRIP_MS_PER_WORKER = 9;
+/**
+ * The scenarios that make one worker worth its start (on an embedded target a reference of its
+ * own): the platform features' 250-odd scenarios fill eighteen remote workers.
+ */
+const SCENARIOS_PER_AUTO_WORKER = { embedded: 25, remote: 14 } as const;
 
 /**
  * The worker processes of a run. 'auto': one per 25 planned scenarios, on an embedded target at

@@ -1,14 +1,18 @@
 /**
- * The workers of a parallel run on an embedded target, started a few at a time.
+ * The workers of a parallel run, started a few at a time.
  *
- * Cucumber forks every worker at once (ChildProcessAdapter.run). A worker on an embedded target
- * loads some 850 modules and starts its own reference before its first scenario (about 1.5 CPU-s,
- * bench/README.md "Where a conformance run's CPU goes"); five at once on two cores all waited about
- * 4–7 s for each other before any scenario ran ("Workers from the idle CPU"), while the scenarios
- * themselves mostly wait (token lifetimes, claim windows, RPC timeouts) and leave the cores idle.
- * Started `atOnce` at a time, each later one when an earlier one is READY (its BeforeAll done) or
- * has ended, the first workers run the slowest features (feature-order.ts) while the others load.
- *
+ * Cucumber forks every worker at once (ChildProcessAdapter.run). A worker loads some 850 modules
+ * (and on an embedded target starts its own reference) before its first scenario (about 1.3-1.5
+ * CPU-s, bench/README.md "Where a conformance run's CPU goes"); five at once on two cores all
+ * waited about 4–7 s for each other before any scenario ran ("Workers from the idle CPU"), while
+ * the scenarios themselves mostly wait (token lifetimes, claim windows, RPC timeouts, round trips)
+ * and leave the cores idle. Started `atOnce` at a time, each later one when an earlier one is READY
+ * (its BeforeAll done) or has ended, the first workers run the slowest features (feature-order.ts)
+ * while the others load; against a remote target those are the scenarios that run alone (the device
+ * limit's, src/engine/exclusive.ts), which then overlap the other workers' loading instead of
+ * following it. Quiet, side by side (bench/README.md, docs/concepts/remote-network.md): the embedded
+ * run 15.7 -> 14.3 s and 21.0 -> 19.5 CPU-s; the platform features against `iotc simulate` 15.9 ->
+ * 12.7 s on loopback, 30.4 -> 27.4 s through 50 ms each way. *
  * Cucumber has no option for this: the adapter's `run` is replaced here (the one place that forks
  * workers: `startWorker`, which this calls as cucumber does). The version is pinned in
  * package.json and test/engine/staggered-workers.test.ts runs a parallel run through it. No worker

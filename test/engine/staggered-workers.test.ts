@@ -1,7 +1,7 @@
 /**
- * The workers of an embedded run started a few at a time (src/engine/staggered-workers.ts): cucumber's
+ * The workers of a parallel run started a few at a time (src/engine/staggered-workers.ts): cucumber's
  * adapter with stand-in processes, so that what starts when is seen without forking anything. A
- * real parallel run goes through it in every `iotc run` test on the embedded target.
+ * real parallel run goes through it in every parallel `iotc run` test.
  */
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
