@@ -8,7 +8,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exitOf, spawnIotc, startSimulate, stop } from '../support/children';
-import { TEST_CREDENTIALS_ENV, writeSimulateProfile } from '../support/remote-run';
+import { HARNESS_STARVED } from '../../steps/support/timing';
+import {
+  inconclusiveLines,
+  TEST_CREDENTIALS_ENV,
+  writeSimulateProfile,
+} from '../support/remote-run';
 
 /** No token, password, API key or JWT in anything the run wrote or printed. */
 function assertNoSecrets(reportsDir: string, output: string): void {
@@ -69,7 +74,17 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
       },
     );
     const { code, output } = await exitOf(run);
-    assert.equal(code, 0, `iotc run against the separate process failed:\n${output.slice(-4000)}`);
+    // a requirement the starved harness could not decide (exit 4, its INCONCLUSIVE naming the
+    // stall: a busy machine) is allowed, as in report-secrets.test.ts; nothing else is
+    const starved = new Set(
+      inconclusiveLines(output)
+        .filter((line) => line.includes(HARNESS_STARVED))
+        .map((line) => /INCONCLUSIVE ([A-Z0-9-]+):/.exec(line)?.[1]),
+    );
+    assert.ok(
+      code === 0 || (code === 4 && starved.size === inconclusiveLines(output).length),
+      `iotc run against the separate process failed:\n${output.slice(-4000)}`,
+    );
 
     const report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as {
       target: { name: string; httpUrl: string };
@@ -84,12 +99,16 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
         ['http-device-api', 'key-value-data', 'mqtt-gateway-api', 'admin-auth'].includes(
           requirement.interface,
         ) &&
-        requirement.verdict !== 'PASS',
+        requirement.verdict !== 'PASS' &&
+        !(requirement.verdict === 'INCONCLUSIVE' && starved.has(requirement.id)),
     );
     assert.deepEqual(
       notPassed.map((requirement) => `${requirement.id}: ${requirement.verdict}`),
       [],
     );
+    // the starved ones excepted, the run decided: most requirements PASS
+    const passed = report.requirements.filter((requirement) => requirement.verdict === 'PASS');
+    assert.ok(passed.length > 10 * starved.size, `${passed.length} PASS, ${starved.size} starved`);
   } finally {
     assert.equal(await stop(child), 0, 'iotc simulate exits cleanly on SIGTERM');
   }
