@@ -88,5 +88,9 @@ async function staggeredRun(
       resolve(status);
     };
     for (let i = 0; i < Math.min(atOnce, total); i++) startNext();
+    // a stop requested before the first start leaves no worker whose close would end the run, and
+    // nothing else keeps the process alive: it exited 0 with the run unfinished (a SIGINT in the
+    // start-up of a remote run, test/integration/staging-safety.test.ts)
+    if (started === 0) adapter.onFinish(false);
   });
 }

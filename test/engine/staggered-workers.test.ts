@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import { ChildProcessAdapter } from '@cucumber/cucumber/lib/runtime/parallel/adapter';
+import { requestStop, resetInterruption } from '../../src/engine/interruption';
 import { staggerWorkers } from '../../src/engine/staggered-workers';
 
 /** An adapter whose startWorker records the start and listens as cucumber's does. */
@@ -102,4 +103,16 @@ test('0: cucumber starts them all at once', async (t) => {
   const { started, ended } = standIn(4, 100);
   assert.deepEqual(started, ['0', '1', '2', '3']);
   assert.equal(await ended(), true);
+});
+
+test('a stop requested before the first start ends the run unsuccessful, starting none', async (t) => {
+  staggerWorkers(2);
+  requestStop();
+  t.after(() => {
+    staggerWorkers(0);
+    resetInterruption();
+  });
+  const { started, run } = standIn(3, 100);
+  assert.deepEqual(started, []);
+  assert.equal(await run, false);
 });
