@@ -13,26 +13,32 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../support/deviations';
+import { run, starved } from '../support/deviations';
 import { DECLARED, deviceApi, TAGS } from '../support/deviations-platform';
 
 test('quirks mode with the matching profile: DEVIATION for exactly the declared requirements, PASS elsewhere', {
   timeout: 900_000, // a hang guard only: 87 s here when quiet, several times that when loaded
-}, async () => {
+}, async (t) => {
   const { code, report, output } = await run(
     'embedded-thingsboard-4.3',
     mkdtempSync(join(tmpdir(), 'iotc-deviations-')),
     [],
     TAGS,
   );
-  assert.equal(code, 0, output.slice(-3000));
+  // a requirement a busy machine left undecided (INCONCLUSIVE, starved: the admin-auth token
+  // lifetimes of 2 s are the first to go) is no verdict either way: exit code 4; any other
+  // INCONCLUSIVE fails below
+  const undecided = report.requirements.filter(starved).map((requirement) => requirement.id);
+  if (undecided.length)
+    t.diagnostic(`left INCONCLUSIVE by a starved harness: ${undecided.join(', ')}`);
+  assert.equal(code, undecided.length ? 4 : 0, output.slice(-3000));
   const verdicts = deviceApi(report);
   assert.deepEqual(
     verdicts
       .filter((requirement) => requirement.verdict === 'DEVIATION')
       .map((requirement) => requirement.id)
       .sort(),
-    DECLARED,
+    DECLARED.filter((id) => !undecided.includes(id)),
   );
   // issue 25 item 3: KV-03's scenarios that also check a declared deviation (KV-02, KV-04, KV-06,
   // GW-TEL-03, the timestamps of HTTP-TEL-03 and GW-RULE-02-TS) do not run here; the suite splits
@@ -62,7 +68,9 @@ test('quirks mode with the matching profile: DEVIATION for exactly the declared 
     verdicts
       .filter(
         (requirement) =>
-          !['PASS', 'DEVIATION'].includes(requirement.verdict) && !notProven.includes(requirement),
+          !['PASS', 'DEVIATION'].includes(requirement.verdict) &&
+          !notProven.includes(requirement) &&
+          !undecided.includes(requirement.id),
       )
       .map((requirement) => `${requirement.id}: ${requirement.verdict}`),
     [],

@@ -8,7 +8,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DECIDES_BEFORE_EXP_MS, sentNearExpiry } from '../../steps/support/admin-auth';
+import {
+  DECIDES_BEFORE_EXP_MS,
+  refusalNearExpiry,
+  sentNearExpiry,
+} from '../../steps/support/admin-auth';
+import { HARNESS_STARVED, INCONCLUSIVE_PREFIX } from '../../steps/support/timing';
 import type { IotcWorld } from '../../steps/world';
 
 function token(claims: Record<string, unknown>): string {
@@ -16,8 +21,12 @@ function token(claims: Record<string, unknown>): string {
   return `${part({ alg: 'HS512' })}.${part(claims)}.signature`;
 }
 
-function world(sharesClock: boolean): IotcWorld {
-  return { run: { target: { sharesClock } } } as unknown as IotcWorld;
+function world(sharesClock: boolean, stalledMs = 0): IotcWorld {
+  return {
+    run: { target: { sharesClock } },
+    adminAuth: {},
+    stalls: { stalledBetween: () => stalledMs },
+  } as unknown as IotcWorld;
 }
 
 const exp = 1_800_000_000;
@@ -50,4 +59,27 @@ test('a token without an exp, or not a JWT, never explains a refusal', () => {
   assert.equal(sentNearExpiry(world(true), token({ sub: 'x' }), expMs, expMs), false);
   assert.equal(sentNearExpiry(world(true), 'opaque-key', expMs, expMs), false);
   assert.equal(sentNearExpiry(world(true), undefined, expMs, expMs), false);
+});
+
+test("a refusal that cannot decide is INCONCLUSIVE, naming the starvation only when the stalls within the token's life explain the lateness", () => {
+  const sentAt = expMs - DECIDES_BEFORE_EXP_MS - 800;
+  // decided: nothing thrown, the caller judges the refusal
+  refusalNearExpiry(world(true, 5000), jwt, sentAt, 'the access token', sentAt + 100);
+  // answered 300 ms past the exp: a stall of 301 ms or more explains it
+  const late = expMs + 300;
+  assert.throws(
+    () => refusalNearExpiry(world(true, 301), jwt, sentAt, 'the access token', late),
+    (error: Error) =>
+      error.message.startsWith(`${INCONCLUSIVE_PREFIX} ${HARNESS_STARVED}`) &&
+      error.message.includes(
+        'the access token was sent 200 ms after its issue and answered 2100 ms later',
+      ),
+  );
+  assert.throws(
+    () => refusalNearExpiry(world(true, 200), jwt, sentAt, 'the access token', late),
+    (error: Error) =>
+      error.message.startsWith(INCONCLUSIVE_PREFIX) &&
+      !error.message.includes(HARNESS_STARVED) &&
+      error.message.endsWith('(the target was slow)'),
+  );
 });
