@@ -7,9 +7,8 @@
  */
 // first: its sample of the cores' times starts before cucumber and the rest load (workerCount)
 import { othersBusyCores } from './idle-cpu';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { tmpdir } from 'node:os';
 import { SHARED_DELAYS_VARIABLE } from '../../steps/support/timing';
 import type * as messages from '@cucumber/messages';
 import { loadConfiguration, loadSupport, runCucumber } from '@cucumber/cucumber/api';
@@ -57,6 +56,7 @@ import {
 } from '../target/effective-rest';
 import { workerEnvironment } from './worker-environment';
 import { staggerWorkers } from './staggered-workers';
+import { sharedDelaysFolder } from './shared-delays';
 
 export const PROJECT_ROOT = PACKAGE_ROOT;
 
@@ -560,12 +560,6 @@ export class ConformanceRun {
  * A folder for this run's workers to share their measured delays in, removed when the process
  * exits (the end of a run, an interruption's exit alike).
  */
-function sharedDelaysFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'iotc-delays-'));
-  process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
-  return folder;
-}
-
 function iotcVersion(): string {
   return (require(join(PROJECT_ROOT, 'package.json')) as { version: string }).version;
 }
