@@ -35,6 +35,11 @@ export type TypedValue =
 const LONG_MIN = -(2n ** 63n);
 const LONG_MAX = 2n ** 63n - 1n;
 const INTEGER_LEXEME = /^-?\d+$/;
+/**
+ * Integer lexemes this short always fit a LONG (18 digits stay below 2^63, about 9.22e18): no
+ * BigInt range comparison for them (the telemetry path's numbers, once per message each).
+ */
+const ALWAYS_LONG_LENGTH = 18;
 const EXPONENT_WITHOUT_POINT = /^-?\d+[eE][+-]?\d+$/;
 
 /**
@@ -365,6 +370,7 @@ export function toPlain(value: unknown): unknown {
 /** The type of one number lexeme, per the rule in the header comment. */
 export function numberFromLexeme(lexeme: string): TypedValue {
   if (INTEGER_LEXEME.test(lexeme)) {
+    if (lexeme.length <= ALWAYS_LONG_LENGTH) return { type: 'LONG', value: BigInt(lexeme) };
     const asBig = BigInt(lexeme);
     if (asBig >= LONG_MIN && asBig <= LONG_MAX) return { type: 'LONG', value: asBig };
     return { type: 'STRING', value: lexeme };

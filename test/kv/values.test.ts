@@ -17,7 +17,13 @@ test('number lexemes decide between LONG and DOUBLE, as the platform does', () =
   assert.deepEqual(typeOf('42.0'), { type: 'DOUBLE', value: 42 });
   assert.deepEqual(typeOf('1e3'), { type: 'LONG', value: 1000n });
   assert.deepEqual(typeOf('1.5e3'), { type: 'DOUBLE', value: 1500 });
+  assert.deepEqual(typeOf('999999999999999999'), { type: 'LONG', value: 999999999999999999n });
+  assert.deepEqual(typeOf('-999999999999999999'), { type: 'LONG', value: -999999999999999999n });
   assert.deepEqual(typeOf('9223372036854775807'), { type: 'LONG', value: 9223372036854775807n });
+  assert.deepEqual(typeOf('-9223372036854775809'), {
+    type: 'STRING',
+    value: '-9223372036854775809',
+  });
   assert.deepEqual(typeOf('9223372036854775808'), { type: 'STRING', value: '9223372036854775808' });
 });
 
