@@ -57,6 +57,7 @@ import {
 } from '../target/effective-rest';
 import { workerEnvironment } from './worker-environment';
 import { staggerWorkers } from './staggered-workers';
+import { compactWorkerMessages } from './worker-messages';
 
 export const PROJECT_ROOT = PACKAGE_ROOT;
 
@@ -477,6 +478,8 @@ export class ConformanceRun {
     rmSync(this.stopMarker(), { force: true });
     // the workers start as many at a time as there are cores (staggered-workers.ts)
     staggerWorkers();
+    // each feature's document sent to a worker once, the workers' messages taken in batches
+    compactWorkerMessages();
     const cucumberRun = runCucumber(
       { ...runConfiguration, support },
       {
