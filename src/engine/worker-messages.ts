@@ -96,7 +96,7 @@ export function compactWorkerMessages(
 
 /** In a worker: its messages batched, the documents put back. */
 function batchWorkerMessages(): void {
-  const sendOne = process.send!.bind(process) as (message: unknown) => boolean;
+  const sendOne = process.send!.bind(process) as (message: unknown, ...rest: unknown[]) => boolean;
   let gathered: messages.Envelope[] = [];
   let scheduled = false;
   const flush = (): void => {
@@ -105,7 +105,7 @@ function batchWorkerMessages(): void {
     gathered = [];
     sendOne({ type: ENVELOPES, envelopes });
   };
-  process.send = ((message: WorkerMessage) => {
+  process.send = ((message: WorkerMessage, ...rest: unknown[]) => {
     if (message?.type === 'ENVELOPE' && message.envelope) {
       gathered.push(message.envelope);
       if (!scheduled) {
@@ -118,7 +118,7 @@ function batchWorkerMessages(): void {
     }
     // the batch first, an empty one before READY (the CLI learns that this worker batches)
     if (gathered.length > 0 || message?.type === 'READY') flush();
-    return sendOne(message);
+    return sendOne(message, ...rest);
   }) as typeof process.send;
   process.once('exit', () => {
     if (gathered.length > 0) flush();

@@ -71,8 +71,8 @@ function standIn(t: { after(fn: () => void): void }) {
         this.parseWorkerMessage(this.workers[id], message),
       );
     }
-    parseWorkerMessage(_worker: unknown, message: Record<string, unknown>): void {
-      seen.push(message);
+    parseWorkerMessage(_worker: unknown, message: object): void {
+      seen.push(message as Record<string, unknown>);
     }
   }
   compactWorkerMessages(Adapter.prototype);
