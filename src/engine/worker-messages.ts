@@ -74,22 +74,25 @@ export function compactWorkerMessages(
     child.prependListener('message', (message: WorkerMessage) => {
       if (message?.type === ENVELOPES) batches = true;
     });
-    const send = child.send.bind(child) as (message: unknown) => boolean;
-    child.send = ((message: RunCommand) => {
-      if (!batches || message?.type !== 'RUN') return send(message);
+    const send = child.send.bind(child) as (message: unknown, ...rest: unknown[]) => boolean;
+    child.send = ((message: RunCommand, ...rest: unknown[]) => {
+      if (!batches || message?.type !== 'RUN') return send(message, ...rest);
       const { uri } = message.assembledTestCase.gherkinDocument as messages.GherkinDocument;
       if (uri === undefined || !sent.has(uri)) {
         if (uri !== undefined) sent.add(uri);
-        return send(message);
+        return send(message, ...rest);
       }
       // the item stays cucumber's (it keeps it while the scenario runs): a copy goes out
-      return send({
-        ...message,
-        assembledTestCase: {
-          ...message.assembledTestCase,
-          gherkinDocument: { [DOCUMENT_SENT]: uri },
+      return send(
+        {
+          ...message,
+          assembledTestCase: {
+            ...message.assembledTestCase,
+            gherkinDocument: { [DOCUMENT_SENT]: uri },
+          },
         },
-      });
+        ...rest,
+      );
     }) as ChildProcess['send'];
   };
 }
