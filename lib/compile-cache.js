@@ -16,7 +16,7 @@
 const Module = require('node:module');
 const vm = require('node:vm');
 const { createHash } = require('node:crypto');
-const { mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 
 /** Bump when the cached form changes for another reason than the source, the file name or Node's version. */
@@ -60,7 +60,13 @@ function install() {
   // V8 rejects code cached under other flags (a worker's --max-semi-space-size is one): processes started with
   // different options keep apart entries, rather than each rejecting and rewriting the other's
   const flags = `${process.execArgv.join(' ')}\0${process.env.NODE_OPTIONS ?? ''}`;
-  /** Scripts compiled without usable cached data: their code is written once they have run a while. */
+  /**
+   * Scripts compiled without usable cached data: their code is written once they have run a while. `true` beside one
+   * that V8 rejected: it is rewritten whatever is there now; the others (no entry, or `npm ci`'s `.prepared` one) are
+   * left to a process of the same flags that wrote theirs meanwhile: a first run's workers load the same modules, and
+   * each wrote all of them after the other (the first `npm start` of a fresh clone, bench/README.md "The
+   * coordinator's messages and a first run's code cache").
+   */
   const unwritten = new Map();
   const suffix = process.env.IOTC_COMPILE_CACHE_PREPARED === '1' ? '.prepared' : '';
   let timer;
@@ -74,8 +80,9 @@ function install() {
       unwritten.clear();
       return;
     }
-    for (const [file, script] of unwritten) {
+    for (const [file, { script, rejected }] of unwritten) {
       try {
+        if (!rejected && suffix === '' && existsSync(file)) continue;
         // written aside and renamed: the workers of a parallel run write the same files at once
         const aside = `${file}.${process.pid}`;
         writeFileSync(aside, script.createCachedData());
@@ -116,7 +123,7 @@ function install() {
       return original.call(this, content, filename);
     }
     if (cachedData === undefined || script.cachedDataRejected || prepared) {
-      unwritten.set(file, script);
+      unwritten.set(file, { script, rejected: script.cachedDataRejected === true && !prepared });
       if (timer) clearTimeout(timer);
       timer = setTimeout(writeAll, WRITE_AFTER_MS);
       timer.unref();

@@ -14,6 +14,8 @@
  *   From the sources the module is TypeScript: lib/ts-register.js (plain JavaScript) is preloaded
  *   before it. Without it the polyfill parsed every step definition's regular expression with
  *   regexp-tree in every worker (issue 29: about 0.1 s of a worker's CPU).
+ * - the worker's messages to the CLI batched, each feature's document received once
+ *   (worker-messages.ts), preloaded after those.
  */
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -29,6 +31,8 @@ const YOUNG_GENERATION_OPTION = '--max-semi-space-size';
 const WORKER_SEMI_SPACE_MB = 32;
 /** native-match-indices.ts, or .js compiled. */
 const NATIVE_MATCH_INDICES = join(__dirname, 'native-match-indices');
+/** worker-messages.ts, or .js compiled: the worker's side of its messages to the CLI. */
+const WORKER_MESSAGES = join(__dirname, 'worker-messages');
 /** The require hook of the TypeScript sources, preloaded before native-match-indices.ts. */
 const TS_REGISTER = join(PACKAGE_ROOT, 'lib', 'ts-register.js');
 /**
@@ -52,8 +56,8 @@ export async function workerEnvironment(
     NODE_OPTIONS: [
       sized,
       ...(compiled
-        ? [COMPILE_CACHE, `${NATIVE_MATCH_INDICES}.js`]
-        : [COMPILE_CACHE, TS_REGISTER, `${NATIVE_MATCH_INDICES}.ts`]
+        ? [COMPILE_CACHE, `${NATIVE_MATCH_INDICES}.js`, `${WORKER_MESSAGES}.js`]
+        : [COMPILE_CACHE, TS_REGISTER, `${NATIVE_MATCH_INDICES}.ts`, `${WORKER_MESSAGES}.ts`]
       ).map((file) => `--require ${JSON.stringify(file)}`),
     ].join(' '),
     ...(embedded

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -79,6 +79,34 @@ test("what npm ci's prepare writes is marked prepared, used by the next process,
       after.sort(),
       'the full entry read, not written again',
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a process whose entry another process of the same flags wrote meanwhile leaves that one', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'iotc-compile-cache-'));
+  try {
+    const cache = join(dir, 'cache');
+    // main.js writes its own entry's full name while the process runs, as a sibling worker would
+    writeFileSync(
+      join(dir, 'main.js'),
+      [
+        "const { existsSync, readdirSync, writeFileSync } = require('node:fs');",
+        `const cache = ${JSON.stringify(cache)};`,
+        // (the preparing process has no cache folder yet)
+        "for (const file of existsSync(cache) ? readdirSync(cache) : []) if (file.endsWith('.prepared'))",
+        "  writeFileSync(`${cache}/${file.replace(/\\.prepared$/, '')}`, 'a sibling');",
+        'module.exports = { answer: 6 * 7 };',
+      ].join('\n'),
+    );
+    const load = (env: Record<string, string>) => loadMain(dir, cache, env);
+    assert.deepEqual(load({ IOTC_COMPILE_CACHE_PREPARED: '1' }), { answer: 42 });
+    const prepared = readdirSync(cache).filter((file) => file.endsWith('.prepared'));
+    assert.equal(prepared.length, 1);
+    assert.deepEqual(load({}), { answer: 42 });
+    const full = join(cache, prepared[0]!.replace(/\.prepared$/, ''));
+    assert.equal(readFileSync(full, 'utf8'), 'a sibling', 'not written over');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -12,9 +12,12 @@ import { test } from 'node:test';
 import { keptEmbeddedCertificates, workerEnvironment } from '../../src/engine/worker-environment';
 import { EMBEDDED_CERTIFICATES_VARIABLE } from '../../src/target/embedded-certificates';
 
-/** What a worker preloads from the sources, after the options: the code cache, the hook, the indices. */
+/**
+ * What a worker preloads from the sources, after the options: the code cache, the hook, the indices,
+ * its messages' side.
+ */
 const SOURCE_PRELOADS =
-  / --require ".*lib\/compile-cache\.js" --require ".*lib\/ts-register\.js" --require ".*native-match-indices\.ts"$/;
+  / --require ".*lib\/compile-cache\.js" --require ".*lib\/ts-register\.js" --require ".*native-match-indices\.ts" --require ".*worker-messages\.ts"$/;
 
 test('the workers get a 32 MB semi-space after the options already given', async () => {
   const env = await workerEnvironment(false, { NODE_OPTIONS: '--enable-source-maps', KEPT: 'yes' });
