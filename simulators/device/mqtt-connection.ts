@@ -160,15 +160,24 @@ export class MqttConnection {
     // outcome says so, and a socket error is kept (and told) as what ended it
     client.on('error', (error: Error & { code?: unknown }) => {
       if (typeof error.code !== 'string') return;
-      // the first socket error is what ended the connection; but a system error of the socket
-      // (ECONNRESET, EPIPE: the path) outranks one of Node's own stream errors (ERR_STREAM_...)
-      // told before it, which would hide it
-      const systemError = (code: string) => !code.startsWith('ERR_');
-      if (this.socketError && (systemError(this.socketError.code) || !systemError(error.code)))
-        return;
-      this.socketError = error as Error & { code: string };
-      MqttConnection.onSocketError?.(this.socketError);
+      this.noteSocketError(error as Error & { code: string });
     });
+    client.stream?.once('end', () => {
+      const reset = resetReportedAsEnd(client.stream);
+      if (reset) this.noteSocketError(reset);
+    });
+  }
+
+  /** Keeps the socket error that ended the connection and tells it (onSocketError). */
+  private noteSocketError(error: Error & { code: string }): void {
+    // the first socket error is what ended the connection; but a system error of the socket
+    // (ECONNRESET, EPIPE: the path) outranks one of Node's own stream errors (ERR_STREAM_...)
+    // told before it, which would hide it
+    const systemError = (code: string) => !code.startsWith('ERR_');
+    if (this.socketError && (systemError(this.socketError.code) || !systemError(error.code)))
+      return;
+    this.socketError = error;
+    MqttConnection.onSocketError?.(error);
   }
 
   /** Opens a connection; rejects with MqttConnectRefusedError when the CONNACK refuses. */
@@ -499,4 +508,37 @@ export class MqttConnection {
     }
     await this.client.endAsync(abrupt || inFlight());
   }
+}
+
+/**
+ * A reset the operating system reported as the end of the stream, as the error it is. When data and
+ * an RST reach a socket before its process reads (a loaded machine: the harness's loop stalls while
+ * the path resets), libuv reads the data and, seeing the hang-up, reports EOF without reading the
+ * reset (uv__stream_io's POLLHUP short-circuit after a partial read): no 'error' comes, and the
+ * close looked like the target's own (no DISCONNECT, no socket error: a FAIL of MQTT-DEV-TEL-01 and
+ * GW-STATE-06 through the fault proxy's resets; 38 of 1,000 resets of an idle MQTT connection
+ * beside CPU burners, docs/concepts/remote-network.md). At the 'end' the socket still tells them
+ * apart: one the peer ended is half-open and has its peer (getpeername answers), one that was reset
+ * is closed and has none (ENOTCONN). A peer that ended the connection and then reset it (a write of
+ * ours crossed its close) reads as a reset too when its RST came before the end was read, as that
+ * write's EPIPE or ECONNRESET already did. A connection the harness ended itself is not asked
+ * (closed once the peer's FIN comes). Node has no public call for this (`remoteAddress` is cached
+ * from the connect), so the socket's handle is asked; a handle without that call leaves the end as
+ * it was.
+ */
+function resetReportedAsEnd(stream: unknown): (Error & { code: string }) | undefined {
+  const socket = stream as
+    | { writableEnded?: boolean; _handle?: { getpeername?: (out: object) => number } }
+    | undefined;
+  // a connection the harness ended itself is closed (TIME_WAIT) once the peer's FIN comes: no
+  // reset
+  if (socket?.writableEnded !== false) return undefined;
+  const handle = socket._handle;
+  if (typeof handle?.getpeername !== 'function' || handle.getpeername({}) === 0) return undefined;
+  return Object.assign(
+    new Error(
+      'read ECONNRESET (the connection was reset; the operating system reported it as the end of the stream)',
+    ),
+    { code: 'ECONNRESET' },
+  );
 }

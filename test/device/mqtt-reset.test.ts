@@ -77,3 +77,64 @@ test('a reset between a firmware request and its chunk ends the download at once
     server.close();
   }
 });
+
+/**
+ * A server that answers a publish on `close/<how>` with its PUBACK and then, in the same turn of its
+ * loop, resets the connection (`reset`) or ends it (`end`): the PUBACK and the RST reach the
+ * client's socket before it reads, so libuv reads the data and reports the reset as the end of the
+ * stream (no 'error'), as it did under the fault proxy's resets on a loaded machine.
+ */
+function closingAfterData(): ReturnType<typeof miniMqtt5Server> {
+  return miniMqtt5Server((packet, send, socket) => {
+    if (packet.cmd === 'connect') send({ cmd: 'connack', reasonCode: 0, sessionPresent: false });
+    else if (packet.cmd === 'publish') {
+      send({ cmd: 'puback', messageId: packet.messageId, reasonCode: 0 });
+      if (packet.topic === 'close/reset') socket.resetAndDestroy();
+      if (packet.topic === 'close/end') socket.end();
+    }
+  });
+}
+
+test('a reset that reaches the socket behind data, reported by the OS as the end of the stream, is told as ECONNRESET; an end of the peer is not', async () => {
+  const server = await closingAfterData();
+  const told: string[] = [];
+  const before = MqttConnection.onSocketError;
+  MqttConnection.onSocketError = (error) => told.push(error.code);
+  try {
+    for (const how of ['reset', 'end'] as const) {
+      told.length = 0;
+      const connection = await MqttConnection.open({ url: server.url, token: 't' });
+      await connection.publish(`close/${how}`, 'x');
+      await connection.whenClosed();
+      if (how === 'reset') {
+        assert.equal(connection.socketError?.code, 'ECONNRESET');
+        assert.deepEqual(told, ['ECONNRESET']);
+        assert.match(transportFailure(connection.closedError('the next step')) ?? '', /ECONNRESET/);
+      } else {
+        // the target ended the session: its answer, never the network's
+        assert.equal(connection.socketError, undefined);
+        assert.deepEqual(told, []);
+        assert.match(connection.describe(), /closed by the target \(no DISCONNECT/);
+      }
+    }
+  } finally {
+    MqttConnection.onSocketError = before;
+    server.close();
+  }
+});
+
+test('a connection the harness ends itself tells no reset when the peer closes after it', async () => {
+  const server = await closingAfterData();
+  const told: string[] = [];
+  const before = MqttConnection.onSocketError;
+  MqttConnection.onSocketError = (error) => told.push(error.code);
+  try {
+    const connection = await MqttConnection.open({ url: server.url, token: 't' });
+    await connection.close();
+    assert.deepEqual(told, []);
+    assert.equal(connection.socketError, undefined);
+  } finally {
+    MqttConnection.onSocketError = before;
+    server.close();
+  }
+});

@@ -10,12 +10,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../support/iotc';
-import { run, withoutDeviations } from '../support/deviations';
+import { run, starved, withoutDeviations } from '../support/deviations';
 import { DECLARED, deviceApi, TAGS } from '../support/deviations-platform';
 
 test('quirks mode with a profile that declares no deviation: the deviating requirements FAIL', {
   timeout: 900_000, // a hang guard only: 87 s here when quiet, several times that when loaded
-}, async () => {
+}, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'iotc-deviations-'));
   const path = withoutDeviations('embedded-thingsboard-4.3', dir);
   // the features that carry the deviating requirements (failing read-backs wait out eventuallyMs,
@@ -46,8 +46,19 @@ test('quirks mode with a profile that declares no deviation: the deviating requi
   const failed = deviceApi(report)
     .filter((requirement) => requirement.verdict === 'FAIL')
     .map((requirement) => requirement.id);
+  // a requirement a busy machine left undecided (INCONCLUSIVE, starved) is no verdict either way,
+  // as in deviations-connector-undeclared.test.ts: seen, ROB-CONN-02 under load (the harness's loop
+  // stood still 5.5 and 6.9 s of its 7 s waits for the platform to close a silent connection)
+  const undecided = deviceApi(report)
+    .filter(starved)
+    .map((requirement) => requirement.id);
+  if (undecided.length)
+    t.diagnostic(`left INCONCLUSIVE by a starved harness: ${undecided.join(', ')}`);
   for (const id of DECLARED)
-    assert.ok(failed.includes(id), `${id} is FAIL (failed: ${failed.join(', ')})`);
+    assert.ok(
+      failed.includes(id) || undecided.includes(id),
+      `${id} is FAIL (failed: ${failed.join(', ')}; starved: ${undecided.join(', ')})`,
+    );
   assert.ok(
     !deviceApi(report).some((requirement) => requirement.verdict === 'DEVIATION'),
     'no DEVIATION without a declaration',

@@ -54,7 +54,9 @@ test('a short QoS 1 run stores every message once, writes its report and deletes
     );
     assert.equal(report.verdict, 'PASS');
     const { sent, succeeded, errorCount } = report.totals;
-    assert.ok(sent >= 100, `messages were sent (${sent})`);
+    // how many the 1.5 s carry is the machine's (99 of 180 scheduled at load average 20, and the
+    // test failed on a floor of 100); what is asserted is that each one sent is stored once
+    assert.ok(sent > 0, `messages were sent (${sent})`);
     assert.deepEqual(
       {
         succeeded,

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { exitOf, spawnIotc, startSimulate, stop, type SimulateInfo } from './children';
 import { FaultProxies, type FaultOptions, type FaultProxyStats } from './fault-proxy';
+import { HARNESS_STARVED } from '../../steps/support/timing';
 
 /**
  * The capabilities `iotc simulate` serves that a run through a proxy may use (robustness abuses on
@@ -257,7 +258,7 @@ export async function assertThroughLatency(
 /**
  * Runs `iotc run <runArgs>` through periodic resets (every MQTT connection every `mqttEveryMs`, one
  * random HTTP connection every `httpEveryMs`) and asserts: no FAIL, the proxy did reset
- * connections, and every INCONCLUSIVE names its transport error.
+ * connections, and every INCONCLUSIVE names its transport error or the harness's starvation.
  */
 export async function assertThroughResets(
   runArgs: string[],
@@ -274,11 +275,13 @@ export async function assertThroughResets(
   assert.deepEqual(failed, [], `FAIL through resets:\n${failuresOf(result.output)}`);
   const resets = (result.proxyStats?.mqtt?.resets ?? 0) + (result.proxyStats?.http?.resets ?? 0);
   assert.ok(resets > 0, 'the proxy did reset connections (else this test proves nothing)');
+  // an INCONCLUSIVE names the transport error, or the harness's own starvation (a busy machine,
+  // steps/support/timing.ts: a proof of delivery whose window the harness spent mostly stalled is
+  // INCONCLUSIVE by the timing model's rule, resets or not; seen once in 14 runs beside burners)
   for (const line of inconclusiveLines(result.output))
-    assert.match(
-      line,
-      NAMES_TRANSPORT_ERROR,
-      `an INCONCLUSIVE that does not name the transport error: ${line}`,
+    assert.ok(
+      NAMES_TRANSPORT_ERROR.test(line) || line.includes(HARNESS_STARVED),
+      `an INCONCLUSIVE that names neither a transport error nor the harness's starvation: ${line}`,
     );
   return result;
 }
