@@ -58,33 +58,34 @@ export function readBodyThen(
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  // once settled, the listeners stay and do nothing: removing four listeners per request cost more
-  // than the rest of the read (the telemetry endpoint's hottest path); the chunks are let go (a
-  // large body is not held twice while it is handled)
-  let settled = false;
-  const settle = (error: Error | undefined, body?: Buffer) => {
-    settled = true;
-    chunks.length = 0;
-    done(error, body);
+  const cleanup = () => {
+    request.off('data', onData);
+    request.off('end', onEnd);
+    request.off('error', onError);
+    request.off('close', onClose);
   };
   const onData = (chunk: Buffer) => {
-    if (settled) return;
     size += chunk.length;
     if (size <= limit) {
       chunks.push(chunk);
       return;
     }
+    cleanup();
     refuse();
-    settle(tooLarge());
+    done(tooLarge());
   };
   const onEnd = () => {
-    if (!settled) settle(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    cleanup();
+    done(undefined, chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   };
   const onError = (error: Error) => {
-    if (!settled) settle(error);
+    cleanup();
+    done(error);
   };
   const onClose = () => {
-    if (!settled && !request.complete) settle(new RequestAbortedError());
+    if (request.complete) return;
+    cleanup();
+    done(new RequestAbortedError());
   };
   request.on('data', onData);
   request.on('end', onEnd);
