@@ -26,17 +26,30 @@ export function readBody(request: IncomingMessage, limit: number): Promise<Buffe
   return readCappedBody(request, bodyLimit(limit));
 }
 
-/** readBody with a callback (lib/http-body.ts readBodyThen): the telemetry endpoint's. */
-export function readBodyThen(
+/**
+ * readBody with a callback, called with `context` (lib/http-body.ts readBodyThen): the telemetry
+ * endpoint's.
+ */
+export function readBodyThen<Context>(
   request: IncomingMessage,
   limit: number,
-  done: (error: Error | undefined, body?: Buffer) => void,
+  done: (error: Error | undefined, body: Buffer | undefined, context: Context) => void,
+  context: Context,
 ): void {
-  readCappedBodyThen(request, bodyLimit(limit), done);
+  readCappedBodyThen(request, bodyLimit(limit), done, context);
 }
 
+/**
+ * The limits in use (a handful: the device API's, its RPC's, the admin API's, a planted fault's), each
+ * made once, not per request.
+ */
+const BODY_LIMITS = new Map<number, BodyLimit>();
+
 function bodyLimit(limit: number): BodyLimit {
-  return { limit, tooLarge: () => new PayloadTooLargeError(limit) };
+  let made = BODY_LIMITS.get(limit);
+  if (!made)
+    BODY_LIMITS.set(limit, (made = { limit, tooLarge: () => new PayloadTooLargeError(limit) }));
+  return made;
 }
 
 /**
