@@ -4,11 +4,17 @@
  * real parallel run goes through it in every parallel `iotc run` test.
  */
 import assert from 'node:assert/strict';
-import { EventEmitter } from 'node:events';
+import type { ChildProcess, ForkOptions } from 'node:child_process';
+import { EventEmitter, once } from 'node:events';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { ChildProcessAdapter } from '@cucumber/cucumber/lib/runtime/parallel/adapter';
 import { requestStop, resetInterruption } from '../../src/engine/interruption';
-import { staggerWorkers } from '../../src/engine/staggered-workers';
+import {
+  discardEarlyWorkers,
+  forkWorkersEarly,
+  staggerWorkers,
+} from '../../src/engine/staggered-workers';
 
 /** An adapter whose startWorker records the start and listens as cucumber's does. */
 function standIn(parallel: number, todo: number) {
@@ -115,4 +121,75 @@ test('a stop requested before the first start ends the run unsuccessful, startin
   const { started, run } = standIn(3, 100);
   assert.deepEqual(started, []);
   assert.equal(await run, false);
+});
+
+test('a worker forked early is the one cucumber forks alike; one forked otherwise is killed', async (t) => {
+  // node:child_process itself, whose fork cucumber's adapter calls (a copy of its exports would not see)
+  const childProcess = require('node:child_process') as typeof import('node:child_process');
+  const runWorker = join(
+    dirname(require.resolve('@cucumber/cucumber/lib/runtime/parallel/adapter')),
+    'run_worker.js',
+  );
+  const { fork } = childProcess;
+  const forked: ChildProcess[] = [];
+  const counting = ((path: string, args: string[], options: ForkOptions) => {
+    const child = fork(path, args, options);
+    forked.push(child);
+    return child;
+  }) as typeof fork;
+  childProcess.fork = counting;
+  t.after(async () => {
+    childProcess.fork = fork;
+    staggerWorkers(0);
+    discardEarlyWorkers();
+    await Promise.all(
+      forked.map(async (child) => {
+        if (child.exitCode === null && child.signalCode === null) {
+          const exited = once(child, 'exit');
+          child.kill();
+          await exited;
+        }
+      }),
+    );
+  });
+  staggerWorkers(2);
+  const env = { ...process.env, IOTC_EARLY_WORKER_TEST: 'early' };
+  forkWorkersEarly(2, env, process.cwd());
+  assert.equal(forked.length, 2);
+  const [early0, early1] = forked;
+  // cucumber's startWorker (adapter.js): worker 0 as forked early, worker 1 with another environment
+  const adapter = {
+    todo: [] as unknown[],
+    options: { parallel: 2 },
+    workers: {} as Record<string, { process: ChildProcess }>,
+    idleInterventions: 0,
+    logger: { warn() {} },
+    onFinish: (_: boolean) => {},
+    startWorker(id: string, total: number) {
+      const process = childProcess.fork(runWorker, [], {
+        cwd: globalThis.process.cwd(),
+        env: {
+          ...env,
+          ...(id === '1' ? { IOTC_EARLY_WORKER_TEST: 'other' } : {}),
+          CUCUMBER_PARALLEL: 'true',
+          CUCUMBER_TOTAL_WORKERS: total.toString(),
+          CUCUMBER_WORKER_ID: id,
+        },
+        stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+      });
+      adapter.workers[id] = { process };
+    },
+  };
+  void (
+    ChildProcessAdapter.prototype.run as unknown as (
+      this: unknown,
+      cases: unknown[],
+    ) => Promise<boolean>
+  ).call(adapter, [1, 2, 3]);
+  assert.equal(adapter.workers['0']!.process, early0);
+  assert.equal(forked.length, 3);
+  assert.equal(adapter.workers['1']!.process, forked[2]);
+  assert.equal(early1!.killed, true);
+  // the fork cucumber calls is the one it was before
+  assert.equal(childProcess.fork, counting);
 });
