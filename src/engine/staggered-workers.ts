@@ -83,11 +83,12 @@ function workerForkOptions(
 
 /**
  * The first workers forked now, while this process still loads the step definitions and assembles
- * the test cases (about 0.6 s of one core before cucumber forks any: bench/README.md "The compiled
+ * the test cases (about 1.2 s of one core before cucumber forks any: bench/README.md "The compiled
  * run's wall, worker by worker"); each loads node, cucumber's worker and the steps' libraries
  * (worker-warmup.ts) on the core this process leaves idle meanwhile, and waits for cucumber's
  * INITIALIZE. Cucumber takes each one when it starts the worker of that id with exactly these
- * arguments (`staggeredRun`); one it forks otherwise, or never, is killed (`discardEarlyWorkers`).
+ * arguments (`staggeredRun`) while it runs; one it forks otherwise, or never, is killed
+ * (`discardEarlyWorkers`).
  */
 export function forkWorkersEarly(total: number, env: NodeJS.ProcessEnv, cwd: string): void {
   if (atOnce === 0) return;
@@ -116,7 +117,9 @@ function startWorker(adapter: Adapter, id: string, total: number): void {
   const { fork } = childProcess;
   childProcess.fork = ((modulePath: string, args: readonly string[], options: ForkOptions) => {
     childProcess.fork = fork;
-    if (forkArguments(modulePath, args, options) === early.forkedWith) return early.child;
+    // one that has ended already is not handed on: cucumber would wait for its close for good
+    const alive = early.child.exitCode === null && early.child.signalCode === null;
+    if (alive && forkArguments(modulePath, args, options) === early.forkedWith) return early.child;
     early.child.kill();
     return fork(modulePath, args, options);
   }) as typeof fork;

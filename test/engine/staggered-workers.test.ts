@@ -154,13 +154,14 @@ test('a worker forked early is the one cucumber forks alike; one forked otherwis
   });
   staggerWorkers(2);
   const env = { ...process.env, IOTC_EARLY_WORKER_TEST: 'early' };
-  forkWorkersEarly(2, env, process.cwd());
+  forkWorkersEarly(3, env, process.cwd());
   assert.equal(forked.length, 2);
   const [early0, early1] = forked;
+  // the third is forked when an earlier one is READY, as before
   // cucumber's startWorker (adapter.js): worker 0 as forked early, worker 1 with another environment
   const adapter = {
     todo: [] as unknown[],
-    options: { parallel: 2 },
+    options: { parallel: 3 },
     workers: {} as Record<string, { process: ChildProcess }>,
     idleInterventions: 0,
     logger: { warn() {} },
@@ -190,6 +191,71 @@ test('a worker forked early is the one cucumber forks alike; one forked otherwis
   assert.equal(forked.length, 3);
   assert.equal(adapter.workers['1']!.process, forked[2]);
   assert.equal(early1!.killed, true);
+  assert.equal(adapter.workers['2'], undefined);
   // the fork cucumber calls is the one it was before
   assert.equal(childProcess.fork, counting);
+});
+
+test('a worker forked early that has ended is not handed to cucumber, which forks its own', async (t) => {
+  const childProcess = require('node:child_process') as typeof import('node:child_process');
+  const { fork } = childProcess;
+  const forked: ChildProcess[] = [];
+  childProcess.fork = ((path: string, args: string[], options: ForkOptions) => {
+    const child = fork(path, args, options);
+    forked.push(child);
+    return child;
+  }) as typeof fork;
+  t.after(async () => {
+    childProcess.fork = fork;
+    staggerWorkers(0);
+    discardEarlyWorkers();
+    await Promise.all(
+      forked.map(async (child) => {
+        if (child.exitCode === null && child.signalCode === null) {
+          const exited = once(child, 'exit');
+          child.kill();
+          await exited;
+        }
+      }),
+    );
+  });
+  staggerWorkers(1);
+  const runWorker = join(
+    dirname(require.resolve('@cucumber/cucumber/lib/runtime/parallel/adapter')),
+    'run_worker.js',
+  );
+  const options = {
+    cwd: process.cwd(),
+    env: {
+      ...process.env,
+      CUCUMBER_PARALLEL: 'true',
+      CUCUMBER_TOTAL_WORKERS: '1',
+      CUCUMBER_WORKER_ID: '0',
+    },
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'] as ForkOptions['stdio'],
+  };
+  forkWorkersEarly(1, process.env, process.cwd());
+  const [early] = forked;
+  const exited = once(early!, 'exit');
+  early!.kill();
+  await exited;
+  const adapter = {
+    todo: [] as unknown[],
+    options: { parallel: 1 },
+    workers: {} as Record<string, { process: ChildProcess }>,
+    idleInterventions: 0,
+    logger: { warn() {} },
+    onFinish: (_: boolean) => {},
+    startWorker(id: string) {
+      adapter.workers[id] = { process: childProcess.fork(runWorker, [], options) };
+    },
+  };
+  void (
+    ChildProcessAdapter.prototype.run as unknown as (
+      this: unknown,
+      cases: unknown[],
+    ) => Promise<boolean>
+  ).call(adapter, [1]);
+  assert.equal(forked.length, 2);
+  assert.equal(adapter.workers['0']!.process, forked[1]);
 });
