@@ -82,7 +82,7 @@ function workerForkOptions(
 }
 
 /**
- * The first workers forked now, while this process still loads the step definitions and assembles
+ * The first workers but one forked now, while this process still loads the step definitions and assembles
  * the test cases (about 1.2 s of one core before cucumber forks any: bench/README.md "The compiled
  * run's wall, worker by worker"); each loads node, cucumber's worker and the steps' libraries
  * (worker-warmup.ts) on the core this process leaves idle meanwhile, and waits for cucumber's
@@ -92,7 +92,9 @@ function workerForkOptions(
  */
 export function forkWorkersEarly(total: number, env: NodeJS.ProcessEnv, cwd: string): void {
   if (atOnce === 0) return;
-  for (let i = 0; i < Math.min(atOnce, total); i++) {
+  // the cores this process leaves: on two, one worker loading beside it; two slowed this process
+  // (the run's critical path until cucumber forks) by as much as they gained (bench/README.md)
+  for (let i = 0; i < Math.min(atOnce - 1, total); i++) {
     const id = String(i);
     const options = workerForkOptions(env, cwd, id, total);
     earlyWorkers.set(id, {

@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess, ForkOptions } from 'node:child_process';
 import { EventEmitter, once } from 'node:events';
-import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { ChildProcessAdapter } from '@cucumber/cucumber/lib/runtime/parallel/adapter';
 import { requestStop, resetInterruption } from '../../src/engine/interruption';
@@ -123,81 +122,14 @@ test('a stop requested before the first start ends the run unsuccessful, startin
   assert.equal(await run, false);
 });
 
-test('a worker forked early is the one cucumber forks alike; one forked otherwise is killed', async (t) => {
-  // node:child_process itself, whose fork cucumber's adapter calls (a copy of its exports would not see)
-  const childProcess = require('node:child_process') as typeof import('node:child_process');
-  const runWorker = join(
-    dirname(require.resolve('@cucumber/cucumber/lib/runtime/parallel/adapter')),
-    'run_worker.js',
-  );
-  const { fork } = childProcess;
-  const forked: ChildProcess[] = [];
-  const counting = ((path: string, args: string[], options: ForkOptions) => {
-    const child = fork(path, args, options);
-    forked.push(child);
-    return child;
-  }) as typeof fork;
-  childProcess.fork = counting;
-  t.after(async () => {
-    childProcess.fork = fork;
-    staggerWorkers(0);
-    discardEarlyWorkers();
-    await Promise.all(
-      forked.map(async (child) => {
-        if (child.exitCode === null && child.signalCode === null) {
-          const exited = once(child, 'exit');
-          child.kill();
-          await exited;
-        }
-      }),
-    );
-  });
-  staggerWorkers(2);
-  const env = { ...process.env, IOTC_EARLY_WORKER_TEST: 'early' };
-  forkWorkersEarly(3, env, process.cwd());
-  assert.equal(forked.length, 2);
-  const [early0, early1] = forked;
-  // the third is forked when an earlier one is READY, as before
-  // cucumber's startWorker (adapter.js): worker 0 as forked early, worker 1 with another environment
-  const adapter = {
-    todo: [] as unknown[],
-    options: { parallel: 3 },
-    workers: {} as Record<string, { process: ChildProcess }>,
-    idleInterventions: 0,
-    logger: { warn() {} },
-    onFinish: (_: boolean) => {},
-    startWorker(id: string, total: number) {
-      const process = childProcess.fork(runWorker, [], {
-        cwd: globalThis.process.cwd(),
-        env: {
-          ...env,
-          ...(id === '1' ? { IOTC_EARLY_WORKER_TEST: 'other' } : {}),
-          CUCUMBER_PARALLEL: 'true',
-          CUCUMBER_TOTAL_WORKERS: total.toString(),
-          CUCUMBER_WORKER_ID: id,
-        },
-        stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-      });
-      adapter.workers[id] = { process };
-    },
-  };
-  void (
-    ChildProcessAdapter.prototype.run as unknown as (
-      this: unknown,
-      cases: unknown[],
-    ) => Promise<boolean>
-  ).call(adapter, [1, 2, 3]);
-  assert.equal(adapter.workers['0']!.process, early0);
-  assert.equal(forked.length, 3);
-  assert.equal(adapter.workers['1']!.process, forked[2]);
-  assert.equal(early1!.killed, true);
-  assert.equal(adapter.workers['2'], undefined);
-  // the fork cucumber calls is the one it was before
-  assert.equal(childProcess.fork, counting);
-});
+/** node:child_process itself, whose fork cucumber's adapter calls (a copy of its exports would not see). */
+const childProcess = require('node:child_process') as typeof import('node:child_process');
 
-test('a worker forked early that has ended is not handed to cucumber, which forks its own', async (t) => {
-  const childProcess = require('node:child_process') as typeof import('node:child_process');
+/**
+ * Every fork of this test recorded (cucumber's, as the early ones), and at its end undone: the
+ * children killed and awaited, the workers' starts as they were.
+ */
+function recordedForks(t: { after(fn: () => Promise<void>): void }) {
   const { fork } = childProcess;
   const forked: ChildProcess[] = [];
   childProcess.fork = ((path: string, args: string[], options: ForkOptions) => {
@@ -219,43 +151,87 @@ test('a worker forked early that has ended is not handed to cucumber, which fork
       }),
     );
   });
-  staggerWorkers(1);
-  const runWorker = join(
-    dirname(require.resolve('@cucumber/cucumber/lib/runtime/parallel/adapter')),
-    'run_worker.js',
-  );
-  const options = {
-    cwd: process.cwd(),
-    env: {
-      ...process.env,
-      CUCUMBER_PARALLEL: 'true',
-      CUCUMBER_TOTAL_WORKERS: '1',
-      CUCUMBER_WORKER_ID: '0',
-    },
-    stdio: ['inherit', 'inherit', 'inherit', 'ipc'] as ForkOptions['stdio'],
+  return forked;
+}
+
+/**
+ * Cucumber's own adapter running no test case in `parallel` real workers with no support code:
+ * each worker is INITIALIZEd, READY, FINALIZEd and ends. Resolves with the run's success and the
+ * processes cucumber started.
+ */
+async function emptyParallelRun(parallel: number, env: NodeJS.ProcessEnv) {
+  const Adapter = ChildProcessAdapter as unknown as new (
+    ...args: unknown[]
+  ) => {
+    run(cases: unknown[]): Promise<boolean>;
+    workers: Record<string, { process: ChildProcess }>;
   };
-  forkWorkersEarly(1, process.env, process.cwd());
+  const adapter = new Adapter(
+    'test-run',
+    { cwd: process.cwd(), env },
+    { warn() {} },
+    new EventEmitter(),
+    { parallel },
+    {},
+    {
+      originalCoordinates: { requireModules: [], requirePaths: [], importPaths: [], loaders: [] },
+      stepDefinitions: [],
+      beforeTestCaseHookDefinitions: [],
+      afterTestCaseHookDefinitions: [],
+      beforeTestRunHookDefinitions: [],
+      afterTestRunHookDefinitions: [],
+    },
+  );
+  const success = await adapter.run([]);
+  return { success, processes: Object.values(adapter.workers).map((worker) => worker.process) };
+}
+
+test('the workers forked early are the ones cucumber runs when it forks them alike', async (t) => {
+  const forked = recordedForks(t);
+  // three at once: two forked early, the third (beside this process) when cucumber asks
+  staggerWorkers(3);
+  const env = { ...process.env, IOTC_EARLY_WORKER_TEST: 'early' };
+  forkWorkersEarly(3, env, process.cwd());
+  assert.equal(forked.length, 2);
+  const { success, processes } = await emptyParallelRun(3, env);
+  assert.equal(success, true);
+  assert.equal(forked.length, 3);
+  assert.deepEqual(processes, forked);
+  assert.deepEqual(
+    forked.map((child) => child.exitCode),
+    [0, 0, 0],
+  );
+});
+
+test('workers forked early with other arguments are killed, and cucumber forks its own', async (t) => {
+  const forked = recordedForks(t);
+  staggerWorkers(3);
+  forkWorkersEarly(3, { ...process.env, IOTC_EARLY_WORKER_TEST: 'early' }, process.cwd());
+  const early = [...forked];
+  const { success, processes } = await emptyParallelRun(3, {
+    ...process.env,
+    IOTC_EARLY_WORKER_TEST: 'other',
+  });
+  assert.equal(success, true);
+  assert.equal(forked.length, 5);
+  assert.deepEqual(processes, forked.slice(2));
+  assert.deepEqual(
+    early.map((child) => child.killed),
+    [true, true],
+  );
+});
+
+test('a worker forked early that has ended is not handed to cucumber, which forks its own', async (t) => {
+  const forked = recordedForks(t);
+  staggerWorkers(2);
+  forkWorkersEarly(2, process.env, process.cwd());
+  assert.equal(forked.length, 1);
   const [early] = forked;
   const exited = once(early!, 'exit');
   early!.kill();
   await exited;
-  const adapter = {
-    todo: [] as unknown[],
-    options: { parallel: 1 },
-    workers: {} as Record<string, { process: ChildProcess }>,
-    idleInterventions: 0,
-    logger: { warn() {} },
-    onFinish: (_: boolean) => {},
-    startWorker(id: string) {
-      adapter.workers[id] = { process: childProcess.fork(runWorker, [], options) };
-    },
-  };
-  void (
-    ChildProcessAdapter.prototype.run as unknown as (
-      this: unknown,
-      cases: unknown[],
-    ) => Promise<boolean>
-  ).call(adapter, [1]);
-  assert.equal(forked.length, 2);
-  assert.equal(adapter.workers['0']!.process, forked[1]);
+  const { success, processes } = await emptyParallelRun(2, process.env);
+  assert.equal(success, true);
+  assert.equal(forked.length, 3);
+  assert.deepEqual(processes, forked.slice(1));
 });
