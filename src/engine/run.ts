@@ -56,7 +56,7 @@ import {
   withUnexercisedDefaults,
 } from '../target/effective-rest';
 import { workerEnvironment } from './worker-environment';
-import { discardEarlyWorkers, forkWorkersEarly, staggerWorkers } from './staggered-workers';
+import { staggerWorkers } from './staggered-workers';
 import { sharedDelaysFolder } from './shared-delays';
 import { compactWorkerMessages } from './worker-messages';
 
@@ -410,19 +410,6 @@ export class ConformanceRun {
     // from all of them, to see what it left out. the steps' module code reads the target too
     // (steps/hooks.ts: a remote target's scenarios that run alone)
     process.env.IOTC_TARGET = options.target;
-    // a marker an earlier interrupted run left behind would stop this one's workers at once
-    rmSync(this.stopMarker(), { force: true });
-    // the workers start as many at a time as there are cores (staggered-workers.ts), the first ones
-    // now, while this process loads the support code and assembles the test cases
-    staggerWorkers();
-    const workerEnv =
-      workers > 1
-        ? {
-            ...(await workerEnvironment(profile.embedded === true)),
-            [SHARED_DELAYS_VARIABLE]: sharedDelaysFolder(),
-          }
-        : process.env;
-    if (workers > 1) forkWorkersEarly(workers, workerEnv, PROJECT_ROOT);
     const support = await loadSupport(runConfiguration, { cwd: PROJECT_ROOT });
     const inventory: PlannedScenario[] | undefined = options.paths?.length
       ? await dryRunInventory(
@@ -489,6 +476,10 @@ export class ConformanceRun {
         `iotc run: ${reason}; the report of what ran (${Object.values(report.run.scenarios).reduce((a, b) => a + b, 0)} scenarios, verdict ${report.verdict}): ${reportsDir}/conformance.json`,
       );
     };
+    // a marker an earlier interrupted run left behind would stop this one's workers at once
+    rmSync(this.stopMarker(), { force: true });
+    // the workers start as many at a time as there are cores (staggered-workers.ts)
+    staggerWorkers();
     // each feature's document sent to a worker once, the workers' messages taken in batches
     compactWorkerMessages();
     const cucumberRun = runCucumber(
@@ -498,7 +489,13 @@ export class ConformanceRun {
         // cucumber forks the workers with this environment (worker-environment.ts says what it
         // adds), and a folder where they share their measured delays (steps/support/timing.ts
         // DelayRecord)
-        env: workerEnv,
+        env:
+          workers > 1
+            ? {
+                ...(await workerEnvironment(profile.embedded === true)),
+                [SHARED_DELAYS_VARIABLE]: sharedDelaysFolder(),
+              }
+            : process.env,
       },
       (envelope) => {
         envelopes.push(envelope);
@@ -510,8 +507,6 @@ export class ConformanceRun {
       () => 'idle' as const,
     );
     const { success } = await cucumberRun;
-    // none is left unless cucumber forked otherwise than expected (staggered-workers.ts)
-    discardEarlyWorkers();
     // interrupted: `interrupt` owns the end of the run (its cleanup, the partial report); this
     // never resolves then
     if (isStopRequested()) await new Promise<never>(() => {});

@@ -21,21 +21,9 @@
  * workers started.
  */
 import { availableParallelism } from 'node:os';
-import type { ChildProcess, ForkOptions } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { ChildProcessAdapter } from '@cucumber/cucumber/lib/runtime/parallel/adapter';
 import { isStopRequested } from './interruption';
-
-/**
- * node:child_process itself, not a copy of its exports (as `import * as` makes): cucumber's adapter
- * reads `fork` from this object at each call, which is how a forked-early worker is handed to it.
- */
-const childProcess = require('node:child_process') as typeof import('node:child_process');
-/** The script cucumber's adapter forks (adapter.js `runWorkerPath`). */
-const RUN_WORKER = join(
-  dirname(require.resolve('@cucumber/cucumber/lib/runtime/parallel/adapter')),
-  'run_worker.js',
-);
 
 /** What this module uses of cucumber's adapter (its fields are not in its declarations as public). */
 interface Adapter {
@@ -50,87 +38,6 @@ interface Adapter {
 
 const cucumberRun = ChildProcessAdapter.prototype.run;
 let atOnce = 0;
-
-/** A worker forked before cucumber asked for it, and the arguments it was forked with. */
-interface EarlyWorker {
-  child: ChildProcess;
-  forkedWith: string;
-}
-const earlyWorkers = new Map<string, EarlyWorker>();
-
-/** What cucumber's startWorker forks a worker with (adapter.js), as one comparable string. */
-function forkArguments(modulePath: string, args: readonly string[], options: ForkOptions): string {
-  return JSON.stringify([modulePath, args, options.cwd, options.env, options.stdio]);
-}
-
-function workerForkOptions(
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-  id: string,
-  total: number,
-): ForkOptions {
-  return {
-    cwd,
-    env: {
-      ...env,
-      CUCUMBER_PARALLEL: 'true',
-      CUCUMBER_TOTAL_WORKERS: total.toString(),
-      CUCUMBER_WORKER_ID: id,
-    },
-    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-  };
-}
-
-/**
- * The first workers but one forked now, while this process still loads the step definitions and assembles
- * the test cases (about 1.2 s of one core before cucumber forks any: bench/README.md "The compiled
- * run's wall, worker by worker"); each loads node, cucumber's worker and the steps' libraries
- * (worker-warmup.ts) on the core this process leaves idle meanwhile, and waits for cucumber's
- * INITIALIZE. Cucumber takes each one when it starts the worker of that id with exactly these
- * arguments (`staggeredRun`) while it runs; one it forks otherwise, or never, is killed
- * (`discardEarlyWorkers`).
- */
-export function forkWorkersEarly(total: number, env: NodeJS.ProcessEnv, cwd: string): void {
-  if (atOnce === 0) return;
-  // the cores this process leaves: on two, one worker loading beside it; two slowed this process
-  // (the run's critical path until cucumber forks) by as much as they gained (bench/README.md)
-  for (let i = 0; i < Math.min(atOnce - 1, total); i++) {
-    const id = String(i);
-    const options = workerForkOptions(env, cwd, id, total);
-    earlyWorkers.set(id, {
-      child: childProcess.fork(RUN_WORKER, [], options),
-      forkedWith: forkArguments(RUN_WORKER, [], options),
-    });
-  }
-  process.once('exit', discardEarlyWorkers);
-}
-
-/** The workers forked early that cucumber did not take: killed (the run ended or failed first). */
-export function discardEarlyWorkers(): void {
-  for (const { child } of earlyWorkers.values()) child.kill();
-  earlyWorkers.clear();
-}
-
-/** Cucumber's startWorker for `id`, given the worker forked early for it when the arguments match. */
-function startWorker(adapter: Adapter, id: string, total: number): void {
-  const early = earlyWorkers.get(id);
-  earlyWorkers.delete(id);
-  if (!early) return adapter.startWorker(id, total);
-  const { fork } = childProcess;
-  childProcess.fork = ((modulePath: string, args: readonly string[], options: ForkOptions) => {
-    childProcess.fork = fork;
-    // one that has ended already is not handed on: cucumber would wait for its close for good
-    const alive = early.child.exitCode === null && early.child.signalCode === null;
-    if (alive && forkArguments(modulePath, args, options) === early.forkedWith) return early.child;
-    early.child.kill();
-    return fork(modulePath, args, options);
-  }) as typeof fork;
-  try {
-    adapter.startWorker(id, total);
-  } finally {
-    childProcess.fork = fork;
-  }
-}
 
 /**
  * From now on in this process, cucumber starts at most `count` workers at once (0: all at once,
@@ -153,7 +60,7 @@ async function staggeredRun(
     if (started >= total || isStopRequested()) return;
     if (started >= atOnce && adapter.todo.length === 0) return;
     const id = String(started++);
-    startWorker(adapter, id, total);
+    adapter.startWorker(id, total);
     const child = adapter.workers[id]!.process;
     let handedOn = false;
     const handOn = (): void => {

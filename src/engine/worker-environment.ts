@@ -15,9 +15,7 @@
  *   before it. Without it the polyfill parsed every step definition's regular expression with
  *   regexp-tree in every worker (issue 29: about 0.1 s of a worker's CPU).
  * - the worker's messages to the CLI batched, each feature's document received once
- *   (worker-messages.ts), preloaded after those;
- * - the steps' libraries loaded before cucumber's INITIALIZE (worker-warmup.ts), preloaded last: the
- *   first workers are forked while the CLI still loads (staggered-workers.ts `forkWorkersEarly`).
+ *   (worker-messages.ts), preloaded after those.
  */
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -35,8 +33,6 @@ const WORKER_SEMI_SPACE_MB = 32;
 const NATIVE_MATCH_INDICES = join(__dirname, 'native-match-indices');
 /** worker-messages.ts, or .js compiled: the worker's side of its messages to the CLI. */
 const WORKER_MESSAGES = join(__dirname, 'worker-messages');
-/** worker-warmup.ts, or .js compiled: the steps' libraries loaded before INITIALIZE. */
-const WORKER_WARMUP = join(__dirname, 'worker-warmup');
 /** The require hook of the TypeScript sources, preloaded before native-match-indices.ts. */
 const TS_REGISTER = join(PACKAGE_ROOT, 'lib', 'ts-register.js');
 /**
@@ -60,19 +56,8 @@ export async function workerEnvironment(
     NODE_OPTIONS: [
       sized,
       ...(compiled
-        ? [
-            COMPILE_CACHE,
-            `${NATIVE_MATCH_INDICES}.js`,
-            `${WORKER_MESSAGES}.js`,
-            `${WORKER_WARMUP}.js`,
-          ]
-        : [
-            COMPILE_CACHE,
-            TS_REGISTER,
-            `${NATIVE_MATCH_INDICES}.ts`,
-            `${WORKER_MESSAGES}.ts`,
-            `${WORKER_WARMUP}.ts`,
-          ]
+        ? [COMPILE_CACHE, `${NATIVE_MATCH_INDICES}.js`, `${WORKER_MESSAGES}.js`]
+        : [COMPILE_CACHE, TS_REGISTER, `${NATIVE_MATCH_INDICES}.ts`, `${WORKER_MESSAGES}.ts`]
       ).map((file) => `--require ${JSON.stringify(file)}`),
     ].join(' '),
     ...(embedded

@@ -75,6 +75,6 @@ test('compiled, a parallel run preloads the module in its workers after the opti
   const env = await workerEnvironment(false, { NODE_OPTIONS: '--enable-source-maps' }, true);
   assert.match(
     env.NODE_OPTIONS ?? '',
-    /^--enable-source-maps --max-semi-space-size=32 --require ".*lib\/compile-cache\.js" --require ".*native-match-indices\.js" --require ".*worker-messages\.js" --require ".*worker-warmup\.js"$/,
+    /^--enable-source-maps --max-semi-space-size=32 --require ".*lib\/compile-cache\.js" --require ".*native-match-indices\.js" --require ".*worker-messages\.js"$/,
   );
 });

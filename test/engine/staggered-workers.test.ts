@@ -4,16 +4,11 @@
  * real parallel run goes through it in every parallel `iotc run` test.
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess, ForkOptions } from 'node:child_process';
-import { EventEmitter, once } from 'node:events';
+import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import { ChildProcessAdapter } from '@cucumber/cucumber/lib/runtime/parallel/adapter';
 import { requestStop, resetInterruption } from '../../src/engine/interruption';
-import {
-  discardEarlyWorkers,
-  forkWorkersEarly,
-  staggerWorkers,
-} from '../../src/engine/staggered-workers';
+import { staggerWorkers } from '../../src/engine/staggered-workers';
 
 /** An adapter whose startWorker records the start and listens as cucumber's does. */
 function standIn(parallel: number, todo: number) {
@@ -120,118 +115,4 @@ test('a stop requested before the first start ends the run unsuccessful, startin
   const { started, run } = standIn(3, 100);
   assert.deepEqual(started, []);
   assert.equal(await run, false);
-});
-
-/** node:child_process itself, whose fork cucumber's adapter calls (a copy of its exports would not see). */
-const childProcess = require('node:child_process') as typeof import('node:child_process');
-
-/**
- * Every fork of this test recorded (cucumber's, as the early ones), and at its end undone: the
- * children killed and awaited, the workers' starts as they were.
- */
-function recordedForks(t: { after(fn: () => Promise<void>): void }) {
-  const { fork } = childProcess;
-  const forked: ChildProcess[] = [];
-  childProcess.fork = ((path: string, args: string[], options: ForkOptions) => {
-    const child = fork(path, args, options);
-    forked.push(child);
-    return child;
-  }) as typeof fork;
-  t.after(async () => {
-    childProcess.fork = fork;
-    staggerWorkers(0);
-    discardEarlyWorkers();
-    await Promise.all(
-      forked.map(async (child) => {
-        if (child.exitCode === null && child.signalCode === null) {
-          const exited = once(child, 'exit');
-          child.kill();
-          await exited;
-        }
-      }),
-    );
-  });
-  return forked;
-}
-
-/**
- * Cucumber's own adapter running no test case in `parallel` real workers with no support code:
- * each worker is INITIALIZEd, READY, FINALIZEd and ends. Resolves with the run's success and the
- * processes cucumber started.
- */
-async function emptyParallelRun(parallel: number, env: NodeJS.ProcessEnv) {
-  const Adapter = ChildProcessAdapter as unknown as new (
-    ...args: unknown[]
-  ) => {
-    run(cases: unknown[]): Promise<boolean>;
-    workers: Record<string, { process: ChildProcess }>;
-  };
-  const adapter = new Adapter(
-    'test-run',
-    { cwd: process.cwd(), env },
-    { warn() {} },
-    new EventEmitter(),
-    { parallel },
-    {},
-    {
-      originalCoordinates: { requireModules: [], requirePaths: [], importPaths: [], loaders: [] },
-      stepDefinitions: [],
-      beforeTestCaseHookDefinitions: [],
-      afterTestCaseHookDefinitions: [],
-      beforeTestRunHookDefinitions: [],
-      afterTestRunHookDefinitions: [],
-    },
-  );
-  const success = await adapter.run([]);
-  return { success, processes: Object.values(adapter.workers).map((worker) => worker.process) };
-}
-
-test('the workers forked early are the ones cucumber runs when it forks them alike', async (t) => {
-  const forked = recordedForks(t);
-  // three at once: two forked early, the third (beside this process) when cucumber asks
-  staggerWorkers(3);
-  const env = { ...process.env, IOTC_EARLY_WORKER_TEST: 'early' };
-  forkWorkersEarly(3, env, process.cwd());
-  assert.equal(forked.length, 2);
-  const { success, processes } = await emptyParallelRun(3, env);
-  assert.equal(success, true);
-  assert.equal(forked.length, 3);
-  assert.deepEqual(processes, forked);
-  assert.deepEqual(
-    forked.map((child) => child.exitCode),
-    [0, 0, 0],
-  );
-});
-
-test('workers forked early with other arguments are killed, and cucumber forks its own', async (t) => {
-  const forked = recordedForks(t);
-  staggerWorkers(3);
-  forkWorkersEarly(3, { ...process.env, IOTC_EARLY_WORKER_TEST: 'early' }, process.cwd());
-  const early = [...forked];
-  const { success, processes } = await emptyParallelRun(3, {
-    ...process.env,
-    IOTC_EARLY_WORKER_TEST: 'other',
-  });
-  assert.equal(success, true);
-  assert.equal(forked.length, 5);
-  assert.deepEqual(processes, forked.slice(2));
-  assert.deepEqual(
-    early.map((child) => child.killed),
-    [true, true],
-  );
-});
-
-test('a worker forked early that has ended is not handed to cucumber, which forks its own', async (t) => {
-  const forked = recordedForks(t);
-  staggerWorkers(2);
-  forkWorkersEarly(2, process.env, process.cwd());
-  assert.equal(forked.length, 1);
-  const [early] = forked;
-  const exited = once(early!, 'exit');
-  early!.kill();
-  await exited;
-  const { success, processes } = await emptyParallelRun(2, process.env);
-  assert.equal(success, true);
-  assert.equal(forked.length, 3);
-  assert.deepEqual(processes, forked.slice(1));
 });

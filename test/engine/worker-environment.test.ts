@@ -14,10 +14,10 @@ import { EMBEDDED_CERTIFICATES_VARIABLE } from '../../src/target/embedded-certif
 
 /**
  * What a worker preloads from the sources, after the options: the code cache, the hook, the indices,
- * its messages' side, the steps' libraries.
+ * its messages' side.
  */
 const SOURCE_PRELOADS =
-  / --require ".*lib\/compile-cache\.js" --require ".*lib\/ts-register\.js" --require ".*native-match-indices\.ts" --require ".*worker-messages\.ts" --require ".*worker-warmup\.ts"$/;
+  / --require ".*lib\/compile-cache\.js" --require ".*lib\/ts-register\.js" --require ".*native-match-indices\.ts" --require ".*worker-messages\.ts"$/;
 
 test('the workers get a 32 MB semi-space after the options already given', async () => {
   const env = await workerEnvironment(false, { NODE_OPTIONS: '--enable-source-maps', KEPT: 'yes' });
