@@ -91,7 +91,7 @@ import {
   loadProfileRun,
 } from './load-profile-run';
 import { MQTT_CPU_MESSAGES, MQTT_WINDOW, mqttThroughputRatio } from './mqtt-throughput';
-import { PEER_DURATION_S, PEER_ROUNDS, peerLines, ratioVerdict } from './peers';
+import { PEER_DURATION_S, PEER_ROUND_SETS, PEER_ROUNDS, peerLines, ratioVerdict } from './peers';
 import { loadavg } from 'node:os';
 import { robustnessLines } from './robustness-bench';
 import { placement } from './pinning';
@@ -314,8 +314,9 @@ const watchdog = setTimeout(
     300_000 + // f) three points of up to 10,000 connections, their devices created and deleted
     900_000 + // i) 19,500 and 50,000 connections, their devices created and deleted
     (LOAD_DURATION_S * 1000 + 120_000) +
-    // h) three lines of alternating rounds, each run with room to start, set up and read back
-    (3 * PEER_ROUNDS * 2 * (PEER_DURATION_S + 30) + 120) * 1000,
+    // h) the sets of alternating rounds of the peer lines (the fixed-rate line's at up to three
+    // rates), each run with room to start, set up and read back
+    (PEER_ROUND_SETS * PEER_ROUNDS * 2 * (PEER_DURATION_S + 30) + 120) * 1000,
 );
 watchdog.unref();
 
