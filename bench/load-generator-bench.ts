@@ -4,11 +4,13 @@
  *    QoS 1, MQTT 5, a window of BENCH_MQTT_WINDOW unacknowledged publishes and a rate it cannot
  *    reach, so the window is the limit; its accounting included: per-device seqs, the recorder's
  *    histograms and per-second samples) against the bench's minimal mqtt-packet sink, ÷ the bare
- *    gateway driver (MqttGateway, one device, the same window) against the same sink, rounds
- *    alternating A/B in the same run; the median of the per-round ratios. Goal: ≥ 0.8, no failed
- *    publish. From the same rounds, the CPU each side spends per acknowledged publish (the
- *    generator child's run time from /proc, sampled and interpolated at its counted window's ends;
- *    the driver's process.cpuUsage over its counted seconds): driver ÷ generator, goal ≥ 0.8. The
+ *    gateway driver (MqttGateway, one device, the same window; bench/mqtt-driver-child.ts, a fresh
+ *    child each round as the generator is) against the same sink, rounds alternating A/B in the
+ *    same run, each side counted after the same warm-up; the median of the per-round ratios. Goal:
+ *    ≥ 0.8, no failed publish. From the same rounds, the CPU each side spends per acknowledged
+ *    publish (each child's run time from /proc, sampled and interpolated at its counted window's
+ *    ends): driver ÷ generator, goal ≥ 0.8. (The driver once published from the bench process,
+ *    after every earlier line of the bench: there its CPU per publish spread by 41 %.) The
  *    throughput of each side is what the machine's other load left it; the CPU per publish is the
  *    generator's own cost.
  *  - Memory: the generator's resident memory per simulated device: in one child
@@ -29,15 +31,13 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { LoadReport } from '../load/contract';
-import { isFailure } from '../simulators/device/mqtt-connection';
-import { GATEWAY_TOPICS, MqttGateway } from '../simulators/gateway/mqtt-gateway';
-import { positiveEnv, ROOT } from './children';
+import { children, positiveEnv, ROOT } from './children';
 import { MQTT_WINDOW } from './mqtt-throughput';
 import { STEADY_SPREAD, steadiness } from './peers';
 import { fitSlope, slopeVerdict } from './slope';
 import { onClientCpu, serverCommand } from './pinning';
 import { processCpuSeconds } from './mqtt-publish-cpu';
-import { DURATION_S, FIRST_WARMUP_S, ROUNDS, WARMUP_S } from './rounds';
+import { DURATION_S, ROUNDS, WARMUP_S } from './rounds';
 
 export const GOAL_GENERATOR_RATIO = 0.8;
 export const GOAL_GENERATOR_BYTES_PER_DEVICE = 2048;
@@ -45,7 +45,6 @@ export const GOAL_GENERATOR_BYTES_PER_DEVICE = 2048;
 const WINDOW = MQTT_WINDOW;
 const GENERATOR_GATEWAYS = positiveEnv('BENCH_GENERATOR_GATEWAYS', 100);
 const GENERATOR_DEVICES = positiveEnv('BENCH_GENERATOR_DEVICES', 200);
-const TELEMETRY = JSON.stringify({ 'Bench Device': [{ ts: 1, values: { seq: 1, v: 1 } }] });
 
 /**
  * Starts a child and resolves with it and its first stdout line (JSON), killing it if it fails
@@ -82,52 +81,76 @@ async function kill(child: ChildProcess): Promise<void> {
 }
 
 /**
- * Acknowledged publishes per second of `iotc load mqtt-gateway` against the sink, from its report's
- * per-second samples after the first WARMUP_S seconds: the child is a fresh process each round, and
- * its first second (code compiled, connections opened) ran at a rate that depended on how busy the
- * machine was then, which spread the rounds. The last sample, cut short by the run's end, is left
- * out too. (The whole run's rate when the report has too few samples.)
+ * Runs a bench client in a fresh child (both sides of the line: `iotc load mqtt-gateway` and the
+ * bare driver, mqtt-driver-child.ts) to its end, its CPU (every thread's run time, /proc) read
+ * every CPU_SAMPLE_MS meanwhile, so that both sides are measured alike: what the child printed and
+ * the readings, to be interpolated at its counted window's ends. Killed on every way out.
  */
-async function profileRound(url: string): Promise<Round> {
-  const reports = mkdtempSync(join(tmpdir(), 'iotc-bench-generator-'));
-  const child = spawn(
-    process.execPath,
-    [
-      join(ROOT, 'bin', 'iotc.js'),
-      'load',
-      'mqtt-gateway',
-      '--mqtt-url',
-      url,
-      '--gateway-token-env',
-      'BENCH_SINK_TOKENS',
-      '-g',
-      '1',
-      '-d',
-      '10',
-      '--total-rate',
-      '1000000',
-      '--window',
-      String(WINDOW),
-      '--duration',
-      String(GENERATOR_WARMUP_S + DURATION_S),
-      '-r',
-      reports,
-    ],
-    { cwd: ROOT, env: { ...process.env, BENCH_SINK_TOKENS: 'bench-token' }, stdio: 'ignore' },
-  );
-  // the child's CPU, read every CPU_SAMPLE_MS until it exits: its CPU over the counted seconds is
-  // interpolated from these at the report's own clock (startedAt + the samples' elapsedMs)
-  const cpu: Array<{ at: number; seconds: number }> = [];
+async function sampledChild(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.add(child);
+  let output = '';
+  let errors = '';
+  child.stdout!.on('data', (chunk) => (output = (output + chunk).slice(-8000)));
+  child.stderr!.on('data', (chunk) => (errors = (errors + chunk).slice(-4000)));
+  const cpu: CpuReading[] = [];
   const sampler = setInterval(() => {
     const seconds = child.pid === undefined ? undefined : processCpuSeconds(child.pid);
     if (seconds !== undefined) cpu.push({ at: Date.now(), seconds });
   }, CPU_SAMPLE_MS);
   try {
-    await once(child, 'exit');
+    const [code] = await once(child, 'exit');
+    return { code: code as number | null, output, errors, cpu };
+  } finally {
     clearInterval(sampler);
-    const report = JSON.parse(
-      readFileSync(join(reports, 'load', 'mqtt-gateway.json'), 'utf8'),
-    ) as LoadReport;
+    await kill(child);
+    children.delete(child);
+  }
+}
+
+/**
+ * Acknowledged publishes per second of `iotc load mqtt-gateway` against the sink, from its report's
+ * per-second samples after the first GENERATOR_WARMUP_S seconds: the child is a fresh process each
+ * round, and its first second (code compiled, connections opened) ran at a rate that depended on
+ * how busy the machine was then, which spread the rounds. The last sample, cut short by the run's
+ * end, is left out too. (The whole run's rate when the report has too few samples.)
+ */
+async function profileRound(url: string): Promise<Round> {
+  const reports = mkdtempSync(join(tmpdir(), 'iotc-bench-generator-'));
+  try {
+    // the child's CPU over the counted seconds is interpolated from the readings at the report's
+    // own clock (startedAt + the samples' elapsedMs)
+    // (its exit code is the load run's own verdict, not the bench's: the report is read either way)
+    const run = await sampledChild(
+      [
+        join(ROOT, 'bin', 'iotc.js'),
+        'load',
+        'mqtt-gateway',
+        '--mqtt-url',
+        url,
+        '--gateway-token-env',
+        'BENCH_SINK_TOKENS',
+        '-g',
+        '1',
+        '-d',
+        '10',
+        '--total-rate',
+        '1000000',
+        '--window',
+        String(WINDOW),
+        '--duration',
+        String(GENERATOR_WARMUP_S + DURATION_S),
+        '-r',
+        reports,
+      ],
+      { ...process.env, BENCH_SINK_TOKENS: 'bench-token' },
+    );
+    let report: LoadReport;
+    try {
+      report = JSON.parse(readFileSync(join(reports, 'load', 'mqtt-gateway.json'), 'utf8'));
+    } catch {
+      throw new Error(`iotc load mqtt-gateway wrote no report (exit ${run.code}):\n${run.errors}`);
+    }
     const steady = report.series.filter(
       (sample) =>
         sample.elapsedMs - sample.intervalMs >= GENERATOR_WARMUP_S * 1000 &&
@@ -138,66 +161,57 @@ async function profileRound(url: string): Promise<Round> {
     const origin = Date.parse(report.startedAt);
     const first = steady[0];
     const last = steady.at(-1);
-    const cpuSeconds =
-      first && last
-        ? cpuAt(cpu, origin + last.elapsedMs) -
-          cpuAt(cpu, origin + first.elapsedMs - first.intervalMs)
-        : Number.NaN;
     return {
       perSecond:
         steady.length >= 2
           ? (succeeded * 1000) / steadyMs
           : report.totals.succeeded / (report.durationMs.sending / 1000),
       failures: report.totals.errorCount,
-      cpuMicros: steady.length >= 2 ? (cpuSeconds * 1e6) / Math.max(succeeded, 1) : Number.NaN,
+      cpuMicros:
+        first && last && steady.length >= 2
+          ? cpuMicrosPer(
+              run.cpu,
+              origin + first.elapsedMs - first.intervalMs,
+              origin + last.elapsedMs,
+              succeeded,
+            )
+          : Number.NaN,
     };
   } finally {
-    clearInterval(sampler);
-    await kill(child);
     rmSync(reports, { recursive: true, force: true });
   }
 }
 
 /**
  * Acknowledged publishes per second of the bare gateway driver against the sink, the same window,
- * counted after the first WARMUP_S seconds as the generator's are.
+ * in a fresh child (mqtt-driver-child.ts) as the generator is, counted after the same first
+ * GENERATOR_WARMUP_S seconds, its CPU read from /proc the same way.
  */
-async function driverRound(url: string, countedS = DURATION_S): Promise<Round> {
-  const gateway = await MqttGateway.connect({
+async function driverRound(url: string): Promise<Round> {
+  const run = await sampledChild([
+    '-r',
+    './lib/compile-cache.js',
+    '-r',
+    './lib/ts-register.js',
+    join(ROOT, 'bench', 'mqtt-driver-child.ts'),
     url,
-    token: 'bench-token',
-    protocolVersion: 5,
-    qos: 1,
-    subscribe: false,
-  });
-  try {
-    await gateway.connectDevice('Bench Device');
-    let acknowledged = 0;
-    let failures = 0;
-    const warm = performance.now() + WARMUP_S * 1000;
-    const end = warm + countedS * 1000;
-    let counting = false;
-    let cpuFrom: NodeJS.CpuUsage | undefined;
-    const publisher = async () => {
-      while (performance.now() < end) {
-        const outcome = await gateway.publish(GATEWAY_TOPICS.telemetry, { raw: TELEMETRY }, 1);
-        if (isFailure(outcome)) failures++;
-        else if (counting || (counting = performance.now() >= warm)) {
-          cpuFrom ??= process.cpuUsage();
-          acknowledged++;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: WINDOW }, publisher));
-    const cpu = process.cpuUsage(cpuFrom);
-    return {
-      perSecond: acknowledged / ((performance.now() - warm) / 1000),
-      failures,
-      cpuMicros: (cpu.user + cpu.system) / Math.max(acknowledged, 1),
-    };
-  } finally {
-    await gateway.close();
-  }
+    String(WINDOW),
+    String(GENERATOR_WARMUP_S),
+    String(DURATION_S),
+  ]);
+  if (run.code !== 0)
+    throw new Error(`the bare driver's child exited with ${run.code}:\n${run.errors}`);
+  const counted = JSON.parse(run.output.trim().split('\n').at(-1) ?? '') as {
+    acknowledged: number;
+    failures: number;
+    countedFrom: number;
+    countedTo: number;
+  };
+  return {
+    perSecond: (counted.acknowledged * 1000) / Math.max(counted.countedTo - counted.countedFrom, 1),
+    failures: counted.failures,
+    cpuMicros: cpuMicrosPer(run.cpu, counted.countedFrom, counted.countedTo, counted.acknowledged),
+  };
 }
 
 /** One side of a round: acknowledged publishes per second, failures, CPU-µs per acknowledged one. */
@@ -217,8 +231,14 @@ const GENERATOR_WARMUP_S = Math.max(WARMUP_S, positiveEnv('BENCH_GENERATOR_WARMU
 /** How often the generator child's CPU is read (its counted window is interpolated between). */
 const CPU_SAMPLE_MS = 100;
 
+/** A child's CPU-seconds (every thread's run time) read at `at` (Date.now()). */
+interface CpuReading {
+  at: number;
+  seconds: number;
+}
+
 /** The CPU-seconds at `at` (Date.now()), interpolated between the readings around it. */
-function cpuAt(readings: Array<{ at: number; seconds: number }>, at: number): number {
+function cpuAt(readings: CpuReading[], at: number): number {
   const after = readings.findIndex((reading) => reading.at >= at);
   if (after <= 0) return after === 0 ? readings[0]!.seconds : Number.NaN;
   const before = readings[after - 1]!;
@@ -226,6 +246,11 @@ function cpuAt(readings: Array<{ at: number; seconds: number }>, at: number): nu
   return (
     before.seconds + ((next.seconds - before.seconds) * (at - before.at)) / (next.at - before.at)
   );
+}
+
+/** CPU-µs per acknowledged publish between `from` and `to` (Date.now()), from a child's readings. */
+function cpuMicrosPer(readings: CpuReading[], from: number, to: number, acknowledged: number) {
+  return ((cpuAt(readings, to) - cpuAt(readings, from)) * 1e6) / Math.max(acknowledged, 1);
 }
 
 interface Reading {
@@ -263,8 +288,8 @@ const loadAverage = () =>
 
 /** Prints the two lines (and the rounds); resolves with whether both goals hold. */
 export async function generatorCapacityLines(): Promise<boolean> {
-  // the sink on the servers' CPU, both clients (this process's driver, the generator's child) on
-  // the client's when the bench pins (pinning.ts)
+  // the sink on the servers' CPU, both clients (the driver's child, the generator's) on the
+  // client's when the bench pins (pinning.ts; a child inherits this process's CPUs)
   const sink = await startChild(
     ['-r', './lib/ts-register.js', join(ROOT, 'bench', 'mqtt-sink-child.ts')],
     process.env,
@@ -276,10 +301,11 @@ export async function generatorCapacityLines(): Promise<boolean> {
     const cpuRatios: number[] = [];
     let failures = 0;
     await onClientCpu(async () => {
-      // a warm-up of each, not counted: the sink's and the bench process's first seconds run slower
-      // (the driver's mqtt.js path went on getting faster for 10-20 s in a fresh bench process)
+      // a round of each, not counted: the sink's first seconds run slower, and the first child of
+      // each side fills the code caches (lib/compile-cache.js, lib/ts-register.js) its later ones
+      // read; every round's child then starts alike and is counted after the same warm-up
       await profileRound(url);
-      await driverRound(url, FIRST_WARMUP_S);
+      await driverRound(url);
       for (let round = 1; round <= ROUNDS; round++) {
         // alternating which goes first, so that neither always gets the quieter slot
         const [profile, driver] =

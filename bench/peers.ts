@@ -6,9 +6,13 @@
  *    → one `iotc simulate`; messages answered 2xx per CPU-second of the generator process (user +
  *    system, start-up included, children included: GNU time's rusage of the process) and per GB of
  *    its peak resident memory. Goal: iotc ahead.
- *  - HTTP telemetry at a fixed BENCH_PEER_RATE per second (default 3,000), the same in-flight cap:
- *    iotc's p50 latency over k6's (constant-arrival-rate). Goal: within 1.5×, arrivals spaced
- *    evenly.
+ *  - HTTP telemetry at a fixed rate, the same in-flight cap: iotc's p50 latency over k6's
+ *    (constant-arrival-rate), the median of the per-round ratios, each round's pair printed. Goal:
+ *    within 1.5×, arrivals spaced evenly. Latency at a rate compares like with like only when both
+ *    sent what the rate asked: the rounds start at BENCH_PEER_RATE (default 3,000/s) and step down
+ *    to two thirds and a third of it (2,000, 1,000) while a side sent less than 95 % of it in a
+ *    round; the line is judged at the highest rate both carried in every round, and gives no
+ *    verdict when none was.
  *  - MQTT QoS 1, BENCH_PEER_MQTT_CLIENTS clients (default 10), 100-byte payloads, one message in
  *    flight per client, MQTT 3.1.1: `iotc load mqtt-gateway` (one gateway per client, one device
  *    each, --window 1) and mqtt-benchmark → a plain mosquitto; messages acknowledged per CPU-second
@@ -35,6 +39,16 @@ export const PEER_ROUNDS = positiveEnv('BENCH_PEER_ROUNDS', 3);
 export const PEER_DURATION_S = positiveEnv('BENCH_PEER_DURATION_S', 10);
 const IN_FLIGHT = positiveEnv('BENCH_PEER_IN_FLIGHT', 64);
 const FIXED_RATE = positiveEnv('BENCH_PEER_RATE', 3000);
+/**
+ * The fixed rates tried, highest first, until both sides carry one in every round: on the quiet
+ * machine k6 sent only 92–94 % of 3,000/s in two of three rounds, which left the line without a
+ * verdict.
+ */
+const FIXED_RATES = [...new Set([1, 2 / 3, 1 / 3].map((part) => Math.round(FIXED_RATE * part)))];
+/** A side carried a rate when it sent at least this share of it. */
+const CARRIED = 0.95;
+/** Sets of alternating rounds the peer lines run at most (run.ts's time limit). */
+export const PEER_ROUND_SETS = 2 + FIXED_RATES.length;
 const MQTT_CLIENTS = positiveEnv('BENCH_PEER_MQTT_CLIENTS', 10);
 const HTTP_DEVICES = 10;
 const GOAL_LATENCY_RATIO = 1.5;
@@ -308,13 +322,22 @@ async function alternate(
   return rounds;
 }
 
+/** A side's share of the rate sent, as a percentage (100 % when the side has no schedule). */
+const kept = (round: Round) => `${Math.round((round.scheduleKept ?? 1) * 100)} %`;
+
 function roundLines(
   rounds: Array<{ iotc: Round; peer: Round; load: string }>,
   peerName: string,
+  /** At a fixed rate: each side's share of the rate sent, and iotc's wait in the generator. */
+  rate?: number,
 ): string[] {
+  const atRate = (round: Round) =>
+    rate === undefined
+      ? ''
+      : `, sent ${kept(round)} of ${fmt(rate)}/s${round.queuedP50 === undefined ? '' : ` (queued p50 ${fmt(round.queuedP50, 2)} ms apart)`}`;
   return rounds.map(
     ({ iotc, peer, load: average }, i) =>
-      `      round ${i + 1}: iotc ${fmt(iotc.messages)} msg, ${fmt(iotc.cpuS, 2)} CPU-s, ${fmt(perCpu(iotc))}/CPU-s, peak ${mb(iotc.maxRss)} MB, p50/p99 ${fmt(iotc.p50, 2)}/${fmt(iotc.p99, 1)} ms; ${peerName} ${fmt(peer.messages)} msg, ${fmt(peer.cpuS, 2)} CPU-s, ${fmt(perCpu(peer))}/CPU-s, peak ${mb(peer.maxRss)} MB, p50/p99 ${fmt(peer.p50, 2)}/${fmt(peer.p99, 1)} ms; failures ${iotc.failures + peer.failures}; load average ${average}`,
+      `      round ${i + 1}: iotc ${fmt(iotc.messages)} msg, ${fmt(iotc.cpuS, 2)} CPU-s, ${fmt(perCpu(iotc))}/CPU-s, peak ${mb(iotc.maxRss)} MB, p50/p99 ${fmt(iotc.p50, 2)}/${fmt(iotc.p99, 1)} ms${atRate(iotc)}; ${peerName} ${fmt(peer.messages)} msg, ${fmt(peer.cpuS, 2)} CPU-s, ${fmt(perCpu(peer))}/CPU-s, peak ${mb(peer.maxRss)} MB, p50/p99 ${fmt(peer.p50, 2)}/${fmt(peer.p99, 1)} ms${atRate(peer)}; failures ${iotc.failures + peer.failures}; load average ${average}`,
   );
 }
 
@@ -348,6 +371,59 @@ export function ratioVerdict(
     ok: true,
     note: `${spreadWords}, on both sides of the goal: the machine was too noisy, no verdict`,
   };
+}
+
+type Rounds = Array<{ iotc: Round; peer: Round; load: string }>;
+
+/**
+ * The fixed-rate line: alternating rounds at each of FIXED_RATES in turn, down to the first that
+ * both sides carried (sent CARRIED of it) in every round; judged there on the median of the
+ * per-round p50 ratios, each round's pair printed (the two sides' own medians can come from
+ * different rounds: 2.88 and 2.96 ms printed beside a ratio of 1.62). Failed requests at any rate
+ * fail it; no verdict when no rate was carried.
+ */
+async function fixedRateLine(
+  iotc: (rate: number) => () => Promise<Round>,
+  peer: (rate: number) => () => Promise<Round>,
+): Promise<PeerLine> {
+  const lines: string[] = [];
+  const carried = ({ iotc: a, peer: b }: Rounds[number]) =>
+    (a.scheduleKept ?? 1) >= CARRIED && (b.scheduleKept ?? 1) >= CARRIED;
+  const notCarried: string[] = [];
+  let failures = 0;
+  let judged: { rate: number; rounds: Rounds } | undefined;
+  for (const rate of FIXED_RATES) {
+    const rounds = await alternate(iotc(rate), peer(rate));
+    lines.push(`      at ${fmt(rate)}/s:`, ...roundLines(rounds, 'k6', rate));
+    failures += rounds.reduce((sum, round) => sum + round.iotc.failures + round.peer.failures, 0);
+    if (rounds.every(carried)) {
+      judged = { rate, rounds };
+      break;
+    }
+    notCarried.push(
+      `at ${fmt(rate)}/s a side sent less than ${CARRIED * 100} % of the rate in ${rounds.filter((round) => !carried(round)).length} of ${rounds.length} rounds (iotc ${rounds.map((round) => kept(round.iotc)).join(', ')}; k6 ${rounds.map((round) => kept(round.peer)).join(', ')})`,
+    );
+  }
+  const why = notCarried.length ? `; ${notCarried.join('; ')}` : '';
+  if (!judged) {
+    const word = failures ? 'FAIL' : 'INFO';
+    lines.push(
+      `${word}  HTTP telemetry at a fixed rate → iotc simulate, p50 latency iotc/k6 (goal <= ${GOAL_LATENCY_RATIO}): no rate down to ${fmt(FIXED_RATES.at(-1) as number)}/s was carried by both sides in every round, the machine did not carry it, no verdict${why}; failed requests ${failures}; load average ${load()}`,
+    );
+    return { ok: failures === 0, lines };
+  }
+  const { rate, rounds } = judged;
+  const ratios = rounds.map(({ iotc: a, peer: b }) => a.p50 / b.p50);
+  const verdict = ratioVerdict(ratios, (ratio) => ratio <= GOAL_LATENCY_RATIO, failures);
+  const pairs = rounds
+    .map(
+      ({ iotc: a, peer: b }, i) => `${fmt(a.p50, 2)}/${fmt(b.p50, 2)} ms = ${ratios[i].toFixed(2)}`,
+    )
+    .join(', ');
+  lines.push(
+    `${verdict.word}  HTTP telemetry at a fixed ${fmt(rate)}/s → iotc simulate (${rate === FIXED_RATE ? 'the rate asked' : `the highest rate of ${FIXED_RATES.map((each) => fmt(each)).join(', ')}/s both sides sent ${CARRIED * 100} % of in every round`}), p50 latency iotc/k6, the median of the per-round ratios: ${median(ratios).toFixed(2)} (goal <= ${GOAL_LATENCY_RATIO}); each round's p50s iotc/k6 (iotc's write→answer, its wait in the generator apart): ${pairs}; ${verdict.note}${why}; load average ${load()}`,
+  );
+  return { ok: verdict.ok, lines };
 }
 
 async function httpPeerLines(k6: string): Promise<PeerLine> {
@@ -424,29 +500,9 @@ async function httpPeerLines(k6: string): Promise<PeerLine> {
       `${maxVerdict.word}  HTTP telemetry at the highest rate, ${IN_FLIGHT} in flight → iotc simulate, messages per CPU-second of the generator (start-up included): iotc ${fmt(mine)}, k6 ${fmt(theirs)}, iotc/k6 ${median(ratios).toFixed(2)} (goal > 1: iotc ahead); per GB of peak memory iotc/k6 ${gbRatio.toFixed(2)}; ${maxVerdict.note}; load average ${load()}`,
     );
 
-    const fixed = await alternate(iotc(FIXED_RATE), peer(FIXED_RATE));
-    lines.push(...roundLines(fixed, 'k6'));
-    const latencyRatios = fixed.map(({ iotc: a, peer: b }) => a.p50 / b.p50);
-    const fixedFailures = fixed.reduce(
-      (sum, round) => sum + round.iotc.failures + round.peer.failures,
-      0,
-    );
-    // latency at a rate compares like with like only when both sent what the rate asked
-    const behind = fixed.filter(
-      (round) => (round.iotc.scheduleKept ?? 1) < 0.95 || (round.peer.scheduleKept ?? 1) < 0.95,
-    );
-    const kept = (value: number | undefined) => `${Math.round((value ?? 1) * 100)} %`;
-    const fixedVerdict = behind.length
-      ? {
-          word: fixedFailures ? ('FAIL' as const) : ('INFO' as const),
-          ok: fixedFailures === 0,
-          note: `in ${behind.length} of ${fixed.length} rounds a side sent less than 95 % of the rate (iotc ${fixed.map((round) => kept(round.iotc.scheduleKept)).join(', ')}; k6 ${fixed.map((round) => kept(round.peer.scheduleKept)).join(', ')}): the machine did not carry the rate, no verdict`,
-        }
-      : ratioVerdict(latencyRatios, (ratio) => ratio <= GOAL_LATENCY_RATIO, fixedFailures);
-    lines.push(
-      `${fixedVerdict.word}  HTTP telemetry at a fixed ${fmt(FIXED_RATE)}/s → iotc simulate, p50 latency iotc ${fmt(median(fixed.map((r) => r.iotc.p50)), 2)} ms (queued in the generator apart: p50 ${fmt(median(fixed.map((r) => r.iotc.queuedP50 ?? Number.NaN)), 2)} ms), k6 ${fmt(median(fixed.map((r) => r.peer.p50)), 2)} ms, iotc/k6 ${median(latencyRatios).toFixed(2)} (goal <= ${GOAL_LATENCY_RATIO}); p99 iotc ${fmt(median(fixed.map((r) => r.iotc.p99)), 1)} ms, k6 ${fmt(median(fixed.map((r) => r.peer.p99)), 1)} ms; ${fixedVerdict.note}; load average ${load()}`,
-    );
-    return { ok: maxVerdict.ok && fixedVerdict.ok, lines };
+    const fixed = await fixedRateLine(iotc, peer);
+    lines.push(...fixed.lines);
+    return { ok: maxVerdict.ok && fixed.ok, lines };
   } finally {
     await stopServer(sink);
     rmSync(dir, { recursive: true, force: true });
