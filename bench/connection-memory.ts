@@ -33,9 +33,9 @@ export const GOAL_GENERATOR_BYTES_PER_CONNECTION = 10 * 1024;
 export const GOAL_REFERENCE_BYTES_PER_CONNECTION = 6 * 1024;
 /**
  * The points (connections held), from BENCH_CONNECTION_POINTS (comma-separated) or 1,000, 4,000,
- * 10,000.
+ * 7,000, 10,000: four points, so that R² judges a line through more than its ends and a middle.
  */
-export const CONNECTION_POINTS = (process.env.BENCH_CONNECTION_POINTS ?? '1000,4000,10000')
+export const CONNECTION_POINTS = (process.env.BENCH_CONNECTION_POINTS ?? '1000,4000,7000,10000')
   .split(',')
   .map(Number)
   .filter((point) => Number.isInteger(point) && point > 0);
@@ -47,6 +47,8 @@ interface Reading {
   connected: number;
   rss: number;
   heapUsed: number;
+  /** The generator's young generation's resident pages (connect-memory-child.ts). */
+  youngGeneration?: number;
 }
 
 interface PerConnection {
@@ -111,7 +113,12 @@ export async function memoryPerConnection(): Promise<ConnectionMemory> {
             // during the hold: the reference holds the same connections now
             reading = reading.then(async () => {
               const memory = await memoryOf(server);
-              reference.push({ ...parsed, rss: memory.rss, heapUsed: memory.heapUsed });
+              reference.push({
+                point: parsed.point,
+                connected: parsed.connected,
+                rss: memory.rss,
+                heapUsed: memory.heapUsed,
+              });
             });
         }
       });
@@ -142,7 +149,12 @@ export async function memoryPerConnection(): Promise<ConnectionMemory> {
         )
         .join('; ');
     const at = (readings: Reading[]) =>
-      readings.map((entry) => `${entry.connected}: ${mib(entry.rss)}`).join(', ');
+      readings
+        .map(
+          (entry) =>
+            `${entry.connected}: ${mib(entry.rss)}${entry.youngGeneration === undefined ? '' : ` (young generation ${mib(entry.youngGeneration)})`}`,
+        )
+        .join(', ');
     return {
       generator: per(held),
       reference: per(reference),
