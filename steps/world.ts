@@ -77,6 +77,21 @@ export interface Cleanup {
 /** The tokens this process's devices are created with (steps/support/device-tokens.ts). */
 const chosenTokens = new ChosenTokens();
 
+/**
+ * The lanes of this worker's running scenarios. A worker may run several scenarios at once
+ * (src/engine/staggered-workers.ts, IOTC_SCENARIOS_PER_WORKER): their local names ("thermo") would
+ * make the same platform name, and the second creation answer "already exists". Each running
+ * scenario takes the lowest lane free and names its entities in it; one at a time, every scenario
+ * takes lane 0, the names of before.
+ */
+const lanesInUse = new Set<number>();
+function claimLane(): number {
+  let lane = 0;
+  while (lanesInUse.has(lane)) lane++;
+  lanesInUse.add(lane);
+  return lane;
+}
+
 export class IotcWorld extends World {
   readonly devices = new Map<string, ScenarioDevice>();
   /** Undo actions for what this scenario created or changed, run last-first by the After hook. */
@@ -223,7 +238,19 @@ export class IotcWorld extends World {
    * configurations name it).
    */
   unique(local: string): string {
-    return `${this.run.target.namePrefix}${this.run.runId}-${local}`;
+    this.lane ??= claimLane();
+    // lane 0 (every scenario of a worker that runs one at a time) keeps the run's own names
+    const lane = this.lane === 0 ? '' : `${this.lane}-`;
+    return `${this.run.target.namePrefix}${this.run.runId}-${lane}${local}`;
+  }
+
+  /** The scenario's names in use among the worker's running scenarios (claimLane); see unique. */
+  private lane?: number;
+
+  /** After the scenario's cleanup: its names are free for the next scenario. */
+  releaseLane(): void {
+    if (this.lane !== undefined) lanesInUse.delete(this.lane);
+    this.lane = undefined;
   }
 
   /**

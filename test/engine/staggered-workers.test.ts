@@ -116,3 +116,65 @@ test('a stop requested before the first start ends the run unsuccessful, startin
   assert.deepEqual(started, []);
   assert.equal(await run, false);
 });
+
+test('IOTC_SCENARIOS_PER_WORKER: a worker holds several, none beside an `alone` one', async (t) => {
+  staggerWorkers(2);
+  process.env.IOTC_SCENARIOS_PER_WORKER = '2';
+  t.after(() => {
+    staggerWorkers(0);
+    delete process.env.IOTC_SCENARIOS_PER_WORKER;
+  });
+  const scenario = (id: string, folder: string) => ({
+    pickle: { id, uri: `features/${folder}/a.feature`, tags: [], steps: [] },
+    testCase: { id },
+  });
+  const sent: Array<[string, string]> = [];
+  const adapter = {
+    todo: [] as unknown[],
+    inProgress: {},
+    failing: false,
+    options: { parallel: 1 },
+    workers: {} as Record<string, { id: string; state: number; process: EventEmitter }>,
+    idleInterventions: 0,
+    logger: { warn() {} },
+    supportCodeLibrary: { parallelCanAssign: () => true },
+    onFinish: (_: boolean) => {},
+    parseWorkerMessage(_worker: unknown, _message: unknown) {},
+    startWorker(id: string) {
+      const process = Object.assign(new EventEmitter(), {
+        send(message: { type: string; assembledTestCase?: { testCase: { id: string } } }) {
+          sent.push([message.type, message.assembledTestCase?.testCase.id ?? '']);
+        },
+      });
+      const worker = { id, state: 3, process };
+      adapter.workers[id] = worker;
+      process.on('message', (message) => adapter.parseWorkerMessage(worker, message));
+      process.on('close', () => adapter.onFinish(true));
+    },
+  };
+  const run = (
+    ChildProcessAdapter.prototype.run as unknown as (
+      this: unknown,
+      cases: unknown[],
+    ) => Promise<boolean>
+  ).call(adapter, [
+    scenario('free1', 'admin-auth'),
+    scenario('alone', 'robustness'),
+    scenario('free2', 'http-device-api'),
+  ]);
+  const worker = adapter.workers['0']!.process;
+  worker.emit('message', { type: 'READY' });
+  // two at once; the `alone` one waits for a worker with none running
+  assert.deepEqual(sent, [
+    ['RUN', 'free1'],
+    ['RUN', 'free2'],
+  ]);
+  worker.emit('message', { type: 'FINISHED', success: true, iotcTestCaseId: 'free2' });
+  assert.equal(sent.length, 2);
+  worker.emit('message', { type: 'FINISHED', success: true, iotcTestCaseId: 'free1' });
+  assert.deepEqual(sent.slice(2), [['RUN', 'alone']]);
+  worker.emit('message', { type: 'FINISHED', success: true, iotcTestCaseId: 'alone' });
+  assert.deepEqual(sent.slice(3), [['FINALIZE', '']]);
+  worker.emit('close', 0);
+  assert.equal(await run, true);
+});
