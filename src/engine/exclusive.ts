@@ -3,7 +3,9 @@
  * remote target every worker of a parallel run (src/engine/run.ts) uses the same tenant, so a
  * scenario that changes what others see must not overlap the scenarios it would disturb. The rule
  * is cucumber's setParallelCanAssign (steps/hooks.ts), asked in the coordinator each time a worker
- * is free; on embedded targets each worker has a platform of its own and no rule is set.
+ * is free; on embedded targets each worker has a platform of its own and no rule is set. A worker
+ * that runs several scenarios at once (staggered-workers.ts, IOTC_SCENARIOS_PER_WORKER) shares its
+ * one platform between them: canRunBeside decides among them, on every target.
  *
  * Each scenario has one of five kinds of sharing:
  * - `alone`: nothing beside it.
