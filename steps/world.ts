@@ -29,6 +29,7 @@ import {
 } from './support/scenario-state';
 import { removeById, removeNamed, type PlatformCreatedKind } from './support/entity-removal';
 import { ChosenTokens } from './support/device-tokens';
+import { RUN_CONSTANT } from '../lib/gateway-rest';
 import { transportFailure } from './support/transport';
 
 /** A gateway of the scenario: its device (also in `devices`) and its MQTT connection. */
@@ -234,14 +235,15 @@ export class IotcWorld extends World {
   }
 
   /**
-   * The platform name of a local name (the same in every scenario of the run: gateway
-   * configurations name it).
+   * The platform name of a local name: the run's id, the scenario's lane among the worker's running
+   * scenarios (claimLane; lane 0, the only one when a worker runs one at a time, adds nothing), the
+   * local name. A name the gateway configuration fixes for the run (RUN_CONSTANT,
+   * lib/gateway-rest.ts withRunNames) is the run's in every lane: one scenario uses each
+   * (features/rest-connector/converter.feature).
    */
   unique(local: string): string {
-    this.lane ??= claimLane();
-    // lane 0 (every scenario of a worker that runs one at a time) keeps the run's own names
-    const lane = this.lane === 0 ? '' : `${this.lane}-`;
-    return `${this.run.target.namePrefix}${this.run.runId}-${lane}${local}`;
+    const lane = local.startsWith(RUN_CONSTANT) ? 0 : (this.lane ??= claimLane());
+    return `${this.run.target.namePrefix}${this.run.runId}-${lane === 0 ? '' : `${lane}-`}${local}`;
   }
 
   /** The scenario's names in use among the worker's running scenarios (claimLane); see unique. */
