@@ -26,7 +26,7 @@ import { ChildProcessAdapter } from '@cucumber/cucumber/lib/runtime/parallel/ada
 import type { Pickle } from '@cucumber/messages';
 import { isStopRequested } from './interruption';
 import { FINISHED_ID } from './worker-messages';
-import { canRunBeside } from './exclusive';
+import { canRunBeside, sharingOf } from './exclusive';
 
 /** What this module uses of cucumber's adapter (its fields are not in its declarations as public). */
 interface Adapter {
@@ -41,22 +41,35 @@ interface Adapter {
 
 const cucumberRun = ChildProcessAdapter.prototype.run;
 let atOnce = 0;
+let slotsPerWorker = 1;
 
 /**
- * How many scenarios a worker runs at once (prototype, issue 29 item 2; bench/README.md "Several
- * scenarios at once in one worker"): IOTC_SCENARIOS_PER_WORKER, 1 (cucumber's way) unless set.
+ * How many scenarios a worker runs at once: IOTC_SCENARIOS_PER_WORKER when set, else three on an
+ * embedded target and one (cucumber's way) on a remote one. A worker's scenarios share its one
+ * reference as a remote run's workers share a tenant (exclusive.ts keeps apart those that would
+ * disturb each other): the embedded run is bound by its scenarios' waits, not their CPU, and
+ * three workers of three took 12-13 s where four of one took 15-16 s, for no more CPU
+ * (bench/README.md "Several scenarios at once in one worker"). A remote target's workers already
+ * grow with its round trip (run.ts workerCount), and several at once per worker against the real
+ * platform were not measured.
  */
-function scenariosPerWorker(): number {
-  const count = Number(process.env.IOTC_SCENARIOS_PER_WORKER ?? 1);
-  return Number.isInteger(count) && count > 1 ? count : 1;
+export function scenariosPerWorker(embedded: boolean): number {
+  const set = process.env.IOTC_SCENARIOS_PER_WORKER;
+  if (set === undefined || set === '') return embedded ? 3 : 1;
+  const count = Number(set);
+  if (!Number.isInteger(count) || count < 1)
+    throw new Error(`IOTC_SCENARIOS_PER_WORKER must be a whole number of 1 or more, not ${set}`);
+  return count;
 }
 
 /**
  * From now on in this process, cucumber starts at most `count` workers at once (0: all at once,
- * cucumber's own way). The number of workers is still cucumber's `parallel`.
+ * cucumber's own way), each running up to `slots` scenarios at once. The number of workers is
+ * still cucumber's `parallel`.
  */
-export function staggerWorkers(count: number = availableParallelism()): void {
+export function staggerWorkers(count: number = availableParallelism(), slots = 1): void {
   atOnce = count;
+  slotsPerWorker = slots;
   ChildProcessAdapter.prototype.run = atOnce > 0 ? staggeredRun : cucumberRun;
 }
 
@@ -66,8 +79,7 @@ async function staggeredRun(
 ): Promise<boolean> {
   const adapter = this as Adapter;
   adapter.todo = Array.from(assembledTestCases);
-  const slots = scenariosPerWorker();
-  if (slots > 1) severalAtOnce(this as SlotAdapter, slots);
+  if (slotsPerWorker > 1) severalAtOnce(this as SlotAdapter, slotsPerWorker);
   const total = adapter.options.parallel;
   let started = 0;
   const startNext = (): void => {
@@ -143,8 +155,9 @@ interface WorkerMessage {
  * only the coordinator's side changes. A worker's scenarios share its one reference (or a remote
  * target's tenant) as a remote run's workers share a tenant: a scenario joins a worker only if it
  * may run beside each of that worker's (exclusive.ts canRunBeside), and beside every scenario of
- * the run by the run's own rule (setParallelCanAssign, remote targets). The worker names the test
- * case in its FINISHED (worker-messages.ts), as two may end in any order.
+ * the run by the run's own rule (setParallelCanAssign, remote targets); none overtakes one that
+ * runs alone. The worker names the test case in its FINISHED (worker-messages.ts), as two may end
+ * in any order.
  */
 function severalAtOnce(adapter: SlotAdapter, slots: number): void {
   const parse = Object.getPrototypeOf(adapter)
@@ -170,7 +183,10 @@ function severalAtOnce(adapter: SlotAdapter, slots: number): void {
         ({ pickle }) =>
           canRunBeside(pickle, mine) && adapter.supportCodeLibrary.parallelCanAssign(pickle, all),
       );
-      if (index < 0) break;
+      // a scenario that runs alone is not overtaken: it needs a worker with none running, which,
+      // with every worker refilled as each scenario ends, came only once all others were taken
+      // (the run's order puts those first, run.ts), and they then ended the run one at a time
+      if (index < 0 || (index > 0 && sharingOf(adapter.todo[0]!.pickle) === 'alone')) break;
       give(worker, index);
     }
     if (held.size === 0 && adapter.todo.length === 0) {
