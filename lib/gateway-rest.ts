@@ -16,8 +16,14 @@ type Json = Record<string, unknown>;
  * gateway that remembers devices it connected never sees a name of an earlier run.
  */
 export function withRunNames(configText: string, runId: string, namePrefix = 'iotc-'): string {
-  return configText.replaceAll('iotc-rest-constant-', `${namePrefix}${runId}-rest-constant-`);
+  return configText.replaceAll(`iotc-${RUN_CONSTANT}`, `${namePrefix}${runId}-${RUN_CONSTANT}`);
 }
+
+/**
+ * The local names the configuration fixes for the whole run (withRunNames): a scenario names them
+ * as the run does, whichever lane of its worker it runs in (steps/world.ts unique).
+ */
+export const RUN_CONSTANT = 'rest-constant-';
 
 /**
  * A member 3.8.3 cannot run without, where it belongs, what docs/reference/interfaces.md makes its

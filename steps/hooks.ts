@@ -448,6 +448,7 @@ After(
     // Abandoned long-polls and RPC calls are awaited so they cannot leak into the next scenario.
     await this.pending.settled();
     await Promise.allSettled(this.ownDrivers.map((driver) => driver.close()));
+    this.releaseLane();
     if (this.countedAsRunning) scenarioFinished();
     if (failures.length) {
       // a cleanup the network broke says nothing of the target (AfterAll's journal cleanup tries

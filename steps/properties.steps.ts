@@ -437,7 +437,7 @@ async function property<T>(
  */
 const PART_RUNS = Math.ceil(DEFAULT_RUNS / 3);
 
-function runsOf(phrase: string | undefined): number {
+function runsOf(phrase: string | null): number {
   return partOf(phrase) === undefined ? DEFAULT_RUNS : PART_RUNS;
 }
 
@@ -462,8 +462,9 @@ const PART_PATTERN = Object.keys(PART_PHRASES)
   .map((phrase) => phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
   .join('|');
 
-function partOf(phrase: string | undefined): PayloadPart | undefined {
-  return phrase === undefined ? undefined : PART_PHRASES[phrase as keyof typeof PART_PHRASES];
+/** The part a step's phrase names; cucumber gives an optional group that did not match as null. */
+function partOf(phrase: string | null): PayloadPart | undefined {
+  return phrase === null ? undefined : PART_PHRASES[phrase as keyof typeof PART_PHRASES];
 }
 
 Then(
@@ -471,7 +472,7 @@ Then(
     `^generated valid telemetry in the (object|array|timestamped) form(?: (${PART_PATTERN}))? is accepted and every key reads back with its value and type$`,
   ),
   { timeout: STEP_TIMEOUT_MS },
-  async function (this: PropertyWorld, form: TelemetryForm, phrase: string | undefined) {
+  async function (this: PropertyWorld, form: TelemetryForm, phrase: string | null) {
     const arbitrary = payloadPart((values) => validTelemetry(form, values), partOf(phrase));
     return property(
       this,
@@ -487,7 +488,7 @@ Then(
     `^generated valid client attributes(?: (${PART_PATTERN}))? are accepted and every key reads back with its value and type$`,
   ),
   { timeout: STEP_TIMEOUT_MS },
-  async function (this: PropertyWorld, phrase: string | undefined) {
+  async function (this: PropertyWorld, phrase: string | null) {
     const arbitrary = payloadPart((values) => validClientAttributes(values), partOf(phrase));
     return property(
       this,

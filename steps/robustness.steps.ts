@@ -162,9 +162,10 @@ When(
     connection: string,
     bytes: string,
     topic: string,
-    device?: string,
+    // cucumber gives an optional group that did not match as null
+    device: string | null,
   ) {
-    const name = device === undefined ? undefined : this.platformCreatedDevice(device);
+    const name = device === null ? undefined : this.platformCreatedDevice(device);
     this.lastPublish = await this.gateway(connection).driver.publish(topic, {
       raw: paddedMessage(topic, Number(bytes), name),
     });
@@ -197,9 +198,10 @@ When(
     connection: string,
     depth: string,
     topic: string,
-    device?: string,
+    // cucumber gives an optional group that did not match as null
+    device: string | null,
   ) {
-    const name = device === undefined ? undefined : this.platformCreatedDevice(device);
+    const name = device === null ? undefined : this.platformCreatedDevice(device);
     this.lastPublish = await this.gateway(connection).driver.publish(topic, {
       raw: nestedMessage(topic, Number(depth), name),
     });

@@ -29,6 +29,7 @@ import {
 } from './support/scenario-state';
 import { removeById, removeNamed, type PlatformCreatedKind } from './support/entity-removal';
 import { ChosenTokens } from './support/device-tokens';
+import { RUN_CONSTANT } from '../lib/gateway-rest';
 import { transportFailure } from './support/transport';
 
 /** A gateway of the scenario: its device (also in `devices`) and its MQTT connection. */
@@ -76,6 +77,21 @@ export interface Cleanup {
 
 /** The tokens this process's devices are created with (steps/support/device-tokens.ts). */
 const chosenTokens = new ChosenTokens();
+
+/**
+ * The lanes of this worker's running scenarios. A worker may run several scenarios at once
+ * (src/engine/staggered-workers.ts, IOTC_SCENARIOS_PER_WORKER): their local names ("thermo") would
+ * make the same platform name, and the second creation answer "already exists". Each running
+ * scenario takes the lowest lane free and names its entities in it; one at a time, every scenario
+ * takes lane 0, the names of before.
+ */
+const lanesInUse = new Set<number>();
+function claimLane(): number {
+  let lane = 0;
+  while (lanesInUse.has(lane)) lane++;
+  lanesInUse.add(lane);
+  return lane;
+}
 
 export class IotcWorld extends World {
   readonly devices = new Map<string, ScenarioDevice>();
@@ -219,11 +235,24 @@ export class IotcWorld extends World {
   }
 
   /**
-   * The platform name of a local name (the same in every scenario of the run: gateway
-   * configurations name it).
+   * The platform name of a local name: the run's id, the scenario's lane among the worker's running
+   * scenarios (claimLane; lane 0, the only one when a worker runs one at a time, adds nothing), the
+   * local name. A name the gateway configuration fixes for the run (RUN_CONSTANT,
+   * lib/gateway-rest.ts withRunNames) is the run's in every lane: one scenario uses each
+   * (features/rest-connector/converter.feature).
    */
   unique(local: string): string {
-    return `${this.run.target.namePrefix}${this.run.runId}-${local}`;
+    const lane = local.startsWith(RUN_CONSTANT) ? 0 : (this.lane ??= claimLane());
+    return `${this.run.target.namePrefix}${this.run.runId}-${lane === 0 ? '' : `${lane}-`}${local}`;
+  }
+
+  /** The scenario's names in use among the worker's running scenarios (claimLane); see unique. */
+  private lane?: number;
+
+  /** After the scenario's cleanup: its names are free for the next scenario. */
+  releaseLane(): void {
+    if (this.lane !== undefined) lanesInUse.delete(this.lane);
+    this.lane = undefined;
   }
 
   /**

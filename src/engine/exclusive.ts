@@ -3,15 +3,18 @@
  * remote target every worker of a parallel run (src/engine/run.ts) uses the same tenant, so a
  * scenario that changes what others see must not overlap the scenarios it would disturb. The rule
  * is cucumber's setParallelCanAssign (steps/hooks.ts), asked in the coordinator each time a worker
- * is free; on embedded targets each worker has a platform of its own and no rule is set.
+ * is free; on embedded targets each worker has a platform of its own and no rule is set. A worker
+ * that runs several scenarios at once (staggered-workers.ts, IOTC_SCENARIOS_PER_WORKER) shares its
+ * one platform between them: canRunBeside decides among them, on every target.
  *
- * Each scenario has one of five kinds of sharing:
+ * Each scenario has one of six kinds of sharing:
  * - `alone`: nothing beside it.
  *   - `@robustness`: abuse of the target, which slows or refuses the well-behaved clients of other
  *     scenarios, and whose verdicts rest on the target's behaviour under that abuse alone;
- *   - every feature outside the four platform interfaces (analytics pools and rate limiters, the
- *     REST connector's one gateway process): shared state of their own, not yet sorted scenario
- *     by scenario.
+ *   - any other feature folder not named below (shared state until sorted scenario by scenario).
+ *   The REST connector's scenarios are sorted: each names its devices, the requests the external
+ *   API records and the connector's routes by the scenario's own names, and the one constant device
+ *   of the gateway configuration is used by one scenario (steps/world.ts unique).
  * - `tenant-limits` (`@capability-tenant-limits`): the tenant profile's device limit, set to the
  *   tenant's device count plus some room: a device created or deleted beside it would change what
  *   the limit allows. Only a `token-lifetimes` scenario, which creates no device, runs beside it.
@@ -25,7 +28,16 @@
  *   limit's, whose system administrator session refreshes its token like any other).
  * - `logs-in`: a step logs in ("a JWT from the tenant administrator's login") and the scenario
  *   judges what the tokens allow, so it never overlaps a `token-lifetimes` scenario.
- * - `free`: touches only the entities it creates: beside anything but an `alone` one.
+ * - `analytics` (features/analytics-report): the report service's rate limiter (its pool and queue)
+ *   is the service's, and a report covers every device of the view (src/target/
+ *   embedded-analytics-views.json: names containing "-analytics-"), which another analytics
+ *   scenario creates and deletes: with two at once a burst sized for the limiter got 9 of 14
+ *   served and a report over a device deleted beside it answered 502 (bench/README.md "Several
+ *   scenarios at once in one worker"). So one at a time, beside `free` and `logs-in` scenarios,
+ *   whose devices the view does not cover; never beside a `token-lifetimes` one (its steps log in
+ *   for the report's JWT) or the device limit's (it creates devices).
+ * - `free`: touches only the entities it creates: beside anything but an `alone` one, the device
+ *   limit's, or the ones named above.
  *
  * A run against a remote target puts the features of `alone`, `tenant-limits` and
  * `token-lifetimes` scenarios first (src/engine/feature-order.ts remoteOrder): a scenario that runs
@@ -36,13 +48,25 @@
  */
 import type { Pickle } from '@cucumber/messages';
 
-export type Sharing = 'alone' | 'tenant-limits' | 'token-lifetimes' | 'logs-in' | 'free';
+export type Sharing =
+  | 'alone'
+  | 'tenant-limits'
+  | 'token-lifetimes'
+  | 'logs-in'
+  | 'analytics'
+  | 'free';
 
 /**
  * Feature folders whose scenarios touch only the entities they create (or say so by the tags
  * below).
  */
-const PER_ENTITY_FOLDERS = ['admin-auth', 'http-device-api', 'mqtt-device-api', 'mqtt-gateway-api'];
+const PER_ENTITY_FOLDERS = [
+  'admin-auth',
+  'http-device-api',
+  'mqtt-device-api',
+  'mqtt-gateway-api',
+  'rest-connector',
+];
 
 /** Step texts of steps that log in (and so get tokens of the lifetimes set at that moment). */
 const LOGIN_STEPS = /\blog(?:s|ged)? ?-?in\b/i;
@@ -59,8 +83,9 @@ type Scenario = Pick<Pickle, 'uri' | 'tags' | 'steps'>;
 /** The scenario's kind of sharing (see above). */
 export function sharingOf(pickle: Scenario): Sharing {
   const folder = pickle.uri.replace(/\\/g, '/').match(/features\/([^/]+)\//)?.[1];
-  if (!folder || !PER_ENTITY_FOLDERS.includes(folder)) return 'alone';
   if (pickle.tags.some((tag) => ALONE_TAGS.has(tag.name))) return 'alone';
+  if (folder === 'analytics-report') return 'analytics';
+  if (!folder || !PER_ENTITY_FOLDERS.includes(folder)) return 'alone';
   if (pickle.tags.some((tag) => tag.name === TENANT_LIMITS_TAG)) return 'tenant-limits';
   if (
     pickle.tags.some((tag) => tag.name === '@capability-jwt-settings') ||
@@ -84,8 +109,9 @@ const OVERLAPS: Record<Sharing, ReadonlySet<Sharing>> = {
   alone: new Set(),
   'tenant-limits': new Set(['token-lifetimes']),
   'token-lifetimes': new Set(['tenant-limits', 'free']),
-  'logs-in': new Set(['logs-in', 'free']),
-  free: new Set(['token-lifetimes', 'logs-in', 'free']),
+  'logs-in': new Set(['logs-in', 'analytics', 'free']),
+  analytics: new Set(['logs-in', 'free']),
+  free: new Set(['token-lifetimes', 'logs-in', 'analytics', 'free']),
 };
 
 /** Whether the scenario overlaps none it would disturb. */

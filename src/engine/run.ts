@@ -56,7 +56,7 @@ import {
   withUnexercisedDefaults,
 } from '../target/effective-rest';
 import { workerEnvironment } from './worker-environment';
-import { staggerWorkers } from './staggered-workers';
+import { scenariosPerWorker, staggerWorkers } from './staggered-workers';
 import { sharedDelaysFolder } from './shared-delays';
 import { compactWorkerMessages } from './worker-messages';
 
@@ -370,7 +370,10 @@ export class ConformanceRun {
 
     // what other processes use of the cores now: an embedded run's workers are chosen by it
     const others = profile.embedded ? othersBusyCores() : undefined;
+    // scenarios at once in each worker (staggered-workers.ts): the embedded run's are bound by waits
+    const slots = scenariosPerWorker(profile.embedded === true);
     const workers = workerCount(options.parallel, planned, {
+      slots,
       embedded: profile.embedded === true,
       roundTripMs: checked.roundTripMs,
       othersBusyCores: others?.cores,
@@ -378,19 +381,22 @@ export class ConformanceRun {
     runConfiguration.runtime.parallel = workers > 1 ? workers : 0;
     if (typeof options.parallel !== 'number')
       events.info(
-        `iotc run: ${workers} worker${workers === 1 ? '' : 's'}${UNDER_TEST_RUNNER ? ` (at most ${TEST_RUNNER_WORKERS} under the project's test runner)` : others ? ` (${others.how})` : checked.roundTripMs === undefined ? '' : ` (the admin API's round trip ${Math.round(checked.roundTripMs)} ms)`}`,
+        `iotc run: ${workers} worker${workers === 1 ? '' : 's'}${workers > 1 && slots > 1 ? ` of ${slots} scenarios at once` : ''}${UNDER_TEST_RUNNER ? ` (at most ${TEST_RUNNER_WORKERS} under the project's test runner)` : others ? ` (${others.how})` : checked.roundTripMs === undefined ? '' : ` (the admin API's round trip ${Math.round(checked.roundTripMs)} ms)`}`,
       );
     // workers take scenarios in feature order: the slow features first, so that none starts when
-    // the others are done; on a remote target those that run alone or set the token lifetimes
-    // before them (exclusive.ts)
+    // the others are done; where scenarios share a platform (a remote target's workers, or a
+    // worker's several scenarios at once) those that run alone or set the token lifetimes before
+    // them (exclusive.ts): left to the end, those that run alone waited for a worker whose every
+    // scenario had ended, and ended the run one at a time
     if (workers > 1 && !options.paths?.length) {
       const features = featureFiles(PROJECT_ROOT);
       const weights = loadFeatureWeights(PROJECT_ROOT);
-      runConfiguration.sources.paths = profile.embedded
-        ? slowestFirst(features, weights)
-        : remoteOrder(features, weights, (feature) =>
-            featureRank(feature, readFileSync(join(PROJECT_ROOT, feature), 'utf8')),
-          );
+      runConfiguration.sources.paths =
+        profile.embedded && slots === 1
+          ? slowestFirst(features, weights)
+          : remoteOrder(features, weights, (feature) =>
+              featureRank(feature, readFileSync(join(PROJECT_ROOT, feature), 'utf8')),
+            );
     }
     // this process already runs TypeScript (lib/ts-register.js); worker processes of a parallel run
     // need it loaded. Compiled (an installed package), the steps are JavaScript in dist/ and need
@@ -479,7 +485,7 @@ export class ConformanceRun {
     // a marker an earlier interrupted run left behind would stop this one's workers at once
     rmSync(this.stopMarker(), { force: true });
     // the workers start as many at a time as there are cores (staggered-workers.ts)
-    staggerWorkers();
+    staggerWorkers(undefined, slots);
     // each feature's document sent to a worker once, the workers' messages taken in batches
     compactWorkerMessages();
     const cucumberRun = runCucumber(
@@ -646,12 +652,11 @@ function redactFile(path: string, redactor: Redactor): void {
 }
 
 /**
- * Workers of an 'auto' run at most: on an embedded target, where each worker starts a reference of
- * its own and the run is bound by the CPU; on a remote one, where the workers share its tenant and
- * the run is bound by round trips: seven on a near target, one more for every
- * ROUND_TRIP_MS_PER_WORKER of its round trip, up to eighteen.
+ * Workers of an 'auto' run at most on a remote target, where the workers share its tenant and the
+ * run is bound by round trips: seven on a near target, one more for every ROUND_TRIP_MS_PER_WORKER
+ * of its round trip, up to eighteen (an embedded target's: EMBEDDED_WORKERS_BY_OTHERS).
  */
-const AUTO_WORKERS = { embedded: 4, remote: 7, remoteFar: 18 } as const;
+const AUTO_WORKERS = { remote: 7, remoteFar: 18 } as const;
 /**
  * An embedded run's workers by what other processes use of the cores when it starts
  * (idle-cpu.ts othersBusyCores), in cores from `othersBelow`: the first row whose figure is above
@@ -661,6 +666,17 @@ const EMBEDDED_WORKERS_BY_OTHERS = [
   { othersBelow: 0.5, workers: 5 },
   { othersBelow: 1.5, workers: 4 },
   { othersBelow: Infinity, workers: 3 },
+] as const;
+/**
+ * The same with several scenarios at once in each worker (staggered-workers.ts scenariosPerWorker):
+ * three workers of three took 12-13 s quiet where two of four took 13.5-14 s for 1-3 CPU-s less
+ * and four of one 15-16 s (bench/README.md "Several scenarios at once in one worker"); on a busy
+ * machine the two workers' CPU saved is worth more than the third's overlap.
+ */
+const EMBEDDED_WORKERS_OF_SEVERAL_BY_OTHERS = [
+  { othersBelow: 0.5, workers: 3 },
+  { othersBelow: 1.5, workers: 3 },
+  { othersBelow: Infinity, workers: 2 },
 ] as const;
 /**
  * An 'auto' run's workers at most under the project's own test runner (scripts/test.js, which sets
@@ -691,8 +707,8 @@ const SCENARIOS_PER_AUTO_WORKER = { embedded: 25, remote: 14 } as const;
 
 /**
  * The worker processes of a run. 'auto': one per 25 planned scenarios, on an embedded target at
- * most five, four or three by what other processes use of the cores as the run starts
- * (embeddedWorkers), at most three under the project's test runner (TEST_RUNNER_WORKERS), and one
+ * most five, four or three by what other processes use of the cores as the run starts, three or
+ * two when each worker runs several scenarios at once (embeddedWorkers), at most three under the project's test runner (TEST_RUNNER_WORKERS), and one
  * with IOTC_RUN_ID, which names a single run. On an embedded target
  * (each worker with a reference of its own) the whole suite, mostly waiting on tokens, claims and
  * windows, went from 47 s in one process to 20 s in four on two cores. Each worker costs about
@@ -717,7 +733,7 @@ const SCENARIOS_PER_AUTO_WORKER = { embedded: 25, remote: 14 } as const;
 function workerCount(
   parallel: number | 'auto' | undefined,
   planned: number,
-  target: { embedded: boolean; roundTripMs?: number; othersBusyCores?: number },
+  target: { slots: number; embedded: boolean; roundTripMs?: number; othersBusyCores?: number },
 ): number {
   if (typeof parallel === 'number') return parallel;
   if (process.env.IOTC_RUN_ID !== undefined) return 1;
@@ -733,7 +749,7 @@ function workerCount(
     return Math.max(
       1,
       Math.min(
-        embeddedWorkers(target.othersBusyCores),
+        embeddedWorkers(target.othersBusyCores, target.slots),
         Math.ceil(planned / SCENARIOS_PER_AUTO_WORKER.embedded),
       ),
     );
@@ -746,11 +762,13 @@ function workerCount(
 
 /**
  * The most workers of an 'auto' embedded run, by the cores other processes use as it starts
- * (EMBEDDED_WORKERS_BY_OTHERS): four when that is unknown.
+ * (EMBEDDED_WORKERS_BY_OTHERS, or EMBEDDED_WORKERS_OF_SEVERAL_BY_OTHERS when each runs several
+ * scenarios at once): the middle row when that is unknown.
  */
-function embeddedWorkers(othersBusyCores: number | undefined): number {
-  if (othersBusyCores === undefined) return AUTO_WORKERS.embedded;
-  return EMBEDDED_WORKERS_BY_OTHERS.find((row) => othersBusyCores < row.othersBelow)!.workers;
+function embeddedWorkers(othersBusyCores: number | undefined, slots: number): number {
+  const table = slots > 1 ? EMBEDDED_WORKERS_OF_SEVERAL_BY_OTHERS : EMBEDDED_WORKERS_BY_OTHERS;
+  if (othersBusyCores === undefined) return table[1].workers;
+  return table.find((row) => othersBusyCores < row.othersBelow)!.workers;
 }
 
 /**

@@ -23,7 +23,10 @@
 import { availableParallelism } from 'node:os';
 import type { ChildProcess } from 'node:child_process';
 import { ChildProcessAdapter } from '@cucumber/cucumber/lib/runtime/parallel/adapter';
+import type { Pickle } from '@cucumber/messages';
 import { isStopRequested } from './interruption';
+import { FINISHED_ID } from './worker-messages';
+import { canRunBeside, sharingOf } from './exclusive';
 
 /** What this module uses of cucumber's adapter (its fields are not in its declarations as public). */
 interface Adapter {
@@ -38,13 +41,35 @@ interface Adapter {
 
 const cucumberRun = ChildProcessAdapter.prototype.run;
 let atOnce = 0;
+let slotsPerWorker = 1;
+
+/**
+ * How many scenarios a worker runs at once: IOTC_SCENARIOS_PER_WORKER when set, else three on an
+ * embedded target and one (cucumber's way) on a remote one. A worker's scenarios share its one
+ * reference as a remote run's workers share a tenant (exclusive.ts keeps apart those that would
+ * disturb each other): the embedded run is bound by its scenarios' waits, not their CPU, and
+ * three workers of three took 12-13 s where four of one took 15-16 s, for no more CPU
+ * (bench/README.md "Several scenarios at once in one worker"). A remote target's workers already
+ * grow with its round trip (run.ts workerCount), and several at once per worker against the real
+ * platform were not measured.
+ */
+export function scenariosPerWorker(embedded: boolean): number {
+  const set = process.env.IOTC_SCENARIOS_PER_WORKER;
+  if (set === undefined || set === '') return embedded ? 3 : 1;
+  const count = Number(set);
+  if (!Number.isInteger(count) || count < 1)
+    throw new Error(`IOTC_SCENARIOS_PER_WORKER must be a whole number of 1 or more, not ${set}`);
+  return count;
+}
 
 /**
  * From now on in this process, cucumber starts at most `count` workers at once (0: all at once,
- * cucumber's own way). The number of workers is still cucumber's `parallel`.
+ * cucumber's own way), each running up to `slots` scenarios at once. The number of workers is
+ * still cucumber's `parallel`.
  */
-export function staggerWorkers(count: number = availableParallelism()): void {
+export function staggerWorkers(count: number = availableParallelism(), slots = 1): void {
   atOnce = count;
+  slotsPerWorker = slots;
   ChildProcessAdapter.prototype.run = atOnce > 0 ? staggeredRun : cucumberRun;
 }
 
@@ -54,6 +79,7 @@ async function staggeredRun(
 ): Promise<boolean> {
   const adapter = this as Adapter;
   adapter.todo = Array.from(assembledTestCases);
+  if (slotsPerWorker > 1) severalAtOnce(this as SlotAdapter, slotsPerWorker);
   const total = adapter.options.parallel;
   let started = 0;
   const startNext = (): void => {
@@ -93,4 +119,103 @@ async function staggeredRun(
     // start-up of a remote run, test/integration/staging-safety.test.ts)
     if (started === 0) adapter.onFinish(false);
   });
+}
+
+/** What severalAtOnce uses of cucumber's adapter and its workers (adapter.js). */
+interface SlotWorker {
+  id: string;
+  /** cucumber's WorkerState: 0 idle, 1 closed, 2 running, 3 new */
+  state: number;
+  process: ChildProcess;
+}
+interface TestCaseItem {
+  pickle: Pickle;
+  testCase: { id: string };
+}
+interface SlotAdapter {
+  todo: TestCaseItem[];
+  inProgress: Record<string, TestCaseItem>;
+  workers: Record<string, SlotWorker>;
+  failing: boolean;
+  idleInterventions: number;
+  supportCodeLibrary: {
+    parallelCanAssign(pickle: Pickle, running: readonly Pickle[]): boolean;
+  };
+  parseWorkerMessage(worker: SlotWorker, message: WorkerMessage): void;
+}
+interface WorkerMessage {
+  type?: string;
+  success?: boolean;
+  [FINISHED_ID]?: string;
+}
+
+/**
+ * A worker holds up to `slots` scenarios at once: cucumber's adapter gives a worker one test case
+ * at a time (idle/running) and the worker runs each RUN as it comes (worker.js receiveMessage), so
+ * only the coordinator's side changes. A worker's scenarios share its one reference (or a remote
+ * target's tenant) as a remote run's workers share a tenant: a scenario joins a worker only if it
+ * may run beside each of that worker's (exclusive.ts canRunBeside), and beside every scenario of
+ * the run by the run's own rule (setParallelCanAssign, remote targets); none overtakes one that
+ * runs alone. The worker names the test case in its FINISHED (worker-messages.ts), as two may end
+ * in any order.
+ */
+function severalAtOnce(adapter: SlotAdapter, slots: number): void {
+  const parse = Object.getPrototypeOf(adapter)
+    .parseWorkerMessage as SlotAdapter['parseWorkerMessage'];
+  const running = new Map<string, Map<string, TestCaseItem>>();
+  const runningIn = (worker: SlotWorker): Map<string, TestCaseItem> => {
+    let held = running.get(worker.id);
+    if (!held) running.set(worker.id, (held = new Map()));
+    return held;
+  };
+  const give = (worker: SlotWorker, index: number): void => {
+    const [item] = adapter.todo.splice(index, 1) as [TestCaseItem];
+    runningIn(worker).set(item.testCase.id, item);
+    adapter.inProgress[`${worker.id}:${item.testCase.id}`] = item;
+    worker.process.send({ type: 'RUN', assembledTestCase: item, failing: adapter.failing });
+  };
+  const fill = (worker: SlotWorker): void => {
+    const held = runningIn(worker);
+    while (held.size < slots && adapter.todo.length > 0) {
+      const mine = [...held.values()].map(({ pickle }) => pickle);
+      const all = Object.values(adapter.inProgress).map(({ pickle }) => pickle);
+      const index = adapter.todo.findIndex(
+        ({ pickle }) =>
+          canRunBeside(pickle, mine) && adapter.supportCodeLibrary.parallelCanAssign(pickle, all),
+      );
+      // a scenario that runs alone is not overtaken: it needs a worker with none running, which,
+      // with every worker refilled as each scenario ends, came only once all others were taken
+      // (the run's order puts those first, run.ts), and they then ended the run one at a time
+      if (index < 0 || (index > 0 && sharingOf(adapter.todo[0]!.pickle) === 'alone')) break;
+      give(worker, index);
+    }
+    if (held.size === 0 && adapter.todo.length === 0) {
+      worker.state = 2;
+      worker.process.send({ type: 'FINALIZE' });
+    } else worker.state = held.size < slots ? 0 : 2; // 0: it takes more when one is placeable
+  };
+  const awaken = (triggering: SlotWorker): void => {
+    for (const worker of Object.values(adapter.workers)) if (worker.state === 0) fill(worker);
+    // as cucumber's awakenWorkers: nothing running anywhere and nothing placeable, the first goes
+    if (Object.keys(adapter.inProgress).length === 0 && adapter.todo.length > 0) {
+      give(triggering, 0);
+      adapter.idleInterventions++;
+    }
+  };
+  adapter.parseWorkerMessage = (worker, message) => {
+    if (message?.type === 'READY') {
+      worker.state = 0;
+      awaken(worker);
+    } else if (message?.type === 'FINISHED') {
+      if (!message.success) adapter.failing = true;
+      const held = runningIn(worker);
+      const id = message[FINISHED_ID] ?? (held.size === 1 ? [...held.keys()][0] : undefined);
+      if (id === undefined || !held.has(id))
+        throw new Error(`worker ${worker.id} finished a test case it was not running (${id})`);
+      held.delete(id);
+      delete adapter.inProgress[`${worker.id}:${id}`];
+      worker.state = 0;
+      awaken(worker);
+    } else parse.call(adapter, worker, message);
+  };
 }

@@ -26,6 +26,9 @@ import { sep } from 'node:path';
 import type * as messages from '@cucumber/messages';
 import { ChildProcessAdapter } from '@cucumber/cucumber/lib/runtime/parallel/adapter';
 
+/** In a FINISHED, the test case's id (a worker may run several at once: staggered-workers.ts). */
+export const FINISHED_ID = 'iotcTestCaseId';
+
 /** A worker's batch of cucumber messages. */
 const ENVELOPES = 'IOTC_ENVELOPES';
 /** In a RUN, the gherkin document this worker was sent before, by its uri. */
@@ -97,6 +100,16 @@ export function compactWorkerMessages(
   };
 }
 
+/** What the worker's side uses of cucumber's ChildProcessWorker (worker.js). */
+interface NamedWorker {
+  worker: { runTestCase(testCase: unknown, failing: boolean): Promise<boolean> };
+  sendMessage(message: unknown): void;
+  runTestCase(command: {
+    assembledTestCase: { testCase: { id: string } };
+    failing: boolean;
+  }): Promise<void>;
+}
+
 /** In a worker: its messages batched, the documents put back. */
 function batchWorkerMessages(): void {
   const sendOne = process.send!.bind(process) as (message: unknown, ...rest: unknown[]) => boolean;
@@ -126,6 +139,19 @@ function batchWorkerMessages(): void {
   process.once('exit', () => {
     if (gathered.length > 0) flush();
   });
+  // FINISHED names its test case: the scenarios a worker runs at once end in any order
+  // (staggered-workers.ts severalAtOnce); cucumber's own runTestCase (worker.js) otherwise
+  const { ChildProcessWorker } = require('@cucumber/cucumber/lib/runtime/parallel/worker') as {
+    ChildProcessWorker: { prototype: NamedWorker };
+  };
+  ChildProcessWorker.prototype.runTestCase = async function runTestCase(command) {
+    const success = await this.worker.runTestCase(command.assembledTestCase, command.failing);
+    this.sendMessage({
+      type: 'FINISHED',
+      success,
+      [FINISHED_ID]: command.assembledTestCase.testCase.id,
+    });
+  };
   const documents = new Map<string, messages.GherkinDocument>();
   // before cucumber's own listener (run_worker.js): it reads the same object
   process.prependListener('message', (message: unknown) => {

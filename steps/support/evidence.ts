@@ -1,19 +1,23 @@
 /**
  * Scenario evidence: the exchanges of the scenario that is running. Drivers made per scenario get
  * the world's log as their recorder; what the whole run shares (the admin sessions, opened once)
- * records through `recordExchange`, which writes to the log of the scenario running now (scenarios
- * of one process run one at a time).
+ * records through `recordExchange`, which writes to the log of the scenario whose step made the
+ * exchange (a worker may run several at once: scenario-scope.ts).
  */
 import type { Exchange, ExchangeLog } from '../../src/report/exchanges';
+import { scenarioState } from './scenario-scope';
 
-let current: ExchangeLog | undefined;
+const RECORDING = Symbol('iotc: the exchange log the scenario records into');
+const recording = () =>
+  scenarioState(RECORDING, () => ({ log: undefined as ExchangeLog | undefined }));
 
 /**
  * Starts recording into a scenario's log (Before hook); `undefined` stops (After hook, before
  * cleanup).
  */
 export function recordInto(log: ExchangeLog | undefined): void {
-  current = log;
+  const scenario = recording();
+  if (scenario) scenario.log = log;
 }
 
 /**
@@ -21,5 +25,5 @@ export function recordInto(log: ExchangeLog | undefined): void {
  * if any.
  */
 export function recordExchange(exchange: Exchange): void {
-  current?.record(exchange);
+  recording()?.log?.record(exchange);
 }

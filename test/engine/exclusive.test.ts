@@ -49,10 +49,11 @@ const login = pickle(
 const documentation = pickle('features/admin-auth/documentation.feature', ['@AUTH-DOC-01']);
 const robustness = pickle('features/robustness/connections.feature', ['@robustness']);
 const connector = pickle('features/rest-connector/endpoints.feature', ['@rest-connector']);
+const analytics = pickle('features/analytics-report/rate-limiter.feature', ['@AN-LIM-01']);
 
 test('a scenario that changes what the whole tenant sees runs alone; the others overlap', () => {
   assert.equal(sharingOf(telemetry), 'free');
-  for (const alone of [robustness, connector]) {
+  for (const alone of [robustness]) {
     assert.equal(sharingOf(alone), 'alone');
     assert.equal(canRunBeside(alone, []), true);
     assert.equal(canRunBeside(alone, [telemetry]), false);
@@ -60,6 +61,23 @@ test('a scenario that changes what the whole tenant sees runs alone; the others 
     assert.equal(canRunBeside(lifetime, [alone]), false);
   }
   assert.equal(canRunBeside(telemetry, [telemetry, login]), true);
+});
+
+test("an analytics scenario overlaps device and login scenarios, never another analytics one, the token lifetimes' or the device limit's", () => {
+  assert.equal(sharingOf(analytics), 'analytics');
+  assert.equal(canRunBeside(analytics, [telemetry, login, connector]), true);
+  assert.equal(canRunBeside(telemetry, [analytics]), true);
+  for (const other of [analytics, lifetime, limit, robustness]) {
+    assert.equal(canRunBeside(analytics, [other]), false);
+    assert.equal(canRunBeside(other, [analytics]), false);
+  }
+});
+
+test("the REST connector's scenarios name what they touch: they overlap like device scenarios, never the device limit's", () => {
+  assert.equal(sharingOf(connector), 'free');
+  assert.equal(canRunBeside(connector, [telemetry, connector, login]), true);
+  assert.equal(canRunBeside(connector, [limit]), false);
+  assert.equal(canRunBeside(connector, [robustness]), false);
 });
 
 test("the device limit's scenarios overlap only a token-lifetimes one, which creates no device", () => {

@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import { ChildProcessAdapter } from '@cucumber/cucumber/lib/runtime/parallel/adapter';
 import { requestStop, resetInterruption } from '../../src/engine/interruption';
-import { staggerWorkers } from '../../src/engine/staggered-workers';
+import { scenariosPerWorker, staggerWorkers } from '../../src/engine/staggered-workers';
 
 /** An adapter whose startWorker records the start and listens as cucumber's does. */
 function standIn(parallel: number, todo: number) {
@@ -115,4 +115,80 @@ test('a stop requested before the first start ends the run unsuccessful, startin
   const { started, run } = standIn(3, 100);
   assert.deepEqual(started, []);
   assert.equal(await run, false);
+});
+
+test('a worker holds several scenarios at once, none beside an `alone` one', async (t) => {
+  staggerWorkers(2, 2);
+  t.after(() => staggerWorkers(0));
+  const scenario = (id: string, folder: string) => ({
+    pickle: { id, uri: `features/${folder}/a.feature`, tags: [], steps: [] },
+    testCase: { id },
+  });
+  const sent: Array<[string, string]> = [];
+  const adapter = {
+    todo: [] as unknown[],
+    inProgress: {},
+    failing: false,
+    options: { parallel: 1 },
+    workers: {} as Record<string, { id: string; state: number; process: EventEmitter }>,
+    idleInterventions: 0,
+    logger: { warn() {} },
+    supportCodeLibrary: { parallelCanAssign: () => true },
+    onFinish: (_: boolean) => {},
+    parseWorkerMessage(_worker: unknown, _message: unknown) {},
+    startWorker(id: string) {
+      const process = Object.assign(new EventEmitter(), {
+        send(message: { type: string; assembledTestCase?: { testCase: { id: string } } }) {
+          sent.push([message.type, message.assembledTestCase?.testCase.id ?? '']);
+        },
+      });
+      const worker = { id, state: 3, process };
+      adapter.workers[id] = worker;
+      process.on('message', (message) => adapter.parseWorkerMessage(worker, message));
+      process.on('close', () => adapter.onFinish(true));
+    },
+  };
+  const run = (
+    ChildProcessAdapter.prototype.run as unknown as (
+      this: unknown,
+      cases: unknown[],
+    ) => Promise<boolean>
+  ).call(adapter, [
+    scenario('free1', 'admin-auth'),
+    scenario('free2', 'http-device-api'),
+    scenario('alone', 'robustness'),
+    scenario('free3', 'mqtt-device-api'),
+  ]);
+  const worker = adapter.workers['0']!.process;
+  worker.emit('message', { type: 'READY' });
+  // two at once; the `alone` one waits for a worker with none running, and none overtakes it
+  assert.deepEqual(sent, [
+    ['RUN', 'free1'],
+    ['RUN', 'free2'],
+  ]);
+  worker.emit('message', { type: 'FINISHED', success: true, iotcTestCaseId: 'free2' });
+  assert.equal(sent.length, 2);
+  worker.emit('message', { type: 'FINISHED', success: true, iotcTestCaseId: 'free1' });
+  assert.deepEqual(sent.slice(2), [['RUN', 'alone']]);
+  worker.emit('message', { type: 'FINISHED', success: true, iotcTestCaseId: 'alone' });
+  assert.deepEqual(sent.slice(3), [['RUN', 'free3']]);
+  worker.emit('message', { type: 'FINISHED', success: true, iotcTestCaseId: 'free3' });
+  assert.deepEqual(sent.slice(4), [['FINALIZE', '']]);
+  worker.emit('close', 0);
+  assert.equal(await run, true);
+});
+
+test('IOTC_SCENARIOS_PER_WORKER sets the scenarios at once; three on an embedded target, one on a remote one otherwise', (t) => {
+  const before = process.env.IOTC_SCENARIOS_PER_WORKER;
+  t.after(() => {
+    if (before === undefined) delete process.env.IOTC_SCENARIOS_PER_WORKER;
+    else process.env.IOTC_SCENARIOS_PER_WORKER = before;
+  });
+  delete process.env.IOTC_SCENARIOS_PER_WORKER;
+  assert.equal(scenariosPerWorker(true), 3);
+  assert.equal(scenariosPerWorker(false), 1);
+  process.env.IOTC_SCENARIOS_PER_WORKER = '2';
+  assert.equal(scenariosPerWorker(false), 2);
+  process.env.IOTC_SCENARIOS_PER_WORKER = '0';
+  assert.throws(() => scenariosPerWorker(true), /whole number of 1 or more, not 0/);
 });

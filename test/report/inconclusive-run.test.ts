@@ -5,24 +5,15 @@
  * MQTT connect is refused: ECONNREFUSED, no CONNACK).
  */
 import { test } from 'node:test';
+import { closedPort } from '../support/closed-port';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { iotc } from '../support/iotc';
 import { startSimulate, stop } from '../support/children';
 import { conformanceReportSchema } from '../../schemas';
 import { validate } from '../../schemas/validate';
-
-/** A port nothing listens on: one the OS gave and took back. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const FEATURE = `Feature: transport failures and answers
 
