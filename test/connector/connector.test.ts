@@ -132,7 +132,11 @@ describe('reference REST connector', () => {
     const other = await client.send({ path: '/data', body: { json: { name: 'other', v: 2 } } });
     assert.equal(other.status, 200);
     // the waiter's answer comes only from the attribute posted below: the other was not held up
-    assert.equal(waiterAnswered, false, 'the waiting request was answered before its remote answer');
+    assert.equal(
+      waiterAnswered,
+      false,
+      'the waiting request was answered before its remote answer',
+    );
     const device = await call(platform.httpUrl, 'GET', '/api/tenant/devices?deviceName=waiter', {
       jwt,
     });
