@@ -1,5 +1,5 @@
 // Preloaded into every test file's process by scripts/test.js (`--require`): when the file's process ends, it writes
-// its wall time and its CPU seconds, its own and those of the children it waited for (the `iotc` runs, simulators and
+// its start, its wall time and its CPU seconds, its own and those of the children it waited for (the `iotc` runs, simulators and
 // cucumber workers it started: /proc/self/stat's utime, stime, cutime and cstime), to IOTC_TEST_CPU_DIR, where
 // scripts/test-times-reporter.js reads them. Linux only (elsewhere it writes the wall time alone); it asserts nothing.
 'use strict';
@@ -9,7 +9,9 @@ if (dir && process.argv[1]) {
   const { join } = require('node:path');
   const file = process.argv[1];
   process.on('exit', () => {
-    const entry = { file, wallMs: Math.round(process.uptime() * 1000) };
+    const wallMs = Math.round(process.uptime() * 1000);
+    // when the file started (epoch ms), for the schedule: which files ran side by side, what ran last
+    const entry = { file, wallMs, startedAtMs: Date.now() - wallMs };
     try {
       // fields 14 to 17 of /proc/<pid>/stat, in clock ticks (100 a second on Linux): after the `(comm)` field, which
       // may hold spaces, they are the 12th to 15th

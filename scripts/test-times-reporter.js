@@ -44,6 +44,7 @@ module.exports = async function* testTimes(source) {
     return {
       file: file.replace(`${process.cwd()}/`, ''),
       wallMs: entry?.wallMs ?? Math.round(testsMs),
+      startedAtMs: entry?.startedAtMs,
       cpuSelfMs: entry?.cpuSelfMs,
       cpuChildrenMs: entry?.cpuChildrenMs,
     };

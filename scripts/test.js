@@ -64,7 +64,8 @@ function find(dir, suffix) {
 // file does. In name order the longest files (test/integration/, minutes each) started last and ran on while the other
 // slots stood idle; started first, the short files fill the slots beside them. The order is each file's wall time in
 // the last run here (node_modules/.cache/iotc-test-times.json, written by scripts/test-times-reporter.js) or, in a
-// fresh clone, SLOW_FILES below (the slowest measured, longest first); a file known to neither counts as 30 s.
+// fresh clone, SLOW_FILES below (the slowest measured, longest first: the night of 2026-11-27); a file known to neither
+// counts as 30 s.
 // Then spread(): the files that burn the most CPU (iotc-test-cpu.json beside it, or HEAVY_FILES) are kept apart.
 // Longest first alone started the deviation runs on the twin, killed-run-settings and remote-target together at the
 // start (about 80 CPU s at once, four embedded references each, a BeforeAll over 60 s) while the CPU stood idle later.
@@ -72,21 +73,24 @@ const SLOW_FILES = [
   'test/integration/deviations-platform-undeclared.test.ts',
   'test/integration/deviations-platform.test.ts',
   'test/integration/killed-run-settings.test.ts',
-  'test/report/exit-codes.test.ts',
-  'test/cli/source-mode.test.ts',
+  'test/integration/harness-fault.test.ts',
+  'test/integration/deviations-connector-undeclared.test.ts',
   'test/integration/remote-target.test.ts',
-  'test/cli/compiled.test.ts',
   'test/integration/network-faults-short.test.ts',
-  'test/report/selection.test.ts',
+  'test/integration/interrupted-report.test.ts',
+  'test/integration/deviations-connector.test.ts',
+  'test/integration/robustness-simulate.test.ts',
+  'test/platform/large-bodies.test.ts',
+  'test/cli/compiled.test.ts',
+  'test/report/html-chromium.test.ts',
   'test/integration/network-faults-short-resets.test.ts',
-  'test/report/inconclusive-run.test.ts',
 ];
 /** The files measured over HEAVY_CPU_MS of CPU (their own and their children's), for a fresh clone. */
 const HEAVY_FILES = [
   'test/integration/deviations-platform-undeclared.test.ts',
   'test/integration/deviations-platform.test.ts',
-  'test/integration/remote-target.test.ts',
   'test/integration/killed-run-settings.test.ts',
+  'test/integration/remote-target.test.ts',
 ];
 const HEAVY_CPU_MS = 15_000;
 /** At most this many heavy files among any CONCURRENCY files started one after the other. */

@@ -77,7 +77,18 @@ for (const times of [1, 2] as const) {
       const journal = journalPath(`ctrlc-${times}`, join(dir, 'state'));
       const reports = join(dir, 'reports');
       const run = spawnIotc(
-        ['run', '--target', profilePath, '--reports', reports, 'features/http-device-api'],
+        // two workers, not the test runner's three: the run is interrupted at its first scenario's
+        // entity; two keep the coordinator stopping parallel workers, the third only cost its start
+        [
+          'run',
+          '--parallel',
+          '2',
+          '--target',
+          profilePath,
+          '--reports',
+          reports,
+          'features/http-device-api',
+        ],
         { env },
       );
       const finished = exitOf(run);

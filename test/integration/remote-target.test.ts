@@ -62,6 +62,11 @@ test('the HTTP device API, MQTT gateway API and admin authentication features pa
     const run = spawnIotc(
       [
         'run',
+        // two workers, not the test runner's three: the test is about a separate process reached by
+        // URL (the workers sharing its tenant included); a worker's start is about 1.6 CPU-s in a
+        // suite bound by its CPU (bench/README.md "The own tests toward 3 minutes")
+        '--parallel',
+        '2',
         '--target',
         profilePath,
         '--tags',

@@ -54,6 +54,10 @@ for (const signal of ['SIGINT', 'SIGKILL'] as const) {
       const run = spawnIotc(
         [
           'run',
+          // two workers, not the test runner's three: the run is stopped 1.5-3.5 s in; two keep
+          // parallel workers' entities to clean up, a third only cost its start
+          '--parallel',
+          '2',
           '--target',
           profilePath,
           '--tags',
