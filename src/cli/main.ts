@@ -43,7 +43,7 @@ program
   .option('-r, --reports <dir>', 'where reports are written', 'reports')
   .option(
     '-p, --parallel <n>',
-    "scenarios run in n worker processes at once (each embedded worker starts its own reference); 'auto': as many as the scenarios keep busy, up to a limit, more the farther a remote target is (docs/concepts/architecture.md); on a remote target scenarios that would disturb each other never overlap",
+    "scenarios run in n worker processes at once (each embedded worker starts its own reference and runs three scenarios at a time on it, IOTC_SCENARIOS_PER_WORKER sets how many); 'auto': as many as the scenarios keep busy, up to a limit, more the farther a remote target is (docs/concepts/architecture.md); scenarios that would disturb each other never overlap",
     (value: string) => (value === 'auto' ? ('auto' as const) : positiveInteger(value)),
     'auto' as const,
   )
