@@ -52,28 +52,40 @@ for (const fault of HARNESS_FAULT_CATALOGUE) {
   const name = fault.id.slice(fault.id.indexOf(':') + 1);
   test(`harness fault ${fault.id}: killed by the asynchronous twin, and its features PASS without it`, {
     timeout: 900_000, // a hang guard only: about 50 s each run here when quiet
-  }, async () => {
-    // the two runs side by side: each has its own state folder and its own embedded twin, so
-    // neither sees the other
+  }, async (t) => {
+    const expected = new Set([faultRequirement(fault.id), ...Object.keys(fault.alsoChanges ?? {})]);
+    /** What each broken run FAILed, in order. */
+    const survivors: string[] = [];
+    const judge = (broken: Awaited<ReturnType<typeof runWith>>): boolean => {
+      assert.equal(broken.code, 1, broken.output.slice(-3000));
+      const failed = broken.report.requirements
+        .filter((requirement) => requirement.verdict === 'FAIL')
+        .map((requirement) => requirement.id);
+      assert.deepEqual(
+        failed.filter((id) => !expected.has(id)),
+        [],
+        'requirements the fault does not touch FAILed',
+      );
+      survivors.push(failed.join(', ') || 'nothing');
+      return failed.includes(faultRequirement(fault.id));
+    };
+    // the first two runs side by side: each has its own state folder and its own embedded twin,
+    // so neither sees the other
     const [broken, sound] = await Promise.all([
       runWith(fault.target, name, fault.features),
       runWith(fault.target, undefined, fault.features),
     ]);
-    assert.equal(broken.code, 1, broken.output.slice(-3000));
-    const failed = broken.report.requirements
-      .filter((requirement) => requirement.verdict === 'FAIL')
-      .map((requirement) => requirement.id);
-    assert.ok(
-      failed.includes(faultRequirement(fault.id)),
-      `${fault.id} survived: FAIL only ${failed.join(', ') || 'nothing'}`,
-    );
-    const expected = new Set([faultRequirement(fault.id), ...Object.keys(fault.alsoChanges ?? {})]);
-    assert.deepEqual(
-      failed.filter((id) => !expected.has(id)),
-      [],
-      'requirements the fault does not touch FAILed',
-    );
     assert.equal(sound.code, 0, `${whatFailed(sound)}\n${sound.output.slice(-3000)}`);
+    // the kill matrix's rule (docs/how-to/kill-matrix.md): a fault that survives is judged again,
+    // up to five runs in all, and one killed only on a later run is RACY. This one is racy by
+    // nature: the update under test races the twin's session registration (0-300 ms) against the
+    // harness's own steps, which a busy machine slows (real ThingsBoard kills it by chance too)
+    let killed = judge(broken);
+    for (let run = 2; !killed && run <= 5; run++)
+      killed = judge(await runWith(fault.target, name, fault.features));
+    assert.ok(killed, `${fault.id} survived five runs: FAIL only ${survivors.join('; ')}`);
+    if (survivors.length > 1)
+      t.diagnostic(`RACY: ${fault.id} killed on run ${survivors.length} of 5`);
   });
 }
 
