@@ -670,8 +670,8 @@ const EMBEDDED_WORKERS_BY_OTHERS = [
 /**
  * The same with several scenarios at once in each worker (staggered-workers.ts scenariosPerWorker):
  * three workers of three took 12-13 s quiet where two of four took 13.5-14 s for 1-3 CPU-s less
- * and four of one 15-16 s (bench/README.md "Several scenarios at once in one worker"); on a busy
- * machine the two workers' CPU saved is worth more than the third's overlap.
+ * and four of one 15-16 s (bench/README.md "Several scenarios at once in each embedded worker");
+ * on a busy machine the two workers' CPU saved is worth more than the third's overlap.
  */
 const EMBEDDED_WORKERS_OF_SEVERAL_BY_OTHERS = [
   { othersBelow: 0.5, workers: 3 },

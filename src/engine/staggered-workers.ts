@@ -48,10 +48,10 @@ let slotsPerWorker = 1;
  * embedded target and one (cucumber's way) on a remote one. A worker's scenarios share its one
  * reference as a remote run's workers share a tenant (exclusive.ts keeps apart those that would
  * disturb each other): the embedded run is bound by its scenarios' waits, not their CPU, and
- * three workers of three took 12-13 s where four of one took 15-16 s, for no more CPU
- * (bench/README.md "Several scenarios at once in one worker"). A remote target's workers already
- * grow with its round trip (run.ts workerCount), and several at once per worker against the real
- * platform were not measured.
+ * three workers of three took 11.0 s and 15.6 CPU-s where five of one took 14.8 s and 20.4
+ * (medians, bench/README.md "Several scenarios at once in each embedded worker"). A remote
+ * target's workers already grow with its round trip (run.ts workerCount), and several at once per
+ * worker against the real platform were not measured.
  */
 export function scenariosPerWorker(embedded: boolean): number {
   const set = process.env.IOTC_SCENARIOS_PER_WORKER;
