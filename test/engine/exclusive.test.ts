@@ -53,7 +53,8 @@ const analytics = pickle('features/analytics-report/rate-limiter.feature', ['@AN
 
 test('a scenario that changes what the whole tenant sees runs alone; the others overlap', () => {
   assert.equal(sharingOf(telemetry), 'free');
-  for (const alone of [robustness]) {
+  const unsorted = pickle('features/some-new-interface/a.feature', ['@NEW-01']);
+  for (const alone of [robustness, unsorted]) {
     assert.equal(sharingOf(alone), 'alone');
     assert.equal(canRunBeside(alone, []), true);
     assert.equal(canRunBeside(alone, [telemetry]), false);
