@@ -51,6 +51,14 @@ const robustness = pickle('features/robustness/connections.feature', ['@robustne
 const connector = pickle('features/rest-connector/endpoints.feature', ['@rest-connector']);
 const analytics = pickle('features/analytics-report/rate-limiter.feature', ['@AN-LIM-01']);
 
+/** Neither `scenario` beside any of `others`, nor any of them beside it (the rule is symmetric). */
+function neverBeside(scenario: Pickle, others: readonly Pickle[]): void {
+  for (const other of others) {
+    assert.equal(canRunBeside(scenario, [other]), false);
+    assert.equal(canRunBeside(other, [scenario]), false);
+  }
+}
+
 test('a scenario that changes what the whole tenant sees runs alone; the others overlap', () => {
   assert.equal(sharingOf(telemetry), 'free');
   const unsorted = pickle('features/some-new-interface/a.feature', ['@NEW-01']);
@@ -68,10 +76,7 @@ test("an analytics scenario overlaps device and login scenarios, never another a
   assert.equal(sharingOf(analytics), 'analytics');
   assert.equal(canRunBeside(analytics, [telemetry, login, connector]), true);
   assert.equal(canRunBeside(telemetry, [analytics]), true);
-  for (const other of [analytics, lifetime, limit, robustness]) {
-    assert.equal(canRunBeside(analytics, [other]), false);
-    assert.equal(canRunBeside(other, [analytics]), false);
-  }
+  neverBeside(analytics, [analytics, lifetime, limit, robustness]);
 });
 
 test("the REST connector's scenarios name what they touch: they overlap like device scenarios, never the device limit's", () => {
@@ -85,10 +90,7 @@ test("the device limit's scenarios overlap only a token-lifetimes one, which cre
   assert.equal(sharingOf(limit), 'tenant-limits');
   assert.equal(canRunBeside(limit, [lifetime]), true);
   assert.equal(canRunBeside(lifetime, [limit]), true);
-  for (const other of [telemetry, login, limit, robustness]) {
-    assert.equal(canRunBeside(limit, [other]), false);
-    assert.equal(canRunBeside(other, [limit]), false);
-  }
+  neverBeside(limit, [telemetry, login, limit, robustness]);
 });
 
 test('a scenario that sets the token lifetimes overlaps the device scenarios, never a login or another such scenario', () => {
