@@ -10,41 +10,18 @@
  * connections hold. Arguments: <target profile file> <points, comma-separated> <CONNECTs per
  * second> <hold s>. Needs --expose-gc.
  */
-import { setTimeout } from 'node:timers/promises';
-import { getHeapSpaceStatistics } from 'node:v8';
 import { runLoadProfile } from '../load/contract';
 import { mqttConnectProfile } from '../load/mqtt-connect';
+import { settledMemory } from './settled-memory';
 
-/** Between the forced GCs of a reading, so that V8's background threads free what they swept. */
-const SETTLE_MS = 300;
-
-/**
- * Forces full GCs, lets V8's background threads release the freed pages (SETTLE_MS, twice), forces
- * them again and reads the memory. Read at once after `gc()` (until 2026-11-27), the RSS still held
- * pages the sweeper and unmapper threads had not given back yet: 15 MiB more at the idle point than
- * 0.6 s later in one run, and how much more depended on how soon those threads got a CPU (the last
- * full bench read 222.9 MiB at 4,000 connections and 218.6 at 10,000: R² 0.44, no verdict).
- * `youngGeneration` is the new space's resident pages: empty after a full GC, its size is V8's
- * sizing (16–32 MiB), printed so that a reading it moved shows.
- */
-async function reading(point: number, connected: number): Promise<string> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('run with --expose-gc');
-  for (let settle = 0; settle < 2; settle++) {
-    gc();
-    await setTimeout(SETTLE_MS);
-  }
-  gc();
-  const { rss, heapUsed } = process.memoryUsage();
-  const youngGeneration =
-    getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')
-      ?.physical_space_size ?? 0;
-  return `${JSON.stringify({ point, connected, rss, heapUsed, youngGeneration })}\n`;
+/** One point's line: its memory after the GC settled (settled-memory.ts). */
+function reading(point: number, connected: number): string {
+  return `${JSON.stringify({ point, connected, ...settledMemory() })}\n`;
 }
 
 async function main(): Promise<void> {
   const [target, pointsText, rate, holdS] = process.argv.slice(2);
-  process.stdout.write(await reading(0, 0));
+  process.stdout.write(reading(0, 0));
   for (const point of pointsText.split(',').map(Number)) {
     const { report } = await runLoadProfile(
       mqttConnectProfile,
@@ -54,8 +31,7 @@ async function main(): Promise<void> {
         log: (line) => {
           const connected = /^(\d+) connected, .*holding/.exec(line);
           // during the hold (HOLD_S in connection-memory.ts, well beyond the reading's settling)
-          if (connected)
-            void reading(point, Number(connected[1])).then((line) => process.stdout.write(line));
+          if (connected) process.stdout.write(reading(point, Number(connected[1])));
         },
         progress: () => {},
       },

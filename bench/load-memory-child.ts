@@ -5,18 +5,19 @@
  * first. In one process, each run reuses what the ones before left to the allocator and warmed
  * (code, JIT, buffers): the differences are what the extra devices hold. When a run's publishing is
  * over (the profile's `sent ...` line), while every gateway, device state and the recorder are
- * still held, it forces full GCs and reads its memory. Prints `{"readings": [...]}`, each
- * `{"devices", "rss", "heapUsed", "sent"}` (devices: in all). Arguments: <mqtt url> <gateways>
- * <devices per gateway, comma-separated>; the tokens (any, the sink accepts all) in
- * BENCH_SINK_TOKENS. Needs --expose-gc.
+ * still held, it reads its memory after the GC settled (settled-memory.ts: read at once after
+ * `gc()`, until 2026-11-28, the pages V8's background threads had not yet given back made the last
+ * full bench's fit R² 0.872). Prints `{"readings": [...]}`, each
+ * `{"devices", "rss", "heapUsed", "youngGeneration", "sent"}` (devices: in all). Arguments:
+ * <mqtt url> <gateways> <devices per gateway, comma-separated>; the tokens (any, the sink accepts
+ * all) in BENCH_SINK_TOKENS. Needs --expose-gc.
  */
 import { runLoadProfile } from '../load/contract';
 import { mqttGatewayProfile } from '../load/mqtt-gateway';
+import { type SettledMemory, settledMemory } from './settled-memory';
 
 async function measured(mqttUrl: string, gateways: number, devices: number) {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('run with --expose-gc');
-  let memory: NodeJS.MemoryUsage | undefined;
+  let memory: SettledMemory | undefined;
   const { report } = await runLoadProfile(
     mqttGatewayProfile,
     {
@@ -34,21 +35,14 @@ async function measured(mqttUrl: string, gateways: number, devices: number) {
     },
     {
       log: (line) => {
-        if (!line.startsWith('sent ')) return;
-        gc();
-        gc();
-        memory = process.memoryUsage();
+        // synchronous: the profile closes its gateways once this returns
+        if (line.startsWith('sent ')) memory = settledMemory();
       },
       progress: () => {},
     },
   );
   if (!memory) throw new Error('the run never reported its end of publishing');
-  return {
-    devices: gateways * devices,
-    rss: memory.rss,
-    heapUsed: memory.heapUsed,
-    sent: report.totals.sent,
-  };
+  return { devices: gateways * devices, ...memory, sent: report.totals.sent };
 }
 
 async function main(): Promise<void> {

@@ -5,9 +5,11 @@
  * any token) for <warm-up s> + <counted s>. Publishing from the bench process, it ran after every
  * earlier line of the bench (their heap, their JIT state, their GC): its CPU per publish spread
  * 19.6–30.2 µs in the full bench and was steady alone. Prints one JSON line at its end:
- * `{"acknowledged", "failures", "countedFrom", "countedTo"}`, the acknowledged publishes of the
- * counted seconds and their ends (Date.now()), at which the parent reads this process's CPU from
- * /proc as it does the generator's. Arguments: <mqtt url> <window> <warm-up s> <counted s> [rate];
+ * `{"acknowledged", "failures", "countedFrom", "countedTo", "series"}`: the acknowledged publishes
+ * of the counted seconds and their ends (Date.now()), and `series`, [Date.now(), publishes
+ * acknowledged so far] every SERIES_MS, so that the parent counts this side's publishes and CPU
+ * (read from /proc as the generator's) over the seconds it counts the generator's (the
+ * generator's per-second samples). Arguments: <mqtt url> <window> <warm-up s> <counted s> [rate];
  * it publishes for one second more, not counted. Without a rate, `window` publishers each send the
  * next as soon as one is answered (saturated); with one, paced as the generator paces.
  */
@@ -17,6 +19,8 @@ import { stopWithParent } from './child-lifecycle';
 
 /** How often the paced publishing sends what the rate owes (as the generator's loop). */
 const TICK_MS = 5;
+/** How often the count of acknowledged publishes is noted for `series`. */
+const SERIES_MS = 100;
 /** Publishing goes on this long after the counted window. */
 const TAIL_MS = 1000;
 const TELEMETRY = JSON.stringify({ 'Bench Device': [{ ts: 1, values: { seq: 1, v: 1 } }] });
@@ -34,6 +38,9 @@ async function main(): Promise<void> {
     await gateway.connectDevice('Bench Device');
     let acknowledged = 0;
     let failures = 0;
+    let acknowledgedInAll = 0;
+    const series: [number, number][] = [[Date.now(), 0]];
+    const noting = setInterval(() => series.push([Date.now(), acknowledgedInAll]), SERIES_MS);
     const started = performance.now();
     const warm = started + Number(warmupS) * 1000;
     const end = warm + Number(countedS) * 1000;
@@ -41,8 +48,12 @@ async function main(): Promise<void> {
     let countedTo: number | undefined;
     const answered = (outcome: Awaited<ReturnType<MqttGateway['publish']>>) => {
       const now = performance.now();
-      if (isFailure(outcome)) failures++;
-      else if (now >= warm && now < end) {
+      if (isFailure(outcome)) {
+        failures++;
+        return;
+      }
+      acknowledgedInAll++;
+      if (now >= warm && now < end) {
         countedFrom ??= Date.now();
         acknowledged++;
       } else if (now >= end) countedTo ??= Date.now();
@@ -58,9 +69,11 @@ async function main(): Promise<void> {
       };
       await Promise.all(Array.from({ length: Number(window) }, publisher));
     } else await paced(Number(rate), Number(window), started, stopAt, publish, answered);
+    clearInterval(noting);
+    series.push([Date.now(), acknowledgedInAll]);
     const to = countedTo ?? Date.now();
     process.stdout.write(
-      `${JSON.stringify({ acknowledged, failures, countedFrom: countedFrom ?? to, countedTo: to })}\n`,
+      `${JSON.stringify({ acknowledged, failures, countedFrom: countedFrom ?? to, countedTo: to, series })}\n`,
     );
   } finally {
     await gateway.close();
