@@ -7,11 +7,28 @@
  * that runs several scenarios at once (staggered-workers.ts, IOTC_SCENARIOS_PER_WORKER) shares its
  * one platform between them: canRunBeside decides among them, on every target.
  *
- * Each scenario has one of six kinds of sharing:
- * - `alone`: nothing beside it.
- *   - `@robustness`: abuse of the target, which slows or refuses the well-behaved clients of other
- *     scenarios, and whose verdicts rest on the target's behaviour under that abuse alone;
- *   - any other feature folder not named below (shared state until sorted scenario by scenario).
+ * Each scenario has one of seven kinds of sharing:
+ * - `alone`: nothing beside it: a feature folder not named below (shared state until sorted
+ *   scenario by scenario), a `@robustness` scenario of a requirement not sorted yet
+ *   (ROBUSTNESS_SHARING), and the two that load the target and the harness for seconds: a client
+ *   that stops reading while 96 updates of 256 KB are saved for it (ROB-SLOW-01), 200 devices
+ *   created and their long-polls held (ROB-POLL-01). Under six CPU burners the long-polls' 200
+ *   device creations beside other scenarios timed out (a FAIL: under abuse a transport error is
+ *   the target's answer, steps/hooks.ts) and their neighbours' logins with them. Their features
+ *   go first, so a worker takes each as soon as it is ready and the rest of the run flows past.
+ *   The robustness scenarios are sorted: each abuses a device and connections of its own and
+ *   judges only those and a well-behaved device of its own ("served meanwhile": its answer within
+ *   the request timeout, which a scenario beside can only make later, never sooner), and none
+ *   changes a setting, restarts the target or holds a pool another scenario draws from (the 200
+ *   long-polls go through an agent of their own). Those that only send a malformed or oversized
+ *   message, or open a connection that never speaks MQTT, are `free`. A scenario beside them
+ *   stays right: the target refuses or closes the one connection.
+ * - `abuse` (`@ROB-SIZE-01`): bodies of 50 MB started at the target (the reference answers 413
+ *   from the headers; a platform that reads the body first reads 50 MB): in an embedded worker, one
+ *   at a time beside `free`, `logs-in` and `token-lifetimes` scenarios on the worker's own
+ *   reference; never beside the device limit's or an analytics one, whose rate limiter's verdicts
+ *   compare the timing of its answers. Against a remote target (overlapRule) alone as before: how
+ *   the platform reads such bodies beside other tenants' requests was not measured.
  *   The REST connector's scenarios are sorted: each names its devices, the requests the external
  *   API records and the connector's routes by the scenario's own names, and the one constant device
  *   of the gateway configuration is used by one scenario (steps/world.ts unique).
@@ -50,6 +67,7 @@ import type { Pickle } from '@cucumber/messages';
 
 export type Sharing =
   | 'alone'
+  | 'abuse'
   | 'tenant-limits'
   | 'token-lifetimes'
   | 'logs-in'
@@ -71,7 +89,26 @@ const PER_ENTITY_FOLDERS = [
 /** Step texts of steps that log in (and so get tokens of the lifetimes set at that moment). */
 const LOGIN_STEPS = /\blog(?:s|ged)? ?-?in\b/i;
 
-const ALONE_TAGS = new Set(['@robustness']);
+const ROBUSTNESS_TAGS = new Set(['@robustness']);
+
+/**
+ * The robustness scenarios sorted one by one, by requirement: each abuses only a device and a
+ * connection of its own and judges only them and its own well-behaved device (see above). A
+ * robustness scenario of a requirement not named here runs alone.
+ */
+const ROBUSTNESS_SHARING: Record<string, 'alone' | 'abuse' | 'free'> = {
+  '@ROB-SLOW-01': 'alone',
+  '@deviation-ROB-SLOW-01': 'alone',
+  '@ROB-POLL-01': 'alone',
+  '@ROB-SIZE-01': 'abuse',
+  '@ROB-CONN-01': 'free',
+  '@ROB-CONN-02': 'free',
+  '@deviation-ROB-CONN-02': 'free',
+  '@ROB-SIZE-02': 'free',
+  '@ROB-NEST-01': 'free',
+  '@deviation-ROB-NEST-01': 'free',
+  '@ROB-UTF8-01': 'free',
+};
 
 const TENANT_LIMITS_TAG = '@capability-tenant-limits';
 
@@ -83,7 +120,11 @@ type Scenario = Pick<Pickle, 'uri' | 'tags' | 'steps'>;
 /** The scenario's kind of sharing (see above). */
 export function sharingOf(pickle: Scenario): Sharing {
   const folder = pickle.uri.replace(/\\/g, '/').match(/features\/([^/]+)\//)?.[1];
-  if (pickle.tags.some((tag) => ALONE_TAGS.has(tag.name))) return 'alone';
+  if (pickle.tags.some((tag) => ROBUSTNESS_TAGS.has(tag.name))) {
+    const sorted = pickle.tags.map((tag) => ROBUSTNESS_SHARING[tag.name]).filter(Boolean);
+    // one requirement tag, sorted: its kind; none, or several, alone
+    return sorted.length === 1 ? sorted[0]! : 'alone';
+  }
   if (folder === 'analytics-report') return 'analytics';
   if (!folder || !PER_ENTITY_FOLDERS.includes(folder)) return 'alone';
   if (pickle.tags.some((tag) => tag.name === TENANT_LIMITS_TAG)) return 'tenant-limits';
@@ -107,11 +148,12 @@ export function goesFirst(pickle: Scenario): boolean {
 /** The kinds each kind may overlap (the relation is symmetric). */
 const OVERLAPS: Record<Sharing, ReadonlySet<Sharing>> = {
   alone: new Set(),
+  abuse: new Set(['token-lifetimes', 'logs-in', 'free']),
   'tenant-limits': new Set(['token-lifetimes']),
-  'token-lifetimes': new Set(['tenant-limits', 'free']),
-  'logs-in': new Set(['logs-in', 'analytics', 'free']),
+  'token-lifetimes': new Set(['tenant-limits', 'abuse', 'free']),
+  'logs-in': new Set(['abuse', 'logs-in', 'analytics', 'free']),
   analytics: new Set(['logs-in', 'free']),
-  free: new Set(['token-lifetimes', 'logs-in', 'analytics', 'free']),
+  free: new Set(['abuse', 'token-lifetimes', 'logs-in', 'analytics', 'free']),
 };
 
 /** Whether the scenario overlaps none it would disturb. */
@@ -135,7 +177,9 @@ export function overlapRule(): (pickle: Pickle, running: readonly Pickle[]) => b
   return (pickle, running) => {
     const sharing = sharingOf(pickle);
     if (sharing === 'logs-in' && waiting.size > 0) return false;
-    const fits = canRunBeside(pickle, running);
+    // an `abuse` scenario runs alone against a remote target (see above)
+    const abuse = [pickle, ...running].some((scenario) => sharingOf(scenario) === 'abuse');
+    const fits = !(abuse && running.length > 0) && canRunBeside(pickle, running);
     if (sharing === 'token-lifetimes') {
       if (fits) waiting.delete(pickle.id);
       else waiting.add(pickle.id);
@@ -146,15 +190,15 @@ export function overlapRule(): (pickle: Pickle, running: readonly Pickle[]) => b
 
 /**
  * Where a feature file goes in a remote run's order (remoteOrder), from its path and text: 0 when
- * it holds an `alone` or `tenant-limits` scenario (every scenario outside the four platform
- * interfaces, or one tagged so), 1 when it holds a `token-lifetimes` one, 2 otherwise. Read from the text rather than from
- * parsed scenarios: it only orders the run, so a feature placed wrong makes a run slower, never
- * different.
+ * it holds an `alone`, `abuse`, `analytics` or `tenant-limits` scenario (every feature outside the
+ * platform interfaces, or one tagged so), 1 when it holds a `token-lifetimes` one, 2 otherwise.
+ * Read from the text rather than from parsed scenarios: it only orders the run, so a feature placed
+ * wrong makes a run slower, never different.
  */
 export function featureRank(uri: string, text: string): 0 | 1 | 2 {
   const folder = uri.replace(/\\/g, '/').match(/features\/([^/]+)\//)?.[1];
   if (!folder || !PER_ENTITY_FOLDERS.includes(folder)) return 0;
-  if ([...ALONE_TAGS, TENANT_LIMITS_TAG].some((tag) => new RegExp(`${tag}\\b`).test(text)))
+  if ([...ROBUSTNESS_TAGS, TENANT_LIMITS_TAG].some((tag) => new RegExp(`${tag}\\b`).test(text)))
     return 0;
   if (text.includes('@capability-jwt-settings') || LIFETIME_STEPS.test(text)) return 1;
   return 2;

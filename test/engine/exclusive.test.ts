@@ -48,6 +48,21 @@ const login = pickle(
 );
 const documentation = pickle('features/admin-auth/documentation.feature', ['@AUTH-DOC-01']);
 const robustness = pickle('features/robustness/connections.feature', ['@robustness']);
+const slowReader = pickle('features/robustness/connections.feature', [
+  '@robustness',
+  '@ROB-SLOW-01',
+]);
+const bigBody = pickle('features/robustness/payloads.feature', ['@robustness', '@ROB-SIZE-01']);
+const otherBigBody = pickle('features/robustness/payloads.feature', [
+  '@robustness',
+  '@ROB-SIZE-01',
+  '@capability-x',
+]);
+const nested = pickle('features/robustness/payloads.feature', [
+  '@robustness',
+  '@ROB-NEST-01',
+  '@capability-mqtt5',
+]);
 const connector = pickle('features/rest-connector/endpoints.feature', ['@rest-connector']);
 const analytics = pickle('features/analytics-report/rate-limiter.feature', ['@AN-LIM-01']);
 
@@ -70,6 +85,33 @@ test('a scenario that changes what the whole tenant sees runs alone; the others 
     assert.equal(canRunBeside(lifetime, [alone]), false);
   }
   assert.equal(canRunBeside(telemetry, [telemetry, login]), true);
+});
+
+test('the robustness scenarios, sorted by requirement: a bounded abuse of its own overlaps like a device scenario, 50 MB bodies one at a time, a lasting load or an unsorted one alone', () => {
+  assert.equal(sharingOf(nested), 'free');
+  assert.equal(canRunBeside(nested, [telemetry, login, bigBody, nested]), true);
+  // the client that stops reading and the 200 long-polls load the target for seconds: alone
+  assert.equal(sharingOf(slowReader), 'alone');
+  neverBeside(slowReader, [telemetry, nested, bigBody]);
+  for (const abuse of [bigBody, otherBigBody]) {
+    assert.equal(sharingOf(abuse), 'abuse');
+    assert.equal(canRunBeside(abuse, [telemetry, login, lifetime, nested]), true);
+    assert.equal(canRunBeside(telemetry, [abuse]), true);
+    neverBeside(abuse, [bigBody, otherBigBody, limit, analytics, robustness]);
+  }
+  // against a remote target (the run's rule) the 50 MB bodies run alone
+  const rule = overlapRule();
+  assert.equal(rule(bigBody, []), true);
+  assert.equal(rule(bigBody, [telemetry]), false);
+  assert.equal(rule(telemetry, [bigBody]), false);
+  assert.equal(rule(nested, [telemetry]), true);
+  // two requirement tags: not sorted as one, alone
+  const both = pickle('features/robustness/connections.feature', [
+    '@robustness',
+    '@ROB-SLOW-01',
+    '@ROB-NEST-01',
+  ]);
+  assert.equal(sharingOf(both), 'alone');
 });
 
 test("an analytics scenario overlaps device and login scenarios, never another analytics one, the token lifetimes' or the device limit's", () => {
@@ -123,7 +165,8 @@ test('a lifetime scenario that had to wait goes before every login scenario, and
 });
 
 test('a remote run starts the features that run alone, then those that set token lifetimes, then the rest slowest first', () => {
-  for (const scenario of [limit, robustness, lifetime]) assert.equal(goesFirst(scenario), true);
+  for (const scenario of [limit, robustness, bigBody, lifetime])
+    assert.equal(goesFirst(scenario), true);
   for (const scenario of [telemetry, login]) assert.equal(goesFirst(scenario), false);
   const texts: Record<string, string> = {
     'features/http-device-api/telemetry.feature':

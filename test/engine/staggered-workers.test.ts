@@ -117,11 +117,19 @@ test('a stop requested before the first start ends the run unsuccessful, startin
   assert.equal(await run, false);
 });
 
-test('a worker holds several scenarios at once, none beside an `alone` one', async (t) => {
+/**
+ * A worker of two slots given free1, free2, `waiting` (which needs the worker empty), free3: the
+ * first two at once, then `waiting` alone, overtaken by none, then free3.
+ */
+async function holdsBack(waiting: { folder: string; tags: string[] }): Promise<void> {
   staggerWorkers(2, 2);
-  t.after(() => staggerWorkers(0));
-  const scenario = (id: string, folder: string) => ({
-    pickle: { id, uri: `features/${folder}/a.feature`, tags: [], steps: [] },
+  const scenario = (id: string, folder: string, tags: string[] = []) => ({
+    pickle: {
+      id,
+      uri: `features/${folder}/a.feature`,
+      tags: tags.map((name) => ({ name })),
+      steps: [],
+    },
     testCase: { id },
   });
   const sent: Array<[string, string]> = [];
@@ -156,7 +164,7 @@ test('a worker holds several scenarios at once, none beside an `alone` one', asy
   ).call(adapter, [
     scenario('free1', 'admin-auth'),
     scenario('free2', 'http-device-api'),
-    scenario('alone', 'robustness'),
+    scenario('alone', waiting.folder, waiting.tags),
     scenario('free3', 'mqtt-device-api'),
   ]);
   const worker = adapter.workers['0']!.process;
@@ -176,6 +184,17 @@ test('a worker holds several scenarios at once, none beside an `alone` one', asy
   assert.deepEqual(sent.slice(4), [['FINALIZE', '']]);
   worker.emit('close', 0);
   assert.equal(await run, true);
+}
+
+test('a worker holds several scenarios at once, none beside an `alone` one, and none overtakes it', async (t) => {
+  t.after(() => staggerWorkers(0));
+  await holdsBack({ folder: 'analytics-unsorted', tags: [] });
+  await holdsBack({ folder: 'robustness', tags: ['@robustness', '@ROB-POLL-01'] });
+});
+
+test("none overtakes the device limit's scenario, which only a token-lifetimes one may join", async (t) => {
+  t.after(() => staggerWorkers(0));
+  await holdsBack({ folder: 'mqtt-gateway-api', tags: ['@capability-tenant-limits'] });
 });
 
 test('IOTC_SCENARIOS_PER_WORKER sets the scenarios at once; three on an embedded target, one on a remote one otherwise', (t) => {
