@@ -122,8 +122,12 @@ export function parseLosslessValid(text: string): unknown {
   return reader.duplicateKey ? losslessParse(text) : value;
 }
 
-/** A member's value in readFlatMembers: a string, a boolean or a number with its lexeme. */
-export type FlatMember = string | boolean | LosslessNumber;
+/**
+ * A member as readFlatMembers reads it: its key, its value typed as typedValueOf types the full
+ * way's (a STRING, a BOOLEAN, or a number as numberFromLexeme types its lexeme), and a DOUBLE's
+ * lexeme (a quirk reads it: ThingsBoard keeps a decimal of many places as its text).
+ */
+export type FlatMember = [key: string, typed: TypedValue, doubleLexeme?: string];
 
 /**
  * Longest number lexeme readFlatMembers takes: without an exponent, 300 characters hold at most
@@ -134,8 +138,8 @@ const FLAT_NUMBER_MAX = 300;
 const FLAT_MEMBERS_MAX = 32;
 
 /**
- * The members of `text`, in order, as parseLosslessValid's tree holds them (Object.entries of it),
- * when the text is one JSON object of at most FLAT_MEMBERS_MAX members whose values are strings
+ * The members of `text`, in order, as parseLosslessValid's tree holds them (Object.entries of it,
+ * each value typed by typedValueOf: FlatMember), when the text is one JSON object of at most FLAT_MEMBERS_MAX members whose values are strings
  * without escapes, booleans or numbers without exponent (of at most FLAT_NUMBER_MAX characters),
  * each key written once, none named `__proto__` or starting with a digit (an object lists keys
  * that are array indexes first); undefined for any other text, valid JSON or not, which the caller
@@ -143,14 +147,16 @@ const FLAT_MEMBERS_MAX = 32;
  * accepts every text it reads, and no object is built (hand-written: a flat object is nearly every
  * telemetry message, and setting members of new names on an object cost more than reading them;
  * its caller proves it equal to the full way by a property test,
- * test/platform/flat-telemetry.test.ts).
+ * test/platform/flat-telemetry.test.ts). A number is typed from its lexeme here, which this pass
+ * has already checked, without a LosslessNumber and the lexeme checks of its constructor and of
+ * numberFromLexeme (flatNumber).
  */
-export function readFlatMembers(text: string): Array<[string, FlatMember]> | undefined {
+export function readFlatMembers(text: string): FlatMember[] | undefined {
   const end = text.length;
   let at = skipJsonSpace(text, 0);
   if (text.charCodeAt(at) !== 0x7b) return undefined; // {
   at = skipJsonSpace(text, at + 1);
-  const members: Array<[string, FlatMember]> = [];
+  const members: FlatMember[] = [];
   if (text.charCodeAt(at) === 0x7d)
     return skipJsonSpace(text, at + 1) === end ? members : undefined;
   for (;;) {
@@ -170,18 +176,18 @@ export function readFlatMembers(text: string): Array<[string, FlatMember]> | und
     if (code === 0x22) {
       valueEnd = plainStringEnd(text, at + 1);
       if (valueEnd < 0) return undefined;
-      members.push([key, text.slice(at + 1, valueEnd)]);
+      members.push([key, { type: 'STRING', value: text.slice(at + 1, valueEnd) }]);
       valueEnd++;
     } else if (code === 0x74 && text.startsWith('true', at)) {
-      members.push([key, true]);
+      members.push([key, { type: 'BOOLEAN', value: true }]);
       valueEnd = at + 4;
     } else if (code === 0x66 && text.startsWith('false', at)) {
-      members.push([key, false]);
+      members.push([key, { type: 'BOOLEAN', value: false }]);
       valueEnd = at + 5;
     } else {
       valueEnd = plainNumberEnd(text, at);
       if (valueEnd < 0 || valueEnd - at > FLAT_NUMBER_MAX) return undefined;
-      members.push([key, new LosslessNumber(text.slice(at, valueEnd))]);
+      members.push(flatNumber(key, text.slice(at, valueEnd)));
     }
     at = skipJsonSpace(text, valueEnd);
     const next = text.charCodeAt(at);
@@ -189,6 +195,17 @@ export function readFlatMembers(text: string): Array<[string, FlatMember]> | und
     if (next !== 0x2c) return undefined; // ,
     at = skipJsonSpace(text, at + 1);
   }
+}
+
+/**
+ * The member of a number lexeme plainNumberEnd accepted (`-?(0|[1-9][0-9]*)(.[0-9]+)?`): typed as
+ * numberFromLexeme types it (with a point a DOUBLE, else an integer), without its regular
+ * expressions.
+ */
+function flatNumber(key: string, lexeme: string): FlatMember {
+  return lexeme.includes('.')
+    ? [key, { type: 'DOUBLE', value: Number(lexeme) }, lexeme]
+    : [key, integerFromLexeme(lexeme)];
 }
 
 /** The index of the first character at or after `at` that is not JSON whitespace. */
@@ -369,17 +386,20 @@ export function toPlain(value: unknown): unknown {
 
 /** The type of one number lexeme, per the rule in the header comment. */
 export function numberFromLexeme(lexeme: string): TypedValue {
-  if (INTEGER_LEXEME.test(lexeme)) {
-    if (lexeme.length <= ALWAYS_LONG_LENGTH) return { type: 'LONG', value: BigInt(lexeme) };
-    const asBig = BigInt(lexeme);
-    if (asBig >= LONG_MIN && asBig <= LONG_MAX) return { type: 'LONG', value: asBig };
-    return { type: 'STRING', value: lexeme };
-  }
+  if (INTEGER_LEXEME.test(lexeme)) return integerFromLexeme(lexeme);
   if (EXPONENT_WITHOUT_POINT.test(lexeme)) {
     const asNumber = Number(lexeme);
     if (Number.isSafeInteger(asNumber)) return { type: 'LONG', value: BigInt(asNumber) };
   }
   return { type: 'DOUBLE', value: Number(lexeme) };
+}
+
+/** The type of an integer lexeme (`-?\d+`): a LONG when it fits one, else a STRING. */
+function integerFromLexeme(lexeme: string): TypedValue {
+  if (lexeme.length <= ALWAYS_LONG_LENGTH) return { type: 'LONG', value: BigInt(lexeme) };
+  const asBig = BigInt(lexeme);
+  if (asBig >= LONG_MIN && asBig <= LONG_MAX) return { type: 'LONG', value: asBig };
+  return { type: 'STRING', value: lexeme };
 }
 
 /**

@@ -88,34 +88,66 @@ export function typedEntries(
 }
 
 /** A key-value object's members (lossless values), in order → typed entries. */
-function typedMembers(
-  members: Array<[string, unknown]>,
-  quirks: Quirks,
-): Array<[string, TypedValue]> {
+function typedMembers(members: Array<[string, unknown]>, quirks: Quirks): Entries {
   const steps = withFaults(PAYLOAD_STEPS, PAYLOAD_FAULTS);
-  // of its size at once when small (nearly every message): a pushed-to empty array takes room for
-  // 16; a large one grows as it is filled (V8 keeps a preallocated array of 100,000 or more as a
-  // dictionary)
-  const entries: Array<[string, TypedValue]> =
-    members.length <= 64 ? new Array(members.length) : [];
+  const entries = entriesFor(members.length);
   for (let index = 0; index < members.length; index++) {
     const [key, value] = members[index];
-    let typed = typedValueOf(value);
+    const typed = typedValueOf(value);
     if (!typed) throw new BadRequestError(`Invalid value of ${key}: null is not a value`);
-    if (quirks.castNumericStrings && typed.type === 'STRING' && PARSABLE_NUMBER.test(typed.value)) {
-      typed = numberFromLexeme(
-        typed.value.includes('.') && !/\.\d/.test(typed.value) ? `${typed.value}0` : typed.value,
-      );
-    }
-    if (quirks.bigScaleDoublesAsStrings && typed.type === 'DOUBLE' && isLosslessNumber(value)) {
-      const plain = plainDecimalOfBigScale((value as LosslessNumber).value);
-      if (plain !== undefined) typed = { type: 'STRING', value: plain };
-    }
-    if (quirks.jsonNullMembersDropped && typed.type === 'JSON')
-      typed = { type: 'JSON', value: withoutNullMembers(typed.value) };
-    entries[index] = [steps.key(key), steps.value(typed)];
+    const lexeme =
+      typed.type === 'DOUBLE' && isLosslessNumber(value)
+        ? (value as LosslessNumber).value
+        : undefined;
+    entries[index] = storedEntry(key, typed, lexeme, quirks, steps);
   }
   return entries;
+}
+
+/** Flat telemetry's members, typed as they were read (readFlatMembers), in order → entries. */
+function flatEntries(members: FlatMember[], quirks: Quirks): Entries {
+  const steps = withFaults(PAYLOAD_STEPS, PAYLOAD_FAULTS);
+  const entries = entriesFor(members.length);
+  for (let index = 0; index < members.length; index++) {
+    const [key, typed, lexeme] = members[index];
+    entries[index] = storedEntry(key, typed, lexeme, quirks, steps);
+  }
+  return entries;
+}
+
+/**
+ * An array for `count` entries: of its size at once when small (nearly every message): a pushed-to
+ * empty array takes room for 16; a large one grows as it is filled (V8 keeps a preallocated array
+ * of 100,000 or more as a dictionary).
+ */
+function entriesFor(count: number): Entries {
+  return count <= 64 ? new Array(count) : [];
+}
+
+/**
+ * One member's entry as stored: its typed value as the mode reads it (`doubleLexeme`: a DOUBLE's
+ * lexeme), through the key and value steps.
+ */
+function storedEntry(
+  key: string,
+  typedValue: TypedValue,
+  doubleLexeme: string | undefined,
+  quirks: Quirks,
+  steps: typeof PAYLOAD_STEPS,
+): [string, TypedValue] {
+  let typed = typedValue;
+  if (quirks.castNumericStrings && typed.type === 'STRING' && PARSABLE_NUMBER.test(typed.value)) {
+    typed = numberFromLexeme(
+      typed.value.includes('.') && !/\.\d/.test(typed.value) ? `${typed.value}0` : typed.value,
+    );
+  }
+  if (quirks.bigScaleDoublesAsStrings && typed.type === 'DOUBLE' && doubleLexeme !== undefined) {
+    const plain = plainDecimalOfBigScale(doubleLexeme);
+    if (plain !== undefined) typed = { type: 'STRING', value: plain };
+  }
+  if (quirks.jsonNullMembersDropped && typed.type === 'JSON')
+    typed = { type: 'JSON', value: withoutNullMembers(typed.value) };
+  return [steps.key(key), steps.value(typed)];
 }
 
 /**
@@ -196,7 +228,7 @@ export function telemetryEntries(
       records[index] = steps.plainRecord(
         {
           ts: now,
-          values: typedMembers(elements[index] as Array<[string, FlatMember]>, quirks),
+          values: flatEntries(elements[index] as FlatMember[], quirks),
         },
         false,
       );
@@ -224,8 +256,8 @@ export function telemetryEntries(
 const TIMESTAMPED_MEMBERS = plainTelemetrySchema.not.required;
 
 /**
- * The members of the document parseValid gives (typedEntries' Object.entries of it) for telemetry
- * in the object form whose values are plain strings, booleans and numbers (nearly every message),
+ * The members of the document parseValid gives (Object.entries of it, each value typed as
+ * typedEntries types it, a DOUBLE with its lexeme: FlatMember) for telemetry in the object form whose values are plain strings, booleans and numbers (nearly every message),
  * read in one pass (readFlatMembers) instead of JSON.parse, the schema check and the lossless
  * re-read; undefined for any other text, which goes the full way. The plain form
  * (plainTelemetrySchema) accepts every such object that does not hold all of
@@ -233,10 +265,7 @@ const TIMESTAMPED_MEMBERS = plainTelemetrySchema.not.required;
  * drop: test/platform/flat-telemetry.test.ts checks it against parseValid on the schemas'
  * arbitraries and on texts changed around them.
  */
-export function flatTelemetry(
-  text: string,
-  quirks: Quirks,
-): Array<[string, FlatMember]> | undefined {
+export function flatTelemetry(text: string, quirks: Quirks): FlatMember[] | undefined {
   if (!(withFaults(PAYLOAD_STEPS, PAYLOAD_FAULTS).nestingLimit(quirks) >= 1)) return undefined;
   const members = readFlatMembers(text);
   if (!members || holdsEvery(members, TIMESTAMPED_MEMBERS)) return undefined;
@@ -247,7 +276,7 @@ export function flatTelemetry(
  * Whether a member of each name is among the members (loops: `every` over `some` made three
  * closures a message).
  */
-function holdsEvery(members: Array<[string, FlatMember]>, names: readonly string[]): boolean {
+function holdsEvery(members: FlatMember[], names: readonly string[]): boolean {
   for (const name of names) {
     let held = false;
     for (let index = 0; index < members.length && !held; index++) held = members[index][0] === name;
