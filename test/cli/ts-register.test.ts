@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -51,6 +51,48 @@ test('ts-register: cached by content, an edit needs no build, stack traces in .t
     assert.match(edited.output, /side 2/, 'the edit takes effect without a build');
     assert.equal(readdirSync(cache).length, 2);
   } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('ts-register: cacheMissing puts the extra files it is given (scripts/test.js: the test files) into the cache', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'iotc-ts-register-'));
+  const file = join(folder, 'extra.test.ts');
+  const marker = `extra ${folder}`;
+  // the cache every process of this run uses (the package's sources are in it: scripts/test.js put them there)
+  const cache =
+    process.env.IOTC_TS_CACHE || join(__dirname, '..', '..', 'node_modules', '.cache', 'iotc-ts');
+  if (cache === 'off') return;
+  const before = new Set(readdirSync(cache));
+  try {
+    writeFileSync(file, `const said: string = ${JSON.stringify(marker)};\nconsole.log(said);\n`);
+    const missing = () =>
+      Number(
+        execFileSync(
+          process.execPath,
+          [
+            '-e',
+            `console.log(require(${JSON.stringify(HOOK)}).cacheMissing([process.argv[1]]))`,
+            file,
+          ],
+          { env: { ...process.env, IOTC_TS_CACHE: cache, NODE_OPTIONS: '' }, encoding: 'utf8' },
+        ),
+      );
+    assert.ok(missing() >= 1, 'the extra file was missing');
+    assert.equal(missing(), 0, 'and is in the cache now');
+    const loaded = run(file, cache);
+    assert.match(loaded.output, new RegExp(marker.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')));
+    assert.equal(loaded.typescriptLoaded, false, 'its first load needs no compiler');
+  } finally {
+    // this test's entry out of the shared cache again (others' entries written meanwhile stay)
+    for (const entry of readdirSync(cache).filter((name) => !before.has(name))) {
+      const path = join(cache, entry);
+      try {
+        if (readFileSync(path, 'utf8').includes(marker)) rmSync(path, { force: true });
+      } catch {
+        // written aside and renamed by another process meanwhile
+      }
+    }
     rmSync(folder, { recursive: true, force: true });
   }
 });
