@@ -46,6 +46,30 @@ test('an access token longer than 500 characters is an unknown token: 401, not 4
   assert.equal(answer.status, 401);
 });
 
+test('the routes the server keeps per URL: past the most it keeps each URL still reaches its own route, and a URL no route serves stays 404', async () => {
+  const device = await newDevice(base, jwt, 'route-kept');
+  const post = (token: string, value: number) =>
+    call(base, 'POST', `/api/v1/${token}/telemetry`, { body: { routeKept: value } });
+  assert.equal((await post(device.token, 1)).status, 200);
+  // more distinct URLs than the server keeps (1024, simulators/platform/index.ts): an unknown
+  // token is the telemetry route's 401 every time, never another route's answer
+  for (let index = 0; index < 1100; index++)
+    assert.equal((await post(`unknown-${index}`, index)).status, 401, `URL ${index}`);
+  assert.equal((await post(device.token, 2)).status, 200);
+  for (let asked = 0; asked < 2; asked++)
+    assert.equal((await call(base, 'GET', '/api/v1/route-kept/no-such-route')).status, 404);
+  const stored = await call(
+    base,
+    'GET',
+    `/api/plugins/telemetry/DEVICE/${device.id}/values/timeseries?keys=routeKept`,
+    { jwt },
+  );
+  assert.deepEqual(
+    (stored.json as { routeKept: Array<{ value: unknown }> }).routeKept.map((entry) => entry.value),
+    ['2'], // the latest values as ThingsBoard gives them: strings
+  );
+});
+
 test('firmware: a title or version other than the assigned package is 400', async () => {
   const device = await newDevice(base, jwt, 'fw-mismatch');
   const profile = (await call(base, 'GET', `/api/device/${device.id}`, { jwt })).json
