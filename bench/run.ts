@@ -62,7 +62,7 @@
  * they compare on the last (bench/pinning.ts, taskset; BENCH_PIN=0 for none), and measure each
  * side of a round in BENCH_SLICES (4) interleaved slices (bench/rounds.ts). BENCH_ONLY_HTTP=1,
  * BENCH_ONLY_MQTT=1, BENCH_ONLY_GENERATOR=1 run one of them alone (BENCH_ONLY_GENERATOR_MEMORY=1
- * the generator's memory line only).
+ * the generator's memory line only, BENCH_ONLY_PEERS=1 the lines beside k6 and mqtt-benchmark only).
  *
  * Knobs (environment): BENCH_ROUNDS (5), BENCH_DURATION_S (4), BENCH_WARMUP_S (1),
  * BENCH_CONNECTIONS (10), BENCH_MQTT_WINDOW (100), BENCH_MEMORY_GATEWAYS (100),
@@ -194,6 +194,7 @@ async function main(): Promise<number> {
   if (process.env.BENCH_ONLY_MQTT === '1') return (await mqttLines()) ? 0 : 1;
   if (process.env.BENCH_ONLY_GENERATOR === '1') return (await generatorCapacityLines()) ? 0 : 1;
   if (process.env.BENCH_ONLY_GENERATOR_MEMORY === '1') return (await generatorMemoryLine()) ? 0 : 1;
+  if (process.env.BENCH_ONLY_PEERS === '1') return (await peerLines()) ? 0 : 1;
   const total = 2 * FIRST_WARMUP_S + ROUNDS * 2 * (WARMUP_S + DURATION_S);
   console.log(
     `iotc bench: HTTP telemetry POST, c=${CONNECTIONS} p=1, ${FIRST_WARMUP_S} s warm-up each, then ${ROUNDS} rounds A/B of ${WARMUP_S} s warm-up + ${DURATION_S} s in ${SLICES} interleaved slices each (~${total} s); ${placement()}; then the conformance run`,
