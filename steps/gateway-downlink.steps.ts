@@ -28,7 +28,13 @@ import {
   setProbe,
   withoutProbe,
 } from './support/readiness';
-import { measuredDelays, NotEffective, quietWindowMs, untilEffective } from './support/timing';
+import {
+  measuredDelays,
+  NotEffective,
+  quietWindowMs,
+  refuseIfStallExplains,
+  untilEffective,
+} from './support/timing';
 
 const ATTRIBUTE_REQUEST = 'the gateway attribute request (v1/gateway/attributes/request)';
 
@@ -270,6 +276,7 @@ Then(
     const droppedName = this.device(dropped).record.name;
     const since = driver.attributeUpdates.length;
     const started = performance.now();
+    const startedWall = Date.now();
     const arrived = (name: string, value: number) =>
       driver.attributeUpdates.find(
         (update) => update.device === name && carriesProbe(update.data, value),
@@ -319,8 +326,12 @@ Then(
     const proven = () => rounds.some((round) => shows(round) === 'proves');
     /** Waits until every round played shows something (each one's quiet window is bounded). */
     const settle = async () => {
-      while (!proven() && rounds.some((round) => shows(round) === undefined))
+      while (!proven() && rounds.some((round) => shows(round) === undefined)) {
         await awaitFor(timeouts.pollIntervalMs);
+        // a turn of the loop for the sockets: a probe that came while the timer waited is read
+        // before a round's window is judged over
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       return proven();
     };
     const shown = () => {
@@ -367,8 +378,15 @@ Then(
         );
         return;
       }
-      if (rounds.every((round) => shows(round) === 'lost'))
+      if (rounds.every((round) => shows(round) === 'lost')) {
+        // no probe came at all: a harness that stood still for half a quiet window did not watch
+        refuseIfStallExplains(
+          { harnessMs: this.stalls.worstBetween(startedWall) },
+          quietWindowMs(DELAY_KINDS.gatewayUpdate, timeouts, floor) / 2,
+          `waiting for the probes for ${kept}`,
+        );
         assert.fail(`the updates for ${kept} stopped too: ${shown()}`);
+      }
       assert.fail(`${dropped} stays connected: ${shown()}`);
     }
   },
